@@ -1,0 +1,282 @@
+/* The devlint command line: argument parsing and the subcommands `check` (the default),
+ * `rules` and `explain`. Exit codes: 0 clean, 1 findings (or files that could not be checked),
+ * 2 usage or internal error. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "driver/selection.h"
+#include "core/files.h"
+#include "core/pool.h"
+#include "core/vec.h"
+#include "driver/check.h"
+#include "report/report.h"
+#include "rules/rule.h"
+
+enum { EXIT_CLEAN = 0, EXIT_FINDINGS = 1, EXIT_USAGE = 2 };
+enum { DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024 };
+
+typedef DL_VEC(const char *) StrVec;
+
+typedef struct CliOptions {
+    StrVec paths, select, ignore, exclude, extend_exclude;
+    DlFormat format;
+    const char *output_file;
+    const char *stdin_filename;
+    bool exit_zero, statistics, quiet, exclude_given;
+    int jobs;
+} CliOptions;
+
+static const char usage_text[] =
+    "devlint: finds PyTorch device-mismatch bugs before they run\n"
+    "\n"
+    "Usage:\n"
+    "  devlint [check] [OPTIONS] PATH...   check files and directories (`-` reads stdin)\n"
+    "  devlint rules                       list every rule\n"
+    "  devlint explain CODE|NAME           print a rule's documentation\n"
+    "\n"
+    "Options:\n"
+    "  --select LIST           rules to enable: codes (DL101), prefixes (DL1) or names\n"
+    "                          (unassigned-to), comma-separated; repeatable\n"
+    "  --ignore LIST           rules to disable, same forms; repeatable\n"
+    "  --format FORMAT         text (default), json, sarif or github\n"
+    "  --output-file FILE      write the report to FILE instead of stdout\n"
+    "  --exit-zero             exit 0 even when problems are found\n"
+    "  --statistics            print how many findings each rule has instead of the findings\n"
+    "  -j, --jobs N            worker threads (default: all cores)\n"
+    "  -q, --quiet             print findings only, no summary\n"
+    "  --exclude GLOB          paths to skip, replacing the defaults (.git, hidden directories,\n"
+    "                          venv, .venv, node_modules, __pycache__, build, dist); repeatable\n"
+    "  --extend-exclude GLOB   paths to skip in addition to the defaults; repeatable\n"
+    "  --stdin-filename NAME   the file name to report when reading `-` (stdin)\n"
+    "  --version               print the version and exit\n"
+    "  -h, --help              print this help and exit\n"
+    "\n"
+    "Exit status: 0 no problems, 1 problems found (or files that could not be checked),\n"
+    "2 usage or internal error.\n";
+
+static int usage_error(const char *fmt, const char *arg) {
+    fputs("devlint: error: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputs("\nRun `devlint --help` for usage.\n", stderr);
+    return EXIT_USAGE;
+}
+
+/* --opt VALUE or --opt=VALUE; advances *i. NULL when the value is missing. */
+static const char *option_value(int argc, char **argv, int *i, const char *name) {
+    const char *arg = argv[*i];
+    size_t n = strlen(name);
+    if (strncmp(arg, name, n) == 0 && arg[n] == '=') return arg + n + 1;
+    if (*i + 1 >= argc) return NULL;
+    return argv[++*i];
+}
+
+static bool is_option(const char *arg, const char *name) {
+    size_t n = strlen(name);
+    return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
+}
+
+static int parse_jobs(const char *value, int *out) {
+    char *end = NULL;
+    errno = 0;
+    long n = value ? strtol(value, &end, 10) : 0;
+    if (!value || *end || errno || n < 1 || n > 1024) return -1;
+    *out = (int)n;
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, int first, CliOptions *o) {
+    bool only_paths = false;
+    for (int i = first; i < argc; i++) {
+        const char *a = argv[i];
+        if (only_paths || a[0] != '-' || strcmp(a, "-") == 0) {
+            dl_vec_push(&o->paths, a);
+            continue;
+        }
+        if (strcmp(a, "--") == 0) {
+            only_paths = true;
+            continue;
+        }
+        const char *v;
+#define VALUE(name)                                                                                \
+    do {                                                                                           \
+        v = option_value(argc, argv, &i, name);                                                    \
+        if (!v) return usage_error("option %s needs a value", name);                               \
+    } while (0)
+        if (is_option(a, "--select")) {
+            VALUE("--select");
+            dl_vec_push(&o->select, v);
+        } else if (is_option(a, "--ignore")) {
+            VALUE("--ignore");
+            dl_vec_push(&o->ignore, v);
+        } else if (is_option(a, "--format")) {
+            VALUE("--format");
+            if (!dl_format_parse(v, &o->format))
+                return usage_error("unknown format `%s` (text, json, sarif, github)", v);
+        } else if (is_option(a, "--output-file")) {
+            VALUE("--output-file");
+            o->output_file = v;
+        } else if (is_option(a, "--exclude")) {
+            VALUE("--exclude");
+            dl_vec_push(&o->exclude, v);
+            o->exclude_given = true;
+        } else if (is_option(a, "--extend-exclude")) {
+            VALUE("--extend-exclude");
+            dl_vec_push(&o->extend_exclude, v);
+        } else if (is_option(a, "--stdin-filename")) {
+            VALUE("--stdin-filename");
+            o->stdin_filename = v;
+        } else if (is_option(a, "--jobs") || strcmp(a, "-j") == 0) {
+            VALUE(strcmp(a, "-j") == 0 ? "-j" : "--jobs");
+            if (parse_jobs(v, &o->jobs) != 0)
+                return usage_error("--jobs needs a whole number from 1 to 1024, not `%s`", v);
+        } else if (strncmp(a, "-j", 2) == 0 && isdigit((unsigned char)a[2])) {
+            if (parse_jobs(a + 2, &o->jobs) != 0)
+                return usage_error("--jobs needs a whole number from 1 to 1024, not `%s`", a + 2);
+        } else if (strcmp(a, "--exit-zero") == 0) {
+            o->exit_zero = true;
+        } else if (strcmp(a, "--statistics") == 0) {
+            o->statistics = true;
+        } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
+            o->quiet = true;
+        } else {
+            return usage_error("unknown option `%s`", a);
+        }
+#undef VALUE
+    }
+    return 0;
+}
+
+static void free_options(CliOptions *o) {
+    dl_vec_free(&o->paths);
+    dl_vec_free(&o->select);
+    dl_vec_free(&o->ignore);
+    dl_vec_free(&o->exclude);
+    dl_vec_free(&o->extend_exclude);
+}
+
+/* ---------------------------------------------------------------- rules / explain */
+
+static int cmd_rules(void) {
+    printf("%-6s  %-30s  %-8s  %-8s  %s\n", "code", "name", "severity", "fix", "summary");
+    for (size_t i = 0; i < dl_rule_count; i++) {
+        const DlRule *r = dl_rules[i];
+        printf("%-6s  %-30s  %-8s  %-8s  %s%s\n", r->code, r->name, dl_severity_name(r->severity),
+               r->fixable ? "fixable" : "-", r->summary, r->default_enabled ? "" : " (off by default)");
+    }
+    return EXIT_CLEAN;
+}
+
+static int cmd_explain(int argc, char **argv, int first) {
+    if (first >= argc) return usage_error("%s", "`devlint explain` needs a rule code or name");
+    const DlRule *r = dl_rule_find(argv[first]);
+    if (!r) return usage_error("unknown rule `%s` (see `devlint rules`)", argv[first]);
+    printf("# %s (%s)\n\n", r->code, r->name);
+    printf("Severity: %s. %s%s\n\n", dl_severity_name(r->severity),
+           r->fixable ? "A fix is available." : "No automatic fix.",
+           r->default_enabled ? "" : " Off by default: enable it with --select.");
+    printf("%s\n\n%s", r->summary, r->doc);
+    return EXIT_CLEAN;
+}
+
+/* ---------------------------------------------------------------- check */
+
+static char *read_all(FILE *in, size_t *len) {
+    size_t cap = 65536, n = 0;
+    char *buf = malloc(cap);
+    if (!buf) abort();
+    for (;;) {
+        if (n == cap) {
+            cap *= 2;
+            buf = realloc(buf, cap);
+            if (!buf) abort();
+        }
+        size_t got = fread(buf + n, 1, cap - n, in);
+        n += got;
+        if (got == 0) break;
+    }
+    *len = n;
+    return buf;
+}
+
+static int cmd_check(CliOptions *o) {
+    if (!o->paths.len) return usage_error("%s", "no paths given (try `devlint .`)");
+    bool enabled[64] = {0};
+    char *error = NULL;
+    if (!dl_selection_resolve(o->select.items, o->select.len, o->ignore.items, o->ignore.len,
+                              enabled, &error)) {
+        int rc = usage_error("%s", error);
+        free(error);
+        return rc;
+    }
+    DlCheckOptions check = {.enabled = enabled,
+                            .jobs = o->jobs > 0 ? o->jobs : dl_cpu_count(),
+                            .max_file_bytes = DEFAULT_MAX_FILE_BYTES};
+    DlResult result = {0};
+    char *stdin_buffer = NULL;
+    bool from_stdin = false;
+    for (size_t i = 0; i < o->paths.len; i++) from_stdin |= strcmp(o->paths.items[i], "-") == 0;
+    if (from_stdin) {
+        if (o->paths.len != 1) return usage_error("%s", "`-` (stdin) cannot be mixed with paths");
+        stdin_buffer = read_all(stdin, &check.stdin_len);
+        check.stdin_text = stdin_buffer;
+        char *name = (char *)(o->stdin_filename ? o->stdin_filename : "-");
+        dl_check_files(&name, 1, &check, &result);
+    } else {
+        DlWalkOptions walk = {o->exclude_given ? o->exclude.items : NULL, o->exclude.len,
+                              o->extend_exclude.items, o->extend_exclude.len};
+        DlFileList files = {0};
+        dl_files_collect(o->paths.items, o->paths.len, &walk, &files);
+        for (size_t i = 0; i < files.error_count; i++)
+            dl_result_add_error(&result, files.error_paths[i], files.error_messages[i]);
+        dl_check_files(files.paths, files.count, &check, &result);
+        dl_files_free(&files);
+    }
+    free(stdin_buffer);
+
+    FILE *out = stdout;
+    if (o->output_file) {
+        out = fopen(o->output_file, "w");
+        if (!out) {
+            fprintf(stderr, "devlint: error: cannot write %s: %s\n", o->output_file, strerror(errno));
+            dl_result_free(&result);
+            return EXIT_USAGE;
+        }
+    }
+    DlReportOptions ro = {.color = !o->output_file && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"),
+                          .quiet = o->quiet,
+                          .statistics = o->statistics,
+                          .tool_version = DEVLINT_VERSION};
+    dl_report_write(out, stderr, o->format, &result, &ro);
+    if (out != stdout) fclose(out);
+    bool problems = result.diag_count > 0 || result.error_count > 0;
+    dl_result_free(&result);
+    return problems && !o->exit_zero ? EXIT_FINDINGS : EXIT_CLEAN;
+}
+
+int main(int argc, char **argv) {
+    int first = 1;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(usage_text, stdout);
+            return EXIT_CLEAN;
+        }
+        if (strcmp(argv[i], "--version") == 0) {
+            printf("devlint %s\n", DEVLINT_VERSION);
+            return EXIT_CLEAN;
+        }
+        if (strcmp(argv[i], "--") == 0) break;
+    }
+    if (argc > 1 && strcmp(argv[1], "rules") == 0) return cmd_rules();
+    if (argc > 1 && strcmp(argv[1], "explain") == 0) return cmd_explain(argc, argv, 2);
+    if (argc > 1 && strcmp(argv[1], "check") == 0) first = 2;
+    CliOptions o = {.format = DL_FORMAT_TEXT};
+    int rc = parse_args(argc, argv, first, &o);
+    if (rc == 0) rc = cmd_check(&o);
+    free_options(&o);
+    return rc;
+}

@@ -1,0 +1,19 @@
+/* Region allocator: everything one file's analysis allocates lives in one arena and is freed in
+ * one call. Allocations are 16-byte aligned; there is no per-object free. */
+#ifndef DL_ARENA_H
+#define DL_ARENA_H
+#include <stddef.h>
+
+typedef struct DlArenaBlock DlArenaBlock;
+typedef struct DlArena {
+    DlArenaBlock *head;
+} DlArena;
+
+void dl_arena_init(DlArena *arena);
+void dl_arena_release(DlArena *arena);
+void *dl_arena_alloc(DlArena *arena, size_t size); /* zeroed memory; aborts on OOM */
+char *dl_arena_strndup(DlArena *arena, const char *s, size_t n);
+char *dl_arena_strdup(DlArena *arena, const char *s);
+char *dl_arena_printf(DlArena *arena, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

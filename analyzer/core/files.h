@@ -1,0 +1,51 @@
+/* Turning command-line paths into the list of files to check: recursive walk, default skips
+ * (hidden entries such as .git, venv/.venv, node_modules, __pycache__, build, dist,
+ * site-packages), --exclude / --extend-exclude globs, and the file kinds devlint reads. */
+#ifndef DL_FILES_H
+#define DL_FILES_H
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef enum { DL_KIND_NONE = 0, DL_KIND_PYTHON = 1 } DlFileKind;
+
+typedef struct DlFileList {
+    char **paths; /* normalised ("./a/b.py" -> "a/b.py"), sorted, unique; owned */
+    size_t count, cap;
+    /* Paths that do not exist or cannot be opened, sorted by path: error_paths[i] is the path
+     * as given, error_messages[i] the reason ("No such file or directory"); all owned. */
+    char **error_paths;
+    char **error_messages;
+    size_t error_count, error_cap;
+} DlFileList;
+
+/* Hidden entries (name starting with '.') are never walked into, whatever the options: they are
+ * tool state (.git, .tox, .mypy_cache), not sources. The named defaults (venv, .venv,
+ * node_modules, __pycache__, build, dist, site-packages) are a replaceable pattern list. */
+typedef struct DlWalkOptions {
+    const char *const *exclude; /* replaces the default skip list when non-NULL */
+    size_t exclude_count;
+    const char *const *extend_exclude; /* added to the defaults (or to exclude) */
+    size_t extend_exclude_count;
+} DlWalkOptions;
+
+/* Kind of a file from its name; 0 if devlint does not read it. */
+DlFileKind dl_file_kind(const char *path);
+
+/* Walks every path; `opts` may be NULL; `out` is initialised here. A path named explicitly is
+ * checked whatever its extension and wherever it lies (the default skips are for what the walk
+ * finds), unless one of the user's own exclude / extend_exclude patterns matches it or one of
+ * its directories. A directory (symlinked or not) is walked at most once, so loops end. */
+void dl_files_collect(const char *const *paths, size_t path_count, const DlWalkOptions *opts,
+                      DlFileList *out);
+void dl_files_free(DlFileList *list);
+
+/* Glob match as ruff/gitignore users expect: `*` does not cross '/', `**` does (and `**`
+ * followed by '/' may also match no directory at all), `?` is one character, [abc], [a-z] and
+ * [!abc] are ASCII classes, a backslash escapes. A pattern without '/' matches any path
+ * component (never "." or ".."); a pattern with '/' matches the path or any run of whole
+ * components in it. Matching a directory matches everything under it: "build" and "x/build"
+ * both match "proj/x/build/gen/a.py". A leading "./" and trailing '/' in the pattern are
+ * ignored. */
+bool dl_glob_match_path(const char *pattern, const char *path);
+
+#endif

@@ -1,0 +1,33 @@
+/* The dataflow engine: abstract interpretation of one function (or a module's top level) over
+ * the kind x device lattice, with a fixpoint over loops. In report mode it hands facts to the
+ * rules; in summary mode it only computes what the function returns / leaves on self. */
+#ifndef DL_FLOW_H
+#define DL_FLOW_H
+#include "dataflow/project.h"
+#include "dataflow/value.h"
+#include "rules/facts.h"
+
+typedef struct DlFlowState DlFlowState;
+
+typedef struct DlFlowEnv {
+    const DlProject *project;
+    const DlFileFacts *file;
+    DlArena *arena;              /* values created by this run */
+    DlRuleContext *report;       /* NULL: summary mode */
+    const DlFlowState *globals;  /* the module's top-level state, for names a function reads */
+} DlFlowEnv;
+
+/* Runs `fn` (NULL: the module body). Returns the join of its return values (NULL if none).
+ * With `out_state`, hands over the final state (free with dl_flow_state_free). */
+const DlValue *dl_flow_run(const DlFlowEnv *env, const DlFunction *fn, const DlClassInfo *owner,
+                           DlFlowState **out_state);
+
+/* The `self.<name>` bindings of a state (what __init__ leaves on self), arena-allocated. */
+uint32_t dl_flow_self_attrs(const DlFlowState *s, DlArena *arena, DlAttr **out);
+
+/* The value bound to `key` in a state, or NULL. */
+const DlValue *dl_flow_lookup(const DlFlowState *s, const char *key);
+
+void dl_flow_state_free(DlFlowState *s);
+
+#endif

@@ -1,0 +1,350 @@
+/* Project-wide tables and summaries (see project.h). Name resolution is by the last component
+ * of a module path ("pkg.model" -> the file model.py or pkg/model/__init__.py), which is what a
+ * linter run over one source tree can know without an import system. */
+#include "dataflow/project.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/vec.h"
+#include "dataflow/flow.h"
+#include "dataflow/torch_api.h"
+
+static const char *last_component(const char *s) {
+    const char *dot = strrchr(s, '.');
+    return dot ? dot + 1 : s;
+}
+
+/* ---------------------------------------------------------------- imports */
+
+typedef DL_VEC(DlImportEntry) ImportVec;
+
+static void collect_imports_block(DlArena *arena, const DlBlock *b, ImportVec *out);
+
+static void collect_imports_stmt(DlArena *arena, const DlStmt *s, ImportVec *out) {
+    if (s->kind == DL_ST_IMPORT) {
+        for (uint32_t i = 0; i < s->import_count; i++) {
+            const DlImport *imp = &s->imports[i];
+            if (!imp->alias || strcmp(imp->alias, "*") == 0) continue;
+            const char *qualified;
+            if (imp->name) {
+                const char *module = imp->module && *imp->module ? imp->module : NULL;
+                qualified = module ? dl_arena_printf(arena, "%s.%s", module, imp->name)
+                                   : imp->name;
+            } else if (strcmp(imp->alias, imp->module) == 0 || strchr(imp->module, '.') == NULL) {
+                qualified = imp->module;
+            } else if (strncmp(imp->module, imp->alias, strlen(imp->alias)) == 0 &&
+                       imp->module[strlen(imp->alias)] == '.') {
+                qualified = imp->alias; /* import a.b binds a */
+            } else {
+                qualified = imp->module; /* import a.b as x */
+            }
+            DlImportEntry e = {imp->alias, qualified};
+            dl_vec_push(out, e);
+        }
+        return;
+    }
+    collect_imports_block(arena, &s->body, out);
+    collect_imports_block(arena, &s->orelse, out);
+    collect_imports_block(arena, &s->finalbody, out);
+    for (uint32_t i = 0; i < s->handler_count; i++) collect_imports_block(arena, &s->handlers[i], out);
+    if (s->func) collect_imports_block(arena, &s->func->body, out);
+    if (s->cls) collect_imports_block(arena, &s->cls->body, out);
+}
+
+static void collect_imports_block(DlArena *arena, const DlBlock *b, ImportVec *out) {
+    for (uint32_t i = 0; i < b->count; i++) collect_imports_stmt(arena, b->items[i], out);
+}
+
+const char *dl_project_import(const DlFileFacts *f, const char *alias) {
+    for (uint32_t i = f->import_count; i-- > 0;)
+        if (strcmp(f->imports[i].alias, alias) == 0) return f->imports[i].qualified;
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- lookups */
+
+const DlFileFacts *dl_project_file(const DlProject *p, const DlModuleIR *m) {
+    for (uint32_t i = 0; i < p->file_count; i++)
+        if (p->files[i].module == m) return &p->files[i];
+    return NULL;
+}
+
+static const DlClassInfo *class_in_file(const DlFileFacts *f, const char *name) {
+    for (uint32_t i = 0; i < f->class_count; i++)
+        if (strcmp(f->classes[i]->cls->name, name) == 0)
+            return f->classes[i];
+    return NULL;
+}
+
+static const DlFunctionInfo *function_in_file(const DlFileFacts *f, const char *name) {
+    for (uint32_t i = 0; i < f->function_count; i++) {
+        const DlFunctionInfo *fi = f->functions[i];
+        if (!fi->owner && !fi->fn->parent && strcmp(fi->fn->name, name) == 0) return fi;
+    }
+    return NULL;
+}
+
+/* "model.Net" -> the class Net of the file whose module name is "model"; "Net" -> this file's
+ * class; otherwise the one class of that name in the project, if it is unique. */
+const DlClassInfo *dl_project_find_class(const DlProject *p, const DlFileFacts *from,
+                                         const char *qualified) {
+    const char *name = last_component(qualified);
+    if (name == qualified) return class_in_file(from, name);
+    size_t module_len = (size_t)(name - 1 - qualified);
+    const char *module_end = qualified + module_len;
+    const char *module_start = module_end;
+    while (module_start > qualified && module_start[-1] != '.') module_start--;
+    size_t mlen = (size_t)(module_end - module_start);
+    const DlClassInfo *found = NULL;
+    int matches = 0;
+    for (uint32_t i = 0; i < p->file_count; i++) {
+        const DlFileFacts *f = &p->files[i];
+        if (!f->module) continue;
+        const DlClassInfo *c = class_in_file(f, name);
+        if (!c) continue;
+        const char *mn = f->module->module_name;
+        if (strlen(mn) == mlen && strncmp(mn, module_start, mlen) == 0) return c;
+        found = c;
+        matches++;
+    }
+    /* torch.* and other libraries never resolve to project classes by name alone */
+    if (strncmp(qualified, "torch", 5) == 0) return NULL;
+    return matches == 1 ? found : NULL;
+}
+
+const DlFunctionInfo *dl_project_find_function(const DlProject *p, const DlFileFacts *from,
+                                               const char *qualified) {
+    const char *name = last_component(qualified);
+    if (name == qualified) return function_in_file(from, name);
+    if (strncmp(qualified, "torch", 5) == 0) return NULL;
+    size_t module_len = (size_t)(name - 1 - qualified);
+    const char *module_end = qualified + module_len;
+    const char *module_start = module_end;
+    while (module_start > qualified && module_start[-1] != '.') module_start--;
+    size_t mlen = (size_t)(module_end - module_start);
+    for (uint32_t i = 0; i < p->file_count; i++) {
+        const DlFileFacts *f = &p->files[i];
+        if (!f->module) continue;
+        const char *mn = f->module->module_name;
+        if (strlen(mn) == mlen && strncmp(mn, module_start, mlen) == 0) {
+            const DlFunctionInfo *fi = function_in_file(f, name);
+            if (fi) return fi;
+        }
+    }
+    return NULL;
+}
+
+const DlFunctionInfo *dl_project_method(const DlProject *p, const DlClassInfo *c,
+                                        const char *name) {
+    for (int depth = 0; c && depth < 8; depth++, c = c->base) {
+        const DlFileFacts *f = dl_project_file(p, c->module);
+        if (!f) return NULL;
+        for (uint32_t i = 0; i < f->function_count; i++)
+            if (f->functions[i]->owner == c && strcmp(f->functions[i]->fn->name, name) == 0)
+                return f->functions[i];
+    }
+    return NULL;
+}
+
+const DlAttr *dl_project_attr(const DlClassInfo *c, const char *name) {
+    for (int depth = 0; c && depth < 8; depth++, c = c->base)
+        for (uint32_t i = 0; i < c->attr_count; i++)
+            if (strcmp(c->attrs[i].name, name) == 0) return &c->attrs[i];
+    return NULL;
+}
+
+const DlClassInfo *dl_project_class_of(const DlProject *p, const DlClass *cls) {
+    for (uint32_t i = 0; i < p->file_count; i++)
+        for (uint32_t j = 0; j < p->files[i].class_count; j++)
+            if (p->files[i].classes[j]->cls == cls) return p->files[i].classes[j];
+    return NULL;
+}
+
+const DlFunctionInfo *dl_project_function_of(const DlProject *p, const DlFunction *fn) {
+    for (uint32_t i = 0; i < p->file_count; i++)
+        for (uint32_t j = 0; j < p->files[i].function_count; j++)
+            if (p->files[i].functions[j]->fn == fn) return p->files[i].functions[j];
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- classes */
+
+/* Qualified name of a base-class expression as its file sees it ("torch.nn.Module"). */
+static const char *qualify_static(DlArena *arena, const DlFileFacts *f, const DlExpr *e) {
+    if (!e) return NULL;
+    if (e->kind == DL_EX_NAME) {
+        const char *q = dl_project_import(f, e->name);
+        return q ? q : e->name;
+    }
+    if (e->kind == DL_EX_ATTR) {
+        const char *base = qualify_static(arena, f, e->object);
+        return base ? dl_arena_printf(arena, "%s.%s", base, e->name) : NULL;
+    }
+    if (e->kind == DL_EX_SUBSCRIPT) return qualify_static(arena, f, e->object); /* Generic[T] */
+    return NULL;
+}
+
+static void resolve_classes(DlProject *p) {
+    /* bases first: a fixpoint, since a base may be defined in a later file */
+    for (int round = 0; round < 8; round++) {
+        bool changed = false;
+        for (uint32_t i = 0; i < p->file_count; i++) {
+            DlFileFacts *f = &p->files[i];
+            for (uint32_t j = 0; j < f->class_count; j++) {
+                DlClassInfo *c = f->classes[j];
+                for (uint32_t b = 0; b < c->cls->base_count; b++) {
+                    const char *q = qualify_static(&p->arena, f, c->cls->bases[b]);
+                    if (!q) continue;
+                    bool module = dl_torch_is_module_class(q), dataset = dl_torch_is_dataset_base(q);
+                    const DlClassInfo *base = NULL;
+                    if (!module && !dataset && strncmp(q, "torch", 5) != 0) {
+                        base = dl_project_find_class(p, f, q);
+                        if (base == c) base = NULL;
+                    }
+                    if (base) {
+                        module = base->is_module;
+                        dataset = base->is_dataset;
+                        if (!c->base) {
+                            c->base = base;
+                            changed = true;
+                        }
+                        if (base->has_own_to && !c->has_own_to) {
+                            c->has_own_to = true;
+                            changed = true;
+                        }
+                    }
+                    if (module && !c->is_module) {
+                        c->is_module = true;
+                        changed = true;
+                    }
+                    if (dataset && !c->is_dataset) {
+                        c->is_dataset = true;
+                        changed = true;
+                    }
+                }
+            }
+        }
+        if (!changed) break;
+    }
+}
+
+/* ---------------------------------------------------------------- summaries */
+
+static void compute_function_summaries(DlProject *p, DlFlowState *const *globals) {
+    for (uint32_t i = 0; i < p->file_count; i++) {
+        DlFileFacts *f = &p->files[i];
+        if (!f->module) continue;
+        DlFlowEnv env = {p, f, &p->arena, NULL, globals[i]};
+        for (uint32_t j = 0; j < f->function_count; j++) {
+            DlFunctionInfo *fi = f->functions[j];
+            if (strcmp(fi->fn->name, "__init__") == 0) continue;
+            fi->ret = dl_flow_run(&env, fi->fn, fi->owner, NULL);
+        }
+    }
+}
+
+static void compute_class_attributes(DlProject *p, DlFlowState *const *globals) {
+    for (uint32_t i = 0; i < p->file_count; i++) {
+        DlFileFacts *f = &p->files[i];
+        if (!f->module) continue;
+        DlFlowEnv env = {p, f, &p->arena, NULL, globals[i]};
+        for (uint32_t j = 0; j < f->class_count; j++) {
+            DlClassInfo *c = f->classes[j];
+            const DlFunctionInfo *init = NULL;
+            for (uint32_t k = 0; k < f->function_count; k++)
+                if (f->functions[k]->owner == c && strcmp(f->functions[k]->fn->name, "__init__") == 0)
+                    init = f->functions[k];
+            if (!init) {
+                c->attrs_done = true;
+                continue;
+            }
+            DlFlowState *st = NULL;
+            dl_flow_run(&env, init->fn, c, &st);
+            DlAttr *attrs = NULL;
+            uint32_t n = dl_flow_self_attrs(st, &p->arena, &attrs);
+            /* self.to(device) / self.cuda() inside __init__: the module moves itself */
+            const DlValue *self = dl_flow_lookup(st, "self");
+            bool moved = self && (self->flags & DL_VF_MOVED);
+            if (moved) {
+                DlAttr *grown = dl_arena_alloc(&p->arena, (n + 1) * sizeof(DlAttr));
+                if (n) memcpy(grown, attrs, n * sizeof(DlAttr));
+                grown[n].name = "<moved>";
+                grown[n].value = &dl_value_unknown;
+                attrs = grown;
+                n++;
+            }
+            c->attrs = attrs;
+            c->attr_count = n;
+            c->attrs_done = true;
+            dl_flow_state_free(st);
+        }
+    }
+}
+
+static void compute_globals(DlProject *p, DlFlowState **globals) {
+    for (uint32_t i = 0; i < p->file_count; i++) {
+        DlFileFacts *f = &p->files[i];
+        dl_flow_state_free(globals[i]);
+        globals[i] = NULL;
+        if (!f->module) continue;
+        DlFlowEnv env = {p, f, &p->arena, NULL, NULL};
+        dl_flow_run(&env, NULL, NULL, &globals[i]);
+    }
+}
+
+void dl_project_build(DlProject *p, DlModuleIR *const *modules, uint32_t count) {
+    dl_arena_init(&p->arena);
+    p->file_count = count;
+    p->files = calloc(count ? count : 1, sizeof(DlFileFacts));
+    if (!p->files) abort();
+    for (uint32_t i = 0; i < count; i++) {
+        DlFileFacts *f = &p->files[i];
+        const DlModuleIR *m = modules[i];
+        f->module = m;
+        if (!m) continue;
+        ImportVec imports = {0};
+        collect_imports_block(&p->arena, &m->body, &imports);
+        f->import_count = (uint32_t)imports.len;
+        f->imports = dl_arena_alloc(&p->arena, (imports.len ? imports.len : 1) * sizeof(DlImportEntry));
+        if (imports.len) memcpy(f->imports, imports.items, imports.len * sizeof(DlImportEntry));
+        dl_vec_free(&imports);
+        f->class_count = m->class_count;
+        f->classes = dl_arena_alloc(&p->arena, (m->class_count + 1) * sizeof(DlClassInfo *));
+        for (uint32_t j = 0; j < m->class_count; j++) {
+            DlClassInfo *c = dl_arena_alloc(&p->arena, sizeof *c);
+            c->cls = m->classes[j];
+            c->module = m;
+            for (uint32_t k = 0; k < c->cls->method_count; k++)
+                if (strcmp(c->cls->methods[k]->name, "to") == 0) c->has_own_to = true;
+            f->classes[j] = c;
+        }
+        f->function_count = m->function_count;
+        f->functions = dl_arena_alloc(&p->arena, (m->function_count + 1) * sizeof(DlFunctionInfo *));
+        for (uint32_t j = 0; j < m->function_count; j++) {
+            DlFunctionInfo *fi = dl_arena_alloc(&p->arena, sizeof *fi);
+            fi->fn = m->functions[j];
+            fi->module = m;
+            for (uint32_t k = 0; k < m->class_count && fi->fn->owner; k++)
+                if (f->classes[k]->cls == fi->fn->owner) fi->owner = f->classes[k];
+            f->functions[j] = fi;
+        }
+    }
+    resolve_classes(p);
+
+    DlFlowState **globals = calloc(count ? count : 1, sizeof *globals);
+    if (!globals) abort();
+    compute_globals(p, globals);
+    compute_function_summaries(p, globals);
+    compute_class_attributes(p, globals);
+    compute_function_summaries(p, globals);
+    for (uint32_t i = 0; i < count; i++) dl_flow_state_free(globals[i]);
+    free(globals);
+}
+
+void dl_project_free(DlProject *p) {
+    free(p->files);
+    p->files = NULL;
+    p->file_count = 0;
+    dl_arena_release(&p->arena);
+}

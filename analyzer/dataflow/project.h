@@ -1,0 +1,79 @@
+/* Project-wide facts: every file's program model, the classes (which are nn.Modules, which
+ * define their own to(), what __init__ stores on self) and the functions' return summaries,
+ * plus name resolution across the files of one run (imports and aliases). Built once, after
+ * all files are lowered and before any rule runs; read-only while files are checked. */
+#ifndef DL_PROJECT_H
+#define DL_PROJECT_H
+#include <stdbool.h>
+
+#include "core/arena.h"
+#include "dataflow/value.h"
+#include "ir/ir.h"
+
+typedef struct DlAttr {
+    const char *name; /* "mask" for self.mask */
+    const DlValue *value;
+} DlAttr;
+
+typedef struct DlClassInfo DlClassInfo;
+struct DlClassInfo {
+    const DlClass *cls;
+    const DlModuleIR *module;
+    const DlClassInfo *base; /* first project base class, if any */
+    bool is_module;          /* nn.Module / LightningModule subclass (directly or not) */
+    bool is_dataset;
+    bool has_own_to;         /* defines to() (or a project base does): moves in place */
+    bool attrs_done;
+    DlAttr *attrs;           /* what __init__ (and helpers it calls) leaves on self */
+    uint32_t attr_count;
+};
+
+typedef struct DlFunctionInfo {
+    const DlFunction *fn;
+    const DlModuleIR *module;
+    const DlClassInfo *owner;
+    const DlValue *ret; /* joined return value; NULL = not computed / unknown */
+} DlFunctionInfo;
+
+/* name -> qualified name ("nn" -> "torch.nn", "zeros" -> "torch.zeros"), one table per file */
+typedef struct DlImportEntry {
+    const char *alias;
+    const char *qualified;
+} DlImportEntry;
+
+typedef struct DlFileFacts {
+    const DlModuleIR *module;
+    DlImportEntry *imports;
+    uint32_t import_count;
+    DlClassInfo **classes;
+    uint32_t class_count;
+    DlFunctionInfo **functions; /* parallel to module->functions */
+    uint32_t function_count;
+} DlFileFacts;
+
+typedef struct DlProject {
+    DlArena arena; /* summaries */
+    DlFileFacts *files;
+    uint32_t file_count;
+} DlProject;
+
+/* Builds imports and class tables, then the summaries (functions' returns, class attributes).
+ * `modules` may contain NULLs (files that failed or were not lowered). */
+void dl_project_build(DlProject *p, DlModuleIR *const *modules, uint32_t count);
+void dl_project_free(DlProject *p);
+
+const DlFileFacts *dl_project_file(const DlProject *p, const DlModuleIR *m);
+/* Qualified name bound to `alias` by an import in this file, or NULL. */
+const char *dl_project_import(const DlFileFacts *f, const char *alias);
+/* A project class/function by the qualified name a file sees ("model.Net", "Net"). */
+const DlClassInfo *dl_project_find_class(const DlProject *p, const DlFileFacts *from,
+                                         const char *qualified);
+const DlFunctionInfo *dl_project_find_function(const DlProject *p, const DlFileFacts *from,
+                                               const char *qualified);
+const DlFunctionInfo *dl_project_method(const DlProject *p, const DlClassInfo *c,
+                                        const char *name);
+const DlAttr *dl_project_attr(const DlClassInfo *c, const char *name);
+const DlClassInfo *dl_project_class_of(const DlProject *p, const DlClass *cls);
+const DlFunctionInfo *dl_project_function_of(const DlProject *p, const DlFunction *fn);
+
+#endif

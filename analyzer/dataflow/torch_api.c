@@ -1,0 +1,169 @@
+/* PyTorch API knowledge tables (see torch_api.h). Lists are sorted only for reading; lookups
+ * are linear over short lists. */
+#include "dataflow/torch_api.h"
+
+#include <ctype.h>
+#include <string.h>
+
+static bool in_list(const char *s, const char *const *list) {
+    for (; *list; list++)
+        if (strcmp(s, *list) == 0) return true;
+    return false;
+}
+
+/* The part after `prefix` if it is a single identifier, else NULL. */
+static const char *member_of(const char *qualified, const char *prefix) {
+    size_t n = strlen(prefix);
+    if (strncmp(qualified, prefix, n) != 0 || qualified[n] != '.') return NULL;
+    const char *rest = qualified + n + 1;
+    return strchr(rest, '.') ? NULL : rest;
+}
+
+static const char *const plain_factories[] = {
+    "zeros", "ones", "empty", "full", "rand", "randn", "randint", "randperm", "arange", "range",
+    "linspace", "logspace", "eye", "tensor", "as_tensor", "empty_strided", "normal",
+    "bernoulli", "multinomial", "tril_indices", "triu_indices", "complex", "polar",
+    "scalar_tensor", "sparse_coo_tensor", "asarray", NULL};
+static const char *const like_factories[] = {"zeros_like", "ones_like", "empty_like",
+                                             "full_like",  "rand_like", "randn_like",
+                                             "randint_like", NULL};
+
+DlFactoryKind dl_torch_factory(const char *q) {
+    const char *m = member_of(q, "torch");
+    if (!m) return DL_FACTORY_NONE;
+    if (in_list(m, plain_factories)) return DL_FACTORY_PLAIN;
+    if (in_list(m, like_factories)) return DL_FACTORY_LIKE;
+    if (strcmp(m, "from_numpy") == 0 || strcmp(m, "frombuffer") == 0) return DL_FACTORY_FROM_CPU;
+    return DL_FACTORY_NONE;
+}
+
+bool dl_torch_is_new_factory_method(const char *method) {
+    static const char *const list[] = {"new_zeros", "new_ones", "new_empty", "new_full",
+                                       "new_tensor", NULL};
+    return in_list(method, list);
+}
+
+bool dl_torch_is_dtype(const char *q) {
+    static const char *const list[] = {
+        "float", "float32", "float64", "double", "half", "float16", "bfloat16", "int", "int32",
+        "int64", "long", "int8", "uint8", "int16", "short", "bool", "complex64", "complex128",
+        "cfloat", "cdouble", "float8_e4m3fn", "float8_e5m2", NULL};
+    const char *m = member_of(q, "torch");
+    return m && in_list(m, list);
+}
+
+bool dl_torch_is_module_base(const char *q) {
+    static const char *const list[] = {
+        "torch.nn.Module", "torch.nn.modules.module.Module", "pytorch_lightning.LightningModule",
+        "pytorch_lightning.core.LightningModule", "pytorch_lightning.core.module.LightningModule",
+        "lightning.LightningModule", "lightning.pytorch.LightningModule",
+        "lightning.pytorch.core.LightningModule", NULL};
+    return in_list(q, list);
+}
+
+static bool is_class_name(const char *m) {
+    return m && isupper((unsigned char)m[0]);
+}
+
+bool dl_torch_is_module_class(const char *q) {
+    if (dl_torch_is_module_base(q)) return true;
+    const char *m = member_of(q, "torch.nn");
+    if (!m) m = member_of(q, "torch.nn.modules");
+    if (!is_class_name(m)) return false;
+    static const char *const not_modules[] = {"Parameter", "UninitializedParameter",
+                                              "UninitializedBuffer", "Buffer", NULL};
+    return !in_list(m, not_modules);
+}
+
+bool dl_torch_is_loss_class(const char *q) {
+    const char *m = member_of(q, "torch.nn");
+    if (!is_class_name(m)) return false;
+    size_t n = strlen(m);
+    return n > 4 && strcmp(m + n - 4, "Loss") == 0;
+}
+
+bool dl_torch_is_dataset_base(const char *q) {
+    static const char *const list[] = {"torch.utils.data.Dataset",
+                                       "torch.utils.data.IterableDataset",
+                                       "torch.utils.data.dataset.Dataset", NULL};
+    return in_list(q, list);
+}
+
+bool dl_torch_is_dataloader(const char *q) {
+    return strcmp(q, "torch.utils.data.DataLoader") == 0 ||
+           strcmp(q, "torch.utils.data.dataloader.DataLoader") == 0;
+}
+
+bool dl_torch_is_optimizer(const char *q) {
+    return is_class_name(member_of(q, "torch.optim"));
+}
+
+bool dl_torch_is_combining_op(const char *q) {
+    static const char *const not_ops[] = {
+        "save", "load", "manual_seed", "seed", "no_grad", "enable_grad", "set_grad_enabled",
+        "inference_mode", "is_tensor", "is_storage", "numel", "device", "set_default_device",
+        "get_default_device", "set_default_dtype", "get_default_dtype", "compile",
+        "set_printoptions", "set_num_threads", "get_num_threads", "typename",
+        "is_floating_point", "is_complex", "is_nonzero", "use_deterministic_algorithms",
+        "autocast", "Generator", "Size", "dtype", "finfo", "iinfo", "empty_cache", "cat_",
+        "set_float32_matmul_precision", "from_numpy", "as_tensor", "tensor", "asarray",
+        "broadcast_shapes", "is_grad_enabled", NULL};
+    const char *m = member_of(q, "torch");
+    if (m) return !is_class_name(m) && !in_list(m, not_ops) && !dl_torch_factory(q);
+    if ((m = member_of(q, "torch.nn.functional")) != NULL) return true;
+    if ((m = member_of(q, "torch.linalg")) != NULL) return true;
+    if ((m = member_of(q, "torch.fft")) != NULL) return true;
+    return false;
+}
+
+bool dl_tensor_method_keeps_device(const char *m) {
+    static const char *const list[] = {
+        "float", "double", "half", "bfloat16", "long", "int", "short", "bool", "byte", "char",
+        "detach", "clone", "contiguous", "view", "view_as", "reshape", "reshape_as", "permute",
+        "transpose", "t", "unsqueeze", "squeeze", "flatten", "unflatten", "expand", "expand_as",
+        "repeat", "repeat_interleave", "narrow", "select", "flip", "roll", "abs", "exp", "log",
+        "log1p", "sqrt", "rsqrt", "sigmoid", "tanh", "relu", "softmax", "log_softmax", "neg",
+        "pow", "clamp", "clamp_min", "clamp_max", "clip", "argmax", "argmin", "cumsum",
+        "cumprod", "round", "floor", "ceil", "sign", "sin", "cos", "square", "reciprocal",
+        "requires_grad_", "fill_", "zero_", "normal_", "uniform_", "clamp_", "mul_", "add_",
+        "sub_", "div_", "masked_fill_", "index_fill_", "unfold", "tril", "triu", "diag",
+        "diagonal", "nan_to_num", "type", "sort", "topk", "max", "min", "sum", "mean", "std",
+        "var", "norm", "prod", "any", "all", "logsumexp", "amax", "amin", "squeeze_",
+        "unsqueeze_", "float_power", "pin_memory", "share_memory_", "to_dense", "to_sparse",
+        "masked_select", "nonzero", "long_", "retain_grad", "movedim", "swapaxes", "mT", NULL};
+    return in_list(m, list);
+}
+
+bool dl_tensor_method_reduces(const char *m) {
+    static const char *const list[] = {"sum", "mean", "max", "min", "std", "var", "norm",
+                                       "prod", "any", "all", "logsumexp", "amax", "amin",
+                                       "median", NULL};
+    return in_list(m, list);
+}
+
+bool dl_tensor_method_combines(const char *m) {
+    static const char *const list[] = {
+        "add", "sub", "mul", "div", "matmul", "mm", "bmm", "dot", "mv", "eq", "ne", "lt", "le",
+        "gt", "ge", "masked_fill", "where", "index_select", "gather", "scatter", "scatter_add",
+        "add_", "sub_", "mul_", "div_", "true_divide", "floor_divide", "remainder", "maximum",
+        "minimum", "masked_scatter", "index_add", "index_add_", "index_copy", "lerp",
+        "addmm", "baddbmm", "cross", "outer", "kron", "logical_and", "logical_or", "expand_as",
+        "view_as", "reshape_as", NULL};
+    return in_list(m, list);
+}
+
+bool dl_tensor_method_to_host(const char *m) {
+    static const char *const list[] = {"item", "tolist", "numpy", NULL};
+    return in_list(m, list);
+}
+
+bool dl_tensor_attr_keeps_device(const char *a) {
+    static const char *const list[] = {"T", "mT", "H", "data", "grad", "real", "imag", NULL};
+    return in_list(a, list);
+}
+
+bool dl_module_method_returns_self(const char *m) {
+    static const char *const list[] = {"eval", "train", "float", "double", "half", "bfloat16",
+                                       "requires_grad_", "apply", "share_memory", NULL};
+    return in_list(m, list);
+}

@@ -1,0 +1,40 @@
+/* What devlint knows of PyTorch's API, by qualified name ("torch.zeros", "torch.nn.Linear") or
+ * by tensor method name. Pure lookups over constant tables. */
+#ifndef DL_TORCH_API_H
+#define DL_TORCH_API_H
+#include <stdbool.h>
+
+typedef enum {
+    DL_FACTORY_NONE = 0,
+    DL_FACTORY_PLAIN,    /* torch.zeros(...): cpu unless device= */
+    DL_FACTORY_LIKE,     /* torch.zeros_like(x): x's device unless device= */
+    DL_FACTORY_FROM_CPU, /* torch.from_numpy: always cpu */
+} DlFactoryKind;
+
+DlFactoryKind dl_torch_factory(const char *qualified);
+bool dl_torch_is_new_factory_method(const char *method); /* x.new_zeros(...) */
+bool dl_torch_is_dtype(const char *qualified);           /* torch.float16 ... */
+
+/* Library classes, by qualified name. */
+bool dl_torch_is_module_base(const char *qualified);  /* nn.Module, LightningModule */
+bool dl_torch_is_module_class(const char *qualified); /* any torch.nn.<Class> (not Parameter) */
+bool dl_torch_is_loss_class(const char *qualified);   /* torch.nn.CrossEntropyLoss ... */
+bool dl_torch_is_dataset_base(const char *qualified);
+bool dl_torch_is_dataloader(const char *qualified);
+bool dl_torch_is_optimizer(const char *qualified);
+
+/* Functions that combine their tensor arguments (torch.cat, F.cross_entropy ...) and so
+ * require them on one device. */
+bool dl_torch_is_combining_op(const char *qualified);
+
+/* Tensor methods. */
+bool dl_tensor_method_keeps_device(const char *method); /* x.float(), x.view(...) ... */
+bool dl_tensor_method_reduces(const char *method);      /* x.sum() with no dim -> 0-dim */
+bool dl_tensor_method_combines(const char *method);     /* x.add(y), x.matmul(y) ... */
+bool dl_tensor_method_to_host(const char *method);      /* x.item(), x.tolist(), x.numpy() */
+bool dl_tensor_attr_keeps_device(const char *attr);     /* x.T, x.data, x.grad */
+
+/* Module methods that return the module itself (model.eval(), model.train()). */
+bool dl_module_method_returns_self(const char *method);
+
+#endif

@@ -1,0 +1,84 @@
+/* The kind x device lattice (see value.h). */
+#include "dataflow/value.h"
+
+#include <string.h>
+
+const DlValue dl_value_unknown = {0};
+
+DlValue *dl_value_new(DlArena *arena, DlKind kind) {
+    DlValue *v = dl_arena_alloc(arena, sizeof *v);
+    v->kind = kind;
+    return v;
+}
+
+DlValue *dl_value_copy(DlArena *arena, const DlValue *v) {
+    DlValue *c = dl_arena_alloc(arena, sizeof *c);
+    *c = *v;
+    return c;
+}
+
+static bool str_eq(const char *a, const char *b) {
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+static bool same_device(const DlValue *a, const DlValue *b) {
+    if (a->dev != b->dev) return false;
+    if (a->dev == DL_DEV_NAMED || a->dev == DL_DEV_CUDA) return str_eq(a->dev_name, b->dev_name);
+    return true;
+}
+
+bool dl_value_equal(const DlValue *a, const DlValue *b) {
+    if (a == b) return true;
+    return a->kind == b->kind && same_device(a, b) && a->flags == b->flags &&
+           a->origin == b->origin && a->dev_span.start == b->dev_span.start &&
+           a->elem == b->elem && a->cls == b->cls && a->item_count == b->item_count &&
+           a->items == b->items;
+}
+
+const DlValue *dl_value_join(DlArena *arena, const DlValue *a, const DlValue *b) {
+    if (!a) return b;
+    if (!b) return a;
+    if (dl_value_equal(a, b)) return a;
+    /* `self.x = None` on one path, a tensor on the other: keep the tensor (lazy init) */
+    if (a->kind == DL_KIND_NONE) return b;
+    if (b->kind == DL_KIND_NONE) return a;
+    if (a->kind != b->kind) return &dl_value_unknown;
+    DlValue *j = dl_value_copy(arena, a);
+    j->flags = a->flags & b->flags;
+    if (a->kind == DL_KIND_SEQ) j->flags |= (a->flags | b->flags) & DL_VF_HAS_MODULES;
+    if (!same_device(a, b)) {
+        j->dev = DL_DEV_UNKNOWN;
+        j->dev_name = NULL;
+        j->origin = DL_ORIGIN_NONE;
+    } else if (a->origin != b->origin || a->dev_span.start != b->dev_span.start) {
+        j->origin = a->origin == b->origin ? a->origin : DL_ORIGIN_NONE;
+    }
+    if (a->elem != b->elem) j->elem = a->elem && b->elem ? dl_value_join(arena, a->elem, b->elem)
+                                                         : NULL;
+    if (a->items != b->items) {
+        j->items = NULL;
+        j->item_count = 0;
+    }
+    if (a->cls != b->cls) j->cls = NULL;
+    return j;
+}
+
+bool dl_value_is_cpu_tensor(const DlValue *v) {
+    return v && v->kind == DL_KIND_TENSOR && v->dev == DL_DEV_CPU && !(v->flags & DL_VF_ZERO_DIM);
+}
+
+bool dl_value_on_device(const DlValue *v) {
+    return v && (v->dev == DL_DEV_CUDA || v->dev == DL_DEV_NAMED || v->dev == DL_DEV_MODULE ||
+                 v->dev == DL_DEV_META);
+}
+
+const char *dl_device_text(DlArena *arena, const DlValue *v) {
+    switch (v->dev) {
+    case DL_DEV_CPU: return "the cpu";
+    case DL_DEV_CUDA: return dl_arena_printf(arena, "%s", v->dev_name ? v->dev_name : "cuda");
+    case DL_DEV_META: return "meta";
+    case DL_DEV_NAMED: return dl_arena_printf(arena, "%s", v->dev_name ? v->dev_name : "a device");
+    case DL_DEV_MODULE: return "the module's device";
+    default: return "an unknown device";
+    }
+}

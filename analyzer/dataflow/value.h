@@ -1,0 +1,99 @@
+/* The abstract value of the dataflow lattice: a kind (what the value is) times a device (where
+ * it lives), plus where it got that device, for messages. Values are immutable once built and
+ * live in the file's arena; a state maps names ("x", "self.mask", "args.device") to values.
+ *
+ * Lattice: UNKNOWN is top. join(a, b) keeps a fact only when both sides agree on it, so every
+ * known fact holds on every path that reaches a point ("must" facts): precision over recall. */
+#ifndef DL_VALUE_H
+#define DL_VALUE_H
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/arena.h"
+#include "ir/ir.h"
+
+typedef enum {
+    DL_KIND_UNKNOWN = 0,
+    DL_KIND_TENSOR,
+    DL_KIND_MODULE,     /* nn.Module instance (moves in place) */
+    DL_KIND_LOSS,       /* loss module: a module whose weight buffer moves with it */
+    DL_KIND_LOADER,     /* DataLoader (iterating yields batches) */
+    DL_KIND_OPTIMIZER,
+    DL_KIND_DEVICE,     /* a torch.device / device string */
+    DL_KIND_SEQ,        /* tuple/list/dict with a known element (elem) or items (tuple) */
+    DL_KIND_DTYPE,      /* torch.float32 ... (a .to() argument that is not a device) */
+    DL_KIND_NONE,       /* None */
+    DL_KIND_SCALAR,     /* Python number / bool */
+    DL_KIND_STRING,
+    DL_KIND_CLASS,      /* a class object (project or library) */
+    DL_KIND_FUNCTION,   /* a project function */
+    DL_KIND_INSTANCE,   /* an instance of a project class that is not a module */
+    DL_KIND_OTHER,      /* known to be none of the above */
+} DlKind;
+
+typedef enum {
+    DL_DEV_UNKNOWN = 0,
+    DL_DEV_CPU,
+    DL_DEV_CUDA,   /* "cuda" / "cuda:N" (dev_name holds the text) */
+    DL_DEV_META,
+    DL_DEV_NAMED,  /* a device held in a variable: dev_name = "device", "args.device" */
+    DL_DEV_MODULE, /* the device of the enclosing module (forward inputs, parameters) */
+} DlDeviceTag;
+
+/* Why a tensor is where it is: decides which rule owns a mismatch. */
+typedef enum {
+    DL_ORIGIN_NONE = 0,
+    DL_ORIGIN_FACTORY,    /* a factory without device= (DL102) */
+    DL_ORIGIN_BATCH,      /* an element of a DataLoader batch (DL104) */
+    DL_ORIGIN_PLAIN_ATTR, /* a tensor stored as a plain module attribute in __init__ (DL106) */
+    DL_ORIGIN_MOVED,      /* the result of .to()/.cuda() */
+    DL_ORIGIN_INPUT,      /* a forward() input */
+    DL_ORIGIN_MODEL,      /* a model's output / a module's own device */
+} DlOrigin;
+
+enum {
+    DL_VF_ZERO_DIM = 1 << 0,     /* 0-dim tensor: may meet tensors on any device */
+    DL_VF_REGISTERED = 1 << 1,   /* parameter / buffer / submodule: moves with its module */
+    DL_VF_MOVED = 1 << 2,        /* module: .to()/.cuda() was called on it */
+    DL_VF_CPU_WEIGHT = 1 << 3,   /* loss: constructed with a CPU weight= tensor */
+    DL_VF_HAS_MODULES = 1 << 4,  /* seq: holds modules or parameters */
+    DL_VF_OWN_TO = 1 << 5,       /* instance/class: the project class defines its own to() */
+    DL_VF_CONSTRUCTED = 1 << 6,  /* module: constructed in this scope (so "never moved" is known) */
+};
+
+typedef struct DlValue DlValue;
+struct DlValue {
+    DlKind kind;
+    DlDeviceTag dev;
+    uint16_t flags;
+    DlOrigin origin;
+    const char *dev_name;  /* NAMED: "device"; CUDA: "cuda:1" */
+    DlSpan dev_span;       /* where it got its device (the factory, the .to() call, ...) */
+    const char *dev_why;   /* short text of that place: "torch.randn(4, 10)" */
+    const char *var;       /* the name it was first bound to, for messages */
+    const DlValue *elem;   /* SEQ / LOADER: the element; LOSS: its weight tensor */
+    const DlValue **items; /* SEQ from a tuple display: each item (for unpacking) */
+    uint32_t item_count;
+    DlSpan aux_span;       /* LOSS: the weight= argument; PLAIN_ATTR: the attribute's assignment */
+    const void *cls;       /* MODULE/INSTANCE/CLASS: the project DlClassInfo, if any */
+};
+
+extern const DlValue dl_value_unknown;
+
+DlValue *dl_value_new(DlArena *arena, DlKind kind);
+DlValue *dl_value_copy(DlArena *arena, const DlValue *v);
+
+/* Least upper bound; returns one of the inputs when they are equal. */
+const DlValue *dl_value_join(DlArena *arena, const DlValue *a, const DlValue *b);
+bool dl_value_equal(const DlValue *a, const DlValue *b);
+
+/* A tensor whose device is known to be the CPU and that cannot mix with a device tensor
+ * (i.e. not 0-dim). */
+bool dl_value_is_cpu_tensor(const DlValue *v);
+/* Known to be on an accelerator or on a device held in a variable (not the CPU). */
+bool dl_value_on_device(const DlValue *v);
+
+/* "cpu", "cuda:1", "meta", "device", "args.device", "the module's device" */
+const char *dl_device_text(DlArena *arena, const DlValue *v);
+
+#endif

@@ -1,0 +1,290 @@
+/* The check pipeline (see check.h) and the rule context the engine reports through. */
+#include "driver/check.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/arena.h"
+#include "core/pool.h"
+#include "core/source.h"
+#include "core/suppress.h"
+#include "dataflow/flow.h"
+#include "dataflow/project.h"
+#include "frontend/python.h"
+#include "rules/facts.h"
+#include "rules/rule.h"
+
+typedef struct FileJob {
+    const char *path;
+    DlSource source;
+    bool loaded;
+    DlArena arena;
+    DlModuleIR *module; /* NULL when it failed or was not worth lowering */
+    DlSuppressions suppressions;
+    char *error;
+    DlResult result;
+} FileJob;
+
+typedef struct Run {
+    FileJob *jobs;
+    size_t count;
+    const DlCheckOptions *opts;
+    DlProject project;
+} Run;
+
+typedef struct SeenKey {
+    const DlRule *rule;
+    uint32_t start, end;
+} SeenKey;
+
+struct DlRuleContext {
+    FileJob *job;
+    const Run *run;
+    DlArena *arena;
+    SeenKey *seen;
+    size_t seen_count, seen_cap;
+};
+
+/* ---------------------------------------------------------------- rule context services */
+
+static size_t rule_index(const DlRule *rule) {
+    for (size_t i = 0; i < dl_rule_count; i++)
+        if (dl_rules[i] == rule) return i;
+    return 0;
+}
+
+static bool rule_enabled(const DlRuleContext *ctx, const DlRule *rule) {
+    return ctx->run->opts->enabled[rule_index(rule)];
+}
+
+static char *line_copy(const DlSource *src, int line) {
+    size_t len = 0;
+    const char *text = dl_source_line(src, line, &len);
+    if (!text) return NULL;
+    char *s = malloc(len + 1);
+    if (!s) abort();
+    memcpy(s, text, len);
+    s[len] = '\0';
+    return s;
+}
+
+static void add_diag(FileJob *job, const DlRule *rule, DlSpan span, const char *message,
+                     DlFix *fix) {
+    DlDiag d = {0};
+    d.rule = rule;
+    d.path = strdup(job->path);
+    dl_source_position(&job->source, span.start, &d.line, &d.column);
+    dl_source_position(&job->source, span.end, &d.end_line, &d.end_column);
+    d.message = strdup(message);
+    d.source_line = line_copy(&job->source, d.line);
+    d.fix = fix;
+    dl_result_add_diag(&job->result, d);
+}
+
+static void free_fix(DlFix *fix) {
+    if (!fix) return;
+    for (size_t i = 0; i < fix->edit_count; i++) free(fix->edits[i].text);
+    free(fix->edits);
+    free(fix->title);
+    free(fix);
+}
+
+void dl_report_finding(DlRuleContext *ctx, const DlRule *rule, DlSpan span, DlSpan key,
+                       const char *message, DlFix *fix) {
+    if (!rule_enabled(ctx, rule)) {
+        free_fix(fix);
+        return;
+    }
+    for (size_t i = 0; i < ctx->seen_count; i++)
+        if (ctx->seen[i].rule == rule && ctx->seen[i].start == key.start &&
+            ctx->seen[i].end == key.end) {
+            free_fix(fix);
+            return;
+        }
+    if (ctx->seen_count == ctx->seen_cap) {
+        ctx->seen_cap = ctx->seen_cap ? ctx->seen_cap * 2 : 16;
+        ctx->seen = realloc(ctx->seen, ctx->seen_cap * sizeof(SeenKey));
+        if (!ctx->seen) abort();
+    }
+    ctx->seen[ctx->seen_count++] = (SeenKey){rule, key.start, key.end};
+    int line, col;
+    dl_source_position(&ctx->job->source, span.start, &line, &col);
+    if (dl_suppressions_match(&ctx->job->suppressions, line, rule->code, rule->name)) {
+        free_fix(fix);
+        return;
+    }
+    add_diag(ctx->job, rule, span, message, fix);
+}
+
+DlArena *dl_rule_arena(DlRuleContext *ctx) {
+    return ctx->arena;
+}
+
+const DlSource *dl_rule_source(DlRuleContext *ctx) {
+    return &ctx->job->source;
+}
+
+const char *dl_rule_text(DlRuleContext *ctx, DlSpan span) {
+    return dl_ir_span_text(ctx->arena, &ctx->job->source, span);
+}
+
+int dl_rule_line(DlRuleContext *ctx, uint32_t byte) {
+    int line, col;
+    dl_source_position(&ctx->job->source, byte, &line, &col);
+    return line;
+}
+
+const char *dl_rule_describe(DlRuleContext *ctx, const char *name, const DlValue *v) {
+    const char *who = name ? name : v->var ? v->var : "this value";
+    const char *where = dl_device_text(ctx->arena, v);
+    if (!v->dev_why || !v->dev_span.end)
+        return dl_arena_printf(ctx->arena, "`%s` is on %s", who, where);
+    return dl_arena_printf(ctx->arena, "`%s` is on %s (line %d: %s)", who, where,
+                           dl_rule_line(ctx, v->dev_span.start), v->dev_why);
+}
+
+DlFix *dl_rule_fix_replace(DlRuleContext *ctx, const char *title, DlSpan span, const char *text) {
+    DlFix *fix = dl_fix_new(title, 1);
+    DlEdit *e = &fix->edits[0];
+    dl_source_position(&ctx->job->source, span.start, &e->line, &e->column);
+    dl_source_position(&ctx->job->source, span.end, &e->end_line, &e->end_column);
+    e->text = strdup(text);
+    return fix;
+}
+
+void dl_rule_dispatch_meet(DlRuleContext *ctx, const DlMeetFact *fact) {
+    for (size_t i = 0; i < dl_rule_count; i++)
+        if (dl_rules[i]->on_meet && ctx->run->opts->enabled[i]) dl_rules[i]->on_meet(ctx, fact);
+}
+
+void dl_rule_dispatch_discard(DlRuleContext *ctx, const DlDiscardFact *fact) {
+    for (size_t i = 0; i < dl_rule_count; i++)
+        if (dl_rules[i]->on_discard && ctx->run->opts->enabled[i])
+            dl_rules[i]->on_discard(ctx, fact);
+}
+
+void dl_rule_dispatch_class(DlRuleContext *ctx, const DlClassFact *fact) {
+    for (size_t i = 0; i < dl_rule_count; i++)
+        if (dl_rules[i]->on_class && ctx->run->opts->enabled[i]) dl_rules[i]->on_class(ctx, fact);
+}
+
+/* ---------------------------------------------------------------- stages */
+
+static void load_and_lower(void *arg, size_t index) {
+    Run *run = arg;
+    FileJob *job = &run->jobs[index];
+    char *error = NULL;
+    bool ok = run->opts->stdin_text
+                  ? dl_source_from_bytes(&job->source, job->path, run->opts->stdin_text,
+                                         run->opts->stdin_len, run->opts->max_file_bytes, &error)
+                  : dl_source_load(&job->source, job->path, run->opts->max_file_bytes, &error);
+    if (!ok) {
+        job->error = error;
+        return;
+    }
+    job->loaded = true;
+    dl_arena_init(&job->arena);
+    DlParseResult parsed =
+        dl_python_parse(&job->source, &job->arena, dl_python_is_relevant(&job->source));
+    if (parsed.error) {
+        job->error = parsed.error;
+        return;
+    }
+    job->module = parsed.module;
+    dl_suppressions_parse(job->source.text, job->module->comments, job->module->comment_count,
+                          &job->suppressions);
+}
+
+/* DL000: codes in a suppression comment that name no rule. */
+static void check_suppression_codes(DlRuleContext *ctx) {
+    const DlRule *dl000 = dl_rule_find("DL000");
+    if (!dl000 || !rule_enabled(ctx, dl000)) return;
+    const DlSuppressions *s = &ctx->job->suppressions;
+    for (size_t i = 0; i < s->count; i++) {
+        const DlSuppression *sup = &s->items[i];
+        for (size_t j = 0; j < sup->code_count; j++) {
+            const char *code = sup->codes[j].text;
+            if (dl_rule_find(code)) continue;
+            /* `# noqa: E501` belongs to other linters */
+            if (sup->is_noqa && !((code[0] == 'D' || code[0] == 'd') && (code[1] == 'L' || code[1] == 'l')))
+                continue;
+            DlDiag d = {0};
+            d.rule = dl000;
+            d.path = strdup(ctx->job->path);
+            d.line = d.end_line = sup->line;
+            d.column = sup->codes[j].column;
+            d.end_column = sup->codes[j].end_column;
+            char *msg = malloc(strlen(code) + 96);
+            if (!msg) abort();
+            sprintf(msg, "unknown rule `%s` in a suppression comment (see `devlint rules`)", code);
+            d.message = msg;
+            d.source_line = line_copy(&ctx->job->source, sup->line);
+            dl_result_add_diag(&ctx->job->result, d);
+        }
+    }
+}
+
+static void analyse(void *arg, size_t index) {
+    Run *run = arg;
+    FileJob *job = &run->jobs[index];
+    if (job->error) {
+        dl_result_add_error(&job->result, job->path, job->error);
+        return;
+    }
+    if (!job->loaded) return;
+    job->result.files_checked = 1;
+    DlRuleContext ctx = {.job = job, .run = run, .arena = &job->arena};
+    if (job->module) check_suppression_codes(&ctx);
+    if (!job->module || job->suppressions.skip_file || !job->module->body.count) {
+        free(ctx.seen);
+        return;
+    }
+    const DlFileFacts *facts = dl_project_file(&run->project, job->module);
+    DlFlowEnv env = {&run->project, facts, &job->arena, &ctx, NULL};
+    DlFlowState *globals = NULL;
+    dl_flow_run(&env, NULL, NULL, &globals);
+    env.globals = globals;
+    for (uint32_t i = 0; i < facts->function_count; i++)
+        dl_flow_run(&env, facts->functions[i]->fn, facts->functions[i]->owner, NULL);
+    for (uint32_t i = 0; i < facts->class_count; i++) {
+        DlClassFact fact = {facts->classes[i]};
+        dl_rule_dispatch_class(&ctx, &fact);
+    }
+    dl_flow_state_free(globals);
+    free(ctx.seen);
+}
+
+void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts, DlResult *out) {
+    Run run = {0};
+    run.count = count;
+    run.opts = opts;
+    run.jobs = calloc(count ? count : 1, sizeof(FileJob));
+    if (!run.jobs) abort();
+    for (size_t i = 0; i < count; i++) run.jobs[i].path = paths[i];
+
+    dl_parallel_for(count, opts->jobs, load_and_lower, &run);
+
+    DlModuleIR **modules = calloc(count ? count : 1, sizeof *modules);
+    if (!modules) abort();
+    for (size_t i = 0; i < count; i++) modules[i] = run.jobs[i].module;
+    dl_project_build(&run.project, modules, (uint32_t)count);
+    free(modules);
+
+    dl_parallel_for(count, opts->jobs, analyse, &run);
+
+    for (size_t i = 0; i < count; i++) {
+        FileJob *job = &run.jobs[i];
+        dl_result_merge(out, &job->result);
+        dl_result_free(&job->result);
+        dl_suppressions_free(&job->suppressions);
+        if (job->loaded) {
+            dl_arena_release(&job->arena);
+            dl_source_free(&job->source);
+        }
+        free(job->error);
+    }
+    dl_project_free(&run.project);
+    free(run.jobs);
+    dl_result_sort(out);
+}

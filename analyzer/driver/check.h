@@ -1,0 +1,23 @@
+/* `devlint check`: the whole static pipeline for a list of files — load, parse and lower in
+ * parallel, build project-wide summaries, run the rules on every file in parallel, apply
+ * suppressions, collect one sorted result. */
+#ifndef DL_CHECK_H
+#define DL_CHECK_H
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/diag.h"
+
+typedef struct DlCheckOptions {
+    const bool *enabled;   /* indexed like dl_rules[] */
+    int jobs;              /* worker threads (>= 1) */
+    size_t max_file_bytes; /* larger files are a per-file error */
+    const char *stdin_text; /* when non-NULL, the one file is read from this buffer */
+    size_t stdin_len;
+} DlCheckOptions;
+
+/* Checks `paths` (files, already expanded). Findings and per-file errors go into `out`
+ * (sorted). */
+void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts, DlResult *out);
+
+#endif

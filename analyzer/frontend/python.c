@@ -1,0 +1,982 @@
+/* Python front end: parses with tree-sitter-python and lowers the tree into the program model.
+ * Node kinds are mapped once per process from the grammar's symbol names to a small enum, so
+ * lowering dispatches on integers, and fields are looked up by precomputed field ids. */
+#define _GNU_SOURCE /* memmem */
+#include "frontend/python.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <tree_sitter/api.h>
+
+#include "core/vec.h"
+
+const TSLanguage *tree_sitter_python(void);
+
+enum { DL_MAX_DEPTH = 400 }; /* deeper nesting is not lowered (the file gets an error) */
+
+typedef enum {
+    N_OTHER = 0,
+    N_MODULE, N_BLOCK, N_EXPR_STMT, N_ASSIGN, N_AUGASSIGN, N_RETURN, N_IF, N_ELIF, N_ELSE,
+    N_FOR, N_WHILE, N_WITH, N_WITH_CLAUSE, N_WITH_ITEM, N_AS_PATTERN, N_TRY, N_EXCEPT,
+    N_EXCEPT_GROUP, N_FINALLY, N_FUNCDEF, N_CLASSDEF, N_DECORATED, N_DECORATOR, N_IMPORT,
+    N_IMPORT_FROM, N_FUTURE_IMPORT, N_ALIASED_IMPORT, N_DOTTED_NAME, N_RELATIVE_IMPORT,
+    N_WILDCARD, N_RAISE, N_BREAK, N_CONTINUE, N_PASS,
+    N_IDENTIFIER, N_ATTRIBUTE, N_CALL, N_ARGUMENT_LIST, N_KEYWORD_ARG, N_SUBSCRIPT, N_INTEGER,
+    N_FLOAT, N_STRING, N_CONCAT_STRING, N_STRING_CONTENT, N_INTERPOLATION, N_TRUE, N_FALSE,
+    N_NONE, N_ELLIPSIS, N_TUPLE, N_LIST, N_SET, N_DICT, N_PAIR, N_BINOP, N_UNARY, N_NOT,
+    N_BOOLOP, N_COMPARE, N_COND, N_LISTCOMP, N_SETCOMP, N_DICTCOMP, N_GENEXP, N_FOR_IN,
+    N_LAMBDA, N_PAREN, N_LIST_SPLAT, N_DICT_SPLAT, N_AWAIT, N_WALRUS, N_EXPR_LIST,
+    N_PATTERN_LIST, N_TUPLE_PATTERN, N_LIST_PATTERN, N_TYPE, N_PARAMETERS, N_TYPED_PARAM,
+    N_DEFAULT_PARAM, N_TYPED_DEFAULT_PARAM, N_LIST_SPLAT_PATTERN, N_DICT_SPLAT_PATTERN,
+    N_COMMENT, N_YIELD, N_SLICE, N_KEYWORD_SEPARATOR, N_POSITIONAL_SEPARATOR, N_AS_TARGET,
+    N_COUNT
+} NodeKind;
+
+static const struct {
+    const char *name;
+    NodeKind kind;
+} node_names[] = {
+    {"module", N_MODULE}, {"block", N_BLOCK}, {"expression_statement", N_EXPR_STMT},
+    {"assignment", N_ASSIGN}, {"augmented_assignment", N_AUGASSIGN},
+    {"return_statement", N_RETURN}, {"if_statement", N_IF}, {"elif_clause", N_ELIF},
+    {"else_clause", N_ELSE}, {"for_statement", N_FOR}, {"while_statement", N_WHILE},
+    {"with_statement", N_WITH}, {"with_clause", N_WITH_CLAUSE}, {"with_item", N_WITH_ITEM},
+    {"as_pattern", N_AS_PATTERN}, {"try_statement", N_TRY}, {"except_clause", N_EXCEPT},
+    {"except_group_clause", N_EXCEPT_GROUP}, {"finally_clause", N_FINALLY},
+    {"function_definition", N_FUNCDEF}, {"class_definition", N_CLASSDEF},
+    {"decorated_definition", N_DECORATED}, {"decorator", N_DECORATOR},
+    {"import_statement", N_IMPORT}, {"import_from_statement", N_IMPORT_FROM},
+    {"future_import_statement", N_FUTURE_IMPORT}, {"aliased_import", N_ALIASED_IMPORT},
+    {"dotted_name", N_DOTTED_NAME}, {"relative_import", N_RELATIVE_IMPORT},
+    {"wildcard_import", N_WILDCARD}, {"raise_statement", N_RAISE},
+    {"break_statement", N_BREAK}, {"continue_statement", N_CONTINUE},
+    {"pass_statement", N_PASS}, {"identifier", N_IDENTIFIER}, {"attribute", N_ATTRIBUTE},
+    {"call", N_CALL}, {"argument_list", N_ARGUMENT_LIST}, {"keyword_argument", N_KEYWORD_ARG},
+    {"subscript", N_SUBSCRIPT}, {"integer", N_INTEGER}, {"float", N_FLOAT},
+    {"string", N_STRING}, {"concatenated_string", N_CONCAT_STRING},
+    {"string_content", N_STRING_CONTENT}, {"interpolation", N_INTERPOLATION},
+    {"true", N_TRUE}, {"false", N_FALSE}, {"none", N_NONE}, {"ellipsis", N_ELLIPSIS},
+    {"tuple", N_TUPLE}, {"list", N_LIST}, {"set", N_SET}, {"dictionary", N_DICT},
+    {"pair", N_PAIR}, {"binary_operator", N_BINOP}, {"unary_operator", N_UNARY},
+    {"not_operator", N_NOT}, {"boolean_operator", N_BOOLOP},
+    {"comparison_operator", N_COMPARE}, {"conditional_expression", N_COND},
+    {"list_comprehension", N_LISTCOMP}, {"set_comprehension", N_SETCOMP},
+    {"dictionary_comprehension", N_DICTCOMP}, {"generator_expression", N_GENEXP},
+    {"for_in_clause", N_FOR_IN}, {"lambda", N_LAMBDA},
+    {"parenthesized_expression", N_PAREN}, {"list_splat", N_LIST_SPLAT},
+    {"dictionary_splat", N_DICT_SPLAT}, {"await", N_AWAIT}, {"named_expression", N_WALRUS},
+    {"expression_list", N_EXPR_LIST}, {"pattern_list", N_PATTERN_LIST},
+    {"tuple_pattern", N_TUPLE_PATTERN}, {"list_pattern", N_LIST_PATTERN}, {"type", N_TYPE},
+    {"parameters", N_PARAMETERS}, {"typed_parameter", N_TYPED_PARAM},
+    {"default_parameter", N_DEFAULT_PARAM},
+    {"typed_default_parameter", N_TYPED_DEFAULT_PARAM},
+    {"list_splat_pattern", N_LIST_SPLAT_PATTERN},
+    {"dictionary_splat_pattern", N_DICT_SPLAT_PATTERN}, {"comment", N_COMMENT},
+    {"yield", N_YIELD}, {"slice", N_SLICE}, {"keyword_separator", N_KEYWORD_SEPARATOR},
+    {"positional_separator", N_POSITIONAL_SEPARATOR}, {"as_pattern_target", N_AS_TARGET},
+};
+
+/* Grammar tables, built once per process and read-only afterwards. */
+static struct {
+    uint8_t *kind_of_symbol;
+    uint32_t symbol_count;
+    TSFieldId f_left, f_right, f_operator, f_value, f_name, f_alias, f_body, f_condition,
+        f_consequence, f_alternative, f_function, f_arguments, f_object, f_attribute,
+        f_subscript, f_key, f_parameters, f_superclasses, f_definition, f_module_name,
+        f_argument, f_type, f_return_type, f_operators;
+} G;
+static pthread_once_t grammar_once = PTHREAD_ONCE_INIT;
+
+static void grammar_init(void) {
+    const TSLanguage *lang = tree_sitter_python();
+    G.symbol_count = ts_language_symbol_count(lang);
+    G.kind_of_symbol = calloc(G.symbol_count, 1);
+    for (uint32_t s = 0; s < G.symbol_count; s++) {
+        const char *name = ts_language_symbol_name(lang, (TSSymbol)s);
+        if (!name) continue;
+        for (size_t i = 0; i < sizeof node_names / sizeof node_names[0]; i++)
+            if (strcmp(name, node_names[i].name) == 0) {
+                G.kind_of_symbol[s] = (uint8_t)node_names[i].kind;
+                break;
+            }
+    }
+#define FIELD(var, str) G.var = ts_language_field_id_for_name(lang, str, (uint32_t)strlen(str))
+    FIELD(f_left, "left");
+    FIELD(f_right, "right");
+    FIELD(f_operator, "operator");
+    FIELD(f_value, "value");
+    FIELD(f_name, "name");
+    FIELD(f_alias, "alias");
+    FIELD(f_body, "body");
+    FIELD(f_condition, "condition");
+    FIELD(f_consequence, "consequence");
+    FIELD(f_alternative, "alternative");
+    FIELD(f_function, "function");
+    FIELD(f_arguments, "arguments");
+    FIELD(f_object, "object");
+    FIELD(f_attribute, "attribute");
+    FIELD(f_subscript, "subscript");
+    FIELD(f_key, "key");
+    FIELD(f_parameters, "parameters");
+    FIELD(f_superclasses, "superclasses");
+    FIELD(f_definition, "definition");
+    FIELD(f_module_name, "module_name");
+    FIELD(f_argument, "argument");
+    FIELD(f_type, "type");
+    FIELD(f_return_type, "return_type");
+    FIELD(f_operators, "operators");
+#undef FIELD
+}
+
+/* Growable array of pointers on the heap, copied into the arena when done. */
+typedef DL_VEC(void *) PtrVec;
+
+typedef struct Lower {
+    const DlSource *src;
+    DlArena *arena;
+    DlModuleIR *module;
+    DlClass *current_class;
+    DlFunction *current_function;
+    PtrVec functions; /* DlFunction * */
+    PtrVec classes;   /* DlClass * */
+    int depth;
+    bool too_deep;
+} Lower;
+
+static NodeKind kind_of(TSNode n) {
+    TSSymbol s = ts_node_symbol(n);
+    return s < G.symbol_count ? (NodeKind)G.kind_of_symbol[s] : N_OTHER;
+}
+
+static DlSpan span_of(TSNode n) {
+    return (DlSpan){ts_node_start_byte(n), ts_node_end_byte(n)};
+}
+
+static const char *text_of(Lower *L, TSNode n) {
+    return dl_arena_strndup(L->arena, L->src->text + ts_node_start_byte(n),
+                            ts_node_end_byte(n) - ts_node_start_byte(n));
+}
+
+static TSNode field(TSNode n, TSFieldId id) {
+    return ts_node_child_by_field_id(n, id);
+}
+
+
+static void **ptrvec_finish(Lower *L, PtrVec *v, uint32_t *count) {
+    *count = (uint32_t)v->len;
+    void **out = NULL;
+    if (v->len) {
+        out = dl_arena_alloc(L->arena, v->len * sizeof(void *));
+        memcpy(out, v->items, v->len * sizeof(void *));
+    }
+    dl_vec_free(v);
+    return out;
+}
+
+static DlExpr *new_expr(Lower *L, DlExprKind kind, TSNode n) {
+    DlExpr *e = dl_arena_alloc(L->arena, sizeof *e);
+    e->kind = kind;
+    e->span = span_of(n);
+    return e;
+}
+
+static DlExpr *lower_expr(Lower *L, TSNode n);
+static void lower_block_into(Lower *L, TSNode block, DlBlock *out);
+
+/* ---------------------------------------------------------------- expressions */
+
+static DlExpr *lower_sequence(Lower *L, TSNode n, DlExprKind kind) {
+    DlExpr *e = new_expr(L, kind, n);
+    PtrVec items = {0};
+    uint32_t count = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode c = ts_node_named_child(n, i);
+        if (kind_of(c) == N_COMMENT) continue;
+        dl_vec_push(&items, lower_expr(L, c));
+    }
+    e->items = (DlExpr **)ptrvec_finish(L, &items, &e->item_count);
+    return e;
+}
+
+static DlExpr *lower_dict(Lower *L, TSNode n) {
+    DlExpr *e = new_expr(L, DL_EX_DICT, n);
+    PtrVec items = {0};
+    uint32_t count = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode c = ts_node_named_child(n, i);
+        NodeKind k = kind_of(c);
+        if (k == N_PAIR) {
+            dl_vec_push(&items, lower_expr(L, field(c, G.f_key)));
+            dl_vec_push(&items, lower_expr(L, field(c, G.f_value)));
+        } else if (k == N_DICT_SPLAT) {
+            dl_vec_push(&items, NULL);
+            dl_vec_push(&items, lower_expr(L, ts_node_named_child(c, 0)));
+        }
+    }
+    e->items = (DlExpr **)ptrvec_finish(L, &items, &e->item_count);
+    return e;
+}
+
+static void lower_arguments(Lower *L, TSNode args, DlExpr *call) {
+    if (ts_node_is_null(args)) return;
+    DL_VEC(DlArg) out = {0};
+    if (kind_of(args) == N_GENEXP) { /* f(x for x in y) */
+        DlArg a = {NULL, span_of(args), lower_expr(L, args)};
+        dl_vec_push(&out, a);
+    } else {
+        uint32_t count = ts_node_named_child_count(args);
+        for (uint32_t i = 0; i < count; i++) {
+            TSNode c = ts_node_named_child(args, i);
+            DlArg a = {NULL, span_of(c), NULL};
+            switch (kind_of(c)) {
+            case N_COMMENT: continue;
+            case N_KEYWORD_ARG:
+                a.keyword = text_of(L, field(c, G.f_name));
+                a.value = lower_expr(L, field(c, G.f_value));
+                break;
+            case N_LIST_SPLAT:
+                a.keyword = "*";
+                a.value = lower_expr(L, ts_node_named_child(c, 0));
+                break;
+            case N_DICT_SPLAT:
+                a.keyword = "**";
+                a.value = lower_expr(L, ts_node_named_child(c, 0));
+                break;
+            default: a.value = lower_expr(L, c);
+            }
+            dl_vec_push(&out, a);
+        }
+    }
+    call->arg_count = (uint32_t)out.len;
+    if (out.len) {
+        call->args = dl_arena_alloc(L->arena, out.len * sizeof(DlArg));
+        memcpy(call->args, out.items, out.len * sizeof(DlArg));
+    }
+    dl_vec_free(&out);
+}
+
+/* String literal contents (first string_content of a plain, non-f string). */
+static DlExpr *lower_string(Lower *L, TSNode n) {
+    DlExpr *e = new_expr(L, DL_EX_STRING, n);
+    uint32_t count = ts_node_named_child_count(n);
+    size_t total = 0;
+    bool interpolated = false;
+    for (uint32_t i = 0; i < count; i++) {
+        NodeKind k = kind_of(ts_node_named_child(n, i));
+        if (k == N_INTERPOLATION) interpolated = true;
+        if (k == N_STRING_CONTENT) {
+            TSNode c = ts_node_named_child(n, i);
+            total += ts_node_end_byte(c) - ts_node_start_byte(c);
+        }
+    }
+    if (interpolated) return e; /* f-string: value unknown */
+    char *s = dl_arena_alloc(L->arena, total + 1), *p = s;
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode c = ts_node_named_child(n, i);
+        if (kind_of(c) != N_STRING_CONTENT) continue;
+        size_t len = ts_node_end_byte(c) - ts_node_start_byte(c);
+        memcpy(p, L->src->text + ts_node_start_byte(c), len);
+        p += len;
+    }
+    e->name = s;
+    return e;
+}
+
+static DlExpr *lower_comprehension(Lower *L, TSNode n, const char *flavour) {
+    DlExpr *e = new_expr(L, DL_EX_COMP, n);
+    e->name = flavour;
+    TSNode body = field(n, G.f_body);
+    if (!ts_node_is_null(body)) {
+        if (kind_of(body) == N_PAIR) {
+            e->items = dl_arena_alloc(L->arena, sizeof(DlExpr *));
+            e->items[0] = lower_expr(L, field(body, G.f_key));
+            e->item_count = 1;
+            e->object = lower_expr(L, field(body, G.f_value));
+        } else {
+            e->object = lower_expr(L, body);
+        }
+    }
+    uint32_t count = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode c = ts_node_named_child(n, i);
+        if (kind_of(c) == N_FOR_IN && !e->iter) {
+            e->target = lower_expr(L, field(c, G.f_left));
+            e->iter = lower_expr(L, field(c, G.f_right));
+        }
+    }
+    return e;
+}
+
+static DlExpr *lower_expr_inner(Lower *L, TSNode n) {
+    DlExpr *e;
+    switch (kind_of(n)) {
+    case N_IDENTIFIER:
+        e = new_expr(L, DL_EX_NAME, n);
+        e->name = text_of(L, n);
+        return e;
+    case N_ATTRIBUTE:
+        e = new_expr(L, DL_EX_ATTR, n);
+        e->object = lower_expr(L, field(n, G.f_object));
+        e->name = text_of(L, field(n, G.f_attribute));
+        return e;
+    case N_CALL:
+        e = new_expr(L, DL_EX_CALL, n);
+        e->object = lower_expr(L, field(n, G.f_function));
+        lower_arguments(L, field(n, G.f_arguments), e);
+        return e;
+    case N_SUBSCRIPT: {
+        e = new_expr(L, DL_EX_SUBSCRIPT, n);
+        e->object = lower_expr(L, field(n, G.f_value));
+        PtrVec items = {0};
+        uint32_t count = ts_node_named_child_count(n);
+        for (uint32_t i = 1; i < count; i++) {
+            TSNode c = ts_node_named_child(n, i);
+            if (kind_of(c) != N_COMMENT) dl_vec_push(&items, lower_expr(L, c));
+        }
+        e->items = (DlExpr **)ptrvec_finish(L, &items, &e->item_count);
+        return e;
+    }
+    case N_INTEGER:
+    case N_FLOAT:
+        e = new_expr(L, DL_EX_NUMBER, n);
+        e->name = text_of(L, n);
+        return e;
+    case N_STRING: return lower_string(L, n);
+    case N_CONCAT_STRING: {
+        e = new_expr(L, DL_EX_STRING, n); /* value not tracked */
+        return e;
+    }
+    case N_TRUE:
+    case N_FALSE:
+    case N_NONE:
+    case N_ELLIPSIS:
+        e = new_expr(L, DL_EX_CONST, n);
+        e->name = text_of(L, n);
+        return e;
+    case N_TUPLE:
+    case N_EXPR_LIST:
+    case N_PATTERN_LIST:
+    case N_TUPLE_PATTERN: return lower_sequence(L, n, DL_EX_TUPLE);
+    case N_LIST:
+    case N_LIST_PATTERN: return lower_sequence(L, n, DL_EX_LIST);
+    case N_SET: return lower_sequence(L, n, DL_EX_SET);
+    case N_DICT: return lower_dict(L, n);
+    case N_BINOP:
+        e = new_expr(L, DL_EX_BINOP, n);
+        e->items = dl_arena_alloc(L->arena, 2 * sizeof(DlExpr *));
+        e->items[0] = lower_expr(L, field(n, G.f_left));
+        e->items[1] = lower_expr(L, field(n, G.f_right));
+        e->item_count = 2;
+        e->name = text_of(L, field(n, G.f_operator));
+        return e;
+    case N_UNARY:
+        e = new_expr(L, DL_EX_UNARY, n);
+        e->object = lower_expr(L, field(n, G.f_argument));
+        e->name = text_of(L, field(n, G.f_operator));
+        return e;
+    case N_NOT:
+        e = new_expr(L, DL_EX_UNARY, n);
+        e->object = lower_expr(L, field(n, G.f_argument));
+        e->name = "not";
+        return e;
+    case N_BOOLOP:
+        e = new_expr(L, DL_EX_BOOLOP, n);
+        e->items = dl_arena_alloc(L->arena, 2 * sizeof(DlExpr *));
+        e->items[0] = lower_expr(L, field(n, G.f_left));
+        e->items[1] = lower_expr(L, field(n, G.f_right));
+        e->item_count = 2;
+        e->name = text_of(L, field(n, G.f_operator));
+        return e;
+    case N_COMPARE: return lower_sequence(L, n, DL_EX_COMPARE);
+    case N_COND: {
+        e = new_expr(L, DL_EX_COND, n);
+        TSNode parts[3];
+        uint32_t k = 0, count = ts_node_named_child_count(n);
+        for (uint32_t i = 0; i < count && k < 3; i++) {
+            TSNode c = ts_node_named_child(n, i);
+            if (kind_of(c) != N_COMMENT) parts[k++] = c;
+        }
+        if (k == 3) {
+            e->object = lower_expr(L, parts[0]);
+            e->items = dl_arena_alloc(L->arena, 2 * sizeof(DlExpr *));
+            e->items[0] = lower_expr(L, parts[1]);
+            e->items[1] = lower_expr(L, parts[2]);
+            e->item_count = 2;
+        }
+        return e;
+    }
+    case N_LISTCOMP: return lower_comprehension(L, n, "list");
+    case N_SETCOMP: return lower_comprehension(L, n, "set");
+    case N_DICTCOMP: return lower_comprehension(L, n, "dict");
+    case N_GENEXP: return lower_comprehension(L, n, "gen");
+    case N_LAMBDA: return new_expr(L, DL_EX_LAMBDA, n);
+    case N_PAREN: {
+        uint32_t count = ts_node_named_child_count(n);
+        for (uint32_t i = 0; i < count; i++) {
+            TSNode c = ts_node_named_child(n, i);
+            if (kind_of(c) != N_COMMENT) {
+                DlExpr *inner = lower_expr(L, c);
+                return inner;
+            }
+        }
+        return new_expr(L, DL_EX_OTHER, n);
+    }
+    case N_LIST_SPLAT:
+    case N_LIST_SPLAT_PATTERN:
+        e = new_expr(L, DL_EX_STARRED, n);
+        e->name = "*";
+        if (ts_node_named_child_count(n)) e->object = lower_expr(L, ts_node_named_child(n, 0));
+        return e;
+    case N_DICT_SPLAT:
+    case N_DICT_SPLAT_PATTERN:
+        e = new_expr(L, DL_EX_STARRED, n);
+        e->name = "**";
+        if (ts_node_named_child_count(n)) e->object = lower_expr(L, ts_node_named_child(n, 0));
+        return e;
+    case N_AWAIT:
+        e = new_expr(L, DL_EX_AWAIT, n);
+        if (ts_node_named_child_count(n)) e->object = lower_expr(L, ts_node_named_child(n, 0));
+        return e;
+    case N_WALRUS:
+        e = new_expr(L, DL_EX_WALRUS, n);
+        e->target = lower_expr(L, field(n, G.f_name));
+        e->object = lower_expr(L, field(n, G.f_value));
+        return e;
+    case N_TYPE:
+    case N_AS_TARGET:
+        if (ts_node_named_child_count(n)) return lower_expr(L, ts_node_named_child(n, 0));
+        return new_expr(L, DL_EX_OTHER, n);
+    default: return new_expr(L, DL_EX_OTHER, n);
+    }
+}
+
+static DlExpr *lower_expr(Lower *L, TSNode n) {
+    if (ts_node_is_null(n)) return NULL;
+    if (L->depth >= DL_MAX_DEPTH) {
+        L->too_deep = true;
+        return new_expr(L, DL_EX_OTHER, n);
+    }
+    L->depth++;
+    DlExpr *e = lower_expr_inner(L, n);
+    L->depth--;
+    return e;
+}
+
+/* ---------------------------------------------------------------- statements */
+
+static DlStmt *new_stmt(Lower *L, DlStmtKind kind, TSNode n) {
+    DlStmt *s = dl_arena_alloc(L->arena, sizeof *s);
+    s->kind = kind;
+    s->span = span_of(n);
+    return s;
+}
+
+static DlStmt *lower_assignment(Lower *L, TSNode n, TSNode stmt_node) {
+    DlStmt *s = new_stmt(L, DL_ST_ASSIGN, stmt_node);
+    PtrVec targets = {0};
+    TSNode cur = n;
+    /* a = b = value nests assignments on the right */
+    while (kind_of(cur) == N_ASSIGN) {
+        dl_vec_push(&targets, lower_expr(L, field(cur, G.f_left)));
+        TSNode type = field(cur, G.f_type);
+        if (!ts_node_is_null(type)) s->annotation = lower_expr(L, type);
+        TSNode right = field(cur, G.f_right);
+        if (ts_node_is_null(right)) {
+            cur = right;
+            break;
+        }
+        cur = right;
+    }
+    if (!ts_node_is_null(cur)) {
+        if (kind_of(cur) == N_AUGASSIGN) s->value = NULL; /* rare: a = b += 1 is invalid */
+        else s->value = lower_expr(L, cur);
+    }
+    s->targets = (DlExpr **)ptrvec_finish(L, &targets, &s->target_count);
+    return s;
+}
+
+static DlStmt *lower_expression_statement(Lower *L, TSNode n) {
+    uint32_t count = ts_node_named_child_count(n);
+    TSNode first = count ? ts_node_named_child(n, 0) : n;
+    NodeKind k = kind_of(first);
+    if (k == N_ASSIGN) return lower_assignment(L, first, n);
+    if (k == N_AUGASSIGN) {
+        DlStmt *s = new_stmt(L, DL_ST_AUGASSIGN, n);
+        s->targets = dl_arena_alloc(L->arena, sizeof(DlExpr *));
+        s->targets[0] = lower_expr(L, field(first, G.f_left));
+        s->target_count = 1;
+        s->value = lower_expr(L, field(first, G.f_right));
+        s->op = text_of(L, field(first, G.f_operator));
+        return s;
+    }
+    DlStmt *s = new_stmt(L, DL_ST_EXPR, n);
+    if (count == 1) s->value = lower_expr(L, first);
+    else s->value = lower_sequence(L, n, DL_EX_TUPLE);
+    return s;
+}
+
+static void lower_params(Lower *L, TSNode params, DlFunction *f) {
+    if (ts_node_is_null(params)) return;
+    DL_VEC(DlParam) out = {0};
+    uint32_t count = ts_node_named_child_count(params);
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode c = ts_node_named_child(params, i);
+        DlParam p = {0};
+        p.span = span_of(c);
+        switch (kind_of(c)) {
+        case N_IDENTIFIER: p.name = text_of(L, c); break;
+        case N_DEFAULT_PARAM:
+            p.name = text_of(L, field(c, G.f_name));
+            p.default_value = lower_expr(L, field(c, G.f_value));
+            break;
+        case N_TYPED_DEFAULT_PARAM:
+            p.name = text_of(L, field(c, G.f_name));
+            p.annotation = lower_expr(L, field(c, G.f_type));
+            p.default_value = lower_expr(L, field(c, G.f_value));
+            break;
+        case N_TYPED_PARAM: {
+            TSNode inner = ts_node_named_child(c, 0);
+            NodeKind ik = kind_of(inner);
+            if (ik == N_LIST_SPLAT_PATTERN || ik == N_DICT_SPLAT_PATTERN) {
+                p.star = ik == N_LIST_SPLAT_PATTERN ? 1 : 2;
+                inner = ts_node_named_child(inner, 0);
+            }
+            p.name = text_of(L, inner);
+            p.annotation = lower_expr(L, field(c, G.f_type));
+            break;
+        }
+        case N_LIST_SPLAT_PATTERN:
+        case N_DICT_SPLAT_PATTERN:
+            p.star = kind_of(c) == N_LIST_SPLAT_PATTERN ? 1 : 2;
+            if (ts_node_named_child_count(c)) p.name = text_of(L, ts_node_named_child(c, 0));
+            break;
+        default: continue; /* separators, tuple parameters */
+        }
+        if (!p.name) continue;
+        dl_vec_push(&out, p);
+    }
+    f->param_count = (uint32_t)out.len;
+    if (out.len) {
+        f->params = dl_arena_alloc(L->arena, out.len * sizeof(DlParam));
+        memcpy(f->params, out.items, out.len * sizeof(DlParam));
+    }
+    dl_vec_free(&out);
+}
+
+static DlStmt *lower_function(Lower *L, TSNode n, TSNode outer, PtrVec *decorators) {
+    DlStmt *s = new_stmt(L, DL_ST_DEF, outer);
+    DlFunction *f = dl_arena_alloc(L->arena, sizeof *f);
+    TSNode name = field(n, G.f_name);
+    f->name = ts_node_is_null(name) ? "<anonymous>" : text_of(L, name);
+    f->span = span_of(outer);
+    f->name_span = ts_node_is_null(name) ? span_of(n) : span_of(name);
+    f->owner = L->current_class;
+    f->parent = L->current_function;
+    f->decorators = (DlExpr **)ptrvec_finish(L, decorators, &f->decorator_count);
+    lower_params(L, field(n, G.f_parameters), f);
+    DlClass *saved_class = L->current_class;
+    DlFunction *saved_fn = L->current_function;
+    L->current_class = NULL; /* defs nested in a method are not methods */
+    L->current_function = f;
+    lower_block_into(L, field(n, G.f_body), &f->body);
+    L->current_class = saved_class;
+    L->current_function = saved_fn;
+    dl_vec_push(&L->functions, f);
+    s->func = f;
+    return s;
+}
+
+static DlStmt *lower_class(Lower *L, TSNode n, TSNode outer) {
+    DlStmt *s = new_stmt(L, DL_ST_CLASS, outer);
+    DlClass *c = dl_arena_alloc(L->arena, sizeof *c);
+    TSNode name = field(n, G.f_name);
+    c->name = ts_node_is_null(name) ? "<anonymous>" : text_of(L, name);
+    c->span = span_of(outer);
+    c->name_span = ts_node_is_null(name) ? span_of(n) : span_of(name);
+    TSNode supers = field(n, G.f_superclasses);
+    if (!ts_node_is_null(supers)) {
+        PtrVec bases = {0};
+        uint32_t count = ts_node_named_child_count(supers);
+        for (uint32_t i = 0; i < count; i++) {
+            TSNode b = ts_node_named_child(supers, i);
+            NodeKind k = kind_of(b);
+            if (k == N_KEYWORD_ARG || k == N_COMMENT || k == N_DICT_SPLAT || k == N_LIST_SPLAT)
+                continue;
+            dl_vec_push(&bases, lower_expr(L, b));
+        }
+        c->bases = (DlExpr **)ptrvec_finish(L, &bases, &c->base_count);
+    }
+    DlClass *saved_class = L->current_class;
+    DlFunction *saved_fn = L->current_function;
+    L->current_class = c;
+    L->current_function = NULL;
+    lower_block_into(L, field(n, G.f_body), &c->body);
+    L->current_class = saved_class;
+    L->current_function = saved_fn;
+    PtrVec methods = {0};
+    for (uint32_t i = 0; i < c->body.count; i++)
+        if (c->body.items[i]->kind == DL_ST_DEF) dl_vec_push(&methods, c->body.items[i]->func);
+    c->methods = (DlFunction **)ptrvec_finish(L, &methods, &c->method_count);
+    dl_vec_push(&L->classes, c);
+    s->cls = c;
+    return s;
+}
+
+static void lower_import(Lower *L, TSNode n, DlStmt *s, bool from) {
+    DL_VEC(DlImport) out = {0};
+    const char *module = NULL;
+    int level = 0;
+    TSNode module_node = field(n, G.f_module_name);
+    if (from && !ts_node_is_null(module_node)) {
+        const char *text = text_of(L, module_node);
+        while (*text == '.') {
+            level++;
+            text++;
+        }
+        module = text;
+    }
+    uint32_t count = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode c = ts_node_named_child(n, i);
+        if (from && ts_node_eq(c, module_node)) continue;
+        DlImport imp = {module, NULL, NULL, level};
+        NodeKind k = kind_of(c);
+        if (k == N_DOTTED_NAME) {
+            const char *name = text_of(L, c);
+            if (from) {
+                imp.name = name;
+                imp.alias = name;
+            } else {
+                imp.module = name;
+                const char *dot = strchr(name, '.');
+                imp.alias = dot ? dl_arena_strndup(L->arena, name, (size_t)(dot - name)) : name;
+            }
+        } else if (k == N_ALIASED_IMPORT) {
+            const char *name = text_of(L, field(c, G.f_name));
+            if (from) imp.name = name;
+            else imp.module = name;
+            imp.alias = text_of(L, field(c, G.f_alias));
+        } else if (k == N_WILDCARD) {
+            imp.name = "*";
+            imp.alias = "*";
+        } else {
+            continue;
+        }
+        dl_vec_push(&out, imp);
+    }
+    s->import_count = (uint32_t)out.len;
+    if (out.len) {
+        s->imports = dl_arena_alloc(L->arena, out.len * sizeof(DlImport));
+        memcpy(s->imports, out.items, out.len * sizeof(DlImport));
+    }
+    dl_vec_free(&out);
+}
+
+static void lower_if_chain(Lower *L, TSNode n, DlStmt *s, uint32_t first_alt) {
+    /* alternatives are the if_statement's children from index first_alt on */
+    uint32_t count = ts_node_named_child_count(n);
+    for (uint32_t i = first_alt; i < count; i++) {
+        TSNode c = ts_node_named_child(n, i);
+        NodeKind k = kind_of(c);
+        if (k == N_ELIF) {
+            DlStmt *inner = new_stmt(L, DL_ST_IF, c);
+            inner->value = lower_expr(L, field(c, G.f_condition));
+            lower_block_into(L, field(c, G.f_consequence), &inner->body);
+            lower_if_chain(L, n, inner, i + 1);
+            s->orelse.items = dl_arena_alloc(L->arena, sizeof(DlStmt *));
+            s->orelse.items[0] = inner;
+            s->orelse.count = 1;
+            return;
+        }
+        if (k == N_ELSE) {
+            lower_block_into(L, field(c, G.f_body), &s->orelse);
+            return;
+        }
+    }
+}
+
+static void lower_with(Lower *L, TSNode n, DlStmt *s) {
+    PtrVec withs = {0}, targets = {0};
+    uint32_t count = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode clause = ts_node_named_child(n, i);
+        if (kind_of(clause) != N_WITH_CLAUSE) continue;
+        uint32_t items = ts_node_named_child_count(clause);
+        for (uint32_t j = 0; j < items; j++) {
+            TSNode item = ts_node_named_child(clause, j);
+            if (kind_of(item) != N_WITH_ITEM) continue;
+            TSNode value = field(item, G.f_value);
+            if (kind_of(value) == N_AS_PATTERN) {
+                dl_vec_push(&withs, lower_expr(L, ts_node_named_child(value, 0)));
+                dl_vec_push(&targets, lower_expr(L, field(value, G.f_alias)));
+            } else {
+                dl_vec_push(&withs, lower_expr(L, value));
+                dl_vec_push(&targets, NULL);
+            }
+        }
+    }
+    s->withs = (DlExpr **)ptrvec_finish(L, &withs, &s->with_count);
+    s->targets = (DlExpr **)ptrvec_finish(L, &targets, &s->target_count);
+    lower_block_into(L, field(n, G.f_body), &s->body);
+}
+
+static void lower_try(Lower *L, TSNode n, DlStmt *s) {
+    lower_block_into(L, field(n, G.f_body), &s->body);
+    DL_VEC(DlBlock) handlers = {0};
+    uint32_t count = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode c = ts_node_named_child(n, i);
+        NodeKind k = kind_of(c);
+        if (k == N_EXCEPT || k == N_EXCEPT_GROUP) {
+            DlBlock b = {0};
+            uint32_t cc = ts_node_named_child_count(c);
+            for (uint32_t j = 0; j < cc; j++) {
+                TSNode blk = ts_node_named_child(c, j);
+                if (kind_of(blk) == N_BLOCK) lower_block_into(L, blk, &b);
+            }
+            dl_vec_push(&handlers, b);
+        } else if (k == N_ELSE) {
+            lower_block_into(L, field(c, G.f_body), &s->orelse);
+        } else if (k == N_FINALLY) {
+            uint32_t cc = ts_node_named_child_count(c);
+            for (uint32_t j = 0; j < cc; j++) {
+                TSNode blk = ts_node_named_child(c, j);
+                if (kind_of(blk) == N_BLOCK) lower_block_into(L, blk, &s->finalbody);
+            }
+        }
+    }
+    s->handler_count = (uint32_t)handlers.len;
+    if (handlers.len) {
+        s->handlers = dl_arena_alloc(L->arena, handlers.len * sizeof(DlBlock));
+        memcpy(s->handlers, handlers.items, handlers.len * sizeof(DlBlock));
+    }
+    dl_vec_free(&handlers);
+}
+
+static DlStmt *lower_stmt(Lower *L, TSNode n) {
+    DlStmt *s;
+    switch (kind_of(n)) {
+    case N_EXPR_STMT: return lower_expression_statement(L, n);
+    case N_RETURN:
+        s = new_stmt(L, DL_ST_RETURN, n);
+        if (ts_node_named_child_count(n)) s->value = lower_expr(L, ts_node_named_child(n, 0));
+        return s;
+    case N_RAISE: return new_stmt(L, DL_ST_RAISE, n);
+    case N_BREAK: return new_stmt(L, DL_ST_BREAK, n);
+    case N_CONTINUE: return new_stmt(L, DL_ST_CONTINUE, n);
+    case N_IF: {
+        s = new_stmt(L, DL_ST_IF, n);
+        s->value = lower_expr(L, field(n, G.f_condition));
+        lower_block_into(L, field(n, G.f_consequence), &s->body);
+        lower_if_chain(L, n, s, 0);
+        return s;
+    }
+    case N_FOR: {
+        s = new_stmt(L, DL_ST_FOR, n);
+        s->targets = dl_arena_alloc(L->arena, sizeof(DlExpr *));
+        s->targets[0] = lower_expr(L, field(n, G.f_left));
+        s->target_count = 1;
+        s->value = lower_expr(L, field(n, G.f_right));
+        lower_block_into(L, field(n, G.f_body), &s->body);
+        TSNode alt = field(n, G.f_alternative);
+        if (!ts_node_is_null(alt)) lower_block_into(L, field(alt, G.f_body), &s->orelse);
+        return s;
+    }
+    case N_WHILE: {
+        s = new_stmt(L, DL_ST_WHILE, n);
+        s->value = lower_expr(L, field(n, G.f_condition));
+        lower_block_into(L, field(n, G.f_body), &s->body);
+        TSNode alt = field(n, G.f_alternative);
+        if (!ts_node_is_null(alt)) lower_block_into(L, field(alt, G.f_body), &s->orelse);
+        return s;
+    }
+    case N_WITH:
+        s = new_stmt(L, DL_ST_WITH, n);
+        lower_with(L, n, s);
+        return s;
+    case N_TRY:
+        s = new_stmt(L, DL_ST_TRY, n);
+        lower_try(L, n, s);
+        return s;
+    case N_FUNCDEF: {
+        PtrVec none = {0};
+        return lower_function(L, n, n, &none);
+    }
+    case N_CLASSDEF: return lower_class(L, n, n);
+    case N_DECORATED: {
+        PtrVec decorators = {0};
+        uint32_t count = ts_node_named_child_count(n);
+        for (uint32_t i = 0; i < count; i++) {
+            TSNode c = ts_node_named_child(n, i);
+            if (kind_of(c) == N_DECORATOR && ts_node_named_child_count(c))
+                dl_vec_push(&decorators, lower_expr(L, ts_node_named_child(c, 0)));
+        }
+        TSNode def = field(n, G.f_definition);
+        if (kind_of(def) == N_CLASSDEF) {
+            dl_vec_free(&decorators);
+            return lower_class(L, def, n);
+        }
+        if (kind_of(def) == N_FUNCDEF) return lower_function(L, def, n, &decorators);
+        dl_vec_free(&decorators);
+        return new_stmt(L, DL_ST_OTHER, n);
+    }
+    case N_IMPORT:
+    case N_IMPORT_FROM:
+        s = new_stmt(L, DL_ST_IMPORT, n);
+        lower_import(L, n, s, kind_of(n) == N_IMPORT_FROM);
+        return s;
+    default: return new_stmt(L, DL_ST_OTHER, n);
+    }
+}
+
+static void lower_block_into(Lower *L, TSNode block, DlBlock *out) {
+    if (ts_node_is_null(block)) return;
+    if (L->depth >= DL_MAX_DEPTH) {
+        L->too_deep = true;
+        return;
+    }
+    L->depth++;
+    PtrVec stmts = {0};
+    for (uint32_t i = 0; i < out->count; i++) dl_vec_push(&stmts, out->items[i]);
+    uint32_t count = ts_node_named_child_count(block);
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode c = ts_node_named_child(block, i);
+        NodeKind k = kind_of(c);
+        if (k == N_COMMENT) continue;
+        dl_vec_push(&stmts, lower_stmt(L, c));
+    }
+    out->items = (DlStmt **)ptrvec_finish(L, &stmts, &out->count);
+    L->depth--;
+}
+
+/* ---------------------------------------------------------------- file level */
+
+/* Module name from the path: "src/pkg/model.py" -> "model" (basename without extension); the
+ * import resolver matches on the last component, which is what the project-wide tables key on. */
+static const char *module_name_of(DlArena *arena, const char *path) {
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    const char *dot = strrchr(base, '.');
+    size_t len = dot ? (size_t)(dot - base) : strlen(base);
+    if (len == 8 && strncmp(base, "__init__", 8) == 0) { /* pkg/__init__.py -> "pkg" */
+        const char *end = base - 1;
+        if (end > path) {
+            const char *start = end;
+            while (start > path && start[-1] != '/') start--;
+            return dl_arena_strndup(arena, start, (size_t)(end - start));
+        }
+    }
+    return dl_arena_strndup(arena, base, len);
+}
+
+static void collect_comments(Lower *L, TSNode root) {
+    DL_VEC(DlCommentSpan) out = {0};
+    TSTreeCursor cursor = ts_tree_cursor_new(root);
+    for (;;) {
+        TSNode n = ts_tree_cursor_current_node(&cursor);
+        if (kind_of(n) == N_COMMENT) {
+            int line, col;
+            dl_source_position(L->src, ts_node_start_byte(n), &line, &col);
+            DlCommentSpan c = {ts_node_start_byte(n), ts_node_end_byte(n), line};
+            dl_vec_push(&out, c);
+        }
+        if (ts_tree_cursor_goto_first_child(&cursor)) continue;
+        while (!ts_tree_cursor_goto_next_sibling(&cursor))
+            if (!ts_tree_cursor_goto_parent(&cursor)) goto done;
+    }
+done:
+    ts_tree_cursor_delete(&cursor);
+    L->module->comment_count = (uint32_t)out.len;
+    if (out.len) {
+        L->module->comments = dl_arena_alloc(L->arena, out.len * sizeof(DlCommentSpan));
+        memcpy(L->module->comments, out.items, out.len * sizeof(DlCommentSpan));
+    }
+    dl_vec_free(&out);
+}
+
+/* First ERROR or MISSING node, in document order. */
+static bool find_error(TSNode root, TSNode *out) {
+    TSTreeCursor cursor = ts_tree_cursor_new(root);
+    bool found = false;
+    for (;;) {
+        TSNode n = ts_tree_cursor_current_node(&cursor);
+        if (ts_node_symbol(n) == (TSSymbol)-1 || ts_node_is_missing(n)) {
+            *out = n;
+            found = true;
+            break;
+        }
+        if (ts_node_has_error(n) && ts_tree_cursor_goto_first_child(&cursor)) continue;
+        while (!ts_tree_cursor_goto_next_sibling(&cursor))
+            if (!ts_tree_cursor_goto_parent(&cursor)) goto done;
+    }
+done:
+    ts_tree_cursor_delete(&cursor);
+    return found;
+}
+
+static char *syntax_error_message(const DlSource *src, TSNode root) {
+    TSNode err;
+    size_t offset = 0;
+    const char *what = "syntax error";
+    if (find_error(root, &err)) {
+        offset = ts_node_start_byte(err);
+        if (ts_node_is_missing(err)) what = "syntax error (missing token)";
+    }
+    int line, col;
+    dl_source_position(src, offset, &line, &col);
+    char *msg = malloc(96);
+    snprintf(msg, 96, "%s at line %d, column %d", what, line, col);
+    return msg;
+}
+
+static bool mentions(const DlSource *src, const char *needle) {
+    return memmem(src->text, src->len, needle, strlen(needle)) != NULL;
+}
+
+bool dl_python_is_relevant(const DlSource *src) {
+    static const char *const words[] = {"torch", "cuda", "device", "Tensor", "tensor",
+                                        "Module", "loader", "Loader", ".to("};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (mentions(src, words[i])) return true;
+    return false;
+}
+
+DlParseResult dl_python_parse(const DlSource *src, DlArena *arena, bool lower) {
+    DlParseResult result = {0};
+    pthread_once(&grammar_once, grammar_init);
+    TSParser *parser = ts_parser_new();
+    ts_parser_set_language(parser, tree_sitter_python());
+    TSTree *tree = ts_parser_parse_string(parser, NULL, src->text, (uint32_t)src->len);
+    ts_parser_delete(parser);
+    if (!tree) {
+        result.error = strdup("the parser gave up on this file");
+        return result;
+    }
+    TSNode root = ts_tree_root_node(tree);
+    if (ts_node_has_error(root)) {
+        result.error = syntax_error_message(src, root);
+        ts_tree_delete(tree);
+        return result;
+    }
+    Lower L = {.src = src, .arena = arena};
+    L.module = dl_arena_alloc(arena, sizeof *L.module);
+    L.module->source = src;
+    L.module->module_name = module_name_of(arena, src->path);
+    if (mentions(src, "noqa") || mentions(src, "devlint")) collect_comments(&L, root);
+    if (lower) {
+        lower_block_into(&L, root, &L.module->body);
+        L.module->functions = (DlFunction **)ptrvec_finish(&L, &L.functions,
+                                                           &L.module->function_count);
+        L.module->classes =
+            (DlClass **)ptrvec_finish(&L, &L.classes, &L.module->class_count);
+        L.module->sets_default_device = mentions(src, "set_default_device");
+    }
+    ts_tree_delete(tree);
+    if (L.too_deep) {
+        result.error = strdup("nesting too deep to analyse (over 400 levels)");
+        return result;
+    }
+    result.module = L.module;
+    return result;
+}

@@ -1,0 +1,22 @@
+/* Python front end: tree-sitter-python parse tree -> program model (ir.h). Decides nothing
+ * about bugs; it only lowers syntax. */
+#ifndef DL_FRONTEND_PYTHON_H
+#define DL_FRONTEND_PYTHON_H
+#include <stdbool.h>
+
+#include "ir/ir.h"
+
+typedef struct DlParseResult {
+    DlModuleIR *module; /* NULL on failure */
+    char *error;        /* malloc'ed reason on failure: "syntax error at line 3, column 5" */
+} DlParseResult;
+
+/* Parses and lowers `src`. `lower` false: parse only (syntax check, comments for
+ * suppressions) — for files that cannot contain device bugs. */
+DlParseResult dl_python_parse(const DlSource *src, DlArena *arena, bool lower);
+
+/* Does the file mention anything a device bug needs (torch, devices, tensors, modules)?
+ * A cheap byte scan that lets the driver skip lowering files that cannot produce findings. */
+bool dl_python_is_relevant(const DlSource *src);
+
+#endif

@@ -1,0 +1,175 @@
+/* The program model: what the front ends produce and the dataflow engine reads. It is a small
+ * structured AST (statements in blocks, expressions as trees) with byte spans into the source,
+ * language-neutral enough that rules never see tree-sitter. Everything lives in the file's arena.
+ *
+ * Invariants: names are NUL-terminated arena strings; every node has a span (start <= end, byte
+ * offsets into DlSource.text); optional children are NULL; counts describe arrays exactly. */
+#ifndef DL_IR_H
+#define DL_IR_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/arena.h"
+#include "core/source.h"
+#include "core/suppress.h"
+
+typedef struct DlSpan {
+    uint32_t start, end;
+} DlSpan;
+
+typedef enum {
+    DL_EX_OTHER = 0,
+    DL_EX_NAME,      /* name */
+    DL_EX_ATTR,      /* object.name */
+    DL_EX_CALL,      /* object(args) */
+    DL_EX_SUBSCRIPT, /* object[items[0], ...] */
+    DL_EX_NUMBER,    /* name = literal text */
+    DL_EX_STRING,    /* name = contents without quotes/prefix (NULL for f-strings) */
+    DL_EX_CONST,     /* True / False / None / ...: name = text */
+    DL_EX_TUPLE,
+    DL_EX_LIST,
+    DL_EX_SET,
+    DL_EX_DICT,     /* items = key0, value0, key1, value1 ... (key NULL for **splat) */
+    DL_EX_BINOP,    /* items[0] name items[1] */
+    DL_EX_UNARY,    /* name object */
+    DL_EX_COMPARE,  /* items: operands */
+    DL_EX_BOOLOP,   /* items[0] and/or items[1] */
+    DL_EX_COND,     /* object if items[0] else items[1] */
+    DL_EX_COMP,     /* comprehension: object = element (DICT comp: items[0]=key, object=value),
+                       target/iter = first for-clause; name = "list"/"set"/"dict"/"gen" */
+    DL_EX_LAMBDA,
+    DL_EX_STARRED, /* *object / **object (name = "*" or "**") */
+    DL_EX_AWAIT,   /* await object */
+    DL_EX_WALRUS,  /* target := object */
+} DlExprKind;
+
+typedef struct DlExpr DlExpr;
+
+typedef struct DlArg {
+    const char *keyword; /* NULL for positional; "*" / "**" for unpacking */
+    DlSpan span;         /* whole argument, keyword included */
+    DlExpr *value;
+} DlArg;
+
+struct DlExpr {
+    DlExprKind kind;
+    DlSpan span;
+    const char *name;
+    DlExpr *object;
+    DlExpr **items;
+    uint32_t item_count;
+    DlArg *args;
+    uint32_t arg_count;
+    DlExpr *target, *iter; /* COMP for-clause, WALRUS target */
+};
+
+typedef enum {
+    DL_ST_OTHER = 0, /* pass, break, continue, global, assert, del, raise, ... */
+    DL_ST_EXPR,      /* value */
+    DL_ST_ASSIGN,    /* targets[] = value (chained targets), annotation */
+    DL_ST_AUGASSIGN, /* targets[0] op= value */
+    DL_ST_RETURN,    /* value (may be NULL) */
+    DL_ST_RAISE,
+    DL_ST_BREAK,
+    DL_ST_CONTINUE,
+    DL_ST_IF,     /* if value: body else orelse (elif = nested if in orelse) */
+    DL_ST_FOR,    /* for targets[0] in value: body else orelse */
+    DL_ST_WHILE,  /* while value: body else orelse */
+    DL_ST_WITH,   /* with items (context exprs in `withs`, `as` targets in targets): body */
+    DL_ST_TRY,    /* body, handlers[], orelse, finalbody */
+    DL_ST_DEF,    /* func */
+    DL_ST_CLASS,  /* cls */
+    DL_ST_IMPORT, /* imports[] */
+} DlStmtKind;
+
+typedef struct DlStmt DlStmt;
+typedef struct DlFunction DlFunction;
+typedef struct DlClass DlClass;
+
+typedef struct DlBlock {
+    DlStmt **items;
+    uint32_t count;
+} DlBlock;
+
+typedef struct DlImport {
+    const char *module; /* "torch.nn" for `from torch.nn import X`; "torch" for `import torch` */
+    const char *name;   /* "X" for from-imports; NULL for `import a.b` */
+    const char *alias;  /* the local name it binds ("nn", "T", "a" for `import a.b`) */
+    int level;          /* relative import dots */
+} DlImport;
+
+struct DlStmt {
+    DlStmtKind kind;
+    DlSpan span;
+    DlExpr **targets;
+    uint32_t target_count;
+    DlExpr *value;
+    DlExpr *annotation;
+    const char *op; /* AUGASSIGN: "+=" ... */
+    DlExpr **withs; /* WITH: context expressions; targets[i] is the `as` target or NULL */
+    uint32_t with_count;
+    DlBlock body, orelse, finalbody;
+    DlBlock *handlers;
+    uint32_t handler_count;
+    DlFunction *func;
+    DlClass *cls;
+    DlImport *imports;
+    uint32_t import_count;
+};
+
+typedef struct DlParam {
+    const char *name;
+    DlSpan span;
+    DlExpr *annotation, *default_value;
+    int star; /* 0 plain, 1 *args, 2 **kwargs */
+} DlParam;
+
+struct DlFunction {
+    const char *name;
+    DlSpan span, name_span;
+    DlParam *params;
+    uint32_t param_count;
+    DlBlock body;
+    DlClass *owner;       /* class for methods, else NULL */
+    DlFunction *parent;   /* enclosing function for nested defs */
+    DlExpr **decorators;
+    uint32_t decorator_count;
+};
+
+struct DlClass {
+    const char *name;
+    DlSpan span, name_span;
+    DlExpr **bases; /* positional superclass expressions */
+    uint32_t base_count;
+    DlBlock body;
+    DlFunction **methods;
+    uint32_t method_count;
+};
+
+/* One file's program model. */
+typedef struct DlModuleIR {
+    const DlSource *source;
+    const char *module_name; /* "pkg.model" derived from the path, for import resolution */
+    DlBlock body;
+    DlFunction **functions; /* every def in the file, nested ones and methods included */
+    uint32_t function_count;
+    DlClass **classes;
+    uint32_t class_count;
+    DlCommentSpan *comments;
+    uint32_t comment_count;
+    bool sets_default_device; /* torch.set_default_device / `with torch.device(...)` anywhere */
+} DlModuleIR;
+
+/* Text of a span (arena copy). */
+const char *dl_ir_span_text(DlArena *arena, const DlSource *src, DlSpan span);
+
+/* "a.b.c" for NAME/ATTR chains, else NULL (arena string). */
+const char *dl_ir_dotted(DlArena *arena, const DlExpr *e);
+
+/* Keyword argument by name, or NULL. */
+const DlArg *dl_ir_keyword(const DlExpr *call, const char *keyword);
+/* The n-th positional argument, or NULL. */
+const DlExpr *dl_ir_positional(const DlExpr *call, unsigned n);
+
+#endif

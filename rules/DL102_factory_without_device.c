@@ -1,0 +1,60 @@
+/* DL102 factory-without-device: a tensor created without device= (so on the CPU) meets a
+ * tensor on another device. */
+#include "rules/mismatch.h"
+
+static const char doc[] =
+    "## What it does\n"
+    "Finds tensor factories (`torch.zeros`, `ones`, `empty`, `full`, `rand`, `randn`, `randint`,\n"
+    "`arange`, `linspace`, `eye`, `tensor`, `as_tensor`, `from_numpy`, ...) called without\n"
+    "`device=` whose result then meets a tensor on another device: inside `forward`, a\n"
+    "training or evaluation loop, or any function whose other operands are on a device.\n\n"
+    "## Why is this bad?\n"
+    "A factory without `device=` creates on the CPU (unless `torch.set_default_device` or a\n"
+    "`with torch.device(...)` block says otherwise). Inside `forward` the inputs are on the\n"
+    "model's device, so `x + torch.zeros(...)` fails with *Expected all tensors to be on the\n"
+    "same device* as soon as the model runs on a GPU.\n\n"
+    "## Example\n"
+    "```python\n"
+    "def forward(self, x):\n"
+    "    mask = torch.ones(x.size(0), 1)\n"
+    "    return self.fc(x) * mask\n"
+    "```\n\n"
+    "## Use instead\n"
+    "```python\n"
+    "def forward(self, x):\n"
+    "    mask = torch.ones(x.size(0), 1, device=x.device)  # or x.new_ones(...)\n"
+    "    return self.fc(x) * mask\n"
+    "```\n\n"
+    "## When it does not fire\n"
+    "- the factory has `device=`, or is `*_like(x)` / `x.new_*(...)` (they follow `x`);\n"
+    "- `torch.set_default_device(...)` is called in the file, or the factory is inside\n"
+    "  `with torch.device(...)`;\n"
+    "- the tensor is 0-dim (`torch.tensor(0.5)`): 0-dim CPU tensors may meet CUDA tensors;\n"
+    "- everything stays on the CPU, or the other operand's device is unknown.\n";
+
+static void on_meet(DlRuleContext *ctx, const DlMeetFact *fact) {
+    extern const DlRule dl_rule_DL102;
+    const DlOperand *cpu = dl_meet_cpu_operand(fact, DL_ORIGIN_FACTORY);
+    const DlOperand *dev = dl_meet_device_operand(fact);
+    if (!cpu || !dev) return;
+    const DlValue *v = cpu->value;
+    const char *factory = dl_rule_text(ctx, v->dev_span);
+    const char *message = dl_arena_printf(
+        dl_rule_arena(ctx),
+        "`%s` creates a tensor on the cpu (no `device=`) that meets another device at line %d "
+        "(`%s`): %s; create it there with `device=` (or a `*_like` / `new_*` factory)",
+        v->dev_why ? v->dev_why : factory, dl_rule_line(ctx, fact->site->span.start),
+        dl_rule_text(ctx, fact->site->span), dl_meet_describe(ctx, dev));
+    dl_report_finding(ctx, &dl_rule_DL102, v->dev_span, v->dev_span, message, NULL);
+}
+
+const DlRule dl_rule_DL102 = {
+    .code = "DL102",
+    .name = "factory-without-device",
+    .severity = DL_SEV_ERROR,
+    .fixable = false,
+    .default_enabled = true,
+    .summary = "A tensor created without `device=` (on the CPU) meets a tensor on another device",
+    .doc = doc,
+    .on_meet = on_meet,
+};

@@ -1,0 +1,59 @@
+/* DL103 loss-weight-on-cpu: a loss built with a CPU weight= is applied to device tensors. */
+#include "rules/mismatch.h"
+
+static const char doc[] =
+    "## What it does\n"
+    "Finds a loss module (`nn.CrossEntropyLoss`, `nn.NLLLoss`, `nn.BCEWithLogitsLoss`, ...)\n"
+    "constructed with a `weight=` / `pos_weight=` tensor on the CPU and then applied to outputs\n"
+    "or targets on a device, when neither the weight nor the criterion was moved.\n\n"
+    "## Why is this bad?\n"
+    "The weight is a buffer of the loss module. The model and the batches moved to the GPU, the\n"
+    "weight did not: the loss call fails with *Expected all tensors to be on the same device*.\n\n"
+    "## Example\n"
+    "```python\n"
+    "weights = torch.tensor([1.0, 5.0])\n"
+    "criterion = nn.CrossEntropyLoss(weight=weights)\n"
+    "model = model.to(device)\n"
+    "loss = criterion(model(x.to(device)), y.to(device))\n"
+    "```\n\n"
+    "## Use instead\n"
+    "```python\n"
+    "criterion = nn.CrossEntropyLoss(weight=weights.to(device))\n"
+    "# or: criterion = nn.CrossEntropyLoss(weight=weights).to(device)\n"
+    "```\n\n"
+    "## When it does not fire\n"
+    "- `criterion.to(device)` / `.cuda()` is called (a loss is a module: it moves in place);\n"
+    "- the weight is created on or moved to the device;\n"
+    "- the loss is a submodule of an `nn.Module` (`self.loss_fn = ...` in `__init__`) that\n"
+    "  moves with the model;\n"
+    "- nothing is on a device.\n";
+
+static void on_meet(DlRuleContext *ctx, const DlMeetFact *fact) {
+    extern const DlRule dl_rule_DL103;
+    if (fact->callee < 0) return;
+    const DlOperand *loss = &fact->operands[fact->callee];
+    const DlValue *v = loss->value;
+    if (v->kind != DL_KIND_LOSS || !(v->flags & DL_VF_CPU_WEIGHT) || v->dev != DL_DEV_CPU) return;
+    const DlOperand *dev = dl_meet_device_operand(fact);
+    if (!dev) return;
+    const char *name = dl_rule_text(ctx, loss->expr->span);
+    const char *message = dl_arena_printf(
+        dl_rule_arena(ctx),
+        "the loss `%s` keeps `%s` on the cpu but is applied at line %d where %s; move the "
+        "weight (`weight=w.to(device)`) or the criterion (`%s = %s.to(device)`)",
+        name, dl_rule_text(ctx, v->aux_span), dl_rule_line(ctx, fact->site->span.start),
+        dl_meet_describe(ctx, dev), name, name);
+    dl_report_finding(ctx, &dl_rule_DL103, v->aux_span, v->aux_span, message, NULL);
+}
+
+const DlRule dl_rule_DL103 = {
+    .code = "DL103",
+    .name = "loss-weight-on-cpu",
+    .severity = DL_SEV_ERROR,
+    .fixable = false,
+    .default_enabled = true,
+    .summary = "A loss's `weight=`/`pos_weight=` tensor stays on the CPU while its inputs are on a "
+               "device",
+    .doc = doc,
+    .on_meet = on_meet,
+};

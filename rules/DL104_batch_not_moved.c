@@ -1,0 +1,54 @@
+/* DL104 batch-not-moved: a batch from a DataLoader reaches a device model/op unmoved. */
+#include "rules/mismatch.h"
+
+static const char doc[] =
+    "## What it does\n"
+    "Finds a batch taken from a `DataLoader`, a dataset or an iterator (`for x, y in loader:`,\n"
+    "`enumerate(loader)`, `tqdm(loader)`, `next(iter(loader))`, tuples, lists and dicts of\n"
+    "tensors included) that reaches a model, a loss or an operation on a device without being\n"
+    "moved there.\n\n"
+    "## Why is this bad?\n"
+    "A `DataLoader` yields CPU tensors. Moving the model does not move the data: the first\n"
+    "forward pass fails with *Expected all tensors to be on the same device*.\n\n"
+    "## Example\n"
+    "```python\n"
+    "model = Net().to(device)\n"
+    "for images, labels in train_loader:\n"
+    "    logits = model(images)\n"
+    "```\n\n"
+    "## Use instead\n"
+    "```python\n"
+    "for images, labels in train_loader:\n"
+    "    images, labels = images.to(device), labels.to(device)\n"
+    "    logits = model(images)\n"
+    "```\n\n"
+    "## When it does not fire\n"
+    "- the batch is moved first (`x = x.to(device)`, `batch = [t.to(device) for t in batch]`,\n"
+    "  a dict comprehension over `batch.items()`);\n"
+    "- the model is not on a device (everything on the CPU), or its device is unknown;\n"
+    "- a Lightning `training_step` (Lightning moves the batch itself).\n";
+
+static void on_meet(DlRuleContext *ctx, const DlMeetFact *fact) {
+    extern const DlRule dl_rule_DL104;
+    const DlOperand *cpu = dl_meet_cpu_operand(fact, DL_ORIGIN_BATCH);
+    const DlOperand *dev = dl_meet_device_operand(fact);
+    if (!cpu || !dev) return;
+    const char *name = dl_rule_text(ctx, cpu->expr->span);
+    const char *message = dl_arena_printf(
+        dl_rule_arena(ctx),
+        "`%s` is %s (line %d) still on the cpu, but %s; move the batch first: `%s = %s.to(device)`",
+        name, cpu->value->dev_why ? cpu->value->dev_why : "a batch",
+        dl_rule_line(ctx, cpu->value->dev_span.start), dl_meet_describe(ctx, dev), name, name);
+    dl_report_finding(ctx, &dl_rule_DL104, cpu->expr->span, cpu->value->dev_span, message, NULL);
+}
+
+const DlRule dl_rule_DL104 = {
+    .code = "DL104",
+    .name = "batch-not-moved",
+    .severity = DL_SEV_ERROR,
+    .fixable = false,
+    .default_enabled = true,
+    .summary = "A batch from a data loader reaches a model or op on a device without being moved",
+    .doc = doc,
+    .on_meet = on_meet,
+};

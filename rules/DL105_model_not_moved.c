@@ -1,0 +1,58 @@
+/* DL105 model-not-moved: a module constructed here, never moved, called with device tensors. */
+#include "rules/mismatch.h"
+
+static const char doc[] =
+    "## What it does\n"
+    "Finds a module that is constructed, never moved (`.to(device)` / `.cuda()`), and called\n"
+    "with tensors that were moved to a device.\n\n"
+    "## Why is this bad?\n"
+    "The inputs are on the GPU, the parameters are still on the CPU: the first layer fails with\n"
+    "*Expected all tensors to be on the same device*.\n\n"
+    "## Example\n"
+    "```python\n"
+    "model = Net()\n"
+    "x = x.to(device)\n"
+    "out = model(x)\n"
+    "```\n\n"
+    "## Use instead\n"
+    "```python\n"
+    "model = Net().to(device)\n"
+    "x = x.to(device)\n"
+    "out = model(x)\n"
+    "```\n\n"
+    "## When it does not fire\n"
+    "- the module is moved anywhere before the call (`model.to(device)` moves in place; its\n"
+    "  result need not be assigned), or its `__init__` moves itself;\n"
+    "- the module comes from elsewhere (a parameter, a factory function): its device is unknown;\n"
+    "- the inputs are on the CPU too.\n";
+
+static void on_meet(DlRuleContext *ctx, const DlMeetFact *fact) {
+    extern const DlRule dl_rule_DL105;
+    if (fact->callee < 0) return;
+    const DlOperand *module = &fact->operands[fact->callee];
+    const DlValue *m = module->value;
+    if (m->kind != DL_KIND_MODULE || m->dev != DL_DEV_CPU || !(m->flags & DL_VF_CONSTRUCTED) ||
+        (m->flags & DL_VF_MOVED))
+        return;
+    const DlOperand *dev = dl_meet_device_operand(fact);
+    if (!dev || dev == module) return;
+    const char *name = dl_rule_text(ctx, module->expr->span);
+    const char *message = dl_arena_printf(
+        dl_rule_arena(ctx),
+        "`%s` is never moved to a device (line %d: %s) but is called with inputs on a device: "
+        "%s; move it: `%s = %s.to(device)`",
+        name, dl_rule_line(ctx, m->dev_span.start), m->dev_why ? m->dev_why : "constructed",
+        dl_meet_describe(ctx, dev), name, name);
+    dl_report_finding(ctx, &dl_rule_DL105, fact->site->span, fact->site->span, message, NULL);
+}
+
+const DlRule dl_rule_DL105 = {
+    .code = "DL105",
+    .name = "model-not-moved",
+    .severity = DL_SEV_ERROR,
+    .fixable = false,
+    .default_enabled = true,
+    .summary = "A module that was never moved is called with tensors on a device",
+    .doc = doc,
+    .on_meet = on_meet,
+};

@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# Quick-start step 1 on a fresh Debian 12 machine: installs what devlint needs to build and test
+# (system packages, the pinned tree-sitter grammar), builds build/ and runs devlint on examples/.
+#
+#   scripts/setup.sh               everything
+#   scripts/setup.sh --deps-only   only the installs (scripts/test.sh uses this)
+#   scripts/setup.sh --check-deps  exit 0 when nothing needs installing, 1 otherwise (no changes)
+#
+# Idempotent and fast when everything is already there: apt is skipped entirely (so it works
+# offline) and `npm ci` is skipped when node_modules already matches package-lock.json.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+
+mode=all
+case "${1:-}" in
+  "") ;;
+  --deps-only) mode=deps ;;
+  --check-deps) mode=check ;;
+  -h | --help)
+    sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
+    exit 0
+    ;;
+  *)
+    echo "setup.sh: unknown argument: $1 (try --help)" >&2
+    exit 2
+    ;;
+esac
+
+say() { printf '==> %s\n' "$*"; }
+
+# Debian packages the build and the tests need. python3 is Debian's /usr/bin/python3, which
+# runs the fixture and CLI tests (standard library only).
+APT_PACKAGES=(build-essential cmake pkg-config libtree-sitter-dev libcjson-dev libcriterion-dev python3)
+
+missing_apt_packages() {
+  local pkg
+  for pkg in "${APT_PACKAGES[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then
+      printf '%s\n' "$pkg"
+    fi
+  done
+  # node and npm may come from Debian or from elsewhere (NodeSource bundles npm): ask for
+  # Debian's only when the commands are missing.
+  command -v node >/dev/null 2>&1 || printf '%s\n' nodejs
+  command -v npm >/dev/null 2>&1 || printf '%s\n' npm
+  [ -x /usr/bin/python3 ] || printf '%s\n' python3
+}
+
+# True when every package of package-lock.json is in node_modules at the locked version.
+node_modules_current() {
+  [ -f node_modules/tree-sitter-python/src/parser.c ] || return 1
+  command -v node >/dev/null 2>&1 || return 1
+  node -e '
+    const fs = require("fs");
+    const lock = JSON.parse(fs.readFileSync("package-lock.json", "utf8"));
+    for (const [path, meta] of Object.entries(lock.packages || {})) {
+      if (!path) continue;
+      let installed;
+      try { installed = JSON.parse(fs.readFileSync(path + "/package.json", "utf8")).version; }
+      catch (e) { process.exit(1); }
+      if (installed !== meta.version) process.exit(1);
+    }
+  ' 2>/dev/null
+}
+
+install_apt_packages() {
+  local -a missing
+  mapfile -t missing < <(missing_apt_packages | sort -u)
+  if [ "${#missing[@]}" -eq 0 ]; then
+    say "system packages: all installed"
+    return
+  fi
+  say "system packages: installing ${missing[*]}"
+  local -a sudo=()
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1; then
+      sudo=(sudo)
+    else
+      echo "setup.sh: missing packages (${missing[*]}) and not root: run as root or install them with apt-get" >&2
+      exit 1
+    fi
+  fi
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
+    apt-get install -y --no-install-recommends "${missing[@]}"
+}
+
+install_grammars() {
+  if node_modules_current; then
+    say "grammars: node_modules matches package-lock.json"
+    return
+  fi
+  say "grammars: npm ci"
+  npm ci --ignore-scripts --no-audit --no-fund
+}
+
+if [ "$mode" = check ]; then
+  absent=$(missing_apt_packages | sort -u | tr "\n" " ")
+  status=0
+  if [ -n "$absent" ]; then
+    echo "missing system packages: $absent"
+    status=1
+  fi
+  if ! node_modules_current; then
+    echo "node_modules is missing or does not match package-lock.json"
+    status=1
+  fi
+  exit "$status"
+fi
+
+install_apt_packages
+install_grammars
+[ "$mode" = deps ] && exit 0
+
+say "build: build/ (RelWithDebInfo)"
+cmake -S . -B build
+cmake --build build -j "$(nproc)"
+
+say "devlint examples/"
+set +e
+build/devlint examples/
+rc=$?
+set -e
+case "$rc" in
+  0) say "devlint: no findings in examples/" ;;
+  1) say "devlint: findings in examples/ (they contain planted bugs): exit 1 is expected" ;;
+  *)
+    echo "setup.sh: devlint failed on examples/ with exit code $rc" >&2
+    exit "$rc"
+    ;;
+esac
+say "setup done; run scripts/test.sh for the tests"

@@ -1,0 +1,601 @@
+#!/usr/bin/env python3
+"""End-to-end tests of the devlint command line: options, exit codes, output formats, per-file
+errors, the directory walk, suppressions and the `rules` / `explain` subcommands.
+
+Each test writes small Python files into a fresh temporary directory and runs devlint there, so
+paths in the output are short and relative (`bug.py`, `pkg/a.py`). Standard library only:
+
+    /usr/bin/python3 tests/cli/test_cli.py --devlint build/devlint [unittest options]
+"""
+import json
+import os
+import pty
+import re
+import select
+import subprocess
+import sys
+import tempfile
+import unittest
+
+DEVLINT = None  # absolute path, set from --devlint before the tests run
+
+# The smallest DL101: a tensor's `.to()` whose result is thrown away.
+BUGGY = 'import torch\nx = torch.randn(4, 10)\nx.to("cuda")\n'
+CLEAN = 'import torch\nx = torch.randn(4, 10)\nx = x.to("cuda")\n'
+BUG_LINE = 'x.to("cuda")'
+
+RULE_CODES = ["DL101", "DL102", "DL103", "DL104", "DL105", "DL106", "DL107"]
+TOP_KEYS = {"version", "files_checked", "findings", "errors"}
+FINDING_KEYS = {"code", "name", "severity", "path", "line", "column", "end_line", "end_column",
+                "message", "fix"}
+FIX_KEYS = {"title", "edits"}
+EDIT_KEYS = {"line", "column", "end_line", "end_column", "text"}
+ERROR_KEYS = {"path", "message"}
+
+ESC = "\x1b"
+TIMEOUT = 120  # seconds per run; the sanitizer build is slow
+
+
+def run_devlint(args, cwd, stdin=None, env_extra=None):
+    """Runs devlint; returns CompletedProcess with text stdout/stderr (output must be UTF-8)."""
+    env = dict(os.environ)
+    env.pop("NO_COLOR", None)
+    env.pop("FORCE_COLOR", None)
+    env.update(env_extra or {})
+    proc = subprocess.run([DEVLINT] + list(args), cwd=cwd, env=env,
+                          input=stdin.encode("utf-8") if stdin is not None else None,
+                          stdin=None if stdin is not None else subprocess.DEVNULL,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=TIMEOUT)
+    proc.stdout = proc.stdout.decode("utf-8")
+    proc.stderr = proc.stderr.decode("utf-8")
+    return proc
+
+
+class CliTestCase(unittest.TestCase):
+    """A temporary project directory per test, and helpers to fill it and run devlint in it."""
+
+    maxDiff = None
+
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory(prefix="devlint-cli-")
+        self.dir = self._tmp.name
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def write(self, rel, content):
+        path = os.path.join(self.dir, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as fh:
+            fh.write(content.encode("utf-8") if isinstance(content, str) else content)
+        return rel
+
+    def run_cli(self, *args, stdin=None, env=None):
+        return run_devlint(args, self.dir, stdin=stdin, env_extra=env)
+
+    def describe(self, proc):
+        return "exit %d\n--- stdout\n%s\n--- stderr\n%s" % (proc.returncode, proc.stdout,
+                                                             proc.stderr)
+
+    def assertExit(self, proc, code):
+        self.assertEqual(proc.returncode, code, self.describe(proc))
+
+    def run_json(self, *args, expect_exit=None, stdin=None):
+        proc = self.run_cli("--format", "json", *args, stdin=stdin)
+        if expect_exit is not None:
+            self.assertExit(proc, expect_exit)
+        try:
+            doc = json.loads(proc.stdout)
+        except ValueError as exc:
+            self.fail("stdout is not JSON (%s)\n%s" % (exc, self.describe(proc)))
+        self.assertEqual(set(doc), TOP_KEYS, "top-level JSON keys")
+        return doc
+
+    def codes(self, doc):
+        return [(f["path"], f["line"], f["code"]) for f in doc["findings"]]
+
+
+class ExitCodes(CliTestCase):
+    def test_clean_file_exits_0(self):
+        self.write("ok.py", CLEAN)
+        proc = self.run_cli("ok.py")
+        self.assertExit(proc, 0)
+        self.assertIn("All checks passed!", proc.stdout)
+
+    def test_finding_exits_1(self):
+        self.write("bug.py", BUGGY)
+        self.assertExit(self.run_cli("bug.py"), 1)
+
+    def test_check_subcommand_is_the_default(self):
+        self.write("bug.py", BUGGY)
+        plain, check = self.run_cli("bug.py"), self.run_cli("check", "bug.py")
+        self.assertExit(check, 1)
+        self.assertEqual(plain.stdout, check.stdout)
+
+    def test_unknown_option_exits_2_with_message(self):
+        self.write("ok.py", CLEAN)
+        proc = self.run_cli("--no-such-option", "ok.py")
+        self.assertExit(proc, 2)
+        self.assertIn("--no-such-option", proc.stderr)
+
+    def test_bad_format_exits_2(self):
+        self.write("ok.py", CLEAN)
+        proc = self.run_cli("--format", "yaml", "ok.py")
+        self.assertExit(proc, 2)
+        self.assertTrue(proc.stderr.strip(), "a usage error says why on stderr")
+
+    def test_bad_jobs_exits_2(self):
+        self.write("ok.py", CLEAN)
+        self.assertExit(self.run_cli("-j", "many", "ok.py"), 2)
+
+    def test_option_missing_its_value_exits_2(self):
+        self.write("ok.py", CLEAN)
+        self.assertExit(self.run_cli("ok.py", "--format"), 2)
+
+    def test_exit_zero_keeps_findings(self):
+        self.write("bug.py", BUGGY)
+        proc = self.run_cli("--exit-zero", "bug.py")
+        self.assertExit(proc, 0)
+        self.assertIn("DL101", proc.stdout)
+
+    def test_jobs_long_and_short(self):
+        self.write("bug.py", BUGGY)
+        self.assertExit(self.run_cli("-j", "2", "bug.py"), 1)
+        self.assertExit(self.run_cli("--jobs", "1", "bug.py"), 1)
+
+
+class VersionAndHelp(CliTestCase):
+    def test_version(self):
+        proc = self.run_cli("--version")
+        self.assertExit(proc, 0)
+        self.assertEqual(proc.stdout.strip(), "devlint 0.1.0")
+
+    def test_help_lists_the_options(self):
+        for flag in ("--help", "-h"):
+            proc = self.run_cli(flag)
+            self.assertExit(proc, 0)
+            for option in ("--select", "--ignore", "--format", "--output-file", "--exit-zero",
+                           "--statistics", "--jobs", "--quiet", "--exclude", "--extend-exclude",
+                           "--stdin-filename", "--version"):
+                self.assertIn(option, proc.stdout, "%s does not mention %s" % (flag, option))
+            for command in ("rules", "explain"):
+                self.assertIn(command, proc.stdout)
+
+
+class JsonFormat(CliTestCase):
+    def test_shape_of_a_finding_and_its_fix(self):
+        self.write("bug.py", BUGGY)
+        doc = self.run_json("bug.py", expect_exit=1)
+        self.assertIsInstance(doc["version"], str)
+        self.assertEqual(doc["files_checked"], 1)
+        self.assertEqual(doc["errors"], [])
+        self.assertEqual(len(doc["findings"]), 1, doc["findings"])
+        f = doc["findings"][0]
+        self.assertEqual(set(f), FINDING_KEYS)
+        self.assertEqual((f["code"], f["name"], f["severity"], f["path"]),
+                         ("DL101", "unassigned-to", "error", "bug.py"))
+        self.assertEqual((f["line"], f["column"], f["end_line"], f["end_column"]), (3, 1, 3, 13))
+        self.assertIsInstance(f["message"], str)
+        self.assertIn("x", f["message"])
+        fix = f["fix"]
+        self.assertIsInstance(fix, dict)
+        self.assertEqual(set(fix), FIX_KEYS)
+        self.assertTrue(fix["title"])
+        self.assertEqual(len(fix["edits"]), 1)
+        edit = fix["edits"][0]
+        self.assertEqual(set(edit), EDIT_KEYS)
+        self.assertEqual(edit, {"line": 3, "column": 1, "end_line": 3, "end_column": 13,
+                                "text": 'x = x.to("cuda")'})
+
+    def test_json_version_matches_the_tool(self):
+        self.write("ok.py", CLEAN)
+        doc = self.run_json("ok.py", expect_exit=0)
+        version = self.run_cli("--version").stdout.split()[-1]
+        self.assertEqual(doc["version"], version)
+        self.assertEqual(doc["findings"], [])
+
+    def test_applying_the_fix_makes_the_file_clean(self):
+        self.write("bug.py", BUGGY)
+        doc = self.run_json("bug.py", expect_exit=1)
+        lines = BUGGY.splitlines(keepends=True)
+        for edit in doc["findings"][0]["fix"]["edits"]:
+            self.assertEqual(edit["line"], edit["end_line"])  # one-line edit in this snippet
+            text = lines[edit["line"] - 1]
+            lines[edit["line"] - 1] = (text[:edit["column"] - 1] + edit["text"]
+                                       + text[edit["end_column"] - 1:])
+        self.write("bug.py", "".join(lines))
+        self.assertExit(self.run_cli("bug.py"), 0)
+
+
+class OtherFormats(CliTestCase):
+    def test_sarif(self):
+        self.write("bug.py", BUGGY)
+        proc = self.run_cli("--format", "sarif", "bug.py")
+        self.assertExit(proc, 1)
+        doc = json.loads(proc.stdout)
+        self.assertEqual(doc["version"], "2.1.0")
+        run = doc["runs"][0]
+        self.assertEqual(run["tool"]["driver"]["name"], "devlint")
+        self.assertEqual(len(run["results"]), 1)
+        result = run["results"][0]
+        self.assertEqual(result["ruleId"], "DL101")
+        location = result["locations"][0]["physicalLocation"]
+        self.assertIn("bug.py", location["artifactLocation"]["uri"])
+        self.assertEqual(location["region"]["startLine"], 3)
+        self.assertEqual(location["region"]["startColumn"], 1)
+
+    def test_sarif_without_findings_has_empty_results(self):
+        self.write("ok.py", CLEAN)
+        proc = self.run_cli("--format", "sarif", "ok.py")
+        self.assertExit(proc, 0)
+        doc = json.loads(proc.stdout)
+        self.assertEqual(doc["version"], "2.1.0")
+        self.assertEqual(doc["runs"][0]["results"], [])
+
+    def test_github(self):
+        self.write("bug.py", BUGGY)
+        proc = self.run_cli("--format", "github", "bug.py")
+        self.assertExit(proc, 1)
+        lines = [l for l in proc.stdout.splitlines() if l.strip()]
+        self.assertEqual(len(lines), 1, proc.stdout)
+        self.assertTrue(lines[0].startswith("::error file=bug.py,"), lines[0])
+        self.assertIn("line=3", lines[0])
+        self.assertIn("DL101", lines[0])
+
+    def test_output_file(self):
+        self.write("bug.py", BUGGY)
+        proc = self.run_cli("--format", "json", "--output-file", "report.json", "bug.py")
+        self.assertExit(proc, 1)
+        self.assertEqual(proc.stdout, "")
+        with open(os.path.join(self.dir, "report.json"), encoding="utf-8") as fh:
+            doc = json.load(fh)
+        self.assertEqual([f["code"] for f in doc["findings"]], ["DL101"])
+
+    def test_output_file_text(self):
+        self.write("bug.py", BUGGY)
+        proc = self.run_cli("--output-file", "report.txt", "bug.py")
+        self.assertExit(proc, 1)
+        self.assertEqual(proc.stdout, "")
+        with open(os.path.join(self.dir, "report.txt"), encoding="utf-8") as fh:
+            self.assertIn("bug.py:3:1: DL101 [unassigned-to]", fh.read())
+
+
+class TextFormat(CliTestCase):
+    HEAD_RE = re.compile(r"^bug\.py:3:1: DL101 \[unassigned-to\] (\S.*)$", re.M)
+
+    def test_finding_excerpt_underline_help_and_summary(self):
+        self.write("bug.py", BUGGY)
+        proc = self.run_cli("bug.py")
+        self.assertExit(proc, 1)
+        out = proc.stdout.splitlines()
+        heads = [i for i, l in enumerate(out) if self.HEAD_RE.match(l)]
+        self.assertEqual(len(heads), 1, proc.stdout)
+        # The excerpt line, then the underline: a caret under each code point of the span.
+        rest = out[heads[0] + 1:]
+        excerpt = next(i for i, l in enumerate(rest) if BUG_LINE in l)
+        underline = rest[excerpt + 1]
+        self.assertRegex(underline, r"^\s*\^+\s*$")
+        self.assertEqual(underline.index("^"), rest[excerpt].index(BUG_LINE))
+        self.assertEqual(underline.count("^"), len(BUG_LINE))
+        title = self.run_json("bug.py")["findings"][0]["fix"]["title"]
+        self.assertIn("  help: " + title, out)
+        self.assertRegex(proc.stdout, r"Found 1 problems? in 1 files? \(1 fixable\)\.")
+        self.assertNotIn(ESC, proc.stdout + proc.stderr)
+
+    def test_summary_counts_problems_and_files(self):
+        self.write("a.py", BUGGY)
+        self.write("b.py", BUGGY)
+        self.write("c.py", CLEAN)
+        proc = self.run_cli(".")
+        self.assertExit(proc, 1)
+        self.assertIn("Found 2 problems in 2 files (2 fixable).", proc.stdout)
+
+    def test_columns_count_code_points(self):
+        # `s = "é"; ` is 9 code points (10 bytes): the finding starts at column 10.
+        line = 's = "é"; ' + BUG_LINE
+        self.write("bug.py", "import torch\nx = torch.randn(4, 10)\n" + line + "\n")
+        doc = self.run_json("bug.py", expect_exit=1)
+        f = doc["findings"][0]
+        self.assertEqual((f["line"], f["column"], f["end_line"], f["end_column"]), (3, 10, 3, 22))
+        edit = f["fix"]["edits"][0]
+        self.assertEqual((edit["column"], edit["end_column"]), (10, 22))
+        proc = self.run_cli("bug.py")
+        self.assertIn("bug.py:3:10: DL101 [unassigned-to]", proc.stdout)
+        out = proc.stdout.splitlines()
+        excerpt = next(i for i, l in enumerate(out) if line in l)
+        self.assertEqual(out[excerpt + 1].index("^"), out[excerpt].index(BUG_LINE))
+        self.assertEqual(out[excerpt + 1].count("^"), len(BUG_LINE))
+
+    def test_no_escape_codes_when_not_a_terminal(self):
+        self.write("bug.py", BUGGY)
+        self.write("blob.py", b"\x00\x01\x02")
+        proc = self.run_cli("bug.py", "blob.py")
+        self.assertNotIn(ESC, proc.stdout)
+        self.assertNotIn(ESC, proc.stderr)
+
+    def test_no_color_on_a_terminal(self):
+        self.write("bug.py", BUGGY)
+        output = self.run_on_terminal(["bug.py"], {"NO_COLOR": "1"})
+        self.assertIn("DL101", output)
+        self.assertNotIn(ESC, output)
+
+    def run_on_terminal(self, args, env_extra):
+        """Runs devlint with stdout and stderr on a pseudo-terminal; returns what it printed."""
+        env = dict(os.environ, TERM="xterm-256color", **env_extra)
+        master, slave = pty.openpty()
+        try:
+            proc = subprocess.Popen([DEVLINT] + args, cwd=self.dir, env=env,
+                                    stdin=subprocess.DEVNULL, stdout=slave, stderr=slave)
+            os.close(slave)
+            chunks = []
+            while True:
+                ready, _, _ = select.select([master], [], [], TIMEOUT)
+                if not ready:
+                    proc.kill()
+                    self.fail("devlint on a terminal timed out")
+                try:
+                    chunk = os.read(master, 65536)
+                except OSError:  # EIO: the child closed the terminal
+                    break
+                if not chunk:
+                    break
+                chunks.append(chunk)
+            proc.wait(timeout=TIMEOUT)
+        finally:
+            os.close(master)
+        return b"".join(chunks).decode("utf-8")
+
+    def test_quiet(self):
+        self.write("bug.py", BUGGY)
+        self.write("ok.py", CLEAN)
+        proc = self.run_cli("--quiet", "bug.py")
+        self.assertExit(proc, 1)
+        self.assertIn("bug.py:3:1: DL101", proc.stdout)
+        self.assertNotIn("Found", proc.stdout)
+        proc = self.run_cli("-q", "ok.py")
+        self.assertExit(proc, 0)
+        self.assertEqual(proc.stdout.strip(), "")
+
+    def test_statistics(self):
+        self.write("a.py", BUGGY)
+        self.write("b.py", BUGGY)
+        proc = self.run_cli("--statistics", "a.py", "b.py")
+        self.assertExit(proc, 1)
+        rows = [l.split() for l in proc.stdout.splitlines() if "DL101" in l]
+        self.assertEqual(len(rows), 1, proc.stdout)
+        self.assertIn("2", rows[0])
+        self.assertNotIn("a.py:3:1", proc.stdout)
+
+
+class PerFileErrors(CliTestCase):
+    def setUp(self):
+        super().setUp()
+        self.write("bug.py", BUGGY)
+        self.write("blob.py", b"import torch\x00\x00\x01\x02\xff\n")
+        self.write("latin.py", b"name = 'caf\xe9'\n")
+        self.write("broken.py", "def f(:\n    return 1\n")
+
+    def test_missing_path_is_reported_and_others_checked(self):
+        proc = self.run_cli("missing.py", "bug.py")
+        self.assertExit(proc, 1)
+        self.assertRegex(proc.stderr, r"(?m)^devlint: error: missing\.py: \S")
+        self.assertIn("bug.py:3:1: DL101", proc.stdout)
+        doc = self.run_json("missing.py", "bug.py", expect_exit=1)
+        self.assertEqual([e["path"] for e in doc["errors"]], ["missing.py"])
+        self.assertEqual(self.codes(doc), [("bug.py", 3, "DL101")])
+
+    def test_bad_files_named_explicitly(self):
+        bad = ["blob.py", "broken.py", "latin.py"]
+        doc = self.run_json("blob.py", "latin.py", "broken.py", "bug.py", expect_exit=1)
+        self.assertEqual(sorted(e["path"] for e in doc["errors"]), bad)
+        for error in doc["errors"]:
+            self.assertEqual(set(error), ERROR_KEYS)
+            self.assertTrue(error["message"])
+        self.assertEqual(self.codes(doc), [("bug.py", 3, "DL101")])
+
+        proc = self.run_cli("blob.py", "latin.py", "broken.py", "bug.py")
+        self.assertExit(proc, 1)
+        for path in bad:
+            self.assertRegex(proc.stderr, r"(?m)^devlint: error: %s: \S" % re.escape(path))
+        self.assertIn("bug.py:3:1: DL101 [unassigned-to]", proc.stdout)
+
+    def test_errors_alone_exit_1(self):
+        for path in ("blob.py", "latin.py", "broken.py", "missing.py"):
+            proc = self.run_cli(path)
+            self.assertExit(proc, 1)
+            self.assertIn("devlint: error: %s: " % path, proc.stderr)
+
+    def test_bad_file_found_by_the_walk(self):
+        doc = self.run_json(".", expect_exit=1)
+        self.assertEqual(sorted(e["path"] for e in doc["errors"]),
+                         ["blob.py", "broken.py", "latin.py"])
+        self.assertEqual(self.codes(doc), [("bug.py", 3, "DL101")])
+
+
+class Selection(CliTestCase):
+    def setUp(self):
+        super().setUp()
+        self.write("bug.py", BUGGY)
+
+    def found(self, *args):
+        proc = self.run_cli(*args, "bug.py")
+        self.assertIn(proc.returncode, (0, 1), self.describe(proc))
+        return "DL101" in proc.stdout
+
+    def test_select(self):
+        for selector in ("DL101", "DL1", "DL", "unassigned-to", "DL102,DL101"):
+            self.assertTrue(self.found("--select", selector), selector)
+        for selector in ("DL102", "DL2", "factory-without-device"):
+            self.assertFalse(self.found("--select", selector), selector)
+        self.assertTrue(self.found("--select", "DL102", "--select", "DL101"))
+
+    def test_ignore(self):
+        for selector in ("DL101", "DL1", "unassigned-to", "DL102,DL101"):
+            self.assertFalse(self.found("--ignore", selector), selector)
+        self.assertFalse(self.found("--ignore", "DL102", "--ignore", "DL101"))
+        self.assertTrue(self.found("--ignore", "DL102"))
+
+    def test_ignore_wins_over_select(self):
+        self.assertFalse(self.found("--select", "DL1", "--ignore", "DL101"))
+
+    def test_not_selected_exits_0(self):
+        self.assertExit(self.run_cli("--select", "DL102", "bug.py"), 0)
+
+
+class Stdin(CliTestCase):
+    def test_stdin_with_filename(self):
+        doc = self.run_json("--stdin-filename", "src/model.py", "-", stdin=BUGGY, expect_exit=1)
+        self.assertEqual(self.codes(doc), [("src/model.py", 3, "DL101")])
+        proc = self.run_cli("--stdin-filename", "src/model.py", "-", stdin=BUGGY)
+        self.assertExit(proc, 1)
+        self.assertIn("src/model.py:3:1: DL101 [unassigned-to]", proc.stdout)
+
+    def test_clean_stdin(self):
+        proc = self.run_cli("--stdin-filename", "ok.py", "-", stdin=CLEAN)
+        self.assertExit(proc, 0)
+
+
+class Walk(CliTestCase):
+    def test_default_skips(self):
+        self.write("src/model.py", BUGGY)
+        for skipped in (".git", ".venv", "node_modules", "__pycache__", "build"):
+            self.write(skipped + "/bad.py", BUGGY)
+        doc = self.run_json(".", expect_exit=1)
+        self.assertEqual(self.codes(doc), [("src/model.py", 3, "DL101")])
+        self.assertEqual(doc["files_checked"], 1)
+
+    def test_only_python_files_are_walked(self):
+        self.write("pkg/model.py", BUGGY)
+        self.write("pkg/notes.txt", BUGGY)
+        self.write("pkg/data.bin", b"\x00\xff")
+        doc = self.run_json("pkg", expect_exit=1)
+        self.assertEqual(self.codes(doc), [("pkg/model.py", 3, "DL101")])
+        self.assertEqual(doc["errors"], [])
+
+    def test_exclude(self):
+        self.write("src/model.py", BUGGY)
+        self.write("gen/model_pb2.py", BUGGY)
+        self.write("src/thing_pb2.py", BUGGY)
+        doc = self.run_json("--exclude", "gen", "--exclude", "*_pb2.py", ".", expect_exit=1)
+        self.assertEqual(self.codes(doc), [("src/model.py", 3, "DL101")])
+
+    def test_extend_exclude_keeps_the_defaults(self):
+        self.write("src/model.py", BUGGY)
+        self.write("gen/model.py", BUGGY)
+        self.write("third/model.py", BUGGY)
+        self.write(".venv/lib.py", BUGGY)
+        doc = self.run_json("--extend-exclude", "gen", "--extend-exclude", "third", ".",
+                            expect_exit=1)
+        self.assertEqual(self.codes(doc), [("src/model.py", 3, "DL101")])
+
+    def test_deterministic_order(self):
+        for name in ("b.py", "a.py", "pkg/z.py", "pkg/c.py", "d/e/f.py", "m.py"):
+            self.write(name, BUGGY + BUGGY.replace("import torch\n", ""))
+        first = self.run_cli("-j", "2", ".")
+        second = self.run_cli("-j", "2", ".")
+        one_worker = self.run_cli("-j", "1", ".")
+        self.assertExit(first, 1)
+        self.assertEqual(first.stdout, second.stdout)
+        self.assertEqual(first.stdout, one_worker.stdout)
+        doc = self.run_json("-j", "2", ".", expect_exit=1)
+        keys = self.codes(doc)
+        self.assertEqual(keys, sorted(keys))
+        self.assertEqual(len(keys), 12)
+
+
+class Suppressions(CliTestCase):
+    def check_line(self, line):
+        self.write("bug.py", "import torch\nx = torch.randn(4, 10)\n" + line + "\n")
+        return self.run_json("bug.py")
+
+    def test_suppressions_silence(self):
+        for comment in ("# devlint: ignore[DL101]", "# noqa: DL101",
+                        "# devlint: ignore[unassigned-to]", "# devlint: ignore",
+                        "# noqa", "# devlint: ignore[DL102, DL101]"):
+            doc = self.check_line(BUG_LINE + "  " + comment)
+            self.assertEqual(doc["findings"], [], comment)
+
+    def test_suppression_of_another_rule_does_not_silence(self):
+        doc = self.check_line(BUG_LINE + "  # devlint: ignore[DL102]")
+        self.assertEqual([f["code"] for f in doc["findings"]], ["DL101"])
+        doc = self.check_line(BUG_LINE + "  # noqa: DL102")
+        self.assertEqual([f["code"] for f in doc["findings"]], ["DL101"])
+
+    def test_suppression_inside_a_string_is_not_one(self):
+        doc = self.check_line(BUG_LINE + '; s = "# noqa: DL101"')
+        self.assertEqual([f["code"] for f in doc["findings"]], ["DL101"])
+
+    def test_unknown_code_in_suppression(self):
+        doc = self.check_line(BUG_LINE + "  # devlint: ignore[DL999]")
+        found = sorted((f["code"], f["line"]) for f in doc["findings"])
+        self.assertEqual(found, [("DL000", 3), ("DL101", 3)])
+        dl000 = next(f for f in doc["findings"] if f["code"] == "DL000")
+        self.assertEqual(dl000["name"], "unknown-suppression")
+        self.assertIn("DL999", dl000["message"])
+        proc = self.run_cli("bug.py")
+        self.assertExit(proc, 1)
+        self.assertIn("DL000 [unknown-suppression]", proc.stdout)
+
+    def test_skip_file(self):
+        self.write("bug.py", "# devlint: skip-file\n" + BUGGY)
+        self.assertExit(self.run_cli("bug.py"), 0)
+
+
+class Rules(CliTestCase):
+    def test_rules_lists_the_catalogue(self):
+        proc = self.run_cli("rules")
+        self.assertExit(proc, 0)
+        lines = proc.stdout.splitlines()
+        for code in RULE_CODES:
+            line = next((l for l in lines if re.search(r"\b%s\b" % code, l)), None)
+            self.assertIsNotNone(line, "%s missing from `devlint rules`" % code)
+            self.assertIn("error", line)
+        self.assertRegex(proc.stdout, r"(?i)fix")
+        self.assertIn("unassigned-to", proc.stdout)
+        positions = [proc.stdout.index(code) for code in RULE_CODES]
+        self.assertEqual(positions, sorted(positions), "rules are listed by code")
+
+    def test_explain_by_code_and_name(self):
+        by_code = self.run_cli("explain", "DL101")
+        self.assertExit(by_code, 0)
+        self.assertIn("DL101", by_code.stdout)
+        self.assertIn("unassigned-to", by_code.stdout)
+        self.assertIn(".to(", by_code.stdout)
+        self.assertGreater(len(by_code.stdout.splitlines()), 5)
+        by_name = self.run_cli("explain", "unassigned-to")
+        self.assertExit(by_name, 0)
+        self.assertEqual(by_code.stdout, by_name.stdout)
+
+    def test_explain_every_listed_rule(self):
+        for code in RULE_CODES:
+            proc = self.run_cli("explain", code)
+            self.assertExit(proc, 0)
+            self.assertIn(code, proc.stdout)
+
+    def test_explain_unknown_exits_2(self):
+        proc = self.run_cli("explain", "DL999")
+        self.assertExit(proc, 2)
+        self.assertIn("DL999", proc.stderr)
+        self.assertEqual(proc.stdout, "")
+
+
+def main():
+    global DEVLINT
+    argv = [sys.argv[0]]
+    args = iter(sys.argv[1:])
+    for arg in args:
+        if arg == "--devlint":
+            DEVLINT = next(args, None)
+        elif arg.startswith("--devlint="):
+            DEVLINT = arg.split("=", 1)[1]
+        else:
+            argv.append(arg)
+    DEVLINT = DEVLINT or os.environ.get("DEVLINT") or "build/devlint"
+    DEVLINT = os.path.abspath(DEVLINT)
+    if not os.access(DEVLINT, os.X_OK):
+        sys.exit("test_cli.py: devlint not found at %s (pass --devlint PATH)" % DEVLINT)
+    unittest.main(argv=argv, verbosity=2)
+
+
+if __name__ == "__main__":
+    main()
