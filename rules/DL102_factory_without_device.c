@@ -38,14 +38,17 @@ static void on_meet(DlRuleContext *ctx, const DlMeetFact *fact) {
     const DlOperand *dev = dl_meet_device_operand(fact);
     if (!cpu || !dev) return;
     const DlValue *v = cpu->value;
-    const char *factory = dl_rule_text(ctx, v->dev_span);
+    DlArena *arena = dl_rule_arena(ctx);
+    int line = dl_rule_line(ctx, fact->site->span.start);
+    const char *site = v->home ? dl_arena_printf(arena, "%s:%d", dl_rule_source(ctx)->path, line)
+                               : dl_arena_printf(arena, "line %d", line);
     const char *message = dl_arena_printf(
-        dl_rule_arena(ctx),
-        "`%s` creates a tensor on the cpu (no `device=`) that meets another device at line %d "
+        arena,
+        "`%s` creates a tensor on the cpu (no `device=`) that meets another device at %s "
         "(`%s`): %s; create it there with `device=` (or a `*_like` / `new_*` factory)",
-        v->dev_why ? v->dev_why : factory, dl_rule_line(ctx, fact->site->span.start),
+        v->dev_why ? v->dev_why : dl_rule_text_in(ctx, v->home, v->dev_span), site,
         dl_rule_text(ctx, fact->site->span), dl_meet_describe(ctx, dev));
-    dl_report_finding(ctx, &dl_rule_DL102, v->dev_span, v->dev_span, message, NULL);
+    dl_report_finding_in(ctx, &dl_rule_DL102, v->home, v->dev_span, v->dev_span, message, NULL);
 }
 
 const DlRule dl_rule_DL102 = {

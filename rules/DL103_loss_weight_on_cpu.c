@@ -37,13 +37,17 @@ static void on_meet(DlRuleContext *ctx, const DlMeetFact *fact) {
     const DlOperand *dev = dl_meet_device_operand(fact);
     if (!dev) return;
     const char *name = dl_rule_text(ctx, loss->expr->span);
+    DlArena *arena = dl_rule_arena(ctx);
+    int line = dl_rule_line(ctx, fact->site->span.start);
+    const char *site = v->home ? dl_arena_printf(arena, "%s:%d", dl_rule_source(ctx)->path, line)
+                               : dl_arena_printf(arena, "line %d", line);
     const char *message = dl_arena_printf(
-        dl_rule_arena(ctx),
-        "the loss `%s` keeps `%s` on the cpu but is applied at line %d where %s; move the "
+        arena,
+        "the loss `%s` keeps `%s` on the cpu but is applied at %s where %s; move the "
         "weight (`weight=w.to(device)`) or the criterion (`%s = %s.to(device)`)",
-        name, dl_rule_text(ctx, v->aux_span), dl_rule_line(ctx, fact->site->span.start),
-        dl_meet_describe(ctx, dev), name, name);
-    dl_report_finding(ctx, &dl_rule_DL103, v->aux_span, v->aux_span, message, NULL);
+        name, dl_rule_text_in(ctx, v->home, v->aux_span), site, dl_meet_describe(ctx, dev), name,
+        name);
+    dl_report_finding_in(ctx, &dl_rule_DL103, v->home, v->aux_span, v->aux_span, message, NULL);
 }
 
 const DlRule dl_rule_DL103 = {

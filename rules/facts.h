@@ -40,10 +40,18 @@ struct DlClassFact {
 /* Reporting: `key` deduplicates (one finding per rule and key); the span is where it shows. */
 void dl_report_finding(DlRuleContext *ctx, const DlRule *rule, DlSpan span, DlSpan key,
                        const char *message, DlFix *fix);
+/* The same for a place in another file of the run (`home`, from DlValue.home; NULL: this one):
+ * a factory in a helper module is reported in that module, where the fix goes. */
+void dl_report_finding_in(DlRuleContext *ctx, const DlRule *rule, const DlModuleIR *home,
+                          DlSpan span, DlSpan key, const char *message, DlFix *fix);
 DlArena *dl_rule_arena(DlRuleContext *ctx);
 const DlSource *dl_rule_source(DlRuleContext *ctx);
 const char *dl_rule_text(DlRuleContext *ctx, DlSpan span);
 int dl_rule_line(DlRuleContext *ctx, uint32_t byte);
+/* "line 12" for a place in this file, "utils.py:12" for one in another. */
+const char *dl_rule_where(DlRuleContext *ctx, const DlModuleIR *home, uint32_t byte);
+/* Text of a span in `home` (NULL: this file). */
+const char *dl_rule_text_in(DlRuleContext *ctx, const DlModuleIR *home, DlSpan span);
 /* "x (line 12: torch.randn(4, 10))" — a value and where it got its device. */
 const char *dl_rule_describe(DlRuleContext *ctx, const char *fallback_name, const DlValue *v);
 /* A fix replacing `span` with `text`. */

@@ -12,7 +12,7 @@ const DlOperand *dl_meet_cpu_operand(const DlMeetFact *fact, DlOrigin origin) {
 const DlOperand *dl_meet_device_operand(const DlMeetFact *fact) {
     for (uint32_t i = 0; i < fact->count; i++) {
         const DlValue *v = fact->operands[i].value;
-        if (v->kind == DL_KIND_LOSS || (v->flags & DL_VF_ZERO_DIM)) continue;
+        if (v->kind == DL_KIND_LOSS) continue; /* 0-dim is exempt on the cpu side only */
         if (dl_value_on_device(v)) return &fact->operands[i];
     }
     return NULL;

@@ -338,9 +338,10 @@ static void meet(Flow *F, const DlExpr *site, const DlOperand *ops, uint32_t n, 
     if (!F->env->report) return;
     bool cpu = false, dev = false;
     for (uint32_t i = 0; i < n; i++) {
-        if (cpu_side(ops[i].value)) cpu = true;
-        else if (dl_value_on_device(ops[i].value) && ops[i].value->kind != DL_KIND_LOSS &&
-                 !(ops[i].value->flags & DL_VF_ZERO_DIM))
+        const DlValue *v = ops[i].value;
+        if (cpu_side(v)) cpu = true;
+        else if (dl_value_on_device(v) && v->kind != DL_KIND_LOSS &&
+                 (v->dev != DL_DEV_MODULE || F->env->project->uses_devices))
             dev = true;
     }
     if (!cpu || !dev) return;
@@ -358,15 +359,20 @@ static DlValue *combine(Flow *F, const DlExpr *site, const DlOperand *ops, uint3
         if (!is_tensor(v)) continue;
         if (!(v->flags & DL_VF_ZERO_DIM)) all_zero = false;
     }
-    for (uint32_t i = 0; i < n; i++) {
-        const DlValue *v = ops[i].value;
-        if (!is_tensor(v)) continue;
-        if (!all_zero && (v->flags & DL_VF_ZERO_DIM)) continue;
-        if (!dev) dev = v;
-        else if (dev->dev != v->dev || (dev->dev == DL_DEV_NAMED && dev->dev_name && v->dev_name &&
-                                         strcmp(dev->dev_name, v->dev_name) != 0))
-            conflict = true;
-    }
+    /* A cpu operand meeting a device operand is a bug reported on its own; the result is
+     * taken to live on the device side, so the next, independent bug is reported too. */
+    for (int pass = 0; pass < 2 && !dev; pass++)
+        for (uint32_t i = 0; i < n; i++) {
+            const DlValue *v = ops[i].value;
+            if (!is_tensor(v)) continue;
+            if (!all_zero && (v->flags & DL_VF_ZERO_DIM)) continue;
+            if (pass == 0 && v->dev == DL_DEV_CPU) continue;
+            if (!dev) dev = v;
+            else if (dev->dev != v->dev ||
+                     ((dev->dev == DL_DEV_NAMED || dev->dev == DL_DEV_CUDA) && dev->dev_name &&
+                      v->dev_name && strcmp(dev->dev_name, v->dev_name) != 0))
+                conflict = true;
+        }
     DlValue *r = mk(F, DL_KIND_TENSOR);
     if (dev && !conflict) {
         r->dev = dev->dev;
@@ -378,6 +384,7 @@ static DlValue *combine(Flow *F, const DlExpr *site, const DlOperand *ops, uint3
                         ? dev->origin
                         : DL_ORIGIN_NONE;
         r->aux_span = dev->aux_span;
+        r->home = dev->home;
         r->var = NULL;
     }
     if (all_zero && dev) r->flags |= DL_VF_ZERO_DIM;
@@ -420,6 +427,44 @@ static DlValue *loader_value(Flow *F, DlSpan span) {
     return v;
 }
 
+/* Where a module or tensor built now lives: the CPU, unless a default device is in force
+ * (`with torch.device(d):`, or `torch.set_default_device` somewhere in the file). */
+static DlDeviceTag construction_device(Flow *F) {
+    if (F->default_device) return F->default_device->dev;
+    if (F->env->file->module->sets_default_device) return DL_DEV_UNKNOWN;
+    return DL_DEV_CPU;
+}
+
+/* torch.tensor(x) of a Python number (a literal, arithmetic on numbers, a scalar variable):
+ * a 0-dim tensor. Lists, tuples and comprehensions give 1-D or more. */
+static bool scalar_expression(Flow *F, const DlExpr *e, int depth) {
+    if (!e || depth > 8) return false;
+    switch (e->kind) {
+    case DL_EX_NUMBER: return true;
+    case DL_EX_CONST: return strcmp(e->name, "True") == 0 || strcmp(e->name, "False") == 0;
+    case DL_EX_UNARY: return scalar_expression(F, e->object, depth + 1);
+    case DL_EX_BINOP:
+        return scalar_expression(F, e->items[0], depth + 1) &&
+               scalar_expression(F, e->items[1], depth + 1);
+    case DL_EX_NAME:
+    case DL_EX_ATTR: {
+        const char *key = key_of(F, e);
+        const Binding *b = key ? lookup(F, key) : NULL;
+        return b && b->value && b->value->kind == DL_KIND_SCALAR;
+    }
+    case DL_EX_CALL: {
+        const char *q = qualify(F, e->object);
+        if (q && strncmp(q, "math.", 5) == 0) return true;
+        if (e->object->kind == DL_EX_NAME &&
+            (strcmp(e->object->name, "float") == 0 || strcmp(e->object->name, "int") == 0 ||
+             strcmp(e->object->name, "len") == 0))
+            return true;
+        return e->object->kind == DL_EX_ATTR && strcmp(e->object->name, "item") == 0;
+    }
+    default: return false;
+    }
+}
+
 static const DlValue *eval_factory(Flow *F, const DlExpr *call, DlFactoryKind kind,
                                    const DlValue *const *argv) {
     const DlValue *dev = device_keyword(F, call, argv);
@@ -440,22 +485,12 @@ static const DlValue *eval_factory(Flow *F, const DlExpr *call, DlFactoryKind ki
         return with_device(F, mk(F, DL_KIND_TENSOR), F->default_device, DL_ORIGIN_NONE, call->span);
     if (F->env->file->module->sets_default_device || has_splat(call)) return mk(F, DL_KIND_TENSOR);
     DlValue *t = mk_tensor(F, DL_DEV_CPU, NULL, DL_ORIGIN_FACTORY, call->span);
-    /* torch.tensor(3.0) / torch.tensor(n): a 0-dim scalar tensor may meet any device */
-    const DlExpr *first = dl_ir_positional(call, 0);
-    if (first && (first->kind == DL_EX_NUMBER || first->kind == DL_EX_CONST ||
-                  (first->kind == DL_EX_UNARY && first->object &&
-                   first->object->kind == DL_EX_NUMBER))) {
-        const char *q = qualify(F, call->object);
-        if (q && (strcmp(q, "torch.tensor") == 0 || strcmp(q, "torch.as_tensor") == 0 ||
-                  strcmp(q, "torch.scalar_tensor") == 0))
-            t->flags |= DL_VF_ZERO_DIM;
-    }
-    if (first && first->kind == DL_EX_NAME && call->arg_count == 1) {
-        const char *q = qualify(F, call->object);
-        const DlValue *a = argv[0];
-        if (q && strcmp(q, "torch.tensor") == 0 && a->kind == DL_KIND_SCALAR)
-            t->flags |= DL_VF_ZERO_DIM;
-    }
+    /* torch.tensor(3.0) / torch.tensor(eps): a 0-dim scalar tensor may meet any device */
+    const char *q = qualify(F, call->object);
+    if (q && (strcmp(q, "torch.tensor") == 0 || strcmp(q, "torch.as_tensor") == 0 ||
+              strcmp(q, "torch.scalar_tensor") == 0) &&
+        scalar_expression(F, dl_ir_positional(call, 0), 0))
+        t->flags |= DL_VF_ZERO_DIM;
     return t;
 }
 
@@ -509,7 +544,7 @@ static const DlValue *eval_library_call(Flow *F, const DlExpr *call, const char 
     }
     if (dl_torch_is_module_class(q)) {
         DlValue *m = mk(F, DL_KIND_MODULE);
-        m->dev = DL_DEV_CPU;
+        m->dev = construction_device(F);
         m->flags |= DL_VF_CONSTRUCTED;
         m->dev_span = call->span;
         m->dev_why = short_text(F, call->span);
@@ -572,15 +607,13 @@ static const DlValue *call_module(Flow *F, const DlExpr *call, const DlValue *ca
     return r;
 }
 
-/* A value from another function's summary, re-anchored at the call site of this file. */
-static const DlValue *rebase(Flow *F, const DlValue *v, const DlExpr *call) {
+/* A value from a function's summary. Its spans stay where the value was made (a factory in a
+ * helper is reported in the helper); `home` records the file when that is another one. */
+static const DlValue *rebase(Flow *F, const DlValue *v, const DlModuleIR *from) {
     if (!v || v->kind == DL_KIND_UNKNOWN) return unknown();
     DlValue *c = dl_value_copy(F->arena, v);
-    c->dev_span = call->span;
-    c->dev_why = dl_arena_printf(F->arena, "%s, which returns %s", short_text(F, call->span),
-                                 v->dev_why ? v->dev_why : "it");
     c->var = NULL;
-    if (c->aux_span.end) c->aux_span = call->span; /* e.g. a loss's weight= in another file */
+    if (!c->home && from != F->env->file->module) c->home = from;
     if (c->origin == DL_ORIGIN_PLAIN_ATTR) c->origin = DL_ORIGIN_NONE;
     c->items = NULL;
     c->item_count = 0;
@@ -590,7 +623,7 @@ static const DlValue *rebase(Flow *F, const DlValue *v, const DlExpr *call) {
 static const DlValue *instantiate(Flow *F, const DlExpr *call, const DlClassInfo *ci) {
     if (ci->is_module) {
         DlValue *m = mk(F, DL_KIND_MODULE);
-        m->dev = DL_DEV_CPU;
+        m->dev = construction_device(F);
         m->flags |= DL_VF_CONSTRUCTED;
         m->dev_span = call->span;
         m->dev_why = short_text(F, call->span);
@@ -614,16 +647,26 @@ static const DlValue *instantiate(Flow *F, const DlExpr *call, const DlClassInfo
     return v;
 }
 
-static void inline_method(Flow *F, const DlFunction *fn, const DlValue *const *argv,
-                          const DlExpr *call) {
-    if (F->inline_depth >= DL_INLINE_DEPTH) return;
+static bool is_static(const DlFunction *fn) {
+    for (uint32_t i = 0; i < fn->decorator_count; i++) {
+        const DlExpr *d = fn->decorators[i];
+        if (d->kind == DL_EX_NAME && strcmp(d->name, "staticmethod") == 0) return true;
+    }
+    return false;
+}
+
+/* A helper method that __init__ calls runs inline, on __init__'s state (what it stores on
+ * self counts as __init__'s). Returns what it returns. */
+static const DlValue *inline_method(Flow *F, const DlFunction *fn, const DlValue *const *argv,
+                                    const DlExpr *call) {
+    if (F->inline_depth >= DL_INLINE_DEPTH) return unknown();
     const DlFunction *saved_fn = F->fn;
     const DlValue *saved_ret = F->ret;
     F->fn = fn;
+    F->ret = NULL;
     F->inline_depth++;
-    /* bind parameters after self by position */
     uint32_t argi = 0;
-    for (uint32_t i = 1; i < fn->param_count; i++) {
+    for (uint32_t i = is_static(fn) ? 0 : 1; i < fn->param_count; i++) {
         const DlValue *v = unknown();
         while (argi < call->arg_count && call->args[argi].keyword) argi++;
         if (argi < call->arg_count) v = argv[argi++];
@@ -632,9 +675,11 @@ static void inline_method(Flow *F, const DlFunction *fn, const DlValue *const *a
     bool was_dead = F->st->dead;
     exec_block(F, &fn->body);
     F->st->dead = was_dead;
+    const DlValue *ret = F->ret ? F->ret : unknown();
     F->inline_depth--;
     F->fn = saved_fn;
     F->ret = saved_ret;
+    return ret;
 }
 
 /* Moving a module in place: every name bound to it sees the new device. */
@@ -716,7 +761,7 @@ static const DlValue *eval_tensor_method(Flow *F, const DlExpr *call, const DlEx
         if (ops.count > 1) meet(F, call, ops.items, ops.count, -1);
         return combine(F, call, ops.items, ops.count);
     }
-    if (dl_tensor_method_keeps_device(m)) {
+    if (dl_tensor_method_keeps_device(m) || m[strlen(m) - 1] == '_') { /* x.add_(...) is x */
         DlValue *r = dl_value_copy(F->arena, recv);
         r->var = NULL;
         r->flags &= (uint16_t)~DL_VF_REGISTERED;
@@ -737,6 +782,14 @@ static const DlValue *eval_tensor_method(Flow *F, const DlExpr *call, const DlEx
             pair->item_count = 2;
             s->elem = pair;
         }
+        return s;
+    }
+    if (strcmp(m, "split") == 0 || strcmp(m, "chunk") == 0 || strcmp(m, "unbind") == 0 ||
+        strcmp(m, "tensor_split") == 0) {
+        DlValue *s = mk(F, DL_KIND_SEQ), *part = dl_value_copy(F->arena, recv);
+        part->var = NULL;
+        part->flags &= (uint16_t)~(DL_VF_WHOLE_BATCH | DL_VF_REGISTERED);
+        s->elem = part;
         return s;
     }
     if (strcmp(m, "size") == 0 || strcmp(m, "dim") == 0 || strcmp(m, "numel") == 0)
@@ -770,10 +823,9 @@ static const DlValue *eval_method_call(Flow *F, const DlExpr *call, const DlExpr
             if (fi) {
                 if (F->in_init && recv_expr->kind == DL_EX_NAME &&
                     strcmp(recv_expr->name, "self") == 0) {
-                    inline_method(F, fi->fn, argv, call);
-                    return unknown();
+                    return inline_method(F, fi->fn, argv, call);
                 }
-                return rebase(F, fi->ret, call);
+                return rebase(F, fi->ret, fi->module);
             }
         }
         return unknown();
@@ -814,10 +866,9 @@ static const DlValue *eval_method_call(Flow *F, const DlExpr *call, const DlExpr
             if (fi) {
                 if (F->in_init && recv_expr->kind == DL_EX_NAME &&
                     strcmp(recv_expr->name, "self") == 0) {
-                    inline_method(F, fi->fn, argv, call);
-                    return unknown();
+                    return inline_method(F, fi->fn, argv, call);
                 }
-                return rebase(F, fi->ret, call);
+                return rebase(F, fi->ret, fi->module);
             }
         }
         return unknown();
@@ -900,10 +951,18 @@ static const DlValue *eval_call(Flow *F, const DlExpr *call) {
         const DlClassInfo *ci = dl_project_find_class(F->env->project, F->env->file, q);
         if (ci) return instantiate(F, call, ci);
         const DlFunctionInfo *fi = dl_project_find_function(F->env->project, F->env->file, q);
-        if (fi) return rebase(F, fi->ret, call);
+        if (fi) return rebase(F, fi->ret, fi->module);
         return unknown();
     }
-    if (recv) return eval_method_call(F, call, callee->object, recv, callee->name, argv);
+    if (recv) {
+        /* self.encoder(x): an attribute holding a module is called, not a method */
+        const char *key = key_of(F, callee);
+        const Binding *b = key ? lookup(F, key) : NULL;
+        if (b && b->value && (is_module_like(b->value) || (b->value->kind == DL_KIND_UNKNOWN &&
+                                                            b->value->dev)))
+            return call_module(F, call, b->value, argv);
+        return eval_method_call(F, call, callee->object, recv, callee->name, argv);
+    }
 
     if (callee && callee->kind == DL_EX_NAME) {
         const Binding *b = lookup(F, callee->name);
@@ -916,7 +975,8 @@ static const DlValue *eval_call(Flow *F, const DlExpr *call) {
     const DlValue *fv = eval(F, callee);
     if (fv->kind == DL_KIND_CLASS && fv->cls) return instantiate(F, call, fv->cls);
     if (fv->kind == DL_KIND_FUNCTION && fv->cls)
-        return rebase(F, ((const DlFunctionInfo *)fv->cls)->ret, call);
+        return rebase(F, ((const DlFunctionInfo *)fv->cls)->ret,
+                      ((const DlFunctionInfo *)fv->cls)->module);
     if (is_module_like(fv)) return call_module(F, call, fv, argv);
     if (fv->kind == DL_KIND_UNKNOWN && fv->dev) { /* something moved with .to(): a module */
         DlValue *m = dl_value_copy(F->arena, fv);
@@ -932,11 +992,19 @@ static const DlValue *element_of(Flow *F, const DlValue *v, DlSpan target_span) 
     if (v->kind == DL_KIND_LOADER) {
         if (v->elem) return v->elem;
         DlValue *b = mk_tensor(F, DL_DEV_CPU, NULL, DL_ORIGIN_BATCH, target_span);
-        b->dev_why = dl_arena_printf(F->arena, "a batch from %s",
-                                     v->dev_why ? v->dev_why : "the data loader");
+        b->flags |= DL_VF_WHOLE_BATCH;
+        b->dev_why = v->var ? dl_arena_printf(F->arena, "a batch from `%s`", v->var)
+                            : dl_arena_printf(F->arena, "a batch from %s",
+                                              v->dev_why ? v->dev_why : "the data loader");
         return b;
     }
     if (v->kind == DL_KIND_SEQ && v->elem) return v->elem;
+    if (is_tensor(v)) { /* rows of a tensor, items of a batch list: tensors on its device */
+        DlValue *part = dl_value_copy(F->arena, v);
+        part->flags &= (uint16_t)~(DL_VF_WHOLE_BATCH | DL_VF_REGISTERED);
+        part->var = NULL;
+        return part;
+    }
     if (v->kind == DL_KIND_SEQ && v->items && v->item_count) {
         const DlValue *j = v->items[0];
         for (uint32_t i = 1; i < v->item_count; i++) j = dl_value_join(F->arena, j, v->items[i]);
@@ -994,7 +1062,7 @@ static const DlValue *eval_attr(Flow *F, const DlExpr *e) {
             r->dev_why = obj->dev_why;
             return r;
         }
-        if (a && obj->kind == DL_KIND_INSTANCE) return rebase(F, a->value, e);
+        if (a && obj->kind == DL_KIND_INSTANCE) return rebase(F, a->value, ((const DlClassInfo *)obj->cls)->module);
     }
     if (name_says_device(e->name)) return named_device(F, key ? key : short_text(F, e->span), e->span);
     return unknown();
@@ -1034,6 +1102,7 @@ static const DlValue *eval_subscript(Flow *F, const DlExpr *e) {
     if (is_tensor(obj)) {
         DlValue *r = dl_value_copy(F->arena, obj);
         r->var = NULL;
+        r->flags &= (uint16_t)~DL_VF_WHOLE_BATCH;
         return r;
     }
     if (obj->kind == DL_KIND_SEQ) {
@@ -1199,7 +1268,8 @@ static const DlValue *eval(Flow *F, const DlExpr *e) {
 static const DlValue *as_bound(Flow *F, const char *key, const DlValue *v, const DlExpr *target) {
     if (v->kind == DL_KIND_UNKNOWN && !v->dev) return v;
     bool name_device = v->kind == DL_KIND_DEVICE && v->dev == DL_DEV_NAMED && !v->dev_name;
-    bool name_var = !v->var && (v->kind == DL_KIND_TENSOR || is_module_like(v));
+    bool name_var = !v->var && (v->kind == DL_KIND_TENSOR || is_module_like(v) ||
+                                v->kind == DL_KIND_LOADER);
     bool plain_attr = F->in_init && (is_tensor(v) || v->kind == DL_KIND_SEQ) &&
                       strncmp(key, "self.", 5) == 0 && !(v->flags & DL_VF_REGISTERED) &&
                       !v->aux_span.end;
@@ -1255,6 +1325,7 @@ static void bind(Flow *F, const DlExpr *target, const DlValue *v) {
                 DlValue *c = dl_value_copy(F->arena, part);
                 c->dev_span = t->span; /* each unpacked batch tensor is its own finding */
                 c->var = NULL;
+                c->flags &= (uint16_t)~DL_VF_WHOLE_BATCH;
                 part = c;
             }
             bind(F, t, part);
@@ -1290,7 +1361,7 @@ static void exec_expr_stmt(Flow *F, const DlStmt *s) {
     const DlExpr *mv = move_call_of(e);
     if (mv) {
         const DlValue *recv = eval(F, mv->object->object);
-        if (is_tensor(recv)) {
+        if (is_tensor(recv) && !(recv->flags & DL_VF_WHOLE_BATCH)) {
             discard(F, s, mv, recv, is_seq_loop_var(F, mv->object->object));
         } else if (recv->kind == DL_KIND_UNKNOWN) {
             /* a bare x.to(device) on an unknown value is read as a module moved in place */
@@ -1342,7 +1413,15 @@ static void exec_augassign(Flow *F, const DlStmt *s) {
     const DlValue *tv = eval(F, t);
     const DlValue *v = eval(F, s->value);
     if (is_tensor(tv) && is_tensor(v)) {
-        DlOperand ops[2] = {{t, tv}, {s->value, v}};
+        /* the target of an in-place op may not be a cpu tensor when the operand is on a
+         * device, 0-dim or not (`cpu_total += cuda_loss` fails) */
+        const DlValue *target = tv;
+        if ((tv->flags & DL_VF_ZERO_DIM) && tv->dev == DL_DEV_CPU && dl_value_on_device(v)) {
+            DlValue *c = dl_value_copy(F->arena, tv);
+            c->flags &= (uint16_t)~DL_VF_ZERO_DIM;
+            target = c;
+        }
+        DlOperand ops[2] = {{t, target}, {s->value, v}};
         meet(F, s->value, ops, 2, -1);
         bind(F, t, combine(F, s->value, ops, 2));
         return;
@@ -1534,10 +1613,16 @@ static const DlValue *param_value(Flow *F, const DlFunction *fn, uint32_t i) {
         return named_device(F, p->name, p->span);
     if (name_says_loader(p->name)) {
         DlValue *l = loader_value(F, p->span);
-        l->dev_why = p->name;
+        l->var = p->name;
         return l;
     }
-    if (F->is_forward && !p->default_value) {
+    if (p->default_value) {
+        /* evaluated once, at import time: a tensor default lives on the CPU for the whole run */
+        const DlValue *d = eval(F, p->default_value);
+        if (d->kind == DL_KIND_TENSOR || d->kind == DL_KIND_SCALAR) return d;
+        return unknown();
+    }
+    if (F->is_forward) {
         DlValue *t = mk(F, DL_KIND_TENSOR);
         t->dev = DL_DEV_MODULE;
         t->origin = DL_ORIGIN_INPUT;

@@ -331,6 +331,8 @@ void dl_project_build(DlProject *p, DlModuleIR *const *modules, uint32_t count) 
         }
     }
     resolve_classes(p);
+    for (uint32_t i = 0; i < count && !p->uses_devices; i++)
+        if (modules[i]) p->uses_devices = modules[i]->mentions_devices;
 
     DlFlowState **globals = calloc(count ? count : 1, sizeof *globals);
     if (!globals) abort();

@@ -53,6 +53,8 @@ typedef struct DlFileFacts {
 
 typedef struct DlProject {
     DlArena arena; /* summaries */
+    bool uses_devices; /* some file moves something to a device or names one: without that,
+                          "the module's device" is the CPU and nothing can mismatch */
     DlFileFacts *files;
     uint32_t file_count;
 } DlProject;

@@ -53,8 +53,11 @@ const DlValue *dl_value_join(DlArena *arena, const DlValue *a, const DlValue *b)
     } else if (a->origin != b->origin || a->dev_span.start != b->dev_span.start) {
         j->origin = a->origin == b->origin ? a->origin : DL_ORIGIN_NONE;
     }
-    if (a->elem != b->elem) j->elem = a->elem && b->elem ? dl_value_join(arena, a->elem, b->elem)
-                                                         : NULL;
+    if (a->elem != b->elem) {
+        /* an empty list on one path, a list of tensors on the other: a list of tensors */
+        if (!a->elem || !b->elem) j->elem = a->elem ? a->elem : b->elem;
+        else j->elem = dl_value_join(arena, a->elem, b->elem);
+    }
     if (a->items != b->items) {
         j->items = NULL;
         j->item_count = 0;

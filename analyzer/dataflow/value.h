@@ -59,6 +59,8 @@ enum {
     DL_VF_HAS_MODULES = 1 << 4,  /* seq: holds modules or parameters */
     DL_VF_OWN_TO = 1 << 5,       /* instance/class: the project class defines its own to() */
     DL_VF_CONSTRUCTED = 1 << 6,  /* module: constructed in this scope (so "never moved" is known) */
+    DL_VF_WHOLE_BATCH = 1 << 7,  /* a whole loader element: a tensor, a tuple, a dict or a
+                                    project Batch object; only its parts are known tensors */
 };
 
 typedef struct DlValue DlValue;
@@ -76,6 +78,8 @@ struct DlValue {
     uint32_t item_count;
     DlSpan aux_span;       /* LOSS: the weight= argument; PLAIN_ATTR: the attribute's assignment */
     const void *cls;       /* MODULE/INSTANCE/CLASS: the project DlClassInfo, if any */
+    const DlModuleIR *home; /* the file dev_span/aux_span point into; NULL: the file being
+                               analysed (values from another file's summaries carry theirs) */
 };
 
 extern const DlValue dl_value_unknown;

@@ -35,6 +35,7 @@ typedef struct Run {
 
 typedef struct SeenKey {
     const DlRule *rule;
+    const DlModuleIR *home;
     uint32_t start, end;
 } SeenKey;
 
@@ -69,17 +70,26 @@ static char *line_copy(const DlSource *src, int line) {
     return s;
 }
 
-static void add_diag(FileJob *job, const DlRule *rule, DlSpan span, const char *message,
-                     DlFix *fix) {
+static void add_diag(FileJob *into, const FileJob *at, const DlRule *rule, DlSpan span,
+                     const char *message, DlFix *fix) {
     DlDiag d = {0};
     d.rule = rule;
-    d.path = strdup(job->path);
-    dl_source_position(&job->source, span.start, &d.line, &d.column);
-    dl_source_position(&job->source, span.end, &d.end_line, &d.end_column);
+    d.path = strdup(at->path);
+    dl_source_position(&at->source, span.start, &d.line, &d.column);
+    dl_source_position(&at->source, span.end, &d.end_line, &d.end_column);
     d.message = strdup(message);
-    d.source_line = line_copy(&job->source, d.line);
+    d.source_line = line_copy(&at->source, d.line);
     d.fix = fix;
-    dl_result_add_diag(&job->result, d);
+    dl_result_add_diag(&into->result, d);
+}
+
+/* The job whose program model is `home` (NULL: the job being analysed). Other jobs are only
+ * read: their sources and suppressions do not change after the first stage. */
+static const FileJob *job_of(const DlRuleContext *ctx, const DlModuleIR *home) {
+    if (!home || home == ctx->job->module) return ctx->job;
+    for (size_t i = 0; i < ctx->run->count; i++)
+        if (ctx->run->jobs[i].module == home) return &ctx->run->jobs[i];
+    return ctx->job;
 }
 
 static void free_fix(DlFix *fix) {
@@ -90,15 +100,16 @@ static void free_fix(DlFix *fix) {
     free(fix);
 }
 
-void dl_report_finding(DlRuleContext *ctx, const DlRule *rule, DlSpan span, DlSpan key,
-                       const char *message, DlFix *fix) {
+void dl_report_finding_in(DlRuleContext *ctx, const DlRule *rule, const DlModuleIR *home,
+                          DlSpan span, DlSpan key, const char *message, DlFix *fix) {
+    const FileJob *at = job_of(ctx, home);
     if (!rule_enabled(ctx, rule)) {
         free_fix(fix);
         return;
     }
     for (size_t i = 0; i < ctx->seen_count; i++)
-        if (ctx->seen[i].rule == rule && ctx->seen[i].start == key.start &&
-            ctx->seen[i].end == key.end) {
+        if (ctx->seen[i].rule == rule && ctx->seen[i].home == at->module &&
+            ctx->seen[i].start == key.start && ctx->seen[i].end == key.end) {
             free_fix(fix);
             return;
         }
@@ -107,14 +118,23 @@ void dl_report_finding(DlRuleContext *ctx, const DlRule *rule, DlSpan span, DlSp
         ctx->seen = realloc(ctx->seen, ctx->seen_cap * sizeof(SeenKey));
         if (!ctx->seen) abort();
     }
-    ctx->seen[ctx->seen_count++] = (SeenKey){rule, key.start, key.end};
+    ctx->seen[ctx->seen_count++] = (SeenKey){rule, at->module, key.start, key.end};
     int line, col;
-    dl_source_position(&ctx->job->source, span.start, &line, &col);
-    if (dl_suppressions_match(&ctx->job->suppressions, line, rule->code, rule->name)) {
+    dl_source_position(&at->source, span.start, &line, &col);
+    if (dl_suppressions_match(&at->suppressions, line, rule->code, rule->name)) {
         free_fix(fix);
         return;
     }
-    add_diag(ctx->job, rule, span, message, fix);
+    if (at != ctx->job && fix) { /* edits are positioned in this file's terms only */
+        free_fix(fix);
+        fix = NULL;
+    }
+    add_diag(ctx->job, at, rule, span, message, fix);
+}
+
+void dl_report_finding(DlRuleContext *ctx, const DlRule *rule, DlSpan span, DlSpan key,
+                       const char *message, DlFix *fix) {
+    dl_report_finding_in(ctx, rule, NULL, span, key, message, fix);
 }
 
 DlArena *dl_rule_arena(DlRuleContext *ctx) {
@@ -135,13 +155,25 @@ int dl_rule_line(DlRuleContext *ctx, uint32_t byte) {
     return line;
 }
 
+const char *dl_rule_where(DlRuleContext *ctx, const DlModuleIR *home, uint32_t byte) {
+    const FileJob *at = job_of(ctx, home);
+    int line, col;
+    dl_source_position(&at->source, byte, &line, &col);
+    if (at == ctx->job) return dl_arena_printf(ctx->arena, "line %d", line);
+    return dl_arena_printf(ctx->arena, "%s:%d", at->path, line);
+}
+
+const char *dl_rule_text_in(DlRuleContext *ctx, const DlModuleIR *home, DlSpan span) {
+    return dl_ir_span_text(ctx->arena, &job_of(ctx, home)->source, span);
+}
+
 const char *dl_rule_describe(DlRuleContext *ctx, const char *name, const DlValue *v) {
     const char *who = name ? name : v->var ? v->var : "this value";
     const char *where = dl_device_text(ctx->arena, v);
     if (!v->dev_why || !v->dev_span.end)
         return dl_arena_printf(ctx->arena, "`%s` is on %s", who, where);
-    return dl_arena_printf(ctx->arena, "`%s` is on %s (line %d: %s)", who, where,
-                           dl_rule_line(ctx, v->dev_span.start), v->dev_why);
+    return dl_arena_printf(ctx->arena, "`%s` is on %s (%s: %s)", who, where,
+                           dl_rule_where(ctx, v->home, v->dev_span.start), v->dev_why);
 }
 
 DlFix *dl_rule_fix_replace(DlRuleContext *ctx, const char *title, DlSpan span, const char *text) {

@@ -39,6 +39,14 @@ static bool each_selector(const char *const *list, size_t count, SelectorVisit v
     return true;
 }
 
+/* "DL2", "DL301": a code or prefix of the catalogue's form, valid even where no rule of that
+ * family exists yet (a config written for a newer devlint must not break an older one). */
+static bool looks_like_code(const char *sel) {
+    if (strncasecmp(sel, "DL", 2) != 0) return false;
+    size_t digits = strspn(sel + 2, "0123456789");
+    return sel[2 + digits] == '\0' && digits <= 3;
+}
+
 typedef struct Apply {
     bool *enabled;
     bool value;
@@ -54,13 +62,13 @@ static bool apply(const char *sel, void *arg) {
             a->enabled[r] = a->value;
             matched = true;
         }
-    if (!matched) {
+    if (!matched && !looks_like_code(sel)) {
         char *msg = malloc(strlen(sel) + 96);
         if (!msg) abort();
         sprintf(msg, "unknown rule selector `%s` in %s (see `devlint rules`)", sel, a->option);
         *a->error = msg;
     }
-    return matched;
+    return matched || looks_like_code(sel);
 }
 
 bool dl_selection_resolve(const char *const *select, size_t select_count,

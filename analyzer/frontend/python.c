@@ -971,6 +971,8 @@ DlParseResult dl_python_parse(const DlSource *src, DlArena *arena, bool lower) {
         L.module->classes =
             (DlClass **)ptrvec_finish(&L, &L.classes, &L.module->class_count);
         L.module->sets_default_device = mentions(src, "set_default_device");
+        L.module->mentions_devices = mentions(src, "cuda") || mentions(src, "device") ||
+                                     mentions(src, ".to(") || mentions(src, "\"meta\"");
     }
     ts_tree_delete(tree);
     if (L.too_deep) {

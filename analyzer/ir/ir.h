@@ -158,7 +158,8 @@ typedef struct DlModuleIR {
     uint32_t class_count;
     DlCommentSpan *comments;
     uint32_t comment_count;
-    bool sets_default_device; /* torch.set_default_device / `with torch.device(...)` anywhere */
+    bool sets_default_device; /* torch.set_default_device anywhere in the file */
+    bool mentions_devices;    /* the text names a device or moves something (.to( .cuda( device) */
 } DlModuleIR;
 
 /* Text of a span (arena copy). */
