@@ -33,12 +33,15 @@ static void on_meet(DlRuleContext *ctx, const DlMeetFact *fact) {
     const DlOperand *cpu = dl_meet_cpu_operand(fact, DL_ORIGIN_BATCH);
     const DlOperand *dev = dl_meet_device_operand(fact);
     if (!cpu || !dev) return;
-    const char *name = dl_rule_text(ctx, cpu->expr->span);
+    const DlExpr *e = cpu->expr;
+    const char *name = dl_rule_text(ctx, e->span);
+    bool plain = e->kind == DL_EX_NAME || e->kind == DL_EX_ATTR;
+    const char *advice = plain ? dl_arena_printf(dl_rule_arena(ctx), "move the batch first: `%s = %s.to(device)`", name, name)
+                               : "move the batch to the device first";
     const char *message = dl_arena_printf(
-        dl_rule_arena(ctx),
-        "`%s` is %s (line %d) still on the cpu, but %s; move the batch first: `%s = %s.to(device)`",
-        name, cpu->value->dev_why ? cpu->value->dev_why : "a batch",
-        dl_rule_line(ctx, cpu->value->dev_span.start), dl_meet_describe(ctx, dev), name, name);
+        dl_rule_arena(ctx), "`%s` is %s (line %d) still on the cpu, but %s; %s", name,
+        cpu->value->dev_why ? cpu->value->dev_why : "a batch",
+        dl_rule_line(ctx, cpu->value->dev_span.start), dl_meet_describe(ctx, dev), advice);
     dl_report_finding(ctx, &dl_rule_DL104, cpu->expr->span, cpu->value->dev_span, message, NULL);
 }
 

@@ -208,11 +208,51 @@ static const char *key_of(Flow *F, const DlExpr *e) {
     return NULL;
 }
 
+static bool target_binds(const DlExpr *t, const char *name) {
+    if (!t) return false;
+    if (t->kind == DL_EX_NAME) return strcmp(t->name, name) == 0;
+    if (t->kind == DL_EX_TUPLE || t->kind == DL_EX_LIST) {
+        for (uint32_t i = 0; i < t->item_count; i++)
+            if (target_binds(t->items[i], name)) return true;
+    }
+    if (t->kind == DL_EX_STARRED) return target_binds(t->object, name);
+    return false;
+}
+
+static bool block_binds(const DlBlock *b, const char *name, int depth) {
+    if (depth > 64) return true;
+    for (uint32_t i = 0; i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        for (uint32_t t = 0; t < s->target_count; t++)
+            if (target_binds(s->targets[t], name)) return true;
+        if (s->kind == DL_ST_DEF && strcmp(s->func->name, name) == 0) return true;
+        if (s->kind == DL_ST_CLASS && strcmp(s->cls->name, name) == 0) return true;
+        if (block_binds(&s->body, name, depth + 1) || block_binds(&s->orelse, name, depth + 1) ||
+            block_binds(&s->finalbody, name, depth + 1))
+            return true;
+        for (uint32_t h = 0; h < s->handler_count; h++)
+            if (block_binds(&s->handlers[h], name, depth + 1)) return true;
+    }
+    return false;
+}
+
+/* Does an enclosing function bind `name`? Then a nested function (a closure) reads that
+ * local, whose value at call time is not known here, not the module-level one. */
+static bool enclosing_binds(const DlFunction *fn, const char *name) {
+    for (const DlFunction *p = fn ? fn->parent : NULL; p; p = p->parent) {
+        for (uint32_t i = 0; i < p->param_count; i++)
+            if (strcmp(p->params[i].name, name) == 0) return true;
+        if (block_binds(&p->body, name, 0)) return true;
+    }
+    return false;
+}
+
 static const Binding *lookup(Flow *F, const char *key) {
     Binding *b = state_find(F->st, key);
     if (b) return b;
-    if (F->env->globals && !strchr(key, '.')) return state_find(F->env->globals, key);
-    return NULL;
+    if (!F->env->globals || strchr(key, '.')) return NULL;
+    if (F->fn && F->fn->parent && enclosing_binds(F->fn, key)) return NULL;
+    return state_find(F->env->globals, key);
 }
 
 /* The qualified name of a NAME/ATTR chain whose root is an import ("torch.nn.Linear"), or
@@ -538,9 +578,15 @@ static const DlValue *eval_library_call(Flow *F, const DlExpr *call, const char 
         p->origin = DL_ORIGIN_NONE;
         return p;
     }
-    if (strcmp(q, "torch.nn.DataParallel") == 0 ||
+    if (strcmp(q, "torch.nn.DataParallel") == 0 || strcmp(q, "torch.nn.parallel.DataParallel") == 0 ||
         strcmp(q, "torch.nn.parallel.DistributedDataParallel") == 0) {
-        return call->arg_count ? argv[0] : unknown();
+        /* the wrapper scatters its inputs onto its device(s): callers may pass cpu batches */
+        const DlValue *inner = call->arg_count ? argv[0] : unknown();
+        DlValue *w = is_module_like(inner) ? dl_value_copy(F->arena, inner) : mk(F, DL_KIND_MODULE);
+        w->flags |= DL_VF_SCATTERS;
+        w->flags &= (uint16_t)~DL_VF_CONSTRUCTED;
+        w->var = NULL;
+        return w;
     }
     if (dl_torch_is_module_class(q)) {
         DlValue *m = mk(F, DL_KIND_MODULE);
@@ -585,7 +631,9 @@ static const DlValue *call_module(Flow *F, const DlExpr *call, const DlValue *ca
     for (uint32_t i = 0; i < call->arg_count; i++)
         if (!call->args[i].keyword || call->args[i].keyword[0] != '*')
             add_operand(&ops, call->args[i].value, argv[i]);
-    if (ops.count > 1) meet(F, call, ops.items, ops.count, 0);
+    if (ops.count > 1 && !(callee->flags & DL_VF_SCATTERS)) meet(F, call, ops.items, ops.count, 0);
+    if (callee->flags & DL_VF_SCATTERS)
+        return with_device(F, mk(F, DL_KIND_TENSOR), callee, DL_ORIGIN_MODEL, call->span);
     if (callee->kind == DL_KIND_LOSS) {
         DlValue *r = combine(F, call, ops.items + 1, ops.count - 1);
         r->flags |= DL_VF_ZERO_DIM;
@@ -922,8 +970,13 @@ static const DlValue *eval_builtin(Flow *F, const DlExpr *call, const char *name
         return a0;
     if (strcmp(name, "next") == 0) return element_of(F, a0, call->span);
     if (strcmp(name, "len") == 0 || strcmp(name, "int") == 0 || strcmp(name, "float") == 0 ||
-        strcmp(name, "bool") == 0 || strcmp(name, "range") == 0)
-        return mk(F, strcmp(name, "range") == 0 ? DL_KIND_LOADER : DL_KIND_SCALAR);
+        strcmp(name, "bool") == 0)
+        return mk(F, DL_KIND_SCALAR);
+    if (strcmp(name, "range") == 0) {
+        DlValue *r = mk(F, DL_KIND_SEQ);
+        r->elem = mk(F, DL_KIND_SCALAR);
+        return r;
+    }
     if (strcmp(name, "str") == 0) return mk(F, DL_KIND_STRING);
     if (strcmp(name, "isinstance") == 0 || strcmp(name, "print") == 0 ||
         strcmp(name, "super") == 0 || strcmp(name, "hasattr") == 0 ||

@@ -266,6 +266,14 @@ static void compute_class_attributes(DlProject *p, DlFlowState *const *globals) 
             /* self.to(device) / self.cuda() inside __init__: the module moves itself */
             const DlValue *self = dl_flow_lookup(st, "self");
             bool moved = self && (self->flags & DL_VF_MOVED);
+            /* a module that stores a device or moves its own parts manages its placement:
+             * its instances are not "never moved" */
+            for (uint32_t k = 0; k < n && !moved; k++) {
+                const DlValue *v = attrs[k].value;
+                moved = v->kind == DL_KIND_DEVICE ||
+                        ((v->kind == DL_KIND_MODULE || v->kind == DL_KIND_LOSS) &&
+                         (v->flags & DL_VF_MOVED));
+            }
             if (moved) {
                 DlAttr *grown = dl_arena_alloc(&p->arena, (n + 1) * sizeof(DlAttr));
                 if (n) memcpy(grown, attrs, n * sizeof(DlAttr));

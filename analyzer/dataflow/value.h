@@ -59,6 +59,7 @@ enum {
     DL_VF_HAS_MODULES = 1 << 4,  /* seq: holds modules or parameters */
     DL_VF_OWN_TO = 1 << 5,       /* instance/class: the project class defines its own to() */
     DL_VF_CONSTRUCTED = 1 << 6,  /* module: constructed in this scope (so "never moved" is known) */
+    DL_VF_SCATTERS = 1 << 8,     /* module: DataParallel/DDP wrapper, moves its inputs itself */
     DL_VF_WHOLE_BATCH = 1 << 7,  /* a whole loader element: a tensor, a tuple, a dict or a
                                     project Batch object; only its parts are known tensors */
 };
