@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -61,14 +62,16 @@ static bool dl_glob_match(const char *p, const char *pe, const char *s, const ch
 
 static const char *dl_utf8_next(const char *s, const char *se) {
     s++;
-    while (s < se && ((unsigned char)*s & 0xC0) == 0x80) s++;
+    while (s < se && ((unsigned char)*s & 0xC0) == 0x80)
+        s++;
     return s;
 }
 
 /* `*` (not crossing '/') or `**` (crossing it; `**` + '/' may also match nothing at all). */
 static bool dl_glob_star(const char *p, const char *pe, const char *s, const char *se) {
     const char *rest = p;
-    while (rest < pe && *rest == '*') rest++;
+    while (rest < pe && *rest == '*')
+        rest++;
     bool deep = rest - p >= 2;
     if (deep && rest < pe && *rest == '/' && dl_glob_match(rest + 1, pe, s, se)) return true;
     for (const char *t = s;; t++) {
@@ -130,8 +133,7 @@ static bool dl_glob_is_dot_component(const char *s, const char *se) {
 
 /* Does the pattern match a run of whole components of `path` that ends at `end` (the end of
  * the path or a '/')? Without '/' only the last component can be the run. */
-static bool dl_glob_match_ending(const char *p, const char *pe, const char *path,
-                                 size_t end) {
+static bool dl_glob_match_ending(const char *p, const char *pe, const char *path, size_t end) {
     bool one_component = memchr(p, '/', (size_t)(pe - p)) == NULL;
     for (size_t i = end;; i--) {
         bool boundary = i == 0 || path[i - 1] == '/';
@@ -148,8 +150,10 @@ static bool dl_glob_match_ending(const char *p, const char *pe, const char *path
 static void dl_glob_trim(const char *pattern, const char **p, const char **pe) {
     *p = pattern;
     *pe = pattern + strlen(pattern);
-    while (*pe - *p >= 2 && (*p)[0] == '.' && (*p)[1] == '/') *p += 2;
-    while (*pe - *p > 1 && (*pe)[-1] == '/') (*pe)--;
+    while (*pe - *p >= 2 && (*p)[0] == '.' && (*p)[1] == '/')
+        *p += 2;
+    while (*pe - *p > 1 && (*pe)[-1] == '/')
+        (*pe)--;
 }
 
 bool dl_glob_match_path(const char *pattern, const char *path) {
@@ -157,8 +161,7 @@ bool dl_glob_match_path(const char *pattern, const char *path) {
     dl_glob_trim(pattern, &p, &pe);
     size_t len = strlen(path);
     for (size_t end = 0; end <= len; end++) {
-        if ((end == len || path[end] == '/') && dl_glob_match_ending(p, pe, path, end))
-            return true;
+        if ((end == len || path[end] == '/') && dl_glob_match_ending(p, pe, path, end)) return true;
     }
     return false;
 }
@@ -171,9 +174,11 @@ static char *dl_path_normalise(const char *in) {
     size_t o = 0;
     if (in[0] == '/') out[o++] = '/';
     for (const char *p = in; *p;) {
-        while (*p == '/') p++;
+        while (*p == '/')
+            p++;
         const char *c = p;
-        while (*p && *p != '/') p++;
+        while (*p && *p != '/')
+            p++;
         size_t n = (size_t)(p - c);
         if (n == 0 || (n == 1 && c[0] == '.')) continue;
         if (o > 0 && out[o - 1] != '/') out[o++] = '/';
@@ -387,7 +392,8 @@ void dl_files_collect(const char *const *paths, size_t path_count, const DlWalkO
     memset(out, 0, sizeof *out);
     DlWalk w;
     dl_walk_init(&w, opts);
-    for (size_t i = 0; i < path_count; i++) dl_walk_named(&w, paths[i]);
+    for (size_t i = 0; i < path_count; i++)
+        dl_walk_named(&w, paths[i]);
     dl_walk_finish_paths(&w, out);
     dl_walk_finish_errors(&w, out);
     dl_vec_free(&w.errors);
@@ -396,7 +402,8 @@ void dl_files_collect(const char *const *paths, size_t path_count, const DlWalkO
 }
 
 void dl_files_free(DlFileList *list) {
-    for (size_t i = 0; i < list->count; i++) free(list->paths[i]);
+    for (size_t i = 0; i < list->count; i++)
+        free(list->paths[i]);
     for (size_t i = 0; i < list->error_count; i++) {
         free(list->error_paths[i]);
         free(list->error_messages[i]);

@@ -30,7 +30,7 @@ static void *dl_source_xmalloc(size_t n) {
 
 /* Always returns false so callers can `return dl_source_fail(...)`. */
 __attribute__((format(printf, 2, 3))) static bool dl_source_fail(char **error, const char *fmt,
-                                                                   ...) {
+                                                                 ...) {
     if (!error) return false;
     va_list ap, ap2;
     va_start(ap, fmt);
@@ -58,8 +58,10 @@ static void dl_source_index_lines(DlSource *src) {
     dl_vec_push(&starts, 0);
     const char *t = src->text;
     for (size_t i = 0; i < src->len; i++) {
-        if (t[i] == '\r' && i + 1 < src->len && t[i + 1] == '\n') i++;
-        else if (t[i] != '\n' && t[i] != '\r') continue;
+        if (t[i] == '\r' && i + 1 < src->len && t[i + 1] == '\n')
+            i++;
+        else if (t[i] != '\n' && t[i] != '\r')
+            continue;
         dl_vec_push(&starts, (uint32_t)(i + 1));
     }
     src->line_starts = starts.items;
@@ -67,8 +69,7 @@ static void dl_source_index_lines(DlSource *src) {
 }
 
 /* Takes ownership of `buf` (len bytes + room for the NUL) and runs the content checks. */
-static bool dl_source_adopt(DlSource *src, const char *path, char *buf, size_t len,
-                            char **error) {
+static bool dl_source_adopt(DlSource *src, const char *path, char *buf, size_t len, char **error) {
     buf[len] = '\0';
     src->text = buf;
     src->len = len;
@@ -171,8 +172,10 @@ static size_t dl_source_line_index(const DlSource *src, size_t byte) {
     size_t lo = 0, hi = src->line_count; /* answer in [lo, hi) */
     while (hi - lo > 1) {
         size_t mid = lo + (hi - lo) / 2;
-        if (src->line_starts[mid] <= byte) lo = mid;
-        else hi = mid;
+        if (src->line_starts[mid] <= byte)
+            lo = mid;
+        else
+            hi = mid;
     }
     return lo;
 }
@@ -186,7 +189,8 @@ void dl_source_position(const DlSource *src, size_t byte, int *line, int *column
     size_t start = src->line_starts[index];
     if (index == 0 && dl_source_has_bom(src->text, src->len)) start = byte < 3 ? byte : 3;
     /* Back up to the first byte of the character the offset falls in. */
-    while (byte > start && ((unsigned char)src->text[byte] & 0xC0) == 0x80) byte--;
+    while (byte > start && ((unsigned char)src->text[byte] & 0xC0) == 0x80)
+        byte--;
     *line = index + 1 > INT_MAX ? INT_MAX : (int)(index + 1);
     int count = dl_utf8_count(src->text + start, byte - start);
     *column = count == INT_MAX ? INT_MAX : count + 1;
@@ -223,10 +227,14 @@ static size_t dl_utf8_sequence(const unsigned char *s, size_t avail) {
     unsigned char c = s[0], lo = 0x80, hi = 0xBF;
     size_t n;
     if (c < 0x80) return 1;
-    if (c >= 0xC2 && c <= 0xDF) n = 2;
-    else if (c >= 0xE0 && c <= 0xEF) n = 3;
-    else if (c >= 0xF0 && c <= 0xF4) n = 4;
-    else return 0;
+    if (c >= 0xC2 && c <= 0xDF)
+        n = 2;
+    else if (c >= 0xE0 && c <= 0xEF)
+        n = 3;
+    else if (c >= 0xF0 && c <= 0xF4)
+        n = 4;
+    else
+        return 0;
     if (c == 0xE0) lo = 0xA0;
     if (c == 0xED) hi = 0x9F;
     if (c == 0xF0) lo = 0x90;

@@ -8,9 +8,9 @@
 #include <stdint.h>
 
 typedef struct DlSource {
-    char *path;          /* as given on the command line (owned) */
-    char *text;          /* file bytes + NUL (owned); a leading UTF-8 BOM is kept */
-    size_t len;          /* bytes, without the NUL */
+    char *path;            /* as given on the command line (owned) */
+    char *text;            /* file bytes + NUL (owned); a leading UTF-8 BOM is kept */
+    size_t len;            /* bytes, without the NUL */
     uint32_t *line_starts; /* byte offset of each line's first byte (owned) */
     size_t line_count;     /* >= 1; a text ending in a terminator has a last, empty line */
 } DlSource;

@@ -5,7 +5,7 @@
 #include "source.h"
 #include "vec.h"
 
-#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -24,8 +24,8 @@ typedef DL_VEC(DlSuppressionCode) DlCodeVec;
 /* Characters of a code or rule name ("DL101", "unassigned-to"); ASCII only, so for a code
  * bytes and code points are the same count. */
 static bool dl_suppress_is_word(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '_' || c == '-';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '-';
 }
 
 static bool dl_suppress_is_blank(char c) {
@@ -33,7 +33,8 @@ static bool dl_suppress_is_blank(char c) {
 }
 
 static size_t dl_suppress_skip_blanks(const DlCommentLine *ln, size_t q) {
-    while (q < ln->end && dl_suppress_is_blank(ln->text[q])) q++;
+    while (q < ln->end && dl_suppress_is_blank(ln->text[q]))
+        q++;
     return q;
 }
 
@@ -47,9 +48,11 @@ static bool dl_suppress_word_at(const DlCommentLine *ln, size_t q, const char *w
 /* Letters then digits, the shape of every linter's codes (E501, B008, DL101). */
 static bool dl_suppress_code_shaped(const char *s, size_t n) {
     size_t i = 0;
-    while (i < n && ((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z'))) i++;
+    while (i < n && ((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z')))
+        i++;
     if (i == 0 || i == n) return false;
-    while (i < n && s[i] >= '0' && s[i] <= '9') i++;
+    while (i < n && s[i] >= '0' && s[i] <= '9')
+        i++;
     return i == n;
 }
 
@@ -82,7 +85,8 @@ static void dl_suppress_push(DlSuppressions *out, DlSuppression item, DlCodeVec 
         out->cap = cap;
     }
     size_t i = out->count++;
-    for (; i > 0 && out->items[i - 1].line > item.line; i--) out->items[i] = out->items[i - 1];
+    for (; i > 0 && out->items[i - 1].line > item.line; i--)
+        out->items[i] = out->items[i - 1];
     out->items[i] = item;
 }
 
@@ -96,7 +100,8 @@ static size_t dl_suppress_list(const DlCommentLine *ln, size_t q, DlCodeVec *cod
             continue;
         }
         size_t start = q;
-        while (q < ln->end && dl_suppress_is_word(t[q])) q++;
+        while (q < ln->end && dl_suppress_is_word(t[q]))
+            q++;
         dl_suppress_add_code(ln, start, q - start, codes);
     }
     return q < ln->end ? q + 1 : q;
@@ -129,7 +134,8 @@ static size_t dl_suppress_devlint(const DlCommentLine *ln, size_t k, DlSuppressi
 /* `# noqa`, `// noqa`, `# text # noqa`, or a comment line that starts with it; not prose
  * that merely mentions noqa ("# why not noqa here"). */
 static bool dl_suppress_after_marker(const DlCommentLine *ln, size_t k) {
-    while (k > ln->begin && dl_suppress_is_blank(ln->text[k - 1])) k--;
+    while (k > ln->begin && dl_suppress_is_blank(ln->text[k - 1]))
+        k--;
     if (k == ln->begin) return true;
     char c = ln->text[k - 1];
     return c == '#' || c == '/' || c == '*';
@@ -145,9 +151,11 @@ static size_t dl_suppress_noqa(const DlCommentLine *ln, size_t k, DlSuppressions
     DlCodeVec codes = {0};
     if (q < ln->end && t[q] == ':') {
         for (q++;;) {
-            while (q < ln->end && (dl_suppress_is_blank(t[q]) || t[q] == ',')) q++;
+            while (q < ln->end && (dl_suppress_is_blank(t[q]) || t[q] == ','))
+                q++;
             size_t start = q;
-            while (q < ln->end && dl_suppress_is_word(t[q])) q++;
+            while (q < ln->end && dl_suppress_is_word(t[q]))
+                q++;
             if (q == start || !dl_suppress_code_shaped(t + start, q - start)) {
                 q = start;
                 break;
@@ -176,7 +184,8 @@ static void dl_suppress_scan_line(const DlCommentLine *ln, DlSuppressions *out) 
 
 /* Start of the file line holding `pos`; a BOM on line 1 takes no column. */
 static size_t dl_suppress_line_start(const char *text, size_t pos) {
-    while (pos > 0 && text[pos - 1] != '\n' && text[pos - 1] != '\r') pos--;
+    while (pos > 0 && text[pos - 1] != '\n' && text[pos - 1] != '\r')
+        pos--;
     if (pos == 0 && strncmp(text, "\xEF\xBB\xBF", 3) == 0) return 3;
     return pos;
 }
@@ -186,7 +195,8 @@ static void dl_suppress_scan_comment(const char *text, const DlCommentSpan *c,
     DlCommentLine ln = {text, dl_suppress_line_start(text, c->start), c->start, c->start, c->line};
     while (ln.begin < c->end) {
         ln.end = ln.begin;
-        while (ln.end < c->end && text[ln.end] != '\n' && text[ln.end] != '\r') ln.end++;
+        while (ln.end < c->end && text[ln.end] != '\n' && text[ln.end] != '\r')
+            ln.end++;
         if (ln.line_start > ln.begin) ln.line_start = ln.begin; /* a comment inside the BOM */
         dl_suppress_scan_line(&ln, out);
         size_t next = ln.end + 1;
@@ -199,7 +209,8 @@ static void dl_suppress_scan_comment(const char *text, const DlCommentSpan *c,
 void dl_suppressions_parse(const char *text, const DlCommentSpan *comments, size_t comment_count,
                            DlSuppressions *out) {
     memset(out, 0, sizeof *out);
-    for (size_t i = 0; i < comment_count; i++) dl_suppress_scan_comment(text, &comments[i], out);
+    for (size_t i = 0; i < comment_count; i++)
+        dl_suppress_scan_comment(text, &comments[i], out);
 }
 
 static bool dl_suppression_covers(const DlSuppression *s, const char *code, const char *name) {
@@ -216,8 +227,10 @@ bool dl_suppressions_match(const DlSuppressions *s, int line, const char *code, 
     size_t lo = 0, hi = s->count; /* first item on `line` or after it */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (s->items[mid].line < line) lo = mid + 1;
-        else hi = mid;
+        if (s->items[mid].line < line)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     for (size_t i = lo; i < s->count && s->items[i].line == line; i++)
         if (dl_suppression_covers(&s->items[i], code, name)) return true;
@@ -226,7 +239,8 @@ bool dl_suppressions_match(const DlSuppressions *s, int line, const char *code, 
 
 void dl_suppressions_free(DlSuppressions *s) {
     for (size_t i = 0; i < s->count; i++) {
-        for (size_t j = 0; j < s->items[i].code_count; j++) free(s->items[i].codes[j].text);
+        for (size_t j = 0; j < s->items[i].code_count; j++)
+            free(s->items[i].codes[j].text);
         free(s->items[i].codes);
     }
     free(s->items);

@@ -7,15 +7,15 @@
 #include <stddef.h>
 
 typedef struct DlSuppressionCode {
-    char *text;  /* as written ("DL101", "unassigned-to", "DL999") */
-    int column;  /* 1-based code-point column of the code in the line, for DL000 */
+    char *text;     /* as written ("DL101", "unassigned-to", "DL999") */
+    int column;     /* 1-based code-point column of the code in the line, for DL000 */
     int end_column; /* exclusive, like DlDiag */
 } DlSuppressionCode;
 
 typedef struct DlSuppression {
-    int line;       /* 1-based */
-    bool all;       /* no codes listed: suppress every rule on the line */
-    bool is_noqa;   /* written as `# noqa` (then unknown non-DL codes like E501 are not ours) */
+    int line;     /* 1-based */
+    bool all;     /* no codes listed: suppress every rule on the line */
+    bool is_noqa; /* written as `# noqa` (then unknown non-DL codes like E501 are not ours) */
     DlSuppressionCode *codes;
     size_t code_count;
 } DlSuppression;

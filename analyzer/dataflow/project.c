@@ -85,54 +85,56 @@ static const DlFunctionInfo *function_in_file(const DlFileFacts *f, const char *
     return NULL;
 }
 
-/* "model.Net" -> the class Net of the file whose module name is "model"; "Net" -> this file's
- * class; otherwise the one class of that name in the project, if it is unique. */
-const DlClassInfo *dl_project_find_class(const DlProject *p, const DlFileFacts *from,
-                                         const char *qualified) {
+static int compare_entries(const void *a, const void *b) {
+    const DlNamedEntry *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : strcmp(x->module, y->module);
+}
+
+/* The entries named `name`: [*first, *first + count) of the sorted index. */
+static uint32_t entries_named(const DlNamedEntry *entries, uint32_t n, const char *name,
+                              uint32_t *first) {
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (strcmp(entries[mid].name, name) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    uint32_t end = lo;
+    while (end < n && strcmp(entries[end].name, name) == 0) end++;
+    *first = lo;
+    return end - lo;
+}
+
+/* "model.Net" -> the entry Net of the file whose module name is "model"; "Net" -> this file's;
+ * otherwise the one entry of that name in the project, if it is unique. Library names
+ * (torch.*) never resolve to project code. */
+static const void *find_named(const DlNamedEntry *entries, uint32_t n, const char *qualified,
+                              bool unique_fallback) {
+    if (strncmp(qualified, "torch.", 6) == 0 || strcmp(qualified, "torch") == 0) return NULL;
     const char *name = last_component(qualified);
-    if (name == qualified) return class_in_file(from, name);
-    size_t module_len = (size_t)(name - 1 - qualified);
-    const char *module_end = qualified + module_len;
+    uint32_t first, count = entries_named(entries, n, name, &first);
+    if (!count || name == qualified) return NULL;
+    const char *module_end = name - 1;
     const char *module_start = module_end;
     while (module_start > qualified && module_start[-1] != '.') module_start--;
     size_t mlen = (size_t)(module_end - module_start);
-    const DlClassInfo *found = NULL;
-    int matches = 0;
-    for (uint32_t i = 0; i < p->file_count; i++) {
-        const DlFileFacts *f = &p->files[i];
-        if (!f->module) continue;
-        const DlClassInfo *c = class_in_file(f, name);
-        if (!c) continue;
-        const char *mn = f->module->module_name;
-        if (strlen(mn) == mlen && strncmp(mn, module_start, mlen) == 0) return c;
-        found = c;
-        matches++;
-    }
-    /* torch.* and other libraries never resolve to project classes by name alone */
-    if (strncmp(qualified, "torch", 5) == 0) return NULL;
-    return matches == 1 ? found : NULL;
+    for (uint32_t i = first; i < first + count; i++)
+        if (strlen(entries[i].module) == mlen && strncmp(entries[i].module, module_start, mlen) == 0)
+            return entries[i].info;
+    return unique_fallback && count == 1 ? entries[first].info : NULL;
+}
+
+const DlClassInfo *dl_project_find_class(const DlProject *p, const DlFileFacts *from,
+                                         const char *qualified) {
+    if (!strchr(qualified, '.')) return class_in_file(from, qualified);
+    return find_named(p->classes_by_name, p->class_entries, qualified, true);
 }
 
 const DlFunctionInfo *dl_project_find_function(const DlProject *p, const DlFileFacts *from,
                                                const char *qualified) {
-    const char *name = last_component(qualified);
-    if (name == qualified) return function_in_file(from, name);
-    if (strncmp(qualified, "torch", 5) == 0) return NULL;
-    size_t module_len = (size_t)(name - 1 - qualified);
-    const char *module_end = qualified + module_len;
-    const char *module_start = module_end;
-    while (module_start > qualified && module_start[-1] != '.') module_start--;
-    size_t mlen = (size_t)(module_end - module_start);
-    for (uint32_t i = 0; i < p->file_count; i++) {
-        const DlFileFacts *f = &p->files[i];
-        if (!f->module) continue;
-        const char *mn = f->module->module_name;
-        if (strlen(mn) == mlen && strncmp(mn, module_start, mlen) == 0) {
-            const DlFunctionInfo *fi = function_in_file(f, name);
-            if (fi) return fi;
-        }
-    }
-    return NULL;
+    if (!strchr(qualified, '.')) return function_in_file(from, qualified);
+    return find_named(p->functions_by_name, p->function_entries, qualified, false);
 }
 
 const DlFunctionInfo *dl_project_method(const DlProject *p, const DlClassInfo *c,
@@ -155,17 +157,13 @@ const DlAttr *dl_project_attr(const DlClassInfo *c, const char *name) {
 }
 
 const DlClassInfo *dl_project_class_of(const DlProject *p, const DlClass *cls) {
-    for (uint32_t i = 0; i < p->file_count; i++)
-        for (uint32_t j = 0; j < p->files[i].class_count; j++)
-            if (p->files[i].classes[j]->cls == cls) return p->files[i].classes[j];
-    return NULL;
+    (void)p;
+    return cls->facts;
 }
 
 const DlFunctionInfo *dl_project_function_of(const DlProject *p, const DlFunction *fn) {
-    for (uint32_t i = 0; i < p->file_count; i++)
-        for (uint32_t j = 0; j < p->files[i].function_count; j++)
-            if (p->files[i].functions[j]->fn == fn) return p->files[i].functions[j];
-    return NULL;
+    (void)p;
+    return fn->facts;
 }
 
 /* ---------------------------------------------------------------- classes */
@@ -301,6 +299,31 @@ static void compute_globals(DlProject *p, DlFlowState **globals) {
     }
 }
 
+static void build_name_index(DlProject *p) {
+    uint32_t classes = 0, functions = 0;
+    for (uint32_t i = 0; i < p->file_count; i++) {
+        classes += p->files[i].class_count;
+        functions += p->files[i].function_count;
+    }
+    p->classes_by_name = dl_arena_alloc(&p->arena, (classes + 1) * sizeof(DlNamedEntry));
+    p->functions_by_name = dl_arena_alloc(&p->arena, (functions + 1) * sizeof(DlNamedEntry));
+    for (uint32_t i = 0; i < p->file_count; i++) {
+        const DlFileFacts *f = &p->files[i];
+        if (!f->module) continue;
+        for (uint32_t j = 0; j < f->class_count; j++)
+            p->classes_by_name[p->class_entries++] =
+                (DlNamedEntry){f->classes[j]->cls->name, f->module->module_name, f->classes[j]};
+        for (uint32_t j = 0; j < f->function_count; j++) {
+            const DlFunctionInfo *fi = f->functions[j];
+            if (fi->owner || fi->fn->parent) continue; /* top-level functions only */
+            p->functions_by_name[p->function_entries++] =
+                (DlNamedEntry){fi->fn->name, f->module->module_name, fi};
+        }
+    }
+    qsort(p->classes_by_name, p->class_entries, sizeof(DlNamedEntry), compare_entries);
+    qsort(p->functions_by_name, p->function_entries, sizeof(DlNamedEntry), compare_entries);
+}
+
 void dl_project_build(DlProject *p, DlModuleIR *const *modules, uint32_t count) {
     dl_arena_init(&p->arena);
     p->file_count = count;
@@ -326,6 +349,7 @@ void dl_project_build(DlProject *p, DlModuleIR *const *modules, uint32_t count) 
             for (uint32_t k = 0; k < c->cls->method_count; k++)
                 if (strcmp(c->cls->methods[k]->name, "to") == 0) c->has_own_to = true;
             f->classes[j] = c;
+            m->classes[j]->facts = c;
         }
         f->function_count = m->function_count;
         f->functions = dl_arena_alloc(&p->arena, (m->function_count + 1) * sizeof(DlFunctionInfo *));
@@ -336,8 +360,10 @@ void dl_project_build(DlProject *p, DlModuleIR *const *modules, uint32_t count) 
             for (uint32_t k = 0; k < m->class_count && fi->fn->owner; k++)
                 if (f->classes[k]->cls == fi->fn->owner) fi->owner = f->classes[k];
             f->functions[j] = fi;
+            m->functions[j]->facts = fi;
         }
     }
+    build_name_index(p);
     resolve_classes(p);
     for (uint32_t i = 0; i < count && !p->uses_devices; i++)
         if (modules[i]) p->uses_devices = modules[i]->mentions_devices;

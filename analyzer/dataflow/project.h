@@ -51,7 +51,15 @@ typedef struct DlFileFacts {
     uint32_t function_count;
 } DlFileFacts;
 
+typedef struct DlNamedEntry {
+    const char *name;   /* class or top-level function name */
+    const char *module; /* the file's module name */
+    const void *info;   /* DlClassInfo / DlFunctionInfo */
+} DlNamedEntry;
+
 typedef struct DlProject {
+    DlNamedEntry *classes_by_name, *functions_by_name; /* sorted by name, then module */
+    uint32_t class_entries, function_entries;
     DlArena arena; /* summaries */
     bool uses_devices; /* some file moves something to a device or names one: without that,
                           "the module's device" is the CPU and nothing can mismatch */

@@ -135,6 +135,7 @@ struct DlFunction {
     DlFunction *parent;   /* enclosing function for nested defs */
     DlExpr **decorators;
     uint32_t decorator_count;
+    void *facts; /* the project's DlFunctionInfo, set by dl_project_build */
 };
 
 struct DlClass {
@@ -145,6 +146,7 @@ struct DlClass {
     DlBlock body;
     DlFunction **methods;
     uint32_t method_count;
+    void *facts; /* the project's DlClassInfo, set by dl_project_build */
 };
 
 /* One file's program model. */

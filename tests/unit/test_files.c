@@ -1,12 +1,38 @@
 /* Unit tests for core/files: the walk over a temporary tree, excludes, globs, symlink loops. */
+#define _GNU_SOURCE /* nftw, for removing the temporary trees */
 #include "core/files.h"
 
 #include <criterion/criterion.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* Temporary directories made by the running test, removed by the suite's fini (each test runs
+ * in its own process, so this list is per test). */
+static char temp_dirs[4][64];
+static int temp_dir_count;
+
+static char *make_temp_dir(const char *prefix) {
+    cr_assert_lt(temp_dir_count, 4);
+    char *dir = temp_dirs[temp_dir_count++];
+    snprintf(dir, sizeof temp_dirs[0], "/tmp/%s_XXXXXX", prefix);
+    cr_assert_not_null(mkdtemp(dir));
+    return dir;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
+    return remove(path);
+}
+
+static void remove_temp_dirs(void) {
+    for (int i = 0; i < temp_dir_count; i++)
+        nftw(temp_dirs[i], remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+TestSuite(files, .fini = remove_temp_dirs);
 
 static void make_dir(const char *path) {
     cr_assert_eq(mkdir(path, 0755), 0, "mkdir %s", path);
@@ -22,19 +48,33 @@ static void make_file(const char *path) {
 /* A project with one of everything the walk must take or skip; the test process moves into
  * it (Criterion runs each test in its own process, so the chdir stays local). */
 static void enter_tree(void) {
-    char root[] = "/tmp/dl_files_XXXXXX";
-    cr_assert_not_null(mkdtemp(root));
-    cr_assert_eq(chdir(root), 0);
-    const char *dirs[] = {".git", ".venv", ".venv/lib", "venv", "node_modules", "__pycache__",
-                          "build", "dist", "site-packages", "pkg", "pkg/build", "tests",
-                          "tests/fixtures", "proj", "proj/tests"};
-    for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) make_dir(dirs[i]);
-    const char *files[] = {"a.py", "b.pyi", "notes.txt", ".hidden.py", ".git/x.py",
-                           ".venv/lib/y.py", "venv/z.py", "node_modules/m.py", "__pycache__/c.py",
-                           "build/gen.py", "dist/d.py", "site-packages/s.py", "pkg/__init__.py",
-                           "pkg/mod.py", "pkg/build/inner.py", "pkg/data.json", "tests/test_a.py",
-                           "tests/fixtures/f.py", "proj/tests/t.py"};
-    for (size_t i = 0; i < sizeof files / sizeof *files; i++) make_file(files[i]);
+    cr_assert_eq(chdir(make_temp_dir("dl_files")), 0);
+    const char *dirs[] = {".git",        ".venv", ".venv/lib",      "venv",          "node_modules",
+                          "__pycache__", "build", "dist",           "site-packages", "pkg",
+                          "pkg/build",   "tests", "tests/fixtures", "proj",          "proj/tests"};
+    for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++)
+        make_dir(dirs[i]);
+    const char *files[] = {"a.py",
+                           "b.pyi",
+                           "notes.txt",
+                           ".hidden.py",
+                           ".git/x.py",
+                           ".venv/lib/y.py",
+                           "venv/z.py",
+                           "node_modules/m.py",
+                           "__pycache__/c.py",
+                           "build/gen.py",
+                           "dist/d.py",
+                           "site-packages/s.py",
+                           "pkg/__init__.py",
+                           "pkg/mod.py",
+                           "pkg/build/inner.py",
+                           "pkg/data.json",
+                           "tests/test_a.py",
+                           "tests/fixtures/f.py",
+                           "proj/tests/t.py"};
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++)
+        make_file(files[i]);
 }
 
 static void assert_paths(const DlFileList *list, const char *const *want, size_t n) {
@@ -119,8 +159,8 @@ Test(files, exclude_replaces_the_defaults) {
     DlFileList list = collect(roots, 1, &opts);
     /* build/, venv/ ... come back; hidden entries stay skipped. */
     ASSERT_PATHS(&list, "__pycache__/c.py", "a.py", "b.pyi", "build/gen.py", "dist/d.py",
-                 "node_modules/m.py", "proj/tests/t.py", "site-packages/s.py",
-                 "tests/test_a.py", "venv/z.py");
+                 "node_modules/m.py", "proj/tests/t.py", "site-packages/s.py", "tests/test_a.py",
+                 "venv/z.py");
     dl_files_free(&list);
 }
 
@@ -164,10 +204,10 @@ Test(files, unreadable_directory_is_an_error_entry) {
     cr_assert_eq(chmod("pkg", 0), 0);
     const char *const roots[] = {"."};
     DlFileList list = collect(roots, 1, NULL);
+    chmod("pkg", 0755); /* before asserting, so the tree can be removed either way */
     cr_assert_eq(list.error_count, 1);
     cr_assert_str_eq(list.error_paths[0], "pkg");
     cr_assert_str_eq(list.error_messages[0], "Permission denied");
-    chmod("pkg", 0755);
     dl_files_free(&list);
 }
 
@@ -187,8 +227,7 @@ Test(files, symlink_loops_terminate, .timeout = 10) {
 
 Test(files, symlinked_directory_is_followed_once, .timeout = 10) {
     enter_tree();
-    char outside[] = "/tmp/dl_files_ext_XXXXXX";
-    cr_assert_not_null(mkdtemp(outside));
+    const char *outside = make_temp_dir("dl_files_ext");
     char file[64];
     snprintf(file, sizeof file, "%s/e.py", outside);
     make_file(file);

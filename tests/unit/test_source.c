@@ -1,12 +1,38 @@
 /* Unit tests for core/source: the line index, code-point columns, and the bad-input checks. */
+#define _GNU_SOURCE /* nftw, for removing the temporary trees */
 #include "core/source.h"
 
 #include <criterion/criterion.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* Temporary directories made by the running test, removed by the suite's fini (each test runs
+ * in its own process, so this list is per test). */
+static char temp_dirs[4][64];
+static int temp_dir_count;
+
+static char *make_temp_dir(const char *prefix) {
+    cr_assert_lt(temp_dir_count, 4);
+    char *dir = temp_dirs[temp_dir_count++];
+    snprintf(dir, sizeof temp_dirs[0], "/tmp/%s_XXXXXX", prefix);
+    cr_assert_not_null(mkdtemp(dir));
+    return dir;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
+    return remove(path);
+}
+
+static void remove_temp_dirs(void) {
+    for (int i = 0; i < temp_dir_count; i++)
+        nftw(temp_dirs[i], remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+TestSuite(source, .fini = remove_temp_dirs);
 
 static DlSource load_bytes(const char *bytes, size_t len) {
     DlSource src;
@@ -46,9 +72,7 @@ static void assert_line(const DlSource *src, int line, const char *want) {
 /* Writes `len` bytes to a fresh file in a fresh directory; returns its path (static buffer). */
 static const char *write_temp(const char *bytes, size_t len) {
     static char path[256];
-    char dir[] = "/tmp/dl_source_XXXXXX";
-    cr_assert_not_null(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/f.py", dir);
+    snprintf(path, sizeof path, "%s/f.py", make_temp_dir("dl_source"));
     FILE *f = fopen(path, "wb");
     cr_assert_not_null(f);
     cr_assert_eq(fwrite(bytes, 1, len, f), len);
@@ -68,11 +92,11 @@ Test(source, line_index_mixed_terminators) {
     assert_line(&src, 2, "bc");
     assert_line(&src, 3, "d");
     assert_line(&src, 4, "e");
-    assert_position(&src, 3, 2, 2);  /* 'c' */
-    assert_position(&src, 4, 2, 3);  /* the \r of \r\n */
-    assert_position(&src, 5, 2, 4);  /* its \n: still line 2 */
-    assert_position(&src, 6, 3, 1);  /* 'd' */
-    assert_position(&src, 8, 4, 1);  /* 'e' after a lone \r */
+    assert_position(&src, 3, 2, 2);   /* 'c' */
+    assert_position(&src, 4, 2, 3);   /* the \r of \r\n */
+    assert_position(&src, 5, 2, 4);   /* its \n: still line 2 */
+    assert_position(&src, 6, 3, 1);   /* 'd' */
+    assert_position(&src, 8, 4, 1);   /* 'e' after a lone \r */
     assert_position(&src, 500, 4, 2); /* clamps to the end */
     dl_source_free(&src);
 }
@@ -125,7 +149,9 @@ Test(source, columns_count_code_points) {
 }
 
 Test(source, bom_takes_no_column) {
-    const char text[] = "\xEF\xBB\xBF" "ab\n\xC3\xA9" "c";
+    const char text[] = "\xEF\xBB\xBF"
+                        "ab\n\xC3\xA9"
+                        "c";
     DlSource src = load_bytes(text, sizeof text - 1);
     cr_assert_eq(src.len, 9, "the BOM stays in the text");
     cr_assert_eq((unsigned char)src.text[0], 0xEF);
@@ -134,7 +160,9 @@ Test(source, bom_takes_no_column) {
     assert_position(&src, 4, 1, 2); /* 'b' */
     assert_position(&src, 8, 2, 2); /* 'c' after é: no BOM offset on line 2 */
     assert_line(&src, 1, "ab");
-    assert_line(&src, 2, "\xC3\xA9" "c");
+    assert_line(&src, 2,
+                "\xC3\xA9"
+                "c");
     dl_source_free(&src);
 }
 
@@ -157,16 +185,16 @@ Test(source, utf8_strict_validation) {
     cr_assert(dl_utf8_valid("\xEE\x80\x80", 3, &at), "U+E000 is fine");
     cr_assert(dl_utf8_valid("\xF4\x8F\xBF\xBF", 4, &at), "U+10FFFF is fine");
     assert_invalid("ab\xFF", 3, 2);
-    assert_invalid("a\xC0\xAF", 3, 1);          /* overlong '/' */
-    assert_invalid("\xC1\xBF", 2, 0);           /* overlong */
-    assert_invalid("\xE0\x80\xAF", 3, 0);       /* overlong, 3 bytes */
-    assert_invalid("\xF0\x80\x80\xAF", 4, 0);   /* overlong, 4 bytes */
-    assert_invalid("x\xED\xA0\x80", 4, 1);      /* surrogate U+D800 */
-    assert_invalid("\xF4\x90\x80\x80", 4, 0);   /* U+110000 */
+    assert_invalid("a\xC0\xAF", 3, 1);        /* overlong '/' */
+    assert_invalid("\xC1\xBF", 2, 0);         /* overlong */
+    assert_invalid("\xE0\x80\xAF", 3, 0);     /* overlong, 3 bytes */
+    assert_invalid("\xF0\x80\x80\xAF", 4, 0); /* overlong, 4 bytes */
+    assert_invalid("x\xED\xA0\x80", 4, 1);    /* surrogate U+D800 */
+    assert_invalid("\xF4\x90\x80\x80", 4, 0); /* U+110000 */
     assert_invalid("\xF5\x80\x80\x80", 4, 0);
-    assert_invalid("ab\xE2\x82", 4, 2);         /* truncated at the end */
-    assert_invalid("\xE2\x28\xA1", 3, 0);       /* bad continuation */
-    assert_invalid("\x80", 1, 0);               /* stray continuation */
+    assert_invalid("ab\xE2\x82", 4, 2);   /* truncated at the end */
+    assert_invalid("\xE2\x28\xA1", 3, 0); /* bad continuation */
+    assert_invalid("\x80", 1, 0);         /* stray continuation */
 }
 
 Test(source, rejects_invalid_utf8_with_position) {
@@ -177,7 +205,8 @@ Test(source, rejects_invalid_utf8_with_position) {
 }
 
 Test(source, rejects_invalid_utf8_after_bom) {
-    const char text[] = "\xEF\xBB\xBF" "a\xED\xA0\x80";
+    const char text[] = "\xEF\xBB\xBF"
+                        "a\xED\xA0\x80";
     char *error = reject_bytes(text, sizeof text - 1, 0);
     cr_assert_str_eq(error, "not valid UTF-8 (line 1, column 2)");
     free(error);
@@ -243,8 +272,7 @@ Test(source, load_missing_file) {
 }
 
 Test(source, load_directory) {
-    char dir[] = "/tmp/dl_source_XXXXXX";
-    cr_assert_not_null(mkdtemp(dir));
+    const char *dir = make_temp_dir("dl_source");
     DlSource src;
     char *error = NULL;
     cr_assert_not(dl_source_load(&src, dir, 0, &error));
@@ -253,7 +281,9 @@ Test(source, load_directory) {
 }
 
 Test(source, load_binary_file) {
-    const char *path = write_temp("\x7F" "ELF\x02\x01\x01\0\0", 9);
+    const char *path = write_temp("\x7F"
+                                  "ELF\x02\x01\x01\0\0",
+                                  9);
     DlSource src;
     char *error = NULL;
     cr_assert_not(dl_source_load(&src, path, 0, &error));
@@ -274,8 +304,7 @@ Test(source, load_unreadable_file) {
 
 Test(source, load_from_pipe) {
     /* A FIFO has no size to stat: the read loop must still bound it. */
-    char dir[] = "/tmp/dl_source_XXXXXX";
-    cr_assert_not_null(mkdtemp(dir));
+    const char *dir = make_temp_dir("dl_source");
     char path[64];
     snprintf(path, sizeof path, "%s/fifo", dir);
     cr_assert_eq(mkfifo(path, 0600), 0);
@@ -283,7 +312,8 @@ Test(source, load_from_pipe) {
     cr_assert_neq(child, -1);
     if (child == 0) {
         FILE *f = fopen(path, "wb");
-        for (int i = 0; f && i < 1000; i++) fputs("0123456789", f);
+        for (int i = 0; f && i < 1000; i++)
+            fputs("0123456789", f);
         if (f) fclose(f);
         _exit(0);
     }

@@ -20,7 +20,8 @@ static int line_of(const char *text, size_t offset) {
 
 static void add_comment(Spans *s, const char *text, const char *marker, int nth) {
     const char *at = strstr(text, marker);
-    for (int i = 0; at && i < nth; i++) at = strstr(at + 1, marker);
+    for (int i = 0; at && i < nth; i++)
+        at = strstr(at + 1, marker);
     cr_assert_not_null(at, "no occurrence %d of %s", nth, marker);
     size_t start = (size_t)(at - text);
     size_t end = start + strcspn(at, "\r\n");
@@ -248,13 +249,13 @@ Test(suppress, bom_takes_no_column) {
 }
 
 Test(suppress, cpp_comments) {
-    const char *text = "auto y = x.cuda();  // NOQA: DL101\n/* first\n * devlint: ignore[DL102]\n */\n";
+    const char *text =
+        "auto y = x.cuda();  // NOQA: DL101\n/* first\n * devlint: ignore[DL102]\n */\n";
     Spans spans = {0};
     add_comment(&spans, text, "//", 0);
     const char *block = strstr(text, "/*");
     size_t start = (size_t)(block - text);
-    spans.spans[spans.count++] =
-        (DlCommentSpan){start, (size_t)(strstr(text, "*/") + 2 - text), 2};
+    spans.spans[spans.count++] = (DlCommentSpan){start, (size_t)(strstr(text, "*/") + 2 - text), 2};
     DlSuppressions s;
     dl_suppressions_parse(text, spans.spans, spans.count, &s);
     cr_assert_eq(s.count, 2);
