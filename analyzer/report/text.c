@@ -89,9 +89,18 @@ static size_t dl_text_file_count(const DlResult *r) {
     return files;
 }
 
+/* A run where some files could not be checked never says "All checks passed!". */
+static void dl_text_unchecked(FILE *out, const DlResult *r) {
+    if (r->error_count)
+        fprintf(out, "%zu file%s could not be checked (see the errors above).\n", r->error_count,
+                r->error_count == 1 ? "" : "s");
+}
+
 static void dl_text_summary(FILE *out, const DlResult *r) {
     if (r->diag_count == 0) {
-        fputs("All checks passed!\n", out);
+        if (r->error_count) fputs("No problems found in the files that were checked.\n", out);
+        else fputs("All checks passed!\n", out);
+        dl_text_unchecked(out, r);
         return;
     }
     size_t files = dl_text_file_count(r), fixable = 0;
@@ -99,6 +108,7 @@ static void dl_text_summary(FILE *out, const DlResult *r) {
         fixable += r->diags[i].fix != NULL;
     fprintf(out, "Found %zu problem%s in %zu file%s (%zu fixable).\n", r->diag_count,
             r->diag_count == 1 ? "" : "s", files, files == 1 ? "" : "s", fixable);
+    dl_text_unchecked(out, r);
 }
 
 typedef struct DlRuleCount {

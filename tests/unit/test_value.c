@@ -1,0 +1,109 @@
+/* The kind x device lattice: joins keep only facts both sides agree on. */
+#include <criterion/criterion.h>
+
+#include "dataflow/value.h"
+
+static DlArena arena;
+
+static void setup(void) {
+    dl_arena_init(&arena);
+}
+
+static void teardown(void) {
+    dl_arena_release(&arena);
+}
+
+TestSuite(value, .init = setup, .fini = teardown);
+
+static DlValue *tensor(DlDeviceTag dev, const char *name) {
+    DlValue *v = dl_value_new(&arena, DL_KIND_TENSOR);
+    v->dev = dev;
+    v->dev_name = name;
+    return v;
+}
+
+Test(value, join_of_equal_values_is_that_value) {
+    DlValue *a = tensor(DL_DEV_CPU, NULL);
+    cr_assert_eq(dl_value_join(&arena, a, a), a);
+    DlValue *b = dl_value_copy(&arena, a);
+    cr_assert(dl_value_equal(dl_value_join(&arena, a, b), a));
+}
+
+Test(value, join_with_null_is_the_other_side) {
+    DlValue *a = tensor(DL_DEV_CPU, NULL);
+    cr_assert_eq(dl_value_join(&arena, NULL, a), a);
+    cr_assert_eq(dl_value_join(&arena, a, NULL), a);
+}
+
+Test(value, different_devices_join_to_unknown_device) {
+    const DlValue *j = dl_value_join(&arena, tensor(DL_DEV_CPU, NULL), tensor(DL_DEV_CUDA, "cuda"));
+    cr_assert_eq(j->kind, DL_KIND_TENSOR);
+    cr_assert_eq(j->dev, DL_DEV_UNKNOWN);
+    cr_assert_eq(j->origin, DL_ORIGIN_NONE);
+}
+
+Test(value, named_devices_must_have_the_same_name) {
+    const DlValue *same = dl_value_join(&arena, tensor(DL_DEV_NAMED, "device"),
+                                        tensor(DL_DEV_NAMED, "device"));
+    cr_assert_eq(same->dev, DL_DEV_NAMED);
+    cr_assert_str_eq(same->dev_name, "device");
+    const DlValue *diff = dl_value_join(&arena, tensor(DL_DEV_NAMED, "device"),
+                                        tensor(DL_DEV_NAMED, "args.device"));
+    cr_assert_eq(diff->dev, DL_DEV_UNKNOWN);
+}
+
+Test(value, different_kinds_join_to_unknown) {
+    DlValue *m = dl_value_new(&arena, DL_KIND_MODULE);
+    const DlValue *j = dl_value_join(&arena, m, tensor(DL_DEV_CPU, NULL));
+    cr_assert_eq(j->kind, DL_KIND_UNKNOWN);
+    cr_assert_eq(j->dev, DL_DEV_UNKNOWN);
+}
+
+Test(value, none_joined_with_a_value_keeps_the_value) {
+    /* `self.cache = None` then a tensor assigned lazily on another path */
+    DlValue *none = dl_value_new(&arena, DL_KIND_NONE);
+    DlValue *t = tensor(DL_DEV_CPU, NULL);
+    cr_assert_eq(dl_value_join(&arena, none, t), t);
+    cr_assert_eq(dl_value_join(&arena, t, none), t);
+}
+
+Test(value, flags_survive_only_when_both_sides_have_them) {
+    DlValue *a = tensor(DL_DEV_CPU, NULL), *b = tensor(DL_DEV_CPU, NULL);
+    a->flags = DL_VF_ZERO_DIM | DL_VF_REGISTERED;
+    b->flags = DL_VF_ZERO_DIM;
+    const DlValue *j = dl_value_join(&arena, a, b);
+    cr_assert_eq(j->flags, DL_VF_ZERO_DIM);
+}
+
+Test(value, empty_list_joined_with_list_of_tensors_is_a_list_of_tensors) {
+    DlValue *empty = dl_value_new(&arena, DL_KIND_SEQ);
+    DlValue *full = dl_value_new(&arena, DL_KIND_SEQ);
+    full->elem = tensor(DL_DEV_CUDA, "cuda");
+    const DlValue *j = dl_value_join(&arena, empty, full);
+    cr_assert_not_null(j->elem);
+    cr_assert_eq(j->elem->dev, DL_DEV_CUDA);
+}
+
+Test(value, zero_dim_cpu_tensors_are_not_cpu_operands) {
+    DlValue *scalar = tensor(DL_DEV_CPU, NULL);
+    scalar->flags = DL_VF_ZERO_DIM;
+    cr_assert_not(dl_value_is_cpu_tensor(scalar));
+    cr_assert(dl_value_is_cpu_tensor(tensor(DL_DEV_CPU, NULL)));
+    cr_assert_not(dl_value_is_cpu_tensor(tensor(DL_DEV_UNKNOWN, NULL)));
+}
+
+Test(value, on_device_covers_cuda_named_module_and_meta_only) {
+    cr_assert(dl_value_on_device(tensor(DL_DEV_CUDA, "cuda:1")));
+    cr_assert(dl_value_on_device(tensor(DL_DEV_NAMED, "device")));
+    cr_assert(dl_value_on_device(tensor(DL_DEV_MODULE, NULL)));
+    cr_assert(dl_value_on_device(tensor(DL_DEV_META, NULL)));
+    cr_assert_not(dl_value_on_device(tensor(DL_DEV_CPU, NULL)));
+    cr_assert_not(dl_value_on_device(tensor(DL_DEV_UNKNOWN, NULL)));
+}
+
+Test(value, device_text_names_the_device) {
+    cr_assert_str_eq(dl_device_text(&arena, tensor(DL_DEV_CPU, NULL)), "the cpu");
+    cr_assert_str_eq(dl_device_text(&arena, tensor(DL_DEV_CUDA, "cuda:1")), "cuda:1");
+    cr_assert_str_eq(dl_device_text(&arena, tensor(DL_DEV_NAMED, "args.device")), "args.device");
+    cr_assert_str_eq(dl_device_text(&arena, tensor(DL_DEV_MODULE, NULL)), "the module's device");
+}
