@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/arena.h"
 #include "core/pool.h"
@@ -29,6 +30,7 @@ typedef struct FileJob {
 typedef struct Run {
     FileJob *jobs;
     size_t count;
+    size_t *order; /* job indices, largest file first: the pool's tail is short files */
     const DlCheckOptions *opts;
     DlProject project;
 } Run;
@@ -205,7 +207,7 @@ void dl_rule_dispatch_class(DlRuleContext *ctx, const DlClassFact *fact) {
 
 static void load_and_lower(void *arg, size_t index) {
     Run *run = arg;
-    FileJob *job = &run->jobs[index];
+    FileJob *job = &run->jobs[run->order[index]];
     char *error = NULL;
     bool ok = run->opts->stdin_text
                   ? dl_source_from_bytes(&job->source, job->path, run->opts->stdin_text,
@@ -259,7 +261,7 @@ static void check_suppression_codes(DlRuleContext *ctx) {
 
 static void analyse(void *arg, size_t index) {
     Run *run = arg;
-    FileJob *job = &run->jobs[index];
+    FileJob *job = &run->jobs[run->order[index]];
     if (job->error) {
         dl_result_add_error(&job->result, job->path, job->error);
         return;
@@ -287,6 +289,32 @@ static void analyse(void *arg, size_t index) {
     free(ctx.seen);
 }
 
+typedef struct SizedIndex {
+    off_t size;
+    size_t index;
+} SizedIndex;
+
+static int larger_first(const void *a, const void *b) {
+    const SizedIndex *x = a, *y = b;
+    if (x->size != y->size) return x->size > y->size ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* Work order for the pool: big files first, so two workers finish together. */
+static size_t *largest_first(char *const *paths, size_t count) {
+    SizedIndex *sized = malloc((count ? count : 1) * sizeof *sized);
+    size_t *order = malloc((count ? count : 1) * sizeof *order);
+    if (!sized || !order) abort();
+    for (size_t i = 0; i < count; i++) {
+        struct stat st;
+        sized[i] = (SizedIndex){stat(paths[i], &st) == 0 ? st.st_size : 0, i};
+    }
+    qsort(sized, count, sizeof *sized, larger_first);
+    for (size_t i = 0; i < count; i++) order[i] = sized[i].index;
+    free(sized);
+    return order;
+}
+
 void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts, DlResult *out) {
     Run run = {0};
     run.count = count;
@@ -294,6 +322,7 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
     run.jobs = calloc(count ? count : 1, sizeof(FileJob));
     if (!run.jobs) abort();
     for (size_t i = 0; i < count; i++) run.jobs[i].path = paths[i];
+    run.order = largest_first(paths, count);
 
     dl_parallel_for(count, opts->jobs, load_and_lower, &run);
 
@@ -317,6 +346,7 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
         free(job->error);
     }
     dl_project_free(&run.project);
+    free(run.order);
     free(run.jobs);
     dl_result_sort(out);
 }

@@ -963,7 +963,8 @@ DlParseResult dl_python_parse(const DlSource *src, DlArena *arena, bool lower) {
     L.module = dl_arena_alloc(arena, sizeof *L.module);
     L.module->source = src;
     L.module->module_name = module_name_of(arena, src->path);
-    if (mentions(src, "noqa") || mentions(src, "devlint")) collect_comments(&L, root);
+    /* comments only matter for suppressions; `# NOQA` counts as well as `# noqa` */
+    if (strcasestr(src->text, "noqa") || mentions(src, "devlint")) collect_comments(&L, root);
     if (lower) {
         lower_block_into(&L, root, &L.module->body);
         L.module->functions = (DlFunction **)ptrvec_finish(&L, &L.functions,
