@@ -45,7 +45,9 @@ static void on_discard(DlRuleContext *ctx, const DlDiscardFact *fact) {
     const char *recv = dl_rule_text(ctx, fact->receiver->span);
     const char *call = dl_rule_text(ctx, fact->call->span);
     DlArena *arena = dl_rule_arena(ctx);
-    const char *where = dl_rule_describe(ctx, recv, fact->value);
+    const char *where = fact->value->dev
+                            ? dl_rule_describe(ctx, recv, fact->value)
+                            : dl_arena_printf(arena, "`%s` stays where it was", recv);
     const char *message;
     DlFix *fix = NULL;
     if (fact->element_of_sequence) {

@@ -24,12 +24,16 @@ static const char doc[] =
     "- `nn.ModuleList`, `nn.ModuleDict`, `nn.Sequential`, `nn.ParameterList`/`ParameterDict`;\n"
     "- a local list that is wrapped before it is stored (`self.layers = nn.ModuleList(layers)`);\n"
     "- lists of numbers, names or tensors that are not parameters;\n"
-    "- classes that are not `nn.Module`s.\n";
+    "- classes that are not `nn.Module`s;\n"
+    "- `__init__` also registers the modules itself (`self.add_module(name, m)`,\n"
+    "  `setattr(self, name, m)`), keeping the list only to iterate over them.\n";
 
 static void on_class(DlRuleContext *ctx, const DlClassFact *fact) {
     extern const DlRule dl_rule_DL107;
     const DlClassInfo *c = fact->info;
-    if (!c->is_module) return;
+    /* modules also registered one by one (self.add_module(name, m), setattr(self, name, m))
+     * are kept in a list only for iteration: nothing is lost */
+    if (!c->is_module || dl_project_attr(c, "<registers>")) return;
     for (uint32_t i = 0; i < c->attr_count; i++) {
         const DlValue *v = c->attrs[i].value;
         if (v->kind != DL_KIND_SEQ || !(v->flags & DL_VF_HAS_MODULES) || !v->aux_span.end) continue;

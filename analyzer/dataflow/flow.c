@@ -322,7 +322,7 @@ static const DlValue *device_arg(Flow *F, const DlExpr *e, const DlValue *v) {
     if (e->kind == DL_EX_CONST) return NULL;
     if (v->kind == DL_KIND_DTYPE || v->kind == DL_KIND_NONE || v->kind == DL_KIND_SCALAR)
         return NULL;
-    if (v->kind == DL_KIND_DEVICE && v->dev) return v;
+    if (v->kind == DL_KIND_DEVICE) return v->dev ? v : unknown(); /* chosen on several paths */
     if (v->kind == DL_KIND_TENSOR || is_module_like(v)) { /* x.to(other): other's device */
         if (!v->dev) return unknown();
         DlValue *d = dl_value_copy(F->arena, v);
@@ -377,11 +377,14 @@ static bool cpu_side(const DlValue *v) {
 static void meet(Flow *F, const DlExpr *site, const DlOperand *ops, uint32_t n, int callee) {
     if (!F->env->report) return;
     bool cpu = false, dev = false;
+    /* "the module's device" is a device only where the module runs on its inputs (forward and
+     * the Lightning steps), and only in a project that moves things to devices at all */
+    bool module_device = F->is_forward && F->env->project->uses_devices;
     for (uint32_t i = 0; i < n; i++) {
         const DlValue *v = ops[i].value;
         if (cpu_side(v)) cpu = true;
         else if (dl_value_on_device(v) && v->kind != DL_KIND_LOSS &&
-                 (v->dev != DL_DEV_MODULE || F->env->project->uses_devices))
+                 (v->dev != DL_DEV_MODULE || module_device))
             dev = true;
     }
     if (!cpu || !dev) return;
@@ -590,8 +593,10 @@ static const DlValue *eval_library_call(Flow *F, const DlExpr *call, const char 
     }
     if (dl_torch_is_module_class(q)) {
         DlValue *m = mk(F, DL_KIND_MODULE);
-        m->dev = construction_device(F);
-        m->flags |= DL_VF_CONSTRUCTED;
+        const DlValue *dev = device_keyword(F, call, argv); /* nn.Linear(2, 1, device="cuda") */
+        m->dev = dev ? dev->dev : construction_device(F);
+        m->dev_name = dev ? dev->dev_name : NULL;
+        if (!dev && !dl_torch_is_stateless_module(q)) m->flags |= DL_VF_CONSTRUCTED;
         m->dev_span = call->span;
         m->dev_why = short_text(F, call->span);
         return m;
@@ -624,10 +629,10 @@ static const DlValue *eval_library_call(Flow *F, const DlExpr *call, const char 
 }
 
 /* Calling a module (or a loss): its operands meet; the output lives where the module does. */
-static const DlValue *call_module(Flow *F, const DlExpr *call, const DlValue *callee,
-                                  const DlValue *const *argv) {
+static const DlValue *call_module(Flow *F, const DlExpr *call, const DlExpr *callee_expr,
+                                  const DlValue *callee, const DlValue *const *argv) {
     OperandList ops = {0};
-    add_operand(&ops, call->object, callee);
+    add_operand(&ops, callee_expr, callee);
     for (uint32_t i = 0; i < call->arg_count; i++)
         if (!call->args[i].keyword || call->args[i].keyword[0] != '*')
             add_operand(&ops, call->args[i].value, argv[i]);
@@ -668,11 +673,80 @@ static const DlValue *rebase(Flow *F, const DlValue *v, const DlModuleIR *from) 
     return c;
 }
 
+static int param_index(const DlFunction *fn, const char *name) {
+    for (uint32_t i = 0; i < fn->param_count; i++)
+        if (strcmp(fn->params[i].name, name) == 0) return (int)i;
+    return -1;
+}
+
+/* A summary's device named after one of the callee's parameters (`def make(n, device):
+ * return torch.zeros(n, device=device)`) means whatever this call passes there: the argument's
+ * device, else the parameter's literal default, else unknown. */
+static const DlValue *bind_parameter_device(Flow *F, const DlValue *v, const DlFunction *fn,
+                                            const DlExpr *call, const DlValue *const *argv,
+                                            bool skip_self) {
+    if (v->kind == DL_KIND_UNKNOWN || v->dev != DL_DEV_NAMED || !v->dev_name) return v;
+    int index = param_index(fn, v->dev_name);
+    if (index < 0) return v;
+    const DlParam *p = &fn->params[index];
+    const DlValue *dev = NULL;
+    bool passed = false;
+    int positional = index - (skip_self ? 1 : 0);
+    for (uint32_t i = 0, pos = 0; call && i < call->arg_count; i++) {
+        const char *kw = call->args[i].keyword;
+        if (kw && kw[0] == '*') return &dl_value_unknown;
+        if (kw ? strcmp(kw, p->name) == 0 : (int)pos++ == positional) {
+            dev = device_arg(F, call->args[i].value, argv[i]);
+            passed = true;
+            break;
+        }
+    }
+    if (!passed && p->default_value && p->default_value->kind == DL_EX_STRING &&
+        device_of_string(p->default_value->name)) {
+        DlValue *d = mk(F, DL_KIND_DEVICE);
+        d->dev = device_of_string(p->default_value->name);
+        d->dev_name = p->default_value->name;
+        dev = d;
+    }
+    DlValue *c = dl_value_copy(F->arena, v);
+    c->dev = dev ? dev->dev : DL_DEV_UNKNOWN;
+    c->dev_name = dev ? dev->dev_name : NULL;
+    if (!c->dev) c->origin = DL_ORIGIN_NONE;
+    return c;
+}
+
+static const DlValue *call_summary(Flow *F, const DlFunctionInfo *fi, const DlExpr *call,
+                                   const DlValue *const *argv, bool skip_self) {
+    const DlValue *v = rebase(F, fi->ret, fi->module);
+    return bind_parameter_device(F, v, fi->fn, call, argv, skip_self);
+}
+
+static bool class_has_state(const DlClassInfo *ci) {
+    for (int depth = 0; ci && depth < 8; depth++, ci = ci->base) {
+        if (!ci->attrs_done) return true;
+        for (uint32_t i = 0; i < ci->attr_count; i++) {
+            const DlValue *v = ci->attrs[i].value;
+            if (ci->attrs[i].name[0] == '<') continue;
+            if (is_module_like(v) || (is_tensor(v) && (v->flags & DL_VF_REGISTERED)) ||
+                (v->kind == DL_KIND_SEQ && (v->flags & DL_VF_HAS_MODULES)))
+                return true;
+        }
+        /* a direct subclass of a library module (nn.Linear) has that module's state */
+        for (uint32_t b = 0; b < ci->cls->base_count; b++)
+            if (!ci->base && ci->cls->bases[b]->kind == DL_EX_ATTR &&
+                strcmp(ci->cls->bases[b]->name, "Module") != 0 &&
+                strcmp(ci->cls->bases[b]->name, "LightningModule") != 0)
+                return true;
+    }
+    return false;
+}
+
 static const DlValue *instantiate(Flow *F, const DlExpr *call, const DlClassInfo *ci) {
     if (ci->is_module) {
         DlValue *m = mk(F, DL_KIND_MODULE);
         m->dev = construction_device(F);
-        m->flags |= DL_VF_CONSTRUCTED;
+        /* only a module with parameters, buffers or submodules has anything to move */
+        if (class_has_state(ci)) m->flags |= DL_VF_CONSTRUCTED;
         m->dev_span = call->span;
         m->dev_why = short_text(F, call->span);
         m->cls = ci;
@@ -854,7 +928,12 @@ static const DlValue *eval_method_call(Flow *F, const DlExpr *call, const DlExpr
     case DL_KIND_LOSS:
         if (is_move_method(m)) return move_module(F, call, recv_expr, recv, move_target(F, call, m, argv));
         if (dl_module_method_returns_self(m)) return recv;
-        if (strcmp(m, "forward") == 0) return call_module(F, call, recv, argv);
+        if (strcmp(m, "forward") == 0) return call_module(F, call, recv_expr, recv, argv);
+        if ((strcmp(m, "add_module") == 0 || strcmp(m, "register_module") == 0) && F->in_init &&
+            recv_expr->kind == DL_EX_NAME && strcmp(recv_expr->name, "self") == 0) {
+            state_set(F->st, "self.<registers>", mk(F, DL_KIND_OTHER));
+            return mk(F, DL_KIND_NONE);
+        }
         if (strcmp(m, "register_buffer") == 0 && F->in_init && recv_expr->kind == DL_EX_NAME &&
             strcmp(recv_expr->name, "self") == 0) {
             const DlExpr *name = dl_ir_positional(call, 0);
@@ -873,7 +952,7 @@ static const DlValue *eval_method_call(Flow *F, const DlExpr *call, const DlExpr
                     strcmp(recv_expr->name, "self") == 0) {
                     return inline_method(F, fi->fn, argv, call);
                 }
-                return rebase(F, fi->ret, fi->module);
+                return call_summary(F, fi, call, argv, true);
             }
         }
         return unknown();
@@ -916,7 +995,7 @@ static const DlValue *eval_method_call(Flow *F, const DlExpr *call, const DlExpr
                     strcmp(recv_expr->name, "self") == 0) {
                     return inline_method(F, fi->fn, argv, call);
                 }
-                return rebase(F, fi->ret, fi->module);
+                return call_summary(F, fi, call, argv, true);
             }
         }
         return unknown();
@@ -978,12 +1057,36 @@ static const DlValue *eval_builtin(Flow *F, const DlExpr *call, const char *name
         return r;
     }
     if (strcmp(name, "str") == 0) return mk(F, DL_KIND_STRING);
+    if (strcmp(name, "setattr") == 0 && F->in_init && call->arg_count >= 3) {
+        const DlExpr *obj = dl_ir_positional(call, 0);
+        if (obj && obj->kind == DL_EX_NAME && strcmp(obj->name, "self") == 0)
+            state_set(F->st, "self.<registers>", mk(F, DL_KIND_OTHER));
+        return mk(F, DL_KIND_OTHER);
+    }
     if (strcmp(name, "isinstance") == 0 || strcmp(name, "print") == 0 ||
         strcmp(name, "super") == 0 || strcmp(name, "hasattr") == 0 ||
         strcmp(name, "getattr") == 0 || strcmp(name, "setattr") == 0)
         return mk(F, DL_KIND_OTHER);
     *handled = false;
     return unknown();
+}
+
+/* A constructed module handed to a function devlint does not model (`fabric.setup(model)`,
+ * `accelerator.prepare(model)`, a project helper) may be moved there: it is no longer known to
+ * be "never moved". torch's own functions do not move their arguments. */
+static void escape_modules(Flow *F, const DlExpr *call, const DlValue *const *argv,
+                           const char *qualified) {
+    if (qualified && strncmp(qualified, "torch", 5) == 0) return;
+    for (uint32_t i = 0; i < call->arg_count; i++) {
+        const DlValue *v = argv[i];
+        if (v->kind != DL_KIND_MODULE || !(v->flags & DL_VF_CONSTRUCTED)) continue;
+        const char *key = key_of(F, call->args[i].value);
+        if (!key) continue;
+        DlValue *c = dl_value_copy(F->arena, v);
+        c->flags &= (uint16_t)~DL_VF_CONSTRUCTED;
+        c->dev = DL_DEV_UNKNOWN;
+        state_set(F->st, key, c);
+    }
 }
 
 static const DlValue *eval_call(Flow *F, const DlExpr *call) {
@@ -997,6 +1100,7 @@ static const DlValue *eval_call(Flow *F, const DlExpr *call) {
     if (!q && callee && callee->kind == DL_EX_ATTR) recv = eval(F, callee->object);
     for (uint32_t i = 0; i < call->arg_count; i++) argv[i] = eval(F, call->args[i].value);
 
+    escape_modules(F, call, argv, q);
     if (q) {
         if (strncmp(q, "torch", 5) == 0 || strncmp(q, "tqdm", 4) == 0 ||
             strncmp(q, "pytorch_lightning", 17) == 0 || strncmp(q, "lightning", 9) == 0)
@@ -1004,7 +1108,7 @@ static const DlValue *eval_call(Flow *F, const DlExpr *call) {
         const DlClassInfo *ci = dl_project_find_class(F->env->project, F->env->file, q);
         if (ci) return instantiate(F, call, ci);
         const DlFunctionInfo *fi = dl_project_find_function(F->env->project, F->env->file, q);
-        if (fi) return rebase(F, fi->ret, fi->module);
+        if (fi) return call_summary(F, fi, call, argv, false);
         return unknown();
     }
     if (recv) {
@@ -1013,7 +1117,7 @@ static const DlValue *eval_call(Flow *F, const DlExpr *call) {
         const Binding *b = key ? lookup(F, key) : NULL;
         if (b && b->value && (is_module_like(b->value) || (b->value->kind == DL_KIND_UNKNOWN &&
                                                             b->value->dev)))
-            return call_module(F, call, b->value, argv);
+            return call_module(F, call, callee, b->value, argv);
         return eval_method_call(F, call, callee->object, recv, callee->name, argv);
     }
 
@@ -1028,13 +1132,12 @@ static const DlValue *eval_call(Flow *F, const DlExpr *call) {
     const DlValue *fv = eval(F, callee);
     if (fv->kind == DL_KIND_CLASS && fv->cls) return instantiate(F, call, fv->cls);
     if (fv->kind == DL_KIND_FUNCTION && fv->cls)
-        return rebase(F, ((const DlFunctionInfo *)fv->cls)->ret,
-                      ((const DlFunctionInfo *)fv->cls)->module);
-    if (is_module_like(fv)) return call_module(F, call, fv, argv);
+        return call_summary(F, fv->cls, call, argv, false);
+    if (is_module_like(fv)) return call_module(F, call, callee, fv, argv);
     if (fv->kind == DL_KIND_UNKNOWN && fv->dev) { /* something moved with .to(): a module */
         DlValue *m = dl_value_copy(F->arena, fv);
         m->kind = DL_KIND_MODULE;
-        return call_module(F, call, m, argv);
+        return call_module(F, call, callee, m, argv);
     }
     return unknown();
 }
@@ -1115,7 +1218,13 @@ static const DlValue *eval_attr(Flow *F, const DlExpr *e) {
             r->dev_why = obj->dev_why;
             return r;
         }
-        if (a && obj->kind == DL_KIND_INSTANCE) return rebase(F, a->value, ((const DlClassInfo *)obj->cls)->module);
+        if (a && obj->kind == DL_KIND_INSTANCE) {
+            /* a device an instance got from its constructor's parameters is not known here */
+            const DlClassInfo *ci = obj->cls;
+            const DlFunctionInfo *init = dl_project_method(F->env->project, ci, "__init__");
+            const DlValue *v = rebase(F, a->value, ci->module);
+            return init ? bind_parameter_device(F, v, init->fn, NULL, NULL, true) : v;
+        }
     }
     if (name_says_device(e->name)) return named_device(F, key ? key : short_text(F, e->span), e->span);
     return unknown();
@@ -1675,6 +1784,19 @@ static const DlValue *param_value(Flow *F, const DlFunction *fn, uint32_t i) {
         if (d->kind == DL_KIND_TENSOR || d->kind == DL_KIND_SCALAR) return d;
         return unknown();
     }
+    if (F->is_forward && strcmp(fn->name, "forward") != 0) {
+        /* Lightning steps: (self, batch, batch_idx, ...): the batch arrives on the module's
+         * device, the rest are indices */
+        if (i != 1) return unknown();
+        DlValue *b = mk(F, DL_KIND_TENSOR);
+        b->dev = DL_DEV_MODULE;
+        b->origin = DL_ORIGIN_INPUT;
+        b->flags |= DL_VF_WHOLE_BATCH;
+        b->var = p->name;
+        b->dev_span = p->span;
+        b->dev_why = dl_arena_printf(F->arena, "the batch of %s", fn->name);
+        return b;
+    }
     if (F->is_forward) {
         DlValue *t = mk(F, DL_KIND_TENSOR);
         t->dev = DL_DEV_MODULE;
@@ -1728,6 +1850,14 @@ static void seed_attributes(Flow *F, const DlClassInfo *c, int depth) {
     }
 }
 
+static bool is_forward_like(const char *name) {
+    static const char *const names[] = {"forward", "training_step",
+                                        "validation_step", "test_step", "predict_step", NULL};
+    for (const char *const *n = names; *n; n++)
+        if (strcmp(name, *n) == 0) return true;
+    return false;
+}
+
 const DlValue *dl_flow_run(const DlFlowEnv *env, const DlFunction *fn, const DlClassInfo *owner,
                            DlFlowState **out_state) {
     Flow F = {0};
@@ -1739,7 +1869,7 @@ const DlValue *dl_flow_run(const DlFlowEnv *env, const DlFunction *fn, const DlC
     F.st = state_new();
     if (fn) {
         F.in_init = owner && strcmp(fn->name, "__init__") == 0;
-        F.is_forward = owner && owner->is_module && strcmp(fn->name, "forward") == 0;
+        F.is_forward = owner && owner->is_module && is_forward_like(fn->name);
         if (owner && !F.in_init && owner->attrs_done) seed_attributes(&F, owner, 0);
         for (uint32_t i = 0; i < fn->param_count; i++)
             state_set(F.st, fn->params[i].name, param_value(&F, fn, i));

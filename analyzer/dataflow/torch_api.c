@@ -82,6 +82,23 @@ bool dl_torch_is_loss_class(const char *q) {
     return n > 4 && strcmp(m + n - 4, "Loss") == 0;
 }
 
+bool dl_torch_is_stateless_module(const char *q) {
+    static const char *const list[] = {
+        "ReLU", "ReLU6", "LeakyReLU", "GELU", "SiLU", "ELU", "SELU", "CELU", "Sigmoid", "Tanh",
+        "Softmax", "LogSoftmax", "Softmax2d", "Softplus", "Softsign", "Mish", "Hardswish",
+        "Hardsigmoid", "Hardtanh", "Tanhshrink", "Threshold", "GLU", "Dropout", "Dropout1d",
+        "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout", "Identity", "Flatten",
+        "Unflatten", "MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d",
+        "AvgPool3d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d",
+        "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "LPPool1d", "LPPool2d",
+        "Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d", "PixelShuffle",
+        "PixelUnshuffle", "ZeroPad2d", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d",
+        "ReflectionPad1d", "ReflectionPad2d", "ReplicationPad1d", "ReplicationPad2d",
+        "CosineSimilarity", "PairwiseDistance", "Fold", "Unfold", "ChannelShuffle", NULL};
+    const char *m = member_of(q, "torch.nn");
+    return m && in_list(m, list);
+}
+
 bool dl_torch_is_dataset_base(const char *q) {
     static const char *const list[] = {"torch.utils.data.Dataset",
                                        "torch.utils.data.IterableDataset",

@@ -19,6 +19,9 @@ bool dl_torch_is_dtype(const char *qualified);           /* torch.float16 ... */
 bool dl_torch_is_module_base(const char *qualified);  /* nn.Module, LightningModule */
 bool dl_torch_is_module_class(const char *qualified); /* any torch.nn.<Class> (not Parameter) */
 bool dl_torch_is_loss_class(const char *qualified);   /* torch.nn.CrossEntropyLoss ... */
+/* Modules with no parameters or buffers (nn.ReLU, nn.MaxPool2d, nn.Dropout ...): nothing to
+ * move, so "never moved" is no bug. */
+bool dl_torch_is_stateless_module(const char *qualified);
 bool dl_torch_is_dataset_base(const char *qualified);
 bool dl_torch_is_dataloader(const char *qualified);
 bool dl_torch_is_optimizer(const char *qualified);
