@@ -10,27 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Temporary directories made by the running test, removed by the suite's fini (each test runs
- * in its own process, so this list is per test). */
-static char temp_dirs[4][64];
-static int temp_dir_count;
-
-static char *make_temp_dir(const char *prefix) {
-    cr_assert_lt(temp_dir_count, 4);
-    char *dir = temp_dirs[temp_dir_count++];
-    snprintf(dir, sizeof temp_dirs[0], "/tmp/%s_XXXXXX", prefix);
-    cr_assert_not_null(mkdtemp(dir));
-    return dir;
-}
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
-    return remove(path);
-}
-
-static void remove_temp_dirs(void) {
-    for (int i = 0; i < temp_dir_count; i++)
-        nftw(temp_dirs[i], remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
+#include "temp_dirs.h"
 
 TestSuite(source, .fini = remove_temp_dirs);
 
