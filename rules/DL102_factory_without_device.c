@@ -30,6 +30,7 @@ static const char doc[] =
     "- `torch.set_default_device(...)` is called in the file, or the factory is inside\n"
     "  `with torch.device(...)`;\n"
     "- the tensor is 0-dim (`torch.tensor(0.5)`): 0-dim CPU tensors may meet CUDA tensors;\n"
+    "- the factory is inside `with torch.cuda.device(i):` (DL110 reports it);\n"
     "- everything stays on the CPU, or the other operand's device is unknown.\n";
 
 static void on_meet(DlRuleContext *ctx, const DlMeetFact *fact) {
@@ -37,6 +38,7 @@ static void on_meet(DlRuleContext *ctx, const DlMeetFact *fact) {
     const DlOperand *cpu = dl_meet_cpu_operand(fact, DL_ORIGIN_FACTORY);
     const DlOperand *dev = dl_meet_device_operand(fact);
     if (!cpu || !dev) return;
+    if (cpu->value->flags & DL_VF_CUDA_CONTEXT) return; /* DL110 says why it is on the cpu */
     const DlValue *v = cpu->value;
     DlArena *arena = dl_rule_arena(ctx);
     int line = dl_rule_line(ctx, fact->site->span.start);

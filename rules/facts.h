@@ -37,6 +37,64 @@ struct DlClassFact {
     const DlClassInfo *info;
 };
 
+/* Where in the program a fact happens: the loops and contexts that the speed and placement
+ * rules ask about. */
+typedef struct DlPlace {
+    const DlStmt *batch_loop;    /* innermost loop over a data loader (or a step-counted while) */
+    bool every_iteration;        /* inside batch_loop and not under a periodic guard
+                                    (`if step % N == 0:`) */
+    const DlExpr *cuda_context;  /* `torch.cuda.device(i)` of an enclosing `with`, or NULL */
+    bool in_worker;              /* Dataset.__getitem__ / collate_fn run by DataLoader workers */
+    const DlFunction *function;  /* NULL at module level */
+} DlPlace;
+
+/* A call, once its arguments are evaluated. */
+struct DlCallFact {
+    const DlExpr *call;
+    const char *qualified;        /* library or project callee: "torch.load", "time.time" */
+    const char *method;           /* x.method(...) on a value (not a module path), else NULL */
+    const DlExpr *receiver;       /* for method calls */
+    const DlValue *receiver_value;
+    const DlValue *const *args;   /* parallel to call->args */
+    const DlValue *result;
+    const DlValue *target_device; /* .to()/.cuda()/.cpu() and factories: where to, or NULL */
+    bool receiver_invariant;      /* method call in a batch loop on a name the loop never binds */
+    const char *device_in_scope;  /* torch.load: a name bound to a device here ("device") */
+    bool immediately_moved;       /* the result is the receiver of .to()/.cuda()/.cpu():
+                                     `torch.ones(n).cuda()` */
+    const DlPlace *place;
+};
+
+/* A device value read back on the host: `.item()`, `.cpu()`, `.tolist()`, `.numpy()`,
+ * `print(t)`, `float(t)`, `bool(t)`, `if t:`, `np.asarray(t)`, `plt.plot(t)`. */
+struct DlSyncFact {
+    const DlExpr *site;   /* the call or condition */
+    const DlExpr *tensor; /* the tensor expression */
+    const DlValue *value;
+    const char *how;      /* "item", "cpu", "tolist", "numpy", "print", "float", "int", "bool",
+                             "if", "while", "np.asarray", "np.array", "plt.plot", ... */
+    const DlPlace *place;
+};
+
+/* `end - start` of two wall-clock readings, with device work queued after `start` and not
+ * waited for before `end` was read. */
+struct DlTimingFact {
+    const DlExpr *site;   /* the subtraction */
+    DlSpan end_read;      /* the later clock read */
+    DlSpan start_read;    /* the earlier one */
+    DlSpan work;          /* the last unsynchronised device work before end_read */
+    const DlPlace *place;
+};
+
+/* `object[index]`, read or assigned. */
+struct DlIndexFact {
+    const DlExpr *site;
+    const DlExpr *object, *index;
+    const DlValue *object_value, *index_value;
+    bool store;
+    const DlPlace *place;
+};
+
 /* Reporting: `key` deduplicates (one finding per rule and key); the span is where it shows. */
 void dl_report_finding(DlRuleContext *ctx, const DlRule *rule, DlSpan span, DlSpan key,
                        const char *message, DlFix *fix);
@@ -54,6 +112,13 @@ const char *dl_rule_where(DlRuleContext *ctx, const DlModuleIR *home, uint32_t b
 const char *dl_rule_text_in(DlRuleContext *ctx, const DlModuleIR *home, DlSpan span);
 /* "x (line 12: torch.randn(4, 10))" — a value and where it got its device. */
 const char *dl_rule_describe(DlRuleContext *ctx, const char *fallback_name, const DlValue *v);
+/* Does the code around `place` mention `needle`: the enclosing functions' text, or the
+ * module's top-level statements (not other functions' bodies)? */
+bool dl_rule_scope_mentions(DlRuleContext *ctx, const DlPlace *place, const char *needle);
+/* Does the file's code mention `needle` outside test functions (`def test_*`, methods of
+ * `Test*` classes) and comments? A test that needs a GPU says nothing about the rest of the
+ * file, nor does a comment. */
+bool dl_rule_file_mentions(DlRuleContext *ctx, const char *needle);
 /* A fix replacing `span` with `text`. */
 DlFix *dl_rule_fix_replace(DlRuleContext *ctx, const char *title, DlSpan span, const char *text);
 
@@ -61,5 +126,9 @@ DlFix *dl_rule_fix_replace(DlRuleContext *ctx, const char *title, DlSpan span, c
 void dl_rule_dispatch_meet(DlRuleContext *ctx, const DlMeetFact *fact);
 void dl_rule_dispatch_discard(DlRuleContext *ctx, const DlDiscardFact *fact);
 void dl_rule_dispatch_class(DlRuleContext *ctx, const DlClassFact *fact);
+void dl_rule_dispatch_call(DlRuleContext *ctx, const DlCallFact *fact);
+void dl_rule_dispatch_sync(DlRuleContext *ctx, const DlSyncFact *fact);
+void dl_rule_dispatch_index(DlRuleContext *ctx, const DlIndexFact *fact);
+void dl_rule_dispatch_timing(DlRuleContext *ctx, const DlTimingFact *fact);
 
 #endif

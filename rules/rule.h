@@ -11,6 +11,10 @@ typedef struct DlRuleContext DlRuleContext; /* defined by the dataflow engine (r
 typedef struct DlMeetFact DlMeetFact;
 typedef struct DlDiscardFact DlDiscardFact;
 typedef struct DlClassFact DlClassFact;
+typedef struct DlCallFact DlCallFact;
+typedef struct DlSyncFact DlSyncFact;
+typedef struct DlIndexFact DlIndexFact;
+typedef struct DlTimingFact DlTimingFact;
 
 struct DlRule {
     const char *code;    /* "DL101" */
@@ -25,6 +29,10 @@ struct DlRule {
     void (*on_meet)(DlRuleContext *ctx, const DlMeetFact *fact);
     void (*on_discard)(DlRuleContext *ctx, const DlDiscardFact *fact);
     void (*on_class)(DlRuleContext *ctx, const DlClassFact *fact);
+    void (*on_call)(DlRuleContext *ctx, const DlCallFact *fact);
+    void (*on_sync)(DlRuleContext *ctx, const DlSyncFact *fact);
+    void (*on_index)(DlRuleContext *ctx, const DlIndexFact *fact);
+    void (*on_timing)(DlRuleContext *ctx, const DlTimingFact *fact);
 };
 
 /* The registry: every rule, sorted by code. */

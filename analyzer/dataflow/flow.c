@@ -85,8 +85,17 @@ static void state_join(DlArena *arena, DlFlowState *into, const DlFlowState *oth
         if (!b) {
             state_set(into, other->items[i].key, other->items[i].value);
         } else if (b->value != other->items[i].value) {
-            if (!b->value || !other->items[i].value) b->value = NULL;
-            else b->value = dl_value_join(arena, b->value, other->items[i].value);
+            if (strcmp(b->key, "<device-work>") == 0) {
+                /* pending device work is a "may" fact: a loop body that queues work leaves it
+                 * pending after the loop */
+                if (!b->value) b->value = other->items[i].value;
+                else if (other->items[i].value)
+                    b->value = dl_value_join(arena, b->value, other->items[i].value);
+            } else if (!b->value || !other->items[i].value) {
+                b->value = NULL;
+            } else {
+                b->value = dl_value_join(arena, b->value, other->items[i].value);
+            }
         }
     }
 }
@@ -147,6 +156,10 @@ typedef struct Flow {
     bool in_init; /* the owner's __init__ (or a helper it calls) */
     bool is_forward;
     DlSpan stmt_span; /* statement being interpreted */
+    DlPlace place;    /* loops and contexts around the current statement */
+    const DlExpr *move_receiver; /* the receiver of the .to()/.cuda() being evaluated */
+    const char *comp_names[16];  /* variables of the comprehensions being evaluated */
+    int comp_count;
 } Flow;
 
 static const DlValue *eval(Flow *F, const DlExpr *e);
@@ -309,6 +322,7 @@ static const DlValue *device_arg(Flow *F, const DlExpr *e, const DlValue *v) {
         d->dev_name = e->name;
         d->dev_span = e->span;
         d->dev_why = short_text(F, e->span);
+        d->literal = e->name;
         return d;
     }
     if (e->kind == DL_EX_NUMBER) {
@@ -322,6 +336,17 @@ static const DlValue *device_arg(Flow *F, const DlExpr *e, const DlValue *v) {
     if (e->kind == DL_EX_CONST) return NULL;
     if (v->kind == DL_KIND_DTYPE || v->kind == DL_KIND_NONE || v->kind == DL_KIND_SCALAR)
         return NULL;
+    if (v->kind == DL_KIND_STRING && v->literal) { /* DEVICE = "cuda"; x.to(DEVICE) */
+        DlDeviceTag tag = device_of_string(v->literal);
+        DlValue *d = mk(F, DL_KIND_DEVICE);
+        d->dev = tag ? tag : DL_DEV_NAMED;
+        d->dev_name = v->literal;
+        d->dev_span = v->dev_span;
+        d->dev_why = short_text(F, v->dev_span);
+        d->literal = v->literal;
+        d->home = v->home;
+        return d;
+    }
     if (v->kind == DL_KIND_DEVICE) return v->dev ? v : unknown(); /* chosen on several paths */
     if (v->kind == DL_KIND_TENSOR || is_module_like(v)) { /* x.to(other): other's device */
         if (!v->dev) return unknown();
@@ -374,6 +399,26 @@ static bool cpu_side(const DlValue *v) {
     return false;
 }
 
+static bool real_device(const DlValue *v) { /* where real data lives: never meta */
+    return v->dev == DL_DEV_CUDA || v->dev == DL_DEV_NAMED;
+}
+
+/* Two known devices that differ: "cuda:0" and "cuda:1", meta and a real device. */
+static bool devices_conflict(const DlOperand *ops, uint32_t n) {
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t j = i + 1; j < n; j++) {
+            const DlValue *a = ops[i].value, *b = ops[j].value;
+            if (!is_tensor(a) || !is_tensor(b)) continue;
+            if ((a->dev == DL_DEV_META && real_device(b)) || (real_device(a) && b->dev == DL_DEV_META))
+                return true;
+            if (a->dev == DL_DEV_CUDA && b->dev == DL_DEV_CUDA && a->dev_name && b->dev_name &&
+                strchr(a->dev_name, ':') && strchr(b->dev_name, ':') &&
+                strcmp(a->dev_name, b->dev_name) != 0)
+                return true;
+        }
+    return false;
+}
+
 static void meet(Flow *F, const DlExpr *site, const DlOperand *ops, uint32_t n, int callee) {
     if (!F->env->report) return;
     bool cpu = false, dev = false;
@@ -387,7 +432,7 @@ static void meet(Flow *F, const DlExpr *site, const DlOperand *ops, uint32_t n, 
                  (v->dev != DL_DEV_MODULE || module_device))
             dev = true;
     }
-    if (!cpu || !dev) return;
+    if ((!cpu || !dev) && !devices_conflict(ops, n)) return;
     DlMeetFact fact = {site, ops, n, callee};
     dl_rule_dispatch_meet(F->env->report, &fact);
 }
@@ -512,7 +557,9 @@ static const DlValue *eval_factory(Flow *F, const DlExpr *call, DlFactoryKind ki
                                    const DlValue *const *argv) {
     const DlValue *dev = device_keyword(F, call, argv);
     if (kind == DL_FACTORY_FROM_CPU) {
-        return mk_tensor(F, DL_DEV_CPU, NULL, DL_ORIGIN_FACTORY, call->span);
+        DlValue *t = mk_tensor(F, DL_DEV_CPU, NULL, DL_ORIGIN_FACTORY, call->span);
+        t->flags |= DL_VF_PIN_KNOWN;
+        return t;
     }
     if (kind == DL_FACTORY_LIKE) {
         if (dev) return with_device(F, mk(F, DL_KIND_TENSOR), dev, DL_ORIGIN_NONE, call->span);
@@ -524,10 +571,16 @@ static const DlValue *eval_factory(Flow *F, const DlExpr *call, DlFactoryKind ki
         return r;
     }
     if (dev) return with_device(F, mk(F, DL_KIND_TENSOR), dev, DL_ORIGIN_NONE, call->span);
+    for (uint32_t i = 0; i < call->arg_count; i++) /* torch.zeros(n, device): a TypeError */
+        if (!call->args[i].keyword && argv[i]->kind == DL_KIND_DEVICE) return mk(F, DL_KIND_TENSOR);
     if (F->default_device)
         return with_device(F, mk(F, DL_KIND_TENSOR), F->default_device, DL_ORIGIN_NONE, call->span);
     if (F->env->file->module->sets_default_device || has_splat(call)) return mk(F, DL_KIND_TENSOR);
     DlValue *t = mk_tensor(F, DL_DEV_CPU, NULL, DL_ORIGIN_FACTORY, call->span);
+    const DlArg *pin = dl_ir_keyword(call, "pin_memory");
+    bool pinned = pin && pin->value->kind == DL_EX_CONST && strcmp(pin->value->name, "True") == 0;
+    t->flags |= DL_VF_PIN_KNOWN | (pinned ? DL_VF_PINNED : 0); /* pageable unless pin_memory=True */
+    if (F->place.cuda_context) t->flags |= DL_VF_CUDA_CONTEXT;
     /* torch.tensor(3.0) / torch.tensor(eps): a 0-dim scalar tensor may meet any device */
     const char *q = qualify(F, call->object);
     if (q && (strcmp(q, "torch.tensor") == 0 || strcmp(q, "torch.as_tensor") == 0 ||
@@ -553,6 +606,70 @@ static const DlValue *eval_loss_ctor(Flow *F, const DlExpr *call, const DlValue 
         }
     }
     return loss;
+}
+
+/* pin_memory=True / False / absent, also through a `**kwargs` dict: DL_VF_PIN_KNOWN and
+ * DL_VF_PINNED on the loader, inherited by its batches. */
+static uint16_t loader_pin_flags(const DlExpr *call, const DlValue *const *argv) {
+    bool splat_known = true, splat_pinned = false;
+    for (uint32_t i = 0; i < call->arg_count; i++) {
+        const char *kw = call->args[i].keyword;
+        if (!kw) continue;
+        if (strcmp(kw, "pin_memory") == 0) {
+            const DlExpr *v = call->args[i].value;
+            if (v->kind == DL_EX_CONST && strcmp(v->name, "True") == 0)
+                return DL_VF_PIN_KNOWN | DL_VF_PINNED;
+            if (v->kind == DL_EX_CONST && strcmp(v->name, "False") == 0) return DL_VF_PIN_KNOWN;
+            return 0;
+        }
+        if (strcmp(kw, "**") == 0) {
+            const DlValue *d = argv[i];
+            if (!(d->flags & DL_VF_PIN_KNOWN)) splat_known = false;
+            if (d->flags & DL_VF_PINNED) splat_pinned = true;
+        }
+    }
+    if (splat_pinned) return DL_VF_PIN_KNOWN | DL_VF_PINNED;
+    return splat_known ? DL_VF_PIN_KNOWN : 0;
+}
+
+/* num_workers > 0: a literal, or the machine's cpu count. */
+static bool uses_workers(Flow *F, const DlExpr *call) {
+    const DlArg *a = dl_ir_keyword(call, "num_workers");
+    if (!a) return false;
+    const DlExpr *v = a->value;
+    if (v->kind == DL_EX_NUMBER) return strtol(v->name, NULL, 10) > 0;
+    if (v->kind == DL_EX_NAME || v->kind == DL_EX_ATTR) { /* NUM_WORKERS = 6 */
+        const char *key = key_of(F, v);
+        const Binding *b = key ? lookup(F, key) : NULL;
+        return b && b->value && b->value->kind == DL_KIND_SCALAR && b->value->literal &&
+               strtol(b->value->literal, NULL, 10) > 0;
+    }
+    if (v->kind == DL_EX_CALL) {
+        const char *q = qualify(F, v->object);
+        return q && (strcmp(q, "os.cpu_count") == 0 || strcmp(q, "multiprocessing.cpu_count") == 0);
+    }
+    return false;
+}
+
+static const DlValue *eval_dataloader(Flow *F, const DlExpr *call, const DlValue *const *argv) {
+    DlValue *l = loader_value(F, call->span);
+    l->flags |= loader_pin_flags(call, argv);
+    if (F->env->recorder && uses_workers(F, call)) {
+        /* note, project-wide, what the workers run (DL113); summaries are built on one thread */
+        for (uint32_t i = 0; i < call->arg_count; i++) {
+            const char *kw = call->args[i].keyword;
+            const DlValue *v = argv[i];
+            if ((!kw && i == 0) || (kw && strcmp(kw, "dataset") == 0)) {
+                if (v->cls && (v->kind == DL_KIND_LOADER || v->kind == DL_KIND_INSTANCE))
+                    ((DlClassInfo *)v->cls)->loaded_with_workers = true;
+            } else if (kw && strcmp(kw, "collate_fn") == 0 && v->kind == DL_KIND_FUNCTION && v->cls) {
+                ((DlFunctionInfo *)v->cls)->collate_with_workers = true;
+            } else if (kw && strcmp(kw, "collate_fn") == 0 && v->kind == DL_KIND_INSTANCE && v->cls) {
+                ((DlClassInfo *)v->cls)->loaded_with_workers = true; /* its __call__ */
+            }
+        }
+    }
+    return l;
 }
 
 static const DlValue *eval_library_call(Flow *F, const DlExpr *call, const char *q,
@@ -601,7 +718,7 @@ static const DlValue *eval_library_call(Flow *F, const DlExpr *call, const char 
         m->dev_why = short_text(F, call->span);
         return m;
     }
-    if (dl_torch_is_dataloader(q)) return loader_value(F, call->span);
+    if (dl_torch_is_dataloader(q)) return eval_dataloader(F, call, argv);
     if (dl_torch_is_optimizer(q)) return mk(F, DL_KIND_OPTIMIZER);
     if (strcmp(q, "tqdm.tqdm") == 0 || strcmp(q, "tqdm.auto.tqdm") == 0 ||
         strcmp(q, "tqdm") == 0 || strcmp(q, "tqdm.notebook.tqdm") == 0)
@@ -613,7 +730,7 @@ static const DlValue *eval_library_call(Flow *F, const DlExpr *call, const char 
                 add_operand_deep(F, &ops, call->args[i].value, argv[i]);
         uint32_t tensors = 0;
         for (uint32_t i = 0; i < ops.count; i++) tensors += is_tensor(ops.items[i].value);
-        if (!tensors) return unknown();
+        if (!tensors) return mk(F, DL_KIND_TENSOR); /* a tensor, on a device not known */
         if (ops.count > 1) meet(F, call, ops.items, ops.count, -1);
         DlValue *r = combine(F, call, ops.items, ops.count);
         const char *m = strrchr(q, '.') + 1;
@@ -663,13 +780,15 @@ static const DlValue *call_module(Flow *F, const DlExpr *call, const DlExpr *cal
 /* A value from a function's summary. Its spans stay where the value was made (a factory in a
  * helper is reported in the helper); `home` records the file when that is another one. */
 static const DlValue *rebase(Flow *F, const DlValue *v, const DlModuleIR *from) {
-    if (!v || v->kind == DL_KIND_UNKNOWN) return unknown();
+    if (!v || (v->kind == DL_KIND_UNKNOWN && !v->dev)) return unknown();
     DlValue *c = dl_value_copy(F->arena, v);
     c->var = NULL;
     if (!c->home && from != F->env->file->module) c->home = from;
     if (c->origin == DL_ORIGIN_PLAIN_ATTR) c->origin = DL_ORIGIN_NONE;
-    c->items = NULL;
-    c->item_count = 0;
+    if (c->home) { /* another file's tuple items carry that file's spans */
+        c->items = NULL;
+        c->item_count = 0;
+    }
     return c;
 }
 
@@ -685,8 +804,16 @@ static int param_index(const DlFunction *fn, const char *name) {
 static const DlValue *bind_parameter_device(Flow *F, const DlValue *v, const DlFunction *fn,
                                             const DlExpr *call, const DlValue *const *argv,
                                             bool skip_self) {
-    if (v->kind == DL_KIND_UNKNOWN || v->dev != DL_DEV_NAMED || !v->dev_name) return v;
-    int index = param_index(fn, v->dev_name);
+    if (v->dev != DL_DEV_NAMED || !v->dev_name) return v;
+    /* `device=x.device` with x a parameter: the device of what the caller passes as x */
+    bool of_tensor = false;
+    const char *name = v->dev_name;
+    size_t len = strlen(name);
+    if (len > 7 && strcmp(name + len - 7, ".device") == 0) {
+        name = dl_arena_strndup(F->arena, name, len - 7);
+        of_tensor = true;
+    }
+    int index = param_index(fn, name);
     if (index < 0) return v;
     const DlParam *p = &fn->params[index];
     const DlValue *dev = NULL;
@@ -696,12 +823,13 @@ static const DlValue *bind_parameter_device(Flow *F, const DlValue *v, const DlF
         const char *kw = call->args[i].keyword;
         if (kw && kw[0] == '*') return &dl_value_unknown;
         if (kw ? strcmp(kw, p->name) == 0 : (int)pos++ == positional) {
-            dev = device_arg(F, call->args[i].value, argv[i]);
+            if (!of_tensor) dev = device_arg(F, call->args[i].value, argv[i]);
+            else if (is_tensor(argv[i]) && argv[i]->dev) dev = argv[i];
             passed = true;
             break;
         }
     }
-    if (!passed && p->default_value && p->default_value->kind == DL_EX_STRING &&
+    if (!passed && !of_tensor && p->default_value && p->default_value->kind == DL_EX_STRING &&
         device_of_string(p->default_value->name)) {
         DlValue *d = mk(F, DL_KIND_DEVICE);
         d->dev = device_of_string(p->default_value->name);
@@ -883,6 +1011,12 @@ static const DlValue *eval_tensor_method(Flow *F, const DlExpr *call, const DlEx
         if (ops.count > 1) meet(F, call, ops.items, ops.count, -1);
         return combine(F, call, ops.items, ops.count);
     }
+    if (strcmp(m, "pin_memory") == 0) {
+        DlValue *r = dl_value_copy(F->arena, recv);
+        r->var = NULL;
+        r->flags |= DL_VF_PIN_KNOWN | DL_VF_PINNED;
+        return r;
+    }
     if (dl_tensor_method_keeps_device(m) || m[strlen(m) - 1] == '_') { /* x.add_(...) is x */
         DlValue *r = dl_value_copy(F->arena, recv);
         r->var = NULL;
@@ -917,6 +1051,19 @@ static const DlValue *eval_tensor_method(Flow *F, const DlExpr *call, const DlEx
     if (strcmp(m, "size") == 0 || strcmp(m, "dim") == 0 || strcmp(m, "numel") == 0)
         return mk(F, DL_KIND_OTHER);
     return unknown();
+}
+
+/* Methods only tensors have (modules share float()/half()/to()/cuda()...): calling one tells
+ * that an unknown receiver is a tensor. */
+static bool tensor_only_method(const char *m) {
+    static const char *const list[] = {"detach", "view", "reshape", "permute", "transpose",
+                                       "unsqueeze", "squeeze", "contiguous", "clone", "flatten",
+                                       "expand", "repeat", "softmax", "log_softmax", "sigmoid",
+                                       "argmax", "argmin", "abs", "exp", "log", "sqrt", "norm",
+                                       "mean", "sum", "clamp", "masked_fill", "t", NULL};
+    for (const char *const *l = list; *l; l++)
+        if (strcmp(m, *l) == 0) return true;
+    return false;
 }
 
 static const DlValue *eval_method_call(Flow *F, const DlExpr *call, const DlExpr *recv_expr,
@@ -1009,6 +1156,15 @@ static const DlValue *eval_method_call(Flow *F, const DlExpr *call, const DlExpr
             r->kind = DL_KIND_UNKNOWN;
             return r;
         }
+        if (recv->dev && dl_module_method_returns_self(m)) return recv; /* x.to(d).eval() */
+        if (tensor_only_method(m)) { /* x.detach(), x.view(...): x is a tensor */
+            DlValue *t = mk(F, DL_KIND_TENSOR);
+            t->dev = recv->dev;
+            t->dev_name = recv->dev_name;
+            t->dev_span = recv->dev_span;
+            t->dev_why = recv->dev_why;
+            return t;
+        }
         return unknown();
     default: return unknown();
     }
@@ -1019,9 +1175,9 @@ static const DlValue *eval_builtin(Flow *F, const DlExpr *call, const char *name
     *handled = true;
     const DlValue *a0 = call->arg_count ? argv[0] : unknown();
     if (strcmp(name, "enumerate") == 0) {
-        DlValue *l = mk(F, DL_KIND_LOADER);
-        *l = *a0;
-        l->kind = DL_KIND_LOADER;
+        /* enumerate(loader) is still a loop over batches; enumerate(list) is not */
+        DlValue *l = mk(F, DL_KIND_SEQ);
+        if (a0->kind == DL_KIND_LOADER) *l = *a0;
         DlValue *pair = mk(F, DL_KIND_SEQ);
         const DlValue **items = dl_arena_alloc(F->arena, 2 * sizeof *items);
         items[0] = mk(F, DL_KIND_SCALAR);
@@ -1034,9 +1190,11 @@ static const DlValue *eval_builtin(Flow *F, const DlExpr *call, const char *name
         return l;
     }
     if (strcmp(name, "zip") == 0) {
-        DlValue *l = mk(F, DL_KIND_LOADER);
+        DlValue *l = mk(F, DL_KIND_SEQ);
         DlValue *tuple = mk(F, DL_KIND_SEQ);
         uint32_t n = call->arg_count;
+        for (uint32_t i = 0; i < n; i++)
+            if (argv[i]->kind == DL_KIND_LOADER) l->kind = DL_KIND_LOADER; /* zip(loader_a, loader_b) */
         const DlValue **items = dl_arena_alloc(F->arena, (n ? n : 1) * sizeof *items);
         for (uint32_t i = 0; i < n; i++) items[i] = element_of(F, argv[i], call->span);
         tuple->items = items;
@@ -1057,6 +1215,11 @@ static const DlValue *eval_builtin(Flow *F, const DlExpr *call, const char *name
         return r;
     }
     if (strcmp(name, "str") == 0) return mk(F, DL_KIND_STRING);
+    if (strcmp(name, "dict") == 0 && !dl_ir_positional(call, 0)) {
+        DlValue *d = mk(F, DL_KIND_SEQ);
+        d->flags |= loader_pin_flags(call, argv);
+        return d;
+    }
     if (strcmp(name, "setattr") == 0 && F->in_init && call->arg_count >= 3) {
         const DlExpr *obj = dl_ir_positional(call, 0);
         if (obj && obj->kind == DL_EX_NAME && strcmp(obj->name, "self") == 0)
@@ -1076,7 +1239,7 @@ static const DlValue *eval_builtin(Flow *F, const DlExpr *call, const char *name
  * be "never moved". torch's own functions do not move their arguments. */
 static void escape_modules(Flow *F, const DlExpr *call, const DlValue *const *argv,
                            const char *qualified) {
-    if (qualified && strncmp(qualified, "torch", 5) == 0) return;
+    if (qualified && dl_torch_owns(qualified)) return;
     for (uint32_t i = 0; i < call->arg_count; i++) {
         const DlValue *v = argv[i];
         if (v->kind != DL_KIND_MODULE || !(v->flags & DL_VF_CONSTRUCTED)) continue;
@@ -1089,20 +1252,12 @@ static void escape_modules(Flow *F, const DlExpr *call, const DlValue *const *ar
     }
 }
 
-static const DlValue *eval_call(Flow *F, const DlExpr *call) {
-    const DlValue *stack_argv[16];
-    const DlValue **argv = call->arg_count <= 16
-                               ? stack_argv
-                               : dl_arena_alloc(F->arena, call->arg_count * sizeof *argv);
+static const DlValue *resolve_call(Flow *F, const DlExpr *call, const char *q,
+                                   const DlValue *recv, const DlValue *const *argv) {
     const DlExpr *callee = call->object;
-    const char *q = qualify(F, callee);
-    const DlValue *recv = NULL;
-    if (!q && callee && callee->kind == DL_EX_ATTR) recv = eval(F, callee->object);
-    for (uint32_t i = 0; i < call->arg_count; i++) argv[i] = eval(F, call->args[i].value);
-
     escape_modules(F, call, argv, q);
     if (q) {
-        if (strncmp(q, "torch", 5) == 0 || strncmp(q, "tqdm", 4) == 0 ||
+        if (dl_torch_owns(q) || strncmp(q, "tqdm", 4) == 0 ||
             strncmp(q, "pytorch_lightning", 17) == 0 || strncmp(q, "lightning", 9) == 0)
             return eval_library_call(F, call, q, argv);
         const DlClassInfo *ci = dl_project_find_class(F->env->project, F->env->file, q);
@@ -1142,13 +1297,307 @@ static const DlValue *eval_call(Flow *F, const DlExpr *call) {
     return unknown();
 }
 
+static bool is_clock(const char *q) {
+    static const char *const clocks[] = {"time.time", "time.perf_counter", "time.monotonic",
+                                         "time.time_ns", "time.perf_counter_ns",
+                                         "time.monotonic_ns", "timeit.default_timer", NULL};
+    for (const char *const *c = clocks; *c; c++)
+        if (strcmp(q, *c) == 0) return true;
+    return false;
+}
+
+static bool is_synchronize(const char *q, const char *method) {
+    if (q && (strcmp(q, "torch.cuda.synchronize") == 0 ||
+              strcmp(q, "torch.cuda.current_stream") == 0 ||
+              strcmp(q, "torch.accelerator.synchronize") == 0))
+        return true;
+    return method && (strcmp(method, "synchronize") == 0 || strcmp(method, "elapsed_time") == 0);
+}
+
+/* Work queued on a device since the last clock read: a call that takes or makes a value on a
+ * device (a model on the GPU, a tensor moved there, a helper handed the device). */
+static bool metadata_method(const char *m) {
+    static const char *const list[] = {"size", "dim", "numel", "element_size", "stride",
+                                       "is_contiguous", "data_ptr", "get_device", "type",
+                                       "parameters", "named_parameters", "state_dict", "train",
+                                       "eval", NULL};
+    for (const char *const *l = list; *l; l++)
+        if (strcmp(m, *l) == 0) return true;
+    return false;
+}
+
+/* Does the call queue device work? It makes a value on a device, or runs a module, a method
+ * or a project function on device values. Builtins (len, print, isinstance) and metadata
+ * queries (x.size()) do not. */
+static bool touches_device(Flow *F, const DlExpr *call, const char *q, const DlValue *recv,
+                           const DlValue *const *argv, const DlValue *result) {
+    if (result && dl_value_on_device(result) && result->kind != DL_KIND_DEVICE) return true;
+    const DlExpr *callee = call->object;
+    if (recv) {
+        if (metadata_method(callee->name)) return false;
+        if (dl_value_on_device(recv) && recv->kind != DL_KIND_UNKNOWN &&
+            recv->kind != DL_KIND_DEVICE)
+            return true;
+    } else if (!q && callee->kind == DL_EX_NAME && !lookup(F, callee->name)) {
+        return false; /* a builtin */
+    }
+    /* a project function may synchronise inside (`.item()` for its logs): not known here */
+    if (q && !dl_torch_owns(q)) return false;
+    if (!q && !recv) {
+        const DlValue *fv = callee->kind == DL_EX_NAME ? lookup(F, callee->name) ? lookup(F, callee->name)->value : NULL : NULL;
+        if (!fv || fv->kind == DL_KIND_FUNCTION || fv->kind == DL_KIND_UNKNOWN) return false;
+    }
+    for (uint32_t i = 0; i < call->arg_count; i++)
+        if (dl_value_on_device(argv[i]) && argv[i]->kind != DL_KIND_UNKNOWN &&
+            argv[i]->kind != DL_KIND_DEVICE)
+            return true;
+    return false;
+}
+
+/* Code devlint does not see (a project helper, another library, a method of an unknown
+ * object) may wait for the device itself: after it, no work is known to be pending. */
+static bool may_synchronize(Flow *F, const DlExpr *call, const char *q, const DlValue *recv) {
+    if (recv) return recv->kind == DL_KIND_UNKNOWN && !recv->dev;
+    if (q) return !dl_torch_owns(q);
+    const DlExpr *callee = call->object;
+    if (callee->kind != DL_EX_NAME) return true;
+    const Binding *b = lookup(F, callee->name);
+    if (!b) return !dl_project_import(F->env->file, callee->name) ? false : true; /* builtins */
+    return !b->value || b->value->kind == DL_KIND_FUNCTION || b->value->kind == DL_KIND_UNKNOWN;
+}
+
+/* The clock and the device queue, for DL203: "<device-work>" is bound to the last device
+ * work queued and not yet waited for; a clock reading remembers which one was pending. */
+static const DlValue *clock_read(Flow *F, const DlExpr *call) {
+    const Binding *work = state_find(F->st, "<device-work>");
+    DlValue *c = mk(F, DL_KIND_CLOCK);
+    c->dev_span = call->span;
+    c->elem = work ? work->value : NULL;
+    return c;
+}
+
+/* `end - start`: device work queued after `start` and still pending when `end` was read. */
+static void timing(Flow *F, const DlExpr *site, const DlValue *end, const DlValue *start) {
+    if (!F->env->report || !end->elem || end->elem == start->elem) return;
+    DlTimingFact fact = {site, end->dev_span, start->dev_span, end->elem->dev_span, &F->place};
+    dl_rule_dispatch_timing(F->env->report, &fact);
+}
+
+static void device_work(Flow *F, const DlExpr *call) {
+    DlValue *w = mk(F, DL_KIND_OTHER);
+    w->dev_span = call->span;
+    state_set(F->st, "<device-work>", w);
+}
+
+static bool binds_key(Flow *F, const DlBlock *b, const char *key, int depth);
+
+/* Does assignment target `t` (a name, attribute or nested tuple of them) bind `key`? */
+static bool target_binds_key(Flow *F, const DlExpr *t, const char *key, int depth) {
+    if (!t || depth > 16) return false;
+    if (t->kind == DL_EX_TUPLE || t->kind == DL_EX_LIST) {
+        for (uint32_t i = 0; i < t->item_count; i++)
+            if (target_binds_key(F, t->items[i], key, depth + 1)) return true;
+        return false;
+    }
+    if (t->kind == DL_EX_STARRED) return target_binds_key(F, t->object, key, depth + 1);
+    const char *k = key_of(F, t);
+    return k && strcmp(k, key) == 0;
+}
+
+/* Is `key` (re)bound anywhere in the batch loop (its target or its body)? */
+static bool loop_binds(Flow *F, const DlStmt *loop, const char *key) {
+    if (loop->kind == DL_ST_FOR && loop->target_count &&
+        target_binds_key(F, loop->targets[0], key, 0))
+        return true;
+    return binds_key(F, &loop->body, key, 0);
+}
+
+static bool binds_key(Flow *F, const DlBlock *b, const char *key, int depth) {
+    if (depth > 64) return true;
+    for (uint32_t i = 0; i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        for (uint32_t t = 0; t < s->target_count; t++)
+            if (target_binds_key(F, s->targets[t], key, 0)) return true;
+        /* x.copy_(...), x.add_(...): changed in place */
+        if (s->kind == DL_ST_EXPR && s->value && s->value->kind == DL_EX_CALL &&
+            s->value->object->kind == DL_EX_ATTR) {
+            const char *m = s->value->object->name;
+            const char *recv = key_of(F, s->value->object->object);
+            if (recv && strcmp(recv, key) == 0 && m[strlen(m) - 1] == '_') return true;
+        }
+        if (binds_key(F, &s->body, key, depth + 1) || binds_key(F, &s->orelse, key, depth + 1) ||
+            binds_key(F, &s->finalbody, key, depth + 1))
+            return true;
+        for (uint32_t h = 0; h < s->handler_count; h++)
+            if (binds_key(F, &s->handlers[h], key, depth + 1)) return true;
+    }
+    return false;
+}
+
+/* Does `e` denote the same value in every iteration of `loop`: no name or attribute it
+ * reads is (re)bound by the loop? (`luma.to(device)`, `torch.tensor([0.3, 0.6]).to(device)`) */
+static bool expr_invariant(Flow *F, const DlStmt *loop, const DlExpr *e, int depth) {
+    if (!e) return true;
+    if (depth > 16) return false;
+    if (e->kind == DL_EX_NAME)
+        for (int i = 0; i < F->comp_count; i++) /* a comprehension's own variable */
+            if (strcmp(F->comp_names[i], e->name) == 0) return false;
+    const char *key = key_of(F, e);
+    if (key) return !loop_binds(F, loop, key) && !(e->kind == DL_EX_ATTR && strchr(key, '.') &&
+                                                   !expr_invariant(F, loop, e->object, depth + 1));
+    switch (e->kind) {
+    case DL_EX_NUMBER:
+    case DL_EX_STRING:
+    case DL_EX_CONST: return true;
+    case DL_EX_CALL: {
+        /* torch's own functions and tensor methods are pure; next(it), helpers, are not */
+        const char *q = qualify(F, e->object);
+        bool pure = (q && dl_torch_owns(q)) ||
+                    (!q && e->object->kind == DL_EX_ATTR &&
+                     dl_tensor_method_keeps_device(e->object->name));
+        if (!pure) return false;
+        for (uint32_t i = 0; i < e->arg_count; i++)
+            if (!expr_invariant(F, loop, e->args[i].value, depth + 1)) return false;
+        return q || expr_invariant(F, loop, e->object->object, depth + 1);
+    }
+    case DL_EX_ATTR: return expr_invariant(F, loop, e->object, depth + 1);
+    case DL_EX_TUPLE:
+    case DL_EX_LIST:
+    case DL_EX_BINOP:
+    case DL_EX_UNARY:
+    case DL_EX_SUBSCRIPT:
+        if (e->object && !expr_invariant(F, loop, e->object, depth + 1)) return false;
+        for (uint32_t i = 0; i < e->item_count; i++)
+            if (!expr_invariant(F, loop, e->items[i], depth + 1)) return false;
+        return true;
+    default: return false;
+    }
+}
+
+/* Host syncs: reading a device tensor's value on the CPU. */
+static void sync(Flow *F, const DlExpr *site, const DlExpr *tensor, const DlValue *v,
+                 const char *how) {
+    /* the host waits for the device whenever it reads a tensor's value (wherever it lives) */
+    if (is_tensor(v) || v->kind == DL_KIND_UNKNOWN) state_set(F->st, "<device-work>", NULL);
+    if (!is_tensor(v) || !dl_value_on_device(v)) return;
+    if (v->dev == DL_DEV_MODULE && !F->env->project->uses_devices) return;
+    if (!F->env->report) return;
+    DlSyncFact fact = {site, tensor, v, how, &F->place};
+    dl_rule_dispatch_sync(F->env->report, &fact);
+}
+
+static void sync_facts(Flow *F, const DlExpr *call, const char *q, const DlExpr *recv_expr,
+                       const DlValue *recv, const DlValue *const *argv) {
+    if (recv && recv_expr) {
+        const char *m = call->object->name;
+        if (strcmp(m, "item") == 0 || strcmp(m, "tolist") == 0 || strcmp(m, "numpy") == 0 ||
+            strcmp(m, "cpu") == 0)
+            sync(F, call, recv_expr, recv, m);
+        return;
+    }
+    const DlExpr *a0 = dl_ir_positional(call, 0);
+    if (!a0 || !call->arg_count) return;
+    const DlValue *v0 = argv[0];
+    if (q) {
+        static const char *const host[][2] = {
+            {"numpy.asarray", "np.asarray"}, {"numpy.array", "np.array"},
+            {"matplotlib.pyplot.plot", "plt.plot"}, {"matplotlib.pyplot.imshow", "plt.imshow"},
+            {"matplotlib.pyplot.scatter", "plt.scatter"}, {"matplotlib.pyplot.hist", "plt.hist"}};
+        for (size_t i = 0; i < sizeof host / sizeof host[0]; i++)
+            if (strcmp(q, host[i][0]) == 0) {
+                for (uint32_t k = 0; k < call->arg_count; k++)
+                    if (!call->args[k].keyword) sync(F, call, call->args[k].value, argv[k], host[i][1]);
+                return;
+            }
+        return;
+    }
+    if (call->object->kind != DL_EX_NAME || lookup(F, call->object->name)) return;
+    const char *name = call->object->name;
+    if (strcmp(name, "print") == 0) {
+        for (uint32_t k = 0; k < call->arg_count; k++)
+            if (!call->args[k].keyword) sync(F, call, call->args[k].value, argv[k], "print");
+    } else if (strcmp(name, "float") == 0 || strcmp(name, "int") == 0 ||
+               strcmp(name, "bool") == 0) {
+        sync(F, call, a0, v0, name);
+    }
+}
+
+static const DlValue *call_target_device(Flow *F, const DlExpr *call, const char *q,
+                                         const char *method, const DlValue *recv,
+                                         const DlValue *const *argv) {
+    if (method && recv && (is_tensor(recv) || is_module_like(recv) || recv->kind == DL_KIND_UNKNOWN) &&
+        is_move_method(method))
+        return move_target(F, call, method, argv);
+    if (q && dl_torch_factory(q)) return device_keyword(F, call, argv);
+    if (q && dl_torch_is_module_class(q)) return device_keyword(F, call, argv);
+    return NULL;
+}
+
+/* A name bound to a device variable here (locals first, then globals), preferring `device`. */
+static const char *device_in_scope(Flow *F) {
+    const DlFlowState *scopes[2] = {F->st, F->env->globals};
+    for (int k = 0; k < 2; k++) {
+        const DlFlowState *st = scopes[k];
+        if (!st) continue;
+        const char *found = NULL;
+        for (uint32_t i = 0; i < st->count; i++) {
+            const DlValue *v = st->items[i].value;
+            if (!v || v->kind != DL_KIND_DEVICE || v->dev != DL_DEV_NAMED) continue;
+            if (strcmp(st->items[i].key, "device") == 0) return "device";
+            if (!found && !strchr(st->items[i].key, '<')) found = st->items[i].key;
+        }
+        if (found) return found;
+    }
+    return NULL;
+}
+
+static const DlValue *eval_call(Flow *F, const DlExpr *call) {
+    const DlValue *stack_argv[16];
+    const DlValue **argv = call->arg_count <= 16
+                               ? stack_argv
+                               : dl_arena_alloc(F->arena, call->arg_count * sizeof *argv);
+    const DlExpr *callee = call->object;
+    const char *q = qualify(F, callee);
+    const DlValue *recv = NULL;
+    if (!q && callee && callee->kind == DL_EX_ATTR) {
+        const DlExpr *saved = F->move_receiver;
+        F->move_receiver = is_move_method(callee->name) ? callee->object : NULL;
+        recv = eval(F, callee->object);
+        F->move_receiver = saved;
+    }
+    bool immediately_moved = F->move_receiver == call;
+    for (uint32_t i = 0; i < call->arg_count; i++) argv[i] = eval(F, call->args[i].value);
+
+    const DlValue *result = resolve_call(F, call, q, recv, argv);
+    const char *method = recv ? callee->name : NULL;
+    sync_facts(F, call, q, recv ? callee->object : NULL, recv, argv);
+
+    bool host_read = method && (strcmp(method, "item") == 0 || strcmp(method, "tolist") == 0 ||
+                                strcmp(method, "numpy") == 0 || strcmp(method, "cpu") == 0);
+    if (q && is_clock(q)) result = clock_read(F, call);
+    else if (is_synchronize(q, method)) state_set(F->st, "<device-work>", NULL);
+    else if (!host_read && touches_device(F, call, q, recv, argv, result)) device_work(F, call);
+    else if (!host_read && may_synchronize(F, call, q, recv)) state_set(F->st, "<device-work>", NULL);
+
+    if (!F->env->report) return result;
+    if (!q && !recv && callee->kind == DL_EX_NAME) q = callee->name; /* builtins, local functions */
+    DlCallFact fact = {call, q, method, recv ? callee->object : NULL, recv, argv, result,
+                       call_target_device(F, call, q, method, recv, argv), false, NULL,
+                       immediately_moved, &F->place};
+    if (q && strcmp(q, "torch.load") == 0) fact.device_in_scope = device_in_scope(F);
+    if (method && F->place.batch_loop)
+        fact.receiver_invariant = expr_invariant(F, F->place.batch_loop, callee->object, 0);
+    dl_rule_dispatch_call(F->env->report, &fact);
+    return result;
+}
+
 /* ---------------------------------------------------------------- expressions */
 
 static const DlValue *element_of(Flow *F, const DlValue *v, DlSpan target_span) {
     if (v->kind == DL_KIND_LOADER) {
         if (v->elem) return v->elem;
         DlValue *b = mk_tensor(F, DL_DEV_CPU, NULL, DL_ORIGIN_BATCH, target_span);
-        b->flags |= DL_VF_WHOLE_BATCH;
+        b->flags |= DL_VF_WHOLE_BATCH | (v->flags & (DL_VF_PIN_KNOWN | DL_VF_PINNED));
         b->dev_why = v->var ? dl_arena_printf(F->arena, "a batch from `%s`", v->var)
                             : dl_arena_printf(F->arena, "a batch from %s",
                                               v->dev_why ? v->dev_why : "the data loader");
@@ -1169,6 +1618,8 @@ static const DlValue *element_of(Flow *F, const DlValue *v, DlSpan target_span) 
     return unknown();
 }
 
+static const DlValue *imported_global(Flow *F, const char *qualified);
+
 static const DlValue *eval_attr(Flow *F, const DlExpr *e) {
     const char *key = key_of(F, e);
     if (key) {
@@ -1184,7 +1635,7 @@ static const DlValue *eval_attr(Flow *F, const DlExpr *e) {
             c->cls = ci;
             return c;
         }
-        return unknown();
+        return imported_global(F, q);
     }
     const DlValue *obj = eval(F, e->object);
     if (is_tensor(obj)) {
@@ -1200,6 +1651,15 @@ static const DlValue *eval_attr(Flow *F, const DlExpr *e) {
             return r;
         }
         return mk(F, DL_KIND_OTHER);
+    }
+    if (obj->kind == DL_KIND_MODULE && !obj->cls &&
+        (strcmp(e->name, "weight") == 0 || strcmp(e->name, "bias") == 0 ||
+         strcmp(e->name, "running_mean") == 0 || strcmp(e->name, "running_var") == 0)) {
+        /* a library module's parameters and buffers live where the module does */
+        DlValue *t = with_device(F, mk(F, DL_KIND_TENSOR), obj, DL_ORIGIN_NONE, obj->dev_span);
+        t->dev_why = obj->dev_why;
+        t->flags |= DL_VF_REGISTERED;
+        return t;
     }
     if (obj->kind == DL_KIND_MODULE && strcmp(e->name, "device") == 0 && obj->dev) {
         if (obj->dev == DL_DEV_CPU && !(obj->flags & DL_VF_MOVED)) return unknown();
@@ -1230,6 +1690,20 @@ static const DlValue *eval_attr(Flow *F, const DlExpr *e) {
     return unknown();
 }
 
+/* `from config import DEVICE` / `config.DEVICE`: another file's module-level value. */
+static const DlValue *imported_global(Flow *F, const char *qualified) {
+    const DlValue *v = dl_project_find_global(F->env->project, qualified);
+    if (!v || (v->kind != DL_KIND_DEVICE && v->kind != DL_KIND_TENSOR && v->kind != DL_KIND_SCALAR &&
+               v->kind != DL_KIND_STRING))
+        return unknown();
+    const DlFileFacts *from = NULL;
+    for (uint32_t i = 0; i < F->env->project->file_count; i++)
+        if (F->env->project->globals && dl_flow_lookup(F->env->project->globals[i],
+                                                        strrchr(qualified, '.') + 1) == v)
+            from = &F->env->project->files[i];
+    return rebase(F, v, from ? from->module : NULL);
+}
+
 static const DlValue *eval_name(Flow *F, const DlExpr *e) {
     const Binding *b = lookup(F, e->name);
     if (b && b->value) return b->value;
@@ -1248,9 +1722,24 @@ static const DlValue *eval_name(Flow *F, const DlExpr *e) {
             c->cls = fi;
             return c;
         }
-        return unknown();
+        return imported_global(F, q);
     }
     return unknown();
+}
+
+/* Evaluates the index of `e` (object already evaluated) and reports tensor indexing. True
+ * when a cpu tensor is indexed with a device tensor (the operation fails). */
+static bool index_fact(Flow *F, const DlExpr *e, const DlValue *obj, bool store) {
+    bool mismatch = false;
+    for (uint32_t i = 0; i < e->item_count; i++) {
+        const DlValue *idx = eval(F, e->items[i]);
+        if (!is_tensor(obj) || !is_tensor(idx)) continue;
+        if (dl_value_is_cpu_tensor(obj) && idx->dev && idx->dev != DL_DEV_CPU) mismatch = true;
+        if (!F->env->report) continue;
+        DlIndexFact fact = {e, e->object, e->items[i], obj, idx, store, &F->place};
+        dl_rule_dispatch_index(F->env->report, &fact);
+    }
+    return mismatch;
 }
 
 static const DlValue *eval_subscript(Flow *F, const DlExpr *e) {
@@ -1260,11 +1749,15 @@ static const DlValue *eval_subscript(Flow *F, const DlExpr *e) {
         if (b && b->value) return b->value;
     }
     const DlValue *obj = eval(F, e->object);
-    for (uint32_t i = 0; i < e->item_count; i++) eval(F, e->items[i]);
+    bool mismatch = index_fact(F, e, obj, false);
     if (is_tensor(obj)) {
         DlValue *r = dl_value_copy(F->arena, obj);
         r->var = NULL;
         r->flags &= (uint16_t)~DL_VF_WHOLE_BATCH;
+        if (mismatch) { /* DL114: the indexing fails; do not cascade */
+            r->dev = DL_DEV_UNKNOWN;
+            r->origin = DL_ORIGIN_NONE;
+        }
         return r;
     }
     if (obj->kind == DL_KIND_SEQ) {
@@ -1276,6 +1769,19 @@ static const DlValue *eval_subscript(Flow *F, const DlExpr *e) {
     }
     if (key && name_says_device(key)) return named_device(F, key, e->span);
     return unknown();
+}
+
+/* {"batch_size": 32, "pin_memory": True}: loader keyword arguments in a dict (DL202). */
+static uint16_t dict_pin_flags(const DlExpr *e) {
+    for (uint32_t i = 0; i + 1 < e->item_count; i += 2) {
+        const DlExpr *k = e->items[i], *v = e->items[i + 1];
+        if (!k || k->kind != DL_EX_STRING || !k->name) return 0; /* **other or computed keys */
+        if (strcmp(k->name, "pin_memory") != 0) continue;
+        if (v->kind == DL_EX_CONST && strcmp(v->name, "True") == 0)
+            return DL_VF_PIN_KNOWN | DL_VF_PINNED;
+        return v->kind == DL_EX_CONST && strcmp(v->name, "False") == 0 ? DL_VF_PIN_KNOWN : 0;
+    }
+    return DL_VF_PIN_KNOWN;
 }
 
 static const DlValue *eval_sequence(Flow *F, const DlExpr *e) {
@@ -1296,6 +1802,8 @@ static const DlValue *eval_sequence(Flow *F, const DlExpr *e) {
     if (!dict) {
         s->items = items;
         s->item_count = n;
+    } else {
+        s->flags |= dict_pin_flags(e);
     }
     s->elem = elem && elem->kind != DL_KIND_UNKNOWN ? elem : NULL;
     s->dev_span = e->span;
@@ -1308,9 +1816,13 @@ static const DlValue *eval_comprehension(Flow *F, const DlExpr *e) {
     const DlValue *iter = e->iter ? eval(F, e->iter) : unknown();
     DlFlowState *saved = F->st;
     F->st = state_copy(saved);
+    int saved_comp = F->comp_count;
+    if (e->target && e->target->kind == DL_EX_NAME && F->comp_count < 16)
+        F->comp_names[F->comp_count++] = e->target->name;
     if (e->target) bind(F, e->target, element_of(F, iter, e->target->span));
     for (uint32_t i = 0; i < e->item_count; i++) eval(F, e->items[i]);
     const DlValue *elem = e->object ? eval(F, e->object) : unknown();
+    F->comp_count = saved_comp;
     dl_flow_state_free(F->st);
     F->st = saved;
     DlValue *s = mk(F, DL_KIND_SEQ);
@@ -1329,13 +1841,31 @@ static bool is_arith(const char *op) {
     return false;
 }
 
+static const DlValue *binary_values(Flow *F, const DlExpr *e, const DlExpr *const *operands,
+                                    const DlValue *const *values, uint32_t n);
+
+/* Operands are evaluated left to right first; `end - start` of two clock readings is a
+ * timing (DL203), everything else combines tensors. */
 static const DlValue *eval_binary(Flow *F, const DlExpr *e, const DlExpr *const *operands,
                                   uint32_t n) {
+    const DlValue *values[32];
+    if (n > 32) n = 32;
+    for (uint32_t i = 0; i < n; i++) values[i] = eval(F, operands[i]);
+    if (e->kind == DL_EX_BINOP && strcmp(e->name, "-") == 0 && n == 2 &&
+        values[0]->kind == DL_KIND_CLOCK && values[1]->kind == DL_KIND_CLOCK) {
+        timing(F, e, values[0], values[1]);
+        return mk(F, DL_KIND_SCALAR);
+    }
+    return binary_values(F, e, operands, values, n);
+}
+
+static const DlValue *binary_values(Flow *F, const DlExpr *e, const DlExpr *const *operands,
+                                    const DlValue *const *values, uint32_t n) {
     OperandList ops = {0};
     const DlValue *first = NULL;
     bool any_tensor = false, all_scalar = true, any_string = false;
     for (uint32_t i = 0; i < n; i++) {
-        const DlValue *v = eval(F, operands[i]);
+        const DlValue *v = values[i];
         if (!first) first = v;
         if (is_tensor(v)) any_tensor = true;
         if (v->kind != DL_KIND_SCALAR) all_scalar = false;
@@ -1344,7 +1874,9 @@ static const DlValue *eval_binary(Flow *F, const DlExpr *e, const DlExpr *const 
     }
     if (any_tensor) {
         if (ops.count > 1) meet(F, e, ops.items, ops.count, -1);
-        return combine(F, e, ops.items, ops.count);
+        DlValue *r = combine(F, e, ops.items, ops.count);
+        if (dl_value_on_device(r)) device_work(F, e); /* a @ b on the GPU */
+        return r;
     }
     if (all_scalar) return mk(F, DL_KIND_SCALAR);
     if (any_string && e->kind == DL_EX_BINOP) return mk(F, DL_KIND_STRING);
@@ -1357,10 +1889,19 @@ static const DlValue *eval_inner(Flow *F, const DlExpr *e) {
     case DL_EX_ATTR: return eval_attr(F, e);
     case DL_EX_CALL: return eval_call(F, e);
     case DL_EX_SUBSCRIPT: return eval_subscript(F, e);
-    case DL_EX_NUMBER: return mk(F, DL_KIND_SCALAR);
+    case DL_EX_NUMBER: {
+        DlValue *n = mk(F, DL_KIND_SCALAR);
+        n->literal = e->name;
+        return n;
+    }
     case DL_EX_STRING: {
+        for (uint32_t i = 0; i < e->item_count; i++) { /* f"{loss:.3f}" formats on the host */
+            const DlValue *v = eval(F, e->items[i]);
+            sync(F, e->items[i], e->items[i], v, "format");
+        }
         DlValue *s = mk(F, DL_KIND_STRING);
-        s->dev_name = e->name;
+        s->literal = e->name;
+        s->dev_span = e->span;
         return s;
     }
     case DL_EX_CONST:
@@ -1384,11 +1925,15 @@ static const DlValue *eval_inner(Flow *F, const DlExpr *e) {
     }
     case DL_EX_UNARY: {
         const DlValue *v = e->object ? eval(F, e->object) : unknown();
-        if (strcmp(e->name, "not") == 0) return mk(F, DL_KIND_SCALAR);
+        if (strcmp(e->name, "not") == 0) {
+            sync(F, e, e->object, v, "not"); /* `not t` is bool(t) */
+            return mk(F, DL_KIND_SCALAR);
+        }
         return v;
     }
     case DL_EX_BOOLOP: {
         const DlValue *a = eval(F, e->items[0]);
+        sync(F, e->items[0], e->items[0], a, "bool"); /* `t and ...` tests t */
         const DlValue *b = eval(F, e->items[1]);
         return dl_value_join(F->arena, a, b);
     }
@@ -1399,7 +1944,7 @@ static const DlValue *eval_inner(Flow *F, const DlExpr *e) {
         const DlValue *b = eval(F, e->items[1]);
         if (a->kind == DL_KIND_STRING && b->kind == DL_KIND_STRING) {
             /* "cuda" if cond else "cpu": a device chosen at run time */
-            DlDeviceTag ta = device_of_string(a->dev_name), tb = device_of_string(b->dev_name);
+            DlDeviceTag ta = device_of_string(a->literal), tb = device_of_string(b->literal);
             if (ta && tb && ta != tb) return named_device(F, NULL, e->span);
         }
         return dl_value_join(F->arena, a, b);
@@ -1455,8 +2000,19 @@ static void bind(Flow *F, const DlExpr *target, const DlValue *v) {
     case DL_EX_SUBSCRIPT: {
         const char *key = key_of(F, target);
         if (target->kind == DL_EX_SUBSCRIPT) {
+            index_fact(F, target, eval(F, target->object), true);
             /* d[k] = v: a container of that value; self.layers[i] = m etc. */
             const char *base = key_of(F, target->object);
+            const DlExpr *k0 = target->item_count == 1 ? target->items[0] : NULL;
+            if (base && k0 && k0->kind == DL_EX_STRING && k0->name &&
+                strcmp(k0->name, "pin_memory") == 0) {
+                const Binding *b = lookup(F, base);
+                if (b && b->value && b->value->kind == DL_KIND_SEQ) {
+                    DlValue *d = dl_value_copy(F->arena, b->value);
+                    d->flags &= (uint16_t)~(DL_VF_PIN_KNOWN | DL_VF_PINNED); /* unknown now */
+                    state_set(F->st, base, d);
+                }
+            }
             if (base) {
                 const Binding *b = lookup(F, base);
                 if (b && b->value && b->value->kind == DL_KIND_SEQ) {
@@ -1478,7 +2034,7 @@ static void bind(Flow *F, const DlExpr *target, const DlValue *v) {
             if (v->kind == DL_KIND_SEQ && v->items && v->item_count == target->item_count)
                 part = v->items[i];
             else if (v->kind == DL_KIND_SEQ && v->elem) part = v->elem;
-            else if (is_tensor(v) && v->origin == DL_ORIGIN_BATCH) part = v;
+            else if (is_tensor(v)) part = v; /* rows of a tensor, a model's output tuple */
             if (t->kind == DL_EX_STARRED) {
                 bind(F, t->object, unknown());
                 continue;
@@ -1593,6 +2149,29 @@ static void exec_augassign(Flow *F, const DlStmt *s) {
     bind(F, t, is_tensor(v) && tv->kind == DL_KIND_SCALAR ? v : unknown());
 }
 
+static bool names_in(const DlExpr *e, const char *name, int depth) {
+    if (!e || depth > 16) return false;
+    if (e->kind == DL_EX_NAME) return strcmp(e->name, name) == 0;
+    if (e->object && names_in(e->object, name, depth + 1)) return true;
+    for (uint32_t i = 0; i < e->item_count; i++)
+        if (names_in(e->items[i], name, depth + 1)) return true;
+    return false;
+}
+
+/* A loop whose every iteration is a training/eval step: over a data loader (enumerate and
+ * tqdm keep it one), or a `while` whose condition tests a counter the body increments. */
+static bool is_batch_loop(Flow *F, const DlStmt *s, const DlValue *iter) {
+    if (s->kind == DL_ST_FOR) return iter && iter->kind == DL_KIND_LOADER;
+    for (uint32_t i = 0; i < s->body.count; i++) {
+        const DlStmt *b = s->body.items[i];
+        if (b->kind == DL_ST_AUGASSIGN && b->targets[0]->kind == DL_EX_NAME &&
+            strcmp(b->op, "+=") == 0 && names_in(s->value, b->targets[0]->name, 0))
+            return true;
+    }
+    (void)F;
+    return false;
+}
+
 static void exec_loop(Flow *F, const DlStmt *s) {
     const DlValue *iter = NULL;
     bool seq_loop = false;
@@ -1603,6 +2182,11 @@ static void exec_loop(Flow *F, const DlStmt *s) {
         if (seq_loop) F->seq_loop_vars[F->seq_loop_count++] = s->targets[0]->name;
     } else {
         eval(F, s->value);
+    }
+    DlPlace saved_place = F->place;
+    if (is_batch_loop(F, s, iter)) {
+        F->place.batch_loop = s;
+        F->place.every_iteration = true;
     }
     F->loop_depth++;
     int rounds = F->loop_depth > 2 ? 1 : DL_LOOP_ROUNDS;
@@ -1623,6 +2207,7 @@ static void exec_loop(Flow *F, const DlStmt *s) {
         if (stable) break;
     }
     F->loop_depth--;
+    F->place = saved_place;
     if (seq_loop) F->seq_loop_count--;
     bool was_dead = F->st->dead;
     state_replace(F->st, head);
@@ -1640,17 +2225,22 @@ static const DlValue *torch_device_context(Flow *F, const DlExpr *with) {
 
 static void exec_with(Flow *F, const DlStmt *s) {
     const DlValue *saved_default = F->default_device;
+    const DlExpr *saved_cuda = F->place.cuda_context;
     for (uint32_t i = 0; i < s->with_count; i++) {
         const DlValue *dev = torch_device_context(F, s->withs[i]);
         if (dev) {
             F->default_device = dev;
             continue;
         }
+        const DlExpr *w = s->withs[i];
+        const char *q = w && w->kind == DL_EX_CALL ? qualify(F, w->object) : NULL;
+        if (q && strcmp(q, "torch.cuda.device") == 0) F->place.cuda_context = w; /* DL110 */
         eval(F, s->withs[i]);
         if (s->targets[i]) bind(F, s->targets[i], unknown());
     }
     exec_block(F, &s->body);
     F->default_device = saved_default;
+    F->place.cuda_context = saved_cuda;
 }
 
 static void exec_try(Flow *F, const DlStmt *s) {
@@ -1673,15 +2263,38 @@ static void exec_try(Flow *F, const DlStmt *s) {
     F->st->dead = was_dead || F->st->dead;
 }
 
+/* `if step % 100 == 0:` / `if i == 0:` / `if is_last_batch:`-style conditions run their body
+ * on some iterations only. */
+static bool periodic_condition(const DlExpr *e, int depth) {
+    if (!e || depth > 16) return false;
+    if (e->kind == DL_EX_BINOP && strcmp(e->name, "%") == 0) return true;
+    if (e->kind == DL_EX_COMPARE) return true;
+    if (e->kind == DL_EX_BOOLOP)
+        return periodic_condition(e->items[0], depth + 1) || periodic_condition(e->items[1], depth + 1);
+    if (e->kind == DL_EX_UNARY) return periodic_condition(e->object, depth + 1);
+    return false;
+}
+
 static void exec_if(Flow *F, const DlStmt *s) {
-    eval(F, s->value);
+    const DlValue *cond = eval(F, s->value);
+    sync(F, s->value, s->value, cond, "if");
     DlFlowState *saved = F->st;
     F->st = state_copy(saved);
+    DlPlace saved_place = F->place;
+    if (F->place.every_iteration && periodic_condition(s->value, 0))
+        F->place.every_iteration = false;
     exec_block(F, &s->body);
+    F->place = saved_place;
     DlFlowState *then_state = F->st;
     F->st = saved;
     exec_block(F, &s->orelse);
+    /* `if device.type == "cuda": torch.cuda.synchronize()`: without CUDA nothing is pending */
+    const Binding *then_work = state_find(then_state, "<device-work>");
+    bool synced_when_cuda = then_work && !then_work->value && !s->orelse.count &&
+                            (strstr(text(F, s->value->span), "cuda") ||
+                             strstr(text(F, s->value->span), "device"));
     state_join(F->arena, F->st, then_state);
+    if (synced_when_cuda) state_set(F->st, "<device-work>", NULL);
     if (then_state->dead && F->st->dead) F->st->dead = true;
     dl_flow_state_free(then_state);
 }
@@ -1766,6 +2379,15 @@ static const DlValue *param_value(Flow *F, const DlFunction *fn, uint32_t i) {
             return t;
         }
         if (q && dl_torch_is_module_class(q)) return mk(F, DL_KIND_MODULE);
+        const DlClassInfo *ci = dl_project_find_class(F->env->project, F->env->file,
+                                                      q ? q : (p->annotation->kind == DL_EX_NAME
+                                                                   ? p->annotation->name
+                                                                   : ""));
+        if (ci && ci->is_module) {
+            DlValue *m = mk(F, DL_KIND_MODULE);
+            m->cls = ci;
+            return m;
+        }
         if (q && strcmp(q, "torch.device") == 0) return named_device(F, p->name, p->span);
         if (q && dl_torch_is_dataloader(q)) return loader_value(F, p->span);
     }
@@ -1773,6 +2395,9 @@ static const DlValue *param_value(Flow *F, const DlFunction *fn, uint32_t i) {
     if (name_says_device(p->name) && p->default_value &&
         p->default_value->kind != DL_EX_CONST)
         return named_device(F, p->name, p->span);
+    if (strcmp(p->name, "optimizer") == 0 || strcmp(p->name, "optim") == 0 ||
+        strcmp(p->name, "opt") == 0 || strstr(p->name, "_optimizer"))
+        return mk(F, DL_KIND_OPTIMIZER);
     if (name_says_loader(p->name)) {
         DlValue *l = loader_value(F, p->span);
         l->var = p->name;
@@ -1824,6 +2449,12 @@ static void seed_attributes(Flow *F, const DlClassInfo *c, int depth) {
             r->origin = DL_ORIGIN_NONE;
             r->flags &= (uint16_t)~(DL_VF_CPU_WEIGHT | DL_VF_CONSTRUCTED);
             v = r;
+        } else if (F->owner->is_module && is_module_like(v) && (v->flags & DL_VF_MOVED) &&
+                   (v->dev == DL_DEV_CUDA || v->dev == DL_DEV_META)) {
+            /* a submodule pinned to a device in __init__ (model parallelism: `.to("cuda:1")`) */
+            DlValue *r = dl_value_copy(F->arena, v);
+            r->flags &= (uint16_t)~(DL_VF_CPU_WEIGHT | DL_VF_CONSTRUCTED);
+            v = r;
         } else if (F->owner->is_module && is_module_like(v)) {
             /* a submodule assigned in __init__ is registered: it moves with self */
             DlValue *r = dl_value_copy(F->arena, v);
@@ -1867,9 +2498,17 @@ const DlValue *dl_flow_run(const DlFlowEnv *env, const DlFunction *fn, const DlC
     F.fn = fn;
     F.owner = owner;
     F.st = state_new();
+    F.place.function = fn;
     if (fn) {
         F.in_init = owner && strcmp(fn->name, "__init__") == 0;
         F.is_forward = owner && owner->is_module && is_forward_like(fn->name);
+        const DlFunctionInfo *fi = fn->facts;
+        F.place.in_worker = (owner && owner->loaded_with_workers &&
+                             (strcmp(fn->name, "__getitem__") == 0 ||
+                              strcmp(fn->name, "__getitems__") == 0 ||
+                              strcmp(fn->name, "__iter__") == 0 ||
+                              strcmp(fn->name, "__call__") == 0)) ||
+                            (fi && fi->collate_with_workers);
         if (owner && !F.in_init && owner->attrs_done) seed_attributes(&F, owner, 0);
         for (uint32_t i = 0; i < fn->param_count; i++)
             state_set(F.st, fn->params[i].name, param_value(&F, fn, i));

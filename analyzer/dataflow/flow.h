@@ -7,7 +7,6 @@
 #include "dataflow/value.h"
 #include "rules/facts.h"
 
-typedef struct DlFlowState DlFlowState;
 
 typedef struct DlFlowEnv {
     const DlProject *project;
@@ -15,6 +14,8 @@ typedef struct DlFlowEnv {
     DlArena *arena;              /* values created by this run */
     DlRuleContext *report;       /* NULL: summary mode */
     const DlFlowState *globals;  /* the module's top-level state, for names a function reads */
+    DlProject *recorder;         /* while summaries are built: where project-wide uses are
+                                    noted (datasets and collate functions run in workers) */
 } DlFlowEnv;
 
 /* Runs `fn` (NULL: the module body). Returns the join of its return values (NULL if none).

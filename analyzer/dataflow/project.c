@@ -111,7 +111,7 @@ static uint32_t entries_named(const DlNamedEntry *entries, uint32_t n, const cha
  * (torch.*) never resolve to project code. */
 static const void *find_named(const DlNamedEntry *entries, uint32_t n, const char *qualified,
                               bool unique_fallback) {
-    if (strncmp(qualified, "torch.", 6) == 0 || strcmp(qualified, "torch") == 0) return NULL;
+    if (dl_torch_owns(qualified)) return NULL;
     const char *name = last_component(qualified);
     uint32_t first, count = entries_named(entries, n, name, &first);
     if (!count || name == qualified) return NULL;
@@ -196,7 +196,7 @@ static void resolve_classes(DlProject *p) {
                     if (!q) continue;
                     bool module = dl_torch_is_module_class(q), dataset = dl_torch_is_dataset_base(q);
                     const DlClassInfo *base = NULL;
-                    if (!module && !dataset && strncmp(q, "torch", 5) != 0) {
+                    if (!module && !dataset && !dl_torch_owns(q)) {
                         base = dl_project_find_class(p, f, q);
                         if (base == c) base = NULL;
                     }
@@ -233,7 +233,7 @@ static void compute_function_summaries(DlProject *p, DlFlowState *const *globals
     for (uint32_t i = 0; i < p->file_count; i++) {
         DlFileFacts *f = &p->files[i];
         if (!f->module) continue;
-        DlFlowEnv env = {p, f, &p->arena, NULL, globals[i]};
+        DlFlowEnv env = {p, f, &p->arena, NULL, globals[i], p};
         for (uint32_t j = 0; j < f->function_count; j++) {
             DlFunctionInfo *fi = f->functions[j];
             if (strcmp(fi->fn->name, "__init__") == 0) continue;
@@ -246,7 +246,7 @@ static void compute_class_attributes(DlProject *p, DlFlowState *const *globals) 
     for (uint32_t i = 0; i < p->file_count; i++) {
         DlFileFacts *f = &p->files[i];
         if (!f->module) continue;
-        DlFlowEnv env = {p, f, &p->arena, NULL, globals[i]};
+        DlFlowEnv env = {p, f, &p->arena, NULL, globals[i], p};
         for (uint32_t j = 0; j < f->class_count; j++) {
             DlClassInfo *c = f->classes[j];
             const DlFunctionInfo *init = NULL;
@@ -294,7 +294,7 @@ static void compute_globals(DlProject *p, DlFlowState **globals) {
         dl_flow_state_free(globals[i]);
         globals[i] = NULL;
         if (!f->module) continue;
-        DlFlowEnv env = {p, f, &p->arena, NULL, NULL};
+        DlFlowEnv env = {p, f, &p->arena, NULL, NULL, p};
         dl_flow_run(&env, NULL, NULL, &globals[i]);
     }
 }
@@ -374,11 +374,31 @@ void dl_project_build(DlProject *p, DlModuleIR *const *modules, uint32_t count) 
     compute_function_summaries(p, globals);
     compute_class_attributes(p, globals);
     compute_function_summaries(p, globals);
-    for (uint32_t i = 0; i < count; i++) dl_flow_state_free(globals[i]);
-    free(globals);
+    p->globals = globals; /* kept for imported module-level values */
+}
+
+const DlValue *dl_project_find_global(const DlProject *p, const char *qualified) {
+    if (!p->globals || dl_torch_owns(qualified)) return NULL;
+    const char *name = last_component(qualified);
+    if (name == qualified) return NULL;
+    const char *module_end = name - 1, *module_start = module_end;
+    while (module_start > qualified && module_start[-1] != '.') module_start--;
+    size_t mlen = (size_t)(module_end - module_start);
+    for (uint32_t i = 0; i < p->file_count; i++) {
+        const DlModuleIR *m = p->files[i].module;
+        if (!m || !p->globals[i] || strlen(m->module_name) != mlen ||
+            strncmp(m->module_name, module_start, mlen) != 0)
+            continue;
+        return dl_flow_lookup(p->globals[i], name);
+    }
+    return NULL;
 }
 
 void dl_project_free(DlProject *p) {
+    if (p->globals)
+        for (uint32_t i = 0; i < p->file_count; i++) dl_flow_state_free(p->globals[i]);
+    free(p->globals);
+    p->globals = NULL;
     free(p->files);
     p->files = NULL;
     p->file_count = 0;

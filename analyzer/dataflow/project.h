@@ -24,6 +24,7 @@ struct DlClassInfo {
     bool is_dataset;
     bool has_own_to;         /* defines to() (or a project base does): moves in place */
     bool attrs_done;
+    bool loaded_with_workers; /* a DataLoader with num_workers > 0 reads this dataset */
     DlAttr *attrs;           /* what __init__ (and helpers it calls) leaves on self */
     uint32_t attr_count;
 };
@@ -33,6 +34,7 @@ typedef struct DlFunctionInfo {
     const DlModuleIR *module;
     const DlClassInfo *owner;
     const DlValue *ret; /* joined return value; NULL = not computed / unknown */
+    bool collate_with_workers; /* the collate_fn of a DataLoader with num_workers > 0 */
 } DlFunctionInfo;
 
 /* name -> qualified name ("nn" -> "torch.nn", "zeros" -> "torch.zeros"), one table per file */
@@ -57,6 +59,8 @@ typedef struct DlNamedEntry {
     const void *info;   /* DlClassInfo / DlFunctionInfo */
 } DlNamedEntry;
 
+typedef struct DlFlowState DlFlowState;
+
 typedef struct DlProject {
     DlNamedEntry *classes_by_name, *functions_by_name; /* sorted by name, then module */
     uint32_t class_entries, function_entries;
@@ -65,6 +69,7 @@ typedef struct DlProject {
                           "the module's device" is the CPU and nothing can mismatch */
     DlFileFacts *files;
     uint32_t file_count;
+    DlFlowState **globals; /* each file's module-level state, for `from config import DEVICE` */
 } DlProject;
 
 /* Builds imports and class tables, then the summaries (functions' returns, class attributes).
@@ -80,6 +85,8 @@ const DlClassInfo *dl_project_find_class(const DlProject *p, const DlFileFacts *
                                          const char *qualified);
 const DlFunctionInfo *dl_project_find_function(const DlProject *p, const DlFileFacts *from,
                                                const char *qualified);
+/* A module-level value another file defines ("config.DEVICE"), or NULL. */
+const DlValue *dl_project_find_global(const DlProject *p, const char *qualified);
 const DlFunctionInfo *dl_project_method(const DlProject *p, const DlClassInfo *c,
                                         const char *name);
 const DlAttr *dl_project_attr(const DlClassInfo *c, const char *name);

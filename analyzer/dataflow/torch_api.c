@@ -21,12 +21,16 @@ static const char *member_of(const char *qualified, const char *prefix) {
 
 static const char *const plain_factories[] = {
     "zeros", "ones", "empty", "full", "rand", "randn", "randint", "randperm", "arange", "range",
-    "linspace", "logspace", "eye", "tensor", "as_tensor", "empty_strided", "normal",
-    "bernoulli", "multinomial", "tril_indices", "triu_indices", "complex", "polar",
+    "linspace", "logspace", "eye", "tensor", "as_tensor", "empty_strided", "tril_indices",
+    "triu_indices", "complex", "polar",
     "scalar_tensor", "sparse_coo_tensor", "asarray", NULL};
 static const char *const like_factories[] = {"zeros_like", "ones_like", "empty_like",
                                              "full_like",  "rand_like", "randn_like",
                                              "randint_like", NULL};
+
+bool dl_torch_owns(const char *q) {
+    return strncmp(q, "torch", 5) == 0 && (q[5] == '\0' || q[5] == '.');
+}
 
 DlFactoryKind dl_torch_factory(const char *q) {
     const char *m = member_of(q, "torch");
@@ -175,7 +179,8 @@ bool dl_tensor_method_to_host(const char *m) {
 }
 
 bool dl_tensor_attr_keeps_device(const char *a) {
-    static const char *const list[] = {"T", "mT", "H", "data", "grad", "real", "imag", NULL};
+    static const char *const list[] = {"T", "mT", "H", "data", "grad", "real", "imag",
+                                       "indices", "values", NULL};
     return in_list(a, list);
 }
 

@@ -11,6 +11,9 @@ typedef enum {
     DL_FACTORY_FROM_CPU, /* torch.from_numpy: always cpu */
 } DlFactoryKind;
 
+/* Is `qualified` torch itself or inside it ("torch", "torch.nn.Linear"; not "torchvision")? */
+bool dl_torch_owns(const char *qualified);
+
 DlFactoryKind dl_torch_factory(const char *qualified);
 bool dl_torch_is_new_factory_method(const char *method); /* x.new_zeros(...) */
 bool dl_torch_is_dtype(const char *qualified);           /* torch.float16 ... */

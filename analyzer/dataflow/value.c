@@ -45,6 +45,7 @@ const DlValue *dl_value_join(DlArena *arena, const DlValue *a, const DlValue *b)
     if (a->kind != b->kind) return &dl_value_unknown;
     DlValue *j = dl_value_copy(arena, a);
     j->flags = a->flags & b->flags;
+    if ((a->flags ^ b->flags) & DL_VF_PINNED) j->flags &= (uint16_t)~DL_VF_PIN_KNOWN; /* unknown */
     if (a->kind == DL_KIND_SEQ) j->flags |= (a->flags | b->flags) & DL_VF_HAS_MODULES;
     if (!same_device(a, b)) {
         j->dev = DL_DEV_UNKNOWN;

@@ -28,6 +28,8 @@ typedef enum {
     DL_KIND_CLASS,      /* a class object (project or library) */
     DL_KIND_FUNCTION,   /* a project function */
     DL_KIND_INSTANCE,   /* an instance of a project class that is not a module */
+    DL_KIND_CLOCK,      /* a wall-clock reading (time.time()): elem = the device work pending
+                           when it was read, dev_span = the read */
     DL_KIND_OTHER,      /* known to be none of the above */
 } DlKind;
 
@@ -59,9 +61,13 @@ enum {
     DL_VF_HAS_MODULES = 1 << 4,  /* seq: holds modules or parameters */
     DL_VF_OWN_TO = 1 << 5,       /* instance/class: the project class defines its own to() */
     DL_VF_CONSTRUCTED = 1 << 6,  /* module: constructed in this scope (so "never moved" is known) */
-    DL_VF_SCATTERS = 1 << 8,     /* module: DataParallel/DDP wrapper, moves its inputs itself */
     DL_VF_WHOLE_BATCH = 1 << 7,  /* a whole loader element: a tensor, a tuple, a dict or a
                                     project Batch object; only its parts are known tensors */
+    DL_VF_SCATTERS = 1 << 8,     /* module: DataParallel/DDP wrapper, moves its inputs itself */
+    DL_VF_PIN_KNOWN = 1 << 9,    /* cpu tensor / loader / kwargs dict: whether its memory is
+                                    pinned is known (then DL_VF_PINNED says which) */
+    DL_VF_PINNED = 1 << 10,      /* page-locked host memory (pin_memory=True, .pin_memory()) */
+    DL_VF_CUDA_CONTEXT = 1 << 11, /* created without device= inside `with torch.cuda.device()` */
 };
 
 typedef struct DlValue DlValue;
@@ -79,6 +85,7 @@ struct DlValue {
     uint32_t item_count;
     DlSpan aux_span;       /* LOSS: the weight= argument; PLAIN_ATTR: the attribute's assignment */
     const void *cls;       /* MODULE/INSTANCE/CLASS: the project DlClassInfo, if any */
+    const char *literal;   /* STRING / SCALAR from a literal: its text ("cuda:1", "4") */
     const DlModuleIR *home; /* the file dev_span/aux_span point into; NULL: the file being
                                analysed (values from another file's summaries carry theirs) */
 };

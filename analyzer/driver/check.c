@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* memmem */
 /* The check pipeline (see check.h) and the rule context the engine reports through. */
 #include "driver/check.h"
 
@@ -178,6 +179,53 @@ const char *dl_rule_describe(DlRuleContext *ctx, const char *name, const DlValue
                            dl_rule_where(ctx, v->home, v->dev_span.start), v->dev_why);
 }
 
+static bool span_mentions(const DlSource *src, DlSpan span, const char *needle) {
+    size_t n = strlen(needle);
+    if (span.end > src->len || span.end < span.start + n) return false;
+    return memmem(src->text + span.start, span.end - span.start, needle, n) != NULL;
+}
+
+bool dl_rule_scope_mentions(DlRuleContext *ctx, const DlPlace *place, const char *needle) {
+    const DlSource *src = &ctx->job->source;
+    for (const DlFunction *fn = place->function; fn; fn = fn->parent)
+        if (span_mentions(src, fn->span, needle)) return true;
+    const DlBlock *top = &ctx->job->module->body;
+    for (uint32_t i = 0; i < top->count; i++) {
+        const DlStmt *s = top->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        if (span_mentions(src, s->span, needle)) return true;
+    }
+    return false;
+}
+
+static bool is_test_function(const DlFunction *fn) {
+    for (; fn; fn = fn->parent) {
+        if (strncmp(fn->name, "test", 4) == 0) return true;
+        if (fn->owner && strncmp(fn->owner->name, "Test", 4) == 0) return true;
+    }
+    return false;
+}
+
+bool dl_rule_file_mentions(DlRuleContext *ctx, const char *needle) {
+    const DlSource *src = &ctx->job->source;
+    const DlModuleIR *m = ctx->job->module;
+    size_t n = strlen(needle);
+    for (const char *p = src->text; (p = memmem(p, src->len - (size_t)(p - src->text), needle, n));
+         p += n) {
+        uint32_t at = (uint32_t)(p - src->text);
+        const char *line = p;
+        while (line > src->text && line[-1] != '\n') line--;
+        if (memchr(line, '#', (size_t)(p - line))) continue; /* in a comment (roughly) */
+        bool in_test = false;
+        for (uint32_t i = 0; i < m->function_count && !in_test; i++) {
+            const DlFunction *fn = m->functions[i];
+            in_test = at >= fn->span.start && at < fn->span.end && is_test_function(fn);
+        }
+        if (!in_test) return true;
+    }
+    return false;
+}
+
 DlFix *dl_rule_fix_replace(DlRuleContext *ctx, const char *title, DlSpan span, const char *text) {
     DlFix *fix = dl_fix_new(title, 1);
     DlEdit *e = &fix->edits[0];
@@ -187,21 +235,21 @@ DlFix *dl_rule_fix_replace(DlRuleContext *ctx, const char *title, DlSpan span, c
     return fix;
 }
 
-void dl_rule_dispatch_meet(DlRuleContext *ctx, const DlMeetFact *fact) {
-    for (size_t i = 0; i < dl_rule_count; i++)
-        if (dl_rules[i]->on_meet && ctx->run->opts->enabled[i]) dl_rules[i]->on_meet(ctx, fact);
-}
-
-void dl_rule_dispatch_discard(DlRuleContext *ctx, const DlDiscardFact *fact) {
-    for (size_t i = 0; i < dl_rule_count; i++)
-        if (dl_rules[i]->on_discard && ctx->run->opts->enabled[i])
-            dl_rules[i]->on_discard(ctx, fact);
-}
-
-void dl_rule_dispatch_class(DlRuleContext *ctx, const DlClassFact *fact) {
-    for (size_t i = 0; i < dl_rule_count; i++)
-        if (dl_rules[i]->on_class && ctx->run->opts->enabled[i]) dl_rules[i]->on_class(ctx, fact);
-}
+/* Each hook kind dispatched the same way: every enabled rule that has it. */
+#define DISPATCH(kind, Fact)                                                                       \
+    void dl_rule_dispatch_##kind(DlRuleContext *ctx, const Fact *fact) {                          \
+        for (size_t i = 0; i < dl_rule_count; i++)                                                 \
+            if (dl_rules[i]->on_##kind && ctx->run->opts->enabled[i])                              \
+                dl_rules[i]->on_##kind(ctx, fact);                                                 \
+    }
+DISPATCH(meet, DlMeetFact)
+DISPATCH(discard, DlDiscardFact)
+DISPATCH(class, DlClassFact)
+DISPATCH(call, DlCallFact)
+DISPATCH(sync, DlSyncFact)
+DISPATCH(index, DlIndexFact)
+DISPATCH(timing, DlTimingFact)
+#undef DISPATCH
 
 /* ---------------------------------------------------------------- stages */
 
@@ -275,7 +323,7 @@ static void analyse(void *arg, size_t index) {
         return;
     }
     const DlFileFacts *facts = dl_project_file(&run->project, job->module);
-    DlFlowEnv env = {&run->project, facts, &job->arena, &ctx, NULL};
+    DlFlowEnv env = {&run->project, facts, &job->arena, &ctx, NULL, NULL};
     DlFlowState *globals = NULL;
     dl_flow_run(&env, NULL, NULL, &globals);
     env.globals = globals;

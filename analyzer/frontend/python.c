@@ -270,7 +270,16 @@ static DlExpr *lower_string(Lower *L, TSNode n) {
             total += ts_node_end_byte(c) - ts_node_start_byte(c);
         }
     }
-    if (interpolated) return e; /* f-string: value unknown */
+    if (interpolated) { /* f-string: its value is unknown, its {expressions} are lowered */
+        PtrVec items = {0};
+        for (uint32_t i = 0; i < count; i++) {
+            TSNode c = ts_node_named_child(n, i);
+            if (kind_of(c) == N_INTERPOLATION && ts_node_named_child_count(c))
+                dl_vec_push(&items, lower_expr(L, ts_node_named_child(c, 0)));
+        }
+        e->items = (DlExpr **)ptrvec_finish(L, &items, &e->item_count);
+        return e;
+    }
     char *s = dl_arena_alloc(L->arena, total + 1), *p = s;
     for (uint32_t i = 0; i < count; i++) {
         TSNode c = ts_node_named_child(n, i);

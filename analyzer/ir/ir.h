@@ -25,7 +25,8 @@ typedef enum {
     DL_EX_CALL,      /* object(args) */
     DL_EX_SUBSCRIPT, /* object[items[0], ...] */
     DL_EX_NUMBER,    /* name = literal text */
-    DL_EX_STRING,    /* name = contents without quotes/prefix (NULL for f-strings) */
+    DL_EX_STRING,    /* name = contents without quotes/prefix (NULL for f-strings, whose
+                        {expressions} are the items) */
     DL_EX_CONST,     /* True / False / None / ...: name = text */
     DL_EX_TUPLE,
     DL_EX_LIST,

@@ -1,0 +1,65 @@
+/* DL108 numpy-on-device: a tensor on a device handed to NumPy or matplotlib, which need host
+ * memory. */
+#include <string.h>
+
+#include "rules/facts.h"
+
+static const char doc[] =
+    "## What it does\n"
+    "Finds `t.numpy()`, `np.asarray(t)`, `np.array(t)` and `plt.plot(t)` / `plt.imshow(t)` (and\n"
+    "the other pyplot data functions) where `t` is known to be on a device.\n\n"
+    "## Why is this bad?\n"
+    "NumPy arrays live in host memory. `t.numpy()` on a CUDA tensor raises\n"
+    "`TypeError: can't convert cuda:0 device type tensor to numpy. Use Tensor.cpu() to copy the\n"
+    "tensor to host memory first.` — usually at the end of an evaluation that took an hour.\n\n"
+    "## Example\n"
+    "```python\n"
+    "preds = model(images.to(device)).argmax(dim=1)\n"
+    "all_preds.append(preds.numpy())\n"
+    "```\n\n"
+    "## Use instead\n"
+    "```python\n"
+    "all_preds.append(preds.cpu().numpy())        # .detach() first if it requires grad\n"
+    "```\n\n"
+    "## Fix safety\n"
+    "The fix inserts `.cpu()` (`.detach().cpu()` for a model's output, which may require grad).\n"
+    "It copies the tensor to the host, which is what the call needs anyway.\n\n"
+    "## When it does not fire\n"
+    "- `.cpu().numpy()`, `.detach().cpu().numpy()`, `.numpy(force=True)`, `.tolist()`,\n"
+    "  `.item()`;\n"
+    "- tensors on the CPU, or whose device is unknown.\n";
+
+static void on_sync(DlRuleContext *ctx, const DlSyncFact *fact) {
+    extern const DlRule dl_rule_DL108;
+    bool numpy = strcmp(fact->how, "numpy") == 0;
+    if (!numpy && strncmp(fact->how, "np.", 3) != 0 && strncmp(fact->how, "plt.", 4) != 0) return;
+    if (numpy && dl_ir_keyword(fact->site, "force")) return; /* .numpy(force=True) copies */
+    DlArena *arena = dl_rule_arena(ctx);
+    const char *t = dl_rule_text(ctx, fact->tensor->span);
+    const char *move = fact->value->origin == DL_ORIGIN_MODEL ? ".detach().cpu()" : ".cpu()";
+    const char *where = dl_rule_describe(ctx, t, fact->value);
+    const char *message = dl_arena_printf(
+        arena, "`%s` needs host memory but %s; copy it first: `%s%s`", numpy ? "numpy()" : fact->how,
+        where, t, move);
+    DlSpan at = numpy ? fact->tensor->span : fact->tensor->span;
+    DlFix *fix = NULL;
+    bool plain = fact->tensor->kind == DL_EX_NAME || fact->tensor->kind == DL_EX_ATTR ||
+                 fact->tensor->kind == DL_EX_CALL || fact->tensor->kind == DL_EX_SUBSCRIPT;
+    if (plain) {
+        const char *text = dl_arena_printf(arena, "%s%s", t, move);
+        fix = dl_rule_fix_replace(ctx, dl_arena_printf(arena, "Copy to the host: `%s`", text), at,
+                                  text);
+    }
+    dl_report_finding(ctx, &dl_rule_DL108, fact->site->span, fact->site->span, message, fix);
+}
+
+const DlRule dl_rule_DL108 = {
+    .code = "DL108",
+    .name = "numpy-on-device",
+    .severity = DL_SEV_ERROR,
+    .fixable = true,
+    .default_enabled = true,
+    .summary = "`.numpy()`, `np.asarray`/`np.array` or `plt.plot` on a tensor that is on a device",
+    .doc = doc,
+    .on_sync = on_sync,
+};

@@ -1,0 +1,71 @@
+/* DL109 load-without-map-location: torch.load without map_location in code that must also run
+ * without a GPU. */
+#include <string.h>
+
+#include "rules/facts.h"
+#include "rules/fixes.h"
+
+static const char doc[] =
+    "## What it does\n"
+    "Finds `torch.load(...)` without `map_location` in a file that checks\n"
+    "`torch.cuda.is_available()` or selects a device (`set_device`, `device_count`), i.e. code\n"
+    "written to run with or without a GPU. Test functions (`test_*`) are not counted either way:\n"
+    "a test that needs a GPU says nothing about the rest of the file.\n\n"
+    "## Why is this bad?\n"
+    "`torch.load` restores every tensor on the device it was saved from. A checkpoint saved on a\n"
+    "GPU fails to load on a CPU-only machine (*Attempting to deserialize object on a CUDA device\n"
+    "but torch.cuda.is_available() is False*), and one saved from `cuda:1` lands on GPU 1 even\n"
+    "when the model runs on GPU 0.\n\n"
+    "## Example\n"
+    "```python\n"
+    "device = torch.device(\"cuda\" if torch.cuda.is_available() else \"cpu\")\n"
+    "state = torch.load(\"checkpoint.pt\")\n"
+    "```\n\n"
+    "## Use instead\n"
+    "```python\n"
+    "state = torch.load(\"checkpoint.pt\", map_location=device)\n"
+    "```\n\n"
+    "## Fix safety\n"
+    "The fix passes the device variable in scope (or `\"cpu\"`): tensors load where the code will\n"
+    "use them.\n\n"
+    "## When it does not fire\n"
+    "- `map_location=` is given (or a second positional argument);\n"
+    "- the file never checks for a GPU outside its test functions;\n"
+    "- inside test functions.\n";
+
+/* The file checks for a GPU or picks a device (test functions aside): code meant to run with
+ * or without one. */
+static bool device_aware(DlRuleContext *ctx, const DlPlace *place) {
+    static const char *const marks[] = {"is_available", "set_device", "device_count", NULL};
+    if (place->function && strncmp(place->function->name, "test", 4) == 0) return false;
+    for (const char *const *m = marks; *m; m++)
+        if (dl_rule_file_mentions(ctx, *m)) return true;
+    return false;
+}
+
+static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
+    extern const DlRule dl_rule_DL109;
+    if (!fact->qualified || strcmp(fact->qualified, "torch.load") != 0) return;
+    if (dl_ir_keyword(fact->call, "map_location") || dl_ir_positional(fact->call, 1)) return;
+    if (!device_aware(ctx, fact->place)) return;
+    DlArena *arena = dl_rule_arena(ctx);
+    const char *target = fact->device_in_scope ? fact->device_in_scope : "\"cpu\"";
+    const char *message = dl_arena_printf(
+        arena,
+        "`torch.load` without `map_location` restores tensors on the device they were saved "
+        "from, which fails on a machine without that GPU; pass `map_location=%s`",
+        target);
+    dl_report_finding(ctx, &dl_rule_DL109, fact->call->span, fact->call->span, message,
+                      dl_fix_add_keyword(ctx, fact->call, "map_location", target));
+}
+
+const DlRule dl_rule_DL109 = {
+    .code = "DL109",
+    .name = "load-without-map-location",
+    .severity = DL_SEV_ERROR,
+    .fixable = true,
+    .default_enabled = true,
+    .summary = "`torch.load` without `map_location` in code that must also run without a GPU",
+    .doc = doc,
+    .on_call = on_call,
+};

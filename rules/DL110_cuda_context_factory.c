@@ -1,0 +1,62 @@
+/* DL110 cuda-context-factory: a factory without device= inside `with torch.cuda.device(i):`,
+ * which only selects the current GPU; the tensor is still created on the CPU. */
+#include <string.h>
+
+#include "dataflow/torch_api.h"
+#include "rules/facts.h"
+#include "rules/fixes.h"
+
+static const char doc[] =
+    "## What it does\n"
+    "Finds tensor factories without `device=` inside `with torch.cuda.device(i):`.\n\n"
+    "## Why is this bad?\n"
+    "`torch.cuda.device(i)` only changes which GPU `\"cuda\"` means; it does not make factories\n"
+    "create on the GPU. `torch.randn(3)` inside it is a CPU tensor, contrary to what the block\n"
+    "suggests (a common misconception, repeated by many tutorials). Only\n"
+    "`with torch.device(\"cuda:1\"):` or `torch.set_default_device` change the default.\n\n"
+    "## Example\n"
+    "```python\n"
+    "with torch.cuda.device(1):\n"
+    "    buffer = torch.zeros(1024)\n"
+    "```\n\n"
+    "## Use instead\n"
+    "```python\n"
+    "with torch.cuda.device(1):\n"
+    "    buffer = torch.zeros(1024, device=\"cuda\")   # cuda means cuda:1 here\n"
+    "# or: with torch.device(\"cuda:1\"): buffer = torch.zeros(1024)\n"
+    "```\n\n"
+    "## Fix safety\n"
+    "The fix adds `device=\"cuda\"`, which inside the block is the selected GPU. It changes where\n"
+    "the tensor lives, which is what the block meant.\n\n"
+    "## When it does not fire\n"
+    "- the factory has `device=`, or its result is moved at once (`torch.ones(n).cuda()`);\n"
+    "- inside `with torch.device(...)`, or in a file that calls `torch.set_default_device`;\n"
+    "- `*_like(x)` / `x.new_*()` factories (they follow `x`).\n";
+
+static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
+    extern const DlRule dl_rule_DL110;
+    if (!fact->place->cuda_context || !fact->qualified || fact->immediately_moved) return;
+    DlFactoryKind kind = dl_torch_factory(fact->qualified);
+    if (kind != DL_FACTORY_PLAIN || dl_ir_keyword(fact->call, "device")) return;
+    if (fact->result->kind != DL_KIND_TENSOR || fact->result->dev != DL_DEV_CPU) return;
+    const char *factory = dl_rule_text(ctx, fact->call->object->span);
+    const char *message = dl_arena_printf(
+        dl_rule_arena(ctx),
+        "`%s` inside `%s` still creates on the cpu: `torch.cuda.device` only selects the current "
+        "GPU; pass `device=\"cuda\"`",
+        factory, dl_rule_text(ctx, fact->place->cuda_context->span));
+    dl_report_finding(ctx, &dl_rule_DL110, fact->call->span, fact->call->span, message,
+                      dl_fix_add_keyword(ctx, fact->call, "device", "\"cuda\""));
+}
+
+const DlRule dl_rule_DL110 = {
+    .code = "DL110",
+    .name = "cuda-context-factory",
+    .severity = DL_SEV_ERROR,
+    .fixable = true,
+    .default_enabled = true,
+    .summary = "A factory without `device=` inside `with torch.cuda.device(i):` still creates on "
+               "the CPU",
+    .doc = doc,
+    .on_call = on_call,
+};

@@ -1,0 +1,88 @@
+/* DL111 cross-device-operation: two values on known, different devices meet in one operation,
+ * and no more specific rule (DL102-DL106) explains why. */
+#include "rules/mismatch.h"
+
+static const char doc[] =
+    "## What it does\n"
+    "Finds an operation (arithmetic, a torch function, a tensor method, a module call) whose\n"
+    "operands are on known, different devices, when no more specific rule names the cause: a\n"
+    "tensor brought back with `.cpu()` and combined with a GPU tensor, `\"cuda:0\"` meeting\n"
+    "`\"cuda:1\"`, a `meta` tensor meeting a CUDA one.\n\n"
+    "## Why is this bad?\n"
+    "PyTorch requires the operands of one operation on one device (0-dim CPU tensors excepted):\n"
+    "the line raises *Expected all tensors to be on the same device*.\n\n"
+    "## Example\n"
+    "```python\n"
+    "baseline = scores.cpu()\n"
+    "delta = model(x.to(device)) - baseline\n"
+    "```\n\n"
+    "## Use instead\n"
+    "```python\n"
+    "delta = model(x.to(device)) - baseline.to(device)\n"
+    "```\n\n"
+    "## When it does not fire\n"
+    "- one operand is a 0-dim CPU tensor (`torch.tensor(0.5)`, `x.sum()` of a CPU tensor);\n"
+    "- a device is unknown (`cuda` and a device variable may be the same device);\n"
+    "- a more specific rule reports it: a factory without `device=` (DL102), a loss weight\n"
+    "  (DL103), a data-loader batch (DL104), an unmoved model (DL105), a plain module\n"
+    "  attribute (DL106).\n";
+
+static bool owned_by_specific_rule(const DlMeetFact *fact) {
+    if (dl_meet_cpu_operand(fact, DL_ORIGIN_FACTORY) || dl_meet_cpu_operand(fact, DL_ORIGIN_BATCH) ||
+        dl_meet_cpu_operand(fact, DL_ORIGIN_PLAIN_ATTR))
+        return true;
+    if (fact->callee >= 0) {
+        const DlValue *c = fact->operands[fact->callee].value;
+        if (c->kind == DL_KIND_LOSS && (c->flags & DL_VF_CPU_WEIGHT)) return true;
+        if (c->kind == DL_KIND_MODULE && c->dev == DL_DEV_CPU && (c->flags & DL_VF_CONSTRUCTED) &&
+            !(c->flags & DL_VF_MOVED))
+            return true;
+    }
+    return false;
+}
+
+/* The two operands that disagree: a cpu tensor and a device operand, or two devices. */
+static bool pick(const DlMeetFact *fact, const DlOperand **a, const DlOperand **b) {
+    *a = NULL;
+    for (uint32_t i = 0; i < fact->count; i++)
+        if (dl_value_is_cpu_tensor(fact->operands[i].value)) *a = &fact->operands[i];
+    if (*a) {
+        *b = dl_meet_device_operand(fact);
+        return *b != NULL;
+    }
+    for (uint32_t i = 0; i < fact->count; i++)
+        for (uint32_t j = i + 1; j < fact->count; j++) {
+            const DlValue *x = fact->operands[i].value, *y = fact->operands[j].value;
+            if (x->kind != DL_KIND_TENSOR || y->kind != DL_KIND_TENSOR) continue;
+            bool meta_x = x->dev == DL_DEV_META, meta_y = y->dev == DL_DEV_META;
+            if ((meta_x && y->dev && !meta_y) || (meta_y && x->dev && !meta_x) ||
+                (x->dev == DL_DEV_CUDA && y->dev == DL_DEV_CUDA)) {
+                *a = &fact->operands[i];
+                *b = &fact->operands[j];
+                return true;
+            }
+        }
+    return false;
+}
+
+static void on_meet(DlRuleContext *ctx, const DlMeetFact *fact) {
+    extern const DlRule dl_rule_DL111;
+    if (owned_by_specific_rule(fact)) return;
+    const DlOperand *a, *b;
+    if (!pick(fact, &a, &b)) return;
+    const char *message = dl_arena_printf(
+        dl_rule_arena(ctx), "operands on different devices meet in `%s`: %s, but %s",
+        dl_rule_text(ctx, fact->site->span), dl_meet_describe(ctx, a), dl_meet_describe(ctx, b));
+    dl_report_finding(ctx, &dl_rule_DL111, fact->site->span, fact->site->span, message, NULL);
+}
+
+const DlRule dl_rule_DL111 = {
+    .code = "DL111",
+    .name = "cross-device-operation",
+    .severity = DL_SEV_ERROR,
+    .fixable = false,
+    .default_enabled = true,
+    .summary = "Two values on known, different devices meet in one operation",
+    .doc = doc,
+    .on_meet = on_meet,
+};

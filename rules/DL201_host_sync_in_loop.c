@@ -1,0 +1,66 @@
+/* DL201 host-sync-in-loop: reading a device value on the host in every iteration of a
+ * training or evaluation loop. */
+#include <string.h>
+
+#include "rules/facts.h"
+
+static const char doc[] =
+    "## What it does\n"
+    "Finds `.item()`, `.cpu()`, `.tolist()`, `print(t)`, `float(t)`, `int(t)`, `bool(t)` and\n"
+    "`if t:` on a tensor that is on a device, in every iteration of a loop over a data loader\n"
+    "(`enumerate(loader)`, `tqdm(loader)` included) or of a `while` loop driven by a step counter.\n\n"
+    "## Why is this bad?\n"
+    "CUDA work is asynchronous: Python queues kernels and moves on. Reading a value back makes the\n"
+    "host wait until the GPU has finished everything queued, every step, so the CPU can no longer\n"
+    "prepare the next batch while the GPU computes. A few syncs per epoch are free; one per step\n"
+    "can cost a large part of the throughput.\n\n"
+    "## Example\n"
+    "```python\n"
+    "for step, (x, y) in enumerate(loader):\n"
+    "    loss = criterion(model(x.to(device)), y.to(device))\n"
+    "    running += loss.item()\n"
+    "```\n\n"
+    "## Use instead\n"
+    "```python\n"
+    "running = torch.zeros((), device=device)\n"
+    "for step, (x, y) in enumerate(loader):\n"
+    "    loss = criterion(model(x.to(device)), y.to(device))\n"
+    "    running += loss.detach()\n"
+    "    if step % 100 == 0:\n"
+    "        print(running.item() / (step + 1))\n"
+    "```\n\n"
+    "## When it does not fire\n"
+    "- under a periodic guard (`if step % N == 0:`, `if i == 0:`) or once per epoch, after the\n"
+    "  batch loop;\n"
+    "- on CPU tensors, or tensors whose device is unknown;\n"
+    "- `.detach()`, arithmetic and accumulation on the device (no sync).\n";
+
+static void on_sync(DlRuleContext *ctx, const DlSyncFact *fact) {
+    extern const DlRule dl_rule_DL201;
+    if (!fact->place->batch_loop || !fact->place->every_iteration) return;
+    if (strcmp(fact->how, "numpy") == 0 || strchr(fact->how, '.')) return; /* DL108's */
+    DlArena *arena = dl_rule_arena(ctx);
+    const char *what = strcmp(fact->how, "if") == 0
+                           ? dl_arena_printf(arena, "testing `%s` as a condition",
+                                             dl_rule_text(ctx, fact->tensor->span))
+                           : dl_arena_printf(arena, "`%s`", dl_rule_text(ctx, fact->site->span));
+    const char *message = dl_arena_printf(
+        arena,
+        "%s waits for the device in every iteration of the loop at line %d (%s); accumulate on "
+        "the device and read it once per epoch or every N steps",
+        what, dl_rule_line(ctx, fact->place->batch_loop->span.start),
+        dl_rule_describe(ctx, dl_rule_text(ctx, fact->tensor->span), fact->value));
+    dl_report_finding(ctx, &dl_rule_DL201, fact->site->span, fact->site->span, message, NULL);
+}
+
+const DlRule dl_rule_DL201 = {
+    .code = "DL201",
+    .name = "host-sync-in-loop",
+    .severity = DL_SEV_WARNING,
+    .fixable = false,
+    .default_enabled = true,
+    .summary = "A device value read on the host (`.item()`, `print`, `if t:`...) in every "
+               "iteration of a training loop",
+    .doc = doc,
+    .on_sync = on_sync,
+};

@@ -1,0 +1,56 @@
+/* DL203 timing-without-synchronize: wall-clock time read after device work that was never
+ * waited for. */
+#include "rules/facts.h"
+
+static const char doc[] =
+    "## What it does\n"
+    "Finds an interval measured with wall-clock reads (`time.time()`, `time.perf_counter()`,\n"
+    "`time.monotonic()`, `timeit.default_timer()`): `end - start` where device work (a model on\n"
+    "the GPU, a tensor moved there) was queued after `start` and not waited for\n"
+    "(`torch.cuda.synchronize()`, or a host read such as `.item()`) before `end` was read. The\n"
+    "finding is on the later clock read.\n\n"
+    "## Why is this bad?\n"
+    "CUDA kernels run asynchronously: the clock measures how long Python took to queue them, not\n"
+    "how long the GPU took to run them. Benchmarks come out absurdly fast, or the time shows up\n"
+    "in the next synchronising call.\n\n"
+    "## Example\n"
+    "```python\n"
+    "start = time.perf_counter()\n"
+    "out = model(x)\n"
+    "elapsed = time.perf_counter() - start\n"
+    "```\n\n"
+    "## Use instead\n"
+    "```python\n"
+    "start = time.perf_counter()\n"
+    "out = model(x)\n"
+    "torch.cuda.synchronize()\n"
+    "elapsed = time.perf_counter() - start\n"
+    "# or CUDA events: start_evt.record(); ...; end_evt.record(); torch.cuda.synchronize()\n"
+    "```\n\n"
+    "## When it does not fire\n"
+    "- `torch.cuda.synchronize()`, an event's `synchronize()`/`elapsed_time()`, or a host read\n"
+    "  (`.item()`, `.cpu()`) happens before the clock is read;\n"
+    "- the timed work is CPU-only, or its device is unknown.\n";
+
+static void on_timing(DlRuleContext *ctx, const DlTimingFact *fact) {
+    extern const DlRule dl_rule_DL203;
+    const char *message = dl_arena_printf(
+        dl_rule_arena(ctx),
+        "`%s` reads the clock while device work queued at line %d (`%s`) may still be running: "
+        "CUDA calls return before the GPU finishes, so `%s` measures the queueing; call "
+        "`torch.cuda.synchronize()` before reading the clock",
+        dl_rule_text(ctx, fact->end_read), dl_rule_line(ctx, fact->work.start),
+        dl_rule_text(ctx, fact->work), dl_rule_text(ctx, fact->site->span));
+    dl_report_finding(ctx, &dl_rule_DL203, fact->end_read, fact->end_read, message, NULL);
+}
+
+const DlRule dl_rule_DL203 = {
+    .code = "DL203",
+    .name = "timing-without-synchronize",
+    .severity = DL_SEV_WARNING,
+    .fixable = false,
+    .default_enabled = true,
+    .summary = "Wall-clock timing around device work without `torch.cuda.synchronize()`",
+    .doc = doc,
+    .on_timing = on_timing,
+};

@@ -1,0 +1,68 @@
+/* DL204 transfer-in-loop: a loop-invariant tensor or the model moved to the device in every
+ * iteration of a training loop. */
+#include <string.h>
+
+#include "rules/facts.h"
+
+static const char doc[] =
+    "## What it does\n"
+    "Finds `.to(device)` / `.cuda()` inside a loop over a data loader applied, every iteration,\n"
+    "to something the loop never changes: a tensor made before the loop (class weights, a mask,\n"
+    "a lookup table) or the model itself.\n\n"
+    "## Why is this bad?\n"
+    "A tensor's `.to()` copies it host-to-device again on every step (and allocates a new device\n"
+    "tensor each time); a module's `.to()` walks all its parameters every step. Move it once,\n"
+    "before the loop.\n\n"
+    "## Example\n"
+    "```python\n"
+    "class_weights = torch.tensor([1.0, 3.0])\n"
+    "for x, y in loader:\n"
+    "    loss = F.cross_entropy(model(x.to(device)), y.to(device), weight=class_weights.to(device))\n"
+    "```\n\n"
+    "## Use instead\n"
+    "```python\n"
+    "class_weights = torch.tensor([1.0, 3.0]).to(device)\n"
+    "for x, y in loader:\n"
+    "    loss = F.cross_entropy(model(x.to(device)), y.to(device), weight=class_weights)\n"
+    "```\n\n"
+    "## When it does not fire\n"
+    "- the batch (it changes every iteration) or anything the loop reassigns;\n"
+    "- moves under a periodic guard, or in the outer epoch loop;\n"
+    "- `.to(dtype)` casts that do not move.\n";
+
+static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
+    extern const DlRule dl_rule_DL204;
+    if (!fact->method || (strcmp(fact->method, "to") != 0 && strcmp(fact->method, "cuda") != 0))
+        return;
+    if (!fact->place->batch_loop || !fact->place->every_iteration || !fact->receiver_invariant)
+        return;
+    const DlValue *v = fact->receiver_value;
+    if (!v || (v->kind != DL_KIND_TENSOR && v->kind != DL_KIND_MODULE && v->kind != DL_KIND_UNKNOWN))
+        return;
+    if (v->kind == DL_KIND_TENSOR && (v->origin == DL_ORIGIN_BATCH || (v->flags & DL_VF_WHOLE_BATCH)))
+        return;
+    const DlValue *to = fact->target_device;
+    if (!to || to->dev == DL_DEV_CPU || to->dev == DL_DEV_UNKNOWN) return;
+    const char *recv = dl_rule_text(ctx, fact->receiver->span);
+    const char *what = v->kind == DL_KIND_MODULE    ? "the model"
+                       : v->origin == DL_ORIGIN_FACTORY ? "a tensor built from constants"
+                                                        : "a value the loop never changes";
+    const char *message = dl_arena_printf(
+        dl_rule_arena(ctx),
+        "`%s` moves %s (`%s`) to the device in every iteration of the loop at line %d; move it "
+        "once, before the loop",
+        dl_rule_text(ctx, fact->call->span), what, recv,
+        dl_rule_line(ctx, fact->place->batch_loop->span.start));
+    dl_report_finding(ctx, &dl_rule_DL204, fact->call->span, fact->call->span, message, NULL);
+}
+
+const DlRule dl_rule_DL204 = {
+    .code = "DL204",
+    .name = "transfer-in-loop",
+    .severity = DL_SEV_WARNING,
+    .fixable = false,
+    .default_enabled = true,
+    .summary = "A loop-invariant tensor or the model moved to the device in every iteration",
+    .doc = doc,
+    .on_call = on_call,
+};

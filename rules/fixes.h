@@ -1,0 +1,11 @@
+/* Fix builders shared by rules: small, safe text edits around a call. */
+#ifndef DL_RULES_FIXES_H
+#define DL_RULES_FIXES_H
+#include "rules/facts.h"
+
+/* Adds `keyword=value` as the last argument of `call` (`f(a)` -> `f(a, device=x)`). NULL if the
+ * call's text does not end with ')'. */
+DlFix *dl_fix_add_keyword(DlRuleContext *ctx, const DlExpr *call, const char *keyword,
+                          const char *value);
+
+#endif
