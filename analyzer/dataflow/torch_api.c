@@ -41,6 +41,14 @@ DlFactoryKind dl_torch_factory(const char *q) {
     return DL_FACTORY_NONE;
 }
 
+bool dl_torch_is_random(const char *q) {
+    static const char *const list[] = {"rand", "randn", "randint", "randperm", "rand_like",
+                                       "randn_like", "randint_like", "normal", "bernoulli",
+                                       "multinomial", "poisson", NULL};
+    const char *m = member_of(q, "torch");
+    return m && in_list(m, list);
+}
+
 bool dl_torch_is_new_factory_method(const char *method) {
     static const char *const list[] = {"new_zeros", "new_ones", "new_empty", "new_full",
                                        "new_tensor", NULL};

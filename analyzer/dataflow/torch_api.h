@@ -16,6 +16,7 @@ bool dl_torch_owns(const char *qualified);
 
 DlFactoryKind dl_torch_factory(const char *qualified);
 bool dl_torch_is_new_factory_method(const char *method); /* x.new_zeros(...) */
+bool dl_torch_is_random(const char *qualified);          /* torch.randn: a new value each call */
 bool dl_torch_is_dtype(const char *qualified);           /* torch.float16 ... */
 
 /* Library classes, by qualified name. */

@@ -1,0 +1,567 @@
+/* Calls into the program and on values: modules, project functions and classes (summaries),
+ * tensor and module methods, builtins, and the dispatch that picks among them. */
+#include "dataflow/flow_internal.h"
+
+/* Calling a module (or a loss): its operands meet; the output lives where the module does. */
+const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *callee_expr,
+                                const DlValue *callee, const DlValue *const *argv) {
+    OperandList ops = {0};
+    flow_add_operand(&ops, callee_expr, callee);
+    for (uint32_t i = 0; i < call->arg_count; i++)
+        if (!call->args[i].keyword || call->args[i].keyword[0] != '*')
+            flow_add_operand(&ops, call->args[i].value, argv[i]);
+    if (ops.count > 1 && !(callee->flags & DL_VF_SCATTERS))
+        flow_meet(F, call, ops.items, ops.count, 0);
+    if (callee->flags & DL_VF_SCATTERS)
+        return flow_with_device(F, flow_mk(F, DL_KIND_TENSOR), callee, DL_ORIGIN_MODEL, call->span);
+    if (callee->kind == DL_KIND_LOSS) {
+        DlValue *r = flow_combine(F, call, ops.items + 1, ops.count - 1);
+        r->flags |= DL_VF_ZERO_DIM;
+        r->origin = DL_ORIGIN_NONE;
+        return r;
+    }
+    if (callee->dev && callee->dev != DL_DEV_CPU) {
+        DlValue *r =
+            flow_with_device(F, flow_mk(F, DL_KIND_TENSOR), callee, DL_ORIGIN_MODEL, call->span);
+        return r;
+    }
+    if (callee->dev == DL_DEV_CPU) {
+        /* an unmoved module: output on the CPU only if its inputs were */
+        DlValue *r = flow_combine(F, call, ops.items + 1, ops.count - 1);
+        r->origin = DL_ORIGIN_MODEL;
+        return r;
+    }
+    DlValue *r = flow_combine(F, call, ops.items + 1, ops.count - 1);
+    r->origin = DL_ORIGIN_MODEL;
+    return r;
+}
+
+/* A value from a function's summary. Its spans stay where the value was made (a factory in a
+ * helper is reported in the helper); `home` records the file when that is another one. */
+const DlValue *flow_rebase(Flow *F, const DlValue *v, const DlModuleIR *from) {
+    if (!v || (v->kind == DL_KIND_UNKNOWN && !v->dev)) return flow_unknown();
+    DlValue *c = dl_value_copy(F->arena, v);
+    c->var = NULL;
+    if (!c->home && from != F->env->file->module) c->home = from;
+    if (c->origin == DL_ORIGIN_PLAIN_ATTR) c->origin = DL_ORIGIN_NONE;
+    if (c->home) { /* another file's tuple items carry that file's spans */
+        c->items = NULL;
+        c->item_count = 0;
+    }
+    return c;
+}
+
+int flow_param_index(const DlFunction *fn, const char *name) {
+    for (uint32_t i = 0; i < fn->param_count; i++)
+        if (strcmp(fn->params[i].name, name) == 0) return (int)i;
+    return -1;
+}
+
+/* A summary's device named after one of the callee's parameters (`def make(n, device):
+ * return torch.zeros(n, device=device)`) means whatever this call passes there: the argument's
+ * device, else the parameter's literal default, else unknown. */
+const DlValue *flow_bind_parameter_device(Flow *F, const DlValue *v, const DlFunction *fn,
+                                          const DlExpr *call, const DlValue *const *argv,
+                                          bool skip_self) {
+    if (v->dev != DL_DEV_NAMED || !v->dev_name) return v;
+    /* `device=x.device` with x a parameter: the device of what the caller passes as x */
+    bool of_tensor = false;
+    const char *name = v->dev_name;
+    size_t len = strlen(name);
+    if (len > 7 && strcmp(name + len - 7, ".device") == 0) {
+        name = dl_arena_strndup(F->arena, name, len - 7);
+        of_tensor = true;
+    }
+    int index = flow_param_index(fn, name);
+    if (index < 0) return v;
+    const DlParam *p = &fn->params[index];
+    const DlValue *dev = NULL;
+    bool passed = false;
+    int positional = index - (skip_self ? 1 : 0);
+    for (uint32_t i = 0, pos = 0; call && i < call->arg_count; i++) {
+        const char *kw = call->args[i].keyword;
+        if (kw && kw[0] == '*') return &dl_value_unknown;
+        if (kw ? strcmp(kw, p->name) == 0 : (int)pos++ == positional) {
+            if (!of_tensor)
+                dev = flow_device_arg(F, call->args[i].value, argv[i]);
+            else if (flow_is_tensor(argv[i]) && argv[i]->dev)
+                dev = argv[i];
+            passed = true;
+            break;
+        }
+    }
+    if (!passed && !of_tensor && p->default_value && p->default_value->kind == DL_EX_STRING &&
+        flow_device_of_string(p->default_value->name)) {
+        DlValue *d = flow_mk(F, DL_KIND_DEVICE);
+        d->dev = flow_device_of_string(p->default_value->name);
+        d->dev_name = p->default_value->name;
+        dev = d;
+    }
+    DlValue *c = dl_value_copy(F->arena, v);
+    c->dev = dev ? dev->dev : DL_DEV_UNKNOWN;
+    c->dev_name = dev ? dev->dev_name : NULL;
+    if (!c->dev) c->origin = DL_ORIGIN_NONE;
+    return c;
+}
+
+const DlValue *flow_call_summary(Flow *F, const DlFunctionInfo *fi, const DlExpr *call,
+                                 const DlValue *const *argv, bool skip_self) {
+    const DlValue *v = flow_rebase(F, fi->ret, fi->module);
+    return flow_bind_parameter_device(F, v, fi->fn, call, argv, skip_self);
+}
+
+bool flow_class_has_state(const DlClassInfo *ci) {
+    for (int depth = 0; ci && depth < 8; depth++, ci = ci->base) {
+        if (!ci->attrs_done) return true;
+        for (uint32_t i = 0; i < ci->attr_count; i++) {
+            const DlValue *v = ci->attrs[i].value;
+            if (ci->attrs[i].name[0] == '<') continue;
+            if (flow_is_module_like(v) || (flow_is_tensor(v) && (v->flags & DL_VF_REGISTERED)) ||
+                (v->kind == DL_KIND_SEQ && (v->flags & DL_VF_HAS_MODULES)))
+                return true;
+        }
+        /* a direct subclass of a library module (nn.Linear) has that module's state */
+        for (uint32_t b = 0; b < ci->cls->base_count; b++)
+            if (!ci->base && ci->cls->bases[b]->kind == DL_EX_ATTR &&
+                strcmp(ci->cls->bases[b]->name, "Module") != 0 &&
+                strcmp(ci->cls->bases[b]->name, "LightningModule") != 0)
+                return true;
+    }
+    return false;
+}
+
+const DlValue *flow_instantiate(Flow *F, const DlExpr *call, const DlClassInfo *ci) {
+    if (ci->is_module) {
+        DlValue *m = flow_mk(F, DL_KIND_MODULE);
+        m->dev = flow_construction_device(F);
+        /* only a module with parameters, buffers or submodules has anything to move */
+        if (flow_class_has_state(ci)) m->flags |= DL_VF_CONSTRUCTED;
+        m->dev_span = call->span;
+        m->dev_why = flow_short_text(F, call->span);
+        m->cls = ci;
+        /* a module whose __init__ moves itself (self.to(device)) is not "never moved" */
+        const DlAttr *self_dev = dl_project_attr(ci, "<moved>");
+        if (self_dev) {
+            m->flags |= DL_VF_MOVED;
+            m->dev = DL_DEV_UNKNOWN;
+        }
+        return m;
+    }
+    if (ci->is_dataset) {
+        DlValue *d = flow_loader_value(F, call->span);
+        d->cls = ci;
+        return d;
+    }
+    DlValue *v = flow_mk(F, DL_KIND_INSTANCE);
+    v->cls = ci;
+    if (ci->has_own_to) v->flags |= DL_VF_OWN_TO;
+    return v;
+}
+
+bool flow_is_static(const DlFunction *fn) {
+    for (uint32_t i = 0; i < fn->decorator_count; i++) {
+        const DlExpr *d = fn->decorators[i];
+        if (d->kind == DL_EX_NAME && strcmp(d->name, "staticmethod") == 0) return true;
+    }
+    return false;
+}
+
+/* A helper method that __init__ calls runs inline, on __init__'s state (what it stores on
+ * self counts as __init__'s). Returns what it returns. */
+const DlValue *flow_inline_method(Flow *F, const DlFunction *fn, const DlValue *const *argv,
+                                  const DlExpr *call) {
+    if (F->inline_depth >= DL_INLINE_DEPTH) return flow_unknown();
+    const DlFunction *saved_fn = F->fn;
+    const DlValue *saved_ret = F->ret;
+    F->fn = fn;
+    F->ret = NULL;
+    F->inline_depth++;
+    uint32_t argi = 0;
+    for (uint32_t i = flow_is_static(fn) ? 0 : 1; i < fn->param_count; i++) {
+        const DlValue *v = flow_unknown();
+        while (argi < call->arg_count && call->args[argi].keyword)
+            argi++;
+        if (argi < call->arg_count) v = argv[argi++];
+        flow_state_set(F->st, fn->params[i].name, v);
+    }
+    bool was_dead = F->st->dead;
+    flow_exec_block(F, &fn->body);
+    F->st->dead = was_dead;
+    const DlValue *ret = F->ret ? F->ret : flow_unknown();
+    F->inline_depth--;
+    F->fn = saved_fn;
+    F->ret = saved_ret;
+    return ret;
+}
+
+/* Moving a module in place: every name bound to it sees the new device. */
+const DlValue *flow_move_module(Flow *F, const DlExpr *call, const DlExpr *recv_expr,
+                                const DlValue *recv, const DlValue *target) {
+    DlValue *m = dl_value_copy(F->arena, recv);
+    m->flags |= DL_VF_MOVED;
+    m->flags &= (uint16_t)~DL_VF_CPU_WEIGHT;
+    m->dev = target ? target->dev : DL_DEV_UNKNOWN;
+    m->dev_name = target ? target->dev_name : NULL;
+    m->dev_span = call->span;
+    m->dev_why = flow_short_text(F, call->span);
+    if (m->kind == DL_KIND_LOSS && m->dev == DL_DEV_CPU) m->flags &= (uint16_t)~DL_VF_CPU_WEIGHT;
+    const char *key = flow_key_of(F, recv_expr);
+    if (key) flow_state_set(F->st, key, m);
+    return m;
+}
+
+const DlValue *flow_move_target(Flow *F, const DlExpr *call, const char *method,
+                                const DlValue *const *argv) {
+    if (strcmp(method, "cpu") == 0) {
+        DlValue *d = flow_mk(F, DL_KIND_DEVICE);
+        d->dev = DL_DEV_CPU;
+        return d;
+    }
+    if (strcmp(method, "cuda") == 0) {
+        const DlExpr *a = dl_ir_positional(call, 0);
+        if (a) {
+            const DlValue *d = flow_device_arg(F, a, argv[0]);
+            if (d && d->dev == DL_DEV_NAMED) return d;
+        }
+        DlValue *d = flow_mk(F, DL_KIND_DEVICE);
+        d->dev = DL_DEV_CUDA;
+        d->dev_name =
+            a && a->kind == DL_EX_NUMBER ? dl_arena_printf(F->arena, "cuda:%s", a->name) : "cuda";
+        return d;
+    }
+    const DlValue *dev = flow_device_keyword(F, call, argv);
+    if (dev) return dev;
+    for (uint32_t i = 0; i < call->arg_count; i++) {
+        if (call->args[i].keyword) continue;
+        return flow_device_arg(F, call->args[i].value, argv[i]);
+    }
+    return NULL;
+}
+
+bool flow_is_move_method(const char *m) {
+    return strcmp(m, "to") == 0 || strcmp(m, "cuda") == 0 || strcmp(m, "cpu") == 0;
+}
+
+const DlValue *flow_eval_tensor_method(Flow *F, const DlExpr *call, const DlExpr *recv_expr,
+                                       const DlValue *recv, const char *m,
+                                       const DlValue *const *argv) {
+    if (flow_is_move_method(m)) {
+        const DlValue *target = flow_move_target(F, call, m, argv);
+        if (!target) {
+            DlValue *c = dl_value_copy(F->arena, recv); /* .to(dtype) */
+            c->var = NULL;
+            return c;
+        }
+        DlValue *r = flow_with_device(F, recv, target, DL_ORIGIN_MOVED, call->span);
+        r->var = NULL;
+        r->items = NULL;
+        return r;
+    }
+    if (dl_torch_is_new_factory_method(m)) {
+        const DlValue *dev = flow_device_keyword(F, call, argv);
+        DlValue *r =
+            dev ? flow_with_device(F, flow_mk(F, DL_KIND_TENSOR), dev, DL_ORIGIN_NONE, call->span)
+                : flow_with_device(F, flow_mk(F, DL_KIND_TENSOR), recv, DL_ORIGIN_NONE, call->span);
+        if (!dev) r->dev_name = recv->dev_name;
+        return r;
+    }
+    if (dl_tensor_method_to_host(m)) return flow_mk(F, DL_KIND_SCALAR);
+    if (dl_tensor_method_combines(m)) {
+        OperandList ops = {0};
+        flow_add_operand(&ops, recv_expr, recv);
+        for (uint32_t i = 0; i < call->arg_count; i++)
+            if (!call->args[i].keyword) flow_add_operand(&ops, call->args[i].value, argv[i]);
+        if (ops.count > 1) flow_meet(F, call, ops.items, ops.count, -1);
+        return flow_combine(F, call, ops.items, ops.count);
+    }
+    if (strcmp(m, "pin_memory") == 0) {
+        DlValue *r = dl_value_copy(F->arena, recv);
+        r->var = NULL;
+        r->flags |= DL_VF_PIN_KNOWN | DL_VF_PINNED;
+        return r;
+    }
+    if (dl_tensor_method_keeps_device(m) || m[strlen(m) - 1] == '_') { /* x.add_(...) is x */
+        DlValue *r = dl_value_copy(F->arena, recv);
+        r->var = NULL;
+        r->flags &= (uint16_t)~DL_VF_REGISTERED;
+        if (dl_tensor_method_reduces(m) && call->arg_count == 0) r->flags |= DL_VF_ZERO_DIM;
+        return r;
+    }
+    if (strcmp(m, "items") == 0 || strcmp(m, "values") == 0) {
+        /* a batch that is a dict of tensors */
+        DlValue *s = flow_mk(F, DL_KIND_SEQ);
+        if (strcmp(m, "values") == 0) {
+            s->elem = recv;
+        } else {
+            DlValue *pair = flow_mk(F, DL_KIND_SEQ);
+            const DlValue **items = dl_arena_alloc(F->arena, 2 * sizeof *items);
+            items[0] = flow_unknown();
+            items[1] = recv;
+            pair->items = items;
+            pair->item_count = 2;
+            s->elem = pair;
+        }
+        return s;
+    }
+    if (strcmp(m, "split") == 0 || strcmp(m, "chunk") == 0 || strcmp(m, "unbind") == 0 ||
+        strcmp(m, "tensor_split") == 0) {
+        DlValue *s = flow_mk(F, DL_KIND_SEQ), *part = dl_value_copy(F->arena, recv);
+        part->var = NULL;
+        part->flags &= (uint16_t) ~(DL_VF_WHOLE_BATCH | DL_VF_REGISTERED);
+        s->elem = part;
+        return s;
+    }
+    if (strcmp(m, "size") == 0 || strcmp(m, "dim") == 0 || strcmp(m, "numel") == 0)
+        return flow_mk(F, DL_KIND_OTHER);
+    return flow_unknown();
+}
+
+/* Methods only tensors have (modules share float()/half()/to()/cuda()...): calling one tells
+ * that an unknown receiver is a tensor. */
+bool flow_tensor_only_method(const char *m) {
+    static const char *const list[] = {
+        "detach",     "view",   "reshape", "permute", "transpose",   "unsqueeze", "squeeze",
+        "contiguous", "clone",  "flatten", "expand",  "repeat",      "softmax",   "log_softmax",
+        "sigmoid",    "argmax", "argmin",  "abs",     "exp",         "log",       "sqrt",
+        "norm",       "mean",   "sum",     "clamp",   "masked_fill", "t",         NULL};
+    for (const char *const *l = list; *l; l++)
+        if (strcmp(m, *l) == 0) return true;
+    return false;
+}
+
+const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *recv_expr,
+                                     const DlValue *recv, const char *m,
+                                     const DlValue *const *argv) {
+    switch (recv->kind) {
+    case DL_KIND_TENSOR:
+        return flow_eval_tensor_method(F, call, recv_expr, recv, m, argv);
+    case DL_KIND_MODULE:
+    case DL_KIND_LOSS:
+        if (flow_is_move_method(m))
+            return flow_move_module(F, call, recv_expr, recv, flow_move_target(F, call, m, argv));
+        if (dl_module_method_returns_self(m)) return recv;
+        if (strcmp(m, "forward") == 0) return flow_call_module(F, call, recv_expr, recv, argv);
+        if ((strcmp(m, "add_module") == 0 || strcmp(m, "register_module") == 0) && F->in_init &&
+            recv_expr->kind == DL_EX_NAME && strcmp(recv_expr->name, "self") == 0) {
+            flow_state_set(F->st, "self.<registers>", flow_mk(F, DL_KIND_OTHER));
+            return flow_mk(F, DL_KIND_NONE);
+        }
+        if (strcmp(m, "register_buffer") == 0 && F->in_init && recv_expr->kind == DL_EX_NAME &&
+            strcmp(recv_expr->name, "self") == 0) {
+            const DlExpr *name = dl_ir_positional(call, 0);
+            if (name && name->kind == DL_EX_STRING && name->name && call->arg_count >= 2) {
+                DlValue *b = flow_is_tensor(argv[1]) ? dl_value_copy(F->arena, argv[1])
+                                                     : flow_mk(F, DL_KIND_TENSOR);
+                b->flags |= DL_VF_REGISTERED;
+                flow_state_set(F->st, dl_arena_printf(F->arena, "self.%s", name->name), b);
+            }
+            return flow_mk(F, DL_KIND_NONE);
+        }
+        if (recv->cls) {
+            const DlFunctionInfo *fi = dl_project_method(F->env->project, recv->cls, m);
+            if (fi) {
+                if (F->in_init && recv_expr->kind == DL_EX_NAME &&
+                    strcmp(recv_expr->name, "self") == 0) {
+                    return flow_inline_method(F, fi->fn, argv, call);
+                }
+                return flow_call_summary(F, fi, call, argv, true);
+            }
+        }
+        return flow_unknown();
+    case DL_KIND_SEQ:
+        if (strcmp(m, "append") == 0 && call->arg_count == 1) {
+            const char *key = flow_key_of(F, recv_expr);
+            if (key) {
+                DlValue *s = dl_value_copy(F->arena, recv);
+                s->elem = recv->elem ? dl_value_join(F->arena, recv->elem, argv[0]) : argv[0];
+                s->items = NULL;
+                s->item_count = 0;
+                if (flow_is_module_like(argv[0]) ||
+                    (flow_is_tensor(argv[0]) && (argv[0]->flags & DL_VF_REGISTERED)))
+                    s->flags |= DL_VF_HAS_MODULES;
+                flow_state_set(F->st, key, s);
+            }
+            return flow_mk(F, DL_KIND_NONE);
+        }
+        if (strcmp(m, "values") == 0 && recv->elem) {
+            DlValue *s = flow_mk(F, DL_KIND_SEQ);
+            s->elem = recv->elem;
+            return s;
+        }
+        if (strcmp(m, "items") == 0 && recv->elem) {
+            DlValue *s = flow_mk(F, DL_KIND_SEQ), *pair = flow_mk(F, DL_KIND_SEQ);
+            const DlValue **items = dl_arena_alloc(F->arena, 2 * sizeof *items);
+            items[0] = flow_unknown();
+            items[1] = recv->elem;
+            pair->items = items;
+            pair->item_count = 2;
+            s->elem = pair;
+            return s;
+        }
+        return flow_unknown();
+    case DL_KIND_INSTANCE:
+    case DL_KIND_LOADER:
+        if (recv->cls) {
+            const DlFunctionInfo *fi = dl_project_method(F->env->project, recv->cls, m);
+            if (fi) {
+                if (F->in_init && recv_expr->kind == DL_EX_NAME &&
+                    strcmp(recv_expr->name, "self") == 0) {
+                    return flow_inline_method(F, fi->fn, argv, call);
+                }
+                return flow_call_summary(F, fi, call, argv, true);
+            }
+        }
+        return flow_unknown();
+    case DL_KIND_UNKNOWN:
+        if (flow_is_move_method(m)) {
+            /* x.to(device) on something of unknown kind: a tensor copy or the module itself;
+             * either way the result lives on the target device */
+            const DlValue *target = flow_move_target(F, call, m, argv);
+            if (!target) return flow_unknown();
+            DlValue *r = flow_with_device(F, flow_unknown(), target, DL_ORIGIN_MOVED, call->span);
+            r->kind = DL_KIND_UNKNOWN;
+            return r;
+        }
+        if (recv->dev && dl_module_method_returns_self(m)) return recv; /* x.to(d).eval() */
+        if (flow_tensor_only_method(m)) { /* x.detach(), x.view(...): x is a tensor */
+            DlValue *t = flow_mk(F, DL_KIND_TENSOR);
+            t->dev = recv->dev;
+            t->dev_name = recv->dev_name;
+            t->dev_span = recv->dev_span;
+            t->dev_why = recv->dev_why;
+            return t;
+        }
+        return flow_unknown();
+    default:
+        return flow_unknown();
+    }
+}
+
+const DlValue *flow_eval_builtin(Flow *F, const DlExpr *call, const char *name,
+                                 const DlValue *const *argv, bool *handled) {
+    *handled = true;
+    const DlValue *a0 = call->arg_count ? argv[0] : flow_unknown();
+    if (strcmp(name, "enumerate") == 0) {
+        /* enumerate(loader) is still a loop over batches; enumerate(list) is not */
+        DlValue *l = flow_mk(F, DL_KIND_SEQ);
+        if (a0->kind == DL_KIND_LOADER) *l = *a0;
+        DlValue *pair = flow_mk(F, DL_KIND_SEQ);
+        const DlValue **items = dl_arena_alloc(F->arena, 2 * sizeof *items);
+        items[0] = flow_mk(F, DL_KIND_SCALAR);
+        items[1] = flow_element_of(F, a0, call->span);
+        pair->items = items;
+        pair->item_count = 2;
+        l->elem = pair;
+        l->items = NULL;
+        l->item_count = 0;
+        return l;
+    }
+    if (strcmp(name, "zip") == 0) {
+        DlValue *l = flow_mk(F, DL_KIND_SEQ);
+        DlValue *tuple = flow_mk(F, DL_KIND_SEQ);
+        uint32_t n = call->arg_count;
+        for (uint32_t i = 0; i < n; i++)
+            if (argv[i]->kind == DL_KIND_LOADER)
+                l->kind = DL_KIND_LOADER; /* zip(loader_a, loader_b) */
+        const DlValue **items = dl_arena_alloc(F->arena, (n ? n : 1) * sizeof *items);
+        for (uint32_t i = 0; i < n; i++)
+            items[i] = flow_element_of(F, argv[i], call->span);
+        tuple->items = items;
+        tuple->item_count = n;
+        l->elem = tuple;
+        return l;
+    }
+    if (strcmp(name, "iter") == 0 || strcmp(name, "tqdm") == 0 || strcmp(name, "list") == 0 ||
+        strcmp(name, "tuple") == 0 || strcmp(name, "reversed") == 0 || strcmp(name, "sorted") == 0)
+        return a0;
+    if (strcmp(name, "next") == 0) return flow_element_of(F, a0, call->span);
+    if (strcmp(name, "len") == 0 || strcmp(name, "int") == 0 || strcmp(name, "float") == 0 ||
+        strcmp(name, "bool") == 0)
+        return flow_mk(F, DL_KIND_SCALAR);
+    if (strcmp(name, "range") == 0) {
+        DlValue *r = flow_mk(F, DL_KIND_SEQ);
+        r->elem = flow_mk(F, DL_KIND_SCALAR);
+        return r;
+    }
+    if (strcmp(name, "str") == 0) return flow_mk(F, DL_KIND_STRING);
+    if (strcmp(name, "dict") == 0 && !dl_ir_positional(call, 0)) {
+        DlValue *d = flow_mk(F, DL_KIND_SEQ);
+        d->flags |= flow_loader_pin_flags(call, argv);
+        return d;
+    }
+    if (strcmp(name, "setattr") == 0 && F->in_init && call->arg_count >= 3) {
+        const DlExpr *obj = dl_ir_positional(call, 0);
+        if (obj && obj->kind == DL_EX_NAME && strcmp(obj->name, "self") == 0)
+            flow_state_set(F->st, "self.<registers>", flow_mk(F, DL_KIND_OTHER));
+        return flow_mk(F, DL_KIND_OTHER);
+    }
+    if (strcmp(name, "isinstance") == 0 || strcmp(name, "print") == 0 ||
+        strcmp(name, "super") == 0 || strcmp(name, "hasattr") == 0 ||
+        strcmp(name, "getattr") == 0 || strcmp(name, "setattr") == 0)
+        return flow_mk(F, DL_KIND_OTHER);
+    *handled = false;
+    return flow_unknown();
+}
+
+/* A constructed module handed to a function devlint does not model (`fabric.setup(model)`,
+ * `accelerator.prepare(model)`, a project helper) may be moved there: it is no longer known to
+ * be "never moved". torch's own functions do not move their arguments. */
+void flow_escape_modules(Flow *F, const DlExpr *call, const DlValue *const *argv,
+                         const char *qualified) {
+    if (qualified && dl_torch_owns(qualified)) return;
+    for (uint32_t i = 0; i < call->arg_count; i++) {
+        const DlValue *v = argv[i];
+        if (v->kind != DL_KIND_MODULE || !(v->flags & DL_VF_CONSTRUCTED)) continue;
+        const char *key = flow_key_of(F, call->args[i].value);
+        if (!key) continue;
+        DlValue *c = dl_value_copy(F->arena, v);
+        c->flags &= (uint16_t)~DL_VF_CONSTRUCTED;
+        c->dev = DL_DEV_UNKNOWN;
+        flow_state_set(F->st, key, c);
+    }
+}
+
+const DlValue *flow_resolve_call(Flow *F, const DlExpr *call, const char *q, const DlValue *recv,
+                                 const DlValue *const *argv) {
+    const DlExpr *callee = call->object;
+    flow_escape_modules(F, call, argv, q);
+    if (q) {
+        if (dl_torch_owns(q) || strncmp(q, "tqdm", 4) == 0 ||
+            strncmp(q, "pytorch_lightning", 17) == 0 || strncmp(q, "lightning", 9) == 0)
+            return flow_eval_library_call(F, call, q, argv);
+        const DlClassInfo *ci = dl_project_find_class(F->env->project, F->env->file, q);
+        if (ci) return flow_instantiate(F, call, ci);
+        const DlFunctionInfo *fi = dl_project_find_function(F->env->project, F->env->file, q);
+        if (fi) return flow_call_summary(F, fi, call, argv, false);
+        return flow_unknown();
+    }
+    if (recv) {
+        /* self.encoder(x): an attribute holding a module is called, not a method */
+        const char *key = flow_key_of(F, callee);
+        const Binding *b = key ? flow_lookup(F, key) : NULL;
+        if (b && b->value &&
+            (flow_is_module_like(b->value) || (b->value->kind == DL_KIND_UNKNOWN && b->value->dev)))
+            return flow_call_module(F, call, callee, b->value, argv);
+        return flow_eval_method_call(F, call, callee->object, recv, callee->name, argv);
+    }
+
+    if (callee && callee->kind == DL_EX_NAME) {
+        const Binding *b = flow_lookup(F, callee->name);
+        if (!b) {
+            bool handled;
+            const DlValue *r = flow_eval_builtin(F, call, callee->name, argv, &handled);
+            if (handled) return r;
+        }
+    }
+    const DlValue *fv = flow_eval(F, callee);
+    if (fv->kind == DL_KIND_CLASS && fv->cls) return flow_instantiate(F, call, fv->cls);
+    if (fv->kind == DL_KIND_FUNCTION && fv->cls)
+        return flow_call_summary(F, fv->cls, call, argv, false);
+    if (flow_is_module_like(fv)) return flow_call_module(F, call, callee, fv, argv);
+    if (fv->kind == DL_KIND_UNKNOWN && fv->dev) { /* something moved with .to(): a module */
+        DlValue *m = dl_value_copy(F->arena, fv);
+        m->kind = DL_KIND_MODULE;
+        return flow_call_module(F, call, callee, m, argv);
+    }
+    return flow_unknown();
+}

@@ -1,0 +1,327 @@
+/* What happens at a call besides its value: host syncs, clock reads and queued device work
+ * (DL203), loop invariance (DL204), and the call fact the rules read. */
+#include "dataflow/flow_internal.h"
+
+bool flow_is_clock(const char *q) {
+    static const char *const clocks[] = {"time.time",
+                                         "time.perf_counter",
+                                         "time.monotonic",
+                                         "time.time_ns",
+                                         "time.perf_counter_ns",
+                                         "time.monotonic_ns",
+                                         "timeit.default_timer",
+                                         NULL};
+    for (const char *const *c = clocks; *c; c++)
+        if (strcmp(q, *c) == 0) return true;
+    return false;
+}
+
+bool flow_is_synchronize(const char *q, const char *method) {
+    if (q &&
+        (strcmp(q, "torch.cuda.synchronize") == 0 || strcmp(q, "torch.cuda.current_stream") == 0 ||
+         strcmp(q, "torch.accelerator.synchronize") == 0))
+        return true;
+    return method && (strcmp(method, "synchronize") == 0 || strcmp(method, "elapsed_time") == 0);
+}
+
+/* Work queued on a device since the last clock read: a call that takes or makes a value on a
+ * device (a model on the GPU, a tensor moved there, a helper handed the device). */
+bool flow_metadata_method(const char *m) {
+    static const char *const list[] = {
+        "size",     "dim",        "numel", "element_size", "stride",           "is_contiguous",
+        "data_ptr", "get_device", "type",  "parameters",   "named_parameters", "state_dict",
+        "train",    "eval",       NULL};
+    for (const char *const *l = list; *l; l++)
+        if (strcmp(m, *l) == 0) return true;
+    return false;
+}
+
+/* Does the call queue device work? It makes a value on a device, or runs a module, a method
+ * or a project function on device values. Builtins (len, print, isinstance) and metadata
+ * queries (x.size()) do not. */
+bool flow_touches_device(Flow *F, const DlExpr *call, const char *q, const DlValue *recv,
+                         const DlValue *const *argv, const DlValue *result) {
+    if (result && dl_value_on_device(result) && result->kind != DL_KIND_DEVICE) return true;
+    const DlExpr *callee = call->object;
+    if (recv) {
+        if (flow_metadata_method(callee->name)) return false;
+        if (dl_value_on_device(recv) && recv->kind != DL_KIND_UNKNOWN &&
+            recv->kind != DL_KIND_DEVICE)
+            return true;
+    } else if (!q && callee->kind == DL_EX_NAME && !flow_lookup(F, callee->name)) {
+        return false; /* a builtin */
+    }
+    /* a project function may synchronise inside (`.item()` for its logs): not known here */
+    if (q && !dl_torch_owns(q)) return false;
+    if (!q && !recv) {
+        const DlValue *fv =
+            callee->kind == DL_EX_NAME
+                ? flow_lookup(F, callee->name) ? flow_lookup(F, callee->name)->value : NULL
+                : NULL;
+        if (!fv || fv->kind == DL_KIND_FUNCTION || fv->kind == DL_KIND_UNKNOWN) return false;
+    }
+    for (uint32_t i = 0; i < call->arg_count; i++)
+        if (dl_value_on_device(argv[i]) && argv[i]->kind != DL_KIND_UNKNOWN &&
+            argv[i]->kind != DL_KIND_DEVICE)
+            return true;
+    return false;
+}
+
+/* Code devlint does not see (a project helper, another library, a method of an unknown
+ * object) may wait for the device itself: after it, no work is known to be pending. */
+bool flow_may_synchronize(Flow *F, const DlExpr *call, const char *q, const DlValue *recv) {
+    if (recv) return recv->kind == DL_KIND_UNKNOWN && !recv->dev;
+    if (q) return !dl_torch_owns(q);
+    const DlExpr *callee = call->object;
+    if (callee->kind != DL_EX_NAME) return true;
+    const Binding *b = flow_lookup(F, callee->name);
+    if (!b) return !dl_project_import(F->env->file, callee->name) ? false : true; /* builtins */
+    return !b->value || b->value->kind == DL_KIND_FUNCTION || b->value->kind == DL_KIND_UNKNOWN;
+}
+
+/* The clock and the device queue, for DL203: "<device-work>" is bound to the last device
+ * work queued and not yet waited for; a clock reading remembers which one was pending. */
+const DlValue *flow_clock_read(Flow *F, const DlExpr *call) {
+    const Binding *work = flow_state_find(F->st, "<device-work>");
+    DlValue *c = flow_mk(F, DL_KIND_CLOCK);
+    c->dev_span = call->span;
+    c->elem = work ? work->value : NULL;
+    return c;
+}
+
+/* `end - start`: device work queued after `start` and still pending when `end` was read. */
+void flow_timing(Flow *F, const DlExpr *site, const DlValue *end, const DlValue *start) {
+    if (!F->env->report || !end->elem || end->elem == start->elem) return;
+    DlTimingFact fact = {site, end->dev_span, start->dev_span, end->elem->dev_span, &F->place};
+    dl_rule_dispatch_timing(F->env->report, &fact);
+}
+
+void flow_device_work(Flow *F, const DlExpr *call) {
+    DlValue *w = flow_mk(F, DL_KIND_OTHER);
+    w->dev_span = call->span;
+    flow_state_set(F->st, "<device-work>", w);
+}
+
+/* Does assignment target `t` (a name, attribute or nested tuple of them) bind `key`? */
+bool flow_target_binds_key(Flow *F, const DlExpr *t, const char *key, int depth) {
+    if (!t || depth > 16) return false;
+    if (t->kind == DL_EX_TUPLE || t->kind == DL_EX_LIST) {
+        for (uint32_t i = 0; i < t->item_count; i++)
+            if (flow_target_binds_key(F, t->items[i], key, depth + 1)) return true;
+        return false;
+    }
+    if (t->kind == DL_EX_STARRED) return flow_target_binds_key(F, t->object, key, depth + 1);
+    const char *k = flow_key_of(F, t);
+    return k && strcmp(k, key) == 0;
+}
+
+/* Is `key` (re)bound anywhere in the batch loop (its target or its body)? */
+bool flow_loop_binds(Flow *F, const DlStmt *loop, const char *key) {
+    if (loop->kind == DL_ST_FOR && loop->target_count &&
+        flow_target_binds_key(F, loop->targets[0], key, 0))
+        return true;
+    return flow_binds_key(F, &loop->body, key, 0);
+}
+
+bool flow_binds_key(Flow *F, const DlBlock *b, const char *key, int depth) {
+    if (depth > 64) return true;
+    for (uint32_t i = 0; i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        for (uint32_t t = 0; t < s->target_count; t++)
+            if (flow_target_binds_key(F, s->targets[t], key, 0)) return true;
+        /* x.copy_(...), x.add_(...): changed in place */
+        if (s->kind == DL_ST_EXPR && s->value && s->value->kind == DL_EX_CALL &&
+            s->value->object->kind == DL_EX_ATTR) {
+            const char *m = s->value->object->name;
+            const char *recv = flow_key_of(F, s->value->object->object);
+            if (recv && strcmp(recv, key) == 0 && m[strlen(m) - 1] == '_') return true;
+        }
+        if (flow_binds_key(F, &s->body, key, depth + 1) ||
+            flow_binds_key(F, &s->orelse, key, depth + 1) ||
+            flow_binds_key(F, &s->finalbody, key, depth + 1))
+            return true;
+        for (uint32_t h = 0; h < s->handler_count; h++)
+            if (flow_binds_key(F, &s->handlers[h], key, depth + 1)) return true;
+    }
+    return false;
+}
+
+/* Does `e` denote the same value in every iteration of `loop`: no name or attribute it
+ * reads is (re)bound by the loop? (`luma.to(device)`, `torch.tensor([0.3, 0.6]).to(device)`) */
+bool flow_expr_invariant(Flow *F, const DlStmt *loop, const DlExpr *e, int depth) {
+    if (!e) return true;
+    if (depth > 16) return false;
+    if (e->kind == DL_EX_NAME)
+        for (int i = 0; i < F->comp_count; i++) /* a comprehension's own variable */
+            if (strcmp(F->comp_names[i], e->name) == 0) return false;
+    const char *key = flow_key_of(F, e);
+    if (key)
+        return !flow_loop_binds(F, loop, key) &&
+               !(e->kind == DL_EX_ATTR && strchr(key, '.') &&
+                 !flow_expr_invariant(F, loop, e->object, depth + 1));
+    switch (e->kind) {
+    case DL_EX_NUMBER:
+    case DL_EX_STRING:
+    case DL_EX_CONST:
+        return true;
+    case DL_EX_CALL: {
+        /* torch's own functions and tensor methods are pure; next(it), helpers, are not */
+        const char *q = flow_qualify(F, e->object);
+        bool pure = (q && dl_torch_owns(q) && !dl_torch_is_random(q)) || (!q && e->object->kind == DL_EX_ATTR &&
+                                                dl_tensor_method_keeps_device(e->object->name));
+        if (!pure) return false;
+        for (uint32_t i = 0; i < e->arg_count; i++)
+            if (!flow_expr_invariant(F, loop, e->args[i].value, depth + 1)) return false;
+        return q || flow_expr_invariant(F, loop, e->object->object, depth + 1);
+    }
+    case DL_EX_ATTR:
+        return flow_expr_invariant(F, loop, e->object, depth + 1);
+    case DL_EX_TUPLE:
+    case DL_EX_LIST:
+    case DL_EX_BINOP:
+    case DL_EX_UNARY:
+    case DL_EX_SUBSCRIPT:
+        if (e->object && !flow_expr_invariant(F, loop, e->object, depth + 1)) return false;
+        for (uint32_t i = 0; i < e->item_count; i++)
+            if (!flow_expr_invariant(F, loop, e->items[i], depth + 1)) return false;
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Host syncs: reading a device tensor's value on the CPU. */
+void flow_sync(Flow *F, const DlExpr *site, const DlExpr *tensor, const DlValue *v,
+               const char *how) {
+    /* the host waits for the device whenever it reads a tensor's value (wherever it lives) */
+    if (flow_is_tensor(v) || v->kind == DL_KIND_UNKNOWN)
+        flow_state_set(F->st, "<device-work>", NULL);
+    if (!flow_is_tensor(v) || !dl_value_on_device(v)) return;
+    if (v->dev == DL_DEV_MODULE && !F->env->project->uses_devices) return;
+    if (!F->env->report) return;
+    DlSyncFact fact = {site, tensor, v, how, &F->place};
+    dl_rule_dispatch_sync(F->env->report, &fact);
+}
+
+void flow_sync_facts(Flow *F, const DlExpr *call, const char *q, const DlExpr *recv_expr,
+                     const DlValue *recv, const DlValue *const *argv) {
+    if (recv && recv_expr) {
+        const char *m = call->object->name;
+        if (strcmp(m, "item") == 0 || strcmp(m, "tolist") == 0 || strcmp(m, "numpy") == 0 ||
+            strcmp(m, "cpu") == 0)
+            flow_sync(F, call, recv_expr, recv, m);
+        return;
+    }
+    const DlExpr *a0 = dl_ir_positional(call, 0);
+    if (!a0 || !call->arg_count) return;
+    const DlValue *v0 = argv[0];
+    if (q) {
+        static const char *const host[][2] = {{"numpy.asarray", "np.asarray"},
+                                              {"numpy.array", "np.array"},
+                                              {"matplotlib.pyplot.plot", "plt.plot"},
+                                              {"matplotlib.pyplot.imshow", "plt.imshow"},
+                                              {"matplotlib.pyplot.scatter", "plt.scatter"},
+                                              {"matplotlib.pyplot.hist", "plt.hist"}};
+        for (size_t i = 0; i < sizeof host / sizeof host[0]; i++)
+            if (strcmp(q, host[i][0]) == 0) {
+                for (uint32_t k = 0; k < call->arg_count; k++)
+                    if (!call->args[k].keyword)
+                        flow_sync(F, call, call->args[k].value, argv[k], host[i][1]);
+                return;
+            }
+        return;
+    }
+    if (call->object->kind != DL_EX_NAME || flow_lookup(F, call->object->name)) return;
+    const char *name = call->object->name;
+    if (strcmp(name, "print") == 0) {
+        for (uint32_t k = 0; k < call->arg_count; k++)
+            if (!call->args[k].keyword) flow_sync(F, call, call->args[k].value, argv[k], "print");
+    } else if (strcmp(name, "float") == 0 || strcmp(name, "int") == 0 ||
+               strcmp(name, "bool") == 0) {
+        flow_sync(F, call, a0, v0, name);
+    }
+}
+
+const DlValue *flow_call_target_device(Flow *F, const DlExpr *call, const char *q,
+                                       const char *method, const DlValue *recv,
+                                       const DlValue *const *argv) {
+    if (method && recv &&
+        (flow_is_tensor(recv) || flow_is_module_like(recv) || recv->kind == DL_KIND_UNKNOWN) &&
+        flow_is_move_method(method))
+        return flow_move_target(F, call, method, argv);
+    if (q && dl_torch_factory(q)) return flow_device_keyword(F, call, argv);
+    if (q && dl_torch_is_module_class(q)) return flow_device_keyword(F, call, argv);
+    return NULL;
+}
+
+/* A name bound to a device variable here (locals first, then globals), preferring `device`. */
+const char *flow_device_in_scope(Flow *F) {
+    const DlFlowState *scopes[2] = {F->st, F->env->globals};
+    for (int k = 0; k < 2; k++) {
+        const DlFlowState *st = scopes[k];
+        if (!st) continue;
+        const char *found = NULL;
+        for (uint32_t i = 0; i < st->count; i++) {
+            const DlValue *v = st->items[i].value;
+            if (!v || v->kind != DL_KIND_DEVICE || v->dev != DL_DEV_NAMED) continue;
+            if (strcmp(st->items[i].key, "device") == 0) return "device";
+            if (!found && !strchr(st->items[i].key, '<')) found = st->items[i].key;
+        }
+        if (found) return found;
+    }
+    return NULL;
+}
+
+const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
+    const DlValue *stack_argv[16];
+    const DlValue **argv = call->arg_count <= 16
+                               ? stack_argv
+                               : dl_arena_alloc(F->arena, call->arg_count * sizeof *argv);
+    const DlExpr *callee = call->object;
+    const char *q = flow_qualify(F, callee);
+    const DlValue *recv = NULL;
+    if (!q && callee && callee->kind == DL_EX_ATTR) {
+        const DlExpr *saved = F->move_receiver;
+        F->move_receiver = flow_is_move_method(callee->name) ? callee->object : NULL;
+        recv = flow_eval(F, callee->object);
+        F->move_receiver = saved;
+    }
+    bool immediately_moved = F->move_receiver == call;
+    for (uint32_t i = 0; i < call->arg_count; i++)
+        argv[i] = flow_eval(F, call->args[i].value);
+
+    const DlValue *result = flow_resolve_call(F, call, q, recv, argv);
+    const char *method = recv ? callee->name : NULL;
+    flow_sync_facts(F, call, q, recv ? callee->object : NULL, recv, argv);
+
+    bool host_read = method && (strcmp(method, "item") == 0 || strcmp(method, "tolist") == 0 ||
+                                strcmp(method, "numpy") == 0 || strcmp(method, "cpu") == 0);
+    if (q && flow_is_clock(q))
+        result = flow_clock_read(F, call);
+    else if (flow_is_synchronize(q, method))
+        flow_state_set(F->st, "<device-work>", NULL);
+    else if (!host_read && flow_touches_device(F, call, q, recv, argv, result))
+        flow_device_work(F, call);
+    else if (!host_read && flow_may_synchronize(F, call, q, recv))
+        flow_state_set(F->st, "<device-work>", NULL);
+
+    if (!F->env->report) return result;
+    if (!q && !recv && callee->kind == DL_EX_NAME) q = callee->name; /* builtins, local functions */
+    DlCallFact fact = {call,
+                       q,
+                       method,
+                       recv ? callee->object : NULL,
+                       recv,
+                       argv,
+                       result,
+                       flow_call_target_device(F, call, q, method, recv, argv),
+                       false,
+                       NULL,
+                       immediately_moved,
+                       &F->place};
+    if (q && strcmp(q, "torch.load") == 0) fact.device_in_scope = flow_device_in_scope(F);
+    if (method && F->place.batch_loop)
+        fact.receiver_invariant = flow_expr_invariant(F, F->place.batch_loop, callee->object, 0);
+    dl_rule_dispatch_call(F->env->report, &fact);
+    return result;
+}

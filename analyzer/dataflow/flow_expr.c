@@ -1,0 +1,390 @@
+/* Expressions: names, attributes, subscripts, displays, comprehensions, operators. */
+#include "dataflow/flow_internal.h"
+
+const DlValue *flow_element_of(Flow *F, const DlValue *v, DlSpan target_span) {
+    if (v->kind == DL_KIND_LOADER) {
+        if (v->elem) return v->elem;
+        DlValue *b = flow_mk_tensor(F, DL_DEV_CPU, NULL, DL_ORIGIN_BATCH, target_span);
+        b->flags |= DL_VF_WHOLE_BATCH | (v->flags & (DL_VF_PIN_KNOWN | DL_VF_PINNED));
+        b->dev_why = v->var ? dl_arena_printf(F->arena, "a batch from `%s`", v->var)
+                            : dl_arena_printf(F->arena, "a batch from %s",
+                                              v->dev_why ? v->dev_why : "the data loader");
+        return b;
+    }
+    if (v->kind == DL_KIND_SEQ && v->elem) return v->elem;
+    if (flow_is_tensor(v)) { /* rows of a tensor, items of a batch list: tensors on its device */
+        DlValue *part = dl_value_copy(F->arena, v);
+        part->flags &= (uint16_t) ~(DL_VF_WHOLE_BATCH | DL_VF_REGISTERED);
+        part->var = NULL;
+        return part;
+    }
+    if (v->kind == DL_KIND_SEQ && v->items && v->item_count) {
+        const DlValue *j = v->items[0];
+        for (uint32_t i = 1; i < v->item_count; i++)
+            j = dl_value_join(F->arena, j, v->items[i]);
+        return j;
+    }
+    return flow_unknown();
+}
+
+const DlValue *flow_eval_attr(Flow *F, const DlExpr *e) {
+    const char *key = flow_key_of(F, e);
+    if (key) {
+        const Binding *b = flow_lookup(F, key);
+        if (b && b->value) return b->value;
+    }
+    const char *q = flow_qualify(F, e);
+    if (q) {
+        if (dl_torch_is_dtype(q)) return flow_mk(F, DL_KIND_DTYPE);
+        const DlClassInfo *ci = dl_project_find_class(F->env->project, F->env->file, q);
+        if (ci) {
+            DlValue *c = flow_mk(F, DL_KIND_CLASS);
+            c->cls = ci;
+            return c;
+        }
+        return flow_imported_global(F, q);
+    }
+    const DlValue *obj = flow_eval(F, e->object);
+    if (flow_is_tensor(obj)) {
+        if (strcmp(e->name, "device") == 0) {
+            if (!obj->dev)
+                return flow_named_device(F, key ? key : flow_short_text(F, e->span), e->span);
+            DlValue *d = dl_value_copy(F->arena, obj);
+            d->kind = DL_KIND_DEVICE;
+            return d;
+        }
+        if (dl_tensor_attr_keeps_device(e->name)) {
+            DlValue *r = dl_value_copy(F->arena, obj);
+            r->var = NULL;
+            return r;
+        }
+        return flow_mk(F, DL_KIND_OTHER);
+    }
+    if (obj->kind == DL_KIND_MODULE && !obj->cls &&
+        (strcmp(e->name, "weight") == 0 || strcmp(e->name, "bias") == 0 ||
+         strcmp(e->name, "running_mean") == 0 || strcmp(e->name, "running_var") == 0)) {
+        /* a library module's parameters and buffers live where the module does */
+        DlValue *t =
+            flow_with_device(F, flow_mk(F, DL_KIND_TENSOR), obj, DL_ORIGIN_NONE, obj->dev_span);
+        t->dev_why = obj->dev_why;
+        t->flags |= DL_VF_REGISTERED;
+        return t;
+    }
+    if (obj->kind == DL_KIND_MODULE && strcmp(e->name, "device") == 0 && obj->dev) {
+        if (obj->dev == DL_DEV_CPU && !(obj->flags & DL_VF_MOVED)) return flow_unknown();
+        DlValue *d = dl_value_copy(F->arena, obj);
+        d->kind = DL_KIND_DEVICE;
+        return d;
+    }
+    if ((obj->kind == DL_KIND_MODULE || obj->kind == DL_KIND_INSTANCE) && obj->cls) {
+        const DlAttr *a = dl_project_attr(obj->cls, e->name);
+        if (a && obj->kind == DL_KIND_MODULE && (a->value->flags & DL_VF_REGISTERED) &&
+            (a->value->kind == DL_KIND_TENSOR || flow_is_module_like(a->value))) {
+            DlValue *r = dl_value_copy(F->arena, a->value); /* moves with its module */
+            r->dev = obj->dev;
+            r->dev_name = obj->dev_name;
+            r->dev_span = obj->dev_span;
+            r->dev_why = obj->dev_why;
+            return r;
+        }
+        if (a && obj->kind == DL_KIND_INSTANCE) {
+            /* a device an instance got from its constructor's parameters is not known here */
+            const DlClassInfo *ci = obj->cls;
+            const DlFunctionInfo *init = dl_project_method(F->env->project, ci, "__init__");
+            const DlValue *v = flow_rebase(F, a->value, ci->module);
+            return init ? flow_bind_parameter_device(F, v, init->fn, NULL, NULL, true) : v;
+        }
+    }
+    if (flow_name_says_device(e->name))
+        return flow_named_device(F, key ? key : flow_short_text(F, e->span), e->span);
+    return flow_unknown();
+}
+
+/* `from config import DEVICE` / `config.DEVICE`: another file's module-level value. */
+const DlValue *flow_imported_global(Flow *F, const char *qualified) {
+    const DlValue *v = dl_project_find_global(F->env->project, qualified);
+    if (!v || (v->kind != DL_KIND_DEVICE && v->kind != DL_KIND_TENSOR &&
+               v->kind != DL_KIND_SCALAR && v->kind != DL_KIND_STRING))
+        return flow_unknown();
+    const DlFileFacts *from = NULL;
+    for (uint32_t i = 0; i < F->env->project->file_count; i++)
+        if (F->env->project->globals &&
+            dl_flow_lookup(F->env->project->globals[i], strrchr(qualified, '.') + 1) == v)
+            from = &F->env->project->files[i];
+    return flow_rebase(F, v, from ? from->module : NULL);
+}
+
+const DlValue *flow_eval_name(Flow *F, const DlExpr *e) {
+    const Binding *b = flow_lookup(F, e->name);
+    if (b && b->value) return b->value;
+    const char *q = dl_project_import(F->env->file, e->name);
+    if (q) {
+        if (dl_torch_is_dtype(q)) return flow_mk(F, DL_KIND_DTYPE);
+        const DlClassInfo *ci = dl_project_find_class(F->env->project, F->env->file, q);
+        if (ci) {
+            DlValue *c = flow_mk(F, DL_KIND_CLASS);
+            c->cls = ci;
+            return c;
+        }
+        const DlFunctionInfo *fi = dl_project_find_function(F->env->project, F->env->file, q);
+        if (fi) {
+            DlValue *c = flow_mk(F, DL_KIND_FUNCTION);
+            c->cls = fi;
+            return c;
+        }
+        return flow_imported_global(F, q);
+    }
+    return flow_unknown();
+}
+
+/* Evaluates the index of `e` (object already evaluated) and reports tensor indexing. True
+ * when a cpu tensor is indexed with a device tensor (the operation fails). */
+bool flow_index_fact(Flow *F, const DlExpr *e, const DlValue *obj, bool store) {
+    bool mismatch = false;
+    for (uint32_t i = 0; i < e->item_count; i++) {
+        const DlValue *idx = flow_eval(F, e->items[i]);
+        if (!flow_is_tensor(obj) || !flow_is_tensor(idx)) continue;
+        if (dl_value_is_cpu_tensor(obj) && idx->dev && idx->dev != DL_DEV_CPU) mismatch = true;
+        if (!F->env->report) continue;
+        DlIndexFact fact = {e, e->object, e->items[i], obj, idx, store, &F->place};
+        dl_rule_dispatch_index(F->env->report, &fact);
+    }
+    return mismatch;
+}
+
+const DlValue *flow_eval_subscript(Flow *F, const DlExpr *e) {
+    const char *key = flow_key_of(F, e);
+    if (key) {
+        const Binding *b = flow_lookup(F, key);
+        if (b && b->value) return b->value;
+    }
+    const DlValue *obj = flow_eval(F, e->object);
+    bool mismatch = flow_index_fact(F, e, obj, false);
+    if (flow_is_tensor(obj)) {
+        DlValue *r = dl_value_copy(F->arena, obj);
+        r->var = NULL;
+        r->flags &= (uint16_t)~DL_VF_WHOLE_BATCH;
+        if (mismatch) { /* DL114: the indexing fails; do not cascade */
+            r->dev = DL_DEV_UNKNOWN;
+            r->origin = DL_ORIGIN_NONE;
+        }
+        return r;
+    }
+    if (obj->kind == DL_KIND_SEQ) {
+        if (obj->items && e->item_count == 1 && e->items[0]->kind == DL_EX_NUMBER) {
+            long idx = strtol(e->items[0]->name, NULL, 10);
+            if (idx >= 0 && (uint32_t)idx < obj->item_count) return obj->items[idx];
+        }
+        if (obj->elem) return obj->elem;
+    }
+    if (key && flow_name_says_device(key)) return flow_named_device(F, key, e->span);
+    return flow_unknown();
+}
+
+/* {"batch_size": 32, "pin_memory": True}: loader keyword arguments in a dict (DL202). */
+uint16_t flow_dict_pin_flags(const DlExpr *e) {
+    for (uint32_t i = 0; i + 1 < e->item_count; i += 2) {
+        const DlExpr *k = e->items[i], *v = e->items[i + 1];
+        if (!k || k->kind != DL_EX_STRING || !k->name) return 0; /* **other or computed keys */
+        if (strcmp(k->name, "pin_memory") != 0) continue;
+        if (v->kind == DL_EX_CONST && strcmp(v->name, "True") == 0)
+            return DL_VF_PIN_KNOWN | DL_VF_PINNED;
+        return v->kind == DL_EX_CONST && strcmp(v->name, "False") == 0 ? DL_VF_PIN_KNOWN : 0;
+    }
+    return DL_VF_PIN_KNOWN;
+}
+
+const DlValue *flow_eval_sequence(Flow *F, const DlExpr *e) {
+    DlValue *s = flow_mk(F, DL_KIND_SEQ);
+    bool dict = e->kind == DL_EX_DICT;
+    uint32_t n = dict ? e->item_count / 2 : e->item_count;
+    const DlValue **items = n ? dl_arena_alloc(F->arena, n * sizeof *items) : NULL;
+    const DlValue *elem = NULL;
+    for (uint32_t i = 0; i < n; i++) {
+        if (dict && e->items[2 * i]) flow_eval(F, e->items[2 * i]);
+        const DlExpr *x = dict ? e->items[2 * i + 1] : e->items[i];
+        const DlValue *v = x ? flow_eval(F, x) : flow_unknown();
+        items[i] = v;
+        elem = elem ? dl_value_join(F->arena, elem, v) : v;
+        if (flow_is_module_like(v) || (flow_is_tensor(v) && (v->flags & DL_VF_REGISTERED)))
+            s->flags |= DL_VF_HAS_MODULES;
+    }
+    if (!dict) {
+        s->items = items;
+        s->item_count = n;
+    } else {
+        s->flags |= flow_dict_pin_flags(e);
+    }
+    s->elem = elem && elem->kind != DL_KIND_UNKNOWN ? elem : NULL;
+    s->dev_span = e->span;
+    return s;
+}
+
+const DlValue *flow_eval_comprehension(Flow *F, const DlExpr *e) {
+    const DlValue *iter = e->iter ? flow_eval(F, e->iter) : flow_unknown();
+    DlFlowState *saved = F->st;
+    F->st = flow_state_copy(saved);
+    int saved_comp = F->comp_count;
+    if (e->target && e->target->kind == DL_EX_NAME && F->comp_count < 16)
+        F->comp_names[F->comp_count++] = e->target->name;
+    if (e->target) flow_bind(F, e->target, flow_element_of(F, iter, e->target->span));
+    for (uint32_t i = 0; i < e->item_count; i++)
+        flow_eval(F, e->items[i]);
+    const DlValue *elem = e->object ? flow_eval(F, e->object) : flow_unknown();
+    F->comp_count = saved_comp;
+    dl_flow_state_free(F->st);
+    F->st = saved;
+    DlValue *s = flow_mk(F, DL_KIND_SEQ);
+    s->elem = elem->kind != DL_KIND_UNKNOWN ? elem : NULL;
+    if (flow_is_module_like(elem) || (flow_is_tensor(elem) && (elem->flags & DL_VF_REGISTERED)))
+        s->flags |= DL_VF_HAS_MODULES;
+    s->dev_span = e->span;
+    return s;
+}
+
+bool flow_is_arith(const char *op) {
+    static const char *const ops[] = {"+",  "-", "*", "/", "//", "%",
+                                      "**", "@", "&", "|", "^",  NULL};
+    for (const char *const *o = ops; *o; o++)
+        if (strcmp(op, *o) == 0) return true;
+    return false;
+}
+
+const DlValue *flow_binary_values(Flow *F, const DlExpr *e, const DlExpr *const *operands,
+                                  const DlValue *const *values, uint32_t n);
+
+/* Operands are evaluated left to right first; `end - start` of two clock readings is a
+ * flow_timing (DL203), everything else combines tensors. */
+const DlValue *flow_eval_binary(Flow *F, const DlExpr *e, const DlExpr *const *operands,
+                                uint32_t n) {
+    const DlValue *values[32];
+    if (n > 32) n = 32;
+    for (uint32_t i = 0; i < n; i++)
+        values[i] = flow_eval(F, operands[i]);
+    if (e->kind == DL_EX_BINOP && strcmp(e->name, "-") == 0 && n == 2 &&
+        values[0]->kind == DL_KIND_CLOCK && values[1]->kind == DL_KIND_CLOCK) {
+        flow_timing(F, e, values[0], values[1]);
+        return flow_mk(F, DL_KIND_SCALAR);
+    }
+    return flow_binary_values(F, e, operands, values, n);
+}
+
+const DlValue *flow_binary_values(Flow *F, const DlExpr *e, const DlExpr *const *operands,
+                                  const DlValue *const *values, uint32_t n) {
+    OperandList ops = {0};
+    const DlValue *first = NULL;
+    bool any_tensor = false, all_scalar = true, any_string = false;
+    for (uint32_t i = 0; i < n; i++) {
+        const DlValue *v = values[i];
+        if (!first) first = v;
+        if (flow_is_tensor(v)) any_tensor = true;
+        if (v->kind != DL_KIND_SCALAR) all_scalar = false;
+        if (v->kind == DL_KIND_STRING) any_string = true;
+        if (flow_is_tensor(v)) flow_add_operand(&ops, operands[i], v);
+    }
+    if (any_tensor) {
+        if (ops.count > 1) flow_meet(F, e, ops.items, ops.count, -1);
+        DlValue *r = flow_combine(F, e, ops.items, ops.count);
+        if (dl_value_on_device(r)) flow_device_work(F, e); /* a @ b on the GPU */
+        return r;
+    }
+    if (all_scalar) return flow_mk(F, DL_KIND_SCALAR);
+    if (any_string && e->kind == DL_EX_BINOP) return flow_mk(F, DL_KIND_STRING);
+    return flow_unknown();
+}
+
+const DlValue *flow_eval_inner(Flow *F, const DlExpr *e) {
+    switch (e->kind) {
+    case DL_EX_NAME:
+        return flow_eval_name(F, e);
+    case DL_EX_ATTR:
+        return flow_eval_attr(F, e);
+    case DL_EX_CALL:
+        return flow_eval_call(F, e);
+    case DL_EX_SUBSCRIPT:
+        return flow_eval_subscript(F, e);
+    case DL_EX_NUMBER: {
+        DlValue *n = flow_mk(F, DL_KIND_SCALAR);
+        n->literal = e->name;
+        return n;
+    }
+    case DL_EX_STRING: {
+        for (uint32_t i = 0; i < e->item_count; i++) { /* f"{loss:.3f}" formats on the host */
+            const DlValue *v = flow_eval(F, e->items[i]);
+            flow_sync(F, e->items[i], e->items[i], v, "format");
+        }
+        DlValue *s = flow_mk(F, DL_KIND_STRING);
+        s->literal = e->name;
+        s->dev_span = e->span;
+        return s;
+    }
+    case DL_EX_CONST:
+        if (strcmp(e->name, "None") == 0) return flow_mk(F, DL_KIND_NONE);
+        if (strcmp(e->name, "True") == 0 || strcmp(e->name, "False") == 0)
+            return flow_mk(F, DL_KIND_SCALAR);
+        return flow_mk(F, DL_KIND_OTHER);
+    case DL_EX_TUPLE:
+    case DL_EX_LIST:
+    case DL_EX_SET:
+    case DL_EX_DICT:
+        return flow_eval_sequence(F, e);
+    case DL_EX_BINOP:
+        if (!flow_is_arith(e->name)) {
+            for (uint32_t i = 0; i < e->item_count; i++)
+                flow_eval(F, e->items[i]);
+            return flow_unknown();
+        }
+        return flow_eval_binary(F, e, (const DlExpr *const *)e->items, e->item_count);
+    case DL_EX_COMPARE: {
+        const DlValue *r = flow_eval_binary(F, e, (const DlExpr *const *)e->items, e->item_count);
+        return flow_is_tensor(r) ? r : flow_mk(F, DL_KIND_SCALAR);
+    }
+    case DL_EX_UNARY: {
+        const DlValue *v = e->object ? flow_eval(F, e->object) : flow_unknown();
+        if (strcmp(e->name, "not") == 0) {
+            flow_sync(F, e, e->object, v, "not"); /* `not t` is bool(t) */
+            return flow_mk(F, DL_KIND_SCALAR);
+        }
+        return v;
+    }
+    case DL_EX_BOOLOP: {
+        const DlValue *a = flow_eval(F, e->items[0]);
+        flow_sync(F, e->items[0], e->items[0], a, "bool"); /* `t and ...` tests t */
+        const DlValue *b = flow_eval(F, e->items[1]);
+        return dl_value_join(F->arena, a, b);
+    }
+    case DL_EX_COND: {
+        if (e->item_count < 2 || !e->object) return flow_unknown();
+        flow_eval(F, e->items[0]);
+        const DlValue *a = flow_eval(F, e->object);
+        const DlValue *b = flow_eval(F, e->items[1]);
+        if (a->kind == DL_KIND_STRING && b->kind == DL_KIND_STRING) {
+            /* "cuda" if cond else "cpu": a device chosen at run time */
+            DlDeviceTag ta = flow_device_of_string(a->literal),
+                        tb = flow_device_of_string(b->literal);
+            if (ta && tb && ta != tb) return flow_named_device(F, NULL, e->span);
+        }
+        return dl_value_join(F->arena, a, b);
+    }
+    case DL_EX_COMP:
+        return flow_eval_comprehension(F, e);
+    case DL_EX_STARRED:
+        return e->object ? flow_eval(F, e->object) : flow_unknown();
+    case DL_EX_AWAIT:
+        if (e->object) flow_eval(F, e->object);
+        return flow_unknown();
+    case DL_EX_WALRUS: {
+        const DlValue *v = e->object ? flow_eval(F, e->object) : flow_unknown();
+        if (e->target) flow_bind(F, e->target, v);
+        return v;
+    }
+    default:
+        return flow_unknown();
+    }
+}
+
+const DlValue *flow_eval(Flow *F, const DlExpr *e) {
+    if (!e) return flow_unknown();
+    const DlValue *v = flow_eval_inner(F, e);
+    return v ? v : flow_unknown();
+}

@@ -1,0 +1,193 @@
+/* Internals of the dataflow engine, shared by its files (flow_*.c); nothing outside
+ * analyzer/dataflow includes this. The interpreter's context (Flow), the abstract state, and
+ * every function one file of the engine calls in another, prefixed flow_. */
+#ifndef DL_FLOW_INTERNAL_H
+#define DL_FLOW_INTERNAL_H
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dataflow/flow.h"
+#include "dataflow/torch_api.h"
+
+enum { DL_LOOP_ROUNDS = 3, DL_INLINE_DEPTH = 2 };
+
+typedef struct Binding {
+    const char *key;
+    const DlValue *value; /* NULL: explicitly unbound (an import rebinds the name) */
+} Binding;
+
+struct DlFlowState {
+    Binding *items;
+    uint32_t count, cap;
+    bool dead; /* no path reaches here (after return/raise/break/continue) */
+};
+
+typedef struct Flow {
+    const DlFlowEnv *env;
+    DlArena *arena;
+    const DlSource *src;
+    const DlFunction *fn;
+    const DlClassInfo *owner;
+    DlFlowState *st;
+    const DlValue *ret;
+    const DlValue *default_device; /* inside `with torch.device(d):` */
+    const char *seq_loop_vars[16]; /* loop variables bound to elements of a tensor sequence */
+    int seq_loop_count;
+    int loop_depth;
+    int inline_depth;
+    bool in_init; /* the owner's __init__ (or a helper it calls) */
+    bool is_forward;
+    DlSpan stmt_span;            /* statement being interpreted */
+    DlPlace place;               /* loops and contexts around the current statement */
+    const DlExpr *move_receiver; /* the receiver of the .to()/.cuda() being evaluated */
+    const char *comp_names[16];  /* variables of the comprehensions being evaluated */
+    int comp_count;
+} Flow;
+
+typedef struct OperandList {
+    DlOperand items[32];
+    uint32_t count;
+} OperandList;
+
+DlFlowState *flow_state_new(void);
+DlFlowState *flow_state_copy(const DlFlowState *s);
+Binding *flow_state_find(const DlFlowState *s, const char *key);
+void flow_state_set(DlFlowState *s, const char *key, const DlValue *v);
+void flow_state_join(DlArena *arena, DlFlowState *into, const DlFlowState *other);
+bool flow_state_equal(const DlFlowState *a, const DlFlowState *b);
+void flow_state_replace(DlFlowState *into, DlFlowState *from);
+const char *flow_text(Flow *F, DlSpan span);
+const char *flow_short_text(Flow *F, DlSpan span);
+const DlValue *flow_unknown(void);
+DlValue *flow_mk(Flow *F, DlKind kind);
+DlValue *flow_mk_tensor(Flow *F, DlDeviceTag dev, const char *dev_name, DlOrigin origin,
+                        DlSpan span);
+bool flow_is_tensor(const DlValue *v);
+bool flow_is_module_like(const DlValue *v);
+const char *flow_key_of(Flow *F, const DlExpr *e);
+bool flow_target_binds(const DlExpr *t, const char *name);
+bool flow_block_binds(const DlBlock *b, const char *name, int depth);
+bool flow_enclosing_binds(const DlFunction *fn, const char *name);
+const Binding *flow_lookup(Flow *F, const char *key);
+const char *flow_qualify(Flow *F, const DlExpr *e);
+bool flow_name_says_device(const char *s);
+bool flow_name_says_loader(const char *s);
+DlValue *flow_named_device(Flow *F, const char *name, DlSpan span);
+DlDeviceTag flow_device_of_string(const char *s);
+const DlValue *flow_device_arg(Flow *F, const DlExpr *e, const DlValue *v);
+const DlValue *flow_device_keyword(Flow *F, const DlExpr *call, const DlValue *const *argv);
+bool flow_has_splat(const DlExpr *call);
+DlValue *flow_with_device(Flow *F, const DlValue *v, const DlValue *dev, DlOrigin origin,
+                          DlSpan span);
+bool flow_cpu_side(const DlValue *v);
+bool flow_real_device(const DlValue *v);
+bool flow_devices_conflict(const DlOperand *ops, uint32_t n);
+void flow_meet(Flow *F, const DlExpr *site, const DlOperand *ops, uint32_t n, int callee);
+DlValue *flow_combine(Flow *F, const DlExpr *site, const DlOperand *ops, uint32_t n);
+void flow_add_operand(OperandList *l, const DlExpr *e, const DlValue *v);
+void flow_add_operand_deep(Flow *F, OperandList *l, const DlExpr *e, const DlValue *v);
+DlValue *flow_loader_value(Flow *F, DlSpan span);
+DlDeviceTag flow_construction_device(Flow *F);
+bool flow_scalar_expression(Flow *F, const DlExpr *e, int depth);
+const DlValue *flow_eval_factory(Flow *F, const DlExpr *call, DlFactoryKind kind,
+                                 const DlValue *const *argv);
+const DlValue *flow_eval_loss_ctor(Flow *F, const DlExpr *call, const DlValue *const *argv);
+uint16_t flow_loader_pin_flags(const DlExpr *call, const DlValue *const *argv);
+bool flow_uses_workers(Flow *F, const DlExpr *call);
+const DlValue *flow_eval_dataloader(Flow *F, const DlExpr *call, const DlValue *const *argv);
+const DlValue *flow_eval_library_call(Flow *F, const DlExpr *call, const char *q,
+                                      const DlValue *const *argv);
+const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *callee_expr,
+                                const DlValue *callee, const DlValue *const *argv);
+const DlValue *flow_rebase(Flow *F, const DlValue *v, const DlModuleIR *from);
+int flow_param_index(const DlFunction *fn, const char *name);
+const DlValue *flow_bind_parameter_device(Flow *F, const DlValue *v, const DlFunction *fn,
+                                          const DlExpr *call, const DlValue *const *argv,
+                                          bool skip_self);
+const DlValue *flow_call_summary(Flow *F, const DlFunctionInfo *fi, const DlExpr *call,
+                                 const DlValue *const *argv, bool skip_self);
+bool flow_class_has_state(const DlClassInfo *ci);
+const DlValue *flow_instantiate(Flow *F, const DlExpr *call, const DlClassInfo *ci);
+bool flow_is_static(const DlFunction *fn);
+const DlValue *flow_inline_method(Flow *F, const DlFunction *fn, const DlValue *const *argv,
+                                  const DlExpr *call);
+const DlValue *flow_move_module(Flow *F, const DlExpr *call, const DlExpr *recv_expr,
+                                const DlValue *recv, const DlValue *target);
+const DlValue *flow_move_target(Flow *F, const DlExpr *call, const char *method,
+                                const DlValue *const *argv);
+bool flow_is_move_method(const char *m);
+const DlValue *flow_eval_tensor_method(Flow *F, const DlExpr *call, const DlExpr *recv_expr,
+                                       const DlValue *recv, const char *m,
+                                       const DlValue *const *argv);
+bool flow_tensor_only_method(const char *m);
+const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *recv_expr,
+                                     const DlValue *recv, const char *m,
+                                     const DlValue *const *argv);
+const DlValue *flow_eval_builtin(Flow *F, const DlExpr *call, const char *name,
+                                 const DlValue *const *argv, bool *handled);
+void flow_escape_modules(Flow *F, const DlExpr *call, const DlValue *const *argv,
+                         const char *qualified);
+const DlValue *flow_resolve_call(Flow *F, const DlExpr *call, const char *q, const DlValue *recv,
+                                 const DlValue *const *argv);
+bool flow_is_clock(const char *q);
+bool flow_is_synchronize(const char *q, const char *method);
+bool flow_metadata_method(const char *m);
+bool flow_touches_device(Flow *F, const DlExpr *call, const char *q, const DlValue *recv,
+                         const DlValue *const *argv, const DlValue *result);
+bool flow_may_synchronize(Flow *F, const DlExpr *call, const char *q, const DlValue *recv);
+const DlValue *flow_clock_read(Flow *F, const DlExpr *call);
+void flow_timing(Flow *F, const DlExpr *site, const DlValue *end, const DlValue *start);
+void flow_device_work(Flow *F, const DlExpr *call);
+bool flow_target_binds_key(Flow *F, const DlExpr *t, const char *key, int depth);
+bool flow_loop_binds(Flow *F, const DlStmt *loop, const char *key);
+bool flow_binds_key(Flow *F, const DlBlock *b, const char *key, int depth);
+bool flow_expr_invariant(Flow *F, const DlStmt *loop, const DlExpr *e, int depth);
+void flow_sync(Flow *F, const DlExpr *site, const DlExpr *tensor, const DlValue *v,
+               const char *how);
+void flow_sync_facts(Flow *F, const DlExpr *call, const char *q, const DlExpr *recv_expr,
+                     const DlValue *recv, const DlValue *const *argv);
+const DlValue *flow_call_target_device(Flow *F, const DlExpr *call, const char *q,
+                                       const char *method, const DlValue *recv,
+                                       const DlValue *const *argv);
+const char *flow_device_in_scope(Flow *F);
+const DlValue *flow_eval_call(Flow *F, const DlExpr *call);
+const DlValue *flow_element_of(Flow *F, const DlValue *v, DlSpan target_span);
+const DlValue *flow_eval_attr(Flow *F, const DlExpr *e);
+const DlValue *flow_imported_global(Flow *F, const char *qualified);
+const DlValue *flow_eval_name(Flow *F, const DlExpr *e);
+bool flow_index_fact(Flow *F, const DlExpr *e, const DlValue *obj, bool store);
+const DlValue *flow_eval_subscript(Flow *F, const DlExpr *e);
+uint16_t flow_dict_pin_flags(const DlExpr *e);
+const DlValue *flow_eval_sequence(Flow *F, const DlExpr *e);
+const DlValue *flow_eval_comprehension(Flow *F, const DlExpr *e);
+bool flow_is_arith(const char *op);
+const DlValue *flow_eval_binary(Flow *F, const DlExpr *e, const DlExpr *const *operands,
+                                uint32_t n);
+const DlValue *flow_binary_values(Flow *F, const DlExpr *e, const DlExpr *const *operands,
+                                  const DlValue *const *values, uint32_t n);
+const DlValue *flow_eval_inner(Flow *F, const DlExpr *e);
+const DlValue *flow_eval(Flow *F, const DlExpr *e);
+const DlValue *flow_as_bound(Flow *F, const char *key, const DlValue *v, const DlExpr *target);
+void flow_bind(Flow *F, const DlExpr *target, const DlValue *v);
+const DlExpr *flow_move_call_of(const DlExpr *e);
+bool flow_is_seq_loop_var(Flow *F, const DlExpr *e);
+void flow_discard(Flow *F, const DlStmt *s, const DlExpr *call, const DlValue *recv, bool elem);
+void flow_exec_expr_stmt(Flow *F, const DlStmt *s);
+void flow_exec_assign(Flow *F, const DlStmt *s);
+void flow_exec_augassign(Flow *F, const DlStmt *s);
+bool flow_names_in(const DlExpr *e, const char *name, int depth);
+bool flow_is_batch_loop(Flow *F, const DlStmt *s, const DlValue *iter);
+void flow_exec_loop(Flow *F, const DlStmt *s);
+const DlValue *flow_torch_device_context(Flow *F, const DlExpr *with);
+void flow_exec_with(Flow *F, const DlStmt *s);
+void flow_exec_try(Flow *F, const DlStmt *s);
+bool flow_periodic_condition(const DlExpr *e, int depth);
+void flow_exec_if(Flow *F, const DlStmt *s);
+void flow_exec_stmt(Flow *F, const DlStmt *s);
+void flow_exec_block(Flow *F, const DlBlock *b);
+const DlValue *flow_param_value(Flow *F, const DlFunction *fn, uint32_t i);
+void flow_seed_attributes(Flow *F, const DlClassInfo *c, int depth);
+bool flow_is_forward_like(const char *name);
+
+#endif

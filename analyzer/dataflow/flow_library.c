@@ -1,0 +1,256 @@
+/* Calls into PyTorch itself: factories, loss and module constructors, DataLoader (pinning,
+ * workers), and torch functions that combine tensors. */
+#include "dataflow/flow_internal.h"
+
+DlValue *flow_loader_value(Flow *F, DlSpan span) {
+    DlValue *v = flow_mk(F, DL_KIND_LOADER);
+    v->dev_span = span;
+    v->dev_why = flow_short_text(F, span);
+    return v;
+}
+
+/* Where a module or tensor built now lives: the CPU, unless a default device is in force
+ * (`with torch.device(d):`, or `torch.set_default_device` somewhere in the file). */
+DlDeviceTag flow_construction_device(Flow *F) {
+    if (F->default_device) return F->default_device->dev;
+    if (F->env->file->module->sets_default_device) return DL_DEV_UNKNOWN;
+    return DL_DEV_CPU;
+}
+
+/* torch.tensor(x) of a Python number (a literal, arithmetic on numbers, a scalar variable):
+ * a 0-dim tensor. Lists, tuples and comprehensions give 1-D or more. */
+bool flow_scalar_expression(Flow *F, const DlExpr *e, int depth) {
+    if (!e || depth > 8) return false;
+    switch (e->kind) {
+    case DL_EX_NUMBER:
+        return true;
+    case DL_EX_CONST:
+        return strcmp(e->name, "True") == 0 || strcmp(e->name, "False") == 0;
+    case DL_EX_UNARY:
+        return flow_scalar_expression(F, e->object, depth + 1);
+    case DL_EX_BINOP:
+        return flow_scalar_expression(F, e->items[0], depth + 1) &&
+               flow_scalar_expression(F, e->items[1], depth + 1);
+    case DL_EX_NAME:
+    case DL_EX_ATTR: {
+        const char *key = flow_key_of(F, e);
+        const Binding *b = key ? flow_lookup(F, key) : NULL;
+        return b && b->value && b->value->kind == DL_KIND_SCALAR;
+    }
+    case DL_EX_CALL: {
+        const char *q = flow_qualify(F, e->object);
+        if (q && strncmp(q, "math.", 5) == 0) return true;
+        if (e->object->kind == DL_EX_NAME &&
+            (strcmp(e->object->name, "float") == 0 || strcmp(e->object->name, "int") == 0 ||
+             strcmp(e->object->name, "len") == 0))
+            return true;
+        return e->object->kind == DL_EX_ATTR && strcmp(e->object->name, "item") == 0;
+    }
+    default:
+        return false;
+    }
+}
+
+const DlValue *flow_eval_factory(Flow *F, const DlExpr *call, DlFactoryKind kind,
+                                 const DlValue *const *argv) {
+    const DlValue *dev = flow_device_keyword(F, call, argv);
+    if (kind == DL_FACTORY_FROM_CPU) {
+        DlValue *t = flow_mk_tensor(F, DL_DEV_CPU, NULL, DL_ORIGIN_FACTORY, call->span);
+        t->flags |= DL_VF_PIN_KNOWN;
+        return t;
+    }
+    if (kind == DL_FACTORY_LIKE) {
+        if (dev)
+            return flow_with_device(F, flow_mk(F, DL_KIND_TENSOR), dev, DL_ORIGIN_NONE, call->span);
+        const DlValue *src = call->arg_count ? argv[0] : flow_unknown();
+        if (!flow_is_tensor(src)) return flow_mk(F, DL_KIND_TENSOR);
+        DlValue *r = dl_value_copy(F->arena, src);
+        r->origin = DL_ORIGIN_NONE;
+        r->var = NULL;
+        return r;
+    }
+    if (dev)
+        return flow_with_device(F, flow_mk(F, DL_KIND_TENSOR), dev, DL_ORIGIN_NONE, call->span);
+    for (uint32_t i = 0; i < call->arg_count; i++) /* torch.zeros(n, device): a TypeError */
+        if (!call->args[i].keyword && argv[i]->kind == DL_KIND_DEVICE)
+            return flow_mk(F, DL_KIND_TENSOR);
+    if (F->default_device)
+        return flow_with_device(F, flow_mk(F, DL_KIND_TENSOR), F->default_device, DL_ORIGIN_NONE,
+                                call->span);
+    if (F->env->file->module->sets_default_device || flow_has_splat(call))
+        return flow_mk(F, DL_KIND_TENSOR);
+    DlValue *t = flow_mk_tensor(F, DL_DEV_CPU, NULL, DL_ORIGIN_FACTORY, call->span);
+    const DlArg *pin = dl_ir_keyword(call, "pin_memory");
+    bool pinned = pin && pin->value->kind == DL_EX_CONST && strcmp(pin->value->name, "True") == 0;
+    t->flags |= DL_VF_PIN_KNOWN | (pinned ? DL_VF_PINNED : 0); /* pageable unless pin_memory=True */
+    if (F->place.cuda_context) t->flags |= DL_VF_CUDA_CONTEXT;
+    /* torch.tensor(3.0) / torch.tensor(eps): a 0-dim scalar tensor may meet any device */
+    const char *q = flow_qualify(F, call->object);
+    if (q &&
+        (strcmp(q, "torch.tensor") == 0 || strcmp(q, "torch.as_tensor") == 0 ||
+         strcmp(q, "torch.scalar_tensor") == 0) &&
+        flow_scalar_expression(F, dl_ir_positional(call, 0), 0))
+        t->flags |= DL_VF_ZERO_DIM;
+    return t;
+}
+
+const DlValue *flow_eval_loss_ctor(Flow *F, const DlExpr *call, const DlValue *const *argv) {
+    DlValue *loss = flow_mk(F, DL_KIND_LOSS);
+    loss->dev_span = call->span;
+    loss->dev_why = flow_short_text(F, call->span);
+    loss->flags |= DL_VF_CONSTRUCTED;
+    for (uint32_t i = 0; i < call->arg_count; i++) {
+        const char *kw = call->args[i].keyword;
+        if (!kw || (strcmp(kw, "weight") != 0 && strcmp(kw, "pos_weight") != 0)) continue;
+        if (dl_value_is_cpu_tensor(argv[i])) {
+            loss->dev = DL_DEV_CPU;
+            loss->flags |= DL_VF_CPU_WEIGHT;
+            loss->elem = argv[i];
+            loss->aux_span = call->args[i].span;
+        }
+    }
+    return loss;
+}
+
+/* pin_memory=True / False / absent, also through a `**kwargs` dict: DL_VF_PIN_KNOWN and
+ * DL_VF_PINNED on the loader, inherited by its batches. */
+uint16_t flow_loader_pin_flags(const DlExpr *call, const DlValue *const *argv) {
+    bool splat_known = true, splat_pinned = false;
+    for (uint32_t i = 0; i < call->arg_count; i++) {
+        const char *kw = call->args[i].keyword;
+        if (!kw) continue;
+        if (strcmp(kw, "pin_memory") == 0) {
+            const DlExpr *v = call->args[i].value;
+            if (v->kind == DL_EX_CONST && strcmp(v->name, "True") == 0)
+                return DL_VF_PIN_KNOWN | DL_VF_PINNED;
+            if (v->kind == DL_EX_CONST && strcmp(v->name, "False") == 0) return DL_VF_PIN_KNOWN;
+            return 0;
+        }
+        if (strcmp(kw, "**") == 0) {
+            const DlValue *d = argv[i];
+            if (!(d->flags & DL_VF_PIN_KNOWN)) splat_known = false;
+            if (d->flags & DL_VF_PINNED) splat_pinned = true;
+        }
+    }
+    if (splat_pinned) return DL_VF_PIN_KNOWN | DL_VF_PINNED;
+    return splat_known ? DL_VF_PIN_KNOWN : 0;
+}
+
+/* num_workers > 0: a literal, or the machine's cpu count. */
+bool flow_uses_workers(Flow *F, const DlExpr *call) {
+    const DlArg *a = dl_ir_keyword(call, "num_workers");
+    if (!a) return false;
+    const DlExpr *v = a->value;
+    if (v->kind == DL_EX_NUMBER) return strtol(v->name, NULL, 10) > 0;
+    if (v->kind == DL_EX_NAME || v->kind == DL_EX_ATTR) { /* NUM_WORKERS = 6 */
+        const char *key = flow_key_of(F, v);
+        const Binding *b = key ? flow_lookup(F, key) : NULL;
+        return b && b->value && b->value->kind == DL_KIND_SCALAR && b->value->literal &&
+               strtol(b->value->literal, NULL, 10) > 0;
+    }
+    if (v->kind == DL_EX_CALL) {
+        const char *q = flow_qualify(F, v->object);
+        return q && (strcmp(q, "os.cpu_count") == 0 || strcmp(q, "multiprocessing.cpu_count") == 0);
+    }
+    return false;
+}
+
+const DlValue *flow_eval_dataloader(Flow *F, const DlExpr *call, const DlValue *const *argv) {
+    DlValue *l = flow_loader_value(F, call->span);
+    l->flags |= flow_loader_pin_flags(call, argv);
+    if (F->env->recorder && flow_uses_workers(F, call)) {
+        /* note, project-wide, what the workers run (DL113); summaries are built on one thread */
+        for (uint32_t i = 0; i < call->arg_count; i++) {
+            const char *kw = call->args[i].keyword;
+            const DlValue *v = argv[i];
+            if ((!kw && i == 0) || (kw && strcmp(kw, "dataset") == 0)) {
+                if (v->cls && (v->kind == DL_KIND_LOADER || v->kind == DL_KIND_INSTANCE))
+                    ((DlClassInfo *)v->cls)->loaded_with_workers = true;
+            } else if (kw && strcmp(kw, "collate_fn") == 0 && v->kind == DL_KIND_FUNCTION &&
+                       v->cls) {
+                ((DlFunctionInfo *)v->cls)->collate_with_workers = true;
+            } else if (kw && strcmp(kw, "collate_fn") == 0 && v->kind == DL_KIND_INSTANCE &&
+                       v->cls) {
+                ((DlClassInfo *)v->cls)->loaded_with_workers = true; /* its __call__ */
+            }
+        }
+    }
+    return l;
+}
+
+const DlValue *flow_eval_library_call(Flow *F, const DlExpr *call, const char *q,
+                                      const DlValue *const *argv) {
+    DlFactoryKind fk = dl_torch_factory(q);
+    if (fk) return flow_eval_factory(F, call, fk, argv);
+    if (strcmp(q, "torch.device") == 0) {
+        const DlExpr *a = dl_ir_positional(call, 0);
+        if (a && a->kind == DL_EX_STRING && a->name && flow_device_of_string(a->name) &&
+            !dl_ir_positional(call, 1)) {
+            DlValue *d = flow_mk(F, DL_KIND_DEVICE);
+            d->dev = flow_device_of_string(a->name);
+            d->dev_name = a->name;
+            d->dev_span = call->span;
+            d->dev_why = flow_short_text(F, call->span);
+            return d;
+        }
+        return flow_named_device(F, NULL, call->span);
+    }
+    if (dl_torch_is_dtype(q)) return flow_mk(F, DL_KIND_DTYPE);
+    if (dl_torch_is_loss_class(q)) return flow_eval_loss_ctor(F, call, argv);
+    if (strcmp(q, "torch.nn.Parameter") == 0 || strcmp(q, "torch.nn.parameter.Parameter") == 0) {
+        const DlValue *t = call->arg_count ? argv[0] : flow_unknown();
+        DlValue *p = flow_is_tensor(t) ? dl_value_copy(F->arena, t) : flow_mk(F, DL_KIND_TENSOR);
+        p->flags |= DL_VF_REGISTERED;
+        p->origin = DL_ORIGIN_NONE;
+        return p;
+    }
+    if (strcmp(q, "torch.nn.DataParallel") == 0 ||
+        strcmp(q, "torch.nn.parallel.DataParallel") == 0 ||
+        strcmp(q, "torch.nn.parallel.DistributedDataParallel") == 0) {
+        /* the wrapper scatters its inputs onto its device(s): callers may pass cpu batches */
+        const DlValue *inner = call->arg_count ? argv[0] : flow_unknown();
+        DlValue *w = flow_is_module_like(inner) ? dl_value_copy(F->arena, inner)
+                                                : flow_mk(F, DL_KIND_MODULE);
+        w->flags |= DL_VF_SCATTERS;
+        w->flags &= (uint16_t)~DL_VF_CONSTRUCTED;
+        w->var = NULL;
+        return w;
+    }
+    if (dl_torch_is_module_class(q)) {
+        DlValue *m = flow_mk(F, DL_KIND_MODULE);
+        const DlValue *dev =
+            flow_device_keyword(F, call, argv); /* nn.Linear(2, 1, device="cuda") */
+        m->dev = dev ? dev->dev : flow_construction_device(F);
+        m->dev_name = dev ? dev->dev_name : NULL;
+        if (!dev && !dl_torch_is_stateless_module(q)) m->flags |= DL_VF_CONSTRUCTED;
+        m->dev_span = call->span;
+        m->dev_why = flow_short_text(F, call->span);
+        return m;
+    }
+    if (dl_torch_is_dataloader(q)) return flow_eval_dataloader(F, call, argv);
+    if (dl_torch_is_optimizer(q)) return flow_mk(F, DL_KIND_OPTIMIZER);
+    if (strcmp(q, "tqdm.tqdm") == 0 || strcmp(q, "tqdm.auto.tqdm") == 0 || strcmp(q, "tqdm") == 0 ||
+        strcmp(q, "tqdm.notebook.tqdm") == 0)
+        return call->arg_count && !call->args[0].keyword ? argv[0] : flow_unknown();
+    if (dl_torch_is_combining_op(q)) {
+        OperandList ops = {0};
+        for (uint32_t i = 0; i < call->arg_count; i++)
+            if (!call->args[i].keyword || call->args[i].keyword[0] != '*')
+                flow_add_operand_deep(F, &ops, call->args[i].value, argv[i]);
+        uint32_t tensors = 0;
+        for (uint32_t i = 0; i < ops.count; i++)
+            tensors += flow_is_tensor(ops.items[i].value);
+        if (!tensors) return flow_mk(F, DL_KIND_TENSOR); /* a tensor, on a device not known */
+        if (ops.count > 1) flow_meet(F, call, ops.items, ops.count, -1);
+        DlValue *r = flow_combine(F, call, ops.items, ops.count);
+        const char *m = strrchr(q, '.') + 1;
+        if (strstr(q, "functional") && strstr(m, "loss")) r->flags |= DL_VF_ZERO_DIM;
+        if (strcmp(m, "cross_entropy") == 0 || strcmp(m, "nll_loss") == 0 ||
+            strcmp(m, "mse_loss") == 0 || strcmp(m, "l1_loss") == 0 ||
+            strcmp(m, "binary_cross_entropy") == 0 ||
+            strcmp(m, "binary_cross_entropy_with_logits") == 0)
+            r->flags |= DL_VF_ZERO_DIM;
+        return r;
+    }
+    return flow_unknown();
+}

@@ -1,0 +1,119 @@
+/* Operands that meet in one operation: the cpu/device mismatch facts handed to the rules, and
+ * the device of the result. */
+#include "dataflow/flow_internal.h"
+
+bool flow_cpu_side(const DlValue *v) {
+    if (dl_value_is_cpu_tensor(v)) return true;
+    if (v->kind == DL_KIND_MODULE && v->dev == DL_DEV_CPU && (v->flags & DL_VF_CONSTRUCTED) &&
+        !(v->flags & DL_VF_MOVED))
+        return true;
+    if (v->kind == DL_KIND_LOSS && v->dev == DL_DEV_CPU && (v->flags & DL_VF_CPU_WEIGHT))
+        return true;
+    return false;
+}
+
+bool flow_real_device(const DlValue *v) { /* where real data lives: never meta */
+    return v->dev == DL_DEV_CUDA || v->dev == DL_DEV_NAMED;
+}
+
+/* Two known devices that differ: "cuda:0" and "cuda:1", meta and a real device. */
+bool flow_devices_conflict(const DlOperand *ops, uint32_t n) {
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t j = i + 1; j < n; j++) {
+            const DlValue *a = ops[i].value, *b = ops[j].value;
+            if (!flow_is_tensor(a) || !flow_is_tensor(b)) continue;
+            if ((a->dev == DL_DEV_META && flow_real_device(b)) ||
+                (flow_real_device(a) && b->dev == DL_DEV_META))
+                return true;
+            if (a->dev == DL_DEV_CUDA && b->dev == DL_DEV_CUDA && a->dev_name && b->dev_name &&
+                strchr(a->dev_name, ':') && strchr(b->dev_name, ':') &&
+                strcmp(a->dev_name, b->dev_name) != 0)
+                return true;
+        }
+    return false;
+}
+
+void flow_meet(Flow *F, const DlExpr *site, const DlOperand *ops, uint32_t n, int callee) {
+    if (!F->env->report) return;
+    bool cpu = false, dev = false;
+    /* "the module's device" is a device only where the module runs on its inputs (forward and
+     * the Lightning steps), and only in a project that moves things to devices at all */
+    bool module_device = F->is_forward && F->env->project->uses_devices;
+    for (uint32_t i = 0; i < n; i++) {
+        const DlValue *v = ops[i].value;
+        if (flow_cpu_side(v))
+            cpu = true;
+        else if (dl_value_on_device(v) && v->kind != DL_KIND_LOSS &&
+                 (v->dev != DL_DEV_MODULE || module_device))
+            dev = true;
+    }
+    if ((!cpu || !dev) && !flow_devices_conflict(ops, n)) return;
+    DlMeetFact fact = {site, ops, n, callee};
+    dl_rule_dispatch_meet(F->env->report, &fact);
+}
+
+/* Device of the result of an op over tensors: the shared device, ignoring 0-dim operands;
+ * UNKNOWN when they disagree (the op would fail; do not cascade). */
+DlValue *flow_combine(Flow *F, const DlExpr *site, const DlOperand *ops, uint32_t n) {
+    const DlValue *dev = NULL;
+    bool all_zero = true, conflict = false;
+    for (uint32_t i = 0; i < n; i++) {
+        const DlValue *v = ops[i].value;
+        if (!flow_is_tensor(v)) continue;
+        if (!(v->flags & DL_VF_ZERO_DIM)) all_zero = false;
+    }
+    /* A cpu operand meeting a device operand is a bug reported on its own; the result is
+     * taken to live on the device side, so the next, independent bug is reported too. */
+    for (int pass = 0; pass < 2 && !dev; pass++)
+        for (uint32_t i = 0; i < n; i++) {
+            const DlValue *v = ops[i].value;
+            if (!flow_is_tensor(v)) continue;
+            if (!all_zero && (v->flags & DL_VF_ZERO_DIM)) continue;
+            if (pass == 0 && v->dev == DL_DEV_CPU) continue;
+            if (!dev)
+                dev = v;
+            else if (dev->dev != v->dev ||
+                     ((dev->dev == DL_DEV_NAMED || dev->dev == DL_DEV_CUDA) && dev->dev_name &&
+                      v->dev_name && strcmp(dev->dev_name, v->dev_name) != 0))
+                conflict = true;
+        }
+    DlValue *r = flow_mk(F, DL_KIND_TENSOR);
+    if (dev && !conflict) {
+        r->dev = dev->dev;
+        r->dev_name = dev->dev_name;
+        r->dev_span = dev->dev_span;
+        r->dev_why = dev->dev_why;
+        r->origin = dev->origin == DL_ORIGIN_FACTORY || dev->origin == DL_ORIGIN_BATCH ||
+                            dev->origin == DL_ORIGIN_PLAIN_ATTR
+                        ? dev->origin
+                        : DL_ORIGIN_NONE;
+        r->aux_span = dev->aux_span;
+        r->home = dev->home;
+        r->var = NULL;
+    }
+    if (all_zero && dev) r->flags |= DL_VF_ZERO_DIM;
+    (void)site;
+    return r;
+}
+
+/* Collects tensor operands of an expression, looking into list/tuple displays (torch.cat). */
+
+void flow_add_operand(OperandList *l, const DlExpr *e, const DlValue *v) {
+    if (l->count >= 32 || !v) return;
+    if (v->kind == DL_KIND_TENSOR || flow_is_module_like(v))
+        l->items[l->count++] = (DlOperand){e, v};
+}
+
+void flow_add_operand_deep(Flow *F, OperandList *l, const DlExpr *e, const DlValue *v) {
+    if (v->kind == DL_KIND_SEQ && v->items && e &&
+        (e->kind == DL_EX_LIST || e->kind == DL_EX_TUPLE) && e->item_count == v->item_count) {
+        for (uint32_t i = 0; i < v->item_count; i++)
+            flow_add_operand(l, e->items[i], v->items[i]);
+        return;
+    }
+    if (v->kind == DL_KIND_SEQ && v->elem) {
+        flow_add_operand(l, e, v->elem);
+        return;
+    }
+    flow_add_operand(l, e, v);
+}

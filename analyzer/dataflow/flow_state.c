@@ -1,0 +1,117 @@
+/* The abstract state of the interpreter: names ("x", "self.mask") bound to values, copied at
+ * branches, joined where paths meet (see flow_internal.h). */
+#include "dataflow/flow_internal.h"
+
+DlFlowState *flow_state_new(void) {
+    DlFlowState *s = calloc(1, sizeof *s);
+    if (!s) abort();
+    return s;
+}
+
+void dl_flow_state_free(DlFlowState *s) {
+    if (!s) return;
+    free(s->items);
+    free(s);
+}
+
+DlFlowState *flow_state_copy(const DlFlowState *s) {
+    DlFlowState *c = flow_state_new();
+    c->dead = s->dead;
+    c->count = c->cap = s->count;
+    if (s->count) {
+        c->items = malloc(s->count * sizeof(Binding));
+        if (!c->items) abort();
+        memcpy(c->items, s->items, s->count * sizeof(Binding));
+    }
+    return c;
+}
+
+Binding *flow_state_find(const DlFlowState *s, const char *key) {
+    for (uint32_t i = s->count; i-- > 0;)
+        if (strcmp(s->items[i].key, key) == 0) return &s->items[i];
+    return NULL;
+}
+
+void flow_state_set(DlFlowState *s, const char *key, const DlValue *v) {
+    Binding *b = flow_state_find(s, key);
+    if (b) {
+        b->value = v;
+        return;
+    }
+    if (s->count == s->cap) {
+        s->cap = s->cap ? s->cap * 2 : 16;
+        s->items = realloc(s->items, s->cap * sizeof(Binding));
+        if (!s->items) abort();
+    }
+    s->items[s->count++] = (Binding){key, v};
+}
+
+/* into = join(into, other). Keys bound on one side only keep that side's value: reading an
+ * unbound name would raise anyway. */
+void flow_state_join(DlArena *arena, DlFlowState *into, const DlFlowState *other) {
+    if (other->dead) return;
+    if (into->dead) {
+        DlFlowState *c = flow_state_copy(other);
+        free(into->items);
+        *into = *c;
+        free(c);
+        return;
+    }
+    for (uint32_t i = 0; i < other->count; i++) {
+        Binding *b = flow_state_find(into, other->items[i].key);
+        if (!b) {
+            flow_state_set(into, other->items[i].key, other->items[i].value);
+        } else if (b->value != other->items[i].value) {
+            if (strcmp(b->key, "<device-work>") == 0) {
+                /* pending device work is a "may" fact: a loop body that queues work leaves it
+                 * pending after the loop */
+                if (!b->value)
+                    b->value = other->items[i].value;
+                else if (other->items[i].value)
+                    b->value = dl_value_join(arena, b->value, other->items[i].value);
+            } else if (!b->value || !other->items[i].value) {
+                b->value = NULL;
+            } else {
+                b->value = dl_value_join(arena, b->value, other->items[i].value);
+            }
+        }
+    }
+}
+
+bool flow_state_equal(const DlFlowState *a, const DlFlowState *b) {
+    if (a->dead != b->dead || a->count != b->count) return false;
+    for (uint32_t i = 0; i < a->count; i++) {
+        Binding *o = flow_state_find(b, a->items[i].key);
+        if (!o) return false;
+        if (o->value == a->items[i].value) continue;
+        if (!o->value || !a->items[i].value || !dl_value_equal(o->value, a->items[i].value))
+            return false;
+    }
+    return true;
+}
+
+void flow_state_replace(DlFlowState *into, DlFlowState *from) {
+    free(into->items);
+    *into = *from;
+    free(from);
+}
+
+const DlValue *dl_flow_lookup(const DlFlowState *s, const char *key) {
+    Binding *b = flow_state_find(s, key);
+    return b ? b->value : NULL;
+}
+
+uint32_t dl_flow_self_attrs(const DlFlowState *s, DlArena *arena, DlAttr **out) {
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < s->count; i++)
+        if (strncmp(s->items[i].key, "self.", 5) == 0 && !strchr(s->items[i].key + 5, '.') &&
+            s->items[i].value)
+            n++;
+    *out = n ? dl_arena_alloc(arena, n * sizeof(DlAttr)) : NULL;
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < s->count; i++)
+        if (strncmp(s->items[i].key, "self.", 5) == 0 && !strchr(s->items[i].key + 5, '.') &&
+            s->items[i].value)
+            (*out)[k++] = (DlAttr){dl_arena_strdup(arena, s->items[i].key + 5), s->items[i].value};
+    return n;
+}

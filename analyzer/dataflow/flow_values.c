@@ -1,0 +1,228 @@
+/* Building values and reading names for the interpreter: keys of names and attribute chains,
+ * scoping (locals, closures, globals, imports), and how an expression names a device. */
+#include "dataflow/flow_internal.h"
+
+const char *flow_text(Flow *F, DlSpan span) {
+    return dl_ir_span_text(F->arena, F->src, span);
+}
+
+/* Short text of an expression for messages, cut at the first line and 60 characters. */
+const char *flow_short_text(Flow *F, DlSpan span) {
+    const char *t = flow_text(F, span);
+    size_t n = strcspn(t, "\r\n");
+    if (n > 60) n = 57;
+    if (n == strlen(t)) return t;
+    char *s = dl_arena_alloc(F->arena, n + 4);
+    memcpy(s, t, n);
+    memcpy(s + n, "...", 4);
+    return s;
+}
+
+const DlValue *flow_unknown(void) {
+    return &dl_value_unknown;
+}
+
+DlValue *flow_mk(Flow *F, DlKind kind) {
+    return dl_value_new(F->arena, kind);
+}
+
+DlValue *flow_mk_tensor(Flow *F, DlDeviceTag dev, const char *dev_name, DlOrigin origin,
+                        DlSpan span) {
+    DlValue *v = flow_mk(F, DL_KIND_TENSOR);
+    v->dev = dev;
+    v->dev_name = dev_name;
+    v->origin = origin;
+    v->dev_span = span;
+    v->dev_why = flow_short_text(F, span);
+    return v;
+}
+
+bool flow_is_tensor(const DlValue *v) {
+    return v && v->kind == DL_KIND_TENSOR;
+}
+
+bool flow_is_module_like(const DlValue *v) {
+    return v && (v->kind == DL_KIND_MODULE || v->kind == DL_KIND_LOSS);
+}
+
+/* A dotted key for names, attribute chains and literal subscripts ("cfg['device']"). */
+const char *flow_key_of(Flow *F, const DlExpr *e) {
+    if (!e) return NULL;
+    if (e->kind == DL_EX_NAME || e->kind == DL_EX_ATTR) return dl_ir_dotted(F->arena, e);
+    if (e->kind == DL_EX_SUBSCRIPT && e->item_count == 1 &&
+        (e->items[0]->kind == DL_EX_STRING || e->items[0]->kind == DL_EX_NUMBER) &&
+        e->items[0]->name) {
+        const char *base = flow_key_of(F, e->object);
+        if (base) return dl_arena_printf(F->arena, "%s[%s]", base, e->items[0]->name);
+    }
+    return NULL;
+}
+
+bool flow_target_binds(const DlExpr *t, const char *name) {
+    if (!t) return false;
+    if (t->kind == DL_EX_NAME) return strcmp(t->name, name) == 0;
+    if (t->kind == DL_EX_TUPLE || t->kind == DL_EX_LIST) {
+        for (uint32_t i = 0; i < t->item_count; i++)
+            if (flow_target_binds(t->items[i], name)) return true;
+    }
+    if (t->kind == DL_EX_STARRED) return flow_target_binds(t->object, name);
+    return false;
+}
+
+bool flow_block_binds(const DlBlock *b, const char *name, int depth) {
+    if (depth > 64) return true;
+    for (uint32_t i = 0; i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        for (uint32_t t = 0; t < s->target_count; t++)
+            if (flow_target_binds(s->targets[t], name)) return true;
+        if (s->kind == DL_ST_DEF && strcmp(s->func->name, name) == 0) return true;
+        if (s->kind == DL_ST_CLASS && strcmp(s->cls->name, name) == 0) return true;
+        if (flow_block_binds(&s->body, name, depth + 1) ||
+            flow_block_binds(&s->orelse, name, depth + 1) ||
+            flow_block_binds(&s->finalbody, name, depth + 1))
+            return true;
+        for (uint32_t h = 0; h < s->handler_count; h++)
+            if (flow_block_binds(&s->handlers[h], name, depth + 1)) return true;
+    }
+    return false;
+}
+
+/* Does an enclosing function bind `name`? Then a nested function (a closure) reads that
+ * local, whose value at call time is not known here, not the module-level one. */
+bool flow_enclosing_binds(const DlFunction *fn, const char *name) {
+    for (const DlFunction *p = fn ? fn->parent : NULL; p; p = p->parent) {
+        for (uint32_t i = 0; i < p->param_count; i++)
+            if (strcmp(p->params[i].name, name) == 0) return true;
+        if (flow_block_binds(&p->body, name, 0)) return true;
+    }
+    return false;
+}
+
+const Binding *flow_lookup(Flow *F, const char *key) {
+    Binding *b = flow_state_find(F->st, key);
+    if (b) return b;
+    if (!F->env->globals || strchr(key, '.')) return NULL;
+    if (F->fn && F->fn->parent && flow_enclosing_binds(F->fn, key)) return NULL;
+    return flow_state_find(F->env->globals, key);
+}
+
+/* The qualified name of a NAME/ATTR chain whose root is an import ("torch.nn.Linear"), or
+ * NULL when the root is a local value or not imported. */
+const char *flow_qualify(Flow *F, const DlExpr *e) {
+    if (!e) return NULL;
+    if (e->kind == DL_EX_NAME) {
+        const Binding *b = flow_lookup(F, e->name);
+        if (b && b->value) return NULL;
+        return dl_project_import(F->env->file, e->name);
+    }
+    if (e->kind == DL_EX_ATTR) {
+        const char *base = flow_qualify(F, e->object);
+        if (base) return dl_arena_printf(F->arena, "%s.%s", base, e->name);
+    }
+    return NULL;
+}
+
+bool flow_name_says_device(const char *s) {
+    return s && (strstr(s, "device") || strcmp(s, "dev") == 0);
+}
+
+bool flow_name_says_loader(const char *s) {
+    if (!s) return false;
+    size_t n = strlen(s);
+    return (n >= 6 && strcmp(s + n - 6, "loader") == 0) ||
+           (n >= 6 && strcmp(s + n - 6, "Loader") == 0);
+}
+
+DlValue *flow_named_device(Flow *F, const char *name, DlSpan span) {
+    DlValue *v = flow_mk(F, DL_KIND_DEVICE);
+    v->dev = DL_DEV_NAMED;
+    v->dev_name = name;
+    v->dev_span = span;
+    v->dev_why = flow_short_text(F, span);
+    return v;
+}
+
+/* Device of a string literal ("cuda:1"), or UNKNOWN. */
+DlDeviceTag flow_device_of_string(const char *s) {
+    if (!s) return DL_DEV_UNKNOWN;
+    if (strcmp(s, "cpu") == 0) return DL_DEV_CPU;
+    if (strncmp(s, "cuda", 4) == 0 && (s[4] == '\0' || s[4] == ':')) return DL_DEV_CUDA;
+    if (strcmp(s, "meta") == 0) return DL_DEV_META;
+    return DL_DEV_UNKNOWN;
+}
+
+/* What device a `.to(arg)` / `device=arg` names; NULL when it is not a device (a dtype, None). */
+const DlValue *flow_device_arg(Flow *F, const DlExpr *e, const DlValue *v) {
+    if (!e) return NULL;
+    if (e->kind == DL_EX_STRING && e->name) {
+        DlDeviceTag tag = flow_device_of_string(e->name);
+        DlValue *d = flow_mk(F, DL_KIND_DEVICE);
+        d->dev = tag ? tag : DL_DEV_NAMED;
+        d->dev_name = e->name;
+        d->dev_span = e->span;
+        d->dev_why = flow_short_text(F, e->span);
+        d->literal = e->name;
+        return d;
+    }
+    if (e->kind == DL_EX_NUMBER) {
+        DlValue *d = flow_mk(F, DL_KIND_DEVICE);
+        d->dev = DL_DEV_CUDA;
+        d->dev_name = dl_arena_printf(F->arena, "cuda:%s", e->name);
+        d->dev_span = e->span;
+        d->dev_why = flow_short_text(F, e->span);
+        return d;
+    }
+    if (e->kind == DL_EX_CONST) return NULL;
+    if (v->kind == DL_KIND_DTYPE || v->kind == DL_KIND_NONE || v->kind == DL_KIND_SCALAR)
+        return NULL;
+    if (v->kind == DL_KIND_STRING && v->literal) { /* DEVICE = "cuda"; x.to(DEVICE) */
+        DlDeviceTag tag = flow_device_of_string(v->literal);
+        DlValue *d = flow_mk(F, DL_KIND_DEVICE);
+        d->dev = tag ? tag : DL_DEV_NAMED;
+        d->dev_name = v->literal;
+        d->dev_span = v->dev_span;
+        d->dev_why = flow_short_text(F, v->dev_span);
+        d->literal = v->literal;
+        d->home = v->home;
+        return d;
+    }
+    if (v->kind == DL_KIND_DEVICE) return v->dev ? v : flow_unknown(); /* chosen on several paths */
+    if (v->kind == DL_KIND_TENSOR || flow_is_module_like(v)) { /* x.to(other): other's device */
+        if (!v->dev) return flow_unknown();
+        DlValue *d = dl_value_copy(F->arena, v);
+        d->kind = DL_KIND_DEVICE;
+        return d;
+    }
+    const char *q = flow_qualify(F, e);
+    if (q && dl_torch_is_dtype(q)) return NULL;
+    const char *t = flow_text(F, e->span);
+    if (strstr(t, "dtype")) return NULL;
+    /* a value passed where a device goes, held in a variable, attribute or config entry */
+    return flow_named_device(F, flow_key_of(F, e) ? flow_key_of(F, e) : flow_short_text(F, e->span),
+                             e->span);
+}
+
+/* The device a call's `device=` keyword names (NULL if absent or not a device). */
+const DlValue *flow_device_keyword(Flow *F, const DlExpr *call, const DlValue *const *argv) {
+    for (uint32_t i = 0; i < call->arg_count; i++)
+        if (call->args[i].keyword && strcmp(call->args[i].keyword, "device") == 0)
+            return flow_device_arg(F, call->args[i].value, argv[i]);
+    return NULL;
+}
+
+bool flow_has_splat(const DlExpr *call) {
+    for (uint32_t i = 0; i < call->arg_count; i++)
+        if (call->args[i].keyword && call->args[i].keyword[0] == '*') return true;
+    return false;
+}
+
+DlValue *flow_with_device(Flow *F, const DlValue *v, const DlValue *dev, DlOrigin origin,
+                          DlSpan span) {
+    DlValue *c = dl_value_copy(F->arena, v);
+    c->dev = dev ? dev->dev : DL_DEV_UNKNOWN;
+    c->dev_name = dev ? dev->dev_name : NULL;
+    c->origin = origin;
+    c->dev_span = span;
+    c->dev_why = flow_short_text(F, span);
+    return c;
+}
