@@ -41,7 +41,7 @@ bool flow_metadata_method(const char *m) {
  * queries (x.size()) do not. */
 bool flow_touches_device(Flow *F, const DlExpr *call, const char *q, const DlValue *recv,
                          const DlValue *const *argv, const DlValue *result) {
-    if (result && dl_value_on_device(result) && result->kind != DL_KIND_DEVICE) return true;
+    if (result && result->kind == DL_KIND_TENSOR && dl_value_on_device(result)) return true;
     const DlExpr *callee = call->object;
     if (recv) {
         if (flow_metadata_method(callee->name)) return false;

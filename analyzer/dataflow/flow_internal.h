@@ -14,6 +14,7 @@ enum { DL_LOOP_ROUNDS = 3, DL_INLINE_DEPTH = 2 };
 
 typedef struct Binding {
     const char *key;
+    uint32_t hash; /* of key: most lookups are settled without a strcmp */
     const DlValue *value; /* NULL: explicitly unbound (an import rebinds the name) */
 } Binding;
 

@@ -26,14 +26,25 @@ DlFlowState *flow_state_copy(const DlFlowState *s) {
     return c;
 }
 
-Binding *flow_state_find(const DlFlowState *s, const char *key) {
+static uint32_t key_hash(const char *key) { /* FNV-1a */
+    uint32_t h = 2166136261u;
+    for (const unsigned char *p = (const unsigned char *)key; *p; p++) h = (h ^ *p) * 16777619u;
+    return h;
+}
+
+static Binding *find_hashed(const DlFlowState *s, const char *key, uint32_t hash) {
     for (uint32_t i = s->count; i-- > 0;)
-        if (strcmp(s->items[i].key, key) == 0) return &s->items[i];
+        if (s->items[i].hash == hash && strcmp(s->items[i].key, key) == 0) return &s->items[i];
     return NULL;
 }
 
+Binding *flow_state_find(const DlFlowState *s, const char *key) {
+    return find_hashed(s, key, key_hash(key));
+}
+
 void flow_state_set(DlFlowState *s, const char *key, const DlValue *v) {
-    Binding *b = flow_state_find(s, key);
+    uint32_t hash = key_hash(key);
+    Binding *b = find_hashed(s, key, hash);
     if (b) {
         b->value = v;
         return;
@@ -43,7 +54,7 @@ void flow_state_set(DlFlowState *s, const char *key, const DlValue *v) {
         s->items = realloc(s->items, s->cap * sizeof(Binding));
         if (!s->items) abort();
     }
-    s->items[s->count++] = (Binding){key, v};
+    s->items[s->count++] = (Binding){key, hash, v};
 }
 
 /* into = join(into, other). Keys bound on one side only keep that side's value: reading an
@@ -58,7 +69,7 @@ void flow_state_join(DlArena *arena, DlFlowState *into, const DlFlowState *other
         return;
     }
     for (uint32_t i = 0; i < other->count; i++) {
-        Binding *b = flow_state_find(into, other->items[i].key);
+        Binding *b = find_hashed(into, other->items[i].key, other->items[i].hash);
         if (!b) {
             flow_state_set(into, other->items[i].key, other->items[i].value);
         } else if (b->value != other->items[i].value) {
@@ -81,7 +92,7 @@ void flow_state_join(DlArena *arena, DlFlowState *into, const DlFlowState *other
 bool flow_state_equal(const DlFlowState *a, const DlFlowState *b) {
     if (a->dead != b->dead || a->count != b->count) return false;
     for (uint32_t i = 0; i < a->count; i++) {
-        Binding *o = flow_state_find(b, a->items[i].key);
+        Binding *o = find_hashed(b, a->items[i].key, a->items[i].hash);
         if (!o) return false;
         if (o->value == a->items[i].value) continue;
         if (!o->value || !a->items[i].value || !dl_value_equal(o->value, a->items[i].value))

@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* memmem */
 /* Project-wide tables and summaries (see project.h). Name resolution is by the last component
  * of a module path ("pkg.model" -> the file model.py or pkg/model/__init__.py), which is what a
  * linter run over one source tree can know without an import system. */
@@ -229,6 +230,32 @@ static void resolve_classes(DlProject *p) {
 
 /* ---------------------------------------------------------------- summaries */
 
+/* Does the block return a value anywhere (nested blocks included, nested defs not)? */
+static bool returns_value(const DlBlock *b, int depth) {
+    if (depth > 64) return true;
+    for (uint32_t i = 0; i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_RETURN && s->value) return true;
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        if (returns_value(&s->body, depth + 1) || returns_value(&s->orelse, depth + 1) ||
+            returns_value(&s->finalbody, depth + 1))
+            return true;
+        for (uint32_t h = 0; h < s->handler_count; h++)
+            if (returns_value(&s->handlers[h], depth + 1)) return true;
+    }
+    return false;
+}
+
+/* A function's summary is what it returns; one that returns nothing needs no run. The runs
+ * also record which datasets and collate functions DataLoader workers use (DL113), so a
+ * function that builds a DataLoader runs whatever it returns. */
+static bool needs_summary(const DlFunctionInfo *fi) {
+    if (strcmp(fi->fn->name, "__init__") == 0) return false;
+    return returns_value(&fi->fn->body, 0) ||
+           memmem(fi->module->source->text + fi->fn->span.start, fi->fn->span.end - fi->fn->span.start,
+                  "DataLoader", 10) != NULL;
+}
+
 static void compute_function_summaries(DlProject *p, DlFlowState *const *globals) {
     for (uint32_t i = 0; i < p->file_count; i++) {
         DlFileFacts *f = &p->files[i];
@@ -236,8 +263,7 @@ static void compute_function_summaries(DlProject *p, DlFlowState *const *globals
         DlFlowEnv env = {p, f, &p->arena, NULL, globals[i], p};
         for (uint32_t j = 0; j < f->function_count; j++) {
             DlFunctionInfo *fi = f->functions[j];
-            if (strcmp(fi->fn->name, "__init__") == 0) continue;
-            fi->ret = dl_flow_run(&env, fi->fn, fi->owner, NULL);
+            if (needs_summary(fi)) fi->ret = dl_flow_run(&env, fi->fn, fi->owner, NULL);
         }
     }
 }
