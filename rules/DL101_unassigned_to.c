@@ -29,7 +29,9 @@ static const char doc[] =
     "For a list of tensors, rebuild the list: `tensors = [t.to(device) for t in tensors]`.\n\n"
     "## Fix safety\n"
     "The fix assigns the result back to the same name (`x = x.to(device)`). It is safe: the\n"
-    "statement had no effect before.\n\n"
+    "statement had no effect before. For a loop over a list or a dict of tensors the fix\n"
+    "rebuilds the container (`tensors = [t.to(device) for t in tensors]`); that one is unsafe\n"
+    "(applied with `--unsafe-fixes`): other names bound to the old list keep the old tensors.\n\n"
     "## When it does not fire\n"
     "- the receiver is a module (`model.to(device)`, a loss module, a `nn.Sequential`);\n"
     "- the receiver is an instance of a project class that defines its own `to()`;\n"
@@ -38,6 +40,47 @@ static const char doc[] =
 
 static bool plain_target(const DlExpr *e) {
     return e && (e->kind == DL_EX_NAME || e->kind == DL_EX_ATTR || e->kind == DL_EX_SUBSCRIPT);
+}
+
+static bool plain_name(const DlExpr *e) {
+    return e && (e->kind == DL_EX_NAME || e->kind == DL_EX_ATTR);
+}
+
+/* `for t in ts: t.to(d)` -> `ts = [t.to(d) for t in ts]`; `for k, v in d.items(): v.to(x)` ->
+ * `d = {k: v.to(x) for k, v in d.items()}`; `[t.to(d) for t in ts]` -> `ts = [...]`. Unsafe:
+ * the name is rebound to a new container, which other names sharing the old one do not see. */
+static DlFix *rebuild_fix(DlRuleContext *ctx, const DlDiscardFact *fact) {
+    DlArena *arena = dl_rule_arena(ctx);
+    const char *call = dl_rule_text(ctx, fact->call->span);
+    const char *text = NULL;
+    DlSpan span;
+    if (fact->comprehension) {
+        const DlExpr *c = fact->comprehension;
+        if (!plain_name(c->iter)) return NULL;
+        span = fact->stmt->span;
+        text = dl_arena_printf(arena, "%s = %s", dl_rule_text(ctx, c->iter->span),
+                               dl_rule_text(ctx, c->span));
+    } else if (fact->loop && fact->loop->body.count == 1 && fact->loop->body.items[0] == fact->stmt &&
+               !fact->loop->orelse.count) {
+        const DlExpr *target = fact->loop->targets[0], *iter = fact->loop->value;
+        span = fact->loop->span;
+        if (target->kind == DL_EX_NAME && plain_name(iter)) {
+            const char *seq = dl_rule_text(ctx, iter->span);
+            text = dl_arena_printf(arena, "%s = [%s for %s in %s]", seq, call, target->name, seq);
+        } else if (target->kind == DL_EX_TUPLE && target->item_count == 2 &&
+                   iter->kind == DL_EX_CALL && iter->object->kind == DL_EX_ATTR &&
+                   strcmp(iter->object->name, "items") == 0 && plain_name(iter->object->object)) {
+            const char *dict = dl_rule_text(ctx, iter->object->object->span);
+            text = dl_arena_printf(arena, "%s = {%s: %s for %s in %s}", dict,
+                                   dl_rule_text(ctx, target->items[0]->span), call,
+                                   dl_rule_text(ctx, target->span), dl_rule_text(ctx, iter->span));
+        }
+    }
+    if (!text) return NULL;
+    DlFix *fix = dl_rule_fix_replace(ctx, dl_arena_printf(arena, "Rebuild it: `%s`", text), span,
+                                     text);
+    fix->unsafe = true;
+    return fix;
 }
 
 static void on_discard(DlRuleContext *ctx, const DlDiscardFact *fact) {
@@ -56,6 +99,7 @@ static void on_discard(DlRuleContext *ctx, const DlDiscardFact *fact) {
             "the result of `%s` is thrown away: tensors do not move in place, so each `%s` in the "
             "sequence stays where it was; rebuild the sequence with the moved tensors",
             call, recv);
+        fix = rebuild_fix(ctx, fact);
     } else {
         message = dl_arena_printf(arena,
                                   "the result of `%s` is thrown away: tensors do not move in "

@@ -1,5 +1,6 @@
 /* DL102 factory-without-device: a tensor created without device= (so on the CPU) meets a
  * tensor on another device. */
+#include "rules/fixes.h"
 #include "rules/mismatch.h"
 
 static const char doc[] =
@@ -25,6 +26,9 @@ static const char doc[] =
     "    mask = torch.ones(x.size(0), 1, device=x.device)  # or x.new_ones(...)\n"
     "    return self.fc(x) * mask\n"
     "```\n\n"
+    "## Fix safety\n"
+    "The fix passes `device=` naming the other operand's device (`device=x.device`, or the\n"
+    "device variable it was moved with); offered when that can be named at the factory.\n\n"
     "## When it does not fire\n"
     "- the factory has `device=`, or is `*_like(x)` / `x.new_*(...)` (they follow `x`);\n"
     "- `torch.set_default_device(...)` is called in the file, or the factory is inside\n"
@@ -50,14 +54,17 @@ static void on_meet(DlRuleContext *ctx, const DlMeetFact *fact) {
         "(`%s`): %s; create it there with `device=` (or a `*_like` / `new_*` factory)",
         v->dev_why ? v->dev_why : dl_rule_text_in(ctx, v->home, v->dev_span), site,
         dl_rule_text(ctx, fact->site->span), dl_meet_describe(ctx, dev));
-    dl_report_finding_in(ctx, &dl_rule_DL102, v->home, v->dev_span, v->dev_span, message, NULL);
+    DlFix *fix = NULL;
+    const char *where = dl_device_expression(ctx, dev);
+    if (!v->home && where) fix = dl_fix_add_keyword_at(ctx, v->dev_span, "device", where);
+    dl_report_finding_in(ctx, &dl_rule_DL102, v->home, v->dev_span, v->dev_span, message, fix);
 }
 
 const DlRule dl_rule_DL102 = {
     .code = "DL102",
     .name = "factory-without-device",
     .severity = DL_SEV_ERROR,
-    .fixable = false,
+    .fixable = true,
     .default_enabled = true,
     .summary = "A tensor created without `device=` (on the CPU) meets a tensor on another device",
     .doc = doc,

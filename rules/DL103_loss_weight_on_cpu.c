@@ -1,4 +1,7 @@
 /* DL103 loss-weight-on-cpu: a loss built with a CPU weight= is applied to device tensors. */
+#include <string.h>
+
+#include "rules/fixes.h"
 #include "rules/mismatch.h"
 
 static const char doc[] =
@@ -21,6 +24,8 @@ static const char doc[] =
     "criterion = nn.CrossEntropyLoss(weight=weights.to(device))\n"
     "# or: criterion = nn.CrossEntropyLoss(weight=weights).to(device)\n"
     "```\n\n"
+    "## Fix safety\n"
+    "The fix moves the weight where the loss is applied (`weight=w.to(device)`).\n\n"
     "## When it does not fire\n"
     "- `criterion.to(device)` / `.cuda()` is called (a loss is a module: it moves in place);\n"
     "- the weight is created on or moved to the device;\n"
@@ -47,14 +52,26 @@ static void on_meet(DlRuleContext *ctx, const DlMeetFact *fact) {
         "weight (`weight=w.to(device)`) or the criterion (`%s = %s.to(device)`)",
         name, dl_rule_text_in(ctx, v->home, v->aux_span), site, dl_meet_describe(ctx, dev), name,
         name);
-    dl_report_finding_in(ctx, &dl_rule_DL103, v->home, v->aux_span, v->aux_span, message, NULL);
+    DlFix *fix = NULL;
+    const char *target = dl_device_expression(ctx, dev);
+    const char *arg = dl_rule_text_in(ctx, v->home, v->aux_span);
+    const char *eq = strchr(arg, '=');
+    if (!v->home && target && eq) {
+        const char *value = eq + 1;
+        while (*value == ' ') value++;
+        const char *text = dl_arena_printf(arena, "%.*s=%s.to(%s)", (int)(eq - arg), arg,
+                                           dl_fix_operand(ctx, value), target);
+        fix = dl_rule_fix_replace(ctx, dl_arena_printf(arena, "Move the weight: `%s`", text),
+                                  v->aux_span, text);
+    }
+    dl_report_finding_in(ctx, &dl_rule_DL103, v->home, v->aux_span, v->aux_span, message, fix);
 }
 
 const DlRule dl_rule_DL103 = {
     .code = "DL103",
     .name = "loss-weight-on-cpu",
     .severity = DL_SEV_ERROR,
-    .fixable = false,
+    .fixable = true,
     .default_enabled = true,
     .summary = "A loss's `weight=`/`pos_weight=` tensor stays on the CPU while its inputs are on a "
                "device",

@@ -22,11 +22,30 @@ static const char doc[] =
     "    images, labels = images.to(device), labels.to(device)\n"
     "    logits = model(images)\n"
     "```\n\n"
+    "## Fix safety\n"
+    "The fix moves the batch as the first statement of its loop (`x = x.to(device)`).\n\n"
     "## When it does not fire\n"
     "- the batch is moved first (`x = x.to(device)`, `batch = [t.to(device) for t in batch]`,\n"
     "  a dict comprehension over `batch.items()`);\n"
     "- the model is not on a device (everything on the CPU), or its device is unknown;\n"
     "- a Lightning `training_step` (Lightning moves the batch itself).\n";
+
+/* `x = x.to(device)` as the first statement of the loop that binds `x`. */
+static DlFix *move_fix(DlRuleContext *ctx, const DlMeetFact *fact, const DlOperand *cpu,
+                       const DlOperand *dev) {
+    const DlStmt *loop = fact->place ? fact->place->batch_loop : NULL;
+    if (!loop || loop->kind != DL_ST_FOR || !loop->body.count || cpu->expr->kind != DL_EX_NAME)
+        return NULL;
+    DlSpan target = loop->targets[0]->span, bound = cpu->value->dev_span;
+    if (bound.start < target.start || bound.end > target.end) return NULL; /* not this loop's */
+    const char *where = dl_device_expression(ctx, dev);
+    if (!where || cpu->value->home) return NULL;
+    const char *name = cpu->expr->name;
+    const char *code = dl_arena_printf(dl_rule_arena(ctx), "%s = %s.to(%s)", name, name, where);
+    return dl_rule_fix_insert_before(
+        ctx, dl_arena_printf(dl_rule_arena(ctx), "Move the batch: `%s`", code),
+        loop->body.items[0]->span, code);
+}
 
 static void on_meet(DlRuleContext *ctx, const DlMeetFact *fact) {
     extern const DlRule dl_rule_DL104;
@@ -42,14 +61,15 @@ static void on_meet(DlRuleContext *ctx, const DlMeetFact *fact) {
         dl_rule_arena(ctx), "`%s` is %s (line %d) still on the cpu, but %s; %s", name,
         cpu->value->dev_why ? cpu->value->dev_why : "a batch",
         dl_rule_line(ctx, cpu->value->dev_span.start), dl_meet_describe(ctx, dev), advice);
-    dl_report_finding(ctx, &dl_rule_DL104, cpu->expr->span, cpu->value->dev_span, message, NULL);
+    dl_report_finding(ctx, &dl_rule_DL104, cpu->expr->span, cpu->value->dev_span, message,
+                      move_fix(ctx, fact, cpu, dev));
 }
 
 const DlRule dl_rule_DL104 = {
     .code = "DL104",
     .name = "batch-not-moved",
     .severity = DL_SEV_ERROR,
-    .fixable = false,
+    .fixable = true,
     .default_enabled = true,
     .summary = "A batch from a data loader reaches a model or op on a device without being moved",
     .doc = doc,

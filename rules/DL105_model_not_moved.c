@@ -20,6 +20,8 @@ static const char doc[] =
     "x = x.to(device)\n"
     "out = model(x)\n"
     "```\n\n"
+    "## Fix safety\n"
+    "The fix moves the module where it is constructed (`Net().to(device)`).\n\n"
     "## When it does not fire\n"
     "- the module is moved anywhere before the call (`model.to(device)` moves in place; its\n"
     "  result need not be assigned), or its `__init__` moves itself;\n"
@@ -43,14 +45,23 @@ static void on_meet(DlRuleContext *ctx, const DlMeetFact *fact) {
         "%s; move it: `%s = %s.to(device)`",
         name, dl_rule_line(ctx, m->dev_span.start), m->dev_why ? m->dev_why : "constructed",
         dl_meet_describe(ctx, dev), name, name);
-    dl_report_finding(ctx, &dl_rule_DL105, fact->site->span, fact->site->span, message, NULL);
+    DlFix *fix = NULL;
+    const char *where = dl_device_expression(ctx, dev);
+    if (where && !m->home && m->dev_span.end) {
+        const char *ctor = dl_rule_text(ctx, m->dev_span);
+        const char *text = dl_arena_printf(dl_rule_arena(ctx), ".to(%s)", where);
+        fix = dl_rule_fix_replace(
+            ctx, dl_arena_printf(dl_rule_arena(ctx), "Move it where it is built: `%s%s`", ctor, text),
+            (DlSpan){m->dev_span.end, m->dev_span.end}, text);
+    }
+    dl_report_finding(ctx, &dl_rule_DL105, fact->site->span, fact->site->span, message, fix);
 }
 
 const DlRule dl_rule_DL105 = {
     .code = "DL105",
     .name = "model-not-moved",
     .severity = DL_SEV_ERROR,
-    .fixable = false,
+    .fixable = true,
     .default_enabled = true,
     .summary = "A module that was never moved is called with tensors on a device",
     .doc = doc,

@@ -1,5 +1,7 @@
 /* DL107 plain-module-container: an nn.Module keeps submodules or parameters in a plain
  * list/dict, where they are neither registered nor moved. */
+#include <string.h>
+
 #include "rules/facts.h"
 
 static const char doc[] =
@@ -20,6 +22,10 @@ static const char doc[] =
     "```python\n"
     "self.layers = nn.ModuleList([nn.Linear(d, d) for _ in range(depth)])\n"
     "```\n\n"
+    "## Fix safety\n"
+    "The fix wraps the container (`nn.ModuleList([...])`, `nn.ModuleDict({...})`, or the\n"
+    "Parameter* forms). It is unsafe (`--unsafe-fixes`): the modules join `parameters()` and\n"
+    "`state_dict()`, so checkpoints gain keys and older ones need `strict=False`.\n\n"
     "## When it does not fire\n"
     "- `nn.ModuleList`, `nn.ModuleDict`, `nn.Sequential`, `nn.ParameterList`/`ParameterDict`;\n"
     "- a local list that is wrapped before it is stored (`self.layers = nn.ModuleList(layers)`);\n"
@@ -27,6 +33,26 @@ static const char doc[] =
     "- classes that are not `nn.Module`s;\n"
     "- `__init__` also registers the modules itself (`self.add_module(name, m)`,\n"
     "  `setattr(self, name, m)`), keeping the list only to iterate over them.\n";
+
+/* `[...]` -> `nn.ModuleList([...])`, `{...}` -> `nn.ModuleDict({...})` (Parameter* for
+ * parameters). Unsafe: the modules join parameters() and state_dict() (new checkpoint keys). */
+static DlFix *container_fix(DlRuleContext *ctx, const DlValue *v) {
+    if (!v->dev_span.end) return NULL;
+    const char *rhs = dl_rule_text(ctx, v->dev_span);
+    bool dict = rhs[0] == '{';
+    if (rhs[0] != '[' && !dict) return NULL;
+    bool params = v->elem && v->elem->kind == DL_KIND_TENSOR;
+    const char *kind = params ? (dict ? "ParameterDict" : "ParameterList")
+                              : (dict ? "ModuleDict" : "ModuleList");
+    bool empty = strcmp(rhs, "[]") == 0 || strcmp(rhs, "{}") == 0;
+    DlArena *arena = dl_rule_arena(ctx);
+    const char *text = empty ? dl_arena_printf(arena, "%s.%s()", dl_rule_nn_name(ctx), kind)
+                             : dl_arena_printf(arena, "%s.%s(%s)", dl_rule_nn_name(ctx), kind, rhs);
+    DlFix *fix = dl_rule_fix_replace(
+        ctx, dl_arena_printf(arena, "Use `%s.%s`", dl_rule_nn_name(ctx), kind), v->dev_span, text);
+    fix->unsafe = true;
+    return fix;
+}
 
 static void on_class(DlRuleContext *ctx, const DlClassFact *fact) {
     extern const DlRule dl_rule_DL107;
@@ -43,7 +69,8 @@ static void on_class(DlRuleContext *ctx, const DlClassFact *fact) {
             "so `%s.to(device)` does not move them and `parameters()` / `state_dict()` miss them; "
             "use `nn.ModuleList` / `nn.ModuleDict` (or `nn.ParameterList`)",
             c->attrs[i].name, c->cls->name);
-        dl_report_finding(ctx, &dl_rule_DL107, v->aux_span, v->aux_span, message, NULL);
+        dl_report_finding(ctx, &dl_rule_DL107, v->aux_span, v->aux_span, message,
+                          container_fix(ctx, v));
     }
 }
 
@@ -51,7 +78,7 @@ const DlRule dl_rule_DL107 = {
     .code = "DL107",
     .name = "plain-module-container",
     .severity = DL_SEV_ERROR,
-    .fixable = false,
+    .fixable = true,
     .default_enabled = true,
     .summary = "An nn.Module keeps submodules or parameters in a plain list or dict",
     .doc = doc,

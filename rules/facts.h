@@ -15,21 +15,26 @@ typedef struct DlOperand {
 /* Values that meet in one operation: `a + b`, `torch.cat([a, b])`, `model(x)`, `loss(out, y)`.
  * Only emitted when one operand is on the CPU (or is an unmoved module / a loss holding a CPU
  * weight) and another is on a device. */
+typedef struct DlPlace DlPlace;
+
 struct DlMeetFact {
     const DlExpr *site;      /* the whole operation */
     const DlOperand *operands;
     uint32_t count;
     int callee;              /* index of the module / loss being called, or -1 */
+    const DlPlace *place;
 };
 
 /* A bare expression statement whose value is a tensor's .to()/.cuda()/.cpu(). */
 struct DlDiscardFact {
     const DlStmt *stmt;
-    const DlExpr *call;      /* the .to(...) call (inside a comprehension for that form) */
     const DlExpr *receiver;
+    const DlExpr *call;      /* the .to(...) call (inside a comprehension for that form) */
     const DlValue *value;    /* the receiver's value */
     const char *method;      /* "to", "cuda", "cpu" */
     bool element_of_sequence; /* the receiver is a loop/comprehension variable over tensors */
+    const DlStmt *loop;      /* `for t in tensors:` whose variable the receiver is, or NULL */
+    const DlExpr *comprehension; /* `[t.to(d) for t in ts]` as a statement, or NULL */
 };
 
 /* A class with what its __init__ stores on self. */
@@ -39,14 +44,14 @@ struct DlClassFact {
 
 /* Where in the program a fact happens: the loops and contexts that the speed and placement
  * rules ask about. */
-typedef struct DlPlace {
+struct DlPlace {
     const DlStmt *batch_loop;    /* innermost loop over a data loader (or a step-counted while) */
     bool every_iteration;        /* inside batch_loop and not under a periodic guard
                                     (`if step % N == 0:`) */
     const DlExpr *cuda_context;  /* `torch.cuda.device(i)` of an enclosing `with`, or NULL */
     bool in_worker;              /* Dataset.__getitem__ / collate_fn run by DataLoader workers */
     const DlFunction *function;  /* NULL at module level */
-} DlPlace;
+};
 
 /* A call, once its arguments are evaluated. */
 struct DlCallFact {
@@ -121,6 +126,12 @@ bool dl_rule_scope_mentions(DlRuleContext *ctx, const DlPlace *place, const char
 bool dl_rule_file_mentions(DlRuleContext *ctx, const char *needle);
 /* A fix replacing `span` with `text`. */
 DlFix *dl_rule_fix_replace(DlRuleContext *ctx, const char *title, DlSpan span, const char *text);
+/* A fix inserting the line `code`, indented like `stmt`, before the line `stmt` starts on. */
+DlFix *dl_rule_fix_insert_before(DlRuleContext *ctx, const char *title, DlSpan stmt,
+                                 const char *code);
+/* How this file spells torch.nn: "nn" (import torch.nn as nn / from torch import nn) or
+ * "torch.nn". */
+const char *dl_rule_nn_name(DlRuleContext *ctx);
 
 /* The engine hands each fact to every enabled rule through these (implemented by the driver). */
 void dl_rule_dispatch_meet(DlRuleContext *ctx, const DlMeetFact *fact);

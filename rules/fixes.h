@@ -8,4 +8,12 @@
 DlFix *dl_fix_add_keyword(DlRuleContext *ctx, const DlExpr *call, const char *keyword,
                           const char *value);
 
+/* The same for a call known only by its span (`torch.ones(n)` at `span`). */
+DlFix *dl_fix_add_keyword_at(DlRuleContext *ctx, DlSpan call, const char *keyword,
+                             const char *value);
+
+/* `text`, parenthesised unless it is a name, attribute, call or subscript chain, so that
+ * `text.to(device)` means what it says. */
+const char *dl_fix_operand(DlRuleContext *ctx, const char *text);
+
 #endif

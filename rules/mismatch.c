@@ -1,6 +1,9 @@
 /* Shared reading of DlMeetFact for DL102-DL106 (see mismatch.h). */
 #include "rules/mismatch.h"
 
+#include <ctype.h>
+#include <string.h>
+
 const DlOperand *dl_meet_cpu_operand(const DlMeetFact *fact, DlOrigin origin) {
     for (uint32_t i = 0; i < fact->count; i++)
         if (dl_value_is_cpu_tensor(fact->operands[i].value) &&
@@ -25,4 +28,23 @@ const char *dl_meet_describe(DlRuleContext *ctx, const DlOperand *op) {
     if (!name && op->value->var) name = op->value->var;
     if (!name && e) name = dl_rule_text(ctx, e->span);
     return dl_rule_describe(ctx, name, op->value);
+}
+
+static bool dotted_name(const char *s) {
+    if (!s || !*s || isdigit((unsigned char)*s)) return false;
+    for (; *s; s++)
+        if (!isalnum((unsigned char)*s) && *s != '_' && *s != '.') return false;
+    return true;
+}
+
+const char *dl_device_expression(DlRuleContext *ctx, const DlOperand *op) {
+    const DlValue *v = op->value;
+    DlArena *arena = dl_rule_arena(ctx);
+    if (v->dev == DL_DEV_NAMED && dotted_name(v->dev_name)) return v->dev_name;
+    if (v->dev == DL_DEV_CUDA && v->dev_name) return dl_arena_printf(arena, "\"%s\"", v->dev_name);
+    /* a tensor operand named in this file: follow it (`x.device`) */
+    if (v->kind == DL_KIND_TENSOR && op->expr &&
+        (op->expr->kind == DL_EX_NAME || op->expr->kind == DL_EX_ATTR))
+        return dl_arena_printf(arena, "%s.device", dl_rule_text(ctx, op->expr->span));
+    return NULL;
 }

@@ -11,4 +11,8 @@ const DlOperand *dl_meet_device_operand(const DlMeetFact *fact);
 /* "`x` is on device (line 9: x.to(device))" for an operand. */
 const char *dl_meet_describe(DlRuleContext *ctx, const DlOperand *op);
 
+/* Code that names `dev`'s device where a fix can write it ("device", "args.device",
+ * "\"cuda\"", "x.device"), or NULL when there is none. */
+const char *dl_device_expression(DlRuleContext *ctx, const DlOperand *op);
+
 #endif

@@ -162,6 +162,7 @@ void dl_diag_free(DlDiag *d) {
 
 DlFix *dl_fix_new(const char *title, size_t edit_count) {
     DlFix *fix = dl_diag_xrealloc(NULL, 1, sizeof *fix);
+    memset(fix, 0, sizeof *fix);
     fix->title = dl_diag_xstrdup(title ? title : "");
     fix->edit_count = edit_count;
     fix->edits = dl_diag_xrealloc(NULL, edit_count, sizeof *fix->edits);

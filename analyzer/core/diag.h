@@ -20,6 +20,8 @@ typedef struct DlFix {
     char *title; /* "Assign the result: `x = x.to(device)`" */
     DlEdit *edits;
     size_t edit_count;
+    bool unsafe; /* may change what other code sees (rebinding a list other names share):
+                    applied only with --unsafe-fixes */
 } DlFix;
 
 typedef struct DlDiag {

@@ -97,16 +97,19 @@ const DlExpr *flow_move_call_of(const DlExpr *e) {
     return flow_is_move_method(e->object->name) ? e : NULL;
 }
 
-bool flow_is_seq_loop_var(Flow *F, const DlExpr *e) {
-    if (!e || e->kind != DL_EX_NAME) return false;
-    for (int i = 0; i < F->seq_loop_count; i++)
-        if (strcmp(F->seq_loop_vars[i], e->name) == 0) return true;
-    return false;
+/* The `for` statement whose loop variable `e` is, when it iterates over tensors. */
+const DlStmt *flow_seq_loop_of(Flow *F, const DlExpr *e) {
+    if (!e || e->kind != DL_EX_NAME) return NULL;
+    for (int i = F->seq_loop_count; i-- > 0;)
+        if (strcmp(F->seq_loop_vars[i].name, e->name) == 0) return F->seq_loop_vars[i].loop;
+    return NULL;
 }
 
-void flow_discard(Flow *F, const DlStmt *s, const DlExpr *call, const DlValue *recv, bool elem) {
+void flow_discard(Flow *F, const DlStmt *s, const DlExpr *call, const DlValue *recv,
+                  const DlStmt *loop, const DlExpr *comprehension) {
     if (!F->env->report) return;
-    DlDiscardFact fact = {s, call, call->object->object, recv, call->object->name, elem};
+    DlDiscardFact fact = {s,    call->object->object, call, recv, call->object->name,
+                          loop || comprehension, loop, comprehension};
     dl_rule_dispatch_discard(F->env->report, &fact);
 }
 
@@ -117,7 +120,7 @@ void flow_exec_expr_stmt(Flow *F, const DlStmt *s) {
     if (mv) {
         const DlValue *recv = flow_eval(F, mv->object->object);
         if (flow_is_tensor(recv) && !(recv->flags & DL_VF_WHOLE_BATCH)) {
-            flow_discard(F, s, mv, recv, flow_is_seq_loop_var(F, mv->object->object));
+            flow_discard(F, s, mv, recv, flow_seq_loop_of(F, mv->object->object), NULL);
         } else if (recv->kind == DL_KIND_UNKNOWN) {
             /* a bare x.to(device) on an unknown value is read as a module moved in place */
             const char *key = flow_key_of(F, mv->object->object);
@@ -148,7 +151,7 @@ void flow_exec_expr_stmt(Flow *F, const DlStmt *s) {
                                   mvc->object->object->kind == DL_EX_NAME &&
                                   e->target->kind == DL_EX_NAME &&
                                   strcmp(mvc->object->object->name, e->target->name) == 0;
-        if (receiver_is_target && flow_is_tensor(elem)) flow_discard(F, s, mvc, elem, true);
+        if (receiver_is_target && flow_is_tensor(elem)) flow_discard(F, s, mvc, elem, NULL, e);
         return;
     }
     flow_eval(F, e);
@@ -245,9 +248,21 @@ void flow_exec_loop(Flow *F, const DlStmt *s) {
     bool seq_loop = false;
     if (s->kind == DL_ST_FOR) {
         iter = flow_eval(F, s->value);
-        seq_loop = iter->kind == DL_KIND_SEQ && flow_is_tensor(flow_element_of(F, iter, s->span)) &&
-                   s->targets[0]->kind == DL_EX_NAME && F->seq_loop_count < 16;
-        if (seq_loop) F->seq_loop_vars[F->seq_loop_count++] = s->targets[0]->name;
+        /* `for t in tensors:` and `for k, v in tensor_dict.items():` */
+        const DlValue *elem = flow_element_of(F, iter, s->span);
+        const DlExpr *t = s->targets[0];
+        const DlExpr *var = t->kind == DL_EX_NAME ? t
+                            : (t->kind == DL_EX_TUPLE && t->item_count == 2 &&
+                               t->items[1]->kind == DL_EX_NAME && elem->kind == DL_KIND_SEQ &&
+                               elem->item_count == 2 && flow_is_tensor(elem->items[1]))
+                                ? t->items[1]
+                                : NULL;
+        seq_loop = iter->kind == DL_KIND_SEQ && var && F->seq_loop_count < 16 &&
+                   (var != t || flow_is_tensor(elem));
+        if (seq_loop) {
+            F->seq_loop_vars[F->seq_loop_count].name = var->name;
+            F->seq_loop_vars[F->seq_loop_count++].loop = s;
+        }
     } else {
         flow_eval(F, s->value);
     }

@@ -33,7 +33,10 @@ typedef struct Flow {
     DlFlowState *st;
     const DlValue *ret;
     const DlValue *default_device; /* inside `with torch.device(d):` */
-    const char *seq_loop_vars[16]; /* loop variables bound to elements of a tensor sequence */
+    struct {
+        const char *name;     /* a loop variable bound to elements of a tensor sequence */
+        const DlStmt *loop;   /* its `for` statement */
+    } seq_loop_vars[16];
     int seq_loop_count;
     int loop_depth;
     int inline_depth;
@@ -172,8 +175,8 @@ const DlValue *flow_eval(Flow *F, const DlExpr *e);
 const DlValue *flow_as_bound(Flow *F, const char *key, const DlValue *v, const DlExpr *target);
 void flow_bind(Flow *F, const DlExpr *target, const DlValue *v);
 const DlExpr *flow_move_call_of(const DlExpr *e);
-bool flow_is_seq_loop_var(Flow *F, const DlExpr *e);
-void flow_discard(Flow *F, const DlStmt *s, const DlExpr *call, const DlValue *recv, bool elem);
+const DlStmt *flow_seq_loop_of(Flow *F, const DlExpr *e);
+void flow_discard(Flow *F, const DlStmt *s, const DlExpr *call, const DlValue *recv, const DlStmt *loop, const DlExpr *comprehension);
 void flow_exec_expr_stmt(Flow *F, const DlStmt *s);
 void flow_exec_assign(Flow *F, const DlStmt *s);
 void flow_exec_augassign(Flow *F, const DlStmt *s);

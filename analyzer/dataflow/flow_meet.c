@@ -48,7 +48,7 @@ void flow_meet(Flow *F, const DlExpr *site, const DlOperand *ops, uint32_t n, in
             dev = true;
     }
     if ((!cpu || !dev) && !flow_devices_conflict(ops, n)) return;
-    DlMeetFact fact = {site, ops, n, callee};
+    DlMeetFact fact = {site, ops, n, callee, &F->place};
     dl_rule_dispatch_meet(F->env->report, &fact);
 }
 

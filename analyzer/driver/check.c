@@ -226,6 +226,25 @@ bool dl_rule_file_mentions(DlRuleContext *ctx, const char *needle) {
     return false;
 }
 
+DlFix *dl_rule_fix_insert_before(DlRuleContext *ctx, const char *title, DlSpan stmt,
+                                 const char *code) {
+    const DlSource *src = &ctx->job->source;
+    uint32_t line_start = stmt.start;
+    while (line_start > 0 && src->text[line_start - 1] != '\n' && src->text[line_start - 1] != '\r')
+        line_start--;
+    size_t indent = stmt.start - line_start;
+    DlArena *arena = ctx->arena;
+    const char *text = dl_arena_printf(arena, "%.*s%s\n", (int)indent, src->text + line_start, code);
+    return dl_rule_fix_replace(ctx, title, (DlSpan){line_start, line_start}, text);
+}
+
+const char *dl_rule_nn_name(DlRuleContext *ctx) {
+    const DlFileFacts *f = dl_project_file(&ctx->run->project, ctx->job->module);
+    for (uint32_t i = 0; f && i < f->import_count; i++)
+        if (strcmp(f->imports[i].qualified, "torch.nn") == 0) return f->imports[i].alias;
+    return "torch.nn";
+}
+
 DlFix *dl_rule_fix_replace(DlRuleContext *ctx, const char *title, DlSpan span, const char *text) {
     DlFix *fix = dl_fix_new(title, 1);
     DlEdit *e = &fix->edits[0];

@@ -21,6 +21,7 @@ static cJSON *dl_json_fix(const DlFix *fix) {
     if (!fix) return cJSON_CreateNull();
     cJSON *obj = cJSON_CreateObject();
     cJSON_AddStringToObject(obj, "title", dl_json_str(fix->title));
+    cJSON_AddStringToObject(obj, "applicability", fix->unsafe ? "unsafe" : "safe");
     cJSON *edits = cJSON_AddArrayToObject(obj, "edits");
     for (size_t i = 0; i < fix->edit_count; i++) {
         const DlEdit *e = &fix->edits[i];

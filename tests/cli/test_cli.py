@@ -28,7 +28,7 @@ RULE_CODES = ["DL101", "DL102", "DL103", "DL104", "DL105", "DL106", "DL107"]
 TOP_KEYS = {"version", "files_checked", "findings", "errors"}
 FINDING_KEYS = {"code", "name", "severity", "path", "line", "column", "end_line", "end_column",
                 "message", "fix"}
-FIX_KEYS = {"title", "edits"}
+FIX_KEYS = {"title", "applicability", "edits"}
 EDIT_KEYS = {"line", "column", "end_line", "end_column", "text"}
 ERROR_KEYS = {"path", "message"}
 

@@ -368,6 +368,7 @@ Test(json, document_fields) {
     cr_assert_eq(jint(root, "findings.0.end_column"), 17);
     cr_assert_str_eq(jstr(root, "findings.0.message"), "x.to(device) is discarded; x stays on cpu");
     cr_assert_str_eq(jstr(root, "findings.0.fix.title"), "Assign the result: `x = x.to(device)`");
+    cr_assert_str_eq(jstr(root, "findings.0.fix.applicability"), "safe");
     cr_assert_eq(cJSON_GetArraySize(jget(root, "findings.0.fix.edits")), 1);
     cr_assert_eq(jint(root, "findings.0.fix.edits.0.line"), 12);
     cr_assert_eq(jint(root, "findings.0.fix.edits.0.column"), 5);

@@ -1,0 +1,47 @@
+/* Jupyter notebooks: the code cells of an .ipynb joined into one Python program (magics and
+ * shell lines masked so the parser sees valid Python), the map from the program's lines back to
+ * cells and to the notebook file's own lines, and writing changed code back into the JSON
+ * without touching anything else (outputs, metadata, key order, formatting). */
+#ifndef DL_NOTEBOOK_H
+#define DL_NOTEBOOK_H
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct DlNotebookLine {
+    int cell;      /* 1-based index of the cell among all cells of the notebook */
+    int cell_line; /* 1-based line within that cell */
+    int file_line; /* 1-based line of the notebook file where that source line's string is */
+} DlNotebookLine;
+
+typedef struct DlNotebook {
+    char *program;       /* code cells joined, each followed by "\n"; NUL-terminated (owned) */
+    size_t program_len;
+    DlNotebookLine *lines; /* one per program line (owned) */
+    size_t line_count;
+    void *internal;       /* positions of each code cell's source in the JSON text (owned) */
+} DlNotebook;
+
+/* Parses the notebook JSON `json` (len bytes). Code cells (cell_type "code") are joined in
+ * order; markdown/raw cells contribute no lines but count in cell numbering. A cell's `source`
+ * may be a string or an array of strings. Lines that are IPython magics or shell escapes
+ * (`%time x`, `!pip install ...`, `?obj`) are replaced by spaces of the same length; a cell
+ * starting with a non-Python cell magic (`%%bash`, `%%sh`, `%%html`, `%%javascript`,
+ * `%%writefile`, `%%latex`, `%%markdown`, `%%script`) is masked whole; other `%%` magics
+ * (`%%time`) mask only their first line. On error returns false with *error (malloc'ed):
+ * "not valid JSON (line L)", "no cells", "cell 3: source is not a string or list of
+ * strings", ... */
+bool dl_notebook_load(const char *json, size_t len, DlNotebook *out, char **error);
+
+/* The notebook JSON with each code cell's source replaced by the corresponding lines of
+ * `new_program` (which must have the same number of lines per cell as the program it was made
+ * from: fixes here edit within lines). Bytes outside the changed source strings are kept
+ * exactly; a cell whose lines did not change keeps its original bytes, and so does each
+ * unchanged line. Masked magic lines are written back as they were. Returns malloc'ed text
+ * (length in *out_len) or NULL with *error. */
+char *dl_notebook_write_back(const DlNotebook *nb, const char *json, size_t json_len,
+                             const char *new_program, size_t new_len, size_t *out_len,
+                             char **error);
+
+void dl_notebook_free(DlNotebook *nb);
+
+#endif
