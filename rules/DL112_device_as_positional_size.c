@@ -34,7 +34,7 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
     for (uint32_t i = 0; i < call->arg_count; i++)
         if (!call->args[i].keyword) last_positional = (int)i;
     for (uint32_t i = 0; i < call->arg_count; i++) {
-        if (call->args[i].keyword || fact->args[i]->kind != DL_KIND_DEVICE) continue;
+        if (call->args[i].keyword || i >= 32 || !(fact->positional_devices & (1u << i))) continue;
         const DlExpr *arg = call->args[i].value;
         DlArena *arena = dl_rule_arena(ctx);
         const char *text = dl_rule_text(ctx, arg->span);

@@ -65,6 +65,8 @@ struct DlCallFact {
     const DlValue *target_device; /* .to()/.cuda()/.cpu() and factories: where to, or NULL */
     bool receiver_invariant;      /* method call in a batch loop on a name the loop never binds */
     const char *device_in_scope;  /* torch.load: a name bound to a device here ("device") */
+    uint32_t positional_devices;  /* factories: bit i set when positional argument i is a
+                                     device (`torch.zeros(n, device)`) */
     bool immediately_moved;       /* the result is the receiver of .to()/.cuda()/.cpu():
                                      `torch.ones(n).cuda()` */
     const DlPlace *place;

@@ -307,19 +307,22 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
 
     if (!F->env->report) return result;
     if (!q && !recv && callee->kind == DL_EX_NAME) q = callee->name; /* builtins, local functions */
-    DlCallFact fact = {call,
-                       q,
-                       method,
-                       recv ? callee->object : NULL,
-                       recv,
-                       argv,
-                       result,
-                       flow_call_target_device(F, call, q, method, recv, argv),
-                       false,
-                       NULL,
-                       immediately_moved,
-                       &F->place};
+    DlCallFact fact = {0};
+    fact.call = call;
+    fact.qualified = q;
+    fact.method = method;
+    fact.receiver = recv ? callee->object : NULL;
+    fact.receiver_value = recv;
+    fact.args = argv;
+    fact.result = result;
+    fact.target_device = flow_call_target_device(F, call, q, method, recv, argv);
+    fact.immediately_moved = immediately_moved;
+    fact.place = &F->place;
     if (q && strcmp(q, "torch.load") == 0) fact.device_in_scope = flow_device_in_scope(F);
+    if (q && dl_torch_factory(q))
+        for (uint32_t i = 0; i < call->arg_count && i < 32; i++)
+            if (!call->args[i].keyword && flow_positional_device(F, call->args[i].value, argv[i]))
+                fact.positional_devices |= 1u << i;
     if (method && F->place.batch_loop)
         fact.receiver_invariant = flow_expr_invariant(F, F->place.batch_loop, callee->object, 0);
     dl_rule_dispatch_call(F->env->report, &fact);

@@ -9,6 +9,15 @@ DlValue *flow_loader_value(Flow *F, DlSpan span) {
     return v;
 }
 
+/* A positional factory argument that is a device: a device value, or an unknown value whose
+ * name says device (`torch.zeros(n, device)`). */
+bool flow_positional_device(Flow *F, const DlExpr *e, const DlValue *v) {
+    if (v->kind == DL_KIND_DEVICE) return true;
+    if (v->kind != DL_KIND_UNKNOWN) return false;
+    const char *key = flow_key_of(F, e);
+    return key && flow_name_says_device(key);
+}
+
 /* Where a module or tensor built now lives: the CPU, unless a default device is in force
  * (`with torch.device(d):`, or `torch.set_default_device` somewhere in the file). */
 DlDeviceTag flow_construction_device(Flow *F) {
@@ -72,7 +81,7 @@ const DlValue *flow_eval_factory(Flow *F, const DlExpr *call, DlFactoryKind kind
     if (dev)
         return flow_with_device(F, flow_mk(F, DL_KIND_TENSOR), dev, DL_ORIGIN_NONE, call->span);
     for (uint32_t i = 0; i < call->arg_count; i++) /* torch.zeros(n, device): a TypeError */
-        if (!call->args[i].keyword && argv[i]->kind == DL_KIND_DEVICE)
+        if (!call->args[i].keyword && flow_positional_device(F, call->args[i].value, argv[i]))
             return flow_mk(F, DL_KIND_TENSOR);
     if (F->default_device)
         return flow_with_device(F, flow_mk(F, DL_KIND_TENSOR), F->default_device, DL_ORIGIN_NONE,

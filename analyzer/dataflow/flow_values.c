@@ -122,8 +122,21 @@ const char *flow_qualify(Flow *F, const DlExpr *e) {
     return NULL;
 }
 
+/* Does a name hold a device: `device`, `dev`, `self.device`, `args.device`, `train_device`,
+ * `cfg["device"]`? Not `devices`, `num_devices`, `device_count` or `device_id` (numbers). */
 bool flow_name_says_device(const char *s) {
-    return s && (strstr(s, "device") || strcmp(s, "dev") == 0);
+    if (!s) return false;
+    const char *last = s;
+    for (const char *p = s; *p; p++)
+        if (*p == '.' || *p == '[') last = p + 1;
+    size_t n = strcspn(last, "]");
+    if ((n == 3 && strncmp(last, "dev", 3) == 0)) return true;
+    if (n >= 2 && (last[0] == '"' || last[0] == '\'')) { /* cfg["device"] */
+        last++;
+        n -= 2;
+    }
+    if (n < 6) return false;
+    return strncmp(last + n - 6, "device", 6) == 0; /* device, train_device, DEVICE? */
 }
 
 bool flow_name_says_loader(const char *s) {
