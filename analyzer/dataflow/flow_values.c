@@ -2,6 +2,8 @@
  * scoping (locals, closures, globals, imports), and how an expression names a device. */
 #include "dataflow/flow_internal.h"
 
+#include <strings.h>
+
 const char *flow_text(Flow *F, DlSpan span) {
     return dl_ir_span_text(F->arena, F->src, span);
 }
@@ -135,8 +137,13 @@ bool flow_name_says_device(const char *s) {
         last++;
         n -= 2;
     }
-    if (n < 6) return false;
-    return strncmp(last + n - 6, "device", 6) == 0; /* device, train_device, DEVICE? */
+    if (n < 6 || strncasecmp(last + n - 6, "device", 6) != 0) return false;
+    if (n == 6) return true;
+    /* train_device, target_device; not per_device, num_device (counts) */
+    static const char *const counts[] = {"per_", "num_", "n_", "max_", "min_", "total_", NULL};
+    for (const char *const *c = counts; *c; c++)
+        if (strncasecmp(last, *c, strlen(*c)) == 0 || strstr(last, "per_")) return false;
+    return last[n - 7] == '_';
 }
 
 bool flow_name_says_loader(const char *s) {
