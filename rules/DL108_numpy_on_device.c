@@ -36,7 +36,10 @@ static void on_sync(DlRuleContext *ctx, const DlSyncFact *fact) {
     if (numpy && dl_ir_keyword(fact->site, "force")) return; /* .numpy(force=True) copies */
     DlArena *arena = dl_rule_arena(ctx);
     const char *t = dl_rule_text(ctx, fact->tensor->span);
-    const char *move = fact->value->origin == DL_ORIGIN_MODEL ? ".detach().cpu()" : ".cpu()";
+    size_t tl = strlen(t);
+    bool detached = tl > 9 && strcmp(t + tl - 9, ".detach()") == 0;
+    const char *move = fact->value->origin == DL_ORIGIN_MODEL && !detached ? ".detach().cpu()"
+                                                                           : ".cpu()";
     const char *where = dl_rule_describe(ctx, t, fact->value);
     const char *message = dl_arena_printf(
         arena, "`%s` needs host memory but %s; copy it first: `%s%s`", numpy ? "numpy()" : fact->how,

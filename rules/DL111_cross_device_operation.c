@@ -28,6 +28,8 @@ static const char doc[] =
     "  attribute (DL106).\n";
 
 static bool owned_by_specific_rule(const DlMeetFact *fact) {
+    for (uint32_t i = 0; i < fact->count; i++) /* a thrown-away .to() (DL101) is the cause */
+        if (fact->operands[i].value->flags & DL_VF_MOVE_DISCARDED) return true;
     if (dl_meet_cpu_operand(fact, DL_ORIGIN_FACTORY) || dl_meet_cpu_operand(fact, DL_ORIGIN_BATCH) ||
         dl_meet_cpu_operand(fact, DL_ORIGIN_PLAIN_ATTR))
         return true;

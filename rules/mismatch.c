@@ -7,7 +7,8 @@
 const DlOperand *dl_meet_cpu_operand(const DlMeetFact *fact, DlOrigin origin) {
     for (uint32_t i = 0; i < fact->count; i++)
         if (dl_value_is_cpu_tensor(fact->operands[i].value) &&
-            fact->operands[i].value->origin == origin)
+            fact->operands[i].value->origin == origin &&
+            !(fact->operands[i].value->flags & DL_VF_MOVE_DISCARDED)) /* DL101 explains it */
             return &fact->operands[i];
     return NULL;
 }

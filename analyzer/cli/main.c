@@ -14,6 +14,7 @@
 #include "core/pool.h"
 #include "core/vec.h"
 #include "driver/check.h"
+#include "driver/fixing.h"
 #include "report/report.h"
 #include "rules/rule.h"
 
@@ -27,7 +28,7 @@ typedef struct CliOptions {
     DlFormat format;
     const char *output_file;
     const char *stdin_filename;
-    bool exit_zero, statistics, quiet, exclude_given;
+    bool exit_zero, statistics, quiet, exclude_given, fix, diff, unsafe_fixes;
     int jobs;
 } CliOptions;
 
@@ -45,6 +46,10 @@ static const char usage_text[] =
     "  --ignore LIST           rules to disable, same forms; repeatable\n"
     "  --format FORMAT         text (default), json, sarif or github\n"
     "  --output-file FILE      write the report to FILE instead of stdout\n"
+    "  --fix                   apply the safe fixes in place, then report what is left\n"
+    "  --diff                  print the fixes as a unified diff instead of writing them\n"
+    "                          (exit 1 when there is one)\n"
+    "  --unsafe-fixes          also apply fixes marked unsafe (with --fix or --diff)\n"
     "  --exit-zero             exit 0 even when problems are found\n"
     "  --statistics            print how many findings each rule has instead of the findings\n"
     "  -j, --jobs N            worker threads (default: all cores)\n"
@@ -138,6 +143,12 @@ static int parse_args(int argc, char **argv, int first, CliOptions *o) {
         } else if (strncmp(a, "-j", 2) == 0 && isdigit((unsigned char)a[2])) {
             if (parse_jobs(a + 2, &o->jobs) != 0)
                 return usage_error("--jobs needs a whole number from 1 to 1024, not `%s`", a + 2);
+        } else if (strcmp(a, "--fix") == 0) {
+            o->fix = true;
+        } else if (strcmp(a, "--diff") == 0) {
+            o->diff = true;
+        } else if (strcmp(a, "--unsafe-fixes") == 0) {
+            o->unsafe_fixes = true;
         } else if (strcmp(a, "--exit-zero") == 0) {
             o->exit_zero = true;
         } else if (strcmp(a, "--statistics") == 0) {
@@ -204,8 +215,96 @@ static char *read_all(FILE *in, size_t *len) {
     return buf;
 }
 
+/* What one check reads: the walked files (or stdin), kept across --fix rounds. */
+typedef struct CheckInput {
+    DlFileList files;
+    char *stdin_text;
+    size_t stdin_len;
+    char *stdin_name;
+} CheckInput;
+
+static void run_check(const CheckInput *in, DlCheckOptions *check, DlResult *out) {
+    if (in->stdin_name) {
+        check->stdin_text = in->stdin_text;
+        check->stdin_len = in->stdin_len;
+        char *name = in->stdin_name;
+        dl_check_files(&name, 1, check, out);
+        return;
+    }
+    for (size_t i = 0; i < in->files.error_count; i++)
+        dl_result_add_error(out, in->files.error_paths[i], in->files.error_messages[i]);
+    dl_check_files(in->files.paths, in->files.count, check, out);
+}
+
+static int report(CliOptions *o, DlResult *result, FILE *out) {
+    DlReportOptions ro = {.color = out == stdout && !o->output_file && isatty(STDOUT_FILENO) &&
+                                   !getenv("NO_COLOR"),
+                          .quiet = o->quiet,
+                          .statistics = o->statistics,
+                          .tool_version = DEVLINT_VERSION};
+    dl_report_write(out, stderr, o->format, result, &ro);
+    bool problems = result->diag_count > 0 || result->error_count > 0;
+    return problems && !o->exit_zero ? EXIT_FINDINGS : EXIT_CLEAN;
+}
+
+enum { MAX_FIX_ROUNDS = 10 };
+
+/* --diff: one round of fixes, printed as a unified diff; exit 1 when there is a change. */
+static int run_diff(CliOptions *o, CheckInput *in, DlCheckOptions *check) {
+    DlResult result = {0}, errors = {0};
+    run_check(in, check, &result);
+    DlFixRun run = {.unsafe = o->unsafe_fixes, .diff_out = stdout, .stdin_path = in->stdin_name,
+                    .stdin_text = in->stdin_text, .stdin_len = in->stdin_len};
+    size_t applied = dl_fix_round(&result, &run, &errors);
+    for (size_t i = 0; i < errors.error_count; i++)
+        fprintf(stderr, "devlint: error: %s: %s\n", errors.errors[i].path, errors.errors[i].message);
+    free(run.stdin_fixed);
+    dl_result_free(&result);
+    dl_result_free(&errors);
+    if (o->exit_zero) return EXIT_CLEAN;
+    return applied ? EXIT_FINDINGS : EXIT_CLEAN;
+}
+
+/* --fix: fix, re-check, repeat until nothing more applies; then report what is left. With
+ * stdin, the fixed source goes to stdout and the report to stderr (like ruff). */
+static int run_fix(CliOptions *o, CheckInput *in, DlCheckOptions *check, FILE *out) {
+    DlResult result = {0}, errors = {0};
+    DlFixRun run = {.unsafe = o->unsafe_fixes, .write = true, .stdin_path = in->stdin_name,
+                    .stdin_text = in->stdin_text, .stdin_len = in->stdin_len};
+    size_t total = 0;
+    run_check(in, check, &result);
+    for (int round = 0; round < MAX_FIX_ROUNDS; round++) {
+        size_t applied = dl_fix_round(&result, &run, &errors);
+        if (!applied) break;
+        total += applied;
+        if (run.stdin_fixed) { /* stdin: the next round checks the fixed text */
+            free(in->stdin_text);
+            in->stdin_text = run.stdin_fixed;
+            in->stdin_len = run.stdin_fixed_len;
+            run.stdin_text = in->stdin_text;
+            run.stdin_len = in->stdin_len;
+            run.stdin_fixed = NULL;
+        }
+        dl_result_free(&result);
+        run_check(in, check, &result);
+    }
+    dl_result_merge(&result, &errors);
+    dl_result_sort(&result);
+    if (in->stdin_name) {
+        fwrite(in->stdin_text, 1, in->stdin_len, stdout);
+        out = stderr;
+    }
+    if (o->format == DL_FORMAT_TEXT && !o->quiet)
+        fprintf(out, "Fixed %zu problem%s.\n", total, total == 1 ? "" : "s");
+    int rc = report(o, &result, out);
+    dl_result_free(&result);
+    dl_result_free(&errors);
+    return rc;
+}
+
 static int cmd_check(CliOptions *o) {
     if (!o->paths.len) return usage_error("%s", "no paths given (try `devlint .`)");
+    if (o->fix && o->diff) return usage_error("%s", "--fix and --diff cannot be combined");
     bool enabled[64] = {0};
     char *error = NULL;
     if (!dl_selection_resolve(o->select.items, o->select.len, o->ignore.items, o->ignore.len,
@@ -217,46 +316,44 @@ static int cmd_check(CliOptions *o) {
     DlCheckOptions check = {.enabled = enabled,
                             .jobs = o->jobs > 0 ? o->jobs : dl_cpu_count(),
                             .max_file_bytes = DEFAULT_MAX_FILE_BYTES};
-    DlResult result = {0};
-    char *stdin_buffer = NULL;
+    CheckInput in = {0};
     bool from_stdin = false;
     for (size_t i = 0; i < o->paths.len; i++) from_stdin |= strcmp(o->paths.items[i], "-") == 0;
     if (from_stdin) {
         if (o->paths.len != 1) return usage_error("%s", "`-` (stdin) cannot be mixed with paths");
-        stdin_buffer = read_all(stdin, &check.stdin_len);
-        check.stdin_text = stdin_buffer;
-        char *name = (char *)(o->stdin_filename ? o->stdin_filename : "-");
-        dl_check_files(&name, 1, &check, &result);
+        in.stdin_text = read_all(stdin, &in.stdin_len);
+        in.stdin_name = (char *)(o->stdin_filename ? o->stdin_filename : "-");
     } else {
         DlWalkOptions walk = {o->exclude_given ? o->exclude.items : NULL, o->exclude.len,
                               o->extend_exclude.items, o->extend_exclude.len};
-        DlFileList files = {0};
-        dl_files_collect(o->paths.items, o->paths.len, &walk, &files);
-        for (size_t i = 0; i < files.error_count; i++)
-            dl_result_add_error(&result, files.error_paths[i], files.error_messages[i]);
-        dl_check_files(files.paths, files.count, &check, &result);
-        dl_files_free(&files);
+        dl_files_collect(o->paths.items, o->paths.len, &walk, &in.files);
     }
-    free(stdin_buffer);
 
     FILE *out = stdout;
     if (o->output_file) {
         out = fopen(o->output_file, "w");
         if (!out) {
             fprintf(stderr, "devlint: error: cannot write %s: %s\n", o->output_file, strerror(errno));
-            dl_result_free(&result);
+            free(in.stdin_text);
+            dl_files_free(&in.files);
             return EXIT_USAGE;
         }
     }
-    DlReportOptions ro = {.color = !o->output_file && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"),
-                          .quiet = o->quiet,
-                          .statistics = o->statistics,
-                          .tool_version = DEVLINT_VERSION};
-    dl_report_write(out, stderr, o->format, &result, &ro);
+    int rc;
+    if (o->diff) {
+        rc = run_diff(o, &in, &check);
+    } else if (o->fix) {
+        rc = run_fix(o, &in, &check, out);
+    } else {
+        DlResult result = {0};
+        run_check(&in, &check, &result);
+        rc = report(o, &result, out);
+        dl_result_free(&result);
+    }
     if (out != stdout) fclose(out);
-    bool problems = result.diag_count > 0 || result.error_count > 0;
-    dl_result_free(&result);
-    return problems && !o->exit_zero ? EXIT_FINDINGS : EXIT_CLEAN;
+    free(in.stdin_text);
+    dl_files_free(&in.files);
+    return rc;
 }
 
 int main(int argc, char **argv) {

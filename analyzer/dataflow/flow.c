@@ -121,6 +121,12 @@ void flow_exec_expr_stmt(Flow *F, const DlStmt *s) {
         const DlValue *recv = flow_eval(F, mv->object->object);
         if (flow_is_tensor(recv) && !(recv->flags & DL_VF_WHOLE_BATCH)) {
             flow_discard(F, s, mv, recv, flow_seq_loop_of(F, mv->object->object), NULL);
+            const char *key = flow_key_of(F, mv->object->object);
+            if (key) {
+                DlValue *marked = dl_value_copy(F->arena, recv);
+                marked->flags |= DL_VF_MOVE_DISCARDED;
+                flow_state_set(F->st, key, marked);
+            }
         } else if (recv->kind == DL_KIND_UNKNOWN) {
             /* a bare x.to(device) on an unknown value is read as a module moved in place */
             const char *key = flow_key_of(F, mv->object->object);

@@ -68,6 +68,8 @@ enum {
                                     pinned is known (then DL_VF_PINNED says which) */
     DL_VF_PINNED = 1 << 10,      /* page-locked host memory (pin_memory=True, .pin_memory()) */
     DL_VF_CUDA_CONTEXT = 1 << 11, /* created without device= inside `with torch.cuda.device()` */
+    DL_VF_MOVE_DISCARDED = 1 << 12, /* its `x.to(device)` result was thrown away (DL101): later
+                                       mismatches are that bug's consequence, not new ones */
 };
 
 typedef struct DlValue DlValue;

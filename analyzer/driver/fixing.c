@@ -1,0 +1,125 @@
+/* One round of --fix / --diff over a run's findings (see fixing.h). Findings are sorted by path,
+ * so each file's fixes are consecutive. */
+#include "driver/fixing.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "fix/fix.h"
+#include "frontend/notebook.h"
+
+bool dl_fix_applicable(const DlDiag *d, const DlFixRun *run) {
+    return d->fix && d->fix->edit_count && (run->unsafe || !d->fix->unsafe);
+}
+
+static bool is_notebook(const char *path) {
+    size_t n = strlen(path);
+    return n > 6 && strcmp(path + n - 6, ".ipynb") == 0;
+}
+
+/* The text the fixes' positions refer to: the file itself, or a notebook's joined program. */
+typedef struct FixTarget {
+    DlSource source; /* the text fixes apply to */
+    char *raw;       /* notebooks: the JSON file */
+    size_t raw_len;
+    DlNotebook notebook;
+    bool has_notebook;
+} FixTarget;
+
+static bool load_target(const char *path, const DlFixRun *run, FixTarget *t, char **error) {
+    memset(t, 0, sizeof *t);
+    if (run->stdin_path && strcmp(path, run->stdin_path) == 0)
+        return dl_source_from_bytes(&t->source, path, run->stdin_text, run->stdin_len, 0, error);
+    if (!is_notebook(path)) return dl_source_load(&t->source, path, 0, error);
+    DlSource raw;
+    if (!dl_source_load(&raw, path, 0, error)) return false;
+    t->raw_len = raw.len;
+    t->raw = malloc(raw.len + 1);
+    if (!t->raw) abort();
+    memcpy(t->raw, raw.text, raw.len + 1);
+    dl_source_free(&raw);
+    if (!dl_notebook_load(t->raw, t->raw_len, &t->notebook, error)) return false;
+    t->has_notebook = true;
+    return dl_source_from_bytes(&t->source, path, t->notebook.program, t->notebook.program_len, 0,
+                                error);
+}
+
+static void free_target(FixTarget *t) {
+    dl_source_free(&t->source);
+    if (t->has_notebook) dl_notebook_free(&t->notebook);
+    free(t->raw);
+}
+
+static void file_error(DlResult *errors, const char *path, char *message) {
+    dl_result_add_error(errors, path, message ? message : "cannot apply fixes");
+    free(message);
+}
+
+/* Applies the fixes of diags[first, last) (all for one path). Returns how many were taken. */
+static size_t fix_file(const DlDiag *diags, size_t first, size_t last, DlFixRun *run,
+                       DlResult *errors) {
+    const char *path = diags[first].path;
+    const DlFix **fixes = malloc((last - first) * sizeof *fixes);
+    if (!fixes) abort();
+    size_t n = 0;
+    for (size_t i = first; i < last; i++)
+        if (dl_fix_applicable(&diags[i], run)) fixes[n++] = diags[i].fix;
+    size_t applied = 0;
+    FixTarget t;
+    char *error = NULL;
+    if (!n) {
+        free(fixes);
+        return 0;
+    }
+    if (!load_target(path, run, &t, &error)) {
+        file_error(errors, path, error);
+        free_target(&t);
+        free(fixes);
+        return 0;
+    }
+    size_t new_len = 0;
+    char *fixed = dl_fix_apply(&t.source, fixes, n, &new_len, &applied);
+    free(fixes);
+    /* what is written: the file's own text, or the notebook JSON with the new code */
+    const char *old_out = t.has_notebook ? t.raw : t.source.text;
+    size_t old_len = t.has_notebook ? t.raw_len : t.source.len;
+    char *out = fixed;
+    size_t out_len = new_len;
+    if (applied && t.has_notebook) {
+        out = dl_notebook_write_back(&t.notebook, t.raw, t.raw_len, fixed, new_len, &out_len, &error);
+        free(fixed);
+        fixed = NULL;
+        if (!out) {
+            file_error(errors, path, error);
+            free_target(&t);
+            return 0;
+        }
+    }
+    bool changed = applied && (out_len != old_len || memcmp(out, old_out, out_len) != 0);
+    if (changed && run->diff_out) dl_diff_unified(run->diff_out, path, old_out, old_len, out, out_len);
+    if (changed && run->stdin_path && strcmp(path, run->stdin_path) == 0) {
+        free(run->stdin_fixed);
+        run->stdin_fixed = out;
+        run->stdin_fixed_len = out_len;
+        out = NULL;
+    } else if (changed && run->write && !dl_write_atomic(path, out, out_len, &error)) {
+        file_error(errors, path, error);
+        applied = 0;
+    }
+    free(out);
+    free_target(&t);
+    return changed ? applied : 0;
+}
+
+size_t dl_fix_round(const DlResult *result, DlFixRun *run, DlResult *errors) {
+    size_t applied = 0;
+    for (size_t first = 0; first < result->diag_count;) {
+        size_t last = first + 1;
+        while (last < result->diag_count &&
+               strcmp(result->diags[last].path, result->diags[first].path) == 0)
+            last++;
+        applied += fix_file(result->diags, first, last, run, errors);
+        first = last;
+    }
+    return applied;
+}
