@@ -45,9 +45,9 @@ static void on_meet(DlRuleContext *ctx, const DlMeetFact *fact) {
     if (cpu->value->flags & DL_VF_CUDA_CONTEXT) return; /* DL110 says why it is on the cpu */
     const DlValue *v = cpu->value;
     DlArena *arena = dl_rule_arena(ctx);
-    int line = dl_rule_line(ctx, fact->site->span.start);
-    const char *site = v->home ? dl_arena_printf(arena, "%s:%d", dl_rule_source(ctx)->path, line)
-                               : dl_arena_printf(arena, "line %d", line);
+    const char *line = dl_rule_where(ctx, NULL, fact->site->span.start);
+    const char *site = v->home ? dl_arena_printf(arena, "%s %s", dl_rule_source(ctx)->path, line)
+                               : line;
     const char *message = dl_arena_printf(
         arena,
         "`%s` creates a tensor on the cpu (no `device=`) that meets another device at %s "

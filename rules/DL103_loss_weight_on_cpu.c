@@ -43,9 +43,9 @@ static void on_meet(DlRuleContext *ctx, const DlMeetFact *fact) {
     if (!dev) return;
     const char *name = dl_rule_text(ctx, loss->expr->span);
     DlArena *arena = dl_rule_arena(ctx);
-    int line = dl_rule_line(ctx, fact->site->span.start);
-    const char *site = v->home ? dl_arena_printf(arena, "%s:%d", dl_rule_source(ctx)->path, line)
-                               : dl_arena_printf(arena, "line %d", line);
+    const char *line = dl_rule_where(ctx, NULL, fact->site->span.start);
+    const char *site = v->home ? dl_arena_printf(arena, "%s %s", dl_rule_source(ctx)->path, line)
+                               : line;
     const char *message = dl_arena_printf(
         arena,
         "the loss `%s` keeps `%s` on the cpu but is applied at %s where %s; move the "

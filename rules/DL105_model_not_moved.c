@@ -41,9 +41,9 @@ static void on_meet(DlRuleContext *ctx, const DlMeetFact *fact) {
     const char *name = dl_rule_text(ctx, module->expr->span);
     const char *message = dl_arena_printf(
         dl_rule_arena(ctx),
-        "`%s` is never moved to a device (line %d: %s) but is called with inputs on a device: "
+        "`%s` is never moved to a device (%s: %s) but is called with inputs on a device: "
         "%s; move it: `%s = %s.to(device)`",
-        name, dl_rule_line(ctx, m->dev_span.start), m->dev_why ? m->dev_why : "constructed",
+        name, dl_rule_where(ctx, NULL, m->dev_span.start), m->dev_why ? m->dev_why : "constructed",
         dl_meet_describe(ctx, dev), name, name);
     DlFix *fix = NULL;
     const char *where = dl_device_expression(ctx, dev);

@@ -68,9 +68,9 @@ static void on_meet(DlRuleContext *ctx, const DlMeetFact *fact) {
     const char *message = dl_arena_printf(
         dl_rule_arena(ctx),
         "`%s` is a plain tensor attribute (%s), which `module.to(device)` does not move, but it "
-        "meets the module's inputs at line %d: %s; register it: `self.register_buffer(...)`",
+        "meets the module's inputs at %s: %s; register it: `self.register_buffer(...)`",
         name, v->dev_why ? v->dev_why : "created on the cpu",
-        dl_rule_line(ctx, fact->site->span.start), dl_meet_describe(ctx, dev));
+        dl_rule_where(ctx, NULL, fact->site->span.start), dl_meet_describe(ctx, dev));
     dl_report_finding(ctx, &dl_rule_DL106, v->aux_span, v->aux_span, message, register_fix(ctx, v));
 }
 

@@ -46,9 +46,9 @@ static void on_sync(DlRuleContext *ctx, const DlSyncFact *fact) {
                            : dl_arena_printf(arena, "`%s`", dl_rule_text(ctx, fact->site->span));
     const char *message = dl_arena_printf(
         arena,
-        "%s waits for the device in every iteration of the loop at line %d (%s); accumulate on "
+        "%s waits for the device in every iteration of the loop at %s (%s); accumulate on "
         "the device and read it once per epoch or every N steps",
-        what, dl_rule_line(ctx, fact->place->batch_loop->span.start),
+        what, dl_rule_where(ctx, NULL, fact->place->batch_loop->span.start),
         dl_rule_describe(ctx, dl_rule_text(ctx, fact->tensor->span), fact->value));
     dl_report_finding(ctx, &dl_rule_DL201, fact->site->span, fact->site->span, message, NULL);
 }

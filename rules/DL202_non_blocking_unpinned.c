@@ -46,9 +46,9 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
                              : "a tensor in pageable (not pinned) host memory";
     const char *message = dl_arena_printf(
         dl_rule_arena(ctx),
-        "`non_blocking=True` has no effect: `%s` is %s (line %d), so the copy is synchronous; "
+        "`non_blocking=True` has no effect: `%s` is %s (%s), so the copy is synchronous; "
         "pass `pin_memory=True` to the DataLoader (or `.pin_memory()` the tensor)",
-        recv, source, dl_rule_line(ctx, v->dev_span.start));
+        recv, source, dl_rule_where(ctx, NULL, v->dev_span.start));
     dl_report_finding(ctx, &dl_rule_DL202, fact->call->span, fact->call->span, message, NULL);
 }
 

@@ -49,10 +49,10 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
                                                         : "a value the loop never changes";
     const char *message = dl_arena_printf(
         dl_rule_arena(ctx),
-        "`%s` moves %s (`%s`) to the device in every iteration of the loop at line %d; move it "
+        "`%s` moves %s (`%s`) to the device in every iteration of the loop at %s; move it "
         "once, before the loop",
         dl_rule_text(ctx, fact->call->span), what, recv,
-        dl_rule_line(ctx, fact->place->batch_loop->span.start));
+        dl_rule_where(ctx, NULL, fact->place->batch_loop->span.start));
     dl_report_finding(ctx, &dl_rule_DL204, fact->call->span, fact->call->span, message, NULL);
 }
 

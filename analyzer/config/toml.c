@@ -158,16 +158,31 @@ static bool unescape(Reader *r, int line, const char *s, size_t n, char *out, si
         char c = s[i + 1];
         i += 2;
         switch (c) {
-        case 'b': *o++ = '\b'; break;
-        case 't': *o++ = '\t'; break;
-        case 'n': *o++ = '\n'; break;
-        case 'f': *o++ = '\f'; break;
-        case 'r': *o++ = '\r'; break;
-        case '"': *o++ = '"'; break;
-        case '\\': *o++ = '\\'; break;
+        case 'b':
+            *o++ = '\b';
+            break;
+        case 't':
+            *o++ = '\t';
+            break;
+        case 'n':
+            *o++ = '\n';
+            break;
+        case 'f':
+            *o++ = '\f';
+            break;
+        case 'r':
+            *o++ = '\r';
+            break;
+        case '"':
+            *o++ = '"';
+            break;
+        case '\\':
+            *o++ = '\\';
+            break;
         case '\r':
         case '\n':
-            while (i < n && is_blank(s[i])) i++;
+            while (i < n && is_blank(s[i]))
+                i++;
             break;
         case 'u':
         case 'U': {
@@ -189,7 +204,8 @@ static bool unescape(Reader *r, int line, const char *s, size_t n, char *out, si
             put_utf8(&o, cp);
             break;
         }
-        default: return fail(r, line, "syntax error");
+        default:
+            return fail(r, line, "syntax error");
         }
     }
     *o = '\0';
@@ -292,8 +308,8 @@ static DlTomlValue *read_value(Reader *r, TSNode n) {
         return v;
     }
     bool is_float = is(n, "float");
-    if (is_float || is(n, "offset_date_time") || is(n, "local_date_time") ||
-        is(n, "local_date") || is(n, "local_time")) {
+    if (is_float || is(n, "offset_date_time") || is(n, "local_date_time") || is(n, "local_date") ||
+        is(n, "local_time")) {
         DlTomlValue *v = new_value(r, is_float ? DL_TOML_FLOAT : DL_TOML_DATETIME, line);
         v->string_len = ts_node_end_byte(n) - ts_node_start_byte(n);
         v->string = dl_arena_strndup(r->arena, r->text + ts_node_start_byte(n), v->string_len);
@@ -331,10 +347,15 @@ static DlTomlValue *read_value(Reader *r, TSNode n) {
 /* `a.b.c = value` inside `table`: a and b may be new tables or tables made the same way. */
 static bool add_pair(Reader *r, DlTomlValue *table, TSNode pair) {
     if (!is(pair, "pair")) return fail(r, line_of(pair), "syntax error");
-    uint32_t count = ts_node_named_child_count(pair);
-    if (count < 2) return fail(r, line_of(pair), "syntax error");
+    TSNode parts[2]; /* key, value; a trailing comment is a child of the pair too */
+    uint32_t found = 0, count = ts_node_named_child_count(pair);
+    for (uint32_t i = 0; i < count && found < 2; i++) {
+        TSNode c = ts_node_named_child(pair, i);
+        if (!is(c, "comment")) parts[found++] = c;
+    }
+    if (found < 2) return fail(r, line_of(pair), "syntax error");
     KeyPath k = {0};
-    if (!collect_key(r, ts_node_named_child(pair, 0), &k)) return false;
+    if (!collect_key(r, parts[0], &k)) return false;
     DlTomlValue *t = table;
     for (int i = 0; i < k.count - 1; i++) {
         DlTomlEntry *e = table_find(t, k.part[i]);
@@ -352,7 +373,7 @@ static bool add_pair(Reader *r, DlTomlValue *table, TSNode pair) {
     const char *last = k.part[k.count - 1];
     if (table_find(t, last))
         return fail(r, k.line[k.count - 1], "duplicate key `%s`", key_text(r, &k, k.count - 1));
-    DlTomlValue *v = read_value(r, ts_node_named_child(pair, count - 1));
+    DlTomlValue *v = read_value(r, parts[1]);
     if (!v) return false;
     table_add(r, t, last, k.line[k.count - 1], v);
     return true;
@@ -433,6 +454,56 @@ static bool read_section(Reader *r, DlTomlValue *root, TSNode section, bool arra
 
 /* ---------------------------------------------------------------- the document */
 
+/* Where the text after the string opening at s[i] resumes: past the closing delimiter, or at the
+ * end of the line for an unclosed one-line string. `*lines` counts the newlines skipped. */
+static size_t skip_string(const char *s, size_t i, size_t len, int *lines) {
+    char q = s[i];
+    bool triple = i + 2 < len && s[i + 1] == q && s[i + 2] == q;
+    i += triple ? 3 : 1;
+    while (i < len) {
+        if (q == '"' && s[i] == '\\' && i + 1 < len) {
+            if (s[i + 1] == '\n') ++*lines;
+            i += 2;
+            continue;
+        }
+        if (s[i] == '\n') {
+            if (!triple) return i;
+            ++*lines;
+        }
+        if (s[i] == q && (!triple || (i + 2 < len && s[i + 1] == q && s[i + 2] == q)))
+            return i + (triple ? 3 : 1);
+        i++;
+    }
+    return i;
+}
+
+/* Brackets nested tens of thousands deep crash tree-sitter 0.20's tree deletion, so deep
+ * nesting is refused before parsing, by a scan that skips comments and strings. */
+static bool check_nesting(Reader *r, size_t len) {
+    const char *s = r->text;
+    int depth = 0, line = 1;
+    for (size_t i = 0; i < len;) {
+        char c = s[i];
+        if (c == '#') {
+            while (i < len && s[i] != '\n')
+                i++;
+        } else if (c == '"' || c == '\'') {
+            i = skip_string(s, i, len, &line);
+        } else {
+            if (c == '\n') line++;
+            if (c == '[' || c == '{') {
+                /* a [[header]] opens two; values may nest DL_TOML_MAX_DEPTH inside a header */
+                if (++depth > DL_TOML_MAX_DEPTH + 2)
+                    return fail(r, line, "values nested more than %d deep", DL_TOML_MAX_DEPTH);
+            } else if ((c == ']' || c == '}') && depth > 0) {
+                depth--;
+            }
+            i++;
+        }
+    }
+    return true;
+}
+
 /* The first ERROR or MISSING node in document order. */
 static TSNode first_error(TSNode n) {
     if (is(n, "ERROR") || ts_node_is_missing(n)) return n;
@@ -473,6 +544,7 @@ bool dl_toml_parse(const char *text, size_t len, DlTomlDoc *doc, DlTomlError *er
         len -= 3;
     }
     if (len > UINT32_MAX / 2) return fail(&r, 1, "file too large");
+    if (!check_nesting(&r, len)) return false;
     TSParser *parser = ts_parser_new();
     if (!parser || !ts_parser_set_language(parser, tree_sitter_toml())) {
         if (parser) ts_parser_delete(parser);
@@ -511,13 +583,20 @@ const DlTomlValue *dl_toml_get(const DlTomlValue *table, const char *key) {
 
 const char *dl_toml_kind_name(DlTomlKind kind) {
     switch (kind) {
-    case DL_TOML_STRING: return "string";
-    case DL_TOML_INTEGER: return "integer";
-    case DL_TOML_FLOAT: return "float";
-    case DL_TOML_BOOLEAN: return "boolean";
-    case DL_TOML_DATETIME: return "datetime";
-    case DL_TOML_ARRAY: return "array";
-    case DL_TOML_TABLE: return "table";
+    case DL_TOML_STRING:
+        return "string";
+    case DL_TOML_INTEGER:
+        return "integer";
+    case DL_TOML_FLOAT:
+        return "float";
+    case DL_TOML_BOOLEAN:
+        return "boolean";
+    case DL_TOML_DATETIME:
+        return "datetime";
+    case DL_TOML_ARRAY:
+        return "array";
+    case DL_TOML_TABLE:
+        return "table";
     }
     return "value";
 }

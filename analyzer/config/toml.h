@@ -10,7 +10,11 @@
  *
  * Errors. The grammar's ERROR/MISSING nodes give "syntax error"; TOML's own rules give
  * "duplicate key `a.b`" (a key or [table] defined twice) and "cannot redefine `a.b`" (a value,
- * inline table or [table] extended by a later header or dotted key). */
+ * inline table or [table] extended by a later header or dotted key); values give "integer out
+ * of range" and "invalid unicode escape"; "values nested more than 128 deep" is refused before
+ * parsing (tree-sitter 0.20 crashes on ~65536 unclosed brackets). The grammar rejects
+ * whitespace between a line-ending backslash and the line break, and accepts dates such as
+ * February 30: both are harmless for a config file. */
 #ifndef DL_TOML_H
 #define DL_TOML_H
 #include <stdbool.h>
@@ -31,7 +35,7 @@ typedef enum {
 typedef struct DlTomlValue DlTomlValue;
 
 typedef struct DlTomlEntry {
-    const char *key; /* one key segment, decoded ("per-file-ignores", "tests/*") */
+    const char *key; /* one key segment, decoded ("per-file-ignores", "DL201") */
     int line;        /* 1-based line of the key where the entry was first defined */
     DlTomlValue *value;
     struct DlTomlEntry *next;
@@ -44,8 +48,8 @@ struct DlTomlValue {
      * FLOAT, DATETIME: the source text. */
     const char *string;
     size_t string_len;
-    long long integer; /* INTEGER */
-    bool boolean;      /* BOOLEAN */
+    long long integer;   /* INTEGER */
+    bool boolean;        /* BOOLEAN */
     DlTomlValue **items; /* ARRAY */
     size_t item_count, item_cap;
     DlTomlEntry *entries, *last_entry; /* TABLE, in source order */

@@ -87,6 +87,7 @@ static const char *dl_diag_code(const DlDiag *d) {
 /* The fields that make two findings "the same" for deduplication, in report order. */
 static int dl_diag_cmp_identity(const DlDiag *a, const DlDiag *b) {
     int c = dl_diag_cmp_str(a->path, b->path);
+    if (!c) c = dl_diag_cmp_int(a->cell, b->cell); /* notebooks: cell, then the line in it */
     if (!c) c = dl_diag_cmp_int(a->line, b->line);
     if (!c) c = dl_diag_cmp_int(a->column, b->column);
     if (!c) c = strcmp(dl_diag_code(a), dl_diag_code(b));
@@ -168,6 +169,10 @@ DlFix *dl_fix_new(const char *title, size_t edit_count) {
     fix->edits = dl_diag_xrealloc(NULL, edit_count, sizeof *fix->edits);
     if (edit_count) memset(fix->edits, 0, edit_count * sizeof *fix->edits);
     return fix;
+}
+
+DlSeverity dl_diag_severity(const DlDiag *d) {
+    return d->severity_override ? (DlSeverity)(d->severity_override - 1) : d->rule->severity;
 }
 
 const char *dl_severity_name(DlSeverity s) {

@@ -14,6 +14,7 @@ typedef struct DlRule DlRule;
 typedef struct DlEdit {
     int line, column, end_line, end_column;
     char *text;
+    int cell; /* notebooks: the 1-based cell the lines are relative to; 0 for plain files */
 } DlEdit;
 
 typedef struct DlFix {
@@ -31,7 +32,13 @@ typedef struct DlDiag {
     char *message;
     char *source_line; /* text of `line`, for the text report's excerpt (may be NULL) */
     DlFix *fix;        /* NULL when no fix is offered */
+    int severity_override; /* 0: the rule's default; else 1 + the DlSeverity configured */
+    int cell;          /* notebooks: 1-based cell; `line`/`end_line` are relative to it */
+    int file_line;     /* notebooks: the line of the .ipynb file holding that source line */
 } DlDiag;
+
+/* The severity a finding is reported at: its rule's, unless the configuration overrides it. */
+DlSeverity dl_diag_severity(const DlDiag *d);
 
 typedef struct DlFileError {
     char *path;

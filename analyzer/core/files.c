@@ -205,9 +205,10 @@ DlFileKind dl_file_kind(const char *path) {
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
     const char *dot = strrchr(base, '.');
-    if (!dot || dot == base) return DL_KIND_NONE;
-    if (strcmp(dot, ".py") == 0 || strcmp(dot, ".pyi") == 0) return DL_KIND_PYTHON;
-    return DL_KIND_NONE;
+    if (!dot || dot == base) return DL_FILE_NONE;
+    if (strcmp(dot, ".py") == 0 || strcmp(dot, ".pyi") == 0) return DL_FILE_PYTHON;
+    if (strcmp(dot, ".ipynb") == 0) return DL_FILE_NOTEBOOK;
+    return DL_FILE_NONE;
 }
 
 /* ---- the walk ---- */
@@ -287,7 +288,7 @@ static void dl_walk_entry(DlWalk *w, const char *dir, const char *name) {
     }
     if (S_ISDIR(st.st_mode)) {
         dl_walk_dir(w, path, &st);
-    } else if (S_ISREG(st.st_mode) && dl_file_kind(name) != DL_KIND_NONE) {
+    } else if (S_ISREG(st.st_mode) && dl_file_kind(name) != DL_FILE_NONE) {
         dl_vec_push(&w->paths, path);
         return;
     }

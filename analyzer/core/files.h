@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-typedef enum { DL_KIND_NONE = 0, DL_KIND_PYTHON = 1 } DlFileKind;
+typedef enum { DL_FILE_NONE = 0, DL_FILE_PYTHON = 1, DL_FILE_NOTEBOOK = 2 } DlFileKind;
 
 typedef struct DlFileList {
     char **paths; /* normalised ("./a/b.py" -> "a/b.py"), sorted, unique; owned */

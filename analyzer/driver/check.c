@@ -8,19 +8,23 @@
 #include <sys/stat.h>
 
 #include "core/arena.h"
+#include "core/files.h"
 #include "core/pool.h"
 #include "core/source.h"
 #include "core/suppress.h"
 #include "dataflow/flow.h"
 #include "dataflow/project.h"
+#include "frontend/notebook.h"
 #include "frontend/python.h"
 #include "rules/facts.h"
 #include "rules/rule.h"
 
 typedef struct FileJob {
     const char *path;
-    DlSource source;
+    DlSource source; /* what is analysed: the file, or a notebook's joined code cells */
     bool loaded;
+    DlNotebook notebook; /* notebooks: the map from program lines to cells */
+    bool is_notebook;
     DlArena arena;
     DlModuleIR *module; /* NULL when it failed or was not worth lowering */
     DlSuppressions suppressions;
@@ -73,6 +77,32 @@ static char *line_copy(const DlSource *src, int line) {
     return s;
 }
 
+/* Notebooks: a program line -> its cell and the line within it (and the .ipynb line). */
+static void to_cell(const FileJob *job, int *line, int *cell, int *file_line) {
+    if (!job->is_notebook || *line < 1 || (size_t)*line > job->notebook.line_count) return;
+    const DlNotebookLine *l = &job->notebook.lines[*line - 1];
+    *cell = l->cell;
+    if (file_line) *file_line = l->file_line;
+    *line = l->cell_line;
+}
+
+static void cell_positions(const FileJob *job, DlDiag *d) {
+    if (!job->is_notebook) return;
+    int end_cell = 0;
+    to_cell(job, &d->line, &d->cell, &d->file_line);
+    to_cell(job, &d->end_line, &end_cell, NULL);
+    if (end_cell != d->cell) { /* a span never leaves its cell; clamp to be safe */
+        d->end_line = d->line;
+        d->end_column = d->column + 1;
+    }
+    for (size_t i = 0; d->fix && i < d->fix->edit_count; i++) {
+        DlEdit *e = &d->fix->edits[i];
+        int edit_end_cell = 0;
+        to_cell(job, &e->line, &e->cell, NULL);
+        to_cell(job, &e->end_line, &edit_end_cell, NULL);
+    }
+}
+
 static void add_diag(FileJob *into, const FileJob *at, const DlRule *rule, DlSpan span,
                      const char *message, DlFix *fix) {
     DlDiag d = {0};
@@ -83,6 +113,7 @@ static void add_diag(FileJob *into, const FileJob *at, const DlRule *rule, DlSpa
     d.message = strdup(message);
     d.source_line = line_copy(&at->source, d.line);
     d.fix = fix;
+    cell_positions(at, &d);
     dl_result_add_diag(&into->result, d);
 }
 
@@ -162,8 +193,12 @@ const char *dl_rule_where(DlRuleContext *ctx, const DlModuleIR *home, uint32_t b
     const FileJob *at = job_of(ctx, home);
     int line, col;
     dl_source_position(&at->source, byte, &line, &col);
-    if (at == ctx->job) return dl_arena_printf(ctx->arena, "line %d", line);
-    return dl_arena_printf(ctx->arena, "%s:%d", at->path, line);
+    int cell = 0;
+    to_cell(at, &line, &cell, NULL);
+    const char *local = cell ? dl_arena_printf(ctx->arena, "cell %d, line %d", cell, line)
+                             : dl_arena_printf(ctx->arena, "line %d", line);
+    if (at == ctx->job) return local;
+    return dl_arena_printf(ctx->arena, "%s %s", at->path, local);
 }
 
 const char *dl_rule_text_in(DlRuleContext *ctx, const DlModuleIR *home, DlSpan span) {
@@ -272,11 +307,28 @@ DISPATCH(timing, DlTimingFact)
 
 /* ---------------------------------------------------------------- stages */
 
+/* A notebook's code cells, joined into the program that is analysed. */
+static bool load_notebook(FileJob *job, const Run *run, char **error) {
+    DlSource raw;
+    bool ok = run->opts->stdin_text
+                  ? dl_source_from_bytes(&raw, job->path, run->opts->stdin_text,
+                                         run->opts->stdin_len, run->opts->max_file_bytes, error)
+                  : dl_source_load(&raw, job->path, run->opts->max_file_bytes, error);
+    if (!ok) return false;
+    ok = dl_notebook_load(raw.text, raw.len, &job->notebook, error);
+    dl_source_free(&raw);
+    if (!ok) return false;
+    job->is_notebook = true;
+    return dl_source_from_bytes(&job->source, job->path, job->notebook.program,
+                                job->notebook.program_len, 0, error);
+}
+
 static void load_and_lower(void *arg, size_t index) {
     Run *run = arg;
     FileJob *job = &run->jobs[run->order[index]];
     char *error = NULL;
-    bool ok = run->opts->stdin_text
+    bool ok = dl_file_kind(job->path) == DL_FILE_NOTEBOOK ? load_notebook(job, run, &error)
+              : run->opts->stdin_text
                   ? dl_source_from_bytes(&job->source, job->path, run->opts->stdin_text,
                                          run->opts->stdin_len, run->opts->max_file_bytes, &error)
                   : dl_source_load(&job->source, job->path, run->opts->max_file_bytes, &error);
@@ -321,6 +373,7 @@ static void check_suppression_codes(DlRuleContext *ctx) {
             sprintf(msg, "unknown rule `%s` in a suppression comment (see `devlint rules`)", code);
             d.message = msg;
             d.source_line = line_copy(&ctx->job->source, sup->line);
+            cell_positions(ctx->job, &d);
             dl_result_add_diag(&ctx->job->result, d);
         }
     }
@@ -410,6 +463,7 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
             dl_arena_release(&job->arena);
             dl_source_free(&job->source);
         }
+        if (job->is_notebook) dl_notebook_free(&job->notebook);
         free(job->error);
     }
     dl_project_free(&run.project);

@@ -44,6 +44,53 @@ static bool load_target(const char *path, const DlFixRun *run, FixTarget *t, cha
                                 error);
 }
 
+/* Notebooks: each cell's fixes apply to that cell's code (edit lines are relative to their
+ * cell), then the changed cells are written back into the JSON. Returns the new JSON, or NULL
+ * when nothing changed (or on error, with *error set). */
+static char *fix_notebook(const FixTarget *t, const DlFix **fixes, size_t n, size_t *out_len,
+                          size_t *applied, char **error) {
+    const DlNotebook *nb = &t->notebook;
+    int cells = nb->line_count ? nb->lines[nb->line_count - 1].cell : 0;
+    char **texts = calloc((size_t)cells + 1, sizeof *texts);
+    size_t *lens = calloc((size_t)cells + 1, sizeof *lens);
+    const DlFix **cell_fixes = malloc((n ? n : 1) * sizeof *cell_fixes);
+    if (!texts || !lens || !cell_fixes) abort();
+    *applied = 0;
+    for (size_t first = 0; first < nb->line_count;) {
+        int cell = nb->lines[first].cell;
+        size_t last = first;
+        while (last < nb->line_count && nb->lines[last].cell == cell) last++;
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++)
+            if (fixes[i]->edit_count && fixes[i]->edits[0].cell == cell) cell_fixes[k++] = fixes[i];
+        if (k) {
+            /* the cell's code: its program lines, which are contiguous */
+            size_t start = (size_t)(t->source.line_starts[first]);
+            size_t end = last < t->source.line_count ? t->source.line_starts[last] : t->source.len;
+            DlSource cell_src;
+            char *ignored = NULL;
+            if (dl_source_from_bytes(&cell_src, "cell", t->source.text + start, end - start, 0,
+                                     &ignored)) {
+                size_t taken = 0;
+                texts[cell - 1] = dl_fix_apply(&cell_src, cell_fixes, k, &lens[cell - 1], &taken);
+                *applied += taken;
+                dl_source_free(&cell_src);
+            }
+            free(ignored);
+        }
+        first = last;
+    }
+    char *out = NULL;
+    if (*applied)
+        out = dl_notebook_write_cells(nb, t->raw, t->raw_len, (const char *const *)texts, lens,
+                                      (size_t)cells, out_len, error);
+    for (int c = 0; c < cells; c++) free(texts[c]);
+    free(texts);
+    free(lens);
+    free(cell_fixes);
+    return out;
+}
+
 static void free_target(FixTarget *t) {
     dl_source_free(&t->source);
     if (t->has_notebook) dl_notebook_free(&t->notebook);
@@ -77,24 +124,22 @@ static size_t fix_file(const DlDiag *diags, size_t first, size_t last, DlFixRun 
         free(fixes);
         return 0;
     }
-    size_t new_len = 0;
-    char *fixed = dl_fix_apply(&t.source, fixes, n, &new_len, &applied);
-    free(fixes);
-    /* what is written: the file's own text, or the notebook JSON with the new code */
+    char *out = NULL;
+    size_t out_len = 0;
     const char *old_out = t.has_notebook ? t.raw : t.source.text;
     size_t old_len = t.has_notebook ? t.raw_len : t.source.len;
-    char *out = fixed;
-    size_t out_len = new_len;
-    if (applied && t.has_notebook) {
-        out = dl_notebook_write_back(&t.notebook, t.raw, t.raw_len, fixed, new_len, &out_len, &error);
-        free(fixed);
-        fixed = NULL;
-        if (!out) {
+    if (t.has_notebook) {
+        out = fix_notebook(&t, fixes, n, &out_len, &applied, &error);
+        if (!out && error) {
             file_error(errors, path, error);
+            free(fixes);
             free_target(&t);
             return 0;
         }
+    } else {
+        out = dl_fix_apply(&t.source, fixes, n, &out_len, &applied);
     }
+    free(fixes);
     bool changed = applied && (out_len != old_len || memcmp(out, old_out, out_len) != 0);
     if (changed && run->diff_out) dl_diff_unified(run->diff_out, path, old_out, old_len, out, out_len);
     if (changed && run->stdin_path && strcmp(path, run->stdin_path) == 0) {

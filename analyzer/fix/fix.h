@@ -20,7 +20,9 @@
  * its text, lines past the file to the file's end. Inserted text's "\n" (or "\r\n") become
  * the file's line ending ("\r\n" in a CRLF file, "\r" in a CR file, from its first line).
  * Returns the new text (malloc'ed, NUL-terminated, length in *out_len); *applied_count (may be
- * NULL) tells how many fixes were taken. Never fails except on out-of-memory (abort). */
+ * NULL) tells how many fixes were taken. Never fails except on out-of-memory (abort).
+ * Positions are taken as positions in `src`: a notebook edit's `cell` is not looked at, so the
+ * caller maps cell-relative edits (or passes the cell's own source) first. */
 char *dl_fix_apply(const DlSource *src, const DlFix *const *fixes, size_t fix_count,
                    size_t *out_len, size_t *applied_count);
 

@@ -95,12 +95,10 @@ bool dl_write_atomic(const char *path, const char *data, size_t len, char **erro
         free(target);
         return dl_write_fail(error, path, err);
     }
-    /* Ownership is kept where we may (running as root on someone's file); elsewhere the
-     * rename gives the file to us, as any editor's save-by-rename does. */
-    if (existed && (st.st_uid != geteuid() || st.st_gid != getegid()) &&
-        fchown(fd, st.st_uid, st.st_gid) != 0) {
-        /* Not fatal: the contents are what the user asked for. */
-    }
+    /* Ownership is kept where we may (root fixing someone's file); elsewhere the rename gives
+     * the file to us, as any editor's save-by-rename does, so a refusal is not an error. */
+    if (existed && (st.st_uid != geteuid() || st.st_gid != getegid()))
+        (void)!fchown(fd, st.st_uid, st.st_gid);
     bool ok = dl_write_all(fd, data, len) && fsync(fd) == 0 && fchmod(fd, mode) == 0;
     int err = errno;
     if (close(fd) != 0 && ok) {

@@ -42,6 +42,15 @@ char *dl_notebook_write_back(const DlNotebook *nb, const char *json, size_t json
                              const char *new_program, size_t new_len, size_t *out_len,
                              char **error);
 
+/* The notebook JSON with the code cells whose new text is given (cell_texts[n-1] for cell n,
+ * NULL: unchanged) written back. A cell that keeps its number of lines changes only the
+ * strings of the lines that changed; one whose line count changed (a fix added or removed
+ * lines) has its whole source rewritten, one string per line, in the original layout. Masked
+ * magic lines are kept; a cell with magics cannot change its line count. */
+char *dl_notebook_write_cells(const DlNotebook *nb, const char *json, size_t json_len,
+                              const char *const *cell_texts, const size_t *cell_lens,
+                              size_t cell_count, size_t *out_len, char **error);
+
 void dl_notebook_free(DlNotebook *nb);
 
 #endif

@@ -37,11 +37,15 @@ static void dl_github_escape(FILE *out, const char *s, bool property) {
 }
 
 static void dl_github_finding(FILE *out, const DlDiag *d) {
-    fprintf(out, "::%s file=", dl_github_command(d->rule->severity));
+    fprintf(out, "::%s file=", dl_github_command(dl_diag_severity(d)));
     dl_github_escape(out, d->path, true);
-    fprintf(out, ",line=%d,col=%d", d->line, d->column);
-    if (d->end_line > 0) fprintf(out, ",endLine=%d", d->end_line);
-    if (d->end_column > 0) fprintf(out, ",endColumn=%d", d->end_column);
+    if (d->cell) { /* a notebook: annotate the .ipynb file's line holding the code */
+        fprintf(out, ",line=%d", d->file_line);
+    } else {
+        fprintf(out, ",line=%d,col=%d", d->line, d->column);
+        if (d->end_line > 0) fprintf(out, ",endLine=%d", d->end_line);
+        if (d->end_column > 0) fprintf(out, ",endColumn=%d", d->end_column);
+    }
     fputs(",title=", out);
     dl_github_escape(out, d->rule->code, true);
     fputs(" [", out);

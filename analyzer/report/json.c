@@ -26,6 +26,7 @@ static cJSON *dl_json_fix(const DlFix *fix) {
     for (size_t i = 0; i < fix->edit_count; i++) {
         const DlEdit *e = &fix->edits[i];
         cJSON *edit = cJSON_CreateObject();
+        if (e->cell) cJSON_AddNumberToObject(edit, "cell", e->cell);
         dl_json_add_range(edit, e->line, e->column, e->end_line, e->end_column);
         cJSON_AddStringToObject(edit, "text", dl_json_str(e->text));
         cJSON_AddItemToArray(edits, edit);
@@ -37,8 +38,9 @@ static cJSON *dl_json_finding(const DlDiag *d) {
     cJSON *obj = cJSON_CreateObject();
     cJSON_AddStringToObject(obj, "code", dl_json_str(d->rule->code));
     cJSON_AddStringToObject(obj, "name", dl_json_str(d->rule->name));
-    cJSON_AddStringToObject(obj, "severity", dl_severity_name(d->rule->severity));
+    cJSON_AddStringToObject(obj, "severity", dl_severity_name(dl_diag_severity(d)));
     cJSON_AddStringToObject(obj, "path", dl_json_str(d->path));
+    if (d->cell) cJSON_AddNumberToObject(obj, "cell", d->cell); /* notebooks: lines are the cell's */
     dl_json_add_range(obj, d->line, d->column, d->end_line, d->end_column);
     cJSON_AddStringToObject(obj, "message", dl_json_str(d->message));
     cJSON_AddItemToObject(obj, "fix", dl_json_fix(d->fix));

@@ -166,16 +166,26 @@ static cJSON *dl_sarif_result(const DlDiag *d, const DlRuleList *rules) {
     cJSON *obj = cJSON_CreateObject();
     cJSON_AddStringToObject(obj, "ruleId", d->rule->code);
     cJSON_AddNumberToObject(obj, "ruleIndex", dl_sarif_rule_index(rules, d->rule));
-    cJSON_AddStringToObject(obj, "level", dl_sarif_level(d->rule->severity));
+    cJSON_AddStringToObject(obj, "level", dl_sarif_level(dl_diag_severity(d)));
     cJSON_AddItemToObject(obj, "message", dl_sarif_text(d->message));
     cJSON *physical = cJSON_CreateObject();
     cJSON_AddItemToObject(physical, "artifactLocation", dl_sarif_artifact(d->path));
-    cJSON_AddItemToObject(physical, "region",
-                          dl_sarif_region(d->line, d->column, d->end_line, d->end_column));
+    if (d->cell) {
+        /* a notebook: the region is the .ipynb file's line holding the code; where in the cell
+         * it is goes in the properties (SARIF has no notion of cells) */
+        cJSON_AddItemToObject(physical, "region", dl_sarif_region(d->file_line, 0, d->file_line, 0));
+        cJSON *props = cJSON_AddObjectToObject(obj, "properties");
+        cJSON_AddNumberToObject(props, "cell", d->cell);
+        cJSON_AddNumberToObject(props, "cellLine", d->line);
+        cJSON_AddNumberToObject(props, "cellColumn", d->column);
+    } else {
+        cJSON_AddItemToObject(physical, "region",
+                              dl_sarif_region(d->line, d->column, d->end_line, d->end_column));
+    }
     cJSON *location = cJSON_CreateObject();
     cJSON_AddItemToObject(location, "physicalLocation", physical);
     cJSON_AddItemToArray(cJSON_AddArrayToObject(obj, "locations"), location);
-    if (d->fix) cJSON_AddItemToObject(obj, "fixes", dl_sarif_fixes(d));
+    if (d->fix && !d->cell) cJSON_AddItemToObject(obj, "fixes", dl_sarif_fixes(d));
     return obj;
 }
 

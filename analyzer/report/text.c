@@ -60,9 +60,14 @@ static void dl_text_underline(FILE *out, const DlDiag *d, const DlTextPaint *pai
 }
 
 static void dl_text_finding(FILE *out, const DlDiag *d, const DlReportOptions *opts) {
-    DlTextPaint paint = dl_text_paint(opts, d->rule->severity);
-    fprintf(out, "%s%s%s:%d:%d: %s%s%s [%s] %s\n", paint.bold, d->path, paint.reset, d->line,
-            d->column, paint.severity, d->rule->code, paint.reset, d->rule->name, d->message);
+    DlTextPaint paint = dl_text_paint(opts, dl_diag_severity(d));
+    if (d->cell) /* notebooks: nb.ipynb:cell 3:2:5 */
+        fprintf(out, "%s%s:cell %d%s:%d:%d: %s%s%s [%s] %s\n", paint.bold, d->path, d->cell,
+                paint.reset, d->line, d->column, paint.severity, d->rule->code, paint.reset,
+                d->rule->name, d->message);
+    else
+        fprintf(out, "%s%s%s:%d:%d: %s%s%s [%s] %s\n", paint.bold, d->path, paint.reset, d->line,
+                d->column, paint.severity, d->rule->code, paint.reset, d->rule->name, d->message);
     if (d->source_line) {
         fprintf(out, "    %s\n", d->source_line);
         dl_text_underline(out, d, &paint);

@@ -223,14 +223,14 @@ Test(files, symlinked_directory_is_followed_once, .timeout = 10) {
 }
 
 Test(files, file_kind) {
-    cr_assert_eq(dl_file_kind("a.py"), DL_KIND_PYTHON);
-    cr_assert_eq(dl_file_kind("dir/stubs.pyi"), DL_KIND_PYTHON);
-    cr_assert_eq(dl_file_kind("a.pyc"), DL_KIND_NONE);
-    cr_assert_eq(dl_file_kind("a.PY"), DL_KIND_NONE);
-    cr_assert_eq(dl_file_kind("py"), DL_KIND_NONE);
-    cr_assert_eq(dl_file_kind(".py"), DL_KIND_NONE);
-    cr_assert_eq(dl_file_kind("pkg.py/readme"), DL_KIND_NONE);
-    cr_assert_eq(dl_file_kind("a.ipynb"), DL_KIND_NONE);
+    cr_assert_eq(dl_file_kind("a.py"), DL_FILE_PYTHON);
+    cr_assert_eq(dl_file_kind("dir/stubs.pyi"), DL_FILE_PYTHON);
+    cr_assert_eq(dl_file_kind("a.pyc"), DL_FILE_NONE);
+    cr_assert_eq(dl_file_kind("a.PY"), DL_FILE_NONE);
+    cr_assert_eq(dl_file_kind("py"), DL_FILE_NONE);
+    cr_assert_eq(dl_file_kind(".py"), DL_FILE_NONE);
+    cr_assert_eq(dl_file_kind("pkg.py/readme"), DL_FILE_NONE);
+    cr_assert_eq(dl_file_kind("a.ipynb"), DL_FILE_NOTEBOOK);
 }
 
 #define MATCH(pattern, path) cr_assert(dl_glob_match_path(pattern, path), "%s ~ %s", pattern, path)

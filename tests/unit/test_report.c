@@ -49,7 +49,7 @@ static DlDiag make_diag(const DlRule *rule, const char *path, int line, int colu
 
 static DlFix *make_fix(const char *title, int line, int column, int end_column, const char *text) {
     DlFix *fix = dl_fix_new(title, 1);
-    fix->edits[0] = (DlEdit){line, column, line, end_column, strdup(text)};
+    fix->edits[0] = (DlEdit){line, column, line, end_column, strdup(text), 0};
     return fix;
 }
 
