@@ -15,6 +15,7 @@
 #include "core/vec.h"
 #include "driver/check.h"
 #include "driver/fixing.h"
+#include "driver/settings.h"
 #include "report/report.h"
 #include "rules/rule.h"
 
@@ -28,7 +29,9 @@ typedef struct CliOptions {
     DlFormat format;
     const char *output_file;
     const char *stdin_filename;
-    bool exit_zero, statistics, quiet, exclude_given, fix, diff, unsafe_fixes;
+    const char *config_path;
+    const char *show_settings;
+    bool exit_zero, statistics, quiet, exclude_given, fix, diff, unsafe_fixes, isolated;
     int jobs;
 } CliOptions;
 
@@ -51,6 +54,10 @@ static const char usage_text[] =
     "                          (exit 1 when there is one)\n"
     "  --unsafe-fixes          also apply fixes marked unsafe (with --fix or --diff)\n"
     "  --exit-zero             exit 0 even when problems are found\n"
+    "  --config FILE           use this configuration file (devlint.toml, or a pyproject.toml\n"
+    "                          with [tool.devlint]) instead of the nearest one of each file\n"
+    "  --isolated              ignore all configuration files\n"
+    "  --show-settings FILE    print the settings FILE would be checked with, and exit\n"
     "  --statistics            print how many findings each rule has instead of the findings\n"
     "  -j, --jobs N            worker threads (default: all cores)\n"
     "  -q, --quiet             print findings only, no summary\n"
@@ -143,6 +150,14 @@ static int parse_args(int argc, char **argv, int first, CliOptions *o) {
         } else if (strncmp(a, "-j", 2) == 0 && isdigit((unsigned char)a[2])) {
             if (parse_jobs(a + 2, &o->jobs) != 0)
                 return usage_error("--jobs needs a whole number from 1 to 1024, not `%s`", a + 2);
+        } else if (is_option(a, "--config")) {
+            VALUE("--config");
+            o->config_path = v;
+        } else if (is_option(a, "--show-settings")) {
+            VALUE("--show-settings");
+            o->show_settings = v;
+        } else if (strcmp(a, "--isolated") == 0) {
+            o->isolated = true;
         } else if (strcmp(a, "--fix") == 0) {
             o->fix = true;
         } else if (strcmp(a, "--diff") == 0) {
@@ -218,12 +233,16 @@ static char *read_all(FILE *in, size_t *len) {
 /* What one check reads: the walked files (or stdin), kept across --fix rounds. */
 typedef struct CheckInput {
     DlFileList files;
+    char **paths; /* the files checked: walked ones a config excludes are left out */
+    const DlSettings **settings; /* parallel to paths */
+    size_t count;
     char *stdin_text;
     size_t stdin_len;
     char *stdin_name;
 } CheckInput;
 
 static void run_check(const CheckInput *in, DlCheckOptions *check, DlResult *out) {
+    check->settings = in->settings;
     if (in->stdin_name) {
         check->stdin_text = in->stdin_text;
         check->stdin_len = in->stdin_len;
@@ -233,7 +252,39 @@ static void run_check(const CheckInput *in, DlCheckOptions *check, DlResult *out
     }
     for (size_t i = 0; i < in->files.error_count; i++)
         dl_result_add_error(out, in->files.error_paths[i], in->files.error_messages[i]);
-    dl_check_files(in->files.paths, in->files.count, check, out);
+    dl_check_files(in->paths, in->count, check, out);
+}
+
+static bool named_on_command_line(const CliOptions *o, const char *path) {
+    for (size_t i = 0; i < o->paths.len; i++) {
+        const char *p = o->paths.items[i];
+        if (strncmp(p, "./", 2) == 0) p += 2;
+        if (strcmp(p, path) == 0) return true;
+    }
+    return false;
+}
+
+/* Settings for every file; walked files a config excludes are dropped. False on a bad config
+ * (the error is printed). */
+static bool resolve_settings(const CliOptions *o, DlSettingsContext *sc, CheckInput *in) {
+    size_t n = in->stdin_name ? 1 : in->files.count;
+    in->paths = calloc(n ? n : 1, sizeof *in->paths);
+    in->settings = calloc(n ? n : 1, sizeof *in->settings);
+    if (!in->paths || !in->settings) abort();
+    for (size_t i = 0; i < n; i++) {
+        char *path = in->stdin_name ? in->stdin_name : in->files.paths[i];
+        char *error = NULL;
+        const DlSettings *s = dl_settings_for(sc, path, &error);
+        if (!s) {
+            fprintf(stderr, "devlint: error: %s\n", error);
+            free(error);
+            return false;
+        }
+        if (s->excluded && !in->stdin_name && !named_on_command_line(o, path)) continue;
+        in->paths[in->count] = path;
+        in->settings[in->count++] = s;
+    }
+    return true;
 }
 
 static int report(CliOptions *o, DlResult *result, FILE *out) {
@@ -302,10 +353,29 @@ static int run_fix(CliOptions *o, CheckInput *in, DlCheckOptions *check, FILE *o
     return rc;
 }
 
+static int cmd_show_settings(CliOptions *o) {
+    DlSettingsOptions so = {o->select.items, o->select.len, o->ignore.items, o->ignore.len,
+                            o->config_path, o->isolated};
+    DlSettingsContext *sc = dl_settings_new(&so);
+    char *error = NULL;
+    const DlSettings *s = dl_settings_for(sc, o->show_settings, &error);
+    int rc = EXIT_CLEAN;
+    if (s) {
+        dl_settings_print(stdout, o->show_settings, s);
+    } else {
+        fprintf(stderr, "devlint: error: %s\n", error);
+        free(error);
+        rc = EXIT_USAGE;
+    }
+    dl_settings_free(sc);
+    return rc;
+}
+
 static int cmd_check(CliOptions *o) {
+    if (o->show_settings) return cmd_show_settings(o);
     if (!o->paths.len) return usage_error("%s", "no paths given (try `devlint .`)");
     if (o->fix && o->diff) return usage_error("%s", "--fix and --diff cannot be combined");
-    bool enabled[64] = {0};
+    bool enabled[DL_MAX_RULES] = {0}; /* only to reject unknown selectors early */
     char *error = NULL;
     if (!dl_selection_resolve(o->select.items, o->select.len, o->ignore.items, o->ignore.len,
                               enabled, &error)) {
@@ -313,9 +383,10 @@ static int cmd_check(CliOptions *o) {
         free(error);
         return rc;
     }
-    DlCheckOptions check = {.enabled = enabled,
-                            .jobs = o->jobs > 0 ? o->jobs : dl_cpu_count(),
+    DlCheckOptions check = {.jobs = o->jobs > 0 ? o->jobs : dl_cpu_count(),
                             .max_file_bytes = DEFAULT_MAX_FILE_BYTES};
+    DlSettingsOptions so = {o->select.items, o->select.len, o->ignore.items, o->ignore.len,
+                            o->config_path, o->isolated};
     CheckInput in = {0};
     bool from_stdin = false;
     for (size_t i = 0; i < o->paths.len; i++) from_stdin |= strcmp(o->paths.items[i], "-") == 0;
@@ -329,15 +400,23 @@ static int cmd_check(CliOptions *o) {
         dl_files_collect(o->paths.items, o->paths.len, &walk, &in.files);
     }
 
+    DlSettingsContext *sc = dl_settings_new(&so);
     FILE *out = stdout;
-    if (o->output_file) {
+    bool ok = resolve_settings(o, sc, &in);
+    if (ok && o->output_file) {
         out = fopen(o->output_file, "w");
         if (!out) {
             fprintf(stderr, "devlint: error: cannot write %s: %s\n", o->output_file, strerror(errno));
-            free(in.stdin_text);
-            dl_files_free(&in.files);
-            return EXIT_USAGE;
+            ok = false;
         }
+    }
+    if (!ok) {
+        free(in.stdin_text);
+        free(in.paths);
+        free(in.settings);
+        dl_files_free(&in.files);
+        dl_settings_free(sc);
+        return EXIT_USAGE;
     }
     int rc;
     if (o->diff) {
@@ -352,7 +431,10 @@ static int cmd_check(CliOptions *o) {
     }
     if (out != stdout) fclose(out);
     free(in.stdin_text);
+    free(in.paths);
+    free(in.settings);
     dl_files_free(&in.files);
+    dl_settings_free(sc);
     return rc;
 }
 

@@ -495,9 +495,9 @@ const DlValue *flow_param_value(Flow *F, const DlFunction *fn, uint32_t i) {
         if (q && strcmp(q, "torch.device") == 0) return flow_named_device(F, p->name, p->span);
         if (q && dl_torch_is_dataloader(q)) return flow_loader_value(F, p->span);
     }
-    if (flow_name_says_device(p->name) && !p->default_value)
+    if (flow_name_says_device(F, p->name) && !p->default_value)
         return flow_named_device(F, p->name, p->span);
-    if (flow_name_says_device(p->name) && p->default_value && p->default_value->kind != DL_EX_CONST)
+    if (flow_name_says_device(F, p->name) && p->default_value && p->default_value->kind != DL_EX_CONST)
         return flow_named_device(F, p->name, p->span);
     if (strcmp(p->name, "optimizer") == 0 || strcmp(p->name, "optim") == 0 ||
         strcmp(p->name, "opt") == 0 || strstr(p->name, "_optimizer"))

@@ -16,6 +16,8 @@ typedef struct DlFlowEnv {
     const DlFlowState *globals;  /* the module's top-level state, for names a function reads */
     DlProject *recorder;         /* while summaries are built: where project-wide uses are
                                     noted (datasets and collate functions run in workers) */
+    const char *const *device_names; /* configured names that hold devices (`device-names`) */
+    size_t device_name_count;
 } DlFlowEnv;
 
 /* Runs `fn` (NULL: the module body). Returns the join of its return values (NULL if none).

@@ -95,7 +95,7 @@ const DlValue *flow_eval_attr(Flow *F, const DlExpr *e) {
             return init ? flow_bind_parameter_device(F, v, init->fn, NULL, NULL, true) : v;
         }
     }
-    if (flow_name_says_device(e->name))
+    if (flow_name_says_device(F, e->name))
         return flow_named_device(F, key ? key : flow_short_text(F, e->span), e->span);
     return flow_unknown();
 }
@@ -177,7 +177,7 @@ const DlValue *flow_eval_subscript(Flow *F, const DlExpr *e) {
         }
         if (obj->elem) return obj->elem;
     }
-    if (key && flow_name_says_device(key)) return flow_named_device(F, key, e->span);
+    if (key && flow_name_says_device(F, key)) return flow_named_device(F, key, e->span);
     return flow_unknown();
 }
 

@@ -75,7 +75,7 @@ bool flow_block_binds(const DlBlock *b, const char *name, int depth);
 bool flow_enclosing_binds(const DlFunction *fn, const char *name);
 const Binding *flow_lookup(Flow *F, const char *key);
 const char *flow_qualify(Flow *F, const DlExpr *e);
-bool flow_name_says_device(const char *s);
+bool flow_name_says_device(Flow *F, const char *s);
 bool flow_name_says_loader(const char *s);
 DlValue *flow_named_device(Flow *F, const char *name, DlSpan span);
 DlDeviceTag flow_device_of_string(const char *s);

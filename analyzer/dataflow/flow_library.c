@@ -15,7 +15,7 @@ bool flow_positional_device(Flow *F, const DlExpr *e, const DlValue *v) {
     if (v->kind == DL_KIND_DEVICE) return true;
     if (v->kind != DL_KIND_UNKNOWN) return false;
     const char *key = flow_key_of(F, e);
-    return key && flow_name_says_device(key);
+    return key && flow_name_says_device(F, key);
 }
 
 /* Where a module or tensor built now lives: the CPU, unless a default device is in force

@@ -126,8 +126,14 @@ const char *flow_qualify(Flow *F, const DlExpr *e) {
 
 /* Does a name hold a device: `device`, `dev`, `self.device`, `args.device`, `train_device`,
  * `cfg["device"]`? Not `devices`, `num_devices`, `device_count` or `device_id` (numbers). */
-bool flow_name_says_device(const char *s) {
+bool flow_name_says_device(Flow *F, const char *s) {
     if (!s) return false;
+    for (size_t i = 0; i < F->env->device_name_count; i++) { /* configured `device-names` */
+        const char *n = F->env->device_names[i];
+        size_t ls = strlen(s), ln = strlen(n);
+        if (strcmp(s, n) == 0 || (ls > ln && s[ls - ln - 1] == '.' && strcmp(s + ls - ln, n) == 0))
+            return true;
+    }
     const char *last = s;
     for (const char *p = s; *p; p++)
         if (*p == '.' || *p == '[') last = p + 1;

@@ -260,7 +260,7 @@ static void compute_function_summaries(DlProject *p, DlFlowState *const *globals
     for (uint32_t i = 0; i < p->file_count; i++) {
         DlFileFacts *f = &p->files[i];
         if (!f->module) continue;
-        DlFlowEnv env = {p, f, &p->arena, NULL, globals[i], p};
+        DlFlowEnv env = {p, f, &p->arena, NULL, globals[i], p, NULL, 0};
         for (uint32_t j = 0; j < f->function_count; j++) {
             DlFunctionInfo *fi = f->functions[j];
             if (needs_summary(fi)) fi->ret = dl_flow_run(&env, fi->fn, fi->owner, NULL);
@@ -272,7 +272,7 @@ static void compute_class_attributes(DlProject *p, DlFlowState *const *globals) 
     for (uint32_t i = 0; i < p->file_count; i++) {
         DlFileFacts *f = &p->files[i];
         if (!f->module) continue;
-        DlFlowEnv env = {p, f, &p->arena, NULL, globals[i], p};
+        DlFlowEnv env = {p, f, &p->arena, NULL, globals[i], p, NULL, 0};
         for (uint32_t j = 0; j < f->class_count; j++) {
             DlClassInfo *c = f->classes[j];
             const DlFunctionInfo *init = NULL;
@@ -320,7 +320,7 @@ static void compute_globals(DlProject *p, DlFlowState **globals) {
         dl_flow_state_free(globals[i]);
         globals[i] = NULL;
         if (!f->module) continue;
-        DlFlowEnv env = {p, f, &p->arena, NULL, NULL, p};
+        DlFlowEnv env = {p, f, &p->arena, NULL, NULL, p, NULL, 0};
         dl_flow_run(&env, NULL, NULL, &globals[i]);
     }
 }

@@ -21,6 +21,7 @@
 
 typedef struct FileJob {
     const char *path;
+    const DlSettings *settings;
     DlSource source; /* what is analysed: the file, or a notebook's joined code cells */
     bool loaded;
     DlNotebook notebook; /* notebooks: the map from program lines to cells */
@@ -63,7 +64,7 @@ static size_t rule_index(const DlRule *rule) {
 }
 
 static bool rule_enabled(const DlRuleContext *ctx, const DlRule *rule) {
-    return ctx->run->opts->enabled[rule_index(rule)];
+    return ctx->job->settings->enabled[rule_index(rule)];
 }
 
 static char *line_copy(const DlSource *src, int line) {
@@ -113,6 +114,7 @@ static void add_diag(FileJob *into, const FileJob *at, const DlRule *rule, DlSpa
     d.message = strdup(message);
     d.source_line = line_copy(&at->source, d.line);
     d.fix = fix;
+    d.severity_override = into->settings->severity_override[rule_index(rule)];
     cell_positions(at, &d);
     dl_result_add_diag(&into->result, d);
 }
@@ -293,7 +295,7 @@ DlFix *dl_rule_fix_replace(DlRuleContext *ctx, const char *title, DlSpan span, c
 #define DISPATCH(kind, Fact)                                                                       \
     void dl_rule_dispatch_##kind(DlRuleContext *ctx, const Fact *fact) {                          \
         for (size_t i = 0; i < dl_rule_count; i++)                                                 \
-            if (dl_rules[i]->on_##kind && ctx->run->opts->enabled[i])                              \
+            if (dl_rules[i]->on_##kind && ctx->job->settings->enabled[i])                          \
                 dl_rules[i]->on_##kind(ctx, fact);                                                 \
     }
 DISPATCH(meet, DlMeetFact)
@@ -373,6 +375,7 @@ static void check_suppression_codes(DlRuleContext *ctx) {
             sprintf(msg, "unknown rule `%s` in a suppression comment (see `devlint rules`)", code);
             d.message = msg;
             d.source_line = line_copy(&ctx->job->source, sup->line);
+            d.severity_override = ctx->job->settings->severity_override[rule_index(dl000)];
             cell_positions(ctx->job, &d);
             dl_result_add_diag(&ctx->job->result, d);
         }
@@ -395,7 +398,8 @@ static void analyse(void *arg, size_t index) {
         return;
     }
     const DlFileFacts *facts = dl_project_file(&run->project, job->module);
-    DlFlowEnv env = {&run->project, facts, &job->arena, &ctx, NULL, NULL};
+    DlFlowEnv env = {&run->project, facts, &job->arena, &ctx, NULL, NULL,
+                     job->settings->device_names, job->settings->device_name_count};
     DlFlowState *globals = NULL;
     dl_flow_run(&env, NULL, NULL, &globals);
     env.globals = globals;
@@ -441,7 +445,10 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
     run.opts = opts;
     run.jobs = calloc(count ? count : 1, sizeof(FileJob));
     if (!run.jobs) abort();
-    for (size_t i = 0; i < count; i++) run.jobs[i].path = paths[i];
+    for (size_t i = 0; i < count; i++) {
+        run.jobs[i].path = paths[i];
+        run.jobs[i].settings = opts->settings[i];
+    }
     run.order = largest_first(paths, count);
 
     dl_parallel_for(count, opts->jobs, load_and_lower, &run);

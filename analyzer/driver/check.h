@@ -7,9 +7,10 @@
 #include <stddef.h>
 
 #include "core/diag.h"
+#include "driver/settings.h"
 
 typedef struct DlCheckOptions {
-    const bool *enabled;   /* indexed like dl_rules[] */
+    const DlSettings *const *settings; /* per path (parallel to `paths`): rules, severities */
     int jobs;              /* worker threads (>= 1) */
     size_t max_file_bytes; /* larger files are a per-file error */
     const char *stdin_text; /* when non-NULL, the one file is read from this buffer */
