@@ -13,6 +13,8 @@
 #include "core/files.h"
 #include "core/pool.h"
 #include "core/vec.h"
+#include "cli/commands.h"
+#include "driver/baseline.h"
 #include "driver/check.h"
 #include "driver/fixing.h"
 #include "driver/settings.h"
@@ -31,6 +33,8 @@ typedef struct CliOptions {
     const char *stdin_filename;
     const char *config_path;
     const char *show_settings;
+    const char *baseline, *write_baseline, *diff_base;
+    size_t max_file_bytes;
     bool exit_zero, statistics, quiet, exclude_given, fix, diff, unsafe_fixes, isolated;
     int jobs;
 } CliOptions;
@@ -42,6 +46,8 @@ static const char usage_text[] =
     "  devlint [check] [OPTIONS] PATH...   check files and directories (`-` reads stdin)\n"
     "  devlint rules                       list every rule\n"
     "  devlint explain CODE|NAME           print a rule's documentation\n"
+    "  devlint lsp                         run the language server on stdin/stdout\n"
+    "  devlint run [OPTIONS] -- python ... run a program and confirm the findings on it\n"
     "\n"
     "Options:\n"
     "  --select LIST           rules to enable: codes (DL101), prefixes (DL1) or names\n"
@@ -54,6 +60,10 @@ static const char usage_text[] =
     "                          (exit 1 when there is one)\n"
     "  --unsafe-fixes          also apply fixes marked unsafe (with --fix or --diff)\n"
     "  --exit-zero             exit 0 even when problems are found\n"
+    "  --baseline FILE         report only findings that are not in this baseline\n"
+    "  --write-baseline FILE   record the current findings as the baseline and exit 0\n"
+    "  --diff-base REV         report only findings on lines changed since git revision REV\n"
+    "  --max-file-size BYTES   files larger than this are reported as errors (default 10 MiB)\n"
     "  --config FILE           use this configuration file (devlint.toml, or a pyproject.toml\n"
     "                          with [tool.devlint]) instead of the nearest one of each file\n"
     "  --isolated              ignore all configuration files\n"
@@ -156,6 +166,22 @@ static int parse_args(int argc, char **argv, int first, CliOptions *o) {
         } else if (is_option(a, "--show-settings")) {
             VALUE("--show-settings");
             o->show_settings = v;
+        } else if (is_option(a, "--baseline")) {
+            VALUE("--baseline");
+            o->baseline = v;
+        } else if (is_option(a, "--write-baseline")) {
+            VALUE("--write-baseline");
+            o->write_baseline = v;
+        } else if (is_option(a, "--diff-base")) {
+            VALUE("--diff-base");
+            o->diff_base = v;
+        } else if (is_option(a, "--max-file-size")) {
+            VALUE("--max-file-size");
+            char *end = NULL;
+            unsigned long long n = strtoull(v, &end, 10);
+            if (!*v || *end || n == 0)
+                return usage_error("--max-file-size needs a positive number of bytes, not `%s`", v);
+            o->max_file_bytes = (size_t)n;
         } else if (strcmp(a, "--isolated") == 0) {
             o->isolated = true;
         } else if (strcmp(a, "--fix") == 0) {
@@ -353,6 +379,25 @@ static int run_fix(CliOptions *o, CheckInput *in, DlCheckOptions *check, FILE *o
     return rc;
 }
 
+/* --write-baseline / --baseline / --diff-base. Returns an exit code to stop with, or -1 to go
+ * on and report (what is left of) the result. */
+static int adopt(const CliOptions *o, DlResult *result) {
+    char *error = NULL;
+    if (o->write_baseline) {
+        if (!dl_baseline_write(o->write_baseline, result, &error)) goto fail;
+        fprintf(stderr, "devlint: wrote %zu finding%s to %s\n", result->diag_count,
+                result->diag_count == 1 ? "" : "s", o->write_baseline);
+        return EXIT_CLEAN;
+    }
+    if (o->baseline && !dl_baseline_filter(o->baseline, result, &error)) goto fail;
+    if (o->diff_base && !dl_diff_base_filter(o->diff_base, result, &error)) goto fail;
+    return -1;
+fail:
+    fprintf(stderr, "devlint: error: %s\n", error ? error : "failed");
+    free(error);
+    return EXIT_USAGE;
+}
+
 static int cmd_show_settings(CliOptions *o) {
     DlSettingsOptions so = {o->select.items, o->select.len, o->ignore.items, o->ignore.len,
                             o->config_path, o->isolated};
@@ -384,7 +429,8 @@ static int cmd_check(CliOptions *o) {
         return rc;
     }
     DlCheckOptions check = {.jobs = o->jobs > 0 ? o->jobs : dl_cpu_count(),
-                            .max_file_bytes = DEFAULT_MAX_FILE_BYTES};
+                            .max_file_bytes = o->max_file_bytes ? o->max_file_bytes
+                                                                : DEFAULT_MAX_FILE_BYTES};
     DlSettingsOptions so = {o->select.items, o->select.len, o->ignore.items, o->ignore.len,
                             o->config_path, o->isolated};
     CheckInput in = {0};
@@ -426,7 +472,8 @@ static int cmd_check(CliOptions *o) {
     } else {
         DlResult result = {0};
         run_check(&in, &check, &result);
-        rc = report(o, &result, out);
+        rc = adopt(o, &result);
+        if (rc < 0) rc = report(o, &result, out);
         dl_result_free(&result);
     }
     if (out != stdout) fclose(out);
@@ -452,6 +499,8 @@ int main(int argc, char **argv) {
         if (strcmp(argv[i], "--") == 0) break;
     }
     if (argc > 1 && strcmp(argv[1], "rules") == 0) return cmd_rules();
+    if (argc > 1 && strcmp(argv[1], "lsp") == 0) return dl_cmd_lsp(argc - 2, argv + 2);
+    if (argc > 1 && strcmp(argv[1], "run") == 0) return dl_cmd_run(argc - 2, argv + 2);
     if (argc > 1 && strcmp(argv[1], "explain") == 0) return cmd_explain(argc, argv, 2);
     if (argc > 1 && strcmp(argv[1], "check") == 0) first = 2;
     CliOptions o = {.format = DL_FORMAT_TEXT};
