@@ -19,16 +19,12 @@ typedef struct LoadedConfig {
     char *error;
 } LoadedConfig;
 
-typedef struct FileSettings {
-    char *path;
-    DlSettings settings;
-} FileSettings;
 
 struct DlSettingsContext {
     DlSettingsOptions opts;
     LoadedConfig *configs;
     size_t config_count, config_cap;
-    FileSettings *files;
+    DlSettings **files; /* one per call (never moved: callers keep the pointers) */
     size_t file_count, file_cap;
 };
 
@@ -46,7 +42,7 @@ void dl_settings_free(DlSettingsContext *ctx) {
         free(ctx->configs[i].error);
         if (ctx->configs[i].ok) dl_config_free(&ctx->configs[i].config);
     }
-    for (size_t i = 0; i < ctx->file_count; i++) free(ctx->files[i].path);
+    for (size_t i = 0; i < ctx->file_count; i++) free(ctx->files[i]);
     free(ctx->configs);
     free(ctx->files);
     free(ctx);
@@ -181,8 +177,6 @@ static void resolve(const DlSettingsOptions *o, const DlConfig *c, const char *p
 }
 
 const DlSettings *dl_settings_for(DlSettingsContext *ctx, const char *path, char **error) {
-    for (size_t i = 0; i < ctx->file_count; i++)
-        if (strcmp(ctx->files[i].path, path) == 0) return &ctx->files[i].settings;
     const DlConfig *config = NULL;
     if (!ctx->opts.isolated) {
         char *found = ctx->opts.config_path ? strdup(ctx->opts.config_path) : dl_config_find(path);
@@ -201,10 +195,11 @@ const DlSettings *dl_settings_for(DlSettingsContext *ctx, const char *path, char
         ctx->files = realloc(ctx->files, ctx->file_cap * sizeof *ctx->files);
         if (!ctx->files) abort();
     }
-    FileSettings *fs = &ctx->files[ctx->file_count++];
-    fs->path = strdup(path);
-    resolve(&ctx->opts, config, path, &fs->settings);
-    return &fs->settings;
+    DlSettings *settings = malloc(sizeof *settings);
+    if (!settings) abort();
+    ctx->files[ctx->file_count++] = settings;
+    resolve(&ctx->opts, config, path, settings);
+    return settings;
 }
 
 void dl_settings_print(FILE *out, const char *path, const DlSettings *s) {

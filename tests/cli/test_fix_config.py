@@ -217,6 +217,15 @@ class Config(Case):
         self.assertIn("DL104", proc.stdout)
         self.assertIn("device-names: accelerator", proc.stdout)
 
+    def test_many_files_each_get_their_settings(self):
+        # regression: per-file settings once lived in an array that moved as it grew
+        for i in range(300):
+            self.write("pkg%d/m%d.py" % (i % 7, i), BUGGY if i % 50 == 0 else "x = %d\n" % i)
+        self.write("pkg3/devlint.toml", 'ignore = ["DL101"]\n')
+        paths = sorted(f["path"] for f in self.findings("."))
+        self.assertEqual(paths, ["pkg0/m0.py", "pkg1/m50.py", "pkg2/m100.py", "pkg4/m200.py",
+                                 "pkg5/m250.py"])
+
     def test_device_names_make_a_name_a_device(self):
         self.write("a.py", "import torch\n\ndef f(accelerator):\n"
                    "    return torch.zeros(3, accelerator)\n")
