@@ -45,6 +45,18 @@ void flow_bind(Flow *F, const DlExpr *target, const DlValue *v) {
                     flow_state_set(F->st, base, d);
                 }
             }
+            if (base && !(k0 && (k0->kind == DL_EX_STRING || k0->kind == DL_EX_NUMBER))) {
+                /* batch[k] = v.to(device) for k in ...: a whole batch's parts are no longer
+                 * known to be where the loader put them */
+                const Binding *b = flow_lookup(F, base);
+                if (b && b->value && flow_is_tensor(b->value) &&
+                    b->value->origin == DL_ORIGIN_BATCH) { /* a part may be a dict too */
+                    DlValue *changed = dl_value_copy(F->arena, b->value);
+                    changed->dev = DL_DEV_UNKNOWN;
+                    changed->origin = DL_ORIGIN_NONE;
+                    flow_state_set(F->st, base, changed);
+                }
+            }
             if (base) {
                 const Binding *b = flow_lookup(F, base);
                 if (b && b->value && b->value->kind == DL_KIND_SEQ) {
