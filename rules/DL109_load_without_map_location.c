@@ -30,7 +30,8 @@ static const char doc[] =
     "use them.\n\n"
     "## When it does not fire\n"
     "- `map_location=` is given (or a second positional argument);\n"
-    "- the file never checks for a GPU outside its test functions;\n"
+    "- the file never checks for a GPU outside its test functions, or asserts that one is\n"
+    "  there (`assert torch.cuda.is_available()`);\n"
     "- inside test functions.\n";
 
 /* The file checks for a GPU or picks a device (test functions aside): code meant to run with
@@ -38,6 +39,8 @@ static const char doc[] =
 static bool device_aware(DlRuleContext *ctx, const DlPlace *place) {
     static const char *const marks[] = {"is_available", "set_device", "device_count", NULL};
     if (place->function && strncmp(place->function->name, "test", 4) == 0) return false;
+    /* `assert torch.cuda.is_available()`: the script requires a GPU, it never runs without */
+    if (dl_rule_file_mentions(ctx, "assert torch.cuda.is_available")) return false;
     for (const char *const *m = marks; *m; m++)
         if (dl_rule_file_mentions(ctx, *m)) return true;
     return false;
