@@ -12,7 +12,9 @@ struct DlArenaBlock {
     _Alignas(16) unsigned char data[];
 };
 
-enum { DL_ARENA_BLOCK = 64 * 1024 };
+/* Blocks start small and double up to the largest size: a project holds one arena per file for
+ * the whole run, and most files need a few kilobytes, not a full block. */
+enum { DL_ARENA_FIRST_BLOCK = 4 * 1024, DL_ARENA_BLOCK = 64 * 1024 };
 
 void dl_arena_init(DlArena *arena) {
     arena->head = NULL;
@@ -32,7 +34,9 @@ void *dl_arena_alloc(DlArena *arena, size_t size) {
     size = (size + 15) & ~(size_t)15;
     DlArenaBlock *b = arena->head;
     if (!b || b->size - b->used < size) {
-        size_t cap = size > DL_ARENA_BLOCK ? size : DL_ARENA_BLOCK;
+        size_t step = b ? (b->size * 2 < DL_ARENA_BLOCK ? b->size * 2 : DL_ARENA_BLOCK)
+                        : DL_ARENA_FIRST_BLOCK;
+        size_t cap = size > step ? size : step;
         b = malloc(sizeof *b + cap);
         if (!b) {
             fputs("devlint: out of memory\n", stderr);

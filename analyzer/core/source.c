@@ -95,7 +95,8 @@ static bool dl_source_adopt(DlSource *src, const char *path, char *buf, size_t l
 
 /* Reads to EOF, never keeping more than limit + 1 bytes. `hint` is the size stat reported. */
 static char *dl_source_read_all(FILE *f, size_t hint, size_t limit, size_t *len, char **error) {
-    size_t cap = hint < DL_SOURCE_READ_CHUNK ? DL_SOURCE_READ_CHUNK : hint + 1;
+    /* a regular file's size is known: one read of hint + 1 bytes sees EOF; a pipe grows */
+    size_t cap = hint ? hint + 1 : DL_SOURCE_READ_CHUNK;
     if (cap > limit + 1) cap = limit + 1;
     char *buf = dl_source_xmalloc(cap + 1); /* + 1 for the NUL */
     size_t n = 0;
@@ -124,6 +125,10 @@ static char *dl_source_read_all(FILE *f, size_t hint, size_t limit, size_t *len,
         return NULL;
     }
     *len = n;
+    if (cap - n > 4096) { /* every file's text is kept for the whole run: no slack */
+        char *fitted = realloc(buf, n + 1);
+        if (fitted) buf = fitted;
+    }
     return buf;
 }
 

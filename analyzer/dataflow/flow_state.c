@@ -108,6 +108,7 @@ void flow_state_replace(DlFlowState *into, DlFlowState *from) {
 }
 
 const DlValue *dl_flow_lookup(const DlFlowState *s, const char *key) {
+    if (!s) return NULL; /* a file that was not analysed has no state */
     Binding *b = flow_state_find(s, key);
     return b ? b->value : NULL;
 }

@@ -256,14 +256,28 @@ static bool needs_summary(const DlFunctionInfo *fi) {
                   "DataLoader", 10) != NULL;
 }
 
-static void compute_function_summaries(DlProject *p, DlFlowState *const *globals) {
+/* Whether the second round of summaries can change `fi`'s: methods read what __init__ left on
+ * self (known only after the first round), and a function whose return was not (fully) known
+ * may have called one summarised after it. A plain value known in the first round stays. */
+static bool summary_may_change(const DlFunctionInfo *fi) {
+    const DlValue *r = fi->ret;
+    return fi->owner || !r || r->kind == DL_KIND_UNKNOWN || r->elem || r->item_count ||
+           r->cls;
+}
+
+static void compute_function_summaries(DlProject *p, DlFlowState *const *globals, bool again) {
     for (uint32_t i = 0; i < p->file_count; i++) {
         DlFileFacts *f = &p->files[i];
         if (!f->module) continue;
-        DlFlowEnv env = {p, f, &p->arena, NULL, globals[i], p, NULL, 0};
         for (uint32_t j = 0; j < f->function_count; j++) {
             DlFunctionInfo *fi = f->functions[j];
-            if (needs_summary(fi)) fi->ret = dl_flow_run(&env, fi->fn, fi->owner, NULL);
+            if (!needs_summary(fi) || (again && !summary_may_change(fi))) continue;
+            /* the run's intermediate values die with it; only the summary is kept */
+            DlArena scratch;
+            dl_arena_init(&scratch);
+            DlFlowEnv env = {p, f, &scratch, NULL, globals[i], p, NULL, 0};
+            fi->ret = dl_value_persist(&p->arena, dl_flow_run(&env, fi->fn, fi->owner, NULL));
+            dl_arena_release(&scratch);
         }
     }
 }
@@ -272,7 +286,6 @@ static void compute_class_attributes(DlProject *p, DlFlowState *const *globals) 
     for (uint32_t i = 0; i < p->file_count; i++) {
         DlFileFacts *f = &p->files[i];
         if (!f->module) continue;
-        DlFlowEnv env = {p, f, &p->arena, NULL, globals[i], p, NULL, 0};
         for (uint32_t j = 0; j < f->class_count; j++) {
             DlClassInfo *c = f->classes[j];
             const DlFunctionInfo *init = NULL;
@@ -283,10 +296,14 @@ static void compute_class_attributes(DlProject *p, DlFlowState *const *globals) 
                 c->attrs_done = true;
                 continue;
             }
+            DlArena scratch;
+            dl_arena_init(&scratch);
+            DlFlowEnv env = {p, f, &scratch, NULL, globals[i], p, NULL, 0};
             DlFlowState *st = NULL;
             dl_flow_run(&env, init->fn, c, &st);
             DlAttr *attrs = NULL;
             uint32_t n = dl_flow_self_attrs(st, &p->arena, &attrs);
+            for (uint32_t k = 0; k < n; k++) attrs[k].value = dl_value_persist(&p->arena, attrs[k].value);
             /* self.to(device) / self.cuda() inside __init__: the module moves itself */
             const DlValue *self = dl_flow_lookup(st, "self");
             bool moved = self && (self->flags & DL_VF_MOVED);
@@ -310,6 +327,7 @@ static void compute_class_attributes(DlProject *p, DlFlowState *const *globals) 
             c->attr_count = n;
             c->attrs_done = true;
             dl_flow_state_free(st);
+            dl_arena_release(&scratch);
         }
     }
 }
@@ -397,9 +415,9 @@ void dl_project_build(DlProject *p, DlModuleIR *const *modules, uint32_t count) 
     DlFlowState **globals = calloc(count ? count : 1, sizeof *globals);
     if (!globals) abort();
     compute_globals(p, globals);
-    compute_function_summaries(p, globals);
+    compute_function_summaries(p, globals, false);
     compute_class_attributes(p, globals);
-    compute_function_summaries(p, globals);
+    compute_function_summaries(p, globals, true);
     p->globals = globals; /* kept for imported module-level values */
 }
 

@@ -17,6 +17,31 @@ DlValue *dl_value_copy(DlArena *arena, const DlValue *v) {
     return c;
 }
 
+static const char *persist_text(DlArena *to, const char *s) {
+    return s ? dl_arena_strdup(to, s) : NULL;
+}
+
+static const DlValue *persist(DlArena *to, const DlValue *v, int depth) {
+    if (!v || v == &dl_value_unknown) return v;
+    if (depth > 32) return &dl_value_unknown; /* nested deeper than any program means */
+    DlValue *c = dl_value_copy(to, v);
+    c->dev_name = persist_text(to, v->dev_name);
+    c->dev_why = persist_text(to, v->dev_why);
+    c->var = persist_text(to, v->var);
+    c->literal = persist_text(to, v->literal);
+    c->elem = persist(to, v->elem, depth + 1);
+    if (v->item_count) {
+        const DlValue **items = dl_arena_alloc(to, v->item_count * sizeof *items);
+        for (uint32_t i = 0; i < v->item_count; i++) items[i] = persist(to, v->items[i], depth + 1);
+        c->items = items;
+    }
+    return c;
+}
+
+const DlValue *dl_value_persist(DlArena *to, const DlValue *v) {
+    return persist(to, v, 0);
+}
+
 static bool str_eq(const char *a, const char *b) {
     return a == b || (a && b && strcmp(a, b) == 0);
 }

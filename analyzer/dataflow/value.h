@@ -96,6 +96,9 @@ extern const DlValue dl_value_unknown;
 
 DlValue *dl_value_new(DlArena *arena, DlKind kind);
 DlValue *dl_value_copy(DlArena *arena, const DlValue *v);
+/* A deep copy into `to` (texts and nested values too), so that the arena `v` was built in can
+ * be released: project summaries outlive the scratch arena of the run that computed them. */
+const DlValue *dl_value_persist(DlArena *to, const DlValue *v);
 
 /* Least upper bound; returns one of the inputs when they are equal. */
 const DlValue *dl_value_join(DlArena *arena, const DlValue *a, const DlValue *b);

@@ -39,6 +39,8 @@ typedef struct Run {
     size_t *order; /* job indices, largest file first: the pool's tail is short files */
     const DlCheckOptions *opts;
     DlProject project;
+    bool parse_all; /* DEVLINT_PARSE_ALL: parse (for syntax errors) even files that name no
+                       tensor, module or device */
 } Run;
 
 typedef struct SeenKey {
@@ -309,15 +311,24 @@ DISPATCH(timing, DlTimingFact)
 
 /* ---------------------------------------------------------------- stages */
 
+/* A file's bytes: stdin, an unsaved buffer (opts->overrides) or the disk. */
+static bool load_source(DlSource *src, const char *path, const Run *run, char **error) {
+    const DlCheckOptions *o = run->opts;
+    if (o->stdin_text)
+        return dl_source_from_bytes(src, path, o->stdin_text, o->stdin_len, o->max_file_bytes,
+                                    error);
+    for (size_t i = 0; i < o->override_count; i++)
+        if (strcmp(o->overrides[i].path, path) == 0)
+            return dl_source_from_bytes(src, path, o->overrides[i].text, o->overrides[i].len,
+                                        o->max_file_bytes, error);
+    return dl_source_load(src, path, o->max_file_bytes, error);
+}
+
 /* A notebook's code cells, joined into the program that is analysed. */
 static bool load_notebook(FileJob *job, const Run *run, char **error) {
     DlSource raw;
-    bool ok = run->opts->stdin_text
-                  ? dl_source_from_bytes(&raw, job->path, run->opts->stdin_text,
-                                         run->opts->stdin_len, run->opts->max_file_bytes, error)
-                  : dl_source_load(&raw, job->path, run->opts->max_file_bytes, error);
-    if (!ok) return false;
-    ok = dl_notebook_load(raw.text, raw.len, &job->notebook, error);
+    if (!load_source(&raw, job->path, run, error)) return false;
+    bool ok = dl_notebook_load(raw.text, raw.len, &job->notebook, error);
     dl_source_free(&raw);
     if (!ok) return false;
     job->is_notebook = true;
@@ -329,17 +340,19 @@ static void load_and_lower(void *arg, size_t index) {
     Run *run = arg;
     FileJob *job = &run->jobs[run->order[index]];
     char *error = NULL;
-    bool ok = dl_file_kind(job->path) == DL_FILE_NOTEBOOK ? load_notebook(job, run, &error)
-              : run->opts->stdin_text
-                  ? dl_source_from_bytes(&job->source, job->path, run->opts->stdin_text,
-                                         run->opts->stdin_len, run->opts->max_file_bytes, &error)
-                  : dl_source_load(&job->source, job->path, run->opts->max_file_bytes, &error);
+    bool ok = dl_file_kind(job->path) == DL_FILE_NOTEBOOK
+                  ? load_notebook(job, run, &error)
+                  : load_source(&job->source, job->path, run, &error);
     if (!ok) {
         job->error = error;
         return;
     }
     job->loaded = true;
     dl_arena_init(&job->arena);
+    /* Device bugs live only where tensors, modules and devices are named: a file that names
+     * none is not parsed at all (the largest saving on a real project; see bench/RESULTS.md).
+     * DEVLINT_PARSE_ALL=1 parses every file, to compare the two. */
+    if (!run->parse_all && !dl_python_is_relevant(&job->source)) return;
     DlParseResult parsed =
         dl_python_parse(&job->source, &job->arena, dl_python_is_relevant(&job->source));
     if (parsed.error) {
@@ -385,20 +398,26 @@ static void check_suppression_codes(DlRuleContext *ctx) {
 static void analyse(void *arg, size_t index) {
     Run *run = arg;
     FileJob *job = &run->jobs[run->order[index]];
+    if (run->opts->report && !run->opts->report[run->order[index]]) return;
     if (job->error) {
         dl_result_add_error(&job->result, job->path, job->error);
         return;
     }
     if (!job->loaded) return;
     job->result.files_checked = 1;
-    DlRuleContext ctx = {.job = job, .run = run, .arena = &job->arena};
+    /* What the analysis allocates (abstract values, states, message text) dies with it: findings
+     * are copied out, so peak memory does not grow with the number of files analysed. */
+    DlArena scratch;
+    dl_arena_init(&scratch);
+    DlRuleContext ctx = {.job = job, .run = run, .arena = &scratch};
     if (job->module) check_suppression_codes(&ctx);
     if (!job->module || job->suppressions.skip_file || !job->module->body.count) {
         free(ctx.seen);
+        dl_arena_release(&scratch);
         return;
     }
     const DlFileFacts *facts = dl_project_file(&run->project, job->module);
-    DlFlowEnv env = {&run->project, facts, &job->arena, &ctx, NULL, NULL,
+    DlFlowEnv env = {&run->project, facts, &scratch, &ctx, NULL, NULL,
                      job->settings->device_names, job->settings->device_name_count};
     DlFlowState *globals = NULL;
     dl_flow_run(&env, NULL, NULL, &globals);
@@ -411,6 +430,7 @@ static void analyse(void *arg, size_t index) {
     }
     dl_flow_state_free(globals);
     free(ctx.seen);
+    dl_arena_release(&scratch);
 }
 
 typedef struct SizedIndex {
@@ -450,6 +470,8 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
         run.jobs[i].settings = opts->settings[i];
     }
     run.order = largest_first(paths, count);
+    const char *parse_all = getenv("DEVLINT_PARSE_ALL");
+    run.parse_all = parse_all && *parse_all && strcmp(parse_all, "0") != 0;
 
     dl_parallel_for(count, opts->jobs, load_and_lower, &run);
 

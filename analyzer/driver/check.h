@@ -9,12 +9,24 @@
 #include "core/diag.h"
 #include "driver/settings.h"
 
+/* An unsaved version of one of the files checked (the language server's open buffers): the
+ * file named `path` is read from `text` instead of the disk. */
+typedef struct DlCheckOverride {
+    const char *path; /* compared byte for byte with the entries of `paths` */
+    const char *text;
+    size_t len;
+} DlCheckOverride;
+
 typedef struct DlCheckOptions {
     const DlSettings *const *settings; /* per path (parallel to `paths`): rules, severities */
     int jobs;              /* worker threads (>= 1) */
     size_t max_file_bytes; /* larger files are a per-file error */
     const char *stdin_text; /* when non-NULL, the one file is read from this buffer */
     size_t stdin_len;
+    const DlCheckOverride *overrides; /* files read from memory instead of the disk */
+    size_t override_count;
+    const bool *report; /* when non-NULL (parallel to `paths`): rules run only on the files with
+                           report[i]; the others are still parsed for project-wide facts */
 } DlCheckOptions;
 
 /* Checks `paths` (files, already expanded). Findings and per-file errors go into `out`

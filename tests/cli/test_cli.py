@@ -373,7 +373,7 @@ class PerFileErrors(CliTestCase):
         self.write("bug.py", BUGGY)
         self.write("blob.py", b"import torch\x00\x00\x01\x02\xff\n")
         self.write("latin.py", b"name = 'caf\xe9'\n")
-        self.write("broken.py", "def f(:\n    return 1\n")
+        self.write("broken.py", "import torch\n\ndef f(:\n    return 1\n")
 
     def test_missing_path_is_reported_and_others_checked(self):
         proc = self.run_cli("missing.py", "bug.py")
@@ -404,6 +404,17 @@ class PerFileErrors(CliTestCase):
             proc = self.run_cli(path)
             self.assertExit(proc, 1)
             self.assertIn("devlint: error: %s: " % path, proc.stderr)
+
+    def test_files_that_name_no_tensor_are_not_parsed(self):
+        # Device bugs need tensors, modules or devices: a file naming none is not parsed, so its
+        # syntax error is not devlint's to report (DEVLINT_PARSE_ALL=1 parses it anyway).
+        self.write("plain.py", "def g(:\n    return 1\n")
+        proc = self.run_cli("plain.py")
+        self.assertExit(proc, 0)
+        self.assertEqual(proc.stderr, "")
+        proc = self.run_cli("plain.py", env={"DEVLINT_PARSE_ALL": "1"})
+        self.assertExit(proc, 1)
+        self.assertIn("devlint: error: plain.py: syntax error", proc.stderr)
 
     def test_bad_file_found_by_the_walk(self):
         doc = self.run_json(".", expect_exit=1)
