@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Quick-start step 1 on a fresh Debian 12 machine: installs what devlint needs to build and test
-# (system packages, the pinned tree-sitter grammar), builds build/ and runs devlint on examples/.
+# (system packages, the pinned tree-sitter grammar, the SARIF validator in tools/, the VS Code
+# extension's packages in vscode-ext/), builds build/ and runs devlint on examples/.
 #
 #   scripts/setup.sh               everything
 #   scripts/setup.sh --deps-only   only the installs (scripts/test.sh uses this)
@@ -31,8 +32,10 @@ esac
 say() { printf '==> %s\n' "$*"; }
 
 # Debian packages the build and the tests need. python3 is Debian's /usr/bin/python3, which
-# runs the fixture and CLI tests (standard library only).
-APT_PACKAGES=(build-essential cmake pkg-config libtree-sitter-dev libcjson-dev libcriterion-dev python3)
+# runs the fixture and CLI tests (standard library only); git and pre-commit are what
+# tests/cli/test_ci.py drives (--diff-base on a scripted history, the pre-commit hook).
+APT_PACKAGES=(build-essential cmake pkg-config libtree-sitter-dev libcjson-dev libcriterion-dev python3
+  git pre-commit)
 
 missing_apt_packages() {
   local pkg
@@ -48,21 +51,40 @@ missing_apt_packages() {
   [ -x /usr/bin/python3 ] || printf '%s\n' python3
 }
 
-# True when every package of package-lock.json is in node_modules at the locked version.
+# True when every package of package-lock.json is in node_modules at the locked version
+# (in the directory $1, default the repository root).
 node_modules_current() {
-  [ -f node_modules/tree-sitter-python/src/parser.c ] || return 1
+  local dir=${1:-.}
+  if [ "$dir" = . ]; then
+    [ -f node_modules/tree-sitter-python/src/parser.c ] || return 1
+  fi
   command -v node >/dev/null 2>&1 || return 1
-  node -e '
+  (cd "$dir" && node -e '
     const fs = require("fs");
     const lock = JSON.parse(fs.readFileSync("package-lock.json", "utf8"));
     for (const [path, meta] of Object.entries(lock.packages || {})) {
       if (!path) continue;
+      // optional packages built for other platforms (the macOS and Windows validators)
+      const other = (list, here) => Array.isArray(list) && !list.includes(here);
+      if (meta.optional && (other(meta.os, process.platform) || other(meta.cpu, process.arch))) continue;
       let installed;
       try { installed = JSON.parse(fs.readFileSync(path + "/package.json", "utf8")).version; }
       catch (e) { process.exit(1); }
       if (installed !== meta.version) process.exit(1);
     }
-  ' 2>/dev/null
+  ' 2>/dev/null)
+}
+
+# The SARIF Multitool's executable (a self-contained .NET program inside an npm package), as the
+# package itself resolves it for this platform.
+sarif_multitool() {
+  (cd tools && node -p 'require("@microsoft/sarif-multitool")' 2>/dev/null)
+}
+
+tools_current() {
+  node_modules_current tools || return 1
+  local tool
+  tool=$(sarif_multitool) && [ -x "$tool" ]
 }
 
 install_apt_packages() {
@@ -96,6 +118,34 @@ install_grammars() {
   npm ci --ignore-scripts --no-audit --no-fund
 }
 
+# tools/: a separate npm project for what the tests run (not built into devlint). Its one install
+# script only marks the validator executable, which is done here instead.
+install_tools() {
+  if tools_current; then
+    say "tools: tools/node_modules matches tools/package-lock.json"
+    return
+  fi
+  say "tools: npm ci in tools/ (SARIF Multitool, about 100 MB)"
+  (cd tools && npm ci --ignore-scripts --no-audit --no-fund)
+  local tool
+  tool=$(sarif_multitool) || {
+    echo "setup.sh: the SARIF Multitool has no build for this platform ($(uname -sm))" >&2
+    exit 1
+  }
+  chmod u+x "$tool"
+}
+
+# vscode-ext/: the VS Code extension's packages (vscode-languageclient; tsc, vsce and
+# vscode-jsonrpc, which the language-server tests in tests/lsp/ also use).
+install_extension_packages() {
+  if node_modules_current vscode-ext; then
+    say "vscode-ext: vscode-ext/node_modules matches vscode-ext/package-lock.json"
+    return
+  fi
+  say "vscode-ext: npm ci in vscode-ext/"
+  (cd vscode-ext && npm ci --ignore-scripts --no-audit --no-fund)
+}
+
 if [ "$mode" = check ]; then
   absent=$(missing_apt_packages | sort -u | tr "\n" " ")
   status=0
@@ -107,11 +157,21 @@ if [ "$mode" = check ]; then
     echo "node_modules is missing or does not match package-lock.json"
     status=1
   fi
+  if ! tools_current; then
+    echo "tools/node_modules is missing or does not match tools/package-lock.json"
+    status=1
+  fi
+  if ! node_modules_current vscode-ext; then
+    echo "vscode-ext/node_modules is missing or does not match vscode-ext/package-lock.json"
+    status=1
+  fi
   exit "$status"
 fi
 
 install_apt_packages
 install_grammars
+install_tools
+install_extension_packages
 [ "$mode" = deps ] && exit 0
 
 say "build: build/ (RelWithDebInfo)"

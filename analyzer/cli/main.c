@@ -53,7 +53,7 @@ static const char usage_text[] =
     "  --select LIST           rules to enable: codes (DL101), prefixes (DL1) or names\n"
     "                          (unassigned-to), comma-separated; repeatable\n"
     "  --ignore LIST           rules to disable, same forms; repeatable\n"
-    "  --format FORMAT         text (default), json, sarif or github\n"
+    "  --format FORMAT         text (default), json, sarif, github or gitlab\n"
     "  --output-file FILE      write the report to FILE instead of stdout\n"
     "  --fix                   apply the safe fixes in place, then report what is left\n"
     "  --diff                  print the fixes as a unified diff instead of writing them\n"
@@ -139,7 +139,7 @@ static int parse_args(int argc, char **argv, int first, CliOptions *o) {
         } else if (is_option(a, "--format")) {
             VALUE("--format");
             if (!dl_format_parse(v, &o->format))
-                return usage_error("unknown format `%s` (text, json, sarif, github)", v);
+                return usage_error("unknown format `%s` (text, json, sarif, github, gitlab)", v);
         } else if (is_option(a, "--output-file")) {
             VALUE("--output-file");
             o->output_file = v;

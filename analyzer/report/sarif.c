@@ -1,6 +1,9 @@
 /* The SARIF 2.1.0 format, for GitHub code scanning and other SARIF viewers: rule metadata for
- * every rule that fired, one result per finding with its fix, per-file errors as notifications. */
+ * every rule that fired (with a link to its documentation), one result per finding with its fix
+ * and a fingerprint that survives line moves, per-file errors as notifications. */
 #include <cjson/cJSON.h>
+#include <ctype.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +11,10 @@
 #include "../../rules/rule.h"
 #include "../core/vec.h"
 #include "report.h"
+
+/* docs/rules.md, generated from `devlint explain` by scripts/gen-rules-doc.sh: one `## DL101`
+ * heading per rule, so `#dl101` is a stable anchor. */
+#define DL_SARIF_RULES_DOC "https://github.com/devlint/devlint/blob/main/docs/rules.md"
 
 static const char *dl_sarif_str(const char *s) {
     return s ? s : "";
@@ -126,6 +133,12 @@ static cJSON *dl_sarif_rule(const DlRule *rule) {
     cJSON *help = dl_sarif_text(doc);
     cJSON_AddStringToObject(help, "markdown", doc);
     cJSON_AddItemToObject(obj, "help", help);
+    char uri[sizeof DL_SARIF_RULES_DOC + 32];
+    int n = snprintf(uri, sizeof uri, "%s#", DL_SARIF_RULES_DOC);
+    for (const char *c = rule->code; *c && (size_t)n + 1 < sizeof uri; c++)
+        uri[n++] = (char)tolower((unsigned char)*c);
+    uri[n] = '\0';
+    cJSON_AddStringToObject(obj, "helpUri", uri);
     cJSON *config = cJSON_AddObjectToObject(obj, "defaultConfiguration");
     cJSON_AddStringToObject(config, "level", dl_sarif_level(rule->severity));
     return obj;
@@ -162,7 +175,51 @@ static cJSON *dl_sarif_fixes(const DlDiag *d) {
     return fixes;
 }
 
-static cJSON *dl_sarif_result(const DlDiag *d, const DlRuleList *rules) {
+/* The code points [from, to) (1-based) of a line, for a region's snippet; NULL when the line
+ * is shorter. Returns a malloc'ed string. */
+static char *dl_sarif_slice(const char *line, int from, int to) {
+    const char *start = NULL, *p = line;
+    int column = 1;
+    for (;; p++) {
+        bool boundary = ((unsigned char)*p & 0xC0) != 0x80;
+        if (boundary && column == from) start = p;
+        if (boundary && column == to) break;
+        if (!*p) return NULL;
+        if (boundary) column++;
+    }
+    if (!start) return NULL;
+    return strndup(start, (size_t)(p - start));
+}
+
+/* The finding's line as context, and the span's own text, so viewers without the sources
+ * can still show the code. Only for one-line spans, which is what nearly every rule reports. */
+static void dl_sarif_add_snippets(cJSON *physical, cJSON *region, const DlDiag *d) {
+    if (!d->source_line || d->line != d->end_line || d->end_column <= d->column) return;
+    size_t n = strcspn(d->source_line, "\r\n");
+    char *line = strndup(d->source_line, n);
+    char *span = line ? dl_sarif_slice(line, d->column, d->end_column) : NULL;
+    if (span) {
+        cJSON_AddItemToObject(region, "snippet", dl_sarif_text(span));
+        cJSON *context = dl_sarif_region(d->line, 0, d->line, 0);
+        cJSON_AddItemToObject(context, "snippet", dl_sarif_text(line));
+        cJSON_AddItemToObject(physical, "contextRegion", context);
+    }
+    free(span);
+    free(line);
+}
+
+/* GitHub code scanning matches alerts across commits by `primaryLocationLineHash` (the
+ * upload-sarif action computes one only when it is missing): ours is the line hash and the
+ * occurrence, so moving code keeps the alert and editing the flagged line makes a new one. */
+static cJSON *dl_sarif_fingerprints(DlFingerprint fp) {
+    char value[40];
+    snprintf(value, sizeof value, "%016" PRIx64 ":%d", fp.hash, fp.occurrence);
+    cJSON *obj = cJSON_CreateObject();
+    cJSON_AddStringToObject(obj, "primaryLocationLineHash", value);
+    return obj;
+}
+
+static cJSON *dl_sarif_result(const DlDiag *d, DlFingerprint fp, const DlRuleList *rules) {
     cJSON *obj = cJSON_CreateObject();
     cJSON_AddStringToObject(obj, "ruleId", d->rule->code);
     cJSON_AddNumberToObject(obj, "ruleIndex", dl_sarif_rule_index(rules, d->rule));
@@ -179,12 +236,14 @@ static cJSON *dl_sarif_result(const DlDiag *d, const DlRuleList *rules) {
         cJSON_AddNumberToObject(props, "cellLine", d->line);
         cJSON_AddNumberToObject(props, "cellColumn", d->column);
     } else {
-        cJSON_AddItemToObject(physical, "region",
-                              dl_sarif_region(d->line, d->column, d->end_line, d->end_column));
+        cJSON *region = dl_sarif_region(d->line, d->column, d->end_line, d->end_column);
+        cJSON_AddItemToObject(physical, "region", region);
+        dl_sarif_add_snippets(physical, region, d);
     }
     cJSON *location = cJSON_CreateObject();
     cJSON_AddItemToObject(location, "physicalLocation", physical);
     cJSON_AddItemToArray(cJSON_AddArrayToObject(obj, "locations"), location);
+    cJSON_AddItemToObject(obj, "partialFingerprints", dl_sarif_fingerprints(fp));
     if (d->fix && !d->cell) cJSON_AddItemToObject(obj, "fixes", dl_sarif_fixes(d));
     return obj;
 }
@@ -217,8 +276,15 @@ static cJSON *dl_sarif_document(const DlResult *r, const DlReportOptions *opts) 
     /* Our columns count code points; SARIF's default is UTF-16 code units. */
     cJSON_AddStringToObject(run, "columnKind", "unicodeCodePoints");
     cJSON *results = cJSON_AddArrayToObject(run, "results");
+    DlFingerprint *fps = calloc(r->diag_count ? r->diag_count : 1, sizeof *fps);
+    if (!fps) {
+        fputs("devlint: out of memory\n", stderr);
+        abort();
+    }
+    dl_report_fingerprints(r, fps);
     for (size_t i = 0; i < r->diag_count; i++)
-        cJSON_AddItemToArray(results, dl_sarif_result(&r->diags[i], &rules));
+        cJSON_AddItemToArray(results, dl_sarif_result(&r->diags[i], fps[i], &rules));
+    free(fps);
     dl_vec_free(&rules);
 
     cJSON *root = cJSON_CreateObject();

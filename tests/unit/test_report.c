@@ -1,4 +1,5 @@
-/* Unit tests for report/: exact text and GitHub output, parsed JSON and SARIF fields. */
+/* Unit tests for report/: exact text and GitHub output, parsed JSON, SARIF and GitLab fields,
+ * fingerprints. */
 #include <cjson/cJSON.h>
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -131,6 +132,8 @@ Test(report, format_parse) {
     cr_assert_eq(f, DL_FORMAT_SARIF);
     cr_assert(dl_format_parse("github", &f));
     cr_assert_eq(f, DL_FORMAT_GITHUB);
+    cr_assert(dl_format_parse("gitlab", &f));
+    cr_assert_eq(f, DL_FORMAT_GITLAB);
     cr_assert(dl_format_parse("text", &f));
     cr_assert_eq(f, DL_FORMAT_TEXT);
     f = DL_FORMAT_SARIF;
@@ -334,8 +337,8 @@ Test(text, write_sends_file_errors_to_err) {
 Test(report, machine_formats_keep_err_empty) {
     DlResult r = {0};
     dl_result_add_error(&r, "bin.py", "binary file");
-    DlFormat formats[] = {DL_FORMAT_JSON, DL_FORMAT_SARIF, DL_FORMAT_GITHUB};
-    for (size_t i = 0; i < 3; i++) {
+    DlFormat formats[] = {DL_FORMAT_JSON, DL_FORMAT_SARIF, DL_FORMAT_GITHUB, DL_FORMAT_GITLAB};
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
         char *out, *err;
         capture_write(formats[i], &r, &out, &err);
         cr_assert_str_eq(err, "", "format %zu", i);
@@ -525,6 +528,131 @@ Test(sarif, file_errors_are_notifications) {
     cr_assert_eq(cJSON_GetArraySize(jget(root, "runs.0.tool.driver.rules")), 0);
     cJSON_Delete(root);
     dl_result_free(&r);
+}
+
+Test(sarif, help_uri_points_at_the_rule_in_rules_md) {
+    DlResult r = {0};
+    dl_result_add_diag(&r, diag_101("a.py", 2));
+    cJSON *root = parse_output(dl_report_sarif, &r);
+    cr_assert_str_eq(jstr(root, "runs.0.tool.driver.rules.0.helpUri"),
+                     "https://github.com/devlint/devlint/blob/main/docs/rules.md#dl101");
+    cJSON_Delete(root);
+    dl_result_free(&r);
+}
+
+Test(sarif, fingerprints_and_snippets) {
+    DlResult r = {0};
+    dl_result_add_diag(&r, diag_101("a.py", 2));
+    dl_result_add_diag(&r, diag_101("a.py", 9)); /* the same line text again */
+    dl_result_add_diag(&r, make_diag(&rule_201, "a.py", 4, 3, 9, "m", "  é = t.item()"));
+    cJSON *root = parse_output(dl_report_sarif, &r);
+    const char *first = jstr(root, "runs.0.results.0.partialFingerprints.primaryLocationLineHash");
+    const char *second = jstr(root, "runs.0.results.1.partialFingerprints.primaryLocationLineHash");
+    cr_assert_eq(strlen(first), 18);
+    cr_assert_str_eq(first + 16, ":1");
+    cr_assert_str_eq(second + 16, ":2");
+    cr_assert(strncmp(first, second, 16) == 0, "same line text, same hash");
+
+    const cJSON *loc = jget(root, "runs.0.results.0.locations.0.physicalLocation");
+    cr_assert_str_eq(jstr(loc, "region.snippet.text"), "x.to(device)");
+    cr_assert_str_eq(jstr(loc, "contextRegion.snippet.text"), "    x.to(device)");
+    cr_assert_eq(jint(loc, "contextRegion.startLine"), 2);
+    /* columns count code points: columns 3..9 of "  é = t.item()" */
+    cr_assert_str_eq(
+        jstr(root, "runs.0.results.2.locations.0.physicalLocation.region.snippet.text"), "é = t.");
+    cJSON_Delete(root);
+    dl_result_free(&r);
+}
+
+Test(sarif, no_snippet_without_source_or_past_the_line) {
+    DlResult r = {0};
+    dl_result_add_diag(&r, make_diag(&rule_101, "a.py", 1, 1, 2, "m", NULL));
+    dl_result_add_diag(&r, make_diag(&rule_101, "a.py", 2, 1, 40, "m", "short"));
+    cJSON *root = parse_output(dl_report_sarif, &r);
+    for (int i = 0; i < 2; i++) {
+        const cJSON *loc = jget(cJSON_GetArrayItem(jget(root, "runs.0.results"), i),
+                                "locations.0.physicalLocation");
+        cr_assert_not(jhas(loc, "contextRegion"), "result %d", i);
+        cr_assert_not(jhas(jget(loc, "region"), "snippet"), "result %d", i);
+    }
+    cJSON_Delete(root);
+    dl_result_free(&r);
+}
+
+/* ---- fingerprints ---- */
+
+Test(fingerprint, line_number_and_surrounding_whitespace_do_not_count) {
+    DlDiag a = make_diag(&rule_101, "a.py", 3, 1, 2, "m", "x.to(device)");
+    DlDiag b = make_diag(&rule_101, "./a.py", 40, 5, 6, "other message", "    x.to(device)  \r");
+    DlDiag other_rule = make_diag(&rule_201, "a.py", 3, 1, 2, "m", "x.to(device)");
+    DlDiag other_path = make_diag(&rule_101, "b.py", 3, 1, 2, "m", "x.to(device)");
+    DlDiag other_text = make_diag(&rule_101, "a.py", 3, 1, 2, "m", "x.to(dev)");
+    cr_assert_eq(dl_report_line_hash(&a), dl_report_line_hash(&b));
+    cr_assert_neq(dl_report_line_hash(&a), dl_report_line_hash(&other_rule));
+    cr_assert_neq(dl_report_line_hash(&a), dl_report_line_hash(&other_path));
+    cr_assert_neq(dl_report_line_hash(&a), dl_report_line_hash(&other_text));
+    DlDiag *all[] = {&a, &b, &other_rule, &other_path, &other_text};
+    for (size_t i = 0; i < 5; i++)
+        dl_diag_free(all[i]);
+}
+
+Test(fingerprint, occurrences_count_in_report_order) {
+    DlResult r = {0};
+    dl_result_add_diag(&r, make_diag(&rule_101, "a.py", 1, 1, 2, "m", "x.cuda()"));
+    dl_result_add_diag(&r, make_diag(&rule_101, "a.py", 2, 1, 2, "m", "y.cuda()"));
+    dl_result_add_diag(&r, make_diag(&rule_101, "a.py", 3, 1, 2, "m", "x.cuda()"));
+    dl_result_add_diag(&r, make_diag(&rule_101, "a.py", 4, 1, 2, "m", "  x.cuda()"));
+    DlFingerprint fp[4];
+    dl_report_fingerprints(&r, fp);
+    cr_assert_eq(fp[0].occurrence, 1);
+    cr_assert_eq(fp[1].occurrence, 1);
+    cr_assert_eq(fp[2].occurrence, 2);
+    cr_assert_eq(fp[3].occurrence, 3);
+    cr_assert_eq(fp[0].hash, fp[3].hash);
+    cr_assert_neq(fp[0].hash, fp[1].hash);
+    dl_result_free(&r);
+}
+
+/* ---- GitLab ---- */
+
+Test(gitlab, code_quality_fields) {
+    DlResult r = {0};
+    dl_result_add_diag(&r, diag_101("./src/train.py", 12));
+    dl_result_add_diag(&r, make_diag(&rule_201, "src/train.py", 20, 9, 20, "sync", NULL));
+    dl_result_add_diag(&r, make_diag(&rule_301, "src/train.py", 30, 1, 8, "cuda", NULL));
+    DlDiag nb = make_diag(&rule_101, "nb.ipynb", 2, 1, 5, "in a cell", "x.cuda()");
+    nb.cell = 3;
+    nb.file_line = 41;
+    dl_result_add_diag(&r, nb);
+    dl_result_add_error(&r, "bad.py", "syntax error at line 1");
+    cJSON *root = parse_output(dl_report_gitlab, &r);
+    cr_assert(cJSON_IsArray(root));
+    cr_assert_eq(cJSON_GetArraySize(root), 5);
+    const cJSON *issue = jget(root, "0");
+    cr_assert_str_eq(jstr(issue, "check_name"), "DL101");
+    cr_assert_str_eq(jstr(issue, "description"),
+                     "DL101 [unassigned-to] x.to(device) is discarded; x stays on cpu");
+    cr_assert_str_eq(jstr(issue, "severity"), "major");
+    cr_assert_str_eq(jstr(issue, "location.path"), "src/train.py");
+    cr_assert_eq(jint(issue, "location.lines.begin"), 12);
+    cr_assert_eq(strlen(jstr(issue, "fingerprint")), 16);
+    cr_assert_str_eq(jstr(root, "1.severity"), "minor");
+    cr_assert_str_eq(jstr(root, "2.severity"), "info");
+    cr_assert_eq(jint(root, "3.location.lines.begin"), 41, "notebooks: the .ipynb line");
+    cr_assert_str_eq(jstr(root, "4.check_name"), "devlint-error");
+    cr_assert_str_eq(jstr(root, "4.location.path"), "bad.py");
+    cr_assert_eq(jint(root, "4.location.lines.begin"), 1);
+    for (int i = 0; i < 5; i++)
+        for (int j = i + 1; j < 5; j++)
+            cr_assert_str_neq(jstr(cJSON_GetArrayItem(root, i), "fingerprint"),
+                              jstr(cJSON_GetArrayItem(root, j), "fingerprint"));
+    cJSON_Delete(root);
+    dl_result_free(&r);
+}
+
+Test(gitlab, nothing_found_is_an_empty_array) {
+    DlResult r = {0};
+    assert_output(dl_report_gitlab, &r, &plain, "[]\n");
 }
 
 /* ---- GitHub ---- */
