@@ -101,10 +101,16 @@ static void on_discard(DlRuleContext *ctx, const DlDiscardFact *fact) {
             call, recv);
         fix = rebuild_fix(ctx, fact);
     } else {
-        message = dl_arena_printf(arena,
-                                  "the result of `%s` is thrown away: tensors do not move in "
-                                  "place, so %s; assign it: `%s = %s`",
-                                  call, where, recv, call);
+        /* `(x % 2).to(d)` has no name to assign back to: only the advice to use the result */
+        message = plain_target(fact->receiver)
+                      ? dl_arena_printf(arena,
+                                        "the result of `%s` is thrown away: tensors do not move "
+                                        "in place, so %s; assign it: `%s = %s`",
+                                        call, where, recv, call)
+                      : dl_arena_printf(arena,
+                                        "the result of `%s` is thrown away: tensors do not move "
+                                        "in place, so %s; use the result (bind it to a name)",
+                                        call, where);
         if (plain_target(fact->receiver) && fact->stmt->value == fact->call) {
             const char *text = dl_arena_printf(arena, "%s = %s", recv, call);
             const char *title = dl_arena_printf(arena, "Assign the result: `%s`", text);
