@@ -34,6 +34,8 @@ typedef struct CliOptions {
     const char *config_path;
     const char *show_settings;
     const char *baseline, *write_baseline, *diff_base;
+    const char *cache_dir; /* --cache-dir; NULL: .devlint_cache */
+    bool no_cache;
     size_t max_file_bytes;
     bool exit_zero, statistics, quiet, exclude_given, fix, diff, unsafe_fixes, isolated;
     int jobs;
@@ -67,6 +69,9 @@ static const char usage_text[] =
     "  --config FILE           use this configuration file (devlint.toml, or a pyproject.toml\n"
     "                          with [tool.devlint]) instead of the nearest one of each file\n"
     "  --isolated              ignore all configuration files\n"
+    "  --cache-dir DIR         keep per-file results here (default .devlint_cache); a file whose\n"
+    "                          bytes, settings and project did not change is not analysed again\n"
+    "  --no-cache              neither read nor write the result cache\n"
     "  --show-settings FILE    print the settings FILE would be checked with, and exit\n"
     "  --statistics            print how many findings each rule has instead of the findings\n"
     "  -j, --jobs N            worker threads (default: all cores)\n"
@@ -184,6 +189,12 @@ static int parse_args(int argc, char **argv, int first, CliOptions *o) {
             o->max_file_bytes = (size_t)n;
         } else if (strcmp(a, "--isolated") == 0) {
             o->isolated = true;
+        } else if (is_option(a, "--cache-dir")) {
+            VALUE("--cache-dir");
+            if (!*v) return usage_error("%s", "--cache-dir needs a directory");
+            o->cache_dir = v;
+        } else if (strcmp(a, "--no-cache") == 0) {
+            o->no_cache = true;
         } else if (strcmp(a, "--fix") == 0) {
             o->fix = true;
         } else if (strcmp(a, "--diff") == 0) {
@@ -430,7 +441,10 @@ static int cmd_check(CliOptions *o) {
     }
     DlCheckOptions check = {.jobs = o->jobs > 0 ? o->jobs : dl_cpu_count(),
                             .max_file_bytes = o->max_file_bytes ? o->max_file_bytes
-                                                                : DEFAULT_MAX_FILE_BYTES};
+                                                                : DEFAULT_MAX_FILE_BYTES,
+                            .cache_dir = o->no_cache    ? NULL
+                                         : o->cache_dir ? o->cache_dir
+                                                        : ".devlint_cache"};
     DlSettingsOptions so = {o->select.items, o->select.len, o->ignore.items, o->ignore.len,
                             o->config_path, o->isolated};
     CheckInput in = {0};

@@ -12,6 +12,7 @@
 #include "core/pool.h"
 #include "core/source.h"
 #include "core/suppress.h"
+#include "driver/cache.h"
 #include "dataflow/flow.h"
 #include "dataflow/project.h"
 #include "frontend/notebook.h"
@@ -31,6 +32,11 @@ typedef struct FileJob {
     DlSuppressions suppressions;
     char *error;
     DlResult result;
+    bool relevant;         /* names tensors, modules or devices: parsed and analysed */
+    uint64_t content_hash; /* of the bytes analysed */
+    bool cacheable;        /* loaded: its result can be stored and looked up */
+    bool cached;           /* `result` came from the cache */
+    uint64_t cache_key;
 } FileJob;
 
 typedef struct Run {
@@ -41,6 +47,7 @@ typedef struct Run {
     DlProject project;
     bool parse_all; /* DEVLINT_PARSE_ALL: parse (for syntax errors) even files that name no
                        tensor, module or device */
+    DlCache *cache; /* NULL: no result cache */
 } Run;
 
 typedef struct SeenKey {
@@ -329,6 +336,8 @@ static bool load_notebook(FileJob *job, const Run *run, char **error) {
     DlSource raw;
     if (!load_source(&raw, job->path, run, error)) return false;
     bool ok = dl_notebook_load(raw.text, raw.len, &job->notebook, error);
+    /* the whole document: cell boundaries decide where findings are reported */
+    job->content_hash = dl_hash_bytes(raw.text, raw.len, 3);
     dl_source_free(&raw);
     if (!ok) return false;
     job->is_notebook = true;
@@ -336,7 +345,7 @@ static bool load_notebook(FileJob *job, const Run *run, char **error) {
                                 job->notebook.program_len, 0, error);
 }
 
-static void load_and_lower(void *arg, size_t index) {
+static void load(void *arg, size_t index) {
     Run *run = arg;
     FileJob *job = &run->jobs[run->order[index]];
     char *error = NULL;
@@ -352,7 +361,43 @@ static void load_and_lower(void *arg, size_t index) {
     /* Device bugs live only where tensors, modules and devices are named: a file that names
      * none is not parsed at all (the largest saving on a real project; see bench/RESULTS.md).
      * DEVLINT_PARSE_ALL=1 parses every file, to compare the two. */
-    if (!run->parse_all && !dl_python_is_relevant(&job->source)) return;
+    job->relevant = run->parse_all || dl_python_is_relevant(&job->source);
+    if (!job->is_notebook) job->content_hash = dl_hash_bytes(job->source.text, job->source.len, 0);
+    job->cacheable = true;
+}
+
+/* The rules, severities and device names a file is checked with. */
+static uint64_t settings_hash(const DlSettings *s) {
+    uint64_t h = dl_hash_bytes(s->enabled, sizeof s->enabled, 1);
+    h = dl_hash_bytes(s->severity_override, sizeof s->severity_override, h);
+    for (size_t i = 0; i < s->device_name_count; i++)
+        h = dl_hash_bytes(s->device_names[i], strlen(s->device_names[i]) + 1, h);
+    return h;
+}
+
+/* The project facts every file's analysis may read come from the files that are analysed. */
+static uint64_t project_hash(const Run *run) {
+    uint64_t h = dl_hash_bytes(&run->parse_all, sizeof run->parse_all, 2);
+    for (size_t i = 0; i < run->count; i++) {
+        const FileJob *job = &run->jobs[i];
+        if (!job->loaded || !job->relevant) continue;
+        h = dl_hash_bytes(job->path, strlen(job->path) + 1, h);
+        h = dl_hash_bytes(&job->content_hash, sizeof job->content_hash, h);
+    }
+    return h;
+}
+
+static void look_up_cache(void *arg, size_t index) {
+    Run *run = arg;
+    FileJob *job = &run->jobs[run->order[index]];
+    if (!job->loaded || !job->cacheable) return;
+    job->cached = dl_cache_load(run->cache, job->path, job->cache_key, &job->result);
+}
+
+static void lower(void *arg, size_t index) {
+    Run *run = arg;
+    FileJob *job = &run->jobs[run->order[index]];
+    if (!job->loaded || !job->relevant) return;
     DlParseResult parsed =
         dl_python_parse(&job->source, &job->arena, dl_python_is_relevant(&job->source));
     if (parsed.error) {
@@ -395,10 +440,20 @@ static void check_suppression_codes(DlRuleContext *ctx) {
     }
 }
 
+static void analyse_file(Run *run, FileJob *job, size_t index);
+
 static void analyse(void *arg, size_t index) {
     Run *run = arg;
     FileJob *job = &run->jobs[run->order[index]];
+    analyse_file(run, job, index);
+    if (run->cache && job->loaded && job->cacheable && !job->cached &&
+        !(run->opts->report && !run->opts->report[run->order[index]]))
+        dl_cache_store(run->cache, job->path, job->cache_key, &job->result);
+}
+
+static void analyse_file(Run *run, FileJob *job, size_t index) {
     if (run->opts->report && !run->opts->report[run->order[index]]) return;
+    if (job->cached) return;
     if (job->error) {
         dl_result_add_error(&job->result, job->path, job->error);
         return;
@@ -473,7 +528,31 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
     const char *parse_all = getenv("DEVLINT_PARSE_ALL");
     run.parse_all = parse_all && *parse_all && strcmp(parse_all, "0") != 0;
 
-    dl_parallel_for(count, opts->jobs, load_and_lower, &run);
+    dl_parallel_for(count, opts->jobs, load, &run);
+
+    bool all_cached = false;
+    if (opts->cache_dir && !opts->stdin_text && !opts->override_count && !opts->report) {
+        char *error = NULL;
+        run.cache = dl_cache_open(opts->cache_dir, &error);
+        if (!run.cache) { /* a warning, not a failure: the check itself is unaffected */
+            fprintf(stderr, "devlint: warning: %s; not caching results\n", error);
+            free(error);
+        }
+    }
+    if (run.cache) {
+        uint64_t base = dl_hash_bytes(&(uint64_t){dl_cache_tool_key()}, 8, project_hash(&run));
+        for (size_t i = 0; i < count; i++) {
+            FileJob *job = &run.jobs[i];
+            uint64_t parts[2] = {job->content_hash, settings_hash(job->settings)};
+            job->cache_key = dl_hash_bytes(parts, sizeof parts, base);
+        }
+        dl_parallel_for(count, opts->jobs, look_up_cache, &run);
+        all_cached = true;
+        for (size_t i = 0; i < count && all_cached; i++)
+            all_cached = run.jobs[i].cached || !run.jobs[i].loaded;
+    }
+    /* a warm run over unchanged files parses nothing */
+    if (!all_cached) dl_parallel_for(count, opts->jobs, lower, &run);
 
     DlModuleIR **modules = calloc(count ? count : 1, sizeof *modules);
     if (!modules) abort();
@@ -496,6 +575,7 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
         free(job->error);
     }
     dl_project_free(&run.project);
+    dl_cache_close(run.cache);
     free(run.order);
     free(run.jobs);
     dl_result_sort(out);

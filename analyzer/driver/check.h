@@ -25,6 +25,8 @@ typedef struct DlCheckOptions {
     size_t stdin_len;
     const DlCheckOverride *overrides; /* files read from memory instead of the disk */
     size_t override_count;
+    const char *cache_dir; /* result cache directory (driver/cache.h); NULL: no cache. Not used
+                              with stdin_text, overrides or report */
     const bool *report; /* when non-NULL (parallel to `paths`): rules run only on the files with
                            report[i]; the others are still parsed for project-wide facts */
 } DlCheckOptions;

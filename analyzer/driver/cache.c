@@ -1,0 +1,305 @@
+/* The result cache (see cache.h): entries are small JSON documents, one per checked file. */
+#define _GNU_SOURCE /* pthread_self in temporary names */
+#include "driver/cache.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rules/rule.h"
+
+struct DlCache {
+    char *dir;
+};
+
+enum { DL_CACHE_FORMAT = 1 }; /* bump when the entry layout changes */
+
+uint64_t dl_hash_bytes(const void *data, size_t len, uint64_t seed) {
+    const unsigned char *p = data;
+    uint64_t h = seed ^ (len * 0x9E3779B97F4A7C15ull);
+    while (len >= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        h = (h ^ w) * 0xBF58476D1CE4E5B9ull;
+        h ^= h >> 31;
+        p += 8;
+        len -= 8;
+    }
+    uint64_t tail = 0;
+    memcpy(&tail, p, len);
+    h = (h ^ tail) * 0x94D049BB133111EBull;
+    h ^= h >> 29;
+    h *= 0xBF58476D1CE4E5B9ull;
+    return h ^ (h >> 32);
+}
+
+uint64_t dl_cache_tool_key(void) {
+    uint64_t h = dl_hash_bytes(DEVLINT_VERSION, strlen(DEVLINT_VERSION), DL_CACHE_FORMAT);
+    struct stat st;
+    if (stat("/proc/self/exe", &st) == 0) {
+        int64_t parts[3] = {(int64_t)st.st_size, (int64_t)st.st_mtim.tv_sec,
+                            (int64_t)st.st_mtim.tv_nsec};
+        h = dl_hash_bytes(parts, sizeof parts, h);
+    }
+    return h;
+}
+
+static bool make_dirs(const char *dir) {
+    char *copy = strdup(dir);
+    if (!copy) abort();
+    for (char *p = copy + 1; *p; p++) {
+        if (*p != '/') continue;
+        *p = '\0';
+        if (mkdir(copy, 0777) != 0 && errno != EEXIST) {
+            free(copy);
+            return false;
+        }
+        *p = '/';
+    }
+    bool ok = mkdir(copy, 0777) == 0 || errno == EEXIST;
+    free(copy);
+    struct stat st;
+    return ok && stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+DlCache *dl_cache_open(const char *dir, char **error) {
+    if (!make_dirs(dir)) {
+        int err = errno;
+        size_t n = strlen(dir) + 128;
+        *error = malloc(n);
+        if (!*error) abort();
+        snprintf(*error, n, "cannot create the cache directory %s: %s", dir, strerror(err));
+        return NULL;
+    }
+    DlCache *cache = calloc(1, sizeof *cache);
+    if (!cache) abort();
+    cache->dir = strdup(dir);
+    if (!cache->dir) abort();
+    /* like ruff's: the directory keeps itself out of version control */
+    char ignore[PATH_MAX];
+    snprintf(ignore, sizeof ignore, "%s/.gitignore", dir);
+    if (access(ignore, F_OK) != 0) {
+        FILE *f = fopen(ignore, "w");
+        if (f) {
+            fputs("# Created by devlint: its result cache.\n*\n", f);
+            fclose(f);
+        }
+    }
+    return cache;
+}
+
+void dl_cache_close(DlCache *cache) {
+    if (!cache) return;
+    free(cache->dir);
+    free(cache);
+}
+
+static void entry_path(const DlCache *cache, const char *path, char *out, size_t size) {
+    snprintf(out, size, "%s/%016" PRIx64 ".json", cache->dir,
+             dl_hash_bytes(path, strlen(path), 0x64657663));
+}
+
+static char *read_all(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    if (!buf) abort();
+    for (;;) {
+        n += fread(buf + n, 1, cap - n - 1, f);
+        if (n < cap - 1) break;
+        cap *= 2;
+        buf = realloc(buf, cap);
+        if (!buf) abort();
+    }
+    bool failed = ferror(f);
+    fclose(f);
+    if (failed) {
+        free(buf);
+        return NULL;
+    }
+    buf[n] = '\0';
+    return buf;
+}
+
+/* ---------------------------------------------------------------- entry -> result */
+
+static int get_int(const cJSON *o, const char *key) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsNumber(v) ? v->valueint : 0;
+}
+
+static char *get_text(const cJSON *o, const char *key) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!cJSON_IsString(v)) return NULL;
+    char *s = strdup(v->valuestring);
+    if (!s) abort();
+    return s;
+}
+
+static DlFix *fix_from_json(const cJSON *j) {
+    if (!cJSON_IsObject(j)) return NULL;
+    const cJSON *edits = cJSON_GetObjectItemCaseSensitive(j, "edits");
+    size_t count = (size_t)cJSON_GetArraySize(edits);
+    char *title = get_text(j, "title");
+    DlFix *fix = dl_fix_new(title ? title : "", count);
+    free(title);
+    fix->unsafe = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "unsafe"));
+    size_t i = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, edits) {
+        DlEdit *edit = &fix->edits[i++];
+        edit->line = get_int(e, "line");
+        edit->column = get_int(e, "column");
+        edit->end_line = get_int(e, "end_line");
+        edit->end_column = get_int(e, "end_column");
+        edit->cell = get_int(e, "cell");
+        edit->text = get_text(e, "text");
+        if (!edit->text) edit->text = strdup("");
+    }
+    return fix;
+}
+
+/* False when the entry names a rule this build does not have (then it is not used). */
+static bool result_from_json(const cJSON *j, DlResult *out) {
+    const cJSON *d;
+    cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(j, "diags")) {
+        const cJSON *code = cJSON_GetObjectItemCaseSensitive(d, "code");
+        const DlRule *rule = cJSON_IsString(code) ? dl_rule_find(code->valuestring) : NULL;
+        if (!rule) return false;
+        DlDiag diag = {0};
+        diag.rule = rule;
+        diag.path = get_text(d, "path");
+        diag.line = get_int(d, "line");
+        diag.column = get_int(d, "column");
+        diag.end_line = get_int(d, "end_line");
+        diag.end_column = get_int(d, "end_column");
+        diag.message = get_text(d, "message");
+        diag.source_line = get_text(d, "source_line");
+        diag.fix = fix_from_json(cJSON_GetObjectItemCaseSensitive(d, "fix"));
+        diag.severity_override = get_int(d, "severity_override");
+        diag.cell = get_int(d, "cell");
+        diag.file_line = get_int(d, "file_line");
+        if (!diag.path || !diag.message) {
+            dl_diag_free(&diag);
+            return false;
+        }
+        dl_result_add_diag(out, diag);
+    }
+    const cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(j, "errors")) {
+        const cJSON *path = cJSON_GetObjectItemCaseSensitive(e, "path");
+        const cJSON *message = cJSON_GetObjectItemCaseSensitive(e, "message");
+        if (cJSON_IsString(path) && cJSON_IsString(message))
+            dl_result_add_error(out, path->valuestring, message->valuestring);
+    }
+    out->files_checked = (size_t)get_int(j, "files_checked");
+    return true;
+}
+
+bool dl_cache_load(const DlCache *cache, const char *path, uint64_t key, DlResult *out) {
+    char file[PATH_MAX];
+    entry_path(cache, path, file, sizeof file);
+    char *text = read_all(file);
+    if (!text) return false;
+    cJSON *j = cJSON_Parse(text);
+    free(text);
+    if (!j) return false;
+    char want[17];
+    snprintf(want, sizeof want, "%016" PRIx64, key);
+    const cJSON *k = cJSON_GetObjectItemCaseSensitive(j, "key");
+    const cJSON *p = cJSON_GetObjectItemCaseSensitive(j, "path");
+    bool ok = cJSON_IsString(k) && strcmp(k->valuestring, want) == 0 && cJSON_IsString(p) &&
+              strcmp(p->valuestring, path) == 0 &&
+              result_from_json(cJSON_GetObjectItemCaseSensitive(j, "result"), out);
+    cJSON_Delete(j);
+    if (!ok) {
+        dl_result_free(out);
+        memset(out, 0, sizeof *out);
+    }
+    return ok;
+}
+
+/* ---------------------------------------------------------------- result -> entry */
+
+static cJSON *fix_to_json(const DlFix *fix) {
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "title", fix->title ? fix->title : "");
+    cJSON_AddBoolToObject(j, "unsafe", fix->unsafe);
+    cJSON *edits = cJSON_AddArrayToObject(j, "edits");
+    for (size_t i = 0; i < fix->edit_count; i++) {
+        const DlEdit *e = &fix->edits[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "line", e->line);
+        cJSON_AddNumberToObject(o, "column", e->column);
+        cJSON_AddNumberToObject(o, "end_line", e->end_line);
+        cJSON_AddNumberToObject(o, "end_column", e->end_column);
+        cJSON_AddNumberToObject(o, "cell", e->cell);
+        cJSON_AddStringToObject(o, "text", e->text ? e->text : "");
+        cJSON_AddItemToArray(edits, o);
+    }
+    return j;
+}
+
+static cJSON *result_to_json(const DlResult *r) {
+    cJSON *j = cJSON_CreateObject();
+    cJSON *diags = cJSON_AddArrayToObject(j, "diags");
+    for (size_t i = 0; i < r->diag_count; i++) {
+        const DlDiag *d = &r->diags[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "code", d->rule->code);
+        cJSON_AddStringToObject(o, "path", d->path);
+        cJSON_AddNumberToObject(o, "line", d->line);
+        cJSON_AddNumberToObject(o, "column", d->column);
+        cJSON_AddNumberToObject(o, "end_line", d->end_line);
+        cJSON_AddNumberToObject(o, "end_column", d->end_column);
+        cJSON_AddStringToObject(o, "message", d->message);
+        if (d->source_line) cJSON_AddStringToObject(o, "source_line", d->source_line);
+        if (d->fix) cJSON_AddItemToObject(o, "fix", fix_to_json(d->fix));
+        cJSON_AddNumberToObject(o, "severity_override", d->severity_override);
+        cJSON_AddNumberToObject(o, "cell", d->cell);
+        cJSON_AddNumberToObject(o, "file_line", d->file_line);
+        cJSON_AddItemToArray(diags, o);
+    }
+    cJSON *errors = cJSON_AddArrayToObject(j, "errors");
+    for (size_t i = 0; i < r->error_count; i++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "path", r->errors[i].path);
+        cJSON_AddStringToObject(o, "message", r->errors[i].message);
+        cJSON_AddItemToArray(errors, o);
+    }
+    cJSON_AddNumberToObject(j, "files_checked", (double)r->files_checked);
+    return j;
+}
+
+void dl_cache_store(const DlCache *cache, const char *path, uint64_t key, const DlResult *r) {
+    cJSON *j = cJSON_CreateObject();
+    char k[17];
+    snprintf(k, sizeof k, "%016" PRIx64, key);
+    cJSON_AddStringToObject(j, "path", path);
+    cJSON_AddStringToObject(j, "key", k);
+    cJSON_AddItemToObject(j, "result", result_to_json(r));
+    char *text = cJSON_PrintUnformatted(j);
+    cJSON_Delete(j);
+    if (!text) return;
+    char file[PATH_MAX], tmp[PATH_MAX + 64];
+    entry_path(cache, path, file, sizeof file);
+    /* unique per process and thread; rename() replaces the entry atomically */
+    snprintf(tmp, sizeof tmp, "%s.%ld.%lx.tmp", file, (long)getpid(),
+             (unsigned long)pthread_self());
+    FILE *f = fopen(tmp, "wb");
+    if (f) {
+        size_t n = strlen(text);
+        bool ok = fwrite(text, 1, n, f) == n;
+        ok = fclose(f) == 0 && ok;
+        if (!ok || rename(tmp, file) != 0) unlink(tmp);
+    }
+    free(text);
+}

@@ -1,0 +1,37 @@
+/* The result cache (like ruff's): one entry per checked file under the cache directory
+ * (default .devlint_cache/), holding that file's findings and errors. An entry is used only
+ * when its key matches, and the key covers everything the result depends on:
+ *   - the file's bytes, the settings it is checked with (rules, severities, device names);
+ *   - devlint itself (version, and the executable's size and mtime, so a rebuild invalidates);
+ *   - the project facts the analysis read: the bytes of every file that is analysed (the
+ *     ones naming tensors, modules or devices). Any change there invalidates every entry —
+ *     coarser than tracking which facts each file read, and never stale.
+ * Entries are written to a temporary file and renamed into place, so concurrent runs never
+ * read a half-written entry; an unreadable or foreign entry is a miss, never an error. */
+#ifndef DL_CACHE_H
+#define DL_CACHE_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/diag.h"
+
+typedef struct DlCache DlCache;
+
+/* Creates the directory (and a .gitignore of `*` in it) if needed. NULL with *error when it
+ * cannot be created. */
+DlCache *dl_cache_open(const char *dir, char **error);
+void dl_cache_close(DlCache *cache);
+
+/* A fast 64-bit hash (not cryptographic: the cache trusts its own directory). */
+uint64_t dl_hash_bytes(const void *data, size_t len, uint64_t seed);
+/* devlint's identity: version, executable size and mtime. */
+uint64_t dl_cache_tool_key(void);
+
+/* Fills `out` (empty) from the entry for `path` when its key is `key`. Thread-safe. */
+bool dl_cache_load(const DlCache *cache, const char *path, uint64_t key, DlResult *out);
+/* Stores `r` as the entry for `path`. Failures are silent (the cache is an optimisation).
+ * Thread-safe. */
+void dl_cache_store(const DlCache *cache, const char *path, uint64_t key, const DlResult *r);
+
+#endif

@@ -1,0 +1,191 @@
+#!/usr/bin/env python3
+"""End-to-end tests of the result cache (analyzer/driver/cache.c): a warm run reports exactly
+what a cold one does, and every input the result depends on invalidates it — the file's bytes,
+the settings, another project file the analysis reads, devlint itself.
+
+    /usr/bin/python3 tests/cli/test_cache.py --devlint build/devlint [unittest options]
+"""
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+DEVLINT = None
+TIMEOUT = 120
+
+BUGGY = 'import torch\nx = torch.randn(4, 10)\nx.to("cuda")\n'
+CLEAN = 'import torch\nx = torch.randn(4, 10)\nx = x.to("cuda")\n'
+# a device defined in one file and used in another: model.py's finding depends on config.py
+CONFIG_CPU = 'import torch\nDEVICE = torch.device("cpu")\n'
+CONFIG_CUDA = 'import torch\nDEVICE = torch.device("cuda")\n'
+MODEL = ('import torch\nfrom config import DEVICE\n\n'
+         'def step(model):\n    x = torch.randn(8, 4)\n    w = torch.ones(4, device=DEVICE)\n'
+         '    return x * w\n')
+
+
+class CacheTest(unittest.TestCase):
+    maxDiff = None
+
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory(prefix="devlint-cache-")
+        self.dir = self._tmp.name
+        self.cache = os.path.join(self.dir, "cache")
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def write(self, rel, text):
+        path = os.path.join(self.dir, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+
+    def devlint(self, *args, cache=True):
+        extra = ["--cache-dir", self.cache] if cache else []
+        proc = subprocess.run([DEVLINT] + extra + list(args), cwd=self.dir,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              timeout=TIMEOUT)
+        self.assertIn(proc.returncode, (0, 1), proc.stderr)
+        return proc
+
+    def entries(self):
+        return sorted(glob.glob(os.path.join(self.cache, "*.json")))
+
+    def codes(self, proc):
+        return [(f["path"], f["line"], f["code"]) for f in json.loads(proc.stdout)["findings"]]
+
+    def test_warm_run_reports_what_the_cold_run_did(self):
+        self.write("bug.py", BUGGY)
+        self.write("nb.ipynb", json.dumps({"cells": [
+            {"cell_type": "code", "source": ["import torch\n"], "metadata": {}, "outputs": []},
+            {"cell_type": "code", "source": ["x = torch.randn(4)\n", "x.cuda()\n"],
+             "metadata": {}, "outputs": []}], "metadata": {}, "nbformat": 4,
+            "nbformat_minor": 5}))
+        self.write("broken.py", "import torch\ndef f(:\n")
+        self.write("plain.py", "print('no tensors here')\n")
+        for fmt in ("json", "text", "sarif"):
+            cold = self.devlint("--format", fmt, ".", cache=False)
+            first = self.devlint("--format", fmt, ".")
+            warm = self.devlint("--format", fmt, ".")
+            self.assertEqual(first.stdout, cold.stdout, fmt)
+            self.assertEqual(warm.stdout, cold.stdout, fmt)
+            self.assertEqual(warm.stderr, cold.stderr, fmt)
+            self.assertEqual(warm.returncode, cold.returncode, fmt)
+        self.assertEqual(len(self.entries()), 4)
+        with open(os.path.join(self.cache, ".gitignore"), encoding="utf-8") as fh:
+            self.assertIn("*", fh.read().split())
+
+    def test_the_warm_run_reads_the_entry(self):
+        # Proof that nothing is re-analysed: an entry edited by hand (same key) is what is shown.
+        self.write("bug.py", BUGGY)
+        self.devlint("bug.py")
+        [entry] = self.entries()
+        with open(entry, encoding="utf-8") as fh:
+            doc = json.load(fh)
+        doc["result"]["diags"][0]["message"] = "served from the cache"
+        with open(entry, "w", encoding="utf-8") as fh:
+            json.dump(doc, fh)
+        self.assertIn("served from the cache", self.devlint("bug.py").stdout)
+        self.assertNotIn("served from the cache", self.devlint("--no-cache", "bug.py").stdout)
+
+    def test_editing_the_file_invalidates_its_entry(self):
+        self.write("bug.py", BUGGY)
+        self.assertEqual(self.devlint("--format", "json", "bug.py").returncode, 1)
+        self.write("bug.py", CLEAN)
+        proc = self.devlint("--format", "json", "bug.py")
+        self.assertEqual(self.codes(proc), [])
+        self.assertEqual(proc.returncode, 0)
+
+    def test_editing_another_project_file_invalidates(self):
+        self.write("config.py", CONFIG_CPU)
+        self.write("model.py", MODEL)
+        self.assertEqual(self.codes(self.devlint("--format", "json", ".")), [])
+        self.write("config.py", CONFIG_CUDA)
+        uncached = self.codes(self.devlint("--format", "json", ".", cache=False))
+        self.assertTrue(uncached, "the fixture must produce a finding once DEVICE is CUDA")
+        self.assertEqual(self.codes(self.devlint("--format", "json", ".")), uncached)
+
+    def test_settings_are_part_of_the_key(self):
+        self.write("bug.py", BUGGY)
+        self.assertEqual(self.codes(self.devlint("--format", "json", "bug.py")),
+                         [("bug.py", 3, "DL101")])
+        self.assertEqual(self.codes(self.devlint("--format", "json", "--ignore", "DL101",
+                                                 "bug.py")), [])
+        self.write("devlint.toml", 'ignore = ["DL101"]\n')
+        self.assertEqual(self.codes(self.devlint("--format", "json", "bug.py")), [])
+
+    def test_fixes_come_back_from_the_cache(self):
+        self.write("bug.py", BUGGY)
+        self.devlint("bug.py")
+        diff = self.devlint("--diff", "bug.py")
+        self.assertIn('+x = x.to("cuda")', diff.stdout)
+        self.devlint("--fix", "bug.py")
+        with open(os.path.join(self.dir, "bug.py"), encoding="utf-8") as fh:
+            self.assertEqual(fh.read(), CLEAN)
+
+    def test_no_cache_writes_nothing(self):
+        self.write("bug.py", BUGGY)
+        self.devlint("--no-cache", "bug.py", cache=False)
+        self.assertFalse(os.path.exists(os.path.join(self.dir, ".devlint_cache")))
+        self.devlint("bug.py", cache=False)  # the default location
+        self.assertTrue(os.path.isdir(os.path.join(self.dir, ".devlint_cache")))
+
+    def test_a_damaged_entry_is_a_miss(self):
+        self.write("bug.py", BUGGY)
+        self.devlint("bug.py")
+        [entry] = self.entries()
+        with open(entry, "w", encoding="utf-8") as fh:
+            fh.write('{"path": "bug.py", "key": ')
+        proc = self.devlint("bug.py")
+        self.assertEqual(proc.returncode, 1)
+        self.assertIn("bug.py:3:1: DL101", proc.stdout)
+        self.assertEqual(proc.stderr, "")
+
+    def test_an_unusable_cache_dir_is_a_warning(self):
+        self.write("bug.py", BUGGY)
+        self.write("blocker", "a file where the directory should be\n")
+        proc = subprocess.run([DEVLINT, "--cache-dir", "blocker/cache", "bug.py"], cwd=self.dir,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              timeout=TIMEOUT)
+        self.assertEqual(proc.returncode, 1)
+        self.assertIn("bug.py:3:1: DL101", proc.stdout)
+        self.assertIn("warning: cannot create the cache directory blocker/cache", proc.stderr)
+
+    def test_concurrent_runs_share_the_cache(self):
+        for i in range(40):
+            self.write("pkg/m%02d.py" % i, BUGGY if i % 3 == 0 else CLEAN)
+        expected = self.devlint("--format", "json", "pkg", cache=False).stdout
+        procs = [subprocess.Popen([DEVLINT, "--cache-dir", self.cache, "--format", "json", "pkg"],
+                                  cwd=self.dir, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  text=True) for _ in range(6)]
+        for p in procs:
+            out, err = p.communicate(timeout=TIMEOUT)
+            self.assertEqual(out, expected)
+            self.assertEqual(err, "")
+        self.assertEqual(len(self.entries()), 40)
+        self.assertEqual(glob.glob(os.path.join(self.cache, "*.tmp")), [])
+        self.assertEqual(self.devlint("--format", "json", "pkg").stdout, expected)
+
+
+def main():
+    global DEVLINT
+    argv = [sys.argv[0]]
+    args = iter(sys.argv[1:])
+    for arg in args:
+        if arg == "--devlint":
+            DEVLINT = next(args, None)
+        elif arg.startswith("--devlint="):
+            DEVLINT = arg.split("=", 1)[1]
+        else:
+            argv.append(arg)
+    DEVLINT = os.path.abspath(DEVLINT or os.environ.get("DEVLINT") or "build/devlint")
+    if not os.access(DEVLINT, os.X_OK):
+        sys.exit("test_cache.py: devlint not found at %s (pass --devlint PATH)" % DEVLINT)
+    unittest.main(argv=argv, verbosity=2)
+
+
+if __name__ == "__main__":
+    main()
