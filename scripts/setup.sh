@@ -33,9 +33,10 @@ say() { printf '==> %s\n' "$*"; }
 
 # Debian packages the build and the tests need. python3 is Debian's /usr/bin/python3, which
 # runs the fixture and CLI tests (standard library only); git and pre-commit are what
-# tests/cli/test_ci.py drives (--diff-base on a scripted history, the pre-commit hook).
+# tests/cli/test_ci.py drives (--diff-base on a scripted history, the pre-commit hook); flake8
+# is a peer that bench/run.sh times on the same corpus.
 APT_PACKAGES=(build-essential cmake pkg-config libtree-sitter-dev libcjson-dev libcriterion-dev python3
-  git pre-commit)
+  git pre-commit flake8)
 
 missing_apt_packages() {
   local pkg
