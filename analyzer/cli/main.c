@@ -501,6 +501,9 @@ static int cmd_check(CliOptions *o) {
 
 int main(int argc, char **argv) {
     int first = 1;
+    /* subcommands with their own options (and their own --help) */
+    if (argc > 1 && strcmp(argv[1], "lsp") == 0) return dl_cmd_lsp(argc - 2, argv + 2);
+    if (argc > 1 && strcmp(argv[1], "run") == 0) return dl_cmd_run(argc - 2, argv + 2);
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             fputs(usage_text, stdout);
@@ -513,8 +516,6 @@ int main(int argc, char **argv) {
         if (strcmp(argv[i], "--") == 0) break;
     }
     if (argc > 1 && strcmp(argv[1], "rules") == 0) return cmd_rules();
-    if (argc > 1 && strcmp(argv[1], "lsp") == 0) return dl_cmd_lsp(argc - 2, argv + 2);
-    if (argc > 1 && strcmp(argv[1], "run") == 0) return dl_cmd_run(argc - 2, argv + 2);
     if (argc > 1 && strcmp(argv[1], "explain") == 0) return cmd_explain(argc, argv, 2);
     if (argc > 1 && strcmp(argv[1], "check") == 0) first = 2;
     CliOptions o = {.format = DL_FORMAT_TEXT};
