@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
-# Quick-start step 2: runs every test in two configurations, each with ctest:
-#   build/       the default build (RelWithDebInfo), as users get it
+# Quick-start step 2: runs every test in two configurations (four with DEVLINT_ROBUSTNESS=1):
+#   build/       the default build (RelWithDebInfo), as users get it; also a valgrind memcheck
+#                of a whole run (label valgrind)
 #   build-asan/  Debug with AddressSanitizer + UndefinedBehaviorSanitizer
-# Installs missing dependencies first (through scripts/setup.sh --deps-only). Exits non-zero if
-# either configuration fails to build or has a failing test; both run either way.
+#   build-fuzz/  clang, libFuzzer + ASan + UBSan: each fuzz target of fuzz/ runs for
+#                DEVLINT_FUZZ_SECONDS (default 20) and replays tests/regress/ (label fuzz)
+#   build-tsan/  clang, ThreadSanitizer: the parallel checker over the fixtures (label tsan)
+# Installs missing dependencies first (through scripts/setup.sh --deps-only, then clang,
+# libFuzzer's runtime and valgrind). Exits non-zero if any configuration fails to build or has a
+# failing test; all run either way.
 set -uo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -15,6 +20,22 @@ if ! scripts/setup.sh --check-deps >/dev/null; then
   echo "==> dependencies missing: running scripts/setup.sh --deps-only"
   if ! scripts/setup.sh --deps-only; then
     echo "test.sh: could not install the build dependencies; run scripts/setup.sh as root" >&2
+    exit 1
+  fi
+fi
+
+# The robustness configurations' tools (Debian 12: clang is clang-14).
+ROBUST_PACKAGES=(clang libclang-rt-14-dev valgrind)
+missing_robust=()
+for pkg in "${ROBUST_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' ||
+    missing_robust+=("$pkg")
+done
+if [ "${#missing_robust[@]}" -ne 0 ]; then
+  echo "==> installing ${missing_robust[*]} (fuzz, ThreadSanitizer and valgrind configurations)"
+  if [ "$(id -u)" -ne 0 ] ||
+    ! { apt-get update -qq && apt-get install -y --no-install-recommends "${missing_robust[@]}"; }; then
+    echo "test.sh: missing ${missing_robust[*]}: install them as root (apt-get install)" >&2
     exit 1
   fi
 fi
@@ -52,10 +73,23 @@ run_config() {
 run_config "default build (RelWithDebInfo)" build
 run_config "sanitizer build (Debug, ASan+UBSan)" build-asan \
   -DCMAKE_BUILD_TYPE=Debug -DDEVLINT_SANITIZE=ON
+# The clang configurations build only what their tests use (no unit tests, no `devlint run`
+# runtime) and do not turn clang-only warnings into errors (gcc's -Werror build guards those).
+# They add about ten minutes on two cores, so they run only when DEVLINT_ROBUSTNESS=1.
+clang_only=(-DCMAKE_C_COMPILER=clang -DDEVLINT_TESTS=OFF -DDEVLINT_RUNTIME=OFF -DDEVLINT_WERROR=OFF)
+if [ "${DEVLINT_ROBUSTNESS:-0}" = 1 ]; then
+  run_config "fuzz build (clang, libFuzzer + ASan + UBSan)" build-fuzz "${clang_only[@]}" \
+    -DDEVLINT_FUZZ_SECONDS="${DEVLINT_FUZZ_SECONDS:-20}" \
+    -DDEVLINT_FUZZ=ON
+  run_config "ThreadSanitizer build (clang)" build-tsan "${clang_only[@]}" -DDEVLINT_TSAN=ON
+else
+  echo
+  echo "== fuzz and ThreadSanitizer configurations skipped (DEVLINT_ROBUSTNESS=1 runs them)"
+fi
 
 echo
 if [ "${#failed[@]}" -ne 0 ]; then
   echo "test.sh: FAILED: ${failed[*]}" >&2
   exit 1
 fi
-echo "test.sh: both configurations passed"
+echo "test.sh: all configurations passed"

@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* line_starts are 32-bit and must also hold len (the start of a last, empty line). */
 #define DL_SOURCE_HARD_LIMIT ((size_t)UINT32_MAX - 1)
@@ -145,8 +147,17 @@ bool dl_source_load(DlSource *src, const char *path, size_t max_bytes, char **er
                                   (intmax_t)st.st_size, limit);
         hint = (size_t)st.st_size;
     }
-    FILE *f = fopen(path, "rb");
-    if (!f) return dl_source_fail(error, "cannot read: %s", strerror(errno));
+    /* Opened without blocking: a named pipe nobody writes to would otherwise hang the run here
+     * (with O_NONBLOCK cleared again, reading it gives end of file: an empty source). */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    FILE *f = fd >= 0 && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) == 0
+                  ? fdopen(fd, "rb")
+                  : NULL;
+    if (!f) {
+        int err = errno;
+        if (fd >= 0) close(fd);
+        return dl_source_fail(error, "cannot read: %s", strerror(err));
+    }
     size_t len = 0;
     char *buf = dl_source_read_all(f, hint, limit, &len, error);
     fclose(f);

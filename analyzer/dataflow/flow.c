@@ -402,6 +402,17 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
 }
 
 void flow_exec_stmt(Flow *F, const DlStmt *s) {
+    if (F->env->budget) { /* the work cap (DlFlowEnv.budget) */
+        size_t n = F->st->count + (F->env->globals ? F->env->globals->count : 0);
+        bool loop = s->kind == DL_ST_FOR || s->kind == DL_ST_WHILE;
+        size_t cost = 1 + n + (loop ? (size_t)DL_LOOP_ROUNDS * n * n : 0);
+        if (*F->env->budget < cost) {
+            *F->env->budget = 0;
+            F->st->dead = true;
+            return;
+        }
+        *F->env->budget -= cost;
+    }
     DlSpan saved_span = F->stmt_span;
     F->stmt_span = s->span;
     switch (s->kind) {

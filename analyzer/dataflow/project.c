@@ -269,13 +269,14 @@ static void compute_function_summaries(DlProject *p, DlFlowState *const *globals
     for (uint32_t i = 0; i < p->file_count; i++) {
         DlFileFacts *f = &p->files[i];
         if (!f->module) continue;
+        size_t budget = DL_FLOW_BUDGET; /* per file: summaries cut short are only less precise */
         for (uint32_t j = 0; j < f->function_count; j++) {
             DlFunctionInfo *fi = f->functions[j];
             if (!needs_summary(fi) || (again && !summary_may_change(fi))) continue;
             /* the run's intermediate values die with it; only the summary is kept */
             DlArena scratch;
             dl_arena_init(&scratch);
-            DlFlowEnv env = {p, f, &scratch, NULL, globals[i], p, NULL, 0};
+            DlFlowEnv env = {p, f, &scratch, NULL, globals[i], p, NULL, 0, &budget};
             fi->ret = dl_value_persist(&p->arena, dl_flow_run(&env, fi->fn, fi->owner, NULL));
             dl_arena_release(&scratch);
         }
@@ -286,6 +287,7 @@ static void compute_class_attributes(DlProject *p, DlFlowState *const *globals) 
     for (uint32_t i = 0; i < p->file_count; i++) {
         DlFileFacts *f = &p->files[i];
         if (!f->module) continue;
+        size_t budget = DL_FLOW_BUDGET;
         for (uint32_t j = 0; j < f->class_count; j++) {
             DlClassInfo *c = f->classes[j];
             const DlFunctionInfo *init = NULL;
@@ -298,7 +300,7 @@ static void compute_class_attributes(DlProject *p, DlFlowState *const *globals) 
             }
             DlArena scratch;
             dl_arena_init(&scratch);
-            DlFlowEnv env = {p, f, &scratch, NULL, globals[i], p, NULL, 0};
+            DlFlowEnv env = {p, f, &scratch, NULL, globals[i], p, NULL, 0, &budget};
             DlFlowState *st = NULL;
             dl_flow_run(&env, init->fn, c, &st);
             DlAttr *attrs = NULL;
@@ -338,7 +340,8 @@ static void compute_globals(DlProject *p, DlFlowState **globals) {
         dl_flow_state_free(globals[i]);
         globals[i] = NULL;
         if (!f->module) continue;
-        DlFlowEnv env = {p, f, &p->arena, NULL, NULL, p, NULL, 0};
+        size_t budget = DL_FLOW_BUDGET;
+        DlFlowEnv env = {p, f, &p->arena, NULL, NULL, p, NULL, 0, &budget};
         dl_flow_run(&env, NULL, NULL, &globals[i]);
     }
 }

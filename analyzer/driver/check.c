@@ -472,8 +472,9 @@ static void analyse_file(Run *run, FileJob *job, size_t index) {
         return;
     }
     const DlFileFacts *facts = dl_project_file(&run->project, job->module);
+    size_t budget = DL_FLOW_BUDGET;
     DlFlowEnv env = {&run->project, facts, &scratch, &ctx, NULL, NULL,
-                     job->settings->device_names, job->settings->device_name_count};
+                     job->settings->device_names, job->settings->device_name_count, &budget};
     DlFlowState *globals = NULL;
     dl_flow_run(&env, NULL, NULL, &globals);
     env.globals = globals;
@@ -486,6 +487,12 @@ static void analyse_file(Run *run, FileJob *job, size_t index) {
     dl_flow_state_free(globals);
     free(ctx.seen);
     dl_arena_release(&scratch);
+    if (!budget) { /* over the work cap: an error for the file, not a partial result */
+        dl_result_free(&job->result);
+        memset(&job->result, 0, sizeof job->result);
+        dl_result_add_error(&job->result, job->path,
+                            "too much work to analyse (over the per-file budget)");
+    }
 }
 
 typedef struct SizedIndex {

@@ -187,7 +187,8 @@ const DlSettings *dl_settings_for(DlSettingsContext *ctx, const char *path, char
                 *error = strdup(lc->error ? lc->error : "bad configuration");
                 return NULL;
             }
-            config = &lc->config;
+            /* a pyproject.toml without [tool.devlint] (given with --config) means defaults */
+            config = lc->config.path ? &lc->config : NULL;
         }
     }
     if (ctx->file_count == ctx->file_cap) {
