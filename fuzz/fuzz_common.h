@@ -17,7 +17,8 @@ static inline const DlSettings *fuzz_all_rules(void) {
     static DlSettings s;
     static int done;
     if (!done) {
-        for (size_t i = 0; i < dl_rule_count && i < DL_MAX_RULES; i++) s.enabled[i] = true;
+        for (size_t i = 0; i < dl_rule_count && i < DL_MAX_RULES; i++)
+            s.enabled[i] = true;
         done = 1;
     }
     return &s;
@@ -36,7 +37,8 @@ static inline void fuzz_write_reports(const DlResult *r) {
     DlReportOptions ro = {.color = true, .tool_version = "fuzz"};
     for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
         DlFormat f;
-        if (dl_format_parse(formats[i], &f)) dl_report_write(fuzz_devnull(), fuzz_devnull(), f, r, &ro);
+        if (dl_format_parse(formats[i], &f))
+            dl_report_write(fuzz_devnull(), fuzz_devnull(), f, r, &ro);
     }
     ro.statistics = true;
     dl_report_write(fuzz_devnull(), fuzz_devnull(), DL_FORMAT_TEXT, r, &ro);

@@ -35,14 +35,15 @@ static const char *program_line(const DlNotebook *nb, size_t i, size_t *len) {
 static void check_reload(const char *json, size_t len, DlNotebook *out, const char *what) {
     char *error = NULL;
     bool ok = dl_notebook_load(json, len, out, &error);
-    FUZZ_ASSERT(ok, "%s gave a notebook that does not load (%s):\n%.*s", what,
-                error ? error : "?", (int)len, json);
+    FUZZ_ASSERT(ok, "%s gave a notebook that does not load (%s):\n%.*s", what, error ? error : "?",
+                (int)len, json);
 }
 
 static void fuzz_same_line_count(const DlNotebook *nb, const char *json, size_t size) {
     DL_VEC(char) program = {0};
     for (size_t i = 0; i < nb->line_count; i++) {
-        for (const char *c = NEW_LINE; *c; c++) dl_vec_push(&program, *c);
+        for (const char *c = NEW_LINE; *c; c++)
+            dl_vec_push(&program, *c);
         dl_vec_push(&program, '\n');
     }
     size_t out_len = 0;
@@ -103,7 +104,8 @@ static void fuzz_grown_cells(const DlNotebook *nb, const char *json, size_t size
         free(out);
     }
     free(error);
-    for (int c = 0; c < cells; c++) free(texts[c]);
+    for (int c = 0; c < cells; c++)
+        free(texts[c]);
     free(texts);
     free(lens);
 }
@@ -124,7 +126,8 @@ static void fuzz_check_and_fix(const uint8_t *data, size_t size) {
         if (!f) abort();
         DL_VEC(char) fixed = {0};
         int c;
-        while ((c = fgetc(f)) != EOF) dl_vec_push(&fixed, (char)c);
+        while ((c = fgetc(f)) != EOF)
+            dl_vec_push(&fixed, (char)c);
         fclose(f);
         DlNotebook again;
         check_reload(fixed.items ? fixed.items : "", fixed.len, &again, "a round of fixes");
@@ -145,8 +148,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         return 0;
     }
     size_t out_len = 0;
-    char *out = dl_notebook_write_back(&nb, json, size, nb.program, nb.program_len, &out_len,
-                                       &error);
+    char *out =
+        dl_notebook_write_back(&nb, json, size, nb.program, nb.program_len, &out_len, &error);
     FUZZ_ASSERT(out && out_len == size && memcmp(out, json, size) == 0,
                 "writing back the unchanged program changed the notebook (%s)",
                 out ? "different bytes" : error);

@@ -33,8 +33,11 @@ static void fuzz_single(const char *text, size_t len) {
     DlResult result = {0}, errors = {0};
     check_one(text, len, &result);
     fuzz_write_reports(&result);
-    DlFixRun run = {.unsafe = true, .diff_out = fuzz_devnull(), .stdin_path = PATH,
-                    .stdin_text = text, .stdin_len = len};
+    DlFixRun run = {.unsafe = true,
+                    .diff_out = fuzz_devnull(),
+                    .stdin_path = PATH,
+                    .stdin_text = text,
+                    .stdin_len = len};
     dl_fix_round(&result, &run, &errors);
     if (run.stdin_fixed) {
         DlResult again = {0};
@@ -54,7 +57,8 @@ static void fuzz_single(const char *text, size_t len) {
 static void fuzz_project(const char *a, size_t a_len, const char *b, size_t b_len) {
     const DlSettings *settings[2] = {fuzz_all_rules(), fuzz_all_rules()};
     DlCheckOverride files[2] = {{"pkg/a.py", a, a_len}, {"pkg/b.py", b, b_len}};
-    DlCheckOptions opts = {.settings = settings, .jobs = 1, .overrides = files, .override_count = 2};
+    DlCheckOptions opts = {
+        .settings = settings, .jobs = 1, .overrides = files, .override_count = 2};
     char *paths[2] = {(char *)files[0].path, (char *)files[1].path};
     DlResult result = {0};
     dl_check_files(paths, 2, &opts, &result);

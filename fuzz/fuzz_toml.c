@@ -25,7 +25,8 @@ static void fuzz_config(const char *name, const uint8_t *data, size_t size) {
         dl_config_free(&config);
     } else {
         FUZZ_ASSERT(error && strncmp(error, path, strlen(path)) == 0,
-                    "dl_config_load failed without a \"PATH...\" reason: %s", error ? error : "(none)");
+                    "dl_config_load failed without a \"PATH...\" reason: %s",
+                    error ? error : "(none)");
         free(error);
         error = NULL;
     }

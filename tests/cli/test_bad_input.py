@@ -8,11 +8,11 @@ without the bad file.
 
 Cases: empty file, only a BOM, NUL bytes, invalid UTF-8, CRLF and CR line endings, tabs, a 50 MB
 file (over the default size limit, and analysed under a larger --max-file-size), a
-100,000-line function, 5,000-deep brackets, blocks and expressions, a file over the analysis
-work budget, symlink loops, unreadable files (a read error even root gets, chmod 000, a FIFO
-nobody writes to), a directory named like a file, a path with spaces and non-ASCII
-characters, and a file that is gone by the time it is read. Standard library only; big inputs
-are generated in a temporary directory.
+100,000-line function, 5,000-deep brackets, blocks and expressions, long operator chains, a
+file over the analysis work budget, symlink loops, unreadable files (a read error even root
+gets, chmod 000, a FIFO nobody writes to), a directory named like a file, a path with spaces
+and non-ASCII characters, and a file that is gone by the time it is read. Standard library
+only; big inputs are generated in a temporary directory.
 """
 import json
 import os
@@ -164,8 +164,8 @@ class Encodings(BadInputCase):
                           findings=[(3, 1, "DL101")], error="syntax error")
 
     def test_mixed_line_endings(self):
-        self.check(self.write("mixed.py", 'import torch\r\nx = torch.randn(4, 10)\nx.to("cuda")\r\n'),
-                   findings=[(3, 1, "DL101")])
+        src = 'import torch\r\nx = torch.randn(4, 10)\nx.to("cuda")\r\n'
+        self.check(self.write("mixed.py", src), findings=[(3, 1, "DL101")])
 
     def test_tab_indentation(self):
         src = 'import torch\n\n\ndef f():\n\tx = torch.randn(4, 10)\n\tx.to("cuda")\n\treturn x\n'
@@ -261,6 +261,30 @@ class SizesAndDepths(BadInputCase):
                    error="nesting too deep to analyse")
         self.check(self.write("attrs.py", "import torch\nx = a" + ".b" * 5000 + "\n"),
                    error="nesting too deep to analyse")
+
+    def test_operator_chains_ending_in_an_error(self):
+        # error recovery wraps everything pending into one node; tree-sitter 0.20.7 counts a
+        # node's children in 16 bits and aborts freeing one with 65,536 or more
+        chains = {
+            "minus.py": "x = " + "-" * 70_000 + "\n",
+            "nots.py": "x = " + "not " * 70_000 + "\n",
+            "power.py": "x = " + "a ** " * 40_000 + ")\n",
+            "ifelse.py": "x = " + "a if b else " * 20_000 + ")\n",
+            "lambdas.py": "x = " + "lambda a, b: " * 40_000 + ")\n",
+            "assign.py": "a, b = " * 40_000 + ")\n",
+        }
+        for name, src in chains.items():
+            with self.subTest(case=name):
+                self.check(self.write(name, "import torch\n" + src),
+                           error="expression too deeply nested to analyse (over 15000 operators")
+
+    def test_long_valid_expressions(self):
+        # long but flat: a data list of negative numbers, a 30,000-term sum
+        self.check(self.write("data.py", "import torch\nDATA = [" + "-1.5, " * 70_000 + "]\n"))
+        # (lowering nests a left-associative chain as deep as it is long: past 400 terms the
+        # file is an error today; results would be better)
+        self.check_either(self.write("sum.py", "import torch\nx = 1" + " + 1" * 30_000 + "\n"),
+                          findings=[], error="nesting too deep to analyse (over 400 levels)")
 
     def test_long_elif_chain(self):
         src = "import torch\nif x:\n    pass\n" + "elif x:\n    pass\n" * 40_000
