@@ -111,7 +111,11 @@ static void on_discard(DlRuleContext *ctx, const DlDiscardFact *fact) {
                                         "the result of `%s` is thrown away: tensors do not move "
                                         "in place, so %s; use the result (bind it to a name)",
                                         call, where);
-        if (plain_target(fact->receiver) && fact->stmt->value == fact->call) {
+        /* C++: not through a cast (`(void)x.to(d);`) nor onto a const reference */
+        const char *ctype = fact->receiver->ctype;
+        bool cpp_blocked = ctype && (strncmp(ctype, "const ", 6) == 0 ||
+                                     fact->stmt->span.start != fact->call->span.start);
+        if (plain_target(fact->receiver) && fact->stmt->value == fact->call && !cpp_blocked) {
             const char *text = dl_arena_printf(arena, "%s = %s", recv, call);
             const char *title = dl_arena_printf(arena, "Assign the result: `%s`", text);
             fix = dl_rule_fix_replace(ctx, title, fact->call->span, text);

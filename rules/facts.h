@@ -69,6 +69,10 @@ struct DlCallFact {
                                      device (`torch.zeros(n, device)`) */
     bool immediately_moved;       /* the result is the receiver of .to()/.cuda()/.cpu():
                                      `torch.ones(n).cuda()` */
+    const DlValue *const *arg_tensors; /* kernel launches (call->flags & DL_EXF_KERNEL_LAUNCH),
+                                     parallel to call->args: the tensor whose memory argument i
+                                     points into (`t.data_ptr<float>()`: t's value), else NULL */
+    const DlExpr *const *arg_tensor_exprs; /* ... and that tensor's expression (`t`) */
     const DlPlace *place;
 };
 
@@ -110,6 +114,8 @@ void dl_report_finding(DlRuleContext *ctx, const DlRule *rule, DlSpan span, DlSp
 void dl_report_finding_in(DlRuleContext *ctx, const DlRule *rule, const DlModuleIR *home,
                           DlSpan span, DlSpan key, const char *message, DlFix *fix);
 DlArena *dl_rule_arena(DlRuleContext *ctx);
+/* Every analysed file's facts and program model (C++ rules look for callers across files). */
+const DlProject *dl_rule_project(DlRuleContext *ctx);
 const DlSource *dl_rule_source(DlRuleContext *ctx);
 const char *dl_rule_text(DlRuleContext *ctx, DlSpan span);
 int dl_rule_line(DlRuleContext *ctx, uint32_t byte);

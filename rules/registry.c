@@ -8,13 +8,13 @@
 
 extern const DlRule dl_rule_DL000, dl_rule_DL101, dl_rule_DL102, dl_rule_DL103, dl_rule_DL104,
     dl_rule_DL105, dl_rule_DL106, dl_rule_DL107, dl_rule_DL108, dl_rule_DL109, dl_rule_DL110,
-    dl_rule_DL111, dl_rule_DL112, dl_rule_DL113, dl_rule_DL114, dl_rule_DL201, dl_rule_DL202,
+    dl_rule_DL111, dl_rule_DL112, dl_rule_DL113, dl_rule_DL114, dl_rule_DL120, dl_rule_DL121, dl_rule_DL201, dl_rule_DL202,
     dl_rule_DL203, dl_rule_DL204, dl_rule_DL205, dl_rule_DL301, dl_rule_DL302;
 
 const DlRule *const dl_rules[] = {
     &dl_rule_DL000, &dl_rule_DL101, &dl_rule_DL102, &dl_rule_DL103, &dl_rule_DL104, &dl_rule_DL105,
     &dl_rule_DL106, &dl_rule_DL107, &dl_rule_DL108, &dl_rule_DL109, &dl_rule_DL110, &dl_rule_DL111,
-    &dl_rule_DL112, &dl_rule_DL113, &dl_rule_DL114, &dl_rule_DL201, &dl_rule_DL202, &dl_rule_DL203,
+    &dl_rule_DL112, &dl_rule_DL113, &dl_rule_DL114, &dl_rule_DL120, &dl_rule_DL121, &dl_rule_DL201, &dl_rule_DL202, &dl_rule_DL203,
     &dl_rule_DL204, &dl_rule_DL205, &dl_rule_DL301, &dl_rule_DL302,
 };
 const size_t dl_rule_count = sizeof dl_rules / sizeof dl_rules[0];

@@ -37,9 +37,12 @@ say() { printf '==> %s\n' "$*"; }
 # runs the fixture and CLI tests (standard library only); git and pre-commit are what
 # tests/cli/test_ci.py drives (--diff-base on a scripted history, the pre-commit hook); flake8
 # is a peer that bench/run.sh times on the same corpus; chromium is the browser the VS Code
-# end-to-end test (tests/lsp/e2e) drives headless.
+# end-to-end test (tests/lsp/e2e) drives headless. libclang-16-dev is the C++/CUDA front end's
+# parser (16, not Debian's default 14: only 16 reads CUDA 13's headers, with the flags of
+# analyzer/frontend/cpp_flags.c), and libtorch-dev + pybind11-dev are the headers the C++
+# fixtures and examples/extension compile against.
 APT_PACKAGES=(build-essential cmake pkg-config libtree-sitter-dev libcjson-dev libcriterion-dev python3
-  python3-dev python3-torch git pre-commit flake8 chromium)
+  python3-dev python3-torch git pre-commit flake8 chromium libclang-16-dev libtorch-dev pybind11-dev)
 
 missing_apt_packages() {
   local pkg

@@ -36,6 +36,8 @@ typedef struct CliOptions {
     const char *baseline, *write_baseline, *diff_base;
     const char *cache_dir; /* --cache-dir; NULL: .devlint_cache */
     bool no_cache;
+    const char *compile_db_dir; /* -p DIR */
+    bool no_pch;
     size_t max_file_bytes;
     bool exit_zero, statistics, quiet, exclude_given, fix, diff, unsafe_fixes, isolated;
     int jobs;
@@ -72,6 +74,10 @@ static const char usage_text[] =
     "  --cache-dir DIR         keep per-file results here (default .devlint_cache); a file whose\n"
     "                          bytes, settings and project did not change is not analysed again\n"
     "  --no-cache              neither read nor write the result cache\n"
+    "  -p DIR                  C++/CUDA: the directory of the compile_commands.json to take\n"
+    "                          each file's flags from (default: the nearest one above the\n"
+    "                          file, or in a build/ directory there)\n"
+    "  --no-pch                C++/CUDA: do not use or build precompiled headers\n"
     "  --show-settings FILE    print the settings FILE would be checked with, and exit\n"
     "  --statistics            print how many findings each rule has instead of the findings\n"
     "  -j, --jobs N            worker threads (default: all cores)\n"
@@ -195,6 +201,11 @@ static int parse_args(int argc, char **argv, int first, CliOptions *o) {
             o->cache_dir = v;
         } else if (strcmp(a, "--no-cache") == 0) {
             o->no_cache = true;
+        } else if (is_option(a, "-p")) {
+            VALUE("-p");
+            o->compile_db_dir = v;
+        } else if (strcmp(a, "--no-pch") == 0) {
+            o->no_pch = true;
         } else if (strcmp(a, "--fix") == 0) {
             o->fix = true;
         } else if (strcmp(a, "--diff") == 0) {
@@ -444,7 +455,9 @@ static int cmd_check(CliOptions *o) {
                                                                 : DEFAULT_MAX_FILE_BYTES,
                             .cache_dir = o->no_cache    ? NULL
                                          : o->cache_dir ? o->cache_dir
-                                                        : ".devlint_cache"};
+                                                        : ".devlint_cache",
+                            .compile_db_dir = o->compile_db_dir,
+                            .no_pch = o->no_pch};
     DlSettingsOptions so = {o->select.items, o->select.len, o->ignore.items, o->ignore.len,
                             o->config_path, o->isolated};
     CheckInput in = {0};

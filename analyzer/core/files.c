@@ -208,6 +208,11 @@ DlFileKind dl_file_kind(const char *path) {
     if (!dot || dot == base) return DL_FILE_NONE;
     if (strcmp(dot, ".py") == 0 || strcmp(dot, ".pyi") == 0) return DL_FILE_PYTHON;
     if (strcmp(dot, ".ipynb") == 0) return DL_FILE_NOTEBOOK;
+#ifdef DEVLINT_HAVE_CLANG
+    static const char *const cpp[] = {".cpp", ".cc", ".cxx", ".h", ".hpp", ".cu", ".cuh"};
+    for (size_t i = 0; i < sizeof cpp / sizeof cpp[0]; i++)
+        if (strcmp(dot, cpp[i]) == 0) return DL_FILE_CPP;
+#endif
     return DL_FILE_NONE;
 }
 

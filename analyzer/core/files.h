@@ -6,7 +6,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-typedef enum { DL_FILE_NONE = 0, DL_FILE_PYTHON = 1, DL_FILE_NOTEBOOK = 2 } DlFileKind;
+typedef enum {
+    DL_FILE_NONE = 0,
+    DL_FILE_PYTHON = 1,
+    DL_FILE_NOTEBOOK = 2,
+    DL_FILE_CPP = 3, /* .cpp .cc .cxx .h .hpp .cu .cuh (checked when devlint has libclang) */
+} DlFileKind;
 
 typedef struct DlFileList {
     char **paths; /* normalised ("./a/b.py" -> "a/b.py"), sorted, unique; owned */

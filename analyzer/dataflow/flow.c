@@ -185,6 +185,34 @@ void flow_exec_assign(Flow *F, const DlStmt *s) {
         flow_bind(F, s->targets[i], v);
 }
 
+/* After `TORCH_CHECK(x.is_cuda(), ...)` (or `x.device().is_cuda()`, several joined with &&)
+ * execution goes on only with x on a CUDA device. */
+static void flow_exec_check(Flow *F, const DlStmt *s, const DlExpr *cond, int depth) {
+    if (!cond || depth > 16) return;
+    flow_eval(F, cond);
+    if (cond->kind == DL_EX_BOOLOP && cond->name && strcmp(cond->name, "and") == 0) {
+        for (uint32_t i = 0; i < cond->item_count; i++) flow_exec_check(F, s, cond->items[i], depth + 1);
+        return;
+    }
+    const DlExpr *c = cond;
+    if (c->kind == DL_EX_CALL && c->arg_count == 0) c = c->object; /* x.device().is_cuda() */
+    if (!c || c->kind != DL_EX_ATTR || !c->name || strcmp(c->name, "is_cuda") != 0) return;
+    const DlExpr *x = c->object;
+    if (x && x->kind == DL_EX_ATTR && x->name && strcmp(x->name, "device") == 0) x = x->object;
+    if (!x || (x->kind != DL_EX_NAME && x->kind != DL_EX_ATTR)) return;
+    const DlValue *v = flow_eval(F, x);
+    if (v->kind != DL_KIND_TENSOR && v->kind != DL_KIND_UNKNOWN) return;
+    if (v->dev == DL_DEV_CUDA) return;
+    DlValue *checked = dl_value_copy(F->arena, v);
+    checked->kind = DL_KIND_TENSOR;
+    checked->dev = DL_DEV_CUDA;
+    checked->dev_name = "cuda";
+    checked->origin = DL_ORIGIN_INPUT;
+    checked->dev_span = s->span;
+    checked->dev_why = flow_short_text(F, s->span);
+    flow_bind(F, x, checked);
+}
+
 void flow_exec_augassign(Flow *F, const DlStmt *s) {
     const DlExpr *t = s->targets[0];
     const DlValue *tv = flow_eval(F, t);
@@ -465,6 +493,9 @@ void flow_exec_stmt(Flow *F, const DlStmt *s) {
         flow_state_set(F->st, s->cls->name, v);
         break;
     }
+    case DL_ST_CHECK:
+        flow_exec_check(F, s, s->value, 0);
+        break;
     case DL_ST_IMPORT:
         for (uint32_t i = 0; i < s->import_count; i++)
             if (s->imports[i].alias && flow_state_find(F->st, s->imports[i].alias))

@@ -272,6 +272,33 @@ const char *flow_device_in_scope(Flow *F) {
     return NULL;
 }
 
+/* `t.data_ptr<float>()`, `t.data<float>()`, `(float *)t.data_ptr()`: the tensor t. */
+static const DlExpr *data_pointer_of(const DlExpr *e) {
+    if (!e || e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_ATTR) return NULL;
+    const char *m = e->object->name;
+    if (!m || (strcmp(m, "data_ptr") != 0 && strcmp(m, "data") != 0 &&
+               strcmp(m, "const_data_ptr") != 0 && strcmp(m, "mutable_data_ptr") != 0))
+        return NULL;
+    /* a tensor's accessor, not std::vector::data() */
+    if (e->callee && strncmp(e->callee, "at::", 4) != 0) return NULL;
+    const DlExpr *t = e->object->object;
+    return t && (t->kind == DL_EX_NAME || t->kind == DL_EX_ATTR) ? t : NULL;
+}
+
+static void flow_launch_tensors(Flow *F, const DlExpr *call, DlCallFact *fact) {
+    if (!call->arg_count) return;
+    const DlValue **values = dl_arena_alloc(F->arena, call->arg_count * sizeof *values);
+    const DlExpr **exprs = dl_arena_alloc(F->arena, call->arg_count * sizeof *exprs);
+    for (uint32_t i = 0; i < call->arg_count; i++) {
+        const DlExpr *t = data_pointer_of(call->args[i].value);
+        if (!t) continue;
+        exprs[i] = t;
+        values[i] = flow_eval(F, t);
+    }
+    fact->arg_tensors = values;
+    fact->arg_tensor_exprs = exprs;
+}
+
 const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
     const DlValue *stack_argv[16];
     const DlValue **argv = call->arg_count <= 16
@@ -325,6 +352,7 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
                 fact.positional_devices |= 1u << i;
     if (method && F->place.batch_loop)
         fact.receiver_invariant = flow_expr_invariant(F, F->place.batch_loop, callee->object, 0);
+    if (call->flags & DL_EXF_KERNEL_LAUNCH) flow_launch_tensors(F, call, &fact);
     dl_rule_dispatch_call(F->env->report, &fact);
     return result;
 }

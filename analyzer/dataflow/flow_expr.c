@@ -386,5 +386,12 @@ const DlValue *flow_eval_inner(Flow *F, const DlExpr *e) {
 const DlValue *flow_eval(Flow *F, const DlExpr *e) {
     if (!e) return flow_unknown();
     const DlValue *v = flow_eval_inner(F, e);
+    /* C++: the compiler says it is a tensor (`batch.data`, a field), even where the flow does
+     * not know where it lives */
+    if ((!v || v->kind == DL_KIND_UNKNOWN) && (e->flags & DL_EXF_TENSOR_TYPED)) {
+        DlValue *t = flow_mk(F, DL_KIND_TENSOR);
+        t->var = e->kind == DL_EX_NAME ? e->name : NULL;
+        return t;
+    }
     return v ? v : flow_unknown();
 }

@@ -28,6 +28,19 @@ DlDeviceTag flow_construction_device(Flow *F) {
 
 /* torch.tensor(x) of a Python number (a literal, arithmetic on numbers, a scalar variable):
  * a 0-dim tensor. Lists, tuples and comprehensions give 1-D or more. */
+/* A C++ arithmetic type as the compiler spelled it ("double", "const int64_t", "float &"). */
+static bool flow_arithmetic_ctype(const char *t) {
+    static const char *const types[] = {"double", "float", "int", "long", "int64_t", "int32_t",
+                                        "size_t", "unsigned int", "long long", "bool", "short",
+                                        "uint32_t", "uint64_t", "int8_t", "uint8_t", "int16_t"};
+    if (strncmp(t, "const ", 6) == 0) t += 6;
+    size_t n = strlen(t);
+    while (n && (t[n - 1] == '&' || t[n - 1] == ' ')) n--;
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+        if (strlen(types[i]) == n && strncmp(t, types[i], n) == 0) return true;
+    return false;
+}
+
 bool flow_scalar_expression(Flow *F, const DlExpr *e, int depth) {
     if (!e || depth > 8) return false;
     switch (e->kind) {
@@ -42,6 +55,7 @@ bool flow_scalar_expression(Flow *F, const DlExpr *e, int depth) {
                flow_scalar_expression(F, e->items[1], depth + 1);
     case DL_EX_NAME:
     case DL_EX_ATTR: {
+        if (e->ctype && flow_arithmetic_ctype(e->ctype)) return true; /* C++: double eps */
         const char *key = flow_key_of(F, e);
         const Binding *b = key ? flow_lookup(F, key) : NULL;
         return b && b->value && b->value->kind == DL_KIND_SCALAR;

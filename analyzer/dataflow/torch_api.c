@@ -37,7 +37,9 @@ DlFactoryKind dl_torch_factory(const char *q) {
     if (!m) return DL_FACTORY_NONE;
     if (in_list(m, plain_factories)) return DL_FACTORY_PLAIN;
     if (in_list(m, like_factories)) return DL_FACTORY_LIKE;
-    if (strcmp(m, "from_numpy") == 0 || strcmp(m, "frombuffer") == 0) return DL_FACTORY_FROM_CPU;
+    if (strcmp(m, "from_numpy") == 0 || strcmp(m, "frombuffer") == 0 ||
+        strcmp(m, "from_blob") == 0) /* C++: wraps memory that is on the host unless said */
+        return DL_FACTORY_FROM_CPU;
     return DL_FACTORY_NONE;
 }
 

@@ -17,6 +17,9 @@
 #include "dataflow/project.h"
 #include "frontend/notebook.h"
 #include "frontend/python.h"
+#ifdef DEVLINT_HAVE_CLANG
+#include "frontend/cpp.h"
+#endif
 #include "rules/facts.h"
 #include "rules/rule.h"
 
@@ -27,6 +30,7 @@ typedef struct FileJob {
     bool loaded;
     DlNotebook notebook; /* notebooks: the map from program lines to cells */
     bool is_notebook;
+    bool is_cpp;
     DlArena arena;
     DlModuleIR *module; /* NULL when it failed or was not worth lowering */
     DlSuppressions suppressions;
@@ -180,6 +184,10 @@ void dl_report_finding_in(DlRuleContext *ctx, const DlRule *rule, const DlModule
 void dl_report_finding(DlRuleContext *ctx, const DlRule *rule, DlSpan span, DlSpan key,
                        const char *message, DlFix *fix) {
     dl_report_finding_in(ctx, rule, NULL, span, key, message, fix);
+}
+
+const DlProject *dl_rule_project(DlRuleContext *ctx) {
+    return &ctx->run->project;
 }
 
 DlArena *dl_rule_arena(DlRuleContext *ctx) {
@@ -345,6 +353,8 @@ static bool load_notebook(FileJob *job, const Run *run, char **error) {
                                 job->notebook.program_len, 0, error);
 }
 
+static bool cpp_relevant(const DlSource *src);
+
 static void load(void *arg, size_t index) {
     Run *run = arg;
     FileJob *job = &run->jobs[run->order[index]];
@@ -361,9 +371,12 @@ static void load(void *arg, size_t index) {
     /* Device bugs live only where tensors, modules and devices are named: a file that names
      * none is not parsed at all (the largest saving on a real project; see bench/RESULTS.md).
      * DEVLINT_PARSE_ALL=1 parses every file, to compare the two. */
-    job->relevant = run->parse_all || dl_python_is_relevant(&job->source);
+    job->is_cpp = dl_file_kind(job->path) == DL_FILE_CPP;
+    job->relevant = run->parse_all || (job->is_cpp ? cpp_relevant(&job->source)
+                                                   : dl_python_is_relevant(&job->source));
     if (!job->is_notebook) job->content_hash = dl_hash_bytes(job->source.text, job->source.len, 0);
-    job->cacheable = true;
+    /* a C++ file's meaning depends on headers and flags the result cache does not key on */
+    job->cacheable = !job->is_cpp;
 }
 
 /* The rules, severities and device names a file is checked with. */
@@ -394,17 +407,38 @@ static void look_up_cache(void *arg, size_t index) {
     job->cached = dl_cache_load(run->cache, job->path, job->cache_key, &job->result);
 }
 
+static bool cpp_relevant(const DlSource *src) {
+#ifdef DEVLINT_HAVE_CLANG
+    return dl_cpp_is_relevant(src);
+#else
+    (void)src;
+    return false;
+#endif
+}
+
+static DlParseResult cpp_parse(FileJob *job, Run *run) {
+#ifdef DEVLINT_HAVE_CLANG
+    DlCppOptions o = {.compile_db_dir = run->opts->compile_db_dir, .no_pch = run->opts->no_pch};
+    return dl_cpp_parse(&job->source, &job->arena, &o);
+#else
+    (void)job, (void)run;
+    return (DlParseResult){.error = strdup("this devlint was built without libclang")};
+#endif
+}
+
 static void lower(void *arg, size_t index) {
     Run *run = arg;
     FileJob *job = &run->jobs[run->order[index]];
     if (!job->loaded || !job->relevant) return;
-    DlParseResult parsed =
-        dl_python_parse(&job->source, &job->arena, dl_python_is_relevant(&job->source));
+    DlParseResult parsed = job->is_cpp ? cpp_parse(job, run)
+                                       : dl_python_parse(&job->source, &job->arena,
+                                                         dl_python_is_relevant(&job->source));
     if (parsed.error) {
         job->error = parsed.error;
         return;
     }
     job->module = parsed.module;
+    if (getenv("DEVLINT_DUMP_IR")) dl_ir_dump(stderr, job->module);
     dl_suppressions_parse(job->source.text, job->module->comments, job->module->comment_count,
                           &job->suppressions);
 }

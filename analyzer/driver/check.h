@@ -29,6 +29,8 @@ typedef struct DlCheckOptions {
                               with stdin_text, overrides or report */
     const bool *report; /* when non-NULL (parallel to `paths`): rules run only on the files with
                            report[i]; the others are still parsed for project-wide facts */
+    const char *compile_db_dir; /* C++: `-p DIR` (a compile_commands.json's directory), or NULL */
+    bool no_pch;                /* C++: parse without precompiled headers (for measuring) */
 } DlCheckOptions;
 
 /* Checks `paths` (files, already expanded). Findings and per-file errors go into `out`

@@ -52,3 +52,109 @@ const DlExpr *dl_ir_positional(const DlExpr *call, unsigned n) {
     }
     return NULL;
 }
+
+/* ---------------------------------------------------------------- debugging */
+
+static void dump_expr(FILE *out, const DlExpr *e, int depth) {
+    if (!e) {
+        fputs("<null>", out);
+        return;
+    }
+    if (depth > 40) {
+        fputs("...", out);
+        return;
+    }
+    static const char *const kinds[] = {"?", "name", "attr", "call", "sub", "num", "str", "const",
+                                        "tuple", "list", "set", "dict", "binop", "unary",
+                                        "compare", "boolop", "cond", "comp", "lambda", "star",
+                                        "await", "walrus"};
+    switch (e->kind) {
+    case DL_EX_NAME:
+    case DL_EX_NUMBER:
+    case DL_EX_CONST:
+        fputs(e->name ? e->name : "?", out);
+        return;
+    case DL_EX_STRING:
+        fprintf(out, "\"%s\"", e->name ? e->name : "");
+        return;
+    case DL_EX_ATTR:
+        dump_expr(out, e->object, depth + 1);
+        fprintf(out, ".%s", e->name);
+        return;
+    case DL_EX_CALL:
+        dump_expr(out, e->object, depth + 1);
+        if (e->flags & DL_EXF_KERNEL_LAUNCH) fputs("<<<>>>", out);
+        fputc('(', out);
+        for (uint32_t i = 0; i < e->arg_count; i++) {
+            if (i) fputs(", ", out);
+            if (e->args[i].keyword) fprintf(out, "%s=", e->args[i].keyword);
+            dump_expr(out, e->args[i].value, depth + 1);
+        }
+        fputc(')', out);
+        return;
+    default:
+        fprintf(out, "%s%s%s(", kinds[e->kind < sizeof kinds / sizeof kinds[0] ? e->kind : 0],
+                e->name ? " " : "", e->name ? e->name : "");
+        if (e->object) dump_expr(out, e->object, depth + 1);
+        for (uint32_t i = 0; i < e->item_count; i++) {
+            fputs(", ", out);
+            dump_expr(out, e->items[i], depth + 1);
+        }
+        fputc(')', out);
+    }
+}
+
+static void dump_block(FILE *out, const DlBlock *b, int indent);
+
+static void dump_stmt(FILE *out, const DlStmt *s, int indent) {
+    static const char *const kinds[] = {"other", "expr", "assign", "augassign", "return", "raise",
+                                        "break", "continue", "if", "for", "while", "with", "try",
+                                        "def", "class", "import", "check"};
+    fprintf(out, "%*s%s ", indent, "", kinds[s->kind < sizeof kinds / sizeof kinds[0] ? s->kind : 0]);
+    for (uint32_t i = 0; i < s->target_count; i++) {
+        dump_expr(out, s->targets[i], 0);
+        fputs(" ", out);
+    }
+    if (s->annotation) {
+        fputs(": ", out);
+        dump_expr(out, s->annotation, 0);
+        fputs(" ", out);
+    }
+    if (s->value) {
+        fputs("= ", out);
+        dump_expr(out, s->value, 0);
+    }
+    if (s->func) {
+        fprintf(out, "%s(", s->func->name);
+        for (uint32_t i = 0; i < s->func->param_count; i++) {
+            fprintf(out, "%s%s", i ? ", " : "", s->func->params[i].name);
+            if (s->func->params[i].annotation) {
+                fputs(": ", out);
+                dump_expr(out, s->func->params[i].annotation, 0);
+            }
+        }
+        fputs(")\n", out);
+        dump_block(out, &s->func->body, indent + 2);
+        return;
+    }
+    if (s->cls) {
+        fprintf(out, "%s\n", s->cls->name);
+        dump_block(out, &s->cls->body, indent + 2);
+        return;
+    }
+    fputc('\n', out);
+    dump_block(out, &s->body, indent + 2);
+    if (s->orelse.count) {
+        fprintf(out, "%*selse\n", indent, "");
+        dump_block(out, &s->orelse, indent + 2);
+    }
+}
+
+static void dump_block(FILE *out, const DlBlock *b, int indent) {
+    for (uint32_t i = 0; i < b->count; i++) dump_stmt(out, b->items[i], indent);
+}
+
+void dl_ir_dump(FILE *out, const DlModuleIR *m) {
+    fprintf(out, "# %s\n", m->source ? m->source->path : "?");
+    dump_block(out, &m->body, 0);
+}

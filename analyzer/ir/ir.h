@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "core/arena.h"
 #include "core/source.h"
@@ -47,6 +48,13 @@ typedef enum {
 
 typedef struct DlExpr DlExpr;
 
+/* DlExpr.flags */
+enum {
+    DL_EXF_KERNEL_LAUNCH = 1 << 0, /* C++/CUDA `k<<<grid, block>>>(args)`: a CALL whose object is
+                                      the kernel and whose items are the launch configuration */
+    DL_EXF_TENSOR_TYPED = 1 << 1,  /* C++: the compiler resolved its type to at::Tensor */
+};
+
 typedef struct DlArg {
     const char *keyword; /* NULL for positional; "*" / "**" for unpacking */
     DlSpan span;         /* whole argument, keyword included */
@@ -63,6 +71,11 @@ struct DlExpr {
     DlArg *args;
     uint32_t arg_count;
     DlExpr *target, *iter; /* COMP for-clause, WALRUS target */
+    /* C++ only (NULL / 0 in Python), from the compiler's semantic analysis: */
+    const char *callee; /* CALL: the resolved callee's qualified name ("at::Tensor::to",
+                           "torch::nn::Module::to", "torch::zeros", "scale_kernel") */
+    const char *ctype;  /* the expression's type as resolved ("at::Tensor", "float[16]", "float *") */
+    uint32_t flags;     /* DL_EXF_* */
 };
 
 typedef enum {
@@ -82,6 +95,8 @@ typedef enum {
     DL_ST_DEF,    /* func */
     DL_ST_CLASS,  /* cls */
     DL_ST_IMPORT, /* imports[] */
+    DL_ST_CHECK,  /* execution goes on only where `value` holds (C++ `TORCH_CHECK(cond, ...)`,
+                     `if (!cond) throw ...;`) */
 } DlStmtKind;
 
 typedef struct DlStmt DlStmt;
@@ -150,8 +165,11 @@ struct DlClass {
     void *facts; /* the project's DlClassInfo, set by dl_project_build */
 };
 
+typedef enum { DL_LANG_PYTHON = 0, DL_LANG_CPP } DlLanguage;
+
 /* One file's program model. */
 typedef struct DlModuleIR {
+    DlLanguage language;
     const DlSource *source;
     const char *module_name; /* "pkg.model" derived from the path, for import resolution */
     DlBlock body;
@@ -164,6 +182,9 @@ typedef struct DlModuleIR {
     bool sets_default_device; /* torch.set_default_device anywhere in the file */
     bool mentions_devices;    /* the text names a device or moves something (.to( .cuda( device) */
 } DlModuleIR;
+
+/* The model as indented pseudo-Python, for debugging front ends (DEVLINT_DUMP_IR=1). */
+void dl_ir_dump(FILE *out, const DlModuleIR *m);
 
 /* Text of a span (arena copy). */
 const char *dl_ir_span_text(DlArena *arena, const DlSource *src, DlSpan span);
