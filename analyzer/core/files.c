@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* vasprintf */
 /* File discovery: turns command-line paths into the sorted list of files to check (recursive
  * walk, default skips, exclude globs, symlink-loop protection), and the glob matcher. */
 #include "files.h"
@@ -6,6 +7,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -418,4 +420,39 @@ void dl_files_free(DlFileList *list) {
     free(list->error_paths);
     free(list->error_messages);
     memset(list, 0, sizeof *list);
+}
+
+/* ---- small helpers shared with the cache and the C++ front end ---- */
+
+bool dl_make_dirs(const char *dir) {
+    char *copy = dl_xstrdup(dir);
+    for (char *p = copy + 1; *p; p++) {
+        if (*p != '/') continue;
+        *p = '\0';
+        if (mkdir(copy, 0777) != 0 && errno != EEXIST) {
+            free(copy);
+            return false;
+        }
+        *p = '/';
+    }
+    bool ok = mkdir(copy, 0777) == 0 || errno == EEXIST;
+    free(copy);
+    struct stat st;
+    return ok && stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+char *dl_xstrdup(const char *s) {
+    char *r = strdup(s);
+    if (!r) abort();
+    return r;
+}
+
+char *dl_xasprintf(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    char *r;
+    int n = vasprintf(&r, fmt, ap);
+    va_end(ap);
+    if (n < 0) abort();
+    return r;
 }

@@ -53,4 +53,11 @@ void dl_files_free(DlFileList *list);
  * ignored. */
 bool dl_glob_match_path(const char *pattern, const char *path);
 
+/* mkdir -p: true when `dir` exists as a directory afterwards. */
+bool dl_make_dirs(const char *dir);
+
+/* strdup / asprintf that abort on out-of-memory, like the rest of devlint's allocations. */
+char *dl_xstrdup(const char *s);
+char *dl_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 #endif

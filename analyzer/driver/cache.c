@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/files.h"
 #include "rules/rule.h"
 
 struct DlCache {
@@ -20,25 +21,6 @@ struct DlCache {
 };
 
 enum { DL_CACHE_FORMAT = 1 }; /* bump when the entry layout changes */
-
-uint64_t dl_hash_bytes(const void *data, size_t len, uint64_t seed) {
-    const unsigned char *p = data;
-    uint64_t h = seed ^ (len * 0x9E3779B97F4A7C15ull);
-    while (len >= 8) {
-        uint64_t w;
-        memcpy(&w, p, 8);
-        h = (h ^ w) * 0xBF58476D1CE4E5B9ull;
-        h ^= h >> 31;
-        p += 8;
-        len -= 8;
-    }
-    uint64_t tail = 0;
-    memcpy(&tail, p, len);
-    h = (h ^ tail) * 0x94D049BB133111EBull;
-    h ^= h >> 29;
-    h *= 0xBF58476D1CE4E5B9ull;
-    return h ^ (h >> 32);
-}
 
 uint64_t dl_cache_tool_key(void) {
     uint64_t h = dl_hash_bytes(DEVLINT_VERSION, strlen(DEVLINT_VERSION), DL_CACHE_FORMAT);
@@ -51,26 +33,8 @@ uint64_t dl_cache_tool_key(void) {
     return h;
 }
 
-static bool make_dirs(const char *dir) {
-    char *copy = strdup(dir);
-    if (!copy) abort();
-    for (char *p = copy + 1; *p; p++) {
-        if (*p != '/') continue;
-        *p = '\0';
-        if (mkdir(copy, 0777) != 0 && errno != EEXIST) {
-            free(copy);
-            return false;
-        }
-        *p = '/';
-    }
-    bool ok = mkdir(copy, 0777) == 0 || errno == EEXIST;
-    free(copy);
-    struct stat st;
-    return ok && stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 DlCache *dl_cache_open(const char *dir, char **error) {
-    if (!make_dirs(dir)) {
+    if (!dl_make_dirs(dir)) {
         int err = errno;
         size_t n = strlen(dir) + 128;
         *error = malloc(n);

@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/hash.h"
+
 #include "core/diag.h"
 
 typedef struct DlCache DlCache;
@@ -23,8 +25,6 @@ typedef struct DlCache DlCache;
 DlCache *dl_cache_open(const char *dir, char **error);
 void dl_cache_close(DlCache *cache);
 
-/* A fast 64-bit hash (not cryptographic: the cache trusts its own directory). */
-uint64_t dl_hash_bytes(const void *data, size_t len, uint64_t seed);
 /* devlint's identity: version, executable size and mtime. */
 uint64_t dl_cache_tool_key(void);
 

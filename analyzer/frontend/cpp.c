@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/files.h"
 #include "core/vec.h"
 #include "frontend/cpp_flags.h"
 #include "frontend/cpp_pch.h"
@@ -267,7 +268,14 @@ static bool class_derives_module(CXCursor cls, int depth);
 static enum CXChildVisitResult find_module_base(CXCursor c, CXCursor parent, CXClientData data) {
     (void)parent;
     int *found = data;
-    if (kind(c) != CXCursor_CXXBaseSpecifier) return CXChildVisit_Continue;
+    enum CXCursorKind k = kind(c);
+    /* bases come before the members: stop at the first member (libtorch classes have hundreds) */
+    if (k == CXCursor_CXXMethod || k == CXCursor_FieldDecl || k == CXCursor_Constructor ||
+        k == CXCursor_Destructor || k == CXCursor_FunctionTemplate || k == CXCursor_VarDecl ||
+        k == CXCursor_CXXAccessSpecifier || k == CXCursor_TypedefDecl ||
+        k == CXCursor_TypeAliasDecl || k == CXCursor_UsingDeclaration)
+        return CXChildVisit_Break;
+    if (k != CXCursor_CXXBaseSpecifier) return CXChildVisit_Continue;
     CXCursor base = clang_getTypeDeclaration(clang_getCanonicalType(clang_getCursorType(c)));
     char *q = qualified_name(base);
     if (strcmp(q, "torch::nn::Module") == 0 || strncmp(q, "torch::nn::ModuleHolder", 23) == 0 ||
@@ -297,7 +305,8 @@ static const char *engine_type(Lower *L, CXType t) {
     } else if (strcmp(q, "c10::Device") == 0) {
         out = "torch.device";
     } else if (strcmp(q, "torch::nn::ModuleHolder") == 0 || strcmp(q, "torch::nn::Module") == 0 ||
-               class_derives_module(decl, 0)) {
+               (strncmp(q, "c10::", 5) != 0 && strncmp(q, "at::", 4) != 0 &&
+                strncmp(q, "std::", 5) != 0 && class_derives_module(decl, 0))) {
         /* torch::nn::Linear is ModuleHolder<LinearImpl>: name it by the spelling the user wrote */
         const char *spelled = type_spelling(L, clang_getNonReferenceType(t));
         const char *py = NULL;
@@ -1653,19 +1662,6 @@ static void collect_comments(Lower *L) {
 
 /* ---------------------------------------------------------------- parsing */
 
-static bool dl_mkdir_p(const char *dir) {
-    char *p = strdup(dir);
-    if (!p) abort();
-    for (char *s = p + 1; *s; s++) {
-        if (*s != '/') continue;
-        *s = 0;
-        mkdir(p, 0755);
-        *s = '/';
-    }
-    bool ok = mkdir(p, 0755) == 0 || access(p, W_OK) == 0;
-    free(p);
-    return ok;
-}
 
 /* A fatal diagnostic (a missing header above all: then libclang keeps only declarations and
  * every call is lost) as the file's error. */
@@ -1735,7 +1731,7 @@ static void add_cuda_compat_flags(ArgList *args, const char *cache_dir, char **o
     if (asprintf(&compat, "%s/cuda-compat", cache_dir) < 0) abort();
     static const char *const stand_ins[] = {"texture_fetch_functions.h",
                                             "texture_indirect_functions.h"};
-    bool ok = dl_mkdir_p(compat);
+    bool ok = dl_make_dirs(compat);
     for (size_t i = 0; ok && i < sizeof stand_ins / sizeof stand_ins[0]; i++) {
         char *path = NULL;
         if (asprintf(&path, "%s/%s", compat, stand_ins[i]) < 0) abort();

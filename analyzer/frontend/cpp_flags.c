@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/files.h"
 #include "core/vec.h"
 
 typedef DL_VEC(char *) ArgVec;
@@ -22,24 +23,8 @@ typedef DL_VEC(char) CharVec;
 
 /* ---- strings and paths ------------------------------------------------------------------- */
 
-static char *xstrdup(const char *s) {
-    char *r = strdup(s);
-    if (!r) abort();
-    return r;
-}
-
-static char *xasprintf(const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    char *r;
-    int n = vasprintf(&r, fmt, ap);
-    va_end(ap);
-    if (n < 0) abort();
-    return r;
-}
-
 static void push(ArgVec *v, const char *s) {
-    dl_vec_push(v, xstrdup(s));
+    dl_vec_push(v, dl_xstrdup(s));
 }
 
 static void push_owned(ArgVec *v, char *s) {
@@ -92,7 +77,7 @@ static char *path_normalize(const char *abs) {
 
 /* `path` made absolute against `base` (itself absolute) and normalised. */
 static char *path_resolve(const char *base, const char *path) {
-    char *joined = path[0] == '/' ? xstrdup(path) : xasprintf("%s/%s", base, path);
+    char *joined = path[0] == '/' ? dl_xstrdup(path) : dl_xasprintf("%s/%s", base, path);
     char *norm = path_normalize(joined);
     free(joined);
     return norm;
@@ -109,12 +94,12 @@ static char *path_real(const char *base, const char *path) {
 
 static char *current_dir(void) {
     char *cwd = getcwd(NULL, 0);
-    return cwd ? cwd : xstrdup("/");
+    return cwd ? cwd : dl_xstrdup("/");
 }
 
 static char *dir_name(const char *abs) {
     const char *slash = strrchr(abs, '/');
-    if (!slash || slash == abs) return xstrdup("/");
+    if (!slash || slash == abs) return dl_xstrdup("/");
     char *dir = strndup(abs, (size_t)(slash - abs));
     if (!dir) abort();
     return dir;
@@ -160,10 +145,10 @@ char *dl_cpp_cuda_path(void) {
     const char *candidates[] = {getenv("CUDA_HOME"), getenv("CUDA_PATH"), "/usr/local/cuda"};
     for (size_t i = 0; i < sizeof candidates / sizeof *candidates; i++) {
         if (!candidates[i] || !candidates[i][0]) continue;
-        char *probe = xasprintf("%s/include/cuda.h", candidates[i]);
+        char *probe = dl_xasprintf("%s/include/cuda.h", candidates[i]);
         bool found = is_file(probe);
         free(probe);
-        if (found) return xstrdup(candidates[i]);
+        if (found) return dl_xstrdup(candidates[i]);
     }
     return NULL;
 }
@@ -180,7 +165,7 @@ static void add_cuda_host_flags(ArgVec *args) {
     push(args, "-nocudalib");
     push(args, "-Wno-unknown-cuda-version"); /* a toolkit newer than clang knows: not news */
     char *cuda = dl_cpp_cuda_path();
-    if (cuda) push_owned(args, xasprintf("--cuda-path=%s", cuda));
+    if (cuda) push_owned(args, dl_xasprintf("--cuda-path=%s", cuda));
     free(cuda);
 }
 
@@ -198,10 +183,10 @@ static char *python_include_dir(void) {
         char *end;
         long minor = strtol(e->d_name + 8, &end, 10);
         if (end == e->d_name + 8 || *end || minor <= best_minor) continue;
-        char *probe = xasprintf("/usr/include/%s/Python.h", e->d_name);
+        char *probe = dl_xasprintf("/usr/include/%s/Python.h", e->d_name);
         if (is_file(probe)) {
             free(best);
-            best = xasprintf("/usr/include/%s", e->d_name);
+            best = dl_xasprintf("/usr/include/%s", e->d_name);
             best_minor = minor;
         }
         free(probe);
@@ -226,7 +211,7 @@ static void add_default_includes(ArgVec *args, bool cuda) {
     char *toolkit = cuda ? NULL : dl_cpp_cuda_path();
     if (toolkit) {
         push(args, "-isystem");
-        push_owned(args, xasprintf("%s/include", toolkit));
+        push_owned(args, dl_xasprintf("%s/include", toolkit));
         free(toolkit);
     }
 }
@@ -249,7 +234,7 @@ static void default_command(const char *real, const char *cwd, DlCompileCommand 
     push(&args, "-std=c++17");
     add_default_includes(&args, out->is_cuda);
     finish(out, &args);
-    out->directory = xstrdup(cwd);
+    out->directory = dl_xstrdup(cwd);
 }
 
 /* ---- compile_commands.json --------------------------------------------------------------- */
@@ -395,11 +380,11 @@ static void db_parse(Db *db, const char *text, size_t len) {
     cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, false);
     if (!root) {
         db->error =
-            xasprintf("%s: invalid JSON at line %zu", db->path, line_of(text, end ? end : text));
+            dl_xasprintf("%s: invalid JSON at line %zu", db->path, line_of(text, end ? end : text));
         return;
     }
     if (!cJSON_IsArray(root)) {
-        db->error = xasprintf("%s: expected an array of compile commands", db->path);
+        db->error = dl_xasprintf("%s: expected an array of compile commands", db->path);
         cJSON_Delete(root);
         return;
     }
@@ -410,7 +395,7 @@ static void db_parse(Db *db, const char *text, size_t len) {
         DbEntry e = {0};
         const char *why = db_entry(item, db_dir, &e);
         if (why) {
-            db->error = xasprintf("%s: entry %zu %s", db->path, index + 1, why);
+            db->error = dl_xasprintf("%s: entry %zu %s", db->path, index + 1, why);
             break;
         }
         dl_vec_push(&db->entries, e);
@@ -423,13 +408,13 @@ static void db_parse(Db *db, const char *text, size_t len) {
 static Db *db_load(const char *path, const struct stat *st) {
     Db *db = calloc(1, sizeof *db);
     if (!db) abort();
-    db->path = xstrdup(path);
+    db->path = dl_xstrdup(path);
     db->mtime = st->st_mtim;
     db->size = st->st_size;
     size_t len = 0;
     char *text = read_file(path, &len);
     if (!text) {
-        db->error = xasprintf("%s: %s", path, strerror(errno));
+        db->error = dl_xasprintf("%s: %s", path, strerror(errno));
         return db;
     }
     db_parse(db, text, len);
@@ -467,9 +452,9 @@ static Db *db_get_locked(const char *path) {
     } else {
         db = calloc(1, sizeof *db);
         if (!db) abort();
-        db->path = xstrdup(path);
+        db->path = dl_xstrdup(path);
         db->size = -1;
-        db->error = xasprintf("%s: %s", path, strerror(err));
+        db->error = dl_xasprintf("%s: %s", path, strerror(err));
     }
     db_cache.items[i] = db;
     return db;
@@ -489,7 +474,7 @@ static char *find_database(const char *real) {
     for (;;) {
         static const char *const names[] = {"compile_commands.json", "build/compile_commands.json"};
         for (size_t i = 0; i < 2; i++) {
-            char *candidate = xasprintf("%s%s%s", dir, strcmp(dir, "/") == 0 ? "" : "/", names[i]);
+            char *candidate = dl_xasprintf("%s%s%s", dir, strcmp(dir, "/") == 0 ? "" : "/", names[i]);
             if (is_file(candidate)) {
                 free(dir);
                 return candidate;
@@ -526,7 +511,7 @@ static const struct {
 
 /* A path value as clang must see it: "=dir" is relative to the sysroot, so left alone. */
 static char *path_value(const char *directory, const char *value) {
-    if (value[0] == '=' || value[0] == '\0') return xstrdup(value);
+    if (value[0] == '=' || value[0] == '\0') return dl_xstrdup(value);
     return path_resolve(directory, value);
 }
 
@@ -549,13 +534,13 @@ static size_t take_path_flag(char **argv, size_t argc, size_t i, const char *dir
         if (form == SEP_JOINED && a[n] != '\0') {
             if (strcmp(name, "-I") == 0 && strcmp(a, "-I-") == 0) break; /* not a path */
             char *value = path_value(directory, a + n);
-            push_owned(out, xasprintf("%s%s", name, value));
+            push_owned(out, dl_xasprintf("%s%s", name, value));
             free(value);
             return 1;
         }
         if (form != SEP_JOINED && a[n] == '=') {
             char *value = path_value(directory, a + n + 1);
-            push_owned(out, xasprintf("%s=%s", name, value));
+            push_owned(out, dl_xasprintf("%s=%s", name, value));
             free(value);
             return 1;
         }
@@ -760,7 +745,7 @@ static void translate_nvcc(const DbEntry *e, size_t from, ArgVec *out, const cha
                 push(out, nvcc_kept[k].clang);
                 push_owned(out, path_value(e->directory, v));
             } else {
-                push_owned(out, xasprintf("%s%s", nvcc_kept[k].clang, v));
+                push_owned(out, dl_xasprintf("%s%s", nvcc_kept[k].clang, v));
             }
         }
         if (kept) continue;
@@ -814,8 +799,8 @@ static void command_from_entry(const Db *db, const DbEntry *e, const char *real,
         push_owned(&args, flags.items[i]);
     dl_vec_free(&flags);
     finish(out, &args);
-    out->directory = xstrdup(e->directory);
-    out->database = xstrdup(db->path);
+    out->directory = dl_xstrdup(e->directory);
+    out->database = dl_xstrdup(db->path);
 }
 
 /* Length of the common leading directories of two absolute paths. */
@@ -879,7 +864,7 @@ bool dl_cpp_compile_command(const char *file, const char *db_dir, DlCompileComma
     if (db_dir) {
         char *dir = path_resolve(cwd, db_dir);
         db_path =
-            xasprintf("%s%s", dir,
+            dl_xasprintf("%s%s", dir,
                       strcmp(dir, "/") == 0 ? "compile_commands.json" : "/compile_commands.json");
         free(dir);
     } else {
@@ -890,7 +875,7 @@ bool dl_cpp_compile_command(const char *file, const char *db_dir, DlCompileComma
         pthread_mutex_lock(&db_lock);
         const Db *db = db_get_locked(db_path);
         if (db->error) {
-            *error = xstrdup(db->error);
+            *error = dl_xstrdup(db->error);
             ok = false;
         } else {
             found = command_from_db(db, real, out);

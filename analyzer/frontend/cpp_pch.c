@@ -20,25 +20,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/files.h"
+#include "core/hash.h"
 #include "core/vec.h"
 
 typedef DL_VEC(char) CharVec;
-
-static char *xstrdup(const char *s) {
-    char *r = strdup(s);
-    if (!r) abort();
-    return r;
-}
-
-static char *xasprintf(const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    char *r;
-    int n = vasprintf(&r, fmt, ap);
-    va_end(ap);
-    if (n < 0) abort();
-    return r;
-}
 
 static void append(CharVec *v, const char *s, size_t n) {
     dl_vec_reserve(v, v->len + n + 1);
@@ -213,10 +199,10 @@ static char *resolve_quoted(const DlCompileCommand *cmd, const char *from, const
                             size_t n) {
     const char *slash = strrchr(from, '/');
     char *candidate =
-        xasprintf("%.*s/%.*s", slash ? (int)(slash - from) : 1, slash ? from : ".", (int)n, name);
+        dl_xasprintf("%.*s/%.*s", slash ? (int)(slash - from) : 1, slash ? from : ".", (int)n, name);
     if (name[0] == '/') {
         free(candidate);
-        candidate = xasprintf("%.*s", (int)n, name);
+        candidate = dl_xasprintf("%.*s", (int)n, name);
     }
     if (is_regular(candidate)) return candidate;
     static const char *const flags[] = {"-iquote", "-I", "-isystem"};
@@ -225,7 +211,7 @@ static char *resolve_quoted(const DlCompileCommand *cmd, const char *from, const
             const char *dir = search_dir(cmd, &i, flags[f]);
             if (!dir) continue;
             free(candidate);
-            candidate = xasprintf("%s/%.*s", dir, (int)n, name);
+            candidate = dl_xasprintf("%s/%.*s", dir, (int)n, name);
             if (is_regular(candidate)) return candidate;
         }
     }
@@ -258,13 +244,13 @@ static bool angle_include_missing(const DlCompileCommand *cmd, const char *name,
             size_t j = i;
             const char *dir = search_dir(cmd, &j, flags[f]);
             if (dir) {
-                dl_vec_push(&dirs, xstrdup(dir));
+                dl_vec_push(&dirs, dl_xstrdup(dir));
                 i = j;
                 break;
             }
         }
         if (strncmp(a, "--cuda-path=", 12) == 0)
-            dl_vec_push(&dirs, xasprintf("%s/include", a + 12));
+            dl_vec_push(&dirs, dl_xasprintf("%s/include", a + 12));
     }
     static const char *const patterns[] = {"/usr/local/include",
                                            "/usr/include",
@@ -280,12 +266,12 @@ static bool angle_include_missing(const DlCompileCommand *cmd, const char *name,
         glob_t g;
         if (glob(patterns[i], GLOB_NOSORT | GLOB_ONLYDIR, NULL, &g) != 0) continue;
         for (size_t k = 0; k < g.gl_pathc; k++)
-            dl_vec_push(&dirs, xstrdup(g.gl_pathv[k]));
+            dl_vec_push(&dirs, dl_xstrdup(g.gl_pathv[k]));
         globfree(&g);
     }
     bool found = false;
     for (size_t k = 0; k < dirs.len; k++) {
-        char *path = xasprintf("%s/%.*s", dirs.items[k], (int)n, name);
+        char *path = dl_xasprintf("%s/%.*s", dirs.items[k], (int)n, name);
         struct stat st;
         found = found || stat(path, &st) == 0;
         free(path);
@@ -378,26 +364,24 @@ char *dl_cpp_pch_prelude(const DlCompileCommand *cmd, const char *text, size_t l
 
 /* ---- the key ----------------------------------------------------------------------------- */
 
-enum { PCH_FORMAT = 1 }; /* bump when how a PCH is built changes */
+enum { PCH_FORMAT = 2 }; /* bump when how a PCH is built changes */
 
-static uint64_t fnv1a(uint64_t h, const void *data, size_t len) {
-    const unsigned char *p = data;
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ p[i]) * 0x100000001b3ull;
-    return h;
+/* the key is a chain of hashes: each part seeds the next */
+static uint64_t mix(uint64_t h, const void *data, size_t len) {
+    return dl_hash_bytes(data, len, h);
 }
 
-static uint64_t fnv1a_str(uint64_t h, const char *s) {
-    return fnv1a(h, s, strlen(s) + 1); /* with the NUL: ("ab","c") differs from ("a","bc") */
+static uint64_t mix_str(uint64_t h, const char *s) {
+    return mix(h, s, strlen(s) + 1); /* with the NUL: ("ab","c") differs from ("a","bc") */
 }
 
 static uint64_t pch_key(const DlCompileCommand *cmd, const char *prelude) {
     uint64_t h = 0xcbf29ce484222325ull;
     char format[32];
     snprintf(format, sizeof format, "devlint-pch-%d", PCH_FORMAT);
-    h = fnv1a_str(h, format);
+    h = mix_str(h, format);
     CXString version = clang_getClangVersion();
-    h = fnv1a_str(h, clang_getCString(version));
+    h = mix_str(h, clang_getCString(version));
     clang_disposeString(version);
     /* the library itself: two builds of one version need not read each other's PCHs */
     Dl_info info;
@@ -406,11 +390,11 @@ static uint64_t pch_key(const DlCompileCommand *cmd, const char *prelude) {
         stat(info.dli_fname, &st) == 0) {
         int64_t id[3] = {(int64_t)st.st_size, (int64_t)st.st_mtim.tv_sec,
                          (int64_t)st.st_mtim.tv_nsec};
-        h = fnv1a(h, id, sizeof id);
+        h = mix(h, id, sizeof id);
     }
     for (size_t i = 0; i < cmd->arg_count; i++)
-        h = fnv1a_str(h, cmd->args[i]);
-    return fnv1a_str(h, prelude);
+        h = mix_str(h, cmd->args[i]);
+    return mix_str(h, prelude);
 }
 
 /* ---- freshness: the .deps sidecar -------------------------------------------------------- */
@@ -453,7 +437,7 @@ static void collect_inclusion(CXFile file, CXSourceLocation *stack, unsigned dep
     PathVec *paths = data;
     CXString name = clang_getFileName(file);
     const char *s = clang_getCString(name);
-    if (s && *s && !strchr(s, '\n')) dl_vec_push(paths, xstrdup(s));
+    if (s && *s && !strchr(s, '\n')) dl_vec_push(paths, dl_xstrdup(s));
     clang_disposeString(name);
 }
 
@@ -467,25 +451,8 @@ static bool write_stat_line(FILE *f, const char *path) {
 
 /* ---- files ------------------------------------------------------------------------------- */
 
-static bool make_dirs(const char *dir) {
-    char *copy = xstrdup(dir);
-    for (char *p = copy + 1; *p; p++) {
-        if (*p != '/') continue;
-        *p = '\0';
-        if (mkdir(copy, 0777) != 0 && errno != EEXIST) {
-            free(copy);
-            return false;
-        }
-        *p = '/';
-    }
-    bool ok = mkdir(copy, 0777) == 0 || errno == EEXIST;
-    free(copy);
-    struct stat st;
-    return ok && stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 static char *temp_name(const char *path) {
-    return xasprintf("%s.tmp.%ld.%ld", path, (long)getpid(), (long)gettid());
+    return dl_xasprintf("%s.tmp.%ld.%ld", path, (long)getpid(), (long)gettid());
 }
 
 /* Writes `text` to `path` through a temporary and a rename, unless it already holds exactly that
@@ -520,7 +487,7 @@ static void remove_stale_temporaries(const char *dir, const char *hex) {
     struct dirent *e;
     while ((e = readdir(d))) {
         if (strncmp(e->d_name, hex, n) != 0 || !strstr(e->d_name, ".tmp.")) continue;
-        char *path = xasprintf("%s/%s", dir, e->d_name);
+        char *path = dl_xasprintf("%s/%s", dir, e->d_name);
         unlink(path);
         free(path);
     }
@@ -549,12 +516,12 @@ static int older_first(const void *a, const void *b) {
 
 /* Removes one PCH's files, unless someone holds its lock (building it right now). */
 static void evict(const char *dir, const char *hex) {
-    char *lock = xasprintf("%s/%s.lock", dir, hex);
+    char *lock = dl_xasprintf("%s/%s.lock", dir, hex);
     int fd = open(lock, O_RDWR | O_CLOEXEC);
     if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0) {
         static const char *const exts[] = {"pch", "deps", "h"};
         for (size_t i = 0; i < sizeof exts / sizeof *exts; i++) {
-            char *path = xasprintf("%s/%s.%s", dir, hex, exts[i]);
+            char *path = dl_xasprintf("%s/%s.%s", dir, hex, exts[i]);
             unlink(path);
             free(path);
         }
@@ -574,7 +541,7 @@ static void evict_least_recently_used(const char *dir, const char *keep_hex) {
         if (n != 16 + 4 || strcmp(e->d_name + 16, ".pch") != 0) continue;
         Aged a = {strndup(e->d_name, 16), {0, 0}};
         if (!a.hex) abort();
-        char *lock = xasprintf("%s/%s.lock", dir, a.hex);
+        char *lock = dl_xasprintf("%s/%s.lock", dir, a.hex);
         struct stat st;
         if (stat(lock, &st) == 0) a.used = st.st_mtim;
         free(lock);
@@ -624,7 +591,7 @@ static char *first_error(CXTranslationUnit tu) {
         if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error && file) {
             CXString name = clang_getFileName(file);
             CXString msg = clang_getDiagnosticSpelling(d);
-            out = xasprintf("%s:%u: %s", clang_getCString(name), line, clang_getCString(msg));
+            out = dl_xasprintf("%s:%u: %s", clang_getCString(name), line, clang_getCString(msg));
             clang_disposeString(name);
             clang_disposeString(msg);
         }
@@ -656,7 +623,7 @@ static bool write_deps(CXTranslationUnit tu, const PchPaths *p) {
 static char *build(CXIndex index, const DlCompileCommand *cmd, const char *prelude,
                    const PchPaths *p) {
     if (!write_if_changed(p->header, prelude))
-        return xasprintf("%s: cannot write: %s", p->header, strerror(errno));
+        return dl_xasprintf("%s: cannot write: %s", p->header, strerror(errno));
     DL_VEC(const char *) args = {0};
     for (size_t i = 0; i < cmd->arg_count; i++)
         dl_vec_push(&args, cmd->args[i]);
@@ -672,18 +639,18 @@ static char *build(CXIndex index, const DlCompileCommand *cmd, const char *prelu
         &tu);
     dl_vec_free(&args);
     if (rc != CXError_Success || !tu)
-        return xasprintf("%s: libclang could not parse the headers to precompile (error %d)",
+        return dl_xasprintf("%s: libclang could not parse the headers to precompile (error %d)",
                          p->header, (int)rc);
     char *error = first_error(tu);
     if (!error) {
         char *tmp = temp_name(p->pch);
         int saved = clang_saveTranslationUnit(tu, tmp, clang_defaultSaveOptions(tu));
         if (saved != CXSaveError_None)
-            error = xasprintf("%s: libclang could not save the PCH (error %d)", tmp, saved);
+            error = dl_xasprintf("%s: libclang could not save the PCH (error %d)", tmp, saved);
         else if (rename(tmp, p->pch) != 0)
-            error = xasprintf("%s: %s", p->pch, strerror(errno));
+            error = dl_xasprintf("%s: %s", p->pch, strerror(errno));
         else if (!write_deps(tu, p))
-            error = xasprintf("%s: cannot write: %s", p->deps, strerror(errno));
+            error = dl_xasprintf("%s: cannot write: %s", p->deps, strerror(errno));
         if (error) unlink(tmp);
         free(tmp);
     }
@@ -708,14 +675,14 @@ static char *remembered_failure(uint64_t key) {
     char *error = NULL;
     pthread_mutex_lock(&failures_lock);
     for (size_t i = 0; i < failures.len && !error; i++)
-        if (failures.items[i].key == key) error = xstrdup(failures.items[i].error);
+        if (failures.items[i].key == key) error = dl_xstrdup(failures.items[i].error);
     pthread_mutex_unlock(&failures_lock);
     return error;
 }
 
 static void remember_failure(uint64_t key, const char *error) {
     pthread_mutex_lock(&failures_lock);
-    dl_vec_push(&failures, ((Failure){key, xstrdup(error)}));
+    dl_vec_push(&failures, ((Failure){key, dl_xstrdup(error)}));
     pthread_mutex_unlock(&failures_lock);
 }
 
@@ -725,7 +692,7 @@ static void remember_failure(uint64_t key, const char *error) {
 static char *build_locked(CXIndex index, const DlCompileCommand *cmd, const char *prelude,
                           const PchPaths *p) {
     int fd = open(p->lock, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-    if (fd < 0) return xasprintf("%s: %s", p->lock, strerror(errno));
+    if (fd < 0) return dl_xasprintf("%s: %s", p->lock, strerror(errno));
     while (flock(fd, LOCK_EX) != 0 && errno == EINTR) {
     }
     char *error = NULL;
@@ -749,12 +716,12 @@ char *dl_cpp_pch_for(CXIndex index, const DlCompileCommand *cmd, const char *tex
     if (!prelude) return NULL;
     uint64_t key = pch_key(cmd, prelude);
     PchPaths p = {0};
-    p.dir = xasprintf("%s/pch", cache_dir);
-    p.hex = xasprintf("%016" PRIx64, key);
-    p.pch = xasprintf("%s/%s.pch", p.dir, p.hex);
-    p.deps = xasprintf("%s/%s.deps", p.dir, p.hex);
-    p.header = xasprintf("%s/%s.h", p.dir, p.hex);
-    p.lock = xasprintf("%s/%s.lock", p.dir, p.hex);
+    p.dir = dl_xasprintf("%s/pch", cache_dir);
+    p.hex = dl_xasprintf("%016" PRIx64, key);
+    p.pch = dl_xasprintf("%s/%s.pch", p.dir, p.hex);
+    p.deps = dl_xasprintf("%s/%s.deps", p.dir, p.hex);
+    p.header = dl_xasprintf("%s/%s.h", p.dir, p.hex);
+    p.lock = dl_xasprintf("%s/%s.lock", p.dir, p.hex);
     char *result = NULL;
     if (pch_fresh(p.deps, p.pch)) {
         mark_used(p.lock);
@@ -762,8 +729,8 @@ char *dl_cpp_pch_for(CXIndex index, const DlCompileCommand *cmd, const char *tex
         p.pch = NULL;
     } else if ((*error = remembered_failure(key))) {
         /* tried in this process already */
-    } else if (!make_dirs(p.dir)) {
-        *error = xasprintf("%s: cannot create: %s", p.dir, strerror(errno));
+    } else if (!dl_make_dirs(p.dir)) {
+        *error = dl_xasprintf("%s: cannot create: %s", p.dir, strerror(errno));
     } else {
         pthread_mutex_t *lock = &build_locks[key % LOCK_STRIPES];
         pthread_mutex_lock(lock);
@@ -784,8 +751,8 @@ char *dl_cpp_pch_for(CXIndex index, const DlCompileCommand *cmd, const char *tex
 
 char *dl_cpp_default_cache_dir(void) {
     const char *xdg = getenv("XDG_CACHE_HOME");
-    if (xdg && xdg[0] == '/') return xasprintf("%s/devlint", xdg);
+    if (xdg && xdg[0] == '/') return dl_xasprintf("%s/devlint", xdg);
     const char *home = getenv("HOME");
-    if (home && home[0]) return xasprintf("%s/.cache/devlint", home);
+    if (home && home[0]) return dl_xasprintf("%s/.cache/devlint", home);
     return NULL;
 }
