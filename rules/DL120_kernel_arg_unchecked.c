@@ -56,6 +56,15 @@ static const char *made_like(const DlStmt *decl) {
         const DlExpr *a = dl_ir_positional(v, 0);
         if (a && a->kind == DL_EX_NAME) return a->name;
     }
+    /* x.contiguous(), x.view(...): the same memory's device */
+    static const char *const same_device[] = {"contiguous", "view",   "reshape", "flatten",
+                                              "clone",      "detach", "expand",  "transpose",
+                                              "permute",    "narrow", "select",  "t"};
+    const DlExpr *recv = v->object->kind == DL_EX_ATTR ? v->object->object : NULL;
+    for (size_t i = 0; callee && recv && recv->kind == DL_EX_NAME &&
+                       i < sizeof same_device / sizeof same_device[0];
+         i++)
+        if (strcmp(callee, same_device[i]) == 0) return recv->name;
     const DlArg *dev = dl_ir_keyword(v, "device");
     if (dev && dev->value->kind == DL_EX_ATTR && dev->value->name &&
         strcmp(dev->value->name, "device") == 0 && dev->value->object->kind == DL_EX_NAME)
@@ -81,9 +90,9 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
     if (!(call->flags & DL_EXF_KERNEL_LAUNCH) || !fact->arg_tensors) return;
     const DlFunction *fn = fact->place ? fact->place->function : NULL;
     DlArena *arena = dl_rule_arena(ctx);
-    /* one finding per launch, naming every unchecked tensor: `y = torch::empty_like(x)` is
-     * unchecked because x is, and is fixed by the same check */
-    const char *names = NULL, *first = NULL;
+    /* one finding per launch, naming every unchecked tensor by where it comes from: for
+     * `y = torch::empty_like(x)` or `xc = x.contiguous()` that is x, fixed by the same check */
+    const char *names = NULL, *first = NULL, *seen[16];
     const DlExpr *key = NULL;
     int count = 0;
     for (uint32_t i = 0; i < call->arg_count; i++) {
@@ -92,8 +101,17 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
         if (!v || !t) continue;
         if (dl_value_on_device(v) || dl_value_is_cpu_tensor(v) || v->dev == DL_DEV_CPU) continue;
         if (t->kind == DL_EX_NAME && guarded(ctx, fn, t->name, call->span.start, 0)) continue;
-        const char *name = dl_rule_text(ctx, t->span);
-        if (first && strcmp(first, name) == 0) continue;
+        const char *name = t->kind == DL_EX_NAME ? t->name : dl_rule_text(ctx, t->span);
+        for (int hops = 0; t->kind == DL_EX_NAME && hops < 8; hops++) {
+            const char *like = made_like(dl_kernel_local_decl(fn, name));
+            if (!like || strcmp(like, name) == 0) break;
+            name = like;
+        }
+        bool again = false;
+        for (int j = 0; j < count && j < 16; j++)
+            again |= strcmp(seen[j], name) == 0;
+        if (again) continue;
+        if (count < 16) seen[count] = name;
         names = names ? dl_arena_printf(arena, "%s, `%s`", names, name)
                       : dl_arena_printf(arena, "`%s`", name);
         if (!first) first = name, key = call->args[i].value;

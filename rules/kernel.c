@@ -76,7 +76,7 @@ int dl_kernel_param_index(const DlFunction *fn, const char *name) {
 
 /* ---------------------------------------------------------------- guards */
 
-/* `x.is_cuda` (lowered from `x.is_cuda()`), `x.device().is_cuda()`, joined with `and`. */
+/* A CUDA check of `name`, several joined with `and` included. */
 static bool condition_checks(const DlExpr *c, const char *name, int depth) {
     if (!c || depth > 16) return false;
     if (c->kind == DL_EX_BOOLOP && c->name && strcmp(c->name, "and") == 0) {
@@ -84,11 +84,7 @@ static bool condition_checks(const DlExpr *c, const char *name, int depth) {
             if (condition_checks(c->items[i], name, depth + 1)) return true;
         return false;
     }
-    if (c->kind == DL_EX_CALL && c->arg_count == 0) c = c->object;
-    if (!c || c->kind != DL_EX_ATTR || !c->name || strcmp(c->name, "is_cuda") != 0) return false;
-    const DlExpr *x = c->object;
-    if (x && x->kind == DL_EX_ATTR && x->name && strcmp(x->name, "device") == 0) x = x->object;
-    return is_name(x, name);
+    return is_name(dl_ir_cuda_check_subject(c), name);
 }
 
 typedef struct {

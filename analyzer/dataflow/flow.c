@@ -194,12 +194,8 @@ static void flow_exec_check(Flow *F, const DlStmt *s, const DlExpr *cond, int de
         for (uint32_t i = 0; i < cond->item_count; i++) flow_exec_check(F, s, cond->items[i], depth + 1);
         return;
     }
-    const DlExpr *c = cond;
-    if (c->kind == DL_EX_CALL && c->arg_count == 0) c = c->object; /* x.device().is_cuda() */
-    if (!c || c->kind != DL_EX_ATTR || !c->name || strcmp(c->name, "is_cuda") != 0) return;
-    const DlExpr *x = c->object;
-    if (x && x->kind == DL_EX_ATTR && x->name && strcmp(x->name, "device") == 0) x = x->object;
-    if (!x || (x->kind != DL_EX_NAME && x->kind != DL_EX_ATTR)) return;
+    const DlExpr *x = dl_ir_cuda_check_subject(cond);
+    if (!x) return;
     const DlValue *v = flow_eval(F, x);
     if (v->kind != DL_KIND_TENSOR && v->kind != DL_KIND_UNKNOWN) return;
     if (v->dev == DL_DEV_CUDA) return;

@@ -290,10 +290,25 @@ static void flow_launch_tensors(Flow *F, const DlExpr *call, DlCallFact *fact) {
     const DlValue **values = dl_arena_alloc(F->arena, call->arg_count * sizeof *values);
     const DlExpr **exprs = dl_arena_alloc(F->arena, call->arg_count * sizeof *exprs);
     for (uint32_t i = 0; i < call->arg_count; i++) {
-        const DlExpr *t = data_pointer_of(call->args[i].value);
-        if (!t) continue;
-        exprs[i] = t;
-        values[i] = flow_eval(F, t);
+        const DlExpr *arg = call->args[i].value;
+        const DlExpr *t = data_pointer_of(arg);
+        if (t) {
+            exprs[i] = t;
+            values[i] = flow_eval(F, t);
+            continue;
+        }
+        if (arg->kind != DL_EX_NAME) continue;
+        /* a pointer variable that holds a tensor's data */
+        const DlValue *p = flow_eval(F, arg);
+        if (p->kind != DL_KIND_OTHER || !p->elem || p->elem->kind != DL_KIND_TENSOR || !p->var ||
+            strchr(p->var, '.'))
+            continue;
+        DlExpr *name = dl_arena_alloc(F->arena, sizeof *name);
+        name->kind = DL_EX_NAME;
+        name->name = p->var;
+        name->span = arg->span;
+        exprs[i] = name;
+        values[i] = p->elem;
     }
     fact->arg_tensors = values;
     fact->arg_tensor_exprs = exprs;
@@ -332,6 +347,15 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
     else if (!host_read && flow_may_synchronize(F, call, q, recv))
         flow_state_set(F->st, "<device-work>", NULL);
 
+    /* C++: `const float *p = t.data_ptr<float>();` p points into t, for the kernel launch that
+     * gets p */
+    const DlExpr *pointee = data_pointer_of(call);
+    if (pointee && recv && recv->kind == DL_KIND_TENSOR) {
+        DlValue *p = flow_mk(F, DL_KIND_OTHER);
+        p->elem = recv;
+        p->var = dl_ir_dotted(F->arena, pointee);
+        result = p;
+    }
     if (!F->env->report) return result;
     if (!q && !recv && callee->kind == DL_EX_NAME) q = callee->name; /* builtins, local functions */
     DlCallFact fact = {0};

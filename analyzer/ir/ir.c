@@ -53,6 +53,45 @@ const DlExpr *dl_ir_positional(const DlExpr *call, unsigned n) {
     return NULL;
 }
 
+/* ---------------------------------------------------------------- guards */
+
+static const DlExpr *strip_zero_arg_call(const DlExpr *e) {
+    return e && e->kind == DL_EX_CALL && e->arg_count == 0 ? e->object : e;
+}
+
+static bool names_cuda(const DlExpr *e) {
+    if (!e) return false;
+    if (e->kind == DL_EX_STRING) return e->name && strncmp(e->name, "cuda", 4) == 0;
+    if (e->kind == DL_EX_ATTR) return e->name && (!strcmp(e->name, "CUDA") || !strcmp(e->name, "kCUDA"));
+    return false;
+}
+
+static const DlExpr *tensor_of_device(const DlExpr *e) {
+    /* x.device / x.device() / x.device().type() -> x */
+    e = strip_zero_arg_call(e);
+    if (e && e->kind == DL_EX_ATTR && e->name && strcmp(e->name, "type") == 0)
+        e = strip_zero_arg_call(e->object);
+    if (!e || e->kind != DL_EX_ATTR || !e->name || strcmp(e->name, "device") != 0) return NULL;
+    const DlExpr *x = e->object;
+    return x && (x->kind == DL_EX_NAME || x->kind == DL_EX_ATTR) ? x : NULL;
+}
+
+const DlExpr *dl_ir_cuda_check_subject(const DlExpr *cond) {
+    if (!cond) return NULL;
+    if (cond->kind == DL_EX_COMPARE && cond->name && strcmp(cond->name, "==") == 0 &&
+        cond->item_count == 2) {
+        const DlExpr *a = cond->items[0], *b = cond->items[1];
+        if (names_cuda(b) && tensor_of_device(a)) return tensor_of_device(a);
+        if (names_cuda(a) && tensor_of_device(b)) return tensor_of_device(b);
+        return NULL;
+    }
+    const DlExpr *c = strip_zero_arg_call(cond);
+    if (!c || c->kind != DL_EX_ATTR || !c->name || strcmp(c->name, "is_cuda") != 0) return NULL;
+    const DlExpr *x = strip_zero_arg_call(c->object);
+    if (x && x->kind == DL_EX_ATTR && x->name && strcmp(x->name, "device") == 0) x = x->object;
+    return x && (x->kind == DL_EX_NAME || x->kind == DL_EX_ATTR) ? x : NULL;
+}
+
 /* ---------------------------------------------------------------- debugging */
 
 static void dump_expr(FILE *out, const DlExpr *e, int depth) {

@@ -183,6 +183,11 @@ typedef struct DlModuleIR {
     bool mentions_devices;    /* the text names a device or moves something (.to( .cuda( device) */
 } DlModuleIR;
 
+/* The tensor a condition says is on a CUDA device, or NULL: `x.is_cuda` (`x.is_cuda()` in
+ * C++), `x.device().is_cuda()`, `x.device().type() == at::DeviceType::CUDA`,
+ * `x.device == "cuda"`. For `a and b`, call it on each side. */
+const DlExpr *dl_ir_cuda_check_subject(const DlExpr *cond);
+
 /* The model as indented pseudo-Python, for debugging front ends (DEVLINT_DUMP_IR=1). */
 void dl_ir_dump(FILE *out, const DlModuleIR *m);
 
