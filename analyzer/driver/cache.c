@@ -168,6 +168,35 @@ static bool result_from_json(const cJSON *j, DlResult *out) {
     return true;
 }
 
+/* A dependency as stored: [path, size, mtime seconds, mtime nanoseconds]. */
+static cJSON *dep_to_json(const char *path) {
+    struct stat st;
+    if (stat(path, &st) != 0) return NULL;
+    cJSON *d = cJSON_CreateArray();
+    cJSON_AddItemToArray(d, cJSON_CreateString(path));
+    cJSON_AddItemToArray(d, cJSON_CreateNumber((double)st.st_size));
+    cJSON_AddItemToArray(d, cJSON_CreateNumber((double)st.st_mtim.tv_sec));
+    cJSON_AddItemToArray(d, cJSON_CreateNumber((double)st.st_mtim.tv_nsec));
+    return d;
+}
+
+static bool deps_unchanged(const cJSON *deps) {
+    if (!deps) return true; /* a Python file's entry */
+    if (!cJSON_IsArray(deps)) return false;
+    const cJSON *d;
+    cJSON_ArrayForEach(d, deps) {
+        if (cJSON_GetArraySize(d) != 4) return false;
+        const cJSON *path = cJSON_GetArrayItem(d, 0);
+        struct stat st;
+        if (!cJSON_IsString(path) || stat(path->valuestring, &st) != 0) return false;
+        if (cJSON_GetArrayItem(d, 1)->valuedouble != (double)st.st_size ||
+            cJSON_GetArrayItem(d, 2)->valuedouble != (double)st.st_mtim.tv_sec ||
+            cJSON_GetArrayItem(d, 3)->valuedouble != (double)st.st_mtim.tv_nsec)
+            return false;
+    }
+    return true;
+}
+
 bool dl_cache_load(const DlCache *cache, const char *path, uint64_t key, DlResult *out) {
     char file[PATH_MAX];
     entry_path(cache, path, file, sizeof file);
@@ -182,6 +211,7 @@ bool dl_cache_load(const DlCache *cache, const char *path, uint64_t key, DlResul
     const cJSON *p = cJSON_GetObjectItemCaseSensitive(j, "path");
     bool ok = cJSON_IsString(k) && strcmp(k->valuestring, want) == 0 && cJSON_IsString(p) &&
               strcmp(p->valuestring, path) == 0 &&
+              deps_unchanged(cJSON_GetObjectItemCaseSensitive(j, "deps")) &&
               result_from_json(cJSON_GetObjectItemCaseSensitive(j, "result"), out);
     cJSON_Delete(j);
     if (!ok) {
@@ -243,12 +273,24 @@ static cJSON *result_to_json(const DlResult *r) {
     return j;
 }
 
-void dl_cache_store(const DlCache *cache, const char *path, uint64_t key, const DlResult *r) {
+void dl_cache_store(const DlCache *cache, const char *path, uint64_t key, const DlResult *r,
+                    char *const *deps, size_t dep_count) {
     cJSON *j = cJSON_CreateObject();
     char k[17];
     snprintf(k, sizeof k, "%016" PRIx64, key);
     cJSON_AddStringToObject(j, "path", path);
     cJSON_AddStringToObject(j, "key", k);
+    if (deps) {
+        cJSON *list = cJSON_AddArrayToObject(j, "deps");
+        for (size_t i = 0; i < dep_count; i++) {
+            cJSON *d = dep_to_json(deps[i]);
+            if (!d) { /* a header gone already: this result cannot be checked later */
+                cJSON_Delete(j);
+                return;
+            }
+            cJSON_AddItemToArray(list, d);
+        }
+    }
     cJSON_AddItemToObject(j, "result", result_to_json(r));
     char *text = cJSON_PrintUnformatted(j);
     cJSON_Delete(j);

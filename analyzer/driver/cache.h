@@ -5,7 +5,9 @@
  *   - devlint itself (version, and the executable's size and mtime, so a rebuild invalidates);
  *   - the project facts the analysis read: the bytes of every file that is analysed (the
  *     ones naming tensors, modules or devices). Any change there invalidates every entry —
- *     coarser than tracking which facts each file read, and never stale.
+ *     coarser than tracking which facts each file read, and never stale;
+ *   - C++: the compile command and libclang's version (in the key), and the size and mtime of
+ *     every header the compiler read (stored with the entry, checked when it is loaded).
  * Entries are written to a temporary file and renamed into place, so concurrent runs never
  * read a half-written entry; an unreadable or foreign entry is a miss, never an error. */
 #ifndef DL_CACHE_H
@@ -28,10 +30,13 @@ void dl_cache_close(DlCache *cache);
 /* devlint's identity: version, executable size and mtime. */
 uint64_t dl_cache_tool_key(void);
 
-/* Fills `out` (empty) from the entry for `path` when its key is `key`. Thread-safe. */
+/* Fills `out` (empty) from the entry for `path` when its key is `key` and every dependency
+ * stored with it is as it was (size and mtime). Thread-safe. */
 bool dl_cache_load(const DlCache *cache, const char *path, uint64_t key, DlResult *out);
-/* Stores `r` as the entry for `path`. Failures are silent (the cache is an optimisation).
+/* Stores `r` as the entry for `path`, with the files besides `path` it depends on (a C++
+ * file's headers; none for Python). Failures are silent (the cache is an optimisation).
  * Thread-safe. */
-void dl_cache_store(const DlCache *cache, const char *path, uint64_t key, const DlResult *r);
+void dl_cache_store(const DlCache *cache, const char *path, uint64_t key, const DlResult *r,
+                    char *const *deps, size_t dep_count);
 
 #endif

@@ -41,6 +41,9 @@ typedef struct FileJob {
     bool cacheable;        /* loaded: its result can be stored and looked up */
     bool cached;           /* `result` came from the cache */
     uint64_t cache_key;
+    bool lowered; /* parsed (and lowered, unless it failed) in this run */
+    char **deps; /* C++: the headers the compiler read, stored with the cached result */
+    size_t dep_count;
 } FileJob;
 
 typedef struct Run {
@@ -49,6 +52,8 @@ typedef struct Run {
     size_t *order; /* job indices, largest file first: the pool's tail is short files */
     const DlCheckOptions *opts;
     DlProject project;
+    bool lower_cached; /* lower the files whose results came from the cache too (the others'
+                          analyses read their program models) */
     bool parse_all; /* DEVLINT_PARSE_ALL: parse (for syntax errors) even files that name no
                        tensor, module or device */
     DlCache *cache; /* NULL: no result cache */
@@ -375,8 +380,7 @@ static void load(void *arg, size_t index) {
     job->relevant = run->parse_all || (job->is_cpp ? cpp_relevant(&job->source)
                                                    : dl_python_is_relevant(&job->source));
     if (!job->is_notebook) job->content_hash = dl_hash_bytes(job->source.text, job->source.len, 0);
-    /* a C++ file's meaning depends on headers and flags the result cache does not key on */
-    job->cacheable = !job->is_cpp;
+    job->cacheable = true; /* C++: with its compile command in the key and its headers stored */
 }
 
 /* The rules, severities and device names a file is checked with. */
@@ -426,10 +430,21 @@ static DlParseResult cpp_parse(FileJob *job, Run *run) {
 #endif
 }
 
+static uint64_t cpp_command_hash(const FileJob *job, const Run *run) {
+#ifdef DEVLINT_HAVE_CLANG
+    return dl_cpp_command_hash(job->path, run->opts->compile_db_dir);
+#else
+    (void)job, (void)run;
+    return 0;
+#endif
+}
+
 static void lower(void *arg, size_t index) {
     Run *run = arg;
     FileJob *job = &run->jobs[run->order[index]];
-    if (!job->loaded || !job->relevant) return;
+    if (!job->loaded || !job->relevant || job->lowered) return;
+    if (job->cached && !run->lower_cached) return;
+    job->lowered = true;
     DlParseResult parsed = job->is_cpp ? cpp_parse(job, run)
                                        : dl_python_parse(&job->source, &job->arena,
                                                          dl_python_is_relevant(&job->source));
@@ -438,6 +453,8 @@ static void lower(void *arg, size_t index) {
         return;
     }
     job->module = parsed.module;
+    job->deps = parsed.deps;
+    job->dep_count = parsed.dep_count;
     if (getenv("DEVLINT_DUMP_IR")) dl_ir_dump(stderr, job->module);
     dl_suppressions_parse(job->source.text, job->module->comments, job->module->comment_count,
                           &job->suppressions);
@@ -480,9 +497,13 @@ static void analyse(void *arg, size_t index) {
     Run *run = arg;
     FileJob *job = &run->jobs[run->order[index]];
     analyse_file(run, job, index);
-    if (run->cache && job->loaded && job->cacheable && !job->cached &&
+    /* a C++ file the compiler did not read through (a missing header) has no dependency list
+     * to check later: its result is not kept */
+    bool cpp_unchecked = job->is_cpp && job->relevant && !job->deps;
+    if (run->cache && job->loaded && job->cacheable && !job->cached && !cpp_unchecked &&
         !(run->opts->report && !run->opts->report[run->order[index]]))
-        dl_cache_store(run->cache, job->path, job->cache_key, &job->result);
+        dl_cache_store(run->cache, job->path, job->cache_key, &job->result, job->deps,
+                       job->dep_count);
 }
 
 static void analyse_file(Run *run, FileJob *job, size_t index) {
@@ -584,16 +605,30 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
         uint64_t base = dl_hash_bytes(&(uint64_t){dl_cache_tool_key()}, 8, project_hash(&run));
         for (size_t i = 0; i < count; i++) {
             FileJob *job = &run.jobs[i];
-            uint64_t parts[2] = {job->content_hash, settings_hash(job->settings)};
+            uint64_t parts[3] = {job->content_hash, settings_hash(job->settings),
+                                 job->is_cpp ? cpp_command_hash(job, &run) : 0};
             job->cache_key = dl_hash_bytes(parts, sizeof parts, base);
+            /* a C++ file without a command, or a C++ result without its headers: not kept */
+            if (job->is_cpp && !parts[2]) job->cacheable = false;
         }
         dl_parallel_for(count, opts->jobs, look_up_cache, &run);
         all_cached = true;
         for (size_t i = 0; i < count && all_cached; i++)
             all_cached = run.jobs[i].cached || !run.jobs[i].loaded;
     }
-    /* a warm run over unchanged files parses nothing */
-    if (!all_cached) dl_parallel_for(count, opts->jobs, lower, &run);
+    /* a warm run over unchanged files parses nothing; otherwise the files to analyse are
+     * parsed first, and the cached ones only when one of those needs project facts (a file that
+     * fails again, a C++ file missing a header, needs none) */
+    if (!all_cached) {
+        dl_parallel_for(count, opts->jobs, lower, &run);
+        bool needs_project = !run.cache;
+        for (size_t i = 0; i < count && !needs_project; i++)
+            needs_project = !run.jobs[i].cached && run.jobs[i].module;
+        if (needs_project) {
+            run.lower_cached = true;
+            dl_parallel_for(count, opts->jobs, lower, &run);
+        }
+    }
 
     DlModuleIR **modules = calloc(count ? count : 1, sizeof *modules);
     if (!modules) abort();
@@ -613,6 +648,8 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
             dl_source_free(&job->source);
         }
         if (job->is_notebook) dl_notebook_free(&job->notebook);
+        for (size_t d = 0; d < job->dep_count; d++) free(job->deps[d]);
+        free(job->deps);
         free(job->error);
     }
     dl_project_free(&run.project);

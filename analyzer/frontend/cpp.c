@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/files.h"
+#include "core/hash.h"
 #include "core/vec.h"
 #include "frontend/cpp_flags.h"
 #include "frontend/cpp_pch.h"
@@ -1662,7 +1663,6 @@ static void collect_comments(Lower *L) {
 
 /* ---------------------------------------------------------------- parsing */
 
-
 /* A fatal diagnostic (a missing header above all: then libclang keeps only declarations and
  * every call is lost) as the file's error. */
 static char *fatal_error(CXTranslationUnit tu, const char *path) {
@@ -1755,6 +1755,71 @@ static void add_cuda_compat_flags(ArgList *args, const char *cache_dir, char **o
     owned[(*owned_count)++] = compat;
 }
 
+uint64_t dl_cpp_command_hash(const char *path, const char *compile_db_dir) {
+    DlCompileCommand cmd = {0};
+    char *error = NULL;
+    if (!dl_cpp_compile_command(path, compile_db_dir, &cmd, &error)) {
+        free(error);
+        return 0;
+    }
+    CXString version = clang_getClangVersion();
+    const char *v = clang_getCString(version);
+    uint64_t h = dl_hash_bytes(v ? v : "", v ? strlen(v) : 0, 0x43505001u);
+    clang_disposeString(version);
+    for (size_t i = 0; i < cmd.arg_count; i++)
+        h = dl_hash_bytes(cmd.args[i], strlen(cmd.args[i]) + 1, h);
+    dl_cpp_compile_command_free(&cmd);
+    return h ? h : 1;
+}
+
+typedef struct Deps {
+    DL_VEC(char *) paths;
+    CXFile main_file;
+} Deps;
+
+static void collect_inclusion(CXFile included, CXSourceLocation *stack, unsigned depth,
+                              CXClientData data) {
+    (void)stack, (void)depth;
+    Deps *d = data;
+    if (clang_File_isEqual(included, d->main_file)) return;
+    char *name = take(clang_getFileName(included));
+    if (!*name) {
+        free(name);
+        return;
+    }
+    dl_vec_push(&d->paths, name);
+}
+
+/* Every file the compiler read for this TU but the file itself. clang_getInclusions does not
+ * list what came from a PCH: those are in the PCH's .deps sidecar ("SIZE SEC NSEC PATH" lines,
+ * the .pch itself first; cpp_pch.h). */
+static void collect_deps(CXTranslationUnit tu, CXFile main_file, const char *pch,
+                         DlParseResult *result) {
+    Deps d = {.main_file = main_file};
+    clang_getInclusions(tu, collect_inclusion, &d);
+    size_t n = pch ? strlen(pch) : 0;
+    if (n > 4 && strcmp(pch + n - 4, ".pch") == 0) {
+        char *sidecar = dl_xasprintf("%.*s.deps", (int)(n - 4), pch);
+        FILE *f = fopen(sidecar, "r");
+        char line[4096];
+        while (f && fgets(line, sizeof line, f)) {
+            long long size, sec, nsec;
+            int used = 0;
+            if (sscanf(line, "%lld %lld %lld %n", &size, &sec, &nsec, &used) != 3 || !used)
+                continue;
+            line[strcspn(line, "\n")] = 0;
+            if (line[used]) dl_vec_push(&d.paths, dl_xstrdup(line + used));
+        }
+        if (f)
+            fclose(f);
+        else
+            dl_vec_push(&d.paths, dl_xstrdup(sidecar)); /* unreadable: never a cache hit */
+        free(sidecar);
+    }
+    result->deps = d.paths.items;
+    result->dep_count = d.paths.len;
+}
+
 DlParseResult dl_cpp_parse(const DlSource *src, DlArena *arena, const DlCppOptions *opts) {
     DlParseResult result = {0};
     DlCppOptions none = {0};
@@ -1841,6 +1906,7 @@ DlParseResult dl_cpp_parse(const DlSource *src, DlArena *arena, const DlCppOptio
     L.module->classes = (DlClass **)ptrvec_finish(&L, &L.classes, &L.module->class_count);
     L.module->mentions_devices = true;
     collect_comments(&L);
+    collect_deps(tu, L.file, pch, &result);
     result.module = L.module;
 out:
     if (tu) clang_disposeTranslationUnit(tu);

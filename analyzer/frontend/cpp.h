@@ -10,6 +10,7 @@
 #ifndef DL_FRONTEND_CPP_H
 #define DL_FRONTEND_CPP_H
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "frontend/python.h" /* DlParseResult */
 #include "ir/ir.h"
@@ -30,5 +31,9 @@ bool dl_cpp_is_relevant(const DlSource *src);
 /* Parses `src` (its text is what the compiler reads, whatever is on disk) with its compile
  * command and lowers it. On a missing header or another fatal error: error set, module NULL. */
 DlParseResult dl_cpp_parse(const DlSource *src, DlArena *arena, const DlCppOptions *opts);
+
+/* What the file's result depends on besides its bytes and its headers: the compile command
+ * and the libclang version (0 when there is no command: the file's error is not cached). */
+uint64_t dl_cpp_command_hash(const char *path, const char *compile_db_dir);
 
 #endif

@@ -342,10 +342,18 @@ static void scan_prelude(const DlCompileCommand *cmd, const char *path, const ch
             if (angle_include_missing(cmd, name, n)) continue;
             break;
         }
-        append(&out->text, "#include <", 10);
-        append(&out->text, name, n);
-        append(&out->text, ">\n", 2);
-        if (heavy) out->keep = out->text.len;
+        /* a header already in the prelude adds nothing (they all have include guards): one
+         * PCH for `#include "kernels.h"` + <torch/extension.h> and for <torch/extension.h> */
+        char line[512];
+        int ln = snprintf(line, sizeof line, "#include <%.*s>\n", (int)n, name);
+        bool again = ln > 0 && (size_t)ln < sizeof line && out->text.len &&
+                     memmem(out->text.items, out->text.len, line, (size_t)ln) != NULL;
+        if (!again) {
+            append(&out->text, "#include <", 10);
+            append(&out->text, name, n);
+            append(&out->text, ">\n", 2);
+        }
+        if (heavy && !again) out->keep = out->text.len;
         out->libtorch = out->libtorch || is_libtorch(name, n);
         included = true;
     }

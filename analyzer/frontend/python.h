@@ -9,6 +9,9 @@
 typedef struct DlParseResult {
     DlModuleIR *module; /* NULL on failure */
     char *error;        /* malloc'ed reason on failure: "syntax error at line 3, column 5" */
+    char **deps;        /* C++: every other file the compiler read (headers), malloc'ed, for the
+                           result cache to check; NULL for Python */
+    size_t dep_count;
 } DlParseResult;
 
 /* Parses and lowers `src`. `lower` false: parse only (syntax check, comments for

@@ -26,7 +26,7 @@ MODEL = ('import torch\nfrom config import DEVICE\n\n'
          '    return x * w\n')
 
 
-class CacheTest(unittest.TestCase):
+class CacheCase(unittest.TestCase):
     maxDiff = None
 
     def setUp(self):
@@ -57,6 +57,9 @@ class CacheTest(unittest.TestCase):
     def codes(self, proc):
         return [(f["path"], f["line"], f["code"]) for f in json.loads(proc.stdout)["findings"]]
 
+
+
+class CacheTest(CacheCase):
     def test_warm_run_reports_what_the_cold_run_did(self):
         self.write("bug.py", BUGGY)
         self.write("nb.ipynb", json.dumps({"cells": [
@@ -168,6 +171,50 @@ class CacheTest(unittest.TestCase):
         self.assertEqual(len(self.entries()), 40)
         self.assertEqual(glob.glob(os.path.join(self.cache, "*.tmp")), [])
         self.assertEqual(self.devlint("--format", "json", "pkg").stdout, expected)
+
+
+# C++: a project header decides the finding (the macro throws the moved tensor away, or keeps it)
+CPP_FILE = ('#include <torch/torch.h>\n#include "helpers.h"\n\n'
+            'torch::Tensor run(torch::Tensor t) {\n  MOVE(t);\n  return t;\n}\n')
+HEADER_DISCARDS = "#pragma once\n#define MOVE(x) x.to(torch::kCUDA)\n"
+HEADER_ASSIGNS = "#pragma once\n#define MOVE(x) x = x.to(torch::kCUDA)\n"
+
+
+def has_cpp():
+    proc = subprocess.run([DEVLINT, "--help"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True, timeout=TIMEOUT)
+    return "--no-pch" in proc.stdout
+
+
+class CppCacheTest(CacheCase):
+    """C++ results are cached with every header the compiler read (cache.h)."""
+
+    def setUp(self):
+        super().setUp()
+        if not has_cpp():
+            self.skipTest("this devlint was built without libclang")
+
+    def test_a_header_change_invalidates(self):
+        self.write("ext.cpp", CPP_FILE)
+        self.write("helpers.h", HEADER_DISCARDS)
+        self.assertEqual(self.codes(self.devlint("--format", "json", "ext.cpp")),
+                         [("ext.cpp", 5, "DL101")])
+        self.assertEqual(len(self.entries()), 1)
+        with open(self.entries()[0], encoding="utf-8") as fh:
+            deps = [d[0] for d in json.load(fh)["deps"]]
+        self.assertIn(os.path.join(self.dir, "helpers.h"), deps)
+        self.assertTrue(any(d.endswith("torch/torch.h") for d in deps), deps[:5])
+        self.write("helpers.h", HEADER_ASSIGNS)
+        self.assertEqual(self.codes(self.devlint("--format", "json", "ext.cpp")), [])
+
+    def test_a_missing_header_is_checked_again_once_it_exists(self):
+        self.write("ext.cpp", CPP_FILE)
+        proc = self.devlint("--format", "json", "ext.cpp")
+        self.assertIn("helpers.h", json.dumps(json.loads(proc.stdout)["errors"]))
+        self.assertEqual(self.entries(), [])
+        self.write("helpers.h", HEADER_DISCARDS)
+        self.assertEqual(self.codes(self.devlint("--format", "json", "ext.cpp")),
+                         [("ext.cpp", 5, "DL101")])
 
 
 def main():
