@@ -42,6 +42,7 @@ typedef struct FileJob {
     bool cached;           /* `result` came from the cache */
     uint64_t cache_key;
     bool lowered; /* parsed (and lowered, unless it failed) in this run */
+    char *incomplete; /* C++ parsed with compile errors: reported with the findings */
     char **deps; /* C++: the headers the compiler read, stored with the cached result */
     size_t dep_count;
 } FileJob;
@@ -455,6 +456,7 @@ static void lower(void *arg, size_t index) {
     job->module = parsed.module;
     job->deps = parsed.deps;
     job->dep_count = parsed.dep_count;
+    job->incomplete = parsed.incomplete;
     if (getenv("DEVLINT_DUMP_IR")) dl_ir_dump(stderr, job->module);
     dl_suppressions_parse(job->source.text, job->module->comments, job->module->comment_count,
                           &job->suppressions);
@@ -515,6 +517,7 @@ static void analyse_file(Run *run, FileJob *job, size_t index) {
     }
     if (!job->loaded) return;
     job->result.files_checked = 1;
+    if (job->incomplete) dl_result_add_error(&job->result, job->path, job->incomplete);
     /* What the analysis allocates (abstract values, states, message text) dies with it: findings
      * are copied out, so peak memory does not grow with the number of files analysed. */
     DlArena scratch;
@@ -650,6 +653,7 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
         if (job->is_notebook) dl_notebook_free(&job->notebook);
         for (size_t d = 0; d < job->dep_count; d++) free(job->deps[d]);
         free(job->deps);
+        free(job->incomplete);
         free(job->error);
     }
     dl_project_free(&run.project);

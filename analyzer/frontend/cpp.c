@@ -61,9 +61,10 @@ static bool mentions(const DlSource *src, const char *needle) {
     return memmem(src->text, src->len, needle, strlen(needle)) != NULL;
 }
 
+/* libtorch code, or CUDA kernels and their launches; not every file that says "cuda" (a CUDA
+ * library's own headers have nothing devlint checks, and often need flags nobody passed). */
 bool dl_cpp_is_relevant(const DlSource *src) {
-    static const char *const words[] = {"torch",      "ATen", "at::", "c10",
-                                        "__global__", "<<<",  "cuda"};
+    static const char *const words[] = {"torch", "ATen", "at::", "c10", "__global__", "<<<"};
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
         if (mentions(src, words[i])) return true;
     return false;
@@ -1687,12 +1688,18 @@ static char *fatal_error(CXTranslationUnit tu, const char *path) {
         char *out = NULL;
         const char *q1 = strchr(msg, '\''), *q2 = q1 ? strchr(q1 + 1, '\'') : NULL;
         if (strstr(msg, "file not found") && q1 && q2) {
+            /* libtorch's CUDA headers are missing from CPU-only builds (Debian's libtorch-dev) */
+            bool cuda_part =
+                strncmp(q1 + 1, "c10/cuda/", 9) == 0 || strncmp(q1 + 1, "ATen/cuda/", 10) == 0;
             if (asprintf(&out,
                          "header `%.*s` not found (included at %s:%u): devlint needs the "
                          "file's compile flags to see its calls; pass the directory of a "
                          "compile_commands.json with -p DIR (CMake: "
-                         "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON), or put one next to the sources",
-                         (int)(q2 - q1 - 1), q1 + 1, where, line) < 0)
+                         "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON), or put one next to the sources%s",
+                         (int)(q2 - q1 - 1), q1 + 1, where, line,
+                         cuda_part ? " (this libtorch has no CUDA headers: use the flags of a "
+                                     "CUDA build of PyTorch)"
+                                   : "") < 0)
                 abort();
         } else if (asprintf(&out, "the compiler stopped at %s:%u: %s", where, line, msg) < 0) {
             abort();
@@ -1702,6 +1709,35 @@ static char *fatal_error(CXTranslationUnit tu, const char *path) {
         return out;
     }
     return NULL;
+}
+
+/* Errors that are not fatal: the compiler kept going, but declarations it could not type (a
+ * libtorch of another version, a flag missing) may have lost their bodies. Said, not hidden:
+ * NULL when there are none, else "N compile errors, the first at FILE:LINE: MESSAGE ...". */
+static char *compile_errors(CXTranslationUnit tu) {
+    unsigned n = clang_getNumDiagnostics(tu), errors = 0;
+    char *first = NULL;
+    for (unsigned i = 0; i < n; i++) {
+        CXDiagnostic d = clang_getDiagnostic(tu, i);
+        if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error && !errors++) {
+            char *msg = take(clang_getDiagnosticSpelling(d));
+            CXFile f = NULL;
+            unsigned line = 0;
+            clang_getFileLocation(clang_getDiagnosticLocation(d), &f, &line, NULL, NULL);
+            char *where = f ? take(clang_getFileName(f)) : dl_xstrdup("?");
+            first = dl_xasprintf("%s:%u: %s", where, line, msg);
+            free(where);
+            free(msg);
+        }
+        clang_disposeDiagnostic(d);
+    }
+    if (!errors) return NULL;
+    char *out = dl_xasprintf(
+        "%u compile error%s, the first at %s; findings for this file may be incomplete (is "
+        "this the libtorch the code is built against? pass its compile flags with -p DIR)",
+        errors, errors == 1 ? "" : "s", first);
+    free(first);
+    return out;
 }
 
 /* What this clang needs on top of the toolkit's own flags to read CUDA 12/13 headers in host
@@ -1834,6 +1870,7 @@ DlParseResult dl_cpp_parse(const DlSource *src, DlArena *arena, const DlCppOptio
     ArgList args = {0};
     for (size_t i = 0; i < cmd.arg_count; i++)
         dl_vec_push(&args, cmd.args[i]);
+    dl_vec_push(&args, "-ferror-limit=0"); /* keep going: "too many errors" would stop it */
     char *pch = NULL;
     char *cache = opts->cache_dir ? strdup(opts->cache_dir) : dl_cpp_default_cache_dir();
     char *owned[4];
@@ -1887,6 +1924,7 @@ DlParseResult dl_cpp_parse(const DlSource *src, DlArena *arena, const DlCppOptio
         }
     }
     if ((result.error = fatal_error(tu, src->path))) goto out;
+    result.incomplete = compile_errors(tu);
     Lower L = {.src = src, .arena = arena, .tu = tu};
     L.file = clang_getFile(tu, unsaved.Filename);
     L.module = dl_arena_alloc(arena, sizeof *L.module);

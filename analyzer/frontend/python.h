@@ -12,6 +12,7 @@ typedef struct DlParseResult {
     char **deps;        /* C++: every other file the compiler read (headers), malloc'ed, for the
                            result cache to check; NULL for Python */
     size_t dep_count;
+    char *incomplete;   /* C++: parsed, but with compile errors (malloc'ed message), else NULL */
 } DlParseResult;
 
 /* Parses and lowers `src`. `lower` false: parse only (syntax check, comments for
