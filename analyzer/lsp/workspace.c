@@ -138,8 +138,11 @@ void dl_lsp_workspace_check(DlLspWorkspace *ws, const DlLspDocs *docs, DlResult 
         ws->settings = dl_settings_new(&so);
     }
     CheckList list = {0};
+    /* C++/CUDA files are not checked as you type (each takes a compiler parse, and nothing in
+     * a Python file's analysis reads them): `devlint check` does them */
     for (size_t i = 0; ws->walked && i < ws->files.count; i++)
-        add_path(ws, &list, ws->files.paths[i], config_error);
+        if (dl_file_kind(ws->files.paths[i]) != DL_FILE_CPP)
+            add_path(ws, &list, ws->files.paths[i], config_error);
     for (size_t i = 0; i < docs->docs.len; i++) {
         DlLspDoc *doc = docs->docs.items[i];
         if (!doc->python || doc->notebook) continue;

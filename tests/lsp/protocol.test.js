@@ -254,7 +254,9 @@ test('notebooks: cells are checked as one program, findings land in their cell',
 });
 
 test('"Run on workspace" publishes findings of files that are not open', async () => {
-  await withServer({ 'a.py': BUG, 'pkg/b.py': BUG, 'clean.py': 'import torch\n' }, {}, async (s, root) => {
+  // C++ sources are left to `devlint check` (a compiler parse each): not checked as you type
+  const cpp = '#include <torch/torch.h>\nvoid f(torch::Tensor x) { x.to(torch::kCUDA); }\n';
+  await withServer({ 'a.py': BUG, 'pkg/b.py': BUG, 'clean.py': 'import torch\n', 'ext/op.cpp': cpp }, {}, async (s, root) => {
     const result = await s.conn.sendRequest('workspace/executeCommand', { command: 'devlint.checkWorkspace', arguments: [] });
     assert.equal(result.filesChecked, 3);
     assert.equal(result.findings, 2);
