@@ -479,6 +479,12 @@ class GitLab(CiTestCase):
 
 # ---- pre-commit ----
 
+def has_cpp_front_end():
+    proc = subprocess.run([DEVLINT, "--help"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True)
+    return "--no-pch" in proc.stdout
+
+
 class PreCommit(CiTestCase):
     """The hook of .pre-commit-hooks.yaml, installed from a scratch hooks repository (a commit of
     that one file) into a scratch project, with the devlint under test on PATH."""
@@ -529,7 +535,7 @@ class PreCommit(CiTestCase):
         for line in ("- id: devlint", "name: devlint", "entry: devlint", "language: system",
                      "require_serial: false"):
             self.assertIn(line, manifest)
-        self.assertRegex(manifest, r"types_or: \[python, (pyi, )?jupyter\]")
+        self.assertRegex(manifest, r"types_or: \[python, (pyi, )?jupyter, c\+\+, cuda\]")
 
     def test_blocks_a_bug_and_passes_clean_code(self):
         self.configure()
@@ -554,6 +560,19 @@ class PreCommit(CiTestCase):
         bad = self.try_commit("nb.ipynb")
         self.assertNotEqual(bad.returncode, 0, self.describe(bad))
         self.assertIn("nb.ipynb:cell 2:2:1: DL101", bad.stdout + bad.stderr)
+
+    def test_cpp_sources_are_checked(self):
+        self.configure()
+        self.write("ops.cpp", "#include <torch/torch.h>\n\n"
+                              "torch::Tensor f(torch::Tensor x) {\n  x.to(torch::kCUDA);\n"
+                              "  return x;\n}\n")
+        self.write("plain.c", "int main(void) { return 0; }\n")
+        bad = self.try_commit("ops.cpp", "plain.c")
+        out = bad.stdout + bad.stderr
+        if "ops.cpp" not in out and "Passed" in out and not has_cpp_front_end():
+            self.skipTest("this devlint was built without libclang")
+        self.assertNotEqual(bad.returncode, 0, self.describe(bad))
+        self.assertIn("ops.cpp:4:3: DL101", out)
 
     def test_fix_mode(self):
         self.configure(args=["--fix"])
