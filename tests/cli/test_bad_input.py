@@ -21,6 +21,8 @@ import sys
 import tempfile
 import unittest
 
+import devlint_main
+
 DEVLINT = None  # absolute path, set from --devlint before the tests run
 TIMEOUT = 300  # seconds per run: the sanitizer build is slow on the 50 MB file
 
@@ -395,19 +397,7 @@ class FileSystem(BadInputCase):
 
 def main():
     global DEVLINT
-    argv = [sys.argv[0]]
-    args = iter(sys.argv[1:])
-    for arg in args:
-        if arg == "--devlint":
-            DEVLINT = next(args, None)
-        elif arg.startswith("--devlint="):
-            DEVLINT = arg.split("=", 1)[1]
-        else:
-            argv.append(arg)
-    DEVLINT = DEVLINT or os.environ.get("DEVLINT") or "build/devlint"
-    DEVLINT = os.path.abspath(DEVLINT)
-    if not os.access(DEVLINT, os.X_OK):
-        sys.exit("test_bad_input.py: devlint not found at %s (pass --devlint PATH)" % DEVLINT)
+    DEVLINT, argv = devlint_main.parse_args(__file__)
     unittest.main(argv=argv, verbosity=2)
 
 

@@ -13,6 +13,8 @@ import sys
 import tempfile
 import unittest
 
+import devlint_main
+
 DEVLINT = None
 TIMEOUT = 120
 
@@ -219,18 +221,7 @@ class CppCacheTest(CacheCase):
 
 def main():
     global DEVLINT
-    argv = [sys.argv[0]]
-    args = iter(sys.argv[1:])
-    for arg in args:
-        if arg == "--devlint":
-            DEVLINT = next(args, None)
-        elif arg.startswith("--devlint="):
-            DEVLINT = arg.split("=", 1)[1]
-        else:
-            argv.append(arg)
-    DEVLINT = os.path.abspath(DEVLINT or os.environ.get("DEVLINT") or "build/devlint")
-    if not os.access(DEVLINT, os.X_OK):
-        sys.exit("test_cache.py: devlint not found at %s (pass --devlint PATH)" % DEVLINT)
+    DEVLINT, argv = devlint_main.parse_args(__file__)
     unittest.main(argv=argv, verbosity=2)
 
 

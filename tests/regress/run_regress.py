@@ -17,6 +17,9 @@ import sys
 import tempfile
 import unittest
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
+import devlint_main  # noqa: E402  (tests/cli/devlint_main.py)
+
 DEVLINT = None  # absolute path, set from --devlint before the tests run
 HERE = os.path.dirname(os.path.abspath(__file__))
 TIMEOUT = 300  # seconds per run: the sanitizer build is slow on the big cases
@@ -115,18 +118,7 @@ class RegressionTest(unittest.TestCase):
 
 def main():
     global DEVLINT
-    argv = [sys.argv[0]]
-    args = iter(sys.argv[1:])
-    for arg in args:
-        if arg == "--devlint":
-            DEVLINT = next(args, None)
-        elif arg.startswith("--devlint="):
-            DEVLINT = arg.split("=", 1)[1]
-        else:
-            argv.append(arg)
-    DEVLINT = os.path.abspath(DEVLINT or os.environ.get("DEVLINT") or "build/devlint")
-    if not os.access(DEVLINT, os.X_OK):
-        sys.exit("run_regress.py: devlint not found at %s (pass --devlint PATH)" % DEVLINT)
+    DEVLINT, argv = devlint_main.parse_args(__file__)
     unittest.main(argv=argv, verbosity=2)
 
 
