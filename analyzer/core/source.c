@@ -1,5 +1,6 @@
 /* Source files in memory: loading with the bad-input checks (directory, size, binary, UTF-8),
  * the line index, and byte offset <-> (line, code-point column) conversion. */
+#define _GNU_SOURCE /* memmem */
 #include "source.h"
 
 #include "vec.h"
@@ -277,4 +278,8 @@ bool dl_utf8_valid(const char *s, size_t len, size_t *bad_offset) {
         i += n;
     }
     return true;
+}
+
+bool dl_source_mentions(const DlSource *src, const char *needle) {
+    return memmem(src->text, src->len, needle, strlen(needle)) != NULL;
 }

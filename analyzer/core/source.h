@@ -43,4 +43,7 @@ int dl_utf8_count(const char *s, size_t nbytes);
  * error returns false and sets *bad_offset to the first byte of the ill-formed sequence. */
 bool dl_utf8_valid(const char *s, size_t len, size_t *bad_offset);
 
+/* Does the text contain `needle` anywhere (a cheap relevance scan before parsing)? */
+bool dl_source_mentions(const DlSource *src, const char *needle);
+
 #endif

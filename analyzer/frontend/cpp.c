@@ -16,8 +16,9 @@
 #include "core/vec.h"
 #include "frontend/cpp_flags.h"
 #include "frontend/cpp_pch.h"
+#include "frontend/lower_common.h"
 
-typedef DL_VEC(void *) PtrVec;
+typedef DlPtrVec PtrVec;
 typedef DL_VEC(CXCursor) CursorVec;
 typedef DL_VEC(const char *) ArgList;
 
@@ -46,27 +47,12 @@ static bool has_suffix(const char *s, const char *suffix) {
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-bool dl_cpp_is_cpp_path(const char *path) {
-    static const char *const exts[] = {".cpp", ".cc", ".cxx", ".h", ".hpp", ".cu", ".cuh"};
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    const char *dot = strrchr(base, '.');
-    if (!dot || dot == base) return false;
-    for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++)
-        if (strcmp(dot, exts[i]) == 0) return true;
-    return false;
-}
-
-static bool mentions(const DlSource *src, const char *needle) {
-    return memmem(src->text, src->len, needle, strlen(needle)) != NULL;
-}
-
 /* libtorch code, or CUDA kernels and their launches; not every file that says "cuda" (a CUDA
  * library's own headers have nothing devlint checks, and often need flags nobody passed). */
 bool dl_cpp_is_relevant(const DlSource *src) {
     static const char *const words[] = {"torch", "ATen", "at::", "c10", "__global__", "<<<"};
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-        if (mentions(src, words[i])) return true;
+        if (dl_source_mentions(src, words[i])) return true;
     return false;
 }
 
@@ -212,17 +198,6 @@ static DlStmt *new_stmt(Lower *L, DlStmtKind k, DlSpan span) {
     s->kind = k;
     s->span = span;
     return s;
-}
-
-static void **ptrvec_finish(Lower *L, PtrVec *v, uint32_t *count) {
-    *count = (uint32_t)v->len;
-    void **out = NULL;
-    if (v->len) {
-        out = dl_arena_alloc(L->arena, v->len * sizeof(void *));
-        memcpy(out, v->items, v->len * sizeof(void *));
-    }
-    dl_vec_free(v);
-    return out;
 }
 
 /* A dotted name ("torch.nn.Linear") as the NAME/ATTR chain the Python front end would build. */
@@ -726,7 +701,7 @@ static DlExpr *lower_call(Lower *L, CXCursor c) {
         PtrVec items = {0};
         for (size_t i = 1; i < cfg.len; i++)
             dl_vec_push(&items, lower_expr(L, cfg.items[i]));
-        out->items = (DlExpr **)ptrvec_finish(L, &items, &out->item_count);
+        out->items = (DlExpr **)dl_ptrvec_finish(L->arena, &items, &out->item_count);
         dl_vec_free(&cfg);
         lower_call_args(L, out, ch.items + config + 1, ch.len - (size_t)config - 1, false);
         goto done;
@@ -1033,7 +1008,7 @@ static DlExpr *lower_expr(Lower *L, CXCursor c) {
     }
     case CXCursor_CXXBoolLiteralExpr:
         e = new_expr(L, DL_EX_CONST, span);
-        e->name = mentions(&(DlSource){.text = (char *)dl_ir_span_text(L->arena, L->src, span),
+        e->name = dl_source_mentions(&(DlSource){.text = (char *)dl_ir_span_text(L->arena, L->src, span),
                                        .len = span.end - span.start},
                            "true")
                       ? "True"
@@ -1068,7 +1043,7 @@ static DlExpr *lower_expr(Lower *L, CXCursor c) {
         for (size_t i = 0; i < ch.len; i++)
             dl_vec_push(&items, lower_expr(L, ch.items[i]));
         e = new_expr(L, DL_EX_TUPLE, span);
-        e->items = (DlExpr **)ptrvec_finish(L, &items, &e->item_count);
+        e->items = (DlExpr **)dl_ptrvec_finish(L->arena, &items, &e->item_count);
         dl_vec_free(&ch);
         break;
     }
@@ -1131,7 +1106,7 @@ static void push_stmt(PtrVec *out, DlStmt *s) {
 
 static DlBlock finish_block(Lower *L, PtrVec *v) {
     DlBlock b = {0};
-    b.items = (DlStmt **)ptrvec_finish(L, v, &b.count);
+    b.items = (DlStmt **)dl_ptrvec_finish(L->arena, v, &b.count);
     return b;
 }
 
@@ -1587,7 +1562,7 @@ static void lower_class(Lower *L, CXCursor c, PtrVec *out) {
         if (s->kind == DL_ST_DEF) dl_vec_push(&methods, s->func);
     }
     cls->body = finish_block(L, &body);
-    cls->methods = (DlFunction **)ptrvec_finish(L, &methods, &cls->method_count);
+    cls->methods = (DlFunction **)dl_ptrvec_finish(L->arena, &methods, &cls->method_count);
     L->current_class = saved;
     DlStmt *s = new_stmt(L, DL_ST_CLASS, cls->span);
     s->cls = cls;
@@ -1940,8 +1915,8 @@ DlParseResult dl_cpp_parse(const DlSource *src, DlArena *arena, const DlCppOptio
     push_stmt(&body, imp);
     lower_decls(&L, clang_getTranslationUnitCursor(tu), &body);
     L.module->body = finish_block(&L, &body);
-    L.module->functions = (DlFunction **)ptrvec_finish(&L, &L.functions, &L.module->function_count);
-    L.module->classes = (DlClass **)ptrvec_finish(&L, &L.classes, &L.module->class_count);
+    L.module->functions = (DlFunction **)dl_ptrvec_finish(L.arena, &L.functions, &L.module->function_count);
+    L.module->classes = (DlClass **)dl_ptrvec_finish(L.arena, &L.classes, &L.module->class_count);
     L.module->mentions_devices = true;
     collect_comments(&L);
     collect_deps(tu, L.file, pch, &result);

@@ -21,9 +21,6 @@ typedef struct DlCppOptions {
     bool no_pch;                /* parse every file from scratch (for measuring) */
 } DlCppOptions;
 
-/* Is this a C++/CUDA file name devlint checks (.cpp .cc .cxx .h .hpp .cu .cuh)? */
-bool dl_cpp_is_cpp_path(const char *path);
-
 /* Does the file name libtorch, ATen, CUDA kernels or devices? Files that do not (vendored C
  * libraries, unrelated headers) are not handed to the compiler at all. */
 bool dl_cpp_is_relevant(const DlSource *src);

@@ -10,6 +10,7 @@
 #include <tree_sitter/api.h>
 
 #include "core/vec.h"
+#include "frontend/lower_common.h"
 
 const TSLanguage *tree_sitter_python(void);
 
@@ -130,7 +131,7 @@ static void grammar_init(void) {
 }
 
 /* Growable array of pointers on the heap, copied into the arena when done. */
-typedef DL_VEC(void *) PtrVec;
+typedef DlPtrVec PtrVec;
 
 typedef struct Lower {
     const DlSource *src;
@@ -163,17 +164,6 @@ static TSNode field(TSNode n, TSFieldId id) {
 }
 
 
-static void **ptrvec_finish(Lower *L, PtrVec *v, uint32_t *count) {
-    *count = (uint32_t)v->len;
-    void **out = NULL;
-    if (v->len) {
-        out = dl_arena_alloc(L->arena, v->len * sizeof(void *));
-        memcpy(out, v->items, v->len * sizeof(void *));
-    }
-    dl_vec_free(v);
-    return out;
-}
-
 static DlExpr *new_expr(Lower *L, DlExprKind kind, TSNode n) {
     DlExpr *e = dl_arena_alloc(L->arena, sizeof *e);
     e->kind = kind;
@@ -195,7 +185,7 @@ static DlExpr *lower_sequence(Lower *L, TSNode n, DlExprKind kind) {
         if (kind_of(c) == N_COMMENT) continue;
         dl_vec_push(&items, lower_expr(L, c));
     }
-    e->items = (DlExpr **)ptrvec_finish(L, &items, &e->item_count);
+    e->items = (DlExpr **)dl_ptrvec_finish(L->arena, &items, &e->item_count);
     return e;
 }
 
@@ -214,7 +204,7 @@ static DlExpr *lower_dict(Lower *L, TSNode n) {
             dl_vec_push(&items, lower_expr(L, ts_node_named_child(c, 0)));
         }
     }
-    e->items = (DlExpr **)ptrvec_finish(L, &items, &e->item_count);
+    e->items = (DlExpr **)dl_ptrvec_finish(L->arena, &items, &e->item_count);
     return e;
 }
 
@@ -277,7 +267,7 @@ static DlExpr *lower_string(Lower *L, TSNode n) {
             if (kind_of(c) == N_INTERPOLATION && ts_node_named_child_count(c))
                 dl_vec_push(&items, lower_expr(L, ts_node_named_child(c, 0)));
         }
-        e->items = (DlExpr **)ptrvec_finish(L, &items, &e->item_count);
+        e->items = (DlExpr **)dl_ptrvec_finish(L->arena, &items, &e->item_count);
         return e;
     }
     char *s = dl_arena_alloc(L->arena, total + 1), *p = s;
@@ -343,7 +333,7 @@ static DlExpr *lower_expr_inner(Lower *L, TSNode n) {
             TSNode c = ts_node_named_child(n, i);
             if (kind_of(c) != N_COMMENT) dl_vec_push(&items, lower_expr(L, c));
         }
-        e->items = (DlExpr **)ptrvec_finish(L, &items, &e->item_count);
+        e->items = (DlExpr **)dl_ptrvec_finish(L->arena, &items, &e->item_count);
         return e;
     }
     case N_INTEGER:
@@ -501,7 +491,7 @@ static DlStmt *lower_assignment(Lower *L, TSNode n, TSNode stmt_node) {
         if (kind_of(cur) == N_AUGASSIGN) s->value = NULL; /* rare: a = b += 1 is invalid */
         else s->value = lower_expr(L, cur);
     }
-    s->targets = (DlExpr **)ptrvec_finish(L, &targets, &s->target_count);
+    s->targets = (DlExpr **)dl_ptrvec_finish(L->arena, &targets, &s->target_count);
     return s;
 }
 
@@ -582,7 +572,7 @@ static DlStmt *lower_function(Lower *L, TSNode n, TSNode outer, PtrVec *decorato
     f->name_span = ts_node_is_null(name) ? span_of(n) : span_of(name);
     f->owner = L->current_class;
     f->parent = L->current_function;
-    f->decorators = (DlExpr **)ptrvec_finish(L, decorators, &f->decorator_count);
+    f->decorators = (DlExpr **)dl_ptrvec_finish(L->arena, decorators, &f->decorator_count);
     lower_params(L, field(n, G.f_parameters), f);
     DlClass *saved_class = L->current_class;
     DlFunction *saved_fn = L->current_function;
@@ -614,7 +604,7 @@ static DlStmt *lower_class(Lower *L, TSNode n, TSNode outer) {
                 continue;
             dl_vec_push(&bases, lower_expr(L, b));
         }
-        c->bases = (DlExpr **)ptrvec_finish(L, &bases, &c->base_count);
+        c->bases = (DlExpr **)dl_ptrvec_finish(L->arena, &bases, &c->base_count);
     }
     DlClass *saved_class = L->current_class;
     DlFunction *saved_fn = L->current_function;
@@ -626,7 +616,7 @@ static DlStmt *lower_class(Lower *L, TSNode n, TSNode outer) {
     PtrVec methods = {0};
     for (uint32_t i = 0; i < c->body.count; i++)
         if (c->body.items[i]->kind == DL_ST_DEF) dl_vec_push(&methods, c->body.items[i]->func);
-    c->methods = (DlFunction **)ptrvec_finish(L, &methods, &c->method_count);
+    c->methods = (DlFunction **)dl_ptrvec_finish(L->arena, &methods, &c->method_count);
     dl_vec_push(&L->classes, c);
     s->cls = c;
     return s;
@@ -732,8 +722,8 @@ static void lower_with(Lower *L, TSNode n, DlStmt *s) {
             }
         }
     }
-    s->withs = (DlExpr **)ptrvec_finish(L, &withs, &s->with_count);
-    s->targets = (DlExpr **)ptrvec_finish(L, &targets, &s->target_count);
+    s->withs = (DlExpr **)dl_ptrvec_finish(L->arena, &withs, &s->with_count);
+    s->targets = (DlExpr **)dl_ptrvec_finish(L->arena, &targets, &s->target_count);
     lower_block_into(L, field(n, G.f_body), &s->body);
 }
 
@@ -862,7 +852,7 @@ static void lower_block_into(Lower *L, TSNode block, DlBlock *out) {
         if (k == N_COMMENT) continue;
         dl_vec_push(&stmts, lower_stmt(L, c));
     }
-    out->items = (DlStmt **)ptrvec_finish(L, &stmts, &out->count);
+    out->items = (DlStmt **)dl_ptrvec_finish(L->arena, &stmts, &out->count);
     L->depth--;
 }
 
@@ -1243,15 +1233,11 @@ static char *parser_limit_error(const DlSource *src) {
     return msg;
 }
 
-static bool mentions(const DlSource *src, const char *needle) {
-    return memmem(src->text, src->len, needle, strlen(needle)) != NULL;
-}
-
 bool dl_python_is_relevant(const DlSource *src) {
     static const char *const words[] = {"torch", "cuda", "device", "Tensor", "tensor",
                                         "Module", "loader", "Loader", ".to("};
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-        if (mentions(src, words[i])) return true;
+        if (dl_source_mentions(src, words[i])) return true;
     return false;
 }
 
@@ -1278,16 +1264,16 @@ DlParseResult dl_python_parse(const DlSource *src, DlArena *arena, bool lower) {
     L.module->source = src;
     L.module->module_name = module_name_of(arena, src->path);
     /* comments only matter for suppressions; `# NOQA` counts as well as `# noqa` */
-    if (strcasestr(src->text, "noqa") || mentions(src, "devlint")) collect_comments(&L, root);
+    if (strcasestr(src->text, "noqa") || dl_source_mentions(src, "devlint")) collect_comments(&L, root);
     if (lower) {
         lower_block_into(&L, root, &L.module->body);
-        L.module->functions = (DlFunction **)ptrvec_finish(&L, &L.functions,
+        L.module->functions = (DlFunction **)dl_ptrvec_finish(L.arena, &L.functions,
                                                            &L.module->function_count);
         L.module->classes =
-            (DlClass **)ptrvec_finish(&L, &L.classes, &L.module->class_count);
-        L.module->sets_default_device = mentions(src, "set_default_device");
-        L.module->mentions_devices = mentions(src, "cuda") || mentions(src, "device") ||
-                                     mentions(src, ".to(") || mentions(src, "\"meta\"");
+            (DlClass **)dl_ptrvec_finish(L.arena, &L.classes, &L.module->class_count);
+        L.module->sets_default_device = dl_source_mentions(src, "set_default_device");
+        L.module->mentions_devices = dl_source_mentions(src, "cuda") || dl_source_mentions(src, "device") ||
+                                     dl_source_mentions(src, ".to(") || dl_source_mentions(src, "\"meta\"");
     }
     ts_tree_delete(tree);
     if (L.too_deep) {
