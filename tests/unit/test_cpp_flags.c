@@ -14,47 +14,15 @@
 #include <unistd.h>
 
 #include "temp_dirs.h"
-
-/* Strings made by fmt() live until the test ends (LeakSanitizer runs these tests too). */
-static char *owned[256];
-static size_t owned_count;
+#include "test_text.h"
 
 static void cleanup(void) {
-    for (size_t i = 0; i < owned_count; i++)
-        free(owned[i]);
-    owned_count = 0;
+    free_fmt_strings();
     dl_cpp_flags_forget();
     remove_temp_dirs();
 }
 
 TestSuite(cpp_flags, .fini = cleanup);
-
-static const char *fmt(const char *format, ...) {
-    va_list ap;
-    va_start(ap, format);
-    char *s;
-    cr_assert_geq(vasprintf(&s, format, ap), 0);
-    va_end(ap);
-    cr_assert_lt(owned_count, sizeof owned / sizeof *owned);
-    owned[owned_count++] = s;
-    return s;
-}
-
-/* mkdir -p of the file's directory, then the file. */
-static void write_file(const char *path, const char *text) {
-    char *dir = strdup(path);
-    for (char *p = dir + 1; *p; p++) {
-        if (*p != '/') continue;
-        *p = '\0';
-        mkdir(dir, 0755);
-        *p = '/';
-    }
-    free(dir);
-    FILE *f = fopen(path, "w");
-    cr_assert_not_null(f, "create %s", path);
-    fputs(text, f);
-    fclose(f);
-}
 
 static DlCompileCommand command(const char *file, const char *db_dir) {
     DlCompileCommand c;
@@ -114,8 +82,8 @@ static bool has_pair(const DlCompileCommand *c, const char *flag, const char *va
 
 Test(cpp_flags, arguments_entry_is_cleaned_and_made_absolute) {
     const char *t = make_temp_dir("dl_cppflags");
-    write_file(fmt("%s/src/a.cpp", t), "int main() {}\n");
-    write_file(fmt("%s/compile_commands.json", t),
+    write_text(fmt("%s/src/a.cpp", t), "int main() {}\n");
+    write_text(fmt("%s/compile_commands.json", t),
                fmt("[{\"directory\": \"%s/build\", \"file\": \"../src/a.cpp\", \"arguments\": "
                    "[\"/usr/bin/g++\", \"-Iinc\", \"-I\", \"../include\", \"-isystem\", "
                    "\"third\", \"-isystemjoined\", \"-iquote\", \"q\", \"-idirafter\", \"after\", "
@@ -155,9 +123,9 @@ Test(cpp_flags, arguments_entry_is_cleaned_and_made_absolute) {
 
 Test(cpp_flags, command_string_is_shell_split) {
     const char *t = make_temp_dir("dl_cppflags");
-    write_file(fmt("%s/a.cc", t), "");
+    write_text(fmt("%s/a.cc", t), "");
     /* JSON escapes: \" is a quote, \\\\ one backslash in the command */
-    write_file(fmt("%s/compile_commands.json", t),
+    write_text(fmt("%s/compile_commands.json", t),
                fmt("[{\"directory\": \"%s\", \"file\": \"%s/a.cc\", \"command\": "
                    "\"ccache /usr/bin/c++ -DMSG=\\\"hello world\\\" -I'my dir' "
                    "-DPATH=a\\\\ b \\\"-DQ=\\\\\\\"q\\\\\\\"\\\" -c a.cc -o a.o\"}]",
@@ -170,8 +138,8 @@ Test(cpp_flags, command_string_is_shell_split) {
 
 Test(cpp_flags, database_given_with_p) {
     const char *t = make_temp_dir("dl_cppflags");
-    write_file(fmt("%s/proj/a.cpp", t), "");
-    write_file(fmt("%s/out/compile_commands.json", t),
+    write_text(fmt("%s/proj/a.cpp", t), "");
+    write_text(fmt("%s/out/compile_commands.json", t),
                fmt("[{\"directory\": \"%s/out\", \"file\": \"%s/proj/a.cpp\", "
                    "\"arguments\": [\"clang++\", \"-DFROM_P\", \"%s/proj/a.cpp\"]}]",
                    t, t, t));
@@ -195,8 +163,8 @@ Test(cpp_flags, database_given_with_p) {
 
 Test(cpp_flags, relative_p_is_taken_from_the_cwd) {
     const char *t = make_temp_dir("dl_cppflags");
-    write_file(fmt("%s/a.cpp", t), "");
-    write_file(fmt("%s/b/compile_commands.json", t),
+    write_text(fmt("%s/a.cpp", t), "");
+    write_text(fmt("%s/b/compile_commands.json", t),
                fmt("[{\"directory\": \".\", \"file\": \"../a.cpp\", "
                    "\"arguments\": [\"g++\", \"-Iinc\", \"-c\", \"../a.cpp\"]}]"));
     cr_assert_eq(chdir(t), 0);
@@ -210,9 +178,9 @@ Test(cpp_flags, relative_p_is_taken_from_the_cwd) {
 
 Test(cpp_flags, walk_up_finds_the_nearest_database_and_build_dir) {
     const char *t = make_temp_dir("dl_cppflags");
-    write_file(fmt("%s/proj/src/deep/a.cpp", t), "");
-    write_file(fmt("%s/proj/src/b.cpp", t), "");
-    write_file(fmt("%s/proj/build/compile_commands.json", t),
+    write_text(fmt("%s/proj/src/deep/a.cpp", t), "");
+    write_text(fmt("%s/proj/src/b.cpp", t), "");
+    write_text(fmt("%s/proj/build/compile_commands.json", t),
                fmt("[{\"directory\": \"%s/proj/build\", \"file\": \"%s/proj/src/deep/a.cpp\", "
                    "\"arguments\": [\"g++\", \"-DBUILD\", \"-c\", \"%s/proj/src/deep/a.cpp\"]},"
                    " {\"directory\": \"%s/proj/build\", \"file\": \"%s/proj/src/b.cpp\", "
@@ -225,7 +193,7 @@ Test(cpp_flags, walk_up_finds_the_nearest_database_and_build_dir) {
     dl_cpp_compile_command_free(&c);
 
     /* a nearer database wins, even without the file (then: the default command) */
-    write_file(fmt("%s/proj/src/compile_commands.json", t),
+    write_text(fmt("%s/proj/src/compile_commands.json", t),
                fmt("[{\"directory\": \"%s\", \"file\": \"%s/proj/src/deep/a.cpp\", "
                    "\"arguments\": [\"g++\", \"-DNEAR\", \"-c\", \"deep/a.cpp\"]}]",
                    t, t));
@@ -242,15 +210,15 @@ Test(cpp_flags, walk_up_finds_the_nearest_database_and_build_dir) {
 
 Test(cpp_flags, database_is_reread_when_it_changes) {
     const char *t = make_temp_dir("dl_cppflags");
-    write_file(fmt("%s/a.cpp", t), "");
+    write_text(fmt("%s/a.cpp", t), "");
     const char *db = fmt("%s/compile_commands.json", t);
-    write_file(db, fmt("[{\"directory\": \"%s\", \"file\": \"a.cpp\", \"command\": \"g++ -DONE "
+    write_text(db, fmt("[{\"directory\": \"%s\", \"file\": \"a.cpp\", \"command\": \"g++ -DONE "
                        "-c a.cpp\"}]",
                        t));
     DlCompileCommand c = command(fmt("%s/a.cpp", t), NULL);
     cr_assert(has_arg(&c, "-DONE"));
     dl_cpp_compile_command_free(&c);
-    write_file(db, fmt("[{\"directory\": \"%s\", \"file\": \"a.cpp\", \"command\": \"g++ "
+    write_text(db, fmt("[{\"directory\": \"%s\", \"file\": \"a.cpp\", \"command\": \"g++ "
                        "-DSECOND -c a.cpp\"}]",
                        t));
     c = command(fmt("%s/a.cpp", t), NULL);
@@ -261,9 +229,9 @@ Test(cpp_flags, database_is_reread_when_it_changes) {
 
 Test(cpp_flags, symlinked_paths_match_their_entry) {
     const char *t = make_temp_dir("dl_cppflags");
-    write_file(fmt("%s/real/a.cpp", t), "");
+    write_text(fmt("%s/real/a.cpp", t), "");
     cr_assert_eq(symlink(fmt("%s/real", t), fmt("%s/link", t)), 0);
-    write_file(fmt("%s/real/compile_commands.json", t),
+    write_text(fmt("%s/real/compile_commands.json", t),
                fmt("[{\"directory\": \"%s/link\", \"file\": \"a.cpp\", \"command\": \"g++ -DSEEN "
                    "-c a.cpp\"}]",
                    t));
@@ -276,7 +244,7 @@ Test(cpp_flags, symlinked_paths_match_their_entry) {
 
 Test(cpp_flags, header_borrows_the_nearest_source_command) {
     const char *t = make_temp_dir("dl_cppflags");
-    write_file(fmt("%s/compile_commands.json", t),
+    write_text(fmt("%s/compile_commands.json", t),
                fmt("[{\"directory\": \"%s\", \"file\": \"src/a.cpp\", \"command\": \"g++ -DA -c "
                    "src/a.cpp\"},"
                    " {\"directory\": \"%s\", \"file\": \"src/b.cpp\", \"command\": \"g++ -DB -c "
@@ -321,7 +289,7 @@ Test(cpp_flags, header_borrows_the_nearest_source_command) {
 
 Test(cpp_flags, header_with_its_own_entry_uses_it) {
     const char *t = make_temp_dir("dl_cppflags");
-    write_file(fmt("%s/compile_commands.json", t),
+    write_text(fmt("%s/compile_commands.json", t),
                fmt("[{\"directory\": \"%s\", \"file\": \"a.cpp\", \"command\": \"g++ -DA -c "
                    "a.cpp\"},"
                    " {\"directory\": \"%s\", \"file\": \"a.h\", \"command\": \"g++ -DH -x "
@@ -337,7 +305,7 @@ Test(cpp_flags, header_with_its_own_entry_uses_it) {
 
 Test(cpp_flags, nvcc_entry_is_translated) {
     const char *t = make_temp_dir("dl_cppflags");
-    write_file(fmt("%s/compile_commands.json", t),
+    write_text(fmt("%s/compile_commands.json", t),
                fmt("[{\"directory\": \"%s/build\", \"file\": \"../k.cu\", \"arguments\": "
                    "[\"/usr/local/cuda/bin/nvcc\", \"-DTORCH_EXTENSION_NAME=ext\", \"-I../inc\", "
                    "\"-isystem\", \"/opt/torch/include\", \"--expt-relaxed-constexpr\", "
@@ -397,7 +365,7 @@ Test(cpp_flags, nvcc_entry_is_translated) {
 
 Test(cpp_flags, nvcc_compiling_a_cpp_file_is_plain_cpp) {
     const char *t = make_temp_dir("dl_cppflags");
-    write_file(fmt("%s/compile_commands.json", t),
+    write_text(fmt("%s/compile_commands.json", t),
                fmt("[{\"directory\": \"%s\", \"file\": \"bind.cpp\", \"command\": \"nvcc -DB "
                    "-Xcompiler -fopenmp -c bind.cpp -o bind.o\"}]",
                    t));
@@ -410,7 +378,7 @@ Test(cpp_flags, nvcc_compiling_a_cpp_file_is_plain_cpp) {
 
 Test(cpp_flags, clang_cuda_entry_gets_host_mode) {
     const char *t = make_temp_dir("dl_cppflags");
-    write_file(fmt("%s/compile_commands.json", t),
+    write_text(fmt("%s/compile_commands.json", t),
                fmt("[{\"directory\": \"%s\", \"file\": \"k.cu.cc\", \"command\": \"clang++ -x "
                    "cuda --cuda-gpu-arch=sm_80 --cuda-device-only -DK -c k.cu.cc\"}]",
                    t));
@@ -428,7 +396,7 @@ Test(cpp_flags, clang_cuda_entry_gets_host_mode) {
 
 Test(cpp_flags, default_command_for_cpp) {
     const char *t = make_temp_dir("dl_cppflags");
-    write_file(fmt("%s/ext.cpp", t), "");
+    write_text(fmt("%s/ext.cpp", t), "");
     cr_assert_eq(chdir(t), 0);
     DlCompileCommand c = command("ext.cpp", NULL);
     cr_assert_str_eq(c.args[0], "-x");
@@ -452,7 +420,7 @@ Test(cpp_flags, default_command_for_cpp) {
 
 Test(cpp_flags, default_command_for_cuda_uses_cuda_home) {
     const char *t = make_temp_dir("dl_cppflags");
-    write_file(fmt("%s/toolkit/include/cuda.h", t), "");
+    write_text(fmt("%s/toolkit/include/cuda.h", t), "");
     setenv("CUDA_HOME", fmt("%s/toolkit", t), 1);
     DlCompileCommand c = command(fmt("%s/k.cu", t), NULL);
     cr_assert(c.is_cuda);
@@ -486,7 +454,7 @@ Test(cpp_flags, default_command_for_cuda_uses_cuda_home) {
 Test(cpp_flags, invalid_json_names_the_file_and_line) {
     const char *t = make_temp_dir("dl_cppflags");
     const char *db = fmt("%s/compile_commands.json", t);
-    write_file(db, "[\n  {\"directory\": \"/x\",\n   \"file\": }\n]\n");
+    write_text(db, "[\n  {\"directory\": \"/x\",\n   \"file\": }\n]\n");
     char *error = command_error(fmt("%s/a.cpp", t), NULL);
     cr_assert_str_eq(error, fmt("%s: invalid JSON at line 3", db));
     free(error);
@@ -518,7 +486,7 @@ Test(cpp_flags, malformed_databases_are_errors) {
     };
     for (size_t i = 0; i < N(cases); i++) {
         /* a different size each time: the cache rereads on size or mtime */
-        write_file(db, fmt("%s%*s", cases[i].text, (int)i, ""));
+        write_text(db, fmt("%s%*s", cases[i].text, (int)i, ""));
         char *error = command_error(file, NULL);
         cr_assert_str_eq(error, fmt("%s: %s", db, cases[i].reason), "case %zu", i);
         free(error);
@@ -561,7 +529,7 @@ static void *lookup(void *arg) {
 
 Test(cpp_flags, lookups_from_many_threads) {
     const char *t = make_temp_dir("dl_cppflags");
-    write_file(fmt("%s/compile_commands.json", t),
+    write_text(fmt("%s/compile_commands.json", t),
                fmt("[{\"directory\": \"%s\", \"file\": \"a.cpp\", \"command\": \"g++ -DT -c "
                    "a.cpp\"}]",
                    t));

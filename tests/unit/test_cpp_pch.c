@@ -16,30 +16,15 @@
 #include <unistd.h>
 
 #include "temp_dirs.h"
-
-static char *owned[64];
-static size_t owned_count;
+#include "test_text.h"
 
 static void cleanup(void) {
-    for (size_t i = 0; i < owned_count; i++)
-        free(owned[i]);
-    owned_count = 0;
+    free_fmt_strings();
     remove_temp_dirs();
 }
 
 TestSuite(cpp_pch_prelude);
 TestSuite(cpp_pch, .fini = cleanup);
-
-static const char *fmt(const char *format, ...) {
-    va_list ap;
-    va_start(ap, format);
-    char *s;
-    cr_assert_geq(vasprintf(&s, format, ap), 0);
-    va_end(ap);
-    cr_assert_lt(owned_count, sizeof owned / sizeof *owned);
-    owned[owned_count++] = s;
-    return s;
-}
 
 /* ---------------------------------------------------------------- the prelude */
 
@@ -96,7 +81,6 @@ Test(cpp_pch_prelude, no_libtorch_no_prelude) {
     assert_prelude("#include <vector>\n#include \"torch/torch.h\"\n", NULL);
 }
 
-static void write_text(const char *path, const char *text);
 
 /* The prelude of `text` written in `file`, with these -I directories. */
 static char *prelude_in(const char *file, const char *text, const char *include_dir) {
@@ -169,13 +153,6 @@ static const char user_text[] = "#include <vector>\n"
                                 "#include <torch/fake.h>\n"
                                 "#include \"local.h\"\n"
                                 "int main() { torch::Fake f{1}; return torch::fake_answer(); }\n";
-
-static void write_text(const char *path, const char *text) {
-    FILE *f = fopen(path, "w");
-    cr_assert_not_null(f, "create %s", path);
-    fputs(text, f);
-    fclose(f);
-}
 
 static void set_args(DlCompileCommand *cmd, const char *const *args, size_t n) {
     cmd->args = calloc(n + 1, sizeof *cmd->args);
