@@ -4,6 +4,11 @@
  * linter run over one source tree can know without an import system. */
 #include "dataflow/project.h"
 
+#include "core/intern.h"
+#include "core/source.h"
+#include "core/timing.h"
+
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -249,11 +254,57 @@ static bool returns_value(const DlBlock *b, int depth) {
 /* A function's summary is what it returns; one that returns nothing needs no run. The runs
  * also record which datasets and collate functions DataLoader workers use (DL113), so a
  * function that builds a DataLoader runs whatever it returns. */
-static bool needs_summary(const DlFunctionInfo *fi) {
-    if (strcmp(fi->fn->name, "__init__") == 0) return false;
-    return returns_value(&fi->fn->body, 0) ||
-           memmem(fi->module->source->text + fi->fn->span.start, fi->fn->span.end - fi->fn->span.start,
-                  "DataLoader", 10) != NULL;
+/* The union of the names files read; unknown (every function may be called) when a front end
+ * does not record them (C++). */
+static void collect_referenced_names(DlProject *p, DlModuleIR *const *modules, uint32_t count) {
+    dl_interner_init(&p->referenced_names, NULL);
+    p->referenced_names_known = true;
+    for (uint32_t i = 0; i < count && p->referenced_names_known; i++) {
+        const DlModuleIR *m = modules[i];
+        if (!m) continue;
+        if (!m->names_known) p->referenced_names_known = false;
+        for (uint32_t j = 0; j < m->referenced_name_count; j++)
+            dl_interner_add(&p->referenced_names, m->referenced_names[j]);
+    }
+}
+
+static bool span_mentions(const DlModuleIR *m, DlSpan span, const char *needle) {
+    return memmem(m->source->text + span.start, span.end - span.start, needle, strlen(needle));
+}
+
+/* Whether DataLoader workers may run code that puts tensors on a device (DL113): only then
+ * must the functions that build DataLoaders run to record which datasets and collate
+ * functions the workers use. Worker code is a dataset's __getitem__/__getitems__/__iter__ or a
+ * collate_fn (a file naming `collate_fn` makes every function a candidate); DL113 needs
+ * `.cuda()`, `.to(...)` or a `device=` in it. */
+static bool workers_may_touch_devices(DlModuleIR *const *modules, uint32_t count) {
+    for (uint32_t i = 0; i < count; i++) {
+        const DlModuleIR *m = modules[i];
+        if (!m) continue;
+        if (dl_source_mentions(m->source, "collate_fn")) return true;
+        for (uint32_t j = 0; j < m->function_count; j++) {
+            const DlFunction *fn = m->functions[j];
+            const char *n = fn->name;
+            if (!fn->owner || (strcmp(n, "__getitem__") != 0 && strcmp(n, "__getitems__") != 0 &&
+                               strcmp(n, "__iter__") != 0 && strcmp(n, "__call__") != 0))
+                continue;
+            if (span_mentions(m, fn->span, "cuda") || span_mentions(m, fn->span, ".to(") ||
+                span_mentions(m, fn->span, "device"))
+                return true;
+        }
+    }
+    return false;
+}
+
+static bool needs_summary(const DlProject *p, const DlFunctionInfo *fi) {
+    const char *name = fi->fn->name;
+    if (strcmp(name, "__init__") == 0) return false;
+    /* a function no file names is never called through its summary (dunders and forward are
+     * called implicitly: `a + b`, `for x in d`, `model(x)`) */
+    bool named = !p->referenced_names_known || dl_interner_contains(&p->referenced_names, name) ||
+                 strncmp(name, "__", 2) == 0 || strcmp(name, "forward") == 0;
+    return (named && returns_value(&fi->fn->body, 0)) ||
+           (p->workers_may_touch_devices && span_mentions(fi->module, fi->fn->span, "DataLoader"));
 }
 
 /* Whether the second round of summaries can change `fi`'s: methods read what __init__ left on
@@ -272,7 +323,7 @@ static void compute_function_summaries(DlProject *p, DlFlowState *const *globals
         size_t budget = DL_FLOW_BUDGET; /* per file: summaries cut short are only less precise */
         for (uint32_t j = 0; j < f->function_count; j++) {
             DlFunctionInfo *fi = f->functions[j];
-            if (!needs_summary(fi) || (again && !summary_may_change(fi))) continue;
+            if (!needs_summary(p, fi) || (again && !summary_may_change(fi))) continue;
             /* the run's intermediate values die with it; only the summary is kept */
             DlArena scratch;
             dl_arena_init(&scratch);
@@ -411,16 +462,23 @@ void dl_project_build(DlProject *p, DlModuleIR *const *modules, uint32_t count) 
         }
     }
     build_name_index(p);
+    collect_referenced_names(p, modules, count);
+    p->workers_may_touch_devices = workers_may_touch_devices(modules, count);
     resolve_classes(p);
     for (uint32_t i = 0; i < count && !p->uses_devices; i++)
         if (modules[i]) p->uses_devices = modules[i]->mentions_devices;
 
     DlFlowState **globals = calloc(count ? count : 1, sizeof *globals);
     if (!globals) abort();
+    dl_timing_mark("project index");
     compute_globals(p, globals);
+    dl_timing_mark("module-level values");
     compute_function_summaries(p, globals, false);
+    dl_timing_mark("summaries, round 1");
     compute_class_attributes(p, globals);
+    dl_timing_mark("class attributes");
     compute_function_summaries(p, globals, true);
+    dl_timing_mark("summaries, round 2");
     p->globals = globals; /* kept for imported module-level values */
 }
 
@@ -448,6 +506,7 @@ void dl_project_free(DlProject *p) {
     p->globals = NULL;
     free(p->files);
     p->files = NULL;
+    dl_interner_free(&p->referenced_names);
     p->file_count = 0;
     dl_arena_release(&p->arena);
 }

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "core/arena.h"
+#include "core/intern.h"
 #include "dataflow/value.h"
 #include "ir/ir.h"
 
@@ -70,6 +71,9 @@ typedef struct DlProject {
     DlFileFacts *files;
     uint32_t file_count;
     DlFlowState **globals; /* each file's module-level state, for `from config import DEVICE` */
+    DlInterner referenced_names; /* what files read (see DlModuleIR.referenced_names) */
+    bool referenced_names_known;
+    bool workers_may_touch_devices; /* see project.c: DataLoader builders run only then */
 } DlProject;
 
 /* Builds imports and class tables, then the summaries (functions' returns, class attributes).

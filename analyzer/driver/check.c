@@ -12,6 +12,7 @@
 #include "core/pool.h"
 #include "core/source.h"
 #include "core/suppress.h"
+#include "core/timing.h"
 #include "driver/cache.h"
 #include "dataflow/flow.h"
 #include "dataflow/project.h"
@@ -593,7 +594,9 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
     const char *parse_all = getenv("DEVLINT_PARSE_ALL");
     run.parse_all = parse_all && *parse_all && strcmp(parse_all, "0") != 0;
 
+    dl_timing_mark("start");
     dl_parallel_for(count, opts->jobs, load, &run);
+    dl_timing_mark("read files");
 
     bool all_cached = false;
     if (opts->cache_dir && !opts->stdin_text && !opts->override_count && !opts->report) {
@@ -615,6 +618,7 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
             if (job->is_cpp && !parts[2]) job->cacheable = false;
         }
         dl_parallel_for(count, opts->jobs, look_up_cache, &run);
+        dl_timing_mark("cache look-up");
         all_cached = true;
         for (size_t i = 0; i < count && all_cached; i++)
             all_cached = run.jobs[i].cached || !run.jobs[i].loaded;
@@ -631,6 +635,7 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
             run.lower_cached = true;
             dl_parallel_for(count, opts->jobs, lower, &run);
         }
+        dl_timing_mark("parse and lower");
     }
 
     DlModuleIR **modules = calloc(count ? count : 1, sizeof *modules);
@@ -638,8 +643,10 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
     for (size_t i = 0; i < count; i++) modules[i] = run.jobs[i].module;
     dl_project_build(&run.project, modules, (uint32_t)count);
     free(modules);
+    dl_timing_mark("project summaries");
 
     dl_parallel_for(count, opts->jobs, analyse, &run);
+    dl_timing_mark("analyse");
 
     for (size_t i = 0; i < count; i++) {
         FileJob *job = &run.jobs[i];
@@ -661,4 +668,5 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
     free(run.order);
     free(run.jobs);
     dl_result_sort(out);
+    dl_timing_mark("merge and free");
 }

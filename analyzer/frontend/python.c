@@ -9,6 +9,7 @@
 #include <string.h>
 #include <tree_sitter/api.h>
 
+#include "core/intern.h"
 #include "core/vec.h"
 #include "frontend/lower_common.h"
 
@@ -143,6 +144,7 @@ typedef struct Lower {
     PtrVec classes;   /* DlClass * */
     int depth;
     bool too_deep;
+    DlInterner names; /* one copy of each name; the ones read mark the module's references */
 } Lower;
 
 static NodeKind kind_of(TSNode n) {
@@ -155,8 +157,15 @@ static DlSpan span_of(TSNode n) {
 }
 
 static const char *text_of(Lower *L, TSNode n) {
-    return dl_arena_strndup(L->arena, L->src->text + ts_node_start_byte(n),
-                            ts_node_end_byte(n) - ts_node_start_byte(n));
+    return dl_intern(&L->names, L->src->text + ts_node_start_byte(n),
+                     ts_node_end_byte(n) - ts_node_start_byte(n), false);
+}
+
+/* A name the file reads (a variable, an attribute, an imported name): the project's summaries
+ * are computed only for functions some file names this way. */
+static const char *referenced_text_of(Lower *L, TSNode n) {
+    return dl_intern(&L->names, L->src->text + ts_node_start_byte(n),
+                     ts_node_end_byte(n) - ts_node_start_byte(n), true);
 }
 
 static TSNode field(TSNode n, TSFieldId id) {
@@ -312,12 +321,12 @@ static DlExpr *lower_expr_inner(Lower *L, TSNode n) {
     switch (kind_of(n)) {
     case N_IDENTIFIER:
         e = new_expr(L, DL_EX_NAME, n);
-        e->name = text_of(L, n);
+        e->name = referenced_text_of(L, n);
         return e;
     case N_ATTRIBUTE:
         e = new_expr(L, DL_EX_ATTR, n);
         e->object = lower_expr(L, field(n, G.f_object));
-        e->name = text_of(L, field(n, G.f_attribute));
+        e->name = referenced_text_of(L, field(n, G.f_attribute));
         return e;
     case N_CALL:
         e = new_expr(L, DL_EX_CALL, n);
@@ -642,7 +651,7 @@ static void lower_import(Lower *L, TSNode n, DlStmt *s, bool from) {
         DlImport imp = {module, NULL, NULL, level};
         NodeKind k = kind_of(c);
         if (k == N_DOTTED_NAME) {
-            const char *name = text_of(L, c);
+            const char *name = referenced_text_of(L, c);
             if (from) {
                 imp.name = name;
                 imp.alias = name;
@@ -652,7 +661,7 @@ static void lower_import(Lower *L, TSNode n, DlStmt *s, bool from) {
                 imp.alias = dot ? dl_arena_strndup(L->arena, name, (size_t)(dot - name)) : name;
             }
         } else if (k == N_ALIASED_IMPORT) {
-            const char *name = text_of(L, field(c, G.f_name));
+            const char *name = referenced_text_of(L, field(c, G.f_name));
             if (from) imp.name = name;
             else imp.module = name;
             imp.alias = text_of(L, field(c, G.f_alias));
@@ -1260,6 +1269,7 @@ DlParseResult dl_python_parse(const DlSource *src, DlArena *arena, bool lower) {
         return result;
     }
     Lower L = {.src = src, .arena = arena};
+    dl_interner_init(&L.names, arena);
     L.module = dl_arena_alloc(arena, sizeof *L.module);
     L.module->source = src;
     L.module->module_name = module_name_of(arena, src->path);
@@ -1276,6 +1286,12 @@ DlParseResult dl_python_parse(const DlSource *src, DlArena *arena, bool lower) {
                                      dl_source_mentions(src, ".to(") || dl_source_mentions(src, "\"meta\"");
     }
     ts_tree_delete(tree);
+    if (lower) {
+        L.module->referenced_names =
+            dl_interner_referenced(&L.names, arena, &L.module->referenced_name_count);
+        L.module->names_known = true;
+    }
+    dl_interner_free(&L.names);
     if (L.too_deep) {
         result.error = strdup("nesting too deep to analyse (over 400 levels)");
         return result;

@@ -181,6 +181,11 @@ typedef struct DlModuleIR {
     uint32_t comment_count;
     bool sets_default_device; /* torch.set_default_device anywhere in the file */
     bool mentions_devices;    /* the text names a device or moves something (.to( .cuda( device) */
+    /* The names the file reads (variables, attributes, imported names), when the front end
+     * records them (names_known): a function no file names needs no summary. */
+    const char **referenced_names;
+    uint32_t referenced_name_count;
+    bool names_known;
 } DlModuleIR;
 
 /* The tensor a condition says is on a CUDA device, or NULL: `x.is_cuda` (`x.is_cuda()` in
