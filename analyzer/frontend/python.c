@@ -12,6 +12,7 @@
 #include "core/intern.h"
 #include "core/vec.h"
 #include "frontend/lower_common.h"
+#include "frontend/ts_region.h"
 
 const TSLanguage *tree_sitter_python(void);
 
@@ -91,6 +92,7 @@ static struct {
 static pthread_once_t grammar_once = PTHREAD_ONCE_INIT;
 
 static void grammar_init(void) {
+    dl_ts_region_install();
     const TSLanguage *lang = tree_sitter_python();
     G.symbol_count = ts_language_symbol_count(lang);
     G.kind_of_symbol = calloc(G.symbol_count, 1);
@@ -1250,22 +1252,31 @@ bool dl_python_is_relevant(const DlSource *src) {
     return false;
 }
 
+/* Ends the parse's allocation region; the tree is walked and freed only when part of it lives
+ * outside the region. */
+static void delete_tree(TSTree *tree) {
+    if (!dl_ts_region_holds_everything()) ts_tree_delete(tree);
+    dl_ts_region_end();
+}
+
 DlParseResult dl_python_parse(const DlSource *src, DlArena *arena, bool lower) {
     DlParseResult result = {0};
     pthread_once(&grammar_once, grammar_init);
     if ((result.error = parser_limit_error(src))) return result;
+    dl_ts_region_begin();
     TSParser *parser = ts_parser_new();
     ts_parser_set_language(parser, tree_sitter_python());
     TSTree *tree = ts_parser_parse_string(parser, NULL, src->text, (uint32_t)src->len);
     ts_parser_delete(parser);
     if (!tree) {
+        dl_ts_region_end();
         result.error = strdup("the parser gave up on this file");
         return result;
     }
     TSNode root = ts_tree_root_node(tree);
     if (ts_node_has_error(root)) {
         result.error = syntax_error_message(src, root);
-        ts_tree_delete(tree);
+        delete_tree(tree);
         return result;
     }
     Lower L = {.src = src, .arena = arena};
@@ -1285,7 +1296,7 @@ DlParseResult dl_python_parse(const DlSource *src, DlArena *arena, bool lower) {
         L.module->mentions_devices = dl_source_mentions(src, "cuda") || dl_source_mentions(src, "device") ||
                                      dl_source_mentions(src, ".to(") || dl_source_mentions(src, "\"meta\"");
     }
-    ts_tree_delete(tree);
+    delete_tree(tree);
     if (lower) {
         L.module->referenced_names =
             dl_interner_referenced(&L.names, arena, &L.module->referenced_name_count);
