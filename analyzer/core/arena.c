@@ -9,7 +9,7 @@
 struct DlArenaBlock {
     DlArenaBlock *next;
     size_t used, size;
-    _Alignas(16) unsigned char data[];
+    _Alignas(8) unsigned char data[];
 };
 
 /* Blocks start small and double up to the largest size: a project holds one arena per file for
@@ -31,7 +31,7 @@ void dl_arena_release(DlArena *arena) {
 }
 
 void *dl_arena_alloc(DlArena *arena, size_t size) {
-    size = (size + 15) & ~(size_t)15;
+    size = (size + 7) & ~(size_t)7; /* 8: the largest alignment the program model needs */
     DlArenaBlock *b = arena->head;
     if (!b || b->size - b->used < size) {
         size_t step = b ? (b->size * 2 < DL_ARENA_BLOCK ? b->size * 2 : DL_ARENA_BLOCK)
@@ -50,6 +50,15 @@ void *dl_arena_alloc(DlArena *arena, size_t size) {
     void *p = b->data + b->used;
     b->used += size;
     memset(p, 0, size);
+    return p;
+}
+
+char *dl_arena_join(DlArena *arena, const char *a, char sep, const char *b) {
+    size_t la = strlen(a), lb = strlen(b), ls = sep != '\0';
+    char *p = dl_arena_alloc(arena, la + ls + lb + 1);
+    memcpy(p, a, la);
+    if (ls) p[la] = sep;
+    memcpy(p + la + ls, b, lb + 1);
     return p;
 }
 

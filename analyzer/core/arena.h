@@ -1,5 +1,5 @@
 /* Region allocator: everything one file's analysis allocates lives in one arena and is freed in
- * one call. Allocations are 16-byte aligned; there is no per-object free. */
+ * one call. Allocations are 8-byte aligned; there is no per-object free. */
 #ifndef DL_ARENA_H
 #define DL_ARENA_H
 #include <stddef.h>
@@ -14,6 +14,9 @@ void dl_arena_release(DlArena *arena);
 void *dl_arena_alloc(DlArena *arena, size_t size); /* zeroed memory; aborts on OOM */
 char *dl_arena_strndup(DlArena *arena, const char *s, size_t n);
 char *dl_arena_strdup(DlArena *arena, const char *s);
+/* "a" sep "b" (sep '\0': nothing between), without printf's cost: qualified names are joined
+ * on every attribute the analysis evaluates. */
+char *dl_arena_join(DlArena *arena, const char *a, char sep, const char *b);
 char *dl_arena_printf(DlArena *arena, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

@@ -632,7 +632,7 @@ void flow_seed_attributes(Flow *F, const DlClassInfo *c, int depth) {
         } else if (!same_file) {
             continue;
         }
-        flow_state_set(F->st, dl_arena_printf(F->arena, "self.%s", c->attrs[i].name), v);
+        flow_state_set(F->st, dl_arena_join(F->arena, "self", '.', c->attrs[i].name), v);
     }
 }
 

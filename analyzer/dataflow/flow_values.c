@@ -119,7 +119,7 @@ const char *flow_qualify(Flow *F, const DlExpr *e) {
     }
     if (e->kind == DL_EX_ATTR) {
         const char *base = flow_qualify(F, e->object);
-        if (base) return dl_arena_printf(F->arena, "%s.%s", base, e->name);
+        if (base) return dl_arena_join(F->arena, base, '.', e->name);
     }
     return NULL;
 }

@@ -183,7 +183,7 @@ static const char *qualify_static(DlArena *arena, const DlFileFacts *f, const Dl
     }
     if (e->kind == DL_EX_ATTR) {
         const char *base = qualify_static(arena, f, e->object);
-        return base ? dl_arena_printf(arena, "%s.%s", base, e->name) : NULL;
+        return base ? dl_arena_join(arena, base, '.', e->name) : NULL;
     }
     if (e->kind == DL_EX_SUBSCRIPT) return qualify_static(arena, f, e->object); /* Generic[T] */
     return NULL;

@@ -383,6 +383,7 @@ static void load(void *arg, size_t index) {
                                                    : dl_python_is_relevant(&job->source));
     if (!job->is_notebook) job->content_hash = dl_hash_bytes(job->source.text, job->source.len, 0);
     job->cacheable = true; /* C++: with its compile command in the key and its headers stored */
+    if (!job->relevant) dl_source_free(&job->source); /* nothing reads it again */
 }
 
 /* The rules, severities and device names a file is checked with. */
