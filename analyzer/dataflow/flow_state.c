@@ -34,7 +34,9 @@ static uint32_t key_hash(const char *key) { /* FNV-1a */
 
 static Binding *find_hashed(const DlFlowState *s, const char *key, uint32_t hash) {
     for (uint32_t i = s->count; i-- > 0;)
-        if (s->items[i].hash == hash && strcmp(s->items[i].key, key) == 0) return &s->items[i];
+        if (s->items[i].hash == hash &&
+            (s->items[i].key == key || strcmp(s->items[i].key, key) == 0)) /* names are interned */
+            return &s->items[i];
     return NULL;
 }
 
