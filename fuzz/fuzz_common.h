@@ -78,12 +78,18 @@ static inline const char *fuzz_write_file(const char *name, const uint8_t *data,
     return path;
 }
 
+/* Where FUZZ_ASSERT says what failed: stderr, unless a target that runs with -close_fd_mask=2
+ * (its library code logs on stderr) keeps a copy of the real stderr here. */
+static FILE *fuzz_report;
+
 /* A property of the library does not hold: crash so libFuzzer keeps the input. */
 #define FUZZ_ASSERT(cond, ...)                                                                     \
     do {                                                                                           \
         if (!(cond)) {                                                                             \
-            fprintf(stderr, "fuzz: property failed: " __VA_ARGS__);                                \
-            fputc('\n', stderr);                                                                   \
+            FILE *report_ = fuzz_report ? fuzz_report : stderr;                                    \
+            fprintf(report_, "fuzz: property failed: " __VA_ARGS__);                               \
+            fputc('\n', report_);                                                                  \
+            fflush(report_);                                                                       \
             abort();                                                                               \
         }                                                                                          \
     } while (0)

@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
-# Quick-start step 2: runs every test in two configurations (four with DEVLINT_ROBUSTNESS=1):
+# Quick-start step 2: runs every test in four configurations:
 #   build/       the default build (RelWithDebInfo), as users get it; also a valgrind memcheck
 #                of a whole run (label valgrind)
 #   build-asan/  Debug with AddressSanitizer + UndefinedBehaviorSanitizer
-#   build-fuzz/  clang, libFuzzer + ASan + UBSan: each fuzz target of fuzz/ runs for
-#                DEVLINT_FUZZ_SECONDS (default 20) and replays tests/regress/ (label fuzz)
-#   build-tsan/  clang, ThreadSanitizer: the parallel checker over the fixtures (label tsan)
+#   build-fuzz/  clang, libFuzzer + ASan + UBSan: each fuzz target of fuzz/ (Python, notebook,
+#                TOML, the language server's input, C++ when built with libclang) runs for
+#                DEVLINT_FUZZ_SECONDS (default 60, two targets at a time) and replays
+#                tests/regress/ (label fuzz)
+#   build-tsan/  clang, ThreadSanitizer: the parallel checker over the fixtures and the language
+#                server's protocol tests (label tsan)
+# The two clang configurations take about four minutes on two cores; DEVLINT_ROBUSTNESS=0 skips
+# them for a quick local run (CI runs them).
 # Installs missing dependencies first (through scripts/setup.sh --deps-only, then clang,
 # libFuzzer's runtime and valgrind). Exits non-zero if any configuration fails to build or has a
 # failing test; all run either way.
@@ -24,8 +29,11 @@ if ! scripts/setup.sh --check-deps >/dev/null; then
   fi
 fi
 
-# The robustness configurations' tools (Debian 12: clang is clang-14).
-ROBUST_PACKAGES=(clang libclang-rt-14-dev valgrind)
+robustness=${DEVLINT_ROBUSTNESS:-1}
+
+# The robustness configurations' tools (Debian 12: clang is clang-14) and valgrind.
+ROBUST_PACKAGES=(valgrind)
+[ "$robustness" = 0 ] || ROBUST_PACKAGES+=(clang libclang-rt-14-dev)
 missing_robust=()
 for pkg in "${ROBUST_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' ||
@@ -75,16 +83,17 @@ run_config "sanitizer build (Debug, ASan+UBSan)" build-asan \
   -DCMAKE_BUILD_TYPE=Debug -DDEVLINT_SANITIZE=ON
 # The clang configurations build only what their tests use (no unit tests, no `devlint run`
 # runtime) and do not turn clang-only warnings into errors (gcc's -Werror build guards those).
-# They add about ten minutes on two cores, so they run only when DEVLINT_ROBUSTNESS=1.
+# They add about four minutes on two cores (mostly the 60 s fuzzing runs): DEVLINT_ROBUSTNESS=0
+# skips them.
 clang_only=(-DCMAKE_C_COMPILER=clang -DDEVLINT_TESTS=OFF -DDEVLINT_RUNTIME=OFF -DDEVLINT_WERROR=OFF)
-if [ "${DEVLINT_ROBUSTNESS:-0}" = 1 ]; then
+if [ "$robustness" != 0 ]; then
   run_config "fuzz build (clang, libFuzzer + ASan + UBSan)" build-fuzz "${clang_only[@]}" \
-    -DDEVLINT_FUZZ_SECONDS="${DEVLINT_FUZZ_SECONDS:-20}" \
+    -DDEVLINT_FUZZ_SECONDS="${DEVLINT_FUZZ_SECONDS:-60}" \
     -DDEVLINT_FUZZ=ON
   run_config "ThreadSanitizer build (clang)" build-tsan "${clang_only[@]}" -DDEVLINT_TSAN=ON
 else
   echo
-  echo "== fuzz and ThreadSanitizer configurations skipped (DEVLINT_ROBUSTNESS=1 runs them)"
+  echo "== fuzz and ThreadSanitizer configurations skipped (DEVLINT_ROBUSTNESS=0)"
 fi
 
 echo

@@ -280,7 +280,8 @@ const DlValue *flow_eval_tensor_method(Flow *F, const DlExpr *call, const DlExpr
         r->flags |= DL_VF_PIN_KNOWN | DL_VF_PINNED;
         return r;
     }
-    if (dl_tensor_method_keeps_device(m) || m[strlen(m) - 1] == '_') { /* x.add_(...) is x */
+    /* x.add_(...) is x (a C++ call can lower to an empty method name) */
+    if (dl_tensor_method_keeps_device(m) || (*m && m[strlen(m) - 1] == '_')) {
         DlValue *r = dl_value_copy(F->arena, recv);
         r->var = NULL;
         r->flags &= (uint16_t)~DL_VF_REGISTERED;

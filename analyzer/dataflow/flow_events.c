@@ -134,7 +134,7 @@ bool flow_binds_key(Flow *F, const DlBlock *b, const char *key, int depth) {
             s->value->object->kind == DL_EX_ATTR) {
             const char *m = s->value->object->name;
             const char *recv = flow_key_of(F, s->value->object->object);
-            if (recv && strcmp(recv, key) == 0 && m[strlen(m) - 1] == '_') return true;
+            if (recv && strcmp(recv, key) == 0 && *m && m[strlen(m) - 1] == '_') return true;
         }
         if (flow_binds_key(F, &s->body, key, depth + 1) ||
             flow_binds_key(F, &s->orelse, key, depth + 1) ||

@@ -112,9 +112,12 @@ void dl_lsp_docs_close(DlLspDocs *docs, const char *uri) {
     for (size_t i = 0; i < docs->docs.len; i++) {
         DlLspDoc *doc = docs->docs.items[i];
         if (strcmp(doc->uri, uri) != 0) continue;
-        DlLspNotebook *nb = doc->notebook;
-        for (size_t c = 0; nb && c < nb->cells.len; c++)
-            if (nb->cells.items[c] == doc) nb->cells.items[c] = NULL;
+        /* every notebook that lists it (a client may list a cell in two, or reopen one) */
+        for (size_t n = 0; n < docs->notebooks.len; n++) {
+            DlLspNotebook *nb = docs->notebooks.items[n];
+            for (size_t c = 0; c < nb->cells.len; c++)
+                if (nb->cells.items[c] == doc) nb->cells.items[c] = NULL;
+        }
         doc_free(doc);
         docs->docs.items[i] = docs->docs.items[--docs->docs.len];
         return;
@@ -141,9 +144,11 @@ DlLspNotebook *dl_lsp_notebook_open(DlLspDocs *docs, const char *uri, long versi
     return nb;
 }
 
-static void notebook_free(DlLspNotebook *nb) {
-    for (size_t c = 0; c < nb->cells.len; c++)
-        if (nb->cells.items[c]) nb->cells.items[c]->notebook = NULL;
+/* Every cell that points back at it, listed or not (a reopened notebook's old cells, cells
+ * spliced out), forgets it. */
+static void notebook_free(DlLspDocs *docs, DlLspNotebook *nb) {
+    for (size_t i = 0; i < docs->docs.len; i++)
+        if (docs->docs.items[i]->notebook == nb) docs->docs.items[i]->notebook = NULL;
     dl_vec_free(&nb->cells);
     free(nb->uri);
     free(nb->path);
@@ -154,7 +159,7 @@ void dl_lsp_notebook_close(DlLspDocs *docs, const char *uri) {
     for (size_t i = 0; i < docs->notebooks.len; i++) {
         DlLspNotebook *nb = docs->notebooks.items[i];
         if (strcmp(nb->uri, uri) != 0) continue;
-        notebook_free(nb);
+        notebook_free(docs, nb);
         docs->notebooks.items[i] = docs->notebooks.items[--docs->notebooks.len];
         return;
     }
@@ -162,7 +167,7 @@ void dl_lsp_notebook_close(DlLspDocs *docs, const char *uri) {
 
 void dl_lsp_docs_free(DlLspDocs *docs) {
     for (size_t i = 0; i < docs->notebooks.len; i++)
-        notebook_free(docs->notebooks.items[i]);
+        notebook_free(docs, docs->notebooks.items[i]);
     for (size_t i = 0; i < docs->docs.len; i++)
         doc_free(docs->docs.items[i]);
     dl_vec_free(&docs->notebooks);

@@ -67,8 +67,9 @@ static bool fill(DlLspReader *r) {
 
 /* The end of the header block (the byte after the blank line) in the buffer, or 0. */
 static size_t header_end(const DlLspReader *r) {
-    const char *b = r->buf + r->start;
     size_t n = r->end - r->start;
+    if (n < 2) return 0; /* before the first read, buf is NULL */
+    const char *b = r->buf + r->start;
     for (size_t i = 0; i + 1 < n; i++) {
         if (b[i] != '\n') continue;
         if (b[i + 1] == '\n') return i + 2;

@@ -3,12 +3,15 @@
 
     /usr/bin/python3 tests/regress/run_regress.py --devlint build/devlint [unittest options]
 
-Cases live in python/, notebook/ and toml/; each was a crash (or hang) once. A case passes when
+Cases live in python/, notebook/, toml/, lsp/ and cpp/; each was a crash (or hang) once. A case passes when
 devlint exits normally (0, 1, or 2 for a bad configuration), says nothing about sanitizers, and
 prints the message `expected.txt` lists for it (a per-file error, usually: in the text report
 it must follow the file's name). Python cases are
 checked plainly, as JSON, and with --diff; notebook cases likewise; TOML cases are used as the
-configuration (--config) of a small clean file. Standard library only.
+configuration (--config) of a small clean file; LSP cases are a client's whole input to
+`devlint lsp` (exit 0, or 1 without shutdown); C++ cases are checked as k.cpp, or k.cu when
+they declare or launch a kernel (a per-file error when this devlint has no libclang). Standard
+library only.
 """
 import os
 import shutil
@@ -114,6 +117,27 @@ class RegressionTest(unittest.TestCase):
                     path = self.copy_case("toml", name, as_name)
                     result = self.run_devlint("--config", path, "model.py")
                     self.assertCalm("toml/" + name, result, allowed=(0, 1, 2))
+
+    def test_lsp(self):
+        for name in cases("lsp"):
+            with self.subTest(case=name):
+                with open(os.path.join(HERE, "lsp", name), "rb") as fh:
+                    data = fh.read()
+                proc = subprocess.run([DEVLINT, "lsp", "--jobs", "2"], cwd=self.dir, input=data,
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                      timeout=TIMEOUT)
+                result = (proc.returncode, proc.stdout.decode("utf-8", "replace"),
+                          proc.stderr.decode("utf-8", "replace"))
+                self.assertCalm("lsp/" + name, result)
+
+    def test_cpp(self):
+        for name in cases("cpp"):
+            with self.subTest(case=name):
+                with open(os.path.join(HERE, "cpp", name), "rb") as fh:
+                    text = fh.read()
+                kernel = any(w in text for w in (b"__global__", b"__device__", b"<<<"))
+                path = self.copy_case("cpp", name, "k.cu" if kernel else "k.cpp")
+                self.assertCalm("cpp/" + name, self.run_devlint(path))
 
 
 def main():
