@@ -14,10 +14,14 @@
 #include <unistd.h>
 
 #include "core/files.h"
+#include "core/stat_memo.h"
 #include "rules/rule.h"
 
 struct DlCache {
     char *dir;
+    /* the headers C++ entries depend on, stat'ed once a run to check entries, not once a file
+     * (storing stats afresh: a PCH this run rebuilt must be recorded as it is now) */
+    DlStatMemo *stats;
 };
 
 enum { DL_CACHE_FORMAT = 1 }; /* bump when the entry layout changes */
@@ -46,6 +50,7 @@ DlCache *dl_cache_open(const char *dir, char **error) {
     if (!cache) abort();
     cache->dir = strdup(dir);
     if (!cache->dir) abort();
+    cache->stats = dl_stat_memo_new();
     /* like ruff's: the directory keeps itself out of version control */
     char ignore[PATH_MAX];
     snprintf(ignore, sizeof ignore, "%s/.gitignore", dir);
@@ -62,6 +67,7 @@ DlCache *dl_cache_open(const char *dir, char **error) {
 void dl_cache_close(DlCache *cache) {
     if (!cache) return;
     free(cache->dir);
+    dl_stat_memo_free(cache->stats);
     free(cache);
 }
 
@@ -180,7 +186,7 @@ static cJSON *dep_to_json(const char *path) {
     return d;
 }
 
-static bool deps_unchanged(const cJSON *deps) {
+static bool deps_unchanged(DlStatMemo *stats, const cJSON *deps) {
     if (!deps) return true; /* a Python file's entry */
     if (!cJSON_IsArray(deps)) return false;
     const cJSON *d;
@@ -188,7 +194,8 @@ static bool deps_unchanged(const cJSON *deps) {
         if (cJSON_GetArraySize(d) != 4) return false;
         const cJSON *path = cJSON_GetArrayItem(d, 0);
         struct stat st;
-        if (!cJSON_IsString(path) || stat(path->valuestring, &st) != 0) return false;
+        if (!cJSON_IsString(path) || dl_stat_memo_stat(stats, path->valuestring, &st) != 0)
+            return false;
         if (cJSON_GetArrayItem(d, 1)->valuedouble != (double)st.st_size ||
             cJSON_GetArrayItem(d, 2)->valuedouble != (double)st.st_mtim.tv_sec ||
             cJSON_GetArrayItem(d, 3)->valuedouble != (double)st.st_mtim.tv_nsec)
@@ -211,7 +218,7 @@ bool dl_cache_load(const DlCache *cache, const char *path, uint64_t key, DlResul
     const cJSON *p = cJSON_GetObjectItemCaseSensitive(j, "path");
     bool ok = cJSON_IsString(k) && strcmp(k->valuestring, want) == 0 && cJSON_IsString(p) &&
               strcmp(p->valuestring, path) == 0 &&
-              deps_unchanged(cJSON_GetObjectItemCaseSensitive(j, "deps")) &&
+              deps_unchanged(cache->stats, cJSON_GetObjectItemCaseSensitive(j, "deps")) &&
               result_from_json(cJSON_GetObjectItemCaseSensitive(j, "result"), out);
     cJSON_Delete(j);
     if (!ok) {
