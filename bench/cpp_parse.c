@@ -9,7 +9,6 @@
  * one is kept, and the "build" row then says whether it was a reuse). Times are CLOCK_MONOTONIC
  * wall seconds. Exit status 1 when a parse fails or the warm parse sees different calls. */
 #define _GNU_SOURCE /* nftw */
-#include <clang-c/Index.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,6 +126,11 @@ int main(int argc, char **argv) {
     if (!dl_cpp_compile_command(path, db_dir, &cmd, &error)) {
         fprintf(stderr, "cpp_parse: %s\n", error);
         return 1;
+    }
+    char *clang_error = NULL;
+    if (!dl_clang_load(&clang_error)) {
+        fprintf(stderr, "cpp_parse: %s\n", clang_error);
+        return 2;
     }
     CXString version = clang_getClangVersion();
     printf("file:    %s\nlibclang: %s\nflags:  ", path, clang_getCString(version));

@@ -4,7 +4,7 @@
 #define _GNU_SOURCE
 #include "frontend/cpp.h"
 
-#include <clang-c/Index.h>
+#include "frontend/cpp_clang_api.h"
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1769,7 +1769,7 @@ static void add_cuda_compat_flags(ArgList *args, const char *cache_dir, char **o
 uint64_t dl_cpp_command_hash(const char *path, const char *compile_db_dir) {
     DlCompileCommand cmd = {0};
     char *error = NULL;
-    if (!dl_cpp_compile_command(path, compile_db_dir, &cmd, &error)) {
+    if (!dl_clang_load(NULL) || !dl_cpp_compile_command(path, compile_db_dir, &cmd, &error)) {
         free(error);
         return 0;
     }
@@ -1837,7 +1837,8 @@ DlParseResult dl_cpp_parse(const DlSource *src, DlArena *arena, const DlCppOptio
     if (!opts) opts = &none;
     DlCompileCommand cmd = {0};
     char *error = NULL;
-    if (!dl_cpp_compile_command(src->path, opts->compile_db_dir, &cmd, &error)) {
+    if (!dl_clang_load(&error) ||
+        !dl_cpp_compile_command(src->path, opts->compile_db_dir, &cmd, &error)) {
         result.error = error;
         return result;
     }

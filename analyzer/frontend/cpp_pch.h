@@ -31,7 +31,7 @@
  * last use), so flag sets that come and go do not fill the disk. */
 #ifndef DL_FRONTEND_CPP_PCH_H
 #define DL_FRONTEND_CPP_PCH_H
-#include <clang-c/Index.h>
+#include "frontend/cpp_clang_api.h" /* libclang, opened on first use */
 #include <stddef.h>
 
 #include "frontend/cpp_flags.h"

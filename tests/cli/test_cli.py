@@ -418,6 +418,24 @@ class PerFileErrors(CliTestCase):
         self.assertExit(proc, 1)
         self.assertIn("devlint: error: plain.py: syntax error", proc.stderr)
 
+    def test_libclang_missing_is_an_error_for_cpp_files_only(self):
+        # libclang is opened when the first C++ file needs it: without it, each C++ file gets an
+        # error saying so, and the Python files are checked as before.
+        self.write("ext/ops.cpp", "#include <torch/extension.h>\nat::Tensor f(at::Tensor x) {\n"
+                   "  x.to(torch::kCUDA);\n  return x;\n}\n")
+        env = {"DEVLINT_LIBCLANG": os.path.join(self.dir, "no-such-libclang.so")}
+        proc = self.run_cli("--no-cache", "ext/ops.cpp", "bug.py", env=env)
+        self.assertExit(proc, 1)
+        self.assertRegex(proc.stderr,
+                         r"(?m)^devlint: error: ext/ops\.cpp: libclang could not be opened "
+                         r"\(.*no-such-libclang\.so.*\): install libclang-16-dev, or name the "
+                         r"library with DEVLINT_LIBCLANG$")
+        self.assertIn("bug.py:3:1: DL101", proc.stdout)
+        # a Python-only run never opens libclang: it does not matter that it is missing
+        proc = self.run_cli("--no-cache", "bug.py", env=env)
+        self.assertExit(proc, 1)
+        self.assertEqual(proc.stderr, "")
+
     def test_bad_file_found_by_the_walk(self):
         doc = self.run_json(".", expect_exit=1)
         self.assertEqual(sorted(e["path"] for e in doc["errors"]),

@@ -255,6 +255,7 @@ static unsigned parse_errors(CXIndex index, Fixture *fx, const char *pch, Seen *
 
 Test(cpp_pch, built_reused_and_rebuilt_when_a_header_changes) {
     Fixture fx = fixture();
+    cr_assert(dl_clang_load(NULL), "libclang could not be opened");
     CXIndex index = clang_createIndex(0, 0);
 
     char *pch = pch_for(index, &fx, user_text);
@@ -300,6 +301,7 @@ Test(cpp_pch, built_reused_and_rebuilt_when_a_header_changes) {
 
 Test(cpp_pch, same_prelude_shares_a_pch_and_other_flags_do_not) {
     Fixture fx = fixture();
+    cr_assert(dl_clang_load(NULL), "libclang could not be opened");
     CXIndex index = clang_createIndex(0, 0);
     char *a = pch_for(index, &fx, user_text);
     /* the same includes written differently, and other code after them: the same PCH */
@@ -321,6 +323,7 @@ Test(cpp_pch, same_prelude_shares_a_pch_and_other_flags_do_not) {
 
 Test(cpp_pch, no_libtorch_prelude_means_no_pch) {
     Fixture fx = fixture();
+    cr_assert(dl_clang_load(NULL), "libclang could not be opened");
     CXIndex index = clang_createIndex(0, 0);
     char *error = NULL;
     static const char text[] = "#include <vector>\nint main() {}\n";
@@ -333,6 +336,7 @@ Test(cpp_pch, no_libtorch_prelude_means_no_pch) {
 
 Test(cpp_pch, missing_header_is_an_error_naming_it) {
     Fixture fx = fixture();
+    cr_assert(dl_clang_load(NULL), "libclang could not be opened");
     CXIndex index = clang_createIndex(0, 0);
     static const char text[] = "#include <vector>\n#include <torch/missing.h>\nint main() {}\n";
     for (int attempt = 0; attempt < 2; attempt++) { /* the second answer is remembered */
@@ -352,6 +356,7 @@ Test(cpp_pch, command_line_errors_do_not_prevent_a_pch) {
     const char *args[] = {"-x", "c++", "-std=c++17", "-isystem", fx.inc, "-fgcc-only-flag"};
     dl_cpp_compile_command_free(&fx.cmd);
     set_args(&fx.cmd, args, sizeof args / sizeof *args);
+    cr_assert(dl_clang_load(NULL), "libclang could not be opened");
     CXIndex index = clang_createIndex(0, 0);
     char *pch = pch_for(index, &fx, user_text);
     Seen seen = {0};
@@ -365,6 +370,7 @@ Test(cpp_pch, command_line_errors_do_not_prevent_a_pch) {
 Test(cpp_pch, unwritable_cache_is_an_error) {
     Fixture fx = fixture();
     write_text(fmt("%s/file", fx.dir), "");
+    cr_assert(dl_clang_load(NULL), "libclang could not be opened");
     CXIndex index = clang_createIndex(0, 0);
     char *error = NULL;
     cr_assert_null(dl_cpp_pch_for(index, &fx.cmd, user_text, strlen(user_text),
@@ -390,6 +396,7 @@ Test(cpp_pch, least_recently_used_pchs_are_evicted_beyond_eight) {
         struct timespec times[2] = {{1000 + i, 0}, {1000 + i, 0}};
         cr_assert_eq(utimensat(AT_FDCWD, lock, times, 0), 0);
     }
+    cr_assert(dl_clang_load(NULL), "libclang could not be opened");
     CXIndex index = clang_createIndex(0, 0);
     char *pch = pch_for(index, &fx, user_text);
     cr_assert_eq(access(pch, F_OK), 0);
@@ -413,6 +420,7 @@ typedef struct Job {
 
 static void *build_in_thread(void *arg) {
     Job *job = arg;
+    cr_assert(dl_clang_load(NULL), "libclang could not be opened");
     CXIndex index = clang_createIndex(0, 0);
     char *error = NULL;
     job->pch =
