@@ -41,6 +41,7 @@ static _Thread_local Region region;
 static bool regions_on;
 static pthread_once_t install_once = PTHREAD_ONCE_INIT;
 
+#ifndef DL_TS_REGION_OFF /* sanitizer builds: the region allocator is never installed */
 static bool in_region(const void *p) {
     const unsigned char *q = p;
     for (const Chunk *c = region.head; c; c = c->next)
@@ -115,6 +116,8 @@ static void region_free(void *p) {
     if (!p || (region.active && in_region(p))) return; /* released with the region */
     free(p);
 }
+
+#endif
 
 static void install(void) {
 #ifndef DL_TS_REGION_OFF

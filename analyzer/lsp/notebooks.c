@@ -66,9 +66,11 @@ static void splice(DlLspServer *s, DlLspNotebook *nb, const cJSON *array) {
     size_t n = nb->cells.len - (size_t)remove + added.len;
     dl_vec_reserve(&nb->cells, n);
     DlLspDoc **items = nb->cells.items;
-    memmove(items + start + added.len, items + start + remove,
-            (nb->cells.len - (size_t)start - (size_t)remove) * sizeof *items);
-    if (added.len) memcpy(items + start, added.items, added.len * sizeof *items);
+    if (items) { /* NULL: no cells before or after (pointer arithmetic on NULL is undefined) */
+        memmove(items + start + added.len, items + start + remove,
+                (nb->cells.len - (size_t)start - (size_t)remove) * sizeof *items);
+        if (added.len) memcpy(items + start, added.items, added.len * sizeof *items);
+    }
     nb->cells.len = n;
     dl_vec_free(&added);
 }
