@@ -11,6 +11,7 @@
 #include "core/files.h"
 #include "core/pool.h"
 #include "core/source.h"
+#include "core/stat_memo.h"
 #include "core/suppress.h"
 #include "core/timing.h"
 #include "driver/cache.h"
@@ -59,6 +60,7 @@ typedef struct Run {
     bool parse_all; /* DEVLINT_PARSE_ALL: parse (for syntax errors) even files that name no
                        tensor, module or device */
     DlCache *cache; /* NULL: no result cache */
+    DlStatMemo *stats; /* C++: the headers precompiled headers depend on, stat'ed once a run */
 } Run;
 
 typedef struct SeenKey {
@@ -425,7 +427,8 @@ static bool cpp_relevant(const DlSource *src) {
 
 static DlParseResult cpp_parse(FileJob *job, Run *run) {
 #ifdef DEVLINT_HAVE_CLANG
-    DlCppOptions o = {.compile_db_dir = run->opts->compile_db_dir, .no_pch = run->opts->no_pch};
+    DlCppOptions o = {.compile_db_dir = run->opts->compile_db_dir, .no_pch = run->opts->no_pch,
+                      .stats = run->stats};
     return dl_cpp_parse(&job->source, &job->arena, &o);
 #else
     (void)job, (void)run;
@@ -595,6 +598,7 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
     const char *parse_all = getenv("DEVLINT_PARSE_ALL");
     run.parse_all = parse_all && *parse_all && strcmp(parse_all, "0") != 0;
 
+    run.stats = dl_stat_memo_new();
     dl_timing_mark("start");
     dl_parallel_for(count, opts->jobs, load, &run);
     dl_timing_mark("read files");
@@ -666,6 +670,7 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
     }
     dl_project_free(&run.project);
     dl_cache_close(run.cache);
+    dl_stat_memo_free(run.stats);
     free(run.order);
     free(run.jobs);
     dl_result_sort(out);

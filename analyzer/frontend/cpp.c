@@ -1861,7 +1861,8 @@ DlParseResult dl_cpp_parse(const DlSource *src, DlArena *arena, const DlCppOptio
         with_compat.args = (char **)args.items;
         with_compat.arg_count = args.len;
         char *pch_error = NULL;
-        pch = dl_cpp_pch_for(index, &with_compat, src->text, src->len, cache, &pch_error);
+        pch = dl_cpp_pch_for_run(index, &with_compat, src->text, src->len, cache, opts->stats,
+                                 &pch_error);
         free(pch_error); /* no PCH: slower, not wrong */
     }
     free(cache);

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/stat_memo.h"
 #include "frontend/python.h" /* DlParseResult */
 #include "ir/ir.h"
 
@@ -19,6 +20,7 @@ typedef struct DlCppOptions {
     const char *compile_db_dir; /* `-p DIR`, or NULL: search up from each file */
     const char *cache_dir;      /* where precompiled headers live; NULL: the user cache dir */
     bool no_pch;                /* parse every file from scratch (for measuring) */
+    DlStatMemo *stats;          /* the run's memo of stat() answers, or NULL */
 } DlCppOptions;
 
 /* Does the file name libtorch, ATen, CUDA kernels or devices? Files that do not (vendored C

@@ -22,6 +22,7 @@
 
 #include "core/files.h"
 #include "core/hash.h"
+#include "core/stat_memo.h"
 #include "core/vec.h"
 
 typedef DL_VEC(char) CharVec;
@@ -407,19 +408,21 @@ static uint64_t pch_key(const DlCompileCommand *cmd, const char *prelude) {
 
 /* ---- freshness: the .deps sidecar -------------------------------------------------------- */
 
-/* "SIZE SEC NSEC PATH" lines: the .pch first, then every file it includes. */
-static bool same_stat(const char *line, const char **path_out) {
+/* "SIZE SEC NSEC PATH" lines: the .pch first, then every file it includes. The headers are
+ * stat'ed through `stats` (the run's memo: every file of a project shares them), the .pch
+ * itself never is (this run may have just rebuilt it). */
+static bool same_stat(const char *line, const char **path_out, DlStatMemo *stats) {
     long long size, sec, nsec;
     int used = 0;
     if (sscanf(line, "%lld %lld %lld %n", &size, &sec, &nsec, &used) != 3 || !used) return false;
     const char *path = line + used;
     if (path_out) *path_out = path;
     struct stat st;
-    return stat(path, &st) == 0 && st.st_size == size && st.st_mtim.tv_sec == sec &&
-           st.st_mtim.tv_nsec == nsec;
+    return dl_stat_memo_stat(stats, path, &st) == 0 && st.st_size == size &&
+           st.st_mtim.tv_sec == sec && st.st_mtim.tv_nsec == nsec;
 }
 
-static bool pch_fresh(const char *deps_path, const char *pch_path) {
+static bool pch_fresh(const char *deps_path, const char *pch_path, DlStatMemo *stats) {
     FILE *f = fopen(deps_path, "r");
     if (!f) return false;
     char *line = NULL;
@@ -429,7 +432,8 @@ static bool pch_fresh(const char *deps_path, const char *pch_path) {
     while (fresh && (n = getline(&line, &cap, f)) > 0) {
         if (line[n - 1] == '\n') line[--n] = '\0';
         const char *path = NULL;
-        fresh = same_stat(line, &path) && (!first || strcmp(path, pch_path) == 0);
+        fresh = same_stat(line, &path, first ? NULL : stats) &&
+                (!first || strcmp(path, pch_path) == 0);
         first = false;
     }
     fresh = fresh && !first && !ferror(f);
@@ -705,7 +709,7 @@ static char *build_locked(CXIndex index, const DlCompileCommand *cmd, const char
     }
     char *error = NULL;
     bool built = false;
-    if (!pch_fresh(p->deps, p->pch)) {
+    if (!pch_fresh(p->deps, p->pch, NULL)) { /* after waiting: stat everything afresh */
         remove_stale_temporaries(p->dir, p->hex);
         error = build(index, cmd, prelude, p);
         built = !error;
@@ -719,6 +723,11 @@ static char *build_locked(CXIndex index, const DlCompileCommand *cmd, const char
 
 char *dl_cpp_pch_for(CXIndex index, const DlCompileCommand *cmd, const char *text, size_t len,
                      const char *cache_dir, char **error) {
+    return dl_cpp_pch_for_run(index, cmd, text, len, cache_dir, NULL, error);
+}
+
+char *dl_cpp_pch_for_run(CXIndex index, const DlCompileCommand *cmd, const char *text,
+                         size_t len, const char *cache_dir, DlStatMemo *stats, char **error) {
     *error = NULL;
     char *prelude = dl_cpp_pch_prelude(cmd, text, len);
     if (!prelude) return NULL;
@@ -731,7 +740,7 @@ char *dl_cpp_pch_for(CXIndex index, const DlCompileCommand *cmd, const char *tex
     p.header = dl_xasprintf("%s/%s.h", p.dir, p.hex);
     p.lock = dl_xasprintf("%s/%s.lock", p.dir, p.hex);
     char *result = NULL;
-    if (pch_fresh(p.deps, p.pch)) {
+    if (pch_fresh(p.deps, p.pch, stats)) {
         mark_used(p.lock);
         result = p.pch;
         p.pch = NULL;

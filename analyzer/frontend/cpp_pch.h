@@ -34,6 +34,7 @@
 #include "frontend/cpp_clang_api.h" /* libclang, opened on first use */
 #include <stddef.h>
 
+#include "core/stat_memo.h"
 #include "frontend/cpp_flags.h"
 
 /* The PCH for a file with this command and text: reused if fresh, else built (another thread or
@@ -48,6 +49,11 @@
  * between this call and the parse, or another process evicted the PCH), parse again without. */
 char *dl_cpp_pch_for(CXIndex index, const DlCompileCommand *cmd, const char *text, size_t len,
                      const char *cache_dir, char **error);
+
+/* The same, checking the headers the PCH depends on through `stats`, one run's memo of stat()
+ * answers (NULL: plain stat): a project's files share a PCH and its ~4,700 headers. */
+char *dl_cpp_pch_for_run(CXIndex index, const DlCompileCommand *cmd, const char *text,
+                         size_t len, const char *cache_dir, DlStatMemo *stats, char **error);
 
 /* The prelude of `text` as described above (malloc'ed), or NULL when it has no libtorch header.
  * cmd->file and cmd->args say where quoted includes are; cmd NULL: a quoted include ends it. */

@@ -299,6 +299,48 @@ Test(cpp_pch, built_reused_and_rebuilt_when_a_header_changes) {
     dl_cpp_compile_command_free(&fx.cmd);
 }
 
+/* One run's stat memo: the PCH it builds is found fresh by the next file of the same run (its
+ * own .pch is never answered from the memo), and a header changed after the run stat'ed it is
+ * seen by the next run (a new memo), not by this one. */
+Test(cpp_pch, a_runs_stat_memo_checks_the_headers_once) {
+    Fixture fx = fixture();
+    cr_assert(dl_clang_load(NULL), "libclang could not be opened");
+    CXIndex index = clang_createIndex(0, 0);
+    DlStatMemo *run = dl_stat_memo_new();
+    char *error = NULL;
+    char *pch = dl_cpp_pch_for_run(index, &fx.cmd, user_text, strlen(user_text), fx.cache, run,
+                                   &error);
+    cr_assert_not_null(pch, "no PCH: %s", error ? error : "(no error)");
+    struct stat first = stat_of(pch);
+    char *again = dl_cpp_pch_for_run(index, &fx.cmd, user_text, strlen(user_text), fx.cache, run,
+                                     &error);
+    cr_assert_str_eq(again, pch);
+    struct stat now = stat_of(pch);
+    cr_assert(same_file_version(&first, &now), "rebuilt within one run");
+    free(again);
+
+    struct timespec times[2] = {{0, UTIME_OMIT}, {first.st_mtim.tv_sec + 10, 0}};
+    cr_assert_eq(utimensat(AT_FDCWD, fx.header, times, 0), 0);
+    again = dl_cpp_pch_for_run(index, &fx.cmd, user_text, strlen(user_text), fx.cache, run,
+                               &error);
+    now = stat_of(pch);
+    cr_assert(same_file_version(&first, &now), "the run saw the header as it first was");
+    free(again);
+    dl_stat_memo_free(run);
+
+    run = dl_stat_memo_new(); /* the next run */
+    again = dl_cpp_pch_for_run(index, &fx.cmd, user_text, strlen(user_text), fx.cache, run,
+                               &error);
+    cr_assert_str_eq(again, pch);
+    now = stat_of(pch);
+    cr_assert_not(same_file_version(&first, &now), "the next run did not rebuild it");
+    free(again);
+    dl_stat_memo_free(run);
+    free(pch);
+    clang_disposeIndex(index);
+    dl_cpp_compile_command_free(&fx.cmd);
+}
+
 Test(cpp_pch, same_prelude_shares_a_pch_and_other_flags_do_not) {
     Fixture fx = fixture();
     cr_assert(dl_clang_load(NULL), "libclang could not be opened");
