@@ -45,11 +45,12 @@ static DlInternEntry *find(const DlInterner *t, const char *s, size_t len, uint3
     }
 }
 
-static DlInternEntry *insert(DlInterner *t, const char *s, size_t len, uint32_t h) {
+/* copy: a new entry's text is copied into the arena (else `s` itself is kept) */
+static DlInternEntry *insert(DlInterner *t, const char *s, size_t len, uint32_t h, bool copy) {
     if ((t->count + 1) * 2 > t->cap) grow(t);
     DlInternEntry *e = find(t, s, len, h);
     if (!e->text) {
-        e->text = t->arena ? dl_arena_strndup(t->arena, s, len) : s;
+        e->text = copy && t->arena ? dl_arena_strndup(t->arena, s, len) : s;
         e->len = (uint32_t)len;
         e->hash = h;
         t->count++;
@@ -58,17 +59,14 @@ static DlInternEntry *insert(DlInterner *t, const char *s, size_t len, uint32_t 
 }
 
 const char *dl_intern(DlInterner *t, const char *s, size_t len, bool referenced) {
-    DlInternEntry *e = insert(t, s, len, hash_of(s, len));
+    DlInternEntry *e = insert(t, s, len, hash_of(s, len), true);
     e->referenced |= referenced;
     return e->text;
 }
 
 void dl_interner_add(DlInterner *t, const char *s) {
-    DlArena *arena = t->arena;
-    t->arena = NULL;
     size_t len = strlen(s);
-    insert(t, s, len, hash_of(s, len))->referenced = true;
-    t->arena = arena;
+    insert(t, s, len, hash_of(s, len), false)->referenced = true;
 }
 
 bool dl_interner_contains(const DlInterner *t, const char *s) {

@@ -1,4 +1,3 @@
-#define _GNU_SOURCE /* memmem */
 /* Project-wide tables and summaries (see project.h). Name resolution is by the last component
  * of a module path ("pkg.model" -> the file model.py or pkg/model/__init__.py), which is what a
  * linter run over one source tree can know without an import system. */
@@ -8,7 +7,6 @@
 #include "core/source.h"
 #include "core/timing.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -251,9 +249,6 @@ static bool returns_value(const DlBlock *b, int depth) {
     return false;
 }
 
-/* A function's summary is what it returns; one that returns nothing needs no run. The runs
- * also record which datasets and collate functions DataLoader workers use (DL113), so a
- * function that builds a DataLoader runs whatever it returns. */
 /* The union of the names files read; unknown (every function may be called) when a front end
  * does not record them (C++). */
 static void collect_referenced_names(DlProject *p, DlModuleIR *const *modules, uint32_t count) {
@@ -266,10 +261,6 @@ static void collect_referenced_names(DlProject *p, DlModuleIR *const *modules, u
         for (uint32_t j = 0; j < m->referenced_name_count; j++)
             dl_interner_add(&p->referenced_names, m->referenced_names[j]);
     }
-}
-
-static bool span_mentions(const DlModuleIR *m, DlSpan span, const char *needle) {
-    return memmem(m->source->text + span.start, span.end - span.start, needle, strlen(needle));
 }
 
 /* Whether DataLoader workers may run code that puts tensors on a device (DL113): only then
@@ -288,14 +279,18 @@ static bool workers_may_touch_devices(DlModuleIR *const *modules, uint32_t count
             if (!fn->owner || (strcmp(n, "__getitem__") != 0 && strcmp(n, "__getitems__") != 0 &&
                                strcmp(n, "__iter__") != 0 && strcmp(n, "__call__") != 0))
                 continue;
-            if (span_mentions(m, fn->span, "cuda") || span_mentions(m, fn->span, ".to(") ||
-                span_mentions(m, fn->span, "device"))
+            if (dl_ir_span_mentions(m->source, fn->span, "cuda") ||
+                dl_ir_span_mentions(m->source, fn->span, ".to(") ||
+                dl_ir_span_mentions(m->source, fn->span, "device"))
                 return true;
         }
     }
     return false;
 }
 
+/* A function's summary is what it returns; one that returns nothing needs no run. The runs
+ * also record which datasets and collate functions DataLoader workers use (DL113), so a
+ * function that builds a DataLoader runs whatever it returns, when workers may need it. */
 static bool needs_summary(const DlProject *p, const DlFunctionInfo *fi) {
     const char *name = fi->fn->name;
     if (strcmp(name, "__init__") == 0) return false;
@@ -304,7 +299,8 @@ static bool needs_summary(const DlProject *p, const DlFunctionInfo *fi) {
     bool named = !p->referenced_names_known || dl_interner_contains(&p->referenced_names, name) ||
                  strncmp(name, "__", 2) == 0 || strcmp(name, "forward") == 0;
     return (named && returns_value(&fi->fn->body, 0)) ||
-           (p->workers_may_touch_devices && span_mentions(fi->module, fi->fn->span, "DataLoader"));
+           (p->workers_may_touch_devices &&
+            dl_ir_span_mentions(fi->module->source, fi->fn->span, "DataLoader"));
 }
 
 /* Whether the second round of summaries can change `fi`'s: methods read what __init__ left on

@@ -19,8 +19,9 @@
 
 struct DlCache {
     char *dir;
-    /* the headers C++ entries depend on, stat'ed once a run to check entries, not once a file
-     * (storing stats afresh: a PCH this run rebuilt must be recorded as it is now) */
+    /* the run's memo (borrowed): the headers C++ entries depend on are stat'ed once a run to
+     * check entries, not once a file (storing stats afresh: a PCH this run rebuilt must be
+     * recorded as it is now) */
     DlStatMemo *stats;
 };
 
@@ -37,7 +38,7 @@ uint64_t dl_cache_tool_key(void) {
     return h;
 }
 
-DlCache *dl_cache_open(const char *dir, char **error) {
+DlCache *dl_cache_open(const char *dir, DlStatMemo *stats, char **error) {
     if (!dl_make_dirs(dir)) {
         int err = errno;
         size_t n = strlen(dir) + 128;
@@ -50,7 +51,7 @@ DlCache *dl_cache_open(const char *dir, char **error) {
     if (!cache) abort();
     cache->dir = strdup(dir);
     if (!cache->dir) abort();
-    cache->stats = dl_stat_memo_new();
+    cache->stats = stats;
     /* like ruff's: the directory keeps itself out of version control */
     char ignore[PATH_MAX];
     snprintf(ignore, sizeof ignore, "%s/.gitignore", dir);
@@ -67,7 +68,6 @@ DlCache *dl_cache_open(const char *dir, char **error) {
 void dl_cache_close(DlCache *cache) {
     if (!cache) return;
     free(cache->dir);
-    dl_stat_memo_free(cache->stats);
     free(cache);
 }
 

@@ -19,12 +19,14 @@
 #include "core/hash.h"
 
 #include "core/diag.h"
+#include "core/stat_memo.h"
 
 typedef struct DlCache DlCache;
 
 /* Creates the directory (and a .gitignore of `*` in it) if needed. NULL with *error when it
- * cannot be created. */
-DlCache *dl_cache_open(const char *dir, char **error);
+ * cannot be created. `stats` (the run's memo, borrowed; NULL: plain stat) answers for the
+ * headers C++ entries depend on. */
+DlCache *dl_cache_open(const char *dir, DlStatMemo *stats, char **error);
 void dl_cache_close(DlCache *cache);
 
 /* devlint's identity: version, executable size and mtime. */

@@ -60,7 +60,8 @@ typedef struct Run {
     bool parse_all; /* DEVLINT_PARSE_ALL: parse (for syntax errors) even files that name no
                        tensor, module or device */
     DlCache *cache; /* NULL: no result cache */
-    DlStatMemo *stats; /* C++: the headers precompiled headers depend on, stat'ed once a run */
+    DlStatMemo *stats; /* C++: the headers that cached results and precompiled headers depend
+                          on, stat'ed once a run */
 } Run;
 
 typedef struct SeenKey {
@@ -242,21 +243,15 @@ const char *dl_rule_describe(DlRuleContext *ctx, const char *name, const DlValue
                            dl_rule_where(ctx, v->home, v->dev_span.start), v->dev_why);
 }
 
-static bool span_mentions(const DlSource *src, DlSpan span, const char *needle) {
-    size_t n = strlen(needle);
-    if (span.end > src->len || span.end < span.start + n) return false;
-    return memmem(src->text + span.start, span.end - span.start, needle, n) != NULL;
-}
-
 bool dl_rule_scope_mentions(DlRuleContext *ctx, const DlPlace *place, const char *needle) {
     const DlSource *src = &ctx->job->source;
     for (const DlFunction *fn = place->function; fn; fn = fn->parent)
-        if (span_mentions(src, fn->span, needle)) return true;
+        if (dl_ir_span_mentions(src, fn->span, needle)) return true;
     const DlBlock *top = &ctx->job->module->body;
     for (uint32_t i = 0; i < top->count; i++) {
         const DlStmt *s = top->items[i];
         if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
-        if (span_mentions(src, s->span, needle)) return true;
+        if (dl_ir_span_mentions(src, s->span, needle)) return true;
     }
     return false;
 }
@@ -606,7 +601,7 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
     bool all_cached = false;
     if (opts->cache_dir && !opts->stdin_text && !opts->override_count && !opts->report) {
         char *error = NULL;
-        run.cache = dl_cache_open(opts->cache_dir, &error);
+        run.cache = dl_cache_open(opts->cache_dir, run.stats, &error);
         if (!run.cache) { /* a warning, not a failure: the check itself is unaffected */
             fprintf(stderr, "devlint: warning: %s; not caching results\n", error);
             free(error);

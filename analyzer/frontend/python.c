@@ -158,16 +158,19 @@ static DlSpan span_of(TSNode n) {
     return (DlSpan){ts_node_start_byte(n), ts_node_end_byte(n)};
 }
 
-static const char *text_of(Lower *L, TSNode n) {
+static const char *intern_text(Lower *L, TSNode n, bool referenced) {
     return dl_intern(&L->names, L->src->text + ts_node_start_byte(n),
-                     ts_node_end_byte(n) - ts_node_start_byte(n), false);
+                     ts_node_end_byte(n) - ts_node_start_byte(n), referenced);
+}
+
+static const char *text_of(Lower *L, TSNode n) {
+    return intern_text(L, n, false);
 }
 
 /* A name the file reads (a variable, an attribute, an imported name): the project's summaries
  * are computed only for functions some file names this way. */
 static const char *referenced_text_of(Lower *L, TSNode n) {
-    return dl_intern(&L->names, L->src->text + ts_node_start_byte(n),
-                     ts_node_end_byte(n) - ts_node_start_byte(n), true);
+    return intern_text(L, n, true);
 }
 
 static TSNode field(TSNode n, TSFieldId id) {

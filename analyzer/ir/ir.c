@@ -1,4 +1,5 @@
 /* Small queries over the program model shared by the dataflow engine and the rules. */
+#define _GNU_SOURCE /* memmem */
 #include "ir/ir.h"
 
 #include <string.h>
@@ -6,6 +7,12 @@
 const char *dl_ir_span_text(DlArena *arena, const DlSource *src, DlSpan span) {
     if (span.end > src->len || span.start > span.end) return "";
     return dl_arena_strndup(arena, src->text + span.start, span.end - span.start);
+}
+
+bool dl_ir_span_mentions(const DlSource *src, DlSpan span, const char *needle) {
+    size_t n = strlen(needle);
+    if (span.end > src->len || span.end < span.start + n) return false;
+    return memmem(src->text + span.start, span.end - span.start, needle, n) != NULL;
 }
 
 static size_t dotted_len(const DlExpr *e) {

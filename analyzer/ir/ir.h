@@ -201,6 +201,9 @@ void dl_ir_dump(FILE *out, const DlModuleIR *m);
 /* Text of a span (arena copy). */
 const char *dl_ir_span_text(DlArena *arena, const DlSource *src, DlSpan span);
 
+/* Does the text of a span contain `needle`? */
+bool dl_ir_span_mentions(const DlSource *src, DlSpan span, const char *needle);
+
 /* "a.b.c" for NAME/ATTR chains, else NULL (arena string). */
 const char *dl_ir_dotted(DlArena *arena, const DlExpr *e);
 

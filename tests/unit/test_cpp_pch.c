@@ -176,12 +176,18 @@ static Fixture fixture(void) {
     return fx;
 }
 
-static char *pch_for(CXIndex index, Fixture *fx, const char *text) {
+/* The PCH for `text` in one run's stat memo (NULL: no memo), which must be there. */
+static char *pch_for_run(CXIndex index, Fixture *fx, const char *text, DlStatMemo *run) {
     char *error = NULL;
-    char *pch = dl_cpp_pch_for(index, &fx->cmd, text, strlen(text), fx->cache, &error);
+    char *pch =
+        dl_cpp_pch_for_run(index, &fx->cmd, text, strlen(text), fx->cache, run, &error);
     cr_assert_not_null(pch, "no PCH: %s", error ? error : "(no error)");
     cr_assert_null(error);
     return pch;
+}
+
+static char *pch_for(CXIndex index, Fixture *fx, const char *text) {
+    return pch_for_run(index, fx, text, NULL);
 }
 
 static struct stat stat_of(const char *path) {
@@ -307,13 +313,9 @@ Test(cpp_pch, a_runs_stat_memo_checks_the_headers_once) {
     cr_assert(dl_clang_load(NULL), "libclang could not be opened");
     CXIndex index = clang_createIndex(0, 0);
     DlStatMemo *run = dl_stat_memo_new();
-    char *error = NULL;
-    char *pch = dl_cpp_pch_for_run(index, &fx.cmd, user_text, strlen(user_text), fx.cache, run,
-                                   &error);
-    cr_assert_not_null(pch, "no PCH: %s", error ? error : "(no error)");
+    char *pch = pch_for_run(index, &fx, user_text, run);
     struct stat first = stat_of(pch);
-    char *again = dl_cpp_pch_for_run(index, &fx.cmd, user_text, strlen(user_text), fx.cache, run,
-                                     &error);
+    char *again = pch_for_run(index, &fx, user_text, run);
     cr_assert_str_eq(again, pch);
     struct stat now = stat_of(pch);
     cr_assert(same_file_version(&first, &now), "rebuilt within one run");
@@ -321,16 +323,14 @@ Test(cpp_pch, a_runs_stat_memo_checks_the_headers_once) {
 
     struct timespec times[2] = {{0, UTIME_OMIT}, {first.st_mtim.tv_sec + 10, 0}};
     cr_assert_eq(utimensat(AT_FDCWD, fx.header, times, 0), 0);
-    again = dl_cpp_pch_for_run(index, &fx.cmd, user_text, strlen(user_text), fx.cache, run,
-                               &error);
+    again = pch_for_run(index, &fx, user_text, run);
     now = stat_of(pch);
     cr_assert(same_file_version(&first, &now), "the run saw the header as it first was");
     free(again);
     dl_stat_memo_free(run);
 
     run = dl_stat_memo_new(); /* the next run */
-    again = dl_cpp_pch_for_run(index, &fx.cmd, user_text, strlen(user_text), fx.cache, run,
-                               &error);
+    again = pch_for_run(index, &fx, user_text, run);
     cr_assert_str_eq(again, pch);
     now = stat_of(pch);
     cr_assert_not(same_file_version(&first, &now), "the next run did not rebuild it");
