@@ -69,8 +69,9 @@ const char *dl_project_import(const DlFileFacts *f, const char *alias) {
 /* ---------------------------------------------------------------- lookups */
 
 const DlFileFacts *dl_project_file(const DlProject *p, const DlModuleIR *m) {
-    for (uint32_t i = 0; i < p->file_count; i++)
-        if (p->files[i].module == m) return &p->files[i];
+    /* the module points at its facts (a lookup per method call: no scan of the project) */
+    const DlFileFacts *f = m ? m->facts : NULL;
+    if (f && f >= p->files && f < p->files + p->file_count && f->module == m) return f;
     return NULL;
 }
 
@@ -144,11 +145,9 @@ const DlFunctionInfo *dl_project_find_function(const DlProject *p, const DlFileF
 const DlFunctionInfo *dl_project_method(const DlProject *p, const DlClassInfo *c,
                                         const char *name) {
     for (int depth = 0; c && depth < 8; depth++, c = c->base) {
-        const DlFileFacts *f = dl_project_file(p, c->module);
-        if (!f) return NULL;
-        for (uint32_t i = 0; i < f->function_count; i++)
-            if (f->functions[i]->owner == c && strcmp(f->functions[i]->fn->name, name) == 0)
-                return f->functions[i];
+        if (!dl_project_file(p, c->module)) return NULL;
+        for (uint32_t i = 0; i < c->method_count; i++)
+            if (strcmp(c->methods[i]->fn->name, name) == 0) return c->methods[i];
     }
     return NULL;
 }
@@ -425,7 +424,7 @@ void dl_project_build(DlProject *p, DlModuleIR *const *modules, uint32_t count) 
     if (!p->files) abort();
     for (uint32_t i = 0; i < count; i++) {
         DlFileFacts *f = &p->files[i];
-        const DlModuleIR *m = modules[i];
+        DlModuleIR *m = modules[i];
         f->module = m;
         if (!m) continue;
         ImportVec imports = {0};
@@ -451,11 +450,26 @@ void dl_project_build(DlProject *p, DlModuleIR *const *modules, uint32_t count) 
             DlFunctionInfo *fi = dl_arena_alloc(&p->arena, sizeof *fi);
             fi->fn = m->functions[j];
             fi->module = m;
-            for (uint32_t k = 0; k < m->class_count && fi->fn->owner; k++)
-                if (f->classes[k]->cls == fi->fn->owner) fi->owner = f->classes[k];
+            DlClassInfo *owner = fi->fn->owner ? fi->fn->owner->facts : NULL; /* set above */
+            if (owner && owner->module == m && owner->cls == fi->fn->owner) {
+                fi->owner = owner;
+                owner->method_count++;
+            }
             f->functions[j] = fi;
             m->functions[j]->facts = fi;
         }
+        /* each class's methods, in the file's order (the first of a name wins a lookup) */
+        for (uint32_t j = 0; j < m->class_count; j++) {
+            DlClassInfo *c = f->classes[j];
+            c->methods = dl_arena_alloc(&p->arena, (c->method_count + 1) * sizeof(DlFunctionInfo *));
+            c->method_count = 0;
+        }
+        for (uint32_t j = 0; j < m->function_count; j++) {
+            DlFunctionInfo *fi = f->functions[j];
+            DlClassInfo *owner = fi->owner ? fi->fn->owner->facts : NULL;
+            if (owner) owner->methods[owner->method_count++] = fi;
+        }
+        m->facts = f;
     }
     build_name_index(p);
     collect_referenced_names(p, modules, count);

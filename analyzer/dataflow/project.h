@@ -28,6 +28,8 @@ struct DlClassInfo {
     bool loaded_with_workers; /* a DataLoader with num_workers > 0 reads this dataset */
     DlAttr *attrs;           /* what __init__ (and helpers it calls) leaves on self */
     uint32_t attr_count;
+    struct DlFunctionInfo **methods; /* the functions it owns, in the file's order */
+    uint32_t method_count;
 };
 
 typedef struct DlFunctionInfo {

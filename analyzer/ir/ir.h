@@ -188,6 +188,7 @@ typedef struct DlModuleIR {
     const char **referenced_names;
     uint32_t referenced_name_count;
     bool names_known;
+    void *facts; /* the project's DlFileFacts, set by dl_project_build */
 } DlModuleIR;
 
 /* The tensor a condition says is on a CUDA device, or NULL: `x.is_cuda` (`x.is_cuda()` in
