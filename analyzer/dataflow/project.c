@@ -4,6 +4,7 @@
 #include "dataflow/project.h"
 
 #include "core/intern.h"
+#include "core/pool.h"
 #include "core/source.h"
 #include "core/timing.h"
 
@@ -250,16 +251,10 @@ static bool returns_value(const DlBlock *b, int depth) {
 
 /* The union of the names files read; unknown (every function may be called) when a front end
  * does not record them (C++). */
-static void collect_referenced_names(DlProject *p, DlModuleIR *const *modules, uint32_t count) {
-    dl_interner_init(&p->referenced_names, NULL);
-    p->referenced_names_known = true;
-    for (uint32_t i = 0; i < count && p->referenced_names_known; i++) {
-        const DlModuleIR *m = modules[i];
-        if (!m) continue;
-        if (!m->names_known) p->referenced_names_known = false;
-        for (uint32_t j = 0; j < m->referenced_name_count; j++)
-            dl_interner_add(&p->referenced_names, m->referenced_names[j]);
-    }
+static void add_referenced_names(DlInterner *into, bool *known, const DlModuleIR *m) {
+    if (!m->names_known) *known = false;
+    for (uint32_t j = 0; j < m->referenced_name_count && *known; j++)
+        dl_interner_add(into, m->referenced_names[j]);
 }
 
 /* Whether DataLoader workers may run code that puts tensors on a device (DL113): only then
@@ -267,22 +262,18 @@ static void collect_referenced_names(DlProject *p, DlModuleIR *const *modules, u
  * functions the workers use. Worker code is a dataset's __getitem__/__getitems__/__iter__ or a
  * collate_fn (a file naming `collate_fn` makes every function a candidate); DL113 needs
  * `.cuda()`, `.to(...)` or a `device=` in it. */
-static bool workers_may_touch_devices(DlModuleIR *const *modules, uint32_t count) {
-    for (uint32_t i = 0; i < count; i++) {
-        const DlModuleIR *m = modules[i];
-        if (!m) continue;
-        if (dl_source_mentions(m->source, "collate_fn")) return true;
-        for (uint32_t j = 0; j < m->function_count; j++) {
-            const DlFunction *fn = m->functions[j];
-            const char *n = fn->name;
-            if (!fn->owner || (strcmp(n, "__getitem__") != 0 && strcmp(n, "__getitems__") != 0 &&
-                               strcmp(n, "__iter__") != 0 && strcmp(n, "__call__") != 0))
-                continue;
-            if (dl_ir_span_mentions(m->source, fn->span, "cuda") ||
-                dl_ir_span_mentions(m->source, fn->span, ".to(") ||
-                dl_ir_span_mentions(m->source, fn->span, "device"))
-                return true;
-        }
+static bool module_workers_may_touch_devices(const DlModuleIR *m) {
+    if (dl_source_mentions(m->source, "collate_fn")) return true;
+    for (uint32_t j = 0; j < m->function_count; j++) {
+        const DlFunction *fn = m->functions[j];
+        const char *n = fn->name;
+        if (!fn->owner || (strcmp(n, "__getitem__") != 0 && strcmp(n, "__getitems__") != 0 &&
+                           strcmp(n, "__iter__") != 0 && strcmp(n, "__call__") != 0))
+            continue;
+        if (dl_ir_span_mentions(m->source, fn->span, "cuda") ||
+            dl_ir_span_mentions(m->source, fn->span, ".to(") ||
+            dl_ir_span_mentions(m->source, fn->span, "device"))
+            return true;
     }
     return false;
 }
@@ -417,63 +408,118 @@ static void build_name_index(DlProject *p) {
     qsort(p->functions_by_name, p->function_entries, sizeof(DlNamedEntry), compare_entries);
 }
 
-void dl_project_build(DlProject *p, DlModuleIR *const *modules, uint32_t count) {
+/* One file's facts (imports, classes, functions), in `arena`: what needs no other file. */
+static void build_file_facts(DlFileFacts *f, DlModuleIR *m, DlArena *arena) {
+    f->module = m;
+    if (!m) return;
+    ImportVec imports = {0};
+    collect_imports_block(arena, &m->body, &imports);
+    f->import_count = (uint32_t)imports.len;
+    f->imports = dl_arena_alloc(arena, (imports.len ? imports.len : 1) * sizeof(DlImportEntry));
+    if (imports.len) memcpy(f->imports, imports.items, imports.len * sizeof(DlImportEntry));
+    dl_vec_free(&imports);
+    f->class_count = m->class_count;
+    f->classes = dl_arena_alloc(arena, (m->class_count + 1) * sizeof(DlClassInfo *));
+    for (uint32_t j = 0; j < m->class_count; j++) {
+        DlClassInfo *c = dl_arena_alloc(arena, sizeof *c);
+        c->cls = m->classes[j];
+        c->module = m;
+        for (uint32_t k = 0; k < c->cls->method_count; k++)
+            if (strcmp(c->cls->methods[k]->name, "to") == 0) c->has_own_to = true;
+        f->classes[j] = c;
+        m->classes[j]->facts = c;
+    }
+    f->function_count = m->function_count;
+    f->functions = dl_arena_alloc(arena, (m->function_count + 1) * sizeof(DlFunctionInfo *));
+    for (uint32_t j = 0; j < m->function_count; j++) {
+        DlFunctionInfo *fi = dl_arena_alloc(arena, sizeof *fi);
+        fi->fn = m->functions[j];
+        fi->module = m;
+        DlClassInfo *owner = fi->fn->owner ? fi->fn->owner->facts : NULL; /* set above */
+        if (owner && owner->module == m && owner->cls == fi->fn->owner) {
+            fi->owner = owner;
+            owner->method_count++;
+        }
+        f->functions[j] = fi;
+        m->functions[j]->facts = fi;
+    }
+    /* each class's methods, in the file's order (the first of a name wins a lookup) */
+    for (uint32_t j = 0; j < m->class_count; j++) {
+        DlClassInfo *c = f->classes[j];
+        c->methods = dl_arena_alloc(arena, (c->method_count + 1) * sizeof(DlFunctionInfo *));
+        c->method_count = 0;
+    }
+    for (uint32_t j = 0; j < m->function_count; j++) {
+        DlFunctionInfo *fi = f->functions[j];
+        DlClassInfo *owner = fi->owner ? fi->fn->owner->facts : NULL;
+        if (owner) owner->methods[owner->method_count++] = fi;
+    }
+    m->facts = f;
+}
+
+/* The per-file part of the build runs on the worker threads, in contiguous chunks of files;
+ * each chunk has its own arena and its own set of referenced names, merged afterwards. */
+typedef struct FactsChunk {
+    DlProject *p;
+    DlModuleIR *const *modules;
+    uint32_t begin, end;
+    DlInterner names;
+    bool names_known, workers_may_touch_devices;
+} FactsChunk;
+
+static void build_facts_chunk(void *ctx, size_t index) {
+    FactsChunk *c = &((FactsChunk *)ctx)[index];
+    DlArena *arena = &c->p->chunk_arenas[index];
+    dl_interner_init(&c->names, NULL);
+    c->names_known = true;
+    for (uint32_t i = c->begin; i < c->end; i++) {
+        DlModuleIR *m = c->modules[i];
+        build_file_facts(&c->p->files[i], m, arena);
+        if (!m) continue;
+        add_referenced_names(&c->names, &c->names_known, m);
+        if (!c->workers_may_touch_devices)
+            c->workers_may_touch_devices = module_workers_may_touch_devices(m);
+    }
+}
+
+static void build_all_file_facts(DlProject *p, DlModuleIR *const *modules, uint32_t count,
+                                 int threads) {
+    uint32_t chunks = threads > 1 && count > 1 ? (uint32_t)threads : 1;
+    if (chunks > count) chunks = count ? count : 1;
+    p->chunk_arenas = calloc(chunks, sizeof *p->chunk_arenas);
+    FactsChunk *work = calloc(chunks, sizeof *work);
+    if (!p->chunk_arenas || !work) abort();
+    p->chunk_count = chunks;
+    for (uint32_t k = 0; k < chunks; k++) {
+        dl_arena_init(&p->chunk_arenas[k]);
+        work[k] = (FactsChunk){.p = p,
+                               .modules = modules,
+                               .begin = (uint32_t)((uint64_t)count * k / chunks),
+                               .end = (uint32_t)((uint64_t)count * (k + 1) / chunks)};
+    }
+    dl_parallel_for(chunks, threads, build_facts_chunk, work);
+    /* the union of the names files read; unknown (every function may be called) when a front
+     * end does not record them (C++) */
+    dl_interner_init(&p->referenced_names, NULL);
+    p->referenced_names_known = true;
+    for (uint32_t k = 0; k < chunks; k++) {
+        FactsChunk *c = &work[k];
+        if (!c->names_known) p->referenced_names_known = false;
+        for (uint32_t s = 0; s < c->names.cap && p->referenced_names_known; s++)
+            if (c->names.slots[s].text) dl_interner_add(&p->referenced_names, c->names.slots[s].text);
+        dl_interner_free(&c->names);
+        p->workers_may_touch_devices |= c->workers_may_touch_devices;
+    }
+    free(work);
+}
+
+void dl_project_build(DlProject *p, DlModuleIR *const *modules, uint32_t count, int threads) {
     dl_arena_init(&p->arena);
     p->file_count = count;
     p->files = calloc(count ? count : 1, sizeof(DlFileFacts));
     if (!p->files) abort();
-    for (uint32_t i = 0; i < count; i++) {
-        DlFileFacts *f = &p->files[i];
-        DlModuleIR *m = modules[i];
-        f->module = m;
-        if (!m) continue;
-        ImportVec imports = {0};
-        collect_imports_block(&p->arena, &m->body, &imports);
-        f->import_count = (uint32_t)imports.len;
-        f->imports = dl_arena_alloc(&p->arena, (imports.len ? imports.len : 1) * sizeof(DlImportEntry));
-        if (imports.len) memcpy(f->imports, imports.items, imports.len * sizeof(DlImportEntry));
-        dl_vec_free(&imports);
-        f->class_count = m->class_count;
-        f->classes = dl_arena_alloc(&p->arena, (m->class_count + 1) * sizeof(DlClassInfo *));
-        for (uint32_t j = 0; j < m->class_count; j++) {
-            DlClassInfo *c = dl_arena_alloc(&p->arena, sizeof *c);
-            c->cls = m->classes[j];
-            c->module = m;
-            for (uint32_t k = 0; k < c->cls->method_count; k++)
-                if (strcmp(c->cls->methods[k]->name, "to") == 0) c->has_own_to = true;
-            f->classes[j] = c;
-            m->classes[j]->facts = c;
-        }
-        f->function_count = m->function_count;
-        f->functions = dl_arena_alloc(&p->arena, (m->function_count + 1) * sizeof(DlFunctionInfo *));
-        for (uint32_t j = 0; j < m->function_count; j++) {
-            DlFunctionInfo *fi = dl_arena_alloc(&p->arena, sizeof *fi);
-            fi->fn = m->functions[j];
-            fi->module = m;
-            DlClassInfo *owner = fi->fn->owner ? fi->fn->owner->facts : NULL; /* set above */
-            if (owner && owner->module == m && owner->cls == fi->fn->owner) {
-                fi->owner = owner;
-                owner->method_count++;
-            }
-            f->functions[j] = fi;
-            m->functions[j]->facts = fi;
-        }
-        /* each class's methods, in the file's order (the first of a name wins a lookup) */
-        for (uint32_t j = 0; j < m->class_count; j++) {
-            DlClassInfo *c = f->classes[j];
-            c->methods = dl_arena_alloc(&p->arena, (c->method_count + 1) * sizeof(DlFunctionInfo *));
-            c->method_count = 0;
-        }
-        for (uint32_t j = 0; j < m->function_count; j++) {
-            DlFunctionInfo *fi = f->functions[j];
-            DlClassInfo *owner = fi->owner ? fi->fn->owner->facts : NULL;
-            if (owner) owner->methods[owner->method_count++] = fi;
-        }
-        m->facts = f;
-    }
+    build_all_file_facts(p, modules, count, threads);
     build_name_index(p);
-    collect_referenced_names(p, modules, count);
-    p->workers_may_touch_devices = workers_may_touch_devices(modules, count);
     resolve_classes(p);
     for (uint32_t i = 0; i < count && !p->uses_devices; i++)
         if (modules[i]) p->uses_devices = modules[i]->mentions_devices;
@@ -518,5 +564,9 @@ void dl_project_free(DlProject *p) {
     p->files = NULL;
     dl_interner_free(&p->referenced_names);
     p->file_count = 0;
+    for (uint32_t k = 0; k < p->chunk_count; k++) dl_arena_release(&p->chunk_arenas[k]);
+    free(p->chunk_arenas);
+    p->chunk_arenas = NULL;
+    p->chunk_count = 0;
     dl_arena_release(&p->arena);
 }

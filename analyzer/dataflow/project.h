@@ -68,6 +68,8 @@ typedef struct DlProject {
     DlNamedEntry *classes_by_name, *functions_by_name; /* sorted by name, then module */
     uint32_t class_entries, function_entries;
     DlArena arena; /* summaries */
+    DlArena *chunk_arenas; /* the files' facts, one arena per chunk of files built in parallel */
+    uint32_t chunk_count;
     bool uses_devices; /* some file moves something to a device or names one: without that,
                           "the module's device" is the CPU and nothing can mismatch */
     DlFileFacts *files;
@@ -79,8 +81,9 @@ typedef struct DlProject {
 } DlProject;
 
 /* Builds imports and class tables, then the summaries (functions' returns, class attributes).
- * `modules` may contain NULLs (files that failed or were not lowered). */
-void dl_project_build(DlProject *p, DlModuleIR *const *modules, uint32_t count);
+ * `modules` may contain NULLs (files that failed or were not lowered). The per-file part runs on
+ * `threads` threads; the summaries, which read each other, run on the calling thread. */
+void dl_project_build(DlProject *p, DlModuleIR *const *modules, uint32_t count, int threads);
 void dl_project_free(DlProject *p);
 
 const DlFileFacts *dl_project_file(const DlProject *p, const DlModuleIR *m);

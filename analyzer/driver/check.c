@@ -641,7 +641,7 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
     DlModuleIR **modules = calloc(count ? count : 1, sizeof *modules);
     if (!modules) abort();
     for (size_t i = 0; i < count; i++) modules[i] = run.jobs[i].module;
-    dl_project_build(&run.project, modules, (uint32_t)count);
+    dl_project_build(&run.project, modules, (uint32_t)count, opts->jobs);
     free(modules);
     dl_timing_mark("project summaries");
 
