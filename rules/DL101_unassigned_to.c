@@ -112,7 +112,7 @@ static void on_discard(DlRuleContext *ctx, const DlDiscardFact *fact) {
                                         "in place, so %s; use the result (bind it to a name)",
                                         call, where);
         /* C++: not through a cast (`(void)x.to(d);`) nor onto a const reference */
-        const char *ctype = fact->receiver->ctype;
+        const char *ctype = dl_expr_ctype(fact->receiver);
         bool cpp_blocked = ctype && (strncmp(ctype, "const ", 6) == 0 ||
                                      fact->stmt->span.start != fact->call->span.start);
         if (plain_target(fact->receiver) && fact->stmt->value == fact->call && !cpp_blocked) {

@@ -33,7 +33,7 @@ static const char *host_buffer_kind(const DlExpr *value) {
     if (!value) return NULL;
     if (value->kind == DL_EX_CALL && value->object) {
         const DlExpr *f = value->object;
-        const char *callee = value->callee ? value->callee : "";
+        const char *callee = dl_expr_callee(value) ? dl_expr_callee(value) : "";
         if (f->kind == DL_EX_NAME && f->name &&
             (strcmp(f->name, "malloc") == 0 || strcmp(f->name, "calloc") == 0 ||
              strcmp(f->name, "realloc") == 0 || strcmp(f->name, "new") == 0))
@@ -64,7 +64,7 @@ static const char *host_pointer(DlRuleContext *ctx, const DlCallFact *fact, uint
     if (arg->kind != DL_EX_NAME || !arg->name) return NULL;
     const DlStmt *decl = dl_kernel_local_decl(fn, arg->name);
     if (!decl) return NULL;
-    const char *type = decl->targets[0]->ctype;
+    const char *type = dl_expr_ctype(decl->targets[0]);
     if (type && strchr(type, '['))
         return dl_arena_printf(arena, "the local array `%s` (%s)", arg->name, type);
     const char *kind = host_buffer_kind(decl->value);

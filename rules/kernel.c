@@ -53,7 +53,7 @@ typedef struct {
 static bool find_decl(const DlStmt *s, void *data) {
     DeclSearch *d = data;
     if (s->kind == DL_ST_ASSIGN && s->target_count == 1 && is_name(s->targets[0], d->name) &&
-        s->targets[0]->ctype && !d->found) {
+        dl_expr_ctype(s->targets[0]) && !d->found) {
         d->found = s;
         return true;
     }

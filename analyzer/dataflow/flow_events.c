@@ -280,7 +280,7 @@ static const DlExpr *data_pointer_of(const DlExpr *e) {
                strcmp(m, "const_data_ptr") != 0 && strcmp(m, "mutable_data_ptr") != 0))
         return NULL;
     /* a tensor's accessor, not std::vector::data() */
-    if (e->callee && strncmp(e->callee, "at::", 4) != 0) return NULL;
+    if (dl_expr_callee(e) && strncmp(dl_expr_callee(e), "at::", 4) != 0) return NULL;
     const DlExpr *t = e->object->object;
     return t && (t->kind == DL_EX_NAME || t->kind == DL_EX_ATTR) ? t : NULL;
 }

@@ -55,7 +55,7 @@ bool flow_scalar_expression(Flow *F, const DlExpr *e, int depth) {
                flow_scalar_expression(F, e->items[1], depth + 1);
     case DL_EX_NAME:
     case DL_EX_ATTR: {
-        if (e->ctype && flow_arithmetic_ctype(e->ctype)) return true; /* C++: double eps */
+        if (dl_expr_ctype(e) && flow_arithmetic_ctype(dl_expr_ctype(e))) return true; /* C++: double eps */
         const char *key = flow_key_of(F, e);
         const Binding *b = key ? flow_lookup(F, key) : NULL;
         return b && b->value && b->value->kind == DL_KIND_SCALAR;
