@@ -40,9 +40,11 @@ say() { printf '==> %s\n' "$*"; }
 # end-to-end test (tests/lsp/e2e) drives headless. libclang-16-dev is the C++/CUDA front end's
 # parser (16, not Debian's default 14: only 16 reads CUDA 13's headers, with the flags of
 # analyzer/frontend/cpp_flags.c), and libtorch-dev + pybind11-dev are the headers the C++
-# fixtures and examples/extension compile against.
+# fixtures and examples/extension compile against. python3-pil lets examples/predict.py run under
+# `devlint run` in tests/runtime/run_examples.py (its DL105 is then confirmed).
 APT_PACKAGES=(build-essential cmake pkg-config libtree-sitter-dev libcjson-dev libcriterion-dev python3
-  python3-dev python3-torch git pre-commit flake8 chromium libclang-16-dev libtorch-dev pybind11-dev)
+  python3-dev python3-torch python3-pil git pre-commit flake8 chromium libclang-16-dev libtorch-dev
+  pybind11-dev)
 
 missing_apt_packages() {
   local pkg

@@ -199,6 +199,45 @@ def strip_traceback(tb):
     return keep
 
 
+def user_code_frame(tb, library):
+    """(path, line, function) of the innermost frame of the user's code in a traceback, or None:
+    library frames and frozen importlib ones (`<frozen ...>`) are not the user's."""
+    found = None
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        path = os.path.abspath(code.co_filename)
+        if not code.co_filename.startswith("<") and not path.startswith(library):
+            found = (path, tb.tb_lineno, code.co_name)
+        tb = tb.tb_next
+    return found
+
+
+def how_it_ended(err, tb, library, start_dir):
+    """Where and why an uncaught exception (or a non-zero sys.exit) ended the program, for the
+    findings it kept from running: "the program ended at train.py:47 (in main) with TypeError:
+    ..."."""
+    if isinstance(err, SystemExit):
+        if err.code is None or err.code == 0:
+            return None
+        what = "exit status %s" % (err.code if isinstance(err.code, int) else 1)
+    else:
+        try:
+            first_line = (str(err).strip().splitlines() or [""])[0]
+        except Exception:  # the program's own __str__ may fail
+            first_line = ""
+        if len(first_line) > 160:
+            first_line = first_line[:157] + "..."
+        what = type(err).__name__ + (": " + first_line if first_line else "")
+    where = user_code_frame(tb, library)
+    if where is None:
+        return "the program ended with %s" % what
+    path, line, function = where
+    relative = os.path.relpath(path, start_dir)  # as the findings' paths are
+    if not relative.startswith(".." + os.sep):
+        path = relative
+    return "the program ended at %s:%d (in %s) with %s" % (path, line, function, what)
+
+
 class Run:
     """What the report at exit needs."""
 
@@ -208,7 +247,9 @@ class Run:
         self.tracer = tracer
         self.why = why
         self.pid = os.getpid()
+        self.start_dir = os.getcwd()
         self.interrupted = False
+        self.ended = None  # how_it_ended(), when the program did not run to its end
 
     def child_after_fork(self):
         if self.tracer is not None:
@@ -236,6 +277,10 @@ class Run:
                         for f in self.findings]
             return {"verdicts": verdicts, "unpredicted": []}, self.why
         verdicts, unpredicted = self.tracer.results(device_used())
+        if self.ended:  # what kept the lines that never ran from running, as far as we know
+            for v in verdicts:
+                if v["verdict"] == "not-reached":
+                    v["evidence"] += "; " + self.ended
         return {"verdicts": verdicts, "unpredicted": unpredicted}, self.tracer.driver()
 
 
@@ -272,12 +317,14 @@ def main(argv):
             exec(code, globals_)
         else:
             runpy._run_module_as_main(opts.module, alter_argv=True)
-    except SystemExit:
+    except SystemExit as err:
+        run.ended = how_it_ended(err, err.__traceback__, tuple(library_prefixes()), run.start_dir)
         raise
     except BaseException as err:
         if tracer is not None:
             tracer.stop()
         tb = strip_traceback(err.__traceback__)
+        run.ended = how_it_ended(err, tb, tuple(library_prefixes()), run.start_dir)
         err.__traceback__ = tb
         sys.last_type, sys.last_value, sys.last_traceback = type(err), err, tb
         sys.excepthook(type(err), err, tb)

@@ -131,6 +131,10 @@ static void decide(const DlTracer *t, const DlFinding *f, bool device, Verdict *
         dl_buf_printf(&v->evidence, "line %d never ran", f->line);
         if (!t->files[f->file].loaded)
             dl_buf_printf(&v->evidence, ": the program did not run or import %s", f->path);
+        /* DL113's line is in a Dataset that DataLoader workers run: forked, so never traced */
+        if (strcmp(f->code, "DL113") == 0)
+            dl_buf_printf(&v->evidence, " in this process (DataLoader worker processes, where "
+                                        "this line runs, are not traced)");
         return;
     }
     if (f->check == DL_CHECK_ORIGIN && f->nmeet && !f->meet_hits) {
