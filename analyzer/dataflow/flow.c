@@ -37,7 +37,7 @@ void flow_bind(Flow *F, const DlExpr *target, const DlValue *v) {
             const char *base = flow_key_of(F, target->object);
             const DlExpr *k0 = target->item_count == 1 ? target->items[0] : NULL;
             if (base && k0 && k0->kind == DL_EX_STRING && k0->name &&
-                strcmp(k0->name, "pin_memory") == 0) {
+                flow_streq(k0->name, "pin_memory")) {
                 const Binding *b = flow_lookup(F, base);
                 if (b && b->value && b->value->kind == DL_KIND_SEQ) {
                     DlValue *d = dl_value_copy(F->arena, b->value);
@@ -179,7 +179,7 @@ void flow_exec_assign(Flow *F, const DlStmt *s) {
     const DlValue *v = s->value ? flow_eval(F, s->value) : flow_unknown();
     if (s->annotation && v->kind == DL_KIND_UNKNOWN) {
         const char *q = flow_qualify(F, s->annotation);
-        if (q && strcmp(q, "torch.Tensor") == 0) v = flow_mk(F, DL_KIND_TENSOR);
+        if (q && flow_streq(q, "torch.Tensor")) v = flow_mk(F, DL_KIND_TENSOR);
     }
     for (uint32_t i = 0; i < s->target_count; i++)
         flow_bind(F, s->targets[i], v);
@@ -190,7 +190,7 @@ void flow_exec_assign(Flow *F, const DlStmt *s) {
 static void flow_exec_check(Flow *F, const DlStmt *s, const DlExpr *cond, int depth) {
     if (!cond || depth > 16) return;
     flow_eval(F, cond);
-    if (cond->kind == DL_EX_BOOLOP && cond->name && strcmp(cond->name, "and") == 0) {
+    if (cond->kind == DL_EX_BOOLOP && cond->name && flow_streq(cond->name, "and")) {
         for (uint32_t i = 0; i < cond->item_count; i++) flow_exec_check(F, s, cond->items[i], depth + 1);
         return;
     }
@@ -248,8 +248,8 @@ static bool calls_training_step(const DlExpr *e, int depth) {
     if (!e || depth > 32) return false;
     /* loss.backward(), fabric.backward(loss), optimizer.step() (not env.step(action)) */
     if (e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_ATTR &&
-        (strcmp(e->object->name, "backward") == 0 ||
-         (strcmp(e->object->name, "step") == 0 && e->arg_count == 0)))
+        (flow_streq(e->object->name, "backward") ||
+         (flow_streq(e->object->name, "step") && e->arg_count == 0)))
         return true;
     if (calls_training_step(e->object, depth + 1)) return true;
     for (uint32_t i = 0; i < e->item_count; i++)
@@ -278,7 +278,7 @@ bool flow_is_batch_loop(Flow *F, const DlStmt *s, const DlValue *iter) {
     for (uint32_t i = 0; i < s->body.count; i++) {
         const DlStmt *b = s->body.items[i];
         if (b->kind == DL_ST_AUGASSIGN && b->targets[0]->kind == DL_EX_NAME &&
-            strcmp(b->op, "+=") == 0 && flow_names_in(s->value, b->targets[0]->name, 0))
+            flow_streq(b->op, "+=") && flow_names_in(s->value, b->targets[0]->name, 0))
             return true;
     }
     (void)F;
@@ -343,7 +343,7 @@ void flow_exec_loop(Flow *F, const DlStmt *s) {
 const DlValue *flow_torch_device_context(Flow *F, const DlExpr *with) {
     if (!with || with->kind != DL_EX_CALL) return NULL;
     const char *q = flow_qualify(F, with->object);
-    if (!q || strcmp(q, "torch.device") != 0) return NULL;
+    if (!q || !flow_streq(q, "torch.device")) return NULL;
     const DlValue *v = flow_eval(F, with);
     return v->kind == DL_KIND_DEVICE ? v : NULL;
 }
@@ -359,7 +359,7 @@ void flow_exec_with(Flow *F, const DlStmt *s) {
         }
         const DlExpr *w = s->withs[i];
         const char *q = w && w->kind == DL_EX_CALL ? flow_qualify(F, w->object) : NULL;
-        if (q && strcmp(q, "torch.cuda.device") == 0) F->place.cuda_context = w; /* DL110 */
+        if (q && flow_streq(q, "torch.cuda.device")) F->place.cuda_context = w; /* DL110 */
         flow_eval(F, s->withs[i]);
         if (s->targets[i]) flow_bind(F, s->targets[i], flow_unknown());
     }
@@ -392,7 +392,7 @@ void flow_exec_try(Flow *F, const DlStmt *s) {
  * on some iterations only. */
 bool flow_periodic_condition(const DlExpr *e, int depth) {
     if (!e || depth > 16) return false;
-    if (e->kind == DL_EX_BINOP && strcmp(e->name, "%") == 0) return true;
+    if (e->kind == DL_EX_BINOP && flow_streq(e->name, "%")) return true;
     if (e->kind == DL_EX_COMPARE) return true;
     if (e->kind == DL_EX_BOOLOP)
         return flow_periodic_condition(e->items[0], depth + 1) ||
@@ -513,7 +513,7 @@ void flow_exec_block(Flow *F, const DlBlock *b) {
 const DlValue *flow_param_value(Flow *F, const DlFunction *fn, uint32_t i) {
     const DlParam *p = &fn->params[i];
     if (p->star) return flow_unknown();
-    if (i == 0 && F->owner && strcmp(p->name, "self") == 0) {
+    if (i == 0 && F->owner && flow_streq(p->name, "self")) {
         DlValue *self = flow_mk(F, F->owner->is_module ? DL_KIND_MODULE : DL_KIND_INSTANCE);
         if (F->owner->is_module) {
             self->dev = DL_DEV_MODULE;
@@ -525,12 +525,12 @@ const DlValue *flow_param_value(Flow *F, const DlFunction *fn, uint32_t i) {
     }
     if (p->annotation) {
         const char *q = flow_qualify(F, p->annotation);
-        if (q && strcmp(q, "torch.Tensor") == 0) {
+        if (q && flow_streq(q, "torch.Tensor")) {
             DlValue *t = flow_mk(F, DL_KIND_TENSOR);
             if (F->is_forward) t->dev = DL_DEV_MODULE, t->origin = DL_ORIGIN_INPUT;
             t->var = p->name;
             t->dev_span = p->span;
-            t->dev_why = dl_arena_printf(F->arena, "an input of %s", fn->name);
+            t->dev_why = dl_arena_join(F->arena, "an input of", ' ', fn->name);
             return t;
         }
         if (q && dl_torch_is_module_class(q)) return flow_mk(F, DL_KIND_MODULE);
@@ -542,15 +542,15 @@ const DlValue *flow_param_value(Flow *F, const DlFunction *fn, uint32_t i) {
             m->cls = ci;
             return m;
         }
-        if (q && strcmp(q, "torch.device") == 0) return flow_named_device(F, p->name, p->span);
+        if (q && flow_streq(q, "torch.device")) return flow_named_device(F, p->name, p->span);
         if (q && dl_torch_is_dataloader(q)) return flow_loader_value(F, p->span);
     }
     if (flow_name_says_device(F, p->name) && !p->default_value)
         return flow_named_device(F, p->name, p->span);
     if (flow_name_says_device(F, p->name) && p->default_value && p->default_value->kind != DL_EX_CONST)
         return flow_named_device(F, p->name, p->span);
-    if (strcmp(p->name, "optimizer") == 0 || strcmp(p->name, "optim") == 0 ||
-        strcmp(p->name, "opt") == 0 || strstr(p->name, "_optimizer"))
+    if (flow_streq(p->name, "optimizer") || flow_streq(p->name, "optim") ||
+        flow_streq(p->name, "opt") || strstr(p->name, "_optimizer"))
         return flow_mk(F, DL_KIND_OPTIMIZER);
     if (flow_name_says_loader(p->name)) {
         DlValue *l = flow_loader_value(F, p->span);
@@ -563,7 +563,7 @@ const DlValue *flow_param_value(Flow *F, const DlFunction *fn, uint32_t i) {
         if (d->kind == DL_KIND_TENSOR || d->kind == DL_KIND_SCALAR) return d;
         return flow_unknown();
     }
-    if (F->is_forward && strcmp(fn->name, "forward") != 0) {
+    if (F->is_forward && !flow_streq(fn->name, "forward")) {
         /* Lightning steps: (self, batch, batch_idx, ...): the batch arrives on the module's
          * device, the rest are indices */
         if (i != 1) return flow_unknown();
@@ -573,7 +573,7 @@ const DlValue *flow_param_value(Flow *F, const DlFunction *fn, uint32_t i) {
         b->flags |= DL_VF_WHOLE_BATCH;
         b->var = p->name;
         b->dev_span = p->span;
-        b->dev_why = dl_arena_printf(F->arena, "the batch of %s", fn->name);
+        b->dev_why = dl_arena_join(F->arena, "the batch of", ' ', fn->name);
         return b;
     }
     if (F->is_forward) {
@@ -582,7 +582,7 @@ const DlValue *flow_param_value(Flow *F, const DlFunction *fn, uint32_t i) {
         t->origin = DL_ORIGIN_INPUT;
         t->var = p->name;
         t->dev_span = p->span;
-        t->dev_why = dl_arena_printf(F->arena, "an input of %s", fn->name);
+        t->dev_why = dl_arena_join(F->arena, "an input of", ' ', fn->name);
         return t;
     }
     return flow_unknown();
@@ -640,7 +640,7 @@ bool flow_is_forward_like(const char *name) {
     static const char *const names[] = {"forward",   "training_step", "validation_step",
                                         "test_step", "predict_step",  NULL};
     for (const char *const *n = names; *n; n++)
-        if (strcmp(name, *n) == 0) return true;
+        if (flow_streq(name, *n)) return true;
     return false;
 }
 
@@ -655,13 +655,13 @@ const DlValue *dl_flow_run(const DlFlowEnv *env, const DlFunction *fn, const DlC
     F.st = flow_state_new();
     F.place.function = fn;
     if (fn) {
-        F.in_init = owner && strcmp(fn->name, "__init__") == 0;
+        F.in_init = owner && flow_streq(fn->name, "__init__");
         F.is_forward = owner && owner->is_module && flow_is_forward_like(fn->name);
         const DlFunctionInfo *fi = fn->facts;
         F.place.in_worker =
             (owner && owner->loaded_with_workers &&
-             (strcmp(fn->name, "__getitem__") == 0 || strcmp(fn->name, "__getitems__") == 0 ||
-              strcmp(fn->name, "__iter__") == 0 || strcmp(fn->name, "__call__") == 0)) ||
+             (flow_streq(fn->name, "__getitem__") || flow_streq(fn->name, "__getitems__") ||
+              flow_streq(fn->name, "__iter__") || flow_streq(fn->name, "__call__"))) ||
             (fi && fi->collate_with_workers);
         if (owner && !F.in_init && owner->attrs_done) flow_seed_attributes(&F, owner, 0);
         for (uint32_t i = 0; i < fn->param_count; i++)

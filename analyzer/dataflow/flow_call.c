@@ -68,7 +68,7 @@ const DlValue *flow_bind_parameter_device(Flow *F, const DlValue *v, const DlFun
     bool of_tensor = false;
     const char *name = v->dev_name;
     size_t len = strlen(name);
-    if (len > 7 && strcmp(name + len - 7, ".device") == 0) {
+    if (len > 7 && flow_streq(name + len - 7, ".device")) {
         name = dl_arena_strndup(F->arena, name, len - 7);
         of_tensor = true;
     }
@@ -123,8 +123,8 @@ bool flow_class_has_state(const DlClassInfo *ci) {
         /* a direct subclass of a library module (nn.Linear) has that module's state */
         for (uint32_t b = 0; b < ci->cls->base_count; b++)
             if (!ci->base && ci->cls->bases[b]->kind == DL_EX_ATTR &&
-                strcmp(ci->cls->bases[b]->name, "Module") != 0 &&
-                strcmp(ci->cls->bases[b]->name, "LightningModule") != 0)
+                !flow_streq(ci->cls->bases[b]->name, "Module") &&
+                !flow_streq(ci->cls->bases[b]->name, "LightningModule"))
                 return true;
     }
     return false;
@@ -161,7 +161,7 @@ const DlValue *flow_instantiate(Flow *F, const DlExpr *call, const DlClassInfo *
 bool flow_is_static(const DlFunction *fn) {
     for (uint32_t i = 0; i < fn->decorator_count; i++) {
         const DlExpr *d = fn->decorators[i];
-        if (d->kind == DL_EX_NAME && strcmp(d->name, "staticmethod") == 0) return true;
+        if (d->kind == DL_EX_NAME && flow_streq(d->name, "staticmethod")) return true;
     }
     return false;
 }
@@ -212,12 +212,12 @@ const DlValue *flow_move_module(Flow *F, const DlExpr *call, const DlExpr *recv_
 
 const DlValue *flow_move_target(Flow *F, const DlExpr *call, const char *method,
                                 const DlValue *const *argv) {
-    if (strcmp(method, "cpu") == 0) {
+    if (flow_streq(method, "cpu")) {
         DlValue *d = flow_mk(F, DL_KIND_DEVICE);
         d->dev = DL_DEV_CPU;
         return d;
     }
-    if (strcmp(method, "cuda") == 0) {
+    if (flow_streq(method, "cuda")) {
         const DlExpr *a = dl_ir_positional(call, 0);
         if (a) {
             const DlValue *d = flow_device_arg(F, a, argv[0]);
@@ -226,7 +226,7 @@ const DlValue *flow_move_target(Flow *F, const DlExpr *call, const char *method,
         DlValue *d = flow_mk(F, DL_KIND_DEVICE);
         d->dev = DL_DEV_CUDA;
         d->dev_name =
-            a && a->kind == DL_EX_NUMBER ? dl_arena_printf(F->arena, "cuda:%s", a->name) : "cuda";
+            a && a->kind == DL_EX_NUMBER ? dl_arena_join(F->arena, "cuda:", '\0', a->name) : "cuda";
         return d;
     }
     const DlValue *dev = flow_device_keyword(F, call, argv);
@@ -239,7 +239,7 @@ const DlValue *flow_move_target(Flow *F, const DlExpr *call, const char *method,
 }
 
 bool flow_is_move_method(const char *m) {
-    return strcmp(m, "to") == 0 || strcmp(m, "cuda") == 0 || strcmp(m, "cpu") == 0;
+    return flow_streq(m, "to") || flow_streq(m, "cuda") || flow_streq(m, "cpu");
 }
 
 const DlValue *flow_eval_tensor_method(Flow *F, const DlExpr *call, const DlExpr *recv_expr,
@@ -274,7 +274,7 @@ const DlValue *flow_eval_tensor_method(Flow *F, const DlExpr *call, const DlExpr
         if (ops.count > 1) flow_meet(F, call, ops.items, ops.count, -1);
         return flow_combine(F, call, ops.items, ops.count);
     }
-    if (strcmp(m, "pin_memory") == 0) {
+    if (flow_streq(m, "pin_memory")) {
         DlValue *r = dl_value_copy(F->arena, recv);
         r->var = NULL;
         r->flags |= DL_VF_PIN_KNOWN | DL_VF_PINNED;
@@ -288,10 +288,10 @@ const DlValue *flow_eval_tensor_method(Flow *F, const DlExpr *call, const DlExpr
         if (dl_tensor_method_reduces(m) && call->arg_count == 0) r->flags |= DL_VF_ZERO_DIM;
         return r;
     }
-    if (strcmp(m, "items") == 0 || strcmp(m, "values") == 0) {
+    if (flow_streq(m, "items") || flow_streq(m, "values")) {
         /* a batch that is a dict of tensors */
         DlValue *s = flow_mk(F, DL_KIND_SEQ);
-        if (strcmp(m, "values") == 0) {
+        if (flow_streq(m, "values")) {
             s->elem = recv;
         } else {
             DlValue *pair = flow_mk(F, DL_KIND_SEQ);
@@ -304,15 +304,15 @@ const DlValue *flow_eval_tensor_method(Flow *F, const DlExpr *call, const DlExpr
         }
         return s;
     }
-    if (strcmp(m, "split") == 0 || strcmp(m, "chunk") == 0 || strcmp(m, "unbind") == 0 ||
-        strcmp(m, "tensor_split") == 0) {
+    if (flow_streq(m, "split") || flow_streq(m, "chunk") || flow_streq(m, "unbind") ||
+        flow_streq(m, "tensor_split")) {
         DlValue *s = flow_mk(F, DL_KIND_SEQ), *part = dl_value_copy(F->arena, recv);
         part->var = NULL;
         part->flags &= (uint16_t) ~(DL_VF_WHOLE_BATCH | DL_VF_REGISTERED);
         s->elem = part;
         return s;
     }
-    if (strcmp(m, "size") == 0 || strcmp(m, "dim") == 0 || strcmp(m, "numel") == 0)
+    if (flow_streq(m, "size") || flow_streq(m, "dim") || flow_streq(m, "numel"))
         return flow_mk(F, DL_KIND_OTHER);
     return flow_unknown();
 }
@@ -326,7 +326,7 @@ bool flow_tensor_only_method(const char *m) {
         "sigmoid",    "argmax", "argmin",  "abs",     "exp",         "log",       "sqrt",
         "norm",       "mean",   "sum",     "clamp",   "masked_fill", "t",         NULL};
     for (const char *const *l = list; *l; l++)
-        if (strcmp(m, *l) == 0) return true;
+        if (flow_streq(m, *l)) return true;
     return false;
 }
 
@@ -341,20 +341,20 @@ const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *
         if (flow_is_move_method(m))
             return flow_move_module(F, call, recv_expr, recv, flow_move_target(F, call, m, argv));
         if (dl_module_method_returns_self(m)) return recv;
-        if (strcmp(m, "forward") == 0) return flow_call_module(F, call, recv_expr, recv, argv);
-        if ((strcmp(m, "add_module") == 0 || strcmp(m, "register_module") == 0) && F->in_init &&
-            recv_expr->kind == DL_EX_NAME && strcmp(recv_expr->name, "self") == 0) {
+        if (flow_streq(m, "forward")) return flow_call_module(F, call, recv_expr, recv, argv);
+        if ((flow_streq(m, "add_module") || flow_streq(m, "register_module")) && F->in_init &&
+            recv_expr->kind == DL_EX_NAME && flow_streq(recv_expr->name, "self")) {
             flow_state_set(F->st, "self.<registers>", flow_mk(F, DL_KIND_OTHER));
             return flow_mk(F, DL_KIND_NONE);
         }
-        if (strcmp(m, "register_buffer") == 0 && F->in_init && recv_expr->kind == DL_EX_NAME &&
-            strcmp(recv_expr->name, "self") == 0) {
+        if (flow_streq(m, "register_buffer") && F->in_init && recv_expr->kind == DL_EX_NAME &&
+            flow_streq(recv_expr->name, "self")) {
             const DlExpr *name = dl_ir_positional(call, 0);
             if (name && name->kind == DL_EX_STRING && name->name && call->arg_count >= 2) {
                 DlValue *b = flow_is_tensor(argv[1]) ? dl_value_copy(F->arena, argv[1])
                                                      : flow_mk(F, DL_KIND_TENSOR);
                 b->flags |= DL_VF_REGISTERED;
-                flow_state_set(F->st, dl_arena_printf(F->arena, "self.%s", name->name), b);
+                flow_state_set(F->st, dl_arena_join(F->arena, "self", '.', name->name), b);
             }
             return flow_mk(F, DL_KIND_NONE);
         }
@@ -362,7 +362,7 @@ const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *
             const DlFunctionInfo *fi = dl_project_method(F->env->project, recv->cls, m);
             if (fi) {
                 if (F->in_init && recv_expr->kind == DL_EX_NAME &&
-                    strcmp(recv_expr->name, "self") == 0) {
+                    flow_streq(recv_expr->name, "self")) {
                     return flow_inline_method(F, fi->fn, argv, call);
                 }
                 return flow_call_summary(F, fi, call, argv, true);
@@ -370,7 +370,7 @@ const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *
         }
         return flow_unknown();
     case DL_KIND_SEQ:
-        if (strcmp(m, "append") == 0 && call->arg_count == 1) {
+        if (flow_streq(m, "append") && call->arg_count == 1) {
             const char *key = flow_key_of(F, recv_expr);
             if (key) {
                 DlValue *s = dl_value_copy(F->arena, recv);
@@ -384,12 +384,12 @@ const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *
             }
             return flow_mk(F, DL_KIND_NONE);
         }
-        if (strcmp(m, "values") == 0 && recv->elem) {
+        if (flow_streq(m, "values") && recv->elem) {
             DlValue *s = flow_mk(F, DL_KIND_SEQ);
             s->elem = recv->elem;
             return s;
         }
-        if (strcmp(m, "items") == 0 && recv->elem) {
+        if (flow_streq(m, "items") && recv->elem) {
             DlValue *s = flow_mk(F, DL_KIND_SEQ), *pair = flow_mk(F, DL_KIND_SEQ);
             const DlValue **items = dl_arena_alloc(F->arena, 2 * sizeof *items);
             items[0] = flow_unknown();
@@ -406,7 +406,7 @@ const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *
             const DlFunctionInfo *fi = dl_project_method(F->env->project, recv->cls, m);
             if (fi) {
                 if (F->in_init && recv_expr->kind == DL_EX_NAME &&
-                    strcmp(recv_expr->name, "self") == 0) {
+                    flow_streq(recv_expr->name, "self")) {
                     return flow_inline_method(F, fi->fn, argv, call);
                 }
                 return flow_call_summary(F, fi, call, argv, true);
@@ -442,7 +442,7 @@ const DlValue *flow_eval_builtin(Flow *F, const DlExpr *call, const char *name,
                                  const DlValue *const *argv, bool *handled) {
     *handled = true;
     const DlValue *a0 = call->arg_count ? argv[0] : flow_unknown();
-    if (strcmp(name, "enumerate") == 0) {
+    if (flow_streq(name, "enumerate")) {
         /* enumerate(loader) is still a loop over batches; enumerate(list) is not */
         DlValue *l = flow_mk(F, DL_KIND_SEQ);
         if (a0->kind == DL_KIND_LOADER) *l = *a0;
@@ -457,7 +457,7 @@ const DlValue *flow_eval_builtin(Flow *F, const DlExpr *call, const char *name,
         l->item_count = 0;
         return l;
     }
-    if (strcmp(name, "zip") == 0) {
+    if (flow_streq(name, "zip")) {
         DlValue *l = flow_mk(F, DL_KIND_SEQ);
         DlValue *tuple = flow_mk(F, DL_KIND_SEQ);
         uint32_t n = call->arg_count;
@@ -472,33 +472,33 @@ const DlValue *flow_eval_builtin(Flow *F, const DlExpr *call, const char *name,
         l->elem = tuple;
         return l;
     }
-    if (strcmp(name, "iter") == 0 || strcmp(name, "tqdm") == 0 || strcmp(name, "list") == 0 ||
-        strcmp(name, "tuple") == 0 || strcmp(name, "reversed") == 0 || strcmp(name, "sorted") == 0)
+    if (flow_streq(name, "iter") || flow_streq(name, "tqdm") || flow_streq(name, "list") ||
+        flow_streq(name, "tuple") || flow_streq(name, "reversed") || flow_streq(name, "sorted"))
         return a0;
-    if (strcmp(name, "next") == 0) return flow_element_of(F, a0, call->span);
-    if (strcmp(name, "len") == 0 || strcmp(name, "int") == 0 || strcmp(name, "float") == 0 ||
-        strcmp(name, "bool") == 0)
+    if (flow_streq(name, "next")) return flow_element_of(F, a0, call->span);
+    if (flow_streq(name, "len") || flow_streq(name, "int") || flow_streq(name, "float") ||
+        flow_streq(name, "bool"))
         return flow_mk(F, DL_KIND_SCALAR);
-    if (strcmp(name, "range") == 0) {
+    if (flow_streq(name, "range")) {
         DlValue *r = flow_mk(F, DL_KIND_SEQ);
         r->elem = flow_mk(F, DL_KIND_SCALAR);
         return r;
     }
-    if (strcmp(name, "str") == 0) return flow_mk(F, DL_KIND_STRING);
-    if (strcmp(name, "dict") == 0 && !dl_ir_positional(call, 0)) {
+    if (flow_streq(name, "str")) return flow_mk(F, DL_KIND_STRING);
+    if (flow_streq(name, "dict") && !dl_ir_positional(call, 0)) {
         DlValue *d = flow_mk(F, DL_KIND_SEQ);
         d->flags |= flow_loader_pin_flags(call, argv);
         return d;
     }
-    if (strcmp(name, "setattr") == 0 && F->in_init && call->arg_count >= 3) {
+    if (flow_streq(name, "setattr") && F->in_init && call->arg_count >= 3) {
         const DlExpr *obj = dl_ir_positional(call, 0);
-        if (obj && obj->kind == DL_EX_NAME && strcmp(obj->name, "self") == 0)
+        if (obj && obj->kind == DL_EX_NAME && flow_streq(obj->name, "self"))
             flow_state_set(F->st, "self.<registers>", flow_mk(F, DL_KIND_OTHER));
         return flow_mk(F, DL_KIND_OTHER);
     }
-    if (strcmp(name, "isinstance") == 0 || strcmp(name, "print") == 0 ||
-        strcmp(name, "super") == 0 || strcmp(name, "hasattr") == 0 ||
-        strcmp(name, "getattr") == 0 || strcmp(name, "setattr") == 0)
+    if (flow_streq(name, "isinstance") || flow_streq(name, "print") ||
+        flow_streq(name, "super") || flow_streq(name, "hasattr") ||
+        flow_streq(name, "getattr") || flow_streq(name, "setattr"))
         return flow_mk(F, DL_KIND_OTHER);
     *handled = false;
     return flow_unknown();

@@ -11,17 +11,20 @@ bool flow_is_clock(const char *q) {
                                          "time.monotonic_ns",
                                          "timeit.default_timer",
                                          NULL};
+    if (strncmp(q, "time", 4) != 0) return false; /* what every clock starts with */
     for (const char *const *c = clocks; *c; c++)
-        if (strcmp(q, *c) == 0) return true;
+        if (flow_streq(q, *c)) return true;
     return false;
 }
 
 bool flow_is_synchronize(const char *q, const char *method) {
-    if (q &&
-        (strcmp(q, "torch.cuda.synchronize") == 0 || strcmp(q, "torch.cuda.current_stream") == 0 ||
-         strcmp(q, "torch.accelerator.synchronize") == 0))
+    const char *torch_member = q && strncmp(q, "torch.", 6) == 0 ? q + 6 : NULL;
+    if (torch_member &&
+        (flow_streq(torch_member, "cuda.synchronize") ||
+         flow_streq(torch_member, "cuda.current_stream") ||
+         flow_streq(torch_member, "accelerator.synchronize")))
         return true;
-    return method && (strcmp(method, "synchronize") == 0 || strcmp(method, "elapsed_time") == 0);
+    return method && (flow_streq(method, "synchronize") || flow_streq(method, "elapsed_time"));
 }
 
 /* Work queued on a device since the last clock read: a call that takes or makes a value on a
@@ -32,7 +35,7 @@ bool flow_metadata_method(const char *m) {
         "data_ptr", "get_device", "type",  "parameters",   "named_parameters", "state_dict",
         "train",    "eval",       NULL};
     for (const char *const *l = list; *l; l++)
-        if (strcmp(m, *l) == 0) return true;
+        if (flow_streq(m, *l)) return true;
     return false;
 }
 
@@ -75,7 +78,7 @@ bool flow_may_synchronize(Flow *F, const DlExpr *call, const char *q, const DlVa
     const DlExpr *callee = call->object;
     if (callee->kind != DL_EX_NAME) return true;
     const Binding *b = flow_lookup(F, callee->name);
-    if (!b) return !dl_project_import(F->env->file, callee->name) ? false : true; /* builtins */
+    if (!b) return !flow_import(F, callee->name) ? false : true; /* builtins */
     return !b->value || b->value->kind == DL_KIND_FUNCTION || b->value->kind == DL_KIND_UNKNOWN;
 }
 
@@ -102,47 +105,83 @@ void flow_device_work(Flow *F, const DlExpr *call) {
     flow_state_set(F->st, "<device-work>", w);
 }
 
-/* Does assignment target `t` (a name, attribute or nested tuple of them) bind `key`? */
-bool flow_target_binds_key(Flow *F, const DlExpr *t, const char *key, int depth) {
-    if (!t || depth > 16) return false;
+static void add_loop_key(Flow *F, LoopBindings *lb, const char *key) {
+    if (lb->count == lb->cap) { /* grows in the arena: the old arrays are a few words */
+        uint32_t cap = lb->cap ? lb->cap * 2 : 16;
+        const char **keys = dl_arena_alloc(F->arena, cap * sizeof *keys);
+        uint32_t *hashes = dl_arena_alloc(F->arena, cap * sizeof *hashes);
+        if (lb->count) {
+            memcpy(keys, lb->keys, lb->count * sizeof *keys);
+            memcpy(hashes, lb->hashes, lb->count * sizeof *hashes);
+        }
+        lb->keys = keys;
+        lb->hashes = hashes;
+        lb->cap = cap;
+    }
+    lb->keys[lb->count] = key;
+    lb->hashes[lb->count++] = flow_key_hash(key);
+}
+
+/* The keys assignment target `t` (a name, attribute or nested tuple of them) binds. */
+static void gather_target_keys(Flow *F, LoopBindings *lb, const DlExpr *t, int depth) {
+    if (!t || depth > 16) return;
     if (t->kind == DL_EX_TUPLE || t->kind == DL_EX_LIST) {
         for (uint32_t i = 0; i < t->item_count; i++)
-            if (flow_target_binds_key(F, t->items[i], key, depth + 1)) return true;
-        return false;
+            gather_target_keys(F, lb, t->items[i], depth + 1);
+        return;
     }
-    if (t->kind == DL_EX_STARRED) return flow_target_binds_key(F, t->object, key, depth + 1);
+    if (t->kind == DL_EX_STARRED) {
+        gather_target_keys(F, lb, t->object, depth + 1);
+        return;
+    }
     const char *k = flow_key_of(F, t);
-    return k && strcmp(k, key) == 0;
+    if (k) add_loop_key(F, lb, k);
 }
 
-/* Is `key` (re)bound anywhere in the batch loop (its target or its body)? */
-bool flow_loop_binds(Flow *F, const DlStmt *loop, const char *key) {
-    if (loop->kind == DL_ST_FOR && loop->target_count &&
-        flow_target_binds_key(F, loop->targets[0], key, 0))
-        return true;
-    return flow_binds_key(F, &loop->body, key, 0);
-}
-
-bool flow_binds_key(Flow *F, const DlBlock *b, const char *key, int depth) {
-    if (depth > 64) return true;
+static void gather_block_keys(Flow *F, LoopBindings *lb, const DlBlock *b, int depth) {
+    if (depth > 64) {
+        lb->binds_all = true;
+        return;
+    }
     for (uint32_t i = 0; i < b->count; i++) {
         const DlStmt *s = b->items[i];
-        for (uint32_t t = 0; t < s->target_count; t++)
-            if (flow_target_binds_key(F, s->targets[t], key, 0)) return true;
+        for (uint32_t t = 0; t < s->target_count; t++) gather_target_keys(F, lb, s->targets[t], 0);
         /* x.copy_(...), x.add_(...): changed in place */
         if (s->kind == DL_ST_EXPR && s->value && s->value->kind == DL_EX_CALL &&
             s->value->object->kind == DL_EX_ATTR) {
             const char *m = s->value->object->name;
-            const char *recv = flow_key_of(F, s->value->object->object);
-            if (recv && strcmp(recv, key) == 0 && *m && m[strlen(m) - 1] == '_') return true;
+            if (*m && m[strlen(m) - 1] == '_') {
+                const char *recv = flow_key_of(F, s->value->object->object);
+                if (recv) add_loop_key(F, lb, recv);
+            }
         }
-        if (flow_binds_key(F, &s->body, key, depth + 1) ||
-            flow_binds_key(F, &s->orelse, key, depth + 1) ||
-            flow_binds_key(F, &s->finalbody, key, depth + 1))
-            return true;
+        gather_block_keys(F, lb, &s->body, depth + 1);
+        gather_block_keys(F, lb, &s->orelse, depth + 1);
+        gather_block_keys(F, lb, &s->finalbody, depth + 1);
         for (uint32_t h = 0; h < s->handler_count; h++)
-            if (flow_binds_key(F, &s->handlers[h], key, depth + 1)) return true;
+            gather_block_keys(F, lb, &s->handlers[h], depth + 1);
     }
+}
+
+static const LoopBindings *loop_bindings(Flow *F, const DlStmt *loop) {
+    for (int i = 0; i < DL_LOOP_BINDINGS_KEPT; i++)
+        if (F->loop_bindings[i].loop == loop) return &F->loop_bindings[i];
+    LoopBindings *lb = &F->loop_bindings[F->loop_bindings_next];
+    F->loop_bindings_next = (F->loop_bindings_next + 1) % DL_LOOP_BINDINGS_KEPT;
+    *lb = (LoopBindings){.loop = loop};
+    if (loop->kind == DL_ST_FOR && loop->target_count)
+        gather_target_keys(F, lb, loop->targets[0], 0);
+    gather_block_keys(F, lb, &loop->body, 0);
+    return lb;
+}
+
+/* Is `key` (re)bound anywhere in the batch loop (its target or its body)? */
+bool flow_loop_binds(Flow *F, const DlStmt *loop, const char *key) {
+    const LoopBindings *lb = loop_bindings(F, loop);
+    if (lb->binds_all) return true;
+    uint32_t hash = flow_key_hash(key);
+    for (uint32_t i = 0; i < lb->count; i++)
+        if (lb->hashes[i] == hash && strcmp(lb->keys[i], key) == 0) return true;
     return false;
 }
 
@@ -207,8 +246,8 @@ void flow_sync_facts(Flow *F, const DlExpr *call, const char *q, const DlExpr *r
                      const DlValue *recv, const DlValue *const *argv) {
     if (recv && recv_expr) {
         const char *m = call->object->name;
-        if (strcmp(m, "item") == 0 || strcmp(m, "tolist") == 0 || strcmp(m, "numpy") == 0 ||
-            strcmp(m, "cpu") == 0)
+        if (flow_streq(m, "item") || flow_streq(m, "tolist") || flow_streq(m, "numpy") ||
+            flow_streq(m, "cpu"))
             flow_sync(F, call, recv_expr, recv, m);
         return;
     }
@@ -223,7 +262,7 @@ void flow_sync_facts(Flow *F, const DlExpr *call, const char *q, const DlExpr *r
                                               {"matplotlib.pyplot.scatter", "plt.scatter"},
                                               {"matplotlib.pyplot.hist", "plt.hist"}};
         for (size_t i = 0; i < sizeof host / sizeof host[0]; i++)
-            if (strcmp(q, host[i][0]) == 0) {
+            if (flow_streq(q, host[i][0])) {
                 for (uint32_t k = 0; k < call->arg_count; k++)
                     if (!call->args[k].keyword)
                         flow_sync(F, call, call->args[k].value, argv[k], host[i][1]);
@@ -233,11 +272,11 @@ void flow_sync_facts(Flow *F, const DlExpr *call, const char *q, const DlExpr *r
     }
     if (call->object->kind != DL_EX_NAME || flow_lookup(F, call->object->name)) return;
     const char *name = call->object->name;
-    if (strcmp(name, "print") == 0) {
+    if (flow_streq(name, "print")) {
         for (uint32_t k = 0; k < call->arg_count; k++)
             if (!call->args[k].keyword) flow_sync(F, call, call->args[k].value, argv[k], "print");
-    } else if (strcmp(name, "float") == 0 || strcmp(name, "int") == 0 ||
-               strcmp(name, "bool") == 0) {
+    } else if (flow_streq(name, "float") || flow_streq(name, "int") ||
+               flow_streq(name, "bool")) {
         flow_sync(F, call, a0, v0, name);
     }
 }
@@ -264,7 +303,7 @@ const char *flow_device_in_scope(Flow *F) {
         for (uint32_t i = 0; i < st->count; i++) {
             const DlValue *v = st->items[i].value;
             if (!v || v->kind != DL_KIND_DEVICE || v->dev != DL_DEV_NAMED) continue;
-            if (strcmp(st->items[i].key, "device") == 0) return "device";
+            if (flow_streq(st->items[i].key, "device")) return "device";
             if (!found && !strchr(st->items[i].key, '<')) found = st->items[i].key;
         }
         if (found) return found;
@@ -276,8 +315,8 @@ const char *flow_device_in_scope(Flow *F) {
 static const DlExpr *data_pointer_of(const DlExpr *e) {
     if (!e || e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_ATTR) return NULL;
     const char *m = e->object->name;
-    if (!m || (strcmp(m, "data_ptr") != 0 && strcmp(m, "data") != 0 &&
-               strcmp(m, "const_data_ptr") != 0 && strcmp(m, "mutable_data_ptr") != 0))
+    if (!m || (!flow_streq(m, "data_ptr") && !flow_streq(m, "data") &&
+               !flow_streq(m, "const_data_ptr") && !flow_streq(m, "mutable_data_ptr")))
         return NULL;
     /* a tensor's accessor, not std::vector::data() */
     if (dl_expr_callee(e) && strncmp(dl_expr_callee(e), "at::", 4) != 0) return NULL;
@@ -336,8 +375,8 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
     const char *method = recv ? callee->name : NULL;
     flow_sync_facts(F, call, q, recv ? callee->object : NULL, recv, argv);
 
-    bool host_read = method && (strcmp(method, "item") == 0 || strcmp(method, "tolist") == 0 ||
-                                strcmp(method, "numpy") == 0 || strcmp(method, "cpu") == 0);
+    bool host_read = method && (flow_streq(method, "item") || flow_streq(method, "tolist") ||
+                                flow_streq(method, "numpy") || flow_streq(method, "cpu"));
     if (q && flow_is_clock(q))
         result = flow_clock_read(F, call);
     else if (flow_is_synchronize(q, method))
@@ -369,7 +408,7 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
     fact.target_device = flow_call_target_device(F, call, q, method, recv, argv);
     fact.immediately_moved = immediately_moved;
     fact.place = &F->place;
-    if (q && strcmp(q, "torch.load") == 0) fact.device_in_scope = flow_device_in_scope(F);
+    if (q && flow_streq(q, "torch.load")) fact.device_in_scope = flow_device_in_scope(F);
     if (q && dl_torch_factory(q))
         for (uint32_t i = 0; i < call->arg_count && i < 32; i++)
             if (!call->args[i].keyword && flow_positional_device(F, call->args[i].value, argv[i]))

@@ -6,9 +6,9 @@ const DlValue *flow_element_of(Flow *F, const DlValue *v, DlSpan target_span) {
         if (v->elem) return v->elem;
         DlValue *b = flow_mk_tensor(F, DL_DEV_CPU, NULL, DL_ORIGIN_BATCH, target_span);
         b->flags |= DL_VF_WHOLE_BATCH | (v->flags & (DL_VF_PIN_KNOWN | DL_VF_PINNED));
-        b->dev_why = v->var ? dl_arena_printf(F->arena, "a batch from `%s`", v->var)
-                            : dl_arena_printf(F->arena, "a batch from %s",
-                                              v->dev_why ? v->dev_why : "the data loader");
+        b->dev_why = v->var ? flow_concat(F, (const char *[]){"a batch from `", v->var, "`"}, 3)
+                            : dl_arena_join(F->arena, "a batch from", ' ',
+                                            v->dev_why ? v->dev_why : "the data loader");
         return b;
     }
     if (v->kind == DL_KIND_SEQ && v->elem) return v->elem;
@@ -46,7 +46,7 @@ const DlValue *flow_eval_attr(Flow *F, const DlExpr *e) {
     }
     const DlValue *obj = flow_eval(F, e->object);
     if (flow_is_tensor(obj)) {
-        if (strcmp(e->name, "device") == 0) {
+        if (flow_streq(e->name, "device")) {
             if (!obj->dev)
                 return flow_named_device(F, key ? key : flow_short_text(F, e->span), e->span);
             DlValue *d = dl_value_copy(F->arena, obj);
@@ -61,8 +61,8 @@ const DlValue *flow_eval_attr(Flow *F, const DlExpr *e) {
         return flow_mk(F, DL_KIND_OTHER);
     }
     if (obj->kind == DL_KIND_MODULE && !obj->cls &&
-        (strcmp(e->name, "weight") == 0 || strcmp(e->name, "bias") == 0 ||
-         strcmp(e->name, "running_mean") == 0 || strcmp(e->name, "running_var") == 0)) {
+        (flow_streq(e->name, "weight") || flow_streq(e->name, "bias") ||
+         flow_streq(e->name, "running_mean") || flow_streq(e->name, "running_var"))) {
         /* a library module's parameters and buffers live where the module does */
         DlValue *t =
             flow_with_device(F, flow_mk(F, DL_KIND_TENSOR), obj, DL_ORIGIN_NONE, obj->dev_span);
@@ -70,7 +70,7 @@ const DlValue *flow_eval_attr(Flow *F, const DlExpr *e) {
         t->flags |= DL_VF_REGISTERED;
         return t;
     }
-    if (obj->kind == DL_KIND_MODULE && strcmp(e->name, "device") == 0 && obj->dev) {
+    if (obj->kind == DL_KIND_MODULE && flow_streq(e->name, "device") && obj->dev) {
         if (obj->dev == DL_DEV_CPU && !(obj->flags & DL_VF_MOVED)) return flow_unknown();
         DlValue *d = dl_value_copy(F->arena, obj);
         d->kind = DL_KIND_DEVICE;
@@ -117,7 +117,7 @@ const DlValue *flow_imported_global(Flow *F, const char *qualified) {
 const DlValue *flow_eval_name(Flow *F, const DlExpr *e) {
     const Binding *b = flow_lookup(F, e->name);
     if (b && b->value) return b->value;
-    const char *q = dl_project_import(F->env->file, e->name);
+    const char *q = flow_import(F, e->name);
     if (q) {
         if (dl_torch_is_dtype(q)) return flow_mk(F, DL_KIND_DTYPE);
         const DlClassInfo *ci = dl_project_find_class(F->env->project, F->env->file, q);
@@ -186,10 +186,10 @@ uint16_t flow_dict_pin_flags(const DlExpr *e) {
     for (uint32_t i = 0; i + 1 < e->item_count; i += 2) {
         const DlExpr *k = e->items[i], *v = e->items[i + 1];
         if (!k || k->kind != DL_EX_STRING || !k->name) return 0; /* **other or computed keys */
-        if (strcmp(k->name, "pin_memory") != 0) continue;
-        if (v->kind == DL_EX_CONST && strcmp(v->name, "True") == 0)
+        if (!flow_streq(k->name, "pin_memory")) continue;
+        if (v->kind == DL_EX_CONST && flow_streq(v->name, "True"))
             return DL_VF_PIN_KNOWN | DL_VF_PINNED;
-        return v->kind == DL_EX_CONST && strcmp(v->name, "False") == 0 ? DL_VF_PIN_KNOWN : 0;
+        return v->kind == DL_EX_CONST && flow_streq(v->name, "False") ? DL_VF_PIN_KNOWN : 0;
     }
     return DL_VF_PIN_KNOWN;
 }
@@ -246,7 +246,7 @@ bool flow_is_arith(const char *op) {
     static const char *const ops[] = {"+",  "-", "*", "/", "//", "%",
                                       "**", "@", "&", "|", "^",  NULL};
     for (const char *const *o = ops; *o; o++)
-        if (strcmp(op, *o) == 0) return true;
+        if (flow_streq(op, *o)) return true;
     return false;
 }
 
@@ -261,7 +261,7 @@ const DlValue *flow_eval_binary(Flow *F, const DlExpr *e, const DlExpr *const *o
     if (n > 32) n = 32;
     for (uint32_t i = 0; i < n; i++)
         values[i] = flow_eval(F, operands[i]);
-    if (e->kind == DL_EX_BINOP && strcmp(e->name, "-") == 0 && n == 2 &&
+    if (e->kind == DL_EX_BINOP && flow_streq(e->name, "-") && n == 2 &&
         values[0]->kind == DL_KIND_CLOCK && values[1]->kind == DL_KIND_CLOCK) {
         flow_timing(F, e, values[0], values[1]);
         return flow_mk(F, DL_KIND_SCALAR);
@@ -319,8 +319,8 @@ const DlValue *flow_eval_inner(Flow *F, const DlExpr *e) {
         return s;
     }
     case DL_EX_CONST:
-        if (strcmp(e->name, "None") == 0) return flow_mk(F, DL_KIND_NONE);
-        if (strcmp(e->name, "True") == 0 || strcmp(e->name, "False") == 0)
+        if (flow_streq(e->name, "None")) return flow_mk(F, DL_KIND_NONE);
+        if (flow_streq(e->name, "True") || flow_streq(e->name, "False"))
             return flow_mk(F, DL_KIND_SCALAR);
         return flow_mk(F, DL_KIND_OTHER);
     case DL_EX_TUPLE:
@@ -341,7 +341,7 @@ const DlValue *flow_eval_inner(Flow *F, const DlExpr *e) {
     }
     case DL_EX_UNARY: {
         const DlValue *v = e->object ? flow_eval(F, e->object) : flow_unknown();
-        if (strcmp(e->name, "not") == 0) {
+        if (flow_streq(e->name, "not")) {
             flow_sync(F, e, e->object, v, "not"); /* `not t` is bool(t) */
             return flow_mk(F, DL_KIND_SCALAR);
         }

@@ -10,7 +10,20 @@
 #include "dataflow/flow.h"
 #include "dataflow/torch_api.h"
 
-enum { DL_LOOP_ROUNDS = 3, DL_INLINE_DEPTH = 2 };
+/* A slot of a direct-mapped memo (Flow.imports, Flow.keys) for an address. */
+static inline uint32_t flow_slot_of(const void *p, uint32_t slots) {
+    return (uint32_t)(((uintptr_t)p * 0x9E3779B97F4A7C15u) >> 32) % slots;
+}
+
+/* strcmp(a, b) == 0 with the first bytes compared inline: the interpreter tests names against
+ * literals on every call it evaluates, and most differ in the first byte (a call to strcmp
+ * costs tens of instructions). */
+static inline bool flow_streq(const char *a, const char *b) {
+    return a[0] == b[0] && strcmp(a, b) == 0;
+}
+
+enum { DL_LOOP_ROUNDS = 3, DL_INLINE_DEPTH = 2, DL_LOOP_BINDINGS_KEPT = 4, DL_IMPORT_SLOTS = 64,
+       DL_KEY_SLOTS = 64 };
 
 typedef struct Binding {
     const char *key;
@@ -19,10 +32,24 @@ typedef struct Binding {
 } Binding;
 
 struct DlFlowState {
-    Binding *items;
+    Binding *items; /* in binding order; each key once */
     uint32_t count, cap;
+    /* Hash index over items, open addressing: 2 * cap slots, each 0 (empty) or the position
+     * of a binding + 1. A lookup takes a probe or two instead of a scan of every binding. */
+    uint32_t *slots;
     bool dead; /* no path reaches here (after return/raise/break/continue) */
 };
+
+/* The keys a loop (re)binds: its target, assignments in its body, receivers of in-place
+ * methods (x.add_()). Gathered once per loop, as invariance is asked for every method call in
+ * a batch loop (see flow_loop_binds). */
+typedef struct LoopBindings {
+    const DlStmt *loop;
+    const char **keys;
+    uint32_t *hashes; /* flow_key_hash of each key */
+    uint32_t count, cap;
+    bool binds_all; /* nested deeper than the walk looks: every key counts as bound */
+} LoopBindings;
 
 typedef struct Flow {
     const DlFlowEnv *env;
@@ -47,6 +74,21 @@ typedef struct Flow {
     const DlExpr *move_receiver; /* the receiver of the .to()/.cuda() being evaluated */
     const char *comp_names[16];  /* variables of the comprehensions being evaluated */
     int comp_count;
+    /* dl_project_import answers, by the address of the name asked (names are interned per
+     * file): a function reads the same few imported names (torch, nn, F) over and over, and
+     * each question scans the file's imports (see flow_import) */
+    struct {
+        const char *alias;
+        const char *qualified;
+    } imports[DL_IMPORT_SLOTS];
+    /* flow_key_of answers for names and attribute chains, by the expression's address: loops
+     * run their bodies several times and one statement asks for the same keys again */
+    struct {
+        const DlExpr *expr;
+        const char *key;
+    } keys[DL_KEY_SLOTS];
+    LoopBindings loop_bindings[DL_LOOP_BINDINGS_KEPT]; /* the batch loops asked about last */
+    int loop_bindings_next;                              /* the entry to reuse next */
 } Flow;
 
 typedef struct OperandList {
@@ -54,13 +96,16 @@ typedef struct OperandList {
     uint32_t count;
 } OperandList;
 
+uint32_t flow_key_hash(const char *key);
 DlFlowState *flow_state_new(void);
 DlFlowState *flow_state_copy(const DlFlowState *s);
 Binding *flow_state_find(const DlFlowState *s, const char *key);
+Binding *flow_state_find_hashed(const DlFlowState *s, const char *key, uint32_t hash);
 void flow_state_set(DlFlowState *s, const char *key, const DlValue *v);
 void flow_state_join(DlArena *arena, DlFlowState *into, const DlFlowState *other);
 bool flow_state_equal(const DlFlowState *a, const DlFlowState *b);
 void flow_state_replace(DlFlowState *into, DlFlowState *from);
+const char *flow_concat(Flow *F, const char *const *parts, size_t n);
 const char *flow_text(Flow *F, DlSpan span);
 const char *flow_short_text(Flow *F, DlSpan span);
 const DlValue *flow_unknown(void);
@@ -74,6 +119,7 @@ bool flow_target_binds(const DlExpr *t, const char *name);
 bool flow_block_binds(const DlBlock *b, const char *name, int depth);
 bool flow_enclosing_binds(const DlFunction *fn, const char *name);
 const Binding *flow_lookup(Flow *F, const char *key);
+const char *flow_import(Flow *F, const char *name);
 const char *flow_qualify(Flow *F, const DlExpr *e);
 bool flow_name_says_device(Flow *F, const char *s);
 bool flow_name_says_loader(const char *s);
@@ -143,9 +189,7 @@ bool flow_may_synchronize(Flow *F, const DlExpr *call, const char *q, const DlVa
 const DlValue *flow_clock_read(Flow *F, const DlExpr *call);
 void flow_timing(Flow *F, const DlExpr *site, const DlValue *end, const DlValue *start);
 void flow_device_work(Flow *F, const DlExpr *call);
-bool flow_target_binds_key(Flow *F, const DlExpr *t, const char *key, int depth);
 bool flow_loop_binds(Flow *F, const DlStmt *loop, const char *key);
-bool flow_binds_key(Flow *F, const DlBlock *b, const char *key, int depth);
 bool flow_expr_invariant(Flow *F, const DlStmt *loop, const DlExpr *e, int depth);
 void flow_sync(Flow *F, const DlExpr *site, const DlExpr *tensor, const DlValue *v,
                const char *how);

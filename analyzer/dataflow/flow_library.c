@@ -47,7 +47,7 @@ bool flow_scalar_expression(Flow *F, const DlExpr *e, int depth) {
     case DL_EX_NUMBER:
         return true;
     case DL_EX_CONST:
-        return strcmp(e->name, "True") == 0 || strcmp(e->name, "False") == 0;
+        return flow_streq(e->name, "True") || flow_streq(e->name, "False");
     case DL_EX_UNARY:
         return flow_scalar_expression(F, e->object, depth + 1);
     case DL_EX_BINOP:
@@ -64,10 +64,10 @@ bool flow_scalar_expression(Flow *F, const DlExpr *e, int depth) {
         const char *q = flow_qualify(F, e->object);
         if (q && strncmp(q, "math.", 5) == 0) return true;
         if (e->object->kind == DL_EX_NAME &&
-            (strcmp(e->object->name, "float") == 0 || strcmp(e->object->name, "int") == 0 ||
-             strcmp(e->object->name, "len") == 0))
+            (flow_streq(e->object->name, "float") || flow_streq(e->object->name, "int") ||
+             flow_streq(e->object->name, "len")))
             return true;
-        return e->object->kind == DL_EX_ATTR && strcmp(e->object->name, "item") == 0;
+        return e->object->kind == DL_EX_ATTR && flow_streq(e->object->name, "item");
     }
     default:
         return false;
@@ -104,14 +104,14 @@ const DlValue *flow_eval_factory(Flow *F, const DlExpr *call, DlFactoryKind kind
         return flow_mk(F, DL_KIND_TENSOR);
     DlValue *t = flow_mk_tensor(F, DL_DEV_CPU, NULL, DL_ORIGIN_FACTORY, call->span);
     const DlArg *pin = dl_ir_keyword(call, "pin_memory");
-    bool pinned = pin && pin->value->kind == DL_EX_CONST && strcmp(pin->value->name, "True") == 0;
+    bool pinned = pin && pin->value->kind == DL_EX_CONST && flow_streq(pin->value->name, "True");
     t->flags |= DL_VF_PIN_KNOWN | (pinned ? DL_VF_PINNED : 0); /* pageable unless pin_memory=True */
     if (F->place.cuda_context) t->flags |= DL_VF_CUDA_CONTEXT;
     /* torch.tensor(3.0) / torch.tensor(eps): a 0-dim scalar tensor may meet any device */
     const char *q = flow_qualify(F, call->object);
     if (q &&
-        (strcmp(q, "torch.tensor") == 0 || strcmp(q, "torch.as_tensor") == 0 ||
-         strcmp(q, "torch.scalar_tensor") == 0) &&
+        (flow_streq(q, "torch.tensor") || flow_streq(q, "torch.as_tensor") ||
+         flow_streq(q, "torch.scalar_tensor")) &&
         flow_scalar_expression(F, dl_ir_positional(call, 0), 0))
         t->flags |= DL_VF_ZERO_DIM;
     return t;
@@ -124,7 +124,7 @@ const DlValue *flow_eval_loss_ctor(Flow *F, const DlExpr *call, const DlValue *c
     loss->flags |= DL_VF_CONSTRUCTED;
     for (uint32_t i = 0; i < call->arg_count; i++) {
         const char *kw = call->args[i].keyword;
-        if (!kw || (strcmp(kw, "weight") != 0 && strcmp(kw, "pos_weight") != 0)) continue;
+        if (!kw || (!flow_streq(kw, "weight") && !flow_streq(kw, "pos_weight"))) continue;
         if (dl_value_is_cpu_tensor(argv[i])) {
             loss->dev = DL_DEV_CPU;
             loss->flags |= DL_VF_CPU_WEIGHT;
@@ -142,14 +142,14 @@ uint16_t flow_loader_pin_flags(const DlExpr *call, const DlValue *const *argv) {
     for (uint32_t i = 0; i < call->arg_count; i++) {
         const char *kw = call->args[i].keyword;
         if (!kw) continue;
-        if (strcmp(kw, "pin_memory") == 0) {
+        if (flow_streq(kw, "pin_memory")) {
             const DlExpr *v = call->args[i].value;
-            if (v->kind == DL_EX_CONST && strcmp(v->name, "True") == 0)
+            if (v->kind == DL_EX_CONST && flow_streq(v->name, "True"))
                 return DL_VF_PIN_KNOWN | DL_VF_PINNED;
-            if (v->kind == DL_EX_CONST && strcmp(v->name, "False") == 0) return DL_VF_PIN_KNOWN;
+            if (v->kind == DL_EX_CONST && flow_streq(v->name, "False")) return DL_VF_PIN_KNOWN;
             return 0;
         }
-        if (strcmp(kw, "**") == 0) {
+        if (flow_streq(kw, "**")) {
             const DlValue *d = argv[i];
             if (!(d->flags & DL_VF_PIN_KNOWN)) splat_known = false;
             if (d->flags & DL_VF_PINNED) splat_pinned = true;
@@ -173,7 +173,7 @@ bool flow_uses_workers(Flow *F, const DlExpr *call) {
     }
     if (v->kind == DL_EX_CALL) {
         const char *q = flow_qualify(F, v->object);
-        return q && (strcmp(q, "os.cpu_count") == 0 || strcmp(q, "multiprocessing.cpu_count") == 0);
+        return q && (flow_streq(q, "os.cpu_count") || flow_streq(q, "multiprocessing.cpu_count"));
     }
     return false;
 }
@@ -186,13 +186,13 @@ const DlValue *flow_eval_dataloader(Flow *F, const DlExpr *call, const DlValue *
         for (uint32_t i = 0; i < call->arg_count; i++) {
             const char *kw = call->args[i].keyword;
             const DlValue *v = argv[i];
-            if ((!kw && i == 0) || (kw && strcmp(kw, "dataset") == 0)) {
+            if ((!kw && i == 0) || (kw && flow_streq(kw, "dataset"))) {
                 if (v->cls && (v->kind == DL_KIND_LOADER || v->kind == DL_KIND_INSTANCE))
                     ((DlClassInfo *)v->cls)->loaded_with_workers = true;
-            } else if (kw && strcmp(kw, "collate_fn") == 0 && v->kind == DL_KIND_FUNCTION &&
+            } else if (kw && flow_streq(kw, "collate_fn") && v->kind == DL_KIND_FUNCTION &&
                        v->cls) {
                 ((DlFunctionInfo *)v->cls)->collate_with_workers = true;
-            } else if (kw && strcmp(kw, "collate_fn") == 0 && v->kind == DL_KIND_INSTANCE &&
+            } else if (kw && flow_streq(kw, "collate_fn") && v->kind == DL_KIND_INSTANCE &&
                        v->cls) {
                 ((DlClassInfo *)v->cls)->loaded_with_workers = true; /* its __call__ */
             }
@@ -205,7 +205,7 @@ const DlValue *flow_eval_library_call(Flow *F, const DlExpr *call, const char *q
                                       const DlValue *const *argv) {
     DlFactoryKind fk = dl_torch_factory(q);
     if (fk) return flow_eval_factory(F, call, fk, argv);
-    if (strcmp(q, "torch.device") == 0) {
+    if (flow_streq(q, "torch.device")) {
         const DlExpr *a = dl_ir_positional(call, 0);
         if (a && a->kind == DL_EX_STRING && a->name && flow_device_of_string(a->name) &&
             !dl_ir_positional(call, 1)) {
@@ -220,16 +220,16 @@ const DlValue *flow_eval_library_call(Flow *F, const DlExpr *call, const char *q
     }
     if (dl_torch_is_dtype(q)) return flow_mk(F, DL_KIND_DTYPE);
     if (dl_torch_is_loss_class(q)) return flow_eval_loss_ctor(F, call, argv);
-    if (strcmp(q, "torch.nn.Parameter") == 0 || strcmp(q, "torch.nn.parameter.Parameter") == 0) {
+    if (flow_streq(q, "torch.nn.Parameter") || flow_streq(q, "torch.nn.parameter.Parameter")) {
         const DlValue *t = call->arg_count ? argv[0] : flow_unknown();
         DlValue *p = flow_is_tensor(t) ? dl_value_copy(F->arena, t) : flow_mk(F, DL_KIND_TENSOR);
         p->flags |= DL_VF_REGISTERED;
         p->origin = DL_ORIGIN_NONE;
         return p;
     }
-    if (strcmp(q, "torch.nn.DataParallel") == 0 ||
-        strcmp(q, "torch.nn.parallel.DataParallel") == 0 ||
-        strcmp(q, "torch.nn.parallel.DistributedDataParallel") == 0) {
+    if (flow_streq(q, "torch.nn.DataParallel") ||
+        flow_streq(q, "torch.nn.parallel.DataParallel") ||
+        flow_streq(q, "torch.nn.parallel.DistributedDataParallel")) {
         /* the wrapper scatters its inputs onto its device(s): callers may pass cpu batches */
         const DlValue *inner = call->arg_count ? argv[0] : flow_unknown();
         DlValue *w = flow_is_module_like(inner) ? dl_value_copy(F->arena, inner)
@@ -252,8 +252,8 @@ const DlValue *flow_eval_library_call(Flow *F, const DlExpr *call, const char *q
     }
     if (dl_torch_is_dataloader(q)) return flow_eval_dataloader(F, call, argv);
     if (dl_torch_is_optimizer(q)) return flow_mk(F, DL_KIND_OPTIMIZER);
-    if (strcmp(q, "tqdm.tqdm") == 0 || strcmp(q, "tqdm.auto.tqdm") == 0 || strcmp(q, "tqdm") == 0 ||
-        strcmp(q, "tqdm.notebook.tqdm") == 0)
+    if (flow_streq(q, "tqdm.tqdm") || flow_streq(q, "tqdm.auto.tqdm") || flow_streq(q, "tqdm") ||
+        flow_streq(q, "tqdm.notebook.tqdm"))
         return call->arg_count && !call->args[0].keyword ? argv[0] : flow_unknown();
     if (dl_torch_is_combining_op(q)) {
         OperandList ops = {0};
@@ -268,10 +268,10 @@ const DlValue *flow_eval_library_call(Flow *F, const DlExpr *call, const char *q
         DlValue *r = flow_combine(F, call, ops.items, ops.count);
         const char *m = strrchr(q, '.') + 1;
         if (strstr(q, "functional") && strstr(m, "loss")) r->flags |= DL_VF_ZERO_DIM;
-        if (strcmp(m, "cross_entropy") == 0 || strcmp(m, "nll_loss") == 0 ||
-            strcmp(m, "mse_loss") == 0 || strcmp(m, "l1_loss") == 0 ||
-            strcmp(m, "binary_cross_entropy") == 0 ||
-            strcmp(m, "binary_cross_entropy_with_logits") == 0)
+        if (flow_streq(m, "cross_entropy") || flow_streq(m, "nll_loss") ||
+            flow_streq(m, "mse_loss") || flow_streq(m, "l1_loss") ||
+            flow_streq(m, "binary_cross_entropy") ||
+            flow_streq(m, "binary_cross_entropy_with_logits"))
             r->flags |= DL_VF_ZERO_DIM;
         return r;
     }

@@ -11,52 +11,93 @@ DlFlowState *flow_state_new(void) {
 void dl_flow_state_free(DlFlowState *s) {
     if (!s) return;
     free(s->items);
+    free(s->slots);
     free(s);
 }
 
 DlFlowState *flow_state_copy(const DlFlowState *s) {
     DlFlowState *c = flow_state_new();
     c->dead = s->dead;
-    c->count = c->cap = s->count;
-    if (s->count) {
-        c->items = malloc(s->count * sizeof(Binding));
-        if (!c->items) abort();
+    c->count = s->count;
+    c->cap = s->cap;
+    if (s->cap) {
+        c->items = malloc(s->cap * sizeof(Binding));
+        c->slots = malloc(2 * s->cap * sizeof *c->slots);
+        if (!c->items || !c->slots) abort();
         memcpy(c->items, s->items, s->count * sizeof(Binding));
+        memcpy(c->slots, s->slots, 2 * s->cap * sizeof *c->slots);
     }
     return c;
 }
 
-static uint32_t key_hash(const char *key) { /* FNV-1a */
+uint32_t flow_key_hash(const char *key) { /* FNV-1a */
     uint32_t h = 2166136261u;
     for (const unsigned char *p = (const unsigned char *)key; *p; p++) h = (h ^ *p) * 16777619u;
     return h;
 }
 
+/* Probing from slot i on, keys compared by their text (kept out of line: see find_hashed). */
+__attribute__((noinline)) static Binding *find_by_text(const DlFlowState *s, const char *key,
+                                                       uint32_t hash, uint32_t i) {
+    uint32_t mask = 2 * s->cap - 1;
+    for (;; i = (i + 1) & mask) {
+        uint32_t slot = s->slots[i];
+        if (!slot) return NULL;
+        Binding *b = &s->items[slot - 1];
+        if (b->hash == hash && strcmp(b->key, key) == 0) return b;
+    }
+}
+
+/* Names are interned, so a key is most often the very pointer bound: the probe loop compares
+ * pointers and calls nothing (no stack frame); a hash that matches another pointer goes on
+ * by text in find_by_text. */
 static Binding *find_hashed(const DlFlowState *s, const char *key, uint32_t hash) {
-    for (uint32_t i = s->count; i-- > 0;)
-        if (s->items[i].hash == hash &&
-            (s->items[i].key == key || strcmp(s->items[i].key, key) == 0)) /* names are interned */
-            return &s->items[i];
-    return NULL;
+    if (!s->cap) return NULL;
+    uint32_t mask = 2 * s->cap - 1; /* cap is a power of two, the index at most half full */
+    for (uint32_t i = hash & mask;; i = (i + 1) & mask) {
+        uint32_t slot = s->slots[i];
+        if (!slot) return NULL;
+        Binding *b = &s->items[slot - 1];
+        if (b->hash == hash) return b->key == key ? b : find_by_text(s, key, hash, i);
+    }
 }
 
 Binding *flow_state_find(const DlFlowState *s, const char *key) {
-    return find_hashed(s, key, key_hash(key));
+    return find_hashed(s, key, flow_key_hash(key));
 }
 
-void flow_state_set(DlFlowState *s, const char *key, const DlValue *v) {
-    uint32_t hash = key_hash(key);
-    Binding *b = find_hashed(s, key, hash);
-    if (b) {
-        b->value = v;
-        return;
-    }
+Binding *flow_state_find_hashed(const DlFlowState *s, const char *key, uint32_t hash) {
+    return find_hashed(s, key, hash);
+}
+
+static void index_binding(DlFlowState *s, uint32_t position) {
+    uint32_t mask = 2 * s->cap - 1;
+    uint32_t i = s->items[position].hash & mask;
+    while (s->slots[i]) i = (i + 1) & mask;
+    s->slots[i] = position + 1;
+}
+
+/* Binds a key that is not bound yet. */
+static void append(DlFlowState *s, const char *key, uint32_t hash, const DlValue *v) {
     if (s->count == s->cap) {
         s->cap = s->cap ? s->cap * 2 : 16;
         s->items = realloc(s->items, s->cap * sizeof(Binding));
-        if (!s->items) abort();
+        free(s->slots);
+        s->slots = calloc(2 * s->cap, sizeof *s->slots);
+        if (!s->items || !s->slots) abort();
+        for (uint32_t i = 0; i < s->count; i++) index_binding(s, i);
     }
-    s->items[s->count++] = (Binding){key, hash, v};
+    s->items[s->count] = (Binding){key, hash, v};
+    index_binding(s, s->count++);
+}
+
+void flow_state_set(DlFlowState *s, const char *key, const DlValue *v) {
+    uint32_t hash = flow_key_hash(key);
+    Binding *b = find_hashed(s, key, hash);
+    if (b)
+        b->value = v;
+    else
+        append(s, key, hash, v);
 }
 
 /* into = join(into, other). Keys bound on one side only keep that side's value: reading an
@@ -66,6 +107,7 @@ void flow_state_join(DlArena *arena, DlFlowState *into, const DlFlowState *other
     if (into->dead) {
         DlFlowState *c = flow_state_copy(other);
         free(into->items);
+        free(into->slots);
         *into = *c;
         free(c);
         return;
@@ -73,9 +115,9 @@ void flow_state_join(DlArena *arena, DlFlowState *into, const DlFlowState *other
     for (uint32_t i = 0; i < other->count; i++) {
         Binding *b = find_hashed(into, other->items[i].key, other->items[i].hash);
         if (!b) {
-            flow_state_set(into, other->items[i].key, other->items[i].value);
+            append(into, other->items[i].key, other->items[i].hash, other->items[i].value);
         } else if (b->value != other->items[i].value) {
-            if (strcmp(b->key, "<device-work>") == 0) {
+            if (flow_streq(b->key, "<device-work>")) {
                 /* pending device work is a "may" fact: a loop body that queues work leaves it
                  * pending after the loop */
                 if (!b->value)
@@ -105,6 +147,7 @@ bool flow_state_equal(const DlFlowState *a, const DlFlowState *b) {
 
 void flow_state_replace(DlFlowState *into, DlFlowState *from) {
     free(into->items);
+    free(into->slots);
     *into = *from;
     free(from);
 }

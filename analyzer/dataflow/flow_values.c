@@ -4,6 +4,21 @@
 
 #include <strings.h>
 
+/* The parts one after the other, in the arena: messages and keys built on hot paths, where
+ * printf's format parsing costs more than the copy. */
+const char *flow_concat(Flow *F, const char *const *parts, size_t n) {
+    size_t lengths[8], total = 0;
+    if (n > 8) abort();
+    for (size_t i = 0; i < n; i++) total += lengths[i] = strlen(parts[i]);
+    char *s = dl_arena_alloc(F->arena, total + 1), *out = s;
+    for (size_t i = 0; i < n; i++) {
+        memcpy(out, parts[i], lengths[i]);
+        out += lengths[i];
+    }
+    *out = '\0';
+    return s;
+}
+
 const char *flow_text(Flow *F, DlSpan span) {
     return dl_ir_span_text(F->arena, F->src, span);
 }
@@ -50,12 +65,19 @@ bool flow_is_module_like(const DlValue *v) {
 /* A dotted key for names, attribute chains and literal subscripts ("cfg['device']"). */
 const char *flow_key_of(Flow *F, const DlExpr *e) {
     if (!e) return NULL;
-    if (e->kind == DL_EX_NAME || e->kind == DL_EX_ATTR) return dl_ir_dotted(F->arena, e);
+    if (e->kind == DL_EX_NAME || e->kind == DL_EX_ATTR) {
+        uint32_t slot = flow_slot_of(e, DL_KEY_SLOTS);
+        if (F->keys[slot].expr != e) {
+            F->keys[slot].expr = e;
+            F->keys[slot].key = dl_ir_dotted(F->arena, e);
+        }
+        return F->keys[slot].key;
+    }
     if (e->kind == DL_EX_SUBSCRIPT && e->item_count == 1 &&
         (e->items[0]->kind == DL_EX_STRING || e->items[0]->kind == DL_EX_NUMBER) &&
         e->items[0]->name) {
         const char *base = flow_key_of(F, e->object);
-        if (base) return dl_arena_printf(F->arena, "%s[%s]", base, e->items[0]->name);
+        if (base) return flow_concat(F, (const char *[]){base, "[", e->items[0]->name, "]"}, 4);
     }
     return NULL;
 }
@@ -101,11 +123,22 @@ bool flow_enclosing_binds(const DlFunction *fn, const char *name) {
 }
 
 const Binding *flow_lookup(Flow *F, const char *key) {
-    Binding *b = flow_state_find(F->st, key);
+    uint32_t hash = flow_key_hash(key);
+    Binding *b = flow_state_find_hashed(F->st, key, hash);
     if (b) return b;
     if (!F->env->globals || strchr(key, '.')) return NULL;
     if (F->fn && F->fn->parent && flow_enclosing_binds(F->fn, key)) return NULL;
-    return flow_state_find(F->env->globals, key);
+    return flow_state_find_hashed(F->env->globals, key, hash);
+}
+
+/* dl_project_import(file, name), remembered by the name's address. */
+const char *flow_import(Flow *F, const char *name) {
+    uint32_t slot = flow_slot_of(name, DL_IMPORT_SLOTS);
+    if (F->imports[slot].alias != name) {
+        F->imports[slot].alias = name;
+        F->imports[slot].qualified = dl_project_import(F->env->file, name);
+    }
+    return F->imports[slot].qualified;
 }
 
 /* The qualified name of a NAME/ATTR chain whose root is an import ("torch.nn.Linear"), or
@@ -115,7 +148,7 @@ const char *flow_qualify(Flow *F, const DlExpr *e) {
     if (e->kind == DL_EX_NAME) {
         const Binding *b = flow_lookup(F, e->name);
         if (b && b->value) return NULL;
-        return dl_project_import(F->env->file, e->name);
+        return flow_import(F, e->name);
     }
     if (e->kind == DL_EX_ATTR) {
         const char *base = flow_qualify(F, e->object);
@@ -155,8 +188,8 @@ bool flow_name_says_device(Flow *F, const char *s) {
 bool flow_name_says_loader(const char *s) {
     if (!s) return false;
     size_t n = strlen(s);
-    return (n >= 6 && strcmp(s + n - 6, "loader") == 0) ||
-           (n >= 6 && strcmp(s + n - 6, "Loader") == 0);
+    return (n >= 6 && flow_streq(s + n - 6, "loader")) ||
+           (n >= 6 && flow_streq(s + n - 6, "Loader"));
 }
 
 DlValue *flow_named_device(Flow *F, const char *name, DlSpan span) {
@@ -171,9 +204,9 @@ DlValue *flow_named_device(Flow *F, const char *name, DlSpan span) {
 /* Device of a string literal ("cuda:1"), or UNKNOWN. */
 DlDeviceTag flow_device_of_string(const char *s) {
     if (!s) return DL_DEV_UNKNOWN;
-    if (strcmp(s, "cpu") == 0) return DL_DEV_CPU;
+    if (flow_streq(s, "cpu")) return DL_DEV_CPU;
     if (strncmp(s, "cuda", 4) == 0 && (s[4] == '\0' || s[4] == ':')) return DL_DEV_CUDA;
-    if (strcmp(s, "meta") == 0) return DL_DEV_META;
+    if (flow_streq(s, "meta")) return DL_DEV_META;
     return DL_DEV_UNKNOWN;
 }
 
@@ -193,7 +226,7 @@ const DlValue *flow_device_arg(Flow *F, const DlExpr *e, const DlValue *v) {
     if (e->kind == DL_EX_NUMBER) {
         DlValue *d = flow_mk(F, DL_KIND_DEVICE);
         d->dev = DL_DEV_CUDA;
-        d->dev_name = dl_arena_printf(F->arena, "cuda:%s", e->name);
+        d->dev_name = dl_arena_join(F->arena, "cuda:", '\0', e->name);
         d->dev_span = e->span;
         d->dev_why = flow_short_text(F, e->span);
         return d;
@@ -231,7 +264,7 @@ const DlValue *flow_device_arg(Flow *F, const DlExpr *e, const DlValue *v) {
 /* The device a call's `device=` keyword names (NULL if absent or not a device). */
 const DlValue *flow_device_keyword(Flow *F, const DlExpr *call, const DlValue *const *argv) {
     for (uint32_t i = 0; i < call->arg_count; i++)
-        if (call->args[i].keyword && strcmp(call->args[i].keyword, "device") == 0)
+        if (call->args[i].keyword && flow_streq(call->args[i].keyword, "device"))
             return flow_device_arg(F, call->args[i].value, argv[i]);
     return NULL;
 }

@@ -13,9 +13,10 @@ static bool in_list(const char *s, const char *const *list) {
 
 /* The part after `prefix` if it is a single identifier, else NULL. */
 static const char *member_of(const char *qualified, const char *prefix) {
-    size_t n = strlen(prefix);
-    if (strncmp(qualified, prefix, n) != 0 || qualified[n] != '.') return NULL;
-    const char *rest = qualified + n + 1;
+    const char *q = qualified; /* compared inline: asked of every library call, several times */
+    while (*prefix && *q == *prefix) q++, prefix++;
+    if (*prefix || *q != '.') return NULL;
+    const char *rest = q + 1;
     return strchr(rest, '.') ? NULL : rest;
 }
 

@@ -104,9 +104,9 @@ bool dl_value_on_device(const DlValue *v) {
 const char *dl_device_text(DlArena *arena, const DlValue *v) {
     switch (v->dev) {
     case DL_DEV_CPU: return "the cpu";
-    case DL_DEV_CUDA: return dl_arena_printf(arena, "%s", v->dev_name ? v->dev_name : "cuda");
+    case DL_DEV_CUDA: return dl_arena_strdup(arena, v->dev_name ? v->dev_name : "cuda");
     case DL_DEV_META: return "meta";
-    case DL_DEV_NAMED: return dl_arena_printf(arena, "%s", v->dev_name ? v->dev_name : "a device");
+    case DL_DEV_NAMED: return dl_arena_strdup(arena, v->dev_name ? v->dev_name : "a device");
     case DL_DEV_MODULE: return "the module's device";
     default: return "an unknown device";
     }
