@@ -5,11 +5,19 @@
 #include <stddef.h>
 
 typedef struct DlArenaBlock DlArenaBlock;
+typedef struct DlBlockPool DlBlockPool;
 typedef struct DlArena {
     DlArenaBlock *head;
+    DlBlockPool *pool; /* NULL: blocks come from malloc */
 } DlArena;
 
 void dl_arena_init(DlArena *arena);
+/* An arena whose blocks come from `pool` (see arena.c): releasing it gives nothing back; the
+ * pool's memory goes all at once with dl_block_pool_free(), after its arenas are done with. For
+ * arenas that live as long as a run (a file's program model), filled by one thread at a time. */
+void dl_arena_init_pooled(DlArena *arena, DlBlockPool *pool);
+DlBlockPool *dl_block_pool_new(void);
+void dl_block_pool_free(DlBlockPool *pool);
 void dl_arena_release(DlArena *arena);
 void *dl_arena_alloc(DlArena *arena, size_t size); /* zeroed memory; aborts on OOM */
 char *dl_arena_strndup(DlArena *arena, const char *s, size_t n);

@@ -60,6 +60,13 @@ static void dl_source_index_lines(DlSource *src) {
     DL_VEC(uint32_t) starts = {0};
     dl_vec_push(&starts, 0);
     const char *t = src->text;
+    if (!memchr(t, '\r', src->len)) { /* the common case: memchr finds each \n */
+        for (const char *nl = t, *end = t + src->len; (nl = memchr(nl, '\n', (size_t)(end - nl)));)
+            dl_vec_push(&starts, (uint32_t)(++nl - t));
+        src->line_starts = starts.items;
+        src->line_count = starts.len;
+        return;
+    }
     for (size_t i = 0; i < src->len; i++) {
         if (t[i] == '\r' && i + 1 < src->len && t[i + 1] == '\n')
             i++;
@@ -266,6 +273,10 @@ bool dl_utf8_valid(const char *s, size_t len, size_t *bad_offset) {
     const unsigned char *u = (const unsigned char *)s;
     size_t i = 0;
     while (i < len) {
+        /* source code is mostly ASCII: eight bytes at a time while no high bit is set */
+        uint64_t word;
+        while (i + 8 <= len && (memcpy(&word, u + i, 8), (word & 0x8080808080808080u) == 0)) i += 8;
+        if (i >= len) break;
         if (u[i] < 0x80) {
             i++;
             continue;

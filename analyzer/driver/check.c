@@ -60,6 +60,7 @@ typedef struct Run {
     bool parse_all; /* DEVLINT_PARSE_ALL: parse (for syntax errors) even files that name no
                        tensor, module or device */
     DlCache *cache; /* NULL: no result cache */
+    DlBlockPool *pool; /* the memory of the files' program models (see core/arena.c) */
     DlStatMemo *stats; /* C++: the headers that cached results and precompiled headers depend
                           on, stat'ed once a run */
 } Run;
@@ -371,7 +372,7 @@ static void load(void *arg, size_t index) {
         return;
     }
     job->loaded = true;
-    dl_arena_init(&job->arena);
+    dl_arena_init_pooled(&job->arena, run->pool);
     /* Device bugs live only where tensors, modules and devices are named: a file that names
      * none is not parsed at all (the largest saving on a real project; see bench/RESULTS.md).
      * DEVLINT_PARSE_ALL=1 parses every file, to compare the two. */
@@ -594,6 +595,7 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
     run.parse_all = parse_all && *parse_all && strcmp(parse_all, "0") != 0;
 
     run.stats = dl_stat_memo_new();
+    run.pool = dl_block_pool_new();
     dl_timing_mark("start");
     dl_parallel_for(count, opts->jobs, load, &run);
     dl_timing_mark("read files");
@@ -664,6 +666,7 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
         free(job->error);
     }
     dl_project_free(&run.project);
+    dl_block_pool_free(run.pool);
     dl_cache_close(run.cache);
     dl_stat_memo_free(run.stats);
     free(run.order);

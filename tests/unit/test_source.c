@@ -177,6 +177,34 @@ Test(source, utf8_strict_validation) {
     assert_invalid("\x80", 1, 0);         /* stray continuation */
 }
 
+/* dl_utf8_valid skips ASCII eight bytes at a time: a bad byte at each position of a word, and
+ * sequences that start inside or straddle a word, are still found at their offsets. */
+Test(source, utf8_validation_around_ascii_runs) {
+    char text[40];
+    for (size_t bad = 0; bad < 24; bad++) {
+        memset(text, 'a', sizeof text);
+        text[bad] = (char)0xFF;
+        assert_invalid(text, sizeof text, bad);
+    }
+    size_t at = 0;
+    cr_assert(dl_utf8_valid("abcdefg\xC3\xA9hijklmno\xF0\x9F\x98\x80pq", 23, &at));
+    assert_invalid("abcdefg\xC3(hijklmnop", 18, 7);            /* straddles a word, bad tail */
+    assert_invalid("abcdefghijklmnop\xE2\x82", 18, 16);         /* truncated after two words */
+}
+
+Test(source, line_index_newlines_only) {
+    const char text[] = "import torch\n\nx = 1\ny = 2";
+    DlSource src = load_bytes(text, sizeof text - 1);
+    cr_assert_eq(src.line_count, 4);
+    cr_assert_eq(src.line_starts[1], 13);
+    cr_assert_eq(src.line_starts[2], 14);
+    cr_assert_eq(src.line_starts[3], 20);
+    assert_line(&src, 3, "x = 1");
+    assert_line(&src, 4, "y = 2");
+    assert_position(&src, 21, 4, 2);
+    dl_source_free(&src);
+}
+
 Test(source, rejects_invalid_utf8_with_position) {
     const char text[] = "x = 1\n# \xC3\xA9\xFF\n";
     char *error = reject_bytes(text, sizeof text - 1, 0);
