@@ -11,6 +11,7 @@ import atexit
 import builtins
 import json
 import os
+import re
 import runpy
 import site
 import sys
@@ -238,6 +239,35 @@ def how_it_ended(err, tb, library, start_dir):
     return "the program ended at %s:%d (in %s) with %s" % (path, line, function, what)
 
 
+# A frame of the traceback text a DataLoader worker's exception carries into this process.
+WORKER_FRAME = re.compile(r'^\s*File "([^"]+)", line (\d+)', re.MULTILINE)
+
+
+def worker_failure(err):
+    """When `err` (or an exception it chains to) is a DataLoader worker's exception re-raised in
+    this process ("Caught X in DataLoader worker process N. Original Traceback ...", torch's
+    ExceptionWrapper) and the worker failed on CUDA: (the (absolute path, line) pairs its
+    traceback passed through, the worker's last error line). Else None. Worker processes are
+    not traced: this text is all this process learns of what ran in them."""
+    seen = set()
+    while err is not None and id(err) not in seen:
+        seen.add(id(err))
+        try:
+            text = str(err)
+        except Exception:  # the program's own __str__ may fail
+            text = ""
+        if "in DataLoader worker process" in text and "Original Traceback" in text:
+            lines = [line for line in text.strip().splitlines() if line.strip()]
+            last = lines[-1].strip() if lines else ""
+            if "cuda" not in last.lower():
+                return None
+            frames = {(os.path.abspath(path), int(line))
+                      for path, line in WORKER_FRAME.findall(text)}
+            return frames, last
+        err = err.__cause__ or err.__context__
+    return None
+
+
 class Run:
     """What the report at exit needs."""
 
@@ -250,6 +280,7 @@ class Run:
         self.start_dir = os.getcwd()
         self.interrupted = False
         self.ended = None  # how_it_ended(), when the program did not run to its end
+        self.worker_failed = None  # worker_failure() of the exception that ended the program
 
     def child_after_fork(self):
         if self.tracer is not None:
@@ -277,11 +308,25 @@ class Run:
                         for f in self.findings]
             return {"verdicts": verdicts, "unpredicted": []}, self.why
         verdicts, unpredicted = self.tracer.results(device_used())
+        if self.worker_failed:
+            self.confirm_in_workers(verdicts)
         if self.ended:  # what kept the lines that never ran from running, as far as we know
             for v in verdicts:
                 if v["verdict"] == "not-reached":
                     v["evidence"] += "; " + self.ended
         return {"verdicts": verdicts, "unpredicted": unpredicted}, self.tracer.driver()
+
+    def confirm_in_workers(self, verdicts):
+        """DL113 (CUDA in a DataLoader worker) is confirmed when a worker failed on CUDA at the
+        finding's line: the worker's traceback, re-raised here, passes through it."""
+        frames, last = self.worker_failed
+        for v in verdicts:
+            where = (os.path.abspath(os.path.join(self.start_dir, v["path"])), v["line"])
+            if v["code"] == "DL113" and v["verdict"] != "confirmed" and where in frames:
+                v["verdict"] = "confirmed"
+                v["evidence"] = ("a DataLoader worker process ran line %d and failed on CUDA "
+                                 "there: %s (its error, re-raised by the DataLoader here)"
+                                 % (v["line"], last))
 
 
 def device_used():
@@ -325,6 +370,7 @@ def main(argv):
             tracer.stop()
         tb = strip_traceback(err.__traceback__)
         run.ended = how_it_ended(err, tb, tuple(library_prefixes()), run.start_dir)
+        run.worker_failed = worker_failure(err)
         err.__traceback__ = tb
         sys.last_type, sys.last_value, sys.last_traceback = type(err), err, tb
         sys.excepthook(type(err), err, tb)
