@@ -161,7 +161,7 @@ static void dump_stmt(FILE *out, const DlStmt *s, int indent) {
         dump_expr(out, s->targets[i], 0);
         fputs(" ", out);
     }
-    if (s->annotation) {
+    if (s->kind == DL_ST_ASSIGN && s->annotation) {
         fputs(": ", out);
         dump_expr(out, s->annotation, 0);
         fputs(" ", out);

@@ -135,24 +135,30 @@ typedef struct DlImport {
     int level;          /* relative import dots */
 } DlImport;
 
-/* Fields ordered so that the counts share words (152 bytes, not 168). */
+/* Fields ordered so that the counts share words, and the fields of one kind only share storage
+ * (a project holds hundreds of thousands of these: 128 bytes, not 168). Read a kind's own
+ * fields only after checking the kind: an assignment's `annotation` is an import's `imports`. */
 struct DlStmt {
     DlStmtKind kind;
     DlSpan span;
     uint32_t target_count;
-    uint32_t with_count;
     uint32_t handler_count;
-    uint32_t import_count;
+    union {
+        uint32_t with_count;   /* WITH */
+        uint32_t import_count; /* IMPORT */
+    };
     DlExpr **targets;
     DlExpr *value;
-    DlExpr *annotation;
-    const char *op; /* AUGASSIGN: "+=" ... */
-    DlExpr **withs; /* WITH: context expressions; targets[i] is the `as` target or NULL */
+    union {
+        DlExpr *annotation; /* ASSIGN: `x: T = ...` */
+        const char *op;     /* AUGASSIGN: "+=" ... */
+        DlExpr **withs;     /* WITH: context expressions; targets[i] is the `as` target or NULL */
+        DlImport *imports;  /* IMPORT */
+    };
     DlBlock body, orelse, finalbody;
     DlBlock *handlers;
     DlFunction *func;
     DlClass *cls;
-    DlImport *imports;
 };
 
 typedef struct DlParam {
