@@ -56,9 +56,9 @@ static DlFix *rebuild_fix(DlRuleContext *ctx, const DlDiscardFact *fact) {
     DlSpan span;
     if (fact->comprehension) {
         const DlExpr *c = fact->comprehension;
-        if (!plain_name(c->iter)) return NULL;
+        if (!plain_name(c->extra->iter)) return NULL;
         span = fact->stmt->span;
-        text = dl_arena_printf(arena, "%s = %s", dl_rule_text(ctx, c->iter->span),
+        text = dl_arena_printf(arena, "%s = %s", dl_rule_text(ctx, c->extra->iter->span),
                                dl_rule_text(ctx, c->span));
     } else if (fact->loop && fact->loop->body.count == 1 && fact->loop->body.items[0] == fact->stmt &&
                !fact->loop->orelse.count) {

@@ -162,13 +162,13 @@ void flow_exec_expr_stmt(Flow *F, const DlStmt *s) {
     }
     if (e->kind == DL_EX_COMP && e->object && flow_move_call_of(e->object)) {
         /* [t.to(device) for t in tensors] as a statement: the list is thrown away */
-        const DlValue *iter = e->iter ? flow_eval(F, e->iter) : flow_unknown();
+        const DlValue *iter = e->extra->iter ? flow_eval(F, e->extra->iter) : flow_unknown();
         const DlValue *elem = flow_element_of(F, iter, e->span);
         const DlExpr *mvc = e->object;
-        bool receiver_is_target = e->target && mvc->object->object &&
+        bool receiver_is_target = e->extra->target && mvc->object->object &&
                                   mvc->object->object->kind == DL_EX_NAME &&
-                                  e->target->kind == DL_EX_NAME &&
-                                  strcmp(mvc->object->object->name, e->target->name) == 0;
+                                  e->extra->target->kind == DL_EX_NAME &&
+                                  strcmp(mvc->object->object->name, e->extra->target->name) == 0;
         if (receiver_is_target && flow_is_tensor(elem)) flow_discard(F, s, mvc, elem, NULL, e);
         return;
     }

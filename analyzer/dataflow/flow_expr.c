@@ -221,13 +221,14 @@ const DlValue *flow_eval_sequence(Flow *F, const DlExpr *e) {
 }
 
 const DlValue *flow_eval_comprehension(Flow *F, const DlExpr *e) {
-    const DlValue *iter = e->iter ? flow_eval(F, e->iter) : flow_unknown();
+    const DlValue *iter = e->extra->iter ? flow_eval(F, e->extra->iter) : flow_unknown();
     DlFlowState *saved = F->st;
     F->st = flow_state_copy(saved);
     int saved_comp = F->comp_count;
-    if (e->target && e->target->kind == DL_EX_NAME && F->comp_count < 16)
-        F->comp_names[F->comp_count++] = e->target->name;
-    if (e->target) flow_bind(F, e->target, flow_element_of(F, iter, e->target->span));
+    if (e->extra->target && e->extra->target->kind == DL_EX_NAME && F->comp_count < 16)
+        F->comp_names[F->comp_count++] = e->extra->target->name;
+    if (e->extra->target)
+        flow_bind(F, e->extra->target, flow_element_of(F, iter, e->extra->target->span));
     for (uint32_t i = 0; i < e->item_count; i++)
         flow_eval(F, e->items[i]);
     const DlValue *elem = e->object ? flow_eval(F, e->object) : flow_unknown();
@@ -375,7 +376,7 @@ const DlValue *flow_eval_inner(Flow *F, const DlExpr *e) {
         return flow_unknown();
     case DL_EX_WALRUS: {
         const DlValue *v = e->object ? flow_eval(F, e->object) : flow_unknown();
-        if (e->target) flow_bind(F, e->target, v);
+        if (e->extra->target) flow_bind(F, e->extra->target, v);
         return v;
     }
     default:

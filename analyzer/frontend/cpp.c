@@ -190,6 +190,7 @@ static DlExpr *new_expr(Lower *L, DlExprKind k, DlSpan span) {
     DlExpr *e = dl_arena_alloc(L->arena, sizeof *e);
     e->kind = k;
     e->flags = DL_EXF_CPP;
+    e->extra = dl_arena_alloc(L->arena, sizeof *e->extra);
     e->span = span;
     return e;
 }
@@ -573,7 +574,7 @@ static DlExpr *lower_name_ref(Lower *L, CXCursor c) {
     }
     DlExpr *e = new_expr(L, DL_EX_NAME, span);
     e->name = arena_take(L, clang_getCursorSpelling(c));
-    e->cpp_ctype = type_spelling(L, clang_getCursorType(c));
+    e->extra->cpp_ctype = type_spelling(L, clang_getCursorType(c));
     return e;
 }
 
@@ -696,7 +697,7 @@ static DlExpr *lower_call(Lower *L, CXCursor c) {
     if (config >= 0) {
         out = new_expr(L, DL_EX_CALL, span);
         out->flags |= DL_EXF_KERNEL_LAUNCH;
-        out->cpp_callee = callee;
+        out->extra->cpp_callee = callee;
         out->object = config > 0 ? lower_expr(L, ch.items[0]) : dotted(L, spelling, span);
         CursorVec cfg = children(ch.items[config]);
         PtrVec items = {0};
@@ -764,7 +765,7 @@ static DlExpr *lower_call(Lower *L, CXCursor c) {
         } else {
             out = new_expr(L, DL_EX_OTHER, span);
         }
-        out->cpp_callee = callee;
+        out->extra->cpp_callee = callee;
         dl_vec_free(&operands);
         goto done;
     }
@@ -826,7 +827,7 @@ static DlExpr *lower_call(Lower *L, CXCursor c) {
             goto done;
         }
         out = new_expr(L, DL_EX_CALL, span);
-        out->cpp_callee = callee;
+        out->extra->cpp_callee = callee;
         const char *spelled = type_spelling(L, clang_getCursorType(c));
         const char *holder = strncmp(spelled, "torch::nn::", 11) == 0 ? pythonic(L, spelled) : NULL;
         out->object = dotted(L, holder ? holder : py ? py : type ? type : spelling, span);
@@ -855,11 +856,11 @@ static DlExpr *lower_call(Lower *L, CXCursor c) {
             out = new_expr(L, DL_EX_ATTR, span);
             out->object = receiver;
             out->name = method;
-            out->cpp_callee = callee;
+            out->extra->cpp_callee = callee;
             goto done;
         }
         out = new_expr(L, DL_EX_CALL, span);
-        out->cpp_callee = callee;
+        out->extra->cpp_callee = callee;
         DlExpr *attr = new_expr(L, DL_EX_ATTR, span_of(L, ch.items[0]));
         attr->span.start = receiver->span.start;
         attr->object = receiver;
@@ -877,7 +878,7 @@ static DlExpr *lower_call(Lower *L, CXCursor c) {
     }
     /* free functions: torch::zeros(...), a project function, a kernel launcher */
     out = new_expr(L, DL_EX_CALL, span);
-    out->cpp_callee = callee;
+    out->extra->cpp_callee = callee;
     size_t first_arg = 0;
     if (ch.len && kind(strip(ch.items[0])) == CXCursor_DeclRefExpr) {
         out->object = lower_name_ref(L, strip(ch.items[0]));
@@ -1087,9 +1088,9 @@ static DlExpr *lower_expr(Lower *L, CXCursor c) {
         e = new_expr(L, DL_EX_OTHER, span);
         break;
     }
-    if (!e->cpp_ctype && kind(s) != CXCursor_CallExpr)
-        e->cpp_ctype = type_spelling(L, clang_getCursorType(s));
-    if (!e->cpp_ctype) e->cpp_ctype = type_spelling(L, clang_getCursorType(c));
+    if (!e->extra->cpp_ctype && kind(s) != CXCursor_CallExpr)
+        e->extra->cpp_ctype = type_spelling(L, clang_getCursorType(s));
+    if (!e->extra->cpp_ctype) e->extra->cpp_ctype = type_spelling(L, clang_getCursorType(c));
     if (e->kind == DL_EX_NAME || e->kind == DL_EX_ATTR || e->kind == DL_EX_SUBSCRIPT ||
         e->kind == DL_EX_CALL) {
         const char *t = engine_type(L, clang_getCursorType(s));
@@ -1195,7 +1196,7 @@ static DlExpr *var_target(Lower *L, CXCursor var) {
     DlExpr *e = new_expr(L, DL_EX_NAME, (DlSpan){off, off + (uint32_t)strlen(name)});
     if (e->span.end > span.end || e->span.end > L->src->len) e->span = span;
     e->name = name;
-    e->cpp_ctype = type_spelling(L, clang_getCursorType(var));
+    e->extra->cpp_ctype = type_spelling(L, clang_getCursorType(var));
     return e;
 }
 

@@ -182,6 +182,8 @@ static DlExpr *new_expr(Lower *L, DlExprKind kind, TSNode n) {
     DlExpr *e = dl_arena_alloc(L->arena, sizeof *e);
     e->kind = kind;
     e->span = span_of(n);
+    if (kind == DL_EX_COMP || kind == DL_EX_WALRUS) /* their target and iterable */
+        e->extra = dl_arena_alloc(L->arena, sizeof *e->extra);
     return e;
 }
 
@@ -313,9 +315,9 @@ static DlExpr *lower_comprehension(Lower *L, TSNode n, const char *flavour) {
     uint32_t count = ts_node_named_child_count(n);
     for (uint32_t i = 0; i < count; i++) {
         TSNode c = ts_node_named_child(n, i);
-        if (kind_of(c) == N_FOR_IN && !e->iter) {
-            e->target = lower_expr(L, field(c, G.f_left));
-            e->iter = lower_expr(L, field(c, G.f_right));
+        if (kind_of(c) == N_FOR_IN && !e->extra->iter) {
+            e->extra->target = lower_expr(L, field(c, G.f_left));
+            e->extra->iter = lower_expr(L, field(c, G.f_right));
         }
     }
     return e;
@@ -453,7 +455,7 @@ static DlExpr *lower_expr_inner(Lower *L, TSNode n) {
         return e;
     case N_WALRUS:
         e = new_expr(L, DL_EX_WALRUS, n);
-        e->target = lower_expr(L, field(n, G.f_name));
+        e->extra->target = lower_expr(L, field(n, G.f_name));
         e->object = lower_expr(L, field(n, G.f_value));
         return e;
     case N_TYPE:

@@ -62,20 +62,10 @@ typedef struct DlArg {
     DlExpr *value;
 } DlArg;
 
-/* Fields ordered so that nothing is padded: a project holds millions of these (72 bytes). */
-struct DlExpr {
-    DlExprKind kind;
-    uint16_t flags; /* DL_EXF_* */
-    uint32_t item_count;
-    DlSpan span;
-    uint32_t arg_count;
-    const char *name;
-    DlExpr *object;
-    DlExpr **items;
-    DlArg *args;
-    /* Python's comprehensions and walruses and C++'s resolved names never meet in one
-     * expression: one pair of fields serves both (16 bytes less on millions of expressions).
-     * Read the C++ pair through dl_expr_callee()/dl_expr_ctype(), NULL for Python. */
+/* What few expressions hold beyond the common fields, out of line. Python's comprehensions and
+ * walruses and C++'s resolved names never meet in one expression: one pair of fields serves
+ * both. Read the C++ pair through dl_expr_callee()/dl_expr_ctype(), NULL for Python. */
+typedef struct DlExprExtra {
     union {
         struct {
             DlExpr *target, *iter; /* Python: COMP for-clause, WALRUS target */
@@ -88,14 +78,28 @@ struct DlExpr {
                                        "float[16]", "float *") */
         };
     };
+} DlExprExtra;
+
+/* Fields ordered so that nothing is padded: a project holds millions of these (64 bytes). */
+struct DlExpr {
+    DlExprKind kind;
+    uint16_t flags; /* DL_EXF_* */
+    uint32_t item_count;
+    DlSpan span;
+    uint32_t arg_count;
+    const char *name;
+    DlExpr *object;
+    DlExpr **items;
+    DlArg *args;
+    DlExprExtra *extra; /* set on every COMP, WALRUS and C++ expression; NULL elsewhere */
 };
 
 /* C++ only: the resolved callee of a call, the resolved type of an expression (else NULL). */
 static inline const char *dl_expr_callee(const DlExpr *e) {
-    return e && (e->flags & DL_EXF_CPP) ? e->cpp_callee : NULL;
+    return e && (e->flags & DL_EXF_CPP) && e->extra ? e->extra->cpp_callee : NULL;
 }
 static inline const char *dl_expr_ctype(const DlExpr *e) {
-    return e && (e->flags & DL_EXF_CPP) ? e->cpp_ctype : NULL;
+    return e && (e->flags & DL_EXF_CPP) && e->extra ? e->extra->cpp_ctype : NULL;
 }
 
 typedef enum {
