@@ -24,9 +24,14 @@ static const char *last_component(const char *s) {
 
 typedef DL_VEC(DlImportEntry) ImportVec;
 
-static void collect_imports_block(DlArena *arena, const DlBlock *b, ImportVec *out);
+static void collect_imports_block(DlArena *arena, const DlBlock *b, bool into_defs,
+                                  ImportVec *out);
 
-static void collect_imports_stmt(DlArena *arena, const DlStmt *s, ImportVec *out) {
+/* The file's imports in the order of a walk over its statements (a later binding of an alias
+ * wins); def and class bodies are walked only where the front end saw an import in one
+ * (`into_defs`): the walk would otherwise read every statement of the file. */
+static void collect_imports_stmt(DlArena *arena, const DlStmt *s, bool into_defs,
+                                 ImportVec *out) {
     if (s->kind == DL_ST_IMPORT) {
         for (uint32_t i = 0; i < s->import_count; i++) {
             const DlImport *imp = &s->imports[i];
@@ -49,16 +54,19 @@ static void collect_imports_stmt(DlArena *arena, const DlStmt *s, ImportVec *out
         }
         return;
     }
-    collect_imports_block(arena, &s->body, out);
-    collect_imports_block(arena, &s->orelse, out);
-    collect_imports_block(arena, &s->finalbody, out);
-    for (uint32_t i = 0; i < s->handler_count; i++) collect_imports_block(arena, &s->handlers[i], out);
-    if (s->func) collect_imports_block(arena, &s->func->body, out);
-    if (s->cls) collect_imports_block(arena, &s->cls->body, out);
+    collect_imports_block(arena, &s->body, into_defs, out);
+    collect_imports_block(arena, &s->orelse, into_defs, out);
+    collect_imports_block(arena, &s->finalbody, into_defs, out);
+    for (uint32_t i = 0; i < s->handler_count; i++)
+        collect_imports_block(arena, &s->handlers[i], into_defs, out);
+    if (s->func && into_defs) collect_imports_block(arena, &s->func->body, into_defs, out);
+    if (s->cls && into_defs) collect_imports_block(arena, &s->cls->body, into_defs, out);
 }
 
-static void collect_imports_block(DlArena *arena, const DlBlock *b, ImportVec *out) {
-    for (uint32_t i = 0; i < b->count; i++) collect_imports_stmt(arena, b->items[i], out);
+static void collect_imports_block(DlArena *arena, const DlBlock *b, bool into_defs,
+                                  ImportVec *out) {
+    for (uint32_t i = 0; i < b->count; i++)
+        collect_imports_stmt(arena, b->items[i], into_defs, out);
 }
 
 const char *dl_project_import(const DlFileFacts *f, const char *alias) {
@@ -413,7 +421,9 @@ static void build_file_facts(DlFileFacts *f, DlModuleIR *m, DlArena *arena) {
     f->module = m;
     if (!m) return;
     ImportVec imports = {0};
-    collect_imports_block(arena, &m->body, &imports);
+    /* only the Python front end records whether a def or class body holds an import */
+    collect_imports_block(arena, &m->body, m->language != DL_LANG_PYTHON || m->imports_in_defs,
+                          &imports);
     f->import_count = (uint32_t)imports.len;
     f->imports = dl_arena_alloc(arena, (imports.len ? imports.len : 1) * sizeof(DlImportEntry));
     if (imports.len) memcpy(f->imports, imports.items, imports.len * sizeof(DlImportEntry));

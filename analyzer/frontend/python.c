@@ -639,6 +639,7 @@ static DlStmt *lower_class(Lower *L, TSNode n, TSNode outer) {
 }
 
 static void lower_import(Lower *L, TSNode n, DlStmt *s, bool from) {
+    if (L->current_function || L->current_class) L->module->imports_in_defs = true;
     DL_VEC(DlImport) out = {0};
     const char *module = NULL;
     int level = 0;
