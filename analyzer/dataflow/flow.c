@@ -639,9 +639,7 @@ void flow_seed_attributes(Flow *F, const DlClassInfo *c, int depth) {
 bool flow_is_forward_like(const char *name) {
     static const char *const names[] = {"forward",   "training_step", "validation_step",
                                         "test_step", "predict_step",  NULL};
-    for (const char *const *n = names; *n; n++)
-        if (flow_streq(name, *n)) return true;
-    return false;
+    return dl_name_in_list(name, names);
 }
 
 const DlValue *dl_flow_run(const DlFlowEnv *env, const DlFunction *fn, const DlClassInfo *owner,

@@ -325,9 +325,7 @@ bool flow_tensor_only_method(const char *m) {
         "contiguous", "clone",  "flatten", "expand",  "repeat",      "softmax",   "log_softmax",
         "sigmoid",    "argmax", "argmin",  "abs",     "exp",         "log",       "sqrt",
         "norm",       "mean",   "sum",     "clamp",   "masked_fill", "t",         NULL};
-    for (const char *const *l = list; *l; l++)
-        if (flow_streq(m, *l)) return true;
-    return false;
+    return dl_name_in_list(m, list);
 }
 
 const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *recv_expr,

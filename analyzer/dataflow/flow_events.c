@@ -11,10 +11,8 @@ bool flow_is_clock(const char *q) {
                                          "time.monotonic_ns",
                                          "timeit.default_timer",
                                          NULL};
-    if (strncmp(q, "time", 4) != 0) return false; /* what every clock starts with */
-    for (const char *const *c = clocks; *c; c++)
-        if (flow_streq(q, *c)) return true;
-    return false;
+    return strncmp(q, "time", 4) == 0 /* what every clock starts with */ &&
+           dl_name_in_list(q, clocks);
 }
 
 bool flow_is_synchronize(const char *q, const char *method) {
@@ -34,9 +32,7 @@ bool flow_metadata_method(const char *m) {
         "size",     "dim",        "numel", "element_size", "stride",           "is_contiguous",
         "data_ptr", "get_device", "type",  "parameters",   "named_parameters", "state_dict",
         "train",    "eval",       NULL};
-    for (const char *const *l = list; *l; l++)
-        if (flow_streq(m, *l)) return true;
-    return false;
+    return dl_name_in_list(m, list);
 }
 
 /* Does the call queue device work? It makes a value on a device, or runs a module, a method

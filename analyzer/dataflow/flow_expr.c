@@ -246,9 +246,7 @@ const DlValue *flow_eval_comprehension(Flow *F, const DlExpr *e) {
 bool flow_is_arith(const char *op) {
     static const char *const ops[] = {"+",  "-", "*", "/", "//", "%",
                                       "**", "@", "&", "|", "^",  NULL};
-    for (const char *const *o = ops; *o; o++)
-        if (flow_streq(op, *o)) return true;
-    return false;
+    return dl_name_in_list(op, ops);
 }
 
 const DlValue *flow_binary_values(Flow *F, const DlExpr *e, const DlExpr *const *operands,

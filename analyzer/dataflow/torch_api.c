@@ -5,7 +5,7 @@
 #include <ctype.h>
 #include <string.h>
 
-static bool in_list(const char *s, const char *const *list) {
+bool dl_name_in_list(const char *s, const char *const *list) {
     for (; *list; list++) /* the first byte rules out almost every entry without a call */
         if ((*list)[0] == s[0] && strcmp(s, *list) == 0) return true;
     return false;
@@ -36,8 +36,8 @@ bool dl_torch_owns(const char *q) {
 DlFactoryKind dl_torch_factory(const char *q) {
     const char *m = member_of(q, "torch");
     if (!m) return DL_FACTORY_NONE;
-    if (in_list(m, plain_factories)) return DL_FACTORY_PLAIN;
-    if (in_list(m, like_factories)) return DL_FACTORY_LIKE;
+    if (dl_name_in_list(m, plain_factories)) return DL_FACTORY_PLAIN;
+    if (dl_name_in_list(m, like_factories)) return DL_FACTORY_LIKE;
     if (strcmp(m, "from_numpy") == 0 || strcmp(m, "frombuffer") == 0 ||
         strcmp(m, "from_blob") == 0) /* C++: wraps memory that is on the host unless said */
         return DL_FACTORY_FROM_CPU;
@@ -49,13 +49,13 @@ bool dl_torch_is_random(const char *q) {
                                        "randn_like", "randint_like", "normal", "bernoulli",
                                        "multinomial", "poisson", NULL};
     const char *m = member_of(q, "torch");
-    return m && in_list(m, list);
+    return m && dl_name_in_list(m, list);
 }
 
 bool dl_torch_is_new_factory_method(const char *method) {
     static const char *const list[] = {"new_zeros", "new_ones", "new_empty", "new_full",
                                        "new_tensor", NULL};
-    return in_list(method, list);
+    return dl_name_in_list(method, list);
 }
 
 bool dl_torch_is_dtype(const char *q) {
@@ -64,7 +64,7 @@ bool dl_torch_is_dtype(const char *q) {
         "int64", "long", "int8", "uint8", "int16", "short", "bool", "complex64", "complex128",
         "cfloat", "cdouble", "float8_e4m3fn", "float8_e5m2", NULL};
     const char *m = member_of(q, "torch");
-    return m && in_list(m, list);
+    return m && dl_name_in_list(m, list);
 }
 
 bool dl_torch_is_module_base(const char *q) {
@@ -73,7 +73,7 @@ bool dl_torch_is_module_base(const char *q) {
         "pytorch_lightning.core.LightningModule", "pytorch_lightning.core.module.LightningModule",
         "lightning.LightningModule", "lightning.pytorch.LightningModule",
         "lightning.pytorch.core.LightningModule", NULL};
-    return in_list(q, list);
+    return dl_name_in_list(q, list);
 }
 
 static bool is_class_name(const char *m) {
@@ -87,7 +87,7 @@ bool dl_torch_is_module_class(const char *q) {
     if (!is_class_name(m)) return false;
     static const char *const not_modules[] = {"Parameter", "UninitializedParameter",
                                               "UninitializedBuffer", "Buffer", NULL};
-    return !in_list(m, not_modules);
+    return !dl_name_in_list(m, not_modules);
 }
 
 bool dl_torch_is_loss_class(const char *q) {
@@ -111,14 +111,14 @@ bool dl_torch_is_stateless_module(const char *q) {
         "ReflectionPad1d", "ReflectionPad2d", "ReplicationPad1d", "ReplicationPad2d",
         "CosineSimilarity", "PairwiseDistance", "Fold", "Unfold", "ChannelShuffle", NULL};
     const char *m = member_of(q, "torch.nn");
-    return m && in_list(m, list);
+    return m && dl_name_in_list(m, list);
 }
 
 bool dl_torch_is_dataset_base(const char *q) {
     static const char *const list[] = {"torch.utils.data.Dataset",
                                        "torch.utils.data.IterableDataset",
                                        "torch.utils.data.dataset.Dataset", NULL};
-    return in_list(q, list);
+    return dl_name_in_list(q, list);
 }
 
 bool dl_torch_is_dataloader(const char *q) {
@@ -141,7 +141,7 @@ bool dl_torch_is_combining_op(const char *q) {
         "set_float32_matmul_precision", "from_numpy", "as_tensor", "tensor", "asarray",
         "broadcast_shapes", "is_grad_enabled", NULL};
     const char *m = member_of(q, "torch");
-    if (m) return !is_class_name(m) && !in_list(m, not_ops) && !dl_torch_factory(q);
+    if (m) return !is_class_name(m) && !dl_name_in_list(m, not_ops) && !dl_torch_factory(q);
     if ((m = member_of(q, "torch.nn.functional")) != NULL) return true;
     if ((m = member_of(q, "torch.linalg")) != NULL) return true;
     if ((m = member_of(q, "torch.fft")) != NULL) return true;
@@ -163,14 +163,14 @@ bool dl_tensor_method_keeps_device(const char *m) {
         "var", "norm", "prod", "any", "all", "logsumexp", "amax", "amin", "squeeze_",
         "unsqueeze_", "float_power", "pin_memory", "share_memory_", "to_dense", "to_sparse",
         "masked_select", "nonzero", "long_", "retain_grad", "movedim", "swapaxes", "mT", NULL};
-    return in_list(m, list);
+    return dl_name_in_list(m, list);
 }
 
 bool dl_tensor_method_reduces(const char *m) {
     static const char *const list[] = {"sum", "mean", "max", "min", "std", "var", "norm",
                                        "prod", "any", "all", "logsumexp", "amax", "amin",
                                        "median", NULL};
-    return in_list(m, list);
+    return dl_name_in_list(m, list);
 }
 
 bool dl_tensor_method_combines(const char *m) {
@@ -181,22 +181,22 @@ bool dl_tensor_method_combines(const char *m) {
         "minimum", "masked_scatter", "index_add", "index_add_", "index_copy", "lerp",
         "addmm", "baddbmm", "cross", "outer", "kron", "logical_and", "logical_or", "expand_as",
         "view_as", "reshape_as", NULL};
-    return in_list(m, list);
+    return dl_name_in_list(m, list);
 }
 
 bool dl_tensor_method_to_host(const char *m) {
     static const char *const list[] = {"item", "tolist", "numpy", NULL};
-    return in_list(m, list);
+    return dl_name_in_list(m, list);
 }
 
 bool dl_tensor_attr_keeps_device(const char *a) {
     static const char *const list[] = {"T", "mT", "H", "data", "grad", "real", "imag",
                                        "indices", "values", NULL};
-    return in_list(a, list);
+    return dl_name_in_list(a, list);
 }
 
 bool dl_module_method_returns_self(const char *m) {
     static const char *const list[] = {"eval", "train", "float", "double", "half", "bfloat16",
                                        "requires_grad_", "apply", "share_memory", NULL};
-    return in_list(m, list);
+    return dl_name_in_list(m, list);
 }

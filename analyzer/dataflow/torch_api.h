@@ -11,6 +11,10 @@ typedef enum {
     DL_FACTORY_FROM_CPU, /* torch.from_numpy: always cpu */
 } DlFactoryKind;
 
+/* Whether `s` is one of the names of the NULL-terminated `list` (the tables here and the
+ * interpreter's own). */
+bool dl_name_in_list(const char *s, const char *const *list);
+
 /* Is `qualified` torch itself or inside it ("torch", "torch.nn.Linear"; not "torchvision")? */
 bool dl_torch_owns(const char *qualified);
 
