@@ -150,13 +150,22 @@ void *dl_arena_alloc(DlArena *arena, size_t size) {
     return p;
 }
 
+char *dl_arena_concat(DlArena *arena, const char *const *parts, size_t n) {
+    size_t lengths[8], total = 0;
+    if (n > 8) abort();
+    for (size_t i = 0; i < n; i++) total += lengths[i] = strlen(parts[i]);
+    char *s = dl_arena_alloc(arena, total + 1), *out = s;
+    for (size_t i = 0; i < n; i++) {
+        memcpy(out, parts[i], lengths[i]);
+        out += lengths[i];
+    }
+    *out = '\0';
+    return s;
+}
+
 char *dl_arena_join(DlArena *arena, const char *a, char sep, const char *b) {
-    size_t la = strlen(a), lb = strlen(b), ls = sep != '\0';
-    char *p = dl_arena_alloc(arena, la + ls + lb + 1);
-    memcpy(p, a, la);
-    if (ls) p[la] = sep;
-    memcpy(p + la + ls, b, lb + 1);
-    return p;
+    const char between[2] = {sep, '\0'};
+    return dl_arena_concat(arena, (const char *const[]){a, between, b}, 3);
 }
 
 char *dl_arena_strndup(DlArena *arena, const char *s, size_t n) {

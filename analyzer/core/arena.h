@@ -22,8 +22,10 @@ void dl_arena_release(DlArena *arena);
 void *dl_arena_alloc(DlArena *arena, size_t size); /* zeroed memory; aborts on OOM */
 char *dl_arena_strndup(DlArena *arena, const char *s, size_t n);
 char *dl_arena_strdup(DlArena *arena, const char *s);
-/* "a" sep "b" (sep '\0': nothing between), without printf's cost: qualified names are joined
- * on every attribute the analysis evaluates. */
+/* The n (at most 8) strings one after the other, without printf's cost: keys and messages built
+ * on every attribute and call the analysis evaluates. */
+char *dl_arena_concat(DlArena *arena, const char *const *parts, size_t n);
+/* "a" sep "b" (sep '\0': nothing between). */
 char *dl_arena_join(DlArena *arena, const char *a, char sep, const char *b);
 char *dl_arena_printf(DlArena *arena, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

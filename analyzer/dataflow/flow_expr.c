@@ -6,9 +6,13 @@ const DlValue *flow_element_of(Flow *F, const DlValue *v, DlSpan target_span) {
         if (v->elem) return v->elem;
         DlValue *b = flow_mk_tensor(F, DL_DEV_CPU, NULL, DL_ORIGIN_BATCH, target_span);
         b->flags |= DL_VF_WHOLE_BATCH | (v->flags & (DL_VF_PIN_KNOWN | DL_VF_PINNED));
-        b->dev_why = v->var ? flow_concat(F, (const char *[]){"a batch from `", v->var, "`"}, 3)
-                            : dl_arena_join(F->arena, "a batch from", ' ',
-                                            v->dev_why ? v->dev_why : "the data loader");
+        if (v->var) {
+            const char *const parts[] = {"a batch from `", v->var, "`"};
+            b->dev_why = dl_arena_concat(F->arena, parts, 3);
+        } else {
+            b->dev_why = dl_arena_join(F->arena, "a batch from", ' ',
+                                       v->dev_why ? v->dev_why : "the data loader");
+        }
         return b;
     }
     if (v->kind == DL_KIND_SEQ && v->elem) return v->elem;

@@ -105,7 +105,6 @@ void flow_state_set(DlFlowState *s, const char *key, const DlValue *v);
 void flow_state_join(DlArena *arena, DlFlowState *into, const DlFlowState *other);
 bool flow_state_equal(const DlFlowState *a, const DlFlowState *b);
 void flow_state_replace(DlFlowState *into, DlFlowState *from);
-const char *flow_concat(Flow *F, const char *const *parts, size_t n);
 const char *flow_text(Flow *F, DlSpan span);
 const char *flow_short_text(Flow *F, DlSpan span);
 const DlValue *flow_unknown(void);

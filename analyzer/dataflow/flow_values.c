@@ -4,21 +4,6 @@
 
 #include <strings.h>
 
-/* The parts one after the other, in the arena: messages and keys built on hot paths, where
- * printf's format parsing costs more than the copy. */
-const char *flow_concat(Flow *F, const char *const *parts, size_t n) {
-    size_t lengths[8], total = 0;
-    if (n > 8) abort();
-    for (size_t i = 0; i < n; i++) total += lengths[i] = strlen(parts[i]);
-    char *s = dl_arena_alloc(F->arena, total + 1), *out = s;
-    for (size_t i = 0; i < n; i++) {
-        memcpy(out, parts[i], lengths[i]);
-        out += lengths[i];
-    }
-    *out = '\0';
-    return s;
-}
-
 const char *flow_text(Flow *F, DlSpan span) {
     return dl_ir_span_text(F->arena, F->src, span);
 }
@@ -77,7 +62,9 @@ const char *flow_key_of(Flow *F, const DlExpr *e) {
         (e->items[0]->kind == DL_EX_STRING || e->items[0]->kind == DL_EX_NUMBER) &&
         e->items[0]->name) {
         const char *base = flow_key_of(F, e->object);
-        if (base) return flow_concat(F, (const char *[]){base, "[", e->items[0]->name, "]"}, 4);
+        if (base)
+            return dl_arena_concat(F->arena,
+                                   (const char *const[]){base, "[", e->items[0]->name, "]"}, 4);
     }
     return NULL;
 }

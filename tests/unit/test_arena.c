@@ -23,6 +23,9 @@ Test(arena, plain_allocations_are_zeroed_aligned_and_distinct) {
     memset(b, 0xAB, 100000);
     cr_assert(a + 3 <= b || b + 100000 <= a, "allocations overlap");
     cr_assert_str_eq(dl_arena_join(&arena, "torch", '.', "nn"), "torch.nn");
+    cr_assert_str_eq(dl_arena_join(&arena, "cuda:", '\0', "1"), "cuda:1");
+    cr_assert_str_eq(dl_arena_concat(&arena, (const char *const[]){"cfg", "[", "device", "]"}, 4),
+                     "cfg[device]");
     dl_arena_release(&arena);
 }
 
