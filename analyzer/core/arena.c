@@ -125,10 +125,9 @@ void *dl_arena_alloc(DlArena *arena, size_t size) {
     DlArenaBlock *b = arena->head;
     if (b && arena->pool && b->size - b->used < size &&
         pool_extends(arena->pool, b->data + b->size, size)) {
-        size_t grow = (size + 7) & ~(size_t)7;
-        carving.next += grow; /* the block is the last thing carved here: it just grows */
-        carving.left -= grow;
-        b->size += grow;
+        carving.next += size; /* the block is the last thing carved here: it just grows */
+        carving.left -= size;
+        b->size += size;
     }
     if (!b || b->size - b->used < size) {
         size_t step = b ? (b->size * 2 < DL_ARENA_BLOCK ? b->size * 2 : DL_ARENA_BLOCK)

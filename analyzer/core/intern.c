@@ -69,6 +69,13 @@ void dl_interner_add(DlInterner *t, const char *s) {
     insert(t, s, len, hash_of(s, len), false)->referenced = true;
 }
 
+void dl_interner_add_all(DlInterner *into, const DlInterner *from) {
+    for (uint32_t i = 0; i < from->cap; i++) {
+        const DlInternEntry *e = &from->slots[i];
+        if (e->text) insert(into, e->text, e->len, e->hash, false)->referenced = true;
+    }
+}
+
 bool dl_interner_contains(const DlInterner *t, const char *s) {
     size_t len = strlen(s);
     const DlInternEntry *e = find(t, s, len, hash_of(s, len));

@@ -33,6 +33,9 @@ const char *dl_intern(DlInterner *t, const char *s, size_t len, bool referenced)
 /* Adds an existing NUL-terminated string (not copied: it must outlive the set), referenced. */
 void dl_interner_add(DlInterner *t, const char *s);
 
+/* Adds every string of `from` the way dl_interner_add does (the union of two sets). */
+void dl_interner_add_all(DlInterner *into, const DlInterner *from);
+
 bool dl_interner_contains(const DlInterner *t, const char *s);
 
 /* The referenced names, as an arena array. */

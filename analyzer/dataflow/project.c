@@ -515,8 +515,7 @@ static void build_all_file_facts(DlProject *p, DlModuleIR *const *modules, uint3
     for (uint32_t k = 0; k < chunks; k++) {
         FactsChunk *c = &work[k];
         if (!c->names_known) p->referenced_names_known = false;
-        for (uint32_t s = 0; s < c->names.cap && p->referenced_names_known; s++)
-            if (c->names.slots[s].text) dl_interner_add(&p->referenced_names, c->names.slots[s].text);
+        if (p->referenced_names_known) dl_interner_add_all(&p->referenced_names, &c->names);
         dl_interner_free(&c->names);
         p->workers_may_touch_devices |= c->workers_may_touch_devices;
     }

@@ -81,3 +81,30 @@ Test(intern, a_set_of_borrowed_strings) {
     cr_assert_not(dl_interner_contains(&t, ""));
     dl_interner_free(&t);
 }
+
+Test(intern, the_union_of_two_sets) {
+    DlArena arena;
+    dl_arena_init(&arena);
+    DlInterner a, b;
+    dl_interner_init(&a, NULL);
+    dl_interner_init(&b, &arena); /* b's names are copied: `name` below is reused */
+    dl_interner_add(&a, "encoder");
+    dl_interner_add(&a, "mask");
+    char name[16];
+    for (int i = 0; i < 40; i++) { /* enough for `a` to grow while taking b's names */
+        snprintf(name, sizeof name, "layer%d", i);
+        dl_intern(&b, name, strlen(name), false);
+    }
+    dl_interner_add(&b, "mask");
+    dl_interner_add_all(&a, &b);
+    cr_assert_eq(a.count, 42, "encoder, mask and layer0..layer39, each once (got %u)", a.count);
+    cr_assert(dl_interner_contains(&a, "encoder"));
+    cr_assert(dl_interner_contains(&a, "layer0"));
+    cr_assert(dl_interner_contains(&a, "layer39"));
+    uint32_t n = 0;
+    dl_interner_referenced(&a, &arena, &n);
+    cr_assert_eq(n, 42, "the names taken from `b` count as referenced");
+    dl_interner_free(&b);
+    dl_interner_free(&a);
+    dl_arena_release(&arena);
+}
