@@ -213,6 +213,14 @@ def user_code_frame(tb, library):
     return found
 
 
+def exception_text(err):
+    """str(err), or "" when the program's own __str__ fails."""
+    try:
+        return str(err)
+    except Exception:
+        return ""
+
+
 def how_it_ended(err, tb, library, start_dir):
     """Where and why an uncaught exception (or a non-zero sys.exit) ended the program, for the
     findings it kept from running: "the program ended at train.py:47 (in main) with TypeError:
@@ -222,10 +230,7 @@ def how_it_ended(err, tb, library, start_dir):
             return None
         what = "exit status %s" % (err.code if isinstance(err.code, int) else 1)
     else:
-        try:
-            first_line = (str(err).strip().splitlines() or [""])[0]
-        except Exception:  # the program's own __str__ may fail
-            first_line = ""
+        first_line = (exception_text(err).strip().splitlines() or [""])[0]
         if len(first_line) > 160:
             first_line = first_line[:157] + "..."
         what = type(err).__name__ + (": " + first_line if first_line else "")
@@ -252,10 +257,7 @@ def worker_failure(err):
     seen = set()
     while err is not None and id(err) not in seen:
         seen.add(id(err))
-        try:
-            text = str(err)
-        except Exception:  # the program's own __str__ may fail
-            text = ""
+        text = exception_text(err)
         if "in DataLoader worker process" in text and "Original Traceback" in text:
             lines = [line for line in text.strip().splitlines() if line.strip()]
             last = lines[-1].strip() if lines else ""
