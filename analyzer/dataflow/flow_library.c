@@ -178,23 +178,31 @@ bool flow_uses_workers(Flow *F, const DlExpr *call) {
     return false;
 }
 
+/* A dataset (or callable collate object) or a collate function that DataLoader workers run. */
+static void mark(DlClassInfo *cls, DlFunctionInfo *fn) {
+    if (cls) __atomic_store_n(&cls->loaded_with_workers, true, __ATOMIC_RELAXED);
+    if (fn) __atomic_store_n(&fn->collate_with_workers, true, __ATOMIC_RELAXED);
+}
+
 const DlValue *flow_eval_dataloader(Flow *F, const DlExpr *call, const DlValue *const *argv) {
     DlValue *l = flow_loader_value(F, call->span);
     l->flags |= flow_loader_pin_flags(call, argv);
     if (F->env->recorder && flow_uses_workers(F, call)) {
-        /* note, project-wide, what the workers run (DL113); summaries are built on one thread */
+        /* note, project-wide, what the workers run (DL113). Leaves (driver/sharing.h) are
+         * summarised in parallel and may mark the same shared class: the stores are atomic, and
+         * the marks are read only once every file is summarised. */
         for (uint32_t i = 0; i < call->arg_count; i++) {
             const char *kw = call->args[i].keyword;
             const DlValue *v = argv[i];
             if ((!kw && i == 0) || (kw && flow_streq(kw, "dataset"))) {
                 if (v->cls && (v->kind == DL_KIND_LOADER || v->kind == DL_KIND_INSTANCE))
-                    ((DlClassInfo *)v->cls)->loaded_with_workers = true;
+                    mark((DlClassInfo *)v->cls, NULL);
             } else if (kw && flow_streq(kw, "collate_fn") && v->kind == DL_KIND_FUNCTION &&
                        v->cls) {
-                ((DlFunctionInfo *)v->cls)->collate_with_workers = true;
+                mark(NULL, (DlFunctionInfo *)v->cls);
             } else if (kw && flow_streq(kw, "collate_fn") && v->kind == DL_KIND_INSTANCE &&
                        v->cls) {
-                ((DlClassInfo *)v->cls)->loaded_with_workers = true; /* its __call__ */
+                mark((DlClassInfo *)v->cls, NULL); /* its __call__ */
             }
         }
     }

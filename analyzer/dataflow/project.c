@@ -80,7 +80,8 @@ const char *dl_project_import(const DlFileFacts *f, const char *alias) {
 const DlFileFacts *dl_project_file(const DlProject *p, const DlModuleIR *m) {
     /* the module points at its facts (a lookup per method call: no scan of the project) */
     const DlFileFacts *f = m ? m->facts : NULL;
-    if (f && f >= p->files && f < p->files + p->file_count && f->module == m) return f;
+    if (f && f->module == m && (f->leaf || (f >= p->files && f < p->files + p->file_count)))
+        return f;
     return NULL;
 }
 
@@ -120,15 +121,30 @@ static uint32_t entries_named(const DlNamedEntry *entries, uint32_t n, const cha
     return end - lo;
 }
 
+/* The number of classes of a leaf named `name`, and the first. */
+static uint32_t leaf_classes_named(const DlFileFacts *leaf, const char *name,
+                                   const DlClassInfo **first) {
+    uint32_t count = 0;
+    for (uint32_t i = 0; leaf && i < leaf->class_count; i++)
+        if (strcmp(leaf->classes[i]->cls->name, name) == 0 && !count++) *first = leaf->classes[i];
+    return count;
+}
+
 /* "model.Net" -> the entry Net of the file whose module name is "model"; "Net" -> this file's;
  * otherwise the one entry of that name in the project, if it is unique. Library names
- * (torch.*) never resolve to project code. */
+ * (torch.*) never resolve to project code.
+ *
+ * The index holds the shared files only. A leaf asking (`leaf`, classes only) counts its own
+ * classes in: no other file names them (driver/sharing.h), so only the leaf can reach them, and
+ * only through the unique fallback (nothing names its module either). */
 static const void *find_named(const DlNamedEntry *entries, uint32_t n, const char *qualified,
-                              bool unique_fallback) {
+                              bool unique_fallback, const DlFileFacts *leaf) {
     if (dl_torch_owns(qualified)) return NULL;
     const char *name = last_component(qualified);
     uint32_t first, count = entries_named(entries, n, name, &first);
-    if (!count || name == qualified) return NULL;
+    const DlClassInfo *own_first = NULL;
+    uint32_t own = leaf ? leaf_classes_named(leaf, name, &own_first) : 0;
+    if ((!count && !own) || name == qualified) return NULL;
     const char *module_end = name - 1;
     const char *module_start = module_end;
     while (module_start > qualified && module_start[-1] != '.') module_start--;
@@ -136,19 +152,21 @@ static const void *find_named(const DlNamedEntry *entries, uint32_t n, const cha
     for (uint32_t i = first; i < first + count; i++)
         if (strlen(entries[i].module) == mlen && strncmp(entries[i].module, module_start, mlen) == 0)
             return entries[i].info;
-    return unique_fallback && count == 1 ? entries[first].info : NULL;
+    if (!unique_fallback || count + own != 1) return NULL;
+    return count ? entries[first].info : own_first;
 }
 
 const DlClassInfo *dl_project_find_class(const DlProject *p, const DlFileFacts *from,
                                          const char *qualified) {
     if (!strchr(qualified, '.')) return class_in_file(from, qualified);
-    return find_named(p->classes_by_name, p->class_entries, qualified, true);
+    return find_named(p->classes_by_name, p->class_entries, qualified, true,
+                      from && from->leaf ? from : NULL);
 }
 
 const DlFunctionInfo *dl_project_find_function(const DlProject *p, const DlFileFacts *from,
                                                const char *qualified) {
     if (!strchr(qualified, '.')) return function_in_file(from, qualified);
-    return find_named(p->functions_by_name, p->function_entries, qualified, false);
+    return find_named(p->functions_by_name, p->function_entries, qualified, false, NULL);
 }
 
 const DlFunctionInfo *dl_project_method(const DlProject *p, const DlClassInfo *c,
@@ -195,46 +213,52 @@ static const char *qualify_static(DlArena *arena, const DlFileFacts *f, const Dl
     return NULL;
 }
 
+/* One round over a file's classes: what their bases tell (project bases, nn.Module, Dataset,
+ * an own to()). Whether anything changed. */
+static bool resolve_file_classes(const DlProject *p, DlFileFacts *f, DlArena *arena) {
+    bool changed = false;
+    for (uint32_t j = 0; j < f->class_count; j++) {
+        DlClassInfo *c = f->classes[j];
+        for (uint32_t b = 0; b < c->cls->base_count; b++) {
+            const char *q = qualify_static(arena, f, c->cls->bases[b]);
+            if (!q) continue;
+            bool module = dl_torch_is_module_class(q), dataset = dl_torch_is_dataset_base(q);
+            const DlClassInfo *base = NULL;
+            if (!module && !dataset && !dl_torch_owns(q)) {
+                base = dl_project_find_class(p, f, q);
+                if (base == c) base = NULL;
+            }
+            if (base) {
+                module = base->is_module;
+                dataset = base->is_dataset;
+                if (!c->base) {
+                    c->base = base;
+                    changed = true;
+                }
+                if (base->has_own_to && !c->has_own_to) {
+                    c->has_own_to = true;
+                    changed = true;
+                }
+            }
+            if (module && !c->is_module) {
+                c->is_module = true;
+                changed = true;
+            }
+            if (dataset && !c->is_dataset) {
+                c->is_dataset = true;
+                changed = true;
+            }
+        }
+    }
+    return changed;
+}
+
 static void resolve_classes(DlProject *p) {
     /* bases first: a fixpoint, since a base may be defined in a later file */
     for (int round = 0; round < 8; round++) {
         bool changed = false;
-        for (uint32_t i = 0; i < p->file_count; i++) {
-            DlFileFacts *f = &p->files[i];
-            for (uint32_t j = 0; j < f->class_count; j++) {
-                DlClassInfo *c = f->classes[j];
-                for (uint32_t b = 0; b < c->cls->base_count; b++) {
-                    const char *q = qualify_static(&p->arena, f, c->cls->bases[b]);
-                    if (!q) continue;
-                    bool module = dl_torch_is_module_class(q), dataset = dl_torch_is_dataset_base(q);
-                    const DlClassInfo *base = NULL;
-                    if (!module && !dataset && !dl_torch_owns(q)) {
-                        base = dl_project_find_class(p, f, q);
-                        if (base == c) base = NULL;
-                    }
-                    if (base) {
-                        module = base->is_module;
-                        dataset = base->is_dataset;
-                        if (!c->base) {
-                            c->base = base;
-                            changed = true;
-                        }
-                        if (base->has_own_to && !c->has_own_to) {
-                            c->has_own_to = true;
-                            changed = true;
-                        }
-                    }
-                    if (module && !c->is_module) {
-                        c->is_module = true;
-                        changed = true;
-                    }
-                    if (dataset && !c->is_dataset) {
-                        c->is_dataset = true;
-                        changed = true;
-                    }
-                }
-            }
-        }
+        for (uint32_t i = 0; i < p->file_count; i++)
+            changed |= resolve_file_classes(p, &p->files[i], &p->arena);
         if (!changed) break;
     }
 }
@@ -289,15 +313,17 @@ static bool module_workers_may_touch_devices(const DlModuleIR *m) {
 /* A function's summary is what it returns; one that returns nothing needs no run. The runs
  * also record which datasets and collate functions DataLoader workers use (DL113), so a
  * function that builds a DataLoader runs whatever it returns, when workers may need it. */
-static bool needs_summary(const DlProject *p, const DlFunctionInfo *fi) {
+static bool needs_summary(const DlProject *p, const DlFunctionInfo *fi,
+                          bool workers_may_touch_devices) {
     const char *name = fi->fn->name;
     if (strcmp(name, "__init__") == 0) return false;
     /* a function no file names is never called through its summary (dunders and forward are
      * called implicitly: `a + b`, `for x in d`, `model(x)`) */
     bool named = !p->referenced_names_known || dl_interner_contains(&p->referenced_names, name) ||
+                 (p->mentioned_names && dl_interner_contains(p->mentioned_names, name)) ||
                  strncmp(name, "__", 2) == 0 || strcmp(name, "forward") == 0;
     return (named && returns_value(&fi->fn->body, 0)) ||
-           (p->workers_may_touch_devices &&
+           (workers_may_touch_devices &&
             dl_ir_span_mentions(fi->module->source, fi->fn->span, "DataLoader"));
 }
 
@@ -310,84 +336,97 @@ static bool summary_may_change(const DlFunctionInfo *fi) {
            r->cls;
 }
 
+/* A file's function summaries, kept in `keep`. `workers`: DataLoader builders run (see
+ * module_workers_may_touch_devices). */
+static void summarise_file(DlProject *p, DlFileFacts *f, const DlFlowState *globals,
+                           DlArena *keep, bool again, bool workers) {
+    size_t budget = DL_FLOW_BUDGET; /* per file: summaries cut short are only less precise */
+    for (uint32_t j = 0; j < f->function_count; j++) {
+        DlFunctionInfo *fi = f->functions[j];
+        if (!needs_summary(p, fi, workers) || (again && !summary_may_change(fi))) continue;
+        /* the run's intermediate values die with it; only the summary is kept */
+        DlArena scratch;
+        dl_arena_init(&scratch);
+        DlFlowEnv env = {p, f, &scratch, NULL, globals, p, NULL, 0, &budget};
+        fi->ret = dl_value_persist(keep, dl_flow_run(&env, fi->fn, fi->owner, NULL));
+        dl_arena_release(&scratch);
+    }
+}
+
 static void compute_function_summaries(DlProject *p, DlFlowState *const *globals, bool again) {
-    for (uint32_t i = 0; i < p->file_count; i++) {
-        DlFileFacts *f = &p->files[i];
-        if (!f->module) continue;
-        size_t budget = DL_FLOW_BUDGET; /* per file: summaries cut short are only less precise */
-        for (uint32_t j = 0; j < f->function_count; j++) {
-            DlFunctionInfo *fi = f->functions[j];
-            if (!needs_summary(p, fi) || (again && !summary_may_change(fi))) continue;
-            /* the run's intermediate values die with it; only the summary is kept */
-            DlArena scratch;
-            dl_arena_init(&scratch);
-            DlFlowEnv env = {p, f, &scratch, NULL, globals[i], p, NULL, 0, &budget};
-            fi->ret = dl_value_persist(&p->arena, dl_flow_run(&env, fi->fn, fi->owner, NULL));
-            dl_arena_release(&scratch);
+    for (uint32_t i = 0; i < p->file_count; i++)
+        if (p->files[i].module)
+            summarise_file(p, &p->files[i], globals[i], &p->arena, again,
+                           p->workers_may_touch_devices);
+}
+
+/* What each class's __init__ leaves on self, kept in `keep`. */
+static void file_class_attributes(DlProject *p, DlFileFacts *f, const DlFlowState *globals,
+                                  DlArena *keep) {
+    size_t budget = DL_FLOW_BUDGET;
+    for (uint32_t j = 0; j < f->class_count; j++) {
+        DlClassInfo *c = f->classes[j];
+        const DlFunctionInfo *init = NULL;
+        for (uint32_t k = 0; k < f->function_count; k++)
+            if (f->functions[k]->owner == c && strcmp(f->functions[k]->fn->name, "__init__") == 0)
+                init = f->functions[k];
+        if (!init) {
+            c->attrs_done = true;
+            continue;
         }
+        DlArena scratch;
+        dl_arena_init(&scratch);
+        DlFlowEnv env = {p, f, &scratch, NULL, globals, p, NULL, 0, &budget};
+        DlFlowState *st = NULL;
+        dl_flow_run(&env, init->fn, c, &st);
+        DlAttr *attrs = NULL;
+        uint32_t n = dl_flow_self_attrs(st, keep, &attrs);
+        for (uint32_t k = 0; k < n; k++) attrs[k].value = dl_value_persist(keep, attrs[k].value);
+        /* self.to(device) / self.cuda() inside __init__: the module moves itself */
+        const DlValue *self = dl_flow_lookup(st, "self");
+        bool moved = self && (self->flags & DL_VF_MOVED);
+        /* a module that stores a device or moves its own parts manages its placement:
+         * its instances are not "never moved" */
+        for (uint32_t k = 0; k < n && !moved; k++) {
+            const DlValue *v = attrs[k].value;
+            moved = v->kind == DL_KIND_DEVICE ||
+                    ((v->kind == DL_KIND_MODULE || v->kind == DL_KIND_LOSS) &&
+                     (v->flags & DL_VF_MOVED));
+        }
+        if (moved) {
+            DlAttr *grown = dl_arena_alloc(keep, (n + 1) * sizeof(DlAttr));
+            if (n) memcpy(grown, attrs, n * sizeof(DlAttr));
+            grown[n].name = "<moved>";
+            grown[n].value = &dl_value_unknown;
+            attrs = grown;
+            n++;
+        }
+        c->attrs = attrs;
+        c->attr_count = n;
+        c->attrs_done = true;
+        dl_flow_state_free(st);
+        dl_arena_release(&scratch);
     }
 }
 
 static void compute_class_attributes(DlProject *p, DlFlowState *const *globals) {
-    for (uint32_t i = 0; i < p->file_count; i++) {
-        DlFileFacts *f = &p->files[i];
-        if (!f->module) continue;
-        size_t budget = DL_FLOW_BUDGET;
-        for (uint32_t j = 0; j < f->class_count; j++) {
-            DlClassInfo *c = f->classes[j];
-            const DlFunctionInfo *init = NULL;
-            for (uint32_t k = 0; k < f->function_count; k++)
-                if (f->functions[k]->owner == c && strcmp(f->functions[k]->fn->name, "__init__") == 0)
-                    init = f->functions[k];
-            if (!init) {
-                c->attrs_done = true;
-                continue;
-            }
-            DlArena scratch;
-            dl_arena_init(&scratch);
-            DlFlowEnv env = {p, f, &scratch, NULL, globals[i], p, NULL, 0, &budget};
-            DlFlowState *st = NULL;
-            dl_flow_run(&env, init->fn, c, &st);
-            DlAttr *attrs = NULL;
-            uint32_t n = dl_flow_self_attrs(st, &p->arena, &attrs);
-            for (uint32_t k = 0; k < n; k++) attrs[k].value = dl_value_persist(&p->arena, attrs[k].value);
-            /* self.to(device) / self.cuda() inside __init__: the module moves itself */
-            const DlValue *self = dl_flow_lookup(st, "self");
-            bool moved = self && (self->flags & DL_VF_MOVED);
-            /* a module that stores a device or moves its own parts manages its placement:
-             * its instances are not "never moved" */
-            for (uint32_t k = 0; k < n && !moved; k++) {
-                const DlValue *v = attrs[k].value;
-                moved = v->kind == DL_KIND_DEVICE ||
-                        ((v->kind == DL_KIND_MODULE || v->kind == DL_KIND_LOSS) &&
-                         (v->flags & DL_VF_MOVED));
-            }
-            if (moved) {
-                DlAttr *grown = dl_arena_alloc(&p->arena, (n + 1) * sizeof(DlAttr));
-                if (n) memcpy(grown, attrs, n * sizeof(DlAttr));
-                grown[n].name = "<moved>";
-                grown[n].value = &dl_value_unknown;
-                attrs = grown;
-                n++;
-            }
-            c->attrs = attrs;
-            c->attr_count = n;
-            c->attrs_done = true;
-            dl_flow_state_free(st);
-            dl_arena_release(&scratch);
-        }
-    }
+    for (uint32_t i = 0; i < p->file_count; i++)
+        if (p->files[i].module) file_class_attributes(p, &p->files[i], globals[i], &p->arena);
+}
+
+/* A file's module-level state (its values in `keep`). */
+static DlFlowState *file_globals(DlProject *p, DlFileFacts *f, DlArena *keep) {
+    size_t budget = DL_FLOW_BUDGET;
+    DlFlowEnv env = {p, f, keep, NULL, NULL, p, NULL, 0, &budget};
+    DlFlowState *st = NULL;
+    dl_flow_run(&env, NULL, NULL, &st);
+    return st;
 }
 
 static void compute_globals(DlProject *p, DlFlowState **globals) {
     for (uint32_t i = 0; i < p->file_count; i++) {
-        DlFileFacts *f = &p->files[i];
         dl_flow_state_free(globals[i]);
-        globals[i] = NULL;
-        if (!f->module) continue;
-        size_t budget = DL_FLOW_BUDGET;
-        DlFlowEnv env = {p, f, &p->arena, NULL, NULL, p, NULL, 0, &budget};
-        dl_flow_run(&env, NULL, NULL, &globals[i]);
+        globals[i] = p->files[i].module ? file_globals(p, &p->files[i], &p->arena) : NULL;
     }
 }
 
@@ -522,7 +561,8 @@ static void build_all_file_facts(DlProject *p, DlModuleIR *const *modules, uint3
     free(work);
 }
 
-void dl_project_build(DlProject *p, DlModuleIR *const *modules, uint32_t count, int threads) {
+void dl_project_build(DlProject *p, DlModuleIR *const *modules, uint32_t count, int threads,
+                      const DlProjectLeaves *leaves) {
     dl_arena_init(&p->arena);
     p->file_count = count;
     p->files = calloc(count ? count : 1, sizeof(DlFileFacts));
@@ -532,6 +572,10 @@ void dl_project_build(DlProject *p, DlModuleIR *const *modules, uint32_t count, 
     resolve_classes(p);
     for (uint32_t i = 0; i < count && !p->uses_devices; i++)
         if (modules[i]) p->uses_devices = modules[i]->mentions_devices;
+    if (leaves) {
+        p->mentioned_names = leaves->mentioned_names;
+        p->uses_devices |= leaves->use_devices;
+    }
 
     DlFlowState **globals = calloc(count ? count : 1, sizeof *globals);
     if (!globals) abort();
@@ -545,6 +589,27 @@ void dl_project_build(DlProject *p, DlModuleIR *const *modules, uint32_t count, 
     compute_function_summaries(p, globals, true);
     dl_timing_mark("summaries, round 2");
     p->globals = globals; /* kept for imported module-level values */
+}
+
+void dl_project_build_leaf(DlProject *p, DlFileFacts *f, DlModuleIR *m, DlArena *arena) {
+    memset(f, 0, sizeof *f);
+    f->leaf = true;
+    build_file_facts(f, m, arena);
+    for (int round = 0; round < 8; round++) /* as resolve_classes, over this file alone */
+        if (!resolve_file_classes(p, f, arena)) break;
+    /* the same steps in the same order as dl_project_build, for one file. DataLoader builders
+     * run when the shared files' workers may touch devices (a leaf may load a shared dataset)
+     * or this file's do (its datasets no other file loads). */
+    bool workers = p->workers_may_touch_devices || module_workers_may_touch_devices(m);
+    f->leaf_globals = file_globals(p, f, arena);
+    summarise_file(p, f, f->leaf_globals, arena, false, workers);
+    file_class_attributes(p, f, f->leaf_globals, arena);
+    summarise_file(p, f, f->leaf_globals, arena, true, workers);
+}
+
+void dl_project_leaf_done(DlFileFacts *f) {
+    dl_flow_state_free(f->leaf_globals);
+    f->leaf_globals = NULL;
 }
 
 const DlValue *dl_project_find_global(const DlProject *p, const char *qualified) {

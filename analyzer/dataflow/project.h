@@ -46,8 +46,12 @@ typedef struct DlImportEntry {
     const char *qualified;
 } DlImportEntry;
 
+typedef struct DlFlowState DlFlowState;
+
 typedef struct DlFileFacts {
     const DlModuleIR *module;
+    bool leaf; /* built by dl_project_build_leaf: no other file reads it */
+    DlFlowState *leaf_globals; /* a leaf's module-level state, which its summaries read */
     DlImportEntry *imports;
     uint32_t import_count;
     DlClassInfo **classes;
@@ -62,8 +66,6 @@ typedef struct DlNamedEntry {
     const void *info;   /* DlClassInfo / DlFunctionInfo */
 } DlNamedEntry;
 
-typedef struct DlFlowState DlFlowState;
-
 typedef struct DlProject {
     DlNamedEntry *classes_by_name, *functions_by_name; /* sorted by name, then module */
     uint32_t class_entries, function_entries;
@@ -77,14 +79,34 @@ typedef struct DlProject {
     DlFlowState **globals; /* each file's module-level state, for `from config import DEVICE` */
     DlInterner referenced_names; /* what files read (see DlModuleIR.referenced_names) */
     bool referenced_names_known;
-    bool workers_may_touch_devices; /* see project.c: DataLoader builders run only then */
+    bool workers_may_touch_devices; /* the shared files' DataLoader workers may run device code
+                                       (see project.c): DataLoader builders run only then, or
+                                       in a leaf whose own workers may */
+    const DlInterner *mentioned_names; /* names the files not lowered yet (the leaves) may refer
+                                          to, a superset from their text; NULL: none */
 } DlProject;
+
+/* What the project must know of the files it is built without (the leaves, see
+ * driver/sharing.h), which are lowered only afterwards, one at a time. */
+typedef struct DlProjectLeaves {
+    const DlInterner *mentioned_names; /* a superset of the names they refer to */
+    bool use_devices;                  /* one of them names a device (DlModuleIR.mentions_devices) */
+} DlProjectLeaves;
 
 /* Builds imports and class tables, then the summaries (functions' returns, class attributes).
  * `modules` may contain NULLs (files that failed or were not lowered). The per-file part runs on
  * `threads` threads; the summaries, which read each other, run on the calling thread. */
-void dl_project_build(DlProject *p, DlModuleIR *const *modules, uint32_t count, int threads);
+void dl_project_build(DlProject *p, DlModuleIR *const *modules, uint32_t count, int threads,
+                      const DlProjectLeaves *leaves);
 void dl_project_free(DlProject *p);
+
+/* A leaf's facts, module-level values, summaries and class attributes, computed the way
+ * dl_project_build computes a file's, from its own model and the project's, in `arena` (the
+ * leaf's). Any thread, once the project is built: it writes nothing of the project's but the
+ * marks DataLoader calls leave on the datasets and collate functions their workers run (DL113).
+ * dl_project_leaf_done frees what is not in `arena`. */
+void dl_project_build_leaf(DlProject *p, DlFileFacts *out, DlModuleIR *m, DlArena *arena);
+void dl_project_leaf_done(DlFileFacts *f);
 
 const DlFileFacts *dl_project_file(const DlProject *p, const DlModuleIR *m);
 /* Qualified name bound to `alias` by an import in this file, or NULL. */

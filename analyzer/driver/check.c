@@ -2,6 +2,7 @@
 /* The check pipeline (see check.h) and the rule context the engine reports through. */
 #include "driver/check.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "core/suppress.h"
 #include "core/timing.h"
 #include "driver/cache.h"
+#include "driver/sharing.h"
 #include "dataflow/flow.h"
 #include "dataflow/project.h"
 #include "frontend/notebook.h"
@@ -47,6 +49,10 @@ typedef struct FileJob {
     char *incomplete; /* C++ parsed with compile errors: reported with the findings */
     char **deps; /* C++: the headers the compiler read, stored with the cached result */
     size_t dep_count;
+    bool leaf;     /* no other file reads it (driver/sharing.h): lowered, summarised, analysed
+                      and dropped on its own, after the shared files' summaries */
+    bool released; /* a leaf done with: its model and text are gone */
+    DlFileFacts leaf_facts;
 } FileJob;
 
 typedef struct Run {
@@ -143,13 +149,12 @@ static void add_diag(FileJob *into, const FileJob *at, const DlRule *rule, DlSpa
     dl_result_add_diag(&into->result, d);
 }
 
-/* The job whose program model is `home` (NULL: the job being analysed). Other jobs are only
- * read: their sources and suppressions do not change after the first stage. */
+/* The job whose program model is `home` (NULL: the job being analysed): the one whose source
+ * the model reads. Other jobs are only read: their sources and suppressions do not change
+ * after the first stage (and a leaf's model is read by no other job). */
 static const FileJob *job_of(const DlRuleContext *ctx, const DlModuleIR *home) {
     if (!home || home == ctx->job->module) return ctx->job;
-    for (size_t i = 0; i < ctx->run->count; i++)
-        if (ctx->run->jobs[i].module == home) return &ctx->run->jobs[i];
-    return ctx->job;
+    return (const FileJob *)(const void *)((const char *)home->source - offsetof(FileJob, source));
 }
 
 static void free_fix(DlFix *fix) {
@@ -441,11 +446,7 @@ static uint64_t cpp_command_hash(const FileJob *job, const Run *run) {
 #endif
 }
 
-static void lower(void *arg, size_t index) {
-    Run *run = arg;
-    FileJob *job = &run->jobs[run->order[index]];
-    if (!job->loaded || !job->relevant || job->lowered) return;
-    if (job->cached && !run->lower_cached) return;
+static void lower_job(Run *run, FileJob *job) {
     job->lowered = true;
     DlParseResult parsed = job->is_cpp ? cpp_parse(job, run)
                                        : dl_python_parse(&job->source, &job->arena,
@@ -461,6 +462,15 @@ static void lower(void *arg, size_t index) {
     if (getenv("DEVLINT_DUMP_IR")) dl_ir_dump(stderr, job->module);
     dl_suppressions_parse(job->source.text, job->module->comments, job->module->comment_count,
                           &job->suppressions);
+}
+
+/* The shared files (the leaves are lowered as they stream, see stream_leaf). */
+static void lower(void *arg, size_t index) {
+    Run *run = arg;
+    FileJob *job = &run->jobs[run->order[index]];
+    if (!job->loaded || !job->relevant || job->lowered || job->leaf) return;
+    if (job->cached && !run->lower_cached) return;
+    lower_job(run, job);
 }
 
 /* DL000: codes in a suppression comment that name no rule. */
@@ -494,23 +504,59 @@ static void check_suppression_codes(DlRuleContext *ctx) {
     }
 }
 
-static void analyse_file(Run *run, FileJob *job, size_t index);
+static void analyse_file(Run *run, FileJob *job);
 
-static void analyse(void *arg, size_t index) {
-    Run *run = arg;
-    FileJob *job = &run->jobs[run->order[index]];
-    analyse_file(run, job, index);
+static bool reported(const Run *run, const FileJob *job) {
+    return !run->opts->report || run->opts->report[job - run->jobs];
+}
+
+static void analyse_job(Run *run, FileJob *job) {
+    analyse_file(run, job);
     /* a C++ file the compiler did not read through (a missing header) has no dependency list
      * to check later: its result is not kept */
     bool cpp_unchecked = job->is_cpp && job->relevant && !job->deps;
     if (run->cache && job->loaded && job->cacheable && !job->cached && !cpp_unchecked &&
-        !(run->opts->report && !run->opts->report[run->order[index]]))
+        reported(run, job))
         dl_cache_store(run->cache, job->path, job->cache_key, &job->result, job->deps,
                        job->dep_count);
 }
 
-static void analyse_file(Run *run, FileJob *job, size_t index) {
-    if (run->opts->report && !run->opts->report[run->order[index]]) return;
+/* The shared files, once the leaves are done (they may mark the shared datasets their
+ * DataLoader workers read). */
+static void analyse(void *arg, size_t index) {
+    Run *run = arg;
+    FileJob *job = &run->jobs[run->order[index]];
+    if (!job->leaf) analyse_job(run, job);
+}
+
+/* A leaf, start to end: lowered, summarised against the project, analysed, dropped. A leaf
+ * that is not analysed (its result is cached, or not asked for) still runs its summaries when
+ * a DataLoader in it may mark a shared dataset, as it does in a run that analyses it. */
+static void stream_leaf(void *arg, size_t index) {
+    Run *run = arg;
+    FileJob *job = &run->jobs[run->order[index]];
+    if (!job->leaf) return;
+    bool analysed = !job->cached && reported(run, job);
+    if (job->loaded && (analysed || (run->lower_cached &&
+                                     dl_source_mentions(&job->source, "DataLoader")))) {
+        dl_arena_init(&job->arena); /* its memory goes back when it is done */
+        lower_job(run, job);
+        if (job->module)
+            dl_project_build_leaf(&run->project, &job->leaf_facts, job->module, &job->arena);
+    }
+    analyse_job(run, job);
+    if (job->module) dl_project_leaf_done(&job->leaf_facts);
+    if (job->loaded) {
+        dl_arena_release(&job->arena);
+        dl_source_free(&job->source);
+    }
+    dl_suppressions_free(&job->suppressions);
+    job->module = NULL;
+    job->released = true;
+}
+
+static void analyse_file(Run *run, FileJob *job) {
+    if (!reported(run, job)) return;
     if (job->cached) return;
     if (job->error) {
         dl_result_add_error(&job->result, job->path, job->error);
@@ -552,6 +598,40 @@ static void analyse_file(Run *run, FileJob *job, size_t index) {
         dl_result_add_error(&job->result, job->path,
                             "too much work to analyse (over the per-file budget)");
     }
+}
+
+/* Which files no other file reads (driver/sharing.h): the Python files that take part, minus
+ * those whose names other files mention. C++ files are always shared (their front end records
+ * no names), and so is everything when DEVLINT_PARSE_ALL parses files it does not lower. */
+static DlSharing *find_leaves(Run *run, char *const *paths, DlProjectLeaves *leaves) {
+    const DlSource **sources = calloc(run->count ? run->count : 1, sizeof *sources);
+    if (!sources) abort();
+    for (size_t i = 0; i < run->count; i++) {
+        const FileJob *job = &run->jobs[i];
+        if (job->loaded && job->relevant && !job->is_cpp) sources[i] = &job->source;
+    }
+    DlSharing *sharing = dl_sharing_scan(sources, paths, run->count, run->opts->jobs);
+    free(sources);
+    const char *off = getenv("DEVLINT_NO_STREAMING"); /* to compare the two pipelines */
+    bool streaming = !(off && *off && strcmp(off, "0") != 0);
+    for (size_t i = 0; i < run->count && streaming; i++) {
+        FileJob *job = &run->jobs[i];
+        if (!job->loaded || !job->relevant || job->is_cpp || dl_sharing_is_shared(sharing, i))
+            continue;
+        job->leaf = true;
+        leaves->use_devices |= dl_sharing_mentions_devices(sharing, i);
+    }
+    if (streaming) leaves->mentioned_names = dl_sharing_mentioned_functions(sharing);
+    size_t leaf_count = 0, lowered = 0;
+    for (size_t i = 0; i < run->count; i++) {
+        leaf_count += run->jobs[i].leaf;
+        lowered += run->jobs[i].loaded && run->jobs[i].relevant;
+    }
+    char label[96];
+    snprintf(label, sizeof label, "find the files no other file reads (%zu of %zu)", leaf_count,
+             lowered);
+    dl_timing_mark(label);
+    return sharing;
 }
 
 typedef struct SizedIndex {
@@ -628,34 +708,43 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
     /* a warm run over unchanged files parses nothing; otherwise the files to analyse are
      * parsed first, and the cached ones only when one of those needs project facts (a file that
      * fails again, a C++ file missing a header, needs none) */
+    DlSharing *sharing = NULL;
+    DlProjectLeaves leaves = {0};
     if (!all_cached) {
+        if (!run.parse_all) sharing = find_leaves(&run, paths, &leaves);
         dl_parallel_for(count, opts->jobs, lower, &run);
         bool needs_project = !run.cache;
-        for (size_t i = 0; i < count && !needs_project; i++)
-            needs_project = !run.jobs[i].cached && run.jobs[i].module;
+        for (size_t i = 0; i < count && !needs_project; i++) {
+            const FileJob *job = &run.jobs[i];
+            needs_project = !job->cached && (job->module || (job->leaf && job->loaded));
+        }
         if (needs_project) {
             run.lower_cached = true;
             dl_parallel_for(count, opts->jobs, lower, &run);
         }
-        dl_timing_mark("parse and lower");
+        dl_timing_mark("parse and lower (shared files)");
     }
 
     DlModuleIR **modules = calloc(count ? count : 1, sizeof *modules);
     if (!modules) abort();
     for (size_t i = 0; i < count; i++) modules[i] = run.jobs[i].module;
-    dl_project_build(&run.project, modules, (uint32_t)count, opts->jobs);
+    dl_project_build(&run.project, modules, (uint32_t)count, opts->jobs, &leaves);
     free(modules);
     dl_timing_mark("project summaries");
 
+    if (sharing) {
+        dl_parallel_for(count, opts->jobs, stream_leaf, &run);
+        dl_timing_mark("leaves: parse, summarise, analyse");
+    }
     dl_parallel_for(count, opts->jobs, analyse, &run);
-    dl_timing_mark("analyse");
+    dl_timing_mark("analyse (shared files)");
 
     for (size_t i = 0; i < count; i++) {
         FileJob *job = &run.jobs[i];
         dl_result_merge(out, &job->result);
         dl_result_free(&job->result);
         dl_suppressions_free(&job->suppressions);
-        if (job->loaded) {
+        if (job->loaded && !job->released) {
             dl_arena_release(&job->arena);
             dl_source_free(&job->source);
         }
@@ -666,6 +755,7 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
         free(job->error);
     }
     dl_project_free(&run.project);
+    dl_sharing_free(sharing);
     dl_block_pool_free(run.pool);
     dl_cache_close(run.cache);
     dl_stat_memo_free(run.stats);

@@ -877,7 +877,7 @@ static void lower_block_into(Lower *L, TSNode block, DlBlock *out) {
 
 /* Module name from the path: "src/pkg/model.py" -> "model" (basename without extension); the
  * import resolver matches on the last component, which is what the project-wide tables key on. */
-static const char *module_name_of(DlArena *arena, const char *path) {
+const char *dl_python_module_name(DlArena *arena, const char *path) {
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
     const char *dot = strrchr(base, '.');
@@ -1250,6 +1250,11 @@ static char *parser_limit_error(const DlSource *src) {
     return msg;
 }
 
+bool dl_python_mentions_devices(const DlSource *src) {
+    return dl_source_mentions(src, "cuda") || dl_source_mentions(src, "device") ||
+           dl_source_mentions(src, ".to(") || dl_source_mentions(src, "\"meta\"");
+}
+
 bool dl_python_is_relevant(const DlSource *src) {
     static const char *const words[] = {"torch", "cuda", "device", "Tensor", "tensor",
                                         "Module", "loader", "Loader", ".to("};
@@ -1289,7 +1294,7 @@ DlParseResult dl_python_parse(const DlSource *src, DlArena *arena, bool lower) {
     dl_interner_init(&L.names, arena);
     L.module = dl_arena_alloc(arena, sizeof *L.module);
     L.module->source = src;
-    L.module->module_name = module_name_of(arena, src->path);
+    L.module->module_name = dl_python_module_name(arena, src->path);
     /* comments only matter for suppressions; `# NOQA` counts as well as `# noqa` */
     if (strcasestr(src->text, "noqa") || dl_source_mentions(src, "devlint")) collect_comments(&L, root);
     if (lower) {
@@ -1299,8 +1304,7 @@ DlParseResult dl_python_parse(const DlSource *src, DlArena *arena, bool lower) {
         L.module->classes =
             (DlClass **)dl_ptrvec_finish(L.arena, &L.classes, &L.module->class_count);
         L.module->sets_default_device = dl_source_mentions(src, "set_default_device");
-        L.module->mentions_devices = dl_source_mentions(src, "cuda") || dl_source_mentions(src, "device") ||
-                                     dl_source_mentions(src, ".to(") || dl_source_mentions(src, "\"meta\"");
+        L.module->mentions_devices = dl_python_mentions_devices(src);
     }
     delete_tree(tree);
     if (lower) {

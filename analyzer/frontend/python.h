@@ -23,4 +23,11 @@ DlParseResult dl_python_parse(const DlSource *src, DlArena *arena, bool lower);
  * A cheap byte scan that lets the driver skip lowering files that cannot produce findings. */
 bool dl_python_is_relevant(const DlSource *src);
 
+/* Does the text name a device or move something (DlModuleIR.mentions_devices)? */
+bool dl_python_mentions_devices(const DlSource *src);
+
+/* The module name imports resolve a file by: "src/pkg/model.py" -> "model",
+ * "pkg/__init__.py" -> "pkg" (an arena string). */
+const char *dl_python_module_name(DlArena *arena, const char *path);
+
 #endif

@@ -1,0 +1,42 @@
+/* Which files other files may read, decided from the files' text before any is parsed.
+ *
+ * A file's analysis reads another file's program model only through a name: a module name
+ * (`from model import Net`, `config.DEVICE`), or a class name that is unique in the project
+ * (`x.Net`). A file whose module name no file mentions, and whose class names no other file
+ * mentions, is read by no other file: a *leaf*. Leaves (most files of a large project) stream
+ * through the workers: each is parsed, summarised, analysed and dropped on its own, after the
+ * shared files' summaries, so memory is bounded by the shared files and the leaves in flight
+ * rather than by the corpus (docs/memory.md).
+ *
+ * Mentions are identifiers anywhere in the text, comments and strings included: a superset of
+ * what the front end reads as names, so a file the analysis can reach is never a leaf. */
+#ifndef DL_DRIVER_SHARING_H
+#define DL_DRIVER_SHARING_H
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/intern.h"
+#include "core/source.h"
+
+typedef struct DlSharing DlSharing;
+
+/* `sources[i]`: a Python program (a .py file or a notebook's joined cells) that takes part in
+ * the project, or NULL (not loaded, names no tensor or device, C++). `paths[i]` gives the
+ * module name, as the Python front end derives it. */
+DlSharing *dl_sharing_scan(const DlSource *const *sources, char *const *paths, size_t count,
+                           int threads);
+void dl_sharing_free(DlSharing *s);
+
+/* Whether another file (or the file itself, through its module name) may read file i's
+ * program model. False for files that take no part. */
+bool dl_sharing_is_shared(const DlSharing *s, size_t i);
+
+/* The names of the functions the project's text mentions other than where it defines them: a
+ * superset of the names files refer to (see DlModuleIR.referenced_names). Strings owned by `s`. */
+const DlInterner *dl_sharing_mentioned_functions(const DlSharing *s);
+
+/* Whether file i names a device, as the front end checks it (DlModuleIR.mentions_devices): the
+ * project-wide DlProject.uses_devices needs it before the leaves are lowered. */
+bool dl_sharing_mentions_devices(const DlSharing *s, size_t i);
+
+#endif

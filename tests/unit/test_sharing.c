@@ -1,0 +1,149 @@
+/* Unit tests for driver/sharing: which files other files may read (the rest stream through the
+ * workers one at a time), and the function names the project's text mentions. */
+#include "driver/sharing.h"
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+enum { MAX_FILES = 256 };
+
+typedef struct Project {
+    DlSource sources[MAX_FILES];
+    const DlSource *parts[MAX_FILES];
+    char *paths[MAX_FILES];
+    size_t count;
+    DlSharing *sharing;
+} Project;
+
+/* `files`: path, text, path, text, ..., NULL. A NULL text: a file that takes no part. */
+static void scan(Project *p, int threads, const char *const *files) {
+    memset(p, 0, sizeof *p);
+    for (; files[0]; files += 2, p->count++) {
+        cr_assert(p->count < MAX_FILES);
+        p->paths[p->count] = (char *)files[0];
+        if (!files[1]) continue;
+        char *error = NULL;
+        cr_assert(dl_source_from_bytes(&p->sources[p->count], files[0], files[1], strlen(files[1]),
+                                       0, &error),
+                  "%s", error ? error : "");
+        p->parts[p->count] = &p->sources[p->count];
+    }
+    p->sharing = dl_sharing_scan(p->parts, p->paths, p->count, threads);
+}
+
+static void done(Project *p) {
+    dl_sharing_free(p->sharing);
+    for (size_t i = 0; i < p->count; i++)
+        if (p->parts[i]) dl_source_free(&p->sources[i]);
+}
+
+Test(sharing, a_module_another_file_imports_is_shared_and_the_importer_is_a_leaf) {
+    Project p;
+    scan(&p, 2,
+         (const char *const[]){"src/model.py",
+                               "import torch\nclass Net(torch.nn.Module):\n    pass\n",
+                               "src/train.py", "from model import Net\nnet = Net()\n", NULL});
+    cr_assert(dl_sharing_is_shared(p.sharing, 0), "train.py imports model");
+    cr_assert_not(dl_sharing_is_shared(p.sharing, 1), "nothing names train");
+    done(&p);
+}
+
+Test(sharing, a_class_name_another_file_mentions_makes_its_file_shared) {
+    /* `registry.ResidualStem` reaches the one class of that name whatever `registry` is */
+    Project p;
+    scan(&p, 1,
+         (const char *const[]){"a/blocks.py", "class ResidualStem:\n    pass\n", "a/build.py",
+                               "import registry\nstem = registry.ResidualStem()\n", "a/alone.py",
+                               "class Lonely:\n    pass\nx = Lonely()  # its own class only\n",
+                               NULL});
+    cr_assert(dl_sharing_is_shared(p.sharing, 0));
+    cr_assert_not(dl_sharing_is_shared(p.sharing, 1), "nothing names build");
+    cr_assert_not(dl_sharing_is_shared(p.sharing, 2), "a class named only by its own file");
+    done(&p);
+}
+
+Test(sharing, a_module_that_names_itself_is_shared) {
+    Project p;
+    scan(&p, 1,
+         (const char *const[]){"pkg/config.py", "import config\nDEVICE = config.DEFAULT\n",
+                               "pkg/__init__.py", "DEVICE = 'cuda'\n", "pkg/use.py",
+                               "from pkg import DEVICE  # the package's __init__\n", NULL});
+    cr_assert(dl_sharing_is_shared(p.sharing, 0), "config.py reads itself by its module name");
+    cr_assert(dl_sharing_is_shared(p.sharing, 1), "pkg/__init__.py is the module `pkg`");
+    cr_assert_not(dl_sharing_is_shared(p.sharing, 2));
+    done(&p);
+}
+
+Test(sharing, mentions_in_comments_and_strings_count) {
+    /* a superset of what the front end reads: a file the analysis can reach is never a leaf */
+    Project p;
+    scan(&p, 2,
+         (const char *const[]){"m/layers.py", "x = 1\n", "m/main.py",
+                               "# see layers for the blocks\nname = \"layers\"\n", NULL});
+    cr_assert(dl_sharing_is_shared(p.sharing, 0));
+    done(&p);
+}
+
+Test(sharing, a_definition_is_not_a_mention) {
+    Project p;
+    scan(&p, 1,
+         (const char *const[]){"t/helpers.py",
+                               "def scale(x):\n    return x\nasync def fetch():\n    pass\n"
+                               "class Box:\n    def area(self):\n        return 0\n",
+                               "t/run.py",
+                               "from helpers import scale\nvalue = scale(2)\nb.area()\n", NULL});
+    const DlInterner *named = dl_sharing_mentioned_functions(p.sharing);
+    cr_assert(dl_interner_contains(named, "scale"), "run.py calls it");
+    cr_assert(dl_interner_contains(named, "area"), "a method called by attribute");
+    cr_assert_not(dl_interner_contains(named, "fetch"), "only defined");
+    cr_assert_not(dl_interner_contains(named, "Box"), "a class, not a function");
+    cr_assert_not(dl_interner_contains(named, "value"), "not defined by a def");
+    done(&p);
+}
+
+Test(sharing, numbers_are_not_names_and_files_outside_take_no_part) {
+    Project p;
+    scan(&p, 2,
+         (const char *const[]){"n/e5.py", "lr = 1\n", "n/train.py", "lr = 1e5\n", "n/notes.py",
+                               NULL, /* not loaded, or names no tensor: not scanned */
+                               "n/e6.py", "x = 2\n", NULL});
+    cr_assert_not(dl_sharing_is_shared(p.sharing, 0), "`1e5` is a number, not the module e5");
+    cr_assert_not(dl_sharing_is_shared(p.sharing, 2));
+    cr_assert_not(dl_sharing_is_shared(p.sharing, 3));
+    done(&p);
+}
+
+Test(sharing, device_mentions_are_the_front_ends) {
+    Project p;
+    scan(&p, 1,
+         (const char *const[]){"d/a.py", "x = t.to(dev)\n", "d/b.py", "import torch\n", NULL});
+    cr_assert(dl_sharing_mentions_devices(p.sharing, 0));
+    cr_assert_not(dl_sharing_mentions_devices(p.sharing, 1));
+    done(&p);
+}
+
+Test(sharing, many_files_on_several_threads) {
+    /* 200 modules; every tenth is imported by the next file: the same answer on 1 and 4 threads */
+    static char texts[200][96];
+    static char names[200][32];
+    const char *files[401];
+    for (int i = 0; i < 200; i++) {
+        snprintf(names[i], sizeof names[i], "p/mod%03d.py", i);
+        if (i % 10 == 1)
+            snprintf(texts[i], sizeof texts[i], "from mod%03d import Net%03d\n", i - 1, i - 1);
+        else
+            snprintf(texts[i], sizeof texts[i], "class Net%03d:\n    pass\n", i);
+        files[2 * i] = names[i];
+        files[2 * i + 1] = texts[i];
+    }
+    files[400] = NULL;
+    for (int threads = 1; threads <= 4; threads += 3) {
+        static Project p;
+        scan(&p, threads, files);
+        for (int i = 0; i < 200; i++)
+            cr_assert_eq(dl_sharing_is_shared(p.sharing, (size_t)i), i % 10 == 0,
+                         "mod%03d on %d threads", i, threads);
+        done(&p);
+    }
+}
