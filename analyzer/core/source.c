@@ -5,6 +5,7 @@
 
 #include "vec.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -293,4 +295,24 @@ bool dl_utf8_valid(const char *s, size_t len, size_t *bad_offset) {
 
 bool dl_source_mentions(const DlSource *src, const char *needle) {
     return memmem(src->text, src->len, needle, strlen(needle)) != NULL;
+}
+
+bool dl_source_mentions_any_case(const DlSource *src, const char *needle) {
+    size_t n = strlen(needle);
+    if (n > src->len) return false;
+    if (!n) return true;
+    const char *last = src->text + (src->len - n); /* the last place it can start */
+    char lower = (char)tolower((unsigned char)needle[0]);
+    char upper = (char)toupper((unsigned char)needle[0]);
+    /* memchr finds the candidates (once per case of the first letter): several times faster
+     * than strcasestr, which folds the case of every byte */
+    for (int pass = 0; pass < (lower == upper ? 1 : 2); pass++) {
+        char first = pass ? upper : lower;
+        for (const char *p = src->text; p <= last; p++) {
+            p = memchr(p, first, (size_t)(last - p) + 1);
+            if (!p) break;
+            if (strncasecmp(p + 1, needle + 1, n - 1) == 0) return true;
+        }
+    }
+    return false;
 }

@@ -45,5 +45,7 @@ bool dl_utf8_valid(const char *s, size_t len, size_t *bad_offset);
 
 /* Does the text contain `needle` anywhere (a cheap relevance scan before parsing)? */
 bool dl_source_mentions(const DlSource *src, const char *needle);
+/* The same, in any case ("noqa" finds `# NOQA`): an ASCII needle. */
+bool dl_source_mentions_any_case(const DlSource *src, const char *needle);
 
 #endif

@@ -448,9 +448,10 @@ static uint64_t cpp_command_hash(const FileJob *job, const Run *run) {
 
 static void lower_job(Run *run, FileJob *job) {
     job->lowered = true;
+    /* relevant, unless DEVLINT_PARSE_ALL parses the others too (for their syntax errors) */
+    bool names_devices = !run->parse_all || dl_python_is_relevant(&job->source);
     DlParseResult parsed = job->is_cpp ? cpp_parse(job, run)
-                                       : dl_python_parse(&job->source, &job->arena,
-                                                         dl_python_is_relevant(&job->source));
+                                       : dl_python_parse(&job->source, &job->arena, names_devices);
     if (parsed.error) {
         job->error = parsed.error;
         return;

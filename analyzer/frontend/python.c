@@ -1296,7 +1296,8 @@ DlParseResult dl_python_parse(const DlSource *src, DlArena *arena, bool lower) {
     L.module->source = src;
     L.module->module_name = dl_python_module_name(arena, src->path);
     /* comments only matter for suppressions; `# NOQA` counts as well as `# noqa` */
-    if (strcasestr(src->text, "noqa") || dl_source_mentions(src, "devlint")) collect_comments(&L, root);
+    if (dl_source_mentions_any_case(src, "noqa") || dl_source_mentions(src, "devlint"))
+        collect_comments(&L, root);
     if (lower) {
         lower_block_into(&L, root, &L.module->body);
         L.module->functions = (DlFunction **)dl_ptrvec_finish(L.arena, &L.functions,

@@ -326,3 +326,18 @@ Test(source, load_from_pipe) {
     free(error);
     close(fds[0]);
 }
+
+Test(source, mentions_in_any_case) {
+    const char text[] = "x = 1  # NoQa: DL101\nq = 'nOQ'\n";
+    DlSource src = load_bytes(text, sizeof text - 1);
+    cr_assert(dl_source_mentions_any_case(&src, "noqa"));
+    cr_assert(dl_source_mentions_any_case(&src, "NOQA"));
+    cr_assert(dl_source_mentions_any_case(&src, "dl101"));
+    cr_assert(dl_source_mentions_any_case(&src, "noq'"), "up to the last byte");
+    cr_assert(dl_source_mentions_any_case(&src, "X = 1"), "the first byte");
+    cr_assert_not(dl_source_mentions_any_case(&src, "noqa:dl"));
+    cr_assert_not(dl_source_mentions_any_case(&src, "noq'\n!"), "longer than what is left");
+    cr_assert(dl_source_mentions_any_case(&src, "# n"), "a needle that starts with no letter");
+    cr_assert_not(dl_source_mentions_any_case(&src, "#  n"));
+    dl_source_free(&src);
+}
