@@ -80,13 +80,17 @@ static size_t word_length(const char *text, size_t len, size_t at) {
     return end - at;
 }
 
+static bool is_blank(char c) {
+    return c == ' ' || c == '\t' || c == '\f'; /* Python's indentation may hold form feeds */
+}
+
 static bool keyword_at(const char *text, size_t len, size_t at, const char *kw, size_t kwlen) {
     return at + kwlen < len && memcmp(text + at, kw, kwlen) == 0 &&
-           (text[at + kwlen] == ' ' || text[at + kwlen] == '\t');
+           is_blank(text[at + kwlen]);
 }
 
 static size_t skip_blanks(const char *text, size_t len, size_t at) {
-    while (at < len && (text[at] == ' ' || text[at] == '\t'))
+    while (at < len && is_blank(text[at]))
         at++;
     return at;
 }

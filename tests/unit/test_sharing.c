@@ -147,3 +147,15 @@ Test(sharing, many_files_on_several_threads) {
         done(&p);
     }
 }
+
+Test(sharing, definitions_after_any_indentation) {
+    /* a form feed is indentation too; `async def` defines a function */
+    Project p;
+    scan(&p, 1, (const char *const[]){
+        "f/defs.py", "\fclass Paged:\n    pass\n\tasync  def  gather():\n        pass\n",
+        "f/use.py", "import other\nother.Paged()\nawait gather()\n",
+        NULL});
+    cr_assert(dl_sharing_is_shared(p.sharing, 0), "use.py names the class Paged");
+    cr_assert(dl_interner_contains(dl_sharing_mentioned_functions(p.sharing), "gather"));
+    done(&p);
+}
