@@ -410,6 +410,24 @@ static uint64_t project_hash(const Run *run) {
     return h;
 }
 
+/* What a leaf's result can depend on besides its own bytes and settings: the shared files (the
+ * only ones whose facts it reads) and what the project learns of the leaves from their text
+ * (whether one names a device, the function names they mention). Editing one leaf leaves the
+ * other leaves' results valid; the shared files' results read every file (project_hash). */
+static uint64_t leaf_project_hash(const Run *run, const DlSharing *sharing,
+                                  const DlProjectLeaves *leaves) {
+    uint64_t h = dl_hash_bytes("leaf", 4, 5);
+    for (size_t i = 0; i < run->count; i++) {
+        const FileJob *job = &run->jobs[i];
+        if (!job->loaded || !job->relevant || job->leaf) continue;
+        h = dl_hash_bytes(job->path, strlen(job->path) + 1, h);
+        h = dl_hash_bytes(&job->content_hash, sizeof job->content_hash, h);
+    }
+    uint64_t mentioned = sharing ? dl_sharing_mentioned_functions_hash(sharing) : 0;
+    h = dl_hash_bytes(&leaves->use_devices, sizeof leaves->use_devices, h);
+    return dl_hash_bytes(&mentioned, sizeof mentioned, h);
+}
+
 static void look_up_cache(void *arg, size_t index) {
     Run *run = arg;
     FileJob *job = &run->jobs[run->order[index]];
@@ -680,6 +698,9 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
     dl_timing_mark("start");
     dl_parallel_for(count, opts->jobs, load, &run);
     dl_timing_mark("read files");
+    DlSharing *sharing = NULL;
+    DlProjectLeaves leaves = {0};
+    if (!run.parse_all) sharing = find_leaves(&run, paths, &leaves);
 
     bool all_cached = false;
     if (opts->cache_dir && !opts->stdin_text && !opts->override_count && !opts->report) {
@@ -691,12 +712,14 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
         }
     }
     if (run.cache) {
-        uint64_t base = dl_hash_bytes(&(uint64_t){dl_cache_tool_key()}, 8, project_hash(&run));
+        uint64_t tool = dl_cache_tool_key();
+        uint64_t base = dl_hash_bytes(&tool, sizeof tool, project_hash(&run));
+        uint64_t leaf_base = dl_hash_bytes(&tool, sizeof tool, leaf_project_hash(&run, sharing, &leaves));
         for (size_t i = 0; i < count; i++) {
             FileJob *job = &run.jobs[i];
             uint64_t parts[3] = {job->content_hash, settings_hash(job->settings),
                                  job->is_cpp ? cpp_command_hash(job, &run) : 0};
-            job->cache_key = dl_hash_bytes(parts, sizeof parts, base);
+            job->cache_key = dl_hash_bytes(parts, sizeof parts, job->leaf ? leaf_base : base);
             /* a C++ file without a command, or a C++ result without its headers: not kept */
             if (job->is_cpp && !parts[2]) job->cacheable = false;
         }
@@ -709,10 +732,7 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
     /* a warm run over unchanged files parses nothing; otherwise the files to analyse are
      * parsed first, and the cached ones only when one of those needs project facts (a file that
      * fails again, a C++ file missing a header, needs none) */
-    DlSharing *sharing = NULL;
-    DlProjectLeaves leaves = {0};
     if (!all_cached) {
-        if (!run.parse_all) sharing = find_leaves(&run, paths, &leaves);
         dl_parallel_for(count, opts->jobs, lower, &run);
         bool needs_project = !run.cache;
         for (size_t i = 0; i < count && !needs_project; i++) {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/arena.h"
+#include "core/hash.h"
 #include "core/pool.h"
 #include "core/vec.h"
 #include "frontend/python.h"
@@ -45,6 +46,7 @@ struct DlSharing {
     FileScan *files;
     size_t file_count;
     DlInterner mentioned_functions;
+    uint64_t mentioned_hash; /* of that set, whatever the order of its names */
 };
 
 /* ---------------------------------------------------------------- characters and tokens */
@@ -274,9 +276,12 @@ DlSharing *dl_sharing_scan(const DlSource *const *sources, char *const *paths, s
         f->source = NULL; /* nothing reads the text again */
     }
     dl_interner_init(&s->mentioned_functions, NULL);
-    for (uint32_t i = 0; i < s->cap; i++)
-        if (s->names[i].text && s->names[i].is_function && s->names[i].mentioner != -1)
-            dl_interner_add(&s->mentioned_functions, s->names[i].text);
+    for (uint32_t i = 0; i < s->cap; i++) {
+        const Name *n = &s->names[i];
+        if (!n->text || !n->is_function || n->mentioner == -1) continue;
+        dl_interner_add(&s->mentioned_functions, n->text);
+        s->mentioned_hash += dl_hash_bytes(n->text, n->len, 7); /* a sum: any order */
+    }
     return s;
 }
 
@@ -296,6 +301,10 @@ bool dl_sharing_is_shared(const DlSharing *s, size_t i) {
 
 const DlInterner *dl_sharing_mentioned_functions(const DlSharing *s) {
     return &s->mentioned_functions;
+}
+
+uint64_t dl_sharing_mentioned_functions_hash(const DlSharing *s) {
+    return s->mentioned_hash;
 }
 
 bool dl_sharing_mentions_devices(const DlSharing *s, size_t i) {

@@ -14,6 +14,7 @@
 #define DL_DRIVER_SHARING_H
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/intern.h"
 #include "core/source.h"
@@ -34,6 +35,8 @@ bool dl_sharing_is_shared(const DlSharing *s, size_t i);
 /* The names of the functions the project's text mentions other than where it defines them: a
  * superset of the names files refer to (see DlModuleIR.referenced_names). Strings owned by `s`. */
 const DlInterner *dl_sharing_mentioned_functions(const DlSharing *s);
+/* A hash of that set, for the result cache's keys. */
+uint64_t dl_sharing_mentioned_functions_hash(const DlSharing *s);
 
 /* Whether file i names a device, as the front end checks it (DlModuleIR.mentions_devices): the
  * project-wide DlProject.uses_devices needs it before the leaves are lowered. */

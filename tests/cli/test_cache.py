@@ -113,6 +113,40 @@ class CacheTest(CacheCase):
         self.assertTrue(uncached, "the fixture must produce a finding once DEVICE is CUDA")
         self.assertEqual(self.codes(self.devlint("--format", "json", ".")), uncached)
 
+    def test_editing_a_file_a_leaf_reads_invalidates_the_leaf(self):
+        # step_fn.py is read by no other file (a leaf, analyzer/driver/sharing.c); its result
+        # still depends on config.py, which it imports
+        self.write("config.py", CONFIG_CPU)
+        self.write("step_fn.py", MODEL)
+        self.assertEqual(self.codes(self.devlint("--format", "json", ".")), [])
+        self.write("config.py", CONFIG_CUDA)
+        uncached = self.codes(self.devlint("--format", "json", ".", cache=False))
+        self.assertTrue(uncached, "the fixture must produce a finding once DEVICE is CUDA")
+        self.assertEqual(self.codes(self.devlint("--format", "json", ".")), uncached)
+
+    def test_editing_a_file_no_other_file_reads_keeps_the_others_entries(self):
+        # two files that import nothing of each other (leaves, analyzer/driver/sharing.c): a
+        # change to one leaves the other's result valid
+        self.write("first.py", BUGGY)
+        self.write("second.py", BUGGY + "\n\ndef scale(t):\n    return t * 2\n")
+        self.devlint(".")
+        for entry in self.entries():
+            with open(entry, encoding="utf-8") as fh:
+                doc = json.load(fh)
+            if doc["path"] == "second.py":
+                doc["result"]["diags"][0]["message"] = "served from the cache"
+                with open(entry, "w", encoding="utf-8") as fh:
+                    json.dump(doc, fh)
+        self.write("first.py", CLEAN)
+        out = self.devlint(".").stdout
+        self.assertIn("second.py:3:1: DL101 [unassigned-to] served from the cache", out)
+        self.assertNotIn("first.py", out)
+        # what the analysis learns of the leaves from their text is part of the key: once a
+        # file calls a function no file called before (it may need a summary now), the leaves'
+        # results are computed again
+        self.write("third.py", "import torch\ny = scale(torch.ones(2))\n")
+        self.assertNotIn("served from the cache", self.devlint(".").stdout)
+
     def test_settings_are_part_of_the_key(self):
         self.write("bug.py", BUGGY)
         self.assertEqual(self.codes(self.devlint("--format", "json", "bug.py")),
