@@ -714,7 +714,8 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
     if (run.cache) {
         uint64_t tool = dl_cache_tool_key();
         uint64_t base = dl_hash_bytes(&tool, sizeof tool, project_hash(&run));
-        uint64_t leaf_base = dl_hash_bytes(&tool, sizeof tool, leaf_project_hash(&run, sharing, &leaves));
+        uint64_t leaf_base =
+            dl_hash_bytes(&tool, sizeof tool, leaf_project_hash(&run, sharing, &leaves));
         for (size_t i = 0; i < count; i++) {
             FileJob *job = &run.jobs[i];
             uint64_t parts[3] = {job->content_hash, settings_hash(job->settings),

@@ -104,25 +104,23 @@ class CacheTest(CacheCase):
         self.assertEqual(self.codes(proc), [])
         self.assertEqual(proc.returncode, 0)
 
-    def test_editing_another_project_file_invalidates(self):
+    def assert_config_edit_invalidates(self, model_name):
         self.write("config.py", CONFIG_CPU)
-        self.write("model.py", MODEL)
+        self.write(model_name, MODEL)
         self.assertEqual(self.codes(self.devlint("--format", "json", ".")), [])
         self.write("config.py", CONFIG_CUDA)
         uncached = self.codes(self.devlint("--format", "json", ".", cache=False))
         self.assertTrue(uncached, "the fixture must produce a finding once DEVICE is CUDA")
         self.assertEqual(self.codes(self.devlint("--format", "json", ".")), uncached)
 
+    def test_editing_another_project_file_invalidates(self):
+        # model.py names its own module (`def step(model)`): every file is shared
+        self.assert_config_edit_invalidates("model.py")
+
     def test_editing_a_file_a_leaf_reads_invalidates_the_leaf(self):
         # step_fn.py is read by no other file (a leaf, analyzer/driver/sharing.c); its result
         # still depends on config.py, which it imports
-        self.write("config.py", CONFIG_CPU)
-        self.write("step_fn.py", MODEL)
-        self.assertEqual(self.codes(self.devlint("--format", "json", ".")), [])
-        self.write("config.py", CONFIG_CUDA)
-        uncached = self.codes(self.devlint("--format", "json", ".", cache=False))
-        self.assertTrue(uncached, "the fixture must produce a finding once DEVICE is CUDA")
-        self.assertEqual(self.codes(self.devlint("--format", "json", ".")), uncached)
+        self.assert_config_edit_invalidates("step_fn.py")
 
     def test_editing_a_file_no_other_file_reads_keeps_the_others_entries(self):
         # two files that import nothing of each other (leaves, analyzer/driver/sharing.c): a
