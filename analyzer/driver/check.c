@@ -53,6 +53,11 @@ typedef struct FileJob {
                       and dropped on its own, after the shared files' summaries */
     bool released; /* a leaf done with: its model and text are gone */
     DlFileFacts leaf_facts;
+    DlSharingFile scan;       /* what deciding the leaves needs of its text (driver/sharing.h) */
+    bool text_dropped;        /* let go after reading: read again when it is lowered */
+    bool mentions_dataloader; /* its summaries may mark a dataset DataLoader workers read */
+    bool scanned;             /* `scan` was taken: mentions_devices is known */
+    bool mentions_devices;    /* DlModuleIR.mentions_devices, from the scan */
 } FileJob;
 
 typedef struct Run {
@@ -365,6 +370,16 @@ static bool load_notebook(FileJob *job, const Run *run, char **error) {
 
 static bool cpp_relevant(const DlSource *src);
 
+/* Whether the file's bytes come from the disk (not standard input, an editor's unsaved buffer
+ * or a notebook's cells): only those can be read again. */
+static bool on_disk(const Run *run, const FileJob *job) {
+    const DlCheckOptions *o = run->opts;
+    if (o->stdin_text || job->is_notebook) return false;
+    for (size_t i = 0; i < o->override_count; i++)
+        if (strcmp(o->overrides[i].path, job->path) == 0) return false;
+    return true;
+}
+
 static void load(void *arg, size_t index) {
     Run *run = arg;
     FileJob *job = &run->jobs[run->order[index]];
@@ -386,7 +401,40 @@ static void load(void *arg, size_t index) {
                                                    : dl_python_is_relevant(&job->source));
     if (!job->is_notebook) job->content_hash = dl_hash_bytes(job->source.text, job->source.len, 0);
     job->cacheable = true; /* C++: with its compile command in the key and its headers stored */
-    if (!job->relevant) dl_source_free(&job->source); /* nothing reads it again */
+    if (!job->relevant) {
+        dl_source_free(&job->source); /* nothing reads it again */
+        return;
+    }
+    if (job->is_cpp || run->parse_all) return;
+    /* What the project needs of a Python file before any is lowered is taken now; a file on
+     * disk is then let go and read again when its turn comes, so that the texts of a large
+     * project are not all in memory at once (see stream_leaf). */
+    dl_sharing_file_scan(&job->scan, &job->source);
+    job->scanned = true;
+    job->mentions_devices = job->scan.mentions_devices;
+    job->mentions_dataloader = dl_source_mentions(&job->source, "DataLoader");
+    if (on_disk(run, job)) {
+        dl_source_free(&job->source);
+        job->text_dropped = true;
+    }
+}
+
+/* The text of a file let go after reading (see load), read again: the same bytes, or an error
+ * (the file changed while it was checked, and its cache key and the project's facts describe
+ * the old bytes). */
+static bool reload(FileJob *job, const Run *run) {
+    char *error = NULL;
+    if (!dl_source_load(&job->source, job->path, run->opts->max_file_bytes, &error)) {
+        job->error = error;
+        return false;
+    }
+    job->text_dropped = false;
+    if (dl_hash_bytes(job->source.text, job->source.len, 0) != job->content_hash) {
+        job->error = strdup("the file changed while devlint was checking it; check it again");
+        job->cacheable = false;
+        return false;
+    }
+    return true;
 }
 
 /* The rules, severities and device names a file is checked with. */
@@ -466,10 +514,13 @@ static uint64_t cpp_command_hash(const FileJob *job, const Run *run) {
 
 static void lower_job(Run *run, FileJob *job) {
     job->lowered = true;
+    if (job->text_dropped && !reload(job, run)) return;
     /* relevant, unless DEVLINT_PARSE_ALL parses the others too (for their syntax errors) */
     bool names_devices = !run->parse_all || dl_python_is_relevant(&job->source);
     DlParseResult parsed = job->is_cpp ? cpp_parse(job, run)
-                                       : dl_python_parse(&job->source, &job->arena, names_devices);
+                                       : dl_python_parse(&job->source, &job->arena, names_devices,
+                                                         job->scanned ? &job->mentions_devices
+                                                                      : NULL);
     if (parsed.error) {
         job->error = parsed.error;
         return;
@@ -556,8 +607,7 @@ static void stream_leaf(void *arg, size_t index) {
     FileJob *job = &run->jobs[run->order[index]];
     if (!job->leaf) return;
     bool analysed = !job->cached && reported(run, job);
-    if (job->loaded && (analysed || (run->lower_cached &&
-                                     dl_source_mentions(&job->source, "DataLoader")))) {
+    if (job->loaded && (analysed || (run->lower_cached && job->mentions_dataloader))) {
         dl_arena_init(&job->arena); /* its memory goes back when it is done */
         lower_job(run, job);
         if (job->module)
@@ -623,28 +673,26 @@ static void analyse_file(Run *run, FileJob *job) {
  * those whose names other files mention. C++ files are always shared (their front end records
  * no names), and so is everything when DEVLINT_PARSE_ALL parses files it does not lower. */
 static DlSharing *find_leaves(Run *run, char *const *paths, DlProjectLeaves *leaves) {
-    const DlSource **sources = calloc(run->count ? run->count : 1, sizeof *sources);
-    if (!sources) abort();
-    for (size_t i = 0; i < run->count; i++) {
-        const FileJob *job = &run->jobs[i];
-        if (job->loaded && job->relevant && !job->is_cpp) sources[i] = &job->source;
-    }
-    DlSharing *sharing = dl_sharing_scan(sources, paths, run->count, run->opts->jobs);
-    free(sources);
+    DlSharingFile *files = calloc(run->count ? run->count : 1, sizeof *files);
+    if (!files) abort();
+    for (size_t i = 0; i < run->count; i++)
+        files[i] = run->jobs[i].scan; /* zeroed for files that take no part */
+    DlSharing *sharing = dl_sharing_decide(files, paths, run->count, run->opts->jobs);
+    free(files);
     const char *off = getenv("DEVLINT_NO_STREAMING"); /* to compare the two pipelines */
     bool streaming = !(off && *off && strcmp(off, "0") != 0);
     for (size_t i = 0; i < run->count && streaming; i++) {
         FileJob *job = &run->jobs[i];
-        if (!job->loaded || !job->relevant || job->is_cpp || dl_sharing_is_shared(sharing, i))
-            continue;
+        if (!job->scan.takes_part || dl_sharing_is_shared(sharing, i)) continue;
         job->leaf = true;
-        leaves->use_devices |= dl_sharing_mentions_devices(sharing, i);
+        leaves->use_devices |= job->scan.mentions_devices;
     }
     if (streaming) leaves->mentioned_names = dl_sharing_mentioned_functions(sharing);
     size_t leaf_count = 0, lowered = 0;
     for (size_t i = 0; i < run->count; i++) {
         leaf_count += run->jobs[i].leaf;
         lowered += run->jobs[i].loaded && run->jobs[i].relevant;
+        dl_sharing_file_free(&run->jobs[i].scan);
     }
     char label[96];
     snprintf(label, sizeof label, "find the files no other file reads (%zu of %zu)", leaf_count,

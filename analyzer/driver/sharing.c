@@ -1,7 +1,10 @@
-/* Which files other files may read (see sharing.h). Two passes over the text, both on the
- * worker threads: the first finds what each file defines (`def name`, `class Name`, at the
- * start of a line), the second looks every identifier of every file up in the table of those
- * names and notes who mentions each. */
+/* Which files other files may read (see sharing.h). Each file is scanned once, while its text
+ * is at hand (dl_sharing_file_scan): what it defines (`def name`, `class Name` at the start of
+ * a line) and the set of identifiers it uses, kept as 32-bit hashes. The decision
+ * (dl_sharing_decide) needs no text: it looks every file's identifier hashes up in the table of
+ * the names the project defines and notes who mentions each. Two names with the same hash can
+ * only make a file look mentioned when it is not: a file too many is shared, never one too few
+ * left out. */
 #include "driver/sharing.h"
 
 #include <stdint.h>
@@ -23,18 +26,6 @@ typedef struct Name {
     bool mentioned_twice; /* and a second file does too */
 } Name;
 
-typedef struct Token {
-    uint32_t start, len;
-} Token;
-
-typedef struct FileScan {
-    const DlSource *source;
-    const char *module;
-    DL_VEC(Token) classes;
-    DL_VEC(Token) functions;
-    bool shared, mentions_devices;
-} FileScan;
-
 enum { FILTER_BITS = 1 << 20 }; /* 128 KiB: stays in cache while every identifier is tested */
 
 struct DlSharing {
@@ -43,23 +34,21 @@ struct DlSharing {
     uint32_t cap, count; /* cap: a power of two */
     uint64_t *filter;    /* bit (hash >> 12) % FILTER_BITS set for every name: most identifiers of a
                             file name nothing defined in the project and stop here */
-    FileScan *files;
+    const DlSharingFile *files;
+    const char **modules; /* each file's module name (NULL: takes no part) */
+    bool *shared;
     size_t file_count;
     DlInterner mentioned_functions;
     uint64_t mentioned_hash; /* of that set, whatever the order of its names */
 };
 
-/* ---------------------------------------------------------------- characters and tokens */
+/* ---------------------------------------------------------------- characters and hashes */
 
 /* Identifier characters: letters, digits, '_' and (conservatively) every non-ASCII byte. */
 static const bool word_char[256] = {
     ['0' ... '9'] = true, ['A' ... 'Z'] = true,   ['a' ... 'z'] = true,
     ['_'] = true,         [0x80 ... 0xff] = true,
 };
-
-static bool is_word(unsigned char c) {
-    return word_char[c];
-}
 
 enum { HASH_SEED = 2166136261u, HASH_PRIME = 16777619u }; /* FNV-1a */
 
@@ -74,10 +63,9 @@ static uint32_t filter_bit(uint32_t hash) {
     return (hash >> 12) & (FILTER_BITS - 1);
 }
 
-/* The identifier at `at` (which starts one), and its length. */
 static size_t word_length(const char *text, size_t len, size_t at) {
     size_t end = at;
-    while (end < len && is_word((unsigned char)text[end]))
+    while (end < len && word_char[(unsigned char)text[end]])
         end++;
     return end - at;
 }
@@ -87,8 +75,7 @@ static bool is_blank(char c) {
 }
 
 static bool keyword_at(const char *text, size_t len, size_t at, const char *kw, size_t kwlen) {
-    return at + kwlen < len && memcmp(text + at, kw, kwlen) == 0 &&
-           is_blank(text[at + kwlen]);
+    return at + kwlen < len && memcmp(text + at, kw, kwlen) == 0 && is_blank(text[at + kwlen]);
 }
 
 static size_t skip_blanks(const char *text, size_t len, size_t at) {
@@ -97,41 +84,141 @@ static size_t skip_blanks(const char *text, size_t len, size_t at) {
     return at;
 }
 
-/* ---------------------------------------------------------------- pass 1: definitions */
+/* ---------------------------------------------------------------- one file, with its text */
+
+typedef DL_VEC(char) CharVec;
+
+static void add_definition(CharVec *names, const char *name, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        dl_vec_push(names, name[i]);
+    dl_vec_push(names, '\0');
+}
 
 /* `def name` / `async def name` / `class Name` at the start of a line (after its indentation).
  * Lines inside strings count too: a definition too many only makes a file shared. */
-static void find_definitions(FileScan *f) {
-    const char *text = f->source->text;
-    size_t len = f->source->len;
+static void find_definitions(DlSharingFile *f, const DlSource *src) {
+    const char *text = src->text;
+    size_t len = src->len;
+    CharVec classes = {0}, functions = {0};
     for (size_t at = 0; at < len;) {
         at = skip_blanks(text, len, at);
-        if (keyword_at(text, len, at, "async", 5)) at = skip_blanks(text, len, at + 5);
-        bool is_def = keyword_at(text, len, at, "def", 3);
-        bool is_class = !is_def && keyword_at(text, len, at, "class", 5);
+        char first = at < len ? text[at] : '\0'; /* most lines start with none of a, c, d */
+        if (first == 'a' && keyword_at(text, len, at, "async", 5)) {
+            at = skip_blanks(text, len, at + 5);
+            first = at < len ? text[at] : '\0';
+        }
+        bool is_def = first == 'd' && keyword_at(text, len, at, "def", 3);
+        bool is_class = first == 'c' && keyword_at(text, len, at, "class", 5);
         if (is_def || is_class) {
             size_t name = skip_blanks(text, len, at + (is_def ? 3 : 5));
             size_t n = name < len && !(text[name] >= '0' && text[name] <= '9')
                            ? word_length(text, len, name)
                            : 0;
-            if (n) {
-                Token t = {(uint32_t)name, (uint32_t)n};
-                if (is_def)
-                    dl_vec_push(&f->functions, t);
-                else
-                    dl_vec_push(&f->classes, t);
+            if (n && is_def) {
+                add_definition(&functions, text + name, n);
+                f->function_count++;
+            } else if (n) {
+                add_definition(&classes, text + name, n);
+                f->class_count++;
             }
         }
         const char *nl = memchr(text + at, '\n', len - at);
         at = nl ? (size_t)(nl - text) + 1 : len;
     }
+    /* one block: the class names, then the function names */
+    f->names = malloc(classes.len + functions.len + 1);
+    if (!f->names) abort();
+    if (classes.len) memcpy(f->names, classes.items, classes.len);
+    if (functions.len) memcpy(f->names + classes.len, functions.items, functions.len);
+    dl_vec_free(&classes);
+    dl_vec_free(&functions);
 }
 
-static void scan_definitions(void *ctx, size_t index) {
-    FileScan *f = &((DlSharing *)ctx)->files[index];
-    if (!f->source) return;
-    find_definitions(f);
-    f->mentions_devices = dl_python_mentions_devices(f->source);
+/* A set of 32-bit hashes (open addressing; 0 stands for "empty", the hash 0 is kept apart). */
+typedef struct HashSet {
+    uint32_t *slots;
+    uint32_t cap, count; /* cap: a power of two */
+} HashSet;
+
+static void hash_set_put(HashSet *set, uint32_t hash) {
+    uint32_t i = hash & (set->cap - 1);
+    while (set->slots[i])
+        i = (i + 1) & (set->cap - 1);
+    set->slots[i] = hash;
+}
+
+static void hash_set_grow(HashSet *set) {
+    HashSet old = *set;
+    set->cap = old.cap ? old.cap * 2 : 1024;
+    set->slots = calloc(set->cap, sizeof *set->slots);
+    if (!set->slots) abort();
+    for (uint32_t k = 0; k < old.cap; k++)
+        if (old.slots[k]) hash_set_put(set, old.slots[k]);
+    free(old.slots);
+}
+
+/* Adds `hash` (not 0); whether it was new. */
+static bool hash_set_add(HashSet *set, uint32_t hash) {
+    uint32_t i = hash & (set->cap - 1);
+    while (set->slots[i] && set->slots[i] != hash)
+        i = (i + 1) & (set->cap - 1);
+    if (set->slots[i]) return false;
+    set->slots[i] = hash;
+    if (++set->count * 2 > set->cap) hash_set_grow(set);
+    return true;
+}
+
+/* The distinct hashes of the identifiers the file uses, not counting the name a `def` or
+ * `class` defines. */
+static void find_mentions(DlSharingFile *f, const DlSource *src) {
+    const unsigned char *text = (const unsigned char *)src->text;
+    size_t len = src->len;
+    DL_VEC(uint32_t) found = {0};
+    HashSet set = {0};
+    hash_set_grow(&set);
+    bool has_zero = false;
+    bool defining = false; /* the previous word was `def` or `class`: this one is defined */
+    for (size_t at = 0; at < len;) {
+        unsigned char c = text[at];
+        if (!word_char[c]) {
+            at++;
+            continue;
+        }
+        size_t start = at;
+        uint32_t hash = HASH_SEED;
+        for (; at < len && word_char[text[at]]; at++)
+            hash = (hash ^ text[at]) * HASH_PRIME;
+        size_t n = at - start;
+        if (c >= '0' && c <= '9') continue; /* a number (1e5, 0x1f): not a name */
+        bool was_defining = defining;
+        const unsigned char *w = text + start;
+        defining = (n == 3 && w[0] == 'd' && w[1] == 'e' && w[2] == 'f') ||
+                   (n == 5 && w[0] == 'c' && memcmp(w, "class", 5) == 0);
+        if (was_defining) continue;
+        if (!hash)
+            has_zero = true;
+        else if (hash_set_add(&set, hash))
+            dl_vec_push(&found, hash);
+    }
+    free(set.slots);
+    if (has_zero) dl_vec_push(&found, 0);
+    f->mention_count = (uint32_t)found.len;
+    f->mentions = found.len ? found.items : malloc(sizeof *f->mentions);
+    if (!f->mentions) abort();
+}
+
+void dl_sharing_file_scan(DlSharingFile *f, const DlSource *src) {
+    memset(f, 0, sizeof *f);
+    f->takes_part = true;
+    find_definitions(f, src);
+    find_mentions(f, src);
+    f->mentions_devices = dl_python_mentions_devices(src);
+}
+
+void dl_sharing_file_free(DlSharingFile *f) {
+    free(f->names);
+    free(f->mentions);
+    memset(f, 0, sizeof *f);
 }
 
 /* ---------------------------------------------------------------- the table of names */
@@ -169,17 +256,14 @@ static Name *add_name(DlSharing *s, const char *text, size_t len) {
     return n;
 }
 
-static Name *find_hashed(const DlSharing *s, const char *text, size_t len, uint32_t hash) {
+static const Name *find_name(const DlSharing *s, const char *text) {
     if (!s->count) return NULL;
-    Name *n = slot_of(s, text, len, hash);
+    size_t len = strlen(text);
+    const Name *n = slot_of(s, text, len, hash_text(text, len));
     return n->text ? n : NULL;
 }
 
-static Name *find_name(const DlSharing *s, const char *text, size_t len) {
-    return find_hashed(s, text, len, hash_text(text, len));
-}
-
-/* ---------------------------------------------------------------- pass 2: mentions */
+/* ---------------------------------------------------------------- mentions */
 
 static void note_mention(Name *n, int32_t file) {
     int32_t first = __atomic_load_n(&n->mentioner, __ATOMIC_RELAXED);
@@ -191,65 +275,51 @@ static void note_mention(Name *n, int32_t file) {
         __atomic_store_n(&n->mentioned_twice, true, __ATOMIC_RELAXED);
 }
 
-static void scan_mentions(void *ctx, size_t index) {
+/* Every name whose hash the file uses is mentioned by it (all of them, when names collide). */
+static void note_mentions(void *ctx, size_t index) {
     DlSharing *s = ctx;
-    const FileScan *f = &s->files[index];
-    if (!f->source) return;
-    const unsigned char *text = (const unsigned char *)f->source->text;
-    size_t len = f->source->len;
-    bool defining = false; /* the previous word was `def` or `class`: this one is defined */
-    for (size_t at = 0; at < len;) {
-        unsigned char c = text[at];
-        if (!word_char[c]) {
-            at++;
-            continue;
-        }
-        size_t start = at;
-        uint32_t hash = HASH_SEED;
-        for (; at < len && word_char[text[at]]; at++)
-            hash = (hash ^ text[at]) * HASH_PRIME;
-        size_t n = at - start;
-        if (c >= '0' && c <= '9') continue; /* a number (1e5, 0x1f): not a name */
-        bool was_defining = defining;
-        defining = (n == 3 && memcmp(text + start, "def", 3) == 0) ||
-                   (n == 5 && memcmp(text + start, "class", 5) == 0);
-        uint32_t bit = filter_bit(hash);
-        if (was_defining || !(s->filter[bit / 64] >> (bit % 64) & 1)) continue;
-        Name *name = find_hashed(s, (const char *)text + start, n, hash);
-        if (name) note_mention(name, (int32_t)index);
+    const DlSharingFile *f = &s->files[index];
+    if (!f->takes_part || !s->count) return;
+    for (uint32_t k = 0; k < f->mention_count; k++) {
+        uint32_t hash = f->mentions[k], bit = filter_bit(hash);
+        if (!(s->filter[bit / 64] >> (bit % 64) & 1)) continue;
+        for (uint32_t i = hash & (s->cap - 1); s->names[i].text; i = (i + 1) & (s->cap - 1))
+            if (s->names[i].hash == hash) note_mention(&s->names[i], (int32_t)index);
     }
 }
-
-/* ---------------------------------------------------------------- the decision */
 
 static bool mentioned_by_another(const Name *n, int32_t file) {
     int32_t first = __atomic_load_n(&n->mentioner, __ATOMIC_RELAXED);
     return n->mentioned_twice || (first != -1 && first != file);
 }
 
-DlSharing *dl_sharing_scan(const DlSource *const *sources, char *const *paths, size_t count,
-                           int threads) {
+/* ---------------------------------------------------------------- the decision */
+
+DlSharing *dl_sharing_decide(const DlSharingFile *files, char *const *paths, size_t count,
+                             int threads) {
     DlSharing *s = calloc(1, sizeof *s);
     if (!s) abort();
-    s->files = calloc(count ? count : 1, sizeof *s->files);
-    if (!s->files) abort();
-    dl_arena_init(&s->arena);
+    s->files = files;
     s->file_count = count;
-    for (size_t i = 0; i < count; i++)
-        s->files[i].source = sources[i];
-    dl_parallel_for(count, threads, scan_definitions, s);
-
+    s->modules = calloc(count ? count : 1, sizeof *s->modules);
+    s->shared = calloc(count ? count : 1, sizeof *s->shared);
+    if (!s->modules || !s->shared) abort();
+    dl_arena_init(&s->arena);
     for (size_t i = 0; i < count; i++) {
-        FileScan *f = &s->files[i];
-        if (!f->source) continue;
-        f->module = dl_python_module_name(&s->arena, paths[i]);
-        add_name(s, f->module, strlen(f->module))->is_module = true;
-        for (size_t k = 0; k < f->classes.len; k++)
-            add_name(s, f->source->text + f->classes.items[k].start, f->classes.items[k].len)
-                ->is_class = true;
-        for (size_t k = 0; k < f->functions.len; k++)
-            add_name(s, f->source->text + f->functions.items[k].start, f->functions.items[k].len)
-                ->is_function = true;
+        const DlSharingFile *f = &files[i];
+        if (!f->takes_part) continue;
+        s->modules[i] = dl_python_module_name(&s->arena, paths[i]);
+        add_name(s, s->modules[i], strlen(s->modules[i]))->is_module = true;
+        const char *name = f->names;
+        for (uint32_t k = 0; k < f->class_count + f->function_count; k++) {
+            size_t n = strlen(name);
+            Name *entry = add_name(s, name, n);
+            if (k < f->class_count)
+                entry->is_class = true;
+            else
+                entry->is_function = true;
+            name += n + 1;
+        }
     }
     s->filter = calloc(FILTER_BITS / 64, sizeof *s->filter);
     if (!s->filter) abort();
@@ -258,22 +328,21 @@ DlSharing *dl_sharing_scan(const DlSource *const *sources, char *const *paths, s
             uint32_t bit = filter_bit(s->names[i].hash);
             s->filter[bit / 64] |= (uint64_t)1 << (bit % 64);
         }
-    dl_parallel_for(count, threads, scan_mentions, s);
+    dl_parallel_for(count, threads, note_mentions, s);
 
     for (size_t i = 0; i < count; i++) {
-        FileScan *f = &s->files[i];
-        if (!f->source) continue;
+        const DlSharingFile *f = &files[i];
+        if (!f->takes_part) continue;
         /* through its module name, even by itself (`import model` in model.py) */
-        const Name *module = find_name(s, f->module, strlen(f->module));
-        f->shared = module && module->mentioner != -1;
-        for (size_t k = 0; k < f->classes.len && !f->shared; k++) {
-            const Name *cls =
-                find_name(s, f->source->text + f->classes.items[k].start, f->classes.items[k].len);
-            f->shared = cls && mentioned_by_another(cls, (int32_t)i);
+        const Name *module = find_name(s, s->modules[i]);
+        bool shared = module && module->mentioner != -1;
+        const char *name = f->names;
+        for (uint32_t k = 0; k < f->class_count && !shared; k++) {
+            const Name *cls = find_name(s, name);
+            shared = cls && mentioned_by_another(cls, (int32_t)i);
+            name += strlen(name) + 1;
         }
-        dl_vec_free(&f->classes);
-        dl_vec_free(&f->functions);
-        f->source = NULL; /* nothing reads the text again */
+        s->shared[i] = shared;
     }
     dl_interner_init(&s->mentioned_functions, NULL);
     for (uint32_t i = 0; i < s->cap; i++) {
@@ -282,6 +351,31 @@ DlSharing *dl_sharing_scan(const DlSource *const *sources, char *const *paths, s
         dl_interner_add(&s->mentioned_functions, n->text);
         s->mentioned_hash += dl_hash_bytes(n->text, n->len, 7); /* a sum: any order */
     }
+    s->files = NULL; /* the caller's: not read again */
+    return s;
+}
+
+/* For the callers that hold every text anyway (the unit tests). */
+typedef struct ScanAll {
+    const DlSource *const *sources;
+    DlSharingFile *files;
+} ScanAll;
+
+static void scan_one(void *ctx, size_t index) {
+    ScanAll *all = ctx;
+    if (all->sources[index]) dl_sharing_file_scan(&all->files[index], all->sources[index]);
+}
+
+DlSharing *dl_sharing_scan(const DlSource *const *sources, char *const *paths, size_t count,
+                           int threads) {
+    DlSharingFile *files = calloc(count ? count : 1, sizeof *files);
+    if (!files) abort();
+    ScanAll all = {sources, files};
+    dl_parallel_for(count, threads, scan_one, &all);
+    DlSharing *s = dl_sharing_decide(files, paths, count, threads);
+    for (size_t i = 0; i < count; i++)
+        dl_sharing_file_free(&files[i]);
+    free(files);
     return s;
 }
 
@@ -290,13 +384,14 @@ void dl_sharing_free(DlSharing *s) {
     dl_interner_free(&s->mentioned_functions);
     free(s->names);
     free(s->filter);
-    free(s->files);
+    free(s->modules);
+    free(s->shared);
     dl_arena_release(&s->arena);
     free(s);
 }
 
 bool dl_sharing_is_shared(const DlSharing *s, size_t i) {
-    return i < s->file_count && s->files[i].shared;
+    return i < s->file_count && s->shared[i];
 }
 
 const DlInterner *dl_sharing_mentioned_functions(const DlSharing *s) {
@@ -305,8 +400,4 @@ const DlInterner *dl_sharing_mentioned_functions(const DlSharing *s) {
 
 uint64_t dl_sharing_mentioned_functions_hash(const DlSharing *s) {
     return s->mentioned_hash;
-}
-
-bool dl_sharing_mentions_devices(const DlSharing *s, size_t i) {
-    return i < s->file_count && s->files[i].mentions_devices;
 }

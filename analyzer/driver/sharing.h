@@ -19,11 +19,31 @@
 #include "core/intern.h"
 #include "core/source.h"
 
+/* What the decision needs of one Python program (a .py file or a notebook's joined cells),
+ * taken while its text is at hand: the text can be let go afterwards. */
+typedef struct DlSharingFile {
+    bool takes_part;       /* scanned (zeroed: a file that takes no part) */
+    bool mentions_devices; /* names a device, as the front end checks it (DlModuleIR.
+                              mentions_devices): the project-wide DlProject.uses_devices needs
+                              it before the leaves are lowered */
+    char *names;           /* the class names it defines, then the function names, each
+                              NUL-terminated */
+    uint32_t class_count, function_count;
+    uint32_t *mentions; /* the distinct 32-bit hashes of the identifiers it uses, other than a
+                           name where a `def` or `class` defines it */
+    uint32_t mention_count;
+} DlSharingFile;
+
+void dl_sharing_file_scan(DlSharingFile *f, const DlSource *src);
+void dl_sharing_file_free(DlSharingFile *f);
+
 typedef struct DlSharing DlSharing;
 
-/* `sources[i]`: a Python program (a .py file or a notebook's joined cells) that takes part in
- * the project, or NULL (not loaded, names no tensor or device, C++). `paths[i]` gives the
- * module name, as the Python front end derives it. */
+/* The decision over `files` (parallel to `paths`, whose names give the module names as the
+ * Python front end derives them). `files` is read only during the call. */
+DlSharing *dl_sharing_decide(const DlSharingFile *files, char *const *paths, size_t count,
+                             int threads);
+/* Scans and decides at once: `sources[i]` NULL for a file that takes no part. */
 DlSharing *dl_sharing_scan(const DlSource *const *sources, char *const *paths, size_t count,
                            int threads);
 void dl_sharing_free(DlSharing *s);
@@ -37,9 +57,5 @@ bool dl_sharing_is_shared(const DlSharing *s, size_t i);
 const DlInterner *dl_sharing_mentioned_functions(const DlSharing *s);
 /* A hash of that set, for the result cache's keys. */
 uint64_t dl_sharing_mentioned_functions_hash(const DlSharing *s);
-
-/* Whether file i names a device, as the front end checks it (DlModuleIR.mentions_devices): the
- * project-wide DlProject.uses_devices needs it before the leaves are lowered. */
-bool dl_sharing_mentions_devices(const DlSharing *s, size_t i);
 
 #endif

@@ -1270,7 +1270,8 @@ static void delete_tree(TSTree *tree) {
     dl_ts_region_end();
 }
 
-DlParseResult dl_python_parse(const DlSource *src, DlArena *arena, bool lower) {
+DlParseResult dl_python_parse(const DlSource *src, DlArena *arena, bool lower,
+                              const bool *mentions_devices) {
     DlParseResult result = {0};
     pthread_once(&grammar_once, grammar_init);
     if ((result.error = parser_limit_error(src))) return result;
@@ -1305,7 +1306,8 @@ DlParseResult dl_python_parse(const DlSource *src, DlArena *arena, bool lower) {
         L.module->classes =
             (DlClass **)dl_ptrvec_finish(L.arena, &L.classes, &L.module->class_count);
         L.module->sets_default_device = dl_source_mentions(src, "set_default_device");
-        L.module->mentions_devices = dl_python_mentions_devices(src);
+        L.module->mentions_devices =
+            mentions_devices ? *mentions_devices : dl_python_mentions_devices(src);
     }
     delete_tree(tree);
     if (lower) {

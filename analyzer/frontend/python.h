@@ -16,8 +16,10 @@ typedef struct DlParseResult {
 } DlParseResult;
 
 /* Parses and lowers `src`. `lower` false: parse only (syntax check, comments for
- * suppressions) — for files that cannot contain device bugs. */
-DlParseResult dl_python_parse(const DlSource *src, DlArena *arena, bool lower);
+ * suppressions) — for files that cannot contain device bugs. `mentions_devices`: what
+ * dl_python_mentions_devices(src) says, when the caller knows it already (NULL: work it out). */
+DlParseResult dl_python_parse(const DlSource *src, DlArena *arena, bool lower,
+                              const bool *mentions_devices);
 
 /* Does the file mention anything a device bug needs (torch, devices, tensors, modules)?
  * A cheap byte scan that lets the driver skip lowering files that cannot produce findings. */

@@ -115,12 +115,35 @@ Test(sharing, numbers_are_not_names_and_files_outside_take_no_part) {
 }
 
 Test(sharing, device_mentions_are_the_front_ends) {
-    Project p;
-    scan(&p, 1,
-         (const char *const[]){"d/a.py", "x = t.to(dev)\n", "d/b.py", "import torch\n", NULL});
-    cr_assert(dl_sharing_mentions_devices(p.sharing, 0));
-    cr_assert_not(dl_sharing_mentions_devices(p.sharing, 1));
-    done(&p);
+    const char *texts[2] = {"x = t.to(dev)\n", "import torch\n"};
+    for (int i = 0; i < 2; i++) {
+        DlSource src;
+        char *error = NULL;
+        cr_assert(dl_source_from_bytes(&src, "d.py", texts[i], strlen(texts[i]), 0, &error));
+        DlSharingFile f;
+        dl_sharing_file_scan(&f, &src);
+        cr_assert_eq(f.mentions_devices, i == 0);
+        dl_sharing_file_free(&f);
+        dl_source_free(&src);
+    }
+}
+
+Test(sharing, a_file_keeps_what_it_defines_and_the_hashes_of_what_it_names) {
+    const char *text = "class Box:\n    def area(self):\n        return side * side\n";
+    DlSource src;
+    char *error = NULL;
+    cr_assert(dl_source_from_bytes(&src, "b.py", text, strlen(text), 0, &error));
+    DlSharingFile f;
+    dl_sharing_file_scan(&f, &src);
+    cr_assert_eq(f.class_count, 1);
+    cr_assert_eq(f.function_count, 1);
+    cr_assert_str_eq(f.names, "Box");
+    cr_assert_str_eq(f.names + 4, "area");
+    /* class, def, self, return, side (once; keywords are words too): not Box or area, which
+     * are only defined here */
+    cr_assert_eq(f.mention_count, 5);
+    dl_sharing_file_free(&f);
+    dl_source_free(&src);
 }
 
 Test(sharing, many_files_on_several_threads) {
