@@ -1,8 +1,30 @@
 """The command line every unittest suite that drives a devlint executable shares:
 `--devlint PATH` (or `--devlint=PATH`; else $DEVLINT; else build/devlint), then unittest's own
-options. Used by tests/cli/test_*.py and tests/regress/run_regress.py."""
+options. Used by tests/cli/test_*.py and tests/regress/run_regress.py. Also the test case with a
+temporary project directory that several suites use."""
 import os
 import sys
+import tempfile
+import unittest
+
+
+class ProjectCase(unittest.TestCase):
+    """A fresh project directory per test (`self.dir`, removed after it) and `write()`."""
+    maxDiff = None
+    dir_prefix = "devlint-"
+
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory(prefix=self.dir_prefix)
+        self.dir = self._tmp.name
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def write(self, rel, text):
+        path = os.path.join(self.dir, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
 
 
 def parse_args(script):

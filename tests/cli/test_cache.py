@@ -9,8 +9,6 @@ import glob
 import json
 import os
 import subprocess
-import sys
-import tempfile
 import unittest
 
 import devlint_main
@@ -28,22 +26,12 @@ MODEL = ('import torch\nfrom config import DEVICE\n\n'
          '    return x * w\n')
 
 
-class CacheCase(unittest.TestCase):
-    maxDiff = None
+class CacheCase(devlint_main.ProjectCase):
+    dir_prefix = "devlint-cache-"
 
     def setUp(self):
-        self._tmp = tempfile.TemporaryDirectory(prefix="devlint-cache-")
-        self.dir = self._tmp.name
+        super().setUp()
         self.cache = os.path.join(self.dir, "cache")
-
-    def tearDown(self):
-        self._tmp.cleanup()
-
-    def write(self, rel, text):
-        path = os.path.join(self.dir, rel)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(text)
 
     def devlint(self, *args, cache=True):
         extra = ["--cache-dir", self.cache] if cache else []

@@ -11,8 +11,6 @@ import json
 import os
 import re
 import subprocess
-import sys
-import tempfile
 import unittest
 
 import devlint_main
@@ -84,21 +82,8 @@ def findings(proc):
     return [(f["path"], f["line"], f["code"]) for f in json.loads(proc.stdout)["findings"]]
 
 
-class StreamingCase(unittest.TestCase):
-    maxDiff = None
-
-    def setUp(self):
-        self._tmp = tempfile.TemporaryDirectory(prefix="devlint-stream-")
-        self.dir = self._tmp.name
-
-    def tearDown(self):
-        self._tmp.cleanup()
-
-    def write(self, rel, text):
-        path = os.path.join(self.dir, rel)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(text)
+class StreamingCase(devlint_main.ProjectCase):
+    dir_prefix = "devlint-stream-"
 
     def check(self, *args, streaming=True):
         return findings(run(["--format", "json", "--exit-zero"] + list(args), cwd=self.dir,
