@@ -93,10 +93,11 @@ static bool mentions(const char *text, size_t len, const char *word) {
     return memmem(text, len, word, strlen(word)) != NULL;
 }
 
+/* Lines as devlint (and an editor) counts them: "\n", "\r\n" and a lone "\r" each end one. */
 static size_t line_count(const char *text, size_t len) {
     size_t n = 1;
     for (size_t i = 0; i < len; i++)
-        n += text[i] == '\n';
+        n += text[i] == '\n' || (text[i] == '\r' && (i + 1 == len || text[i + 1] != '\n'));
     return n;
 }
 
