@@ -51,7 +51,6 @@ typedef struct FileJob {
     size_t dep_count;
     bool leaf;     /* no other file reads it (driver/sharing.h): lowered, summarised, analysed
                       and dropped on its own, after the shared files' summaries */
-    bool released; /* a leaf done with: its model and text are gone */
     DlFileFacts leaf_facts;
     DlSharingFile scan;       /* what deciding the leaves needs of its text (driver/sharing.h) */
     bool text_dropped;        /* let go after reading: read again when it is lowered */
@@ -341,9 +340,12 @@ DISPATCH(timing, DlTimingFact)
 
 /* ---------------------------------------------------------------- stages */
 
-/* A file's bytes: stdin, an unsaved buffer (opts->overrides) or the disk. */
-static bool load_source(DlSource *src, const char *path, const Run *run, char **error) {
+/* A file's bytes: stdin, an unsaved buffer (opts->overrides) or the disk (`*from_disk`, when
+ * given: the bytes can be read again). */
+static bool load_source(DlSource *src, const char *path, const Run *run, bool *from_disk,
+                        char **error) {
     const DlCheckOptions *o = run->opts;
+    if (from_disk) *from_disk = false;
     if (o->stdin_text)
         return dl_source_from_bytes(src, path, o->stdin_text, o->stdin_len, o->max_file_bytes,
                                     error);
@@ -351,13 +353,14 @@ static bool load_source(DlSource *src, const char *path, const Run *run, char **
         if (strcmp(o->overrides[i].path, path) == 0)
             return dl_source_from_bytes(src, path, o->overrides[i].text, o->overrides[i].len,
                                         o->max_file_bytes, error);
+    if (from_disk) *from_disk = true;
     return dl_source_load(src, path, o->max_file_bytes, error);
 }
 
 /* A notebook's code cells, joined into the program that is analysed. */
 static bool load_notebook(FileJob *job, const Run *run, char **error) {
     DlSource raw;
-    if (!load_source(&raw, job->path, run, error)) return false;
+    if (!load_source(&raw, job->path, run, NULL, error)) return false;
     bool ok = dl_notebook_load(raw.text, raw.len, &job->notebook, error);
     /* the whole document: cell boundaries decide where findings are reported */
     job->content_hash = dl_hash_bytes(raw.text, raw.len, 3);
@@ -370,23 +373,14 @@ static bool load_notebook(FileJob *job, const Run *run, char **error) {
 
 static bool cpp_relevant(const DlSource *src);
 
-/* Whether the file's bytes come from the disk (not standard input, an editor's unsaved buffer
- * or a notebook's cells): only those can be read again. */
-static bool on_disk(const Run *run, const FileJob *job) {
-    const DlCheckOptions *o = run->opts;
-    if (o->stdin_text || job->is_notebook) return false;
-    for (size_t i = 0; i < o->override_count; i++)
-        if (strcmp(o->overrides[i].path, job->path) == 0) return false;
-    return true;
-}
-
 static void load(void *arg, size_t index) {
     Run *run = arg;
     FileJob *job = &run->jobs[run->order[index]];
     char *error = NULL;
+    bool from_disk = false; /* a notebook's program is built from its cells: not read again */
     bool ok = dl_file_kind(job->path) == DL_FILE_NOTEBOOK
                   ? load_notebook(job, run, &error)
-                  : load_source(&job->source, job->path, run, &error);
+                  : load_source(&job->source, job->path, run, &from_disk, &error);
     if (!ok) {
         job->error = error;
         return;
@@ -413,7 +407,7 @@ static void load(void *arg, size_t index) {
     job->scanned = true;
     job->mentions_devices = job->scan.mentions_devices;
     job->mentions_dataloader = dl_source_mentions(&job->source, "DataLoader");
-    if (on_disk(run, job)) {
+    if (from_disk) {
         dl_source_free(&job->source);
         job->text_dropped = true;
     }
@@ -447,15 +441,19 @@ static uint64_t settings_hash(const DlSettings *s) {
 }
 
 /* The project facts every file's analysis may read come from the files that are analysed. */
-static uint64_t project_hash(const Run *run) {
-    uint64_t h = dl_hash_bytes(&run->parse_all, sizeof run->parse_all, 2);
+/* The paths and bytes of the analysed files (the leaves among them with `leaves_too`). */
+static uint64_t hash_analysed_files(const Run *run, uint64_t h, bool leaves_too) {
     for (size_t i = 0; i < run->count; i++) {
         const FileJob *job = &run->jobs[i];
-        if (!job->loaded || !job->relevant) continue;
+        if (!job->loaded || !job->relevant || (job->leaf && !leaves_too)) continue;
         h = dl_hash_bytes(job->path, strlen(job->path) + 1, h);
         h = dl_hash_bytes(&job->content_hash, sizeof job->content_hash, h);
     }
     return h;
+}
+
+static uint64_t project_hash(const Run *run) {
+    return hash_analysed_files(run, dl_hash_bytes(&run->parse_all, sizeof run->parse_all, 2), true);
 }
 
 /* What a leaf's result can depend on besides its own bytes and settings: the shared files (the
@@ -464,13 +462,7 @@ static uint64_t project_hash(const Run *run) {
  * other leaves' results valid; the shared files' results read every file (project_hash). */
 static uint64_t leaf_project_hash(const Run *run, const DlSharing *sharing,
                                   const DlProjectLeaves *leaves) {
-    uint64_t h = dl_hash_bytes("leaf", 4, 5);
-    for (size_t i = 0; i < run->count; i++) {
-        const FileJob *job = &run->jobs[i];
-        if (!job->loaded || !job->relevant || job->leaf) continue;
-        h = dl_hash_bytes(job->path, strlen(job->path) + 1, h);
-        h = dl_hash_bytes(&job->content_hash, sizeof job->content_hash, h);
-    }
+    uint64_t h = hash_analysed_files(run, dl_hash_bytes("leaf", 4, 5), false);
     uint64_t mentioned = sharing ? dl_sharing_mentioned_functions_hash(sharing) : 0;
     h = dl_hash_bytes(&leaves->use_devices, sizeof leaves->use_devices, h);
     return dl_hash_bytes(&mentioned, sizeof mentioned, h);
@@ -599,6 +591,14 @@ static void analyse(void *arg, size_t index) {
     if (!job->leaf) analyse_job(run, job);
 }
 
+/* Lets go of a file's program model, text and suppressions (again: nothing happens). */
+static void drop_model(FileJob *job) {
+    dl_arena_release(&job->arena);
+    dl_source_free(&job->source);
+    dl_suppressions_free(&job->suppressions);
+    job->module = NULL;
+}
+
 /* A leaf, start to end: lowered, summarised against the project, analysed, dropped. A leaf
  * that is not analysed (its result is cached, or not asked for) still runs its summaries when
  * a DataLoader in it may mark a shared dataset, as it does in a run that analyses it. */
@@ -615,13 +615,7 @@ static void stream_leaf(void *arg, size_t index) {
     }
     analyse_job(run, job);
     if (job->module) dl_project_leaf_done(&job->leaf_facts);
-    if (job->loaded) {
-        dl_arena_release(&job->arena);
-        dl_source_free(&job->source);
-    }
-    dl_suppressions_free(&job->suppressions);
-    job->module = NULL;
-    job->released = true;
+    drop_model(job);
 }
 
 static void analyse_file(Run *run, FileJob *job) {
@@ -813,11 +807,7 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
         FileJob *job = &run.jobs[i];
         dl_result_merge(out, &job->result);
         dl_result_free(&job->result);
-        dl_suppressions_free(&job->suppressions);
-        if (job->loaded && !job->released) {
-            dl_arena_release(&job->arena);
-            dl_source_free(&job->source);
-        }
+        drop_model(job);
         if (job->is_notebook) dl_notebook_free(&job->notebook);
         for (size_t d = 0; d < job->dep_count; d++) free(job->deps[d]);
         free(job->deps);
