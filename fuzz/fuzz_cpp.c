@@ -19,9 +19,11 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/source.h"
 #include "driver/check.h"
 #include "driver/fixing.h"
 #include "fuzz_common.h"
@@ -93,11 +95,18 @@ static bool mentions(const char *text, size_t len, const char *word) {
     return memmem(text, len, word, strlen(word)) != NULL;
 }
 
-/* Lines as devlint (and an editor) counts them: "\n", "\r\n" and a lone "\r" each end one. */
-static size_t line_count(const char *text, size_t len) {
-    size_t n = 1;
-    for (size_t i = 0; i < len; i++)
-        n += text[i] == '\n' || (text[i] == '\r' && (i + 1 == len || text[i + 1] != '\n'));
+/* The input's lines as devlint's line index counts them ("\n", "\r\n" and a lone "\r" each end
+ * one; test_source checks it); 0 when the input is not text devlint reads (then it has only a
+ * per-file error). */
+static size_t line_count(const char *path, const char *text, size_t len) {
+    DlSource src;
+    char *error = NULL;
+    if (!dl_source_from_bytes(&src, path, text, len, 0, &error)) {
+        free(error);
+        return 0;
+    }
+    size_t n = src.line_count;
+    dl_source_free(&src);
     return n;
 }
 
@@ -129,7 +138,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (size_t i = 0; i < result.error_count; i++)
         FUZZ_ASSERT(result.errors[i].message && result.errors[i].message[0],
                     "a per-file error without a reason");
-    size_t lines = line_count(text, size);
+    size_t lines = line_count(path, text, size);
     for (size_t i = 0; i < result.diag_count; i++) {
         const DlDiag *d = &result.diags[i];
         FUZZ_ASSERT(d->line >= 1 && (size_t)d->line <= lines + 1 && d->end_line >= d->line,
