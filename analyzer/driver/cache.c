@@ -14,11 +14,14 @@
 #include <unistd.h>
 
 #include "core/files.h"
+#include "core/path_map.h"
 #include "core/stat_memo.h"
 #include "rules/rule.h"
 
 struct DlCache {
-    char *dir;
+    char *dir; /* NULL: the entries are kept in `memory` (dl_cache_new_in_memory) */
+    DlPathMap memory; /* path -> the entry's text */
+    pthread_mutex_t lock; /* over `memory` */
     /* the run's memo (borrowed): the headers C++ entries depend on are stat'ed once a run to
      * check entries, not once a file (storing stats afresh: a PCH this run rebuilt must be
      * recorded as it is now) */
@@ -65,8 +68,27 @@ DlCache *dl_cache_open(const char *dir, DlStatMemo *stats, char **error) {
     return cache;
 }
 
+DlCache *dl_cache_new_in_memory(void) {
+    DlCache *cache = calloc(1, sizeof *cache);
+    if (!cache) abort();
+    dl_path_map_init(&cache->memory);
+    pthread_mutex_init(&cache->lock, NULL);
+    return cache;
+}
+
+static int free_entry_text(void *ctx, const char *path, void *text) {
+    (void)ctx, (void)path;
+    free(text);
+    return 1;
+}
+
 void dl_cache_close(DlCache *cache) {
     if (!cache) return;
+    if (!cache->dir) {
+        dl_path_map_each(&cache->memory, free_entry_text, NULL);
+        dl_path_map_free(&cache->memory);
+        pthread_mutex_destroy(&cache->lock);
+    }
     free(cache->dir);
     free(cache);
 }
@@ -204,10 +226,23 @@ static bool deps_unchanged(DlStatMemo *stats, const cJSON *deps) {
     return true;
 }
 
-bool dl_cache_load(const DlCache *cache, const char *path, uint64_t key, DlResult *out) {
-    char file[PATH_MAX];
-    entry_path(cache, path, file, sizeof file);
-    char *text = read_all(file);
+/* A copy of the entry's text, or NULL. */
+static char *entry_text(DlCache *cache, const char *path) {
+    if (cache->dir) {
+        char file[PATH_MAX];
+        entry_path(cache, path, file, sizeof file);
+        return read_all(file);
+    }
+    pthread_mutex_lock(&cache->lock);
+    const char *kept = dl_path_map_get(&cache->memory, path);
+    char *text = kept ? strdup(kept) : NULL;
+    pthread_mutex_unlock(&cache->lock);
+    if (kept && !text) abort();
+    return text;
+}
+
+bool dl_cache_load(DlCache *cache, const char *path, uint64_t key, DlResult *out) {
+    char *text = entry_text(cache, path);
     if (!text) return false;
     cJSON *j = cJSON_Parse(text);
     free(text);
@@ -280,7 +315,7 @@ static cJSON *result_to_json(const DlResult *r) {
     return j;
 }
 
-void dl_cache_store(const DlCache *cache, const char *path, uint64_t key, const DlResult *r,
+void dl_cache_store(DlCache *cache, const char *path, uint64_t key, const DlResult *r,
                     char *const *deps, size_t dep_count) {
     cJSON *j = cJSON_CreateObject();
     char k[17];
@@ -302,6 +337,12 @@ void dl_cache_store(const DlCache *cache, const char *path, uint64_t key, const 
     char *text = cJSON_PrintUnformatted(j);
     cJSON_Delete(j);
     if (!text) return;
+    if (!cache->dir) {
+        pthread_mutex_lock(&cache->lock);
+        free(dl_path_map_put(&cache->memory, path, text));
+        pthread_mutex_unlock(&cache->lock);
+        return;
+    }
     char file[PATH_MAX], tmp[PATH_MAX + 64];
     entry_path(cache, path, file, sizeof file);
     /* unique per process and thread; rename() replaces the entry atomically */

@@ -27,6 +27,9 @@ typedef struct DlCache DlCache;
  * cannot be created. `stats` (the run's memo, borrowed; NULL: plain stat) answers for the
  * headers C++ entries depend on. */
 DlCache *dl_cache_open(const char *dir, DlStatMemo *stats, char **error);
+/* A cache whose entries stay in this process's memory, for the language server: it keeps the
+ * results of files no edit touched, unsaved buffers included (whose results never go to disk). */
+DlCache *dl_cache_new_in_memory(void);
 void dl_cache_close(DlCache *cache);
 
 /* devlint's identity: version, executable size and mtime. */
@@ -34,11 +37,11 @@ uint64_t dl_cache_tool_key(void);
 
 /* Fills `out` (empty) from the entry for `path` when its key is `key` and every dependency
  * stored with it is as it was (size and mtime). Thread-safe. */
-bool dl_cache_load(const DlCache *cache, const char *path, uint64_t key, DlResult *out);
+bool dl_cache_load(DlCache *cache, const char *path, uint64_t key, DlResult *out);
 /* Stores `r` as the entry for `path`, with the files besides `path` it depends on (a C++
  * file's headers; none for Python). Failures are silent (the cache is an optimisation).
  * Thread-safe. */
-void dl_cache_store(const DlCache *cache, const char *path, uint64_t key, const DlResult *r,
+void dl_cache_store(DlCache *cache, const char *path, uint64_t key, const DlResult *r,
                     char *const *deps, size_t dep_count);
 
 #endif

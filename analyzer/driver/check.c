@@ -16,6 +16,7 @@
 #include "core/suppress.h"
 #include "core/timing.h"
 #include "driver/cache.h"
+#include "driver/keep.h"
 #include "driver/sharing.h"
 #include "dataflow/flow.h"
 #include "dataflow/project.h"
@@ -70,6 +71,7 @@ typedef struct Run {
     bool parse_all; /* DEVLINT_PARSE_ALL: parse (for syntax errors) even files that name no
                        tensor, module or device */
     DlCache *cache; /* NULL: no result cache */
+    bool own_cache; /* opened (and closed) by this run; else the language server's (keep.h) */
     DlBlockPool *pool; /* the memory of the files' program models (see core/arena.c) */
     DlStatMemo *stats; /* C++: the headers that cached results and precompiled headers depend
                           on, stat'ed once a run */
@@ -386,7 +388,10 @@ static void load(void *arg, size_t index) {
         return;
     }
     job->loaded = true;
-    dl_arena_init_pooled(&job->arena, run->pool);
+    if (run->opts->keep) /* its model may outlive the run, and the pool */
+        dl_arena_init(&job->arena);
+    else
+        dl_arena_init_pooled(&job->arena, run->pool);
     /* Device bugs live only where tensors, modules and devices are named: a file that names
      * none is not parsed at all (the largest saving on a real project; see bench/RESULTS.md).
      * DEVLINT_PARSE_ALL=1 parses every file, to compare the two. */
@@ -504,8 +509,32 @@ static uint64_t cpp_command_hash(const FileJob *job, const Run *run) {
 #endif
 }
 
+/* The models the language server keeps between checks (driver/keep.h): a Python file's, not a
+ * notebook's (whose cell map is not kept) nor one DEVLINT_PARSE_ALL lowers differently. */
+static bool model_is_kept(const FileJob *job, const Run *run) {
+    return run->opts->keep && !job->is_cpp && !job->is_notebook && !run->parse_all;
+}
+
+/* The model an earlier check kept for these bytes, with the text and suppressions it reads. */
+static bool adopt_kept_model(FileJob *job, const Run *run) {
+    DlKeptModel kept;
+    if (!model_is_kept(job, run) ||
+        !dl_keep_take_model(run->opts->keep, job->path, job->content_hash, &kept))
+        return false;
+    dl_source_free(&job->source); /* the same bytes, when they were not let go already */
+    dl_arena_release(&job->arena);
+    job->source = kept.source;
+    job->arena = kept.arena;
+    job->module = kept.module;
+    job->module->source = &job->source; /* job_of finds the job from it */
+    job->suppressions = kept.suppressions;
+    job->text_dropped = false;
+    return true;
+}
+
 static void lower_job(Run *run, FileJob *job) {
     job->lowered = true;
+    if (adopt_kept_model(job, run)) return;
     if (job->text_dropped && !reload(job, run)) return;
     /* relevant, unless DEVLINT_PARSE_ALL parses the others too (for their syntax errors) */
     bool names_devices = !run->parse_all || dl_python_is_relevant(&job->source);
@@ -591,8 +620,19 @@ static void analyse(void *arg, size_t index) {
     if (!job->leaf) analyse_job(run, job);
 }
 
-/* Lets go of a file's program model, text and suppressions (again: nothing happens). */
-static void drop_model(FileJob *job) {
+/* Lets go of a file's program model, text and suppressions (again: nothing happens); the
+ * language server keeps them for the next check. */
+static void drop_model(FileJob *job, const Run *run) {
+    if (job->module && model_is_kept(job, run)) {
+        DlKeptModel kept = {job->content_hash, job->arena, job->source, job->module,
+                            job->suppressions};
+        dl_keep_put_model(run->opts->keep, job->path, &kept);
+        memset(&job->arena, 0, sizeof job->arena);
+        memset(&job->source, 0, sizeof job->source);
+        memset(&job->suppressions, 0, sizeof job->suppressions);
+        job->module = NULL;
+        return;
+    }
     dl_arena_release(&job->arena);
     dl_source_free(&job->source);
     dl_suppressions_free(&job->suppressions);
@@ -607,15 +647,20 @@ static void stream_leaf(void *arg, size_t index) {
     FileJob *job = &run->jobs[run->order[index]];
     if (!job->leaf) return;
     bool analysed = !job->cached && reported(run, job);
+    DlArena facts; /* apart from the model, which the language server keeps */
+    dl_arena_init(&facts);
     if (job->loaded && (analysed || (run->lower_cached && job->mentions_dataloader))) {
-        dl_arena_init(&job->arena); /* its memory goes back when it is done */
+        if (!run->opts->keep) {
+            dl_arena_release(&job->arena);
+            dl_arena_init(&job->arena); /* not the pool's: its memory goes back when done */
+        }
         lower_job(run, job);
-        if (job->module)
-            dl_project_build_leaf(&run->project, &job->leaf_facts, job->module, &job->arena);
+        if (job->module) dl_project_build_leaf(&run->project, &job->leaf_facts, job->module, &facts);
     }
     analyse_job(run, job);
     if (job->module) dl_project_leaf_done(&job->leaf_facts);
-    drop_model(job);
+    dl_arena_release(&facts);
+    drop_model(job, run);
 }
 
 static void analyse_file(Run *run, FileJob *job) {
@@ -745,9 +790,12 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
     if (!run.parse_all) sharing = find_leaves(&run, paths, &leaves);
 
     bool all_cached = false;
-    if (opts->cache_dir && !opts->stdin_text && !opts->override_count && !opts->report) {
+    if (opts->keep) {
+        run.cache = dl_keep_results(opts->keep);
+    } else if (opts->cache_dir && !opts->stdin_text && !opts->override_count && !opts->report) {
         char *error = NULL;
         run.cache = dl_cache_open(opts->cache_dir, run.stats, &error);
+        run.own_cache = run.cache != NULL;
         if (!run.cache) { /* a warning, not a failure: the check itself is unaffected */
             fprintf(stderr, "devlint: warning: %s; not caching results\n", error);
             free(error);
@@ -807,17 +855,20 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
         FileJob *job = &run.jobs[i];
         dl_result_merge(out, &job->result);
         dl_result_free(&job->result);
-        drop_model(job);
+        if (opts->keep && job->loaded && !job->lowered) /* its result was kept: so is its model */
+            dl_keep_retain(opts->keep, job->path, job->content_hash);
+        drop_model(job, &run);
         if (job->is_notebook) dl_notebook_free(&job->notebook);
         for (size_t d = 0; d < job->dep_count; d++) free(job->deps[d]);
         free(job->deps);
         free(job->incomplete);
         free(job->error);
     }
+    if (opts->keep) dl_keep_sweep(opts->keep);
     dl_project_free(&run.project);
     dl_sharing_free(sharing);
     dl_block_pool_free(run.pool);
-    dl_cache_close(run.cache);
+    if (run.own_cache) dl_cache_close(run.cache);
     dl_stat_memo_free(run.stats);
     free(run.order);
     free(run.jobs);

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "core/diag.h"
+#include "driver/keep.h"
 #include "driver/settings.h"
 
 /* An unsaved version of one of the files checked (the language server's open buffers): the
@@ -29,6 +30,8 @@ typedef struct DlCheckOptions {
                               with stdin_text, overrides or report */
     const bool *report; /* when non-NULL (parallel to `paths`): rules run only on the files with
                            report[i]; the others are still parsed for project-wide facts */
+    DlKeep *keep; /* the language server's models and results, kept from one check to the next
+                     (driver/keep.h; in place of cache_dir); NULL: none */
     const char *compile_db_dir; /* C++: `-p DIR` (a compile_commands.json's directory), or NULL */
     bool no_pch;                /* C++: parse without precompiled headers (for measuring) */
 } DlCheckOptions;

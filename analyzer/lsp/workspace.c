@@ -18,6 +18,7 @@ void dl_lsp_workspace_free(DlLspWorkspace *ws) {
     if (ws->walked) dl_files_free(&ws->files);
     if (ws->settings) dl_settings_free(ws->settings);
     dl_lsp_options_free(&ws->options);
+    dl_keep_free(ws->keep);
     memset(ws, 0, sizeof *ws);
 }
 
@@ -161,6 +162,8 @@ void dl_lsp_workspace_check(DlLspWorkspace *ws, const DlLspDocs *docs, DlResult 
         if (!walked && !add_path(ws, &list, path, config_error)) continue;
         dl_vec_push(&list.overrides, ((DlCheckOverride){path, json, len}));
     }
+    /* an edit re-parses the files it changed and re-analyses the results it may change */
+    if (!ws->keep) ws->keep = dl_keep_new();
     const DlLspOptions *o = &ws->options;
     DlCheckOptions check = {
         .settings = list.settings.items,
@@ -168,6 +171,7 @@ void dl_lsp_workspace_check(DlLspWorkspace *ws, const DlLspDocs *docs, DlResult 
         .max_file_bytes = o->max_file_bytes ? o->max_file_bytes : DEFAULT_MAX_FILE_BYTES,
         .overrides = list.overrides.items,
         .override_count = list.overrides.len,
+        .keep = ws->keep,
     };
     dl_check_files(list.paths.items, list.paths.len, &check, out);
     for (size_t i = 0; i < list.owned.len; i++)

@@ -9,6 +9,7 @@
 
 #include "core/diag.h"
 #include "core/files.h"
+#include "driver/keep.h"
 #include "driver/settings.h"
 #include "lsp/documents.h"
 #include "lsp/options.h"
@@ -19,6 +20,7 @@ typedef struct DlLspWorkspace {
     bool walked;
     DlLspOptions options;
     DlSettingsContext *settings; /* NULL: to be made from `options` */
+    DlKeep *keep; /* the program models and results kept between checks (driver/keep.h) */
 } DlLspWorkspace;
 
 void dl_lsp_workspace_free(DlLspWorkspace *ws);

@@ -6,6 +6,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
+const { execFileSync } = require('node:child_process');
 const h = require('./helpers');
 
 const BUG = 'import torch\nx = torch.randn(4, 10)\nx.to("cuda")\n';
@@ -308,4 +309,75 @@ test('source.fixAll applies every safe fix at once', async () => {
     const fixed = h.applyEdits(text, h.editsFor(actions[0].edit, uri));
     assert.equal(fixed, 'import torch\nx = torch.randn(4, 10)\nx = x.to("cuda")\ny = torch.ones(2)\ny = y.cuda()\n');
   });
+});
+
+// The server keeps the files' program models and results between checks (driver/keep.h): an
+// edit re-parses only what it changed. What it publishes must be what a fresh `devlint` finds
+// in the same texts, whichever side of an import the edit is on: a leaf's DataLoader decides a
+// finding in the dataset's file (DL113), the imported helper decides one in the script (DL103).
+test('edits across imports give what a fresh check of the same texts finds', async () => {
+  const MODEL = [
+    'import torch', 'import torch.nn as nn', '', '',
+    'class Frames(torch.utils.data.Dataset):', '    def __len__(self):', '        return 8', '',
+    '    def __getitem__(self, i):', '        return torch.ones(3).cuda(), i', '', '',
+    'def class_weights():', '    return torch.ones(3)', '', '',
+    'class Net(nn.Module):', '    def __init__(self):', '        super().__init__()',
+    '        self.fc = nn.Linear(3, 3)', '', '    def forward(self, x):', '        return self.fc(x)', '',
+  ].join('\n');
+  const TRAIN = [
+    'import torch', 'from torch.utils.data import DataLoader', '',
+    'from model import Frames, Net, class_weights', '',
+    'device = torch.device("cuda")', 'model = Net().to(device)',
+    'loader = DataLoader(Frames(), batch_size=2, num_workers=4)',
+    'criterion = torch.nn.CrossEntropyLoss(weight=class_weights())',
+    'for x, y in loader:', '    x = x.to(device)', '    y = y.to(device)', '    loss = criterion(model(x), y)', '',
+  ].join('\n');
+  const texts = { 'model.py': MODEL, 'train.py': TRAIN };
+  const steps = [
+    ['train.py', 'num_workers=4', 'num_workers=0'], // a leaf: the dataset's DL113 goes
+    ['model.py', 'torch.ones(3)\n', 'torch.ones(3, device="cuda")\n'], // shared: DL103 goes
+    ['train.py', 'num_workers=0', 'num_workers=4'],
+    ['model.py', 'torch.ones(3, device="cuda")\n', 'torch.ones(3)\n'],
+    ['train.py', '    x = x.to(device)', '    x.to(device)'], // DL101 in the leaf
+    [null], // nothing changed: every result is the kept one
+  ];
+  const mirror = h.makeWorkspace({});
+  const fresh = () => {
+    for (const [name, text] of Object.entries(texts)) h.writeFile(mirror, name, text);
+    const out = execFileSync(h.DEVLINT, ['--no-cache', '--format', 'json', '--exit-zero', '.'], { cwd: mirror });
+    return JSON.parse(out).findings.map((f) => `${f.path}:${f.line}:${f.column} ${f.code}`).sort();
+  };
+  try {
+    await withServer(texts, {}, async (s, root) => {
+      const uri = (name) => h.uriOf(path.join(root, name));
+      const versions = {};
+      for (const [name, text] of Object.entries(texts)) {
+        versions[name] = 1;
+        s.open(uri(name), text);
+      }
+      const published = async () => {
+        await s.conn.sendRequest('workspace/executeCommand', { command: 'devlint.checkWorkspace', arguments: [] });
+        const out = [];
+        for (const name of Object.keys(texts))
+          for (const d of (s.diagnostics.get(uri(name)) || { diagnostics: [] }).diagnostics)
+            out.push(`${name}:${d.range.start.line + 1}:${d.range.start.character + 1} ${d.code}`);
+        return out.sort();
+      };
+      const seen = new Set();
+      assert.deepEqual(await published(), fresh());
+      for (const [name, from, to] of steps) {
+        if (name) {
+          assert.ok(texts[name].includes(from), from);
+          texts[name] = texts[name].replace(from, to);
+          s.change(uri(name), ++versions[name], [{ text: texts[name] }]);
+        }
+        const expected = fresh();
+        assert.deepEqual(await published(), expected, `after editing ${name}: ${from} -> ${to}`);
+        seen.add(expected.join(','));
+      }
+      assert.ok(seen.size >= 4, 'the edits change the findings');
+    });
+  } finally {
+    h.removeWorkspace(mirror);
+  }
 });

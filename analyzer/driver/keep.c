@@ -1,0 +1,107 @@
+/* What the language server keeps between checks (see keep.h). */
+#include "driver/keep.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/path_map.h"
+
+typedef struct KeptEntry {
+    DlKeptModel model;
+    uint64_t check; /* the check that last put or retained it */
+} KeptEntry;
+
+struct DlKeep {
+    pthread_mutex_t lock; /* over `models` and `check` */
+    DlPathMap models;     /* path -> KeptEntry */
+    uint64_t check;       /* the current check's number */
+    DlCache *results;
+};
+
+DlKeep *dl_keep_new(void) {
+    DlKeep *keep = calloc(1, sizeof *keep);
+    if (!keep) abort();
+    pthread_mutex_init(&keep->lock, NULL);
+    dl_path_map_init(&keep->models);
+    keep->results = dl_cache_new_in_memory();
+    return keep;
+}
+
+static void free_entry(KeptEntry *e) {
+    dl_arena_release(&e->model.arena);
+    dl_source_free(&e->model.source);
+    dl_suppressions_free(&e->model.suppressions);
+    free(e);
+}
+
+static int drop_all(void *ctx, const char *path, void *entry) {
+    (void)ctx, (void)path;
+    free_entry(entry);
+    return 1;
+}
+
+void dl_keep_free(DlKeep *keep) {
+    if (!keep) return;
+    dl_path_map_each(&keep->models, drop_all, NULL);
+    dl_path_map_free(&keep->models);
+    dl_cache_close(keep->results);
+    pthread_mutex_destroy(&keep->lock);
+    free(keep);
+}
+
+DlCache *dl_keep_results(DlKeep *keep) {
+    return keep->results;
+}
+
+bool dl_keep_take_model(DlKeep *keep, const char *path, uint64_t content_hash, DlKeptModel *out) {
+    pthread_mutex_lock(&keep->lock);
+    KeptEntry *e = dl_path_map_get(&keep->models, path);
+    bool same = e && e->model.content_hash == content_hash;
+    if (same) dl_path_map_remove(&keep->models, path);
+    pthread_mutex_unlock(&keep->lock);
+    if (!same) return false;
+    *out = e->model;
+    free(e);
+    /* the facts it pointed at belonged to the check that built them */
+    DlModuleIR *m = out->module;
+    m->facts = NULL;
+    for (uint32_t i = 0; i < m->class_count; i++) m->classes[i]->facts = NULL;
+    for (uint32_t i = 0; i < m->function_count; i++) m->functions[i]->facts = NULL;
+    return true;
+}
+
+void dl_keep_put_model(DlKeep *keep, const char *path, DlKeptModel *model) {
+    KeptEntry *e = malloc(sizeof *e);
+    if (!e) abort();
+    e->model = *model;
+    memset(model, 0, sizeof *model);
+    pthread_mutex_lock(&keep->lock);
+    e->check = keep->check;
+    KeptEntry *old = dl_path_map_put(&keep->models, path, e);
+    pthread_mutex_unlock(&keep->lock);
+    if (old) free_entry(old);
+}
+
+void dl_keep_retain(DlKeep *keep, const char *path, uint64_t content_hash) {
+    pthread_mutex_lock(&keep->lock);
+    KeptEntry *e = dl_path_map_get(&keep->models, path);
+    if (e && e->model.content_hash == content_hash) e->check = keep->check;
+    pthread_mutex_unlock(&keep->lock);
+}
+
+static int drop_stale(void *ctx, const char *path, void *entry) {
+    (void)path;
+    const DlKeep *keep = ctx;
+    KeptEntry *e = entry;
+    if (e->check == keep->check) return 0;
+    free_entry(e);
+    return 1;
+}
+
+void dl_keep_sweep(DlKeep *keep) {
+    pthread_mutex_lock(&keep->lock);
+    dl_path_map_each(&keep->models, drop_stale, keep);
+    keep->check++;
+    pthread_mutex_unlock(&keep->lock);
+}

@@ -1,0 +1,49 @@
+/* What the language server keeps from one check to the next, so that an edit re-does only what
+ * it touched:
+ *   - every Python file's program model, with the text and suppressions it reads, by path and
+ *     content hash: a file whose bytes are the same is not parsed again;
+ *   - every file's result, in an in-memory result cache (driver/cache.h) under the same keys as
+ *     the on-disk one: a file whose key is the same is not analysed again.
+ * A model is taken out while a check uses it and put back at the end; one whose file has gone or
+ * changed is freed at the end of the check (dl_keep_sweep). Memory: the models of the workspace,
+ * which is what one check holds at its peak anyway. */
+#ifndef DL_KEEP_H
+#define DL_KEEP_H
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/arena.h"
+#include "core/source.h"
+#include "core/suppress.h"
+#include "driver/cache.h"
+#include "ir/ir.h"
+
+typedef struct DlKeep DlKeep;
+
+/* One file's lowered model and what it points into (all owned together). */
+typedef struct DlKeptModel {
+    uint64_t content_hash; /* of source.text: the bytes the model was lowered from */
+    DlArena arena;         /* the model's memory (not from a run's block pool) */
+    DlSource source;
+    DlModuleIR *module; /* module->source points at `source` where it is used: moved with it */
+    DlSuppressions suppressions;
+} DlKeptModel;
+
+DlKeep *dl_keep_new(void);
+void dl_keep_free(DlKeep *keep);
+
+/* The results kept between checks (owned by `keep`). */
+DlCache *dl_keep_results(DlKeep *keep);
+
+/* Moves the model kept for `path` into `out` when it was lowered from bytes with this hash.
+ * Thread-safe. */
+bool dl_keep_take_model(DlKeep *keep, const char *path, uint64_t content_hash, DlKeptModel *out);
+/* Keeps `model` for `path` (moved: `model` is zeroed), replacing any other. Thread-safe. */
+void dl_keep_put_model(DlKeep *keep, const char *path, DlKeptModel *model);
+/* This check read `path` with these bytes without needing its model (its result was kept): the
+ * model kept for it, if lowered from the same bytes, stays. */
+void dl_keep_retain(DlKeep *keep, const char *path, uint64_t content_hash);
+/* The end of a check: frees the models that were neither put back nor retained in it. */
+void dl_keep_sweep(DlKeep *keep);
+
+#endif
