@@ -6,6 +6,8 @@ editor would see it (framing, JSON, the workspace check and the reply all includ
     bench/lsp_latency.py                      1,000-line generated file, 50 edits
     bench/lsp_latency.py --lines 5000 --edits 100
     bench/lsp_latency.py --workspace ~/src/project   also check that project's files on disk
+    bench/lsp_latency.py --workspace ~/src/project --edit pkg/model.py
+                                              edit that file of the project instead
     bench/lsp_latency.py --devlint build-asan/devlint
 
 The file is generated PyTorch code (modules, training loops, helpers) with one planted bug;
@@ -68,6 +70,9 @@ def evaluate_{n}(model, data, device):
 HEADER = '"""Generated for bench/lsp_latency.py."""\nimport torch\nimport torch.nn as nn\n'
 TAIL_FIXED = '\n\ndef main():\n    x = torch.randn(4, 10)\n    x = x.to("cuda")\n    return x\n'
 TAIL_BROKEN = '\n\ndef main():\n    x = torch.randn(4, 10)\n    x.to("cuda")\n    return x\n'
+# appended to a project's own file (--edit): its imports are its own
+TAIL_EDIT = ('\n\ndef _devlint_bench_main():\n    import torch\n    x = torch.randn(4, 10)\n'
+             '    x.to("cuda")\n    return x\n')
 
 
 def generate(lines):
@@ -130,6 +135,8 @@ def main():
     ap.add_argument("--lines", type=int, default=1000)
     ap.add_argument("--edits", type=int, default=50)
     ap.add_argument("--workspace", help="a project whose files are checked along (copied)")
+    ap.add_argument("--edit", help="with --workspace: the project's file to edit (its text with a "
+                    "buggy function appended), instead of a generated file")
     args = ap.parse_args()
     if not os.access(args.devlint, os.X_OK):
         sys.exit(f"lsp_latency: {args.devlint} is not built (cmake --build build)")
@@ -141,9 +148,15 @@ def main():
             shutil.copytree(args.workspace, root, symlinks=True)
         else:
             root.mkdir()
-        target = root / "bench_target.py"
-        text = generate(args.lines)
-        target.write_text(text)
+        if args.edit:
+            if not args.workspace:
+                sys.exit("lsp_latency: --edit needs --workspace")
+            target = root / args.edit
+            text = target.read_text() + TAIL_EDIT  # in the editor's buffer only
+        else:
+            target = root / "bench_target.py"
+            text = generate(args.lines)
+            target.write_text(text)
         uri = target.as_uri()
         c = Client(args.devlint, root)
         c.request("initialize", {"processId": os.getpid(), "rootUri": root.as_uri(),
@@ -157,7 +170,7 @@ def main():
         assert any(d["code"] == "DL101" for d in diags), diags
 
         lines = text.split("\n")
-        bug_line = next(i for i, l in enumerate(lines) if l == '    x.to("cuda")')
+        bug_line = max(i for i, l in enumerate(lines) if l == '    x.to("cuda")')
         broken = True
         samples = []
         for version in range(2, args.edits + 2):
@@ -183,8 +196,10 @@ def main():
         samples.sort()
         p90 = samples[min(len(samples) - 1, int(len(samples) * 0.9))]
         files = sum(1 for _ in root.rglob("*.py"))
-        print(f"devlint lsp re-check latency: {text.count(chr(10))}-line file, {files} file(s) in the "
-              f"workspace, {len(samples)} edits")
+        what = f"{args.edit} ({text.count(chr(10))} lines)" if args.edit else \
+            f"{text.count(chr(10))}-line file"
+        print(f"devlint lsp re-check latency: {what}, {files} file(s) in the workspace, "
+              f"{len(samples)} edits")
         print(f"  first check (didOpen): {first_ms:.1f} ms")
         print(f"  didChange -> publishDiagnostics: min {samples[0]:.1f} ms, "
               f"median {statistics.median(samples):.1f} ms, p90 {p90:.1f} ms, "

@@ -561,6 +561,23 @@ static void build_all_file_facts(DlProject *p, DlModuleIR *const *modules, uint3
     free(work);
 }
 
+/* See DlProject.built_marks. */
+static void save_built_marks(DlProject *p) {
+    size_t n = 0;
+    for (uint32_t i = 0; i < p->file_count; i++)
+        n += p->files[i].class_count + p->files[i].function_count;
+    p->built_marks = malloc(n ? n : 1);
+    if (!p->built_marks) abort();
+    size_t k = 0;
+    for (uint32_t i = 0; i < p->file_count; i++) {
+        const DlFileFacts *f = &p->files[i];
+        for (uint32_t j = 0; j < f->class_count; j++)
+            p->built_marks[k++] = f->classes[j]->loaded_with_workers;
+        for (uint32_t j = 0; j < f->function_count; j++)
+            p->built_marks[k++] = f->functions[j]->collate_with_workers;
+    }
+}
+
 void dl_project_build(DlProject *p, DlModuleIR *const *modules, uint32_t count, int threads,
                       const DlProjectLeaves *leaves) {
     dl_arena_init(&p->arena);
@@ -589,6 +606,26 @@ void dl_project_build(DlProject *p, DlModuleIR *const *modules, uint32_t count, 
     compute_function_summaries(p, globals, true);
     dl_timing_mark("summaries, round 2");
     p->globals = globals; /* kept for imported module-level values */
+    save_built_marks(p);
+}
+
+void dl_project_rewind(DlProject *p, const DlProjectLeaves *leaves) {
+    size_t k = 0;
+    for (uint32_t i = 0; i < p->file_count; i++) {
+        DlFileFacts *f = &p->files[i];
+        DlModuleIR *m = (DlModuleIR *)f->module; /* the caller's model: it holds our pointers */
+        if (!m) continue;
+        m->facts = f;
+        for (uint32_t j = 0; j < f->class_count; j++) {
+            m->classes[j]->facts = f->classes[j];
+            f->classes[j]->loaded_with_workers = p->built_marks[k++];
+        }
+        for (uint32_t j = 0; j < f->function_count; j++) {
+            m->functions[j]->facts = f->functions[j];
+            f->functions[j]->collate_with_workers = p->built_marks[k++];
+        }
+    }
+    p->mentioned_names = leaves ? leaves->mentioned_names : NULL;
 }
 
 void dl_project_build_leaf(DlProject *p, DlFileFacts *f, DlModuleIR *m, DlArena *arena) {
@@ -637,6 +674,8 @@ void dl_project_free(DlProject *p) {
     free(p->files);
     p->files = NULL;
     dl_interner_free(&p->referenced_names);
+    free(p->built_marks);
+    p->built_marks = NULL;
     p->file_count = 0;
     for (uint32_t k = 0; k < p->chunk_count; k++) dl_arena_release(&p->chunk_arenas[k]);
     free(p->chunk_arenas);

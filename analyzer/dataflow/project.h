@@ -84,6 +84,8 @@ typedef struct DlProject {
                                        in a leaf whose own workers may */
     const DlInterner *mentioned_names; /* names the files not lowered yet (the leaves) may refer
                                           to, a superset from their text; NULL: none */
+    bool *built_marks; /* the DataLoader marks (DL113) as the build left them, classes then
+                          functions file by file: dl_project_rewind puts them back */
 } DlProject;
 
 /* What the project must know of the files it is built without (the leaves, see
@@ -99,6 +101,12 @@ typedef struct DlProjectLeaves {
 void dl_project_build(DlProject *p, DlModuleIR *const *modules, uint32_t count, int threads,
                       const DlProjectLeaves *leaves);
 void dl_project_free(DlProject *p);
+
+/* A project the previous check built (the language server keeps it, driver/keep.h), made as
+ * dl_project_build left it, for a check over the same program models and the same `leaves`:
+ * the models' facts pointers attached to it again, the DataLoader marks that leaves and later
+ * builds added taken away, the leaves' names those of this check. */
+void dl_project_rewind(DlProject *p, const DlProjectLeaves *leaves);
 
 /* A leaf's facts, module-level values, summaries and class attributes, computed the way
  * dl_project_build computes a file's, from its own model and the project's, in `arena` (the

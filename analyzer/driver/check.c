@@ -58,6 +58,8 @@ typedef struct FileJob {
     bool mentions_dataloader; /* its summaries may mark a dataset DataLoader workers read */
     bool scanned;             /* `scan` was taken: mentions_devices is known */
     bool mentions_devices;    /* DlModuleIR.mentions_devices, from the scan */
+    uint64_t model_serial;    /* the language server's number for its model (driver/keep.h); 0:
+                                 lowered in this check and not kept yet */
 } FileJob;
 
 typedef struct Run {
@@ -528,6 +530,7 @@ static bool adopt_kept_model(FileJob *job, const Run *run) {
     job->module = kept.module;
     job->module->source = &job->source; /* job_of finds the job from it */
     job->suppressions = kept.suppressions;
+    job->model_serial = kept.serial;
     job->text_dropped = false;
     return true;
 }
@@ -625,8 +628,8 @@ static void analyse(void *arg, size_t index) {
 static void drop_model(FileJob *job, const Run *run) {
     if (job->module && model_is_kept(job, run)) {
         DlKeptModel kept = {job->content_hash, job->arena, job->source, job->module,
-                            job->suppressions};
-        dl_keep_put_model(run->opts->keep, job->path, &kept);
+                            job->suppressions, job->model_serial};
+        job->model_serial = dl_keep_put_model(run->opts->keep, job->path, &kept);
         memset(&job->arena, 0, sizeof job->arena);
         memset(&job->source, 0, sizeof job->source);
         memset(&job->suppressions, 0, sizeof job->suppressions);
@@ -740,6 +743,67 @@ static DlSharing *find_leaves(Run *run, char *const *paths, DlProjectLeaves *lea
     return sharing;
 }
 
+/* ---------------------------------------------------------------- the project kept between
+ * checks (the language server's, driver/keep.h) */
+
+/* What a project is built from besides the shared files' models: which files are leaves and
+ * what their text tells (see leaf_project_hash). */
+static uint64_t kept_project_key(const Run *run, const DlSharing *sharing,
+                                 const DlProjectLeaves *leaves) {
+    uint64_t h = dl_hash_bytes(&run->count, sizeof run->count, 6);
+    uint64_t mentioned = sharing ? dl_sharing_mentioned_functions_hash(sharing) : 0;
+    h = dl_hash_bytes(&leaves->use_devices, sizeof leaves->use_devices, h);
+    return dl_hash_bytes(&mentioned, sizeof mentioned, h);
+}
+
+/* For each file, the serial of the kept model the project is (to be) built over: 0 for no
+ * model, UINT64_MAX for one lowered in this check, which no kept project was built over. */
+static uint64_t *model_serials(const Run *run, DlModuleIR *const *modules) {
+    uint64_t *serials = malloc((run->count ? run->count : 1) * sizeof *serials);
+    if (!serials) abort();
+    for (size_t i = 0; i < run->count; i++)
+        serials[i] = !modules[i] ? 0 : run->jobs[i].model_serial ? run->jobs[i].model_serial
+                                                                  : UINT64_MAX;
+    return serials;
+}
+
+/* The project built over these models in the previous check, as its build left it; else a new
+ * one. */
+static void build_project(Run *run, DlModuleIR *const *modules, const DlProjectLeaves *leaves,
+                          uint64_t key) {
+    bool has_models = false;
+    for (size_t i = 0; i < run->count && !has_models; i++) has_models = modules[i] != NULL;
+    if (run->opts->keep && has_models) {
+        uint64_t *serials = model_serials(run, modules);
+        bool kept = dl_keep_take_project(run->opts->keep, key, serials, run->count, &run->project);
+        free(serials);
+        if (kept) {
+            dl_project_rewind(&run->project, leaves);
+            dl_timing_mark("project summaries (kept from the last check)");
+            return;
+        }
+    }
+    dl_project_build(&run->project, modules, (uint32_t)run->count, run->opts->jobs, leaves);
+    dl_timing_mark("project summaries");
+}
+
+/* Once every model is put back (each has its serial): the project is kept with them, unless
+ * one of its models was not kept (a notebook's) or it has none (every result was cached). */
+static void keep_project(Run *run, uint64_t key) {
+    uint64_t *serials = malloc((run->count ? run->count : 1) * sizeof *serials);
+    if (!serials) abort();
+    bool complete = true, has_models = false;
+    for (size_t i = 0; i < run->count; i++) {
+        bool in_project = run->project.files && run->project.files[i].module;
+        serials[i] = in_project ? run->jobs[i].model_serial : 0;
+        has_models |= in_project;
+        complete &= !in_project || serials[i] != 0;
+    }
+    if (complete && has_models)
+        dl_keep_put_project(run->opts->keep, &run->project, key, serials, run->count);
+    free(serials);
+}
+
 typedef struct SizedIndex {
     off_t size;
     size_t index;
@@ -840,9 +904,9 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
     DlModuleIR **modules = calloc(count ? count : 1, sizeof *modules);
     if (!modules) abort();
     for (size_t i = 0; i < count; i++) modules[i] = run.jobs[i].module;
-    dl_project_build(&run.project, modules, (uint32_t)count, opts->jobs, &leaves);
+    uint64_t project_key = kept_project_key(&run, sharing, &leaves);
+    build_project(&run, modules, &leaves, project_key);
     free(modules);
-    dl_timing_mark("project summaries");
 
     if (sharing) {
         dl_parallel_for(count, opts->jobs, stream_leaf, &run);
@@ -864,7 +928,10 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
         free(job->incomplete);
         free(job->error);
     }
-    if (opts->keep) dl_keep_sweep(opts->keep);
+    if (opts->keep) {
+        keep_project(&run, project_key);
+        dl_keep_sweep(opts->keep);
+    }
     dl_project_free(&run.project);
     dl_sharing_free(sharing);
     dl_block_pool_free(run.pool);

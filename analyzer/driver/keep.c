@@ -16,7 +16,13 @@ struct DlKeep {
     pthread_mutex_t lock; /* over `models` and `check` */
     DlPathMap models;     /* path -> KeptEntry */
     uint64_t check;       /* the current check's number */
+    uint64_t serials;     /* the last serial given to a model */
     DlCache *results;
+    bool has_project;
+    DlProject project;
+    uint64_t project_key;
+    uint64_t *project_models; /* the serials it was built over, one per file */
+    size_t project_files;
 };
 
 DlKeep *dl_keep_new(void) {
@@ -41,8 +47,16 @@ static int drop_all(void *ctx, const char *path, void *entry) {
     return 1;
 }
 
+static void drop_project(DlKeep *keep) {
+    if (keep->has_project) dl_project_free(&keep->project);
+    free(keep->project_models);
+    keep->project_models = NULL;
+    keep->has_project = false;
+}
+
 void dl_keep_free(DlKeep *keep) {
     if (!keep) return;
+    drop_project(keep);
     dl_path_map_each(&keep->models, drop_all, NULL);
     dl_path_map_free(&keep->models);
     dl_cache_close(keep->results);
@@ -62,6 +76,7 @@ bool dl_keep_take_model(DlKeep *keep, const char *path, uint64_t content_hash, D
     pthread_mutex_unlock(&keep->lock);
     if (!same) return false;
     *out = e->model;
+    out->module->source = &out->source;
     free(e);
     /* the facts it pointed at belonged to the check that built them */
     DlModuleIR *m = out->module;
@@ -71,16 +86,20 @@ bool dl_keep_take_model(DlKeep *keep, const char *path, uint64_t content_hash, D
     return true;
 }
 
-void dl_keep_put_model(DlKeep *keep, const char *path, DlKeptModel *model) {
+uint64_t dl_keep_put_model(DlKeep *keep, const char *path, DlKeptModel *model) {
     KeptEntry *e = malloc(sizeof *e);
     if (!e) abort();
     e->model = *model;
+    e->model.module->source = &e->model.source; /* moved with it */
     memset(model, 0, sizeof *model);
     pthread_mutex_lock(&keep->lock);
+    if (!e->model.serial) e->model.serial = ++keep->serials;
+    uint64_t serial = e->model.serial;
     e->check = keep->check;
     KeptEntry *old = dl_path_map_put(&keep->models, path, e);
     pthread_mutex_unlock(&keep->lock);
     if (old) free_entry(old);
+    return serial;
 }
 
 void dl_keep_retain(DlKeep *keep, const char *path, uint64_t content_hash) {
@@ -104,4 +123,31 @@ void dl_keep_sweep(DlKeep *keep) {
     dl_path_map_each(&keep->models, drop_stale, keep);
     keep->check++;
     pthread_mutex_unlock(&keep->lock);
+}
+
+void dl_keep_put_project(DlKeep *keep, DlProject *project, uint64_t key, const uint64_t *models,
+                         size_t count) {
+    drop_project(keep);
+    keep->project_models = malloc((count ? count : 1) * sizeof *models);
+    if (!keep->project_models) abort();
+    if (count) memcpy(keep->project_models, models, count * sizeof *models);
+    keep->project_files = count;
+    keep->project_key = key;
+    keep->project = *project;
+    memset(project, 0, sizeof *project);
+    keep->has_project = true;
+}
+
+bool dl_keep_take_project(DlKeep *keep, uint64_t key, const uint64_t *models, size_t count,
+                          DlProject *out) {
+    if (!keep->has_project) return false;
+    bool same = keep->project_key == key && keep->project_files == count &&
+                (!count || memcmp(keep->project_models, models, count * sizeof *models) == 0);
+    if (same) {
+        *out = keep->project;
+        memset(&keep->project, 0, sizeof keep->project);
+        keep->has_project = false;
+    }
+    drop_project(keep);
+    return same;
 }

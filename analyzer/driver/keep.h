@@ -3,7 +3,10 @@
  *   - every Python file's program model, with the text and suppressions it reads, by path and
  *     content hash: a file whose bytes are the same is not parsed again;
  *   - every file's result, in an in-memory result cache (driver/cache.h) under the same keys as
- *     the on-disk one: a file whose key is the same is not analysed again.
+ *     the on-disk one: a file whose key is the same is not analysed again;
+ *   - the project's facts and summaries, with the models they were built over: a check over the
+ *     same models (an edit of a file no other file reads, which does not change what the
+ *     scan learns of the leaves) does not build them again.
  * A model is taken out while a check uses it and put back at the end; one whose file has gone or
  * changed is freed at the end of the check (dl_keep_sweep). Memory: the models of the workspace,
  * which is what one check holds at its peak anyway. */
@@ -15,6 +18,7 @@
 #include "core/arena.h"
 #include "core/source.h"
 #include "core/suppress.h"
+#include "dataflow/project.h"
 #include "driver/cache.h"
 #include "ir/ir.h"
 
@@ -25,8 +29,9 @@ typedef struct DlKeptModel {
     uint64_t content_hash; /* of source.text: the bytes the model was lowered from */
     DlArena arena;         /* the model's memory (not from a run's block pool) */
     DlSource source;
-    DlModuleIR *module; /* module->source points at `source` where it is used: moved with it */
+    DlModuleIR *module; /* module->source points at `source`: whoever moves the model sets it */
     DlSuppressions suppressions;
+    uint64_t serial; /* this model's number, unique in its DlKeep (0: not kept yet) */
 } DlKeptModel;
 
 DlKeep *dl_keep_new(void);
@@ -38,12 +43,22 @@ DlCache *dl_keep_results(DlKeep *keep);
 /* Moves the model kept for `path` into `out` when it was lowered from bytes with this hash.
  * Thread-safe. */
 bool dl_keep_take_model(DlKeep *keep, const char *path, uint64_t content_hash, DlKeptModel *out);
-/* Keeps `model` for `path` (moved: `model` is zeroed), replacing any other. Thread-safe. */
-void dl_keep_put_model(DlKeep *keep, const char *path, DlKeptModel *model);
+/* Keeps `model` for `path` (moved: `model` is zeroed), replacing any other; returns its serial
+ * (given now when it has none). Thread-safe. */
+uint64_t dl_keep_put_model(DlKeep *keep, const char *path, DlKeptModel *model);
 /* This check read `path` with these bytes without needing its model (its result was kept): the
  * model kept for it, if lowered from the same bytes, stays. */
 void dl_keep_retain(DlKeep *keep, const char *path, uint64_t content_hash);
 /* The end of a check: frees the models that were neither put back nor retained in it. */
 void dl_keep_sweep(DlKeep *keep);
+
+/* Keeps `project` (moved: zeroed) as built over the models whose serials are `models[i]` (0: no
+ * model for file i), under `key` (what else it was built from). It replaces any other. */
+void dl_keep_put_project(DlKeep *keep, DlProject *project, uint64_t key, const uint64_t *models,
+                         size_t count);
+/* Moves the kept project into `out` when it was built under `key` over exactly these models; a
+ * kept project that does not match is freed (its models may be gone). */
+bool dl_keep_take_project(DlKeep *keep, uint64_t key, const uint64_t *models, size_t count,
+                          DlProject *out);
 
 #endif

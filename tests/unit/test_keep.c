@@ -90,3 +90,63 @@ Test(keep, results_answer_under_their_key) {
     dl_result_free(&r);
     dl_keep_free(keep);
 }
+
+/* A project over `modules`, kept under key 99 with `serials`. */
+static void keep_project(DlKeep *keep, DlModuleIR **modules, const uint64_t *serials) {
+    DlProject p = {0};
+    dl_project_build(&p, modules, 2, 1, NULL);
+    dl_keep_put_project(keep, &p, 99, serials, 2);
+    cr_assert_null(p.files, "putting moves the project");
+}
+
+Test(keep, a_project_is_taken_back_for_the_same_key_and_models_only) {
+    DlKeep *keep = dl_keep_new();
+    DlKeptModel m;
+    lower(&m, 5);
+    DlModuleIR *modules[2] = {m.module, NULL};
+    uint64_t serials[2] = {dl_keep_put_model(keep, "pkg/net.py", &m), 0};
+    cr_assert_neq(serials[0], 0, "a kept model gets a serial");
+    uint64_t other[2] = {serials[0] + 1, 0};
+    DlProject back = {0};
+    keep_project(keep, modules, serials);
+    cr_assert_not(dl_keep_take_project(keep, 99, serials, 1, &back), "another file list");
+    cr_assert_not(dl_keep_take_project(keep, 99, serials, 2, &back), "a mismatch frees it");
+    keep_project(keep, modules, serials);
+    cr_assert_not(dl_keep_take_project(keep, 99, other, 2, &back), "another model of the file");
+    keep_project(keep, modules, serials);
+    cr_assert_not(dl_keep_take_project(keep, 98, serials, 2, &back), "another key");
+    keep_project(keep, modules, serials);
+    cr_assert(dl_keep_take_project(keep, 99, serials, 2, &back));
+    cr_assert_eq(back.file_count, 2);
+    cr_assert_eq(back.files[0].module, modules[0], "built over that model");
+    cr_assert_not(dl_keep_take_project(keep, 99, serials, 2, &back), "taken: no longer kept");
+    dl_project_free(&back);
+    dl_keep_free(keep);
+}
+
+Test(keep, a_rewound_project_is_as_its_build_left_it) {
+    DlKeptModel m;
+    lower(&m, 5);
+    DlModuleIR *modules[1] = {m.module};
+    DlProject p = {0};
+    dl_project_build(&p, modules, 1, 1, NULL);
+    DlClassInfo *net = p.files[0].classes[0];
+    cr_assert_not(net->loaded_with_workers);
+    net->loaded_with_workers = true; /* a leaf's DataLoader, in the check that built it */
+    m.module->facts = NULL; /* as taking the model back leaves it */
+    m.module->classes[0]->facts = NULL;
+    m.module->functions[0]->facts = NULL;
+    DlInterner names;
+    dl_interner_init(&names, NULL);
+    DlProjectLeaves leaves = {&names, false};
+    dl_project_rewind(&p, &leaves);
+    cr_assert_not(net->loaded_with_workers, "the marks of the last check are gone");
+    cr_assert_eq(m.module->facts, &p.files[0]);
+    cr_assert_eq(m.module->classes[0]->facts, net);
+    cr_assert_eq(m.module->functions[0]->facts, p.files[0].functions[0]);
+    cr_assert_eq(p.mentioned_names, &names);
+    dl_interner_free(&names);
+    dl_project_free(&p);
+    dl_arena_release(&m.arena);
+    dl_source_free(&m.source);
+}
