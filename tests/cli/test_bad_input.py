@@ -11,7 +11,8 @@ file (over the default size limit, and analysed under a larger --max-file-size),
 100,000-line function, 5,000-deep brackets, blocks and expressions, long operator chains, a
 file over the analysis work budget, symlink loops, unreadable files (a read error even root
 gets, chmod 000, a FIFO nobody writes to), a directory named like a file, a path with spaces
-and non-ASCII characters, and a file that is gone by the time it is read. Standard library
+and non-ASCII characters, a file that is gone by the time it is read, and one that changes
+between devlint's two reads of it (tests/cli/reread_shim.c, preloaded). Standard library
 only; big inputs are generated in a temporary directory.
 """
 import json
@@ -384,6 +385,39 @@ class FileSystem(BadInputCase):
         # a file that disappears between the walk and the read: named, it no longer exists
         self.check("deleted.py", error="No such file or directory")
         self.check("gone/deleted.py", error="No such file or directory")
+
+    def test_file_changed_while_it_is_checked(self):
+        # devlint reads a file, lets its text go, and reads it again to parse it; the shim
+        # (tests/cli/reread_shim.c) rewrites the file just before that second read. Its findings
+        # would describe bytes that are no longer there: an error says to check it again.
+        shim = os.environ.get("DEVLINT_REREAD_SHIM")
+        self.assertTrue(shim and os.path.exists(shim),
+                        "DEVLINT_REREAD_SHIM names the built tests/cli/reread_shim.c (ctest sets it)")
+        self.write("changing.py", BUGGY)
+        clean = GOOD["good_clean.py"]
+        env = dict(os.environ, LD_PRELOAD=shim, DEVLINT_REREAD_PATH="changing.py",
+                   DEVLINT_REREAD_TEXT=clean,
+                   ASAN_OPTIONS=os.environ.get("ASAN_OPTIONS", "") + ":verify_asan_link_order=0")
+        base = self.baseline()
+        proc = subprocess.run([DEVLINT, "--no-cache", "-j", "2", "--format", "json"]
+                              + sorted(GOOD) + ["changing.py"], cwd=self.dir, env=env,
+                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, timeout=TIMEOUT)
+        where = "exit %d\n--- stdout\n%s\n--- stderr\n%s" % (
+            proc.returncode, proc.stdout.decode()[-4000:], proc.stderr.decode()[-4000:])
+        self.assertEqual(proc.returncode, 1, where)
+        doc = json.loads(proc.stdout)
+        with open(os.path.join(self.dir, "changing.py"), encoding="utf-8") as fh:
+            self.assertEqual(fh.read(), clean, "the shim rewrote the file\n" + where)
+        self.assertEqual(doc["errors"], [{
+            "path": "changing.py",
+            "message": "the file changed while devlint was checking it; check it again"}], where)
+        self.assertEqual([self.key(f) for f in doc["findings"]], base, where)
+        # checked again (no shim): the file as it is now, clean
+        rc, out, err = self.run_devlint("--format", "json", *(sorted(GOOD) + ["changing.py"]))
+        again = json.loads(out)
+        self.assertEqual(again["errors"], [], err)
+        self.assertEqual([self.key(f) for f in again["findings"]], base, err)
 
     def test_file_deleted_after_the_walk(self):
         # the walk lists pkg/doomed.py; a symlink that dangles by read time stands in for the
