@@ -3,6 +3,7 @@
  * linter run over one source tree can know without an import system. */
 #include "dataflow/project.h"
 
+#include "core/hash.h"
 #include "core/intern.h"
 #include "core/pool.h"
 #include "core/source.h"
@@ -607,6 +608,18 @@ void dl_project_build(DlProject *p, DlModuleIR *const *modules, uint32_t count, 
     dl_timing_mark("summaries, round 2");
     p->globals = globals; /* kept for imported module-level values */
     save_built_marks(p);
+}
+
+uint64_t dl_project_marks_hash(const DlProject *p) {
+    uint64_t h = 0x6d61726b, k = 0; /* the positions of the marks set, in built_marks' order */
+    for (uint32_t i = 0; i < p->file_count; i++) {
+        const DlFileFacts *f = &p->files[i];
+        for (uint32_t j = 0; j < f->class_count; j++, k++)
+            if (f->classes[j]->loaded_with_workers) h = dl_hash_bytes(&k, sizeof k, h);
+        for (uint32_t j = 0; j < f->function_count; j++, k++)
+            if (f->functions[j]->collate_with_workers) h = dl_hash_bytes(&k, sizeof k, h);
+    }
+    return h;
 }
 
 void dl_project_rewind(DlProject *p, const DlProjectLeaves *leaves) {

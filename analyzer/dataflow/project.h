@@ -107,6 +107,9 @@ void dl_project_free(DlProject *p);
  * the models' facts pointers attached to it again, the DataLoader marks that leaves and later
  * builds added taken away, the leaves' names those of this check. */
 void dl_project_rewind(DlProject *p, const DlProjectLeaves *leaves);
+/* A hash of the DataLoader marks (DL113) as they are now: what the leaves' DataLoaders told the
+ * project's datasets and collate functions. */
+uint64_t dl_project_marks_hash(const DlProject *p);
 
 /* A leaf's facts, module-level values, summaries and class attributes, computed the way
  * dl_project_build computes a file's, from its own model and the project's, in `arena` (the

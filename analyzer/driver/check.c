@@ -60,6 +60,8 @@ typedef struct FileJob {
     bool mentions_devices;    /* DlModuleIR.mentions_devices, from the scan */
     uint64_t model_serial;    /* the language server's number for its model (driver/keep.h); 0:
                                  lowered in this check and not kept yet */
+    bool late_key; /* the language server's shared files: the cache key waits for the leaves'
+                      DataLoader marks (see key_shared_files) */
 } FileJob;
 
 typedef struct Run {
@@ -377,9 +379,9 @@ static bool load_notebook(FileJob *job, const Run *run, char **error) {
 
 static bool cpp_relevant(const DlSource *src);
 
-static void load(void *arg, size_t index) {
-    Run *run = arg;
-    FileJob *job = &run->jobs[run->order[index]];
+/* Reads a file and takes what the stages before lowering need of it; whether its bytes came
+ * from the disk (and can be read again). */
+static bool read_file(FileJob *job, Run *run) {
     char *error = NULL;
     bool from_disk = false; /* a notebook's program is built from its cells: not read again */
     bool ok = dl_file_kind(job->path) == DL_FILE_NOTEBOOK
@@ -387,7 +389,7 @@ static void load(void *arg, size_t index) {
                   : load_source(&job->source, job->path, run, &from_disk, &error);
     if (!ok) {
         job->error = error;
-        return;
+        return false;
     }
     job->loaded = true;
     if (run->opts->keep) /* its model may outlive the run, and the pool */
@@ -404,9 +406,9 @@ static void load(void *arg, size_t index) {
     job->cacheable = true; /* C++: with its compile command in the key and its headers stored */
     if (!job->relevant) {
         dl_source_free(&job->source); /* nothing reads it again */
-        return;
+        return from_disk;
     }
-    if (job->is_cpp || run->parse_all) return;
+    if (job->is_cpp || run->parse_all) return from_disk;
     /* What the project needs of a Python file before any is lowered is taken now; a file on
      * disk is then let go and read again when its turn comes, so that the texts of a large
      * project are not all in memory at once (see stream_leaf). */
@@ -417,6 +419,51 @@ static void load(void *arg, size_t index) {
     if (from_disk) {
         dl_source_free(&job->source);
         job->text_dropped = true;
+    }
+    return from_disk;
+}
+
+/* The language server's checks remember what reading a Python file on disk told them, by the
+ * file's identity (driver/keep.h): not an unsaved buffer's, nor a notebook's. */
+static bool reads_are_kept(const FileJob *job, const Run *run) {
+    const DlCheckOptions *o = run->opts;
+    if (!o->keep || run->parse_all || o->stdin_text || dl_file_kind(job->path) != DL_FILE_PYTHON)
+        return false;
+    for (size_t i = 0; i < o->override_count; i++)
+        if (strcmp(o->overrides[i].path, job->path) == 0) return false;
+    return true;
+}
+
+/* A file as an earlier check read it, when its identity on disk is the same: its text is read
+ * when it is lowered (unless its kept model is used), as for a file let go after reading. */
+static bool recall_read(FileJob *job, const Run *run, const struct stat *st) {
+    DlKeptRead read;
+    if (!dl_keep_recall_read(run->opts->keep, job->path, st, &read)) return false;
+    job->loaded = true;
+    dl_arena_init(&job->arena);
+    job->relevant = read.relevant;
+    job->content_hash = read.content_hash;
+    job->cacheable = true;
+    job->mentions_dataloader = read.mentions_dataloader;
+    job->scan = read.scan;
+    if (read.relevant) {
+        job->scanned = true;
+        job->mentions_devices = read.scan.mentions_devices;
+        job->text_dropped = true;
+    }
+    return true;
+}
+
+static void load(void *arg, size_t index) {
+    Run *run = arg;
+    FileJob *job = &run->jobs[run->order[index]];
+    struct stat st; /* before reading: a change after it makes the next check read it again */
+    bool kept = reads_are_kept(job, run) && stat(job->path, &st) == 0 && S_ISREG(st.st_mode);
+    if (kept && recall_read(job, run, &st)) return;
+    bool from_disk = read_file(job, run);
+    if (kept && from_disk) {
+        DlKeptRead read = {job->content_hash, job->relevant, job->mentions_dataloader, job->scan};
+        dl_keep_note_read(run->opts->keep, job->path, &st, &read);
     }
 }
 
@@ -478,7 +525,7 @@ static uint64_t leaf_project_hash(const Run *run, const DlSharing *sharing,
 static void look_up_cache(void *arg, size_t index) {
     Run *run = arg;
     FileJob *job = &run->jobs[run->order[index]];
-    if (!job->loaded || !job->cacheable) return;
+    if (!job->loaded || !job->cacheable || job->late_key) return;
     job->cached = dl_cache_load(run->cache, job->path, job->cache_key, &job->result);
 }
 
@@ -743,8 +790,29 @@ static DlSharing *find_leaves(Run *run, char *const *paths, DlProjectLeaves *lea
     return sharing;
 }
 
-/* ---------------------------------------------------------------- the project kept between
- * checks (the language server's, driver/keep.h) */
+/* ---------------------------------------------------------------- the language server's
+ * checks (driver/keep.h) */
+
+/* A shared file's result reads the other shared files and what the project learns of the leaves
+ * (leaf_project_hash), and one thing the leaves write: the marks their DataLoaders leave on the
+ * shared datasets and collate functions (DL113), known once they have streamed. Keyed by those
+ * rather than by every file's bytes, an edit of a leaf that changes no mark leaves the shared
+ * files' results valid. The language server's only: `devlint check` looks every key up before
+ * anything is parsed, so that a run over unchanged files parses nothing. */
+static void key_shared_files(Run *run, const DlSharing *sharing, const DlProjectLeaves *leaves) {
+    uint64_t tool = dl_cache_tool_key();
+    uint64_t marks = dl_project_marks_hash(&run->project);
+    uint64_t base = dl_hash_bytes(&tool, sizeof tool, leaf_project_hash(run, sharing, leaves));
+    base = dl_hash_bytes(&marks, sizeof marks, dl_hash_bytes("shared", 6, base));
+    for (size_t i = 0; i < run->count; i++) {
+        FileJob *job = &run->jobs[i];
+        if (!job->late_key) continue;
+        job->late_key = false;
+        uint64_t parts[2] = {job->content_hash, settings_hash(job->settings)};
+        job->cache_key = dl_hash_bytes(parts, sizeof parts, base);
+        job->cached = dl_cache_load(run->cache, job->path, job->cache_key, &job->result);
+    }
+}
 
 /* What a project is built from besides the shared files' models: which files are leaves and
  * what their text tells (see leaf_project_hash). */
@@ -877,6 +945,8 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
             job->cache_key = dl_hash_bytes(parts, sizeof parts, job->leaf ? leaf_base : base);
             /* a C++ file without a command, or a C++ result without its headers: not kept */
             if (job->is_cpp && !parts[2]) job->cacheable = false;
+            job->late_key = opts->keep && sharing && job->scanned && !job->leaf &&
+                            job->cacheable;
         }
         dl_parallel_for(count, opts->jobs, look_up_cache, &run);
         dl_timing_mark("cache look-up");
@@ -912,6 +982,7 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
         dl_parallel_for(count, opts->jobs, stream_leaf, &run);
         dl_timing_mark("leaves: parse, summarise, analyse");
     }
+    if (opts->keep && sharing) key_shared_files(&run, sharing, &leaves);
     dl_parallel_for(count, opts->jobs, analyse, &run);
     dl_timing_mark("analyse (shared files)");
 

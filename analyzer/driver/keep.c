@@ -7,6 +7,15 @@
 
 #include "core/path_map.h"
 
+typedef struct ReadEntry {
+    dev_t dev;
+    ino_t ino;
+    off_t size;
+    struct timespec mtime, ctime;
+    DlKeptRead read;
+    uint64_t check; /* the check that last recalled or noted it */
+} ReadEntry;
+
 typedef struct KeptEntry {
     DlKeptModel model;
     uint64_t check; /* the check that last put or retained it */
@@ -15,6 +24,7 @@ typedef struct KeptEntry {
 struct DlKeep {
     pthread_mutex_t lock; /* over `models` and `check` */
     DlPathMap models;     /* path -> KeptEntry */
+    DlPathMap reads;      /* path -> ReadEntry */
     uint64_t check;       /* the current check's number */
     uint64_t serials;     /* the last serial given to a model */
     DlCache *results;
@@ -30,6 +40,7 @@ DlKeep *dl_keep_new(void) {
     if (!keep) abort();
     pthread_mutex_init(&keep->lock, NULL);
     dl_path_map_init(&keep->models);
+    dl_path_map_init(&keep->reads);
     keep->results = dl_cache_new_in_memory();
     return keep;
 }
@@ -47,6 +58,17 @@ static int drop_all(void *ctx, const char *path, void *entry) {
     return 1;
 }
 
+static void free_read(ReadEntry *r) {
+    dl_sharing_file_free(&r->read.scan);
+    free(r);
+}
+
+static int drop_all_reads(void *ctx, const char *path, void *entry) {
+    (void)ctx, (void)path;
+    free_read(entry);
+    return 1;
+}
+
 static void drop_project(DlKeep *keep) {
     if (keep->has_project) dl_project_free(&keep->project);
     free(keep->project_models);
@@ -59,6 +81,8 @@ void dl_keep_free(DlKeep *keep) {
     drop_project(keep);
     dl_path_map_each(&keep->models, drop_all, NULL);
     dl_path_map_free(&keep->models);
+    dl_path_map_each(&keep->reads, drop_all_reads, NULL);
+    dl_path_map_free(&keep->reads);
     dl_cache_close(keep->results);
     pthread_mutex_destroy(&keep->lock);
     free(keep);
@@ -109,6 +133,47 @@ void dl_keep_retain(DlKeep *keep, const char *path, uint64_t content_hash) {
     pthread_mutex_unlock(&keep->lock);
 }
 
+static bool same_identity(const ReadEntry *r, const struct stat *st) {
+    return r->dev == st->st_dev && r->ino == st->st_ino && r->size == st->st_size &&
+           r->mtime.tv_sec == st->st_mtim.tv_sec && r->mtime.tv_nsec == st->st_mtim.tv_nsec &&
+           r->ctime.tv_sec == st->st_ctim.tv_sec && r->ctime.tv_nsec == st->st_ctim.tv_nsec;
+}
+
+bool dl_keep_recall_read(DlKeep *keep, const char *path, const struct stat *st, DlKeptRead *out) {
+    pthread_mutex_lock(&keep->lock);
+    ReadEntry *r = dl_path_map_get(&keep->reads, path);
+    bool same = r && same_identity(r, st);
+    if (same) {
+        r->check = keep->check;
+        *out = r->read;
+        dl_sharing_file_copy(&out->scan, &r->read.scan);
+    }
+    pthread_mutex_unlock(&keep->lock);
+    return same;
+}
+
+void dl_keep_note_read(DlKeep *keep, const char *path, const struct stat *st,
+                       const DlKeptRead *read) {
+    ReadEntry *r = malloc(sizeof *r);
+    if (!r) abort();
+    *r = (ReadEntry){st->st_dev, st->st_ino, st->st_size, st->st_mtim, st->st_ctim, *read, 0};
+    dl_sharing_file_copy(&r->read.scan, &read->scan);
+    pthread_mutex_lock(&keep->lock);
+    r->check = keep->check;
+    ReadEntry *old = dl_path_map_put(&keep->reads, path, r);
+    pthread_mutex_unlock(&keep->lock);
+    if (old) free_read(old);
+}
+
+static int drop_stale_read(void *ctx, const char *path, void *entry) {
+    (void)path;
+    const DlKeep *keep = ctx;
+    ReadEntry *r = entry;
+    if (r->check == keep->check) return 0;
+    free_read(r);
+    return 1;
+}
+
 static int drop_stale(void *ctx, const char *path, void *entry) {
     (void)path;
     const DlKeep *keep = ctx;
@@ -121,6 +186,7 @@ static int drop_stale(void *ctx, const char *path, void *entry) {
 void dl_keep_sweep(DlKeep *keep) {
     pthread_mutex_lock(&keep->lock);
     dl_path_map_each(&keep->models, drop_stale, keep);
+    dl_path_map_each(&keep->reads, drop_stale_read, keep);
     keep->check++;
     pthread_mutex_unlock(&keep->lock);
 }

@@ -1,9 +1,12 @@
 /* What the language server keeps from one check to the next, so that an edit re-does only what
  * it touched:
+ *   - what reading each file told, by path and the file's identity on disk (device, inode, size,
+ *     modification and change times): a file whose identity is the same is not read again;
  *   - every Python file's program model, with the text and suppressions it reads, by path and
  *     content hash: a file whose bytes are the same is not parsed again;
- *   - every file's result, in an in-memory result cache (driver/cache.h) under the same keys as
- *     the on-disk one: a file whose key is the same is not analysed again;
+ *   - every file's result, in an in-memory result cache (driver/cache.h) under the on-disk
+ *     one's keys, but for the files others read, whose keys wait for the leaves' DataLoader
+ *     marks (check.c, key_shared_files): a file whose key is the same is not analysed again;
  *   - the project's facts and summaries, with the models they were built over: a check over the
  *     same models (an edit of a file no other file reads, which does not change what the
  *     scan learns of the leaves) does not build them again.
@@ -20,7 +23,10 @@
 #include "core/suppress.h"
 #include "dataflow/project.h"
 #include "driver/cache.h"
+#include "driver/sharing.h"
 #include "ir/ir.h"
+
+#include <sys/stat.h>
 
 typedef struct DlKeep DlKeep;
 
@@ -33,6 +39,14 @@ typedef struct DlKeptModel {
     DlSuppressions suppressions;
     uint64_t serial; /* this model's number, unique in its DlKeep (0: not kept yet) */
 } DlKeptModel;
+
+/* What reading a Python file on disk told a check (see driver/check.c's load). */
+typedef struct DlKeptRead {
+    uint64_t content_hash;
+    bool relevant;            /* names tensors, modules or devices */
+    bool mentions_dataloader;
+    DlSharingFile scan;       /* of a relevant file (owned) */
+} DlKeptRead;
 
 DlKeep *dl_keep_new(void);
 void dl_keep_free(DlKeep *keep);
@@ -49,7 +63,16 @@ uint64_t dl_keep_put_model(DlKeep *keep, const char *path, DlKeptModel *model);
 /* This check read `path` with these bytes without needing its model (its result was kept): the
  * model kept for it, if lowered from the same bytes, stays. */
 void dl_keep_retain(DlKeep *keep, const char *path, uint64_t content_hash);
-/* The end of a check: frees the models that were neither put back nor retained in it. */
+/* Fills `out` (its scan a copy the caller frees) with what reading `path` told when its identity
+ * on disk was `st`. Thread-safe. */
+bool dl_keep_recall_read(DlKeep *keep, const char *path, const struct stat *st, DlKeptRead *out);
+/* Keeps what reading `path` told (`read`'s scan is copied), `st` taken before it was read. It
+ * stays while checks recall it or note it again. Thread-safe. */
+void dl_keep_note_read(DlKeep *keep, const char *path, const struct stat *st,
+                       const DlKeptRead *read);
+
+/* The end of a check: frees the models that were neither put back nor retained in it, and what
+ * reading a file told that it neither recalled nor noted. */
 void dl_keep_sweep(DlKeep *keep);
 
 /* Keeps `project` (moved: zeroed) as built over the models whose serials are `models[i]` (0: no

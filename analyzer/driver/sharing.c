@@ -215,6 +215,20 @@ void dl_sharing_file_scan(DlSharingFile *f, const DlSource *src) {
     f->mentions_devices = dl_python_mentions_devices(src);
 }
 
+void dl_sharing_file_copy(DlSharingFile *to, const DlSharingFile *from) {
+    *to = *from;
+    const char *end = from->names;
+    for (uint32_t k = 0; k < from->class_count + from->function_count; k++) end += strlen(end) + 1;
+    size_t names = (size_t)(end - from->names);
+    to->names = malloc(names + 1);
+    to->mentions = malloc((from->mention_count ? from->mention_count : 1) * sizeof *to->mentions);
+    if (!to->names || !to->mentions) abort();
+    if (names) memcpy(to->names, from->names, names);
+    to->names[names] = '\0';
+    if (from->mention_count)
+        memcpy(to->mentions, from->mentions, from->mention_count * sizeof *to->mentions);
+}
+
 void dl_sharing_file_free(DlSharingFile *f) {
     free(f->names);
     free(f->mentions);

@@ -35,6 +35,8 @@ typedef struct DlSharingFile {
 } DlSharingFile;
 
 void dl_sharing_file_scan(DlSharingFile *f, const DlSource *src);
+/* A copy of `from` that owns its own memory (a scan the language server keeps, driver/keep.h). */
+void dl_sharing_file_copy(DlSharingFile *to, const DlSharingFile *from);
 void dl_sharing_file_free(DlSharingFile *f);
 
 typedef struct DlSharing DlSharing;

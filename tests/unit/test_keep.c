@@ -150,3 +150,34 @@ Test(keep, a_rewound_project_is_as_its_build_left_it) {
     dl_arena_release(&m.arena);
     dl_source_free(&m.source);
 }
+
+Test(keep, a_read_is_recalled_for_the_same_identity_on_disk_only) {
+    DlKeep *keep = dl_keep_new();
+    DlSource src;
+    char *error = NULL;
+    cr_assert(dl_source_from_bytes(&src, "net.py", TEXT, strlen(TEXT), 0, &error));
+    DlKeptRead read = {.content_hash = 11, .relevant = true, .mentions_dataloader = false};
+    dl_sharing_file_scan(&read.scan, &src);
+    struct stat st = {.st_dev = 1, .st_ino = 2, .st_size = (off_t)strlen(TEXT)};
+    st.st_mtim.tv_sec = 100;
+    dl_keep_note_read(keep, "net.py", &st, &read); /* copies the scan */
+    DlKeptRead back;
+    cr_assert(dl_keep_recall_read(keep, "net.py", &st, &back));
+    cr_assert_eq(back.content_hash, 11);
+    cr_assert_eq(back.scan.class_count, 1);
+    cr_assert_str_eq(back.scan.names, "Net");
+    cr_assert_neq(back.scan.names, read.scan.names, "the caller gets its own copy");
+    dl_sharing_file_free(&back.scan);
+    struct stat changed = st;
+    changed.st_mtim.tv_nsec = 1; /* saved again within the same second */
+    cr_assert_not(dl_keep_recall_read(keep, "net.py", &changed, &back));
+    changed = st;
+    changed.st_ino = 3; /* replaced by another file (an editor's atomic save) */
+    cr_assert_not(dl_keep_recall_read(keep, "net.py", &changed, &back));
+    dl_keep_sweep(keep); /* recalled in this check: kept */
+    dl_keep_sweep(keep); /* not read in this one (the file is gone) */
+    cr_assert_not(dl_keep_recall_read(keep, "net.py", &st, &back));
+    dl_sharing_file_free(&read.scan);
+    dl_source_free(&src);
+    dl_keep_free(keep);
+}
