@@ -647,17 +647,12 @@ static void check_suppression_codes(DlRuleContext *ctx) {
 
 static void analyse_file(Run *run, FileJob *job);
 
-static bool reported(const Run *run, const FileJob *job) {
-    return !run->opts->report || run->opts->report[job - run->jobs];
-}
-
 static void analyse_job(Run *run, FileJob *job) {
     analyse_file(run, job);
     /* a C++ file the compiler did not read through (a missing header) has no dependency list
      * to check later: its result is not kept */
     bool cpp_unchecked = job->is_cpp && job->relevant && !job->deps;
-    if (run->cache && job->loaded && job->cacheable && !job->cached && !cpp_unchecked &&
-        reported(run, job))
+    if (run->cache && job->loaded && job->cacheable && !job->cached && !cpp_unchecked)
         dl_cache_store(run->cache, job->path, job->cache_key, &job->result, job->deps,
                        job->dep_count);
 }
@@ -690,13 +685,13 @@ static void drop_model(FileJob *job, const Run *run) {
 }
 
 /* A leaf, start to end: lowered, summarised against the project, analysed, dropped. A leaf
- * that is not analysed (its result is cached, or not asked for) still runs its summaries when
- * a DataLoader in it may mark a shared dataset, as it does in a run that analyses it. */
+ * whose result is cached still runs its summaries when a DataLoader in it may mark a shared
+ * dataset, as it does in a run that analyses it. */
 static void stream_leaf(void *arg, size_t index) {
     Run *run = arg;
     FileJob *job = &run->jobs[run->order[index]];
     if (!job->leaf) return;
-    bool analysed = !job->cached && reported(run, job);
+    bool analysed = !job->cached;
     DlArena facts; /* apart from the model, which the language server keeps */
     dl_arena_init(&facts);
     if (job->loaded && (analysed || (run->lower_cached && job->mentions_dataloader))) {
@@ -714,7 +709,6 @@ static void stream_leaf(void *arg, size_t index) {
 }
 
 static void analyse_file(Run *run, FileJob *job) {
-    if (!reported(run, job)) return;
     if (job->cached) return;
     if (job->error) {
         dl_result_add_error(&job->result, job->path, job->error);
@@ -924,7 +918,7 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
     bool all_cached = false;
     if (opts->keep) {
         run.cache = dl_keep_results(opts->keep);
-    } else if (opts->cache_dir && !opts->stdin_text && !opts->override_count && !opts->report) {
+    } else if (opts->cache_dir && !opts->stdin_text && !opts->override_count) {
         char *error = NULL;
         run.cache = dl_cache_open(opts->cache_dir, run.stats, &error);
         run.own_cache = run.cache != NULL;

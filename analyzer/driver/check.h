@@ -27,9 +27,7 @@ typedef struct DlCheckOptions {
     const DlCheckOverride *overrides; /* files read from memory instead of the disk */
     size_t override_count;
     const char *cache_dir; /* result cache directory (driver/cache.h); NULL: no cache. Not used
-                              with stdin_text, overrides or report */
-    const bool *report; /* when non-NULL (parallel to `paths`): rules run only on the files with
-                           report[i]; the others are still parsed for project-wide facts */
+                              with stdin_text or overrides */
     DlKeep *keep; /* the language server's models and results, kept from one check to the next
                      (driver/keep.h; in place of cache_dir); NULL: none */
     const char *compile_db_dir; /* C++: `-p DIR` (a compile_commands.json's directory), or NULL */
