@@ -20,11 +20,13 @@ class ProjectCase(unittest.TestCase):
     def tearDown(self):
         self._tmp.cleanup()
 
-    def write(self, rel, text):
+    def write(self, rel, content):
+        """Writes `content` (text as UTF-8, or bytes as they are) to `rel`; returns `rel`."""
         path = os.path.join(self.dir, rel)
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        with open(path, "wb") as fh:
+            fh.write(content.encode("utf-8") if isinstance(content, str) else content)
+        return rel
 
 
 def parse_args(script):

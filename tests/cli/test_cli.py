@@ -14,7 +14,6 @@ import re
 import select
 import subprocess
 import sys
-import tempfile
 import unittest
 
 import devlint_main
@@ -53,24 +52,10 @@ def run_devlint(args, cwd, stdin=None, env_extra=None):
     return proc
 
 
-class CliTestCase(unittest.TestCase):
-    """A temporary project directory per test, and helpers to fill it and run devlint in it."""
+class CliTestCase(devlint_main.ProjectCase):
+    """A temporary project directory per test, and helpers to run devlint in it."""
 
-    maxDiff = None
-
-    def setUp(self):
-        self._tmp = tempfile.TemporaryDirectory(prefix="devlint-cli-")
-        self.dir = self._tmp.name
-
-    def tearDown(self):
-        self._tmp.cleanup()
-
-    def write(self, rel, content):
-        path = os.path.join(self.dir, rel)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "wb") as fh:
-            fh.write(content.encode("utf-8") if isinstance(content, str) else content)
-        return rel
+    dir_prefix = "devlint-cli-"
 
     def run_cli(self, *args, stdin=None, env=None):
         return run_devlint(args, self.dir, stdin=stdin, env_extra=env)
