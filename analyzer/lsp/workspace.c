@@ -55,6 +55,9 @@ void dl_lsp_workspace_set_options(DlLspWorkspace *ws, DlLspOptions *options) {
     ws->options = *options;
     memset(options, 0, sizeof *options);
     dl_lsp_workspace_forget_settings(ws);
+    /* what was kept was read under the old options (the file size limit among them) */
+    dl_keep_free(ws->keep);
+    ws->keep = NULL;
 }
 
 void dl_lsp_workspace_forget_files(DlLspWorkspace *ws) {
