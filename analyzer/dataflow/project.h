@@ -92,7 +92,8 @@ typedef struct DlProject {
  * driver/sharing.h), which are lowered only afterwards, one at a time. */
 typedef struct DlProjectLeaves {
     const DlInterner *mentioned_names; /* a superset of the names they refer to */
-    bool use_devices;                  /* one of them names a device (DlModuleIR.mentions_devices) */
+    bool use_devices; /* a Python file's text names a device (DlModuleIR.mentions_devices, from
+                         the text): a leaf's, or any file's, one that fails to lower included */
 } DlProjectLeaves;
 
 /* Builds imports and class tables, then the summaries (functions' returns, class attributes).

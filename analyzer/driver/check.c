@@ -79,6 +79,7 @@ typedef struct Run {
     DlBlockPool *pool; /* the memory of the files' program models (see core/arena.c) */
     DlStatMemo *stats; /* C++: the headers that cached results and precompiled headers depend
                           on, stat'ed once a run */
+    DlSharingModules *modules; /* the files' module names, for the text scan (sharing.h) */
 } Run;
 
 typedef struct SeenKey {
@@ -412,7 +413,7 @@ static bool read_file(FileJob *job, Run *run) {
     /* What the project needs of a Python file before any is lowered is taken now; a file on
      * disk is then let go and read again when its turn comes, so that the texts of a large
      * project are not all in memory at once (see stream_leaf). */
-    dl_sharing_file_scan(&job->scan, &job->source);
+    dl_sharing_file_scan(&job->scan, &job->source, run->modules);
     job->scanned = true;
     job->mentions_devices = job->scan.mentions_devices;
     job->mentions_dataloader = dl_source_mentions(&job->source, "DataLoader");
@@ -700,7 +701,8 @@ static void stream_leaf(void *arg, size_t index) {
             dl_arena_init(&job->arena); /* not the pool's: its memory goes back when done */
         }
         lower_job(run, job);
-        if (job->module) dl_project_build_leaf(&run->project, &job->leaf_facts, job->module, &facts);
+        if (job->module)
+            dl_project_build_leaf(&run->project, &job->leaf_facts, job->module, &facts);
     }
     analyse_job(run, job);
     if (job->module) dl_project_leaf_done(&job->leaf_facts);
@@ -764,11 +766,12 @@ static DlSharing *find_leaves(Run *run, char *const *paths, DlProjectLeaves *lea
     free(files);
     const char *off = getenv("DEVLINT_NO_STREAMING"); /* to compare the two pipelines */
     bool streaming = !(off && *off && strcmp(off, "0") != 0);
-    for (size_t i = 0; i < run->count && streaming; i++) {
+    for (size_t i = 0; i < run->count; i++) {
         FileJob *job = &run->jobs[i];
-        if (!job->scan.takes_part || dl_sharing_is_shared(sharing, i)) continue;
-        job->leaf = true;
-        leaves->use_devices |= job->scan.mentions_devices;
+        /* every Python file's text, the leaves' and that of a file that will not lower (a syntax
+         * error) too, so that both pipelines see the same (the fuzzer found them differing) */
+        leaves->use_devices |= job->scan.takes_part && job->scan.mentions_devices;
+        job->leaf = streaming && job->scan.takes_part && !dl_sharing_is_shared(sharing, i);
     }
     if (streaming) leaves->mentioned_names = dl_sharing_mentioned_functions(sharing);
     size_t leaf_count = 0, lowered = 0;
@@ -908,6 +911,7 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
 
     run.stats = dl_stat_memo_new();
     run.pool = dl_block_pool_new();
+    if (!run.parse_all) run.modules = dl_sharing_modules_new(paths, count);
     dl_timing_mark("start");
     dl_parallel_for(count, opts->jobs, load, &run);
     dl_timing_mark("read files");
@@ -999,6 +1003,7 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
     }
     dl_project_free(&run.project);
     dl_sharing_free(sharing);
+    dl_sharing_modules_free(run.modules);
     dl_block_pool_free(run.pool);
     if (run.own_cache) dl_cache_close(run.cache);
     dl_stat_memo_free(run.stats);

@@ -15,6 +15,7 @@
 #include "core/hash.h"
 #include "core/pool.h"
 #include "core/vec.h"
+#include "driver/module_refs.h"
 #include "frontend/python.h"
 
 /* A name some file defines: a module, a class or a function (one entry may be all three). */
@@ -24,6 +25,7 @@ typedef struct Name {
     bool is_module, is_class, is_function;
     int32_t mentioner;    /* the first file that mentions it other than by defining it; -1 none */
     bool mentioned_twice; /* and a second file does too */
+    bool used_as_module;  /* some file may name a module by it (driver/module_refs.h) */
 } Name;
 
 enum { FILTER_BITS = 1 << 20 }; /* 128 KiB: stays in cache while every identifier is tested */
@@ -53,10 +55,7 @@ static const bool word_char[256] = {
 enum { HASH_SEED = 2166136261u, HASH_PRIME = 16777619u }; /* FNV-1a */
 
 static uint32_t hash_text(const char *s, size_t len) {
-    uint32_t h = HASH_SEED;
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ (unsigned char)s[i]) * HASH_PRIME;
-    return h;
+    return dl_name_hash(s, len); /* the hash find_mentions computes inline */
 }
 
 static uint32_t filter_bit(uint32_t hash) {
@@ -207,11 +206,78 @@ static void find_mentions(DlSharingFile *f, const DlSource *src) {
     if (!f->mentions) abort();
 }
 
-void dl_sharing_file_scan(DlSharingFile *f, const DlSource *src) {
+/* The distinct hashes of the identifiers that may name a module. */
+static void find_module_refs(DlSharingFile *f, const DlSource *src) {
+    uint32_t *refs;
+    size_t n;
+    dl_module_refs(src, &refs, &n);
+    HashSet set = {0};
+    hash_set_grow(&set);
+    uint32_t kept = 0;
+    bool has_zero = false;
+    for (size_t i = 0; i < n; i++) {
+        if (!refs[i])
+            has_zero = true;
+        else if (hash_set_add(&set, refs[i]))
+            refs[kept++] = refs[i];
+    }
+    if (has_zero) refs[kept++] = 0;
+    free(set.slots);
+    f->module_refs = refs;
+    f->module_ref_count = kept;
+}
+
+struct DlSharingModules {
+    HashSet names;
+    bool has_zero; /* a module name whose hash is 0 (the set cannot hold it) */
+};
+
+DlSharingModules *dl_sharing_modules_new(char *const *paths, size_t count) {
+    DlSharingModules *m = calloc(1, sizeof *m);
+    if (!m) abort();
+    hash_set_grow(&m->names);
+    DlArena arena;
+    dl_arena_init(&arena);
+    for (size_t i = 0; i < count; i++) {
+        const char *name = dl_python_module_name(&arena, paths[i]);
+        uint32_t hash = hash_text(name, strlen(name));
+        if (!hash)
+            m->has_zero = true;
+        else
+            hash_set_add(&m->names, hash);
+    }
+    dl_arena_release(&arena);
+    return m;
+}
+
+void dl_sharing_modules_free(DlSharingModules *m) {
+    if (!m) return;
+    free(m->names.slots);
+    free(m);
+}
+
+static bool hash_set_has(const HashSet *set, uint32_t hash) {
+    for (uint32_t i = hash & (set->cap - 1); set->slots[i]; i = (i + 1) & (set->cap - 1))
+        if (set->slots[i] == hash) return true;
+    return false;
+}
+
+static bool mentions_a_module(const DlSharingFile *f, const DlSharingModules *m) {
+    for (uint32_t k = 0; k < f->mention_count; k++)
+        if (f->mentions[k] ? hash_set_has(&m->names, f->mentions[k]) : m->has_zero) return true;
+    return false;
+}
+
+void dl_sharing_file_scan(DlSharingFile *f, const DlSource *src, const DlSharingModules *modules) {
     memset(f, 0, sizeof *f);
     f->takes_part = true;
     find_definitions(f, src);
     find_mentions(f, src);
+    /* most files of a generated corpus name no other file: the search costs 1 % of a run */
+    if (!modules || mentions_a_module(f, modules)) {
+        find_module_refs(f, src);
+        f->module_refs_known = true;
+    }
     f->mentions_devices = dl_python_mentions_devices(src);
 }
 
@@ -222,7 +288,12 @@ void dl_sharing_file_copy(DlSharingFile *to, const DlSharingFile *from) {
     size_t names = (size_t)(end - from->names);
     to->names = malloc(names + 1);
     to->mentions = malloc((from->mention_count ? from->mention_count : 1) * sizeof *to->mentions);
-    if (!to->names || !to->mentions) abort();
+    to->module_refs =
+        malloc((from->module_ref_count ? from->module_ref_count : 1) * sizeof *to->module_refs);
+    if (!to->names || !to->mentions || !to->module_refs) abort();
+    if (from->module_ref_count)
+        memcpy(to->module_refs, from->module_refs,
+               from->module_ref_count * sizeof *to->module_refs);
     if (names) memcpy(to->names, from->names, names);
     to->names[names] = '\0';
     if (from->mention_count)
@@ -232,6 +303,7 @@ void dl_sharing_file_copy(DlSharingFile *to, const DlSharingFile *from) {
 void dl_sharing_file_free(DlSharingFile *f) {
     free(f->names);
     free(f->mentions);
+    free(f->module_refs);
     memset(f, 0, sizeof *f);
 }
 
@@ -289,7 +361,8 @@ static void note_mention(Name *n, int32_t file) {
         __atomic_store_n(&n->mentioned_twice, true, __ATOMIC_RELAXED);
 }
 
-/* Every name whose hash the file uses is mentioned by it (all of them, when names collide). */
+/* Every name whose hash the file uses is mentioned by it (all of them, when names collide), and
+ * every module name whose hash it may name a module by is used as one. */
 static void note_mentions(void *ctx, size_t index) {
     DlSharing *s = ctx;
     const DlSharingFile *f = &s->files[index];
@@ -299,6 +372,18 @@ static void note_mentions(void *ctx, size_t index) {
         if (!(s->filter[bit / 64] >> (bit % 64) & 1)) continue;
         for (uint32_t i = hash & (s->cap - 1); s->names[i].text; i = (i + 1) & (s->cap - 1))
             if (s->names[i].hash == hash) note_mention(&s->names[i], (int32_t)index);
+    }
+    /* a file scanned without looking for them (it mentioned no module name of the check that
+     * read it): its mentions stand in, a superset */
+    const uint32_t *refs = f->module_refs_known ? f->module_refs : f->mentions;
+    uint32_t ref_count = f->module_refs_known ? f->module_ref_count : f->mention_count;
+    for (uint32_t k = 0; k < ref_count; k++) {
+        uint32_t hash = refs[k], bit = filter_bit(hash);
+        if (!(s->filter[bit / 64] >> (bit % 64) & 1)) continue;
+        for (uint32_t i = hash & (s->cap - 1); s->names[i].text; i = (i + 1) & (s->cap - 1))
+            if (s->names[i].hash == hash && s->names[i].is_module &&
+                !__atomic_load_n(&s->names[i].used_as_module, __ATOMIC_RELAXED))
+                __atomic_store_n(&s->names[i].used_as_module, true, __ATOMIC_RELAXED);
     }
 }
 
@@ -349,7 +434,7 @@ DlSharing *dl_sharing_decide(const DlSharingFile *files, char *const *paths, siz
         if (!f->takes_part) continue;
         /* through its module name, even by itself (`import model` in model.py) */
         const Name *module = find_name(s, s->modules[i]);
-        bool shared = module && module->mentioner != -1;
+        bool shared = module && module->used_as_module;
         const char *name = f->names;
         for (uint32_t k = 0; k < f->class_count && !shared; k++) {
             const Name *cls = find_name(s, name);
@@ -377,7 +462,7 @@ typedef struct ScanAll {
 
 static void scan_one(void *ctx, size_t index) {
     ScanAll *all = ctx;
-    if (all->sources[index]) dl_sharing_file_scan(&all->files[index], all->sources[index]);
+    if (all->sources[index]) dl_sharing_file_scan(&all->files[index], all->sources[index], NULL);
 }
 
 DlSharing *dl_sharing_scan(const DlSource *const *sources, char *const *paths, size_t count,

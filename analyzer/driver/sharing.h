@@ -2,14 +2,16 @@
  *
  * A file's analysis reads another file's program model only through a name: a module name
  * (`from model import Net`, `config.DEVICE`), or a class name that is unique in the project
- * (`x.Net`). A file whose module name no file mentions, and whose class names no other file
- * mentions, is read by no other file: a *leaf*. Leaves (most files of a large project) stream
+ * (`x.Net`). A file whose module name no file may use as one (driver/module_refs.h: in an import
+ * statement, an attribute of an imported name, a base list), and whose class names no other
+ * file mentions, is read by no other file: a *leaf*. Leaves (most files of a large project) stream
  * through the workers: each is parsed, summarised, analysed and dropped on its own, after the
  * shared files' summaries, so memory is bounded by the shared files and the leaves in flight
  * rather than by the corpus (docs/memory.md).
  *
- * Mentions are identifiers anywhere in the text, comments and strings included: a superset of
- * what the front end reads as names, so a file the analysis can reach is never a leaf. */
+ * Class names count as mentioned when they are identifiers anywhere in the text, comments and
+ * strings included: a superset of what the front end reads as names, so a file the analysis
+ * can reach is never a leaf. */
 #ifndef DL_DRIVER_SHARING_H
 #define DL_DRIVER_SHARING_H
 #include <stdbool.h>
@@ -32,9 +34,21 @@ typedef struct DlSharingFile {
     uint32_t *mentions; /* the distinct 32-bit hashes of the identifiers it uses, other than a
                            name where a `def` or `class` defines it */
     uint32_t mention_count;
+    uint32_t *module_refs; /* the distinct hashes of the identifiers through which it may name a
+                              module (driver/module_refs.h): a subset of `mentions` */
+    uint32_t module_ref_count;
+    bool module_refs_known; /* false: not looked for, since the file mentions no module name of
+                               its run; `mentions` stand in for them */
 } DlSharingFile;
 
-void dl_sharing_file_scan(DlSharingFile *f, const DlSource *src);
+/* The module names of a run's files (hashes), known before any file is read: a file that
+ * mentions none of them needs no search for where it names a module. */
+typedef struct DlSharingModules DlSharingModules;
+DlSharingModules *dl_sharing_modules_new(char *const *paths, size_t count);
+void dl_sharing_modules_free(DlSharingModules *m);
+
+/* `modules` NULL: the places the file may name a module by are always looked for. */
+void dl_sharing_file_scan(DlSharingFile *f, const DlSource *src, const DlSharingModules *modules);
 /* A copy of `from` that owns its own memory (a scan the language server keeps, driver/keep.h). */
 void dl_sharing_file_copy(DlSharingFile *to, const DlSharingFile *from);
 void dl_sharing_file_free(DlSharingFile *f);

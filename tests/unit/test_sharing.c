@@ -3,6 +3,7 @@
 #include "driver/sharing.h"
 
 #include <criterion/criterion.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -75,14 +76,61 @@ Test(sharing, a_module_that_names_itself_is_shared) {
     done(&p);
 }
 
-Test(sharing, mentions_in_comments_and_strings_count) {
+Test(sharing, class_names_in_comments_and_strings_count) {
     /* a superset of what the front end reads: a file the analysis can reach is never a leaf */
     Project p;
     scan(&p, 2,
-         (const char *const[]){"m/layers.py", "x = 1\n", "m/main.py",
-                               "# see layers for the blocks\nname = \"layers\"\n", NULL});
+         (const char *const[]){"m/layers.py", "class Stem:\n    pass\n", "m/main.py",
+                               "# see Stem for the blocks\nname = \"Stem\"\n", NULL});
     cr_assert(dl_sharing_is_shared(p.sharing, 0));
     done(&p);
+}
+
+/* Whether `train.py` is shared when the other file of the project is `text`. */
+static bool train_is_shared(const char *text) {
+    Project p;
+    scan(&p, 1, (const char *const[]){"pkg/train.py", "x = 1\n", "pkg/use.py", text, NULL});
+    bool shared = dl_sharing_is_shared(p.sharing, 0);
+    done(&p);
+    return shared;
+}
+
+Test(sharing, a_module_name_counts_where_an_import_may_use_it) {
+    /* the qualified names that resolve a module come from import statements, attributes of
+     * imported names and base lists (driver/module_refs.h) */
+    const char *const uses[] = {
+        "import train\n",
+        "import pkg.train as t\n",
+        "from train import main\n",
+        "from pkg import train\n",
+        "from . import train\n",
+        "from pkg import (\n    a,\n    train,\n)\n",
+        "from pkg import a, \\\r\n    train\n",
+        "if x: import train\n",
+        "y = 1; import train\n",
+        "import pkg\npkg.train.main()\n",
+        "import pkg as p\nv = p . train . X\n",
+        "def f():\n    return pkg.train.X\n\nimport pkg\n", /* the import may come later */
+        "v = (pkg.  # the blocks\n     train.X)\nimport pkg\n",
+        "class A(train.Base):\n    pass\n",
+        "class A(\n    Generic[T],\n    train.Base,\n):\n    pass\n",
+        "import pkg\nmsg = f\"{pkg.train.X}\"\n",
+    };
+    for (size_t i = 0; i < sizeof uses / sizeof *uses; i++)
+        cr_assert(train_is_shared(uses[i]), "%s", uses[i]);
+    const char *const not_uses[] = {
+        "model.train()\n", /* an attribute of a local value */
+        "import torch\nmodel = torch.nn.Linear(2, 2)\nmodel.train()\n",
+        "import pkg\nf(pkg).train\n", /* not a chain of names */
+        "import pkg\n\"x\".train\n",
+        "# import train\n",
+        "doc = \"import train\"\n",
+        "doc = '''\nfrom pkg import train\n'''\n",
+        "train = 3\nprint(train)\n",
+        "class A(Base):\n    train = 1\n", /* after the base list */
+    };
+    for (size_t i = 0; i < sizeof not_uses / sizeof *not_uses; i++)
+        cr_assert_not(train_is_shared(not_uses[i]), "%s", not_uses[i]);
 }
 
 Test(sharing, a_definition_is_not_a_mention) {
@@ -121,7 +169,7 @@ Test(sharing, device_mentions_are_the_front_ends) {
         char *error = NULL;
         cr_assert(dl_source_from_bytes(&src, "d.py", texts[i], strlen(texts[i]), 0, &error));
         DlSharingFile f;
-        dl_sharing_file_scan(&f, &src);
+        dl_sharing_file_scan(&f, &src, NULL);
         cr_assert_eq(f.mentions_devices, i == 0);
         dl_sharing_file_free(&f);
         dl_source_free(&src);
@@ -134,7 +182,7 @@ Test(sharing, a_file_keeps_what_it_defines_and_the_hashes_of_what_it_names) {
     char *error = NULL;
     cr_assert(dl_source_from_bytes(&src, "b.py", text, strlen(text), 0, &error));
     DlSharingFile f;
-    dl_sharing_file_scan(&f, &src);
+    dl_sharing_file_scan(&f, &src, NULL);
     cr_assert_eq(f.class_count, 1);
     cr_assert_eq(f.function_count, 1);
     cr_assert_str_eq(f.names, "Box");
@@ -181,4 +229,39 @@ Test(sharing, definitions_after_any_indentation) {
     cr_assert(dl_sharing_is_shared(p.sharing, 0), "use.py names the class Paged");
     cr_assert(dl_interner_contains(dl_sharing_mentioned_functions(p.sharing), "gather"));
     done(&p);
+}
+
+/* `text` scanned as `scanned_as` knowing the module names of `known` (NULL: every place looked
+ * for), then decided next to an empty pkg/utils.py: is utils.py shared? */
+static bool utils_is_shared(const char *text, char *const *known, size_t known_count) {
+    DlSharingModules *modules = known ? dl_sharing_modules_new(known, known_count) : NULL;
+    DlSource src[2];
+    char *error = NULL;
+    const char *empty = "x = 1\n";
+    cr_assert(dl_source_from_bytes(&src[0], "pkg/a.py", text, strlen(text), 0, &error));
+    cr_assert(dl_source_from_bytes(&src[1], "pkg/utils.py", empty, strlen(empty), 0, &error));
+    DlSharingFile files[2];
+    dl_sharing_file_scan(&files[0], &src[0], modules);
+    dl_sharing_file_scan(&files[1], &src[1], modules);
+    char *paths[2] = {"pkg/a.py", "pkg/utils.py"};
+    DlSharing *s = dl_sharing_decide(files, paths, 2, 1);
+    bool shared = dl_sharing_is_shared(s, 1);
+    dl_sharing_free(s);
+    for (int i = 0; i < 2; i++) {
+        dl_sharing_file_free(&files[i]);
+        dl_source_free(&src[i]);
+    }
+    dl_sharing_modules_free(modules);
+    return shared;
+}
+
+Test(sharing, a_file_naming_no_module_of_its_check_is_not_searched_and_its_mentions_stand_in) {
+    const char *text = "import torch\nv = utils.helper()\n"; /* `utils` is not imported */
+    char *with_utils[2] = {"pkg/a.py", "pkg/utils.py"}, *without[1] = {"pkg/a.py"};
+    cr_assert_not(utils_is_shared(text, NULL, 0), "searched: an attribute of no import");
+    cr_assert_not(utils_is_shared(text, with_utils, 2), "searched, since it mentions utils");
+    /* scanned when utils.py was not there (a language server's earlier check): what it mentions
+     * counts as the places it may name a module by */
+    cr_assert(utils_is_shared(text, without, 1));
+    cr_assert(utils_is_shared("from pkg import utils\n", without, 1));
 }

@@ -1,0 +1,28 @@
+/* The identifiers through which a Python file may name another file's module (driver/sharing.h
+ * decides from them which files other files read). The analysis resolves a module only through
+ * a qualified name (dataflow/project.c, find_named and dl_project_find_global), and a qualified
+ * name is built from:
+ *   - an import statement's text (`from pkg.model import Net`, `import model as m`);
+ *   - a chain of attributes whose root is a name an import binds (`pkg.model.Net` after
+ *     `import pkg`): the attributes of a chain with another root (`self.model`, `model.train()`
+ *     with a local `model`) name no module;
+ *   - a class's base list, where a dotted name is taken as written even unimported.
+ * So those are the identifiers listed: every identifier of an import statement (a line from
+ * `import` or `from` to its end, brackets and continuations included), every attribute of a
+ * chain whose root is one of those, every identifier of a class's base list, and every identifier
+ * inside an f-string (whose braces hold code). Comments and other strings are skipped. A list too
+ * long only keeps a file shared that need not be. */
+#ifndef DL_DRIVER_MODULE_REFS_H
+#define DL_DRIVER_MODULE_REFS_H
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/source.h"
+
+/* The 32-bit FNV-1a hash names are compared by (sharing.c computes the same one inline). */
+uint32_t dl_name_hash(const char *s, size_t len);
+
+/* The hashes of those identifiers, possibly repeated, in `*out` (malloc'ed; *count of them). */
+void dl_module_refs(const DlSource *src, uint32_t **out, size_t *count);
+
+#endif
