@@ -7,18 +7,19 @@
 
 #include "core/path_map.h"
 
+/* Both kinds of entry start with the number of the check that last used them (see sweep). */
 typedef struct ReadEntry {
+    uint64_t check; /* the check that last recalled or noted it */
     dev_t dev;
     ino_t ino;
     off_t size;
     struct timespec mtime, ctime;
     DlKeptRead read;
-    uint64_t check; /* the check that last recalled or noted it */
 } ReadEntry;
 
 typedef struct KeptEntry {
-    DlKeptModel model;
     uint64_t check; /* the check that last put or retained it */
+    DlKeptModel model;
 } KeptEntry;
 
 struct DlKeep {
@@ -45,28 +46,37 @@ DlKeep *dl_keep_new(void) {
     return keep;
 }
 
-static void free_entry(KeptEntry *e) {
+static void free_entry(void *entry) {
+    KeptEntry *e = entry;
     dl_arena_release(&e->model.arena);
     dl_source_free(&e->model.source);
     dl_suppressions_free(&e->model.suppressions);
     free(e);
 }
 
-static int drop_all(void *ctx, const char *path, void *entry) {
-    (void)ctx, (void)path;
-    free_entry(entry);
-    return 1;
-}
-
-static void free_read(ReadEntry *r) {
+static void free_read(void *entry) {
+    ReadEntry *r = entry;
     dl_sharing_file_free(&r->read.scan);
     free(r);
 }
 
-static int drop_all_reads(void *ctx, const char *path, void *entry) {
-    (void)ctx, (void)path;
-    free_read(entry);
+/* Frees the entries of a map that the check `keep` (every entry: NULL) did not use. */
+typedef struct Sweep {
+    const uint64_t *keep;
+    void (*free_entry)(void *);
+} Sweep;
+
+static int sweep_entry(void *ctx, const char *path, void *entry) {
+    (void)path;
+    const Sweep *sweep = ctx;
+    if (sweep->keep && *(const uint64_t *)entry == *sweep->keep) return 0;
+    sweep->free_entry(entry);
     return 1;
+}
+
+static void sweep(DlPathMap *map, const uint64_t *keep, void (*free_one)(void *)) {
+    Sweep ctx = {keep, free_one};
+    dl_path_map_each(map, sweep_entry, &ctx);
 }
 
 static void drop_project(DlKeep *keep) {
@@ -79,9 +89,9 @@ static void drop_project(DlKeep *keep) {
 void dl_keep_free(DlKeep *keep) {
     if (!keep) return;
     drop_project(keep);
-    dl_path_map_each(&keep->models, drop_all, NULL);
+    sweep(&keep->models, NULL, free_entry);
     dl_path_map_free(&keep->models);
-    dl_path_map_each(&keep->reads, drop_all_reads, NULL);
+    sweep(&keep->reads, NULL, free_read);
     dl_path_map_free(&keep->reads);
     dl_cache_close(keep->results);
     pthread_mutex_destroy(&keep->lock);
@@ -156,7 +166,7 @@ void dl_keep_note_read(DlKeep *keep, const char *path, const struct stat *st,
                        const DlKeptRead *read) {
     ReadEntry *r = malloc(sizeof *r);
     if (!r) abort();
-    *r = (ReadEntry){st->st_dev, st->st_ino, st->st_size, st->st_mtim, st->st_ctim, *read, 0};
+    *r = (ReadEntry){0, st->st_dev, st->st_ino, st->st_size, st->st_mtim, st->st_ctim, *read};
     dl_sharing_file_copy(&r->read.scan, &read->scan);
     pthread_mutex_lock(&keep->lock);
     r->check = keep->check;
@@ -165,28 +175,10 @@ void dl_keep_note_read(DlKeep *keep, const char *path, const struct stat *st,
     if (old) free_read(old);
 }
 
-static int drop_stale_read(void *ctx, const char *path, void *entry) {
-    (void)path;
-    const DlKeep *keep = ctx;
-    ReadEntry *r = entry;
-    if (r->check == keep->check) return 0;
-    free_read(r);
-    return 1;
-}
-
-static int drop_stale(void *ctx, const char *path, void *entry) {
-    (void)path;
-    const DlKeep *keep = ctx;
-    KeptEntry *e = entry;
-    if (e->check == keep->check) return 0;
-    free_entry(e);
-    return 1;
-}
-
 void dl_keep_sweep(DlKeep *keep) {
     pthread_mutex_lock(&keep->lock);
-    dl_path_map_each(&keep->models, drop_stale, keep);
-    dl_path_map_each(&keep->reads, drop_stale_read, keep);
+    sweep(&keep->models, &keep->check, free_entry);
+    sweep(&keep->reads, &keep->check, free_read);
     keep->check++;
     pthread_mutex_unlock(&keep->lock);
 }

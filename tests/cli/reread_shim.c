@@ -24,9 +24,15 @@ static void rewrite(OpenFn real_open, const char *path) {
     close(fd);
 }
 
-static int shim_open(const char *symbol, const char *path, int flags, va_list ap) {
-    OpenFn real_open = (OpenFn)dlsym(RTLD_NEXT, symbol);
-    mode_t mode = (flags & (O_CREAT | O_TMPFILE)) ? (mode_t)va_arg(ap, int) : 0;
+int open(const char *path, int flags, ...) {
+    OpenFn real_open = (OpenFn)dlsym(RTLD_NEXT, "open");
+    mode_t mode = 0;
+    if (flags & (O_CREAT | O_TMPFILE)) {
+        va_list ap;
+        va_start(ap, flags);
+        mode = (mode_t)va_arg(ap, int);
+        va_end(ap);
+    }
     const char *target = getenv("DEVLINT_REREAD_PATH");
     if (target && path && strcmp(path, target) == 0 &&
         __atomic_add_fetch(&opens_of_target, 1, __ATOMIC_SEQ_CST) == 2)
@@ -34,18 +40,5 @@ static int shim_open(const char *symbol, const char *path, int flags, va_list ap
     return real_open(path, flags, mode);
 }
 
-int open(const char *path, int flags, ...) {
-    va_list ap;
-    va_start(ap, flags);
-    int fd = shim_open("open", path, flags, ap);
-    va_end(ap);
-    return fd;
-}
-
-int open64(const char *path, int flags, ...) {
-    va_list ap;
-    va_start(ap, flags);
-    int fd = shim_open("open64", path, flags, ap);
-    va_end(ap);
-    return fd;
-}
+/* the same function on 64-bit glibc, under the name large-file builds call */
+int open64(const char *path, int flags, ...) __attribute__((alias("open")));
