@@ -20,8 +20,9 @@
 
 struct DlCache {
     char *dir; /* NULL: the entries are kept in `memory` (dl_cache_new_in_memory) */
-    DlPathMap memory; /* path -> the entry's text */
-    pthread_mutex_t lock; /* over `memory` */
+    DlPathMap memory; /* path -> MemoryEntry */
+    pthread_mutex_t lock; /* over `memory` and `check` */
+    uint64_t check;       /* counts dl_cache_sweep calls */
     /* the run's memo (borrowed): the headers C++ entries depend on are stat'ed once a run to
      * check entries, not once a file (storing stats afresh: a PCH this run rebuilt must be
      * recorded as it is now) */
@@ -76,16 +77,35 @@ DlCache *dl_cache_new_in_memory(void) {
     return cache;
 }
 
-static int free_entry_text(void *ctx, const char *path, void *text) {
-    (void)ctx, (void)path;
-    free(text);
+/* An entry kept in memory, and when it was last looked up or stored. */
+typedef struct MemoryEntry {
+    char *text;
+    uint64_t check;
+} MemoryEntry;
+
+/* Frees the entries not used since the sweep `*current` counts (NULL: every entry). */
+static int free_memory_entry(void *ctx, const char *path, void *entry) {
+    (void)path;
+    const uint64_t *current = ctx;
+    MemoryEntry *e = entry;
+    if (current && e->check == *current) return 0;
+    free(e->text);
+    free(e);
     return 1;
+}
+
+void dl_cache_sweep(DlCache *cache) {
+    if (cache->dir) return;
+    pthread_mutex_lock(&cache->lock);
+    dl_path_map_each(&cache->memory, free_memory_entry, &cache->check);
+    cache->check++;
+    pthread_mutex_unlock(&cache->lock);
 }
 
 void dl_cache_close(DlCache *cache) {
     if (!cache) return;
     if (!cache->dir) {
-        dl_path_map_each(&cache->memory, free_entry_text, NULL);
+        dl_path_map_each(&cache->memory, free_memory_entry, NULL);
         dl_path_map_free(&cache->memory);
         pthread_mutex_destroy(&cache->lock);
     }
@@ -234,8 +254,9 @@ static char *entry_text(DlCache *cache, const char *path) {
         return read_all(file);
     }
     pthread_mutex_lock(&cache->lock);
-    const char *kept = dl_path_map_get(&cache->memory, path);
-    char *text = kept ? strdup(kept) : NULL;
+    MemoryEntry *kept = dl_path_map_get(&cache->memory, path);
+    if (kept) kept->check = cache->check;
+    char *text = kept ? strdup(kept->text) : NULL;
     pthread_mutex_unlock(&cache->lock);
     if (kept && !text) abort();
     return text;
@@ -338,9 +359,14 @@ void dl_cache_store(DlCache *cache, const char *path, uint64_t key, const DlResu
     cJSON_Delete(j);
     if (!text) return;
     if (!cache->dir) {
+        MemoryEntry *entry = malloc(sizeof *entry);
+        if (!entry) abort();
+        entry->text = text;
         pthread_mutex_lock(&cache->lock);
-        free(dl_path_map_put(&cache->memory, path, text));
+        entry->check = cache->check;
+        MemoryEntry *old = dl_path_map_put(&cache->memory, path, entry);
         pthread_mutex_unlock(&cache->lock);
+        if (old) free_memory_entry(NULL, path, old);
         return;
     }
     char file[PATH_MAX], tmp[PATH_MAX + 64];

@@ -30,6 +30,9 @@ DlCache *dl_cache_open(const char *dir, DlStatMemo *stats, char **error);
 /* A cache whose entries stay in this process's memory, for the language server: it keeps the
  * results of files no edit touched, unsaved buffers included (whose results never go to disk). */
 DlCache *dl_cache_new_in_memory(void);
+/* In memory: frees the entries no look-up or store used since the last sweep (files gone from
+ * the workspace). A cache on disk is left as it is. */
+void dl_cache_sweep(DlCache *cache);
 void dl_cache_close(DlCache *cache);
 
 /* devlint's identity: version, executable size and mtime. */

@@ -179,6 +179,7 @@ void dl_keep_sweep(DlKeep *keep) {
     pthread_mutex_lock(&keep->lock);
     sweep(&keep->models, &keep->check, free_entry);
     sweep(&keep->reads, &keep->check, free_read);
+    dl_cache_sweep(keep->results);
     keep->check++;
     pthread_mutex_unlock(&keep->lock);
 }

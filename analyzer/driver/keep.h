@@ -71,8 +71,8 @@ bool dl_keep_recall_read(DlKeep *keep, const char *path, const struct stat *st, 
 void dl_keep_note_read(DlKeep *keep, const char *path, const struct stat *st,
                        const DlKeptRead *read);
 
-/* The end of a check: frees the models that were neither put back nor retained in it, and what
- * reading a file told that it neither recalled nor noted. */
+/* The end of a check: frees the models that were neither put back nor retained in it, what
+ * reading a file told that it neither recalled nor noted, and the results it did not use. */
 void dl_keep_sweep(DlKeep *keep);
 
 /* Keeps `project` (moved: zeroed) as built over the models whose serials are `models[i]` (0: no

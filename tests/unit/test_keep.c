@@ -181,3 +181,22 @@ Test(keep, a_read_is_recalled_for_the_same_identity_on_disk_only) {
     dl_source_free(&src);
     dl_keep_free(keep);
 }
+
+Test(keep, results_a_check_did_not_use_are_let_go) {
+    DlKeep *keep = dl_keep_new();
+    DlCache *results = dl_keep_results(keep);
+    DlResult r = {0}, got = {0};
+    r.files_checked = 1;
+    dl_cache_store(results, "a.py", 1, &r, NULL, 0);
+    dl_cache_store(results, "gone.py", 1, &r, NULL, 0);
+    dl_keep_sweep(keep); /* both stored in this check */
+    cr_assert(dl_cache_load(results, "a.py", 1, &got)); /* the next check looks a.py up only */
+    dl_result_free(&got);
+    memset(&got, 0, sizeof got);
+    dl_keep_sweep(keep);
+    cr_assert(dl_cache_load(results, "a.py", 1, &got));
+    dl_result_free(&got);
+    memset(&got, 0, sizeof got);
+    cr_assert_not(dl_cache_load(results, "gone.py", 1, &got), "not used by the last check");
+    dl_keep_free(keep);
+}
