@@ -80,6 +80,7 @@ typedef struct Run {
     DlStatMemo *stats; /* C++: the headers that cached results and precompiled headers depend
                           on, stat'ed once a run */
     DlSharingModules *modules; /* the files' module names, for the text scan (sharing.h) */
+    uint64_t leaf_key_base; /* devlint and leaf_project_hash, the base of a leaf's cache key */
 } Run;
 
 typedef struct SeenKey {
@@ -347,8 +348,16 @@ DISPATCH(timing, DlTimingFact)
 
 /* ---------------------------------------------------------------- stages */
 
-/* A file's bytes: stdin, an unsaved buffer (opts->overrides) or the disk (`*from_disk`, when
- * given: the bytes can be read again). */
+/* The unsaved buffer that stands for `path` (opts->overrides), or NULL. */
+static const DlCheckOverride *override_for(const Run *run, const char *path) {
+    const DlCheckOptions *o = run->opts;
+    for (size_t i = 0; i < o->override_count; i++)
+        if (strcmp(o->overrides[i].path, path) == 0) return &o->overrides[i];
+    return NULL;
+}
+
+/* A file's bytes: stdin, an unsaved buffer or the disk (`*from_disk`, when given: the bytes can
+ * be read again). */
 static bool load_source(DlSource *src, const char *path, const Run *run, bool *from_disk,
                         char **error) {
     const DlCheckOptions *o = run->opts;
@@ -356,10 +365,10 @@ static bool load_source(DlSource *src, const char *path, const Run *run, bool *f
     if (o->stdin_text)
         return dl_source_from_bytes(src, path, o->stdin_text, o->stdin_len, o->max_file_bytes,
                                     error);
-    for (size_t i = 0; i < o->override_count; i++)
-        if (strcmp(o->overrides[i].path, path) == 0)
-            return dl_source_from_bytes(src, path, o->overrides[i].text, o->overrides[i].len,
-                                        o->max_file_bytes, error);
+    const DlCheckOverride *buffer = override_for(run, path);
+    if (buffer)
+        return dl_source_from_bytes(src, path, buffer->text, buffer->len, o->max_file_bytes,
+                                    error);
     if (from_disk) *from_disk = true;
     return dl_source_load(src, path, o->max_file_bytes, error);
 }
@@ -428,11 +437,8 @@ static bool read_file(FileJob *job, Run *run) {
  * file's identity (driver/keep.h): not an unsaved buffer's, nor a notebook's. */
 static bool reads_are_kept(const FileJob *job, const Run *run) {
     const DlCheckOptions *o = run->opts;
-    if (!o->keep || run->parse_all || o->stdin_text || dl_file_kind(job->path) != DL_FILE_PYTHON)
-        return false;
-    for (size_t i = 0; i < o->override_count; i++)
-        if (strcmp(o->overrides[i].path, job->path) == 0) return false;
-    return true;
+    return o->keep && !run->parse_all && !o->stdin_text &&
+           dl_file_kind(job->path) == DL_FILE_PYTHON && !override_for(run, job->path);
 }
 
 /* A file as an earlier check read it, when its identity on disk is the same: its text is read
@@ -495,8 +501,8 @@ static uint64_t settings_hash(const DlSettings *s) {
     return h;
 }
 
-/* The project facts every file's analysis may read come from the files that are analysed. */
-/* The paths and bytes of the analysed files (the leaves among them with `leaves_too`). */
+/* The project facts every file's analysis may read come from the files that are analysed: their
+ * paths and bytes (the leaves among them with `leaves_too`). */
 static uint64_t hash_analysed_files(const Run *run, uint64_t h, bool leaves_too) {
     for (size_t i = 0; i < run->count; i++) {
         const FileJob *job = &run->jobs[i];
@@ -511,16 +517,23 @@ static uint64_t project_hash(const Run *run) {
     return hash_analysed_files(run, dl_hash_bytes(&run->parse_all, sizeof run->parse_all, 2), true);
 }
 
-/* What a leaf's result can depend on besides its own bytes and settings: the shared files (the
- * only ones whose facts it reads) and what the project learns of the leaves from their text
- * (whether one names a device, the function names they mention). Editing one leaf leaves the
- * other leaves' results valid; the shared files' results read every file (project_hash). */
-static uint64_t leaf_project_hash(const Run *run, const DlSharing *sharing,
-                                  const DlProjectLeaves *leaves) {
-    uint64_t h = hash_analysed_files(run, dl_hash_bytes("leaf", 4, 5), false);
+/* What the project learns of the leaves from their text, before any is lowered: whether one
+ * names a device, and the function names they mention. */
+static uint64_t hash_leaves_text(uint64_t h, const DlSharing *sharing,
+                                 const DlProjectLeaves *leaves) {
     uint64_t mentioned = sharing ? dl_sharing_mentioned_functions_hash(sharing) : 0;
     h = dl_hash_bytes(&leaves->use_devices, sizeof leaves->use_devices, h);
     return dl_hash_bytes(&mentioned, sizeof mentioned, h);
+}
+
+/* What a leaf's result can depend on besides its own bytes and settings: the shared files (the
+ * only ones whose facts it reads) and what the project learns of the leaves from their text.
+ * Editing one leaf leaves the other leaves' results valid; the shared files' results read every
+ * file (project_hash). */
+static uint64_t leaf_project_hash(const Run *run, const DlSharing *sharing,
+                                  const DlProjectLeaves *leaves) {
+    return hash_leaves_text(hash_analysed_files(run, dl_hash_bytes("leaf", 4, 5), false), sharing,
+                            leaves);
 }
 
 static void look_up_cache(void *arg, size_t index) {
@@ -796,11 +809,10 @@ static DlSharing *find_leaves(Run *run, char *const *paths, DlProjectLeaves *lea
  * rather than by every file's bytes, an edit of a leaf that changes no mark leaves the shared
  * files' results valid. The language server's only: `devlint check` looks every key up before
  * anything is parsed, so that a run over unchanged files parses nothing. */
-static void key_shared_files(Run *run, const DlSharing *sharing, const DlProjectLeaves *leaves) {
-    uint64_t tool = dl_cache_tool_key();
+static void key_shared_files(Run *run) {
     uint64_t marks = dl_project_marks_hash(&run->project);
-    uint64_t base = dl_hash_bytes(&tool, sizeof tool, leaf_project_hash(run, sharing, leaves));
-    base = dl_hash_bytes(&marks, sizeof marks, dl_hash_bytes("shared", 6, base));
+    uint64_t base = dl_hash_bytes(&marks, sizeof marks,
+                                  dl_hash_bytes("shared", 6, run->leaf_key_base));
     for (size_t i = 0; i < run->count; i++) {
         FileJob *job = &run->jobs[i];
         if (!job->late_key) continue;
@@ -815,10 +827,7 @@ static void key_shared_files(Run *run, const DlSharing *sharing, const DlProject
  * what their text tells (see leaf_project_hash). */
 static uint64_t kept_project_key(const Run *run, const DlSharing *sharing,
                                  const DlProjectLeaves *leaves) {
-    uint64_t h = dl_hash_bytes(&run->count, sizeof run->count, 6);
-    uint64_t mentioned = sharing ? dl_sharing_mentioned_functions_hash(sharing) : 0;
-    h = dl_hash_bytes(&leaves->use_devices, sizeof leaves->use_devices, h);
-    return dl_hash_bytes(&mentioned, sizeof mentioned, h);
+    return hash_leaves_text(dl_hash_bytes(&run->count, sizeof run->count, 6), sharing, leaves);
 }
 
 /* For each file, the serial of the kept model the project is (to be) built over: 0 for no
@@ -934,13 +943,14 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
     if (run.cache) {
         uint64_t tool = dl_cache_tool_key();
         uint64_t base = dl_hash_bytes(&tool, sizeof tool, project_hash(&run));
-        uint64_t leaf_base =
+        run.leaf_key_base =
             dl_hash_bytes(&tool, sizeof tool, leaf_project_hash(&run, sharing, &leaves));
         for (size_t i = 0; i < count; i++) {
             FileJob *job = &run.jobs[i];
             uint64_t parts[3] = {job->content_hash, settings_hash(job->settings),
                                  job->is_cpp ? cpp_command_hash(job, &run) : 0};
-            job->cache_key = dl_hash_bytes(parts, sizeof parts, job->leaf ? leaf_base : base);
+            job->cache_key =
+                dl_hash_bytes(parts, sizeof parts, job->leaf ? run.leaf_key_base : base);
             /* a C++ file without a command, or a C++ result without its headers: not kept */
             if (job->is_cpp && !parts[2]) job->cacheable = false;
             job->late_key = opts->keep && sharing && job->scanned && !job->leaf &&
@@ -980,7 +990,7 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
         dl_parallel_for(count, opts->jobs, stream_leaf, &run);
         dl_timing_mark("leaves: parse, summarise, analyse");
     }
-    if (opts->keep && sharing) key_shared_files(&run, sharing, &leaves);
+    if (run.cache && opts->keep && sharing) key_shared_files(&run);
     dl_parallel_for(count, opts->jobs, analyse, &run);
     dl_timing_mark("analyse (shared files)");
 
