@@ -3,6 +3,13 @@
 
 #include <string.h>
 
+uint32_t dl_name_hash(const char *s, size_t len) {
+    uint32_t h = DL_NAME_HASH_SEED;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)s[i]) * DL_NAME_HASH_PRIME;
+    return h;
+}
+
 uint64_t dl_hash_bytes(const void *data, size_t len, uint64_t seed) {
     const unsigned char *p = data;
     uint64_t h = seed ^ (len * 0x9E3779B97F4A7C15ull);

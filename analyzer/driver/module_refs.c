@@ -6,16 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hash.h"
 #include "core/vec.h"
-
-enum { HASH_SEED = 2166136261u, HASH_PRIME = 16777619u }; /* FNV-1a */
-
-uint32_t dl_name_hash(const char *s, size_t len) {
-    uint32_t h = HASH_SEED;
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ (unsigned char)s[i]) * HASH_PRIME;
-    return h;
-}
 
 /* What a byte starts (one table lookup per byte: the scan runs over every file's text). */
 enum {

@@ -19,10 +19,8 @@
 
 #include "core/source.h"
 
-/* The 32-bit FNV-1a hash names are compared by (sharing.c computes the same one inline). */
-uint32_t dl_name_hash(const char *s, size_t len);
-
-/* The hashes of those identifiers, possibly repeated, in `*out` (malloc'ed; *count of them). */
+/* The hashes (dl_name_hash, core/hash.h) of those identifiers, possibly repeated, in `*out`
+ * (malloc'ed; *count of them). */
 void dl_module_refs(const DlSource *src, uint32_t **out, size_t *count);
 
 #endif

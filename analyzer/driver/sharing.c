@@ -52,12 +52,6 @@ static const bool word_char[256] = {
     ['_'] = true,         [0x80 ... 0xff] = true,
 };
 
-enum { HASH_SEED = 2166136261u, HASH_PRIME = 16777619u }; /* FNV-1a */
-
-static uint32_t hash_text(const char *s, size_t len) {
-    return dl_name_hash(s, len); /* the hash find_mentions computes inline */
-}
-
 static uint32_t filter_bit(uint32_t hash) {
     return (hash >> 12) & (FILTER_BITS - 1);
 }
@@ -137,6 +131,7 @@ static void find_definitions(DlSharingFile *f, const DlSource *src) {
 typedef struct HashSet {
     uint32_t *slots;
     uint32_t cap, count; /* cap: a power of two */
+    bool has_zero;
 } HashSet;
 
 static void hash_set_put(HashSet *set, uint32_t hash) {
@@ -156,8 +151,13 @@ static void hash_set_grow(HashSet *set) {
     free(old.slots);
 }
 
-/* Adds `hash` (not 0); whether it was new. */
+/* Adds `hash`; whether it was new. */
 static bool hash_set_add(HashSet *set, uint32_t hash) {
+    if (!hash) {
+        bool added = !set->has_zero;
+        set->has_zero = true;
+        return added;
+    }
     uint32_t i = hash & (set->cap - 1);
     while (set->slots[i] && set->slots[i] != hash)
         i = (i + 1) & (set->cap - 1);
@@ -175,7 +175,6 @@ static void find_mentions(DlSharingFile *f, const DlSource *src) {
     DL_VEC(uint32_t) found = {0};
     HashSet set = {0};
     hash_set_grow(&set);
-    bool has_zero = false;
     bool defining = false; /* the previous word was `def` or `class`: this one is defined */
     for (size_t at = 0; at < len;) {
         unsigned char c = text[at];
@@ -184,23 +183,18 @@ static void find_mentions(DlSharingFile *f, const DlSource *src) {
             continue;
         }
         size_t start = at;
-        uint32_t hash = HASH_SEED;
+        uint32_t hash = DL_NAME_HASH_SEED; /* dl_name_hash, inline */
         for (; at < len && word_char[text[at]]; at++)
-            hash = (hash ^ text[at]) * HASH_PRIME;
+            hash = (hash ^ text[at]) * DL_NAME_HASH_PRIME;
         size_t n = at - start;
         if (c >= '0' && c <= '9') continue; /* a number (1e5, 0x1f): not a name */
         bool was_defining = defining;
         const unsigned char *w = text + start;
         defining = (n == 3 && w[0] == 'd' && w[1] == 'e' && w[2] == 'f') ||
                    (n == 5 && w[0] == 'c' && memcmp(w, "class", 5) == 0);
-        if (was_defining) continue;
-        if (!hash)
-            has_zero = true;
-        else if (hash_set_add(&set, hash))
-            dl_vec_push(&found, hash);
+        if (!was_defining && hash_set_add(&set, hash)) dl_vec_push(&found, hash);
     }
     free(set.slots);
-    if (has_zero) dl_vec_push(&found, 0);
     f->mention_count = (uint32_t)found.len;
     f->mentions = found.len ? found.items : malloc(sizeof *f->mentions);
     if (!f->mentions) abort();
@@ -214,14 +208,8 @@ static void find_module_refs(DlSharingFile *f, const DlSource *src) {
     HashSet set = {0};
     hash_set_grow(&set);
     uint32_t kept = 0;
-    bool has_zero = false;
-    for (size_t i = 0; i < n; i++) {
-        if (!refs[i])
-            has_zero = true;
-        else if (hash_set_add(&set, refs[i]))
-            refs[kept++] = refs[i];
-    }
-    if (has_zero) refs[kept++] = 0;
+    for (size_t i = 0; i < n; i++)
+        if (hash_set_add(&set, refs[i])) refs[kept++] = refs[i];
     free(set.slots);
     f->module_refs = refs;
     f->module_ref_count = kept;
@@ -229,7 +217,6 @@ static void find_module_refs(DlSharingFile *f, const DlSource *src) {
 
 struct DlSharingModules {
     HashSet names;
-    bool has_zero; /* a module name whose hash is 0 (the set cannot hold it) */
 };
 
 DlSharingModules *dl_sharing_modules_new(char *const *paths, size_t count) {
@@ -240,11 +227,7 @@ DlSharingModules *dl_sharing_modules_new(char *const *paths, size_t count) {
     dl_arena_init(&arena);
     for (size_t i = 0; i < count; i++) {
         const char *name = dl_python_module_name(&arena, paths[i]);
-        uint32_t hash = hash_text(name, strlen(name));
-        if (!hash)
-            m->has_zero = true;
-        else
-            hash_set_add(&m->names, hash);
+        hash_set_add(&m->names, dl_name_hash(name, strlen(name)));
     }
     dl_arena_release(&arena);
     return m;
@@ -257,6 +240,7 @@ void dl_sharing_modules_free(DlSharingModules *m) {
 }
 
 static bool hash_set_has(const HashSet *set, uint32_t hash) {
+    if (!hash) return set->has_zero;
     for (uint32_t i = hash & (set->cap - 1); set->slots[i]; i = (i + 1) & (set->cap - 1))
         if (set->slots[i] == hash) return true;
     return false;
@@ -264,7 +248,7 @@ static bool hash_set_has(const HashSet *set, uint32_t hash) {
 
 static bool mentions_a_module(const DlSharingFile *f, const DlSharingModules *m) {
     for (uint32_t k = 0; k < f->mention_count; k++)
-        if (f->mentions[k] ? hash_set_has(&m->names, f->mentions[k]) : m->has_zero) return true;
+        if (hash_set_has(&m->names, f->mentions[k])) return true;
     return false;
 }
 
@@ -330,7 +314,7 @@ static void grow(DlSharing *s) {
 
 static Name *add_name(DlSharing *s, const char *text, size_t len) {
     if ((s->count + 1) * 2 > s->cap) grow(s);
-    uint32_t hash = hash_text(text, len);
+    uint32_t hash = dl_name_hash(text, len);
     Name *n = slot_of(s, text, len, hash);
     if (!n->text) {
         n->text = dl_arena_strndup(&s->arena, text, len);
@@ -345,7 +329,7 @@ static Name *add_name(DlSharing *s, const char *text, size_t len) {
 static const Name *find_name(const DlSharing *s, const char *text) {
     if (!s->count) return NULL;
     size_t len = strlen(text);
-    const Name *n = slot_of(s, text, len, hash_text(text, len));
+    const Name *n = slot_of(s, text, len, dl_name_hash(text, len));
     return n->text ? n : NULL;
 }
 
@@ -361,30 +345,40 @@ static void note_mention(Name *n, int32_t file) {
         __atomic_store_n(&n->mentioned_twice, true, __ATOMIC_RELAXED);
 }
 
-/* Every name whose hash the file uses is mentioned by it (all of them, when names collide), and
- * every module name whose hash it may name a module by is used as one. */
+static void note_used_as_module(Name *n) {
+    if (n->is_module && !__atomic_load_n(&n->used_as_module, __ATOMIC_RELAXED))
+        __atomic_store_n(&n->used_as_module, true, __ATOMIC_RELAXED);
+}
+
+/* Every name of the table whose hash is one of `hashes` (all of them, when names collide): as a
+ * mention by `file`, or (`as_module`) as a module name used as one. */
+static void note_hashes(DlSharing *s, const uint32_t *hashes, uint32_t count, int32_t file,
+                        bool as_module) {
+    for (uint32_t k = 0; k < count; k++) {
+        uint32_t hash = hashes[k], bit = filter_bit(hash);
+        if (!(s->filter[bit / 64] >> (bit % 64) & 1)) continue;
+        for (uint32_t i = hash & (s->cap - 1); s->names[i].text; i = (i + 1) & (s->cap - 1)) {
+            if (s->names[i].hash != hash) continue;
+            if (as_module)
+                note_used_as_module(&s->names[i]);
+            else
+                note_mention(&s->names[i], file);
+        }
+    }
+}
+
+/* What a file mentions, and the module names it may use as ones. */
 static void note_mentions(void *ctx, size_t index) {
     DlSharing *s = ctx;
     const DlSharingFile *f = &s->files[index];
     if (!f->takes_part || !s->count) return;
-    for (uint32_t k = 0; k < f->mention_count; k++) {
-        uint32_t hash = f->mentions[k], bit = filter_bit(hash);
-        if (!(s->filter[bit / 64] >> (bit % 64) & 1)) continue;
-        for (uint32_t i = hash & (s->cap - 1); s->names[i].text; i = (i + 1) & (s->cap - 1))
-            if (s->names[i].hash == hash) note_mention(&s->names[i], (int32_t)index);
-    }
+    note_hashes(s, f->mentions, f->mention_count, (int32_t)index, false);
     /* a file scanned without looking for them (it mentioned no module name of the check that
      * read it): its mentions stand in, a superset */
-    const uint32_t *refs = f->module_refs_known ? f->module_refs : f->mentions;
-    uint32_t ref_count = f->module_refs_known ? f->module_ref_count : f->mention_count;
-    for (uint32_t k = 0; k < ref_count; k++) {
-        uint32_t hash = refs[k], bit = filter_bit(hash);
-        if (!(s->filter[bit / 64] >> (bit % 64) & 1)) continue;
-        for (uint32_t i = hash & (s->cap - 1); s->names[i].text; i = (i + 1) & (s->cap - 1))
-            if (s->names[i].hash == hash && s->names[i].is_module &&
-                !__atomic_load_n(&s->names[i].used_as_module, __ATOMIC_RELAXED))
-                __atomic_store_n(&s->names[i].used_as_module, true, __ATOMIC_RELAXED);
-    }
+    if (f->module_refs_known)
+        note_hashes(s, f->module_refs, f->module_ref_count, (int32_t)index, true);
+    else
+        note_hashes(s, f->mentions, f->mention_count, (int32_t)index, true);
 }
 
 static bool mentioned_by_another(const Name *n, int32_t file) {
