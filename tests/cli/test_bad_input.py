@@ -19,7 +19,6 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 import unittest
 
 import devlint_main
@@ -36,12 +35,11 @@ GOOD = {
 BUGGY = 'import torch\nx = torch.randn(4, 10)\nx.to("cuda")\n'  # DL101 at 3:1
 
 
-class BadInputCase(unittest.TestCase):
-    maxDiff = None
+class BadInputCase(devlint_main.ProjectCase):
+    dir_prefix = "devlint-bad-"
 
     def setUp(self):
-        self._tmp = tempfile.TemporaryDirectory(prefix="devlint-bad-")
-        self.dir = self._tmp.name
+        super().setUp()
         for name, text in GOOD.items():
             self.write(name, text)
 
@@ -49,16 +47,9 @@ class BadInputCase(unittest.TestCase):
         for root, dirs, _files in os.walk(self.dir):  # chmod 000 leftovers
             for d in dirs:
                 os.chmod(os.path.join(root, d), 0o755)
-        self._tmp.cleanup()
+        super().tearDown()
 
     # ------------------------------------------------------------------ helpers
-
-    def write(self, rel, content):
-        path = os.path.join(self.dir, rel)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "wb") as fh:
-            fh.write(content.encode("utf-8") if isinstance(content, str) else content)
-        return rel
 
     def run_devlint(self, *args):
         proc = subprocess.run([DEVLINT, "--no-cache", "-j", "2"] + list(args), cwd=self.dir,
