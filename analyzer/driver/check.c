@@ -614,7 +614,9 @@ static void lower_job(Run *run, FileJob *job) {
     job->deps = parsed.deps;
     job->dep_count = parsed.dep_count;
     job->incomplete = parsed.incomplete;
-    if (getenv("DEVLINT_DUMP_IR")) dl_ir_dump(stderr, job->module);
+    const char *dump = getenv("DEVLINT_DUMP_IR");
+    if (dump && strcmp(dump, "full") == 0) dl_ir_dump_full(stderr, job->module);
+    else if (dump) dl_ir_dump(stderr, job->module);
     dl_suppressions_parse(job->source.text, job->module->comments, job->module->comment_count,
                           &job->suppressions);
 }

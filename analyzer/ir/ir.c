@@ -204,3 +204,119 @@ void dl_ir_dump(FILE *out, const DlModuleIR *m) {
     fprintf(out, "# %s\n", m->source ? m->source->path : "?");
     dump_block(out, &m->body, 0);
 }
+
+/* ---------------------------------------------------------------- full dump */
+
+/* Every field of the model, spans included, one node per line: two front ends (or two versions
+ * of one) that build the same model print the same text (DEVLINT_DUMP_IR=full). */
+static void full_expr(FILE *out, const DlExpr *e, int indent, const char *role);
+
+static void full_exprs(FILE *out, DlExpr *const *items, uint32_t count, int indent,
+                       const char *role) {
+    for (uint32_t i = 0; i < count; i++) full_expr(out, items[i], indent, role);
+}
+
+static void full_expr(FILE *out, const DlExpr *e, int indent, const char *role) {
+    if (!e) {
+        fprintf(out, "%*s%s: null\n", indent, "", role);
+        return;
+    }
+    fprintf(out, "%*s%s: expr %d [%u,%u) flags=%u name=%s\n", indent, "", role, (int)e->kind,
+            e->span.start, e->span.end, e->flags, e->name ? e->name : "-");
+    if (e->object) full_expr(out, e->object, indent + 2, "object");
+    full_exprs(out, e->items, e->item_count, indent + 2, "item");
+    for (uint32_t i = 0; i < e->arg_count; i++) {
+        fprintf(out, "%*sarg [%u,%u) keyword=%s\n", indent + 2, "", e->args[i].span.start,
+                e->args[i].span.end, e->args[i].keyword ? e->args[i].keyword : "-");
+        full_expr(out, e->args[i].value, indent + 4, "value");
+    }
+    if (e->extra && !(e->flags & DL_EXF_CPP)) {
+        full_expr(out, e->extra->target, indent + 2, "target");
+        full_expr(out, e->extra->iter, indent + 2, "iter");
+    } else if (e->extra) {
+        fprintf(out, "%*scallee=%s ctype=%s\n", indent + 2, "",
+                e->extra->cpp_callee ? e->extra->cpp_callee : "-",
+                e->extra->cpp_ctype ? e->extra->cpp_ctype : "-");
+    }
+}
+
+static void full_block(FILE *out, const DlBlock *b, int indent, const char *role);
+
+static void full_function(FILE *out, const DlFunction *f, int indent) {
+    fprintf(out, "%*sdef %s [%u,%u) name [%u,%u) owner=%s parent=%s\n", indent, "", f->name,
+            f->span.start, f->span.end, f->name_span.start, f->name_span.end,
+            f->owner ? f->owner->name : "-", f->parent ? f->parent->name : "-");
+    full_exprs(out, f->decorators, f->decorator_count, indent + 2, "decorator");
+    for (uint32_t i = 0; i < f->param_count; i++) {
+        const DlParam *p = &f->params[i];
+        fprintf(out, "%*sparam %s [%u,%u) star=%d\n", indent + 2, "", p->name, p->span.start,
+                p->span.end, p->star);
+        if (p->annotation) full_expr(out, p->annotation, indent + 4, "annotation");
+        if (p->default_value) full_expr(out, p->default_value, indent + 4, "default");
+    }
+    full_block(out, &f->body, indent + 2, "body");
+}
+
+static void full_class(FILE *out, const DlClass *c, int indent) {
+    fprintf(out, "%*sclass %s [%u,%u) name [%u,%u) methods=%u\n", indent, "", c->name,
+            c->span.start, c->span.end, c->name_span.start, c->name_span.end, c->method_count);
+    for (uint32_t i = 0; i < c->method_count; i++)
+        fprintf(out, "%*smethod %s\n", indent + 2, "", c->methods[i]->name);
+    full_exprs(out, c->bases, c->base_count, indent + 2, "base");
+    full_block(out, &c->body, indent + 2, "body");
+}
+
+static void full_stmt(FILE *out, const DlStmt *s, int indent) {
+    fprintf(out, "%*sstmt %d [%u,%u)\n", indent, "", (int)s->kind, s->span.start, s->span.end);
+    full_exprs(out, s->targets, s->target_count, indent + 2, "target");
+    full_expr(out, s->value, indent + 2, "value");
+    switch (s->kind) {
+    case DL_ST_ASSIGN:
+        if (s->annotation) full_expr(out, s->annotation, indent + 2, "annotation");
+        break;
+    case DL_ST_AUGASSIGN: fprintf(out, "%*sop %s\n", indent + 2, "", s->op ? s->op : "-"); break;
+    case DL_ST_WITH: full_exprs(out, s->withs, s->with_count, indent + 2, "with"); break;
+    case DL_ST_IMPORT:
+        for (uint32_t i = 0; i < s->import_count; i++)
+            fprintf(out, "%*simport module=%s name=%s alias=%s level=%d\n", indent + 2, "",
+                    s->imports[i].module ? s->imports[i].module : "-",
+                    s->imports[i].name ? s->imports[i].name : "-",
+                    s->imports[i].alias ? s->imports[i].alias : "-", s->imports[i].level);
+        break;
+    default: break;
+    }
+    full_block(out, &s->body, indent + 2, "body");
+    full_block(out, &s->orelse, indent + 2, "orelse");
+    for (uint32_t i = 0; i < s->handler_count; i++)
+        full_block(out, &s->handlers[i], indent + 2, "handler");
+    full_block(out, &s->finalbody, indent + 2, "finally");
+    if (s->func) full_function(out, s->func, indent + 2);
+    if (s->cls) full_class(out, s->cls, indent + 2);
+}
+
+static void full_block(FILE *out, const DlBlock *b, int indent, const char *role) {
+    if (!b->count) return;
+    fprintf(out, "%*s%s %u\n", indent, "", role, b->count);
+    for (uint32_t i = 0; i < b->count; i++) full_stmt(out, b->items[i], indent + 2);
+}
+
+void dl_ir_dump_full(FILE *out, const DlModuleIR *m) {
+    fprintf(out, "# %s module=%s functions=%u classes=%u comments=%u sets_default_device=%d "
+                 "mentions_devices=%d imports_in_defs=%d\n",
+            m->source ? m->source->path : "?", m->module_name ? m->module_name : "-",
+            m->function_count, m->class_count, m->comment_count, m->sets_default_device,
+            m->mentions_devices, m->imports_in_defs);
+    for (uint32_t i = 0; i < m->function_count; i++)
+        fprintf(out, "function %s [%u,%u)\n", m->functions[i]->name, m->functions[i]->span.start,
+                m->functions[i]->span.end);
+    for (uint32_t i = 0; i < m->class_count; i++)
+        fprintf(out, "class %s [%u,%u)\n", m->classes[i]->name, m->classes[i]->span.start,
+                m->classes[i]->span.end);
+    for (uint32_t i = 0; i < m->comment_count; i++)
+        fprintf(out, "comment [%zu,%zu) line %d\n", m->comments[i].start, m->comments[i].end,
+                m->comments[i].line);
+    if (m->names_known)
+        for (uint32_t i = 0; i < m->referenced_name_count; i++)
+            fprintf(out, "referenced %s\n", m->referenced_names[i]);
+    full_block(out, &m->body, 0, "body");
+}

@@ -228,6 +228,9 @@ const DlExpr *dl_ir_cuda_check_subject(const DlExpr *cond);
 
 /* The model as indented pseudo-Python, for debugging front ends (DEVLINT_DUMP_IR=1). */
 void dl_ir_dump(FILE *out, const DlModuleIR *m);
+/* Every field of the model with its spans (DEVLINT_DUMP_IR=full), to compare two builds of the
+ * same models: a front-end change that must not change the model must not change this text. */
+void dl_ir_dump_full(FILE *out, const DlModuleIR *m);
 
 /* Text of a span (arena copy). */
 const char *dl_ir_span_text(DlArena *arena, const DlSource *src, DlSpan span);

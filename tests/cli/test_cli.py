@@ -403,6 +403,31 @@ class PerFileErrors(CliTestCase):
         self.assertExit(proc, 1)
         self.assertIn("devlint: error: plain.py: syntax error", proc.stderr)
 
+    def test_full_model_dump_names_every_field_with_its_span(self):
+        # DEVLINT_DUMP_IR=full is how a front-end change is shown not to change the model: two
+        # builds' dumps of the same tree are compared byte for byte, spans included.
+        text = ("import torch.nn as nn\n"
+                "@dec\n"
+                "def f(x, *rest, y: int = 2):\n"
+                "    with ctx() as c:\n"
+                "        return [v for v in x]\n")
+        self.write("m.py", text)
+        proc = self.run_cli("--no-cache", "m.py", env={"DEVLINT_DUMP_IR": "full"})
+        self.assertExit(proc, 0)
+        dump = proc.stderr
+        self.assertIn("import module=torch.nn name=- alias=nn level=0", dump)
+        start = text.index("@dec")
+        self.assertIn("def f [%d,%d) name [%d,%d)" % (start, len(text) - 1, text.index("f("),
+                                                      text.index("f(") + 1), dump)
+        self.assertIn("decorator: expr", dump)
+        self.assertIn("param rest [%d,%d) star=1" % (text.index("*rest"),
+                                                     text.index("*rest") + 5), dump)
+        self.assertIn("default: expr", dump)
+        self.assertIn("with: expr", dump)
+        self.assertIn("target: expr", dump)  # the comprehension's `v`, and the with's `c`
+        self.assertIn("iter: expr", dump)
+        self.assertIn("referenced torch.nn", dump)
+
     def test_libclang_missing_is_an_error_for_cpp_files_only(self):
         # libclang is opened when the first C++ file needs it: without it, each C++ file gets an
         # error saying so, and the Python files are checked as before.
