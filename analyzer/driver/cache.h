@@ -7,7 +7,9 @@
  *     ones naming tensors, modules or devices). Any change there invalidates every entry —
  *     coarser than tracking which facts each file read, and never stale;
  *   - C++: the compile command and libclang's version (in the key), and the size and mtime of
- *     every header the compiler read (stored with the entry, checked when it is loaded).
+ *     every header the compiler read (stored with the entry, checked when it is loaded). A file
+ *     that failed on a missing header is kept too, with the directories the header would
+ *     appear in among those (frontend/cpp_missing_header.h).
  * Entries are written to a temporary file and renamed into place, so concurrent runs never
  * read a half-written entry; an unreadable or foreign entry is a miss, never an error. */
 #ifndef DL_CACHE_H

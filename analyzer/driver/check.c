@@ -606,13 +606,13 @@ static void lower_job(Run *run, FileJob *job) {
                                        : dl_python_parse(&job->source, &job->arena, names_devices,
                                                          job->scanned ? &job->mentions_devices
                                                                       : NULL);
+    job->deps = parsed.deps; /* a C++ file that failed on a missing header has some too */
+    job->dep_count = parsed.dep_count;
     if (parsed.error) {
         job->error = parsed.error;
         return;
     }
     job->module = parsed.module;
-    job->deps = parsed.deps;
-    job->dep_count = parsed.dep_count;
     job->incomplete = parsed.incomplete;
     const char *dump = getenv("DEVLINT_DUMP_IR");
     if (dump && strcmp(dump, "full") == 0) dl_ir_dump_full(stderr, job->module);
@@ -665,8 +665,9 @@ static void analyse_file(Run *run, FileJob *job);
 
 static void analyse_job(Run *run, FileJob *job) {
     analyse_file(run, job);
-    /* a C++ file the compiler did not read through (a missing header) has no dependency list
-     * to check later: its result is not kept */
+    /* a C++ file without a dependency list to check later (the compiler stopped before reading
+     * its headers) is not kept; one that failed on a missing header is, with the directories
+     * the header would appear in (frontend/cpp_missing_header.h) */
     bool cpp_unchecked = job->is_cpp && job->relevant && !job->deps;
     if (run->cache && job->loaded && job->cacheable && !job->cached && !cpp_unchecked)
         dl_cache_store(run->cache, job->path, job->cache_key, &job->result, job->deps,

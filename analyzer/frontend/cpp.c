@@ -15,6 +15,7 @@
 #include "core/hash.h"
 #include "core/vec.h"
 #include "frontend/cpp_flags.h"
+#include "frontend/cpp_missing_header.h"
 #include "frontend/cpp_pch.h"
 #include "frontend/lower_common.h"
 
@@ -1641,9 +1642,14 @@ static void collect_comments(Lower *L) {
 
 /* ---------------------------------------------------------------- parsing */
 
+/* The header of a "file not found" error, and the file whose #include named it (malloc'ed). */
+typedef struct MissingHeader {
+    char *name, *includer;
+} MissingHeader;
+
 /* A fatal diagnostic (a missing header above all: then libclang keeps only declarations and
- * every call is lost) as the file's error. */
-static char *fatal_error(CXTranslationUnit tu, const char *path) {
+ * every call is lost) as the file's error; a missing header is also told in `header`. */
+static char *fatal_error(CXTranslationUnit tu, const char *path, MissingHeader *header) {
     unsigned n = clang_getNumDiagnostics(tu);
     for (unsigned i = 0; i < n; i++) {
         CXDiagnostic d = clang_getDiagnostic(tu, i);
@@ -1665,6 +1671,9 @@ static char *fatal_error(CXTranslationUnit tu, const char *path) {
         char *out = NULL;
         const char *q1 = strchr(msg, '\''), *q2 = q1 ? strchr(q1 + 1, '\'') : NULL;
         if (strstr(msg, "file not found") && q1 && q2) {
+            header->name = strndup(q1 + 1, (size_t)(q2 - q1 - 1));
+            header->includer = f ? dl_xstrdup(where) : NULL;
+            if (!header->name) abort();
             /* libtorch's CUDA headers are missing from CPU-only builds (Debian's libtorch-dev) */
             bool cuda_part =
                 strncmp(q1 + 1, "c10/cuda/", 9) == 0 || strncmp(q1 + 1, "ATen/cuda/", 10) == 0;
@@ -1833,6 +1842,25 @@ static void collect_deps(CXTranslationUnit tu, CXFile main_file, const char *pch
     result->dep_count = d.paths.len;
 }
 
+/* A missing header fails the same way on the next run while the files the compiler read stay as
+ * they are and the header does not appear: its dependencies are those files and the directories
+ * it would appear in (cpp_missing_header.h), so the failure is cached like a result. Parsing a
+ * CUDA file against a CPU-only libtorch takes seconds before it fails. */
+static void watch_missing_header(CXTranslationUnit tu, struct CXUnsavedFile *unsaved,
+                                 const char *pch, const ArgList *args,
+                                 const MissingHeader *missing, DlParseResult *result) {
+    collect_deps(tu, clang_getFile(tu, unsaved->Filename), pch, result);
+    size_t n = 0;
+    char **dirs = dl_cpp_missing_header_watch(missing->name, missing->includer,
+                                              (char *const *)args->items, args->len, &n);
+    char **all = realloc(result->deps, (result->dep_count + n + 1) * sizeof *all);
+    if (!all) abort();
+    memcpy(all + result->dep_count, dirs, n * sizeof *dirs);
+    free(dirs);
+    result->deps = all;
+    result->dep_count += n;
+}
+
 DlParseResult dl_cpp_parse(const DlSource *src, DlArena *arena, const DlCppOptions *opts) {
     DlParseResult result = {0};
     DlCppOptions none = {0};
@@ -1908,7 +1936,13 @@ DlParseResult dl_cpp_parse(const DlSource *src, DlArena *arena, const DlCppOptio
             clang_disposeDiagnostic(d);
         }
     }
-    if ((result.error = fatal_error(tu, src->path))) goto out;
+    MissingHeader missing = {0};
+    if ((result.error = fatal_error(tu, src->path, &missing))) {
+        if (missing.name) watch_missing_header(tu, &unsaved, pch, &args, &missing, &result);
+        free(missing.name);
+        free(missing.includer);
+        goto out;
+    }
     result.incomplete = compile_errors(tu);
     Lower L = {.src = src, .arena = arena, .tu = tu};
     L.file = clang_getFile(tu, unsaved.Filename);
