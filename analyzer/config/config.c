@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "config/toml.h"
+#include "core/path_map.h"
 
 enum { DL_CONFIG_MAX_BYTES = 16 * 1024 * 1024 };
 
@@ -390,7 +391,45 @@ static char *config_in(const char *dir) {
     return NULL;
 }
 
-char *dl_config_find(const char *file_path) {
+struct DlConfigFinder {
+    DlPathMap answers; /* absolute directory -> Answer: the config found from there up */
+};
+
+typedef struct Answer {
+    char *found; /* NULL: none */
+} Answer;
+
+DlConfigFinder *dl_config_finder_new(void) {
+    DlConfigFinder *finder = calloc(1, sizeof *finder);
+    if (!finder) abort();
+    dl_path_map_init(&finder->answers);
+    return finder;
+}
+
+static int free_answer(void *ctx, const char *dir, void *value) {
+    (void)ctx, (void)dir;
+    Answer *a = value;
+    free(a->found);
+    free(a);
+    return 1;
+}
+
+void dl_config_finder_free(DlConfigFinder *finder) {
+    if (!finder) return;
+    dl_path_map_each(&finder->answers, free_answer, NULL);
+    dl_path_map_free(&finder->answers);
+    free(finder);
+}
+
+static void remember(DlConfigFinder *finder, const char *dir, const char *found) {
+    Answer *a = malloc(sizeof *a);
+    if (!a) abort();
+    a->found = found ? xstrdup(found) : NULL;
+    Answer *old = dl_path_map_put(&finder->answers, dir, a);
+    if (old) free_answer(NULL, dir, old);
+}
+
+char *dl_config_finder_find(DlConfigFinder *finder, const char *file_path) {
     char *dir = absolute_path(file_path);
     if (!dir) return NULL;
     struct stat st;
@@ -399,14 +438,36 @@ char *dl_config_find(const char *file_path) {
         free(dir);
         dir = parent;
     }
+    /* the directories walked through, which get the answer found above them */
+    char **walked = NULL;
+    size_t walked_count = 0;
     char *found = NULL;
     for (;;) {
+        const Answer *known = dl_path_map_get(&finder->answers, dir);
+        if (known) {
+            found = known->found ? xstrdup(known->found) : NULL;
+            free(dir);
+            break;
+        }
         found = config_in(dir);
+        char **grown = realloc(walked, (walked_count + 1) * sizeof *walked);
+        if (!grown) abort();
+        walked = grown;
+        walked[walked_count++] = dir;
         if (found || strcmp(dir, "/") == 0) break;
-        char *parent = dir_name(dir);
-        free(dir);
-        dir = parent;
+        dir = dir_name(dir);
     }
-    free(dir);
+    for (size_t i = 0; i < walked_count; i++) {
+        remember(finder, walked[i], found);
+        free(walked[i]);
+    }
+    free(walked);
+    return found;
+}
+
+char *dl_config_find(const char *file_path) {
+    DlConfigFinder *finder = dl_config_finder_new();
+    char *found = dl_config_finder_find(finder, file_path);
+    dl_config_finder_free(finder);
     return found;
 }

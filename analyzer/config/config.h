@@ -67,6 +67,15 @@ bool dl_config_load(const char *path, DlConfig *out, bool *found, char **error);
  * that loading it reports the error instead of silently skipping the user's config. */
 char *dl_config_find(const char *file_path);
 
+/* dl_config_find that remembers each directory's answer, for a run that asks for every file of
+ * a tree: a pyproject.toml without [tool.devlint] is read and parsed once, not once for every
+ * file under it. The answers hold while no config file is created, edited or removed: the
+ * language server starts a new finder then (a new DlSettingsContext). Not thread-safe. */
+typedef struct DlConfigFinder DlConfigFinder;
+DlConfigFinder *dl_config_finder_new(void);
+void dl_config_finder_free(DlConfigFinder *finder);
+char *dl_config_finder_find(DlConfigFinder *finder, const char *file_path);
+
 void dl_config_free(DlConfig *c);
 
 #endif

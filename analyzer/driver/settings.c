@@ -26,6 +26,7 @@ struct DlSettingsContext {
     size_t config_count, config_cap;
     DlSettings **files; /* one per call (never moved: callers keep the pointers) */
     size_t file_count, file_cap;
+    DlConfigFinder *finder;
 };
 
 DlSettingsContext *dl_settings_new(const DlSettingsOptions *opts) {
@@ -45,6 +46,7 @@ void dl_settings_free(DlSettingsContext *ctx) {
     for (size_t i = 0; i < ctx->file_count; i++) free(ctx->files[i]);
     free(ctx->configs);
     free(ctx->files);
+    dl_config_finder_free(ctx->finder);
     free(ctx);
 }
 
@@ -179,7 +181,9 @@ static void resolve(const DlSettingsOptions *o, const DlConfig *c, const char *p
 const DlSettings *dl_settings_for(DlSettingsContext *ctx, const char *path, char **error) {
     const DlConfig *config = NULL;
     if (!ctx->opts.isolated) {
-        char *found = ctx->opts.config_path ? strdup(ctx->opts.config_path) : dl_config_find(path);
+        if (!ctx->finder) ctx->finder = dl_config_finder_new();
+        char *found = ctx->opts.config_path ? strdup(ctx->opts.config_path)
+                                            : dl_config_finder_find(ctx->finder, path);
         if (found) {
             LoadedConfig *lc = load_config(ctx, found);
             free(found);

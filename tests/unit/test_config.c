@@ -575,3 +575,31 @@ Test(config_find, nothing_above) {
     free(file);
     free(t);
 }
+
+/* One finder asked about every file of the tree gives each the answer dl_config_find gives, and
+ * reads each directory once: a config written after the question is not seen by the same finder
+ * (the language server starts a new one when a config file changes), but by a new one. */
+Test(config_find, a_finder_remembers_each_directory) {
+    char *t = make_tree();
+    const char *files[] = {"a/b/x.py", "c/y.py", "c/d/z.py", "e/w.py", "a/b/x.py", "c/d/q.py",
+                           "a/v.py"};
+    DlConfigFinder *finder = dl_config_finder_new();
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        char *file = join(t, files[i]);
+        char *want = dl_config_find(file), *got = dl_config_finder_find(finder, file);
+        cr_assert_str_eq(got, want, "for %s", files[i]);
+        free(want);
+        free(got);
+        free(file);
+    }
+    free(write_file(t, "a/b/devlint.toml", "select = []\n"));
+    char *x = join(t, "a/b/x.py"), *root = join(t, "pyproject.toml");
+    char *remembered = dl_config_finder_find(finder, x);
+    cr_assert_str_eq(remembered, root);
+    dl_config_finder_free(finder);
+    assert_found(x, t, "a/b/devlint.toml");
+    free(remembered);
+    free(root);
+    free(x);
+    free(t);
+}
