@@ -33,7 +33,9 @@ static const char doc[] =
     "- under a periodic guard (`if step % N == 0:`, `if i == 0:`) or once per epoch, after the\n"
     "  batch loop;\n"
     "- on CPU tensors, or tensors whose device is unknown;\n"
-    "- `.detach()`, arithmetic and accumulation on the device (no sync).\n";
+    "- `.detach()`, arithmetic and accumulation on the device (no sync);\n"
+    "- `if \"mask\" in batch:`, `if x is None:`: membership and identity tests give a Python\n"
+    "  bool without reading the device.\n";
 
 static void on_sync(DlRuleContext *ctx, const DlSyncFact *fact) {
     extern const DlRule dl_rule_DL201;

@@ -339,6 +339,10 @@ const DlValue *flow_eval_inner(Flow *F, const DlExpr *e) {
         }
         return flow_eval_binary(F, e, (const DlExpr *const *)e->items, e->item_count);
     case DL_EX_COMPARE: {
+        if (dl_ir_tests_membership_or_identity(e->name)) {
+            for (uint32_t i = 0; i < e->item_count; i++) flow_eval(F, e->items[i]);
+            return flow_mk(F, DL_KIND_SCALAR);
+        }
         const DlValue *r = flow_eval_binary(F, e, (const DlExpr *const *)e->items, e->item_count);
         return flow_is_tensor(r) ? r : flow_mk(F, DL_KIND_SCALAR);
     }

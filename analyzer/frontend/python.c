@@ -323,6 +323,22 @@ static DlExpr *lower_comprehension(Lower *L, TSNode n, const char *flavour) {
     return e;
 }
 
+/* A comparison's operator (`==`, `<`, `in`, `not in`, `is not`, ...), as the grammar names it;
+ * in a chain (`a < b <= c`) a membership or identity test if there is one (its result is a
+ * Python bool whatever the operands are), else the first. */
+static const char *comparison_operator(TSNode n) {
+    const char *first = NULL;
+    uint32_t count = ts_node_child_count(n);
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode c = ts_node_child(n, i);
+        if (ts_node_is_named(c)) continue; /* operands and comments */
+        const char *op = ts_node_type(c);
+        if (dl_ir_tests_membership_or_identity(op)) return op;
+        if (!first) first = op;
+    }
+    return first;
+}
+
 static DlExpr *lower_expr_inner(Lower *L, TSNode n) {
     DlExpr *e;
     switch (kind_of(n)) {
@@ -403,7 +419,10 @@ static DlExpr *lower_expr_inner(Lower *L, TSNode n) {
         e->item_count = 2;
         e->name = text_of(L, field(n, G.f_operator));
         return e;
-    case N_COMPARE: return lower_sequence(L, n, DL_EX_COMPARE);
+    case N_COMPARE:
+        e = lower_sequence(L, n, DL_EX_COMPARE);
+        e->name = comparison_operator(n);
+        return e;
     case N_COND: {
         e = new_expr(L, DL_EX_COND, n);
         TSNode parts[3];

@@ -60,6 +60,11 @@ const DlExpr *dl_ir_positional(const DlExpr *call, unsigned n) {
     return NULL;
 }
 
+bool dl_ir_tests_membership_or_identity(const char *op) {
+    return op && (!strcmp(op, "in") || !strcmp(op, "not in") || !strcmp(op, "is") ||
+                  !strcmp(op, "is not"));
+}
+
 /* ---------------------------------------------------------------- guards */
 
 static const DlExpr *strip_zero_arg_call(const DlExpr *e) {

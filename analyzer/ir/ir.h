@@ -35,7 +35,8 @@ typedef enum __attribute__((packed)) { /* one byte: see DlExpr */
     DL_EX_DICT,     /* items = key0, value0, key1, value1 ... (key NULL for **splat) */
     DL_EX_BINOP,    /* items[0] name items[1] */
     DL_EX_UNARY,    /* name object */
-    DL_EX_COMPARE,  /* items: operands */
+    DL_EX_COMPARE,  /* items: operands; name: the operator ("==", "in", "is not"; see
+                       python.c's comparison_operator for chains) */
     DL_EX_BOOLOP,   /* items[0] and/or items[1] */
     DL_EX_COND,     /* object if items[0] else items[1] */
     DL_EX_COMP,     /* comprehension: object = element (DICT comp: items[0]=key, object=value),
@@ -225,6 +226,10 @@ typedef struct DlModuleIR {
  * C++), `x.device().is_cuda()`, `x.device().type() == at::DeviceType::CUDA`,
  * `x.device == "cuda"`. For `a and b`, call it on each side. */
 const DlExpr *dl_ir_cuda_check_subject(const DlExpr *cond);
+
+/* `in`, `not in`, `is`, `is not`: a comparison whose result is a Python bool, not a tensor,
+ * whatever its operands (`"mask" in batch` looks a key up). */
+bool dl_ir_tests_membership_or_identity(const char *op);
 
 /* The model as indented pseudo-Python, for debugging front ends (DEVLINT_DUMP_IR=1). */
 void dl_ir_dump(FILE *out, const DlModuleIR *m);
