@@ -190,10 +190,19 @@ bool flow_expr_invariant(Flow *F, const DlStmt *loop, const DlExpr *e, int depth
         for (int i = 0; i < F->comp_count; i++) /* a comprehension's own variable */
             if (strcmp(F->comp_names[i], e->name) == 0) return false;
     const char *key = flow_key_of(F, e);
-    if (key)
-        return !flow_loop_binds(F, loop, key) &&
-               !(e->kind == DL_EX_ATTR && strchr(key, '.') &&
-                 !flow_expr_invariant(F, loop, e->object, depth + 1));
+    if (key) {
+        if (flow_loop_binds(F, loop, key)) return false;
+        /* `batch["image"]` and `batch.x` change with `batch`, which the loop may bind (its
+         * target) without ever binding the key itself */
+        if (e->kind == DL_EX_ATTR && strchr(key, '.'))
+            return flow_expr_invariant(F, loop, e->object, depth + 1);
+        if (e->kind == DL_EX_SUBSCRIPT) {
+            if (!flow_expr_invariant(F, loop, e->object, depth + 1)) return false;
+            for (uint32_t i = 0; i < e->item_count; i++)
+                if (!flow_expr_invariant(F, loop, e->items[i], depth + 1)) return false;
+        }
+        return true;
+    }
     switch (e->kind) {
     case DL_EX_NUMBER:
     case DL_EX_STRING:
