@@ -32,7 +32,7 @@ void flow_bind(Flow *F, const DlExpr *target, const DlValue *v) {
     case DL_EX_SUBSCRIPT: {
         const char *key = flow_key_of(F, target);
         if (target->kind == DL_EX_SUBSCRIPT) {
-            flow_index_fact(F, target, flow_eval(F, target->object), true);
+            flow_index_fact(F, target, flow_eval(F, target->object), true, NULL);
             /* d[k] = v: a container of that value; self.layers[i] = m etc. */
             const char *base = flow_key_of(F, target->object);
             const DlExpr *k0 = target->item_count == 1 ? target->items[0] : NULL;

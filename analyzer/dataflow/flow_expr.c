@@ -143,10 +143,12 @@ const DlValue *flow_eval_name(Flow *F, const DlExpr *e) {
 
 /* Evaluates the index of `e` (object already evaluated) and reports tensor indexing. True
  * when a cpu tensor is indexed with a device tensor (the operation fails). */
-bool flow_index_fact(Flow *F, const DlExpr *e, const DlValue *obj, bool store) {
+bool flow_index_fact(Flow *F, const DlExpr *e, const DlValue *obj, bool store,
+                     const DlValue **last_index) {
     bool mismatch = false;
     for (uint32_t i = 0; i < e->item_count; i++) {
         const DlValue *idx = flow_eval(F, e->items[i]);
+        if (last_index) *last_index = idx;
         if (!flow_is_tensor(obj) || !flow_is_tensor(idx)) continue;
         if (dl_value_is_cpu_tensor(obj) && idx->dev && idx->dev != DL_DEV_CPU) mismatch = true;
         if (!F->env->report) continue;
@@ -156,6 +158,18 @@ bool flow_index_fact(Flow *F, const DlExpr *e, const DlValue *obj, bool store) {
     return mismatch;
 }
 
+/* `sigmas[step_index]`, `timesteps[i]`: an integer held in a variable takes one element of a
+ * 1-D table, a 0-dim tensor that may meet tensors on any device (diffusers' schedulers keep
+ * their tables on the CPU and index them so). The rank is not tracked: such a result counts as
+ * possibly 0-dim. A literal index (`images[0]`: the first of a batch, usually), a slice,
+ * several indices, or a tensor, list or None index keep dimensions. */
+static bool picks_one_element(const DlExpr *e, const DlValue *index) {
+    if (e->item_count != 1 || !index) return false;
+    DlExprKind k = e->items[0]->kind;
+    if (k != DL_EX_NAME && k != DL_EX_ATTR && k != DL_EX_BINOP && k != DL_EX_CALL) return false;
+    return index->kind == DL_KIND_SCALAR || index->kind == DL_KIND_UNKNOWN;
+}
+
 const DlValue *flow_eval_subscript(Flow *F, const DlExpr *e) {
     const char *key = flow_key_of(F, e);
     if (key) {
@@ -163,11 +177,13 @@ const DlValue *flow_eval_subscript(Flow *F, const DlExpr *e) {
         if (b && b->value) return b->value;
     }
     const DlValue *obj = flow_eval(F, e->object);
-    bool mismatch = flow_index_fact(F, e, obj, false);
+    const DlValue *index = NULL;
+    bool mismatch = flow_index_fact(F, e, obj, false, &index);
     if (flow_is_tensor(obj)) {
         DlValue *r = dl_value_copy(F->arena, obj);
         r->var = NULL;
         r->flags &= (uint16_t)~DL_VF_WHOLE_BATCH;
+        if (picks_one_element(e, index)) r->flags |= DL_VF_ZERO_DIM;
         if (mismatch) { /* DL114: the indexing fails; do not cascade */
             r->dev = DL_DEV_UNKNOWN;
             r->origin = DL_ORIGIN_NONE;

@@ -203,7 +203,9 @@ const DlValue *flow_element_of(Flow *F, const DlValue *v, DlSpan target_span);
 const DlValue *flow_eval_attr(Flow *F, const DlExpr *e);
 const DlValue *flow_imported_global(Flow *F, const char *qualified);
 const DlValue *flow_eval_name(Flow *F, const DlExpr *e);
-bool flow_index_fact(Flow *F, const DlExpr *e, const DlValue *obj, bool store);
+/* `last_index` (NULL: not wanted): the value of the last index evaluated. */
+bool flow_index_fact(Flow *F, const DlExpr *e, const DlValue *obj, bool store,
+                     const DlValue **last_index);
 const DlValue *flow_eval_subscript(Flow *F, const DlExpr *e);
 uint16_t flow_dict_pin_flags(const DlExpr *e);
 const DlValue *flow_eval_sequence(Flow *F, const DlExpr *e);
