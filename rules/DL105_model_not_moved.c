@@ -26,6 +26,8 @@ static const char doc[] =
     "- the module is moved anywhere before the call (`model.to(device)` moves in place; its\n"
     "  result need not be assigned), or its `__init__` moves itself;\n"
     "- the module comes from elsewhere (a parameter, a factory function): its device is unknown;\n"
+    "- it is a submodule of a class whose base devlint cannot see (`PreTrainedModel`, a base\n"
+    "  defined twice in the project): that class may be a module, which moves it along;\n"
     "- the inputs are on the CPU too.\n";
 
 static void on_meet(DlRuleContext *ctx, const DlMeetFact *fact) {

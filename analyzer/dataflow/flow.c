@@ -624,6 +624,13 @@ void flow_seed_attributes(Flow *F, const DlClassInfo *c, int depth) {
             r->items = NULL;
             r->item_count = 0;
             v = r;
+        } else if (!F->owner->is_module && F->owner->maybe_module && flow_is_module_like(v)) {
+            /* the owner may be a module: then this one is registered and moves with it */
+            DlValue *r = dl_value_copy(F->arena, v);
+            r->dev = DL_DEV_UNKNOWN;
+            r->dev_name = NULL;
+            r->flags &= (uint16_t) ~(DL_VF_CPU_WEIGHT | DL_VF_CONSTRUCTED);
+            v = r;
         } else if (F->owner->is_module && flow_is_tensor(v) && v->dev == DL_DEV_CPU &&
                    !(v->flags & DL_VF_ZERO_DIM) && same_file && v->aux_span.end) {
             DlValue *r = dl_value_copy(F->arena, v);

@@ -228,10 +228,19 @@ static bool resolve_file_classes(const DlProject *p, DlFileFacts *f, DlArena *ar
             if (!module && !dataset && !dl_torch_owns(q)) {
                 base = dl_project_find_class(p, f, q);
                 if (base == c) base = NULL;
+                /* a base devlint cannot see: the class may be a module */
+                if (!base && !dl_is_plain_python_base(q) && !c->maybe_module) {
+                    c->maybe_module = true;
+                    changed = true;
+                }
             }
             if (base) {
                 module = base->is_module;
                 dataset = base->is_dataset;
+                if (base->maybe_module && !c->maybe_module) {
+                    c->maybe_module = true;
+                    changed = true;
+                }
                 if (!c->base) {
                     c->base = base;
                     changed = true;

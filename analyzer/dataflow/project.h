@@ -22,6 +22,9 @@ struct DlClassInfo {
     const DlModuleIR *module;
     const DlClassInfo *base; /* first project base class, if any */
     bool is_module;          /* nn.Module / LightningModule subclass (directly or not) */
+    bool maybe_module;       /* not known to be one, but a base is a class devlint cannot see
+                                (another library's, or a project name defined twice): it may
+                                be, so its submodules may move with it */
     bool is_dataset;
     bool has_own_to;         /* defines to() (or a project base does): moves in place */
     bool attrs_done;

@@ -33,6 +33,26 @@ bool dl_torch_owns(const char *q) {
     return strncmp(q, "torch", 5) == 0 && (q[5] == '\0' || q[5] == '.');
 }
 
+bool dl_is_plain_python_base(const char *q) {
+    static const char *const builtins[] = {
+        "object", "dict", "list", "tuple", "set", "frozenset", "str", "int", "float", "bytes",
+        "type", "property", "Exception", "BaseException", "ABC", "ABCMeta", "NamedTuple",
+        "TypedDict", "Protocol", "Generic", "Enum", "IntEnum", "StrEnum", "Flag", "IntFlag",
+        "OrderedDict", "defaultdict", "Counter", "UserDict", "UserList", "Thread",
+    };
+    static const char *const stdlib[] = {"abc.", "typing.", "enum.", "collections.",
+                                         "dataclasses.", "threading.", "argparse.", "json.",
+                                         "unittest.", "logging.", "typing_extensions."};
+    for (size_t i = 0; i < sizeof stdlib / sizeof stdlib[0]; i++)
+        if (strncmp(q, stdlib[i], strlen(stdlib[i])) == 0) return true;
+    size_t n = strlen(q);
+    if ((n > 5 && strcmp(q + n - 5, "Error") == 0) || (n > 7 && strcmp(q + n - 7, "Warning") == 0))
+        return !strchr(q, '.');
+    for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++)
+        if (strcmp(q, builtins[i]) == 0) return true;
+    return false;
+}
+
 DlFactoryKind dl_torch_factory(const char *q) {
     const char *m = member_of(q, "torch");
     if (!m) return DL_FACTORY_NONE;
