@@ -543,6 +543,14 @@ const DlValue *flow_param_value(Flow *F, const DlFunction *fn, uint32_t i) {
             return m;
         }
         if (q && flow_streq(q, "torch.device")) return flow_named_device(F, p->name, p->span);
+        /* `dim: int`, `name: str`: a plain value, which no device holds (`device: str` and
+         * `gpu: int` name a device, below) */
+        const char *plain = q ? q : p->annotation->kind == DL_EX_NAME ? p->annotation->name : "";
+        if (!flow_name_says_device(F, p->name)) {
+            if (flow_streq(plain, "int") || flow_streq(plain, "float") || flow_streq(plain, "bool"))
+                return flow_mk(F, DL_KIND_SCALAR);
+            if (flow_streq(plain, "str")) return flow_mk(F, DL_KIND_STRING);
+        }
         if (q && dl_torch_is_dataloader(q)) return flow_loader_value(F, p->span);
     }
     if (flow_name_says_device(F, p->name) && !p->default_value)

@@ -3,13 +3,33 @@
 #include "dataflow/flow_internal.h"
 
 /* Calling a module (or a loss): its operands meet; the output lives where the module does. */
+static bool attrs_hold_no_state(const DlClassInfo *ci);
+
+/* Known to hold nothing a device could hold: every value its `__init__` (and its project bases')
+ * leaves on self is a number, string, None, dtype or device, and no base is a library module.
+ * An attribute of unknown kind (another library's layer) may be a module: not stateless. */
+static bool class_is_stateless(const DlClassInfo *ci) {
+    for (int depth = 0; ci && depth < 8; depth++, ci = ci->base)
+        if (!attrs_hold_no_state(ci)) return false;
+    return true;
+}
+
 const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *callee_expr,
                                 const DlValue *callee, const DlValue *const *argv) {
     OperandList ops = {0};
-    flow_add_operand(&ops, callee_expr, callee);
+    /* a project module with no parameters, buffers or submodules (a sinusoidal embedding)
+     * computes where its inputs are: it has no device of its own for them to meet */
+    bool stateless = callee->cls && class_is_stateless(callee->cls);
+    if (!stateless) flow_add_operand(&ops, callee_expr, callee);
     for (uint32_t i = 0; i < call->arg_count; i++)
         if (!call->args[i].keyword || call->args[i].keyword[0] != '*')
             flow_add_operand(&ops, call->args[i].value, argv[i]);
+    if (stateless) {
+        if (ops.count > 1) flow_meet(F, call, ops.items, ops.count, -1);
+        DlValue *r = flow_combine(F, call, ops.items, ops.count);
+        r->origin = DL_ORIGIN_MODEL;
+        return r;
+    }
     if (ops.count > 1 && !(callee->flags & DL_VF_SCATTERS))
         flow_meet(F, call, ops.items, ops.count, 0);
     if (callee->flags & DL_VF_SCATTERS)
@@ -108,6 +128,24 @@ const DlValue *flow_call_summary(Flow *F, const DlFunctionInfo *fi, const DlExpr
                                  const DlValue *const *argv, bool skip_self) {
     const DlValue *v = flow_rebase(F, fi->ret, fi->module);
     return flow_bind_parameter_device(F, v, fi->fn, call, argv, skip_self);
+}
+
+static bool attrs_hold_no_state(const DlClassInfo *ci) {
+    if (!ci->attrs_done || ci->maybe_module) return false;
+    for (uint32_t i = 0; i < ci->attr_count; i++) {
+        const DlValue *v = ci->attrs[i].value;
+        if (strcmp(ci->attrs[i].name, "<moved>") == 0) continue;
+        if (ci->attrs[i].name[0] == '<') return false;
+        if (v->kind != DL_KIND_SCALAR && v->kind != DL_KIND_STRING && v->kind != DL_KIND_NONE &&
+            v->kind != DL_KIND_DTYPE && v->kind != DL_KIND_DEVICE)
+            return false;
+    }
+    for (uint32_t b = 0; b < ci->cls->base_count; b++) /* nn.Linear's own weight */
+        if (!ci->base && ci->cls->bases[b]->kind == DL_EX_ATTR &&
+            !flow_streq(ci->cls->bases[b]->name, "Module") &&
+            !flow_streq(ci->cls->bases[b]->name, "LightningModule"))
+            return false;
+    return true;
 }
 
 bool flow_class_has_state(const DlClassInfo *ci) {
