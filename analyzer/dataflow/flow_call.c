@@ -232,6 +232,20 @@ const DlValue *flow_inline_method(Flow *F, const DlFunction *fn, const DlValue *
     return ret;
 }
 
+/* `solver = solver.to(device)` on a project class with its own to(): that method moves what it
+ * holds (in place, as a module's does), so the instance is marked moved and the devices its
+ * constructor gave its attributes no longer hold (flow_eval_attr). */
+const DlValue *flow_move_instance(Flow *F, const DlExpr *call, const DlExpr *recv_expr,
+                                  const DlValue *recv, const DlFunctionInfo *to,
+                                  const DlValue *const *argv) {
+    const DlValue *ret = flow_call_summary(F, to, call, argv, true);
+    DlValue *moved = dl_value_copy(F->arena, recv);
+    moved->flags |= DL_VF_MOVED;
+    const char *key = flow_key_of(F, recv_expr);
+    if (key) flow_state_set(F->st, key, moved);
+    return ret->kind == DL_KIND_INSTANCE && ret->cls == recv->cls ? moved : ret;
+}
+
 /* Moving a module in place: every name bound to it sees the new device. */
 const DlValue *flow_move_module(Flow *F, const DlExpr *call, const DlExpr *recv_expr,
                                 const DlValue *recv, const DlValue *target) {
@@ -445,6 +459,8 @@ const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *
                     flow_streq(recv_expr->name, "self")) {
                     return flow_inline_method(F, fi->fn, argv, call);
                 }
+                if (recv->kind == DL_KIND_INSTANCE && flow_is_move_method(m))
+                    return flow_move_instance(F, call, recv_expr, recv, fi, argv);
                 return flow_call_summary(F, fi, call, argv, true);
             }
         }

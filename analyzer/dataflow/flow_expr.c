@@ -91,6 +91,9 @@ const DlValue *flow_eval_attr(Flow *F, const DlExpr *e) {
             r->dev_why = obj->dev_why;
             return r;
         }
+        if (a && obj->kind == DL_KIND_INSTANCE && (obj->flags & DL_VF_MOVED) &&
+            (flow_is_tensor(a->value) || flow_is_module_like(a->value)))
+            return flow_unknown(); /* its own to() moved it (flow_move_instance) */
         if (a && obj->kind == DL_KIND_INSTANCE) {
             /* a device an instance got from its constructor's parameters is not known here */
             const DlClassInfo *ci = obj->cls;

@@ -166,6 +166,9 @@ const DlValue *flow_move_module(Flow *F, const DlExpr *call, const DlExpr *recv_
 const DlValue *flow_move_target(Flow *F, const DlExpr *call, const char *method,
                                 const DlValue *const *argv);
 bool flow_is_move_method(const char *m);
+const DlValue *flow_move_instance(Flow *F, const DlExpr *call, const DlExpr *recv_expr,
+                                  const DlValue *recv, const DlFunctionInfo *to,
+                                  const DlValue *const *argv);
 const DlValue *flow_eval_tensor_method(Flow *F, const DlExpr *call, const DlExpr *recv_expr,
                                        const DlValue *recv, const char *m,
                                        const DlValue *const *argv);
