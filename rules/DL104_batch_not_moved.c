@@ -28,7 +28,9 @@ static const char doc[] =
     "- the batch is moved first (`x = x.to(device)`, `batch = [t.to(device) for t in batch]`,\n"
     "  a dict comprehension over `batch.items()`);\n"
     "- the model is not on a device (everything on the CPU), or its device is unknown;\n"
-    "- a Lightning `training_step` (Lightning moves the batch itself).\n";
+    "- a Lightning `training_step` (Lightning moves the batch itself);\n"
+    "- a dict batch's text fields (`batch[\"prompt\"]`, `\"caption\"`, `\"text\"`, `\"path\"`...),\n"
+    "  which are collated into lists of strings.\n";
 
 /* `x = x.to(device)` as the first statement of the loop that binds `x`. */
 static DlFix *move_fix(DlRuleContext *ctx, const DlMeetFact *fact, const DlOperand *cpu,

@@ -173,6 +173,20 @@ static bool picks_one_element(const DlExpr *e, const DlValue *index) {
     return index->kind == DL_KIND_SCALAR || index->kind == DL_KIND_UNKNOWN;
 }
 
+/* `batch["prompt"]`, `batch["caption"]`: a dict batch's text fields, which the DataLoader
+ * collates into lists of strings, not tensors. */
+static bool names_text_field(const DlExpr *e) {
+    static const char *const fields[] = {
+        "prompt", "prompts", "text", "texts", "caption", "captions", "sentence", "sentences",
+        "path", "paths", "filename", "filenames", "file_name", "file_names", "image_path",
+    };
+    if (e->item_count != 1 || e->items[0]->kind != DL_EX_STRING || !e->items[0]->name)
+        return false;
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+        if (strcmp(e->items[0]->name, fields[i]) == 0) return true;
+    return false;
+}
+
 const DlValue *flow_eval_subscript(Flow *F, const DlExpr *e) {
     const char *key = flow_key_of(F, e);
     if (key) {
@@ -182,6 +196,8 @@ const DlValue *flow_eval_subscript(Flow *F, const DlExpr *e) {
     const DlValue *obj = flow_eval(F, e->object);
     const DlValue *index = NULL;
     bool mismatch = flow_index_fact(F, e, obj, false, &index);
+    if ((obj->flags & DL_VF_WHOLE_BATCH) && names_text_field(e))
+        return flow_mk(F, DL_KIND_STRING); /* collated strings: a list of str */
     if (flow_is_tensor(obj)) {
         DlValue *r = dl_value_copy(F->arena, obj);
         r->var = NULL;
