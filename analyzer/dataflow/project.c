@@ -9,6 +9,7 @@
 #include "core/source.h"
 #include "core/timing.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -370,6 +371,88 @@ static void compute_function_summaries(DlProject *p, DlFlowState *const *globals
                            p->workers_may_touch_devices);
 }
 
+typedef DL_VEC(const char *) NameVec;
+
+/* Whether assigning `value` to self.`name` may put it somewhere else: a value that moves
+ * something or names a device, or one not made from the attribute itself (`self.sigmas =
+ * sigmas`, computed elsewhere in the method). `th.cat([self.pending, x])` and
+ * `self.pending[:, n:]` stay where the attribute was. */
+static bool may_change_device(const DlSource *src, const DlExpr *value, const char *name) {
+    if (!value || dl_ir_span_mentions(src, value->span, ".to(") ||
+        dl_ir_span_mentions(src, value->span, ".cuda(") ||
+        dl_ir_span_mentions(src, value->span, ".cpu(") ||
+        dl_ir_span_mentions(src, value->span, "device"))
+        return true;
+    char self_attr[160];
+    snprintf(self_attr, sizeof self_attr, "self.%s", name);
+    return !dl_ir_span_mentions(src, value->span, self_attr);
+}
+
+static void gather_self_targets(const DlSource *src, const DlExpr *t, const DlExpr *value,
+                                NameVec *out, int depth) {
+    if (!t || depth > 16) return;
+    if (t->kind == DL_EX_TUPLE || t->kind == DL_EX_LIST) {
+        for (uint32_t i = 0; i < t->item_count; i++)
+            gather_self_targets(src, t->items[i], value, out, depth + 1);
+    } else if (t->kind == DL_EX_STARRED) {
+        gather_self_targets(src, t->object, value, out, depth + 1);
+    } else if (t->kind == DL_EX_ATTR && t->object && t->object->kind == DL_EX_NAME &&
+               strcmp(t->object->name, "self") == 0 && may_change_device(src, value, t->name)) {
+        dl_vec_push(out, t->name);
+    }
+}
+
+/* The attributes of self that `b` assigns a value that may live elsewhere. */
+static void gather_self_assignments(const DlSource *src, const DlBlock *b, NameVec *out,
+                                    int depth) {
+    if (depth > 64) return;
+    for (uint32_t i = 0; i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_ASSIGN || s->kind == DL_ST_FOR || s->kind == DL_ST_WITH)
+            for (uint32_t t = 0; t < s->target_count; t++)
+                gather_self_targets(src, s->targets[t], s->kind == DL_ST_WITH ? NULL : s->value,
+                                    out, 0);
+        gather_self_assignments(src, &s->body, out, depth + 1);
+        gather_self_assignments(src, &s->orelse, out, depth + 1);
+        gather_self_assignments(src, &s->finalbody, out, depth + 1);
+        for (uint32_t h = 0; h < s->handler_count; h++)
+            gather_self_assignments(src, &s->handlers[h], out, depth + 1);
+    }
+}
+
+/* What __init__ leaves on self is what every method sees, unless another method assigns the
+ * attribute a value that may live elsewhere: `set_timesteps(device)` moving a scheduler's
+ * tables, a `to()` of its own. Such a tensor's (or module's) device is then not known outside
+ * __init__. The helpers __init__ calls run as part of it (flow_inline_method). */
+static void forget_reassigned_devices(DlFileFacts *f, DlClassInfo *c, const DlFunctionInfo *init,
+                                      DlAttr *attrs, uint32_t n, DlArena *keep) {
+    NameVec names = {0};
+    for (uint32_t k = 0; k < f->function_count; k++) {
+        const DlFunctionInfo *fi = f->functions[k];
+        if (fi->owner != c || fi == init) continue;
+        char call[160];
+        snprintf(call, sizeof call, "self.%s(", fi->fn->name);
+        if (dl_ir_span_mentions(f->module->source, init->fn->span, call)) continue;
+        gather_self_assignments(f->module->source, &fi->fn->body, &names, 0);
+    }
+    for (uint32_t k = 0; k < n && names.len; k++) {
+        const DlValue *v = attrs[k].value;
+        if ((v->flags & DL_VF_REGISTERED) || !(v->kind == DL_KIND_TENSOR || v->kind == DL_KIND_MODULE))
+            continue;
+        bool reassigned = false;
+        for (size_t j = 0; j < names.len && !reassigned; j++)
+            reassigned = strcmp(names.items[j], attrs[k].name) == 0;
+        if (!reassigned) continue;
+        DlValue *r = dl_value_copy(keep, v);
+        r->dev = DL_DEV_UNKNOWN;
+        r->dev_name = NULL;
+        r->origin = DL_ORIGIN_NONE;
+        r->flags &= (uint16_t) ~(DL_VF_CONSTRUCTED | DL_VF_CPU_WEIGHT);
+        attrs[k].value = r;
+    }
+    dl_vec_free(&names);
+}
+
 /* What each class's __init__ leaves on self, kept in `keep`. */
 static void file_class_attributes(DlProject *p, DlFileFacts *f, const DlFlowState *globals,
                                   DlArena *keep) {
@@ -392,6 +475,7 @@ static void file_class_attributes(DlProject *p, DlFileFacts *f, const DlFlowStat
         DlAttr *attrs = NULL;
         uint32_t n = dl_flow_self_attrs(st, keep, &attrs);
         for (uint32_t k = 0; k < n; k++) attrs[k].value = dl_value_persist(keep, attrs[k].value);
+        forget_reassigned_devices(f, c, init, attrs, n, keep);
         /* self.to(device) / self.cuda() inside __init__: the module moves itself */
         const DlValue *self = dl_flow_lookup(st, "self");
         bool moved = self && (self->flags & DL_VF_MOVED);
