@@ -30,7 +30,9 @@ static const char doc[] =
     "## When it does not fire\n"
     "- `torch.cuda.synchronize()`, an event's `synchronize()`/`elapsed_time()`, or a host read\n"
     "  (`.item()`, `.cpu()`) happens before the clock is read;\n"
-    "- the timed work is CPU-only, or its device is unknown.\n";
+    "- the timed work is CPU-only, or its device is unknown;\n"
+    "- the elapsed time is only compared with a limit (`if time.time() - start > max_time:`):\n"
+    "  a time budget, not a measurement.\n";
 
 static void on_timing(DlRuleContext *ctx, const DlTimingFact *fact) {
     extern const DlRule dl_rule_DL203;

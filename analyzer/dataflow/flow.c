@@ -89,7 +89,9 @@ void flow_bind(Flow *F, const DlExpr *target, const DlValue *v) {
                 DlValue *c = dl_value_copy(F->arena, part);
                 c->dev_span = t->span; /* each unpacked batch tensor is its own finding */
                 c->var = NULL;
-                c->flags &= (uint16_t)~DL_VF_WHOLE_BATCH;
+                /* `x, y = batch` takes a batch apart; `step, batch` of enumerate(loader) (or
+                 * zip's items) is still the whole batch, of unknown structure */
+                if (flow_is_tensor(v)) c->flags &= (uint16_t)~DL_VF_WHOLE_BATCH;
                 part = c;
             }
             flow_bind(F, t, part);

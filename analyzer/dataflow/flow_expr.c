@@ -259,13 +259,24 @@ const DlValue *flow_eval_sequence(Flow *F, const DlExpr *e) {
     return s;
 }
 
+/* The names a comprehension's target binds (`x`, `k, v`), which change in every round of it. */
+static void note_comprehension_names(Flow *F, const DlExpr *t, int depth) {
+    if (!t || depth > 8) return;
+    if (t->kind == DL_EX_NAME && F->comp_count < 16) {
+        F->comp_names[F->comp_count++] = t->name;
+    } else if (t->kind == DL_EX_TUPLE || t->kind == DL_EX_LIST) {
+        for (uint32_t i = 0; i < t->item_count; i++) note_comprehension_names(F, t->items[i], depth + 1);
+    } else if (t->kind == DL_EX_STARRED) {
+        note_comprehension_names(F, t->object, depth + 1);
+    }
+}
+
 const DlValue *flow_eval_comprehension(Flow *F, const DlExpr *e) {
     const DlValue *iter = e->extra->iter ? flow_eval(F, e->extra->iter) : flow_unknown();
     DlFlowState *saved = F->st;
     F->st = flow_state_copy(saved);
     int saved_comp = F->comp_count;
-    if (e->extra->target && e->extra->target->kind == DL_EX_NAME && F->comp_count < 16)
-        F->comp_names[F->comp_count++] = e->extra->target->name;
+    note_comprehension_names(F, e->extra->target, 0);
     if (e->extra->target)
         flow_bind(F, e->extra->target, flow_element_of(F, iter, e->extra->target->span));
     for (uint32_t i = 0; i < e->item_count; i++)
@@ -301,7 +312,7 @@ const DlValue *flow_eval_binary(Flow *F, const DlExpr *e, const DlExpr *const *o
         values[i] = flow_eval(F, operands[i]);
     if (e->kind == DL_EX_BINOP && flow_streq(e->name, "-") && n == 2 &&
         values[0]->kind == DL_KIND_CLOCK && values[1]->kind == DL_KIND_CLOCK) {
-        flow_timing(F, e, values[0], values[1]);
+        if (!F->comparing) flow_timing(F, e, values[0], values[1]);
         return flow_mk(F, DL_KIND_SCALAR);
     }
     return flow_binary_values(F, e, operands, values, n);
@@ -378,7 +389,10 @@ const DlValue *flow_eval_inner(Flow *F, const DlExpr *e) {
             for (uint32_t i = 0; i < e->item_count; i++) flow_eval(F, e->items[i]);
             return flow_mk(F, DL_KIND_SCALAR);
         }
+        bool was_comparing = F->comparing;
+        F->comparing = true;
         const DlValue *r = flow_eval_binary(F, e, (const DlExpr *const *)e->items, e->item_count);
+        F->comparing = was_comparing;
         return flow_is_tensor(r) ? r : flow_mk(F, DL_KIND_SCALAR);
     }
     case DL_EX_UNARY: {

@@ -67,6 +67,8 @@ typedef struct Flow {
     int seq_loop_count;
     int loop_depth;
     int inline_depth;
+    bool comparing; /* evaluating a comparison's operands: `time.time() - t0 > budget` is a time
+                       limit, not a measurement (DL203) */
     bool in_init; /* the owner's __init__ (or a helper it calls) */
     bool is_forward;
     DlSpan stmt_span;            /* statement being interpreted */
