@@ -168,7 +168,8 @@ bool flow_class_has_state(const DlClassInfo *ci) {
     return false;
 }
 
-const DlValue *flow_instantiate(Flow *F, const DlExpr *call, const DlClassInfo *ci) {
+const DlValue *flow_instantiate(Flow *F, const DlExpr *call, const DlClassInfo *ci,
+                               const DlValue *const *argv) {
     if (ci->is_module) {
         DlValue *m = flow_mk(F, DL_KIND_MODULE);
         m->dev = flow_construction_device(F);
@@ -177,6 +178,15 @@ const DlValue *flow_instantiate(Flow *F, const DlExpr *call, const DlClassInfo *
         m->dev_span = call->span;
         m->dev_why = flow_short_text(F, call->span);
         m->cls = ci;
+        /* `GraphNorm(16, device=device)`: built where its constructor was told, as torch's own
+         * modules are (its __init__ hands the device on) */
+        const DlValue *dev = argv ? flow_device_keyword(F, call, argv) : NULL;
+        if (dev) {
+            m->dev = dev->dev;
+            m->dev_name = dev->dev_name;
+            m->flags |= DL_VF_MOVED;
+            m->flags &= (uint16_t)~DL_VF_CONSTRUCTED;
+        }
         /* a module whose __init__ moves itself (self.to(device)) is not "never moved" */
         const DlAttr *self_dev = dl_project_attr(ci, "<moved>");
         if (self_dev) {
@@ -583,7 +593,7 @@ const DlValue *flow_resolve_call(Flow *F, const DlExpr *call, const char *q, con
             strncmp(q, "pytorch_lightning", 17) == 0 || strncmp(q, "lightning", 9) == 0)
             return flow_eval_library_call(F, call, q, argv);
         const DlClassInfo *ci = dl_project_find_class(F->env->project, F->env->file, q);
-        if (ci) return flow_instantiate(F, call, ci);
+        if (ci) return flow_instantiate(F, call, ci, argv);
         const DlFunctionInfo *fi = dl_project_find_function(F->env->project, F->env->file, q);
         if (fi) return flow_call_summary(F, fi, call, argv, false);
         return flow_unknown();
@@ -607,7 +617,7 @@ const DlValue *flow_resolve_call(Flow *F, const DlExpr *call, const char *q, con
         }
     }
     const DlValue *fv = flow_eval(F, callee);
-    if (fv->kind == DL_KIND_CLASS && fv->cls) return flow_instantiate(F, call, fv->cls);
+    if (fv->kind == DL_KIND_CLASS && fv->cls) return flow_instantiate(F, call, fv->cls, argv);
     if (fv->kind == DL_KIND_FUNCTION && fv->cls)
         return flow_call_summary(F, fv->cls, call, argv, false);
     if (flow_is_module_like(fv)) return flow_call_module(F, call, callee, fv, argv);

@@ -159,7 +159,9 @@ const DlValue *flow_bind_parameter_device(Flow *F, const DlValue *v, const DlFun
 const DlValue *flow_call_summary(Flow *F, const DlFunctionInfo *fi, const DlExpr *call,
                                  const DlValue *const *argv, bool skip_self);
 bool flow_class_has_state(const DlClassInfo *ci);
-const DlValue *flow_instantiate(Flow *F, const DlExpr *call, const DlClassInfo *ci);
+/* `argv`: the arguments' values (NULL: not evaluated) */
+const DlValue *flow_instantiate(Flow *F, const DlExpr *call, const DlClassInfo *ci,
+                               const DlValue *const *argv);
 bool flow_is_static(const DlFunction *fn);
 const DlValue *flow_inline_method(Flow *F, const DlFunction *fn, const DlValue *const *argv,
                                   const DlExpr *call);
