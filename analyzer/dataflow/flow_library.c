@@ -74,6 +74,23 @@ bool flow_scalar_expression(Flow *F, const DlExpr *e, int depth) {
     }
 }
 
+/* An empty tensor: `torch.empty(0)`, `torch.zeros([0])`, `torch.ones((0,))` (a size of 0 as the
+ * first positional argument), `torch.tensor([])` (no data). */
+static bool is_empty_placeholder(const char *q, const DlExpr *first) {
+    if (!first) return false;
+    bool data = flow_streq(q, "torch.tensor") || flow_streq(q, "torch.as_tensor");
+    bool sized = flow_streq(q, "torch.empty") || flow_streq(q, "torch.zeros") ||
+                 flow_streq(q, "torch.ones") || flow_streq(q, "torch.rand") ||
+                 flow_streq(q, "torch.randn");
+    bool zero = first->kind == DL_EX_NUMBER && first->name && strcmp(first->name, "0") == 0;
+    bool list = first->kind == DL_EX_LIST || first->kind == DL_EX_TUPLE;
+    if (data) return list && first->item_count == 0;
+    if (!sized) return false;
+    if (zero) return true;
+    return list && first->item_count == 1 && first->items[0]->kind == DL_EX_NUMBER &&
+           first->items[0]->name && strcmp(first->items[0]->name, "0") == 0;
+}
+
 const DlValue *flow_eval_factory(Flow *F, const DlExpr *call, DlFactoryKind kind,
                                  const DlValue *const *argv) {
     const DlValue *dev = flow_device_keyword(F, call, argv);
@@ -114,6 +131,10 @@ const DlValue *flow_eval_factory(Flow *F, const DlExpr *call, DlFactoryKind kind
          flow_streq(q, "torch.scalar_tensor")) &&
         flow_scalar_expression(F, dl_ir_positional(call, 0), 0))
         t->flags |= DL_VF_ZERO_DIM;
+    /* `torch.empty(0)`, `torch.tensor([])`: an empty placeholder handed to a function that
+     * does not read it (`in_proj_weight` when separate weights are used), not data that meets
+     * the device: counted with the 0-dim tensors, which may meet any device */
+    if (q && is_empty_placeholder(q, dl_ir_positional(call, 0))) t->flags |= DL_VF_ZERO_DIM;
     return t;
 }
 

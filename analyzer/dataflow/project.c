@@ -432,7 +432,16 @@ static void forget_reassigned_devices(DlFileFacts *f, DlClassInfo *c, const DlFu
         if (fi->owner != c || fi == init) continue;
         char call[160];
         snprintf(call, sizeof call, "self.%s(", fi->fn->name);
-        if (dl_ir_span_mentions(f->module->source, init->fn->span, call)) continue;
+        /* a helper only __init__ calls is part of it; one forward calls too (`extend_pe(x)`)
+         * changes the attribute after __init__ */
+        bool only_init = dl_ir_span_mentions(f->module->source, init->fn->span, call);
+        for (uint32_t j = 0; j < f->function_count && only_init; j++) {
+            const DlFunctionInfo *other = f->functions[j];
+            if (other->owner == c && other != init && other != fi &&
+                dl_ir_span_mentions(f->module->source, other->fn->span, call))
+                only_init = false;
+        }
+        if (only_init) continue;
         gather_self_assignments(f->module->source, &fi->fn->body, &names, 0);
     }
     for (uint32_t k = 0; k < n && names.len; k++) {
