@@ -62,10 +62,16 @@ void flow_bind(Flow *F, const DlExpr *target, const DlValue *v) {
                 if (b && b->value && b->value->kind == DL_KIND_SEQ) {
                     DlValue *s = dl_value_copy(F->arena, b->value);
                     s->elem = s->elem ? dl_value_join(F->arena, s->elem, v) : v;
-                    if (flow_is_module_like(v)) s->flags |= DL_VF_HAS_MODULES;
+                    if (flow_adds_unregistered_state(v)) s->flags |= DL_VF_HAS_MODULES;
                     flow_state_set(F->st, base, s);
                 }
             }
+        }
+        if (key && flow_is_module_like(v) && strncmp(key, "self.", 5) == 0 && F->owner &&
+            (F->owner->is_module || F->owner->maybe_module) && !strchr(key + 5, '.')) {
+            DlValue *held = dl_value_copy(F->arena, v); /* registered as a submodule */
+            held->flags |= DL_VF_HELD_ELSEWHERE;
+            v = held;
         }
         if (key) flow_state_set(F->st, key, flow_as_bound(F, key, v, target));
         return;
@@ -655,8 +661,9 @@ void flow_seed_attributes(Flow *F, const DlClassInfo *c, int depth) {
             r->flags &= (uint16_t) ~(DL_VF_CPU_WEIGHT | DL_VF_CONSTRUCTED);
             v = r;
         } else if (F->owner->is_module && v->kind == DL_KIND_SEQ &&
-                   (v->flags & DL_VF_HAS_MODULES)) {
-            /* a plain list of modules (DL107): its elements' device is not known here */
+                   ((v->flags & DL_VF_HAS_MODULES) || (v->elem && flow_is_module_like(v->elem)))) {
+            /* a plain list of modules (DL107), or of submodules registered as attributes too:
+             * its elements' device is not known here */
             DlValue *r = dl_value_copy(F->arena, v);
             r->elem = NULL;
             r->items = NULL;

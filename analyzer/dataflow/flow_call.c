@@ -437,9 +437,7 @@ const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *
                 s->elem = recv->elem ? dl_value_join(F->arena, recv->elem, argv[0]) : argv[0];
                 s->items = NULL;
                 s->item_count = 0;
-                if (flow_is_module_like(argv[0]) ||
-                    (flow_is_tensor(argv[0]) && (argv[0]->flags & DL_VF_REGISTERED)))
-                    s->flags |= DL_VF_HAS_MODULES;
+                if (flow_adds_unregistered_state(argv[0])) s->flags |= DL_VF_HAS_MODULES;
                 flow_state_set(F->st, key, s);
             }
             return flow_mk(F, DL_KIND_NONE);
@@ -569,15 +567,29 @@ const DlValue *flow_eval_builtin(Flow *F, const DlExpr *call, const char *name,
 /* A constructed module handed to a function devlint does not model (`fabric.setup(model)`,
  * `accelerator.prepare(model)`, a project helper) may be moved there: it is no longer known to
  * be "never moved". torch's own functions do not move their arguments. */
+/* `print(m)`, `len(m)`, `isinstance(m, T)`: builtins that look at a module and keep nothing. */
+static bool reads_only(const DlExpr *call) {
+    static const char *const builtins[] = {"print", "len", "isinstance", "issubclass", "repr",
+                                           "str", "id", "type", "hash", "hasattr", "getattr",
+                                           "vars", "dir", "format", NULL};
+    const DlExpr *callee = call->object;
+    return callee && callee->kind == DL_EX_NAME && dl_name_in_list(callee->name, builtins);
+}
+
 void flow_escape_modules(Flow *F, const DlExpr *call, const DlValue *const *argv,
                          const char *qualified) {
     if (qualified && dl_torch_owns(qualified)) return;
     for (uint32_t i = 0; i < call->arg_count; i++) {
         const DlValue *v = argv[i];
-        if (v->kind != DL_KIND_MODULE || !(v->flags & DL_VF_CONSTRUCTED)) continue;
+        if (v->kind != DL_KIND_MODULE || (v->flags & DL_VF_HELD_ELSEWHERE)) continue;
         const char *key = flow_key_of(F, call->args[i].value);
         if (!key) continue;
         DlValue *c = dl_value_copy(F->arena, v);
+        if (!reads_only(call)) c->flags |= DL_VF_HELD_ELSEWHERE;
+        if (!(v->flags & DL_VF_CONSTRUCTED)) { /* only where it is kept is new */
+            if (c->flags != v->flags) flow_state_set(F->st, key, c);
+            continue;
+        }
         c->flags &= (uint16_t)~DL_VF_CONSTRUCTED;
         c->dev = DL_DEV_UNKNOWN;
         flow_state_set(F->st, key, c);

@@ -245,8 +245,7 @@ const DlValue *flow_eval_sequence(Flow *F, const DlExpr *e) {
         const DlValue *v = x ? flow_eval(F, x) : flow_unknown();
         items[i] = v;
         elem = elem ? dl_value_join(F->arena, elem, v) : v;
-        if (flow_is_module_like(v) || (flow_is_tensor(v) && (v->flags & DL_VF_REGISTERED)))
-            s->flags |= DL_VF_HAS_MODULES;
+        if (flow_adds_unregistered_state(v)) s->flags |= DL_VF_HAS_MODULES;
     }
     if (!dict) {
         s->items = items;
@@ -287,8 +286,7 @@ const DlValue *flow_eval_comprehension(Flow *F, const DlExpr *e) {
     F->st = saved;
     DlValue *s = flow_mk(F, DL_KIND_SEQ);
     s->elem = elem->kind != DL_KIND_UNKNOWN ? elem : NULL;
-    if (flow_is_module_like(elem) || (flow_is_tensor(elem) && (elem->flags & DL_VF_REGISTERED)))
-        s->flags |= DL_VF_HAS_MODULES;
+    if (flow_adds_unregistered_state(elem)) s->flags |= DL_VF_HAS_MODULES;
     s->dev_span = e->span;
     return s;
 }

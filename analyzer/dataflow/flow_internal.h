@@ -115,6 +115,9 @@ DlValue *flow_mk_tensor(Flow *F, DlDeviceTag dev, const char *dev_name, DlOrigin
                         DlSpan span);
 bool flow_is_tensor(const DlValue *v);
 bool flow_is_module_like(const DlValue *v);
+/* Put in a plain list or dict, `v` would be state that container alone holds (DL107): a module
+ * not held elsewhere, or a parameter. */
+bool flow_adds_unregistered_state(const DlValue *v);
 const char *flow_key_of(Flow *F, const DlExpr *e);
 bool flow_target_binds(const DlExpr *t, const char *name);
 bool flow_block_binds(const DlBlock *b, const char *name, int depth);

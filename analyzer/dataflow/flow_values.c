@@ -43,6 +43,11 @@ bool flow_is_tensor(const DlValue *v) {
     return v && v->kind == DL_KIND_TENSOR;
 }
 
+bool flow_adds_unregistered_state(const DlValue *v) {
+    return (flow_is_module_like(v) && !(v->flags & DL_VF_HELD_ELSEWHERE)) ||
+           (flow_is_tensor(v) && (v->flags & DL_VF_REGISTERED));
+}
+
 bool flow_is_module_like(const DlValue *v) {
     return v && (v->kind == DL_KIND_MODULE || v->kind == DL_KIND_LOSS);
 }

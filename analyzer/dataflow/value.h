@@ -70,6 +70,9 @@ enum {
     DL_VF_CUDA_CONTEXT = 1 << 11, /* created without device= inside `with torch.cuda.device()` */
     DL_VF_MOVE_DISCARDED = 1 << 12, /* its `x.to(device)` result was thrown away (DL101): later
                                        mismatches are that bug's consequence, not new ones */
+    DL_VF_HELD_ELSEWHERE = 1 << 13, /* module: also an attribute of a module, or handed to a
+                                       function that may have registered it: a plain list that
+                                       holds it too registers nothing new (DL107) */
 };
 
 typedef struct DlValue DlValue;
