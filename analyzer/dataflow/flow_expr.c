@@ -49,6 +49,8 @@ const DlValue *flow_eval_attr(Flow *F, const DlExpr *e) {
         return flow_imported_global(F, q);
     }
     const DlValue *obj = flow_eval(F, e->object);
+    /* `x.dtype` of a tensor, a module or a config: a dtype, so `.to(x.dtype)` moves nothing */
+    if (flow_streq(e->name, "dtype") && obj->kind != DL_KIND_SEQ) return flow_mk(F, DL_KIND_DTYPE);
     if (flow_is_tensor(obj)) {
         if (flow_streq(e->name, "device")) {
             if (!obj->dev)

@@ -74,6 +74,42 @@ bool flow_scalar_expression(Flow *F, const DlExpr *e, int depth) {
     }
 }
 
+static bool is_module_container(const char *q) {
+    return flow_streq(q, "torch.nn.Sequential") || flow_streq(q, "torch.nn.ModuleList") ||
+           flow_streq(q, "torch.nn.ModuleDict");
+}
+
+/* `nn.Sequential(a, b)`, `nn.ModuleList(layers)`: a container is where its modules are. Built
+ * from modules just constructed (on the CPU), it is a new module never moved; from modules
+ * built on a device (`nn.Linear(.., device=d)`) it is there; from anything else (a parameter,
+ * `OrderedDict(layers)`) its place is not known. */
+static void contents_decide(Flow *F, DlValue *m, const DlExpr *call, const DlValue *const *argv) {
+    bool fresh = true;
+    const DlValue *placed = NULL;
+    for (uint32_t i = 0; i < call->arg_count; i++) {
+        if (call->args[i].keyword && call->args[i].keyword[0] != '*') continue;
+        const DlValue *v = argv[i];
+        if (v->kind == DL_KIND_SEQ) v = v->elem ? v->elem : flow_unknown();
+        if (!flow_is_module_like(v)) {
+            fresh = false;
+            continue;
+        }
+        /* built here: with state to move, or stateless (nn.ReLU()) on the CPU */
+        bool built_here = (v->flags & DL_VF_CONSTRUCTED) ||
+                          (v->dev == DL_DEV_CPU && !(v->flags & (DL_VF_MOVED | DL_VF_HELD_ELSEWHERE)));
+        if (!built_here) fresh = false;
+        if (!placed && v->dev && v->dev != DL_DEV_CPU) placed = v;
+    }
+    if (fresh) return;
+    m->flags &= (uint16_t)~DL_VF_CONSTRUCTED;
+    m->dev = placed ? placed->dev : DL_DEV_UNKNOWN;
+    m->dev_name = placed ? placed->dev_name : NULL;
+    if (placed) {
+        m->dev_span = placed->dev_span;
+        m->dev_why = placed->dev_why;
+    }
+}
+
 /* An empty tensor: `torch.empty(0)`, `torch.zeros([0])`, `torch.ones((0,))` (a size of 0 as the
  * first positional argument), `torch.tensor([])` (no data). */
 static bool is_empty_placeholder(const char *q, const DlExpr *first) {
@@ -277,6 +313,7 @@ const DlValue *flow_eval_library_call(Flow *F, const DlExpr *call, const char *q
         if (!dev && !dl_torch_is_stateless_module(q)) m->flags |= DL_VF_CONSTRUCTED;
         m->dev_span = call->span;
         m->dev_why = flow_short_text(F, call->span);
+        if (!dev && is_module_container(q)) contents_decide(F, m, call, argv);
         return m;
     }
     if (dl_torch_is_dataloader(q)) return flow_eval_dataloader(F, call, argv);
