@@ -437,11 +437,30 @@ bool flow_periodic_condition(const DlExpr *e, int depth) {
     return false;
 }
 
+/* `if isinstance(x, PIL.Image.Image):` (or np.ndarray, str, ...: any type but torch's tensor and
+ * module classes and the project's): in that branch x is not a tensor. The key narrowed, or NULL. */
+static const char *narrowed_to_other_type(Flow *F, const DlExpr *cond) {
+    if (!cond || cond->kind != DL_EX_CALL || !cond->object || cond->object->kind != DL_EX_NAME ||
+        !flow_streq(cond->object->name, "isinstance") || cond->arg_count != 2 ||
+        cond->args[0].keyword || cond->args[1].keyword)
+        return NULL;
+    const DlExpr *type = cond->args[1].value;
+    if (type->kind != DL_EX_NAME && type->kind != DL_EX_ATTR) return NULL; /* a tuple of types */
+    const char *q = flow_qualify(F, type);
+    const char *name = q ? q : type->kind == DL_EX_NAME ? type->name : NULL;
+    if (!name || strncmp(name, "torch", 5) == 0 || strstr(name, "Tensor") || strstr(name, "Module") ||
+        dl_project_find_class(F->env->project, F->env->file, name))
+        return NULL;
+    return flow_key_of(F, cond->args[0].value);
+}
+
 void flow_exec_if(Flow *F, const DlStmt *s) {
     const DlValue *cond = flow_eval(F, s->value);
     flow_sync(F, s->value, s->value, cond, "if");
     DlFlowState *saved = F->st;
     F->st = flow_state_copy(saved);
+    const char *narrowed = narrowed_to_other_type(F, s->value);
+    if (narrowed) flow_state_set(F->st, narrowed, flow_mk(F, DL_KIND_OTHER));
     DlPlace saved_place = F->place;
     if (F->place.every_iteration && flow_periodic_condition(s->value, 0))
         F->place.every_iteration = false;
