@@ -1814,12 +1814,14 @@ static void collect_inclusion(CXFile included, CXSourceLocation *stack, unsigned
 
 /* Every file the compiler read for this TU but the file itself. clang_getInclusions does not
  * list what came from a PCH: those are in the PCH's .deps sidecar ("SIZE SEC NSEC PATH" lines,
- * the .pch itself first; cpp_pch.h). */
+ * the .pch itself first; cpp_pch.h), whose headers are taken and not the PCH's own files. */
 static void collect_deps(CXTranslationUnit tu, CXFile main_file, const char *pch,
                          DlParseResult *result) {
     Deps d = {.main_file = main_file};
     clang_getInclusions(tu, collect_inclusion, &d);
     size_t n = pch ? strlen(pch) : 0;
+    const char *slash = pch ? strrchr(pch, '/') : NULL;
+    size_t dir_len = slash ? (size_t)(slash - pch) + 1 : 0; /* "<cache>/pch/" */
     if (n > 4 && strcmp(pch + n - 4, ".pch") == 0) {
         char *sidecar = dl_xasprintf("%.*s.deps", (int)(n - 4), pch);
         FILE *f = fopen(sidecar, "r");
@@ -1830,7 +1832,11 @@ static void collect_deps(CXTranslationUnit tu, CXFile main_file, const char *pch
             if (sscanf(line, "%lld %lld %lld %n", &size, &sec, &nsec, &used) != 3 || !used)
                 continue;
             line[strcspn(line, "\n")] = 0;
-            if (line[used]) dl_vec_push(&d.paths, dl_xstrdup(line + used));
+            /* the headers the PCH holds, not the .pch and its prelude file themselves: a PCH
+             * evicted and rebuilt (cpp_pch.h keeps 8) says the same, and a result must not go
+             * stale with it, or a project with more than 8 preludes never has a warm run */
+            bool pch_file = strncmp(line + used, pch, dir_len) == 0 && !strchr(line + used + dir_len, '/');
+            if (line[used] && !pch_file) dl_vec_push(&d.paths, dl_xstrdup(line + used));
         }
         if (f)
             fclose(f);

@@ -243,6 +243,30 @@ class CppCacheTest(CacheCase):
         with open(entry, "w", encoding="utf-8") as fh:
             json.dump(doc, fh)
 
+    def test_a_result_outlives_its_pch(self):
+        # The PCH cache keeps 8 PCHs: one evicted and rebuilt must not make the results that used
+        # it stale, or a project with more preludes than that never has a warm run.
+        xdg = os.path.join(self.dir, "xdg")
+        env = dict(os.environ, XDG_CACHE_HOME=xdg)
+        self.write("ext.cpp", CPP_FILE)
+        self.write("helpers.h", HEADER_DISCARDS)
+        run = lambda: subprocess.run([DEVLINT, "--cache-dir", self.cache, "--format", "json",
+                                      "ext.cpp"], cwd=self.dir, env=env, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True, timeout=TIMEOUT)
+        self.assertEqual(run().returncode, 1)
+        pch_dir = os.path.join(xdg, "devlint", "pch")
+        self.assertTrue(glob.glob(os.path.join(pch_dir, "*.pch")), "no PCH was built")
+        [entry] = self.entries()
+        with open(entry, encoding="utf-8") as fh:
+            doc = json.load(fh)
+        self.assertFalse([d for d in doc["deps"] if d[0].startswith(pch_dir)], doc["deps"][:3])
+        doc["result"]["diags"][0]["message"] = "served from the cache"
+        with open(entry, "w", encoding="utf-8") as fh:
+            json.dump(doc, fh)
+        for f in glob.glob(os.path.join(pch_dir, "*")):
+            os.remove(f)
+        self.assertIn("served from the cache", run().stdout)
+
     def test_a_missing_header_is_checked_again_once_it_exists(self):
         self.write("ext.cpp", CPP_FILE)
         self.assertIn("helpers.h", json.dumps(self.errors("ext.cpp")))
