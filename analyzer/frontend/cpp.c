@@ -1844,7 +1844,9 @@ static void collect_deps(CXTranslationUnit tu, CXFile main_file, const char *pch
             dl_vec_push(&d.paths, dl_xstrdup(sidecar)); /* unreadable: never a cache hit */
         free(sidecar);
     }
-    result->deps = d.paths.items;
+    /* a list, even empty (a header that includes nothing): NULL means "not read through" */
+    result->deps = d.paths.items ? d.paths.items : calloc(1, sizeof(char *));
+    if (!result->deps) abort();
     result->dep_count = d.paths.len;
 }
 

@@ -243,6 +243,16 @@ class CppCacheTest(CacheCase):
         with open(entry, "w", encoding="utf-8") as fh:
             json.dump(doc, fh)
 
+    def test_a_file_that_includes_nothing_is_cached(self):
+        # Its dependency list is empty, not missing: a file left uncached makes every warm run
+        # parse all the files the project's facts are built from (DeepSpeed's shm.h).
+        self.write("shm.h", "#pragma once\nvoid all_reduce(torch::Tensor &data);\n")
+        first = self.devlint("--format", "json", "shm.h")
+        self.assertIn("compile error", json.dumps(json.loads(first.stdout)["errors"]))
+        self.assertEqual(len(self.entries()), 1)
+        self.edit_entry_errors("served from the cache")
+        self.assertIn("served from the cache", json.dumps(self.errors("shm.h")))
+
     def test_a_result_outlives_its_pch(self):
         # The PCH cache keeps 8 PCHs: one evicted and rebuilt must not make the results that used
         # it stale, or a project with more preludes than that never has a warm run.
