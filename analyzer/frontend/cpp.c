@@ -1863,7 +1863,7 @@ static void watch_missing_header(CXTranslationUnit tu, struct CXUnsavedFile *uns
                                               (char *const *)args->items, args->len, &n);
     char **all = realloc(result->deps, (result->dep_count + n + 1) * sizeof *all);
     if (!all) abort();
-    memcpy(all + result->dep_count, dirs, n * sizeof *dirs);
+    if (n) memcpy(all + result->dep_count, dirs, n * sizeof *dirs);
     free(dirs);
     result->deps = all;
     result->dep_count += n;
