@@ -2,18 +2,9 @@
  * tensor and module methods, builtins, and the dispatch that picks among them. */
 #include "dataflow/flow_internal.h"
 
+static bool class_is_stateless(const DlClassInfo *ci);
+
 /* Calling a module (or a loss): its operands meet; the output lives where the module does. */
-static bool attrs_hold_no_state(const DlClassInfo *ci);
-
-/* Known to hold nothing a device could hold: every value its `__init__` (and its project bases')
- * leaves on self is a number, string, None, dtype or device, and no base is a library module.
- * An attribute of unknown kind (another library's layer) may be a module: not stateless. */
-static bool class_is_stateless(const DlClassInfo *ci) {
-    for (int depth = 0; ci && depth < 8; depth++, ci = ci->base)
-        if (!attrs_hold_no_state(ci)) return false;
-    return true;
-}
-
 const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *callee_expr,
                                 const DlValue *callee, const DlValue *const *argv) {
     OperandList ops = {0};
@@ -130,22 +121,14 @@ const DlValue *flow_call_summary(Flow *F, const DlFunctionInfo *fi, const DlExpr
     return flow_bind_parameter_device(F, v, fi->fn, call, argv, skip_self);
 }
 
-static bool attrs_hold_no_state(const DlClassInfo *ci) {
-    if (!ci->attrs_done || ci->maybe_module) return false;
-    for (uint32_t i = 0; i < ci->attr_count; i++) {
-        const DlValue *v = ci->attrs[i].value;
-        if (strcmp(ci->attrs[i].name, "<moved>") == 0) continue;
-        if (ci->attrs[i].name[0] == '<') return false;
-        if (v->kind != DL_KIND_SCALAR && v->kind != DL_KIND_STRING && v->kind != DL_KIND_NONE &&
-            v->kind != DL_KIND_DTYPE && v->kind != DL_KIND_DEVICE)
-            return false;
-    }
-    for (uint32_t b = 0; b < ci->cls->base_count; b++) /* nn.Linear's own weight */
+/* A direct subclass of a library module (`class Head(nn.Linear)`) has that module's state. */
+static bool subclasses_library_module(const DlClassInfo *ci) {
+    for (uint32_t b = 0; b < ci->cls->base_count; b++)
         if (!ci->base && ci->cls->bases[b]->kind == DL_EX_ATTR &&
             !flow_streq(ci->cls->bases[b]->name, "Module") &&
             !flow_streq(ci->cls->bases[b]->name, "LightningModule"))
-            return false;
-    return true;
+            return true;
+    return false;
 }
 
 bool flow_class_has_state(const DlClassInfo *ci) {
@@ -158,14 +141,27 @@ bool flow_class_has_state(const DlClassInfo *ci) {
                 (v->kind == DL_KIND_SEQ && (v->flags & DL_VF_HAS_MODULES)))
                 return true;
         }
-        /* a direct subclass of a library module (nn.Linear) has that module's state */
-        for (uint32_t b = 0; b < ci->cls->base_count; b++)
-            if (!ci->base && ci->cls->bases[b]->kind == DL_EX_ATTR &&
-                !flow_streq(ci->cls->bases[b]->name, "Module") &&
-                !flow_streq(ci->cls->bases[b]->name, "LightningModule"))
-                return true;
+        if (subclasses_library_module(ci)) return true;
     }
     return false;
+}
+
+/* Known to hold nothing a device could hold: every value its `__init__` (and its project bases')
+ * leaves on self is a number, string, None, dtype or device, and no base is a library module.
+ * An attribute of unknown kind (another library's layer) may be a module: not stateless. */
+static bool class_is_stateless(const DlClassInfo *ci) {
+    for (int depth = 0; ci && depth < 8; depth++, ci = ci->base) {
+        if (!ci->attrs_done || ci->maybe_module || subclasses_library_module(ci)) return false;
+        for (uint32_t i = 0; i < ci->attr_count; i++) {
+            const DlValue *v = ci->attrs[i].value;
+            if (strcmp(ci->attrs[i].name, "<moved>") == 0) continue;
+            if (ci->attrs[i].name[0] == '<') return false;
+            if (v->kind != DL_KIND_SCALAR && v->kind != DL_KIND_STRING &&
+                v->kind != DL_KIND_NONE && v->kind != DL_KIND_DTYPE && v->kind != DL_KIND_DEVICE)
+                return false;
+        }
+    }
+    return true;
 }
 
 const DlValue *flow_instantiate(Flow *F, const DlExpr *call, const DlClassInfo *ci,
@@ -564,9 +560,6 @@ const DlValue *flow_eval_builtin(Flow *F, const DlExpr *call, const char *name,
     return flow_unknown();
 }
 
-/* A constructed module handed to a function devlint does not model (`fabric.setup(model)`,
- * `accelerator.prepare(model)`, a project helper) may be moved there: it is no longer known to
- * be "never moved". torch's own functions do not move their arguments. */
 /* `print(m)`, `len(m)`, `isinstance(m, T)`: builtins that look at a module and keep nothing. */
 static bool reads_only(const DlExpr *call) {
     static const char *const builtins[] = {"print", "len", "isinstance", "issubclass", "repr",
@@ -576,6 +569,10 @@ static bool reads_only(const DlExpr *call) {
     return callee && callee->kind == DL_EX_NAME && dl_name_in_list(callee->name, builtins);
 }
 
+/* A constructed module handed to a function devlint does not model (`fabric.setup(model)`,
+ * `accelerator.prepare(model)`, a project helper) may be moved there: it is no longer known to
+ * be "never moved". torch's own functions do not move their arguments. Any module handed to such
+ * a function but a builtin that only reads it may be registered there too (held elsewhere). */
 void flow_escape_modules(Flow *F, const DlExpr *call, const DlValue *const *argv,
                          const char *qualified) {
     if (qualified && dl_torch_owns(qualified)) return;

@@ -427,17 +427,17 @@ static void gather_self_assignments(const DlSource *src, const DlBlock *b, NameV
 static void forget_reassigned_devices(DlFileFacts *f, DlClassInfo *c, const DlFunctionInfo *init,
                                       DlAttr *attrs, uint32_t n, DlArena *keep) {
     NameVec names = {0};
-    for (uint32_t k = 0; k < f->function_count; k++) {
-        const DlFunctionInfo *fi = f->functions[k];
-        if (fi->owner != c || fi == init) continue;
+    for (uint32_t k = 0; k < c->method_count; k++) {
+        const DlFunctionInfo *fi = c->methods[k];
+        if (fi == init) continue;
         char call[160];
         snprintf(call, sizeof call, "self.%s(", fi->fn->name);
         /* a helper only __init__ calls is part of it; one forward calls too (`extend_pe(x)`)
          * changes the attribute after __init__ */
         bool only_init = dl_ir_span_mentions(f->module->source, init->fn->span, call);
-        for (uint32_t j = 0; j < f->function_count && only_init; j++) {
-            const DlFunctionInfo *other = f->functions[j];
-            if (other->owner == c && other != init && other != fi &&
+        for (uint32_t j = 0; j < c->method_count && only_init; j++) {
+            const DlFunctionInfo *other = c->methods[j];
+            if (other != init && other != fi &&
                 dl_ir_span_mentions(f->module->source, other->fn->span, call))
                 only_init = false;
         }
