@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "core/files.h"
 
 enum { RUN_USAGE = 2, RUN_NOT_FOUND = 127 };
 
@@ -134,11 +135,6 @@ static bool is_file(const char *path) {
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-static bool is_dir(const char *path) {
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 /* This binary's path (for the static check) and the runtime's directory: $DEVLINT_RUNTIME_DIR,
  * or runtime/ next to the binary, holding devlint_runtime/__main__.py. */
 static bool find_runtime(char *exe, char *dir, size_t n) {
@@ -174,7 +170,7 @@ static void static_target(const RunOptions *o, char *out, size_t n) {
         return;
     }
     snprintf(out, n, "%.*s", (int)strcspn(t, "."), t);
-    if (!is_dir(out)) snprintf(out, n, ".");
+    if (!dl_is_dir(out)) snprintf(out, n, ".");
 }
 
 /* Runs `devlint --format json --output-file FILE TARGET` quietly; true when FILE holds findings.

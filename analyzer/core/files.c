@@ -424,6 +424,11 @@ void dl_files_free(DlFileList *list) {
 
 /* ---- small helpers shared with the cache and the C++ front end ---- */
 
+bool dl_is_dir(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 bool dl_make_dirs(const char *dir) {
     char *copy = dl_xstrdup(dir);
     for (char *p = copy + 1; *p; p++) {

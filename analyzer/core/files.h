@@ -53,6 +53,9 @@ void dl_files_free(DlFileList *list);
  * ignored. */
 bool dl_glob_match_path(const char *pattern, const char *path);
 
+/* Whether `path` is a directory (symlinks followed). */
+bool dl_is_dir(const char *path);
+
 /* mkdir -p: true when `dir` exists as a directory afterwards. */
 bool dl_make_dirs(const char *dir);
 

@@ -129,11 +129,6 @@ static bool is_cuda_ext(const char *path) {
     return strcmp(ext, "cu") == 0 || strcmp(ext, "cuh") == 0;
 }
 
-static bool is_dir(const char *path) {
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 static bool is_file(const char *path) {
     struct stat st;
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
@@ -199,7 +194,7 @@ static char *python_include_dir(void) {
  * cuda_runtime.h (CUDA files get them from --cuda-path). -isystem: their warnings are not ours. */
 static void add_default_includes(ArgVec *args, bool cuda) {
     static const char torch_api[] = "/usr/include/torch/csrc/api/include";
-    if (is_dir(torch_api)) {
+    if (dl_is_dir(torch_api)) {
         push(args, "-isystem");
         push(args, torch_api);
     }

@@ -4,8 +4,8 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
+#include "core/files.h"
 #include "core/vec.h"
 
 typedef DL_VEC(char *) PathVec;
@@ -14,11 +14,6 @@ static const char *const system_dirs[] = {
     "/usr/local/include", "/usr/include", "/usr/include/x86_64-linux-gnu",
     "/usr/include/aarch64-linux-gnu",
 };
-
-static bool is_dir(const char *path) {
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
 
 static void add_unique(PathVec *out, char *path) {
     for (size_t i = 0; i < out->len; i++)
@@ -32,16 +27,7 @@ static void add_unique(PathVec *out, char *path) {
 /* The directory `root/name` would be created in, or the nearest one of its ancestors that
  * exists. */
 static void watch_under(PathVec *out, const char *root, const char *name) {
-    size_t root_len = strlen(root), name_len = strlen(name);
-    char *path = malloc(root_len + name_len + 2);
-    if (!path) abort();
-    if (name[0] == '/') {
-        memcpy(path, name, name_len + 1);
-    } else {
-        memcpy(path, root, root_len);
-        path[root_len] = '/';
-        memcpy(path + root_len + 1, name, name_len + 1);
-    }
+    char *path = name[0] == '/' ? dl_xstrdup(name) : dl_xasprintf("%s/%s", root, name);
     for (;;) {
         char *slash = strrchr(path, '/');
         if (!slash) {
@@ -53,7 +39,7 @@ static void watch_under(PathVec *out, const char *root, const char *name) {
             break;
         }
         *slash = 0;
-        if (is_dir(path)) break;
+        if (dl_is_dir(path)) break;
     }
     add_unique(out, path);
 }
@@ -64,19 +50,12 @@ static void watch_under(PathVec *out, const char *root, const char *name) {
 static char *include_dir(char *const *args, size_t count, size_t *i) {
     static const char *const flags[] = {"-isystem", "-iquote", "-idirafter", "-I"};
     const char *a = args[*i];
-    if (strncmp(a, "--cuda-path=", 12) == 0) {
-        size_t n = strlen(a + 12);
-        char *dir = malloc(n + 9);
-        if (!dir) abort();
-        memcpy(dir, a + 12, n);
-        memcpy(dir + n, "/include", 9);
-        return dir;
-    }
+    if (strncmp(a, "--cuda-path=", 12) == 0) return dl_xasprintf("%s/include", a + 12);
     for (size_t f = 0; f < sizeof flags / sizeof flags[0]; f++) {
         size_t n = strlen(flags[f]);
         if (strncmp(a, flags[f], n) != 0) continue;
-        if (a[n]) return strdup(a + n);
-        if (*i + 1 < count) return strdup(args[++*i]);
+        if (a[n]) return dl_xstrdup(a + n);
+        if (*i + 1 < count) return dl_xstrdup(args[++*i]);
         return NULL;
     }
     return NULL;
@@ -101,7 +80,7 @@ char **dl_cpp_missing_header_watch(const char *name, const char *includer, char 
         free(dir);
     }
     for (size_t i = 0; i < sizeof system_dirs / sizeof system_dirs[0]; i++)
-        if (is_dir(system_dirs[i])) watch_under(&out, system_dirs[i], name);
+        if (dl_is_dir(system_dirs[i])) watch_under(&out, system_dirs[i], name);
     *count = out.len;
     return out.items;
 }
