@@ -33,9 +33,9 @@ class CacheCase(devlint_main.ProjectCase):
         super().setUp()
         self.cache = os.path.join(self.dir, "cache")
 
-    def devlint(self, *args, cache=True):
+    def devlint(self, *args, cache=True, env=None):
         extra = ["--cache-dir", self.cache] if cache else []
-        proc = subprocess.run([DEVLINT] + extra + list(args), cwd=self.dir,
+        proc = subprocess.run([DEVLINT] + extra + list(args), cwd=self.dir, env=env,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                               timeout=TIMEOUT)
         self.assertIn(proc.returncode, (0, 1), proc.stderr)
@@ -260,9 +260,7 @@ class CppCacheTest(CacheCase):
         env = dict(os.environ, XDG_CACHE_HOME=xdg)
         self.write("ext.cpp", CPP_FILE)
         self.write("helpers.h", HEADER_DISCARDS)
-        run = lambda: subprocess.run([DEVLINT, "--cache-dir", self.cache, "--format", "json",
-                                      "ext.cpp"], cwd=self.dir, env=env, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True, timeout=TIMEOUT)
+        run = lambda: self.devlint("--format", "json", "ext.cpp", env=env)
         self.assertEqual(run().returncode, 1)
         pch_dir = os.path.join(xdg, "devlint", "pch")
         self.assertTrue(glob.glob(os.path.join(pch_dir, "*.pch")), "no PCH was built")
