@@ -158,9 +158,17 @@ static const void *find_named(const DlNamedEntry *entries, uint32_t n, const cha
     return count ? entries[first].info : own_first;
 }
 
+/* Whether `from` may reach other files' code by name: Python's imports can; C++ names are the
+ * compiler's, resolved within the translation unit, and no Python file can import C++ source.
+ * Keeping the languages apart is what lets their cached results be keyed apart (check.c). */
+static bool resolves_across_files(const DlFileFacts *from) {
+    return !from || !from->module || from->module->language == DL_LANG_PYTHON;
+}
+
 const DlClassInfo *dl_project_find_class(const DlProject *p, const DlFileFacts *from,
                                          const char *qualified) {
     if (!strchr(qualified, '.')) return class_in_file(from, qualified);
+    if (!resolves_across_files(from)) return NULL;
     return find_named(p->classes_by_name, p->class_entries, qualified, true,
                       from && from->leaf ? from : NULL);
 }
@@ -168,6 +176,7 @@ const DlClassInfo *dl_project_find_class(const DlProject *p, const DlFileFacts *
 const DlFunctionInfo *dl_project_find_function(const DlProject *p, const DlFileFacts *from,
                                                const char *qualified) {
     if (!strchr(qualified, '.')) return function_in_file(from, qualified);
+    if (!resolves_across_files(from)) return NULL;
     return find_named(p->functions_by_name, p->function_entries, qualified, false, NULL);
 }
 
@@ -292,9 +301,11 @@ static bool returns_value(const DlBlock *b, int depth) {
     return false;
 }
 
-/* The union of the names files read; unknown (every function may be called) when a front end
- * does not record them (C++). */
+/* The union of the names Python files read; unknown (every function may be called) when the
+ * front end did not record them. C++ files do not: their functions are all summarised (see
+ * needs_summary), and no Python file calls them. */
 static void add_referenced_names(DlInterner *into, bool *known, const DlModuleIR *m) {
+    if (m->language != DL_LANG_PYTHON) return;
     if (!m->names_known) *known = false;
     for (uint32_t j = 0; j < m->referenced_name_count && *known; j++)
         dl_interner_add(into, m->referenced_names[j]);
@@ -330,11 +341,12 @@ static bool needs_summary(const DlProject *p, const DlFunctionInfo *fi,
     if (strcmp(name, "__init__") == 0) return false;
     /* a function no file names is never called through its summary (dunders and forward are
      * called implicitly: `a + b`, `for x in d`, `model(x)`) */
-    bool named = !p->referenced_names_known || dl_interner_contains(&p->referenced_names, name) ||
+    bool named = fi->module->language != DL_LANG_PYTHON || !p->referenced_names_known ||
+                 dl_interner_contains(&p->referenced_names, name) ||
                  (p->mentioned_names && dl_interner_contains(p->mentioned_names, name)) ||
                  strncmp(name, "__", 2) == 0 || strcmp(name, "forward") == 0;
     return (named && returns_value(&fi->fn->body, 0)) ||
-           (workers_may_touch_devices &&
+           (workers_may_touch_devices && fi->module->language == DL_LANG_PYTHON &&
             dl_ir_span_mentions(fi->module->source, fi->fn->span, "DataLoader"));
 }
 
@@ -533,6 +545,8 @@ static void compute_globals(DlProject *p, DlFlowState **globals) {
     }
 }
 
+/* Python's classes and top-level functions, for the other Python files (C++ code resolves only
+ * within its file: resolves_across_files). */
 static void build_name_index(DlProject *p) {
     uint32_t classes = 0, functions = 0;
     for (uint32_t i = 0; i < p->file_count; i++) {
@@ -543,7 +557,7 @@ static void build_name_index(DlProject *p) {
     p->functions_by_name = dl_arena_alloc(&p->arena, (functions + 1) * sizeof(DlNamedEntry));
     for (uint32_t i = 0; i < p->file_count; i++) {
         const DlFileFacts *f = &p->files[i];
-        if (!f->module) continue;
+        if (!f->module || f->module->language != DL_LANG_PYTHON) continue;
         for (uint32_t j = 0; j < f->class_count; j++)
             p->classes_by_name[p->class_entries++] =
                 (DlNamedEntry){f->classes[j]->cls->name, f->module->module_name, f->classes[j]};
@@ -629,7 +643,7 @@ static void build_facts_chunk(void *ctx, size_t index) {
         build_file_facts(&c->p->files[i], m, arena);
         if (!m) continue;
         add_referenced_names(&c->names, &c->names_known, m);
-        if (!c->workers_may_touch_devices)
+        if (!c->workers_may_touch_devices && m->language == DL_LANG_PYTHON)
             c->workers_may_touch_devices = module_workers_may_touch_devices(m);
     }
 }
@@ -650,8 +664,7 @@ static void build_all_file_facts(DlProject *p, DlModuleIR *const *modules, uint3
                                .end = (uint32_t)((uint64_t)count * (k + 1) / chunks)};
     }
     dl_parallel_for(chunks, threads, build_facts_chunk, work);
-    /* the union of the names files read; unknown (every function may be called) when a front
-     * end does not record them (C++) */
+    /* the union of the names Python files read (see add_referenced_names) */
     dl_interner_init(&p->referenced_names, NULL);
     p->referenced_names_known = true;
     for (uint32_t k = 0; k < chunks; k++) {
@@ -773,7 +786,8 @@ const DlValue *dl_project_find_global(const DlProject *p, const char *qualified)
     size_t mlen = (size_t)(module_end - module_start);
     for (uint32_t i = 0; i < p->file_count; i++) {
         const DlModuleIR *m = p->files[i].module;
-        if (!m || !p->globals[i] || strlen(m->module_name) != mlen ||
+        if (!m || m->language != DL_LANG_PYTHON || !p->globals[i] ||
+            strlen(m->module_name) != mlen ||
             strncmp(m->module_name, module_start, mlen) != 0)
             continue;
         return dl_flow_lookup(p->globals[i], name);

@@ -501,20 +501,32 @@ static uint64_t settings_hash(const DlSettings *s) {
     return h;
 }
 
-/* The project facts every file's analysis may read come from the files that are analysed: their
- * paths and bytes (the leaves among them with `leaves_too`). */
+/* The project facts a Python file's analysis may read come from the Python files that are
+ * analysed: their paths and bytes (the leaves among them with `leaves_too`). It reads nothing of
+ * a C++ file but that the project has one (DlProjectLeaves.use_devices, hashed with it): Python
+ * names never resolve into C++ code (project.c, resolves_across_files). */
 static uint64_t hash_analysed_files(const Run *run, uint64_t h, bool leaves_too) {
     for (size_t i = 0; i < run->count; i++) {
         const FileJob *job = &run->jobs[i];
-        if (!job->loaded || !job->relevant || (job->leaf && !leaves_too)) continue;
+        if (!job->loaded || !job->relevant || job->is_cpp || (job->leaf && !leaves_too)) continue;
         h = dl_hash_bytes(job->path, strlen(job->path) + 1, h);
         h = dl_hash_bytes(&job->content_hash, sizeof job->content_hash, h);
     }
     return h;
 }
 
-static uint64_t project_hash(const Run *run) {
-    return hash_analysed_files(run, dl_hash_bytes(&run->parse_all, sizeof run->parse_all, 2), true);
+static uint64_t project_hash(const Run *run, const DlProjectLeaves *leaves) {
+    uint64_t h = dl_hash_bytes(&run->parse_all, sizeof run->parse_all, 2);
+    h = dl_hash_bytes(&leaves->use_devices, sizeof leaves->use_devices, h);
+    return hash_analysed_files(run, h, true);
+}
+
+/* A C++ file's result reads no other file's facts (its names resolve within its translation
+ * unit, project.c): its key is its own bytes, settings and compile command, and the headers it
+ * read are stored with it (cache.h). Editing a Python file, or another C++ file, leaves it
+ * valid: a C++-heavy project does not parse its translation units again. */
+static uint64_t cpp_project_hash(void) {
+    return dl_hash_bytes("c++", 3, 7);
 }
 
 /* What the project learns of the leaves from their text, before any is lowered: whether one
@@ -626,7 +638,7 @@ static void lower(void *arg, size_t index) {
     Run *run = arg;
     FileJob *job = &run->jobs[run->order[index]];
     if (!job->loaded || !job->relevant || job->lowered || job->leaf) return;
-    if (job->cached && !run->lower_cached) return;
+    if (job->cached && (!run->lower_cached || job->is_cpp)) return;
     lower_job(run, job);
 }
 
@@ -771,8 +783,9 @@ static void analyse_file(Run *run, FileJob *job) {
 }
 
 /* Which files no other file reads (driver/sharing.h): the Python files that take part, minus
- * those whose names other files mention. C++ files are always shared (their front end records
- * no names), and so is everything when DEVLINT_PARSE_ALL parses files it does not lower. */
+ * those whose names other files mention. C++ files take no part (no other file reads them, but
+ * they are lowered with the shared files), and neither does any file when DEVLINT_PARSE_ALL
+ * parses files it does not lower. */
 static DlSharing *find_leaves(Run *run, char *const *paths, DlProjectLeaves *leaves) {
     DlSharingFile *files = calloc(run->count ? run->count : 1, sizeof *files);
     if (!files) abort();
@@ -930,6 +943,10 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
     DlSharing *sharing = NULL;
     DlProjectLeaves leaves = {0};
     if (!run.parse_all) sharing = find_leaves(&run, paths, &leaves);
+    /* a relevant C++ file makes the project one that uses devices, whether it lowers or not: so
+     * no Python result depends on how a C++ file parsed (see hash_analysed_files) */
+    for (size_t i = 0; i < count; i++)
+        leaves.use_devices |= run.jobs[i].is_cpp && run.jobs[i].loaded && run.jobs[i].relevant;
 
     bool all_cached = false;
     if (opts->keep) {
@@ -945,15 +962,18 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
     }
     if (run.cache) {
         uint64_t tool = dl_cache_tool_key();
-        uint64_t base = dl_hash_bytes(&tool, sizeof tool, project_hash(&run));
+        uint64_t base = dl_hash_bytes(&tool, sizeof tool, project_hash(&run, &leaves));
+        uint64_t cpp_base = dl_hash_bytes(&tool, sizeof tool, cpp_project_hash());
         run.leaf_key_base =
             dl_hash_bytes(&tool, sizeof tool, leaf_project_hash(&run, sharing, &leaves));
         for (size_t i = 0; i < count; i++) {
             FileJob *job = &run.jobs[i];
             uint64_t parts[3] = {job->content_hash, settings_hash(job->settings),
                                  job->is_cpp ? cpp_command_hash(job, &run) : 0};
-            job->cache_key =
-                dl_hash_bytes(parts, sizeof parts, job->leaf ? run.leaf_key_base : base);
+            job->cache_key = dl_hash_bytes(parts, sizeof parts,
+                                           job->is_cpp ? cpp_base
+                                           : job->leaf ? run.leaf_key_base
+                                                       : base);
             /* a C++ file without a command, or a C++ result without its headers: not kept */
             if (job->is_cpp && !parts[2]) job->cacheable = false;
             job->late_key = opts->keep && sharing && job->scanned && !job->leaf &&
@@ -966,14 +986,15 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
             all_cached = run.jobs[i].cached || !run.jobs[i].loaded;
     }
     /* a warm run over unchanged files parses nothing; otherwise the files to analyse are
-     * parsed first, and the cached ones only when one of those needs project facts (a file that
-     * fails again, a C++ file missing a header, needs none) */
+     * parsed first, and the cached Python ones only when a Python file to analyse needs project
+     * facts (a file that fails again needs none, and a C++ file reads no other file's) */
     if (!all_cached) {
         dl_parallel_for(count, opts->jobs, lower, &run);
         bool needs_project = !run.cache;
         for (size_t i = 0; i < count && !needs_project; i++) {
             const FileJob *job = &run.jobs[i];
-            needs_project = !job->cached && (job->module || (job->leaf && job->loaded));
+            needs_project =
+                !job->cached && !job->is_cpp && (job->module || (job->leaf && job->loaded));
         }
         if (needs_project) {
             run.lower_cached = true;

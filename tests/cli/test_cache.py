@@ -275,6 +275,71 @@ class CppCacheTest(CacheCase):
             os.remove(f)
         self.assertIn("served from the cache", run().stdout)
 
+    def mark_entries(self, *paths):
+        """Rewrites the messages of these files' entries by hand (same keys): a run that shows
+        them read the entries instead of analysing the files again."""
+        marked = set()
+        for entry in self.entries():
+            with open(entry, encoding="utf-8") as fh:
+                doc = json.load(fh)
+            if doc["path"] not in paths:
+                continue
+            for d in doc["result"]["diags"]:
+                d["message"] = "served from the cache"
+            with open(entry, "w", encoding="utf-8") as fh:
+                json.dump(doc, fh)
+            marked.add(doc["path"])
+        self.assertEqual(marked, set(paths))
+
+    def served(self, proc):
+        return sorted({line.split(":")[0] for line in proc.stdout.splitlines()
+                       if "served from the cache" in line})
+
+    def test_editing_python_keeps_the_cpp_results(self):
+        # A C++ file's result reads no other file: a Python edit must not make a C++-heavy
+        # project parse its translation units again (DeepSpeed: minutes)
+        self.write("ext.cpp", CPP_FILE)
+        self.write("helpers.h", HEADER_DISCARDS)
+        self.write("config.py", CONFIG_CUDA)
+        self.write("model.py", MODEL)
+        self.write("bug.py", BUGGY)
+        self.devlint(".")
+        self.mark_entries("ext.cpp")
+        self.write("bug.py", CLEAN)
+        self.write("config.py", CONFIG_CPU)
+        proc = self.devlint(".")
+        self.assertEqual(self.served(proc), ["ext.cpp"])
+        self.assertNotIn("bug.py", proc.stdout)
+
+    def test_editing_cpp_keeps_the_python_results(self):
+        # the shared files (config.py, model.py) and the leaf (bug.py) read nothing of ext.cpp
+        # but that the project has one
+        self.write("ext.cpp", CPP_FILE)
+        self.write("helpers.h", HEADER_DISCARDS)
+        self.write("config.py", CONFIG_CUDA)
+        self.write("model.py", MODEL)
+        self.write("bug.py", BUGGY)
+        self.devlint(".")
+        self.mark_entries("model.py", "bug.py")
+        self.write("ext.cpp", CPP_FILE.replace("MOVE(t);", "t = t.to(torch::kCUDA);"))
+        proc = self.devlint(".")
+        self.assertEqual(self.served(proc), ["bug.py", "model.py"])
+        self.assertNotIn("ext.cpp", proc.stdout)
+
+    def test_a_cpp_file_is_part_of_the_python_key(self):
+        # a project with a C++ extension uses devices: "the module's device" in forward is one,
+        # and a CPU tensor meeting it is reported (net.py names no device itself)
+        self.write("net.py", "import torch\nimport torch.nn as nn\n\n\nclass Net(nn.Module):\n"
+                             "    def __init__(self):\n        super().__init__()\n"
+                             "        self.fc = nn.Linear(4, 4)\n\n    def forward(self, x):\n"
+                             "        return self.fc(x) + torch.ones(4)\n")
+        self.assertEqual(self.codes(self.devlint("--format", "json", ".")), [])
+        self.write("ext.cpp", CPP_FILE)
+        self.write("helpers.h", HEADER_ASSIGNS)
+        uncached = self.codes(self.devlint("--format", "json", ".", cache=False))
+        self.assertEqual(uncached, [("net.py", 11, "DL102")])
+        self.assertEqual(self.codes(self.devlint("--format", "json", ".")), uncached)
+
     def test_a_missing_header_is_checked_again_once_it_exists(self):
         self.write("ext.cpp", CPP_FILE)
         self.assertIn("helpers.h", json.dumps(self.errors("ext.cpp")))
