@@ -79,6 +79,9 @@ typedef struct Run {
     DlBlockPool *pool; /* the memory of the files' program models (see core/arena.c) */
     DlStatMemo *stats; /* C++: the headers that cached results and precompiled headers depend
                           on, stat'ed once a run */
+#ifdef DEVLINT_HAVE_CLANG
+    DlCppIncludeMemo *includes; /* C++: the headers the include scan found complete */
+#endif
     DlSharingModules *modules; /* the files' module names, for the text scan (sharing.h) */
     uint64_t leaf_key_base; /* devlint and leaf_project_hash, the base of a leaf's cache key */
 } Run;
@@ -567,7 +570,7 @@ static bool cpp_relevant(const DlSource *src) {
 static DlParseResult cpp_parse(FileJob *job, Run *run) {
 #ifdef DEVLINT_HAVE_CLANG
     DlCppOptions o = {.compile_db_dir = run->opts->compile_db_dir, .no_pch = run->opts->no_pch,
-                      .stats = run->stats};
+                      .stats = run->stats, .includes = run->includes};
     return dl_cpp_parse(&job->source, &job->arena, &o);
 #else
     (void)job, (void)run;
@@ -935,6 +938,9 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
     run.parse_all = parse_all && *parse_all && strcmp(parse_all, "0") != 0;
 
     run.stats = dl_stat_memo_new();
+#ifdef DEVLINT_HAVE_CLANG
+    run.includes = dl_cpp_include_memo_new();
+#endif
     run.pool = dl_block_pool_new();
     if (!run.parse_all) run.modules = dl_sharing_modules_new(paths, count);
     dl_timing_mark("start");
@@ -1041,6 +1047,9 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
     dl_block_pool_free(run.pool);
     if (run.own_cache) dl_cache_close(run.cache);
     dl_stat_memo_free(run.stats);
+#ifdef DEVLINT_HAVE_CLANG
+    dl_cpp_include_memo_free(run.includes);
+#endif
     free(run.order);
     free(run.jobs);
     dl_result_sort(out);

@@ -1649,6 +1649,19 @@ typedef struct MissingHeader {
 
 /* A fatal diagnostic (a missing header above all: then libclang keeps only declarations and
  * every call is lost) as the file's error; a missing header is also told in `header`. */
+static char *missing_header_message(const char *name, const char *where, unsigned line) {
+    /* libtorch's CUDA headers are missing from CPU-only builds (Debian's libtorch-dev) */
+    bool cuda_part = strncmp(name, "c10/cuda/", 9) == 0 || strncmp(name, "ATen/cuda/", 10) == 0;
+    return dl_xasprintf("header `%s` not found (included at %s:%u): devlint needs the file's "
+                        "compile flags to see its calls; pass the directory of a "
+                        "compile_commands.json with -p DIR (CMake: "
+                        "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON), or put one next to the sources%s",
+                        name, where, line,
+                        cuda_part ? " (this libtorch has no CUDA headers: use the flags of a "
+                                    "CUDA build of PyTorch)"
+                                  : "");
+}
+
 static char *fatal_error(CXTranslationUnit tu, const char *path, MissingHeader *header) {
     unsigned n = clang_getNumDiagnostics(tu);
     for (unsigned i = 0; i < n; i++) {
@@ -1674,19 +1687,7 @@ static char *fatal_error(CXTranslationUnit tu, const char *path, MissingHeader *
             header->name = strndup(q1 + 1, (size_t)(q2 - q1 - 1));
             header->includer = f ? dl_xstrdup(where) : NULL;
             if (!header->name) abort();
-            /* libtorch's CUDA headers are missing from CPU-only builds (Debian's libtorch-dev) */
-            bool cuda_part =
-                strncmp(q1 + 1, "c10/cuda/", 9) == 0 || strncmp(q1 + 1, "ATen/cuda/", 10) == 0;
-            if (asprintf(&out,
-                         "header `%.*s` not found (included at %s:%u): devlint needs the "
-                         "file's compile flags to see its calls; pass the directory of a "
-                         "compile_commands.json with -p DIR (CMake: "
-                         "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON), or put one next to the sources%s",
-                         (int)(q2 - q1 - 1), q1 + 1, where, line,
-                         cuda_part ? " (this libtorch has no CUDA headers: use the flags of a "
-                                     "CUDA build of PyTorch)"
-                                   : "") < 0)
-                abort();
+            out = missing_header_message(header->name, where, line);
         } else if (asprintf(&out, "the compiler stopped at %s:%u: %s", where, line, msg) < 0) {
             abort();
         }
@@ -1869,6 +1870,36 @@ static void watch_missing_header(CXTranslationUnit tu, struct CXUnsavedFile *uns
     result->dep_count += n;
 }
 
+/* A header that is in none of the directories the compiler could search, found from the
+ * #include lines before the compiler runs (cpp_include_scan.h): the failure the parse would end
+ * in, without the seconds it takes, cached like it (watch_missing_header) with the headers the
+ * scan found before it. DEVLINT_CPP_INCLUDE_SCAN=0 leaves every file to the compiler. */
+static bool missing_include(const DlSource *src, const char *path, const ArgList *args,
+                            const DlCppOptions *opts, DlParseResult *result) {
+    const char *off = getenv("DEVLINT_CPP_INCLUDE_SCAN");
+    if (off && strcmp(off, "0") == 0) return false;
+    DlCppIncludeScan scan;
+    if (!dl_cpp_include_scan(path, src->text, src->len, (char *const *)args->items, args->len,
+                             opts->stats, opts->includes, &scan) ||
+        !scan.missing) {
+        dl_cpp_include_scan_free(&scan);
+        return false;
+    }
+    result->error = missing_header_message(scan.missing, scan.includer, scan.line);
+    size_t n = 0;
+    char **dirs = dl_cpp_missing_header_watch(scan.missing, scan.includer,
+                                              (char *const *)args->items, args->len, &n);
+    result->deps = malloc((scan.read_count + n + 1) * sizeof(char *));
+    if (!result->deps) abort();
+    if (scan.read_count) memcpy(result->deps, scan.read, scan.read_count * sizeof(char *));
+    if (n) memcpy(result->deps + scan.read_count, dirs, n * sizeof(char *));
+    result->dep_count = scan.read_count + n;
+    free(dirs);
+    scan.read_count = 0; /* the paths are the result's now */
+    dl_cpp_include_scan_free(&scan);
+    return true;
+}
+
 DlParseResult dl_cpp_parse(const DlSource *src, DlArena *arena, const DlCppOptions *opts) {
     DlParseResult result = {0};
     DlCppOptions none = {0};
@@ -1893,6 +1924,12 @@ DlParseResult dl_cpp_parse(const DlSource *src, DlArena *arena, const DlCppOptio
     char *owned[4];
     size_t owned_count = 0;
     if (cmd.is_cuda) add_cuda_compat_flags(&args, cache, owned, &owned_count);
+    char *abs = realpath(src->path, NULL);
+    CXTranslationUnit tu = NULL;
+    if (missing_include(src, abs ? abs : src->path, &args, opts, &result)) {
+        free(cache);
+        goto out;
+    }
     if (!opts->no_pch && cache) {
         /* the PCH is keyed by the arguments, so it is built with the same ones */
         DlCompileCommand with_compat = cmd;
@@ -1909,13 +1946,11 @@ DlParseResult dl_cpp_parse(const DlSource *src, DlArena *arena, const DlCppOptio
         dl_vec_push(&args, pch);
     }
     /* the text devlint read (an editor's unsaved buffer too) is what the compiler reads */
-    char *abs = realpath(src->path, NULL);
     struct CXUnsavedFile unsaved = {abs ? abs : src->path, src->text, (unsigned long)src->len};
     /* Incomplete: no end-of-TU work, which lowering never reads: no implicit instantiation of
      * function bodies, and in CUDA mode no deferred host/device diagnostics, which deserialise
      * every function the PCH recorded for them (half the parse of a .cu file) */
     unsigned parse_options = CXTranslationUnit_KeepGoing | CXTranslationUnit_Incomplete;
-    CXTranslationUnit tu = NULL;
     enum CXErrorCode rc = clang_parseTranslationUnit2(
         index, unsaved.Filename, args.items, (int)args.len, &unsaved, 1, parse_options, &tu);
     if (rc != CXError_Success && pch) {

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "core/stat_memo.h"
+#include "frontend/cpp_include_scan.h"
 #include "frontend/python.h" /* DlParseResult */
 #include "ir/ir.h"
 
@@ -21,6 +22,7 @@ typedef struct DlCppOptions {
     const char *cache_dir;      /* where precompiled headers live; NULL: the user cache dir */
     bool no_pch;                /* parse every file from scratch (for measuring) */
     DlStatMemo *stats;          /* the run's memo of stat() answers, or NULL */
+    DlCppIncludeMemo *includes; /* the run's memo of headers whose includes are all found */
 } DlCppOptions;
 
 /* Does the file name libtorch, ATen, CUDA kernels or devices? Files that do not (vendored C

@@ -7,6 +7,7 @@ paths in the output are short and relative (`bug.py`, `pkg/a.py`). Standard libr
 
     /usr/bin/python3 tests/cli/test_cli.py --devlint build/devlint [unittest options]
 """
+import glob
 import json
 import os
 import pty
@@ -451,6 +452,57 @@ class PerFileErrors(CliTestCase):
         self.assertEqual(sorted(e["path"] for e in doc["errors"]),
                          ["blob.py", "broken.py", "latin.py"])
         self.assertEqual(self.codes(doc), [("bug.py", 3, "DL101")])
+
+
+class CppMissingHeaders(CliTestCase):
+    """A header no include directory holds is found from the #include lines, before the compiler
+    runs (frontend/cpp_include_scan.h): the error the compiler would give, without its seconds."""
+
+    def setUp(self):
+        super().setUp()
+        if "--no-pch" not in self.run_cli("--help").stdout:
+            self.skipTest("this devlint was built without libclang")
+        self.write("ext/ops.cu", "#include <torch/extension.h>\n// #include \"old.h\"\n"
+                   "#include \"kernels.h\"\n__global__ void k(float *x) {}\n")
+        self.write("ext/layers.h", "#ifndef LAYERS_H\n#define LAYERS_H\n#include <vector>\n"
+                   "#include \"gen/config.h\"\n#endif\n")
+        self.write("ext/bind.cpp", "#include <torch/extension.h>\n#include \"layers.h\"\n"
+                   "at::Tensor f(at::Tensor x) { return x; }\n")
+        # under a conditional the compiler takes: the scan leaves it to the compiler
+        self.write("ext/cond.cpp", "#include <torch/extension.h>\n#ifdef __cplusplus\n"
+                   "#include \"cond_only.h\"\n#endif\nat::Tensor g(at::Tensor x) { return x; }\n")
+        self.write("ext/fine.cpp", "#include <torch/extension.h>\n#if 0\n#include \"gone.h\"\n"
+                   "#endif\nat::Tensor h(at::Tensor x) {\n  x.to(torch::kCUDA);\n  return x;\n}\n")
+
+    def run_in(self, cache_home, scan):
+        env = {"XDG_CACHE_HOME": os.path.join(self.dir, cache_home)}
+        if not scan:
+            env["DEVLINT_CPP_INCLUDE_SCAN"] = "0"
+        return self.run_cli("--no-cache", "ext", env=env)
+
+    def test_the_scan_says_what_the_compiler_says(self):
+        scanned, compiled = self.run_in("a", True), self.run_in("a", False)
+        self.assertEqual(scanned.stderr, compiled.stderr)
+        self.assertEqual(scanned.stdout, compiled.stdout)
+        self.assertExit(scanned, 1)
+        self.assertIn("ext/fine.cpp:6:3: DL101", scanned.stdout)
+        errors = sorted(line.split(": ")[2] for line in scanned.stderr.splitlines())
+        self.assertEqual(errors, ["ext/bind.cpp", "ext/cond.cpp", "ext/ops.cu"], scanned.stderr)
+        self.assertRegex(scanned.stderr, r"ext/bind\.cpp: header `gen/config\.h` not found "
+                                         r"\(included at .*/ext/layers\.h:4\)")
+        self.assertRegex(scanned.stderr, r"ext/ops\.cu: header `kernels\.h` not found "
+                                         r"\(included at .*/ext/ops\.cu:3\)")
+        self.assertRegex(scanned.stderr, r"ext/cond\.cpp: header `cond_only\.h` not found")
+
+    def test_a_file_that_fails_on_its_includes_is_not_compiled(self):
+        # the compiler would build a precompiled header for the file's prelude first
+        self.write("ext/cond.cpp", "// nothing here\n")
+        self.write("ext/fine.cpp", "// nothing here\n")
+        pch = lambda home: glob.glob(os.path.join(self.dir, home, "devlint", "pch", "*.pch"))
+        self.run_in("a", True)
+        self.assertEqual(pch("a"), [])
+        self.run_in("b", False)
+        self.assertNotEqual(pch("b"), [])
 
 
 class Selection(CliTestCase):

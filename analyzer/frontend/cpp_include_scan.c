@@ -1,0 +1,564 @@
+/* A missing header found from the #include lines alone (see cpp_include_scan.h). */
+#include "frontend/cpp_include_scan.h"
+
+#include <glob.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/files.h"
+#include "core/hash.h"
+#include "core/vec.h"
+
+typedef DL_VEC(char *) PathVec;
+
+enum { MAX_DEPTH = 32, MAX_HEADER_BYTES = 8 << 20, MAX_CONDITIONALS = 256 };
+
+/* A set of 64-bit hashes (0 is never stored: hashes are made odd). */
+typedef struct HashSet {
+    uint64_t *slots;
+    size_t cap, count; /* cap: a power of two, or 0 */
+} HashSet;
+
+static bool hash_set_contains(const HashSet *set, uint64_t h) {
+    for (size_t i = h & (set->cap - 1); set->cap && set->slots[i]; i = (i + 1) & (set->cap - 1))
+        if (set->slots[i] == h) return true;
+    return false;
+}
+
+static void hash_set_add(HashSet *set, uint64_t h) {
+    if (hash_set_contains(set, h)) return;
+    if (2 * (set->count + 1) > set->cap) {
+        HashSet bigger = {calloc(set->cap ? set->cap * 2 : 64, sizeof(uint64_t)),
+                          set->cap ? set->cap * 2 : 64, 0};
+        if (!bigger.slots) abort();
+        for (size_t i = 0; i < set->cap; i++)
+            if (set->slots[i]) hash_set_add(&bigger, set->slots[i]);
+        free(set->slots);
+        *set = bigger;
+    }
+    size_t i = h & (set->cap - 1);
+    while (set->slots[i]) i = (i + 1) & (set->cap - 1);
+    set->slots[i] = h;
+    set->count++;
+}
+
+struct DlCppIncludeMemo {
+    pthread_mutex_t lock;
+    HashSet clean; /* (search path, header) pairs whose unconditional includes are all found */
+};
+
+DlCppIncludeMemo *dl_cpp_include_memo_new(void) {
+    DlCppIncludeMemo *memo = calloc(1, sizeof *memo);
+    if (!memo) abort();
+    pthread_mutex_init(&memo->lock, NULL);
+    return memo;
+}
+
+void dl_cpp_include_memo_free(DlCppIncludeMemo *memo) {
+    if (!memo) return;
+    pthread_mutex_destroy(&memo->lock);
+    free(memo->clean.slots);
+    free(memo);
+}
+
+static bool memo_is_clean(DlCppIncludeMemo *memo, uint64_t key) {
+    if (!memo) return false;
+    pthread_mutex_lock(&memo->lock);
+    bool clean = hash_set_contains(&memo->clean, key);
+    pthread_mutex_unlock(&memo->lock);
+    return clean;
+}
+
+static void memo_add_clean(DlCppIncludeMemo *memo, uint64_t key) {
+    if (!memo) return;
+    pthread_mutex_lock(&memo->lock);
+    hash_set_add(&memo->clean, key);
+    pthread_mutex_unlock(&memo->lock);
+}
+
+typedef struct Scan {
+    PathVec command_dirs; /* the command's include directories, in its order */
+    PathVec machine_dirs; /* every other directory the compiler may search on this machine */
+    uint64_t search_hash; /* of command_dirs: a memo entry holds for one search path */
+    const char *main_dir;
+    HashSet opened; /* the headers read (their paths' hashes), so that each is read once */
+    PathVec found;  /* every header found, in order (DlCppIncludeScan.read) */
+    DlStatMemo *stats;
+    DlCppIncludeMemo *memo;
+    DlCppIncludeScan *out;
+} Scan;
+
+/* Directories compilers search without being told, and the ones they find by themselves (C++
+ * library, compiler resource directory, CUDA wrappers): more than any one compiler searches,
+ * which only makes "missing" rarer. */
+static const char *const machine_dir_patterns[] = {
+    "/usr/local/include",
+    "/usr/include",
+    "/usr/include/*-linux-gnu",
+    "/usr/include/c++/*",
+    "/usr/include/c++/*/backward",
+    "/usr/include/*-linux-gnu/c++/*",
+    "/usr/lib/gcc/*/*/include",
+    "/usr/lib/llvm-*/lib/clang/*/include",
+    "/usr/lib/llvm-*/lib/clang/*/include/cuda_wrappers",
+    "/usr/lib/clang/*/include",
+    "/usr/lib/clang/*/include/cuda_wrappers",
+    "/usr/local/lib/clang/*/include",
+};
+
+static void add_machine_dirs(Scan *s) {
+    for (size_t p = 0; p < sizeof machine_dir_patterns / sizeof *machine_dir_patterns; p++) {
+        glob_t g;
+        if (glob(machine_dir_patterns[p], GLOB_ONLYDIR | GLOB_NOSORT, NULL, &g) != 0) continue;
+        for (size_t i = 0; i < g.gl_pathc; i++)
+            dl_vec_push(&s->machine_dirs, dl_xstrdup(g.gl_pathv[i]));
+        globfree(&g);
+    }
+}
+
+/* Flags that move the search path in ways the scan does not follow, or add headers before the
+ * file's own (-include). */
+static bool unfollowed_flag(const char *a) {
+    static const char *const prefixes[] = {
+        "--sysroot", "-isysroot", "-iprefix", "-iwithprefix", "-iwithsysroot", "-iframework",
+        "-ivfsoverlay", "-cxx-isystem", "-F", "-I-", "--include", "-include", "-imacros",
+        "-nostdinc", "--no-standard-includes", "-Xpreprocessor", "-Wp,", "-Xclang=",
+    };
+    for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
+        if (strncmp(a, prefixes[i], strlen(prefixes[i])) == 0) return true;
+    return false;
+}
+
+/* The command's include directories; false when it has a flag the scan does not follow. Paths
+ * in the command are absolute already (cpp_flags.h): a relative one is not followed either. */
+static bool add_command_dirs(Scan *s, char *const *args, size_t count) {
+    static const char *const flags[] = {"-isystem", "-iquote", "-idirafter", "-I"};
+    for (size_t i = 0; i < count; i++) {
+        const char *a = args[i];
+        if (strcmp(a, "-Xclang") == 0) { /* -Xclang -I... would be one */
+            if (i + 1 < count && (args[i + 1][0] == '-' && (args[i + 1][1] == 'I' ||
+                                                           args[i + 1][1] == 'i')))
+                return false;
+            i++;
+            continue;
+        }
+        if (strncmp(a, "--cuda-path=", 12) == 0) {
+            dl_vec_push(&s->command_dirs, dl_xasprintf("%s/include", a + 12));
+            continue;
+        }
+        const char *dir = NULL;
+        for (size_t f = 0; f < sizeof flags / sizeof *flags && !dir; f++) {
+            size_t n = strlen(flags[f]);
+            if (strncmp(a, flags[f], n) != 0) continue;
+            if (a[n]) dir = a + n;
+            else if (i + 1 < count) dir = args[++i];
+            else return false;
+        }
+        if (dir) {
+            if (dir[0] != '/') return false;
+            dl_vec_push(&s->command_dirs, dl_xstrdup(dir));
+        } else if (unfollowed_flag(a)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool is_file(const Scan *s, const char *path) {
+    struct stat st;
+    return dl_stat_memo_stat(s->stats, path, &st) == 0 && !S_ISDIR(st.st_mode);
+}
+
+static char *dir_of(const char *path) {
+    const char *slash = strrchr(path, '/');
+    if (!slash) return dl_xstrdup(".");
+    char *dir = strndup(path, slash == path ? 1 : (size_t)(slash - path));
+    if (!dir) abort();
+    return dir;
+}
+
+/* Where `name` is found (the includer's directory, the main file's, the command's, the
+ * machine's), or NULL: nowhere. */
+static char *find_header(const Scan *s, const char *name, const char *includer_dir) {
+    if (name[0] == '/') return is_file(s, name) ? dl_xstrdup(name) : NULL;
+    const char *local[2] = {includer_dir, s->main_dir};
+    const PathVec *lists[2] = {&s->command_dirs, &s->machine_dirs};
+    for (int k = 0; k < 4; k++) {
+        size_t n = k < 2 ? 1 : lists[k - 2]->len;
+        for (size_t i = 0; i < n; i++) {
+            char *path = dl_xasprintf("%s/%s", k < 2 ? local[k] : lists[k - 2]->items[i], name);
+            if (is_file(s, path)) return path;
+            free(path);
+        }
+    }
+    return NULL;
+}
+
+static bool read_whole(const char *path, char **text, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return false;
+    char *buf = malloc(MAX_HEADER_BYTES + 1);
+    if (!buf) abort();
+    size_t n = fread(buf, 1, MAX_HEADER_BYTES + 1, f);
+    fclose(f);
+    if (n > MAX_HEADER_BYTES) { /* not a header worth following */
+        free(buf);
+        return false;
+    }
+    *text = buf;
+    *len = n;
+    return true;
+}
+
+/* ---------------------------------------------------------------- directives */
+
+typedef struct Cursor {
+    const char *p, *end;
+} Cursor;
+
+static void skip_blanks(Cursor *c) {
+    while (c->p < c->end && (*c->p == ' ' || *c->p == '\t')) c->p++;
+}
+
+static size_t take_identifier(Cursor *c, const char **start) {
+    *start = c->p;
+    while (c->p < c->end && (*c->p == '_' || (*c->p >= 'a' && *c->p <= 'z') ||
+                             (*c->p >= 'A' && *c->p <= 'Z') || (*c->p >= '0' && *c->p <= '9')))
+        c->p++;
+    return (size_t)(c->p - *start);
+}
+
+static bool word_is(const char *s, size_t n, const char *word) {
+    return strlen(word) == n && memcmp(s, word, n) == 0;
+}
+
+/* The conditional sections open at a point of a file. A header's include guard (`#ifndef X`
+ * then `#define X` before anything else) is transparent: its inside is what the header says. */
+typedef struct Conditionals {
+    bool transparent[MAX_CONDITIONALS];
+    size_t depth;
+    bool any_token;          /* something other than comments came before: no guard now */
+    bool guard_pending;      /* the last directive opened a possible guard */
+    const char *guard_name;  /* ... for this macro */
+    size_t guard_name_len;
+} Conditionals;
+
+static bool unconditional(const Conditionals *k) {
+    if (k->depth > MAX_CONDITIONALS) return false;
+    for (size_t i = 0; i < k->depth; i++)
+        if (!k->transparent[i]) return false;
+    return true;
+}
+
+static void open_section(Conditionals *k) {
+    if (k->depth < MAX_CONDITIONALS) k->transparent[k->depth] = false;
+    k->depth++;
+}
+
+/* `#if !defined(X)` / `#if !defined X`: the name, or 0. */
+static size_t not_defined_name(Cursor c, const char **name) {
+    skip_blanks(&c);
+    if (c.p >= c.end || *c.p != '!') return 0;
+    c.p++;
+    skip_blanks(&c);
+    const char *w;
+    size_t n = take_identifier(&c, &w);
+    if (!word_is(w, n, "defined")) return 0;
+    skip_blanks(&c);
+    bool paren = c.p < c.end && *c.p == '(';
+    if (paren) c.p++;
+    skip_blanks(&c);
+    n = take_identifier(&c, name);
+    skip_blanks(&c);
+    if (paren && (c.p >= c.end || *c.p != ')')) return 0;
+    return n;
+}
+
+/* An include directive's target: its name (malloc'ed) and whether quoted; NULL for a computed
+ * include (`#include MACRO`), which the scan cannot follow. */
+static char *include_target(Cursor c, bool *quoted) {
+    skip_blanks(&c);
+    if (c.p >= c.end) return NULL;
+    char close = *c.p == '"' ? '"' : *c.p == '<' ? '>' : 0;
+    if (!close) return NULL;
+    *quoted = close == '"';
+    const char *start = ++c.p;
+    while (c.p < c.end && *c.p != close && *c.p != '\n') c.p++;
+    if (c.p >= c.end || *c.p != close || c.p == start) return NULL;
+    char *name = strndup(start, (size_t)(c.p - start));
+    if (!name) abort();
+    return name;
+}
+
+/* An #include the compiler always reads (none under a conditional but a guard). */
+typedef struct Include {
+    char *name;
+    bool quoted;
+    unsigned line;
+} Include;
+
+typedef DL_VEC(Include) IncludeVec;
+
+/* A directive (`c` starts just after its '#'). false: the file's conditionals do not balance
+ * (an #endif with none open): its structure is not understood. */
+static bool directive(Conditionals *k, Cursor c, unsigned line, IncludeVec *out) {
+    skip_blanks(&c);
+    const char *w;
+    size_t n = take_identifier(&c, &w);
+    bool pending = k->guard_pending;
+    k->guard_pending = false;
+    bool first = !k->any_token;
+    k->any_token = true;
+    if (word_is(w, n, "ifndef") || word_is(w, n, "if")) {
+        const char *name = NULL;
+        size_t name_len = 0;
+        if (word_is(w, n, "ifndef")) {
+            skip_blanks(&c);
+            name_len = take_identifier(&c, &name);
+        } else {
+            name_len = not_defined_name(c, &name);
+        }
+        open_section(k);
+        if (first && name_len) {
+            k->guard_pending = true;
+            k->guard_name = name;
+            k->guard_name_len = name_len;
+        }
+    } else if (word_is(w, n, "ifdef")) {
+        open_section(k);
+    } else if (word_is(w, n, "define")) {
+        skip_blanks(&c);
+        const char *name;
+        size_t name_len = take_identifier(&c, &name);
+        if (pending && k->depth == 1 && name_len == k->guard_name_len &&
+            memcmp(name, k->guard_name, name_len) == 0)
+            k->transparent[0] = true;
+    } else if (word_is(w, n, "else") || word_is(w, n, "elif") || word_is(w, n, "elifdef") ||
+               word_is(w, n, "elifndef")) {
+        if (!k->depth) return false;
+        if (k->depth <= MAX_CONDITIONALS) k->transparent[k->depth - 1] = false;
+    } else if (word_is(w, n, "endif")) {
+        if (!k->depth) return false;
+        k->depth--;
+    } else if (word_is(w, n, "include") || word_is(w, n, "include_next") ||
+               word_is(w, n, "import")) {
+        bool quoted = false;
+        char *name = unconditional(k) ? include_target(c, &quoted) : NULL;
+        if (name) dl_vec_push(out, ((Include){name, quoted, line}));
+    }
+    return true;
+}
+
+/* Whether the `'` at `p` starts a character literal rather than separating digits (1'000). */
+static bool starts_char_literal(const char *text, const char *p) {
+    if (p == text) return true;
+    char b = p[-1];
+    return !((b >= '0' && b <= '9') || (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') ||
+             b == '_');
+}
+
+/* The end of a raw string literal R"delim( ... )delim" whose R is at `p`, or NULL when it is
+ * not one. */
+static const char *raw_string_end(const char *p, const char *end) {
+    const char *open = p + 2, *q = open;
+    while (q < end && q - open <= 16 && *q != '(' && *q != '\\' && *q != ' ' && *q != '\n') q++;
+    if (q >= end || *q != '(') return NULL;
+    size_t dlen = (size_t)(q - open);
+    for (const char *r = q + 1; r + dlen + 1 < end; r++)
+        if (r[0] == ')' && memcmp(r + 1, open, dlen) == 0 && r[1 + dlen] == '"')
+            return r + dlen + 2;
+    return end;
+}
+
+/* Past a string or character literal opening at `p` (its quote): at its closing quote or,
+ * unterminated, at the end of the line. */
+static const char *skip_literal(const char *p, const char *end) {
+    char quote = *p;
+    for (p++; p < end && *p != quote && *p != '\n'; p++)
+        if (*p == '\\' && p + 1 < end && p[1] != '\n') p++;
+    return p < end && *p == quote ? p + 1 : p;
+}
+
+/* The end of a directive's line: its newline, past lines spliced with a backslash. */
+static const char *directive_end(const char *hash, const char *end) {
+    const char *p = hash;
+    for (; p < end; p++)
+        if (*p == '\n' && !(p[-1] == '\\' || (p[-1] == '\r' && p - 2 > hash && p[-2] == '\\')))
+            break;
+    return p;
+}
+
+static void free_includes(IncludeVec *v) {
+    for (size_t i = 0; i < v->len; i++) free(v->items[i].name);
+    free(v->items);
+    memset(v, 0, sizeof *v);
+}
+
+/* The file's unconditional #include lines, in order. It walks the text as the preprocessor does
+ * for what matters here: comments (a line comment continued by a backslash too), string,
+ * character and raw string literals (which may hold a comment opener or "#include"), and directives, which
+ * start a line. false: its conditionals do not balance, so something was misread. */
+static bool collect_includes(const char *text, size_t len, IncludeVec *out) {
+    Conditionals k = {0};
+    const char *p = text, *end = text + len;
+    unsigned line = 1;
+    bool line_start = true;
+    while (p < end) {
+        char ch = *p;
+        if (ch == '\n') {
+            line++;
+            line_start = true;
+            p++;
+        } else if (ch == ' ' || ch == '\t' || ch == '\r' || ch == '\f' || ch == '\v') {
+            p++;
+        } else if (ch == '\\' && p + 1 < end && (p[1] == '\n' || p[1] == '\r')) {
+            p += p[1] == '\r' && p + 2 < end && p[2] == '\n' ? 3 : 2; /* a spliced line */
+            line++;
+        } else if (ch == '/' && p + 1 < end && p[1] == '/') {
+            for (; p < end && *p != '\n'; p++)
+                if (*p == '\\' && p + 1 < end && p[1] == '\n') line++, p++;
+        } else if (ch == '/' && p + 1 < end && p[1] == '*') {
+            for (p += 2; p < end && !(p[0] == '*' && p + 1 < end && p[1] == '/'); p++)
+                if (*p == '\n') line++;
+            p = p < end ? p + 2 : end;
+        } else if (ch == '#' && line_start) {
+            const char *eol = directive_end(p, end);
+            if (!directive(&k, (Cursor){p + 1, eol}, line, out)) return false;
+            /* the rest of the directive: only a comment opened there goes on after it */
+            for (p++, line_start = false; p < eol;) {
+                if (*p == '"' || *p == '\'') {
+                    p = skip_literal(p, eol);
+                } else if (p[0] == '/' && p + 1 < eol && (p[1] == '*' || p[1] == '/')) {
+                    break;
+                } else {
+                    if (*p == '\n') line++;
+                    p++;
+                }
+            }
+        } else {
+            line_start = false;
+            k.any_token = true;
+            k.guard_pending = false;
+            const char *raw = ch == 'R' && p + 1 < end && p[1] == '"' ? raw_string_end(p, end)
+                                                                     : NULL;
+            if (raw) {
+                for (; p < raw; p++)
+                    if (*p == '\n') line++;
+            } else if (ch == '"' || (ch == '\'' && starts_char_literal(text, p))) {
+                p = skip_literal(p, end);
+            } else {
+                p++;
+            }
+        }
+    }
+    return k.depth == 0;
+}
+
+static bool follow(Scan *s, const char *path, int depth, bool *understood);
+
+/* Resolves a file's unconditional includes in order, reading each header found as the compiler
+ * would, before the rest of the file. true: a missing header was found (in
+ * s->out). `*understood` turns false when a file's structure was not. */
+static bool scan_file(Scan *s, const char *path, const char *text, size_t len, int depth,
+                      bool *understood) {
+    IncludeVec includes = {0};
+    if (!collect_includes(text, len, &includes)) {
+        *understood = false;
+        free_includes(&includes);
+        return false;
+    }
+    char *includer_dir = dir_of(path);
+    bool missing = false;
+    for (size_t i = 0; i < includes.len && !missing && *understood; i++) {
+        Include *inc = &includes.items[i];
+        char *found = find_header(s, inc->name, includer_dir);
+        if (!found) {
+            s->out->missing = inc->name;
+            s->out->includer = dl_xstrdup(path);
+            s->out->line = inc->line;
+            inc->name = NULL;
+            missing = true;
+            break;
+        }
+        dl_vec_push(&s->found, found);
+        if (depth < MAX_DEPTH)
+            missing = follow(s, found, depth + 1, understood);
+    }
+    free(includer_dir);
+    free_includes(&includes);
+    return missing;
+}
+
+/* Reads a header once and scans it (a second #include of it is a no-op under its guard or
+ * #pragma once; two spellings of one path are read twice, which changes nothing). A header
+ * whose includes were all found in this run, with this search path, is not read again: most
+ * translation units of a project include <torch/extension.h>, a few thousand headers. */
+static bool follow(Scan *s, const char *path, int depth, bool *understood) {
+    uint64_t h = dl_hash_bytes(path, strlen(path), 0) | 1;
+    uint64_t memo_key = dl_hash_bytes(&h, sizeof h, s->search_hash) | 1;
+    if (hash_set_contains(&s->opened, h) || memo_is_clean(s->memo, memo_key)) return false;
+    hash_set_add(&s->opened, h);
+    char *text = NULL;
+    size_t len = 0;
+    if (!read_whole(path, &text, &len)) return false;
+    bool missing = scan_file(s, path, text, len, depth, understood);
+    free(text);
+    /* an include skipped above as already open (a cycle) may make this answer too kind; a
+     * wrong "clean" only means a missing header is found later or left to the compiler */
+    if (!missing && *understood) memo_add_clean(s->memo, memo_key);
+    return missing;
+}
+
+/* ---------------------------------------------------------------- entry point */
+
+bool dl_cpp_include_scan(const char *path, const char *text, size_t len, char *const *args,
+                         size_t arg_count, DlStatMemo *stats, DlCppIncludeMemo *memo,
+                         DlCppIncludeScan *out) {
+    memset(out, 0, sizeof *out);
+    Scan s = {.out = out, .stats = stats, .memo = memo};
+    bool followed = add_command_dirs(&s, args, arg_count);
+    if (followed) {
+        for (size_t i = 0; i < s.command_dirs.len; i++)
+            s.search_hash = dl_hash_bytes(s.command_dirs.items[i],
+                                          strlen(s.command_dirs.items[i]) + 1, s.search_hash);
+        add_machine_dirs(&s);
+        char *main_dir = dir_of(path);
+        s.main_dir = main_dir;
+        hash_set_add(&s.opened, dl_hash_bytes(path, strlen(path), 0) | 1);
+        bool understood = true;
+        scan_file(&s, path, text, len, 0, &understood);
+        free(main_dir);
+        /* a missing header after a part not understood may be one the compiler never reads */
+        if (!understood) {
+            free(out->missing);
+            free(out->includer);
+            out->missing = out->includer = NULL;
+        }
+    }
+    if (out->missing) {
+        out->read = s.found.items;
+        out->read_count = s.found.len;
+    } else {
+        for (size_t i = 0; i < s.found.len; i++) free(s.found.items[i]);
+        free(s.found.items);
+    }
+    free(s.opened.slots);
+    PathVec *lists[] = {&s.command_dirs, &s.machine_dirs};
+    for (size_t l = 0; l < sizeof lists / sizeof *lists; l++) {
+        for (size_t i = 0; i < lists[l]->len; i++) free(lists[l]->items[i]);
+        free(lists[l]->items);
+    }
+    return followed;
+}
+
+void dl_cpp_include_scan_free(DlCppIncludeScan *scan) {
+    free(scan->missing);
+    free(scan->includer);
+    for (size_t i = 0; i < scan->read_count; i++) free(scan->read[i]);
+    free(scan->read);
+    memset(scan, 0, sizeof *scan);
+}

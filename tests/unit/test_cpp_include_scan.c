@@ -1,0 +1,165 @@
+/* Unit tests for frontend/cpp_include_scan: which #include lines the compiler always reads
+ * (comments, literals, conditionals, include guards), where a header is looked for, and when
+ * the scan gives up and leaves the file to the compiler. */
+#define _GNU_SOURCE /* nftw (temp_dirs.h) */
+#include "frontend/cpp_include_scan.h"
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "temp_dirs.h"
+
+TestSuite(cpp_include_scan, .fini = remove_temp_dirs);
+
+static const char *dir;
+static char paths[8][256];
+static int path_count;
+
+static const char *write_file(const char *name, const char *text) {
+    cr_assert_lt(path_count, 8);
+    char *path = paths[path_count++];
+    snprintf(path, sizeof paths[0], "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+static void setup_dir(void) {
+    dir = make_temp_dir("devlint_include_scan");
+}
+
+/* Scans `text` as the main file main.cpp with `args`: the scan's answer (true: followed). */
+static bool scan_args(const char *text, const char *const *args, size_t n, DlCppIncludeScan *out) {
+    const char *path = write_file("main.cpp", text);
+    return dl_cpp_include_scan(path, text, strlen(text), (char *const *)args, n, NULL, NULL, out);
+}
+
+static DlCppIncludeScan scan(const char *text) {
+    static const char *const args[] = {"-std=c++17"};
+    DlCppIncludeScan out;
+    cr_assert(scan_args(text, args, 1, &out));
+    return out;
+}
+
+static void assert_missing(const char *text, const char *name, const char *includer,
+                           unsigned line) {
+    DlCppIncludeScan out = scan(text);
+    cr_assert_not_null(out.missing, "nothing found missing in:\n%s", text);
+    cr_assert_str_eq(out.missing, name);
+    char *want = NULL;
+    cr_assert_geq(asprintf(&want, "%s/%s", dir, includer), 0);
+    cr_assert_str_eq(out.includer, want);
+    cr_assert_eq(out.line, line);
+    free(want);
+    dl_cpp_include_scan_free(&out);
+}
+
+static void assert_nothing_missing(const char *text) {
+    DlCppIncludeScan out = scan(text);
+    cr_assert_null(out.missing, "`%s` reported missing in:\n%s", out.missing, text);
+    dl_cpp_include_scan_free(&out);
+}
+
+Test(cpp_include_scan, a_quoted_include_found_nowhere, .init = setup_dir) {
+    assert_missing("#include <vector>\n\n#include \"kernels.h\"\nint f();\n", "kernels.h",
+                   "main.cpp", 3);
+}
+
+Test(cpp_include_scan, an_angled_include_found_nowhere, .init = setup_dir) {
+    assert_missing("  #  include <no_such_dir/cutlass.h> // the library\n", "no_such_dir/cutlass.h",
+                   "main.cpp", 1);
+}
+
+Test(cpp_include_scan, system_and_neighbour_headers_are_found, .init = setup_dir) {
+    write_file("here.h", "#pragma once\n#include <cstdio>\n");
+    assert_nothing_missing("#include <vector>\n#include <stddef.h>\n#include \"here.h\"\n");
+}
+
+Test(cpp_include_scan, a_project_header_is_read_for_its_own_includes, .init = setup_dir) {
+    write_file("layers.h", "// the kernels\n#ifndef LAYERS_H\n#define LAYERS_H\n"
+                           "#include <vector>\n#include \"generated/config.h\"\n#endif\n");
+    DlCppIncludeScan out = scan("#include \"layers.h\"\n#include \"later.h\"\n");
+    cr_assert_str_eq(out.missing, "generated/config.h");
+    cr_assert(strstr(out.includer, "/layers.h"));
+    cr_assert_eq(out.line, 5);
+    /* what was found before it, <vector>'s own headers too: a cached failure depends on them */
+    cr_assert_gt(out.read_count, 2);
+    cr_assert(strstr(out.read[0], "/layers.h"));
+    cr_assert(strstr(out.read[1], "/vector"));
+    dl_cpp_include_scan_free(&out);
+}
+
+Test(cpp_include_scan, a_guard_written_with_if_not_defined, .init = setup_dir) {
+    write_file("guarded.h", "#if !defined(GUARDED_H)\n#define GUARDED_H\n#include \"gone.h\"\n#endif\n");
+    assert_missing("#include \"guarded.h\"\n", "gone.h", "guarded.h", 3);
+}
+
+Test(cpp_include_scan, conditional_includes_are_not_followed, .init = setup_dir) {
+    assert_nothing_missing("#ifdef __CUDACC__\n#include \"cuda_only.h\"\n#endif\n"
+                           "#if 0\n#include \"old.h\"\n#else\n#include \"other.h\"\n#endif\n"
+                           "#ifndef USE_X\n#define USE_Y\n#include \"y.h\"\n#endif\n");
+    /* a guard only counts first in the file: here `#ifndef` is an ordinary conditional */
+    write_file("late_guard.h", "int x;\n#ifndef LATE_H\n#define LATE_H\n#include \"gone.h\"\n#endif\n");
+    assert_nothing_missing("#include \"late_guard.h\"\n");
+}
+
+Test(cpp_include_scan, commented_out_includes_are_not_followed, .init = setup_dir) {
+    assert_nothing_missing("// #include \"a.h\"\n/* old:\n#include \"b.h\"\n*/\n"
+                           "// continued \\\n#include \"c.h\"\n"
+                           "#define X 1 /* a comment that\n#include \"d.h\"\n goes on */\n");
+}
+
+Test(cpp_include_scan, literals_that_look_like_comments_or_includes, .init = setup_dir) {
+    assert_nothing_missing("const char *s = R\"py(\n#include \"in_raw_string.h\"\n)py\";\n");
+    assert_missing("const char *s = \"/*\";\nint n = 1'000'000;\nchar c = '\"';\n"
+                   "#include \"real.h\"\n",
+                   "real.h", "main.cpp", 4);
+    assert_missing("#define OPEN \"/*\"\n#include \"after_define.h\"\n", "after_define.h",
+                   "main.cpp", 2);
+}
+
+Test(cpp_include_scan, computed_includes_are_skipped, .init = setup_dir) {
+    assert_nothing_missing("#define HEADER \"x.h\"\n#include HEADER\n");
+}
+
+Test(cpp_include_scan, unbalanced_conditionals_leave_it_to_the_compiler, .init = setup_dir) {
+    assert_nothing_missing("#endif\n#include \"gone.h\"\n");
+    write_file("broken.h", "#if X\n");
+    assert_nothing_missing("#include \"broken.h\"\n#include \"gone.h\"\n");
+}
+
+Test(cpp_include_scan, the_command_include_directories, .init = setup_dir) {
+    char inc[256], sys[256], joined[260];
+    snprintf(inc, sizeof inc, "%s/inc", dir);
+    snprintf(sys, sizeof sys, "%s/sys", dir);
+    snprintf(joined, sizeof joined, "-I%s", inc);
+    cr_assert_eq(mkdir(inc, 0700), 0);
+    cr_assert_eq(mkdir(sys, 0700), 0);
+    write_file("inc/a.h", "#include \"b.h\"\n");
+    write_file("sys/b.h", "\n");
+    const char *args[] = {joined, "-isystem", sys};
+    DlCppIncludeScan out;
+    cr_assert(scan_args("#include <a.h>\n#include \"b.h\"\n#include \"c.h\"\n", args, 3, &out));
+    cr_assert_str_eq(out.missing, "c.h");
+    dl_cpp_include_scan_free(&out);
+}
+
+Test(cpp_include_scan, flags_it_does_not_follow, .init = setup_dir) {
+    static const char *const cases[][2] = {
+        {"--sysroot=/opt/sdk", NULL}, {"-include", "prelude.h"}, {"-I", "relative/dir"},
+        {"-iprefix", "/opt/"},         {"-Xclang", "-I/x"},       {"-F/Frameworks", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *args[2] = {cases[i][0], cases[i][1]};
+        DlCppIncludeScan out;
+        cr_assert_not(scan_args("#include \"gone.h\"\n", args, cases[i][1] ? 2 : 1, &out),
+                      "%s", cases[i][0]);
+        cr_assert_null(out.missing);
+        dl_cpp_include_scan_free(&out);
+        path_count = 0;
+    }
+}
