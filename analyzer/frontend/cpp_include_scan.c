@@ -83,6 +83,7 @@ static void memo_add_clean(DlCppIncludeMemo *memo, uint64_t key) {
 typedef struct Scan {
     PathVec command_dirs; /* the command's include directories, in its order */
     PathVec machine_dirs; /* every other directory the compiler may search on this machine */
+    PathVec forced;       /* headers the command includes first (-include, -imacros) */
     uint64_t search_hash; /* of command_dirs: a memo entry holds for one search path */
     const char *main_dir;
     HashSet opened; /* the headers read (their paths' hashes), so that each is read once */
@@ -120,23 +121,25 @@ static void add_machine_dirs(Scan *s) {
     }
 }
 
-/* Flags that move the search path in ways the scan does not follow, or add headers before the
- * file's own (-include). */
+/* Flags that move the search path in ways the scan does not follow. (-nostdinc and the like
+ * only take directories away: the scan's search path stays a superset.) */
 static bool unfollowed_flag(const char *a) {
     static const char *const prefixes[] = {
         "--sysroot", "-isysroot", "-iprefix", "-iwithprefix", "-iwithsysroot", "-iframework",
-        "-ivfsoverlay", "-cxx-isystem", "-F", "-I-", "--include", "-include", "-imacros",
-        "-nostdinc", "--no-standard-includes", "-Xpreprocessor", "-Wp,", "-Xclang=",
+        "-ivfsoverlay", "-cxx-isystem", "-F", "-I-", "--include", "-include-pch",
+        "-Xpreprocessor", "-Wp,", "-Xclang=",
     };
     for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
         if (strncmp(a, prefixes[i], strlen(prefixes[i])) == 0) return true;
     return false;
 }
 
-/* The command's include directories; false when it has a flag the scan does not follow. Paths
- * in the command are absolute already (cpp_flags.h): a relative one is not followed either. */
+/* The command's include directories, and the headers it includes before the file's own
+ * (-include, -imacros); false when it has a flag the scan does not follow. Paths in the command
+ * are absolute already (cpp_flags.h): a relative one is not followed either. */
 static bool add_command_dirs(Scan *s, char *const *args, size_t count) {
-    static const char *const flags[] = {"-isystem", "-iquote", "-idirafter", "-I"};
+    static const char *const flags[] = {"-isystem", "-iquote", "-idirafter", "-I", "-include",
+                                        "-imacros"};
     for (size_t i = 0; i < count; i++) {
         const char *a = args[i];
         if (strcmp(a, "-Xclang") == 0) { /* -Xclang -I... would be one */
@@ -160,7 +163,8 @@ static bool add_command_dirs(Scan *s, char *const *args, size_t count) {
         }
         if (dir) {
             if (dir[0] != '/') return false;
-            dl_vec_push(&s->command_dirs, dl_xstrdup(dir));
+            bool header = a[1] == 'i' && (a[2] == 'n' || a[2] == 'm'); /* -include, -imacros */
+            dl_vec_push(header ? &s->forced : &s->command_dirs, dl_xstrdup(dir));
         } else if (unfollowed_flag(a)) {
             return false;
         }
@@ -529,8 +533,13 @@ bool dl_cpp_include_scan(const char *path, const char *text, size_t len, char *c
         char *main_dir = dir_of(path);
         s.main_dir = main_dir;
         hash_set_add(&s.opened, dl_hash_bytes(path, strlen(path), 0) | 1);
-        bool understood = true;
-        scan_file(&s, path, text, len, 0, &understood);
+        bool understood = true, missing = false;
+        for (size_t i = 0; i < s.forced.len && !missing && understood; i++) {
+            /* a forced header that is missing fails without a line: left to the compiler */
+            if (!is_file(&s, s.forced.items[i])) understood = false;
+            else missing = follow(&s, s.forced.items[i], 1, &understood);
+        }
+        if (!missing && understood) scan_file(&s, path, text, len, 0, &understood);
         free(main_dir);
         /* a missing header after a part not understood may be one the compiler never reads */
         if (!understood) {
@@ -547,7 +556,7 @@ bool dl_cpp_include_scan(const char *path, const char *text, size_t len, char *c
         free(s.found.items);
     }
     free(s.opened.slots);
-    PathVec *lists[] = {&s.command_dirs, &s.machine_dirs};
+    PathVec *lists[] = {&s.command_dirs, &s.machine_dirs, &s.forced};
     for (size_t l = 0; l < sizeof lists / sizeof *lists; l++) {
         for (size_t i = 0; i < lists[l]->len; i++) free(lists[l]->items[i]);
         free(lists[l]->items);

@@ -148,6 +148,23 @@ Test(cpp_include_scan, the_command_include_directories, .init = setup_dir) {
     dl_cpp_include_scan_free(&out);
 }
 
+Test(cpp_include_scan, headers_the_command_includes_first, .init = setup_dir) {
+    const char *prelude = write_file("prelude.h", "#include \"stand_in/torch.h\"\n");
+    const char *args[] = {"-include", prelude};
+    DlCppIncludeScan out;
+    cr_assert(scan_args("#include \"gone.h\"\n", args, 2, &out));
+    cr_assert_str_eq(out.missing, "stand_in/torch.h");
+    cr_assert(strstr(out.includer, "/prelude.h"));
+    dl_cpp_include_scan_free(&out);
+    /* a forced header that is missing has no line to name: the compiler says it */
+    char missing[300];
+    snprintf(missing, sizeof missing, "-include%s/nowhere.h", dir);
+    const char *joined[] = {missing};
+    cr_assert(scan_args("#include \"gone.h\"\n", joined, 1, &out));
+    cr_assert_null(out.missing);
+    dl_cpp_include_scan_free(&out);
+}
+
 Test(cpp_include_scan, flags_it_does_not_follow, .init = setup_dir) {
     static const char *const cases[][2] = {
         {"--sysroot=/opt/sdk", NULL}, {"-include", "prelude.h"}, {"-I", "relative/dir"},
