@@ -14,7 +14,9 @@
  *
  * Properties beyond "no crash, no leak, no undefined behaviour":
  *   - every per-file error (a missing header, compile errors) says what it is;
- *   - every finding lies within the input (line 1 .. its last line + 1). */
+ *   - every finding lies within the input (line 1 .. its last line + 1);
+ *   - a header the include scan (frontend/cpp_include_scan.h) finds missing, the compiler does
+ *     not find either: the same input with the scan off fails on a missing header too. */
 #define _GNU_SOURCE /* memmem */
 #include <errno.h>
 #include <stdbool.h>
@@ -117,13 +119,13 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     return 0;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    const char *text = size ? (const char *)data : "";
-    bool cuda = mentions(text, size, "__global__") || mentions(text, size, "__device__") ||
-                mentions(text, size, "<<<");
-    char path[160];
-    snprintf(path, sizeof path, "%s/k.%s", dir, cuda ? "cu" : "cpp");
+static bool has_missing_header(const DlResult *r) {
+    for (size_t i = 0; i < r->error_count; i++)
+        if (strstr(r->errors[i].message, "` not found (included at ")) return true;
+    return false;
+}
 
+static void check_input(const char *path, const char *text, size_t size, DlResult *result) {
     const DlSettings *settings[1] = {fuzz_all_rules()};
     DlCheckOptions opts = {.settings = settings,
                            .jobs = 1,
@@ -131,9 +133,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                            .stdin_len = size,
                            .compile_db_dir = dir,
                            .no_pch = true};
-    char *paths[1] = {path};
+    char *paths[1] = {(char *)path};
+    dl_check_files(paths, 1, &opts, result);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    const char *text = size ? (const char *)data : "";
+    bool cuda = mentions(text, size, "__global__") || mentions(text, size, "__device__") ||
+                mentions(text, size, "<<<");
+    char path[160];
+    snprintf(path, sizeof path, "%s/k.%s", dir, cuda ? "cu" : "cpp");
+
     DlResult result = {0};
-    dl_check_files(paths, 1, &opts, &result);
+    check_input(path, text, size, &result);
+    if (has_missing_header(&result)) { /* the scan's or the compiler's: ask the compiler */
+        setenv("DEVLINT_CPP_INCLUDE_SCAN", "0", 1);
+        DlResult compiled = {0};
+        check_input(path, text, size, &compiled);
+        unsetenv("DEVLINT_CPP_INCLUDE_SCAN");
+        FUZZ_ASSERT(has_missing_header(&compiled),
+                    "the include scan reported a missing header the compiler found: %s",
+                    result.errors[0].message);
+        dl_result_free(&compiled);
+    }
 
     for (size_t i = 0; i < result.error_count; i++)
         FUZZ_ASSERT(result.errors[i].message && result.errors[i].message[0],

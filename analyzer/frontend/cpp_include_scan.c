@@ -109,6 +109,11 @@ static const char *const machine_dir_patterns[] = {
     "/usr/lib/clang/*/include",
     "/usr/lib/clang/*/include/cuda_wrappers",
     "/usr/local/lib/clang/*/include",
+    "/usr/local/cuda*/include",
+    "/usr/local/cuda*/include/cccl",
+    "/usr/local/cuda*/targets/*/include",
+    "/opt/cuda/include",
+    "/usr/lib/cuda/include",
 };
 
 static void add_machine_dirs(Scan *s) {
@@ -118,6 +123,20 @@ static void add_machine_dirs(Scan *s) {
         for (size_t i = 0; i < g.gl_pathc; i++)
             dl_vec_push(&s->machine_dirs, dl_xstrdup(g.gl_pathv[i]));
         globfree(&g);
+    }
+    /* the compiler's driver reads these too */
+    static const char *const env_paths[] = {"CPATH", "CPLUS_INCLUDE_PATH", "C_INCLUDE_PATH",
+                                            "CUDA_HOME", "CUDA_PATH"};
+    for (size_t e = 0; e < sizeof env_paths / sizeof *env_paths; e++) {
+        const char *value = getenv(env_paths[e]);
+        bool cuda = env_paths[e][0] == 'C' && env_paths[e][1] == 'U';
+        for (const char *p = value; p && *p;) {
+            size_t n = strcspn(p, ":");
+            if (n && p[0] == '/')
+                dl_vec_push(&s->machine_dirs, dl_xasprintf("%.*s%s", (int)n, p,
+                                                           cuda ? "/include" : ""));
+            p += n + (p[n] == ':');
+        }
     }
 }
 
@@ -247,7 +266,7 @@ typedef struct Conditionals {
     size_t depth;
     bool any_token;          /* something other than comments came before: no guard now */
     bool guard_pending;      /* the last directive opened a possible guard */
-    const char *guard_name;  /* ... for this macro */
+    char guard_name[128];    /* ... for this macro */
     size_t guard_name_len;
 } Conditionals;
 
@@ -308,8 +327,11 @@ typedef struct Include {
 typedef DL_VEC(Include) IncludeVec;
 
 /* A directive (`c` starts just after its '#'). false: the file's conditionals do not balance
- * (an #endif with none open): its structure is not understood. */
-static bool directive(Conditionals *k, Cursor c, unsigned line, IncludeVec *out) {
+ * (an #endif with none open): its structure is not understood. An #include between parentheses
+ * (`in_parens`) is not followed: in the arguments of a function-like macro the compiler does
+ * not include it. */
+static bool directive(Conditionals *k, Cursor c, unsigned line, bool in_parens,
+                      IncludeVec *out) {
     skip_blanks(&c);
     const char *w;
     size_t n = take_identifier(&c, &w);
@@ -327,9 +349,9 @@ static bool directive(Conditionals *k, Cursor c, unsigned line, IncludeVec *out)
             name_len = not_defined_name(c, &name);
         }
         open_section(k);
-        if (first && name_len) {
+        if (first && name_len && name_len < sizeof k->guard_name) {
             k->guard_pending = true;
-            k->guard_name = name;
+            memcpy(k->guard_name, name, name_len);
             k->guard_name_len = name_len;
         }
     } else if (word_is(w, n, "ifdef")) {
@@ -351,7 +373,7 @@ static bool directive(Conditionals *k, Cursor c, unsigned line, IncludeVec *out)
     } else if (word_is(w, n, "include") || word_is(w, n, "include_next") ||
                word_is(w, n, "import")) {
         bool quoted = false;
-        char *name = unconditional(k) ? include_target(c, &quoted) : NULL;
+        char *name = unconditional(k) && !in_parens ? include_target(c, &quoted) : NULL;
         if (name) dl_vec_push(out, ((Include){name, quoted, line}));
     }
     return true;
@@ -396,6 +418,44 @@ static const char *directive_end(const char *hash, const char *end) {
     return p;
 }
 
+/* The end of the block comment opening at `p` if it closes before `end`, else NULL. */
+static const char *block_comment_end(const char *p, const char *end) {
+    for (p += 2; p + 1 < end; p++)
+        if (p[0] == '*' && p[1] == '/') return p + 2;
+    return NULL;
+}
+
+/* A directive's text as the preprocessor reads it: lines spliced with a backslash joined, a
+ * comment that closes within it a space, the text from a comment that does not (or a line
+ * comment) on left out. */
+static char *directive_text(const char *p, const char *eol, size_t *len) {
+    char *out = malloc((size_t)(eol - p) + 1);
+    if (!out) abort();
+    size_t n = 0;
+    while (p < eol) {
+        if (p[0] == '\\' && p + 1 < eol && (p[1] == '\n' || p[1] == '\r')) {
+            p += p[1] == '\r' && p + 2 < eol && p[2] == '\n' ? 3 : 2;
+        } else if (*p == '"' || *p == '\'') {
+            const char *after = skip_literal(p, eol);
+            memcpy(out + n, p, (size_t)(after - p));
+            n += (size_t)(after - p);
+            p = after;
+        } else if (p[0] == '/' && p + 1 < eol && p[1] == '*') {
+            const char *close = block_comment_end(p, eol);
+            if (!close) break;
+            out[n++] = ' ';
+            p = close;
+        } else if (p[0] == '/' && p + 1 < eol && p[1] == '/') {
+            break;
+        } else {
+            out[n++] = *p++;
+        }
+    }
+    out[n] = 0;
+    *len = n;
+    return out;
+}
+
 static void free_includes(IncludeVec *v) {
     for (size_t i = 0; i < v->len; i++) free(v->items[i].name);
     free(v->items);
@@ -411,6 +471,7 @@ static bool collect_includes(const char *text, size_t len, IncludeVec *out) {
     const char *p = text, *end = text + len;
     unsigned line = 1;
     bool line_start = true;
+    size_t parens = 0; /* open in the code, outside directives */
     while (p < end) {
         char ch = *p;
         if (ch == '\n') {
@@ -426,16 +487,27 @@ static bool collect_includes(const char *text, size_t len, IncludeVec *out) {
             for (; p < end && *p != '\n'; p++)
                 if (*p == '\\' && p + 1 < end && p[1] == '\n') line++, p++;
         } else if (ch == '/' && p + 1 < end && p[1] == '*') {
+            /* a token after a comment that spans lines starts its line */
             for (p += 2; p < end && !(p[0] == '*' && p + 1 < end && p[1] == '/'); p++)
-                if (*p == '\n') line++;
+                if (*p == '\n') line++, line_start = true;
             p = p < end ? p + 2 : end;
-        } else if (ch == '#' && line_start) {
+        } else if (line_start && (ch == '#' || (ch == '%' && p + 1 < end && p[1] == ':'))) {
+            const char *from = p + (ch == '#' ? 1 : 2); /* `%:` is `#` too (a digraph) */
             const char *eol = directive_end(p, end);
-            if (!directive(&k, (Cursor){p + 1, eol}, line, out)) return false;
-            /* the rest of the directive: only a comment opened there goes on after it */
-            for (p++, line_start = false; p < eol;) {
+            size_t clean_len = 0;
+            char *clean = directive_text(from, eol, &clean_len);
+            bool ok = directive(&k, (Cursor){clean, clean + clean_len}, line, parens > 0, out);
+            free(clean);
+            if (!ok) return false;
+            /* the rest of the directive: only a comment that goes on past it is left */
+            for (p = from, line_start = false; p < eol;) {
+                const char *close = NULL;
                 if (*p == '"' || *p == '\'') {
                     p = skip_literal(p, eol);
+                } else if (p[0] == '/' && p + 1 < eol && p[1] == '*' &&
+                           (close = block_comment_end(p, eol)) != NULL) {
+                    for (; p < close; p++)
+                        if (*p == '\n') line++;
                 } else if (p[0] == '/' && p + 1 < eol && (p[1] == '*' || p[1] == '/')) {
                     break;
                 } else {
@@ -455,6 +527,8 @@ static bool collect_includes(const char *text, size_t len, IncludeVec *out) {
             } else if (ch == '"' || (ch == '\'' && starts_char_literal(text, p))) {
                 p = skip_literal(p, end);
             } else {
+                if (ch == '(') parens++;
+                else if (ch == ')' && parens) parens--;
                 p++;
             }
         }

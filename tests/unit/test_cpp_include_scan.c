@@ -122,6 +122,35 @@ Test(cpp_include_scan, literals_that_look_like_comments_or_includes, .init = set
                    "main.cpp", 2);
 }
 
+Test(cpp_include_scan, an_include_between_parentheses_is_not_followed, .init = setup_dir) {
+    /* in a function-like macro's arguments the compiler does not include it (fuzz_cpp found
+     * this one: an unterminated TORCH_CHECK( before the #include) */
+    assert_nothing_missing("void f(int taps) {\n  TORCH_CHECK(taps > 0,\n#include \"gone.h\"\n");
+    assert_missing("int g() { return (1 + 2); }\n#include \"after.h\"\n", "after.h", "main.cpp",
+                   2);
+}
+
+Test(cpp_include_scan, directives_as_the_preprocessor_reads_them, .init = setup_dir) {
+    /* a comment inside a directive is a space; a spliced line joins the next; %: is # */
+    assert_nothing_missing("#/* c */if 0\n#include \"a.h\"\n#endif\n"
+                           "#i\\\nf 0\n#include \"b.h\"\n#en\\\ndif\n"
+                           "%:if 0\n#include \"c.h\"\n%:endif\n");
+    assert_missing("%:include \"digraph.h\"\n", "digraph.h", "main.cpp", 1);
+    assert_missing("#define X /* ( */ 1\n#include \"after_comment.h\"\n", "after_comment.h",
+                   "main.cpp", 2);
+}
+
+Test(cpp_include_scan, the_compiler_reads_cpath_too, .init = setup_dir) {
+    char inc[256];
+    snprintf(inc, sizeof inc, "%s/cpath", dir);
+    cr_assert_eq(mkdir(inc, 0700), 0);
+    write_file("cpath/from_env.h", "\n");
+    assert_missing("#include <from_env.h>\n", "from_env.h", "main.cpp", 1);
+    setenv("CPATH", inc, 1);
+    assert_nothing_missing("#include <from_env.h>\n");
+    unsetenv("CPATH");
+}
+
 Test(cpp_include_scan, computed_includes_are_skipped, .init = setup_dir) {
     assert_nothing_missing("#define HEADER \"x.h\"\n#include HEADER\n");
 }
