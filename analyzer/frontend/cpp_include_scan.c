@@ -221,14 +221,21 @@ static char *find_header(const Scan *s, const char *name, const char *includer_d
     return NULL;
 }
 
+/* A header's bytes; false when it cannot be read or is over MAX_HEADER_BYTES. */
 static bool read_whole(const char *path, char **text, size_t *len) {
     FILE *f = fopen(path, "rb");
+    struct stat st;
     if (!f) return false;
-    char *buf = malloc(MAX_HEADER_BYTES + 1);
+    if (fstat(fileno(f), &st) != 0 || st.st_size > MAX_HEADER_BYTES) {
+        fclose(f);
+        return false;
+    }
+    char *buf = malloc((size_t)st.st_size + 1);
     if (!buf) abort();
-    size_t n = fread(buf, 1, MAX_HEADER_BYTES + 1, f);
+    size_t n = fread(buf, 1, (size_t)st.st_size, f);
+    bool ok = !ferror(f);
     fclose(f);
-    if (n > MAX_HEADER_BYTES) { /* not a header worth following */
+    if (!ok) {
         free(buf);
         return false;
     }
@@ -582,7 +589,10 @@ static bool follow(Scan *s, const char *path, int depth, bool *understood) {
     hash_set_add(&s->opened, h);
     char *text = NULL;
     size_t len = 0;
-    if (!read_whole(path, &text, &len)) return false;
+    if (!read_whole(path, &text, &len)) { /* unreadable or huge: what it includes is unknown */
+        *understood = false;
+        return false;
+    }
     bool missing = scan_file(s, path, text, len, depth, understood);
     free(text);
     /* an include skipped above as already open (a cycle) may make this answer too kind; a
