@@ -474,19 +474,20 @@ class CppMissingHeaders(CliTestCase):
         self.write("ext/fine.cpp", "#include <torch/extension.h>\n#if 0\n#include \"gone.h\"\n"
                    "#endif\nat::Tensor h(at::Tensor x) {\n  x.to(torch::kCUDA);\n  return x;\n}\n")
 
-    def run_in(self, cache_home, scan):
-        env = {"XDG_CACHE_HOME": os.path.join(self.dir, cache_home)}
+    def run_ext(self, *paths, scan=True, env=None):
+        env = dict(env or {})
         if not scan:
             env["DEVLINT_CPP_INCLUDE_SCAN"] = "0"
-        return self.run_cli("--no-cache", "ext", env=env)
+        return self.run_cli("--no-cache", *(paths or ("ext",)), env=env)
 
     def test_the_scan_says_what_the_compiler_says(self):
-        scanned, compiled = self.run_in("a", True), self.run_in("a", False)
-        self.assertEqual(scanned.stderr, compiled.stderr)
+        scanned, compiled = self.run_ext(), self.run_ext(scan=False)
+        self.assertEqual(scanned.stderr, compiled.stderr, self.describe(scanned))
         self.assertEqual(scanned.stdout, compiled.stdout)
         self.assertExit(scanned, 1)
         self.assertIn("ext/fine.cpp:6:3: DL101", scanned.stdout)
-        errors = sorted(line.split(": ")[2] for line in scanned.stderr.splitlines())
+        errors = sorted(line.split(": ")[2] for line in scanned.stderr.splitlines()
+                        if line.startswith("devlint: error: "))
         self.assertEqual(errors, ["ext/bind.cpp", "ext/cond.cpp", "ext/ops.cu"], scanned.stderr)
         self.assertRegex(scanned.stderr, r"ext/bind\.cpp: header `gen/config\.h` not found "
                                          r"\(included at .*/ext/layers\.h:4\)")
@@ -495,14 +496,15 @@ class CppMissingHeaders(CliTestCase):
         self.assertRegex(scanned.stderr, r"ext/cond\.cpp: header `cond_only\.h` not found")
 
     def test_a_file_that_fails_on_its_includes_is_not_compiled(self):
-        # the compiler would build a precompiled header for the file's prelude first
-        self.write("ext/cond.cpp", "// nothing here\n")
-        self.write("ext/fine.cpp", "// nothing here\n")
-        pch = lambda home: glob.glob(os.path.join(self.dir, home, "devlint", "pch", "*.pch"))
-        self.run_in("a", True)
-        self.assertEqual(pch("a"), [])
-        self.run_in("b", False)
-        self.assertNotEqual(pch("b"), [])
+        # DEVLINT_CPP_DEBUG prints each command the compiler runs with (and what it said)
+        debug = {"DEVLINT_CPP_DEBUG": "1"}
+        proc = self.run_ext("ext/ops.cu", "ext/bind.cpp", env=debug)
+        self.assertExit(proc, 1)
+        self.assertIn("ext/ops.cu: header `kernels.h` not found", proc.stderr)
+        self.assertNotRegex(proc.stderr, r"(?m)^devlint: ext/(ops\.cu|bind\.cpp): ")
+        # where the scan cannot decide (a conditional), the compiler runs
+        proc = self.run_ext("ext/cond.cpp", env=dict(debug, DEVLINT_CPP_INCLUDE_SCAN="1"))
+        self.assertRegex(proc.stderr, r"(?m)^devlint: ext/cond\.cpp: ")
 
 
 class Selection(CliTestCase):
