@@ -295,15 +295,20 @@ class CppCacheTest(CacheCase):
         return sorted({line.split(":")[0] for line in proc.stdout.splitlines()
                        if "served from the cache" in line})
 
-    def test_editing_python_keeps_the_cpp_results(self):
-        # A C++ file's result reads no other file: a Python edit must not make a C++-heavy
-        # project parse its translation units again (DeepSpeed: minutes)
+    def write_mixed_project(self):
+        """A C++ file and three Python files (model.py imports config.py; no file reads
+        bug.py), checked once."""
         self.write("ext.cpp", CPP_FILE)
         self.write("helpers.h", HEADER_DISCARDS)
         self.write("config.py", CONFIG_CUDA)
         self.write("model.py", MODEL)
         self.write("bug.py", BUGGY)
         self.devlint(".")
+
+    def test_editing_python_keeps_the_cpp_results(self):
+        # A C++ file's result reads no other file: a Python edit must not make a C++-heavy
+        # project parse its translation units again (DeepSpeed: minutes)
+        self.write_mixed_project()
         self.mark_entries("ext.cpp")
         self.write("bug.py", CLEAN)
         self.write("config.py", CONFIG_CPU)
@@ -314,12 +319,7 @@ class CppCacheTest(CacheCase):
     def test_editing_cpp_keeps_the_python_results(self):
         # the shared files (config.py, model.py) and the leaf (bug.py) read nothing of ext.cpp
         # but that the project has one
-        self.write("ext.cpp", CPP_FILE)
-        self.write("helpers.h", HEADER_DISCARDS)
-        self.write("config.py", CONFIG_CUDA)
-        self.write("model.py", MODEL)
-        self.write("bug.py", BUGGY)
-        self.devlint(".")
+        self.write_mixed_project()
         self.mark_entries("model.py", "bug.py")
         self.write("ext.cpp", CPP_FILE.replace("MOVE(t);", "t = t.to(torch::kCUDA);"))
         proc = self.devlint(".")
