@@ -80,11 +80,28 @@ static void memo_add_clean(DlCppIncludeMemo *memo, uint64_t key) {
     pthread_mutex_unlock(&memo->lock);
 }
 
+/* Macros only a compile command defines (-D): libtorch's switches for a build whose CUDA
+ * headers are generated otherwise (`#ifndef C10_USING_CUSTOM_GENERATED_MACROS` in
+ * c10/cuda/CUDAMacros.h and c10/macros/Macros.h guard an `#include` of a header a CPU-only
+ * libtorch does not have). The scan decides their conditionals from the command; a file that
+ * defines or undefines one itself is left to the compiler. */
+static const char *const command_line_macros[] = {"C10_USING_CUSTOM_GENERATED_MACROS",
+                                                  "C10_CUDA_NO_CMAKE_CONFIGURE_FILE"};
+enum { COMMAND_LINE_MACROS = sizeof command_line_macros / sizeof *command_line_macros };
+
+static int command_line_macro(const char *name, size_t n) {
+    for (int i = 0; i < COMMAND_LINE_MACROS; i++)
+        if (strlen(command_line_macros[i]) == n && memcmp(command_line_macros[i], name, n) == 0)
+            return i;
+    return -1;
+}
+
 typedef struct Scan {
     PathVec command_dirs; /* the command's include directories, in its order */
     PathVec machine_dirs; /* every other directory the compiler may search on this machine */
     PathVec forced;       /* headers the command includes first (-include, -imacros) */
-    uint64_t search_hash; /* of command_dirs: a memo entry holds for one search path */
+    unsigned defined;     /* the command_line_macros the command defines (-D), a bit each */
+    uint64_t search_hash; /* of command_dirs and defined: what a memo entry holds for */
     const char *main_dir;
     HashSet opened; /* the headers read (their paths' hashes), so that each is read once */
     PathVec found;  /* every header found, in order (DlCppIncludeScan.read) */
@@ -166,6 +183,13 @@ static bool add_command_dirs(Scan *s, char *const *args, size_t count) {
                                                            args[i + 1][1] == 'i')))
                 return false;
             i++;
+            continue;
+        }
+        if ((a[0] == '-' && (a[1] == 'D' || a[1] == 'U'))) { /* -DNAME[=value], -D NAME, -U */
+            const char *name = a[2] ? a + 2 : i + 1 < count ? args[++i] : "";
+            int m = command_line_macro(name, strcspn(name, "="));
+            if (m >= 0 && a[1] == 'D') s->defined |= 1u << m;
+            if (m >= 0 && a[1] == 'U') s->defined &= ~(1u << m);
             continue;
         }
         if (strncmp(a, "--cuda-path=", 12) == 0) {
@@ -266,11 +290,21 @@ static bool word_is(const char *s, size_t n, const char *word) {
     return strlen(word) == n && memcmp(s, word, n) == 0;
 }
 
+/* What the scan knows of one branch of a conditional. */
+typedef enum { BRANCH_UNKNOWN, BRANCH_TAKEN, BRANCH_SKIPPED } Branch;
+
+typedef struct Section {
+    Branch branch;    /* the one the text is in now */
+    bool all_known;   /* every condition of the chain so far was decided */
+    bool taken_before; /* a branch of the chain was taken: the later ones are not */
+} Section;
+
 /* The conditional sections open at a point of a file. A header's include guard (`#ifndef X`
- * then `#define X` before anything else) is transparent: its inside is what the header says. */
+ * then `#define X` before anything else) is taken: its inside is what the header says. */
 typedef struct Conditionals {
-    bool transparent[MAX_CONDITIONALS];
+    Section sections[MAX_CONDITIONALS];
     size_t depth;
+    unsigned defined; /* bit i: command_line_macros[i] is defined by the command */
     bool any_token;          /* something other than comments came before: no guard now */
     bool guard_pending;      /* the last directive opened a possible guard */
     char guard_name[128];    /* ... for this macro */
@@ -280,13 +314,22 @@ typedef struct Conditionals {
 static bool unconditional(const Conditionals *k) {
     if (k->depth > MAX_CONDITIONALS) return false;
     for (size_t i = 0; i < k->depth; i++)
-        if (!k->transparent[i]) return false;
+        if (k->sections[i].branch != BRANCH_TAKEN) return false;
     return true;
 }
 
-static void open_section(Conditionals *k) {
-    if (k->depth < MAX_CONDITIONALS) k->transparent[k->depth] = false;
+static void open_section(Conditionals *k, Branch branch) {
+    if (k->depth < MAX_CONDITIONALS)
+        k->sections[k->depth] = (Section){branch, branch != BRANCH_UNKNOWN, branch == BRANCH_TAKEN};
     k->depth++;
+}
+
+/* `#ifdef name` (`when_defined`) or `#ifndef name`: decided for a command-line macro. */
+static Branch decide(const Conditionals *k, const char *name, size_t n, bool when_defined) {
+    int m = command_line_macro(name, n);
+    if (m < 0) return BRANCH_UNKNOWN;
+    bool defined = (k->defined >> m) & 1;
+    return defined == when_defined ? BRANCH_TAKEN : BRANCH_SKIPPED;
 }
 
 /* `#if !defined(X)` / `#if !defined X`: the name, or 0. */
@@ -355,25 +398,37 @@ static bool directive(Conditionals *k, Cursor c, unsigned line, bool in_parens,
         } else {
             name_len = not_defined_name(c, &name);
         }
-        open_section(k);
+        open_section(k, name_len ? decide(k, name, name_len, false) : BRANCH_UNKNOWN);
         if (first && name_len && name_len < sizeof k->guard_name) {
             k->guard_pending = true;
             memcpy(k->guard_name, name, name_len);
             k->guard_name_len = name_len;
         }
     } else if (word_is(w, n, "ifdef")) {
-        open_section(k);
-    } else if (word_is(w, n, "define")) {
         skip_blanks(&c);
         const char *name;
         size_t name_len = take_identifier(&c, &name);
+        open_section(k, decide(k, name, name_len, true));
+    } else if (word_is(w, n, "define") || word_is(w, n, "undef")) {
+        skip_blanks(&c);
+        const char *name;
+        size_t name_len = take_identifier(&c, &name);
+        if (command_line_macro(name, name_len) >= 0) return false; /* not the command's alone */
         if (pending && k->depth == 1 && name_len == k->guard_name_len &&
             memcmp(name, k->guard_name, name_len) == 0)
-            k->transparent[0] = true;
+            k->sections[0] = (Section){BRANCH_TAKEN, true, true};
     } else if (word_is(w, n, "else") || word_is(w, n, "elif") || word_is(w, n, "elifdef") ||
                word_is(w, n, "elifndef")) {
         if (!k->depth) return false;
-        if (k->depth <= MAX_CONDITIONALS) k->transparent[k->depth - 1] = false;
+        Section *sec = k->depth <= MAX_CONDITIONALS ? &k->sections[k->depth - 1] : NULL;
+        if (sec && sec->taken_before) {
+            sec->branch = BRANCH_SKIPPED;
+        } else if (sec && word_is(w, n, "else") && sec->all_known) {
+            *sec = (Section){BRANCH_TAKEN, true, true};
+        } else if (sec) {
+            sec->branch = BRANCH_UNKNOWN;
+            sec->all_known = false;
+        }
     } else if (word_is(w, n, "endif")) {
         if (!k->depth) return false;
         k->depth--;
@@ -473,8 +528,8 @@ static void free_includes(IncludeVec *v) {
  * for what matters here: comments (a line comment continued by a backslash too), string,
  * character and raw string literals (which may hold a comment opener or "#include"), and directives, which
  * start a line. false: its conditionals do not balance, so something was misread. */
-static bool collect_includes(const char *text, size_t len, IncludeVec *out) {
-    Conditionals k = {0};
+static bool collect_includes(const char *text, size_t len, unsigned defined, IncludeVec *out) {
+    Conditionals k = {.defined = defined};
     const char *p = text, *end = text + len;
     unsigned line = 1;
     bool line_start = true;
@@ -551,7 +606,7 @@ static bool follow(Scan *s, const char *path, int depth, bool *understood);
 static bool scan_file(Scan *s, const char *path, const char *text, size_t len, int depth,
                       bool *understood) {
     IncludeVec includes = {0};
-    if (!collect_includes(text, len, &includes)) {
+    if (!collect_includes(text, len, s->defined, &includes)) {
         *understood = false;
         free_includes(&includes);
         return false;
@@ -610,6 +665,8 @@ bool dl_cpp_include_scan(const char *path, const char *text, size_t len, char *c
     Scan s = {.out = out, .stats = stats, .memo = memo};
     bool followed = add_command_dirs(&s, args, arg_count);
     if (followed) {
+        /* a memo entry holds for one search path and one set of the command's macros */
+        s.search_hash = dl_hash_bytes(&s.defined, sizeof s.defined, 0);
         for (size_t i = 0; i < s.command_dirs.len; i++)
             s.search_hash = dl_hash_bytes(s.command_dirs.items[i],
                                           strlen(s.command_dirs.items[i]) + 1, s.search_hash);

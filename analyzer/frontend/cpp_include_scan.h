@@ -12,9 +12,11 @@
  * command, or in any system, C++ library or compiler resource directory on this machine, a
  * superset of the compiler's search path. So a header reported missing is one the compiler
  * cannot find either, and the file cannot be parsed; a header the scan finds may still fail in
- * the compiler, which then reports it as before. A missing header the compiler would meet first
- * under a conditional it takes (`#ifdef __CUDACC__`) is not seen: the scan then names a later
- * one, also missing. */
+ * the compiler, which then reports it as before. Conditionals are not evaluated, but for a
+ * guard and the few macros only a compile command sets (libtorch's generated-headers switches,
+ * see command_line_macros): a missing header the compiler would meet first under a conditional
+ * it takes (`#ifdef __CUDACC__`) is not seen, and the scan then names a later one, also
+ * missing. */
 #ifndef DL_FRONTEND_CPP_INCLUDE_SCAN_H
 #define DL_FRONTEND_CPP_INCLUDE_SCAN_H
 #include <stdbool.h>

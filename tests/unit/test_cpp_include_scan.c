@@ -151,6 +151,33 @@ Test(cpp_include_scan, the_compiler_reads_cpath_too, .init = setup_dir) {
     unsetenv("CPATH");
 }
 
+Test(cpp_include_scan, libtorch_switches_only_the_command_sets, .init = setup_dir) {
+    /* c10/cuda/CUDAMacros.h: a CPU-only libtorch has no c10/cuda/impl/cuda_cmake_macros.h */
+    const char *macros = "#ifndef C10_USING_CUSTOM_GENERATED_MACROS\n"
+                         "#ifndef C10_CUDA_NO_CMAKE_CONFIGURE_FILE\n#include \"gen/cmake_macros.h\"\n"
+                         "#endif\n#endif\n";
+    assert_missing(macros, "gen/cmake_macros.h", "main.cpp", 3);
+    static const char *const defined[] = {"-DC10_USING_CUSTOM_GENERATED_MACROS"};
+    DlCppIncludeScan out;
+    cr_assert(scan_args(macros, defined, 1, &out));
+    cr_assert_null(out.missing);
+    dl_cpp_include_scan_free(&out);
+    static const char *const undefined[] = {"-D", "C10_CUDA_NO_CMAKE_CONFIGURE_FILE=1", "-U",
+                                            "C10_CUDA_NO_CMAKE_CONFIGURE_FILE"};
+    cr_assert(scan_args(macros, undefined, 4, &out));
+    cr_assert_str_eq(out.missing, "gen/cmake_macros.h");
+    dl_cpp_include_scan_free(&out);
+    /* the branches of a decided chain; an undecided #elif makes the rest unknown */
+    assert_missing("#ifdef C10_USING_CUSTOM_GENERATED_MACROS\n#include \"custom.h\"\n#else\n"
+                   "#include \"generated.h\"\n#endif\n",
+                   "generated.h", "main.cpp", 4);
+    assert_nothing_missing("#ifdef C10_USING_CUSTOM_GENERATED_MACROS\n#elif X\n#else\n"
+                           "#include \"unknown.h\"\n#endif\n");
+    /* a file that sets one itself: not the command's alone */
+    assert_nothing_missing("#define C10_USING_CUSTOM_GENERATED_MACROS\n" "#ifndef "
+                           "C10_USING_CUSTOM_GENERATED_MACROS\n#include \"x.h\"\n#endif\n");
+}
+
 Test(cpp_include_scan, computed_includes_are_skipped, .init = setup_dir) {
     assert_nothing_missing("#define HEADER \"x.h\"\n#include HEADER\n");
 }
