@@ -1647,8 +1647,8 @@ typedef struct MissingHeader {
     char *name, *includer;
 } MissingHeader;
 
-/* A fatal diagnostic (a missing header above all: then libclang keeps only declarations and
- * every call is lost) as the file's error; a missing header is also told in `header`. */
+/* The error of a file that includes a header not found (`name`, as written, included at
+ * where:line): the compiler's, or the include scan's before it runs. */
 static char *missing_header_message(const char *name, const char *where, unsigned line) {
     /* libtorch's CUDA headers are missing from CPU-only builds (Debian's libtorch-dev) */
     bool cuda_part = strncmp(name, "c10/cuda/", 9) == 0 || strncmp(name, "ATen/cuda/", 10) == 0;
@@ -1662,6 +1662,8 @@ static char *missing_header_message(const char *name, const char *where, unsigne
                                   : "");
 }
 
+/* A fatal diagnostic (a missing header above all: then libclang keeps only declarations and
+ * every call is lost) as the file's error; a missing header is also told in `header`. */
 static char *fatal_error(CXTranslationUnit tu, const char *path, MissingHeader *header) {
     unsigned n = clang_getNumDiagnostics(tu);
     for (unsigned i = 0; i < n; i++) {
