@@ -116,6 +116,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     (void)argc, (void)argv;
     make_project();
     setenv("XDG_CACHE_HOME", fuzz_tmpdir(), 1); /* cuda-compat stand-ins land here */
+    /* libclang's crash recovery replaces the signal handlers: a crash anywhere in the process
+     * then ends it with a bare "Segmentation fault", no report and no input saved (CI lost two
+     * that way). Without it, ASan and libFuzzer report it and keep the input. */
+    setenv("LIBCLANG_DISABLE_CRASH_RECOVERY", "1", 1);
     return 0;
 }
 

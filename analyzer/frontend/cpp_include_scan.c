@@ -1,6 +1,7 @@
 /* A missing header found from the #include lines alone (see cpp_include_scan.h). */
 #include "frontend/cpp_include_scan.h"
 
+#include <ctype.h>
 #include <glob.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -441,12 +442,15 @@ static bool directive(Conditionals *k, Cursor c, unsigned line, bool in_parens,
     return true;
 }
 
-/* Whether the `'` at `p` starts a character literal rather than separating digits (1'000). */
+/* Whether the `'` at `p` starts a character literal rather than separating digits (1'000,
+ * 0x7f'ff): a separator is inside a number, whose token starts with a digit; `L'x'`, `u8'x'`
+ * and `name'` (an unterminated literal the compiler reads as one) start with a letter. */
 static bool starts_char_literal(const char *text, const char *p) {
-    if (p == text) return true;
-    char b = p[-1];
-    return !((b >= '0' && b <= '9') || (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') ||
-             b == '_');
+    const char *q = p;
+    while (q > text && (isalnum((unsigned char)q[-1]) || q[-1] == '_' || q[-1] == '.' ||
+                        q[-1] == '\''))
+        q--;
+    return q == p || !isdigit((unsigned char)*q);
 }
 
 /* The end of a raw string literal R"delim( ... )delim" whose R is at `p`, or NULL when it is

@@ -120,6 +120,12 @@ Test(cpp_include_scan, literals_that_look_like_comments_or_includes, .init = set
                    "real.h", "main.cpp", 4);
     assert_missing("#define OPEN \"/*\"\n#include \"after_define.h\"\n", "after_define.h",
                    "main.cpp", 2);
+    /* `logits'` opens a (broken) character literal, as the compiler reads it: the `)` after it
+     * closes nothing, and the #include is still inside TORCH_CHECK's arguments (fuzz_cpp) */
+    assert_nothing_missing("void f() {\n  TORCH_CHECK(x, \"unterminated (\n"
+                           "  int n = static_cast<int logits' options).\n#include <gone.h>\n");
+    assert_missing("int n = 0x7f'ff'ff + 1'000;\nvoid f(int);\n#include \"after_numbers.h\"\n",
+                   "after_numbers.h", "main.cpp", 3);
 }
 
 Test(cpp_include_scan, an_include_between_parentheses_is_not_followed, .init = setup_dir) {
