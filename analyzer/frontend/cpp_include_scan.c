@@ -361,7 +361,7 @@ static char *include_target(Cursor c, bool *quoted) {
     if (!close) return NULL;
     *quoted = close == '"';
     const char *start = ++c.p;
-    while (c.p < c.end && *c.p != close && *c.p != '\n') c.p++;
+    while (c.p < c.end && *c.p != close && *c.p != '\n' && *c.p != '\r') c.p++;
     if (c.p >= c.end || *c.p != close || c.p == start) return NULL;
     char *name = strndup(start, (size_t)(c.p - start));
     if (!name) abort();
@@ -470,18 +470,20 @@ static const char *raw_string_end(const char *p, const char *end) {
  * unterminated, at the end of the line. */
 static const char *skip_literal(const char *p, const char *end) {
     char quote = *p;
-    for (p++; p < end && *p != quote && *p != '\n'; p++)
-        if (*p == '\\' && p + 1 < end && p[1] != '\n') p++;
+    for (p++; p < end && *p != quote && *p != '\n' && *p != '\r'; p++)
+        if (*p == '\\' && p + 1 < end && p[1] != '\n' && p[1] != '\r') p++;
     return p < end && *p == quote ? p + 1 : p;
 }
 
-/* The end of a directive's line: its newline, past lines spliced with a backslash. */
+/* The end of a directive's line: its line terminator, past lines spliced with a backslash. */
 static const char *directive_end(const char *hash, const char *end) {
-    const char *p = hash;
-    for (; p < end; p++)
-        if (*p == '\n' && !(p[-1] == '\\' || (p[-1] == '\r' && p - 2 > hash && p[-2] == '\\')))
-            break;
-    return p;
+    for (const char *p = hash + 1; p < end; p++) {
+        if (*p != '\n' && *p != '\r') continue; /* a line ends at \n, \r\n or a lone \r */
+        const char *line_end = p;
+        if (*p == '\r' && p + 1 < end && p[1] == '\n') p++;
+        if (line_end[-1] != '\\') return line_end; /* else spliced: the directive goes on */
+    }
+    return end;
 }
 
 /* The end of the block comment opening at `p` if it closes before `end`, else NULL. */
@@ -540,8 +542,8 @@ static bool collect_includes(const char *text, size_t len, unsigned defined, Inc
     size_t parens = 0; /* open in the code, outside directives */
     while (p < end) {
         char ch = *p;
-        if (ch == '\n') {
-            line++;
+        if (ch == '\n' || (ch == '\r' && !(p + 1 < end && p[1] == '\n'))) {
+            line++; /* \n, and a lone \r, as the compiler (and devlint's line index) count */
             line_start = true;
             p++;
         } else if (ch == ' ' || ch == '\t' || ch == '\r' || ch == '\f' || ch == '\v') {
@@ -550,8 +552,11 @@ static bool collect_includes(const char *text, size_t len, unsigned defined, Inc
             p += p[1] == '\r' && p + 2 < end && p[2] == '\n' ? 3 : 2; /* a spliced line */
             line++;
         } else if (ch == '/' && p + 1 < end && p[1] == '/') {
-            for (; p < end && *p != '\n'; p++)
-                if (*p == '\\' && p + 1 < end && p[1] == '\n') line++, p++;
+            for (; p < end && *p != '\n' && *p != '\r'; p++)
+                if (*p == '\\' && p + 1 < end && (p[1] == '\n' || p[1] == '\r')) {
+                    p += p[1] == '\r' && p + 2 < end && p[2] == '\n' ? 2 : 1;
+                    line++;
+                }
         } else if (ch == '/' && p + 1 < end && p[1] == '*') {
             /* a token after a comment that spans lines starts its line */
             for (p += 2; p < end && !(p[0] == '*' && p + 1 < end && p[1] == '/'); p++)

@@ -184,6 +184,13 @@ Test(cpp_include_scan, libtorch_switches_only_the_command_sets, .init = setup_di
                            "C10_USING_CUSTOM_GENERATED_MACROS\n#include \"x.h\"\n#endif\n");
 }
 
+Test(cpp_include_scan, a_lone_carriage_return_ends_a_line, .init = setup_dir) {
+    /* `#include <torc\rh/extension.h>` is `#include <torc` to the compiler (fuzz_cpp) */
+    assert_nothing_missing("#include <torc\rh/extension.h>\n");
+    assert_missing("// one\rint x;\r#include \"third_line.h\"\r", "third_line.h", "main.cpp", 3);
+    assert_nothing_missing("// a comment \\\r#include \"in_the_comment.h\"\r");
+}
+
 Test(cpp_include_scan, computed_includes_are_skipped, .init = setup_dir) {
     assert_nothing_missing("#define HEADER \"x.h\"\n#include HEADER\n");
 }
