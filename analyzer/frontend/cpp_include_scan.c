@@ -590,8 +590,11 @@ static bool collect_includes(const char *text, size_t len, unsigned defined, Inc
             line_start = false;
             k.any_token = true;
             k.guard_pending = false;
-            const char *raw = ch == 'R' && p + 1 < end && p[1] == '"' ? raw_string_end(p, end)
-                                                                     : NULL;
+            bool raw_prefix = ch == 'R' && p + 1 < end && p[1] == '"';
+            const char *raw = raw_prefix ? raw_string_end(p, end) : NULL;
+            /* a broken raw string: the compiler skips ahead to a quote somewhere, maybe over
+             * directives */
+            if (raw_prefix && !raw) return false;
             if (raw) {
                 for (; p < raw; p++)
                     if (*p == '\n') line++;

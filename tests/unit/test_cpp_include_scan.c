@@ -115,6 +115,8 @@ Test(cpp_include_scan, commented_out_includes_are_not_followed, .init = setup_di
 
 Test(cpp_include_scan, literals_that_look_like_comments_or_includes, .init = setup_dir) {
     assert_nothing_missing("const char *s = R\"py(\n#include \"in_raw_string.h\"\n)py\";\n");
+    /* a raw string with a broken delimiter: where the compiler resumes is its guess */
+    assert_nothing_missing("const char *s = R\"d*\n#include \"after_broken_raw.h\"\n)\";\n");
     assert_missing("const char *s = \"/*\";\nint n = 1'000'000;\nchar c = '\"';\n"
                    "#include \"real.h\"\n",
                    "real.h", "main.cpp", 4);
