@@ -56,12 +56,12 @@ static DlFix *rebuild_fix(DlRuleContext *ctx, const DlDiscardFact *fact) {
     DlSpan span;
     if (fact->comprehension) {
         const DlExpr *c = fact->comprehension;
-        if (!plain_name(c->extra->iter)) return NULL;
+        if (!plain_name(dl_expr_extra(c)->iter)) return NULL;
         span = fact->stmt->span;
-        text = dl_arena_printf(arena, "%s = %s", dl_rule_text(ctx, c->extra->iter->span),
+        text = dl_arena_printf(arena, "%s = %s", dl_rule_text(ctx, dl_expr_extra(c)->iter->span),
                                dl_rule_text(ctx, c->span));
-    } else if (fact->loop && fact->loop->body.count == 1 && fact->loop->body.items[0] == fact->stmt &&
-               !fact->loop->orelse.count) {
+    } else if (fact->loop && fact->loop->parts->body.count == 1 &&
+               fact->loop->parts->body.items[0] == fact->stmt && !fact->loop->parts->orelse.count) {
         const DlExpr *target = fact->loop->targets[0], *iter = fact->loop->value;
         span = fact->loop->span;
         if (target->kind == DL_EX_NAME && plain_name(iter)) {

@@ -36,7 +36,8 @@ static const char doc[] =
 static DlFix *move_fix(DlRuleContext *ctx, const DlMeetFact *fact, const DlOperand *cpu,
                        const DlOperand *dev) {
     const DlStmt *loop = fact->place ? fact->place->batch_loop : NULL;
-    if (!loop || loop->kind != DL_ST_FOR || !loop->body.count || cpu->expr->kind != DL_EX_NAME)
+    if (!loop || loop->kind != DL_ST_FOR || !loop->parts->body.count ||
+        cpu->expr->kind != DL_EX_NAME)
         return NULL;
     DlSpan target = loop->targets[0]->span, bound = cpu->value->dev_span;
     if (bound.start < target.start || bound.end > target.end) return NULL; /* not this loop's */
@@ -46,7 +47,7 @@ static DlFix *move_fix(DlRuleContext *ctx, const DlMeetFact *fact, const DlOpera
     const char *code = dl_arena_printf(dl_rule_arena(ctx), "%s = %s.to(%s)", name, name, where);
     return dl_rule_fix_insert_before(
         ctx, dl_arena_printf(dl_rule_arena(ctx), "Move the batch: `%s`", code),
-        loop->body.items[0]->span, code);
+        loop->parts->body.items[0]->span, code);
 }
 
 static void on_meet(DlRuleContext *ctx, const DlMeetFact *fact) {

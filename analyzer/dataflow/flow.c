@@ -170,13 +170,15 @@ void flow_exec_expr_stmt(Flow *F, const DlStmt *s) {
     }
     if (e->kind == DL_EX_COMP && e->object && flow_move_call_of(e->object)) {
         /* [t.to(device) for t in tensors] as a statement: the list is thrown away */
-        const DlValue *iter = e->extra->iter ? flow_eval(F, e->extra->iter) : flow_unknown();
+        const DlValue *iter =
+            dl_expr_extra(e)->iter ? flow_eval(F, dl_expr_extra(e)->iter) : flow_unknown();
         const DlValue *elem = flow_element_of(F, iter, e->span);
         const DlExpr *mvc = e->object;
-        bool receiver_is_target = e->extra->target && mvc->object->object &&
-                                  mvc->object->object->kind == DL_EX_NAME &&
-                                  e->extra->target->kind == DL_EX_NAME &&
-                                  strcmp(mvc->object->object->name, e->extra->target->name) == 0;
+        bool receiver_is_target =
+            dl_expr_extra(e)->target && mvc->object->object &&
+            mvc->object->object->kind == DL_EX_NAME &&
+            dl_expr_extra(e)->target->kind == DL_EX_NAME &&
+            strcmp(mvc->object->object->name, dl_expr_extra(e)->target->name) == 0;
         if (receiver_is_target && flow_is_tensor(elem)) flow_discard(F, s, mvc, elem, NULL, e);
         return;
     }
@@ -273,7 +275,8 @@ static bool block_trains(const DlBlock *b, int depth) {
         const DlStmt *s = b->items[i];
         if (s->kind == DL_ST_FOR || s->kind == DL_ST_WHILE) continue; /* an inner loop's steps */
         if (calls_training_step(s->value, 0)) return true;
-        if (block_trains(&s->body, depth + 1) || block_trains(&s->orelse, depth + 1)) return true;
+        if (block_trains(&s->parts->body, depth + 1) || block_trains(&s->parts->orelse, depth + 1))
+            return true;
     }
     return false;
 }
@@ -282,9 +285,9 @@ bool flow_is_batch_loop(Flow *F, const DlStmt *s, const DlValue *iter) {
     /* `for step in range(steps):` whose body runs backward()/optimizer.step() is a training
      * loop too (synthetic data, one fixed batch) */
     if (s->kind == DL_ST_FOR)
-        return iter && (iter->kind == DL_KIND_LOADER || block_trains(&s->body, 0));
-    for (uint32_t i = 0; i < s->body.count; i++) {
-        const DlStmt *b = s->body.items[i];
+        return iter && (iter->kind == DL_KIND_LOADER || block_trains(&s->parts->body, 0));
+    for (uint32_t i = 0; i < s->parts->body.count; i++) {
+        const DlStmt *b = s->parts->body.items[i];
         if (b->kind == DL_ST_AUGASSIGN && b->targets[0]->kind == DL_EX_NAME &&
             flow_streq(b->op, "+=") && flow_names_in(s->value, b->targets[0]->name, 0))
             return true;
@@ -328,7 +331,7 @@ void flow_exec_loop(Flow *F, const DlStmt *s) {
         DlFlowState *saved = F->st;
         F->st = flow_state_copy(head);
         if (iter) flow_bind(F, s->targets[0], flow_element_of(F, iter, s->targets[0]->span));
-        flow_exec_block(F, &s->body);
+        flow_exec_block(F, &s->parts->body);
         F->st->dead = false; /* break/continue end an iteration, not the loop */
         DlFlowState *next = flow_state_copy(head);
         flow_state_join(F->arena, next, F->st);
@@ -345,7 +348,7 @@ void flow_exec_loop(Flow *F, const DlStmt *s) {
     bool was_dead = F->st->dead;
     flow_state_replace(F->st, head);
     F->st->dead = was_dead;
-    flow_exec_block(F, &s->orelse);
+    flow_exec_block(F, &s->parts->orelse);
 }
 
 const DlValue *flow_torch_device_context(Flow *F, const DlExpr *with) {
@@ -383,7 +386,7 @@ void flow_exec_with(Flow *F, const DlStmt *s) {
             flow_eval(F, s->withs[i]);
             if (s->targets[i]) flow_bind(F, s->targets[i], flow_unknown());
         }
-        flow_exec_block(F, &s->body);
+        flow_exec_block(F, &s->parts->body);
         F->env = saved_env;
         return;
     }
@@ -399,20 +402,20 @@ void flow_exec_with(Flow *F, const DlStmt *s) {
         flow_eval(F, s->withs[i]);
         if (s->targets[i]) flow_bind(F, s->targets[i], flow_unknown());
     }
-    flow_exec_block(F, &s->body);
+    flow_exec_block(F, &s->parts->body);
     F->default_device = saved_default;
     F->place.cuda_context = saved_cuda;
 }
 
 void flow_exec_try(Flow *F, const DlStmt *s) {
     DlFlowState *before = flow_state_copy(F->st);
-    flow_exec_block(F, &s->body);
-    flow_exec_block(F, &s->orelse);
+    flow_exec_block(F, &s->parts->body);
+    flow_exec_block(F, &s->parts->orelse);
     DlFlowState *after = F->st;
-    for (uint32_t i = 0; i < s->handler_count; i++) {
+    for (uint32_t i = 0; i < s->parts->handler_count; i++) {
         F->st = flow_state_copy(before);
         flow_state_join(F->arena, F->st, after);
-        flow_exec_block(F, &s->handlers[i]);
+        flow_exec_block(F, &s->parts->handlers[i]);
         flow_state_join(F->arena, after, F->st);
         dl_flow_state_free(F->st);
     }
@@ -420,7 +423,7 @@ void flow_exec_try(Flow *F, const DlStmt *s) {
     dl_flow_state_free(before);
     bool was_dead = F->st->dead;
     F->st->dead = false;
-    flow_exec_block(F, &s->finalbody);
+    flow_exec_block(F, &s->parts->finalbody);
     F->st->dead = was_dead || F->st->dead;
 }
 
@@ -464,14 +467,14 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
     DlPlace saved_place = F->place;
     if (F->place.every_iteration && flow_periodic_condition(s->value, 0))
         F->place.every_iteration = false;
-    flow_exec_block(F, &s->body);
+    flow_exec_block(F, &s->parts->body);
     F->place = saved_place;
     DlFlowState *then_state = F->st;
     F->st = saved;
-    flow_exec_block(F, &s->orelse);
+    flow_exec_block(F, &s->parts->orelse);
     /* `if device.type == "cuda": torch.cuda.synchronize()`: without CUDA nothing is pending */
     const Binding *then_work = flow_state_find(then_state, "<device-work>");
-    bool synced_when_cuda = then_work && !then_work->value && !s->orelse.count &&
+    bool synced_when_cuda = then_work && !then_work->value && !s->parts->orelse.count &&
                             (strstr(flow_text(F, s->value->span), "cuda") ||
                              strstr(flow_text(F, s->value->span), "device"));
     flow_state_join(F->arena, F->st, then_state);
@@ -529,19 +532,19 @@ void flow_exec_stmt(Flow *F, const DlStmt *s) {
         flow_exec_try(F, s);
         break;
     case DL_ST_DEF: {
-        const DlFunctionInfo *fi = dl_project_function_of(F->env->project, s->func);
+        const DlFunctionInfo *fi = dl_project_function_of(F->env->project, s->parts->func);
         DlValue *v = flow_mk(F, DL_KIND_FUNCTION);
         v->cls = fi;
         if (!fi) v->kind = DL_KIND_OTHER;
-        flow_state_set(F->st, s->func->name, v);
+        flow_state_set(F->st, s->parts->func->name, v);
         break;
     }
     case DL_ST_CLASS: {
-        const DlClassInfo *ci = dl_project_class_of(F->env->project, s->cls);
+        const DlClassInfo *ci = dl_project_class_of(F->env->project, s->parts->cls);
         DlValue *v = flow_mk(F, DL_KIND_CLASS);
         v->cls = ci;
         if (!ci) v->kind = DL_KIND_OTHER;
-        flow_state_set(F->st, s->cls->name, v);
+        flow_state_set(F->st, s->parts->cls->name, v);
         break;
     }
     case DL_ST_CHECK:

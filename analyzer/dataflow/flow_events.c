@@ -151,11 +151,11 @@ static void gather_block_keys(Flow *F, LoopBindings *lb, const DlBlock *b, int d
                 if (recv) add_loop_key(F, lb, recv);
             }
         }
-        gather_block_keys(F, lb, &s->body, depth + 1);
-        gather_block_keys(F, lb, &s->orelse, depth + 1);
-        gather_block_keys(F, lb, &s->finalbody, depth + 1);
-        for (uint32_t h = 0; h < s->handler_count; h++)
-            gather_block_keys(F, lb, &s->handlers[h], depth + 1);
+        gather_block_keys(F, lb, &s->parts->body, depth + 1);
+        gather_block_keys(F, lb, &s->parts->orelse, depth + 1);
+        gather_block_keys(F, lb, &s->parts->finalbody, depth + 1);
+        for (uint32_t h = 0; h < s->parts->handler_count; h++)
+            gather_block_keys(F, lb, &s->parts->handlers[h], depth + 1);
     }
 }
 
@@ -167,7 +167,7 @@ static const LoopBindings *loop_bindings(Flow *F, const DlStmt *loop) {
     *lb = (LoopBindings){.loop = loop};
     if (loop->kind == DL_ST_FOR && loop->target_count)
         gather_target_keys(F, lb, loop->targets[0], 0);
-    gather_block_keys(F, lb, &loop->body, 0);
+    gather_block_keys(F, lb, &loop->parts->body, 0);
     return lb;
 }
 

@@ -273,13 +273,15 @@ static void note_comprehension_names(Flow *F, const DlExpr *t, int depth) {
 }
 
 const DlValue *flow_eval_comprehension(Flow *F, const DlExpr *e) {
-    const DlValue *iter = e->extra->iter ? flow_eval(F, e->extra->iter) : flow_unknown();
+    const DlValue *iter =
+        dl_expr_extra(e)->iter ? flow_eval(F, dl_expr_extra(e)->iter) : flow_unknown();
     DlFlowState *saved = F->st;
     F->st = flow_state_copy(saved);
     int saved_comp = F->comp_count;
-    note_comprehension_names(F, e->extra->target, 0);
-    if (e->extra->target)
-        flow_bind(F, e->extra->target, flow_element_of(F, iter, e->extra->target->span));
+    note_comprehension_names(F, dl_expr_extra(e)->target, 0);
+    if (dl_expr_extra(e)->target)
+        flow_bind(F, dl_expr_extra(e)->target,
+                  flow_element_of(F, iter, dl_expr_extra(e)->target->span));
     for (uint32_t i = 0; i < e->item_count; i++)
         flow_eval(F, e->items[i]);
     const DlValue *elem = e->object ? flow_eval(F, e->object) : flow_unknown();
@@ -431,7 +433,7 @@ const DlValue *flow_eval_inner(Flow *F, const DlExpr *e) {
         return flow_unknown();
     case DL_EX_WALRUS: {
         const DlValue *v = e->object ? flow_eval(F, e->object) : flow_unknown();
-        if (e->extra->target) flow_bind(F, e->extra->target, v);
+        if (dl_expr_extra(e)->target) flow_bind(F, dl_expr_extra(e)->target, v);
         return v;
     }
     default:

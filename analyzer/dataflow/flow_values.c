@@ -91,14 +91,14 @@ bool flow_block_binds(const DlBlock *b, const char *name, int depth) {
         const DlStmt *s = b->items[i];
         for (uint32_t t = 0; t < s->target_count; t++)
             if (flow_target_binds(s->targets[t], name)) return true;
-        if (s->kind == DL_ST_DEF && strcmp(s->func->name, name) == 0) return true;
-        if (s->kind == DL_ST_CLASS && strcmp(s->cls->name, name) == 0) return true;
-        if (flow_block_binds(&s->body, name, depth + 1) ||
-            flow_block_binds(&s->orelse, name, depth + 1) ||
-            flow_block_binds(&s->finalbody, name, depth + 1))
+        if (s->kind == DL_ST_DEF && strcmp(s->parts->func->name, name) == 0) return true;
+        if (s->kind == DL_ST_CLASS && strcmp(s->parts->cls->name, name) == 0) return true;
+        if (flow_block_binds(&s->parts->body, name, depth + 1) ||
+            flow_block_binds(&s->parts->orelse, name, depth + 1) ||
+            flow_block_binds(&s->parts->finalbody, name, depth + 1))
             return true;
-        for (uint32_t h = 0; h < s->handler_count; h++)
-            if (flow_block_binds(&s->handlers[h], name, depth + 1)) return true;
+        for (uint32_t h = 0; h < s->parts->handler_count; h++)
+            if (flow_block_binds(&s->parts->handlers[h], name, depth + 1)) return true;
     }
     return false;
 }

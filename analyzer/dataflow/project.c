@@ -56,13 +56,15 @@ static void collect_imports_stmt(DlArena *arena, const DlStmt *s, bool into_defs
         }
         return;
     }
-    collect_imports_block(arena, &s->body, into_defs, out);
-    collect_imports_block(arena, &s->orelse, into_defs, out);
-    collect_imports_block(arena, &s->finalbody, into_defs, out);
-    for (uint32_t i = 0; i < s->handler_count; i++)
-        collect_imports_block(arena, &s->handlers[i], into_defs, out);
-    if (s->func && into_defs) collect_imports_block(arena, &s->func->body, into_defs, out);
-    if (s->cls && into_defs) collect_imports_block(arena, &s->cls->body, into_defs, out);
+    collect_imports_block(arena, &s->parts->body, into_defs, out);
+    collect_imports_block(arena, &s->parts->orelse, into_defs, out);
+    collect_imports_block(arena, &s->parts->finalbody, into_defs, out);
+    for (uint32_t i = 0; i < s->parts->handler_count; i++)
+        collect_imports_block(arena, &s->parts->handlers[i], into_defs, out);
+    if (s->parts->func && into_defs)
+        collect_imports_block(arena, &s->parts->func->body, into_defs, out);
+    if (s->parts->cls && into_defs)
+        collect_imports_block(arena, &s->parts->cls->body, into_defs, out);
 }
 
 static void collect_imports_block(DlArena *arena, const DlBlock *b, bool into_defs,
@@ -292,11 +294,12 @@ static bool returns_value(const DlBlock *b, int depth) {
         const DlStmt *s = b->items[i];
         if (s->kind == DL_ST_RETURN && s->value) return true;
         if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
-        if (returns_value(&s->body, depth + 1) || returns_value(&s->orelse, depth + 1) ||
-            returns_value(&s->finalbody, depth + 1))
+        if (returns_value(&s->parts->body, depth + 1) ||
+            returns_value(&s->parts->orelse, depth + 1) ||
+            returns_value(&s->parts->finalbody, depth + 1))
             return true;
-        for (uint32_t h = 0; h < s->handler_count; h++)
-            if (returns_value(&s->handlers[h], depth + 1)) return true;
+        for (uint32_t h = 0; h < s->parts->handler_count; h++)
+            if (returns_value(&s->parts->handlers[h], depth + 1)) return true;
     }
     return false;
 }
@@ -424,11 +427,11 @@ static void gather_self_assignments(const DlSource *src, const DlBlock *b, NameV
             for (uint32_t t = 0; t < s->target_count; t++)
                 gather_self_targets(src, s->targets[t], s->kind == DL_ST_WITH ? NULL : s->value,
                                     out, 0);
-        gather_self_assignments(src, &s->body, out, depth + 1);
-        gather_self_assignments(src, &s->orelse, out, depth + 1);
-        gather_self_assignments(src, &s->finalbody, out, depth + 1);
-        for (uint32_t h = 0; h < s->handler_count; h++)
-            gather_self_assignments(src, &s->handlers[h], out, depth + 1);
+        gather_self_assignments(src, &s->parts->body, out, depth + 1);
+        gather_self_assignments(src, &s->parts->orelse, out, depth + 1);
+        gather_self_assignments(src, &s->parts->finalbody, out, depth + 1);
+        for (uint32_t h = 0; h < s->parts->handler_count; h++)
+            gather_self_assignments(src, &s->parts->handlers[h], out, depth + 1);
     }
 }
 

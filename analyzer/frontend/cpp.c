@@ -188,19 +188,24 @@ static const char *pythonic(Lower *L, const char *qualified) {
 /* ---------------------------------------------------------------- IR construction */
 
 static DlExpr *new_expr(Lower *L, DlExprKind k, DlSpan span) {
-    DlExpr *e = dl_arena_alloc(L->arena, sizeof *e);
+    DlExpr *e = dl_arena_alloc(L->arena, sizeof *e + sizeof(DlExprExtra)); /* its extra after it */
     e->kind = k;
-    e->flags = DL_EXF_CPP;
-    e->extra = dl_arena_alloc(L->arena, sizeof *e->extra);
+    e->flags = DL_EXF_CPP | DL_EXF_EXTRA;
     e->span = span;
     return e;
 }
 
 static DlStmt *new_stmt(Lower *L, DlStmtKind k, DlSpan span) {
     DlStmt *s = dl_arena_alloc(L->arena, sizeof *s);
+    s->parts = (DlStmtParts *)&dl_stmt_no_parts; /* a compound statement takes its own */
     s->kind = k;
     s->span = span;
     return s;
+}
+
+/* A compound statement's blocks, function or class, allocated when first filled. */
+static DlStmtParts *own_parts(Lower *L, DlStmt *s) {
+    return dl_stmt_own_parts(L->arena, s);
 }
 
 /* A dotted name ("torch.nn.Linear") as the NAME/ATTR chain the Python front end would build. */
@@ -575,7 +580,7 @@ static DlExpr *lower_name_ref(Lower *L, CXCursor c) {
     }
     DlExpr *e = new_expr(L, DL_EX_NAME, span);
     e->name = arena_take(L, clang_getCursorSpelling(c));
-    e->extra->cpp_ctype = type_spelling(L, clang_getCursorType(c));
+    dl_expr_extra(e)->cpp_ctype = type_spelling(L, clang_getCursorType(c));
     return e;
 }
 
@@ -698,7 +703,7 @@ static DlExpr *lower_call(Lower *L, CXCursor c) {
     if (config >= 0) {
         out = new_expr(L, DL_EX_CALL, span);
         out->flags |= DL_EXF_KERNEL_LAUNCH;
-        out->extra->cpp_callee = callee;
+        dl_expr_extra(out)->cpp_callee = callee;
         out->object = config > 0 ? lower_expr(L, ch.items[0]) : dotted(L, spelling, span);
         CursorVec cfg = children(ch.items[config]);
         PtrVec items = {0};
@@ -766,7 +771,7 @@ static DlExpr *lower_call(Lower *L, CXCursor c) {
         } else {
             out = new_expr(L, DL_EX_OTHER, span);
         }
-        out->extra->cpp_callee = callee;
+        dl_expr_extra(out)->cpp_callee = callee;
         dl_vec_free(&operands);
         goto done;
     }
@@ -828,7 +833,7 @@ static DlExpr *lower_call(Lower *L, CXCursor c) {
             goto done;
         }
         out = new_expr(L, DL_EX_CALL, span);
-        out->extra->cpp_callee = callee;
+        dl_expr_extra(out)->cpp_callee = callee;
         const char *spelled = type_spelling(L, clang_getCursorType(c));
         const char *holder = strncmp(spelled, "torch::nn::", 11) == 0 ? pythonic(L, spelled) : NULL;
         out->object = dotted(L, holder ? holder : py ? py : type ? type : spelling, span);
@@ -857,11 +862,11 @@ static DlExpr *lower_call(Lower *L, CXCursor c) {
             out = new_expr(L, DL_EX_ATTR, span);
             out->object = receiver;
             out->name = method;
-            out->extra->cpp_callee = callee;
+            dl_expr_extra(out)->cpp_callee = callee;
             goto done;
         }
         out = new_expr(L, DL_EX_CALL, span);
-        out->extra->cpp_callee = callee;
+        dl_expr_extra(out)->cpp_callee = callee;
         DlExpr *attr = new_expr(L, DL_EX_ATTR, span_of(L, ch.items[0]));
         attr->span.start = receiver->span.start;
         attr->object = receiver;
@@ -879,7 +884,7 @@ static DlExpr *lower_call(Lower *L, CXCursor c) {
     }
     /* free functions: torch::zeros(...), a project function, a kernel launcher */
     out = new_expr(L, DL_EX_CALL, span);
-    out->extra->cpp_callee = callee;
+    dl_expr_extra(out)->cpp_callee = callee;
     size_t first_arg = 0;
     if (ch.len && kind(strip(ch.items[0])) == CXCursor_DeclRefExpr) {
         out->object = lower_name_ref(L, strip(ch.items[0]));
@@ -1089,9 +1094,10 @@ static DlExpr *lower_expr(Lower *L, CXCursor c) {
         e = new_expr(L, DL_EX_OTHER, span);
         break;
     }
-    if (!e->extra->cpp_ctype && kind(s) != CXCursor_CallExpr)
-        e->extra->cpp_ctype = type_spelling(L, clang_getCursorType(s));
-    if (!e->extra->cpp_ctype) e->extra->cpp_ctype = type_spelling(L, clang_getCursorType(c));
+    if (!dl_expr_extra(e)->cpp_ctype && kind(s) != CXCursor_CallExpr)
+        dl_expr_extra(e)->cpp_ctype = type_spelling(L, clang_getCursorType(s));
+    if (!dl_expr_extra(e)->cpp_ctype)
+        dl_expr_extra(e)->cpp_ctype = type_spelling(L, clang_getCursorType(c));
     if (e->kind == DL_EX_NAME || e->kind == DL_EX_ATTR || e->kind == DL_EX_SUBSCRIPT ||
         e->kind == DL_EX_CALL) {
         const char *t = engine_type(L, clang_getCursorType(s));
@@ -1181,8 +1187,8 @@ static void lower_if(Lower *L, CXCursor c, PtrVec *out) {
     }
     DlStmt *s = new_stmt(L, DL_ST_IF, span_of(L, c));
     s->value = lower_expr(L, cond);
-    s->body = block_of(L, then);
-    s->orelse = block_of(L, orelse);
+    own_parts(L, s)->body = block_of(L, then);
+    own_parts(L, s)->orelse = block_of(L, orelse);
     push_stmt(out, s);
 done:
     dl_vec_free(&ch);
@@ -1197,7 +1203,7 @@ static DlExpr *var_target(Lower *L, CXCursor var) {
     DlExpr *e = new_expr(L, DL_EX_NAME, (DlSpan){off, off + (uint32_t)strlen(name)});
     if (e->span.end > span.end || e->span.end > L->src->len) e->span = span;
     e->name = name;
-    e->extra->cpp_ctype = type_spelling(L, clang_getCursorType(var));
+    dl_expr_extra(e)->cpp_ctype = type_spelling(L, clang_getCursorType(var));
     return e;
 }
 
@@ -1315,7 +1321,7 @@ static void lower_stmt(Lower *L, CXCursor c, PtrVec *out) {
         DlSpan span = span_of(L, c);
         DlStmt *s = new_stmt(L, DL_ST_IF, span);
         s->value = new_expr(L, DL_EX_OTHER, span);
-        s->body = finish_block(L, &L->lambda_bodies);
+        own_parts(L, s)->body = finish_block(L, &L->lambda_bodies);
         push_stmt(out, s);
     }
     for (size_t i = 0; i < own.len; i++)
@@ -1367,7 +1373,7 @@ static void lower_stmt_inner(Lower *L, CXCursor c, PtrVec *out) {
             s->value = new_expr(L, DL_EX_CONST, span);
             s->value->name = "True";
         }
-        s->body = finish_block(L, &body);
+        own_parts(L, s)->body = finish_block(L, &body);
         push_stmt(out, s);
         break;
     }
@@ -1388,7 +1394,7 @@ static void lower_stmt_inner(Lower *L, CXCursor c, PtrVec *out) {
         s->targets[0] = var_target(L, var);
         s->target_count = 1;
         s->value = lower_expr(L, range);
-        s->body = block_of(L, body);
+        own_parts(L, s)->body = block_of(L, body);
         /* `for (auto& t : tensors)`: the compiler knows t is a tensor; say so at the top of the
          * body (t: torch.Tensor = t), as the engine learns nothing from a std::vector's type */
         const char *type = engine_type(L, clang_getCursorType(var));
@@ -1398,11 +1404,12 @@ static void lower_stmt_inner(Lower *L, CXCursor c, PtrVec *out) {
             a->target_count = 1;
             a->value = s->targets[0];
             a->annotation = dotted(L, type, s->targets[0]->span);
-            DlStmt **items = dl_arena_alloc(L->arena, (s->body.count + 1) * sizeof(DlStmt *));
+            DlBlock *body = &own_parts(L, s)->body;
+            DlStmt **items = dl_arena_alloc(L->arena, (body->count + 1) * sizeof(DlStmt *));
             items[0] = a;
-            if (s->body.count) memcpy(items + 1, s->body.items, s->body.count * sizeof(DlStmt *));
-            s->body.items = items;
-            s->body.count++;
+            if (body->count) memcpy(items + 1, body->items, body->count * sizeof(DlStmt *));
+            body->items = items;
+            body->count++;
         }
         push_stmt(out, s);
         break;
@@ -1421,7 +1428,7 @@ static void lower_stmt_inner(Lower *L, CXCursor c, PtrVec *out) {
             s->value = new_expr(L, DL_EX_CONST, span);
             s->value->name = "True";
         }
-        s->body = block_of(L, body);
+        own_parts(L, s)->body = block_of(L, body);
         push_stmt(out, s);
         break;
     }
@@ -1438,7 +1445,7 @@ static void lower_stmt_inner(Lower *L, CXCursor c, PtrVec *out) {
         for (size_t i = 0; i < ch.len; i++)
             if (clang_isStatement(kind(ch.items[i])) || clang_isExpression(kind(ch.items[i])))
                 lower_stmt(L, ch.items[i], &body);
-        s->body = finish_block(L, &body);
+        own_parts(L, s)->body = finish_block(L, &body);
         push_stmt(out, s);
         break;
     }
@@ -1562,13 +1569,13 @@ static void lower_class(Lower *L, CXCursor c, PtrVec *out) {
     lower_decls(L, c, &body);
     for (size_t i = 0; i < body.len; i++) {
         DlStmt *s = body.items[i];
-        if (s->kind == DL_ST_DEF) dl_vec_push(&methods, s->func);
+        if (s->kind == DL_ST_DEF) dl_vec_push(&methods, s->parts->func);
     }
     cls->body = finish_block(L, &body);
     cls->methods = (DlFunction **)dl_ptrvec_finish(L->arena, &methods, &cls->method_count);
     L->current_class = saved;
     DlStmt *s = new_stmt(L, DL_ST_CLASS, cls->span);
-    s->cls = cls;
+    own_parts(L, s)->cls = cls;
     push_stmt(out, s);
     dl_vec_push(&L->classes, cls);
 }
@@ -1601,7 +1608,7 @@ static void lower_decls(Lower *L, CXCursor parent, PtrVec *out) {
             L->current_class = saved;
             if (fn) {
                 DlStmt *s = new_stmt(L, DL_ST_DEF, fn->span);
-                s->func = fn;
+                own_parts(L, s)->func = fn;
                 push_stmt(out, s);
             }
             break;

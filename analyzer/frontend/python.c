@@ -179,11 +179,12 @@ static TSNode field(TSNode n, TSFieldId id) {
 
 
 static DlExpr *new_expr(Lower *L, DlExprKind kind, TSNode n) {
-    DlExpr *e = dl_arena_alloc(L->arena, sizeof *e);
+    /* a comprehension's target and iterable, a walrus's target: after it, in one block */
+    bool extra = kind == DL_EX_COMP || kind == DL_EX_WALRUS;
+    DlExpr *e = dl_arena_alloc(L->arena, sizeof *e + (extra ? sizeof(DlExprExtra) : 0));
     e->kind = kind;
     e->span = span_of(n);
-    if (kind == DL_EX_COMP || kind == DL_EX_WALRUS) /* their target and iterable */
-        e->extra = dl_arena_alloc(L->arena, sizeof *e->extra);
+    if (extra) e->flags = DL_EXF_EXTRA;
     return e;
 }
 
@@ -262,8 +263,10 @@ static void lower_arguments(Lower *L, TSNode args, DlExpr *call) {
     dl_vec_free(&out);
 }
 
-/* String literal contents (first string_content of a plain, non-f string). */
-static DlExpr *lower_string(Lower *L, TSNode n) {
+/* String literal contents (first string_content of a plain, non-f string). `unread`: a string
+ * statement (a docstring), whose value nothing reads: its text is not copied ("" stands for it,
+ * a tenth of a model's memory in a well-documented project). */
+static DlExpr *lower_string(Lower *L, TSNode n, bool unread) {
     DlExpr *e = new_expr(L, DL_EX_STRING, n);
     uint32_t count = ts_node_named_child_count(n);
     size_t total = 0;
@@ -284,6 +287,10 @@ static DlExpr *lower_string(Lower *L, TSNode n) {
                 dl_vec_push(&items, lower_expr(L, ts_node_named_child(c, 0)));
         }
         e->items = (DlExpr **)dl_ptrvec_finish(L->arena, &items, &e->item_count);
+        return e;
+    }
+    if (unread) {
+        e->name = "";
         return e;
     }
     char *s = dl_arena_alloc(L->arena, total + 1), *p = s;
@@ -315,9 +322,9 @@ static DlExpr *lower_comprehension(Lower *L, TSNode n, const char *flavour) {
     uint32_t count = ts_node_named_child_count(n);
     for (uint32_t i = 0; i < count; i++) {
         TSNode c = ts_node_named_child(n, i);
-        if (kind_of(c) == N_FOR_IN && !e->extra->iter) {
-            e->extra->target = lower_expr(L, field(c, G.f_left));
-            e->extra->iter = lower_expr(L, field(c, G.f_right));
+        if (kind_of(c) == N_FOR_IN && !dl_expr_extra(e)->iter) {
+            dl_expr_extra(e)->target = lower_expr(L, field(c, G.f_left));
+            dl_expr_extra(e)->iter = lower_expr(L, field(c, G.f_right));
         }
     }
     return e;
@@ -373,7 +380,8 @@ static DlExpr *lower_expr_inner(Lower *L, TSNode n) {
         e = new_expr(L, DL_EX_NUMBER, n);
         e->name = text_of(L, n);
         return e;
-    case N_STRING: return lower_string(L, n);
+    case N_STRING:
+        return lower_string(L, n, false);
     case N_CONCAT_STRING: {
         e = new_expr(L, DL_EX_STRING, n); /* value not tracked */
         return e;
@@ -474,7 +482,7 @@ static DlExpr *lower_expr_inner(Lower *L, TSNode n) {
         return e;
     case N_WALRUS:
         e = new_expr(L, DL_EX_WALRUS, n);
-        e->extra->target = lower_expr(L, field(n, G.f_name));
+        dl_expr_extra(e)->target = lower_expr(L, field(n, G.f_name));
         e->object = lower_expr(L, field(n, G.f_value));
         return e;
     case N_TYPE:
@@ -501,9 +509,15 @@ static DlExpr *lower_expr(Lower *L, TSNode n) {
 
 static DlStmt *new_stmt(Lower *L, DlStmtKind kind, TSNode n) {
     DlStmt *s = dl_arena_alloc(L->arena, sizeof *s);
+    s->parts = (DlStmtParts *)&dl_stmt_no_parts; /* a compound statement takes its own */
     s->kind = kind;
     s->span = span_of(n);
     return s;
+}
+
+/* A compound statement's blocks, function or class, allocated when first filled. */
+static DlStmtParts *own_parts(Lower *L, DlStmt *s) {
+    return dl_stmt_own_parts(L->arena, s);
 }
 
 static DlStmt *lower_assignment(Lower *L, TSNode n, TSNode stmt_node) {
@@ -545,8 +559,15 @@ static DlStmt *lower_expression_statement(Lower *L, TSNode n) {
         return s;
     }
     DlStmt *s = new_stmt(L, DL_ST_EXPR, n);
-    if (count == 1) s->value = lower_expr(L, first);
-    else s->value = lower_sequence(L, n, DL_EX_TUPLE);
+    if (count == 1 && k == N_STRING && L->depth < DL_MAX_DEPTH) { /* lower_expr's depth too */
+        L->depth++;
+        s->value = lower_string(L, first, true);
+        L->depth--;
+    } else if (count == 1) {
+        s->value = lower_expr(L, first);
+    } else {
+        s->value = lower_sequence(L, n, DL_EX_TUPLE);
+    }
     return s;
 }
 
@@ -617,7 +638,7 @@ static DlStmt *lower_function(Lower *L, TSNode n, TSNode outer, PtrVec *decorato
     L->current_class = saved_class;
     L->current_function = saved_fn;
     dl_vec_push(&L->functions, f);
-    s->func = f;
+    own_parts(L, s)->func = f;
     return s;
 }
 
@@ -650,10 +671,11 @@ static DlStmt *lower_class(Lower *L, TSNode n, TSNode outer) {
     L->current_function = saved_fn;
     PtrVec methods = {0};
     for (uint32_t i = 0; i < c->body.count; i++)
-        if (c->body.items[i]->kind == DL_ST_DEF) dl_vec_push(&methods, c->body.items[i]->func);
+        if (c->body.items[i]->kind == DL_ST_DEF)
+            dl_vec_push(&methods, c->body.items[i]->parts->func);
     c->methods = (DlFunction **)dl_ptrvec_finish(L->arena, &methods, &c->method_count);
     dl_vec_push(&L->classes, c);
-    s->cls = c;
+    own_parts(L, s)->cls = c;
     return s;
 }
 
@@ -723,16 +745,16 @@ static void lower_if_chain(Lower *L, TSNode n, DlStmt *s, uint32_t first_alt) {
             L->depth++;
             DlStmt *inner = new_stmt(L, DL_ST_IF, c);
             inner->value = lower_expr(L, field(c, G.f_condition));
-            lower_block_into(L, field(c, G.f_consequence), &inner->body);
+            lower_block_into(L, field(c, G.f_consequence), &own_parts(L, inner)->body);
             lower_if_chain(L, n, inner, i + 1);
             L->depth--;
-            s->orelse.items = dl_arena_alloc(L->arena, sizeof(DlStmt *));
-            s->orelse.items[0] = inner;
-            s->orelse.count = 1;
+            own_parts(L, s)->orelse.items = dl_arena_alloc(L->arena, sizeof(DlStmt *));
+            own_parts(L, s)->orelse.items[0] = inner;
+            own_parts(L, s)->orelse.count = 1;
             return;
         }
         if (k == N_ELSE) {
-            lower_block_into(L, field(c, G.f_body), &s->orelse);
+            lower_block_into(L, field(c, G.f_body), &own_parts(L, s)->orelse);
             return;
         }
     }
@@ -760,11 +782,11 @@ static void lower_with(Lower *L, TSNode n, DlStmt *s) {
     }
     s->withs = (DlExpr **)dl_ptrvec_finish(L->arena, &withs, &s->with_count);
     s->targets = (DlExpr **)dl_ptrvec_finish(L->arena, &targets, &s->target_count);
-    lower_block_into(L, field(n, G.f_body), &s->body);
+    lower_block_into(L, field(n, G.f_body), &own_parts(L, s)->body);
 }
 
 static void lower_try(Lower *L, TSNode n, DlStmt *s) {
-    lower_block_into(L, field(n, G.f_body), &s->body);
+    lower_block_into(L, field(n, G.f_body), &own_parts(L, s)->body);
     DL_VEC(DlBlock) handlers = {0};
     uint32_t count = ts_node_named_child_count(n);
     for (uint32_t i = 0; i < count; i++) {
@@ -779,19 +801,19 @@ static void lower_try(Lower *L, TSNode n, DlStmt *s) {
             }
             dl_vec_push(&handlers, b);
         } else if (k == N_ELSE) {
-            lower_block_into(L, field(c, G.f_body), &s->orelse);
+            lower_block_into(L, field(c, G.f_body), &own_parts(L, s)->orelse);
         } else if (k == N_FINALLY) {
             uint32_t cc = ts_node_named_child_count(c);
             for (uint32_t j = 0; j < cc; j++) {
                 TSNode blk = ts_node_named_child(c, j);
-                if (kind_of(blk) == N_BLOCK) lower_block_into(L, blk, &s->finalbody);
+                if (kind_of(blk) == N_BLOCK) lower_block_into(L, blk, &own_parts(L, s)->finalbody);
             }
         }
     }
-    s->handler_count = (uint32_t)handlers.len;
+    own_parts(L, s)->handler_count = (uint32_t)handlers.len;
     if (handlers.len) {
-        s->handlers = dl_arena_alloc(L->arena, handlers.len * sizeof(DlBlock));
-        memcpy(s->handlers, handlers.items, handlers.len * sizeof(DlBlock));
+        own_parts(L, s)->handlers = dl_arena_alloc(L->arena, handlers.len * sizeof(DlBlock));
+        memcpy(own_parts(L, s)->handlers, handlers.items, handlers.len * sizeof(DlBlock));
     }
     dl_vec_free(&handlers);
 }
@@ -810,7 +832,7 @@ static DlStmt *lower_stmt(Lower *L, TSNode n) {
     case N_IF: {
         s = new_stmt(L, DL_ST_IF, n);
         s->value = lower_expr(L, field(n, G.f_condition));
-        lower_block_into(L, field(n, G.f_consequence), &s->body);
+        lower_block_into(L, field(n, G.f_consequence), &own_parts(L, s)->body);
         lower_if_chain(L, n, s, 0);
         return s;
     }
@@ -820,17 +842,19 @@ static DlStmt *lower_stmt(Lower *L, TSNode n) {
         s->targets[0] = lower_expr(L, field(n, G.f_left));
         s->target_count = 1;
         s->value = lower_expr(L, field(n, G.f_right));
-        lower_block_into(L, field(n, G.f_body), &s->body);
+        lower_block_into(L, field(n, G.f_body), &own_parts(L, s)->body);
         TSNode alt = field(n, G.f_alternative);
-        if (!ts_node_is_null(alt)) lower_block_into(L, field(alt, G.f_body), &s->orelse);
+        if (!ts_node_is_null(alt))
+            lower_block_into(L, field(alt, G.f_body), &own_parts(L, s)->orelse);
         return s;
     }
     case N_WHILE: {
         s = new_stmt(L, DL_ST_WHILE, n);
         s->value = lower_expr(L, field(n, G.f_condition));
-        lower_block_into(L, field(n, G.f_body), &s->body);
+        lower_block_into(L, field(n, G.f_body), &own_parts(L, s)->body);
         TSNode alt = field(n, G.f_alternative);
-        if (!ts_node_is_null(alt)) lower_block_into(L, field(alt, G.f_body), &s->orelse);
+        if (!ts_node_is_null(alt))
+            lower_block_into(L, field(alt, G.f_body), &own_parts(L, s)->orelse);
         return s;
     }
     case N_WITH:

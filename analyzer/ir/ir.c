@@ -4,6 +4,14 @@
 
 #include <string.h>
 
+const DlStmtParts dl_stmt_no_parts;
+
+DlStmtParts *dl_stmt_own_parts(DlArena *arena, DlStmt *s) {
+    if (s->parts == &dl_stmt_no_parts || !s->parts)
+        s->parts = dl_arena_alloc(arena, sizeof *s->parts);
+    return s->parts;
+}
+
 const char *dl_ir_span_text(DlArena *arena, const DlSource *src, DlSpan span) {
     if (span.end > src->len || span.start > span.end) return "";
     return dl_arena_strndup(arena, src->text + span.start, span.end - span.start);
@@ -175,29 +183,29 @@ static void dump_stmt(FILE *out, const DlStmt *s, int indent) {
         fputs("= ", out);
         dump_expr(out, s->value, 0);
     }
-    if (s->func) {
-        fprintf(out, "%s(", s->func->name);
-        for (uint32_t i = 0; i < s->func->param_count; i++) {
-            fprintf(out, "%s%s", i ? ", " : "", s->func->params[i].name);
-            if (s->func->params[i].annotation) {
+    if (s->parts->func) {
+        fprintf(out, "%s(", s->parts->func->name);
+        for (uint32_t i = 0; i < s->parts->func->param_count; i++) {
+            fprintf(out, "%s%s", i ? ", " : "", s->parts->func->params[i].name);
+            if (s->parts->func->params[i].annotation) {
                 fputs(": ", out);
-                dump_expr(out, s->func->params[i].annotation, 0);
+                dump_expr(out, s->parts->func->params[i].annotation, 0);
             }
         }
         fputs(")\n", out);
-        dump_block(out, &s->func->body, indent + 2);
+        dump_block(out, &s->parts->func->body, indent + 2);
         return;
     }
-    if (s->cls) {
-        fprintf(out, "%s\n", s->cls->name);
-        dump_block(out, &s->cls->body, indent + 2);
+    if (s->parts->cls) {
+        fprintf(out, "%s\n", s->parts->cls->name);
+        dump_block(out, &s->parts->cls->body, indent + 2);
         return;
     }
     fputc('\n', out);
-    dump_block(out, &s->body, indent + 2);
-    if (s->orelse.count) {
+    dump_block(out, &s->parts->body, indent + 2);
+    if (s->parts->orelse.count) {
         fprintf(out, "%*selse\n", indent, "");
-        dump_block(out, &s->orelse, indent + 2);
+        dump_block(out, &s->parts->orelse, indent + 2);
     }
 }
 
@@ -227,7 +235,8 @@ static void full_expr(FILE *out, const DlExpr *e, int indent, const char *role) 
         return;
     }
     fprintf(out, "%*s%s: expr %d [%u,%u) flags=%u name=%s\n", indent, "", role, (int)e->kind,
-            e->span.start, e->span.end, e->flags, e->name ? e->name : "-");
+            e->span.start, e->span.end, e->flags & ~DL_EXF_EXTRA /* where, not what */,
+            e->name ? e->name : "-");
     if (e->object) full_expr(out, e->object, indent + 2, "object");
     full_exprs(out, e->items, e->item_count, indent + 2, "item");
     for (uint32_t i = 0; i < e->arg_count; i++) {
@@ -235,13 +244,14 @@ static void full_expr(FILE *out, const DlExpr *e, int indent, const char *role) 
                 e->args[i].span.end, e->args[i].keyword ? e->args[i].keyword : "-");
         full_expr(out, e->args[i].value, indent + 4, "value");
     }
-    if (e->extra && !(e->flags & DL_EXF_CPP)) {
-        full_expr(out, e->extra->target, indent + 2, "target");
-        full_expr(out, e->extra->iter, indent + 2, "iter");
-    } else if (e->extra) {
+    const DlExprExtra *extra = dl_expr_extra(e);
+    if (extra && !(e->flags & DL_EXF_CPP)) {
+        full_expr(out, extra->target, indent + 2, "target");
+        full_expr(out, extra->iter, indent + 2, "iter");
+    } else if (extra) {
         fprintf(out, "%*scallee=%s ctype=%s\n", indent + 2, "",
-                e->extra->cpp_callee ? e->extra->cpp_callee : "-",
-                e->extra->cpp_ctype ? e->extra->cpp_ctype : "-");
+                extra->cpp_callee ? extra->cpp_callee : "-",
+                extra->cpp_ctype ? extra->cpp_ctype : "-");
     }
 }
 
@@ -290,13 +300,13 @@ static void full_stmt(FILE *out, const DlStmt *s, int indent) {
         break;
     default: break;
     }
-    full_block(out, &s->body, indent + 2, "body");
-    full_block(out, &s->orelse, indent + 2, "orelse");
-    for (uint32_t i = 0; i < s->handler_count; i++)
-        full_block(out, &s->handlers[i], indent + 2, "handler");
-    full_block(out, &s->finalbody, indent + 2, "finally");
-    if (s->func) full_function(out, s->func, indent + 2);
-    if (s->cls) full_class(out, s->cls, indent + 2);
+    full_block(out, &s->parts->body, indent + 2, "body");
+    full_block(out, &s->parts->orelse, indent + 2, "orelse");
+    for (uint32_t i = 0; i < s->parts->handler_count; i++)
+        full_block(out, &s->parts->handlers[i], indent + 2, "handler");
+    full_block(out, &s->parts->finalbody, indent + 2, "finally");
+    if (s->parts->func) full_function(out, s->parts->func, indent + 2);
+    if (s->parts->cls) full_class(out, s->parts->cls, indent + 2);
 }
 
 static void full_block(FILE *out, const DlBlock *b, int indent, const char *role) {

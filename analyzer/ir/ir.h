@@ -54,7 +54,8 @@ enum {
     DL_EXF_KERNEL_LAUNCH = 1 << 0, /* C++/CUDA `k<<<grid, block>>>(args)`: a CALL whose object is
                                       the kernel and whose items are the launch configuration */
     DL_EXF_TENSOR_TYPED = 1 << 1,  /* C++: the compiler resolved its type to at::Tensor */
-    DL_EXF_CPP = 1 << 2,           /* lowered from C++: the union below holds cpp_callee/cpp_ctype */
+    DL_EXF_CPP = 1 << 2,           /* lowered from C++: its extra holds cpp_callee/cpp_ctype */
+    DL_EXF_EXTRA = 1 << 3,         /* a DlExprExtra follows it in memory (dl_expr_extra) */
 };
 
 typedef struct DlArg {
@@ -63,9 +64,11 @@ typedef struct DlArg {
     DlExpr *value;
 } DlArg;
 
-/* What few expressions hold beyond the common fields, out of line. Python's comprehensions and
- * walruses and C++'s resolved names never meet in one expression: one pair of fields serves
- * both. Read the C++ pair through dl_expr_callee()/dl_expr_ctype(), NULL for Python. */
+/* What few expressions hold beyond the common fields, allocated right after the expression
+ * (DL_EXF_EXTRA) so that the others carry no pointer to it. Python's comprehensions and walruses
+ * and C++'s resolved names never meet in one expression: one pair of fields serves both. Read
+ * it through dl_expr_extra(), the C++ pair through dl_expr_callee()/dl_expr_ctype(), NULL for
+ * Python. */
 typedef struct DlExprExtra {
     union {
         struct {
@@ -81,7 +84,7 @@ typedef struct DlExprExtra {
     };
 } DlExprExtra;
 
-/* Fields ordered so that nothing is padded: a project holds millions of these (64 bytes). */
+/* A project holds millions of these: 56 bytes (kind, flags and item_count share a word). */
 struct DlExpr {
     DlExprKind kind;
     uint16_t flags; /* DL_EXF_* */
@@ -92,15 +95,19 @@ struct DlExpr {
     DlExpr *object;
     DlExpr **items;
     DlArg *args;
-    DlExprExtra *extra; /* set on every COMP, WALRUS and C++ expression; NULL elsewhere */
 };
+
+/* The extra fields of every COMP, WALRUS and C++ expression; NULL for the others. */
+static inline DlExprExtra *dl_expr_extra(const DlExpr *e) {
+    return e->flags & DL_EXF_EXTRA ? (DlExprExtra *)(void *)((char *)e + sizeof *e) : NULL;
+}
 
 /* C++ only: the resolved callee of a call, the resolved type of an expression (else NULL). */
 static inline const char *dl_expr_callee(const DlExpr *e) {
-    return e && (e->flags & DL_EXF_CPP) && e->extra ? e->extra->cpp_callee : NULL;
+    return e && (e->flags & DL_EXF_CPP) && dl_expr_extra(e) ? dl_expr_extra(e)->cpp_callee : NULL;
 }
 static inline const char *dl_expr_ctype(const DlExpr *e) {
-    return e && (e->flags & DL_EXF_CPP) && e->extra ? e->extra->cpp_ctype : NULL;
+    return e && (e->flags & DL_EXF_CPP) && dl_expr_extra(e) ? dl_expr_extra(e)->cpp_ctype : NULL;
 }
 
 typedef enum {
@@ -140,14 +147,28 @@ typedef struct DlImport {
     int level;          /* relative import dots */
 } DlImport;
 
+/* What only compound statements have (blocks, a def's function, a class): one pointer in
+ * every statement instead of 72 bytes, since most statements are simple. */
+typedef struct DlStmtParts {
+    DlBlock body, orelse, finalbody;
+    DlBlock *handlers;
+    uint32_t handler_count;
+    DlFunction *func;
+    DlClass *cls;
+} DlStmtParts;
+
+/* The parts of every simple statement: all empty. Read-only: a front end that fills a part
+ * takes its own with dl_stmt_own_parts(). */
+extern const DlStmtParts dl_stmt_no_parts;
+
 /* Fields ordered so that the counts share words, and the fields of one kind only share storage
- * (a project holds hundreds of thousands of these: 128 bytes, not 168). Read a kind's own
- * fields only after checking the kind: an assignment's `annotation` is an import's `imports`. */
+ * (a project holds hundreds of thousands of these: 56 bytes). Read a kind's own fields only
+ * after checking the kind: an assignment's `annotation` is an import's `imports`. `parts` is
+ * never NULL (&dl_stmt_no_parts for a simple statement). */
 struct DlStmt {
     DlStmtKind kind;
     DlSpan span;
     uint32_t target_count;
-    uint32_t handler_count;
     union {
         uint32_t with_count;   /* WITH */
         uint32_t import_count; /* IMPORT */
@@ -160,11 +181,11 @@ struct DlStmt {
         DlExpr **withs;     /* WITH: context expressions; targets[i] is the `as` target or NULL */
         DlImport *imports;  /* IMPORT */
     };
-    DlBlock body, orelse, finalbody;
-    DlBlock *handlers;
-    DlFunction *func;
-    DlClass *cls;
+    DlStmtParts *parts;
 };
+
+/* `s`'s own parts, allocated in `arena` the first time (front ends, while lowering). */
+DlStmtParts *dl_stmt_own_parts(DlArena *arena, DlStmt *s);
 
 typedef struct DlParam {
     const char *name;
