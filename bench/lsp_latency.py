@@ -129,6 +129,18 @@ class Client:
                     return p["diagnostics"]
 
 
+def server_peak_kb(pid):
+    """The server's peak resident set (VmHWM) in KiB, or None where /proc does not say."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return None
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--devlint", default=str(ROOT / "build" / "devlint"))
@@ -189,6 +201,7 @@ def main():
             broken = not broken
             found = any(d["code"] == "DL101" for d in diags)
             assert found == broken, f"version {version}: DL101 {'missing' if broken else 'still there'}"
+        peak_kb = server_peak_kb(c.proc.pid)  # the models the server keeps, at their largest
         c.request("shutdown", None)
         c.notify("exit", None)
         c.proc.wait(timeout=10)
@@ -204,6 +217,8 @@ def main():
         print(f"  didChange -> publishDiagnostics: min {samples[0]:.1f} ms, "
               f"median {statistics.median(samples):.1f} ms, p90 {p90:.1f} ms, "
               f"max {samples[-1]:.1f} ms (target: median < 50 ms)")
+        if peak_kb is not None:
+            print(f"  server peak resident memory: {peak_kb / 1024:.1f} MB")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
