@@ -353,7 +353,11 @@ static size_t not_defined_name(Cursor c, const char **name) {
 }
 
 /* An include directive's target: its name (malloc'ed) and whether quoted; NULL for a computed
- * include (`#include MACRO`), which the scan cannot follow. */
+ * include (`#include MACRO`), which the scan cannot follow. NULL too for a quoted name followed
+ * by a letter, `_`, a universal character name or a non-ASCII byte: C++ may read that as a
+ * string literal with a user-defined suffix (`"a.h"_x`, `"a.h"s`, `"a.h"<U+FEFF>`), which names
+ * no file, and include nothing ("expected FILENAME"); which suffixes it takes depends on the
+ * compiler and the standard, so none is followed. */
 static char *include_target(Cursor c, bool *quoted) {
     skip_blanks(&c);
     if (c.p >= c.end) return NULL;
@@ -363,6 +367,8 @@ static char *include_target(Cursor c, bool *quoted) {
     const char *start = ++c.p;
     while (c.p < c.end && *c.p != close && *c.p != '\n' && *c.p != '\r') c.p++;
     if (c.p >= c.end || *c.p != close || c.p == start) return NULL;
+    unsigned char after = c.p + 1 < c.end ? (unsigned char)c.p[1] : 0;
+    if (*quoted && (isalpha(after) || after == '_' || after == '\\' || after >= 0x80)) return NULL;
     char *name = strndup(start, (size_t)(c.p - start));
     if (!name) abort();
     return name;

@@ -197,6 +197,18 @@ Test(cpp_include_scan, computed_includes_are_skipped, .init = setup_dir) {
     assert_nothing_missing("#define HEADER \"x.h\"\n#include HEADER\n");
 }
 
+Test(cpp_include_scan, a_literal_suffix_is_not_a_file_name, .init = setup_dir) {
+    /* C++ reads `"x.h"_s`, `"x.h"s` (and a non-ASCII or \u suffix: a UTF-8 BOM, found by
+     * fuzz_cpp) as a string with a user-defined suffix, and includes nothing; `"x.h" _s` and
+     * `<x.h>_s` it still includes */
+    assert_nothing_missing("#include \"x.h\"_s\n");
+    assert_nothing_missing("#include \"x.h\"s\n");
+    assert_nothing_missing("#include \"x.h\"\xef\xbb\xbf\n");
+    assert_nothing_missing("#include \"x.h\"\\u00e9\n");
+    assert_missing("#include \"x.h\" _s\n", "x.h", "main.cpp", 1);
+    assert_missing("#include <x.h>_s\n", "x.h", "main.cpp", 1);
+}
+
 Test(cpp_include_scan, unbalanced_conditionals_leave_it_to_the_compiler, .init = setup_dir) {
     assert_nothing_missing("#endif\n#include \"gone.h\"\n");
     write_file("broken.h", "#if X\n");
