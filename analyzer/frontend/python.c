@@ -264,8 +264,8 @@ static void lower_arguments(Lower *L, TSNode args, DlExpr *call) {
 }
 
 /* String literal contents (first string_content of a plain, non-f string). `unread`: a string
- * statement (a docstring), whose value nothing reads: its text is not copied ("" stands for it,
- * a tenth of a model's memory in a well-documented project). */
+ * statement (a docstring), whose value nothing reads: its text is not copied ("" stands for it;
+ * docstrings are 7.3 MB of huggingface/diffusers' 45 MB of Python). */
 static DlExpr *lower_string(Lower *L, TSNode n, bool unread) {
     DlExpr *e = new_expr(L, DL_EX_STRING, n);
     uint32_t count = ts_node_named_child_count(n);
