@@ -14,6 +14,7 @@
 #include "core/files.h"
 #include "core/hash.h"
 #include "core/vec.h"
+#include "frontend/cpp_crash_guard.h"
 #include "frontend/cpp_flags.h"
 #include "frontend/cpp_missing_header.h"
 #include "frontend/cpp_pch.h"
@@ -1936,6 +1937,17 @@ DlParseResult dl_cpp_parse(const DlSource *src, DlArena *arena, const DlCppOptio
     char *abs = realpath(src->path, NULL);
     CXTranslationUnit tu = NULL;
     if (missing_include(src, abs ? abs : src->path, &args, opts, &result)) {
+        free(cache);
+        goto out;
+    }
+    DlCppCrashSite crash;
+    if (dl_cpp_crashing_code(src->text, src->len, &crash)) { /* see cpp_crash_guard.h */
+        if (asprintf(&result.error,
+                     "line %u, column %u: a `.` with no member name after it (`x.<`, "
+                     "`x.template <`, `x.~<`) is a syntax error on which the C++ parser "
+                     "recurses until it crashes; fix it and devlint can check the file",
+                     crash.line, crash.column) < 0)
+            abort();
         free(cache);
         goto out;
     }

@@ -509,6 +509,31 @@ class CppMissingHeaders(CliTestCase):
         self.assertRegex(proc.stderr, r"(?m)^devlint: ext/cond\.cpp: ")
 
 
+class CppCompilerCrash(CliTestCase):
+    """clang recurses until it overflows its stack on a member access with no name after a class
+    template (`std::vector.<int> out;`), and libclang cannot recover from that: the file is
+    reported as unreadable before the compiler runs (frontend/cpp_crash_guard.h), and the other
+    files are still checked."""
+
+    def setUp(self):
+        super().setUp()
+        if "--no-pch" not in self.run_cli("--help").stdout:
+            self.skipTest("this devlint was built without libclang")
+        self.write("ext/typo.cpp", "#include <torch/extension.h>\n#include <vector>\n"
+                   "void f() {\n  std::vector.<torch::Tensor> out;\n}\n")
+        self.write("ext/fine.cpp", "#include <torch/extension.h>\nat::Tensor h(at::Tensor x) {\n"
+                   "  x.to(torch::kCUDA);\n  return x;\n}\n")
+        self.write("bug.py", BUGGY)
+
+    def test_the_file_is_reported_and_the_others_checked(self):
+        proc = self.run_cli("--no-cache", "ext", "bug.py")
+        self.assertExit(proc, 1)
+        self.assertIn("devlint: error: ext/typo.cpp: line 4, column 14: a `.` with no member "
+                      "name after it", proc.stderr)
+        self.assertIn("ext/fine.cpp:3:3: DL101", proc.stdout)
+        self.assertIn("bug.py:", proc.stdout)
+
+
 class Selection(CliTestCase):
     def setUp(self):
         super().setUp()

@@ -1,0 +1,165 @@
+/* C++ that crashes the compiler, found by a small lexer (see cpp_crash_guard.h). It reads the
+ * text as the compiler's first phases do where that matters: comments, string and character
+ * literals (raw strings too), numbers (`1.<2` is `1.` then `<`), `...`, and spliced lines. */
+#include "frontend/cpp_crash_guard.h"
+
+#include <string.h>
+
+typedef struct Lexer {
+    const char *p, *start, *end;
+} Lexer;
+
+static bool is_ident(unsigned char c) {
+    return c == '_' || c == '$' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           (c >= '0' && c <= '9') || c >= 0x80;
+}
+
+/* The length of a line end at `p` (\n, \r\n or a lone \r), or 0. */
+static size_t line_end(const Lexer *x, const char *p) {
+    if (p >= x->end) return 0;
+    if (*p == '\n') return 1;
+    if (*p == '\r') return p + 1 < x->end && p[1] == '\n' ? 2 : 1;
+    return 0;
+}
+
+/* Past blanks, line ends, splices and comments. */
+static void skip_space(Lexer *x) {
+    while (x->p < x->end) {
+        size_t n;
+        if (*x->p == ' ' || *x->p == '\t' || *x->p == '\f' || *x->p == '\v') {
+            x->p++;
+        } else if ((n = line_end(x, x->p))) {
+            x->p += n;
+        } else if (*x->p == '\\' && (n = line_end(x, x->p + 1))) {
+            x->p += 1 + n;
+        } else if (*x->p == '/' && x->p + 1 < x->end && x->p[1] == '/') {
+            while (x->p < x->end) { /* a line comment goes on over a splice */
+                if (*x->p == '\\' && (n = line_end(x, x->p + 1)))
+                    x->p += 1 + n;
+                else if (line_end(x, x->p))
+                    break;
+                else
+                    x->p++;
+            }
+        } else if (*x->p == '/' && x->p + 1 < x->end && x->p[1] == '*') {
+            const char *close = NULL;
+            for (const char *q = x->p + 2; q + 1 < x->end && !close; q++)
+                if (q[0] == '*' && q[1] == '/') close = q;
+            x->p = close ? close + 2 : x->end;
+        } else {
+            return;
+        }
+    }
+}
+
+/* Past a quoted literal whose opening quote is at p; an unterminated one ends with its line. */
+static void skip_quoted(Lexer *x) {
+    char q = *x->p++;
+    while (x->p < x->end && *x->p != q && !line_end(x, x->p))
+        x->p += *x->p == '\\' ? 2 : 1;
+    if (x->p < x->end && *x->p == q) x->p++;
+    if (x->p > x->end) x->p = x->end;
+}
+
+/* R"(...)", u8R"(...)", uR, UR, LR. */
+static bool raw_prefix(const char *word, size_t n) {
+    static const char *const prefixes[] = {"R", "u8R", "uR", "UR", "LR"};
+    for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
+        if (strlen(prefixes[i]) == n && memcmp(word, prefixes[i], n) == 0) return true;
+    return false;
+}
+
+/* Past a raw string whose `"` is at p; false when it is not one the lexer understands. */
+static bool skip_raw(Lexer *x) {
+    const char *d = x->p + 1, *open = d;
+    while (open < x->end && open - d <= 16 && *open != '(' && *open != '"' && *open != '\\' &&
+           *open != ' ' && *open != ')' && !line_end(x, open))
+        open++;
+    if (open >= x->end || *open != '(') return false;
+    size_t dlen = (size_t)(open - d);
+    for (const char *r = open + 1; r < x->end; r++)
+        if (*r == ')' && (size_t)(x->end - r) >= dlen + 2 && memcmp(r + 1, d, dlen) == 0 &&
+            r[1 + dlen] == '"') {
+            x->p = r + dlen + 2;
+            return true;
+        }
+    return false;
+}
+
+/* Past a number (a pp-number: digits, letters, '.', digit separators, signed exponents). */
+static void skip_number(Lexer *x) {
+    x->p++;
+    while (x->p < x->end) {
+        unsigned char c = (unsigned char)*x->p;
+        char before = x->p[-1];
+        bool exponent_sign = (c == '+' || c == '-') &&
+                             (before == 'e' || before == 'E' || before == 'p' || before == 'P');
+        bool separator = c == '\'' && x->p + 1 < x->end && is_ident((unsigned char)x->p[1]);
+        if (!(is_ident(c) || c == '.' || exponent_sign || separator)) break;
+        x->p++;
+    }
+}
+
+static void locate(const Lexer *x, const char *at, DlCppCrashSite *site) {
+    unsigned line = 1;
+    const char *line_start = x->start;
+    for (const char *q = x->start; q < at; q++) {
+        size_t n = line_end(x, q);
+        if (!n) continue;
+        line++;
+        q += n - 1;
+        line_start = q + 1;
+    }
+    site->line = line;
+    site->column = (unsigned)(at - line_start) + 1;
+}
+
+/* After a member access's `.` (x->p just past it): what follows crashes the compiler. */
+static bool crashing_member(Lexer *x) {
+    skip_space(x);
+    if (x->p < x->end && *x->p == '~') {
+        x->p++;
+        skip_space(x);
+    } else if ((size_t)(x->end - x->p) >= 8 && memcmp(x->p, "template", 8) == 0 &&
+               !(x->p + 8 < x->end && is_ident((unsigned char)x->p[8]))) {
+        x->p += 8;
+        skip_space(x);
+    }
+    return x->p < x->end && *x->p == '<';
+}
+
+bool dl_cpp_crashing_code(const char *text, size_t len, DlCppCrashSite *site) {
+    Lexer x = {text, text, text + len};
+    while (x.p < x.end) {
+        skip_space(&x);
+        if (x.p >= x.end) break;
+        unsigned char c = (unsigned char)*x.p;
+        if (c == '"' || c == '\'') {
+            skip_quoted(&x);
+        } else if (c >= '0' && c <= '9') {
+            skip_number(&x);
+        } else if (is_ident(c)) {
+            const char *word = x.p;
+            while (x.p < x.end && is_ident((unsigned char)*x.p))
+                x.p++;
+            if (x.p < x.end && *x.p == '"' && raw_prefix(word, (size_t)(x.p - word)) &&
+                !skip_raw(&x))
+                return false; /* a raw string it does not understand: the compiler decides */
+        } else if (c == '.') {
+            if (x.p + 1 < x.end && x.p[1] >= '0' && x.p[1] <= '9') { /* .5 */
+                skip_number(&x);
+            } else if (x.p + 2 < x.end && x.p[1] == '.' && x.p[2] == '.') { /* ... (a fold) */
+                x.p += 3;
+            } else {
+                const char *dot = x.p++;
+                if (crashing_member(&x)) {
+                    locate(&x, dot, site);
+                    return true;
+                }
+            }
+        } else {
+            x.p++;
+        }
+    }
+    return false;
+}
