@@ -579,6 +579,9 @@ static bool collect_includes(const char *text, size_t len, unsigned defined, Inc
             /* the rest of the directive: only a comment that goes on past it is left */
             for (p = from, line_start = false; p < eol;) {
                 const char *close = NULL;
+                /* a raw string in a directive may go on past its line (or, broken, to the end
+                 * of the file, as the compiler reads it): the scan does not follow that */
+                if (p[0] == 'R' && p + 1 < eol && p[1] == '"') return false;
                 if (*p == '"' || *p == '\'') {
                     p = skip_literal(p, eol);
                 } else if (p[0] == '/' && p + 1 < eol && p[1] == '*' &&

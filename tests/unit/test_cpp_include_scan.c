@@ -197,6 +197,14 @@ Test(cpp_include_scan, computed_includes_are_skipped, .init = setup_dir) {
     assert_nothing_missing("#define HEADER \"x.h\"\n#include HEADER\n");
 }
 
+Test(cpp_include_scan, a_raw_string_in_a_directive_leaves_it_to_the_compiler, .init = setup_dir) {
+    /* a broken raw string in a directive eats the rest of the file for the compiler (fuzz_cpp);
+     * a whole one may hold lines that look like directives */
+    assert_nothing_missing("#bad x = R\"d(\n#include \"z.h\"\n");
+    assert_nothing_missing("#define SRC R\"(\n#include \"z.h\"\n)\"\n");
+    assert_missing("#define SRC \"R\"\n#include \"z.h\"\n", "z.h", "main.cpp", 2);
+}
+
 Test(cpp_include_scan, a_literal_suffix_is_not_a_file_name, .init = setup_dir) {
     /* C++ reads `"x.h"_s`, `"x.h"s` (and a non-ASCII or \u suffix: a UTF-8 BOM, found by
      * fuzz_cpp) as a string with a user-defined suffix, and includes nothing; `"x.h" _s` and
