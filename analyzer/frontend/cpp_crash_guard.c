@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include "frontend/cpp_lex.h"
+
 typedef struct Lexer {
     const char *p, *start, *end;
 } Lexer;
@@ -69,21 +71,12 @@ static bool raw_prefix(const char *word, size_t n) {
     return false;
 }
 
-/* Past a raw string whose `"` is at p; false when it is not one the lexer understands. */
+/* Past a raw string whose `"` is at p (cpp_lex.h); false when it has no delimiter. One that
+ * never closes takes the rest of the file, as the compiler reads it. */
 static bool skip_raw(Lexer *x) {
-    const char *d = x->p + 1, *open = d;
-    while (open < x->end && open - d <= 16 && *open != '(' && *open != '"' && *open != '\\' &&
-           *open != ' ' && *open != ')' && !line_end(x, open))
-        open++;
-    if (open >= x->end || *open != '(') return false;
-    size_t dlen = (size_t)(open - d);
-    for (const char *r = open + 1; r < x->end; r++)
-        if (*r == ')' && (size_t)(x->end - r) >= dlen + 2 && memcmp(r + 1, d, dlen) == 0 &&
-            r[1 + dlen] == '"') {
-            x->p = r + dlen + 2;
-            return true;
-        }
-    return false;
+    const char *after = dl_cpp_raw_string_end(x->p, x->end);
+    if (after) x->p = after;
+    return after != NULL;
 }
 
 /* Past a number (a pp-number: digits, letters, '.', digit separators, signed exponents). */

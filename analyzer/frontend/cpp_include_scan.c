@@ -13,6 +13,7 @@
 #include "core/files.h"
 #include "core/hash.h"
 #include "core/vec.h"
+#include "frontend/cpp_lex.h"
 
 typedef DL_VEC(char *) PathVec;
 
@@ -459,19 +460,6 @@ static bool starts_char_literal(const char *text, const char *p) {
     return q == p || !isdigit((unsigned char)*q);
 }
 
-/* The end of a raw string literal R"delim( ... )delim" whose R is at `p`, or NULL when it is
- * not one. */
-static const char *raw_string_end(const char *p, const char *end) {
-    const char *open = p + 2, *q = open;
-    while (q < end && q - open <= 16 && *q != '(' && *q != '\\' && *q != ' ' && *q != '\n') q++;
-    if (q >= end || *q != '(') return NULL;
-    size_t dlen = (size_t)(q - open);
-    for (const char *r = q + 1; r + dlen + 1 < end; r++)
-        if (r[0] == ')' && memcmp(r + 1, open, dlen) == 0 && r[1 + dlen] == '"')
-            return r + dlen + 2;
-    return end;
-}
-
 /* Past a string or character literal opening at `p` (its quote): at its closing quote or,
  * unterminated, at the end of the line. */
 static const char *skip_literal(const char *p, const char *end) {
@@ -600,7 +588,7 @@ static bool collect_includes(const char *text, size_t len, unsigned defined, Inc
             k.any_token = true;
             k.guard_pending = false;
             bool raw_prefix = ch == 'R' && p + 1 < end && p[1] == '"';
-            const char *raw = raw_prefix ? raw_string_end(p, end) : NULL;
+            const char *raw = raw_prefix ? dl_cpp_raw_string_end(p + 1, end) : NULL;
             /* a broken raw string: the compiler skips ahead to a quote somewhere, maybe over
              * directives */
             if (raw_prefix && !raw) return false;

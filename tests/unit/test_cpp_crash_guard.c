@@ -51,4 +51,9 @@ Test(cpp_crash_guard, not_in_comments_or_literals) {
 
 Test(cpp_crash_guard, an_unreadable_raw_string_leaves_it_to_the_compiler) {
     assert_fine("const char *r = R\"abc\nstd::vector.<int> x;");
+    /* a delimiter has at most 16 characters (frontend/cpp_lex.h, shared with the include scan) */
+    assert_fine(
+        "const char *r = R\"0123456789abcdefg(x)0123456789abcdefg\";\nstd::vector.<int> x;");
+    assert_crashing(
+        "const char *r = R\"0123456789abcdef(x)0123456789abcdef\";\nstd::vector.<int> x;", 2, 12);
 }
