@@ -596,7 +596,8 @@ static void add_arg(PtrVec *args, Lower *L, const char *keyword, DlExpr *value, 
 }
 
 static void finish_args(Lower *L, DlExpr *call, PtrVec *args) {
-    call->arg_count = (uint32_t)args->len;
+    if (args->len > DL_MAX_CALL_ARGS) args->len = DL_MAX_CALL_ARGS; /* dl_vec_free frees all */
+    call->arg_count = (uint16_t)args->len;
     if (args->len) {
         call->args = dl_arena_alloc(L->arena, args->len * sizeof(DlArg));
         for (size_t i = 0; i < args->len; i++)

@@ -22,4 +22,14 @@ static inline void **dl_ptrvec_finish(DlArena *arena, DlPtrVec *v, uint32_t *cou
     return out;
 }
 
+/* The same for a count the model keeps in 16 bits (DL_MAX_ASSIGN_TARGETS): children past
+ * UINT16_MAX are dropped. */
+static inline void **dl_ptrvec_finish16(DlArena *arena, DlPtrVec *v, uint16_t *count) {
+    if (v->len > UINT16_MAX) v->len = UINT16_MAX;
+    uint32_t n;
+    void **out = dl_ptrvec_finish(arena, v, &n);
+    *count = (uint16_t)n;
+    return out;
+}
+
 #endif

@@ -255,7 +255,8 @@ static void lower_arguments(Lower *L, TSNode args, DlExpr *call) {
             dl_vec_push(&out, a);
         }
     }
-    call->arg_count = (uint32_t)out.len;
+    if (out.len > DL_MAX_CALL_ARGS) out.len = DL_MAX_CALL_ARGS;
+    call->arg_count = (uint16_t)out.len;
     if (out.len) {
         call->args = dl_arena_alloc(L->arena, out.len * sizeof(DlArg));
         memcpy(call->args, out.items, out.len * sizeof(DlArg));
@@ -540,7 +541,7 @@ static DlStmt *lower_assignment(Lower *L, TSNode n, TSNode stmt_node) {
         if (kind_of(cur) == N_AUGASSIGN) s->value = NULL; /* rare: a = b += 1 is invalid */
         else s->value = lower_expr(L, cur);
     }
-    s->targets = (DlExpr **)dl_ptrvec_finish(L->arena, &targets, &s->target_count);
+    s->targets = (DlExpr **)dl_ptrvec_finish16(L->arena, &targets, &s->target_count);
     return s;
 }
 
@@ -780,8 +781,10 @@ static void lower_with(Lower *L, TSNode n, DlStmt *s) {
             }
         }
     }
+    /* targets[i] is withs[i]'s `as` target: both keep as many as target_count can hold */
+    if (withs.len > DL_MAX_ASSIGN_TARGETS) withs.len = DL_MAX_ASSIGN_TARGETS;
     s->withs = (DlExpr **)dl_ptrvec_finish(L->arena, &withs, &s->with_count);
-    s->targets = (DlExpr **)dl_ptrvec_finish(L->arena, &targets, &s->target_count);
+    s->targets = (DlExpr **)dl_ptrvec_finish16(L->arena, &targets, &s->target_count);
     lower_block_into(L, field(n, G.f_body), &own_parts(L, s)->body);
 }
 

@@ -8,9 +8,10 @@
 /* dl_expr_extra() reads the extra right after the expression: it must be aligned there. */
 _Static_assert(sizeof(DlExpr) % _Alignof(DlExprExtra) == 0, "DlExprExtra after a DlExpr");
 #if UINTPTR_MAX == 0xffffffffffffffffu /* the sizes the memory figures (docs/memory.md) assume */
-_Static_assert(sizeof(DlExpr) == 56, "DlExpr grew: a project holds millions");
-_Static_assert(sizeof(DlStmt) == 56, "DlStmt grew: a project holds hundreds of thousands");
+_Static_assert(sizeof(DlExpr) == 48, "DlExpr grew: a project holds millions");
+_Static_assert(sizeof(DlStmt) == 48, "DlStmt grew: a project holds hundreds of thousands");
 #endif
+_Static_assert(DL_EXF_EXTRA <= UINT8_MAX, "DlExpr.flags is one byte");
 
 const DlStmtParts dl_stmt_no_parts;
 

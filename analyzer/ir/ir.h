@@ -84,13 +84,18 @@ typedef struct DlExprExtra {
     };
 } DlExprExtra;
 
-/* A project holds millions of these: 56 bytes (kind, flags and item_count share a word). */
+/* The most arguments a call keeps: the front ends drop the ones after it (no real call comes
+ * near; the count shares a word with the kind, the flags and item_count). */
+#define DL_MAX_CALL_ARGS UINT16_MAX
+
+/* A project holds millions of these: 48 bytes (kind, flags, arg_count and item_count share a
+ * word). */
 struct DlExpr {
     DlExprKind kind;
-    uint16_t flags; /* DL_EXF_* */
+    uint8_t flags; /* DL_EXF_* */
+    uint16_t arg_count; /* at most DL_MAX_CALL_ARGS */
     uint32_t item_count;
     DlSpan span;
-    uint32_t arg_count;
     const char *name;
     DlExpr *object;
     DlExpr **items;
@@ -110,7 +115,7 @@ static inline const char *dl_expr_ctype(const DlExpr *e) {
     return e && (e->flags & DL_EXF_CPP) && dl_expr_extra(e) ? dl_expr_extra(e)->cpp_ctype : NULL;
 }
 
-typedef enum {
+typedef enum __attribute__((packed)) { /* one byte: see DlStmt */
     DL_ST_OTHER = 0, /* pass, break, continue, global, assert, del, raise, ... */
     DL_ST_EXPR,      /* value */
     DL_ST_ASSIGN,    /* targets[] = value (chained targets), annotation */
@@ -161,18 +166,22 @@ typedef struct DlStmtParts {
  * takes its own with dl_stmt_own_parts(). */
 extern const DlStmtParts dl_stmt_no_parts;
 
-/* Fields ordered so that the counts share words, and the fields of one kind only share storage
- * (a project holds hundreds of thousands of these: 56 bytes). Read a kind's own fields only
- * after checking the kind: an assignment's `annotation` is an import's `imports`. `parts` is
- * never NULL (&dl_stmt_no_parts for a simple statement). */
+/* The most targets a chained assignment (`a = b = ... = value`) keeps: the front ends drop the
+ * ones after it (the count shares a word with the kind and with_count). */
+#define DL_MAX_ASSIGN_TARGETS UINT16_MAX
+
+/* Fields ordered so that the kind and the counts share a word, and the fields of one kind only
+ * share storage (a project holds hundreds of thousands of these: 48 bytes). Read a kind's own
+ * fields only after checking the kind: an assignment's `annotation` is an import's `imports`.
+ * `parts` is never NULL (&dl_stmt_no_parts for a simple statement). */
 struct DlStmt {
     DlStmtKind kind;
-    DlSpan span;
-    uint32_t target_count;
+    uint16_t target_count; /* at most DL_MAX_ASSIGN_TARGETS */
     union {
         uint32_t with_count;   /* WITH */
         uint32_t import_count; /* IMPORT */
     };
+    DlSpan span;
     DlExpr **targets;
     DlExpr *value;
     union {

@@ -1,0 +1,81 @@
+/* Unit tests for the Python front end's limits: counts the program model keeps in 16 bits
+ * (ir.h: DL_MAX_CALL_ARGS, DL_MAX_ASSIGN_TARGETS) hold at most that many children, and the file
+ * is still lowered. */
+#include "frontend/python.h"
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/source.h"
+
+/* `head` + `count` times `each` + `tail`, lowered; the module's first statement. */
+static const DlStmt *lower_first(DlSource *src, DlArena *arena, const char *head,
+                                 const char *each, size_t count, const char *tail) {
+    size_t cap = strlen(head) + count * strlen(each) + strlen(tail) + 1;
+    char *text = malloc(cap);
+    cr_assert_not_null(text);
+    char *p = text + sprintf(text, "%s", head);
+    for (size_t i = 0; i < count; i++) p += sprintf(p, "%s", each);
+    sprintf(p, "%s", tail);
+    char *error = NULL;
+    cr_assert(dl_source_from_bytes(src, "limits.py", text, strlen(text), 0, &error), "%s",
+              error ? error : "");
+    free(text);
+    dl_arena_init(arena);
+    DlParseResult r = dl_python_parse(src, arena, true, NULL);
+    cr_assert_not_null(r.module, "%s", r.error ? r.error : "");
+    cr_assert_geq(r.module->body.count, 1);
+    return r.module->body.items[0];
+}
+
+Test(python_lower, a_call_keeps_its_first_arguments_up_to_the_limit) {
+    DlSource src;
+    DlArena arena;
+    const DlStmt *s = lower_first(&src, &arena, "f(", "x, ", 70000, "last)\n");
+    cr_assert_eq(s->kind, DL_ST_EXPR);
+    cr_assert_eq(s->value->kind, DL_EX_CALL);
+    cr_assert_eq(s->value->arg_count, DL_MAX_CALL_ARGS);
+    cr_assert_str_eq(s->value->args[DL_MAX_CALL_ARGS - 1].value->name, "x");
+    dl_arena_release(&arena);
+    dl_source_free(&src);
+}
+
+Test(python_lower, a_call_at_the_limit_keeps_every_argument) {
+    DlSource src;
+    DlArena arena;
+    const DlStmt *s = lower_first(&src, &arena, "f(", "x, ", DL_MAX_CALL_ARGS - 1, "last)\n");
+    cr_assert_eq(s->value->arg_count, DL_MAX_CALL_ARGS);
+    cr_assert_str_eq(s->value->args[DL_MAX_CALL_ARGS - 1].value->name, "last");
+    dl_arena_release(&arena);
+    dl_source_free(&src);
+}
+
+Test(python_lower, a_with_keeps_each_item_with_its_target_up_to_the_limit) {
+    DlSource src;
+    DlArena arena;
+    const DlStmt *s = lower_first(&src, &arena, "with ", "a as b, ", 70000, "c as d:\n    pass\n");
+    cr_assert_eq(s->kind, DL_ST_WITH);
+    cr_assert_eq(s->with_count, DL_MAX_ASSIGN_TARGETS);
+    cr_assert_eq(s->target_count, DL_MAX_ASSIGN_TARGETS);
+    cr_assert_str_eq(s->withs[DL_MAX_ASSIGN_TARGETS - 1]->name, "a");
+    cr_assert_str_eq(s->targets[DL_MAX_ASSIGN_TARGETS - 1]->name, "b");
+    dl_arena_release(&arena);
+    dl_source_free(&src);
+}
+
+/* A chain of assignments long enough to reach DL_MAX_ASSIGN_TARGETS is refused before
+ * (over 15,000 operators in a chain); under that, every target is kept. */
+Test(python_lower, a_chained_assignment_keeps_every_target) {
+    DlSource src;
+    DlArena arena;
+    const DlStmt *s = lower_first(&src, &arena, "b = ", "a = ", 10000, "0\n");
+    cr_assert_eq(s->kind, DL_ST_ASSIGN);
+    cr_assert_eq(s->target_count, 10001);
+    cr_assert_str_eq(s->targets[0]->name, "b");
+    cr_assert_str_eq(s->targets[10000]->name, "a");
+    cr_assert_str_eq(s->value->name, "0");
+    dl_arena_release(&arena);
+    dl_source_free(&src);
+}
