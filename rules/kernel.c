@@ -12,11 +12,9 @@ static bool walk_block(const DlBlock *b, StmtVisitor visit, void *data, int dept
 static bool walk_stmt(const DlStmt *s, StmtVisitor visit, void *data, int depth) {
     if (!s || depth > 200) return false;
     if (visit(s, data)) return true;
-    if (walk_block(&s->parts->body, visit, data, depth + 1)) return true;
-    if (walk_block(&s->parts->orelse, visit, data, depth + 1)) return true;
-    if (walk_block(&s->parts->finalbody, visit, data, depth + 1)) return true;
-    for (uint32_t i = 0; i < s->parts->handler_count; i++)
-        if (walk_block(&s->parts->handlers[i], visit, data, depth + 1)) return true;
+    const DlBlock *inner;
+    for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+        if (walk_block(inner, visit, data, depth + 1)) return true;
     return false;
 }
 

@@ -151,11 +151,9 @@ static void gather_block_keys(Flow *F, LoopBindings *lb, const DlBlock *b, int d
                 if (recv) add_loop_key(F, lb, recv);
             }
         }
-        gather_block_keys(F, lb, &s->parts->body, depth + 1);
-        gather_block_keys(F, lb, &s->parts->orelse, depth + 1);
-        gather_block_keys(F, lb, &s->parts->finalbody, depth + 1);
-        for (uint32_t h = 0; h < s->parts->handler_count; h++)
-            gather_block_keys(F, lb, &s->parts->handlers[h], depth + 1);
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            gather_block_keys(F, lb, inner, depth + 1);
     }
 }
 

@@ -93,12 +93,9 @@ bool flow_block_binds(const DlBlock *b, const char *name, int depth) {
             if (flow_target_binds(s->targets[t], name)) return true;
         if (s->kind == DL_ST_DEF && strcmp(s->parts->func->name, name) == 0) return true;
         if (s->kind == DL_ST_CLASS && strcmp(s->parts->cls->name, name) == 0) return true;
-        if (flow_block_binds(&s->parts->body, name, depth + 1) ||
-            flow_block_binds(&s->parts->orelse, name, depth + 1) ||
-            flow_block_binds(&s->parts->finalbody, name, depth + 1))
-            return true;
-        for (uint32_t h = 0; h < s->parts->handler_count; h++)
-            if (flow_block_binds(&s->parts->handlers[h], name, depth + 1)) return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (flow_block_binds(inner, name, depth + 1)) return true;
     }
     return false;
 }

@@ -56,11 +56,9 @@ static void collect_imports_stmt(DlArena *arena, const DlStmt *s, bool into_defs
         }
         return;
     }
-    collect_imports_block(arena, &s->parts->body, into_defs, out);
-    collect_imports_block(arena, &s->parts->orelse, into_defs, out);
-    collect_imports_block(arena, &s->parts->finalbody, into_defs, out);
-    for (uint32_t i = 0; i < s->parts->handler_count; i++)
-        collect_imports_block(arena, &s->parts->handlers[i], into_defs, out);
+    const DlBlock *b;
+    for (uint32_t k = 0; (b = dl_stmt_block(s, k)); k++)
+        collect_imports_block(arena, b, into_defs, out);
     if (s->parts->func && into_defs)
         collect_imports_block(arena, &s->parts->func->body, into_defs, out);
     if (s->parts->cls && into_defs)
@@ -294,12 +292,9 @@ static bool returns_value(const DlBlock *b, int depth) {
         const DlStmt *s = b->items[i];
         if (s->kind == DL_ST_RETURN && s->value) return true;
         if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
-        if (returns_value(&s->parts->body, depth + 1) ||
-            returns_value(&s->parts->orelse, depth + 1) ||
-            returns_value(&s->parts->finalbody, depth + 1))
-            return true;
-        for (uint32_t h = 0; h < s->parts->handler_count; h++)
-            if (returns_value(&s->parts->handlers[h], depth + 1)) return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (returns_value(inner, depth + 1)) return true;
     }
     return false;
 }
@@ -427,11 +422,9 @@ static void gather_self_assignments(const DlSource *src, const DlBlock *b, NameV
             for (uint32_t t = 0; t < s->target_count; t++)
                 gather_self_targets(src, s->targets[t], s->kind == DL_ST_WITH ? NULL : s->value,
                                     out, 0);
-        gather_self_assignments(src, &s->parts->body, out, depth + 1);
-        gather_self_assignments(src, &s->parts->orelse, out, depth + 1);
-        gather_self_assignments(src, &s->parts->finalbody, out, depth + 1);
-        for (uint32_t h = 0; h < s->parts->handler_count; h++)
-            gather_self_assignments(src, &s->parts->handlers[h], out, depth + 1);
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            gather_self_assignments(src, inner, out, depth + 1);
     }
 }
 

@@ -196,6 +196,20 @@ struct DlStmt {
 /* `s`'s own parts, allocated in `arena` the first time (front ends, while lowering). */
 DlStmtParts *dl_stmt_own_parts(DlArena *arena, DlStmt *s);
 
+/* The blocks nested in `s` that run in its scope, in this order: body, else, finally, then each
+ * except handler; not a def's or a class's body (those are in func/cls). `i` counts from 0; NULL
+ * after the last. Walk them with
+ *     for (const DlBlock *b; (b = dl_stmt_block(s, k)); k++)  */
+static inline const DlBlock *dl_stmt_block(const DlStmt *s, uint32_t i) {
+    const DlStmtParts *p = s->parts;
+    switch (i) {
+    case 0: return &p->body;
+    case 1: return &p->orelse;
+    case 2: return &p->finalbody;
+    default: return i - 3 < p->handler_count ? &p->handlers[i - 3] : NULL;
+    }
+}
+
 typedef struct DlParam {
     const char *name;
     DlSpan span;
