@@ -51,6 +51,17 @@ typedef struct LoopBindings {
     bool binds_all; /* nested deeper than the walk looks: every key counts as bound */
 } LoopBindings;
 
+/* The names the functions around a nested function bind (parameters, assignment targets,
+ * nested defs and classes): a closure reads its enclosing functions' locals, not the module's
+ * names. Gathered once per function run, as flow_lookup asks about every name the closure does
+ * not bind itself (see flow_enclosing_binds). */
+typedef struct EnclosingBindings {
+    const DlFunction *fn; /* the nested function they were gathered for; NULL: none yet */
+    const char **slots;   /* open addressing by flow_key_hash; NULL: empty */
+    uint32_t mask;        /* slots - 1, a power of two minus one */
+    bool binds_all;       /* nested deeper than the walk looks: every name counts as bound */
+} EnclosingBindings;
+
 typedef struct Flow {
     const DlFlowEnv *env;
     DlArena *arena;
@@ -90,6 +101,7 @@ typedef struct Flow {
         const char *key;
     } keys[DL_KEY_SLOTS];
     LoopBindings loop_bindings[DL_LOOP_BINDINGS_KEPT]; /* the batch loops asked about last */
+    EnclosingBindings enclosing;                         /* for fn, when it is nested */
     int loop_bindings_next;                              /* the entry to reuse next */
 } Flow;
 
@@ -119,9 +131,8 @@ bool flow_is_module_like(const DlValue *v);
  * not held elsewhere, or a parameter. */
 bool flow_adds_unregistered_state(const DlValue *v);
 const char *flow_key_of(Flow *F, const DlExpr *e);
-bool flow_target_binds(const DlExpr *t, const char *name);
-bool flow_block_binds(const DlBlock *b, const char *name, int depth);
-bool flow_enclosing_binds(const DlFunction *fn, const char *name);
+/* Does a function around F->fn bind `name` (whose flow_key_hash is `hash`)? */
+bool flow_enclosing_binds(Flow *F, const char *name, uint32_t hash);
 const Binding *flow_lookup(Flow *F, const char *key);
 const char *flow_import(Flow *F, const char *name);
 const char *flow_qualify(Flow *F, const DlExpr *e);

@@ -30,26 +30,26 @@ static const DlStmt *lower_first(DlSource *src, DlArena *arena, const char *head
     return r.module->body.items[0];
 }
 
-Test(python_lower, a_call_keeps_its_first_arguments_up_to_the_limit) {
+/* `f(x, x, ..., last)` with `xs` times `x`: the call keeps DL_MAX_CALL_ARGS arguments at most,
+ * and the last one it keeps is `kept_last`. */
+static void check_call(size_t xs, const char *kept_last) {
     DlSource src;
     DlArena arena;
-    const DlStmt *s = lower_first(&src, &arena, "f(", "x, ", 70000, "last)\n");
+    const DlStmt *s = lower_first(&src, &arena, "f(", "x, ", xs, "last)\n");
     cr_assert_eq(s->kind, DL_ST_EXPR);
     cr_assert_eq(s->value->kind, DL_EX_CALL);
     cr_assert_eq(s->value->arg_count, DL_MAX_CALL_ARGS);
-    cr_assert_str_eq(s->value->args[DL_MAX_CALL_ARGS - 1].value->name, "x");
+    cr_assert_str_eq(s->value->args[DL_MAX_CALL_ARGS - 1].value->name, kept_last);
     dl_arena_release(&arena);
     dl_source_free(&src);
 }
 
+Test(python_lower, a_call_keeps_its_first_arguments_up_to_the_limit) {
+    check_call(70000, "x");
+}
+
 Test(python_lower, a_call_at_the_limit_keeps_every_argument) {
-    DlSource src;
-    DlArena arena;
-    const DlStmt *s = lower_first(&src, &arena, "f(", "x, ", DL_MAX_CALL_ARGS - 1, "last)\n");
-    cr_assert_eq(s->value->arg_count, DL_MAX_CALL_ARGS);
-    cr_assert_str_eq(s->value->args[DL_MAX_CALL_ARGS - 1].value->name, "last");
-    dl_arena_release(&arena);
-    dl_source_free(&src);
+    check_call(DL_MAX_CALL_ARGS - 1, "last");
 }
 
 Test(python_lower, a_with_keeps_each_item_with_its_target_up_to_the_limit) {
