@@ -4,14 +4,14 @@
 #
 #     bench/edit_runs.sh PROJECT [FILE...]        # FILE: relative to PROJECT
 #
-# Prints seconds (wall and user CPU) and peak RSS per run. The files are restored however the
-# script ends. DEVLINT (default build/devlint) and JOBS (default 2) can be set. The cache keeps
+# Prints seconds (wall and user CPU), peak RSS and the results analysed again (the cache entries
+# the run wrote) per run. The files are restored however the script ends. DEVLINT (default build/devlint) and JOBS (default 2) can be set. The cache keeps
 # one entry per file: the run after a restore is a re-check too, not a warm run.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 devlint=${DEVLINT:-$root/build/devlint}
 jobs=${JOBS:-2}
-[ $# -ge 1 ] || { sed -n 2,9p "$0"; exit 2; }
+[ $# -ge 1 ] || { sed -n 2,10p "$0"; exit 2; }
 project=$(cd "$1" && pwd)
 shift
 work=$(mktemp -d)
@@ -23,13 +23,16 @@ restore() {
 trap restore EXIT
 
 run() {
+  touch "$work/before"
   /usr/bin/time -f "%e %U %M" -o "$work/time" "$devlint" -j "$jobs" --cache-dir "$work/cache" \
     -q --exit-zero "$project" >/dev/null 2>"$work/stderr" || {
     cat "$work/stderr" >&2
     exit 1
   }
   read -r wall user kb <"$work/time"
-  printf '%-50s %8.2f s  %8.2f s CPU  %6d MB\n' "$1" "$wall" "$user" $((kb / 1024))
+  written=$(find "$work/cache" -name '*.json' -newer "$work/before" | wc -l)
+  printf '%-50s %8.2f s  %8.2f s CPU  %6d MB  %6d analysed\n' "$1" "$wall" "$user" \
+    $((kb / 1024)) "$written"
 }
 
 run "cold (empty result cache)"

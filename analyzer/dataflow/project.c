@@ -87,6 +87,45 @@ const DlFileFacts *dl_project_file(const DlProject *p, const DlModuleIR *m) {
     return NULL;
 }
 
+/* Where this thread's lookups are noted (dl_project_note_reads): the lookups run deep inside
+ * the dataflow engine, on behalf of whichever file's facts or analysis the thread computes. */
+static _Thread_local DlReadSet *read_sink;
+
+DlReadSet *dl_project_note_reads(DlReadSet *into) {
+    DlReadSet *was = read_sink;
+    read_sink = into;
+    return was;
+}
+
+static void note_read(uint32_t file) {
+    if (read_sink && read_sink->bits) read_sink->bits[file / 64] |= (uint64_t)1 << (file % 64);
+}
+
+void dl_project_read_closure(const DlProject *p, const uint64_t *direct, uint64_t *out) {
+    uint32_t *todo = malloc((p->file_count ? p->file_count : 1) * sizeof *todo), n = 0;
+    if (!todo) abort();
+    for (uint32_t w = 0; w < p->read_words; w++) {
+        uint64_t fresh = direct[w] & ~out[w];
+        out[w] |= fresh;
+        for (; fresh; fresh &= fresh - 1) todo[n++] = w * 64 + (uint32_t)__builtin_ctzll(fresh);
+    }
+    while (n) {
+        const uint64_t *next = p->files[todo[--n]].reads.bits;
+        for (uint32_t w = 0; next && w < p->read_words; w++) {
+            uint64_t fresh = next[w] & ~out[w];
+            out[w] |= fresh;
+            for (; fresh; fresh &= fresh - 1)
+                todo[n++] = w * 64 + (uint32_t)__builtin_ctzll(fresh);
+        }
+    }
+    free(todo);
+}
+
+/* Notes the reads of `f`'s facts computations in its own set, until put back. */
+static DlReadSet *note_reads_of(DlFileFacts *f) {
+    return dl_project_note_reads(&f->reads);
+}
+
 static const DlClassInfo *class_in_file(const DlFileFacts *f, const char *name) {
     for (uint32_t i = 0; i < f->class_count; i++)
         if (strcmp(f->classes[i]->cls->name, name) == 0)
@@ -134,7 +173,7 @@ static uint32_t leaf_classes_named(const DlFileFacts *leaf, const char *name,
 
 /* "model.Net" -> the entry Net of the file whose module name is "model"; "Net" -> this file's;
  * otherwise the one entry of that name in the project, if it is unique. Library names
- * (torch.*) never resolve to project code.
+ * (torch.*) never resolve to project code. The file found is noted (dl_project_note_reads).
  *
  * The index holds the shared files only. A leaf asking (`leaf`, classes only) counts its own
  * classes in: no other file names them (driver/sharing.h), so only the leaf can reach them, and
@@ -152,10 +191,15 @@ static const void *find_named(const DlNamedEntry *entries, uint32_t n, const cha
     while (module_start > qualified && module_start[-1] != '.') module_start--;
     size_t mlen = (size_t)(module_end - module_start);
     for (uint32_t i = first; i < first + count; i++)
-        if (strlen(entries[i].module) == mlen && strncmp(entries[i].module, module_start, mlen) == 0)
+        if (strlen(entries[i].module) == mlen &&
+            strncmp(entries[i].module, module_start, mlen) == 0) {
+            note_read(entries[i].file);
             return entries[i].info;
+        }
     if (!unique_fallback || count + own != 1) return NULL;
-    return count ? entries[first].info : own_first;
+    if (!count) return own_first;
+    note_read(entries[first].file);
+    return entries[first].info;
 }
 
 /* Whether `from` may reach other files' code by name: Python's imports can; C++ names are the
@@ -227,6 +271,7 @@ static const char *qualify_static(DlArena *arena, const DlFileFacts *f, const Dl
 /* One round over a file's classes: what their bases tell (project bases, nn.Module, Dataset,
  * an own to()). Whether anything changed. */
 static bool resolve_file_classes(const DlProject *p, DlFileFacts *f, DlArena *arena) {
+    DlReadSet *was = note_reads_of(f);
     bool changed = false;
     for (uint32_t j = 0; j < f->class_count; j++) {
         DlClassInfo *c = f->classes[j];
@@ -270,6 +315,7 @@ static bool resolve_file_classes(const DlProject *p, DlFileFacts *f, DlArena *ar
             }
         }
     }
+    dl_project_note_reads(was);
     return changed;
 }
 
@@ -361,6 +407,7 @@ static bool summary_may_change(const DlFunctionInfo *fi) {
  * module_workers_may_touch_devices). */
 static void summarise_file(DlProject *p, DlFileFacts *f, const DlFlowState *globals,
                            DlArena *keep, bool again, bool workers) {
+    DlReadSet *was = note_reads_of(f);
     size_t budget = DL_FLOW_BUDGET; /* per file: summaries cut short are only less precise */
     for (uint32_t j = 0; j < f->function_count; j++) {
         DlFunctionInfo *fi = f->functions[j];
@@ -372,6 +419,7 @@ static void summarise_file(DlProject *p, DlFileFacts *f, const DlFlowState *glob
         fi->ret = dl_value_persist(keep, dl_flow_run(&env, fi->fn, fi->owner, NULL));
         dl_arena_release(&scratch);
     }
+    dl_project_note_reads(was);
 }
 
 static void compute_function_summaries(DlProject *p, DlFlowState *const *globals, bool again) {
@@ -473,6 +521,7 @@ static void forget_reassigned_devices(DlFileFacts *f, DlClassInfo *c, const DlFu
 /* What each class's __init__ leaves on self, kept in `keep`. */
 static void file_class_attributes(DlProject *p, DlFileFacts *f, const DlFlowState *globals,
                                   DlArena *keep) {
+    DlReadSet *was = note_reads_of(f);
     size_t budget = DL_FLOW_BUDGET;
     for (uint32_t j = 0; j < f->class_count; j++) {
         DlClassInfo *c = f->classes[j];
@@ -518,6 +567,7 @@ static void file_class_attributes(DlProject *p, DlFileFacts *f, const DlFlowStat
         dl_flow_state_free(st);
         dl_arena_release(&scratch);
     }
+    dl_project_note_reads(was);
 }
 
 static void compute_class_attributes(DlProject *p, DlFlowState *const *globals) {
@@ -527,10 +577,12 @@ static void compute_class_attributes(DlProject *p, DlFlowState *const *globals) 
 
 /* A file's module-level state (its values in `keep`). */
 static DlFlowState *file_globals(DlProject *p, DlFileFacts *f, DlArena *keep) {
+    DlReadSet *was = note_reads_of(f);
     size_t budget = DL_FLOW_BUDGET;
     DlFlowEnv env = {p, f, keep, NULL, NULL, p, NULL, 0, &budget};
     DlFlowState *st = NULL;
     dl_flow_run(&env, NULL, NULL, &st);
+    dl_project_note_reads(was);
     return st;
 }
 
@@ -556,12 +608,12 @@ static void build_name_index(DlProject *p) {
         if (!f->module || f->module->language != DL_LANG_PYTHON) continue;
         for (uint32_t j = 0; j < f->class_count; j++)
             p->classes_by_name[p->class_entries++] =
-                (DlNamedEntry){f->classes[j]->cls->name, f->module->module_name, f->classes[j]};
+                (DlNamedEntry){f->classes[j]->cls->name, f->module->module_name, f->classes[j], i};
         for (uint32_t j = 0; j < f->function_count; j++) {
             const DlFunctionInfo *fi = f->functions[j];
             if (fi->owner || fi->fn->parent) continue; /* top-level functions only */
             p->functions_by_name[p->function_entries++] =
-                (DlNamedEntry){fi->fn->name, f->module->module_name, fi};
+                (DlNamedEntry){fi->fn->name, f->module->module_name, fi, i};
         }
     }
     qsort(p->classes_by_name, p->class_entries, sizeof(DlNamedEntry), compare_entries);
@@ -638,6 +690,7 @@ static void build_facts_chunk(void *ctx, size_t index) {
         DlModuleIR *m = c->modules[i];
         build_file_facts(&c->p->files[i], m, arena);
         if (!m) continue;
+        c->p->files[i].reads.bits = dl_arena_alloc(arena, c->p->read_words * sizeof(uint64_t));
         add_referenced_names(&c->names, &c->names_known, m);
         if (!c->workers_may_touch_devices && m->language == DL_LANG_PYTHON)
             c->workers_may_touch_devices = module_workers_may_touch_devices(m);
@@ -694,6 +747,7 @@ void dl_project_build(DlProject *p, DlModuleIR *const *modules, uint32_t count, 
                       const DlProjectLeaves *leaves) {
     dl_arena_init(&p->arena);
     p->file_count = count;
+    p->read_words = (count + 63) / 64;
     p->files = calloc(count ? count : 1, sizeof(DlFileFacts));
     if (!p->files) abort();
     build_all_file_facts(p, modules, count, threads);
@@ -756,6 +810,7 @@ void dl_project_build_leaf(DlProject *p, DlFileFacts *f, DlModuleIR *m, DlArena 
     memset(f, 0, sizeof *f);
     f->leaf = true;
     build_file_facts(f, m, arena);
+    f->reads.bits = dl_arena_alloc(arena, (p->read_words ? p->read_words : 1) * sizeof(uint64_t));
     for (int round = 0; round < 8; round++) /* as resolve_classes, over this file alone */
         if (!resolve_file_classes(p, f, arena)) break;
     /* the same steps in the same order as dl_project_build, for one file. DataLoader builders
@@ -786,6 +841,7 @@ const DlValue *dl_project_find_global(const DlProject *p, const char *qualified)
             strlen(m->module_name) != mlen ||
             strncmp(m->module_name, module_start, mlen) != 0)
             continue;
+        note_read(i);
         return dl_flow_lookup(p->globals[i], name);
     }
     return NULL;

@@ -51,6 +51,13 @@ typedef struct DlImportEntry {
 
 typedef struct DlFlowState DlFlowState;
 
+/* The project files whose facts a computation read: a bit per index of DlProject.files (its
+ * read_words words). A cached result depends on those files and, through their facts, on the
+ * files they read (dl_project_read_closure; driver/check.c keys the result cache by them). */
+typedef struct DlReadSet {
+    uint64_t *bits; /* NULL: not recorded */
+} DlReadSet;
+
 typedef struct DlFileFacts {
     const DlModuleIR *module;
     bool leaf; /* built by dl_project_build_leaf: no other file reads it */
@@ -61,12 +68,15 @@ typedef struct DlFileFacts {
     uint32_t class_count;
     DlFunctionInfo **functions; /* parallel to module->functions */
     uint32_t function_count;
+    DlReadSet reads; /* the files its facts read: bases, module-level values, summaries,
+                        class attributes */
 } DlFileFacts;
 
 typedef struct DlNamedEntry {
     const char *name;   /* class or top-level function name */
     const char *module; /* the file's module name */
     const void *info;   /* DlClassInfo / DlFunctionInfo */
+    uint32_t file;      /* the file's index in DlProject.files */
 } DlNamedEntry;
 
 typedef struct DlProject {
@@ -79,6 +89,7 @@ typedef struct DlProject {
                           "the module's device" is the CPU and nothing can mismatch */
     DlFileFacts *files;
     uint32_t file_count;
+    uint32_t read_words; /* the size of a DlReadSet: file_count bits */
     DlFlowState **globals; /* each file's module-level state, for `from config import DEVICE` */
     DlInterner referenced_names; /* what files read (see DlModuleIR.referenced_names) */
     bool referenced_names_known;
@@ -124,6 +135,16 @@ void dl_project_build_leaf(DlProject *p, DlFileFacts *out, DlModuleIR *m, DlAren
 void dl_project_leaf_done(DlFileFacts *f);
 
 const DlFileFacts *dl_project_file(const DlProject *p, const DlModuleIR *m);
+
+/* From now on, the files whose facts this thread's lookups find (dl_project_find_class,
+ * dl_project_find_function, dl_project_find_global) are noted in `into` (NULL: nowhere); the
+ * set noted in until now is returned, to be put back. What a file's analysis reads beyond
+ * that (a summary's class, a base's methods) came through such a lookup: in its file's facts
+ * or in those of a file that file read. */
+DlReadSet *dl_project_note_reads(DlReadSet *into);
+/* `out` (read_words words) gets `direct`'s files and every file their facts read,
+ * transitively: the files whose bytes a result that read `direct` depends on. */
+void dl_project_read_closure(const DlProject *p, const uint64_t *direct, uint64_t *out);
 /* Qualified name bound to `alias` by an import in this file, or NULL. */
 const char *dl_project_import(const DlFileFacts *f, const char *alias);
 /* A project class/function by the qualified name a file sees ("model.Net", "Net"). */

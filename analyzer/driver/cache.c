@@ -29,7 +29,7 @@ struct DlCache {
     DlStatMemo *stats;
 };
 
-enum { DL_CACHE_FORMAT = 1 }; /* bump when the entry layout changes */
+enum { DL_CACHE_FORMAT = 2 }; /* bump when the entry layout changes */
 
 uint64_t dl_cache_tool_key(void) {
     uint64_t h = dl_hash_bytes(DEVLINT_VERSION, strlen(DEVLINT_VERSION), DL_CACHE_FORMAT);
@@ -246,6 +246,36 @@ static bool deps_unchanged(DlStatMemo *stats, const cJSON *deps) {
     return true;
 }
 
+/* One digest of the files' contents, in their order. */
+static uint64_t sources_digest(const uint64_t *hashes, size_t count) {
+    return dl_hash_bytes(hashes, count * sizeof *hashes, 0x736f75726365);
+}
+
+/* A Python entry's "sources" (the files it read) and "sources_digest", against what they hold
+ * now. */
+static bool sources_unchanged(const cJSON *j, const DlCacheContents *now) {
+    const cJSON *sources = cJSON_GetObjectItemCaseSensitive(j, "sources");
+    if (!sources) return true; /* it read no other file */
+    const cJSON *digest = cJSON_GetObjectItemCaseSensitive(j, "sources_digest");
+    if (!now || !cJSON_IsArray(sources) || !cJSON_IsString(digest)) return false;
+    size_t count = (size_t)cJSON_GetArraySize(sources);
+    uint64_t *hashes = malloc((count ? count : 1) * sizeof *hashes);
+    if (!hashes) abort();
+    size_t k = 0;
+    const cJSON *s;
+    bool ok = true;
+    cJSON_ArrayForEach(s, sources) {
+        if (!cJSON_IsString(s) || !now->content_hash(now->ctx, s->valuestring, &hashes[k++])) {
+            ok = false;
+            break;
+        }
+    }
+    char want[17];
+    if (ok) snprintf(want, sizeof want, "%016" PRIx64, sources_digest(hashes, count));
+    free(hashes);
+    return ok && strcmp(digest->valuestring, want) == 0;
+}
+
 /* A copy of the entry's text, or NULL. */
 static char *entry_text(DlCache *cache, const char *path) {
     if (cache->dir) {
@@ -262,7 +292,8 @@ static char *entry_text(DlCache *cache, const char *path) {
     return text;
 }
 
-bool dl_cache_load(DlCache *cache, const char *path, uint64_t key, DlResult *out) {
+bool dl_cache_load(DlCache *cache, const char *path, uint64_t key, const DlCacheContents *now,
+                   DlResult *out) {
     char *text = entry_text(cache, path);
     if (!text) return false;
     cJSON *j = cJSON_Parse(text);
@@ -275,6 +306,7 @@ bool dl_cache_load(DlCache *cache, const char *path, uint64_t key, DlResult *out
     bool ok = cJSON_IsString(k) && strcmp(k->valuestring, want) == 0 && cJSON_IsString(p) &&
               strcmp(p->valuestring, path) == 0 &&
               deps_unchanged(cache->stats, cJSON_GetObjectItemCaseSensitive(j, "deps")) &&
+              sources_unchanged(j, now) &&
               result_from_json(cJSON_GetObjectItemCaseSensitive(j, "result"), out);
     cJSON_Delete(j);
     if (!ok) {
@@ -337,7 +369,7 @@ static cJSON *result_to_json(const DlResult *r) {
 }
 
 void dl_cache_store(DlCache *cache, const char *path, uint64_t key, const DlResult *r,
-                    char *const *deps, size_t dep_count) {
+                    char *const *deps, size_t dep_count, const DlCacheSources *sources) {
     cJSON *j = cJSON_CreateObject();
     char k[17];
     snprintf(k, sizeof k, "%016" PRIx64, key);
@@ -353,6 +385,15 @@ void dl_cache_store(DlCache *cache, const char *path, uint64_t key, const DlResu
             }
             cJSON_AddItemToArray(list, d);
         }
+    }
+    if (sources && sources->count) {
+        cJSON *list = cJSON_AddArrayToObject(j, "sources");
+        for (size_t i = 0; i < sources->count; i++)
+            cJSON_AddItemToArray(list, cJSON_CreateString(sources->paths[i]));
+        char digest[17];
+        snprintf(digest, sizeof digest, "%016" PRIx64,
+                 sources_digest(sources->content_hashes, sources->count));
+        cJSON_AddStringToObject(j, "sources_digest", digest);
     }
     cJSON_AddItemToObject(j, "result", result_to_json(r));
     char *text = cJSON_PrintUnformatted(j);

@@ -3,9 +3,11 @@
  * when its key matches, and the key covers everything the result depends on:
  *   - the file's bytes, the settings it is checked with (rules, severities, device names);
  *   - devlint itself (version, and the executable's size and mtime, so a rebuild invalidates);
- *   - the project facts the analysis read: the bytes of every file that is analysed (the
- *     ones naming tensors, modules or devices). Any change there invalidates every entry —
- *     coarser than tracking which facts each file read, and never stale;
+ *   - the project facts the analysis read: a Python result is stored with the files whose
+ *     facts it read, directly or through their facts (dataflow/project.h, DlReadSet), and one
+ *     digest of their contents; the entry is used only while those contents are the same.
+ *     What no lookup can record (a name that is not defined anywhere yet, a DataLoader that
+ *     may mark a dataset) is in the key (driver/check.c);
  *   - C++: the compile command and libclang's version (in the key), and the size and mtime of
  *     every header the compiler read (stored with the entry, checked when it is loaded). A file
  *     that failed on a missing header is kept too, with the directories the header would
@@ -25,6 +27,21 @@
 
 typedef struct DlCache DlCache;
 
+/* The other files a Python result read, with their contents (content hashes) when it was
+ * computed. */
+typedef struct DlCacheSources {
+    const char *const *paths;
+    const uint64_t *content_hashes;
+    size_t count;
+} DlCacheSources;
+
+/* How a look-up learns what those files hold now: false when `path` is not a file of the run
+ * (the entry is then a miss). */
+typedef struct DlCacheContents {
+    bool (*content_hash)(void *ctx, const char *path, uint64_t *hash);
+    void *ctx;
+} DlCacheContents;
+
 /* Creates the directory (and a .gitignore of `*` in it) if needed. NULL with *error when it
  * cannot be created. `stats` (the run's memo, borrowed; NULL: plain stat) answers for the
  * headers C++ entries depend on. */
@@ -40,13 +57,15 @@ void dl_cache_close(DlCache *cache);
 /* devlint's identity: version, executable size and mtime. */
 uint64_t dl_cache_tool_key(void);
 
-/* Fills `out` (empty) from the entry for `path` when its key is `key` and every dependency
- * stored with it is as it was (size and mtime). Thread-safe. */
-bool dl_cache_load(DlCache *cache, const char *path, uint64_t key, DlResult *out);
-/* Stores `r` as the entry for `path`, with the files besides `path` it depends on (a C++
- * file's headers; none for Python). Failures are silent (the cache is an optimisation).
- * Thread-safe. */
+/* Fills `out` (empty) from the entry for `path` when its key is `key`, every header stored with
+ * it is as it was (size and mtime), and the files it read hold what they held (`now`; NULL: an
+ * entry that read other files is a miss). Thread-safe. */
+bool dl_cache_load(DlCache *cache, const char *path, uint64_t key, const DlCacheContents *now,
+                   DlResult *out);
+/* Stores `r` as the entry for `path`, with the headers it depends on (C++: `deps`, checked by
+ * size and mtime) and the files whose facts it read (Python: `sources`, NULL for none).
+ * Failures are silent (the cache is an optimisation). Thread-safe. */
 void dl_cache_store(DlCache *cache, const char *path, uint64_t key, const DlResult *r,
-                    char *const *deps, size_t dep_count);
+                    char *const *deps, size_t dep_count, const DlCacheSources *sources);
 
 #endif

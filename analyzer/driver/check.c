@@ -10,6 +10,7 @@
 
 #include "core/arena.h"
 #include "core/files.h"
+#include "core/path_map.h"
 #include "core/pool.h"
 #include "core/source.h"
 #include "core/stat_memo.h"
@@ -62,6 +63,9 @@ typedef struct FileJob {
                                  lowered in this check and not kept yet */
     bool late_key; /* the language server's shared files: the cache key waits for the leaves'
                       DataLoader marks (see key_shared_files) */
+    uint64_t *reads; /* while a Python file is analysed with a cache: the project files its
+                        analysis looked up (a DlReadSet's bits), then every file its result
+                        depends on (stored with it, see store_result) */
 } FileJob;
 
 typedef struct Run {
@@ -84,6 +88,11 @@ typedef struct Run {
 #endif
     DlSharingModules *modules; /* the files' module names, for the text scan (sharing.h) */
     uint64_t leaf_key_base; /* devlint and leaf_project_hash, the base of a leaf's cache key */
+    bool tracks_reads; /* Python results are stored with the files they read (the text scan ran:
+                          not with DEVLINT_PARSE_ALL) */
+    uint64_t names_hash; /* the shared files' paths and the names they define (see find_leaves) */
+    uint64_t dataloader_hash; /* the files that may mark a shared dataset (key_bases) */
+    DlPathMap job_by_path; /* path -> FileJob, for the look-ups' sources */
 } Run;
 
 typedef struct SeenKey {
@@ -504,32 +513,18 @@ static uint64_t settings_hash(const DlSettings *s) {
     return h;
 }
 
-/* The project facts a Python file's analysis may read come from the Python files that are
- * analysed: their paths and bytes (the leaves among them with `leaves_too`). It reads nothing of
- * a C++ file but that the project has one (DlProjectLeaves.use_devices, hashed with it): Python
- * names never resolve into C++ code (project.c, resolves_across_files). */
-static uint64_t hash_analysed_files(const Run *run, uint64_t h, bool leaves_too) {
+/* Without the files a result read (DEVLINT_PARSE_ALL runs no text scan, see Run.tracks_reads),
+ * a Python file's analysis may read any Python file that is analysed: their paths and bytes. It
+ * reads nothing of a C++ file but that the project has one (DlProjectLeaves.use_devices, hashed
+ * with it): Python names never resolve into C++ code (project.c, resolves_across_files). */
+static uint64_t hash_analysed_files(const Run *run, uint64_t h) {
     for (size_t i = 0; i < run->count; i++) {
         const FileJob *job = &run->jobs[i];
-        if (!job->loaded || !job->relevant || job->is_cpp || (job->leaf && !leaves_too)) continue;
+        if (!job->loaded || !job->relevant || job->is_cpp) continue;
         h = dl_hash_bytes(job->path, strlen(job->path) + 1, h);
         h = dl_hash_bytes(&job->content_hash, sizeof job->content_hash, h);
     }
     return h;
-}
-
-static uint64_t project_hash(const Run *run, const DlProjectLeaves *leaves) {
-    uint64_t h = dl_hash_bytes(&run->parse_all, sizeof run->parse_all, 2);
-    h = dl_hash_bytes(&leaves->use_devices, sizeof leaves->use_devices, h);
-    return hash_analysed_files(run, h, true);
-}
-
-/* A C++ file's result reads no other file's facts (its names resolve within its translation
- * unit, project.c): its key is its own bytes, settings and compile command, and the headers it
- * read are stored with it (cache.h). Editing a Python file, or another C++ file, leaves it
- * valid: a C++-heavy project does not parse its translation units again. */
-static uint64_t cpp_project_hash(void) {
-    return dl_hash_bytes("c++", 3, 7);
 }
 
 /* What the project learns of the leaves from their text, before any is lowered: whether one
@@ -541,21 +536,75 @@ static uint64_t hash_leaves_text(uint64_t h, const DlSharing *sharing,
     return dl_hash_bytes(&mentioned, sizeof mentioned, h);
 }
 
-/* What a leaf's result can depend on besides its own bytes and settings: the shared files (the
- * only ones whose facts it reads) and what the project learns of the leaves from their text.
- * Editing one leaf leaves the other leaves' results valid; the shared files' results read every
- * file (project_hash). */
+/* What a Python result depends on that no lookup records, when the result is stored with the
+ * files it read (Run.tracks_reads, store_result): whether the project uses devices and the
+ * function names its text mentions (which functions get summaries), and the names the shared
+ * files define: a lookup that found nothing, or found the one class of a name, would find
+ * another file once that file defines the name. */
+static uint64_t hash_unrecorded(const Run *run, const DlSharing *sharing,
+                                const DlProjectLeaves *leaves) {
+    uint64_t h = dl_hash_bytes(&run->parse_all, sizeof run->parse_all, 2);
+    h = hash_leaves_text(h, sharing, leaves);
+    return dl_hash_bytes(&run->names_hash, sizeof run->names_hash, h);
+}
+
+/* A shared file's result also reads the marks other files' DataLoaders leave on its datasets and
+ * collate functions (DL113), which no lookup of its own records: the files that may leave them
+ * (that mention DataLoader) are in its key. Without the text scan (DEVLINT_PARSE_ALL), every
+ * analysed file's bytes are. */
+static uint64_t project_hash(const Run *run, const DlSharing *sharing,
+                             const DlProjectLeaves *leaves) {
+    if (run->tracks_reads)
+        return dl_hash_bytes(&run->dataloader_hash, sizeof run->dataloader_hash,
+                             hash_unrecorded(run, sharing, leaves));
+    uint64_t h = dl_hash_bytes(&run->parse_all, sizeof run->parse_all, 2);
+    h = dl_hash_bytes(&leaves->use_devices, sizeof leaves->use_devices, h);
+    return hash_analysed_files(run, h);
+}
+
+/* The files whose DataLoaders may mark a dataset or collate function (see project_hash). */
+static uint64_t hash_dataloader_files(const Run *run) {
+    uint64_t h = 0x64617461;
+    for (size_t i = 0; i < run->count; i++) {
+        const FileJob *job = &run->jobs[i];
+        if (!job->loaded || !job->relevant || job->is_cpp || !job->mentions_dataloader) continue;
+        h = dl_hash_bytes(job->path, strlen(job->path) + 1, h);
+        h = dl_hash_bytes(&job->content_hash, sizeof job->content_hash, h);
+    }
+    return h;
+}
+
+/* A C++ file's result reads no other file's facts (its names resolve within its translation
+ * unit, project.c): its key is its own bytes, settings and compile command, and the headers it
+ * read are stored with it (cache.h). Editing a Python file, or another C++ file, leaves it
+ * valid: a C++-heavy project does not parse its translation units again. */
+static uint64_t cpp_project_hash(void) {
+    return dl_hash_bytes("c++", 3, 7);
+}
+
+/* What a leaf's result can depend on besides its own bytes and settings and the shared files
+ * it read (stored with it): what no lookup records. No other file marks a leaf's datasets (none
+ * names them). Editing one leaf leaves the other leaves' results valid. */
 static uint64_t leaf_project_hash(const Run *run, const DlSharing *sharing,
                                   const DlProjectLeaves *leaves) {
-    return hash_leaves_text(hash_analysed_files(run, dl_hash_bytes("leaf", 4, 5), false), sharing,
-                            leaves);
+    return dl_hash_bytes("leaf", 4, hash_unrecorded(run, sharing, leaves));
+}
+
+/* A look-up's view of the files a stored result read: their bytes in this run. */
+static bool content_hash_now(void *ctx, const char *path, uint64_t *hash) {
+    const Run *run = ctx;
+    const FileJob *job = dl_path_map_get(&run->job_by_path, path);
+    if (!job || !job->loaded || !job->relevant || job->is_cpp) return false;
+    *hash = job->content_hash;
+    return true;
 }
 
 static void look_up_cache(void *arg, size_t index) {
     Run *run = arg;
     FileJob *job = &run->jobs[run->order[index]];
     if (!job->loaded || !job->cacheable || job->late_key) return;
-    job->cached = dl_cache_load(run->cache, job->path, job->cache_key, &job->result);
+    DlCacheContents now = {content_hash_now, run};
+    job->cached = dl_cache_load(run->cache, job->path, job->cache_key, &now, &job->result);
 }
 
 static bool cpp_relevant(const DlSource *src) {
@@ -678,6 +727,30 @@ static void check_suppression_codes(DlRuleContext *ctx) {
 
 static void analyse_file(Run *run, FileJob *job);
 
+/* The result, with the headers a C++ file read or the files a Python result read (job->reads:
+ * their paths and bytes, checked when it is looked up). */
+static void store_result(Run *run, FileJob *job) {
+    if (!job->reads) {
+        dl_cache_store(run->cache, job->path, job->cache_key, &job->result, job->deps,
+                       job->dep_count, NULL);
+        return;
+    }
+    size_t self = (size_t)(job - run->jobs), n = 0;
+    const char **paths = malloc((run->count ? run->count : 1) * sizeof *paths);
+    uint64_t *hashes = malloc((run->count ? run->count : 1) * sizeof *hashes);
+    if (!paths || !hashes) abort();
+    for (size_t i = 0; i < run->count; i++)
+        if (i != self && (job->reads[i / 64] >> (i % 64) & 1)) {
+            paths[n] = run->jobs[i].path;
+            hashes[n++] = run->jobs[i].content_hash;
+        }
+    DlCacheSources sources = {paths, hashes, n};
+    dl_cache_store(run->cache, job->path, job->cache_key, &job->result, job->deps, job->dep_count,
+                   &sources);
+    free(paths);
+    free(hashes);
+}
+
 static void analyse_job(Run *run, FileJob *job) {
     analyse_file(run, job);
     /* a C++ file without a dependency list to check later (the compiler stopped before reading
@@ -685,8 +758,9 @@ static void analyse_job(Run *run, FileJob *job) {
      * the header would appear in (frontend/cpp_missing_header.h) */
     bool cpp_unchecked = job->is_cpp && job->relevant && !job->deps;
     if (run->cache && job->loaded && job->cacheable && !job->cached && !cpp_unchecked)
-        dl_cache_store(run->cache, job->path, job->cache_key, &job->result, job->deps,
-                       job->dep_count);
+        store_result(run, job);
+    free(job->reads);
+    job->reads = NULL;
 }
 
 /* The shared files, once the leaves are done (they may mark the shared datasets their
@@ -762,6 +836,13 @@ static void analyse_file(Run *run, FileJob *job) {
         return;
     }
     const DlFileFacts *facts = dl_project_file(&run->project, job->module);
+    /* what the analysis looks up, for the result's sources (store_result) */
+    DlReadSet reads = {NULL};
+    if (run->tracks_reads && run->cache && !job->is_cpp && run->project.read_words) {
+        reads.bits = calloc(run->project.read_words, sizeof *reads.bits);
+        if (!reads.bits) abort();
+    }
+    DlReadSet *was = dl_project_note_reads(&reads);
     size_t budget = DL_FLOW_BUDGET;
     DlFlowEnv env = {&run->project, facts, &scratch, &ctx, NULL, NULL,
                      job->settings->device_names, job->settings->device_name_count, &budget};
@@ -775,6 +856,16 @@ static void analyse_file(Run *run, FileJob *job) {
         dl_rule_dispatch_class(&ctx, &fact);
     }
     dl_flow_state_free(globals);
+    dl_project_note_reads(was);
+    if (reads.bits) { /* and what its facts read, and so on */
+        job->reads = calloc(run->project.read_words, sizeof *job->reads);
+        if (!job->reads) abort();
+        if (facts->reads.bits)
+            for (uint32_t w = 0; w < run->project.read_words; w++)
+                reads.bits[w] |= facts->reads.bits[w];
+        dl_project_read_closure(&run->project, reads.bits, job->reads);
+        free(reads.bits);
+    }
     free(ctx.seen);
     dl_arena_release(&scratch);
     if (!budget) { /* over the work cap: an error for the file, not a partial result */
@@ -783,6 +874,24 @@ static void analyse_file(Run *run, FileJob *job) {
         dl_result_add_error(&job->result, job->path,
                             "too much work to analyse (over the per-file budget)");
     }
+}
+
+/* The shared files' paths and the class and function names their text defines: the names a
+ * project lookup can find (a superset, from the text scan; see hash_unrecorded). */
+static uint64_t hash_shared_names(const Run *run) {
+    uint64_t h = 0x6e616d6573;
+    for (size_t i = 0; i < run->count; i++) {
+        const FileJob *job = &run->jobs[i];
+        if (!job->scan.takes_part || job->leaf) continue;
+        const char *end = job->scan.names;
+        for (uint32_t k = 0; k < job->scan.class_count + job->scan.function_count; k++)
+            end += strlen(end) + 1;
+        h = dl_hash_bytes(job->path, strlen(job->path) + 1, h);
+        uint32_t counts[2] = {job->scan.class_count, job->scan.function_count};
+        h = dl_hash_bytes(counts, sizeof counts, h);
+        h = dl_hash_bytes(job->scan.names, (size_t)(end - job->scan.names), h);
+    }
+    return h;
 }
 
 /* Which files no other file reads (driver/sharing.h): the Python files that take part, minus
@@ -806,6 +915,7 @@ static DlSharing *find_leaves(Run *run, char *const *paths, DlProjectLeaves *lea
         job->leaf = streaming && job->scan.takes_part && !dl_sharing_is_shared(sharing, i);
     }
     if (streaming) leaves->mentioned_names = dl_sharing_mentioned_functions(sharing);
+    run->names_hash = hash_shared_names(run);
     size_t leaf_count = 0, lowered = 0;
     for (size_t i = 0; i < run->count; i++) {
         leaf_count += run->jobs[i].leaf;
@@ -822,12 +932,13 @@ static DlSharing *find_leaves(Run *run, char *const *paths, DlProjectLeaves *lea
 /* ---------------------------------------------------------------- the language server's
  * checks (driver/keep.h) */
 
-/* A shared file's result reads the other shared files and what the project learns of the leaves
+/* A shared file's result reads the files stored with it, what no lookup records
  * (leaf_project_hash), and one thing the leaves write: the marks their DataLoaders leave on the
- * shared datasets and collate functions (DL113), known once they have streamed. Keyed by those
- * rather than by every file's bytes, an edit of a leaf that changes no mark leaves the shared
- * files' results valid. The language server's only: `devlint check` looks every key up before
- * anything is parsed, so that a run over unchanged files parses nothing. */
+ * shared datasets and collate functions (DL113), known once they have streamed. Keyed by the
+ * marks rather than by the bytes of the files that may leave them (project_hash), an edit of a
+ * leaf that changes no mark leaves the shared files' results valid. The language server's only:
+ * `devlint check` looks every key up before anything is parsed, so that a run over unchanged
+ * files parses nothing. */
 static void key_shared_files(Run *run) {
     uint64_t marks = dl_project_marks_hash(&run->project);
     uint64_t base = dl_hash_bytes(&marks, sizeof marks,
@@ -838,7 +949,8 @@ static void key_shared_files(Run *run) {
         job->late_key = false;
         uint64_t parts[2] = {job->content_hash, settings_hash(job->settings)};
         job->cache_key = dl_hash_bytes(parts, sizeof parts, base);
-        job->cached = dl_cache_load(run->cache, job->path, job->cache_key, &job->result);
+        DlCacheContents now = {content_hash_now, run};
+        job->cached = dl_cache_load(run->cache, job->path, job->cache_key, &now, &job->result);
     }
 }
 
@@ -967,8 +1079,12 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
         }
     }
     if (run.cache) {
+        run.tracks_reads = sharing != NULL;
+        if (run.tracks_reads) run.dataloader_hash = hash_dataloader_files(&run);
+        dl_path_map_init(&run.job_by_path);
+        for (size_t i = 0; i < count; i++) dl_path_map_put(&run.job_by_path, paths[i], &run.jobs[i]);
         uint64_t tool = dl_cache_tool_key();
-        uint64_t base = dl_hash_bytes(&tool, sizeof tool, project_hash(&run, &leaves));
+        uint64_t base = dl_hash_bytes(&tool, sizeof tool, project_hash(&run, sharing, &leaves));
         uint64_t cpp_base = dl_hash_bytes(&tool, sizeof tool, cpp_project_hash());
         run.leaf_key_base =
             dl_hash_bytes(&tool, sizeof tool, leaf_project_hash(&run, sharing, &leaves));
@@ -1043,6 +1159,7 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
     }
     dl_project_free(&run.project);
     dl_sharing_free(sharing);
+    if (run.cache) dl_path_map_free(&run.job_by_path);
     dl_sharing_modules_free(run.modules);
     dl_block_pool_free(run.pool);
     if (run.own_cache) dl_cache_close(run.cache);

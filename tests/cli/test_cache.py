@@ -133,6 +133,68 @@ class CacheTest(CacheCase):
         self.write("third.py", "import torch\ny = scale(torch.ones(2))\n")
         self.assertNotIn("served from the cache", self.devlint(".").stdout)
 
+    def mark_served_from_cache(self, *paths):
+        """Rewrites the first finding of each entry for `paths` (same key): a run that shows
+        it has taken the entry, not analysed the file again."""
+        for entry in self.entries():
+            with open(entry, encoding="utf-8") as fh:
+                doc = json.load(fh)
+            if doc["path"] in paths:
+                doc["result"]["diags"][0]["message"] = "served from the cache"
+                with open(entry, "w", encoding="utf-8") as fh:
+                    json.dump(doc, fh)
+
+    def test_editing_a_shared_file_keeps_the_results_that_did_not_read_it(self):
+        # helpers.py is shared (user.py imports it) but reads nothing of config.py: a Python
+        # result is stored with the files whose facts it read, and only those invalidate it
+        self.write("config.py", CONFIG_CPU)
+        self.write("model.py", MODEL)
+        self.write("helpers.py", BUGGY + "\n\ndef scale(t):\n    return t * 2\n")
+        self.write("user.py", "import torch\nfrom helpers import scale\n"
+                              "y = scale(torch.ones(2))\nz = torch.randn(2)\nz.to('cuda')\n")
+        self.devlint(".")
+        self.mark_served_from_cache("helpers.py", "user.py")
+        self.write("config.py", CONFIG_CUDA)
+        out = self.devlint(".").stdout
+        self.assertIn("helpers.py:3:1: DL101 [unassigned-to] served from the cache", out)
+        self.assertIn("user.py:5:1: DL101 [unassigned-to] served from the cache", out)
+        self.assertIn("model.py:", out, "model.py reads config.py: analysed again")
+        # an edit of a file user.py read does invalidate it
+        self.write("helpers.py", BUGGY + "\n\ndef scale(t):\n    return t * 3\n")
+        self.assertNotIn("served from the cache", self.devlint(".").stdout)
+
+    def test_a_name_defined_anywhere_invalidates_every_python_result(self):
+        # a lookup that found nothing (or the one class of a name) records no file: the names
+        # the shared files define are in every key
+        self.write("helpers.py", BUGGY + "\n\ndef scale(t):\n    return t * 2\n")
+        self.write("user.py", "import torch\nfrom helpers import scale\n"
+                              "y = scale(torch.ones(2))\nz = torch.randn(2)\nz.to('cuda')\n")
+        self.write("config.py", CONFIG_CPU)
+        # config.py is shared (main.py imports it): a lookup may find the names it defines
+        self.write("main.py", "import torch\nimport config\n")
+        self.devlint(".")
+        self.mark_served_from_cache("user.py")
+        self.write("config.py", CONFIG_CPU + "\n\nclass Net:\n    pass\n")
+        self.assertNotIn("served from the cache", self.devlint(".").stdout)
+
+    def test_a_dataloader_in_another_file_invalidates_the_dataset_it_marks(self):
+        # DL113 is reported in dataset.py, and decided by train.py's DataLoader, which
+        # dataset.py does not read
+        self.write("dataset.py", "import torch\nfrom torch.utils.data import Dataset\n\n\n"
+                                 "class Points(Dataset):\n    def __len__(self):\n"
+                                 "        return 8\n\n    def __getitem__(self, i):\n"
+                                 "        return torch.randn(3).cuda()\n")
+        train = ("import torch\nfrom torch.utils.data import DataLoader\n"
+                 "from dataset import Points\n\n"
+                 "loader = DataLoader(Points(), batch_size=2, num_workers=%d)\n")
+        self.write("train.py", train % 0)
+        self.assertEqual(self.codes(self.devlint("--format", "json", ".")), [])
+        self.write("train.py", train % 4)
+        self.assertEqual(self.codes(self.devlint("--format", "json", ".")),
+                         [("dataset.py", 10, "DL113")])
+        self.write("train.py", train % 0)
+        self.assertEqual(self.codes(self.devlint("--format", "json", ".")), [])
+
     def test_settings_are_part_of_the_key(self):
         self.write("bug.py", BUGGY)
         self.assertEqual(self.codes(self.devlint("--format", "json", "bug.py")),

@@ -75,18 +75,57 @@ Test(keep, results_answer_under_their_key) {
     DlResult r = {0}, got = {0};
     dl_result_add_error(&r, "a.py", "syntax error at line 1, column 1");
     r.files_checked = 1;
-    cr_assert_not(dl_cache_load(results, "a.py", 1, &got));
-    dl_cache_store(results, "a.py", 1, &r, NULL, 0);
-    cr_assert_not(dl_cache_load(results, "a.py", 2, &got), "another key: a miss");
-    cr_assert_not(dl_cache_load(results, "b.py", 1, &got));
-    cr_assert(dl_cache_load(results, "a.py", 1, &got));
+    cr_assert_not(dl_cache_load(results, "a.py", 1, NULL, &got));
+    dl_cache_store(results, "a.py", 1, &r, NULL, 0, NULL);
+    cr_assert_not(dl_cache_load(results, "a.py", 2, NULL, &got), "another key: a miss");
+    cr_assert_not(dl_cache_load(results, "b.py", 1, NULL, &got));
+    cr_assert(dl_cache_load(results, "a.py", 1, NULL, &got));
     cr_assert_eq(got.error_count, 1);
     cr_assert_str_eq(got.errors[0].message, "syntax error at line 1, column 1");
     cr_assert_eq(got.files_checked, 1);
     dl_result_free(&got);
     memset(&got, 0, sizeof got);
-    dl_cache_store(results, "a.py", 2, &r, NULL, 0); /* replaces the entry */
-    cr_assert_not(dl_cache_load(results, "a.py", 1, &got));
+    dl_cache_store(results, "a.py", 2, &r, NULL, 0, NULL); /* replaces the entry */
+    cr_assert_not(dl_cache_load(results, "a.py", 1, NULL, &got));
+    dl_result_free(&r);
+    dl_keep_free(keep);
+}
+
+/* The contents of the files a test's entries read: b.py holds 5, c.py 6; no other file. */
+static uint64_t b_content = 5;
+static bool content_now(void *ctx, const char *path, uint64_t *hash) {
+    (void)ctx;
+    if (strcmp(path, "b.py") == 0) *hash = b_content;
+    else if (strcmp(path, "c.py") == 0) *hash = 6;
+    else return false;
+    return true;
+}
+
+Test(keep, a_result_is_used_while_the_files_it_read_are_unchanged) {
+    DlKeep *keep = dl_keep_new();
+    DlCache *results = dl_keep_results(keep);
+    DlResult r = {0}, got = {0};
+    r.files_checked = 1;
+    const char *paths[] = {"b.py", "c.py"};
+    const uint64_t hashes[] = {5, 6};
+    DlCacheSources sources = {paths, hashes, 2};
+    DlCacheContents now = {content_now, NULL};
+    dl_cache_store(results, "a.py", 1, &r, NULL, 0, &sources);
+    cr_assert(dl_cache_load(results, "a.py", 1, &now, &got));
+    dl_result_free(&got);
+    memset(&got, 0, sizeof got);
+    cr_assert_not(dl_cache_load(results, "a.py", 1, NULL, &got),
+                  "a look-up that cannot tell what the files hold: a miss");
+    b_content = 7;
+    cr_assert_not(dl_cache_load(results, "a.py", 1, &now, &got), "b.py changed");
+    b_content = 5;
+    cr_assert(dl_cache_load(results, "a.py", 1, &now, &got), "b.py holds what it held");
+    dl_result_free(&got);
+    memset(&got, 0, sizeof got);
+    const char *gone[] = {"gone.py"};
+    DlCacheSources from_gone = {gone, hashes, 1};
+    dl_cache_store(results, "a.py", 1, &r, NULL, 0, &from_gone);
+    cr_assert_not(dl_cache_load(results, "a.py", 1, &now, &got), "a file no longer checked");
     dl_result_free(&r);
     dl_keep_free(keep);
 }
@@ -187,16 +226,16 @@ Test(keep, results_a_check_did_not_use_are_let_go) {
     DlCache *results = dl_keep_results(keep);
     DlResult r = {0}, got = {0};
     r.files_checked = 1;
-    dl_cache_store(results, "a.py", 1, &r, NULL, 0);
-    dl_cache_store(results, "gone.py", 1, &r, NULL, 0);
+    dl_cache_store(results, "a.py", 1, &r, NULL, 0, NULL);
+    dl_cache_store(results, "gone.py", 1, &r, NULL, 0, NULL);
     dl_keep_sweep(keep); /* both stored in this check */
-    cr_assert(dl_cache_load(results, "a.py", 1, &got)); /* the next check looks a.py up only */
+    cr_assert(dl_cache_load(results, "a.py", 1, NULL, &got)); /* the next check looks a.py up only */
     dl_result_free(&got);
     memset(&got, 0, sizeof got);
     dl_keep_sweep(keep);
-    cr_assert(dl_cache_load(results, "a.py", 1, &got));
+    cr_assert(dl_cache_load(results, "a.py", 1, NULL, &got));
     dl_result_free(&got);
     memset(&got, 0, sizeof got);
-    cr_assert_not(dl_cache_load(results, "gone.py", 1, &got), "not used by the last check");
+    cr_assert_not(dl_cache_load(results, "gone.py", 1, NULL, &got), "not used by the last check");
     dl_keep_free(keep);
 }

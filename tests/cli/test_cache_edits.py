@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""The result cache under a stream of edits: after each edit of one file of a copy of the Python
+fixtures (checked as one project, so that their names collide the way a monorepo's do), a run
+with the cache must report exactly what a run without it does. Python results are stored with
+the files whose facts they read (analyzer/driver/cache.h): an edit that such a file does not
+record, or a fact read without noting it, shows here as a stale finding or a missing one.
+
+The edits are seeded, so a failure replays:
+
+    /usr/bin/python3 tests/cli/test_cache_edits.py --devlint build/devlint
+    DEVLINT_CACHE_EDITS=200 DEVLINT_CACHE_EDITS_SEED=7 /usr/bin/python3 tests/cli/test_cache_edits.py
+    DEVLINT_CACHE_EDITS_TREE=~/src/project ...     edit a copy of another project instead
+"""
+import os
+import random
+import shutil
+import subprocess
+import unittest
+
+import devlint_main
+
+DEVLINT = None
+TIMEOUT = 120
+HERE = os.path.dirname(os.path.abspath(__file__))
+FIXTURES = os.path.join(HERE, "..", "fixtures", "python")
+
+# Edits that change what a file tells other files: a device, a DataLoader's workers, a name
+# defined or renamed, a value returned, a line gone or doubled.
+SWAPS = [("cuda", "cpu"), ("cpu", "cuda"), ("num_workers=4", "num_workers=0"),
+         ("num_workers=0", "num_workers=2"), ("return ", "return None and "),
+         ("def ", "def renamed_"), ("class ", "class Renamed"), (".to(", ".float("),
+         ("device=", "dtype=")]
+
+
+def edit(rng, text):
+    lines = text.split("\n")
+    kind = rng.randrange(4)
+    at = rng.randrange(len(lines))
+    if kind == 0:
+        del lines[at]
+    elif kind == 1:
+        lines.insert(at, lines[at])
+    elif kind == 2:
+        indent = lines[at][:len(lines[at]) - len(lines[at].lstrip())]
+        lines.insert(at, indent + rng.choice(["x = torch.zeros(3)", "x = torch.zeros(3).cuda()",
+                                              "DEVICE = 'cuda'", "def helper():\n" + indent
+                                              + "    return torch.ones(2, device='cuda')"]))
+    else:
+        candidates = [(i, a, b) for i, line in enumerate(lines) for a, b in SWAPS if a in line]
+        if candidates:
+            i, a, b = rng.choice(candidates)
+            lines[i] = lines[i].replace(a, b, 1)
+    return "\n".join(lines)
+
+
+class CacheEditsTest(devlint_main.ProjectCase):
+    dir_prefix = "devlint-cache-edits-"
+
+    def run_devlint(self, *extra):
+        proc = subprocess.run([DEVLINT, "--format", "json", "-j", "2", *extra, "project"],
+                              cwd=self.dir, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True, timeout=TIMEOUT)
+        self.assertIn(proc.returncode, (0, 1), proc.stderr)
+        return proc.stdout
+
+    def test_a_warm_run_after_each_edit_reports_what_a_cold_run_does(self):
+        project = os.path.join(self.dir, "project")
+        shutil.copytree(os.environ.get("DEVLINT_CACHE_EDITS_TREE", FIXTURES), project,
+                        symlinks=True)
+        files = sorted(os.path.relpath(os.path.join(d, f), project)
+                       for d, _, names in os.walk(project) for f in names if f.endswith(".py"))
+        multi = [f for f in files if f.count(os.sep) >= 2]
+        originals = {}
+        rng = random.Random(int(os.environ.get("DEVLINT_CACHE_EDITS_SEED", "1")))
+        cache = ["--cache-dir", os.path.join(self.dir, "cache")]
+        self.run_devlint(*cache)
+        for step in range(int(os.environ.get("DEVLINT_CACHE_EDITS", "25"))):
+            # mostly the multi-file fixtures' files, which other files read
+            rel = rng.choice(multi if multi and rng.random() < 0.75 else files)
+            path = os.path.join(project, rel)
+            with open(path, encoding="utf-8") as fh:
+                text = fh.read()
+            originals.setdefault(rel, text)
+            # now and then a file goes back to what it was: entries stored for the old
+            # bytes match again, and must still be checked against what they read
+            new = originals[rel] if rng.random() < 0.2 else edit(rng, text)
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(new)
+            warm = self.run_devlint(*cache)
+            cold = self.run_devlint("--no-cache")
+            self.assertEqual(warm, cold, "step %d: after editing %s" % (step, rel))
+
+
+if __name__ == "__main__":
+    DEVLINT, argv = devlint_main.parse_args(__file__)
+    unittest.main(argv=argv, verbosity=2)
