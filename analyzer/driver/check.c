@@ -1102,10 +1102,15 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
                             job->cacheable;
         }
         dl_parallel_for(count, opts->jobs, look_up_cache, &run);
-        dl_timing_mark("cache look-up");
-        all_cached = true;
-        for (size_t i = 0; i < count && all_cached; i++)
-            all_cached = run.jobs[i].cached || !run.jobs[i].loaded;
+        size_t reused = 0, loaded = 0;
+        for (size_t i = 0; i < count; i++) {
+            reused += run.jobs[i].cached;
+            loaded += run.jobs[i].loaded;
+        }
+        char label[96];
+        snprintf(label, sizeof label, "cache look-up (%zu of %zu results reused)", reused, loaded);
+        dl_timing_mark(label);
+        all_cached = reused == loaded;
     }
     /* a warm run over unchanged files parses nothing; otherwise the files to analyse are
      * parsed first, and the cached Python ones only when a Python file to analyse needs project
