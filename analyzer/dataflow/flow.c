@@ -748,5 +748,6 @@ const DlValue *dl_flow_run(const DlFlowEnv *env, const DlFunction *fn, const DlC
     } else {
         dl_flow_state_free(F.st);
     }
+    flow_enclosing_bindings_free(&F);
     return F.ret;
 }

@@ -56,10 +56,9 @@ typedef struct LoopBindings {
  * names. Gathered once per function run, as flow_lookup asks about every name the closure does
  * not bind itself (see flow_enclosing_binds). */
 typedef struct EnclosingBindings {
-    const DlFunction *fn; /* the nested function they were gathered for; NULL: none yet */
-    const char **slots;   /* open addressing by flow_key_hash; NULL: empty */
-    uint32_t mask;        /* slots - 1, a power of two minus one */
-    bool binds_all;       /* nested deeper than the walk looks: every name counts as bound */
+    bool gathered;  /* for Flow.fn, on its first lookup of a name it does not bind */
+    DlInterner names;
+    bool binds_all; /* nested deeper than the walk looks: every name counts as bound */
 } EnclosingBindings;
 
 typedef struct Flow {
@@ -131,8 +130,9 @@ bool flow_is_module_like(const DlValue *v);
  * not held elsewhere, or a parameter. */
 bool flow_adds_unregistered_state(const DlValue *v);
 const char *flow_key_of(Flow *F, const DlExpr *e);
-/* Does a function around F->fn bind `name` (whose flow_key_hash is `hash`)? */
-bool flow_enclosing_binds(Flow *F, const char *name, uint32_t hash);
+/* Does a function around F->fn bind `name`? */
+bool flow_enclosing_binds(Flow *F, const char *name);
+void flow_enclosing_bindings_free(Flow *F);
 const Binding *flow_lookup(Flow *F, const char *key);
 const char *flow_import(Flow *F, const char *name);
 const char *flow_qualify(Flow *F, const DlExpr *e);

@@ -5,8 +5,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "core/vec.h"
-
 const char *flow_text(Flow *F, DlSpan span) {
     return dl_ir_span_text(F->arena, F->src, span);
 }
@@ -77,22 +75,20 @@ const char *flow_key_of(Flow *F, const DlExpr *e) {
     return NULL;
 }
 
-typedef DL_VEC(const char *) NameVec;
-
-/* The names assignment target `t` binds: a name, or the names in a tuple, list or starred
+/* Adds the names assignment target `t` binds: a name, or the names in a tuple, list or starred
  * target (not attributes or subscripts). */
-static void gather_target_names(NameVec *out, const DlExpr *t) {
+static void gather_target_names(DlInterner *out, const DlExpr *t) {
     if (!t) return;
-    if (t->kind == DL_EX_NAME) dl_vec_push(out, t->name);
+    if (t->kind == DL_EX_NAME) dl_interner_add(out, t->name);
     if (t->kind == DL_EX_TUPLE || t->kind == DL_EX_LIST)
         for (uint32_t i = 0; i < t->item_count; i++) gather_target_names(out, t->items[i]);
     if (t->kind == DL_EX_STARRED) gather_target_names(out, t->object);
 }
 
-/* The names block `b` binds: assignment, loop and with targets, defs and classes, in nested
+/* Adds the names block `b` binds: assignment, loop and with targets, defs and classes, in nested
  * blocks too, but not inside a nested def or class. *all when a block is nested deeper than
  * the walk looks: every name then counts as bound. */
-static void gather_block_names(NameVec *out, const DlBlock *b, int depth, bool *all) {
+static void gather_block_names(DlInterner *out, const DlBlock *b, int depth, bool *all) {
     if (depth > 64) {
         *all = true;
         return;
@@ -100,8 +96,8 @@ static void gather_block_names(NameVec *out, const DlBlock *b, int depth, bool *
     for (uint32_t i = 0; i < b->count; i++) {
         const DlStmt *s = b->items[i];
         for (uint32_t t = 0; t < s->target_count; t++) gather_target_names(out, s->targets[t]);
-        if (s->kind == DL_ST_DEF) dl_vec_push(out, s->parts->func->name);
-        if (s->kind == DL_ST_CLASS) dl_vec_push(out, s->parts->cls->name);
+        if (s->kind == DL_ST_DEF) dl_interner_add(out, s->parts->func->name);
+        if (s->kind == DL_ST_CLASS) dl_interner_add(out, s->parts->cls->name);
         const DlBlock *inner;
         for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
             gather_block_names(out, inner, depth + 1, all);
@@ -110,36 +106,24 @@ static void gather_block_names(NameVec *out, const DlBlock *b, int depth, bool *
 
 static void gather_enclosing_bindings(Flow *F) {
     EnclosingBindings *eb = &F->enclosing;
-    *eb = (EnclosingBindings){.fn = F->fn};
-    NameVec names = {0};
+    eb->gathered = true;
+    dl_interner_init(&eb->names, NULL);
     for (const DlFunction *p = F->fn->parent; p && !eb->binds_all; p = p->parent) {
-        for (uint32_t i = 0; i < p->param_count; i++) dl_vec_push(&names, p->params[i].name);
-        gather_block_names(&names, &p->body, 0, &eb->binds_all);
+        for (uint32_t i = 0; i < p->param_count; i++) dl_interner_add(&eb->names, p->params[i].name);
+        gather_block_names(&eb->names, &p->body, 0, &eb->binds_all);
     }
-    uint32_t size = 16;
-    while (size < 2 * names.len) size *= 2;
-    eb->slots = dl_arena_alloc(F->arena, size * sizeof *eb->slots);
-    memset(eb->slots, 0, size * sizeof *eb->slots);
-    eb->mask = size - 1;
-    for (size_t i = 0; i < names.len; i++) {
-        uint32_t slot = flow_key_hash(names.items[i]) & eb->mask;
-        while (eb->slots[slot] && strcmp(eb->slots[slot], names.items[i]) != 0)
-            slot = (slot + 1) & eb->mask;
-        eb->slots[slot] = names.items[i];
-    }
-    dl_vec_free(&names);
 }
 
 /* Does an enclosing function bind `name`? Then a nested function (a closure) reads that
  * local, whose value at call time is not known here, not the module-level one. */
-bool flow_enclosing_binds(Flow *F, const char *name, uint32_t hash) {
+bool flow_enclosing_binds(Flow *F, const char *name) {
     if (!F->fn || !F->fn->parent) return false;
-    if (F->enclosing.fn != F->fn) gather_enclosing_bindings(F);
-    const EnclosingBindings *eb = &F->enclosing;
-    if (eb->binds_all) return true;
-    for (uint32_t slot = hash & eb->mask; eb->slots[slot]; slot = (slot + 1) & eb->mask)
-        if (strcmp(eb->slots[slot], name) == 0) return true;
-    return false;
+    if (!F->enclosing.gathered) gather_enclosing_bindings(F);
+    return F->enclosing.binds_all || dl_interner_contains(&F->enclosing.names, name);
+}
+
+void flow_enclosing_bindings_free(Flow *F) {
+    if (F->enclosing.gathered) dl_interner_free(&F->enclosing.names);
 }
 
 const Binding *flow_lookup(Flow *F, const char *key) {
@@ -147,7 +131,7 @@ const Binding *flow_lookup(Flow *F, const char *key) {
     Binding *b = flow_state_find_hashed(F->st, key, hash);
     if (b) return b;
     if (!F->env->globals || strchr(key, '.')) return NULL;
-    if (flow_enclosing_binds(F, key, hash)) return NULL;
+    if (flow_enclosing_binds(F, key)) return NULL;
     return flow_state_find_hashed(F->env->globals, key, hash);
 }
 
