@@ -101,22 +101,23 @@ static void note_read(uint32_t file) {
     if (read_sink && read_sink->bits) read_sink->bits[file / 64] |= (uint64_t)1 << (file % 64);
 }
 
+/* Adds `from`'s files that `out` lacks to it, and to the files still to visit. */
+static void add_unseen(const uint64_t *from, uint64_t *out, uint32_t words, uint32_t *todo,
+                       uint32_t *n) {
+    for (uint32_t w = 0; w < words; w++) {
+        uint64_t fresh = from[w] & ~out[w];
+        out[w] |= fresh;
+        for (; fresh; fresh &= fresh - 1) todo[(*n)++] = w * 64 + (uint32_t)__builtin_ctzll(fresh);
+    }
+}
+
 void dl_project_read_closure(const DlProject *p, const uint64_t *direct, uint64_t *out) {
     uint32_t *todo = malloc((p->file_count ? p->file_count : 1) * sizeof *todo), n = 0;
     if (!todo) abort();
-    for (uint32_t w = 0; w < p->read_words; w++) {
-        uint64_t fresh = direct[w] & ~out[w];
-        out[w] |= fresh;
-        for (; fresh; fresh &= fresh - 1) todo[n++] = w * 64 + (uint32_t)__builtin_ctzll(fresh);
-    }
+    add_unseen(direct, out, p->read_words, todo, &n);
     while (n) {
         const uint64_t *next = p->files[todo[--n]].reads.bits;
-        for (uint32_t w = 0; next && w < p->read_words; w++) {
-            uint64_t fresh = next[w] & ~out[w];
-            out[w] |= fresh;
-            for (; fresh; fresh &= fresh - 1)
-                todo[n++] = w * 64 + (uint32_t)__builtin_ctzll(fresh);
-        }
+        if (next) add_unseen(next, out, p->read_words, todo, &n);
     }
     free(todo);
 }

@@ -513,14 +513,21 @@ static uint64_t settings_hash(const DlSettings *s) {
     return h;
 }
 
-/* Without the files a result read (DEVLINT_PARSE_ALL runs no text scan, see Run.tracks_reads),
- * a Python file's analysis may read any Python file that is analysed: their paths and bytes. It
- * reads nothing of a C++ file but that the project has one (DlProjectLeaves.use_devices, hashed
- * with it): Python names never resolve into C++ code (project.c, resolves_across_files). */
-static uint64_t hash_analysed_files(const Run *run, uint64_t h) {
+/* A Python file the project is built from and whose result is analysed: the only files whose
+ * facts a Python result can read. It reads nothing of a C++ file but that the project has one
+ * (DlProjectLeaves.use_devices): Python names never resolve into C++ code (project.c,
+ * resolves_across_files). */
+static bool is_analysed_python(const FileJob *job) {
+    return job->loaded && job->relevant && !job->is_cpp;
+}
+
+/* The paths and bytes of the analysed Python files (those that mention DataLoader, with
+ * `dataloader_only`). Without the files a result read (DEVLINT_PARSE_ALL runs no text scan, see
+ * Run.tracks_reads), a Python result may read any of them. */
+static uint64_t hash_python_files(const Run *run, uint64_t h, bool dataloader_only) {
     for (size_t i = 0; i < run->count; i++) {
         const FileJob *job = &run->jobs[i];
-        if (!job->loaded || !job->relevant || job->is_cpp) continue;
+        if (!is_analysed_python(job) || (dataloader_only && !job->mentions_dataloader)) continue;
         h = dl_hash_bytes(job->path, strlen(job->path) + 1, h);
         h = dl_hash_bytes(&job->content_hash, sizeof job->content_hash, h);
     }
@@ -559,19 +566,7 @@ static uint64_t project_hash(const Run *run, const DlSharing *sharing,
                              hash_unrecorded(run, sharing, leaves));
     uint64_t h = dl_hash_bytes(&run->parse_all, sizeof run->parse_all, 2);
     h = dl_hash_bytes(&leaves->use_devices, sizeof leaves->use_devices, h);
-    return hash_analysed_files(run, h);
-}
-
-/* The files whose DataLoaders may mark a dataset or collate function (see project_hash). */
-static uint64_t hash_dataloader_files(const Run *run) {
-    uint64_t h = 0x64617461;
-    for (size_t i = 0; i < run->count; i++) {
-        const FileJob *job = &run->jobs[i];
-        if (!job->loaded || !job->relevant || job->is_cpp || !job->mentions_dataloader) continue;
-        h = dl_hash_bytes(job->path, strlen(job->path) + 1, h);
-        h = dl_hash_bytes(&job->content_hash, sizeof job->content_hash, h);
-    }
-    return h;
+    return hash_python_files(run, h, false);
 }
 
 /* A C++ file's result reads no other file's facts (its names resolve within its translation
@@ -594,7 +589,7 @@ static uint64_t leaf_project_hash(const Run *run, const DlSharing *sharing,
 static bool content_hash_now(void *ctx, const char *path, uint64_t *hash) {
     const Run *run = ctx;
     const FileJob *job = dl_path_map_get(&run->job_by_path, path);
-    if (!job || !job->loaded || !job->relevant || job->is_cpp) return false;
+    if (!job || !is_analysed_python(job)) return false;
     *hash = job->content_hash;
     return true;
 }
@@ -735,14 +730,17 @@ static void store_result(Run *run, FileJob *job) {
                        job->dep_count, NULL);
         return;
     }
-    size_t self = (size_t)(job - run->jobs), n = 0;
-    const char **paths = malloc((run->count ? run->count : 1) * sizeof *paths);
-    uint64_t *hashes = malloc((run->count ? run->count : 1) * sizeof *hashes);
+    size_t self = (size_t)(job - run->jobs), n = 0, words = run->project.read_words, count = 0;
+    job->reads[self / 64] &= ~((uint64_t)1 << (self % 64)); /* its own bytes are in its key */
+    for (size_t w = 0; w < words; w++) count += (size_t)__builtin_popcountll(job->reads[w]);
+    const char **paths = malloc((count ? count : 1) * sizeof *paths);
+    uint64_t *hashes = malloc((count ? count : 1) * sizeof *hashes);
     if (!paths || !hashes) abort();
-    for (size_t i = 0; i < run->count; i++)
-        if (i != self && (job->reads[i / 64] >> (i % 64) & 1)) {
-            paths[n] = run->jobs[i].path;
-            hashes[n++] = run->jobs[i].content_hash;
+    for (size_t w = 0; w < words; w++)
+        for (uint64_t bits = job->reads[w]; bits; bits &= bits - 1) {
+            const FileJob *read = &run->jobs[w * 64 + (size_t)__builtin_ctzll(bits)];
+            paths[n] = read->path;
+            hashes[n++] = read->content_hash;
         }
     DlCacheSources sources = {paths, hashes, n};
     dl_cache_store(run->cache, job->path, job->cache_key, &job->result, job->deps, job->dep_count,
@@ -876,6 +874,12 @@ static void analyse_file(Run *run, FileJob *job) {
     }
 }
 
+/* The language server's in-memory results, or a cache directory (not for standard input or
+ * unsaved buffers, whose results never go to disk). */
+static bool uses_result_cache(const DlCheckOptions *o) {
+    return o->keep || (o->cache_dir && !o->stdin_text && !o->override_count);
+}
+
 /* The shared files' paths and the class and function names their text defines: the names a
  * project lookup can find (a superset, from the text scan; see hash_unrecorded). */
 static uint64_t hash_shared_names(const Run *run) {
@@ -883,13 +887,10 @@ static uint64_t hash_shared_names(const Run *run) {
     for (size_t i = 0; i < run->count; i++) {
         const FileJob *job = &run->jobs[i];
         if (!job->scan.takes_part || job->leaf) continue;
-        const char *end = job->scan.names;
-        for (uint32_t k = 0; k < job->scan.class_count + job->scan.function_count; k++)
-            end += strlen(end) + 1;
         h = dl_hash_bytes(job->path, strlen(job->path) + 1, h);
         uint32_t counts[2] = {job->scan.class_count, job->scan.function_count};
         h = dl_hash_bytes(counts, sizeof counts, h);
-        h = dl_hash_bytes(job->scan.names, (size_t)(end - job->scan.names), h);
+        h = dl_hash_bytes(job->scan.names, dl_sharing_file_names_size(&job->scan), h);
     }
     return h;
 }
@@ -915,7 +916,7 @@ static DlSharing *find_leaves(Run *run, char *const *paths, DlProjectLeaves *lea
         job->leaf = streaming && job->scan.takes_part && !dl_sharing_is_shared(sharing, i);
     }
     if (streaming) leaves->mentioned_names = dl_sharing_mentioned_functions(sharing);
-    run->names_hash = hash_shared_names(run);
+    if (uses_result_cache(run->opts)) run->names_hash = hash_shared_names(run);
     size_t leaf_count = 0, lowered = 0;
     for (size_t i = 0; i < run->count; i++) {
         leaf_count += run->jobs[i].leaf;
@@ -1069,7 +1070,7 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
     bool all_cached = false;
     if (opts->keep) {
         run.cache = dl_keep_results(opts->keep);
-    } else if (opts->cache_dir && !opts->stdin_text && !opts->override_count) {
+    } else if (uses_result_cache(opts)) {
         char *error = NULL;
         run.cache = dl_cache_open(opts->cache_dir, run.stats, &error);
         run.own_cache = run.cache != NULL;
@@ -1080,7 +1081,8 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
     }
     if (run.cache) {
         run.tracks_reads = sharing != NULL;
-        if (run.tracks_reads) run.dataloader_hash = hash_dataloader_files(&run);
+        /* the files whose DataLoaders may mark a dataset or collate function (project_hash) */
+        if (run.tracks_reads) run.dataloader_hash = hash_python_files(&run, 0x64617461, true);
         dl_path_map_init(&run.job_by_path);
         for (size_t i = 0; i < count; i++) dl_path_map_put(&run.job_by_path, paths[i], &run.jobs[i]);
         uint64_t tool = dl_cache_tool_key();

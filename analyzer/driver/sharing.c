@@ -265,11 +265,15 @@ void dl_sharing_file_scan(DlSharingFile *f, const DlSource *src, const DlSharing
     f->mentions_devices = dl_python_mentions_devices(src);
 }
 
+size_t dl_sharing_file_names_size(const DlSharingFile *f) {
+    const char *end = f->names;
+    for (uint32_t k = 0; k < f->class_count + f->function_count; k++) end += strlen(end) + 1;
+    return (size_t)(end - f->names);
+}
+
 void dl_sharing_file_copy(DlSharingFile *to, const DlSharingFile *from) {
     *to = *from;
-    const char *end = from->names;
-    for (uint32_t k = 0; k < from->class_count + from->function_count; k++) end += strlen(end) + 1;
-    size_t names = (size_t)(end - from->names);
+    size_t names = dl_sharing_file_names_size(from);
     to->names = malloc(names + 1);
     to->mentions = malloc((from->mention_count ? from->mention_count : 1) * sizeof *to->mentions);
     to->module_refs =

@@ -49,6 +49,8 @@ void dl_sharing_modules_free(DlSharingModules *m);
 
 /* `modules` NULL: the places the file may name a module by are always looked for. */
 void dl_sharing_file_scan(DlSharingFile *f, const DlSource *src, const DlSharingModules *modules);
+/* The bytes of f->names: its class_count + function_count NUL-terminated names. */
+size_t dl_sharing_file_names_size(const DlSharingFile *f);
 /* A copy of `from` that owns its own memory (a scan the language server keeps, driver/keep.h). */
 void dl_sharing_file_copy(DlSharingFile *to, const DlSharingFile *from);
 void dl_sharing_file_free(DlSharingFile *f);
