@@ -101,6 +101,84 @@ static void note_read(uint32_t file) {
     if (read_sink && read_sink->bits) read_sink->bits[file / 64] |= (uint64_t)1 << (file % 64);
 }
 
+/* A lookup whose answer a file left out of the build might have changed (DlAbsentFiles). */
+static void note_uncertain(void) {
+    if (read_sink) read_sink->uncertain = true;
+}
+
+/* ---------------------------------------------------------------- files left out */
+
+/* DlAbsentFiles.names' keys: "c module/name" and "f module/name" (the first file left out with
+ * that module name that defines the class, or the top-level function: its index + 1) and, for
+ * the unique fallback (classes only), "name" (how many classes of that name the files left out
+ * define: 1, or 2 for more). */
+static bool absent_key(char *key, size_t size, bool is_class, const char *module,
+                       size_t module_len, const char *name) {
+    int n = module ? snprintf(key, size, "%c %.*s/%s", is_class ? 'c' : 'f', (int)module_len,
+                              module, name)
+                   : snprintf(key, size, "%s", name);
+    return n >= 0 && (size_t)n < size;
+}
+
+void dl_absent_init(DlAbsentFiles *a, uint32_t file_count) {
+    dl_path_map_init(&a->names);
+    a->modules = calloc(file_count ? file_count : 1, sizeof *a->modules);
+    if (!a->modules) abort();
+    a->file_count = file_count;
+}
+
+void dl_absent_add_file(DlAbsentFiles *a, uint32_t file, const char *module) {
+    a->modules[file] = strdup(module);
+    if (!a->modules[file]) abort();
+}
+
+void dl_absent_add_name(DlAbsentFiles *a, uint32_t file, const char *name, bool is_class) {
+    char key[512];
+    /* files are added in index order: the first of a key is the lowest */
+    if (absent_key(key, sizeof key, is_class, a->modules[file], strlen(a->modules[file]), name) &&
+        !dl_path_map_get(&a->names, key))
+        dl_path_map_put(&a->names, key, (void *)(uintptr_t)(file + 1));
+    if (!is_class || !absent_key(key, sizeof key, true, NULL, 0, name)) return;
+    uintptr_t count = (uintptr_t)dl_path_map_get(&a->names, key);
+    dl_path_map_put(&a->names, key, (void *)(uintptr_t)(count ? 2 : 1));
+}
+
+void dl_absent_free(DlAbsentFiles *a) {
+    dl_path_map_free(&a->names);
+    for (uint32_t i = 0; i < a->file_count; i++) free(a->modules[i]);
+    free(a->modules);
+}
+
+/* The index + 1 of the first file left out with module `module` that defines the class (or
+ * top-level function) `name`; 0: none. A key too long to have been noted makes the lookup
+ * uncertain. */
+static uint32_t absent_definer(const DlAbsentFiles *a, bool is_class, const char *module,
+                               size_t module_len, const char *name) {
+    char key[512];
+    if (!absent_key(key, sizeof key, is_class, module, module_len, name)) {
+        note_uncertain();
+        return 0;
+    }
+    return (uint32_t)(uintptr_t)dl_path_map_get(&a->names, key);
+}
+
+/* How many classes named `name` the files left out define: 0, 1, or 2 for two or more. */
+static uint32_t absent_classes(const DlAbsentFiles *a, const char *name) {
+    char key[512];
+    if (!absent_key(key, sizeof key, true, NULL, 0, name)) {
+        note_uncertain();
+        return 0;
+    }
+    return (uint32_t)(uintptr_t)dl_path_map_get(&a->names, key);
+}
+
+bool dl_project_closure_uncertain(const DlProject *p, const uint64_t *closure) {
+    for (uint32_t w = 0; w < p->read_words; w++)
+        for (uint64_t bits = closure[w]; bits; bits &= bits - 1)
+            if (p->files[w * 64 + (uint32_t)__builtin_ctzll(bits)].reads.uncertain) return true;
+    return false;
+}
+
 /* Adds `from`'s files that `out` lacks to it, and to the files still to visit. */
 static void add_unseen(const uint64_t *from, uint64_t *out, uint32_t words, uint32_t *todo,
                        uint32_t *n) {
@@ -145,7 +223,8 @@ static const DlFunctionInfo *function_in_file(const DlFileFacts *f, const char *
 static int compare_entries(const void *a, const void *b) {
     const DlNamedEntry *x = a, *y = b;
     int c = strcmp(x->name, y->name);
-    return c ? c : strcmp(x->module, y->module);
+    if (!c) c = strcmp(x->module, y->module);
+    return c ? c : (x->file > y->file) - (x->file < y->file); /* file order: see find_named */
 }
 
 /* The entries named `name`: [*first, *first + count) of the sorted index. */
@@ -173,31 +252,47 @@ static uint32_t leaf_classes_named(const DlFileFacts *leaf, const char *name,
 }
 
 /* "model.Net" -> the entry Net of the file whose module name is "model"; "Net" -> this file's;
- * otherwise the one entry of that name in the project, if it is unique. Library names
- * (torch.*) never resolve to project code. The file found is noted (dl_project_note_reads).
+ * otherwise (classes: `unique_fallback`) the one entry of that name in the project, if unique.
+ * Library names (torch.*) never resolve to project code. The file found is noted
+ * (dl_project_note_reads). In a partial build, so is a lookup whose answer a file left out
+ * could have changed (DlAbsentFiles).
  *
  * The index holds the shared files only. A leaf asking (`leaf`, classes only) counts its own
  * classes in: no other file names them (driver/sharing.h), so only the leaf can reach them, and
  * only through the unique fallback (nothing names its module either). */
 static const void *find_named(const DlNamedEntry *entries, uint32_t n, const char *qualified,
-                              bool unique_fallback, const DlFileFacts *leaf) {
+                              bool unique_fallback, const DlFileFacts *leaf,
+                              const DlAbsentFiles *absent) {
     if (dl_torch_owns(qualified)) return NULL;
     const char *name = last_component(qualified);
-    uint32_t first, count = entries_named(entries, n, name, &first);
-    const DlClassInfo *own_first = NULL;
-    uint32_t own = leaf ? leaf_classes_named(leaf, name, &own_first) : 0;
-    if ((!count && !own) || name == qualified) return NULL;
+    if (name == qualified) return NULL;
     const char *module_end = name - 1;
     const char *module_start = module_end;
     while (module_start > qualified && module_start[-1] != '.') module_start--;
     size_t mlen = (size_t)(module_end - module_start);
+    /* a file left out that defines the name in that module, before the one found (the entries
+     * of one name and module are in file order) */
+    uint32_t left_out = absent ? absent_definer(absent, unique_fallback, module_start, mlen, name)
+                               : 0;
+    uint32_t first, count = entries_named(entries, n, name, &first);
+    const DlClassInfo *own_first = NULL;
+    uint32_t own = leaf ? leaf_classes_named(leaf, name, &own_first) : 0;
+    if (!count && !own && !absent) return NULL;
     for (uint32_t i = first; i < first + count; i++)
         if (strlen(entries[i].module) == mlen &&
             strncmp(entries[i].module, module_start, mlen) == 0) {
+            if (left_out && left_out - 1 < entries[i].file) note_uncertain();
             note_read(entries[i].file);
             return entries[i].info;
         }
-    if (!unique_fallback || count + own != 1) return NULL;
+    if (left_out) note_uncertain();
+    if (!unique_fallback) return NULL;
+    if (absent) { /* the classes of that name the files left out define count too */
+        uint32_t classes = absent_classes(absent, name);
+        if (classes == 1 && !count && !own) note_uncertain(); /* the one a full build finds */
+        count += classes;
+    }
+    if (count + own != 1) return NULL;
     if (!count) return own_first;
     note_read(entries[first].file);
     return entries[first].info;
@@ -215,14 +310,15 @@ const DlClassInfo *dl_project_find_class(const DlProject *p, const DlFileFacts *
     if (!strchr(qualified, '.')) return class_in_file(from, qualified);
     if (!resolves_across_files(from)) return NULL;
     return find_named(p->classes_by_name, p->class_entries, qualified, true,
-                      from && from->leaf ? from : NULL);
+                      from && from->leaf ? from : NULL, p->absent);
 }
 
 const DlFunctionInfo *dl_project_find_function(const DlProject *p, const DlFileFacts *from,
                                                const char *qualified) {
     if (!strchr(qualified, '.')) return function_in_file(from, qualified);
     if (!resolves_across_files(from)) return NULL;
-    return find_named(p->functions_by_name, p->function_entries, qualified, false, NULL);
+    return find_named(p->functions_by_name, p->function_entries, qualified, false, NULL,
+                      p->absent);
 }
 
 const DlFunctionInfo *dl_project_method(const DlProject *p, const DlClassInfo *c,
@@ -361,7 +457,7 @@ static void add_referenced_names(DlInterner *into, bool *known, const DlModuleIR
  * functions the workers use. Worker code is a dataset's __getitem__/__getitems__/__iter__ or a
  * collate_fn (a file naming `collate_fn` makes every function a candidate); DL113 needs
  * `.cuda()`, `.to(...)` or a `device=` in it. */
-static bool module_workers_may_touch_devices(const DlModuleIR *m) {
+bool dl_project_workers_may_touch_devices(const DlModuleIR *m) {
     if (dl_source_mentions(m->source, "collate_fn")) return true;
     for (uint32_t j = 0; j < m->function_count; j++) {
         const DlFunction *fn = m->functions[j];
@@ -694,7 +790,7 @@ static void build_facts_chunk(void *ctx, size_t index) {
         c->p->files[i].reads.bits = dl_arena_alloc(arena, c->p->read_words * sizeof(uint64_t));
         add_referenced_names(&c->names, &c->names_known, m);
         if (!c->workers_may_touch_devices && m->language == DL_LANG_PYTHON)
-            c->workers_may_touch_devices = module_workers_may_touch_devices(m);
+            c->workers_may_touch_devices = dl_project_workers_may_touch_devices(m);
     }
 }
 
@@ -759,6 +855,8 @@ void dl_project_build(DlProject *p, DlModuleIR *const *modules, uint32_t count, 
     if (leaves) {
         p->mentioned_names = leaves->mentioned_names;
         p->uses_devices |= leaves->use_devices;
+        p->absent = leaves->absent;
+        p->workers_may_touch_devices |= leaves->absent_workers_may_touch_devices;
     }
 
     DlFlowState **globals = calloc(count ? count : 1, sizeof *globals);
@@ -817,7 +915,7 @@ void dl_project_build_leaf(DlProject *p, DlFileFacts *f, DlModuleIR *m, DlArena 
     /* the same steps in the same order as dl_project_build, for one file. DataLoader builders
      * run when the shared files' workers may touch devices (a leaf may load a shared dataset)
      * or this file's do (its datasets no other file loads). */
-    bool workers = p->workers_may_touch_devices || module_workers_may_touch_devices(m);
+    bool workers = p->workers_may_touch_devices || dl_project_workers_may_touch_devices(m);
     f->leaf_globals = file_globals(p, f, arena);
     summarise_file(p, f, f->leaf_globals, arena, false, workers);
     file_class_attributes(p, f, f->leaf_globals, arena);
@@ -838,6 +936,11 @@ const DlValue *dl_project_find_global(const DlProject *p, const char *qualified)
     size_t mlen = (size_t)(module_end - module_start);
     for (uint32_t i = 0; i < p->file_count; i++) {
         const DlModuleIR *m = p->files[i].module;
+        const char *left_out = !m && p->absent ? p->absent->modules[i] : NULL;
+        if (left_out && strlen(left_out) == mlen && strncmp(left_out, module_start, mlen) == 0) {
+            note_uncertain(); /* a full build finds this file first */
+            return NULL;
+        }
         if (!m || m->language != DL_LANG_PYTHON || !p->globals[i] ||
             strlen(m->module_name) != mlen ||
             strncmp(m->module_name, module_start, mlen) != 0)

@@ -8,6 +8,7 @@
 
 #include "core/arena.h"
 #include "core/intern.h"
+#include "core/path_map.h"
 #include "dataflow/value.h"
 #include "ir/ir.h"
 
@@ -56,7 +57,16 @@ typedef struct DlFlowState DlFlowState;
  * files they read (dl_project_read_closure; driver/check.c keys the result cache by them). */
 typedef struct DlReadSet {
     uint64_t *bits; /* NULL: not recorded */
+    bool uncertain; /* in a build that leaves shared files out (DlProjectLeaves.absent), a lookup
+                       that may have found something else had they been in */
 } DlReadSet;
+
+/* What the project knows of the shared files a partial build leaves out (DlProjectLeaves). */
+typedef struct DlAbsentFiles {
+    DlPathMap names; /* see project.c, absent_key */
+    char **modules;  /* per file index: the module name of a file left out, else NULL */
+    uint32_t file_count;
+} DlAbsentFiles;
 
 typedef struct DlFileFacts {
     const DlModuleIR *module;
@@ -98,6 +108,7 @@ typedef struct DlProject {
                                        in a leaf whose own workers may */
     const DlInterner *mentioned_names; /* names the files not lowered yet (the leaves) may refer
                                           to, a superset from their text; NULL: none */
+    const DlAbsentFiles *absent; /* DlProjectLeaves.absent */
     bool *built_marks; /* the DataLoader marks (DL113) as the build left them, classes then
                           functions file by file: dl_project_rewind puts them back */
 } DlProject;
@@ -108,7 +119,26 @@ typedef struct DlProjectLeaves {
     const DlInterner *mentioned_names; /* a superset of the names they refer to */
     bool use_devices; /* a Python file's text names a device (DlModuleIR.mentions_devices, from
                          the text): a leaf's, or any file's, one that fails to lower included */
+    /* A build over some of the shared files only (driver/check.c, "partial builds"): what the
+     * shared files left out define (NULL in a full build), so that a lookup that a full build
+     * might have answered from one of them marks its read set uncertain, and whether their
+     * DataLoader workers may run device code (dl_project_workers_may_touch_devices). */
+    const DlAbsentFiles *absent;
+    bool absent_workers_may_touch_devices;
 } DlProjectLeaves;
+
+/* The shared files a partial build leaves out, added in index order: each one's module name
+ * (dl_absent_add_file), then the classes and top-level functions it defines. */
+void dl_absent_init(DlAbsentFiles *a, uint32_t file_count);
+void dl_absent_add_file(DlAbsentFiles *a, uint32_t file, const char *module);
+void dl_absent_add_name(DlAbsentFiles *a, uint32_t file, const char *name, bool is_class);
+void dl_absent_free(DlAbsentFiles *a);
+/* Whether a Python file's DataLoader workers may run code that puts tensors on a device
+ * (DL113): a fact of its model alone, stored with its cached result for partial builds. */
+bool dl_project_workers_may_touch_devices(const DlModuleIR *m);
+/* Whether a read set's closure (dl_project_read_closure) holds a file whose facts' lookups were
+ * uncertain (DlReadSet.uncertain). */
+bool dl_project_closure_uncertain(const DlProject *p, const uint64_t *closure);
 
 /* Builds imports and class tables, then the summaries (functions' returns, class attributes).
  * `modules` may contain NULLs (files that failed or were not lowered). The per-file part runs on

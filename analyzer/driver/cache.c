@@ -29,7 +29,7 @@ struct DlCache {
     DlStatMemo *stats;
 };
 
-enum { DL_CACHE_FORMAT = 2 }; /* bump when the entry layout changes */
+enum { DL_CACHE_FORMAT = 3 }; /* bump when the entry layout changes */
 
 uint64_t dl_cache_tool_key(void) {
     uint64_t h = dl_hash_bytes(DEVLINT_VERSION, strlen(DEVLINT_VERSION), DL_CACHE_FORMAT);
@@ -292,8 +292,36 @@ static char *entry_text(DlCache *cache, const char *path) {
     return text;
 }
 
+/* The entry's record (see DlCacheRecord), from an entry for this path. */
+static void fill_record(const cJSON *j, DlCacheRecord *record) {
+    record->found = true;
+    record->workers_may_touch_devices =
+        cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "workers"));
+    const cJSON *s;
+    cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(j, "sources"))
+        if (cJSON_IsString(s) && record->source) record->source(record->ctx, s->valuestring);
+    cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(j, "classes"))
+        if (cJSON_IsString(s) && record->defines)
+            record->defines(record->ctx, s->valuestring, true);
+    cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(j, "functions"))
+        if (cJSON_IsString(s) && record->defines)
+            record->defines(record->ctx, s->valuestring, false);
+}
+
+/* A list of names, when there are any. */
+static void add_names(cJSON *j, const char *key, const char *const *names, size_t count) {
+    if (!count) return;
+    cJSON *list = cJSON_AddArrayToObject(j, key);
+    for (size_t i = 0; i < count; i++) cJSON_AddItemToArray(list, cJSON_CreateString(names[i]));
+}
+
 bool dl_cache_load(DlCache *cache, const char *path, uint64_t key, const DlCacheContents *now,
                    DlResult *out) {
+    return dl_cache_load_record(cache, path, key, now, out, NULL);
+}
+
+bool dl_cache_load_record(DlCache *cache, const char *path, uint64_t key,
+                          const DlCacheContents *now, DlResult *out, DlCacheRecord *record) {
     char *text = entry_text(cache, path);
     if (!text) return false;
     cJSON *j = cJSON_Parse(text);
@@ -303,8 +331,9 @@ bool dl_cache_load(DlCache *cache, const char *path, uint64_t key, const DlCache
     snprintf(want, sizeof want, "%016" PRIx64, key);
     const cJSON *k = cJSON_GetObjectItemCaseSensitive(j, "key");
     const cJSON *p = cJSON_GetObjectItemCaseSensitive(j, "path");
-    bool ok = cJSON_IsString(k) && strcmp(k->valuestring, want) == 0 && cJSON_IsString(p) &&
-              strcmp(p->valuestring, path) == 0 &&
+    bool own = cJSON_IsString(p) && strcmp(p->valuestring, path) == 0;
+    if (own && record) fill_record(j, record);
+    bool ok = own && cJSON_IsString(k) && strcmp(k->valuestring, want) == 0 &&
               deps_unchanged(cache->stats, cJSON_GetObjectItemCaseSensitive(j, "deps")) &&
               sources_unchanged(j, now) &&
               result_from_json(cJSON_GetObjectItemCaseSensitive(j, "result"), out);
@@ -394,6 +423,11 @@ void dl_cache_store(DlCache *cache, const char *path, uint64_t key, const DlResu
         snprintf(digest, sizeof digest, "%016" PRIx64,
                  sources_digest(sources->content_hashes, sources->count));
         cJSON_AddStringToObject(j, "sources_digest", digest);
+    }
+    if (sources) {
+        add_names(j, "classes", sources->classes, sources->class_count);
+        add_names(j, "functions", sources->functions, sources->function_count);
+        if (sources->workers_may_touch_devices) cJSON_AddTrueToObject(j, "workers");
     }
     cJSON_AddItemToObject(j, "result", result_to_json(r));
     char *text = cJSON_PrintUnformatted(j);

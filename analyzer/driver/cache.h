@@ -12,6 +12,8 @@
  *     every header the compiler read (stored with the entry, checked when it is loaded). A file
  *     that failed on a missing header is kept too, with the directories the header would
  *     appear in among those (frontend/cpp_missing_header.h).
+ * A Python entry also records its file's own facts (DlCacheRecord), which a run that builds
+ * the project over some of the shared files only reads for the files it leaves out.
  * Entries are written to a temporary file and renamed into place, so concurrent runs never
  * read a half-written entry; an unreadable or foreign entry is a miss, never an error. */
 #ifndef DL_CACHE_H
@@ -33,7 +35,25 @@ typedef struct DlCacheSources {
     const char *const *paths;
     const uint64_t *content_hashes;
     size_t count;
+    /* the file's own facts, for DlCacheRecord: the classes and the top-level functions it
+     * defines (as the project's index holds them), and its DataLoader workers' fact */
+    const char *const *classes, *const *functions;
+    size_t class_count, function_count;
+    bool workers_may_touch_devices;
 } DlCacheSources;
+
+/* What a Python entry tells of its file besides the result, whether or not its key matches: the
+ * files the result read when it was computed (`source` is called with each), the classes and
+ * top-level functions the file defined (`defines`), and whether its DataLoader workers may run
+ * device code. A run that builds the project over some of the shared files only reads them
+ * (driver/check.c, "partial builds"). */
+typedef struct DlCacheRecord {
+    bool found; /* an entry for this path: the rest is filled */
+    bool workers_may_touch_devices;
+    void (*source)(void *ctx, const char *path);
+    void (*defines)(void *ctx, const char *name, bool is_class);
+    void *ctx;
+} DlCacheRecord;
 
 /* How a look-up learns what those files hold now: false when `path` is not a file of the run
  * (the entry is then a miss). */
@@ -62,8 +82,12 @@ uint64_t dl_cache_tool_key(void);
  * entry that read other files is a miss). Thread-safe. */
 bool dl_cache_load(DlCache *cache, const char *path, uint64_t key, const DlCacheContents *now,
                    DlResult *out);
+/* The same, and the entry's record (NULL: not wanted), filled even when the key does not match. */
+bool dl_cache_load_record(DlCache *cache, const char *path, uint64_t key,
+                          const DlCacheContents *now, DlResult *out, DlCacheRecord *record);
 /* Stores `r` as the entry for `path`, with the headers it depends on (C++: `deps`, checked by
- * size and mtime) and the files whose facts it read (Python: `sources`, NULL for none).
+ * size and mtime) and the files whose facts it read (Python: `sources`, NULL for none, and the
+ * file's own fact for DlCacheRecord).
  * Failures are silent (the cache is an optimisation). Thread-safe. */
 void dl_cache_store(DlCache *cache, const char *path, uint64_t key, const DlResult *r,
                     char *const *deps, size_t dep_count, const DlCacheSources *sources);

@@ -2,6 +2,7 @@
 /* The check pipeline (see check.h) and the rule context the engine reports through. */
 #include "driver/check.h"
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,6 +67,15 @@ typedef struct FileJob {
     uint64_t *reads; /* while a Python file is analysed with a cache: the project files its
                         analysis looked up (a DlReadSet's bits), then every file its result
                         depends on (stored with it, see store_result) */
+    bool uncertain;  /* its analysis, in a partial build, may have read a file left out */
+    /* What a partial build (plan_partial_build) needs: */
+    bool has_record;       /* its cache entry's record was read (DlCacheRecord) */
+    bool record_workers;   /* the record's DlCacheRecord.workers_may_touch_devices */
+    uint64_t *prior_reads; /* the files the stored result read (DlReadSet bits) */
+    char *defined;         /* the record's classes and top-level functions: "c" or "f", the
+                              name, NUL; `defined_len` bytes */
+    size_t defined_len;
+    bool in_build; /* a shared file the project is built over (all of them, unless partial) */
 } FileJob;
 
 typedef struct Run {
@@ -75,7 +85,7 @@ typedef struct Run {
     const DlCheckOptions *opts;
     DlProject project;
     bool lower_cached; /* lower the files whose results came from the cache too (the others'
-                          analyses read their program models) */
+                          analyses read their program models), those in the build */
     bool parse_all; /* DEVLINT_PARSE_ALL: parse (for syntax errors) even files that name no
                        tensor, module or device */
     DlCache *cache; /* NULL: no result cache */
@@ -93,6 +103,14 @@ typedef struct Run {
     uint64_t names_hash; /* the shared files' paths and the names they define (see find_leaves) */
     uint64_t dataloader_hash; /* the files that may mark a shared dataset (key_bases) */
     DlPathMap job_by_path; /* path -> FileJob, for the look-ups' sources */
+    bool may_build_partially; /* plan_partial_build may leave shared files out */
+    bool partial;             /* it did */
+    bool marks_needed; /* the cached leaves that mention DataLoader are summarised for their
+                          marks: a shared file's result is analysed */
+    DlAbsentFiles absent; /* DlProjectLeaves.absent */
+    _Atomic bool not_enough; /* a partial build's result may have read a file left out: the
+                                check runs again over every shared file */
+    _Atomic bool marks_uncertain; /* the same, for the DataLoader marks on shared files */
 } Run;
 
 typedef struct SeenKey {
@@ -594,12 +612,48 @@ static bool content_hash_now(void *ctx, const char *path, uint64_t *hash) {
     return true;
 }
 
+typedef struct RecordSink {
+    const Run *run;
+    FileJob *job;
+} RecordSink;
+
+/* A file the stored result read, noted among the job's prior reads. */
+static void note_prior_read(void *ctx, const char *path) {
+    RecordSink *sink = ctx;
+    const FileJob *read = dl_path_map_get(&sink->run->job_by_path, path);
+    if (!read) return; /* not a file of this run: the entry is a miss, and no build has it */
+    size_t i = (size_t)(read - sink->run->jobs);
+    sink->job->prior_reads[i / 64] |= (uint64_t)1 << (i % 64);
+}
+
+/* A class ('c') or top-level function ('f') the stored result's file defined. */
+static void note_defined(void *ctx, const char *name, bool is_class) {
+    FileJob *job = ((RecordSink *)ctx)->job;
+    size_t n = strlen(name) + 2;
+    job->defined = realloc(job->defined, job->defined_len + n);
+    if (!job->defined) abort();
+    job->defined[job->defined_len] = is_class ? 'c' : 'f';
+    memcpy(job->defined + job->defined_len + 1, name, n - 1);
+    job->defined_len += n;
+}
+
 static void look_up_cache(void *arg, size_t index) {
     Run *run = arg;
     FileJob *job = &run->jobs[run->order[index]];
     if (!job->loaded || !job->cacheable || job->late_key) return;
     DlCacheContents now = {content_hash_now, run};
-    job->cached = dl_cache_load(run->cache, job->path, job->cache_key, &now, &job->result);
+    if (!run->may_build_partially || !is_analysed_python(job)) {
+        job->cached = dl_cache_load(run->cache, job->path, job->cache_key, &now, &job->result);
+        return;
+    }
+    job->prior_reads = calloc((run->count + 63) / 64, sizeof *job->prior_reads);
+    if (!job->prior_reads) abort();
+    RecordSink sink = {run, job};
+    DlCacheRecord record = {.source = note_prior_read, .defines = note_defined, .ctx = &sink};
+    job->cached = dl_cache_load_record(run->cache, job->path, job->cache_key, &now, &job->result,
+                                       &record);
+    job->has_record = record.found;
+    job->record_workers = record.workers_may_touch_devices;
 }
 
 static bool cpp_relevant(const DlSource *src) {
@@ -685,7 +739,7 @@ static void lower(void *arg, size_t index) {
     Run *run = arg;
     FileJob *job = &run->jobs[run->order[index]];
     if (!job->loaded || !job->relevant || job->lowered || job->leaf) return;
-    if (job->cached && (!run->lower_cached || job->is_cpp)) return;
+    if (job->cached && (!run->lower_cached || job->is_cpp || !job->in_build)) return;
     lower_job(run, job);
 }
 
@@ -722,12 +776,45 @@ static void check_suppression_codes(DlRuleContext *ctx) {
 
 static void analyse_file(Run *run, FileJob *job);
 
+/* What a build that leaves a Python file out needs of it (DlCacheRecord): the names the
+ * project's index would hold for it (dataflow/project.c, build_name_index) and its DataLoader
+ * workers' fact. */
+static void own_facts(const FileJob *job, DlCacheSources *out) {
+    const DlModuleIR *m = job->module;
+    if (!m) return;
+    const char **classes = malloc((m->class_count + 1) * sizeof *classes);
+    const char **functions = malloc((m->function_count + 1) * sizeof *functions);
+    if (!classes || !functions) abort();
+    for (uint32_t j = 0; j < m->class_count; j++) classes[j] = m->classes[j]->name;
+    size_t n = 0;
+    for (uint32_t j = 0; j < m->function_count; j++)
+        if (!m->functions[j]->owner && !m->functions[j]->parent)
+            functions[n++] = m->functions[j]->name;
+    out->classes = classes;
+    out->class_count = m->class_count;
+    out->functions = functions;
+    out->function_count = n;
+    out->workers_may_touch_devices = dl_project_workers_may_touch_devices(m);
+}
+
+static void free_own_facts(DlCacheSources *s) {
+    free((void *)s->classes);
+    free((void *)s->functions);
+}
+
 /* The result, with the headers a C++ file read or the files a Python result read (job->reads:
  * their paths and bytes, checked when it is looked up). */
 static void store_result(Run *run, FileJob *job) {
-    if (!job->reads) {
+    if (job->is_cpp) {
         dl_cache_store(run->cache, job->path, job->cache_key, &job->result, job->deps,
                        job->dep_count, NULL);
+        return;
+    }
+    DlCacheSources sources = {0};
+    own_facts(job, &sources);
+    if (!job->reads) {
+        dl_cache_store(run->cache, job->path, job->cache_key, &job->result, NULL, 0, &sources);
+        free_own_facts(&sources);
         return;
     }
     size_t self = (size_t)(job - run->jobs), n = 0, words = run->project.read_words, count = 0;
@@ -742,11 +829,26 @@ static void store_result(Run *run, FileJob *job) {
             paths[n] = read->path;
             hashes[n++] = read->content_hash;
         }
-    DlCacheSources sources = {paths, hashes, n};
-    dl_cache_store(run->cache, job->path, job->cache_key, &job->result, job->deps, job->dep_count,
-                   &sources);
+    sources.paths = paths;
+    sources.content_hashes = hashes;
+    sources.count = n;
+    dl_cache_store(run->cache, job->path, job->cache_key, &job->result, NULL, 0, &sources);
     free(paths);
     free(hashes);
+    free_own_facts(&sources);
+}
+
+/* Whether what facts that read `reads` computed may differ from a full build's: a lookup of
+ * theirs, or of the facts of a file they read (transitively), was uncertain. */
+static bool reads_uncertain(const Run *run, const DlReadSet *reads) {
+    if (reads->uncertain) return true;
+    if (!reads->bits || !run->partial) return false;
+    uint64_t *closure = calloc(run->project.read_words, sizeof *closure);
+    if (!closure) abort();
+    dl_project_read_closure(&run->project, reads->bits, closure);
+    bool uncertain = dl_project_closure_uncertain(&run->project, closure);
+    free(closure);
+    return uncertain;
 }
 
 static void analyse_job(Run *run, FileJob *job) {
@@ -755,7 +857,11 @@ static void analyse_job(Run *run, FileJob *job) {
      * its headers) is not kept; one that failed on a missing header is, with the directories
      * the header would appear in (frontend/cpp_missing_header.h) */
     bool cpp_unchecked = job->is_cpp && job->relevant && !job->deps;
-    if (run->cache && job->loaded && job->cacheable && !job->cached && !cpp_unchecked)
+    /* in a partial build, a result that may differ from a full build's is not kept, and the
+     * check runs again (a shared file's also reads the marks) */
+    bool unsure = job->uncertain || (!job->leaf && run->marks_uncertain);
+    if (job->uncertain) run->not_enough = true;
+    if (run->cache && job->loaded && job->cacheable && !job->cached && !cpp_unchecked && !unsure)
         store_result(run, job);
     free(job->reads);
     job->reads = NULL;
@@ -798,14 +904,19 @@ static void stream_leaf(void *arg, size_t index) {
     bool analysed = !job->cached;
     DlArena facts; /* apart from the model, which the language server keeps */
     dl_arena_init(&facts);
-    if (job->loaded && (analysed || (run->lower_cached && job->mentions_dataloader))) {
+    if (job->loaded && (analysed || (run->marks_needed && job->mentions_dataloader))) {
         if (!run->opts->keep) {
             dl_arena_release(&job->arena);
             dl_arena_init(&job->arena); /* not the pool's: its memory goes back when done */
         }
         lower_job(run, job);
-        if (job->module)
+        if (job->module) {
             dl_project_build_leaf(&run->project, &job->leaf_facts, job->module, &facts);
+            /* its marks on the shared files, which a partial build may not have placed as a
+             * full one would */
+            if (!analysed && reads_uncertain(run, &job->leaf_facts.reads))
+                run->marks_uncertain = true;
+        }
     }
     analyse_job(run, job);
     if (job->module) dl_project_leaf_done(&job->leaf_facts);
@@ -863,6 +974,8 @@ static void analyse_file(Run *run, FileJob *job) {
                 reads.bits[w] |= facts->reads.bits[w];
         dl_project_read_closure(&run->project, reads.bits, job->reads);
         free(reads.bits);
+        job->uncertain = reads.uncertain || facts->reads.uncertain ||
+                         (run->partial && dl_project_closure_uncertain(&run->project, job->reads));
     }
     free(ctx.seen);
     dl_arena_release(&scratch);
@@ -1010,6 +1123,73 @@ static void keep_project(Run *run, uint64_t key) {
     free(serials);
 }
 
+/* ---------------------------------------------------------------- partial builds
+ *
+ * After an edit, most results are reused and the few analysed again read few shared files: on
+ * diffusers a result read a median of 13 of its 1,161. A run whose every result to analyse has
+ * a cache entry from an earlier run builds the project over the files those entries read
+ * (DlCacheRecord) instead of every shared file. The edited files may now read files they did
+ * not read then: every lookup that a file left out might have answered otherwise is noted
+ * (DlReadSet.uncertain), a result that made one, directly or through the facts it read, is not
+ * kept, and the check runs again over every shared file (dl_check_files). docs/memory.md, "A
+ * re-run after an edit", has the reasoning and the figures. */
+
+/* Decides which shared files the project is built over (FileJob.in_build), and what the build
+ * must know of the others (`leaves`): whether a partial build is made. It is when every result
+ * to analyse is a Python file's with a record, and some shared file is not needed. A shared
+ * file's result reads the marks of every file that mentions DataLoader (DL113): those are then
+ * built (the leaves among them summarised) with the files they read. */
+static bool plan_partial_build(Run *run, DlProjectLeaves *leaves) {
+    const char *off = getenv("DEVLINT_FULL_BUILD"); /* to compare the two */
+    if (off && *off && strcmp(off, "0") != 0) return false;
+    bool shared_missed = false;
+    for (size_t i = 0; i < run->count; i++) {
+        const FileJob *job = &run->jobs[i];
+        if (!is_analysed_python(job) || job->cached) continue; /* C++ reads no other file */
+        if (!job->has_record) return false; /* what it reads is not known */
+        shared_missed |= !job->leaf;
+    }
+    size_t words = (run->count + 63) / 64;
+    uint64_t *wanted = calloc(words ? words : 1, sizeof *wanted);
+    if (!wanted) abort();
+    for (size_t i = 0; i < run->count; i++) {
+        const FileJob *job = &run->jobs[i];
+        if (!is_analysed_python(job) || (job->cached && !(shared_missed && job->mentions_dataloader)))
+            continue;
+        wanted[i / 64] |= (uint64_t)1 << (i % 64);
+        for (size_t w = 0; w < words; w++) wanted[w] |= job->prior_reads[w];
+    }
+    size_t shared = 0, built = 0;
+    for (size_t i = 0; i < run->count; i++) {
+        FileJob *job = &run->jobs[i];
+        if (!is_analysed_python(job) || job->leaf) continue;
+        job->in_build = !job->cached || (wanted[i / 64] >> (i % 64) & 1);
+        shared++;
+        built += job->in_build;
+    }
+    free(wanted);
+    if (built == shared) return false;
+    dl_absent_init(&run->absent, (uint32_t)run->count);
+    DlArena names;
+    dl_arena_init(&names);
+    for (size_t i = 0; i < run->count; i++) {
+        const FileJob *job = &run->jobs[i];
+        if (!is_analysed_python(job) || job->leaf || job->in_build) continue;
+        dl_absent_add_file(&run->absent, (uint32_t)i, dl_python_module_name(&names, job->path));
+        for (size_t at = 0; at < job->defined_len; at += strlen(job->defined + at) + 1)
+            dl_absent_add_name(&run->absent, (uint32_t)i, job->defined + at + 1,
+                               job->defined[at] == 'c');
+        leaves->absent_workers_may_touch_devices |= job->record_workers;
+    }
+    dl_arena_release(&names);
+    leaves->absent = &run->absent;
+    run->marks_needed = shared_missed;
+    char label[96];
+    snprintf(label, sizeof label, "partial build: %zu of %zu shared files", built, shared);
+    dl_timing_mark(label);
+    return true;
+}
+
 typedef struct SizedIndex {
     off_t size;
     size_t index;
@@ -1036,7 +1216,10 @@ static size_t *largest_first(char *const *paths, size_t count) {
     return order;
 }
 
-void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts, DlResult *out) {
+/* One check; false, with `out` untouched, when a partial build (`may_build_partially`) was
+ * not enough and the check must run again without. */
+static bool check_once(char *const *paths, size_t count, const DlCheckOptions *opts,
+                       bool may_build_partially, DlResult *out) {
     Run run = {0};
     run.count = count;
     run.opts = opts;
@@ -1045,6 +1228,7 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
     for (size_t i = 0; i < count; i++) {
         run.jobs[i].path = paths[i];
         run.jobs[i].settings = opts->settings[i];
+        run.jobs[i].in_build = true;
     }
     run.order = largest_first(paths, count);
     const char *parse_all = getenv("DEVLINT_PARSE_ALL");
@@ -1056,6 +1240,10 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
 #endif
     run.pool = dl_block_pool_new();
     if (!run.parse_all) run.modules = dl_sharing_modules_new(paths, count);
+    /* the command line's result cache, with the text scan's leaves (the language server keeps
+     * its models: lowering them again costs it nothing) */
+    run.may_build_partially =
+        may_build_partially && uses_result_cache(opts) && !opts->keep && !run.parse_all;
     dl_timing_mark("start");
     dl_parallel_for(count, opts->jobs, load, &run);
     dl_timing_mark("read files");
@@ -1079,6 +1267,7 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
             free(error);
         }
     }
+    run.may_build_partially &= run.cache != NULL && sharing != NULL;
     if (run.cache) {
         run.tracks_reads = sharing != NULL;
         /* the files whose DataLoaders may mark a dataset or collate function (project_hash) */
@@ -1113,6 +1302,8 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
         snprintf(label, sizeof label, "cache look-up (%zu of %zu results reused)", reused, loaded);
         dl_timing_mark(label);
         all_cached = reused == loaded;
+        if (!all_cached && run.may_build_partially)
+            run.partial = plan_partial_build(&run, &leaves);
     }
     /* a warm run over unchanged files parses nothing; otherwise the files to analyse are
      * parsed first, and the cached Python ones only when a Python file to analyse needs project
@@ -1127,6 +1318,7 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
         }
         if (needs_project) {
             run.lower_cached = true;
+            if (!run.partial) run.marks_needed = true;
             dl_parallel_for(count, opts->jobs, lower, &run);
         }
         dl_timing_mark("parse and lower (shared files)");
@@ -1138,6 +1330,13 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
     uint64_t project_key = kept_project_key(&run, sharing, &leaves);
     build_project(&run, modules, &leaves, project_key);
     free(modules);
+    /* the marks the shared files that mention DataLoader leave (the leaves': stream_leaf) */
+    for (size_t i = 0; run.partial && run.marks_needed && i < count; i++) {
+        const FileJob *job = &run.jobs[i];
+        if (job->module && job->mentions_dataloader && !job->leaf &&
+            reads_uncertain(&run, &run.project.files[i].reads))
+            run.marks_uncertain = true;
+    }
 
     if (sharing) {
         dl_parallel_for(count, opts->jobs, stream_leaf, &run);
@@ -1147,10 +1346,13 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
     dl_parallel_for(count, opts->jobs, analyse, &run);
     dl_timing_mark("analyse (shared files)");
 
+    bool again = run.partial && (run.not_enough || run.marks_uncertain);
     for (size_t i = 0; i < count; i++) {
         FileJob *job = &run.jobs[i];
-        dl_result_merge(out, &job->result);
+        if (!again) dl_result_merge(out, &job->result);
         dl_result_free(&job->result);
+        free(job->prior_reads);
+        free(job->defined);
         if (opts->keep && job->loaded && !job->lowered) /* its result was kept: so is its model */
             dl_keep_retain(opts->keep, job->path, job->content_hash);
         drop_model(job, &run);
@@ -1174,8 +1376,20 @@ void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts
 #ifdef DEVLINT_HAVE_CLANG
     dl_cpp_include_memo_free(run.includes);
 #endif
+    if (run.partial) {
+        dl_absent_free(&run.absent);
+    }
     free(run.order);
     free(run.jobs);
+    if (again) {
+        dl_timing_mark("a result may read a file the partial build left out: checking again");
+        return false;
+    }
     dl_result_sort(out);
     dl_timing_mark("merge and free");
+    return true;
+}
+
+void dl_check_files(char *const *paths, size_t count, const DlCheckOptions *opts, DlResult *out) {
+    if (!check_once(paths, count, opts, true, out)) check_once(paths, count, opts, false, out);
 }

@@ -270,6 +270,68 @@ def has_cpp():
     return "--no-pch" in proc.stdout
 
 
+class PartialBuildTest(CacheCase):
+    """A re-run whose results to analyse all have entries builds the project over the files
+    those entries read (driver/check.c, "partial builds"), and checks again over every shared
+    file when an edited file now reads one it left out."""
+
+    def timed(self, *args):
+        env = dict(os.environ, DEVLINT_TIMING="1")
+        return self.devlint("--format", "json", *args, env=env)
+
+    def assert_same_as_without_cache(self, proc):
+        self.assertEqual(self.codes(proc), self.codes(self.devlint("--format", "json", ".",
+                                                                    cache=False)))
+
+    def write_two_configs(self):
+        self.write("config_cpu.py", CONFIG_CPU)
+        self.write("config_gpu.py", CONFIG_CUDA)
+        self.write("main.py", "import torch\nimport config_cpu\nimport config_gpu\n")
+
+    def test_a_rerun_builds_over_the_files_the_results_read(self):
+        self.write_two_configs()
+        self.write("model.py", MODEL.replace("from config ", "from config_cpu "))
+        self.timed(".")
+        self.write("model.py", MODEL.replace("from config ", "from config_cpu ") + "# edited\n")
+        proc = self.timed(".")
+        self.assertIn("partial build: 1 of 2 shared files", proc.stderr)
+        self.assertNotIn("checking again", proc.stderr)
+        self.assert_same_as_without_cache(proc)
+
+    def test_a_result_that_reads_a_file_left_out_is_checked_again(self):
+        self.write_two_configs()
+        self.write("model.py", MODEL.replace("from config ", "from config_cpu "))
+        self.assertEqual(self.codes(self.timed(".")), [])
+        # model.py now reads config_gpu.py, which its entry did not: the partial build leaves it
+        # out, and the lookup of config_gpu.DEVICE says it might have answered otherwise
+        self.write("model.py", MODEL.replace("from config ", "from config_gpu "))
+        proc = self.timed(".")
+        self.assertIn("partial build: 1 of 2 shared files", proc.stderr)
+        self.assertIn("checking again", proc.stderr)
+        self.assertEqual(self.codes(proc), [("model.py", 5, "DL102")])
+        self.assert_same_as_without_cache(proc)
+
+    def test_a_class_defined_twice_is_ambiguous_with_a_file_left_out(self):
+        # `models.Net` names no file's module (nothing is called models.py): the unique fallback
+        # finds the one class Net of the project, and none when two files define one. The
+        # partial build leaves b.py out; it counts b.py's Net in from its entry.
+        net = ("import torch\nimport torch.nn as nn\n\n\nclass Net(nn.Module):\n"
+               "    def __init__(self):\n        super().__init__()\n"
+               "        self.fc = nn.Linear(4, 2)\n")
+        self.write("a.py", net)
+        self.write("b.py", net)
+        self.write("main.py", "import torch\nimport a\nimport b\n")
+        use = "\nmodel = %s()\nx = torch.randn(8, 4).cuda()\ny = model(x)\n"
+        self.write("train.py", "import torch\nfrom a import Net\n" + use % "Net")
+        self.assertEqual(self.codes(self.timed(".")), [("train.py", 6, "DL105")])
+        self.write("train.py", "import torch\nimport models\n" + use % "models.Net")
+        proc = self.timed(".")
+        self.assertIn("partial build: 1 of 2 shared files", proc.stderr)
+        self.assertNotIn("checking again", proc.stderr)
+        self.assertEqual(self.codes(proc), [])
+        self.assert_same_as_without_cache(proc)
+
+
 class CppCacheTest(CacheCase):
     """C++ results are cached with every header the compiler read (cache.h)."""
 

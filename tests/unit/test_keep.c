@@ -101,6 +101,26 @@ static bool content_now(void *ctx, const char *path, uint64_t *hash) {
     return true;
 }
 
+/* The files and names a record tells, in its order ("c:" a class, "f:" a function). */
+typedef struct RecordSeen {
+    char paths[4][16];
+    size_t count;
+    char names[4][16];
+    size_t name_count;
+} RecordSeen;
+
+static void see_source(void *ctx, const char *path) {
+    RecordSeen *seen = ctx;
+    if (seen->count < 4) snprintf(seen->paths[seen->count++], sizeof seen->paths[0], "%s", path);
+}
+
+static void see_name(void *ctx, const char *name, bool is_class) {
+    RecordSeen *seen = ctx;
+    if (seen->name_count < 4)
+        snprintf(seen->names[seen->name_count++], sizeof seen->names[0], "%s:%s",
+                 is_class ? "c" : "f", name);
+}
+
 Test(keep, a_result_is_used_while_the_files_it_read_are_unchanged) {
     DlKeep *keep = dl_keep_new();
     DlCache *results = dl_keep_results(keep);
@@ -108,7 +128,10 @@ Test(keep, a_result_is_used_while_the_files_it_read_are_unchanged) {
     r.files_checked = 1;
     const char *paths[] = {"b.py", "c.py"};
     const uint64_t hashes[] = {5, 6};
-    DlCacheSources sources = {paths, hashes, 2};
+    const char *classes[] = {"Net"}, *functions[] = {"make", "train"};
+    DlCacheSources sources = {.paths = paths, .content_hashes = hashes, .count = 2,
+                              .classes = classes, .class_count = 1, .functions = functions,
+                              .function_count = 2, .workers_may_touch_devices = true};
     DlCacheContents now = {content_now, NULL};
     dl_cache_store(results, "a.py", 1, &r, NULL, 0, &sources);
     cr_assert(dl_cache_load(results, "a.py", 1, &now, &got));
@@ -122,8 +145,24 @@ Test(keep, a_result_is_used_while_the_files_it_read_are_unchanged) {
     cr_assert(dl_cache_load(results, "a.py", 1, &now, &got), "b.py holds what it held");
     dl_result_free(&got);
     memset(&got, 0, sizeof got);
+    /* the record a partial build reads: there whether or not the key matches */
+    RecordSeen seen = {0};
+    DlCacheRecord record = {.source = see_source, .defines = see_name, .ctx = &seen};
+    cr_assert_not(dl_cache_load_record(results, "a.py", 2, &now, &got, &record), "another key");
+    cr_assert(record.found);
+    cr_assert(record.workers_may_touch_devices);
+    cr_assert_eq(seen.count, 2);
+    cr_assert_str_eq(seen.paths[0], "b.py");
+    cr_assert_str_eq(seen.paths[1], "c.py");
+    cr_assert_eq(seen.name_count, 3);
+    cr_assert_str_eq(seen.names[0], "c:Net");
+    cr_assert_str_eq(seen.names[1], "f:make");
+    cr_assert_str_eq(seen.names[2], "f:train");
+    DlCacheRecord none = {.source = see_source, .ctx = &seen};
+    cr_assert_not(dl_cache_load_record(results, "z.py", 1, &now, &got, &none));
+    cr_assert_not(none.found, "no entry, no record");
     const char *gone[] = {"gone.py"};
-    DlCacheSources from_gone = {gone, hashes, 1};
+    DlCacheSources from_gone = {.paths = gone, .content_hashes = hashes, .count = 1};
     dl_cache_store(results, "a.py", 1, &r, NULL, 0, &from_gone);
     cr_assert_not(dl_cache_load(results, "a.py", 1, &now, &got), "a file no longer checked");
     dl_result_free(&r);
@@ -177,7 +216,7 @@ Test(keep, a_rewound_project_is_as_its_build_left_it) {
     m.module->functions[0]->facts = NULL;
     DlInterner names;
     dl_interner_init(&names, NULL);
-    DlProjectLeaves leaves = {&names, false};
+    DlProjectLeaves leaves = {&names, false, NULL, false};
     dl_project_rewind(&p, &leaves);
     cr_assert_not(net->loaded_with_workers, "the marks of the last check are gone");
     cr_assert_eq(m.module->facts, &p.files[0]);
