@@ -292,6 +292,21 @@ static char *entry_text(DlCache *cache, const char *path) {
     return text;
 }
 
+static void each_name(const cJSON *names, DlCacheRecord *record, bool is_class) {
+    if (!cJSON_IsString(names)) return;
+    char name[256];
+    for (const char *at = names->valuestring; *at;) {
+        size_t n = strcspn(at, " ");
+        char *copy = n < sizeof name ? name : malloc(n + 1);
+        if (!copy) abort();
+        memcpy(copy, at, n);
+        copy[n] = '\0';
+        if (n) record->defines(record->ctx, copy, is_class);
+        if (copy != name) free(copy);
+        at += n + (at[n] == ' ');
+    }
+}
+
 /* The entry's record (see DlCacheRecord), from an entry for this path. */
 static void fill_record(const cJSON *j, DlCacheRecord *record) {
     record->found = true;
@@ -300,19 +315,28 @@ static void fill_record(const cJSON *j, DlCacheRecord *record) {
     const cJSON *s;
     cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(j, "sources"))
         if (cJSON_IsString(s) && record->source) record->source(record->ctx, s->valuestring);
-    cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(j, "classes"))
-        if (cJSON_IsString(s) && record->defines)
-            record->defines(record->ctx, s->valuestring, true);
-    cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(j, "functions"))
-        if (cJSON_IsString(s) && record->defines)
-            record->defines(record->ctx, s->valuestring, false);
+    if (record->defines) {
+        each_name(cJSON_GetObjectItemCaseSensitive(j, "classes"), record, true);
+        each_name(cJSON_GetObjectItemCaseSensitive(j, "functions"), record, false);
+    }
 }
 
-/* A list of names, when there are any. */
+/* Names are stored as one string, separated by spaces (a Python name holds none): a warm run
+ * parses every entry, and one string is cheaper to parse than an array of them. */
 static void add_names(cJSON *j, const char *key, const char *const *names, size_t count) {
     if (!count) return;
-    cJSON *list = cJSON_AddArrayToObject(j, key);
-    for (size_t i = 0; i < count; i++) cJSON_AddItemToArray(list, cJSON_CreateString(names[i]));
+    size_t len = 0;
+    for (size_t i = 0; i < count; i++) len += strlen(names[i]) + 1;
+    char *joined = malloc(len), *at = joined;
+    if (!joined) abort();
+    for (size_t i = 0; i < count; i++) {
+        size_t n = strlen(names[i]);
+        memcpy(at, names[i], n);
+        at[n] = i + 1 < count ? ' ' : '\0';
+        at += n + 1;
+    }
+    cJSON_AddStringToObject(j, key, joined);
+    free(joined);
 }
 
 bool dl_cache_load(DlCache *cache, const char *path, uint64_t key, const DlCacheContents *now,
@@ -336,9 +360,9 @@ bool dl_cache_load_record(DlCache *cache, const char *path, uint64_t key,
     bool ok = own && cJSON_IsString(k) && strcmp(k->valuestring, want) == 0 &&
               deps_unchanged(cache->stats, cJSON_GetObjectItemCaseSensitive(j, "deps")) &&
               sources_unchanged(j, now) &&
-              result_from_json(cJSON_GetObjectItemCaseSensitive(j, "result"), out);
+              (!out || result_from_json(cJSON_GetObjectItemCaseSensitive(j, "result"), out));
     cJSON_Delete(j);
-    if (!ok) {
+    if (!ok && out) {
         dl_result_free(out);
         memset(out, 0, sizeof *out);
     }

@@ -82,7 +82,8 @@ uint64_t dl_cache_tool_key(void);
  * entry that read other files is a miss). Thread-safe. */
 bool dl_cache_load(DlCache *cache, const char *path, uint64_t key, const DlCacheContents *now,
                    DlResult *out);
-/* The same, and the entry's record (NULL: not wanted), filled even when the key does not match. */
+/* The same, and the entry's record (NULL: not wanted), filled even when the key does not match;
+ * `out` NULL: whether the entry would be used, without its result. */
 bool dl_cache_load_record(DlCache *cache, const char *path, uint64_t key,
                           const DlCacheContents *now, DlResult *out, DlCacheRecord *record);
 /* Stores `r` as the entry for `path`, with the headers it depends on (C++: `deps`, checked by

@@ -68,10 +68,12 @@ typedef struct FileJob {
                         analysis looked up (a DlReadSet's bits), then every file its result
                         depends on (stored with it, see store_result) */
     bool uncertain;  /* its analysis, in a partial build, may have read a file left out */
-    /* What a partial build (plan_partial_build) needs: */
-    bool has_record;       /* its cache entry's record was read (DlCacheRecord) */
-    bool record_workers;   /* the record's DlCacheRecord.workers_may_touch_devices */
-    uint64_t *prior_reads; /* the files the stored result read (DlReadSet bits) */
+    /* What a partial build (plan_partial_build) reads of its cache entry (DlCacheRecord): */
+    bool wants_record;
+    bool has_record;        /* the record was read (for a result from the cache: the entry's) */
+    bool record_workers;    /* the record's DlCacheRecord.workers_may_touch_devices */
+    uint32_t *prior_reads;  /* the files the stored result read (job indices) */
+    uint32_t prior_read_count;
     char *defined;         /* the record's classes and top-level functions: "c" or "f", the
                               name, NUL; `defined_len` bytes */
     size_t defined_len;
@@ -622,8 +624,13 @@ static void note_prior_read(void *ctx, const char *path) {
     RecordSink *sink = ctx;
     const FileJob *read = dl_path_map_get(&sink->run->job_by_path, path);
     if (!read) return; /* not a file of this run: the entry is a miss, and no build has it */
-    size_t i = (size_t)(read - sink->run->jobs);
-    sink->job->prior_reads[i / 64] |= (uint64_t)1 << (i % 64);
+    FileJob *job = sink->job;
+    uint32_t n = job->prior_read_count;
+    if ((n & (n - 1)) == 0) { /* 0, 1, 2, 4, ...: grow */
+        job->prior_reads = realloc(job->prior_reads, (n ? 2 * n : 1) * sizeof *job->prior_reads);
+        if (!job->prior_reads) abort();
+    }
+    job->prior_reads[job->prior_read_count++] = (uint32_t)(read - sink->run->jobs);
 }
 
 /* A class ('c') or top-level function ('f') the stored result's file defined. */
@@ -642,18 +649,27 @@ static void look_up_cache(void *arg, size_t index) {
     FileJob *job = &run->jobs[run->order[index]];
     if (!job->loaded || !job->cacheable || job->late_key) return;
     DlCacheContents now = {content_hash_now, run};
-    if (!run->may_build_partially || !is_analysed_python(job)) {
-        job->cached = dl_cache_load(run->cache, job->path, job->cache_key, &now, &job->result);
-        return;
-    }
-    job->prior_reads = calloc((run->count + 63) / 64, sizeof *job->prior_reads);
-    if (!job->prior_reads) abort();
+    job->cached = dl_cache_load(run->cache, job->path, job->cache_key, &now, &job->result);
+}
+
+/* The cache entry's record of a job that wants it (plan_partial_build). A result from the
+ * cache must still be the entry's: else it has no record (another run replaced the entry). */
+static void read_record(void *arg, size_t index) {
+    Run *run = arg;
+    FileJob *job = &run->jobs[run->order[index]];
+    if (!job->wants_record) return;
+    job->wants_record = false;
     RecordSink sink = {run, job};
     DlCacheRecord record = {.source = note_prior_read, .defines = note_defined, .ctx = &sink};
-    job->cached = dl_cache_load_record(run->cache, job->path, job->cache_key, &now, &job->result,
-                                       &record);
-    job->has_record = record.found;
+    DlCacheContents now = {content_hash_now, run};
+    bool same = dl_cache_load_record(run->cache, job->path, job->cache_key, &now, NULL, &record);
+    job->has_record = record.found && (same || !job->cached);
     job->record_workers = record.workers_may_touch_devices;
+}
+
+/* Reads the records of the jobs `wants_record` marks (FileJob.has_record). */
+static void read_records(Run *run) {
+    dl_parallel_for(run->count, run->opts->jobs, read_record, run);
 }
 
 static bool cpp_relevant(const DlSource *src) {
@@ -1142,33 +1158,53 @@ static void keep_project(Run *run, uint64_t key) {
 static bool plan_partial_build(Run *run, DlProjectLeaves *leaves) {
     const char *off = getenv("DEVLINT_FULL_BUILD"); /* to compare the two */
     if (off && *off && strcmp(off, "0") != 0) return false;
+    /* the results to analyse: what they read last time (C++ results read no other file) */
     bool shared_missed = false;
     for (size_t i = 0; i < run->count; i++) {
-        const FileJob *job = &run->jobs[i];
-        if (!is_analysed_python(job) || job->cached) continue; /* C++ reads no other file */
-        if (!job->has_record) return false; /* what it reads is not known */
-        shared_missed |= !job->leaf;
+        FileJob *job = &run->jobs[i];
+        job->wants_record = is_analysed_python(job) && !job->cached;
+        shared_missed |= job->wants_record && !job->leaf;
     }
-    size_t words = (run->count + 63) / 64;
-    uint64_t *wanted = calloc(words ? words : 1, sizeof *wanted);
+    /* and the files whose DataLoaders mark the shared files' datasets, with what they read */
+    for (size_t i = 0; i < run->count && shared_missed; i++) {
+        FileJob *job = &run->jobs[i];
+        job->wants_record |= is_analysed_python(job) && job->mentions_dataloader;
+    }
+    read_records(run);
+    uint8_t *wanted = calloc(run->count ? run->count : 1, 1);
     if (!wanted) abort();
     for (size_t i = 0; i < run->count; i++) {
         const FileJob *job = &run->jobs[i];
         if (!is_analysed_python(job) || (job->cached && !(shared_missed && job->mentions_dataloader)))
             continue;
-        wanted[i / 64] |= (uint64_t)1 << (i % 64);
-        for (size_t w = 0; w < words; w++) wanted[w] |= job->prior_reads[w];
+        if (!job->has_record) { /* a new file: what it reads is not known */
+            free(wanted);
+            return false;
+        }
+        wanted[i] = 1;
+        for (uint32_t k = 0; k < job->prior_read_count; k++) wanted[job->prior_reads[k]] = 1;
     }
     size_t shared = 0, built = 0;
     for (size_t i = 0; i < run->count; i++) {
         FileJob *job = &run->jobs[i];
         if (!is_analysed_python(job) || job->leaf) continue;
-        job->in_build = !job->cached || (wanted[i / 64] >> (i % 64) & 1);
+        job->in_build = !job->cached || wanted[i];
+        job->wants_record = !job->in_build; /* what the build must know of the files left out */
         shared++;
         built += job->in_build;
     }
     free(wanted);
     if (built == shared) return false;
+    read_records(run);
+    bool known = true; /* unless another run replaced an entry since it was looked up */
+    for (size_t i = 0; i < run->count; i++) {
+        const FileJob *job = &run->jobs[i];
+        known &= !is_analysed_python(job) || job->leaf || job->in_build || job->has_record;
+    }
+    if (!known) {
+        for (size_t i = 0; i < run->count; i++) run->jobs[i].in_build = true;
+        return false;
+    }
     dl_absent_init(&run->absent, (uint32_t)run->count);
     DlArena names;
     dl_arena_init(&names);
