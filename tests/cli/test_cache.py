@@ -311,6 +311,34 @@ class PartialBuildTest(CacheCase):
         self.assertEqual(self.codes(proc), [("model.py", 5, "DL102")])
         self.assert_same_as_without_cache(proc)
 
+    def test_the_dataloaders_that_read_a_shared_file_mark_it_again(self):
+        # DL113 in dataset.py is decided by train.py's DataLoader. Editing other.py, which only
+        # dataset.py's warm() reads (no summary: it returns nothing), analyses dataset.py again
+        # but reuses train.py's result: the partial build summarises train.py again for its
+        # marks (and leaves unrelated.py out)
+        self.write("dataset.py", "import torch\nfrom torch.utils.data import Dataset\n"
+                                 "from other import make\n\n\n"
+                                 "class Points(Dataset):\n    def __len__(self):\n"
+                                 "        return 8\n\n    def __getitem__(self, i):\n"
+                                 "        return torch.randn(3).cuda()\n\n\n"
+                                 "def warm():\n    t = make()\n    t.cuda()\n")
+        other = "import torch\n\n\ndef make():\n    return torch.zeros(2)\n"
+        self.write("other.py", other)
+        self.write("train.py", "import torch\nfrom torch.utils.data import DataLoader\n"
+                               "from dataset import Points\n\n"
+                               "loader = DataLoader(Points(), batch_size=2, num_workers=4)\n")
+        self.write("main.py", "import torch\nfrom unrelated import Frames\n")
+        self.write("unrelated.py", "import torch\nfrom torch.utils.data import Dataset\n\n\n"
+                                   "class Frames(Dataset):\n    pass\n")
+        found = [("dataset.py", 11, "DL113"), ("dataset.py", 16, "DL101")]
+        self.assertEqual(self.codes(self.timed(".")), found)
+        self.write("other.py", other + "# edited\n")
+        proc = self.timed(".")
+        self.assertIn("partial build: 2 of 3 shared files", proc.stderr)
+        self.assertIn("cache look-up (3 of 5 results reused)", proc.stderr)
+        self.assertNotIn("checking again", proc.stderr)
+        self.assertEqual(self.codes(proc), found)
+
     def test_a_class_defined_twice_is_ambiguous_with_a_file_left_out(self):
         # `models.Net` names no file's module (nothing is called models.py): the unique fallback
         # finds the one class Net of the project, and none when two files define one. The
