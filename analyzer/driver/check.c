@@ -113,6 +113,8 @@ typedef struct Run {
     _Atomic bool not_enough; /* a partial build's result may have read a file left out: the
                                 check runs again over every shared file */
     _Atomic bool marks_uncertain; /* the same, for the DataLoader marks on shared files */
+    uint64_t *marks_reads; /* what the DataLoader marks were computed from (a DlReadSet's bits):
+                              the files that mentioning DataLoader read, transitively */
 } Run;
 
 typedef struct SeenKey {
@@ -834,6 +836,11 @@ static void store_result(Run *run, FileJob *job) {
         return;
     }
     size_t self = (size_t)(job - run->jobs), n = 0, words = run->project.read_words, count = 0;
+    /* a shared file's result reads the DataLoader marks on its datasets and collate functions
+     * (DL113): they change with any file that a file mentioning DataLoader read, which its
+     * key's bytes of those files do not cover (a helper that builds the dataset) */
+    if (!job->leaf && run->marks_reads)
+        for (size_t w = 0; w < words; w++) job->reads[w] |= run->marks_reads[w];
     job->reads[self / 64] &= ~((uint64_t)1 << (self % 64)); /* its own bytes are in its key */
     for (size_t w = 0; w < words; w++) count += (size_t)__builtin_popcountll(job->reads[w]);
     const char **paths = malloc((count ? count : 1) * sizeof *paths);
@@ -852,6 +859,17 @@ static void store_result(Run *run, FileJob *job) {
     free(paths);
     free(hashes);
     free_own_facts(&sources);
+}
+
+/* Adds the files the facts that read `reads` depend on to Run.marks_reads (any thread). */
+static void note_marks_reads(Run *run, const uint64_t *reads) {
+    if (!run->marks_reads || !reads) return;
+    uint64_t *closure = calloc(run->project.read_words, sizeof *closure);
+    if (!closure) abort();
+    dl_project_read_closure(&run->project, reads, closure);
+    for (uint32_t w = 0; w < run->project.read_words; w++)
+        if (closure[w]) __atomic_fetch_or(&run->marks_reads[w], closure[w], __ATOMIC_RELAXED);
+    free(closure);
 }
 
 /* Whether what facts that read `reads` computed may differ from a full build's: a lookup of
@@ -932,6 +950,7 @@ static void stream_leaf(void *arg, size_t index) {
              * full one would */
             if (!analysed && reads_uncertain(run, &job->leaf_facts.reads))
                 run->marks_uncertain = true;
+            if (job->mentions_dataloader) note_marks_reads(run, job->leaf_facts.reads.bits);
         }
     }
     analyse_job(run, job);
@@ -1367,10 +1386,15 @@ static bool check_once(char *const *paths, size_t count, const DlCheckOptions *o
     build_project(&run, modules, &leaves, project_key);
     free(modules);
     /* the marks the shared files that mention DataLoader leave (the leaves': stream_leaf) */
-    for (size_t i = 0; run.partial && run.marks_needed && i < count; i++) {
+    if (run.tracks_reads && run.marks_needed && run.project.read_words) {
+        run.marks_reads = calloc(run.project.read_words, sizeof *run.marks_reads);
+        if (!run.marks_reads) abort();
+    }
+    for (size_t i = 0; run.marks_needed && i < count; i++) {
         const FileJob *job = &run.jobs[i];
-        if (job->module && job->mentions_dataloader && !job->leaf &&
-            reads_uncertain(&run, &run.project.files[i].reads))
+        if (!job->module || !job->mentions_dataloader || job->leaf) continue;
+        note_marks_reads(&run, run.project.files[i].reads.bits);
+        if (run.partial && reads_uncertain(&run, &run.project.files[i].reads))
             run.marks_uncertain = true;
     }
 
@@ -1415,6 +1439,7 @@ static bool check_once(char *const *paths, size_t count, const DlCheckOptions *o
     if (run.partial) {
         dl_absent_free(&run.absent);
     }
+    free(run.marks_reads);
     free(run.order);
     free(run.jobs);
     if (again) {

@@ -195,6 +195,30 @@ class CacheTest(CacheCase):
         self.write("train.py", train % 0)
         self.assertEqual(self.codes(self.devlint("--format", "json", ".")), [])
 
+    def test_a_helper_a_dataloader_reads_invalidates_the_dataset_it_marks(self):
+        # which dataset train.py's DataLoader loads is decided in helper.py, which mentions no
+        # DataLoader and which dataset.py's analysis does not read: dataset.py's result is
+        # stored with the files the DataLoader files read
+        self.write("dataset.py", "import torch\nfrom torch.utils.data import Dataset\n\n\n"
+                                 "class Points(Dataset):\n    def __len__(self):\n"
+                                 "        return 8\n\n    def __getitem__(self, i):\n"
+                                 "        return torch.randn(3).cuda()\n\n\n"
+                                 "class Other(Dataset):\n    def __len__(self):\n"
+                                 "        return 8\n\n    def __getitem__(self, i):\n"
+                                 "        return torch.randn(3)\n")
+        helper = "import torch\nfrom dataset import Points, Other\n\n\ndef make_ds():\n"
+        self.write("helper.py", helper + "    return Points()\n")
+        self.write("train.py", "import torch\nfrom torch.utils.data import DataLoader\n"
+                               "from helper import make_ds\n\n"
+                               "loader = DataLoader(make_ds(), batch_size=2, num_workers=4)\n")
+        self.assertEqual(self.codes(self.devlint("--format", "json", ".")),
+                         [("dataset.py", 10, "DL113")])
+        self.write("helper.py", helper + "    return Other()\n")
+        self.assertEqual(self.codes(self.devlint("--format", "json", ".")), [])
+        self.write("helper.py", helper + "    return Points()\n")
+        self.assertEqual(self.codes(self.devlint("--format", "json", ".")),
+                         [("dataset.py", 10, "DL113")])
+
     def test_settings_are_part_of_the_key(self):
         self.write("bug.py", BUGGY)
         self.assertEqual(self.codes(self.devlint("--format", "json", "bug.py")),
