@@ -17,6 +17,7 @@
 #include "core/stat_memo.h"
 #include "core/suppress.h"
 #include "core/timing.h"
+#include "core/vec.h"
 #include "driver/cache.h"
 #include "driver/keep.h"
 #include "driver/sharing.h"
@@ -72,11 +73,9 @@ typedef struct FileJob {
     bool wants_record;
     bool has_record;        /* the record was read (for a result from the cache: the entry's) */
     bool record_workers;    /* the record's DlCacheRecord.workers_may_touch_devices */
-    uint32_t *prior_reads;  /* the files the stored result read (job indices) */
-    uint32_t prior_read_count;
-    char *defined;         /* the record's classes and top-level functions: "c" or "f", the
-                              name, NUL; `defined_len` bytes */
-    size_t defined_len;
+    DL_VEC(uint32_t) prior_reads; /* the files the stored result read (job indices) */
+    DL_VEC(char) defined; /* the record's classes and top-level functions: "c" or "f", the
+                             name, NUL */
     bool in_build; /* a shared file the project is built over (all of them, unless partial) */
 } FileJob;
 
@@ -114,7 +113,7 @@ typedef struct Run {
                                 check runs again over every shared file */
     _Atomic bool marks_uncertain; /* the same, for the DataLoader marks on shared files */
     uint64_t *marks_reads; /* what the DataLoader marks were computed from (a DlReadSet's bits):
-                              the files that mentioning DataLoader read, transitively */
+                              the files that the files mentioning DataLoader read, transitively */
 } Run;
 
 typedef struct SeenKey {
@@ -626,24 +625,17 @@ static void note_prior_read(void *ctx, const char *path) {
     RecordSink *sink = ctx;
     const FileJob *read = dl_path_map_get(&sink->run->job_by_path, path);
     if (!read) return; /* not a file of this run: the entry is a miss, and no build has it */
-    FileJob *job = sink->job;
-    uint32_t n = job->prior_read_count;
-    if ((n & (n - 1)) == 0) { /* 0, 1, 2, 4, ...: grow */
-        job->prior_reads = realloc(job->prior_reads, (n ? 2 * n : 1) * sizeof *job->prior_reads);
-        if (!job->prior_reads) abort();
-    }
-    job->prior_reads[job->prior_read_count++] = (uint32_t)(read - sink->run->jobs);
+    dl_vec_push(&sink->job->prior_reads, (uint32_t)(read - sink->run->jobs));
 }
 
 /* A class ('c') or top-level function ('f') the stored result's file defined. */
 static void note_defined(void *ctx, const char *name, bool is_class) {
     FileJob *job = ((RecordSink *)ctx)->job;
-    size_t n = strlen(name) + 2;
-    job->defined = realloc(job->defined, job->defined_len + n);
-    if (!job->defined) abort();
-    job->defined[job->defined_len] = is_class ? 'c' : 'f';
-    memcpy(job->defined + job->defined_len + 1, name, n - 1);
-    job->defined_len += n;
+    size_t n = strlen(name) + 1;
+    dl_vec_reserve(&job->defined, job->defined.len + n + 1);
+    job->defined.items[job->defined.len++] = is_class ? 'c' : 'f';
+    memcpy(job->defined.items + job->defined.len, name, n);
+    job->defined.len += n;
 }
 
 static void look_up_cache(void *arg, size_t index) {
@@ -830,59 +822,51 @@ static void store_result(Run *run, FileJob *job) {
     }
     DlCacheSources sources = {0};
     own_facts(job, &sources);
-    if (!job->reads) {
-        dl_cache_store(run->cache, job->path, job->cache_key, &job->result, NULL, 0, &sources);
-        free_own_facts(&sources);
-        return;
+    const char **paths = NULL;
+    uint64_t *hashes = NULL;
+    if (job->reads) {
+        size_t self = (size_t)(job - run->jobs), words = run->project.read_words, count = 0;
+        /* a shared file's result reads the DataLoader marks on its datasets and collate
+         * functions (DL113): they change with any file that a file mentioning DataLoader read,
+         * which its key's bytes of those files do not cover (a helper that builds the dataset) */
+        if (!job->leaf && run->marks_reads)
+            for (size_t w = 0; w < words; w++) job->reads[w] |= run->marks_reads[w];
+        job->reads[self / 64] &= ~((uint64_t)1 << (self % 64)); /* its own bytes are in its key */
+        for (size_t w = 0; w < words; w++) count += (size_t)__builtin_popcountll(job->reads[w]);
+        paths = malloc((count ? count : 1) * sizeof *paths);
+        hashes = malloc((count ? count : 1) * sizeof *hashes);
+        if (!paths || !hashes) abort();
+        for (size_t w = 0; w < words; w++)
+            for (uint64_t bits = job->reads[w]; bits; bits &= bits - 1) {
+                const FileJob *read = &run->jobs[w * 64 + (size_t)__builtin_ctzll(bits)];
+                paths[sources.count] = read->path;
+                hashes[sources.count++] = read->content_hash;
+            }
+        sources.paths = paths;
+        sources.content_hashes = hashes;
     }
-    size_t self = (size_t)(job - run->jobs), n = 0, words = run->project.read_words, count = 0;
-    /* a shared file's result reads the DataLoader marks on its datasets and collate functions
-     * (DL113): they change with any file that a file mentioning DataLoader read, which its
-     * key's bytes of those files do not cover (a helper that builds the dataset) */
-    if (!job->leaf && run->marks_reads)
-        for (size_t w = 0; w < words; w++) job->reads[w] |= run->marks_reads[w];
-    job->reads[self / 64] &= ~((uint64_t)1 << (self % 64)); /* its own bytes are in its key */
-    for (size_t w = 0; w < words; w++) count += (size_t)__builtin_popcountll(job->reads[w]);
-    const char **paths = malloc((count ? count : 1) * sizeof *paths);
-    uint64_t *hashes = malloc((count ? count : 1) * sizeof *hashes);
-    if (!paths || !hashes) abort();
-    for (size_t w = 0; w < words; w++)
-        for (uint64_t bits = job->reads[w]; bits; bits &= bits - 1) {
-            const FileJob *read = &run->jobs[w * 64 + (size_t)__builtin_ctzll(bits)];
-            paths[n] = read->path;
-            hashes[n++] = read->content_hash;
-        }
-    sources.paths = paths;
-    sources.content_hashes = hashes;
-    sources.count = n;
     dl_cache_store(run->cache, job->path, job->cache_key, &job->result, NULL, 0, &sources);
     free(paths);
     free(hashes);
     free_own_facts(&sources);
 }
 
-/* Adds the files the facts that read `reads` depend on to Run.marks_reads (any thread). */
-static void note_marks_reads(Run *run, const uint64_t *reads) {
-    if (!run->marks_reads || !reads) return;
-    uint64_t *closure = calloc(run->project.read_words, sizeof *closure);
-    if (!closure) abort();
-    dl_project_read_closure(&run->project, reads, closure);
-    for (uint32_t w = 0; w < run->project.read_words; w++)
-        if (closure[w]) __atomic_fetch_or(&run->marks_reads[w], closure[w], __ATOMIC_RELAXED);
-    free(closure);
-}
-
-/* Whether what facts that read `reads` computed may differ from a full build's: a lookup of
- * theirs, or of the facts of a file they read (transitively), was uncertain. */
-static bool reads_uncertain(const Run *run, const DlReadSet *reads) {
-    if (reads->uncertain) return true;
-    if (!reads->bits || !run->partial) return false;
-    uint64_t *closure = calloc(run->project.read_words, sizeof *closure);
-    if (!closure) abort();
-    dl_project_read_closure(&run->project, reads->bits, closure);
-    bool uncertain = dl_project_closure_uncertain(&run->project, closure);
-    free(closure);
-    return uncertain;
+/* The facts of a file that mentions DataLoader, which leave the DL113 marks (any thread): the
+ * files they read, transitively, go into Run.marks_reads (a shared result depends on them); in
+ * a partial build, marks that a lookup of theirs, or of a file they read, may have placed
+ * otherwise than a full build make the check run again (Run.marks_uncertain). */
+static void note_marks_source(Run *run, const DlReadSet *reads) {
+    bool uncertain = run->partial && reads->uncertain;
+    if (reads->bits && (run->marks_reads || (run->partial && !uncertain))) {
+        uint64_t *closure = calloc(run->project.read_words, sizeof *closure);
+        if (!closure) abort();
+        dl_project_read_closure(&run->project, reads->bits, closure);
+        for (uint32_t w = 0; run->marks_reads && w < run->project.read_words; w++)
+            if (closure[w]) __atomic_fetch_or(&run->marks_reads[w], closure[w], __ATOMIC_RELAXED);
+        uncertain |= run->partial && dl_project_closure_uncertain(&run->project, closure);
+        free(closure);
+    }
+    if (uncertain) run->marks_uncertain = true;
 }
 
 static void analyse_job(Run *run, FileJob *job) {
@@ -946,11 +930,7 @@ static void stream_leaf(void *arg, size_t index) {
         lower_job(run, job);
         if (job->module) {
             dl_project_build_leaf(&run->project, &job->leaf_facts, job->module, &facts);
-            /* its marks on the shared files, which a partial build may not have placed as a
-             * full one would */
-            if (!analysed && reads_uncertain(run, &job->leaf_facts.reads))
-                run->marks_uncertain = true;
-            if (job->mentions_dataloader) note_marks_reads(run, job->leaf_facts.reads.bits);
+            if (job->mentions_dataloader) note_marks_source(run, &job->leaf_facts.reads);
         }
     }
     analyse_job(run, job);
@@ -1201,7 +1181,7 @@ static bool plan_partial_build(Run *run, DlProjectLeaves *leaves) {
             return false;
         }
         wanted[i] = 1;
-        for (uint32_t k = 0; k < job->prior_read_count; k++) wanted[job->prior_reads[k]] = 1;
+        for (size_t k = 0; k < job->prior_reads.len; k++) wanted[job->prior_reads.items[k]] = 1;
     }
     size_t shared = 0, built = 0;
     for (size_t i = 0; i < run->count; i++) {
@@ -1231,9 +1211,9 @@ static bool plan_partial_build(Run *run, DlProjectLeaves *leaves) {
         const FileJob *job = &run->jobs[i];
         if (!is_analysed_python(job) || job->leaf || job->in_build) continue;
         dl_absent_add_file(&run->absent, (uint32_t)i, dl_python_module_name(&names, job->path));
-        for (size_t at = 0; at < job->defined_len; at += strlen(job->defined + at) + 1)
-            dl_absent_add_name(&run->absent, (uint32_t)i, job->defined + at + 1,
-                               job->defined[at] == 'c');
+        const char *defined = job->defined.items;
+        for (size_t at = 0; at < job->defined.len; at += strlen(defined + at) + 1)
+            dl_absent_add_name(&run->absent, (uint32_t)i, defined + at + 1, defined[at] == 'c');
         leaves->absent_workers_may_touch_devices |= job->record_workers;
     }
     dl_arena_release(&names);
@@ -1393,9 +1373,7 @@ static bool check_once(char *const *paths, size_t count, const DlCheckOptions *o
     for (size_t i = 0; run.marks_needed && i < count; i++) {
         const FileJob *job = &run.jobs[i];
         if (!job->module || !job->mentions_dataloader || job->leaf) continue;
-        note_marks_reads(&run, run.project.files[i].reads.bits);
-        if (run.partial && reads_uncertain(&run, &run.project.files[i].reads))
-            run.marks_uncertain = true;
+        note_marks_source(&run, &run.project.files[i].reads);
     }
 
     if (sharing) {
@@ -1411,8 +1389,8 @@ static bool check_once(char *const *paths, size_t count, const DlCheckOptions *o
         FileJob *job = &run.jobs[i];
         if (!again) dl_result_merge(out, &job->result);
         dl_result_free(&job->result);
-        free(job->prior_reads);
-        free(job->defined);
+        dl_vec_free(&job->prior_reads);
+        dl_vec_free(&job->defined);
         if (opts->keep && job->loaded && !job->lowered) /* its result was kept: so is its model */
             dl_keep_retain(opts->keep, job->path, job->content_hash);
         drop_model(job, &run);
