@@ -847,17 +847,20 @@ void dl_project_build(DlProject *p, DlModuleIR *const *modules, uint32_t count, 
     p->read_words = (count + 63) / 64;
     p->files = calloc(count ? count : 1, sizeof(DlFileFacts));
     if (!p->files) abort();
+    /* what the build knows of the files it is built without, before the first lookup: base
+     * classes are resolved next, and a class of the same name in a file left out makes the
+     * unique fallback ambiguous there too */
+    if (leaves) {
+        p->mentioned_names = leaves->mentioned_names;
+        p->uses_devices = leaves->use_devices;
+        p->absent = leaves->absent;
+        p->workers_may_touch_devices = leaves->absent_workers_may_touch_devices;
+    }
     build_all_file_facts(p, modules, count, threads);
     build_name_index(p);
     resolve_classes(p);
     for (uint32_t i = 0; i < count && !p->uses_devices; i++)
         if (modules[i]) p->uses_devices = modules[i]->mentions_devices;
-    if (leaves) {
-        p->mentioned_names = leaves->mentioned_names;
-        p->uses_devices |= leaves->use_devices;
-        p->absent = leaves->absent;
-        p->workers_may_touch_devices |= leaves->absent_workers_may_touch_devices;
-    }
 
     DlFlowState **globals = calloc(count ? count : 1, sizeof *globals);
     if (!globals) abort();

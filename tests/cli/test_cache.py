@@ -363,6 +363,28 @@ class PartialBuildTest(CacheCase):
         self.assertNotIn("checking again", proc.stderr)
         self.assertEqual(self.codes(proc), found)
 
+    def test_a_base_class_defined_twice_is_ambiguous_with_a_file_left_out(self):
+        # `from pkg import Base` finds the one class Base of the project, and none when two
+        # files define one: the bases of the shared files' classes are resolved as the build
+        # starts, and that must already count the classes of the files left out (base_b.py here)
+        self.write("base_a.py", "import torch.nn as nn\n\n\nclass Base(nn.Module):\n    pass\n"
+                                "\n\ndef helper():\n    return 1\n")
+        self.write("base_b.py", "import torch\n\n\nclass Base:\n    pass\n")
+        # with one class Base (an nn.Module), Net is a module that run() never moves (DL105)
+        model = ("import torch\nimport base_a\nfrom pkg import Base\n\n\nclass Net(Base):\n"
+                 "    def __init__(self):\n        super().__init__()\n"
+                 "        self.fc = torch.nn.Linear(2, 2)\n\n    def forward(self, x):\n"
+                 "        return self.fc(x)\n\n\ndef run():\n    n = base_a.helper()\n"
+                 "    model = Net()\n    x = torch.randn(2).to('cuda')\n    return model(x)\n")
+        self.write("model.py", model)
+        self.write("main.py", "import torch\nimport base_a\nimport base_b\nimport model\n")
+        self.assertEqual(self.codes(self.timed(".")), [])
+        self.write("model.py", model + "# edited\n")
+        proc = self.timed(".")
+        self.assertIn("partial build: 2 of 3 shared files", proc.stderr)
+        self.assertEqual(self.codes(proc), [])
+        self.assert_same_as_without_cache(proc)
+
     def test_a_class_defined_twice_is_ambiguous_with_a_file_left_out(self):
         # `models.Net` names no file's module (nothing is called models.py): the unique fallback
         # finds the one class Net of the project, and none when two files define one. The
