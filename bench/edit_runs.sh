@@ -4,8 +4,9 @@
 #
 #     bench/edit_runs.sh PROJECT [FILE...]        # FILE: relative to PROJECT
 #
-# Prints seconds (wall and user CPU), peak RSS and the results analysed again (the cache entries
-# the run wrote) per run. The files are restored however the script ends. DEVLINT (default build/devlint) and JOBS (default 2) can be set. The cache keeps
+# Prints seconds (wall and user CPU), peak RSS, the results analysed again (the cache entries
+# the run wrote) and the shared results reused once their DataLoader marks were compared
+# (driver/check.c, "DataLoader marks") per run. The files are restored however the script ends. DEVLINT (default build/devlint) and JOBS (default 2) can be set. The cache keeps
 # one entry per file: the run after a restore is a re-check too, not a warm run.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -24,15 +25,18 @@ trap restore EXIT
 
 run() {
   touch "$work/before"
-  /usr/bin/time -f "%e %U %M" -o "$work/time" "$devlint" -j "$jobs" --cache-dir "$work/cache" \
+  DEVLINT_TIMING=1 /usr/bin/time -f "%e %U %M" -o "$work/time" \
+    "$devlint" -j "$jobs" --cache-dir "$work/cache" \
     -q --exit-zero "$project" >/dev/null 2>"$work/stderr" || {
     cat "$work/stderr" >&2
     exit 1
   }
   read -r wall user kb <"$work/time"
   written=$(find "$work/cache" -name '*.json' -newer "$work/before" | wc -l)
-  printf '%-50s %8.2f s  %8.2f s CPU  %6d MB  %6d analysed\n' "$1" "$wall" "$user" \
-    $((kb / 1024)) "$written"
+  reused=$(sed -n 's/.* \([0-9]*\) of [0-9]* pending results reused.*/\1/p' "$work/stderr" | tail -n 1)
+  reused=${reused:-0}
+  printf '%-50s %8.2f s  %8.2f s CPU  %6d MB  %6d analysed  %6d reused after marks\n' "$1" \
+    "$wall" "$user" $((kb / 1024)) "$written" "$reused"
 }
 
 run "cold (empty result cache)"

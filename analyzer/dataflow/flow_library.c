@@ -239,6 +239,7 @@ bool flow_uses_workers(Flow *F, const DlExpr *call) {
 static void mark(DlClassInfo *cls, DlFunctionInfo *fn) {
     if (cls) __atomic_store_n(&cls->loaded_with_workers, true, __ATOMIC_RELAXED);
     if (fn) __atomic_store_n(&fn->collate_with_workers, true, __ATOMIC_RELAXED);
+    dl_project_note_mark(cls, fn); /* for the file's cache entry (driver/check.c) */
 }
 
 const DlValue *flow_eval_dataloader(Flow *F, const DlExpr *call, const DlValue *const *argv) {

@@ -97,6 +97,10 @@ DlReadSet *dl_project_note_reads(DlReadSet *into) {
     return was;
 }
 
+void dl_project_note_mark(DlClassInfo *cls, DlFunctionInfo *fn) {
+    if (read_sink) dl_vec_push(&read_sink->placed, ((DlPlacedMark){cls, fn}));
+}
+
 static void note_read(uint32_t file) {
     if (read_sink && read_sink->bits) read_sink->bits[file / 64] |= (uint64_t)1 << (file % 64);
 }
@@ -889,6 +893,56 @@ uint64_t dl_project_marks_hash(const DlProject *p) {
     return h;
 }
 
+enum { OWN_MARKS_SEED = 0x6f776e6d61726b };
+
+uint64_t dl_project_file_marks_hash(const DlFileFacts *f) {
+    uint64_t h = OWN_MARKS_SEED, k = 0; /* the positions of the marks set, classes first */
+    for (uint32_t j = 0; f && j < f->class_count; j++, k++)
+        if (__atomic_load_n(&f->classes[j]->loaded_with_workers, __ATOMIC_RELAXED))
+            h = dl_hash_bytes(&k, sizeof k, h);
+    for (uint32_t j = 0; f && j < f->function_count; j++, k++)
+        if (__atomic_load_n(&f->functions[j]->collate_with_workers, __ATOMIC_RELAXED))
+            h = dl_hash_bytes(&k, sizeof k, h);
+    return h;
+}
+
+uint64_t dl_project_marks_digest(const uint32_t *positions, size_t count) {
+    uint64_t h = OWN_MARKS_SEED;
+    for (size_t i = 0; i < count; i++) {
+        uint64_t k = positions[i];
+        h = dl_hash_bytes(&k, sizeof k, h);
+    }
+    return h;
+}
+
+bool dl_project_mark_position(const DlProject *p, const DlPlacedMark *m, uint32_t *file,
+                              uint32_t *position) {
+    const DlModuleIR *module = m->cls ? m->cls->module : m->fn ? m->fn->module : NULL;
+    const DlFileFacts *f = module ? dl_project_file(p, module) : NULL;
+    if (!f || f->leaf) return false;
+    for (uint32_t j = 0; m->cls && j < f->class_count; j++)
+        if (f->classes[j] == m->cls) {
+            *file = (uint32_t)(f - p->files);
+            *position = j;
+            return true;
+        }
+    for (uint32_t j = 0; !m->cls && j < f->function_count; j++)
+        if (f->functions[j] == m->fn) {
+            *file = (uint32_t)(f - p->files);
+            *position = f->class_count + j;
+            return true;
+        }
+    return false;
+}
+
+void dl_project_set_mark(DlFileFacts *f, uint32_t position) {
+    if (position < f->class_count)
+        __atomic_store_n(&f->classes[position]->loaded_with_workers, true, __ATOMIC_RELAXED);
+    else if (position - f->class_count < f->function_count)
+        __atomic_store_n(&f->functions[position - f->class_count]->collate_with_workers, true,
+                         __ATOMIC_RELAXED);
+}
+
 void dl_project_rewind(DlProject *p, const DlProjectLeaves *leaves) {
     size_t k = 0;
     for (uint32_t i = 0; i < p->file_count; i++) {
@@ -926,6 +980,7 @@ void dl_project_build_leaf(DlProject *p, DlFileFacts *f, DlModuleIR *m, DlArena 
 }
 
 void dl_project_leaf_done(DlFileFacts *f) {
+    dl_vec_free(&f->reads.placed);
     dl_flow_state_free(f->leaf_globals);
     f->leaf_globals = NULL;
 }
@@ -955,6 +1010,7 @@ const DlValue *dl_project_find_global(const DlProject *p, const char *qualified)
 }
 
 void dl_project_free(DlProject *p) {
+    for (uint32_t i = 0; p->files && i < p->file_count; i++) dl_vec_free(&p->files[i].reads.placed);
     if (p->globals)
         for (uint32_t i = 0; i < p->file_count; i++) dl_flow_state_free(p->globals[i]);
     free(p->globals);

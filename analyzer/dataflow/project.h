@@ -9,6 +9,7 @@
 #include "core/arena.h"
 #include "core/intern.h"
 #include "core/path_map.h"
+#include "core/vec.h"
 #include "dataflow/value.h"
 #include "ir/ir.h"
 
@@ -55,10 +56,17 @@ typedef struct DlFlowState DlFlowState;
 /* The project files whose facts a computation read: a bit per index of DlProject.files (its
  * read_words words). A cached result depends on those files and, through their facts, on the
  * files they read (dl_project_read_closure; driver/check.c keys the result cache by them). */
+typedef struct DlPlacedMark {
+    DlClassInfo *cls; /* a dataset (or a callable collate object) DataLoader workers run */
+    struct DlFunctionInfo *fn; /* or a collate function they run */
+} DlPlacedMark;
+
 typedef struct DlReadSet {
     uint64_t *bits; /* NULL: not recorded */
     bool uncertain; /* in a build that leaves shared files out (DlProjectLeaves.absent), a lookup
                        that may have found something else had they been in */
+    DL_VEC(DlPlacedMark) placed; /* the DataLoader marks (DL113) the computation placed, which
+                                    driver/check.c stores with a DataLoader file's result */
 } DlReadSet;
 
 /* What the project knows of the shared files a partial build leaves out (DlProjectLeaves). */
@@ -155,6 +163,21 @@ void dl_project_rewind(DlProject *p, const DlProjectLeaves *leaves);
 /* A hash of the DataLoader marks (DL113) as they are now: what the leaves' DataLoaders told the
  * project's datasets and collate functions. */
 uint64_t dl_project_marks_hash(const DlProject *p);
+/* The same, for the marks on one file's own datasets and collate functions (its facts `f`; NULL,
+ * a file the project was not built over, has none): what its own analysis reads of them. */
+uint64_t dl_project_file_marks_hash(const DlFileFacts *f);
+/* The same digest, of the marks at these positions (ascending, distinct), for a file whose
+ * facts are not built. */
+uint64_t dl_project_marks_digest(const uint32_t *positions, size_t count);
+/* A DataLoader mark placed by the computation whose reads this thread notes (DlReadSet.placed). */
+void dl_project_note_mark(DlClassInfo *cls, struct DlFunctionInfo *fn);
+/* Where a placed mark lies: the index of its shared file (DlProject.files) and its position
+ * among that file's definitions (classes, then functions, as dl_project_file_marks_hash counts
+ * them); false for a mark on a leaf's definition. */
+bool dl_project_mark_position(const DlProject *p, const DlPlacedMark *m, uint32_t *file,
+                              uint32_t *position);
+/* Places the mark at `position` of a file's definitions (one another run placed). */
+void dl_project_set_mark(DlFileFacts *f, uint32_t position);
 
 /* A leaf's facts, module-level values, summaries and class attributes, computed the way
  * dl_project_build computes a file's, from its own model and the project's, in `arena` (the

@@ -29,7 +29,7 @@ struct DlCache {
     DlStatMemo *stats;
 };
 
-enum { DL_CACHE_FORMAT = 3 }; /* bump when the entry layout changes */
+enum { DL_CACHE_FORMAT = 4 }; /* bump when the entry layout changes */
 
 uint64_t dl_cache_tool_key(void) {
     uint64_t h = dl_hash_bytes(DEVLINT_VERSION, strlen(DEVLINT_VERSION), DL_CACHE_FORMAT);
@@ -248,7 +248,37 @@ static bool deps_unchanged(DlStatMemo *stats, const cJSON *deps) {
 
 /* One digest of the files' contents, in their order. */
 static uint64_t sources_digest(const uint64_t *hashes, size_t count) {
-    return dl_hash_bytes(hashes, count * sizeof *hashes, 0x736f75726365);
+    static const uint64_t none = 0; /* no bytes: hashes may be NULL */
+    return dl_hash_bytes(count ? hashes : &none, count * sizeof *hashes, 0x736f75726365);
+}
+
+uint64_t dl_cache_stamp(uint64_t key, const uint64_t *content_hashes, size_t count) {
+    uint64_t digest = sources_digest(content_hashes, count);
+    return dl_hash_bytes(&digest, sizeof digest, key);
+}
+
+static bool get_hex(const cJSON *o, const char *key, uint64_t *out) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    char *end = NULL;
+    if (!cJSON_IsString(v) || !*v->valuestring) return false;
+    *out = strtoull(v->valuestring, &end, 16);
+    return *end == '\0';
+}
+
+static void add_hex(cJSON *o, const char *key, uint64_t value) {
+    char text[17];
+    snprintf(text, sizeof text, "%016" PRIx64, value);
+    cJSON_AddStringToObject(o, key, text);
+}
+
+/* What a look-up tells of the entry it used (a valid entry: its sources' digest is theirs). */
+static void fill_found(const cJSON *j, uint64_t key, DlCacheFound *found) {
+    uint64_t digest;
+    if (!get_hex(j, "sources_digest", &digest)) digest = sources_digest(NULL, 0);
+    found->stamp = dl_hash_bytes(&digest, sizeof digest, key);
+    const cJSON *marks = cJSON_GetObjectItemCaseSensitive(j, "marks");
+    found->has_marks = cJSON_IsObject(marks) && get_hex(marks, "own", &found->marks.own) &&
+                       get_hex(marks, "inputs", &found->marks.inputs);
 }
 
 /* A Python entry's "sources" (the files it read) and "sources_digest", against what they hold
@@ -319,6 +349,14 @@ static void fill_record(const cJSON *j, DlCacheRecord *record) {
         each_name(cJSON_GetObjectItemCaseSensitive(j, "classes"), record, true);
         each_name(cJSON_GetObjectItemCaseSensitive(j, "functions"), record, false);
     }
+    const cJSON *placed = cJSON_GetObjectItemCaseSensitive(j, "placed");
+    record->has_placed = cJSON_IsArray(placed);
+    cJSON_ArrayForEach(s, placed) { /* "POSITION PATH" */
+        char *path = NULL;
+        unsigned long position = cJSON_IsString(s) ? strtoul(s->valuestring, &path, 10) : 0;
+        if (path && *path == ' ' && path[1] && record->placed)
+            record->placed(record->ctx, path + 1, (uint32_t)position);
+    }
 }
 
 /* Names are stored as one string, separated by spaces (a Python name holds none): a warm run
@@ -339,13 +377,8 @@ static void add_names(cJSON *j, const char *key, const char *const *names, size_
     free(joined);
 }
 
-bool dl_cache_load(DlCache *cache, const char *path, uint64_t key, const DlCacheContents *now,
-                   DlResult *out) {
-    return dl_cache_load_record(cache, path, key, now, out, NULL);
-}
-
-bool dl_cache_load_record(DlCache *cache, const char *path, uint64_t key,
-                          const DlCacheContents *now, DlResult *out, DlCacheRecord *record) {
+static bool load_entry(DlCache *cache, const char *path, uint64_t key, const DlCacheContents *now,
+                       DlResult *out, DlCacheRecord *record, DlCacheFound *found) {
     char *text = entry_text(cache, path);
     if (!text) return false;
     cJSON *j = cJSON_Parse(text);
@@ -361,12 +394,23 @@ bool dl_cache_load_record(DlCache *cache, const char *path, uint64_t key,
               deps_unchanged(cache->stats, cJSON_GetObjectItemCaseSensitive(j, "deps")) &&
               sources_unchanged(j, now) &&
               (!out || result_from_json(cJSON_GetObjectItemCaseSensitive(j, "result"), out));
+    if (ok && found) fill_found(j, key, found);
     cJSON_Delete(j);
     if (!ok && out) {
         dl_result_free(out);
         memset(out, 0, sizeof *out);
     }
     return ok;
+}
+
+bool dl_cache_load(DlCache *cache, const char *path, uint64_t key, const DlCacheContents *now,
+                   DlResult *out, DlCacheFound *found) {
+    return load_entry(cache, path, key, now, out, NULL, found);
+}
+
+bool dl_cache_load_record(DlCache *cache, const char *path, uint64_t key,
+                          const DlCacheContents *now, DlResult *out, DlCacheRecord *record) {
+    return load_entry(cache, path, key, now, out, record, NULL);
 }
 
 /* ---------------------------------------------------------------- result -> entry */
@@ -421,39 +465,9 @@ static cJSON *result_to_json(const DlResult *r) {
     return j;
 }
 
-void dl_cache_store(DlCache *cache, const char *path, uint64_t key, const DlResult *r,
-                    char *const *deps, size_t dep_count, const DlCacheSources *sources) {
-    cJSON *j = cJSON_CreateObject();
-    char k[17];
-    snprintf(k, sizeof k, "%016" PRIx64, key);
-    cJSON_AddStringToObject(j, "path", path);
-    cJSON_AddStringToObject(j, "key", k);
-    if (deps) {
-        cJSON *list = cJSON_AddArrayToObject(j, "deps");
-        for (size_t i = 0; i < dep_count; i++) {
-            cJSON *d = dep_to_json(deps[i]);
-            if (!d) { /* a header gone already: this result cannot be checked later */
-                cJSON_Delete(j);
-                return;
-            }
-            cJSON_AddItemToArray(list, d);
-        }
-    }
-    if (sources && sources->count) {
-        cJSON *list = cJSON_AddArrayToObject(j, "sources");
-        for (size_t i = 0; i < sources->count; i++)
-            cJSON_AddItemToArray(list, cJSON_CreateString(sources->paths[i]));
-        char digest[17];
-        snprintf(digest, sizeof digest, "%016" PRIx64,
-                 sources_digest(sources->content_hashes, sources->count));
-        cJSON_AddStringToObject(j, "sources_digest", digest);
-    }
-    if (sources) {
-        add_names(j, "classes", sources->classes, sources->class_count);
-        add_names(j, "functions", sources->functions, sources->function_count);
-        if (sources->workers_may_touch_devices) cJSON_AddTrueToObject(j, "workers");
-    }
-    cJSON_AddItemToObject(j, "result", result_to_json(r));
+/* Writes the entry `j` (and frees it): to a temporary file renamed into place, or into the
+ * in-memory cache. */
+static void write_entry(DlCache *cache, const char *path, cJSON *j) {
     char *text = cJSON_PrintUnformatted(j);
     cJSON_Delete(j);
     if (!text) return;
@@ -481,4 +495,113 @@ void dl_cache_store(DlCache *cache, const char *path, uint64_t key, const DlResu
         if (!ok || rename(tmp, file) != 0) unlink(tmp);
     }
     free(text);
+}
+
+void dl_cache_store(DlCache *cache, const char *path, uint64_t key, const DlResult *r,
+                    char *const *deps, size_t dep_count, const DlCacheSources *sources) {
+    cJSON *j = cJSON_CreateObject();
+    char k[17];
+    snprintf(k, sizeof k, "%016" PRIx64, key);
+    cJSON_AddStringToObject(j, "path", path);
+    cJSON_AddStringToObject(j, "key", k);
+    if (deps) {
+        cJSON *list = cJSON_AddArrayToObject(j, "deps");
+        for (size_t i = 0; i < dep_count; i++) {
+            cJSON *d = dep_to_json(deps[i]);
+            if (!d) { /* a header gone already: this result cannot be checked later */
+                cJSON_Delete(j);
+                return;
+            }
+            cJSON_AddItemToArray(list, d);
+        }
+    }
+    if (sources && sources->count) {
+        cJSON *list = cJSON_AddArrayToObject(j, "sources");
+        for (size_t i = 0; i < sources->count; i++)
+            cJSON_AddItemToArray(list, cJSON_CreateString(sources->paths[i]));
+        char digest[17];
+        snprintf(digest, sizeof digest, "%016" PRIx64,
+                 sources_digest(sources->content_hashes, sources->count));
+        cJSON_AddStringToObject(j, "sources_digest", digest);
+    }
+    if (sources && sources->marks) {
+        cJSON *marks = cJSON_AddObjectToObject(j, "marks");
+        add_hex(marks, "own", sources->marks->own);
+        add_hex(marks, "inputs", sources->marks->inputs);
+    }
+    if (sources) {
+        add_names(j, "classes", sources->classes, sources->class_count);
+        add_names(j, "functions", sources->functions, sources->function_count);
+        if (sources->workers_may_touch_devices) cJSON_AddTrueToObject(j, "workers");
+    }
+    if (sources && sources->has_placed) {
+        cJSON *list = cJSON_AddArrayToObject(j, "placed");
+        for (size_t i = 0; i < sources->placed_count; i++) {
+            size_t n = strlen(sources->placed_paths[i]) + 16;
+            char *text = malloc(n);
+            if (!text) abort();
+            snprintf(text, n, "%" PRIu32 " %s", sources->placed_positions[i],
+                     sources->placed_paths[i]);
+            cJSON_AddItemToArray(list, cJSON_CreateString(text));
+            free(text);
+        }
+    }
+    cJSON_AddItemToObject(j, "result", result_to_json(r));
+    write_entry(cache, path, j);
+}
+
+/* ---------------------------------------------------------------- the DataLoader marks' table
+ *
+ * A text file, "marks" (not an entry: those end in .json): a first line
+ * "devlint-marks FORMAT INPUTS", then a line "CONTENT OWN PATH" per shared file (hex digests).
+ * A path with a newline is left out (its result is then compared again). */
+
+static void marks_path(const DlCache *cache, char *out, size_t size) {
+    snprintf(out, size, "%s/marks", cache->dir);
+}
+
+void dl_cache_write_marks(DlCache *cache, uint64_t inputs, const DlCacheMarksRow *rows,
+                          size_t count) {
+    if (!cache->dir) return;
+    char file[PATH_MAX], tmp[PATH_MAX + 64];
+    marks_path(cache, file, sizeof file);
+    snprintf(tmp, sizeof tmp, "%s.%ld.%lx.tmp", file, (long)getpid(),
+             (unsigned long)pthread_self());
+    FILE *f = fopen(tmp, "wb");
+    if (!f) return;
+    bool ok = fprintf(f, "devlint-marks %d %016" PRIx64 "\n", DL_CACHE_FORMAT, inputs) > 0;
+    for (size_t i = 0; i < count && ok; i++)
+        if (!strchr(rows[i].path, '\n'))
+            ok = fprintf(f, "%016" PRIx64 " %016" PRIx64 " %s\n", rows[i].content_hash,
+                         rows[i].own, rows[i].path) > 0;
+    ok = fclose(f) == 0 && ok;
+    if (!ok || rename(tmp, file) != 0) unlink(tmp);
+}
+
+bool dl_cache_read_marks(DlCache *cache, uint64_t inputs,
+                         void (*row)(void *ctx, const DlCacheMarksRow *row), void *ctx) {
+    if (!cache->dir) return false;
+    char file[PATH_MAX];
+    marks_path(cache, file, sizeof file);
+    char *text = read_all(file);
+    if (!text) return false;
+    char head[64];
+    snprintf(head, sizeof head, "devlint-marks %d %016" PRIx64 "\n", DL_CACHE_FORMAT, inputs);
+    bool ours = strncmp(text, head, strlen(head)) == 0;
+    for (char *at = text + strlen(head); ours && *at;) {
+        char *end = strchr(at, '\n');
+        if (!end) break; /* a torn last line cannot happen (renamed into place); be safe */
+        *end = '\0';
+        char *rest;
+        DlCacheMarksRow r = {0};
+        r.content_hash = strtoull(at, &rest, 16);
+        if (*rest == ' ') r.own = strtoull(rest + 1, &rest, 16);
+        if (*rest == ' ' && rest[1]) {
+            r.path = rest + 1;
+            row(ctx, &r);
+        }
+        at = end + 1;
+    }
+    free(text);
+    return ours;
 }

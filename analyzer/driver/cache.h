@@ -6,8 +6,9 @@
  *   - the project facts the analysis read: a Python result is stored with the files whose
  *     facts it read, directly or through their facts (dataflow/project.h, DlReadSet), and one
  *     digest of their contents; the entry is used only while those contents are the same.
- *     What no lookup can record (a name that is not defined anywhere yet, a DataLoader that
- *     may mark a dataset) is in the key (driver/check.c);
+ *     What no lookup can record (a name that is not defined anywhere yet) is in the key
+ *     (driver/check.c); a shared file's result also stores the DataLoader marks (DL113) on its
+ *     own definitions and what they were computed from (DlCacheMarks), which the run compares;
  *   - C++: the compile command and libclang's version (in the key), and the size and mtime of
  *     every header the compiler read (stored with the entry, checked when it is loaded). A file
  *     that failed on a missing header is kept too, with the directories the header would
@@ -29,6 +30,15 @@
 
 typedef struct DlCache DlCache;
 
+/* What a shared file's Python result read of the DataLoader marks (DL113) that other files
+ * leave on its datasets and collate functions, which no lookup of its own records
+ * (driver/check.c, "DataLoader marks"). */
+typedef struct DlCacheMarks {
+    uint64_t own;    /* a digest of the marks on the file's own datasets and collate functions */
+    uint64_t inputs; /* a digest of every file that may leave a mark (their stamps, below) when
+                        the result was computed or last found valid: 0 for unknown */
+} DlCacheMarks;
+
 /* The other files a Python result read, with their contents (content hashes) when it was
  * computed. */
 typedef struct DlCacheSources {
@@ -40,7 +50,21 @@ typedef struct DlCacheSources {
     const char *const *classes, *const *functions;
     size_t class_count, function_count;
     bool workers_may_touch_devices;
+    const DlCacheMarks *marks; /* a shared file's result: the marks it read (NULL: none) */
+    /* a file that mentions DataLoader: the marks its facts placed on shared files' definitions
+     * (the file's path and the mark's position, dl_project_mark_position), for DlCacheRecord */
+    bool has_placed;
+    const char *const *placed_paths;
+    const uint32_t *placed_positions;
+    size_t placed_count;
 } DlCacheSources;
+
+/* What a look-up tells of the entry it used, besides its result. */
+typedef struct DlCacheFound {
+    uint64_t stamp; /* its key and the contents of the files it read (dl_cache_stamp) */
+    bool has_marks;
+    DlCacheMarks marks;
+} DlCacheFound;
 
 /* What a Python entry tells of its file besides the result, whether or not its key matches: the
  * files the result read when it was computed (`source` is called with each), the classes and
@@ -52,6 +76,9 @@ typedef struct DlCacheRecord {
     bool workers_may_touch_devices;
     void (*source)(void *ctx, const char *path);
     void (*defines)(void *ctx, const char *name, bool is_class);
+    /* the marks its facts placed (DlCacheSources.placed_*); has_placed: the entry lists them */
+    bool has_placed;
+    void (*placed)(void *ctx, const char *path, uint32_t position);
     void *ctx;
 } DlCacheRecord;
 
@@ -79,9 +106,9 @@ uint64_t dl_cache_tool_key(void);
 
 /* Fills `out` (empty) from the entry for `path` when its key is `key`, every header stored with
  * it is as it was (size and mtime), and the files it read hold what they held (`now`; NULL: an
- * entry that read other files is a miss). Thread-safe. */
+ * entry that read other files is a miss); and `found` (NULL: not wanted). Thread-safe. */
 bool dl_cache_load(DlCache *cache, const char *path, uint64_t key, const DlCacheContents *now,
-                   DlResult *out);
+                   DlResult *out, DlCacheFound *found);
 /* The same, and the entry's record (NULL: not wanted), filled even when the key does not match;
  * `out` NULL: whether the entry would be used, without its result. */
 bool dl_cache_load_record(DlCache *cache, const char *path, uint64_t key,
@@ -92,5 +119,27 @@ bool dl_cache_load_record(DlCache *cache, const char *path, uint64_t key,
  * Failures are silent (the cache is an optimisation). Thread-safe. */
 void dl_cache_store(DlCache *cache, const char *path, uint64_t key, const DlResult *r,
                     char *const *deps, size_t dep_count, const DlCacheSources *sources);
+/* A Python entry's identity: its key and the contents of the files it read, in one digest. Two
+ * results with one stamp were computed from the same inputs; a look-up reports the stamp of the
+ * entry it used (DlCacheFound). */
+uint64_t dl_cache_stamp(uint64_t key, const uint64_t *content_hashes, size_t count);
+
+/* The DataLoader marks a run computed, under the inputs they were computed from
+ * (DlCacheMarks.inputs): for each shared file, its bytes and the digest of the marks on its own
+ * definitions. A cache directory keeps one table, the last run's that computed marks; a shared
+ * result stored under other inputs is valid under the table's when the table gives its file the
+ * same bytes and the same marks (driver/check.c, "DataLoader marks"). One small file instead of
+ * every entry written again. The in-memory cache keeps none. */
+typedef struct DlCacheMarksRow {
+    const char *path;
+    uint64_t content_hash, own;
+} DlCacheMarksRow;
+/* Replaces the table (atomically, as an entry). Failures are silent. */
+void dl_cache_write_marks(DlCache *cache, uint64_t inputs, const DlCacheMarksRow *rows,
+                          size_t count);
+/* Calls `row` for each row of the table when it was computed under `inputs`; false when there
+ * is none, or it is another's. */
+bool dl_cache_read_marks(DlCache *cache, uint64_t inputs,
+                         void (*row)(void *ctx, const DlCacheMarksRow *row), void *ctx);
 
 #endif

@@ -77,6 +77,19 @@ typedef struct FileJob {
     DL_VEC(char) defined; /* the record's classes and top-level functions: "c" or "f", the
                              name, NUL */
     bool in_build; /* a shared file the project is built over (all of them, unless partial) */
+    /* The DataLoader marks a shared file's result read (see "DataLoader marks"): */
+    uint64_t stamp;             /* a file that mentions DataLoader: its entry's (dl_cache_stamp),
+                                   found or to be stored; 0 when it has none */
+    bool marks_pending;         /* a shared result from the cache, valid if the marks on the
+                                   file's own datasets are still those it was computed with */
+    DlCacheMarks stored_marks;  /* that entry's */
+    bool store_deferred;        /* a shared file that mentions DataLoader: stored once every such
+                                   file's stamp is known */
+    bool has_placed;            /* its record lists the marks its facts placed: */
+    DL_VEC(uint32_t) placed;    /* (job index of a shared file, position) pairs */
+    bool marks_from_record;     /* a partial build takes its marks from `placed` instead of
+                                   building it (or summarising it, a leaf) */
+    DL_VEC(uint32_t) extra_marks; /* a shared file left out: positions of those marks on it */
 } FileJob;
 
 typedef struct Run {
@@ -102,7 +115,6 @@ typedef struct Run {
     bool tracks_reads; /* Python results are stored with the files they read (the text scan ran:
                           not with DEVLINT_PARSE_ALL) */
     uint64_t names_hash; /* the shared files' paths and the names they define (see find_leaves) */
-    uint64_t dataloader_hash; /* the files that may mark a shared dataset (key_bases) */
     DlPathMap job_by_path; /* path -> FileJob, for the look-ups' sources */
     bool may_build_partially; /* plan_partial_build may leave shared files out */
     bool partial;             /* it did */
@@ -112,8 +124,11 @@ typedef struct Run {
     _Atomic bool not_enough; /* a partial build's result may have read a file left out: the
                                 check runs again over every shared file */
     _Atomic bool marks_uncertain; /* the same, for the DataLoader marks on shared files */
-    uint64_t *marks_reads; /* what the DataLoader marks were computed from (a DlReadSet's bits):
-                              the files that the files mentioning DataLoader read, transitively */
+    bool marks_by_digest; /* shared results are stored with the marks they read (DlCacheMarks) */
+    uint64_t marks_inputs; /* the stamps of the files that mention DataLoader, in one digest: at
+                              the look-up, then once they are analysed; 0 while one is unknown */
+    uint64_t lookup_inputs; /* marks_inputs at the look-up */
+    _Atomic size_t marks_matched; /* shared results reused once their marks were compared */
 } Run;
 
 typedef struct SeenKey {
@@ -542,13 +557,13 @@ static bool is_analysed_python(const FileJob *job) {
     return job->loaded && job->relevant && !job->is_cpp;
 }
 
-/* The paths and bytes of the analysed Python files (those that mention DataLoader, with
- * `dataloader_only`). Without the files a result read (DEVLINT_PARSE_ALL runs no text scan, see
- * Run.tracks_reads), a Python result may read any of them. */
-static uint64_t hash_python_files(const Run *run, uint64_t h, bool dataloader_only) {
+/* The paths and bytes of the analysed Python files. Without the files a result read
+ * (DEVLINT_PARSE_ALL runs no text scan, see Run.tracks_reads), a Python result may read any of
+ * them. */
+static uint64_t hash_python_files(const Run *run, uint64_t h) {
     for (size_t i = 0; i < run->count; i++) {
         const FileJob *job = &run->jobs[i];
-        if (!is_analysed_python(job) || (dataloader_only && !job->mentions_dataloader)) continue;
+        if (!is_analysed_python(job)) continue;
         h = dl_hash_bytes(job->path, strlen(job->path) + 1, h);
         h = dl_hash_bytes(&job->content_hash, sizeof job->content_hash, h);
     }
@@ -577,17 +592,15 @@ static uint64_t hash_unrecorded(const Run *run, const DlSharing *sharing,
 }
 
 /* A shared file's result also reads the marks other files' DataLoaders leave on its datasets and
- * collate functions (DL113), which no lookup of its own records: the files that may leave them
- * (that mention DataLoader) are in its key. Without the text scan (DEVLINT_PARSE_ALL), every
- * analysed file's bytes are. */
+ * collate functions (DL113), which no lookup of its own records: they are stored with it and
+ * compared (see "DataLoader marks"). Without the text scan (DEVLINT_PARSE_ALL), every analysed
+ * file's bytes are in its key. */
 static uint64_t project_hash(const Run *run, const DlSharing *sharing,
                              const DlProjectLeaves *leaves) {
-    if (run->tracks_reads)
-        return dl_hash_bytes(&run->dataloader_hash, sizeof run->dataloader_hash,
-                             hash_unrecorded(run, sharing, leaves));
+    if (run->tracks_reads) return dl_hash_bytes("shared", 6, hash_unrecorded(run, sharing, leaves));
     uint64_t h = dl_hash_bytes(&run->parse_all, sizeof run->parse_all, 2);
     h = dl_hash_bytes(&leaves->use_devices, sizeof leaves->use_devices, h);
-    return hash_python_files(run, h, false);
+    return hash_python_files(run, h);
 }
 
 /* A C++ file's result reads no other file's facts (its names resolve within its translation
@@ -628,6 +641,15 @@ static void note_prior_read(void *ctx, const char *path) {
     dl_vec_push(&sink->job->prior_reads, (uint32_t)(read - sink->run->jobs));
 }
 
+/* A DataLoader mark the stored result's file placed on a shared file's definition. */
+static void note_placed(void *ctx, const char *path, uint32_t position) {
+    RecordSink *sink = ctx;
+    const FileJob *target = dl_path_map_get(&sink->run->job_by_path, path);
+    if (!target) return; /* not a file of this run: the entry is a miss */
+    dl_vec_push(&sink->job->placed, (uint32_t)(target - sink->run->jobs));
+    dl_vec_push(&sink->job->placed, position);
+}
+
 /* A class ('c') or top-level function ('f') the stored result's file defined. */
 static void note_defined(void *ctx, const char *name, bool is_class) {
     FileJob *job = ((RecordSink *)ctx)->job;
@@ -638,12 +660,181 @@ static void note_defined(void *ctx, const char *name, bool is_class) {
     job->defined.len += n;
 }
 
+/* A shared Python file's result, which reads the DataLoader marks on its own definitions. */
+static bool reads_marks(const FileJob *job) {
+    return is_analysed_python(job) && !job->leaf;
+}
+
+static void forget_result(FileJob *job) {
+    dl_result_free(&job->result);
+    memset(&job->result, 0, sizeof job->result);
+    job->cached = false;
+}
+
 static void look_up_cache(void *arg, size_t index) {
     Run *run = arg;
     FileJob *job = &run->jobs[run->order[index]];
     if (!job->loaded || !job->cacheable || job->late_key) return;
     DlCacheContents now = {content_hash_now, run};
-    job->cached = dl_cache_load(run->cache, job->path, job->cache_key, &now, &job->result);
+    DlCacheFound found = {0};
+    job->cached = dl_cache_load(run->cache, job->path, job->cache_key, &now, &job->result, &found);
+    if (!job->cached || !run->marks_by_digest || !is_analysed_python(job)) return;
+    if (job->mentions_dataloader) job->stamp = found.stamp;
+    if (!reads_marks(job)) return;
+    if (!found.has_marks) { /* an entry stored without its marks */
+        forget_result(job);
+        return;
+    }
+    job->stored_marks = found.marks;
+}
+
+/* ---------------------------------------------------------------- DataLoader marks
+ *
+ * A shared file's result reads the marks that DataLoaders in any file leave on its datasets and
+ * collate functions (DL113: `DataLoader(Points(), num_workers=4)` runs Points.__getitem__ in
+ * workers), which no lookup of its own records. Its entry stores the marks on its own
+ * definitions (DlCacheMarks.own) and what all the marks were computed from: the stamps of the
+ * files that mention DataLoader (DlCacheMarks.inputs). A stamp covers a file's bytes, its key
+ * and the contents of every file its result read (its facts' reads among them), so equal
+ * stamps mean equal marks. When the inputs are those of the look-up, the result is used as it
+ * is. Otherwise (a file that mentions DataLoader was edited, added or removed, or a file it
+ * reads was) the run computes the marks and uses the result if the marks on the file's own
+ * definitions are the same. So editing a training script analyses no shared file again unless
+ * the edit changes a mark. The marks a run computed go into one table (dl_cache_write_marks):
+ * the next runs, under the same inputs, take a result whose file and marks the table gives as
+ * they are, without computing them again, and without every entry written again. */
+
+/* An analysed Python file whose DataLoaders may leave marks. */
+static bool is_dataloader_file(const FileJob *job) {
+    return is_analysed_python(job) && job->mentions_dataloader;
+}
+
+/* The stamps of the files that mention DataLoader, in one digest; 0 when one has none (a file
+ * analysed again and not stored, or not yet analysed). */
+static uint64_t marks_inputs_now(const Run *run) {
+    uint64_t h = 0x696e70757473;
+    for (size_t i = 0; i < run->count; i++) {
+        const FileJob *job = &run->jobs[i];
+        if (!is_dataloader_file(job)) continue;
+        if (!job->stamp) return 0;
+        h = dl_hash_bytes(job->path, strlen(job->path) + 1, h);
+        h = dl_hash_bytes(&job->stamp, sizeof job->stamp, h);
+    }
+    return h ? h : 1;
+}
+
+/* A row of the marks' table computed under the look-up's inputs: a result for the same bytes
+ * with the same marks is valid. */
+static void settle_from_table(void *ctx, const DlCacheMarksRow *row) {
+    Run *run = ctx;
+    FileJob *job = dl_path_map_get(&run->job_by_path, row->path);
+    if (job && job->marks_pending && job->content_hash == row->content_hash &&
+        job->stored_marks.own == row->own)
+        job->marks_pending = false;
+}
+
+/* After the look-up: the shared results from the cache whose marks may have changed (stored
+ * under other inputs than the look-up's, and not in the marks' table for these); how many. */
+static size_t note_pending_marks(Run *run) {
+    run->marks_inputs = run->lookup_inputs = marks_inputs_now(run);
+    bool any = false;
+    for (size_t i = 0; i < run->count; i++) {
+        FileJob *job = &run->jobs[i];
+        job->marks_pending = job->cached && reads_marks(job) &&
+                             (!run->marks_inputs || job->stored_marks.inputs != run->marks_inputs);
+        any |= job->marks_pending;
+    }
+    if (any && run->marks_inputs)
+        dl_cache_read_marks(run->cache, run->marks_inputs, settle_from_table, run);
+    size_t pending = 0;
+    for (size_t i = 0; i < run->count; i++) pending += run->jobs[i].marks_pending;
+    return pending;
+}
+
+/* A pending result whose file had marks: its marks can only be known with its facts. */
+static bool marks_need_facts(const FileJob *job) {
+    return job->marks_pending && job->stored_marks.own != dl_project_file_marks_hash(NULL);
+}
+
+static int by_position(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The marks on a shared file's own definitions as they are now: on its facts, or for a file
+ * left out of a partial build, those the records of the files that were not built either say
+ * they placed (apply_recorded_marks). */
+static uint64_t own_marks_now(const Run *run, FileJob *job) {
+    const DlFileFacts *facts = job->module ? dl_project_file(&run->project, job->module) : NULL;
+    if (facts || !job->extra_marks.len) return dl_project_file_marks_hash(facts);
+    qsort(job->extra_marks.items, job->extra_marks.len, sizeof *job->extra_marks.items,
+          by_position);
+    size_t n = 0;
+    for (size_t i = 0; i < job->extra_marks.len; i++)
+        if (!n || job->extra_marks.items[n - 1] != job->extra_marks.items[i])
+            job->extra_marks.items[n++] = job->extra_marks.items[i];
+    job->extra_marks.len = n;
+    return dl_project_marks_digest(job->extra_marks.items, n);
+}
+
+/* The marks of the files that mention DataLoader whose records stand in for them in a partial
+ * build (FileJob.marks_from_record): on the facts of the shared files built, and noted for
+ * those left out. Once the marks computed in the run are placed, before any analysis. */
+static void apply_recorded_marks(Run *run) {
+    for (size_t i = 0; i < run->count; i++) {
+        const FileJob *source = &run->jobs[i];
+        if (!source->marks_from_record) continue;
+        for (size_t k = 0; k + 1 < source->placed.len; k += 2) {
+            FileJob *target = &run->jobs[source->placed.items[k]];
+            uint32_t position = source->placed.items[k + 1];
+            DlFileFacts *facts =
+                target->module ? (DlFileFacts *)dl_project_file(&run->project, target->module)
+                               : NULL;
+            if (facts)
+                dl_project_set_mark(facts, position);
+            else
+                dl_vec_push(&target->extra_marks, position);
+        }
+    }
+}
+
+/* The marks as this run computed them, for the next runs (dl_cache_write_marks): those of every
+ * shared file, when they are certain and every stamp is known. A result reused without
+ * comparing (stored under the look-up's inputs, or in the table) has the marks it stored, if the
+ * inputs are still the look-up's. */
+static void write_marks_table(Run *run) {
+    if (!run->marks_inputs || run->marks_uncertain) return;
+    DlCacheMarksRow *rows = malloc((run->count ? run->count : 1) * sizeof *rows);
+    if (!rows) abort();
+    size_t n = 0;
+    for (size_t i = 0; i < run->count; i++) {
+        FileJob *job = &run->jobs[i];
+        if (!reads_marks(job)) continue;
+        bool as_stored = job->cached && !job->marks_pending;
+        if (as_stored && run->marks_inputs != run->lookup_inputs) {
+            free(rows);
+            return;
+        }
+        rows[n++] = (DlCacheMarksRow){job->path, job->content_hash,
+                                      as_stored ? job->stored_marks.own : own_marks_now(run, job)};
+    }
+    dl_cache_write_marks(run->cache, run->marks_inputs, rows, n);
+    free(rows);
+}
+
+/* Once every mark is placed (the leaves have streamed): a pending result is used if the marks
+ * on its own definitions are those it was computed with, else analysed again. A file left out
+ * of a partial build has none: no DataLoader file read it (those are built, with what they
+ * read last time), and one that reads it now made the marks uncertain. */
+static void settle_marks(Run *run, FileJob *job) {
+    if (!job->marks_pending) return;
+    if (own_marks_now(run, job) == job->stored_marks.own) {
+        run->marks_matched++;
+        return;
+    }
+    job->marks_pending = false;
+    forget_result(job);
+    if (!job->module && run->partial) run->not_enough = true; /* not built: check again */
 }
 
 /* The cache entry's record of a job that wants it (plan_partial_build). A result from the
@@ -654,11 +845,13 @@ static void read_record(void *arg, size_t index) {
     if (!job->wants_record) return;
     job->wants_record = false;
     RecordSink sink = {run, job};
-    DlCacheRecord record = {.source = note_prior_read, .defines = note_defined, .ctx = &sink};
+    DlCacheRecord record = {
+        .source = note_prior_read, .defines = note_defined, .placed = note_placed, .ctx = &sink};
     DlCacheContents now = {content_hash_now, run};
     bool same = dl_cache_load_record(run->cache, job->path, job->cache_key, &now, NULL, &record);
     job->has_record = record.found && (same || !job->cached);
     job->record_workers = record.workers_may_touch_devices;
+    job->has_placed = job->has_record && record.has_placed;
 }
 
 /* Reads the records of the jobs `wants_record` marks (FileJob.has_record). */
@@ -812,8 +1005,74 @@ static void free_own_facts(DlCacheSources *s) {
     free((void *)s->functions);
 }
 
+/* The other files a Python result read (job->reads, less its own file, whose bytes are in its
+ * key): their paths and bytes, in job order, as its entry stores them. Returns the count. */
+static size_t result_sources(const Run *run, FileJob *job, const char ***paths, uint64_t **hashes) {
+    *paths = NULL;
+    *hashes = NULL;
+    if (!job->reads) return 0;
+    size_t self = (size_t)(job - run->jobs), words = run->project.read_words, count = 0;
+    job->reads[self / 64] &= ~((uint64_t)1 << (self % 64));
+    for (size_t w = 0; w < words; w++) count += (size_t)__builtin_popcountll(job->reads[w]);
+    *paths = malloc((count ? count : 1) * sizeof **paths);
+    *hashes = malloc((count ? count : 1) * sizeof **hashes);
+    if (!*paths || !*hashes) abort();
+    size_t k = 0;
+    for (size_t w = 0; w < words; w++)
+        for (uint64_t bits = job->reads[w]; bits; bits &= bits - 1, k++) {
+            const FileJob *read = &run->jobs[w * 64 + (size_t)__builtin_ctzll(bits)];
+            (*paths)[k] = read->path;
+            (*hashes)[k] = read->content_hash;
+        }
+    return count;
+}
+
+/* The stamp the entry of a Python result about to be stored will have (dl_cache_stamp). */
+static uint64_t result_stamp(const Run *run, FileJob *job) {
+    const char **paths;
+    uint64_t *hashes;
+    size_t count = result_sources(run, job, &paths, &hashes);
+    uint64_t stamp = dl_cache_stamp(job->cache_key, hashes, count);
+    free(paths);
+    free(hashes);
+    return stamp;
+}
+
+static int by_file_and_position(const void *a, const void *b) {
+    const uint32_t *x = a, *y = b;
+    if (x[0] != y[0]) return (x[0] > y[0]) - (x[0] < y[0]);
+    return (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+/* The marks a file's facts placed on shared files' definitions (DlReadSet.placed), as paths and
+ * positions, each once. Returns the count. */
+static size_t placed_marks(const Run *run, const FileJob *job, const char ***paths,
+                           uint32_t **positions) {
+    const DlFileFacts *facts = job->module ? dl_project_file(&run->project, job->module) : NULL;
+    size_t count = facts ? facts->reads.placed.len : 0, n = 0;
+    uint32_t *pairs = malloc((count ? count : 1) * 2 * sizeof *pairs);
+    if (!pairs) abort();
+    for (size_t i = 0; i < count; i++)
+        if (dl_project_mark_position(&run->project, &facts->reads.placed.items[i], &pairs[2 * n],
+                                     &pairs[2 * n + 1]))
+            n++;
+    qsort(pairs, n, 2 * sizeof *pairs, by_file_and_position);
+    *paths = malloc((n ? n : 1) * sizeof **paths);
+    *positions = malloc((n ? n : 1) * sizeof **positions);
+    if (!*paths || !*positions) abort();
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i && pairs[2 * i] == pairs[2 * i - 2] && pairs[2 * i + 1] == pairs[2 * i - 1]) continue;
+        (*paths)[kept] = run->jobs[pairs[2 * i]].path;
+        (*positions)[kept++] = pairs[2 * i + 1];
+    }
+    free(pairs);
+    return kept;
+}
+
 /* The result, with the headers a C++ file read or the files a Python result read (job->reads:
- * their paths and bytes, checked when it is looked up). */
+ * their paths and bytes, checked when it is looked up), and for a shared file's result the
+ * DataLoader marks it read. */
 static void store_result(Run *run, FileJob *job) {
     if (job->is_cpp) {
         dl_cache_store(run->cache, job->path, job->cache_key, &job->result, job->deps,
@@ -822,48 +1081,40 @@ static void store_result(Run *run, FileJob *job) {
     }
     DlCacheSources sources = {0};
     own_facts(job, &sources);
-    const char **paths = NULL;
-    uint64_t *hashes = NULL;
-    if (job->reads) {
-        size_t self = (size_t)(job - run->jobs), words = run->project.read_words, count = 0;
-        /* a shared file's result reads the DataLoader marks on its datasets and collate
-         * functions (DL113): they change with any file that a file mentioning DataLoader read,
-         * which its key's bytes of those files do not cover (a helper that builds the dataset) */
-        if (!job->leaf && run->marks_reads)
-            for (size_t w = 0; w < words; w++) job->reads[w] |= run->marks_reads[w];
-        job->reads[self / 64] &= ~((uint64_t)1 << (self % 64)); /* its own bytes are in its key */
-        for (size_t w = 0; w < words; w++) count += (size_t)__builtin_popcountll(job->reads[w]);
-        paths = malloc((count ? count : 1) * sizeof *paths);
-        hashes = malloc((count ? count : 1) * sizeof *hashes);
-        if (!paths || !hashes) abort();
-        for (size_t w = 0; w < words; w++)
-            for (uint64_t bits = job->reads[w]; bits; bits &= bits - 1) {
-                const FileJob *read = &run->jobs[w * 64 + (size_t)__builtin_ctzll(bits)];
-                paths[sources.count] = read->path;
-                hashes[sources.count++] = read->content_hash;
-            }
-        sources.paths = paths;
-        sources.content_hashes = hashes;
+    const char **paths;
+    uint64_t *hashes;
+    sources.count = result_sources(run, job, &paths, &hashes);
+    sources.paths = paths;
+    sources.content_hashes = hashes;
+    DlCacheMarks marks = {own_marks_now(run, job), run->marks_inputs};
+    if (run->marks_by_digest && reads_marks(job)) sources.marks = &marks;
+    const char **placed_paths = NULL;
+    uint32_t *placed_positions = NULL;
+    if (run->marks_by_digest && is_dataloader_file(job)) {
+        sources.has_placed = true;
+        sources.placed_count = placed_marks(run, job, &placed_paths, &placed_positions);
+        sources.placed_paths = placed_paths;
+        sources.placed_positions = placed_positions;
     }
     dl_cache_store(run->cache, job->path, job->cache_key, &job->result, NULL, 0, &sources);
     free(paths);
     free(hashes);
+    free(placed_paths);
+    free(placed_positions);
     free_own_facts(&sources);
 }
 
-/* The facts of a file that mentions DataLoader, which leave the DL113 marks (any thread): the
- * files they read, transitively, go into Run.marks_reads (a shared result depends on them); in
- * a partial build, marks that a lookup of theirs, or of a file they read, may have placed
+/* The facts of a file that mentions DataLoader, which leave the DL113 marks (any thread): in a
+ * partial build, marks that a lookup of theirs, or of a file they read, may have placed
  * otherwise than a full build make the check run again (Run.marks_uncertain). */
 static void note_marks_source(Run *run, const DlReadSet *reads) {
-    bool uncertain = run->partial && reads->uncertain;
-    if (reads->bits && (run->marks_reads || (run->partial && !uncertain))) {
+    if (!run->partial) return;
+    bool uncertain = reads->uncertain;
+    if (reads->bits && !uncertain) {
         uint64_t *closure = calloc(run->project.read_words, sizeof *closure);
         if (!closure) abort();
         dl_project_read_closure(&run->project, reads->bits, closure);
-        for (uint32_t w = 0; run->marks_reads && w < run->project.read_words; w++)
-            if (closure[w]) __atomic_fetch_or(&run->marks_reads[w], closure[w], __ATOMIC_RELAXED);
-        uncertain |= run->partial && dl_project_closure_uncertain(&run->project, closure);
+        uncertain = dl_project_closure_uncertain(&run->project, closure);
         free(closure);
     }
     if (uncertain) run->marks_uncertain = true;
@@ -879,18 +1130,43 @@ static void analyse_job(Run *run, FileJob *job) {
      * check runs again (a shared file's also reads the marks) */
     bool unsure = job->uncertain || (!job->leaf && run->marks_uncertain);
     if (job->uncertain) run->not_enough = true;
-    if (run->cache && job->loaded && job->cacheable && !job->cached && !cpp_unchecked && !unsure)
-        store_result(run, job);
+    bool store =
+        run->cache && job->loaded && job->cacheable && !job->cached && !cpp_unchecked && !unsure;
+    if (!job->cached && run->marks_by_digest && is_dataloader_file(job))
+        job->stamp = store ? result_stamp(run, job) : 0;
+    if (store && job->store_deferred) return; /* with its reads, until analyse_shared */
+    job->store_deferred = false;
+    if (store) store_result(run, job);
     free(job->reads);
     job->reads = NULL;
 }
 
-/* The shared files, once the leaves are done (they may mark the shared datasets their
- * DataLoader workers read). */
-static void analyse(void *arg, size_t index) {
+/* The shared files that mention DataLoader, once the leaves are done (they may mark the shared
+ * datasets their DataLoader workers read): first, so that the others' entries can record
+ * their stamps (Run.marks_inputs). */
+static void analyse_shared_dataloaders(void *arg, size_t index) {
     Run *run = arg;
     FileJob *job = &run->jobs[run->order[index]];
-    if (!job->leaf) analyse_job(run, job);
+    if (job->leaf || !job->mentions_dataloader) return;
+    settle_marks(run, job);
+    job->store_deferred = run->marks_by_digest;
+    analyse_job(run, job);
+}
+
+/* Then the other shared files; the results above are stored. */
+static void analyse_shared(void *arg, size_t index) {
+    Run *run = arg;
+    FileJob *job = &run->jobs[run->order[index]];
+    if (job->leaf) return;
+    if (job->store_deferred) {
+        store_result(run, job);
+        free(job->reads);
+        job->reads = NULL;
+        job->store_deferred = false;
+    } else if (!job->mentions_dataloader) {
+        settle_marks(run, job);
+        analyse_job(run, job);
+    }
 }
 
 /* Lets go of a file's program model, text and suppressions (again: nothing happens); the
@@ -922,7 +1198,8 @@ static void stream_leaf(void *arg, size_t index) {
     bool analysed = !job->cached;
     DlArena facts; /* apart from the model, which the language server keeps */
     dl_arena_init(&facts);
-    if (job->loaded && (analysed || (run->marks_needed && job->mentions_dataloader))) {
+    bool for_marks = run->marks_needed && job->mentions_dataloader && !job->marks_from_record;
+    if (job->loaded && (analysed || for_marks)) {
         if (!run->opts->keep) {
             dl_arena_release(&job->arena);
             dl_arena_init(&job->arena); /* not the pool's: its memory goes back when done */
@@ -937,6 +1214,28 @@ static void stream_leaf(void *arg, size_t index) {
     if (job->module) dl_project_leaf_done(&job->leaf_facts);
     dl_arena_release(&facts);
     drop_model(job, run);
+}
+
+/* Whether a Python result is stored with the files it read (store_result). */
+static bool notes_reads(const Run *run, const FileJob *job) {
+    return run->tracks_reads && run->cache && !job->is_cpp && run->project.read_words;
+}
+
+/* job->reads: what the analysis looked up (`looked_up`'s bits, freed here; NULL bits: nothing)
+ * and what the file's facts read, and so on. */
+static void close_reads(Run *run, FileJob *job, const DlFileFacts *facts, DlReadSet *looked_up) {
+    uint32_t words = run->project.read_words;
+    uint64_t *direct = looked_up->bits ? looked_up->bits : calloc(words, sizeof *direct);
+    job->reads = calloc(words, sizeof *job->reads);
+    if (!direct || !job->reads) abort();
+    if (facts && facts->reads.bits)
+        for (uint32_t w = 0; w < words; w++) direct[w] |= facts->reads.bits[w];
+    dl_project_read_closure(&run->project, direct, job->reads);
+    free(direct);
+    looked_up->bits = NULL;
+    dl_vec_free(&looked_up->placed); /* none: an analysis places no marks */
+    job->uncertain = looked_up->uncertain || (facts && facts->reads.uncertain) ||
+                     (run->partial && dl_project_closure_uncertain(&run->project, job->reads));
 }
 
 static void analyse_file(Run *run, FileJob *job) {
@@ -955,6 +1254,10 @@ static void analyse_file(Run *run, FileJob *job) {
     DlRuleContext ctx = {.job = job, .run = run, .arena = &scratch};
     if (job->module) check_suppression_codes(&ctx);
     if (!job->module || job->suppressions.skip_file || !job->module->body.count) {
+        /* nothing analysed, but its facts read files: a DataLoader's marks depend on them */
+        DlReadSet none = {NULL};
+        if (job->module && notes_reads(run, job))
+            close_reads(run, job, dl_project_file(&run->project, job->module), &none);
         free(ctx.seen);
         dl_arena_release(&scratch);
         return;
@@ -962,7 +1265,7 @@ static void analyse_file(Run *run, FileJob *job) {
     const DlFileFacts *facts = dl_project_file(&run->project, job->module);
     /* what the analysis looks up, for the result's sources (store_result) */
     DlReadSet reads = {NULL};
-    if (run->tracks_reads && run->cache && !job->is_cpp && run->project.read_words) {
+    if (notes_reads(run, job)) {
         reads.bits = calloc(run->project.read_words, sizeof *reads.bits);
         if (!reads.bits) abort();
     }
@@ -981,17 +1284,7 @@ static void analyse_file(Run *run, FileJob *job) {
     }
     dl_flow_state_free(globals);
     dl_project_note_reads(was);
-    if (reads.bits) { /* and what its facts read, and so on */
-        job->reads = calloc(run->project.read_words, sizeof *job->reads);
-        if (!job->reads) abort();
-        if (facts->reads.bits)
-            for (uint32_t w = 0; w < run->project.read_words; w++)
-                reads.bits[w] |= facts->reads.bits[w];
-        dl_project_read_closure(&run->project, reads.bits, job->reads);
-        free(reads.bits);
-        job->uncertain = reads.uncertain || facts->reads.uncertain ||
-                         (run->partial && dl_project_closure_uncertain(&run->project, job->reads));
-    }
+    if (reads.bits) close_reads(run, job, facts, &reads);
     free(ctx.seen);
     dl_arena_release(&scratch);
     if (!budget) { /* over the work cap: an error for the file, not a partial result */
@@ -1079,7 +1372,7 @@ static void key_shared_files(Run *run) {
         uint64_t parts[2] = {job->content_hash, settings_hash(job->settings)};
         job->cache_key = dl_hash_bytes(parts, sizeof parts, base);
         DlCacheContents now = {content_hash_now, run};
-        job->cached = dl_cache_load(run->cache, job->path, job->cache_key, &now, &job->result);
+        job->cached = dl_cache_load(run->cache, job->path, job->cache_key, &now, &job->result, NULL);
     }
 }
 
@@ -1152,19 +1445,22 @@ static void keep_project(Run *run, uint64_t key) {
 /* Decides which shared files the project is built over (FileJob.in_build), and what the build
  * must know of the others (`leaves`): whether a partial build is made. It is when every result
  * to analyse is a Python file's with a record, and some shared file is not needed. A shared
- * file's result reads the marks of every file that mentions DataLoader (DL113): those are then
- * built (the leaves among them summarised) with the files they read. */
+ * file's result reads the marks of every file that mentions DataLoader (DL113): when one is
+ * analysed, or its marks must be compared, those are built (the leaves among them summarised)
+ * with the files they read, and so are the pending results' files that had marks. */
 static bool plan_partial_build(Run *run, DlProjectLeaves *leaves) {
     const char *off = getenv("DEVLINT_FULL_BUILD"); /* to compare the two */
     if (off && *off && strcmp(off, "0") != 0) return false;
-    /* the results to analyse: what they read last time (C++ results read no other file) */
+    /* the results to analyse (or that may be): what they read last time (C++ results read no
+     * other file) */
     bool shared_missed = false;
     for (size_t i = 0; i < run->count; i++) {
         FileJob *job = &run->jobs[i];
-        job->wants_record = is_analysed_python(job) && !job->cached;
-        shared_missed |= job->wants_record && !job->leaf;
+        job->wants_record = is_analysed_python(job) && (!job->cached || marks_need_facts(job));
+        shared_missed |= !job->leaf && (job->wants_record || job->marks_pending);
     }
-    /* and the files whose DataLoaders mark the shared files' datasets, with what they read */
+    /* and the files whose DataLoaders mark the shared files' datasets: those analysed again are
+     * built with what they read, the others' records tell the marks they placed */
     for (size_t i = 0; i < run->count && shared_missed; i++) {
         FileJob *job = &run->jobs[i];
         job->wants_record |= is_analysed_python(job) && job->mentions_dataloader;
@@ -1173,13 +1469,16 @@ static bool plan_partial_build(Run *run, DlProjectLeaves *leaves) {
     uint8_t *wanted = calloc(run->count ? run->count : 1, 1);
     if (!wanted) abort();
     for (size_t i = 0; i < run->count; i++) {
-        const FileJob *job = &run->jobs[i];
-        if (!is_analysed_python(job) || (job->cached && !(shared_missed && job->mentions_dataloader)))
-            continue;
+        FileJob *job = &run->jobs[i];
+        bool analysed = !job->cached || marks_need_facts(job);
+        bool marks_source = shared_missed && job->mentions_dataloader && !analysed;
+        if (!is_analysed_python(job) || (!analysed && !marks_source)) continue;
         if (!job->has_record) { /* a new file: what it reads is not known */
             free(wanted);
             return false;
         }
+        job->marks_from_record = marks_source && job->has_placed;
+        if (job->marks_from_record) continue;
         wanted[i] = 1;
         for (size_t k = 0; k < job->prior_reads.len; k++) wanted[job->prior_reads.items[k]] = 1;
     }
@@ -1187,8 +1486,9 @@ static bool plan_partial_build(Run *run, DlProjectLeaves *leaves) {
     for (size_t i = 0; i < run->count; i++) {
         FileJob *job = &run->jobs[i];
         if (!is_analysed_python(job) || job->leaf) continue;
-        job->in_build = !job->cached || wanted[i];
-        job->wants_record = !job->in_build; /* what the build must know of the files left out */
+        job->in_build = !job->cached || wanted[i]; /* (a pending result with marks is wanted) */
+        /* what the build must know of the files left out (unless read above) */
+        job->wants_record = !job->in_build && !job->has_record;
         shared++;
         built += job->in_build;
     }
@@ -1219,8 +1519,11 @@ static bool plan_partial_build(Run *run, DlProjectLeaves *leaves) {
     dl_arena_release(&names);
     leaves->absent = &run->absent;
     run->marks_needed = shared_missed;
-    char label[96];
-    snprintf(label, sizeof label, "partial build: %zu of %zu shared files", built, shared);
+    size_t from_records = 0;
+    for (size_t i = 0; i < run->count; i++) from_records += run->jobs[i].marks_from_record;
+    char label[128];
+    snprintf(label, sizeof label, "partial build: %zu of %zu shared files (%zu DataLoader files' "
+             "marks from their entries)", built, shared, from_records);
     dl_timing_mark(label);
     return true;
 }
@@ -1291,6 +1594,7 @@ static bool check_once(char *const *paths, size_t count, const DlCheckOptions *o
         leaves.use_devices |= run.jobs[i].is_cpp && run.jobs[i].loaded && run.jobs[i].relevant;
 
     bool all_cached = false;
+    size_t pending = 0; /* shared results from the cache whose DataLoader marks are compared */
     if (opts->keep) {
         run.cache = dl_keep_results(opts->keep);
     } else if (uses_result_cache(opts)) {
@@ -1306,7 +1610,7 @@ static bool check_once(char *const *paths, size_t count, const DlCheckOptions *o
     if (run.cache) {
         run.tracks_reads = sharing != NULL;
         /* the files whose DataLoaders may mark a dataset or collate function (project_hash) */
-        if (run.tracks_reads) run.dataloader_hash = hash_python_files(&run, 0x64617461, true);
+        run.marks_by_digest = run.tracks_reads && !opts->keep;
         dl_path_map_init(&run.job_by_path);
         for (size_t i = 0; i < count; i++) dl_path_map_put(&run.job_by_path, paths[i], &run.jobs[i]);
         uint64_t tool = dl_cache_tool_key();
@@ -1336,16 +1640,23 @@ static bool check_once(char *const *paths, size_t count, const DlCheckOptions *o
         char label[96];
         snprintf(label, sizeof label, "cache look-up (%zu of %zu results reused)", reused, loaded);
         dl_timing_mark(label);
-        all_cached = reused == loaded;
+        pending = run.marks_by_digest ? note_pending_marks(&run) : 0;
+        if (pending) {
+            snprintf(label, sizeof label, "DataLoader marks to compare: %zu shared results",
+                     pending);
+            dl_timing_mark(label);
+        }
+        all_cached = reused == loaded && !pending;
         if (!all_cached && run.may_build_partially)
             run.partial = plan_partial_build(&run, &leaves);
+        for (size_t i = 0; i < count && !run.partial; i++) run.jobs[i].marks_from_record = false;
     }
     /* a warm run over unchanged files parses nothing; otherwise the files to analyse are
      * parsed first, and the cached Python ones only when a Python file to analyse needs project
      * facts (a file that fails again needs none, and a C++ file reads no other file's) */
     if (!all_cached) {
         dl_parallel_for(count, opts->jobs, lower, &run);
-        bool needs_project = !run.cache;
+        bool needs_project = !run.cache || pending; /* a pending result reads the marks */
         for (size_t i = 0; i < count && !needs_project; i++) {
             const FileJob *job = &run.jobs[i];
             needs_project =
@@ -1366,10 +1677,6 @@ static bool check_once(char *const *paths, size_t count, const DlCheckOptions *o
     build_project(&run, modules, &leaves, project_key);
     free(modules);
     /* the marks the shared files that mention DataLoader leave (the leaves': stream_leaf) */
-    if (run.tracks_reads && run.marks_needed && run.project.read_words) {
-        run.marks_reads = calloc(run.project.read_words, sizeof *run.marks_reads);
-        if (!run.marks_reads) abort();
-    }
     for (size_t i = 0; run.marks_needed && i < count; i++) {
         const FileJob *job = &run.jobs[i];
         if (!job->module || !job->mentions_dataloader || job->leaf) continue;
@@ -1381,8 +1688,20 @@ static bool check_once(char *const *paths, size_t count, const DlCheckOptions *o
         dl_timing_mark("leaves: parse, summarise, analyse");
     }
     if (run.cache && opts->keep && sharing) key_shared_files(&run);
-    dl_parallel_for(count, opts->jobs, analyse, &run);
-    dl_timing_mark("analyse (shared files)");
+    if (run.partial) apply_recorded_marks(&run);
+    dl_parallel_for(count, opts->jobs, analyse_shared_dataloaders, &run);
+    if (run.marks_by_digest) run.marks_inputs = marks_inputs_now(&run);
+    dl_parallel_for(count, opts->jobs, analyse_shared, &run);
+    /* the marks were computed: a shared result was analysed, or its marks compared */
+    if (run.marks_by_digest && run.marks_needed) write_marks_table(&run);
+    if (pending) {
+        char label[96];
+        snprintf(label, sizeof label, "analyse (shared files; %zu of %zu pending results reused)",
+                 (size_t)run.marks_matched, pending);
+        dl_timing_mark(label);
+    } else {
+        dl_timing_mark("analyse (shared files)");
+    }
 
     bool again = run.partial && (run.not_enough || run.marks_uncertain);
     for (size_t i = 0; i < count; i++) {
@@ -1391,6 +1710,8 @@ static bool check_once(char *const *paths, size_t count, const DlCheckOptions *o
         dl_result_free(&job->result);
         dl_vec_free(&job->prior_reads);
         dl_vec_free(&job->defined);
+        dl_vec_free(&job->placed);
+        dl_vec_free(&job->extra_marks);
         if (opts->keep && job->loaded && !job->lowered) /* its result was kept: so is its model */
             dl_keep_retain(opts->keep, job->path, job->content_hash);
         drop_model(job, &run);
@@ -1417,7 +1738,6 @@ static bool check_once(char *const *paths, size_t count, const DlCheckOptions *o
     if (run.partial) {
         dl_absent_free(&run.absent);
     }
-    free(run.marks_reads);
     free(run.order);
     free(run.jobs);
     if (again) {

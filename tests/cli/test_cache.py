@@ -219,6 +219,78 @@ class CacheTest(CacheCase):
         self.assertEqual(self.codes(self.devlint("--format", "json", ".")),
                          [("dataset.py", 10, "DL113")])
 
+    POINTS = ("import torch\nfrom torch.utils.data import Dataset\n\n\n"
+              "class Points(Dataset):\n    def __len__(self):\n"
+              "        return 8\n\n    def __getitem__(self, i):\n"
+              "        return torch.randn(3).cuda()\n")
+    TRAIN = ("import torch\nfrom torch.utils.data import DataLoader\n"
+             "from dataset import Points\n\n"
+             "loader = DataLoader(Points(), batch_size=2, num_workers=%d)\n")
+
+    def timed(self, *args):
+        return self.devlint("--format", "json", *args, env=dict(os.environ, DEVLINT_TIMING="1"))
+
+    def assert_same_as_without_cache(self, proc):
+        self.assertEqual(self.codes(proc), self.codes(self.devlint("--format", "json", ".",
+                                                                    cache=False)))
+
+    def test_an_edit_of_a_dataloader_file_that_changes_no_mark_keeps_the_shared_results(self):
+        # dataset.py's entry stores the marks on its own datasets and what they were computed
+        # from; train.py's edit changes what they were computed from, not the marks
+        self.write("dataset.py", self.POINTS)
+        self.write("train.py", self.TRAIN % 4)
+        self.write("model.py", "import torch\nfrom dataset import Points\nx = torch.randn(2)\n"
+                               "x.to('cuda')\n")
+        self.write("main.py", "import torch\nimport model\n")  # model.py is shared too
+        self.timed(".")
+        self.mark_served_from_cache("dataset.py", "model.py")
+        self.write("train.py", self.TRAIN % 4 + "for batch in loader:\n    print(batch)\n")
+        proc = self.timed(".")
+        self.assertIn("2 of 2 pending results reused", proc.stderr)
+        self.assertEqual(proc.stdout.count("served from the cache"), 2, proc.stdout)
+        # and the run after it takes both as they are, comparing nothing
+        proc = self.timed(".")
+        self.assertEqual(proc.stdout.count("served from the cache"), 2, proc.stdout)
+        self.assertNotIn("pending", proc.stderr)
+        self.assertIn("cache look-up (4 of 4 results reused)", proc.stderr)
+        # an edit that changes a mark analyses the dataset's file again, and only it
+        self.write("train.py", self.TRAIN % 0)
+        proc = self.timed(".")
+        self.assertIn("1 of 2 pending results reused", proc.stderr)
+        self.assertEqual(proc.stdout.count("served from the cache"), 1, proc.stdout)
+        self.assertEqual([c for c in self.codes(proc) if c[2] == "DL113"], [])
+
+    def test_a_dataloader_file_added_or_removed_marks_the_dataset_or_not(self):
+        self.write("dataset.py", self.POINTS)
+        self.write("main.py", "import torch\nfrom dataset import Points\n")
+        self.assertEqual(self.codes(self.devlint("--format", "json", ".")), [])
+        self.write("train.py", self.TRAIN % 4)
+        proc = self.devlint("--format", "json", ".")
+        self.assertEqual(self.codes(proc), [("dataset.py", 10, "DL113")])
+        self.assert_same_as_without_cache(proc)
+        os.unlink(os.path.join(self.dir, "train.py"))
+        proc = self.devlint("--format", "json", ".")
+        self.assertEqual(self.codes(proc), [])
+        self.assert_same_as_without_cache(proc)
+
+    def test_a_skipped_dataloader_file_still_marks_from_what_it_reads(self):
+        # train.py is not analysed (skip-file), but its DataLoader still marks the dataset
+        # helper.py chooses: its entry is stored with what its facts read
+        self.write("dataset.py", self.POINTS.replace("Points", "Other").replace(".cuda()", "")
+                   + "\n\n" + self.POINTS.split("\n\n\n", 1)[1])
+        helper = "import torch\nfrom dataset import Points, Other\n\n\ndef make_ds():\n"
+        self.write("helper.py", helper + "    return Points()\n")
+        self.write("train.py", "# devlint: skip-file\nimport torch\n"
+                               "from torch.utils.data import DataLoader\n"
+                               "from helper import make_ds\n\n"
+                               "loader = DataLoader(make_ds(), batch_size=2, num_workers=4)\n")
+        proc = self.devlint("--format", "json", ".")
+        self.assertEqual([c[2] for c in self.codes(proc)], ["DL113"])
+        self.write("helper.py", helper + "    return Other()\n")
+        proc = self.devlint("--format", "json", ".")
+        self.assertEqual(self.codes(proc), [])
+        self.assert_same_as_without_cache(proc)
+
     def test_settings_are_part_of_the_key(self):
         self.write("bug.py", BUGGY)
         self.assertEqual(self.codes(self.devlint("--format", "json", "bug.py")),
@@ -338,8 +410,8 @@ class PartialBuildTest(CacheCase):
     def test_the_dataloaders_that_read_a_shared_file_mark_it_again(self):
         # DL113 in dataset.py is decided by train.py's DataLoader. Editing other.py, which only
         # dataset.py's warm() reads (no summary: it returns nothing), analyses dataset.py again
-        # but reuses train.py's result: the partial build summarises train.py again for its
-        # marks (and leaves unrelated.py out)
+        # but reuses train.py's result: the partial build takes the marks train.py placed from
+        # its entry instead of summarising it again (and leaves unrelated.py out)
         self.write("dataset.py", "import torch\nfrom torch.utils.data import Dataset\n"
                                  "from other import make\n\n\n"
                                  "class Points(Dataset):\n    def __len__(self):\n"
@@ -358,7 +430,8 @@ class PartialBuildTest(CacheCase):
         self.assertEqual(self.codes(self.timed(".")), found)
         self.write("other.py", other + "# edited\n")
         proc = self.timed(".")
-        self.assertIn("partial build: 2 of 3 shared files", proc.stderr)
+        self.assertIn("partial build: 2 of 3 shared files (1 DataLoader files' marks from their "
+                      "entries)", proc.stderr)
         self.assertIn("cache look-up (3 of 5 results reused)", proc.stderr)
         self.assertNotIn("checking again", proc.stderr)
         self.assertEqual(self.codes(proc), found)

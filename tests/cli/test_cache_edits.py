@@ -74,6 +74,9 @@ class CacheEditsTest(devlint_main.ProjectCase):
         self.assertIn(proc.returncode, (0, 1), proc.stderr)
         self.partial += "partial build:" in proc.stderr
         self.again += "checking again" in proc.stderr
+        # shared results reused once the DataLoader marks on them were compared again
+        for m in re.finditer(r"(\d+) of \d+ pending results reused", proc.stderr):
+            self.reused += int(m.group(1))
         return proc.stdout
 
     def test_a_warm_run_after_each_edit_reports_what_a_cold_run_does(self):
@@ -91,26 +94,39 @@ class CacheEditsTest(devlint_main.ProjectCase):
         originals = {}
         rng = random.Random(int(os.environ.get("DEVLINT_CACHE_EDITS_SEED", "1")))
         cache = ["--cache-dir", os.path.join(self.dir, "cache")]
-        self.partial = self.again = 0
+        self.partial = self.again = self.reused = 0
+        removed = {}  # path -> its text, while it is gone
         self.run_devlint(*cache)
         for step in range(int(os.environ.get("DEVLINT_CACHE_EDITS", "25"))):
             # mostly the multi-file fixtures' files, which other files read
             rel = rng.choice(multi if multi and rng.random() < 0.75 else files)
             path = os.path.join(project, rel)
-            with open(path, encoding="utf-8") as fh:
-                text = fh.read()
+            text = removed.get(rel)
+            if text is None:
+                with open(path, encoding="utf-8") as fh:
+                    text = fh.read()
             originals.setdefault(rel, text)
             # now and then a file goes back to what it was: entries stored for the old
-            # bytes match again, and must still be checked against what they read
-            new = originals[rel] if rng.random() < 0.2 else edit(rng, text, definitions)
-            with open(path, "w", encoding="utf-8") as fh:
-                fh.write(new)
+            # bytes match again, and must still be checked against what they read; and now
+            # and then one is removed (a DataLoader's marks go with it), until it is chosen again
+            if rel in removed:
+                new = removed.pop(rel)
+            elif rng.random() < 0.05:
+                removed[rel] = text
+                os.unlink(path)
+                new = None
+            else:
+                new = originals[rel] if rng.random() < 0.2 else edit(rng, text, definitions)
+            if new is not None:
+                with open(path, "w", encoding="utf-8") as fh:
+                    fh.write(new)
             warm = self.run_devlint(*cache)
             cold = self.run_devlint("--no-cache")
             self.assertEqual(warm, cold, "step %d: after editing %s" % (step, rel))
         # most runs after an edit build the project over the files the results read (and check
         # again when that was not enough: driver/check.c, partial builds)
-        print("partial builds: %d, checked again: %d" % (self.partial, self.again))
+        print("partial builds: %d, checked again: %d, reused after comparing marks: %d"
+              % (self.partial, self.again, self.reused))
         if "DEVLINT_CACHE_EDITS_TREE" not in os.environ:
             self.assertGreater(self.partial, 0)
 

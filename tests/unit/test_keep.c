@@ -75,18 +75,18 @@ Test(keep, results_answer_under_their_key) {
     DlResult r = {0}, got = {0};
     dl_result_add_error(&r, "a.py", "syntax error at line 1, column 1");
     r.files_checked = 1;
-    cr_assert_not(dl_cache_load(results, "a.py", 1, NULL, &got));
+    cr_assert_not(dl_cache_load(results, "a.py", 1, NULL, &got, NULL));
     dl_cache_store(results, "a.py", 1, &r, NULL, 0, NULL);
-    cr_assert_not(dl_cache_load(results, "a.py", 2, NULL, &got), "another key: a miss");
-    cr_assert_not(dl_cache_load(results, "b.py", 1, NULL, &got));
-    cr_assert(dl_cache_load(results, "a.py", 1, NULL, &got));
+    cr_assert_not(dl_cache_load(results, "a.py", 2, NULL, &got, NULL), "another key: a miss");
+    cr_assert_not(dl_cache_load(results, "b.py", 1, NULL, &got, NULL));
+    cr_assert(dl_cache_load(results, "a.py", 1, NULL, &got, NULL));
     cr_assert_eq(got.error_count, 1);
     cr_assert_str_eq(got.errors[0].message, "syntax error at line 1, column 1");
     cr_assert_eq(got.files_checked, 1);
     dl_result_free(&got);
     memset(&got, 0, sizeof got);
     dl_cache_store(results, "a.py", 2, &r, NULL, 0, NULL); /* replaces the entry */
-    cr_assert_not(dl_cache_load(results, "a.py", 1, NULL, &got));
+    cr_assert_not(dl_cache_load(results, "a.py", 1, NULL, &got, NULL));
     dl_result_free(&r);
     dl_keep_free(keep);
 }
@@ -134,15 +134,15 @@ Test(keep, a_result_is_used_while_the_files_it_read_are_unchanged) {
                               .function_count = 2, .workers_may_touch_devices = true};
     DlCacheContents now = {content_now, NULL};
     dl_cache_store(results, "a.py", 1, &r, NULL, 0, &sources);
-    cr_assert(dl_cache_load(results, "a.py", 1, &now, &got));
+    cr_assert(dl_cache_load(results, "a.py", 1, &now, &got, NULL));
     dl_result_free(&got);
     memset(&got, 0, sizeof got);
-    cr_assert_not(dl_cache_load(results, "a.py", 1, NULL, &got),
+    cr_assert_not(dl_cache_load(results, "a.py", 1, NULL, &got, NULL),
                   "a look-up that cannot tell what the files hold: a miss");
     b_content = 7;
-    cr_assert_not(dl_cache_load(results, "a.py", 1, &now, &got), "b.py changed");
+    cr_assert_not(dl_cache_load(results, "a.py", 1, &now, &got, NULL), "b.py changed");
     b_content = 5;
-    cr_assert(dl_cache_load(results, "a.py", 1, &now, &got), "b.py holds what it held");
+    cr_assert(dl_cache_load(results, "a.py", 1, &now, &got, NULL), "b.py holds what it held");
     dl_result_free(&got);
     memset(&got, 0, sizeof got);
     /* the record a partial build reads: there whether or not the key matches */
@@ -164,7 +164,7 @@ Test(keep, a_result_is_used_while_the_files_it_read_are_unchanged) {
     const char *gone[] = {"gone.py"};
     DlCacheSources from_gone = {.paths = gone, .content_hashes = hashes, .count = 1};
     dl_cache_store(results, "a.py", 1, &r, NULL, 0, &from_gone);
-    cr_assert_not(dl_cache_load(results, "a.py", 1, &now, &got), "a file no longer checked");
+    cr_assert_not(dl_cache_load(results, "a.py", 1, &now, &got, NULL), "a file no longer checked");
     dl_result_free(&r);
     dl_keep_free(keep);
 }
@@ -268,13 +268,13 @@ Test(keep, results_a_check_did_not_use_are_let_go) {
     dl_cache_store(results, "a.py", 1, &r, NULL, 0, NULL);
     dl_cache_store(results, "gone.py", 1, &r, NULL, 0, NULL);
     dl_keep_sweep(keep); /* both stored in this check */
-    cr_assert(dl_cache_load(results, "a.py", 1, NULL, &got)); /* the next check looks a.py up only */
+    cr_assert(dl_cache_load(results, "a.py", 1, NULL, &got, NULL)); /* the next check looks a.py up only */
     dl_result_free(&got);
     memset(&got, 0, sizeof got);
     dl_keep_sweep(keep);
-    cr_assert(dl_cache_load(results, "a.py", 1, NULL, &got));
+    cr_assert(dl_cache_load(results, "a.py", 1, NULL, &got, NULL));
     dl_result_free(&got);
     memset(&got, 0, sizeof got);
-    cr_assert_not(dl_cache_load(results, "gone.py", 1, NULL, &got), "not used by the last check");
+    cr_assert_not(dl_cache_load(results, "gone.py", 1, NULL, &got, NULL), "not used by the last check");
     dl_keep_free(keep);
 }
