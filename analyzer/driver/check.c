@@ -1342,7 +1342,17 @@ static DlSharing *find_leaves(Run *run, char *const *paths, DlProjectLeaves *lea
     for (size_t i = 0; i < run->count; i++) {
         leaf_count += run->jobs[i].leaf;
         lowered += run->jobs[i].loaded && run->jobs[i].relevant;
-        dl_sharing_file_free(&run->jobs[i].scan);
+        /* a partial build guesses a new file's reads from the shared files' names
+         * (text_reads); the rest of the scans can go */
+        DlSharingFile *scan = &run->jobs[i].scan;
+        if (!run->may_build_partially || run->jobs[i].leaf) {
+            dl_sharing_file_free(scan);
+        } else {
+            free(scan->mentions);
+            free(scan->module_refs);
+            scan->mentions = scan->module_refs = NULL;
+            scan->mention_count = scan->module_ref_count = 0;
+        }
     }
     char label[96];
     snprintf(label, sizeof label, "find the files no other file reads (%zu of %zu)", leaf_count,
@@ -1442,6 +1452,61 @@ static void keep_project(Run *run, uint64_t key) {
  * kept, and the check runs again over every shared file (dl_check_files). docs/memory.md, "A
  * re-run after an edit", has the reasoning and the figures. */
 
+enum { MAX_NEW_FILES = 8 }; /* more results without a record (a first run): a full build */
+
+static int by_hash(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+static bool has_hash(const uint32_t *sorted, uint32_t n, uint32_t hash) {
+    return bsearch(&hash, sorted, n, sizeof *sorted, by_hash) != NULL;
+}
+
+/* A result without a record (a new file): what it reads is not known, so the shared files its
+ * text may reach stand in (`wanted`, and `reach` for the files whose records then add what they
+ * read): those whose module name it may use as one, or one of whose classes it mentions, as
+ * the text scan decides sharing (driver/sharing.h; its text is scanned again: the scans let go
+ * of what the files mention). A guess: a lookup it did not cover makes the check run again over
+ * every shared file, as for any file left out. False when its text cannot be read again. */
+static bool text_reads(Run *run, FileJob *job, uint8_t *wanted, uint8_t *reach) {
+    if (job->text_dropped && !reload(job, run)) return false;
+    DlSharingFile scanned = {0}, *r = &scanned;
+    dl_sharing_file_scan(r, &job->source, run->modules);
+    uint32_t *mentions = malloc((r->mention_count + 1) * sizeof *mentions);
+    uint32_t *refs = malloc((r->module_ref_count + 1) * sizeof *refs);
+    if (!mentions || !refs) abort();
+    memcpy(mentions, r->mentions, r->mention_count * sizeof *mentions);
+    qsort(mentions, r->mention_count, sizeof *mentions, by_hash);
+    const uint32_t *modules = mentions; /* not looked for: its mentions stand in (a superset) */
+    uint32_t module_count = r->mention_count;
+    if (r->module_refs_known) {
+        memcpy(refs, r->module_refs, r->module_ref_count * sizeof *refs);
+        qsort(refs, r->module_ref_count, sizeof *refs, by_hash);
+        modules = refs;
+        module_count = r->module_ref_count;
+    }
+    DlArena names;
+    dl_arena_init(&names);
+    for (size_t i = 0; i < run->count; i++) {
+        const FileJob *target = &run->jobs[i];
+        if (!is_analysed_python(target) || target->leaf || target == job) continue;
+        const char *module = dl_python_module_name(&names, target->path);
+        bool reaches = has_hash(modules, module_count, dl_name_hash(module, strlen(module)));
+        const char *name = target->scan.names;
+        for (uint32_t k = 0; k < target->scan.class_count && !reaches; k++) {
+            reaches = has_hash(mentions, r->mention_count, dl_name_hash(name, strlen(name)));
+            name += strlen(name) + 1;
+        }
+        if (reaches) wanted[i] = reach[i] = 1;
+    }
+    dl_arena_release(&names);
+    free(mentions);
+    free(refs);
+    dl_sharing_file_free(r);
+    return true;
+}
+
 /* Decides which shared files the project is built over (FileJob.in_build), and what the build
  * must know of the others (`leaves`): whether a partial build is made. It is when every result
  * to analyse is a Python file's with a record, and some shared file is not needed. A shared
@@ -1466,21 +1531,38 @@ static bool plan_partial_build(Run *run, DlProjectLeaves *leaves) {
         job->wants_record |= is_analysed_python(job) && job->mentions_dataloader;
     }
     read_records(run);
-    uint8_t *wanted = calloc(run->count ? run->count : 1, 1);
+    uint8_t *wanted = calloc(run->count ? run->count : 1, 2);
     if (!wanted) abort();
+    uint8_t *reach = wanted + run->count; /* what new files' text may reach */
+    size_t new_files = 0;
     for (size_t i = 0; i < run->count; i++) {
         FileJob *job = &run->jobs[i];
         bool analysed = !job->cached || marks_need_facts(job);
         bool marks_source = shared_missed && job->mentions_dataloader && !analysed;
         if (!is_analysed_python(job) || (!analysed && !marks_source)) continue;
         if (!job->has_record) { /* a new file: what it reads is not known */
-            free(wanted);
-            return false;
+            if (++new_files > MAX_NEW_FILES || marks_source ||
+                !text_reads(run, job, wanted, reach)) {
+                free(wanted);
+                return false;
+            }
+            wanted[i] = 1;
+            continue;
         }
         job->marks_from_record = marks_source && job->has_placed;
         if (job->marks_from_record) continue;
         wanted[i] = 1;
         for (size_t k = 0; k < job->prior_reads.len; k++) wanted[job->prior_reads.items[k]] = 1;
+    }
+    if (new_files) { /* and what those files read, as their records say */
+        for (size_t i = 0; i < run->count; i++)
+            run->jobs[i].wants_record = reach[i] && !run->jobs[i].has_record;
+        read_records(run);
+        for (size_t i = 0; i < run->count; i++) {
+            const FileJob *job = &run->jobs[i];
+            for (size_t k = 0; reach[i] && k < job->prior_reads.len; k++)
+                wanted[job->prior_reads.items[k]] = 1;
+        }
     }
     size_t shared = 0, built = 0;
     for (size_t i = 0; i < run->count; i++) {
@@ -1651,6 +1733,7 @@ static bool check_once(char *const *paths, size_t count, const DlCheckOptions *o
             run.partial = plan_partial_build(&run, &leaves);
         for (size_t i = 0; i < count && !run.partial; i++) run.jobs[i].marks_from_record = false;
     }
+    for (size_t i = 0; i < count; i++) dl_sharing_file_free(&run.jobs[i].scan); /* (text_reads) */
     /* a warm run over unchanged files parses nothing; otherwise the files to analyse are
      * parsed first, and the cached Python ones only when a Python file to analyse needs project
      * facts (a file that fails again needs none, and a C++ file reads no other file's) */

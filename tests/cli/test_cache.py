@@ -436,6 +436,20 @@ class PartialBuildTest(CacheCase):
         self.assertNotIn("checking again", proc.stderr)
         self.assertEqual(self.codes(proc), found)
 
+    def test_a_new_file_is_built_with_the_files_its_text_reaches(self):
+        # a new file has no entry to say what it reads: the shared files whose module its text
+        # imports (and what their entries read) stand in, and the lookups check the guess
+        self.write_two_configs()
+        self.write("model.py", MODEL.replace("from config ", "from config_cpu "))
+        self.write("unrelated.py", "import torch\nimport main\n")
+        self.assertEqual(self.codes(self.timed(".")), [])
+        self.write("step.py", MODEL.replace("from config ", "from config_gpu "))
+        proc = self.timed(".")
+        self.assertIn("partial build: 1 of 3 shared files", proc.stderr)  # config_gpu.py
+        self.assertNotIn("checking again", proc.stderr)
+        self.assertEqual(self.codes(proc), [("step.py", 5, "DL102")])
+        self.assert_same_as_without_cache(proc)
+
     def test_a_base_class_defined_twice_is_ambiguous_with_a_file_left_out(self):
         # `from pkg import Base` finds the one class Base of the project, and none when two
         # files define one: the bases of the shared files' classes are resolved as the build

@@ -109,12 +109,17 @@ class CacheEditsTest(devlint_main.ProjectCase):
             # now and then a file goes back to what it was: entries stored for the old
             # bytes match again, and must still be checked against what they read; and now
             # and then one is removed (a DataLoader's marks go with it), until it is chosen again
+            # and now and then a new file appears, a copy of one (its entry is not there to say
+            # what it reads: driver/check.c guesses from its text)
             if rel in removed:
                 new = removed.pop(rel)
             elif rng.random() < 0.05:
                 removed[rel] = text
                 os.unlink(path)
                 new = None
+            elif rng.random() < 0.05:
+                path = os.path.join(os.path.dirname(path), "added_%d.py" % step)
+                new = edit(rng, text, definitions)
             else:
                 new = originals[rel] if rng.random() < 0.2 else edit(rng, text, definitions)
             if new is not None:
