@@ -6,7 +6,7 @@
 #
 # Prints seconds (wall and user CPU), peak RSS, the results analysed again (the cache entries
 # the run wrote) and the shared results reused once their DataLoader marks were compared
-# (driver/check.c, "DataLoader marks") per run. The files are restored however the script ends. DEVLINT (default build/devlint) and JOBS (default 2) can be set. The cache keeps
+# (driver/check_marks.c) per run. The files are restored however the script ends. DEVLINT (default build/devlint) and JOBS (default 2) can be set. The cache keeps
 # one entry per file: the run after a restore is a re-check too, not a warm run.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

@@ -127,7 +127,7 @@ typedef struct DlProjectLeaves {
     const DlInterner *mentioned_names; /* a superset of the names they refer to */
     bool use_devices; /* a Python file's text names a device (DlModuleIR.mentions_devices, from
                          the text): a leaf's, or any file's, one that fails to lower included */
-    /* A build over some of the shared files only (driver/check.c, "partial builds"): what the
+    /* A build over some of the shared files only (driver/check_partial.c): what the
      * shared files left out define (NULL in a full build), so that a lookup that a full build
      * might have answered from one of them marks its read set uncertain, and whether their
      * DataLoader workers may run device code (dl_project_workers_may_touch_devices). */

@@ -32,7 +32,7 @@ typedef struct DlCache DlCache;
 
 /* What a shared file's Python result read of the DataLoader marks (DL113) that other files
  * leave on its datasets and collate functions, which no lookup of its own records
- * (driver/check.c, "DataLoader marks"). */
+ * (driver/check_marks.c). */
 typedef struct DlCacheMarks {
     uint64_t own;    /* a digest of the marks on the file's own datasets and collate functions */
     uint64_t inputs; /* a digest of every file that may leave a mark (their stamps, below) when
@@ -70,7 +70,7 @@ typedef struct DlCacheFound {
  * files the result read when it was computed (`source` is called with each), the classes and
  * top-level functions the file defined (`defines`), and whether its DataLoader workers may run
  * device code. A run that builds the project over some of the shared files only reads them
- * (driver/check.c, "partial builds"). */
+ * (driver/check_partial.c). */
 typedef struct DlCacheRecord {
     bool found; /* an entry for this path: the rest is filled */
     bool workers_may_touch_devices;
@@ -128,7 +128,7 @@ uint64_t dl_cache_stamp(uint64_t key, const uint64_t *content_hashes, size_t cou
  * (DlCacheMarks.inputs): for each shared file, its bytes and the digest of the marks on its own
  * definitions. A cache directory keeps one table, the last run's that computed marks; a shared
  * result stored under other inputs is valid under the table's when the table gives its file the
- * same bytes and the same marks (driver/check.c, "DataLoader marks"). One small file instead of
+ * same bytes and the same marks (driver/check_marks.c). One small file instead of
  * every entry written again. The in-memory cache keeps none. */
 typedef struct DlCacheMarksRow {
     const char *path;

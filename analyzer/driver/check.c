@@ -1,6 +1,7 @@
 #define _GNU_SOURCE /* memmem */
 /* The check pipeline (see check.h) and the rule context the engine reports through. */
 #include "driver/check.h"
+#include "driver/check_run.h"
 
 #include <stdatomic.h>
 #include <stddef.h>
@@ -30,106 +31,6 @@
 #endif
 #include "rules/facts.h"
 #include "rules/rule.h"
-
-typedef struct FileJob {
-    const char *path;
-    const DlSettings *settings;
-    DlSource source; /* what is analysed: the file, or a notebook's joined code cells */
-    bool loaded;
-    DlNotebook notebook; /* notebooks: the map from program lines to cells */
-    bool is_notebook;
-    bool is_cpp;
-    DlArena arena;
-    DlModuleIR *module; /* NULL when it failed or was not worth lowering */
-    DlSuppressions suppressions;
-    char *error;
-    DlResult result;
-    bool relevant;         /* names tensors, modules or devices: parsed and analysed */
-    uint64_t content_hash; /* of the bytes analysed */
-    bool cacheable;        /* loaded: its result can be stored and looked up */
-    bool cached;           /* `result` came from the cache */
-    uint64_t cache_key;
-    bool lowered; /* parsed (and lowered, unless it failed) in this run */
-    char *incomplete; /* C++ parsed with compile errors: reported with the findings */
-    char **deps; /* C++: the headers the compiler read, stored with the cached result */
-    size_t dep_count;
-    bool leaf;     /* no other file reads it (driver/sharing.h): lowered, summarised, analysed
-                      and dropped on its own, after the shared files' summaries */
-    DlFileFacts leaf_facts;
-    DlSharingFile scan;       /* what deciding the leaves needs of its text (driver/sharing.h) */
-    bool text_dropped;        /* let go after reading: read again when it is lowered */
-    bool mentions_dataloader; /* its summaries may mark a dataset DataLoader workers read */
-    bool scanned;             /* `scan` was taken: mentions_devices is known */
-    bool mentions_devices;    /* DlModuleIR.mentions_devices, from the scan */
-    uint64_t model_serial;    /* the language server's number for its model (driver/keep.h); 0:
-                                 lowered in this check and not kept yet */
-    bool late_key; /* the language server's shared files: the cache key waits for the leaves'
-                      DataLoader marks (see key_shared_files) */
-    uint64_t *reads; /* while a Python file is analysed with a cache: the project files its
-                        analysis looked up (a DlReadSet's bits), then every file its result
-                        depends on (stored with it, see store_result) */
-    bool uncertain;  /* its analysis, in a partial build, may have read a file left out */
-    /* What a partial build (plan_partial_build) reads of its cache entry (DlCacheRecord): */
-    bool wants_record;
-    bool has_record;        /* the record was read (for a result from the cache: the entry's) */
-    bool record_workers;    /* the record's DlCacheRecord.workers_may_touch_devices */
-    DL_VEC(uint32_t) prior_reads; /* the files the stored result read (job indices) */
-    DL_VEC(char) defined; /* the record's classes and top-level functions: "c" or "f", the
-                             name, NUL */
-    bool in_build; /* a shared file the project is built over (all of them, unless partial) */
-    /* The DataLoader marks a shared file's result read (see "DataLoader marks"): */
-    uint64_t stamp;             /* a file that mentions DataLoader: its entry's (dl_cache_stamp),
-                                   found or to be stored; 0 when it has none */
-    bool marks_pending;         /* a shared result from the cache, valid if the marks on the
-                                   file's own datasets are still those it was computed with */
-    DlCacheMarks stored_marks;  /* that entry's */
-    bool store_deferred;        /* a shared file that mentions DataLoader: stored once every such
-                                   file's stamp is known */
-    bool has_placed;            /* its record lists the marks its facts placed: */
-    DL_VEC(uint32_t) placed;    /* (job index of a shared file, position) pairs */
-    bool marks_from_record;     /* a partial build takes its marks from `placed` instead of
-                                   building it (or summarising it, a leaf) */
-    DL_VEC(uint32_t) extra_marks; /* a shared file left out: positions of those marks on it */
-} FileJob;
-
-typedef struct Run {
-    FileJob *jobs;
-    size_t count;
-    size_t *order; /* job indices, largest file first: the pool's tail is short files */
-    const DlCheckOptions *opts;
-    DlProject project;
-    bool lower_cached; /* lower the files whose results came from the cache too (the others'
-                          analyses read their program models), those in the build */
-    bool parse_all; /* DEVLINT_PARSE_ALL: parse (for syntax errors) even files that name no
-                       tensor, module or device */
-    DlCache *cache; /* NULL: no result cache */
-    bool own_cache; /* opened (and closed) by this run; else the language server's (keep.h) */
-    DlBlockPool *pool; /* the memory of the files' program models (see core/arena.c) */
-    DlStatMemo *stats; /* C++: the headers that cached results and precompiled headers depend
-                          on, stat'ed once a run */
-#ifdef DEVLINT_HAVE_CLANG
-    DlCppIncludeMemo *includes; /* C++: the headers the include scan found complete */
-#endif
-    DlSharingModules *modules; /* the files' module names, for the text scan (sharing.h) */
-    uint64_t leaf_key_base; /* devlint and leaf_project_hash, the base of a leaf's cache key */
-    bool tracks_reads; /* Python results are stored with the files they read (the text scan ran:
-                          not with DEVLINT_PARSE_ALL) */
-    uint64_t names_hash; /* the shared files' paths and the names they define (see find_leaves) */
-    DlPathMap job_by_path; /* path -> FileJob, for the look-ups' sources */
-    bool may_build_partially; /* plan_partial_build may leave shared files out */
-    bool partial;             /* it did */
-    bool marks_needed; /* the cached leaves that mention DataLoader are summarised for their
-                          marks: a shared file's result is analysed */
-    DlAbsentFiles absent; /* DlProjectLeaves.absent */
-    _Atomic bool not_enough; /* a partial build's result may have read a file left out: the
-                                check runs again over every shared file */
-    _Atomic bool marks_uncertain; /* the same, for the DataLoader marks on shared files */
-    bool marks_by_digest; /* shared results are stored with the marks they read (DlCacheMarks) */
-    uint64_t marks_inputs; /* the stamps of the files that mention DataLoader, in one digest: at
-                              the look-up, then once they are analysed; 0 while one is unknown */
-    uint64_t lookup_inputs; /* marks_inputs at the look-up */
-    _Atomic size_t marks_matched; /* shared results reused once their marks were compared */
-} Run;
 
 typedef struct SeenKey {
     const DlRule *rule;
@@ -525,7 +426,7 @@ static void load(void *arg, size_t index) {
 /* The text of a file let go after reading (see load), read again: the same bytes, or an error
  * (the file changed while it was checked, and its cache key and the project's facts describe
  * the old bytes). */
-static bool reload(FileJob *job, const Run *run) {
+bool dl_check_reload(FileJob *job, const Run *run) {
     char *error = NULL;
     if (!dl_source_load(&job->source, job->path, run->opts->max_file_bytes, &error)) {
         job->error = error;
@@ -547,14 +448,6 @@ static uint64_t settings_hash(const DlSettings *s) {
     for (size_t i = 0; i < s->device_name_count; i++)
         h = dl_hash_bytes(s->device_names[i], strlen(s->device_names[i]) + 1, h);
     return h;
-}
-
-/* A Python file the project is built from and whose result is analysed: the only files whose
- * facts a Python result can read. It reads nothing of a C++ file but that the project has one
- * (DlProjectLeaves.use_devices): Python names never resolve into C++ code (project.c,
- * resolves_across_files). */
-static bool is_analysed_python(const FileJob *job) {
-    return job->loaded && job->relevant && !job->is_cpp;
 }
 
 /* The paths and bytes of the analysed Python files. Without the files a result read
@@ -593,7 +486,7 @@ static uint64_t hash_unrecorded(const Run *run, const DlSharing *sharing,
 
 /* A shared file's result also reads the marks other files' DataLoaders leave on its datasets and
  * collate functions (DL113), which no lookup of its own records: they are stored with it and
- * compared (see "DataLoader marks"). Without the text scan (DEVLINT_PARSE_ALL), every analysed
+ * compared (driver/check_marks.c). Without the text scan (DEVLINT_PARSE_ALL), every analysed
  * file's bytes are in its key. */
 static uint64_t project_hash(const Run *run, const DlSharing *sharing,
                              const DlProjectLeaves *leaves) {
@@ -620,7 +513,7 @@ static uint64_t leaf_project_hash(const Run *run, const DlSharing *sharing,
 }
 
 /* A look-up's view of the files a stored result read: their bytes in this run. */
-static bool content_hash_now(void *ctx, const char *path, uint64_t *hash) {
+bool dl_check_content_hash_now(void *ctx, const char *path, uint64_t *hash) {
     const Run *run = ctx;
     const FileJob *job = dl_path_map_get(&run->job_by_path, path);
     if (!job || !is_analysed_python(job)) return false;
@@ -628,54 +521,11 @@ static bool content_hash_now(void *ctx, const char *path, uint64_t *hash) {
     return true;
 }
 
-typedef struct RecordSink {
-    const Run *run;
-    FileJob *job;
-} RecordSink;
-
-/* A file the stored result read, noted among the job's prior reads. */
-static void note_prior_read(void *ctx, const char *path) {
-    RecordSink *sink = ctx;
-    const FileJob *read = dl_path_map_get(&sink->run->job_by_path, path);
-    if (!read) return; /* not a file of this run: the entry is a miss, and no build has it */
-    dl_vec_push(&sink->job->prior_reads, (uint32_t)(read - sink->run->jobs));
-}
-
-/* A DataLoader mark the stored result's file placed on a shared file's definition. */
-static void note_placed(void *ctx, const char *path, uint32_t position) {
-    RecordSink *sink = ctx;
-    const FileJob *target = dl_path_map_get(&sink->run->job_by_path, path);
-    if (!target) return; /* not a file of this run: the entry is a miss */
-    dl_vec_push(&sink->job->placed, (uint32_t)(target - sink->run->jobs));
-    dl_vec_push(&sink->job->placed, position);
-}
-
-/* A class ('c') or top-level function ('f') the stored result's file defined. */
-static void note_defined(void *ctx, const char *name, bool is_class) {
-    FileJob *job = ((RecordSink *)ctx)->job;
-    size_t n = strlen(name) + 1;
-    dl_vec_reserve(&job->defined, job->defined.len + n + 1);
-    job->defined.items[job->defined.len++] = is_class ? 'c' : 'f';
-    memcpy(job->defined.items + job->defined.len, name, n);
-    job->defined.len += n;
-}
-
-/* A shared Python file's result, which reads the DataLoader marks on its own definitions. */
-static bool reads_marks(const FileJob *job) {
-    return is_analysed_python(job) && !job->leaf;
-}
-
-static void forget_result(FileJob *job) {
-    dl_result_free(&job->result);
-    memset(&job->result, 0, sizeof job->result);
-    job->cached = false;
-}
-
 static void look_up_cache(void *arg, size_t index) {
     Run *run = arg;
     FileJob *job = &run->jobs[run->order[index]];
     if (!job->loaded || !job->cacheable || job->late_key) return;
-    DlCacheContents now = {content_hash_now, run};
+    DlCacheContents now = {dl_check_content_hash_now, run};
     DlCacheFound found = {0};
     job->cached = dl_cache_load(run->cache, job->path, job->cache_key, &now, &job->result, &found);
     if (!job->cached || !run->marks_by_digest || !is_analysed_python(job)) return;
@@ -686,177 +536,6 @@ static void look_up_cache(void *arg, size_t index) {
         return;
     }
     job->stored_marks = found.marks;
-}
-
-/* ---------------------------------------------------------------- DataLoader marks
- *
- * A shared file's result reads the marks that DataLoaders in any file leave on its datasets and
- * collate functions (DL113: `DataLoader(Points(), num_workers=4)` runs Points.__getitem__ in
- * workers), which no lookup of its own records. Its entry stores the marks on its own
- * definitions (DlCacheMarks.own) and what all the marks were computed from: the stamps of the
- * files that mention DataLoader (DlCacheMarks.inputs). A stamp covers a file's bytes, its key
- * and the contents of every file its result read (its facts' reads among them), so equal
- * stamps mean equal marks. When the inputs are those of the look-up, the result is used as it
- * is. Otherwise (a file that mentions DataLoader was edited, added or removed, or a file it
- * reads was) the run computes the marks and uses the result if the marks on the file's own
- * definitions are the same. So editing a training script analyses no shared file again unless
- * the edit changes a mark. The marks a run computed go into one table (dl_cache_write_marks):
- * the next runs, under the same inputs, take a result whose file and marks the table gives as
- * they are, without computing them again, and without every entry written again. */
-
-/* An analysed Python file whose DataLoaders may leave marks. */
-static bool is_dataloader_file(const FileJob *job) {
-    return is_analysed_python(job) && job->mentions_dataloader;
-}
-
-/* The stamps of the files that mention DataLoader, in one digest; 0 when one has none (a file
- * analysed again and not stored, or not yet analysed). */
-static uint64_t marks_inputs_now(const Run *run) {
-    uint64_t h = 0x696e70757473;
-    for (size_t i = 0; i < run->count; i++) {
-        const FileJob *job = &run->jobs[i];
-        if (!is_dataloader_file(job)) continue;
-        if (!job->stamp) return 0;
-        h = dl_hash_bytes(job->path, strlen(job->path) + 1, h);
-        h = dl_hash_bytes(&job->stamp, sizeof job->stamp, h);
-    }
-    return h ? h : 1;
-}
-
-/* A row of the marks' table computed under the look-up's inputs: a result for the same bytes
- * with the same marks is valid. */
-static void settle_from_table(void *ctx, const DlCacheMarksRow *row) {
-    Run *run = ctx;
-    FileJob *job = dl_path_map_get(&run->job_by_path, row->path);
-    if (job && job->marks_pending && job->content_hash == row->content_hash &&
-        job->stored_marks.own == row->own)
-        job->marks_pending = false;
-}
-
-/* After the look-up: the shared results from the cache whose marks may have changed (stored
- * under other inputs than the look-up's, and not in the marks' table for these); how many. */
-static size_t note_pending_marks(Run *run) {
-    run->marks_inputs = run->lookup_inputs = marks_inputs_now(run);
-    bool any = false;
-    for (size_t i = 0; i < run->count; i++) {
-        FileJob *job = &run->jobs[i];
-        job->marks_pending = job->cached && reads_marks(job) &&
-                             (!run->marks_inputs || job->stored_marks.inputs != run->marks_inputs);
-        any |= job->marks_pending;
-    }
-    if (any && run->marks_inputs)
-        dl_cache_read_marks(run->cache, run->marks_inputs, settle_from_table, run);
-    size_t pending = 0;
-    for (size_t i = 0; i < run->count; i++) pending += run->jobs[i].marks_pending;
-    return pending;
-}
-
-/* A pending result whose file had marks: its marks can only be known with its facts. */
-static bool marks_need_facts(const FileJob *job) {
-    return job->marks_pending && job->stored_marks.own != dl_project_file_marks_hash(NULL);
-}
-
-static int by_position(const void *a, const void *b) {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* The marks on a shared file's own definitions as they are now: on its facts, or for a file
- * left out of a partial build, those the records of the files that were not built either say
- * they placed (apply_recorded_marks). */
-static uint64_t own_marks_now(const Run *run, FileJob *job) {
-    const DlFileFacts *facts = job->module ? dl_project_file(&run->project, job->module) : NULL;
-    if (facts || !job->extra_marks.len) return dl_project_file_marks_hash(facts);
-    qsort(job->extra_marks.items, job->extra_marks.len, sizeof *job->extra_marks.items,
-          by_position);
-    size_t n = 0;
-    for (size_t i = 0; i < job->extra_marks.len; i++)
-        if (!n || job->extra_marks.items[n - 1] != job->extra_marks.items[i])
-            job->extra_marks.items[n++] = job->extra_marks.items[i];
-    job->extra_marks.len = n;
-    return dl_project_marks_digest(job->extra_marks.items, n);
-}
-
-/* The marks of the files that mention DataLoader whose records stand in for them in a partial
- * build (FileJob.marks_from_record): on the facts of the shared files built, and noted for
- * those left out. Once the marks computed in the run are placed, before any analysis. */
-static void apply_recorded_marks(Run *run) {
-    for (size_t i = 0; i < run->count; i++) {
-        const FileJob *source = &run->jobs[i];
-        if (!source->marks_from_record) continue;
-        for (size_t k = 0; k + 1 < source->placed.len; k += 2) {
-            FileJob *target = &run->jobs[source->placed.items[k]];
-            uint32_t position = source->placed.items[k + 1];
-            DlFileFacts *facts =
-                target->module ? (DlFileFacts *)dl_project_file(&run->project, target->module)
-                               : NULL;
-            if (facts)
-                dl_project_set_mark(facts, position);
-            else
-                dl_vec_push(&target->extra_marks, position);
-        }
-    }
-}
-
-/* The marks as this run computed them, for the next runs (dl_cache_write_marks): those of every
- * shared file, when they are certain and every stamp is known. A result reused without
- * comparing (stored under the look-up's inputs, or in the table) has the marks it stored, if the
- * inputs are still the look-up's. */
-static void write_marks_table(Run *run) {
-    if (!run->marks_inputs || run->marks_uncertain) return;
-    DlCacheMarksRow *rows = malloc((run->count ? run->count : 1) * sizeof *rows);
-    if (!rows) abort();
-    size_t n = 0;
-    for (size_t i = 0; i < run->count; i++) {
-        FileJob *job = &run->jobs[i];
-        if (!reads_marks(job)) continue;
-        bool as_stored = job->cached && !job->marks_pending;
-        if (as_stored && run->marks_inputs != run->lookup_inputs) {
-            free(rows);
-            return;
-        }
-        rows[n++] = (DlCacheMarksRow){job->path, job->content_hash,
-                                      as_stored ? job->stored_marks.own : own_marks_now(run, job)};
-    }
-    dl_cache_write_marks(run->cache, run->marks_inputs, rows, n);
-    free(rows);
-}
-
-/* Once every mark is placed (the leaves have streamed): a pending result is used if the marks
- * on its own definitions are those it was computed with, else analysed again. A file left out
- * of a partial build has none: no DataLoader file read it (those are built, with what they
- * read last time), and one that reads it now made the marks uncertain. */
-static void settle_marks(Run *run, FileJob *job) {
-    if (!job->marks_pending) return;
-    if (own_marks_now(run, job) == job->stored_marks.own) {
-        run->marks_matched++;
-        return;
-    }
-    job->marks_pending = false;
-    forget_result(job);
-    if (!job->module && run->partial) run->not_enough = true; /* not built: check again */
-}
-
-/* The cache entry's record of a job that wants it (plan_partial_build). A result from the
- * cache must still be the entry's: else it has no record (another run replaced the entry). */
-static void read_record(void *arg, size_t index) {
-    Run *run = arg;
-    FileJob *job = &run->jobs[run->order[index]];
-    if (!job->wants_record) return;
-    job->wants_record = false;
-    RecordSink sink = {run, job};
-    DlCacheRecord record = {
-        .source = note_prior_read, .defines = note_defined, .placed = note_placed, .ctx = &sink};
-    DlCacheContents now = {content_hash_now, run};
-    bool same = dl_cache_load_record(run->cache, job->path, job->cache_key, &now, NULL, &record);
-    job->has_record = record.found && (same || !job->cached);
-    job->record_workers = record.workers_may_touch_devices;
-    job->has_placed = job->has_record && record.has_placed;
-}
-
-/* Reads the records of the jobs `wants_record` marks (FileJob.has_record). */
-static void read_records(Run *run) {
-    dl_parallel_for(run->count, run->opts->jobs, read_record, run);
 }
 
 static bool cpp_relevant(const DlSource *src) {
@@ -915,7 +594,7 @@ static bool adopt_kept_model(FileJob *job, const Run *run) {
 static void lower_job(Run *run, FileJob *job) {
     job->lowered = true;
     if (adopt_kept_model(job, run)) return;
-    if (job->text_dropped && !reload(job, run)) return;
+    if (job->text_dropped && !dl_check_reload(job, run)) return;
     /* relevant, unless DEVLINT_PARSE_ALL parses the others too (for their syntax errors) */
     bool names_devices = !run->parse_all || dl_python_is_relevant(&job->source);
     DlParseResult parsed = job->is_cpp ? cpp_parse(job, run)
@@ -1038,38 +717,6 @@ static uint64_t result_stamp(const Run *run, FileJob *job) {
     return stamp;
 }
 
-static int by_file_and_position(const void *a, const void *b) {
-    const uint32_t *x = a, *y = b;
-    if (x[0] != y[0]) return (x[0] > y[0]) - (x[0] < y[0]);
-    return (x[1] > y[1]) - (x[1] < y[1]);
-}
-
-/* The marks a file's facts placed on shared files' definitions (DlReadSet.placed), as paths and
- * positions, each once. Returns the count. */
-static size_t placed_marks(const Run *run, const FileJob *job, const char ***paths,
-                           uint32_t **positions) {
-    const DlFileFacts *facts = job->module ? dl_project_file(&run->project, job->module) : NULL;
-    size_t count = facts ? facts->reads.placed.len : 0, n = 0;
-    uint32_t *pairs = malloc((count ? count : 1) * 2 * sizeof *pairs);
-    if (!pairs) abort();
-    for (size_t i = 0; i < count; i++)
-        if (dl_project_mark_position(&run->project, &facts->reads.placed.items[i], &pairs[2 * n],
-                                     &pairs[2 * n + 1]))
-            n++;
-    qsort(pairs, n, 2 * sizeof *pairs, by_file_and_position);
-    *paths = malloc((n ? n : 1) * sizeof **paths);
-    *positions = malloc((n ? n : 1) * sizeof **positions);
-    if (!*paths || !*positions) abort();
-    size_t kept = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (i && pairs[2 * i] == pairs[2 * i - 2] && pairs[2 * i + 1] == pairs[2 * i - 1]) continue;
-        (*paths)[kept] = run->jobs[pairs[2 * i]].path;
-        (*positions)[kept++] = pairs[2 * i + 1];
-    }
-    free(pairs);
-    return kept;
-}
-
 /* The result, with the headers a C++ file read or the files a Python result read (job->reads:
  * their paths and bytes, checked when it is looked up), and for a shared file's result the
  * DataLoader marks it read. */
@@ -1086,13 +733,13 @@ static void store_result(Run *run, FileJob *job) {
     sources.count = result_sources(run, job, &paths, &hashes);
     sources.paths = paths;
     sources.content_hashes = hashes;
-    DlCacheMarks marks = {own_marks_now(run, job), run->marks_inputs};
+    DlCacheMarks marks = {dl_marks_own_now(run, job), run->marks_inputs};
     if (run->marks_by_digest && reads_marks(job)) sources.marks = &marks;
     const char **placed_paths = NULL;
     uint32_t *placed_positions = NULL;
     if (run->marks_by_digest && is_dataloader_file(job)) {
         sources.has_placed = true;
-        sources.placed_count = placed_marks(run, job, &placed_paths, &placed_positions);
+        sources.placed_count = dl_marks_placed(run, job, &placed_paths, &placed_positions);
         sources.placed_paths = placed_paths;
         sources.placed_positions = placed_positions;
     }
@@ -1102,22 +749,6 @@ static void store_result(Run *run, FileJob *job) {
     free(placed_paths);
     free(placed_positions);
     free_own_facts(&sources);
-}
-
-/* The facts of a file that mentions DataLoader, which leave the DL113 marks (any thread): in a
- * partial build, marks that a lookup of theirs, or of a file they read, may have placed
- * otherwise than a full build make the check run again (Run.marks_uncertain). */
-static void note_marks_source(Run *run, const DlReadSet *reads) {
-    if (!run->partial) return;
-    bool uncertain = reads->uncertain;
-    if (reads->bits && !uncertain) {
-        uint64_t *closure = calloc(run->project.read_words, sizeof *closure);
-        if (!closure) abort();
-        dl_project_read_closure(&run->project, reads->bits, closure);
-        uncertain = dl_project_closure_uncertain(&run->project, closure);
-        free(closure);
-    }
-    if (uncertain) run->marks_uncertain = true;
 }
 
 static void analyse_job(Run *run, FileJob *job) {
@@ -1148,7 +779,7 @@ static void analyse_shared_dataloaders(void *arg, size_t index) {
     Run *run = arg;
     FileJob *job = &run->jobs[run->order[index]];
     if (job->leaf || !job->mentions_dataloader) return;
-    settle_marks(run, job);
+    dl_marks_settle(run, job);
     job->store_deferred = run->marks_by_digest;
     analyse_job(run, job);
 }
@@ -1164,7 +795,7 @@ static void analyse_shared(void *arg, size_t index) {
         job->reads = NULL;
         job->store_deferred = false;
     } else if (!job->mentions_dataloader) {
-        settle_marks(run, job);
+        dl_marks_settle(run, job);
         analyse_job(run, job);
     }
 }
@@ -1207,7 +838,7 @@ static void stream_leaf(void *arg, size_t index) {
         lower_job(run, job);
         if (job->module) {
             dl_project_build_leaf(&run->project, &job->leaf_facts, job->module, &facts);
-            if (job->mentions_dataloader) note_marks_source(run, &job->leaf_facts.reads);
+            if (job->mentions_dataloader) dl_marks_note_source(run, &job->leaf_facts.reads);
         }
     }
     analyse_job(run, job);
@@ -1381,7 +1012,7 @@ static void key_shared_files(Run *run) {
         job->late_key = false;
         uint64_t parts[2] = {job->content_hash, settings_hash(job->settings)};
         job->cache_key = dl_hash_bytes(parts, sizeof parts, base);
-        DlCacheContents now = {content_hash_now, run};
+        DlCacheContents now = {dl_check_content_hash_now, run};
         job->cached = dl_cache_load(run->cache, job->path, job->cache_key, &now, &job->result, NULL);
     }
 }
@@ -1439,175 +1070,6 @@ static void keep_project(Run *run, uint64_t key) {
     if (complete && has_models)
         dl_keep_put_project(run->opts->keep, &run->project, key, serials, run->count);
     free(serials);
-}
-
-/* ---------------------------------------------------------------- partial builds
- *
- * After an edit, most results are reused and the few analysed again read few shared files: on
- * diffusers a result read a median of 13 of its 1,161. A run whose every result to analyse has
- * a cache entry from an earlier run builds the project over the files those entries read
- * (DlCacheRecord) instead of every shared file. The edited files may now read files they did
- * not read then: every lookup that a file left out might have answered otherwise is noted
- * (DlReadSet.uncertain), a result that made one, directly or through the facts it read, is not
- * kept, and the check runs again over every shared file (dl_check_files). docs/memory.md, "A
- * re-run after an edit", has the reasoning and the figures. */
-
-enum { MAX_NEW_FILES = 8 }; /* more results without a record (a first run): a full build */
-
-static int by_hash(const void *a, const void *b) {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return (x > y) - (x < y);
-}
-
-static bool has_hash(const uint32_t *sorted, uint32_t n, uint32_t hash) {
-    return bsearch(&hash, sorted, n, sizeof *sorted, by_hash) != NULL;
-}
-
-/* A result without a record (a new file): what it reads is not known, so the shared files its
- * text may reach stand in (`wanted`, and `reach` for the files whose records then add what they
- * read): those whose module name it may use as one, or one of whose classes it mentions, as
- * the text scan decides sharing (driver/sharing.h; its text is scanned again: the scans let go
- * of what the files mention). A guess: a lookup it did not cover makes the check run again over
- * every shared file, as for any file left out. False when its text cannot be read again. */
-static bool text_reads(Run *run, FileJob *job, uint8_t *wanted, uint8_t *reach) {
-    if (job->text_dropped && !reload(job, run)) return false;
-    DlSharingFile scanned = {0}, *r = &scanned;
-    dl_sharing_file_scan(r, &job->source, run->modules);
-    uint32_t *mentions = malloc((r->mention_count + 1) * sizeof *mentions);
-    uint32_t *refs = malloc((r->module_ref_count + 1) * sizeof *refs);
-    if (!mentions || !refs) abort();
-    memcpy(mentions, r->mentions, r->mention_count * sizeof *mentions);
-    qsort(mentions, r->mention_count, sizeof *mentions, by_hash);
-    const uint32_t *modules = mentions; /* not looked for: its mentions stand in (a superset) */
-    uint32_t module_count = r->mention_count;
-    if (r->module_refs_known) {
-        memcpy(refs, r->module_refs, r->module_ref_count * sizeof *refs);
-        qsort(refs, r->module_ref_count, sizeof *refs, by_hash);
-        modules = refs;
-        module_count = r->module_ref_count;
-    }
-    DlArena names;
-    dl_arena_init(&names);
-    for (size_t i = 0; i < run->count; i++) {
-        const FileJob *target = &run->jobs[i];
-        if (!is_analysed_python(target) || target->leaf || target == job) continue;
-        const char *module = dl_python_module_name(&names, target->path);
-        bool reaches = has_hash(modules, module_count, dl_name_hash(module, strlen(module)));
-        const char *name = target->scan.names;
-        for (uint32_t k = 0; k < target->scan.class_count && !reaches; k++) {
-            reaches = has_hash(mentions, r->mention_count, dl_name_hash(name, strlen(name)));
-            name += strlen(name) + 1;
-        }
-        if (reaches) wanted[i] = reach[i] = 1;
-    }
-    dl_arena_release(&names);
-    free(mentions);
-    free(refs);
-    dl_sharing_file_free(r);
-    return true;
-}
-
-/* Decides which shared files the project is built over (FileJob.in_build), and what the build
- * must know of the others (`leaves`): whether a partial build is made. It is when every result
- * to analyse is a Python file's with a record, and some shared file is not needed. A shared
- * file's result reads the marks of every file that mentions DataLoader (DL113): when one is
- * analysed, or its marks must be compared, those are built (the leaves among them summarised)
- * with the files they read, and so are the pending results' files that had marks. */
-static bool plan_partial_build(Run *run, DlProjectLeaves *leaves) {
-    const char *off = getenv("DEVLINT_FULL_BUILD"); /* to compare the two */
-    if (off && *off && strcmp(off, "0") != 0) return false;
-    /* the results to analyse (or that may be): what they read last time (C++ results read no
-     * other file) */
-    bool shared_missed = false;
-    for (size_t i = 0; i < run->count; i++) {
-        FileJob *job = &run->jobs[i];
-        job->wants_record = is_analysed_python(job) && (!job->cached || marks_need_facts(job));
-        shared_missed |= !job->leaf && (job->wants_record || job->marks_pending);
-    }
-    /* and the files whose DataLoaders mark the shared files' datasets: those analysed again are
-     * built with what they read, the others' records tell the marks they placed */
-    for (size_t i = 0; i < run->count && shared_missed; i++) {
-        FileJob *job = &run->jobs[i];
-        job->wants_record |= is_analysed_python(job) && job->mentions_dataloader;
-    }
-    read_records(run);
-    uint8_t *wanted = calloc(run->count ? run->count : 1, 2);
-    if (!wanted) abort();
-    uint8_t *reach = wanted + run->count; /* what new files' text may reach */
-    size_t new_files = 0;
-    for (size_t i = 0; i < run->count; i++) {
-        FileJob *job = &run->jobs[i];
-        bool analysed = !job->cached || marks_need_facts(job);
-        bool marks_source = shared_missed && job->mentions_dataloader && !analysed;
-        if (!is_analysed_python(job) || (!analysed && !marks_source)) continue;
-        if (!job->has_record) { /* a new file: what it reads is not known */
-            if (++new_files > MAX_NEW_FILES || marks_source ||
-                !text_reads(run, job, wanted, reach)) {
-                free(wanted);
-                return false;
-            }
-            wanted[i] = 1;
-            continue;
-        }
-        job->marks_from_record = marks_source && job->has_placed;
-        if (job->marks_from_record) continue;
-        wanted[i] = 1;
-        for (size_t k = 0; k < job->prior_reads.len; k++) wanted[job->prior_reads.items[k]] = 1;
-    }
-    if (new_files) { /* and what those files read, as their records say */
-        for (size_t i = 0; i < run->count; i++)
-            run->jobs[i].wants_record = reach[i] && !run->jobs[i].has_record;
-        read_records(run);
-        for (size_t i = 0; i < run->count; i++) {
-            const FileJob *job = &run->jobs[i];
-            for (size_t k = 0; reach[i] && k < job->prior_reads.len; k++)
-                wanted[job->prior_reads.items[k]] = 1;
-        }
-    }
-    size_t shared = 0, built = 0;
-    for (size_t i = 0; i < run->count; i++) {
-        FileJob *job = &run->jobs[i];
-        if (!is_analysed_python(job) || job->leaf) continue;
-        job->in_build = !job->cached || wanted[i]; /* (a pending result with marks is wanted) */
-        /* what the build must know of the files left out (unless read above) */
-        job->wants_record = !job->in_build && !job->has_record;
-        shared++;
-        built += job->in_build;
-    }
-    free(wanted);
-    if (built == shared) return false;
-    read_records(run);
-    bool known = true; /* unless another run replaced an entry since it was looked up */
-    for (size_t i = 0; i < run->count; i++) {
-        const FileJob *job = &run->jobs[i];
-        known &= !is_analysed_python(job) || job->leaf || job->in_build || job->has_record;
-    }
-    if (!known) {
-        for (size_t i = 0; i < run->count; i++) run->jobs[i].in_build = true;
-        return false;
-    }
-    dl_absent_init(&run->absent, (uint32_t)run->count);
-    DlArena names;
-    dl_arena_init(&names);
-    for (size_t i = 0; i < run->count; i++) {
-        const FileJob *job = &run->jobs[i];
-        if (!is_analysed_python(job) || job->leaf || job->in_build) continue;
-        dl_absent_add_file(&run->absent, (uint32_t)i, dl_python_module_name(&names, job->path));
-        const char *defined = job->defined.items;
-        for (size_t at = 0; at < job->defined.len; at += strlen(defined + at) + 1)
-            dl_absent_add_name(&run->absent, (uint32_t)i, defined + at + 1, defined[at] == 'c');
-        leaves->absent_workers_may_touch_devices |= job->record_workers;
-    }
-    dl_arena_release(&names);
-    leaves->absent = &run->absent;
-    run->marks_needed = shared_missed;
-    size_t from_records = 0;
-    for (size_t i = 0; i < run->count; i++) from_records += run->jobs[i].marks_from_record;
-    char label[128];
-    snprintf(label, sizeof label, "partial build: %zu of %zu shared files (%zu DataLoader files' "
-             "marks from their entries)", built, shared, from_records);
-    dl_timing_mark(label);
-    return true;
 }
 
 typedef struct SizedIndex {
@@ -1722,7 +1184,7 @@ static bool check_once(char *const *paths, size_t count, const DlCheckOptions *o
         char label[96];
         snprintf(label, sizeof label, "cache look-up (%zu of %zu results reused)", reused, loaded);
         dl_timing_mark(label);
-        pending = run.marks_by_digest ? note_pending_marks(&run) : 0;
+        pending = run.marks_by_digest ? dl_marks_note_pending(&run) : 0;
         if (pending) {
             snprintf(label, sizeof label, "DataLoader marks to compare: %zu shared results",
                      pending);
@@ -1730,7 +1192,7 @@ static bool check_once(char *const *paths, size_t count, const DlCheckOptions *o
         }
         all_cached = reused == loaded && !pending;
         if (!all_cached && run.may_build_partially)
-            run.partial = plan_partial_build(&run, &leaves);
+            run.partial = dl_partial_plan(&run, &leaves);
         for (size_t i = 0; i < count && !run.partial; i++) run.jobs[i].marks_from_record = false;
     }
     for (size_t i = 0; i < count; i++) dl_sharing_file_free(&run.jobs[i].scan); /* (text_reads) */
@@ -1763,7 +1225,7 @@ static bool check_once(char *const *paths, size_t count, const DlCheckOptions *o
     for (size_t i = 0; run.marks_needed && i < count; i++) {
         const FileJob *job = &run.jobs[i];
         if (!job->module || !job->mentions_dataloader || job->leaf) continue;
-        note_marks_source(&run, &run.project.files[i].reads);
+        dl_marks_note_source(&run, &run.project.files[i].reads);
     }
 
     if (sharing) {
@@ -1771,12 +1233,12 @@ static bool check_once(char *const *paths, size_t count, const DlCheckOptions *o
         dl_timing_mark("leaves: parse, summarise, analyse");
     }
     if (run.cache && opts->keep && sharing) key_shared_files(&run);
-    if (run.partial) apply_recorded_marks(&run);
+    if (run.partial) dl_marks_apply_recorded(&run);
     dl_parallel_for(count, opts->jobs, analyse_shared_dataloaders, &run);
-    if (run.marks_by_digest) run.marks_inputs = marks_inputs_now(&run);
+    if (run.marks_by_digest) run.marks_inputs = dl_marks_inputs_now(&run);
     dl_parallel_for(count, opts->jobs, analyse_shared, &run);
     /* the marks were computed: a shared result was analysed, or its marks compared */
-    if (run.marks_by_digest && run.marks_needed) write_marks_table(&run);
+    if (run.marks_by_digest && run.marks_needed) dl_marks_write_table(&run);
     if (pending) {
         char label[96];
         snprintf(label, sizeof label, "analyse (shared files; %zu of %zu pending results reused)",

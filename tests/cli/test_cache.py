@@ -368,7 +368,7 @@ def has_cpp():
 
 class PartialBuildTest(CacheCase):
     """A re-run whose results to analyse all have entries builds the project over the files
-    those entries read (driver/check.c, "partial builds"), and checks again over every shared
+    those entries read (driver/check_partial.c), and checks again over every shared
     file when an edited file now reads one it left out."""
 
     def timed(self, *args):

@@ -50,7 +50,7 @@ def edit(rng, text, definitions):
                                               + "    return torch.ones(2, device='cuda')"]))
     elif kind == 3 and definitions:
         # a file now uses a class or function another file defines: what its entry read last
-        # time may not be enough (driver/check.c, partial builds)
+        # time may not be enough (driver/check_partial.c)
         module, name = rng.choice(definitions)
         lines.insert(0, "from %s import %s" % (module, name))
         lines.append("probe = %s()" % name)
@@ -129,7 +129,7 @@ class CacheEditsTest(devlint_main.ProjectCase):
             cold = self.run_devlint("--no-cache")
             self.assertEqual(warm, cold, "step %d: after editing %s" % (step, rel))
         # most runs after an edit build the project over the files the results read (and check
-        # again when that was not enough: driver/check.c, partial builds)
+        # again when that was not enough: driver/check_partial.c)
         print("partial builds: %d, checked again: %d, reused after comparing marks: %d"
               % (self.partial, self.again, self.reused))
         if "DEVLINT_CACHE_EDITS_TREE" not in os.environ:
