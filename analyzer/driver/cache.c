@@ -1,5 +1,5 @@
 /* The result cache (see cache.h): entries are small JSON documents, one per checked file. */
-#define _GNU_SOURCE /* pthread_self in temporary names */
+#define _GNU_SOURCE /* pthread_self in temporary names, open_memstream */
 #include "driver/cache.h"
 
 #include <cjson/cJSON.h>
@@ -252,9 +252,12 @@ static uint64_t sources_digest(const uint64_t *hashes, size_t count) {
     return dl_hash_bytes(count ? hashes : &none, count * sizeof *hashes, 0x736f75726365);
 }
 
-uint64_t dl_cache_stamp(uint64_t key, const uint64_t *content_hashes, size_t count) {
-    uint64_t digest = sources_digest(content_hashes, count);
+static uint64_t stamp_of(uint64_t key, uint64_t digest) {
     return dl_hash_bytes(&digest, sizeof digest, key);
+}
+
+uint64_t dl_cache_stamp(uint64_t key, const uint64_t *content_hashes, size_t count) {
+    return stamp_of(key, sources_digest(content_hashes, count));
 }
 
 static bool get_hex(const cJSON *o, const char *key, uint64_t *out) {
@@ -275,7 +278,7 @@ static void add_hex(cJSON *o, const char *key, uint64_t value) {
 static void fill_found(const cJSON *j, uint64_t key, DlCacheFound *found) {
     uint64_t digest;
     if (!get_hex(j, "sources_digest", &digest)) digest = sources_digest(NULL, 0);
-    found->stamp = dl_hash_bytes(&digest, sizeof digest, key);
+    found->stamp = stamp_of(key, digest);
     const cJSON *marks = cJSON_GetObjectItemCaseSensitive(j, "marks");
     found->has_marks = cJSON_IsObject(marks) && get_hex(marks, "own", &found->marks.own) &&
                        get_hex(marks, "inputs", &found->marks.inputs);
@@ -465,8 +468,22 @@ static cJSON *result_to_json(const DlResult *r) {
     return j;
 }
 
-/* Writes the entry `j` (and frees it): to a temporary file renamed into place, or into the
- * in-memory cache. */
+/* `text` as the file `file`: written to a temporary file (unique per process and thread) that
+ * rename() puts in place atomically, so concurrent runs never read half of it. Failures are
+ * silent. */
+static void write_atomically(const char *file, const char *text) {
+    char tmp[PATH_MAX + 64];
+    snprintf(tmp, sizeof tmp, "%s.%ld.%lx.tmp", file, (long)getpid(),
+             (unsigned long)pthread_self());
+    FILE *f = fopen(tmp, "wb");
+    if (!f) return;
+    size_t n = strlen(text);
+    bool ok = fwrite(text, 1, n, f) == n;
+    ok = fclose(f) == 0 && ok;
+    if (!ok || rename(tmp, file) != 0) unlink(tmp);
+}
+
+/* Writes the entry `j` (and frees it): to its file, or into the in-memory cache. */
 static void write_entry(DlCache *cache, const char *path, cJSON *j) {
     char *text = cJSON_PrintUnformatted(j);
     cJSON_Delete(j);
@@ -482,18 +499,9 @@ static void write_entry(DlCache *cache, const char *path, cJSON *j) {
         if (old) free_memory_entry(NULL, path, old);
         return;
     }
-    char file[PATH_MAX], tmp[PATH_MAX + 64];
+    char file[PATH_MAX];
     entry_path(cache, path, file, sizeof file);
-    /* unique per process and thread; rename() replaces the entry atomically */
-    snprintf(tmp, sizeof tmp, "%s.%ld.%lx.tmp", file, (long)getpid(),
-             (unsigned long)pthread_self());
-    FILE *f = fopen(tmp, "wb");
-    if (f) {
-        size_t n = strlen(text);
-        bool ok = fwrite(text, 1, n, f) == n;
-        ok = fclose(f) == 0 && ok;
-        if (!ok || rename(tmp, file) != 0) unlink(tmp);
-    }
+    write_atomically(file, text);
     free(text);
 }
 
@@ -563,19 +571,21 @@ static void marks_path(const DlCache *cache, char *out, size_t size) {
 void dl_cache_write_marks(DlCache *cache, uint64_t inputs, const DlCacheMarksRow *rows,
                           size_t count) {
     if (!cache->dir) return;
-    char file[PATH_MAX], tmp[PATH_MAX + 64];
-    marks_path(cache, file, sizeof file);
-    snprintf(tmp, sizeof tmp, "%s.%ld.%lx.tmp", file, (long)getpid(),
-             (unsigned long)pthread_self());
-    FILE *f = fopen(tmp, "wb");
+    char *text = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&text, &size);
     if (!f) return;
-    bool ok = fprintf(f, "devlint-marks %d %016" PRIx64 "\n", DL_CACHE_FORMAT, inputs) > 0;
-    for (size_t i = 0; i < count && ok; i++)
+    fprintf(f, "devlint-marks %d %016" PRIx64 "\n", DL_CACHE_FORMAT, inputs);
+    for (size_t i = 0; i < count; i++)
         if (!strchr(rows[i].path, '\n'))
-            ok = fprintf(f, "%016" PRIx64 " %016" PRIx64 " %s\n", rows[i].content_hash,
-                         rows[i].own, rows[i].path) > 0;
-    ok = fclose(f) == 0 && ok;
-    if (!ok || rename(tmp, file) != 0) unlink(tmp);
+            fprintf(f, "%016" PRIx64 " %016" PRIx64 " %s\n", rows[i].content_hash, rows[i].own,
+                    rows[i].path);
+    if (fclose(f) == 0) {
+        char file[PATH_MAX];
+        marks_path(cache, file, sizeof file);
+        write_atomically(file, text);
+    }
+    free(text);
 }
 
 bool dl_cache_read_marks(DlCache *cache, uint64_t inputs,

@@ -36,7 +36,7 @@ typedef struct DlCache DlCache;
 typedef struct DlCacheMarks {
     uint64_t own;    /* a digest of the marks on the file's own datasets and collate functions */
     uint64_t inputs; /* a digest of every file that may leave a mark (their stamps, below) when
-                        the result was computed or last found valid: 0 for unknown */
+                        the result was computed: 0 for unknown */
 } DlCacheMarks;
 
 /* The other files a Python result read, with their contents (content hashes) when it was

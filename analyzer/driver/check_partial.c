@@ -80,7 +80,7 @@ static int by_hash(const void *a, const void *b) {
 }
 
 static bool has_hash(const uint32_t *sorted, uint32_t n, uint32_t hash) {
-    return bsearch(&hash, sorted, n, sizeof *sorted, by_hash) != NULL;
+    return n && bsearch(&hash, sorted, n, sizeof *sorted, by_hash) != NULL;
 }
 
 /* A result without a record (a new file): what it reads is not known, so the shared files its
@@ -91,19 +91,15 @@ static bool has_hash(const uint32_t *sorted, uint32_t n, uint32_t hash) {
  * every shared file, as for any file left out. False when its text cannot be read again. */
 static bool text_reads(Run *run, FileJob *job, uint8_t *wanted, uint8_t *reach) {
     if (job->text_dropped && !dl_check_reload(job, run)) return false;
-    DlSharingFile scanned = {0}, *r = &scanned;
+    DlSharingFile scanned = {0}, *r = &scanned; /* its own: sorted in place, for bsearch */
     dl_sharing_file_scan(r, &job->source, run->modules);
-    uint32_t *mentions = malloc((r->mention_count + 1) * sizeof *mentions);
-    uint32_t *refs = malloc((r->module_ref_count + 1) * sizeof *refs);
-    if (!mentions || !refs) abort();
-    memcpy(mentions, r->mentions, r->mention_count * sizeof *mentions);
-    qsort(mentions, r->mention_count, sizeof *mentions, by_hash);
-    const uint32_t *modules = mentions; /* not looked for: its mentions stand in (a superset) */
+    qsort(r->mentions, r->mention_count, sizeof *r->mentions, by_hash);
+    const uint32_t *modules = r->mentions; /* not looked for: its mentions stand in (a superset) */
     uint32_t module_count = r->mention_count;
     if (r->module_refs_known) {
-        memcpy(refs, r->module_refs, r->module_ref_count * sizeof *refs);
-        qsort(refs, r->module_ref_count, sizeof *refs, by_hash);
-        modules = refs;
+        if (r->module_ref_count)
+            qsort(r->module_refs, r->module_ref_count, sizeof *r->module_refs, by_hash);
+        modules = r->module_refs;
         module_count = r->module_ref_count;
     }
     DlArena names;
@@ -115,14 +111,12 @@ static bool text_reads(Run *run, FileJob *job, uint8_t *wanted, uint8_t *reach) 
         bool reaches = has_hash(modules, module_count, dl_name_hash(module, strlen(module)));
         const char *name = target->scan.names;
         for (uint32_t k = 0; k < target->scan.class_count && !reaches; k++) {
-            reaches = has_hash(mentions, r->mention_count, dl_name_hash(name, strlen(name)));
+            reaches = has_hash(r->mentions, r->mention_count, dl_name_hash(name, strlen(name)));
             name += strlen(name) + 1;
         }
         if (reaches) wanted[i] = reach[i] = 1;
     }
     dl_arena_release(&names);
-    free(mentions);
-    free(refs);
     dl_sharing_file_free(r);
     return true;
 }
