@@ -51,7 +51,7 @@ typedef struct DlCacheSources {
     size_t class_count, function_count;
     bool workers_may_touch_devices;
     const DlCacheMarks *marks; /* a shared file's result: the marks it read (NULL: none) */
-    /* a file that mentions DataLoader: the marks its facts placed on shared files' definitions
+    /* a DataLoader file (driver/sharing.h): the marks its facts placed on shared files' definitions
      * (the file's path and the mark's position, dl_project_mark_position), for DlCacheRecord */
     bool has_placed;
     const char *const *placed_paths;

@@ -374,7 +374,6 @@ static bool read_file(FileJob *job, Run *run) {
     dl_sharing_file_scan(&job->scan, &job->source, run->modules);
     job->scanned = true;
     job->mentions_devices = job->scan.mentions_devices;
-    job->mentions_dataloader = dl_source_mentions(&job->source, "DataLoader");
     if (from_disk) {
         dl_source_free(&job->source);
         job->text_dropped = true;
@@ -400,7 +399,6 @@ static bool recall_read(FileJob *job, const Run *run, const struct stat *st) {
     job->relevant = read.relevant;
     job->content_hash = read.content_hash;
     job->cacheable = true;
-    job->mentions_dataloader = read.mentions_dataloader;
     job->scan = read.scan;
     if (read.relevant) {
         job->scanned = true;
@@ -418,7 +416,7 @@ static void load(void *arg, size_t index) {
     if (kept && recall_read(job, run, &st)) return;
     bool from_disk = read_file(job, run);
     if (kept && from_disk) {
-        DlKeptRead read = {job->content_hash, job->relevant, job->mentions_dataloader, job->scan};
+        DlKeptRead read = {job->content_hash, job->relevant, job->scan};
         dl_keep_note_read(run->opts->keep, job->path, &st, &read);
     }
 }
@@ -529,7 +527,7 @@ static void look_up_cache(void *arg, size_t index) {
     DlCacheFound found = {0};
     job->cached = dl_cache_load(run->cache, job->path, job->cache_key, &now, &job->result, &found);
     if (!job->cached || !run->marks_by_digest || !is_analysed_python(job)) return;
-    if (job->mentions_dataloader) job->stamp = found.stamp;
+    if (job->may_place_marks) job->stamp = found.stamp;
     if (!reads_marks(job)) return;
     if (!found.has_marks) { /* an entry stored without its marks */
         forget_result(job);
@@ -772,13 +770,13 @@ static void analyse_job(Run *run, FileJob *job) {
     job->reads = NULL;
 }
 
-/* The shared files that mention DataLoader, once the leaves are done (they may mark the shared
+/* The shared DataLoader files (FileJob.may_place_marks), once the leaves are done (they may mark the shared
  * datasets their DataLoader workers read): first, so that the others' entries can record
  * their stamps (Run.marks_inputs). */
 static void analyse_shared_dataloaders(void *arg, size_t index) {
     Run *run = arg;
     FileJob *job = &run->jobs[run->order[index]];
-    if (job->leaf || !job->mentions_dataloader) return;
+    if (job->leaf || !job->may_place_marks) return;
     dl_marks_settle(run, job);
     job->store_deferred = run->marks_by_digest;
     analyse_job(run, job);
@@ -794,7 +792,7 @@ static void analyse_shared(void *arg, size_t index) {
         free(job->reads);
         job->reads = NULL;
         job->store_deferred = false;
-    } else if (!job->mentions_dataloader) {
+    } else if (!job->may_place_marks) {
         dl_marks_settle(run, job);
         analyse_job(run, job);
     }
@@ -829,7 +827,7 @@ static void stream_leaf(void *arg, size_t index) {
     bool analysed = !job->cached;
     DlArena facts; /* apart from the model, which the language server keeps */
     dl_arena_init(&facts);
-    bool for_marks = run->marks_needed && job->mentions_dataloader && !job->marks_from_record;
+    bool for_marks = run->marks_needed && job->may_place_marks && !job->marks_from_record;
     if (job->loaded && (analysed || for_marks)) {
         if (!run->opts->keep) {
             dl_arena_release(&job->arena);
@@ -838,7 +836,7 @@ static void stream_leaf(void *arg, size_t index) {
         lower_job(run, job);
         if (job->module) {
             dl_project_build_leaf(&run->project, &job->leaf_facts, job->module, &facts);
-            if (job->mentions_dataloader) dl_marks_note_source(run, &job->leaf_facts.reads);
+            if (job->may_place_marks) dl_marks_note_source(run, &job->leaf_facts.reads);
         }
     }
     analyse_job(run, job);
@@ -966,12 +964,14 @@ static DlSharing *find_leaves(Run *run, char *const *paths, DlProjectLeaves *lea
          * error) too, so that both pipelines see the same (the fuzzer found them differing) */
         leaves->use_devices |= job->scan.takes_part && job->scan.mentions_devices;
         job->leaf = streaming && job->scan.takes_part && !dl_sharing_is_shared(sharing, i);
+        job->may_place_marks = dl_sharing_may_place_marks(sharing, i);
     }
     if (streaming) leaves->mentioned_names = dl_sharing_mentioned_functions(sharing);
     if (uses_result_cache(run->opts)) run->names_hash = hash_shared_names(run);
-    size_t leaf_count = 0, lowered = 0;
+    size_t leaf_count = 0, lowered = 0, marking = 0;
     for (size_t i = 0; i < run->count; i++) {
         leaf_count += run->jobs[i].leaf;
+        marking += run->jobs[i].may_place_marks;
         lowered += run->jobs[i].loaded && run->jobs[i].relevant;
         /* a partial build guesses a new file's reads from the shared files' names
          * (text_reads); the rest of the scans can go */
@@ -985,9 +985,10 @@ static DlSharing *find_leaves(Run *run, char *const *paths, DlProjectLeaves *lea
             scan->mention_count = scan->module_ref_count = 0;
         }
     }
-    char label[96];
-    snprintf(label, sizeof label, "find the files no other file reads (%zu of %zu)", leaf_count,
-             lowered);
+    char label[128];
+    snprintf(label, sizeof label,
+             "find the files no other file reads (%zu of %zu; %zu may place DataLoader marks)",
+             leaf_count, lowered, marking);
     dl_timing_mark(label);
     return sharing;
 }
@@ -1221,10 +1222,10 @@ static bool check_once(char *const *paths, size_t count, const DlCheckOptions *o
     uint64_t project_key = kept_project_key(&run, sharing, &leaves);
     build_project(&run, modules, &leaves, project_key);
     free(modules);
-    /* the marks the shared files that mention DataLoader leave (the leaves': stream_leaf) */
+    /* the marks the shared DataLoader files leave (the leaves': stream_leaf) */
     for (size_t i = 0; run.marks_needed && i < count; i++) {
         const FileJob *job = &run.jobs[i];
-        if (!job->module || !job->mentions_dataloader || job->leaf) continue;
+        if (!job->module || !job->may_place_marks || job->leaf) continue;
         dl_marks_note_source(&run, &run.project.files[i].reads);
     }
 

@@ -4,10 +4,12 @@
  * collate functions (DL113: `DataLoader(Points(), num_workers=4)` runs Points.__getitem__ in
  * workers), which no lookup of its own records. Its entry stores the marks on its own
  * definitions (DlCacheMarks.own) and what all the marks were computed from: the stamps of the
- * files that mention DataLoader (DlCacheMarks.inputs). A stamp covers a file's bytes, its key
+ * DataLoader files (DlCacheMarks.inputs): those that mention DataLoader, and those whose
+ * classes may run a base class's DataLoader from their `__init__` (dl_sharing_may_place_marks).
+ * A stamp covers a file's bytes, its key
  * and the contents of every file its result read (its facts' reads among them), so equal
  * stamps mean equal marks. When the inputs are those of the look-up, the result is used as it
- * is. Otherwise (a file that mentions DataLoader was edited, added or removed, or a file it
+ * is. Otherwise (a DataLoader file was edited, added or removed, or a file it
  * reads was) the run computes the marks and uses the result if the marks on the file's own
  * definitions are the same. So editing a training script analyses no shared file again unless
  * the edit changes a mark. The marks a run computed go into one table (dl_cache_write_marks):
@@ -19,7 +21,7 @@
 #include "core/hash.h"
 #include "driver/check_run.h"
 
-/* The stamps of the files that mention DataLoader, in one digest; 0 when one has none (a file
+/* The stamps of the DataLoader files, in one digest; 0 when one has none (a file
  * analysed again and not stored, or not yet analysed). */
 uint64_t dl_marks_inputs_now(const Run *run) {
     uint64_t h = 0x696e70757473;
@@ -87,7 +89,7 @@ uint64_t dl_marks_own_now(const Run *run, FileJob *job) {
     return dl_project_marks_digest(job->extra_marks.items, n);
 }
 
-/* The marks of the files that mention DataLoader whose records stand in for them in a partial
+/* The marks of the DataLoader files whose records stand in for them in a partial
  * build (FileJob.marks_from_record): on the facts of the shared files built, and noted for
  * those left out. Once the marks computed in the run are placed, before any analysis. */
 void dl_marks_apply_recorded(Run *run) {
@@ -179,7 +181,7 @@ size_t dl_marks_placed(const Run *run, const FileJob *job, const char ***paths,
     return kept;
 }
 
-/* The facts of a file that mentions DataLoader, which leave the DL113 marks (any thread): in a
+/* The facts of a DataLoader file, which leave the DL113 marks (any thread): in a
  * partial build, marks that a lookup of theirs, or of a file they read, may have placed
  * otherwise than a full build make the check run again (Run.marks_uncertain). */
 void dl_marks_note_source(Run *run, const DlReadSet *reads) {

@@ -124,7 +124,7 @@ static bool text_reads(Run *run, FileJob *job, uint8_t *wanted, uint8_t *reach) 
 /* Decides which shared files the project is built over (FileJob.in_build), and what the build
  * must know of the others (`leaves`): whether a partial build is made. It is when every result
  * to analyse is a Python file's with a record, and some shared file is not needed. A shared
- * file's result reads the marks of every file that mentions DataLoader (DL113): when one is
+ * file's result reads the marks of every DataLoader file (DL113, FileJob.may_place_marks): when one is
  * analysed, or its marks must be compared, those are built (the leaves among them summarised)
  * with the files they read, and so are the pending results' files that had marks. */
 bool dl_partial_plan(Run *run, DlProjectLeaves *leaves) {
@@ -142,7 +142,7 @@ bool dl_partial_plan(Run *run, DlProjectLeaves *leaves) {
      * built with what they read, the others' records tell the marks they placed */
     for (size_t i = 0; i < run->count && shared_missed; i++) {
         FileJob *job = &run->jobs[i];
-        job->wants_record |= is_analysed_python(job) && job->mentions_dataloader;
+        job->wants_record |= is_analysed_python(job) && job->may_place_marks;
     }
     read_records(run);
     uint8_t *wanted = calloc(run->count ? run->count : 1, 2);
@@ -152,7 +152,7 @@ bool dl_partial_plan(Run *run, DlProjectLeaves *leaves) {
     for (size_t i = 0; i < run->count; i++) {
         FileJob *job = &run->jobs[i];
         bool analysed = !job->cached || dl_marks_need_facts(job);
-        bool marks_source = shared_missed && job->mentions_dataloader && !analysed;
+        bool marks_source = shared_missed && job->may_place_marks && !analysed;
         if (!is_analysed_python(job) || (!analysed && !marks_source)) continue;
         if (!job->has_record) { /* a new file: what it reads is not known */
             if (++new_files > MAX_NEW_FILES || marks_source ||

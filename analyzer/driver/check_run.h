@@ -51,7 +51,8 @@ typedef struct FileJob {
     DlFileFacts leaf_facts;
     DlSharingFile scan;       /* what deciding the leaves needs of its text (driver/sharing.h) */
     bool text_dropped;        /* let go after reading: read again when it is lowered */
-    bool mentions_dataloader; /* its summaries may mark a dataset DataLoader workers read */
+    bool may_place_marks; /* its facts may mark a dataset DataLoader workers read, or a collate
+                             function (dl_sharing_may_place_marks) */
     bool scanned;             /* `scan` was taken: mentions_devices is known */
     bool mentions_devices;    /* DlModuleIR.mentions_devices, from the scan */
     uint64_t model_serial;    /* the language server's number for its model (driver/keep.h); 0:
@@ -71,12 +72,12 @@ typedef struct FileJob {
                              name, NUL */
     bool in_build; /* a shared file the project is built over (all of them, unless partial) */
     /* The DataLoader marks a shared file's result read (driver/check_marks.c): */
-    uint64_t stamp;             /* a file that mentions DataLoader: its entry's (dl_cache_stamp),
+    uint64_t stamp;             /* a DataLoader file: its entry's (dl_cache_stamp),
                                    found or to be stored; 0 when it has none */
     bool marks_pending;         /* a shared result from the cache, valid if the marks on the
                                    file's own datasets are still those it was computed with */
     DlCacheMarks stored_marks;  /* that entry's */
-    bool store_deferred;        /* a shared file that mentions DataLoader: stored once every such
+    bool store_deferred;        /* a shared DataLoader file: stored once every such
                                    file's stamp is known */
     bool has_placed;            /* its record lists the marks its facts placed: */
     DL_VEC(uint32_t) placed;    /* (job index of a shared file, position) pairs */
@@ -111,14 +112,14 @@ typedef struct Run {
     DlPathMap job_by_path; /* path -> FileJob, for the look-ups' sources */
     bool may_build_partially; /* plan_partial_build may leave shared files out */
     bool partial;             /* it did */
-    bool marks_needed; /* the cached leaves that mention DataLoader are summarised for their
+    bool marks_needed; /* the cached DataLoader leaves are summarised for their
                           marks: a shared file's result is analysed */
     DlAbsentFiles absent; /* DlProjectLeaves.absent */
     _Atomic bool not_enough; /* a partial build's result may have read a file left out: the
                                 check runs again over every shared file */
     _Atomic bool marks_uncertain; /* the same, for the DataLoader marks on shared files */
     bool marks_by_digest; /* shared results are stored with the marks they read (DlCacheMarks) */
-    uint64_t marks_inputs; /* the stamps of the files that mention DataLoader, in one digest: at
+    uint64_t marks_inputs; /* the stamps of the DataLoader files, in one digest: at
                               the look-up, then once they are analysed; 0 while one is unknown */
     uint64_t lookup_inputs; /* marks_inputs at the look-up */
     _Atomic size_t marks_matched; /* shared results reused once their marks were compared */
@@ -143,9 +144,11 @@ static inline void forget_result(FileJob *job) {
     job->cached = false;
 }
 
-/* An analysed Python file whose DataLoaders may leave marks. */
+/* A DataLoader file: an analysed Python file whose facts may leave DataLoader marks
+ * (FileJob.may_place_marks): it mentions DataLoader, or its classes may run a base class's
+ * DataLoader from their `__init__` (driver/sharing.h, dl_sharing_may_place_marks). */
 static inline bool is_dataloader_file(const FileJob *job) {
-    return is_analysed_python(job) && job->mentions_dataloader;
+    return is_analysed_python(job) && job->may_place_marks;
 }
 
 /* check.c */

@@ -43,9 +43,8 @@ typedef struct DlKeptModel {
 /* What reading a Python file on disk told a check (see driver/check.c's load). */
 typedef struct DlKeptRead {
     uint64_t content_hash;
-    bool relevant;            /* names tensors, modules or devices */
-    bool mentions_dataloader;
-    DlSharingFile scan;       /* of a relevant file (owned) */
+    bool relevant;      /* names tensors, modules or devices */
+    DlSharingFile scan; /* of a relevant file (owned) */
 } DlKeptRead;
 
 DlKeep *dl_keep_new(void);

@@ -26,6 +26,7 @@ typedef struct Name {
     int32_t mentioner;    /* the first file that mentions it other than by defining it; -1 none */
     bool mentioned_twice; /* and a second file does too */
     bool used_as_module;  /* some file may name a module by it (driver/module_refs.h) */
+    bool marks;           /* a class of a file whose facts may place DataLoader marks */
 } Name;
 
 enum { FILTER_BITS = 1 << 20 }; /* 128 KiB: stays in cache while every identifier is tested */
@@ -39,6 +40,7 @@ struct DlSharing {
     const DlSharingFile *files;
     const char **modules; /* each file's module name (NULL: takes no part) */
     bool *shared;
+    bool *places_marks; /* dl_sharing_may_place_marks */
     size_t file_count;
     DlInterner mentioned_functions;
     uint64_t mentioned_hash; /* of that set, whatever the order of its names */
@@ -263,6 +265,7 @@ void dl_sharing_file_scan(DlSharingFile *f, const DlSource *src, const DlSharing
         f->module_refs_known = true;
     }
     f->mentions_devices = dl_python_mentions_devices(src);
+    f->mentions_dataloader = dl_source_mentions(src, "DataLoader");
 }
 
 size_t dl_sharing_file_names_size(const DlSharingFile *f) {
@@ -390,6 +393,84 @@ static bool mentioned_by_another(const Name *n, int32_t file) {
     return n->mentioned_twice || (first != -1 && first != file);
 }
 
+/* ---------------------------------------------------------------- DataLoader marks */
+
+typedef DL_VEC(uint32_t) SlotVec;
+
+/* A file that defines classes may name the class in table slot `slot` as a base. */
+typedef struct ClassMention {
+    uint32_t slot, file;
+} ClassMention;
+
+typedef DL_VEC(ClassMention) ClassMentionVec;
+
+static int by_slot(const void *a, const void *b) {
+    const ClassMention *x = a, *y = b;
+    if (x->slot != y->slot) return (x->slot > y->slot) - (x->slot < y->slot);
+    return (x->file > y->file) - (x->file < y->file);
+}
+
+/* File i may place marks: so may every file defining a class that may name one of its classes
+ * as a base (pushed on `newly`, the slots of the classes newly known as such). */
+static void mark_source(DlSharing *s, size_t i, SlotVec *newly) {
+    const DlSharingFile *f = &s->files[i];
+    s->places_marks[i] = true;
+    const char *name = f->names;
+    for (uint32_t k = 0; k < f->class_count; k++) {
+        size_t n = strlen(name);
+        Name *entry = slot_of(s, name, n, dl_name_hash(name, n));
+        if (entry->text && !entry->marks) {
+            entry->marks = true;
+            dl_vec_push(newly, (uint32_t)(entry - s->names));
+        }
+        name += n + 1;
+    }
+}
+
+/* dl_sharing_may_place_marks for every file: the files that mention DataLoader, then a walk
+ * over "defines a class and may name a class of as a base" (each file and each name at most
+ * once). A base is resolved from the names of its base list, through the file's imports
+ * (dataflow/project.c, qualify_static): `from base import Trainer as T` ... `class Mine(T)`. */
+static void find_mark_sources(DlSharing *s) {
+    SlotVec newly = {0};
+    for (size_t i = 0; i < s->file_count; i++)
+        if (s->files[i].takes_part && s->files[i].mentions_dataloader) mark_source(s, i, &newly);
+    if (!newly.len) return;
+    /* where the other files that define classes may name a base: its base list or an import
+     * (driver/module_refs.h), else anywhere */
+    ClassMentionVec mentions = {0};
+    for (size_t i = 0; i < s->file_count; i++) {
+        const DlSharingFile *f = &s->files[i];
+        if (!f->takes_part || !f->class_count || s->places_marks[i]) continue;
+        const uint32_t *hashes = f->module_refs_known ? f->module_refs : f->mentions;
+        uint32_t count = f->module_refs_known ? f->module_ref_count : f->mention_count;
+        for (uint32_t k = 0; k < count; k++) {
+            uint32_t hash = hashes[k], bit = filter_bit(hash);
+            if (!(s->filter[bit / 64] >> (bit % 64) & 1)) continue;
+            for (uint32_t j = hash & (s->cap - 1); s->names[j].text; j = (j + 1) & (s->cap - 1))
+                if (s->names[j].hash == hash && s->names[j].is_class)
+                    dl_vec_push(&mentions, ((ClassMention){j, (uint32_t)i}));
+        }
+    }
+    if (mentions.len) qsort(mentions.items, mentions.len, sizeof *mentions.items, by_slot);
+    while (newly.len) {
+        uint32_t slot = newly.items[--newly.len];
+        size_t lo = 0, hi = mentions.len; /* the first mention of `slot` */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (mentions.items[mid].slot < slot)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (; lo < mentions.len && mentions.items[lo].slot == slot; lo++)
+            if (!s->places_marks[mentions.items[lo].file])
+                mark_source(s, mentions.items[lo].file, &newly);
+    }
+    dl_vec_free(&mentions);
+    dl_vec_free(&newly);
+}
+
 /* ---------------------------------------------------------------- the decision */
 
 DlSharing *dl_sharing_decide(const DlSharingFile *files, char *const *paths, size_t count,
@@ -400,7 +481,8 @@ DlSharing *dl_sharing_decide(const DlSharingFile *files, char *const *paths, siz
     s->file_count = count;
     s->modules = calloc(count ? count : 1, sizeof *s->modules);
     s->shared = calloc(count ? count : 1, sizeof *s->shared);
-    if (!s->modules || !s->shared) abort();
+    s->places_marks = calloc(count ? count : 1, sizeof *s->places_marks);
+    if (!s->modules || !s->shared || !s->places_marks) abort();
     dl_arena_init(&s->arena);
     for (size_t i = 0; i < count; i++) {
         const DlSharingFile *f = &files[i];
@@ -426,6 +508,7 @@ DlSharing *dl_sharing_decide(const DlSharingFile *files, char *const *paths, siz
             s->filter[bit / 64] |= (uint64_t)1 << (bit % 64);
         }
     dl_parallel_for(count, threads, note_mentions, s);
+    find_mark_sources(s);
 
     for (size_t i = 0; i < count; i++) {
         const DlSharingFile *f = &files[i];
@@ -483,12 +566,17 @@ void dl_sharing_free(DlSharing *s) {
     free(s->filter);
     free(s->modules);
     free(s->shared);
+    free(s->places_marks);
     dl_arena_release(&s->arena);
     free(s);
 }
 
 bool dl_sharing_is_shared(const DlSharing *s, size_t i) {
     return i < s->file_count && s->shared[i];
+}
+
+bool dl_sharing_may_place_marks(const DlSharing *s, size_t i) {
+    return i < s->file_count && s->places_marks[i];
 }
 
 const DlInterner *dl_sharing_mentioned_functions(const DlSharing *s) {

@@ -28,6 +28,7 @@ typedef struct DlSharingFile {
     bool mentions_devices; /* names a device, as the front end checks it (DlModuleIR.
                               mentions_devices): the project-wide DlProject.uses_devices needs
                               it before the leaves are lowered */
+    bool mentions_dataloader; /* the text names DataLoader (see dl_sharing_may_place_marks) */
     char *names;           /* the class names it defines, then the function names, each
                               NUL-terminated */
     uint32_t class_count, function_count;
@@ -69,6 +70,16 @@ void dl_sharing_free(DlSharing *s);
 /* Whether another file (or the file itself, through its module name) may read file i's
  * program model. False for files that take no part. */
 bool dl_sharing_is_shared(const DlSharing *s, size_t i);
+
+/* Whether file i's facts may leave DataLoader marks (DL113) on another file's datasets and
+ * collate functions: a file that mentions DataLoader, or one defining a class that may inherit
+ * a method from a class of such a file. `__init__`'s helpers run inline while a class's
+ * attributes are computed (dataflow/flow_call.c, flow_inline_method), in the class's own file:
+ * a base class's `self.make_loader(Points())`, called from a subclass's `__init__` in another
+ * file, marks Points from the subclass's file. A base is named in its subclass's file, in its
+ * base list or an import (`module_refs`), so the files that define a class and name a class of
+ * such a file there are such files too, transitively: a superset, as for sharing. */
+bool dl_sharing_may_place_marks(const DlSharing *s, size_t i);
 
 /* The names of the functions the project's text mentions other than where it defines them: a
  * superset of the names files refer to (see DlModuleIR.referenced_names). Strings owned by `s`. */

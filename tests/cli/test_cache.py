@@ -291,6 +291,38 @@ class CacheTest(CacheCase):
         self.assertEqual(self.codes(proc), [])
         self.assert_same_as_without_cache(proc)
 
+    TWO_DATASETS = POINTS + ("\n\nclass Other(Dataset):\n    def __len__(self):\n"
+                             "        return 8\n\n    def __getitem__(self, i):\n"
+                             "        return torch.randn(3)\n")
+    TRAINER = ("import torch\n\n\nclass Trainer:\n    def __init__(self, ds):\n"
+               "        self._setup(ds)\n\n    def _setup(self, ds):\n"
+               "        self.loader = torch.utils.data.DataLoader(ds, batch_size=2, num_workers=4)\n")
+    SUBCLASS = ("import torch\nfrom base import Trainer\nfrom dataset import Points, Other\n\n\n"
+                "class MyTrainer(Trainer):\n    def __init__(self):\n        self._setup(%s())\n")
+
+    def test_a_subclass_that_runs_a_base_class_dataloader_marks_from_its_own_file(self):
+        # sub.py names no DataLoader: its __init__ runs base.py's helper inline, and the
+        # DataLoader there marks the dataset sub.py passes, from sub.py's facts
+        self.write("dataset.py", self.TWO_DATASETS)
+        self.write("base.py", self.TRAINER)
+        self.write("sub.py", self.SUBCLASS % "Points")
+        self.assertEqual(self.codes(self.devlint("--format", "json", ".")),
+                         [("dataset.py", 10, "DL113")])
+        self.write("sub.py", self.SUBCLASS % "Other")
+        proc = self.devlint("--format", "json", ".")
+        self.assertEqual(self.codes(proc), [])
+        self.assert_same_as_without_cache(proc)
+        self.write("sub.py", self.SUBCLASS % "Points")
+        self.assertEqual(self.codes(self.devlint("--format", "json", ".")),
+                         [("dataset.py", 10, "DL113")])
+        # another DataLoader file: a partial build, where sub.py's entry gives the marks it
+        # placed
+        self.write("other.py", "import torch\nfrom torch.utils.data import DataLoader\n"
+                               "loader = DataLoader([1, 2], num_workers=2)\n")
+        proc = self.timed(".")
+        self.assertIn("(2 DataLoader files' marks from their entries)", proc.stderr)
+        self.assertEqual(self.codes(proc), [("dataset.py", 10, "DL113")])
+
     def test_settings_are_part_of_the_key(self):
         self.write("bug.py", BUGGY)
         self.assertEqual(self.codes(self.devlint("--format", "json", "bug.py")),

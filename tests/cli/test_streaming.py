@@ -98,7 +98,7 @@ class StreamingCase(devlint_main.ProjectCase):
                 self.assertEqual(json.loads(streamed.stdout), json.loads(kept.stdout))
                 if rel == "tests/fixtures/python":
                     # most fixture files are read by no other file, and some are
-                    found = re.search(r"find the files no other file reads \((\d+) of (\d+)\)",
+                    found = re.search(r"find the files no other file reads \((\d+) of (\d+);",
                                       streamed.stderr)
                     self.assertIsNotNone(found, streamed.stderr)
                     leaves, files = int(found.group(1)), int(found.group(2))

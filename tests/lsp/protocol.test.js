@@ -311,6 +311,51 @@ test('source.fixAll applies every safe fix at once', async () => {
   });
 });
 
+// Opens `texts`, applies each step ([file, from, to], or [null]: none) and checks after each
+// that the server publishes what a fresh `devlint --no-cache` finds in the same texts.
+// Returns how many different sets of findings the steps went through.
+async function editsMatchFreshChecks(texts, steps) {
+  const mirror = h.makeWorkspace({});
+  const seen = new Set();
+  const fresh = () => {
+    for (const [name, text] of Object.entries(texts)) h.writeFile(mirror, name, text);
+    const out = execFileSync(h.DEVLINT, ['--no-cache', '--format', 'json', '--exit-zero', '.'], { cwd: mirror });
+    return JSON.parse(out).findings.map((f) => `${f.path}:${f.line}:${f.column} ${f.code}`).sort();
+  };
+  try {
+    await withServer(texts, {}, async (s, root) => {
+      const uri = (name) => h.uriOf(path.join(root, name));
+      const versions = {};
+      for (const [name, text] of Object.entries(texts)) {
+        versions[name] = 1;
+        s.open(uri(name), text);
+      }
+      const published = async () => {
+        await s.conn.sendRequest('workspace/executeCommand', { command: 'devlint.checkWorkspace', arguments: [] });
+        const out = [];
+        for (const name of Object.keys(texts))
+          for (const d of (s.diagnostics.get(uri(name)) || { diagnostics: [] }).diagnostics)
+            out.push(`${name}:${d.range.start.line + 1}:${d.range.start.character + 1} ${d.code}`);
+        return out.sort();
+      };
+      assert.deepEqual(await published(), fresh());
+      for (const [name, from, to] of steps) {
+        if (name) {
+          assert.ok(texts[name].includes(from), from);
+          texts[name] = texts[name].replace(from, to);
+          s.change(uri(name), ++versions[name], [{ text: texts[name] }]);
+        }
+        const expected = fresh();
+        assert.deepEqual(await published(), expected, `after editing ${name}: ${from} -> ${to}`);
+        seen.add(expected.join(','));
+      }
+    });
+  } finally {
+    h.removeWorkspace(mirror);
+  }
+  return seen.size;
+}
+
 // The server keeps the files' program models and results between checks (driver/keep.h): an
 // edit re-parses only what it changed. What it publishes must be what a fresh `devlint` finds
 // in the same texts, whichever side of an import the edit is on: a leaf's DataLoader decides a
@@ -341,43 +386,37 @@ test('edits across imports give what a fresh check of the same texts finds', asy
     ['train.py', '    x = x.to(device)', '    x.to(device)'], // DL101 in the leaf
     [null], // nothing changed: every result is the kept one
   ];
-  const mirror = h.makeWorkspace({});
-  const fresh = () => {
-    for (const [name, text] of Object.entries(texts)) h.writeFile(mirror, name, text);
-    const out = execFileSync(h.DEVLINT, ['--no-cache', '--format', 'json', '--exit-zero', '.'], { cwd: mirror });
-    return JSON.parse(out).findings.map((f) => `${f.path}:${f.line}:${f.column} ${f.code}`).sort();
+  assert.ok(await editsMatchFreshChecks(texts, steps) >= 4, 'the edits change the findings');
+});
+
+// A DataLoader in a base class's helper, which a subclass's __init__ in another file runs with
+// its own dataset: the subclass's file names no DataLoader, yet its facts mark the dataset
+// (DL113). Editing a third file makes the server compute the marks again while the subclass's
+// result is kept: its facts must still run.
+test('a DataLoader in a base class marks the dataset that a subclass in another file passes', async () => {
+  const texts = {
+    'dataset.py': [
+      'import torch', 'from torch.utils.data import Dataset', '', '',
+      'class Points(Dataset):', '    def __len__(self):', '        return 8', '',
+      '    def __getitem__(self, i):', '        return torch.randn(3).cuda()', '',
+    ].join('\n'),
+    'base.py': [
+      'import torch', '', '', 'class Trainer:', '    def _setup(self, ds):',
+      '        self.loader = torch.utils.data.DataLoader(ds, batch_size=2, num_workers=4)', '',
+    ].join('\n'),
+    'sub.py': [
+      'import torch', 'from base import Trainer', 'from dataset import Points', '', '',
+      'class MyTrainer(Trainer):', '    def __init__(self):', '        self._setup(Points())', '',
+    ].join('\n'),
+    'helpers.py': 'import torch\nSCALE = 2\n',
+    'main.py': 'import torch\nfrom helpers import SCALE\n',
   };
-  try {
-    await withServer(texts, {}, async (s, root) => {
-      const uri = (name) => h.uriOf(path.join(root, name));
-      const versions = {};
-      for (const [name, text] of Object.entries(texts)) {
-        versions[name] = 1;
-        s.open(uri(name), text);
-      }
-      const published = async () => {
-        await s.conn.sendRequest('workspace/executeCommand', { command: 'devlint.checkWorkspace', arguments: [] });
-        const out = [];
-        for (const name of Object.keys(texts))
-          for (const d of (s.diagnostics.get(uri(name)) || { diagnostics: [] }).diagnostics)
-            out.push(`${name}:${d.range.start.line + 1}:${d.range.start.character + 1} ${d.code}`);
-        return out.sort();
-      };
-      const seen = new Set();
-      assert.deepEqual(await published(), fresh());
-      for (const [name, from, to] of steps) {
-        if (name) {
-          assert.ok(texts[name].includes(from), from);
-          texts[name] = texts[name].replace(from, to);
-          s.change(uri(name), ++versions[name], [{ text: texts[name] }]);
-        }
-        const expected = fresh();
-        assert.deepEqual(await published(), expected, `after editing ${name}: ${from} -> ${to}`);
-        seen.add(expected.join(','));
-      }
-      assert.ok(seen.size >= 4, 'the edits change the findings');
-    });
-  } finally {
-    h.removeWorkspace(mirror);
-  }
+  const steps = [
+    ['helpers.py', 'SCALE = 2', 'SCALE = 3'], // sub.py's result is kept; its marks are not lost
+    ['sub.py', 'self._setup(Points())', 'self._setup(None)'], // the dataset's DL113 goes
+    ['helpers.py', 'SCALE = 3', 'SCALE = 4'],
+    ['sub.py', 'self._setup(None)', 'self._setup(Points())'],
+    ['helpers.py', 'SCALE = 4', 'SCALE = 5'],
+  ];
+  assert.equal(await editsMatchFreshChecks(texts, steps), 2, 'the edits change the findings');
 });

@@ -234,7 +234,7 @@ Test(keep, a_read_is_recalled_for_the_same_identity_on_disk_only) {
     DlSource src;
     char *error = NULL;
     cr_assert(dl_source_from_bytes(&src, "net.py", TEXT, strlen(TEXT), 0, &error));
-    DlKeptRead read = {.content_hash = 11, .relevant = true, .mentions_dataloader = false};
+    DlKeptRead read = {.content_hash = 11, .relevant = true};
     dl_sharing_file_scan(&read.scan, &src, NULL);
     struct stat st = {.st_dev = 1, .st_ino = 2, .st_size = (off_t)strlen(TEXT)};
     st.st_mtim.tv_sec = 100;

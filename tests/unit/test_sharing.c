@@ -265,3 +265,32 @@ Test(sharing, a_file_naming_no_module_of_its_check_is_not_searched_and_its_menti
     cr_assert(utils_is_shared(text, without, 1));
     cr_assert(utils_is_shared("from pkg import utils\n", without, 1));
 }
+
+Test(sharing, a_subclass_of_a_class_whose_file_mentions_dataloader_may_place_marks) {
+    /* __init__'s helpers run inline in the subclass's file (flow_inline_method): a base's
+     * DataLoader marks the dataset a subclass in another file passes it */
+    Project p;
+    scan(&p, 2,
+         (const char *const[]){
+             "base.py",
+             "import torch\nclass Trainer:\n    def _setup(self, ds):\n"
+             "        self.loader = torch.utils.data.DataLoader(ds, num_workers=4)\n",
+             "sub.py", "from base import Trainer\nclass Mine(Trainer):\n    pass\n",
+             "subsub.py", "import sub\nclass Deeper(sub.Mine):\n    pass\n",
+             "user.py", "from base import Trainer\nt = Trainer()  # defines no class\n",
+             "unrelated.py", "class Alone:\n    pass\n",
+             "loop.py", "from torch.utils.data import DataLoader\n",
+             "alias.py", "from base import Trainer as T\nclass Other(T):\n    pass\n",
+             "remark.py", "import base\nclass Doc:  # not a Trainer\n    pass\n", NULL});
+    cr_assert(dl_sharing_may_place_marks(p.sharing, 0), "base.py mentions DataLoader");
+    cr_assert(dl_sharing_may_place_marks(p.sharing, 1), "sub.py's class may inherit _setup");
+    cr_assert(dl_sharing_may_place_marks(p.sharing, 2), "and subsub.py's, through sub.py's");
+    cr_assert_not(dl_sharing_may_place_marks(p.sharing, 3), "a file without classes runs no "
+                                                            "__init__ of its own");
+    cr_assert_not(dl_sharing_may_place_marks(p.sharing, 4));
+    cr_assert(dl_sharing_may_place_marks(p.sharing, 5), "defines nothing, mentions DataLoader");
+    cr_assert(dl_sharing_may_place_marks(p.sharing, 6), "a base through an import's alias");
+    cr_assert_not(dl_sharing_may_place_marks(p.sharing, 7), "a base is not named in a comment");
+    cr_assert_not(dl_sharing_may_place_marks(p.sharing, 8), "out of range");
+    done(&p);
+}
