@@ -471,15 +471,14 @@ static uint64_t hash_leaves_text(uint64_t h, const DlSharing *sharing,
 }
 
 /* What a Python result depends on that no lookup records, when the result is stored with the
- * files it read (Run.tracks_reads, store_result): whether the project uses devices and the
- * function names its text mentions (which functions get summaries), and the names the shared
- * files define: a lookup that found nothing, or found the one class of a name, would find
- * another file once that file defines the name. */
-static uint64_t hash_unrecorded(const Run *run, const DlSharing *sharing,
-                                const DlProjectLeaves *leaves) {
+ * files it read (Run.tracks_reads, store_result): whether the project uses devices. Where the
+ * names a file mentions are defined (a lookup that found nothing, or found the one class of a
+ * name, would find another file once that file defines the name), and which of its functions
+ * get summaries (those some file names), are in each file's key and in the hash stored for each
+ * file it read (FileJob.names_digest), not in every key. */
+static uint64_t hash_unrecorded(const Run *run, const DlProjectLeaves *leaves) {
     uint64_t h = dl_hash_bytes(&run->parse_all, sizeof run->parse_all, 2);
-    h = hash_leaves_text(h, sharing, leaves);
-    return dl_hash_bytes(&run->names_hash, sizeof run->names_hash, h);
+    return dl_hash_bytes(&leaves->use_devices, sizeof leaves->use_devices, h);
 }
 
 /* A shared file's result also reads the marks other files' DataLoaders leave on its datasets and
@@ -488,7 +487,7 @@ static uint64_t hash_unrecorded(const Run *run, const DlSharing *sharing,
  * file's bytes are in its key. */
 static uint64_t project_hash(const Run *run, const DlSharing *sharing,
                              const DlProjectLeaves *leaves) {
-    if (run->tracks_reads) return dl_hash_bytes("shared", 6, hash_unrecorded(run, sharing, leaves));
+    if (run->tracks_reads) return dl_hash_bytes("shared", 6, hash_unrecorded(run, leaves));
     uint64_t h = dl_hash_bytes(&run->parse_all, sizeof run->parse_all, 2);
     h = dl_hash_bytes(&leaves->use_devices, sizeof leaves->use_devices, h);
     return hash_python_files(run, h);
@@ -505,9 +504,8 @@ static uint64_t cpp_project_hash(void) {
 /* What a leaf's result can depend on besides its own bytes and settings and the shared files
  * it read (stored with it): what no lookup records. No other file marks a leaf's datasets (none
  * names them). Editing one leaf leaves the other leaves' results valid. */
-static uint64_t leaf_project_hash(const Run *run, const DlSharing *sharing,
-                                  const DlProjectLeaves *leaves) {
-    return dl_hash_bytes("leaf", 4, hash_unrecorded(run, sharing, leaves));
+static uint64_t leaf_project_hash(const Run *run, const DlProjectLeaves *leaves) {
+    return dl_hash_bytes("leaf", 4, hash_unrecorded(run, leaves));
 }
 
 /* A look-up's view of the files a stored result read: their bytes in this run. */
@@ -515,7 +513,7 @@ bool dl_check_content_hash_now(void *ctx, const char *path, uint64_t *hash) {
     const Run *run = ctx;
     const FileJob *job = dl_path_map_get(&run->job_by_path, path);
     if (!job || !is_analysed_python(job)) return false;
-    *hash = job->content_hash;
+    *hash = source_hash(job);
     return true;
 }
 
@@ -699,7 +697,7 @@ static size_t result_sources(const Run *run, FileJob *job, const char ***paths, 
         for (uint64_t bits = job->reads[w]; bits; bits &= bits - 1, k++) {
             const FileJob *read = &run->jobs[w * 64 + (size_t)__builtin_ctzll(bits)];
             (*paths)[k] = read->path;
-            (*hashes)[k] = read->content_hash;
+            (*hashes)[k] = source_hash(read);
         }
     return count;
 }
@@ -930,21 +928,6 @@ static bool uses_result_cache(const DlCheckOptions *o) {
     return o->keep || (o->cache_dir && !o->stdin_text && !o->override_count);
 }
 
-/* The shared files' paths and the class and function names their text defines: the names a
- * project lookup can find (a superset, from the text scan; see hash_unrecorded). */
-static uint64_t hash_shared_names(const Run *run) {
-    uint64_t h = 0x6e616d6573;
-    for (size_t i = 0; i < run->count; i++) {
-        const FileJob *job = &run->jobs[i];
-        if (!job->scan.takes_part || job->leaf) continue;
-        h = dl_hash_bytes(job->path, strlen(job->path) + 1, h);
-        uint32_t counts[2] = {job->scan.class_count, job->scan.function_count};
-        h = dl_hash_bytes(counts, sizeof counts, h);
-        h = dl_hash_bytes(job->scan.names, dl_sharing_file_names_size(&job->scan), h);
-    }
-    return h;
-}
-
 /* Which files no other file reads (driver/sharing.h): the Python files that take part, minus
  * those whose names other files mention. C++ files take no part (no other file reads them, but
  * they are lowered with the shared files), and neither does any file when DEVLINT_PARSE_ALL
@@ -965,9 +948,9 @@ static DlSharing *find_leaves(Run *run, char *const *paths, DlProjectLeaves *lea
         leaves->use_devices |= job->scan.takes_part && job->scan.mentions_devices;
         job->leaf = streaming && job->scan.takes_part && !dl_sharing_is_shared(sharing, i);
         job->may_place_marks = dl_sharing_may_place_marks(sharing, i);
+        job->names_digest = dl_sharing_names_digest(sharing, i);
     }
     if (streaming) leaves->mentioned_names = dl_sharing_mentioned_functions(sharing);
-    if (uses_result_cache(run->opts)) run->names_hash = hash_shared_names(run);
     size_t leaf_count = 0, lowered = 0, marking = 0;
     for (size_t i = 0; i < run->count; i++) {
         leaf_count += run->jobs[i].leaf;
@@ -1011,7 +994,7 @@ static void key_shared_files(Run *run) {
         FileJob *job = &run->jobs[i];
         if (!job->late_key) continue;
         job->late_key = false;
-        uint64_t parts[2] = {job->content_hash, settings_hash(job->settings)};
+        uint64_t parts[3] = {job->content_hash, settings_hash(job->settings), job->names_digest};
         job->cache_key = dl_hash_bytes(parts, sizeof parts, base);
         DlCacheContents now = {dl_check_content_hash_now, run};
         job->cached = dl_cache_load(run->cache, job->path, job->cache_key, &now, &job->result, NULL);
@@ -1162,11 +1145,12 @@ static bool check_once(char *const *paths, size_t count, const DlCheckOptions *o
         uint64_t base = dl_hash_bytes(&tool, sizeof tool, project_hash(&run, sharing, &leaves));
         uint64_t cpp_base = dl_hash_bytes(&tool, sizeof tool, cpp_project_hash());
         run.leaf_key_base =
-            dl_hash_bytes(&tool, sizeof tool, leaf_project_hash(&run, sharing, &leaves));
+            dl_hash_bytes(&tool, sizeof tool, leaf_project_hash(&run, &leaves));
         for (size_t i = 0; i < count; i++) {
             FileJob *job = &run.jobs[i];
-            uint64_t parts[3] = {job->content_hash, settings_hash(job->settings),
-                                 job->is_cpp ? cpp_command_hash(job, &run) : 0};
+            uint64_t parts[4] = {job->content_hash, settings_hash(job->settings),
+                                 job->is_cpp ? cpp_command_hash(job, &run) : 0,
+                                 job->names_digest};
             job->cache_key = dl_hash_bytes(parts, sizeof parts,
                                            job->is_cpp ? cpp_base
                                            : job->leaf ? run.leaf_key_base

@@ -39,6 +39,8 @@ typedef struct FileJob {
     DlResult result;
     bool relevant;         /* names tensors, modules or devices: parsed and analysed */
     uint64_t content_hash; /* of the bytes analysed */
+    uint64_t names_digest; /* where the names it mentions are defined (dl_sharing_names_digest):
+                              in its key, and stored with its bytes by the results that read it */
     bool cacheable;        /* loaded: its result can be stored and looked up */
     bool cached;           /* `result` came from the cache */
     uint64_t cache_key;
@@ -108,7 +110,6 @@ typedef struct Run {
     uint64_t leaf_key_base; /* devlint and leaf_project_hash, the base of a leaf's cache key */
     bool tracks_reads; /* Python results are stored with the files they read (the text scan ran:
                           not with DEVLINT_PARSE_ALL) */
-    uint64_t names_hash; /* the shared files' paths and the names they define (see find_leaves) */
     DlPathMap job_by_path; /* path -> FileJob, for the look-ups' sources */
     bool may_build_partially; /* plan_partial_build may leave shared files out */
     bool partial;             /* it did */
@@ -142,6 +143,13 @@ static inline void forget_result(FileJob *job) {
     dl_result_free(&job->result);
     memset(&job->result, 0, sizeof job->result);
     job->cached = false;
+}
+
+/* What a result that read `job`'s facts stores for it: its bytes and where the names it
+ * mentions are defined, since its facts looked those up. */
+static inline uint64_t source_hash(const FileJob *job) {
+    uint64_t parts[2] = {job->content_hash, job->names_digest};
+    return job->names_digest ? dl_hash_bytes(parts, sizeof parts, 17) : job->content_hash;
 }
 
 /* A DataLoader file: an analysed Python file whose facts may leave DataLoader marks

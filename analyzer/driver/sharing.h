@@ -81,6 +81,21 @@ bool dl_sharing_is_shared(const DlSharing *s, size_t i);
  * such a file there are such files too, transitively: a superset, as for sharing. */
 bool dl_sharing_may_place_marks(const DlSharing *s, size_t i);
 
+/* What file i's facts depend on in the other files' text, in one digest (0: nothing):
+ *   - what a lookup of the names it mentions may find: for each name, which shared files
+ *     define it as a class or as the last part of a module name, and as a function when the
+ *     file also mentions the defining module's last part (functions are found only through
+ *     their module: `mod.f`, project.c find_named). A lookup resolves a name the file's text
+ *     holds (an import, a base list, `x.Net`), and where that name is defined changes only
+ *     with a shared file's definitions;
+ *   - which of its own functions get summaries: those some file names (project.c,
+ *     needs_summary; a summary takes from the file's budget).
+ * A file's key holds its digest, and a result that read file i's facts stores it with file
+ * i's bytes (driver/check.c). So a new definition, or a function named for the first time,
+ * changes the results that may see it, not every result: copying a training script, whose
+ * classes become shared, keeps the others'. */
+uint64_t dl_sharing_names_digest(const DlSharing *s, size_t i);
+
 /* The names of the functions the project's text mentions other than where it defines them: a
  * superset of the names files refer to (see DlModuleIR.referenced_names). Strings owned by `s`. */
 const DlInterner *dl_sharing_mentioned_functions(const DlSharing *s);

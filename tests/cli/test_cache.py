@@ -163,19 +163,64 @@ class CacheTest(CacheCase):
         self.write("helpers.py", BUGGY + "\n\ndef scale(t):\n    return t * 3\n")
         self.assertNotIn("served from the cache", self.devlint(".").stdout)
 
-    def test_a_name_defined_anywhere_invalidates_every_python_result(self):
-        # a lookup that found nothing (or the one class of a name) records no file: the names
-        # the shared files define are in every key
-        self.write("helpers.py", BUGGY + "\n\ndef scale(t):\n    return t * 2\n")
+    def test_a_name_defined_anew_invalidates_the_results_that_may_look_it_up(self):
+        # a lookup that found nothing (or the one class of a name) records no file: a key holds
+        # where the names its file mentions are defined, and an entry stores that of each file
+        # it read with the file's bytes (dl_sharing_names_digest)
+        self.write("helpers.py", BUGGY + "\n\ndef scale(t):\n    return t * 2  # no Widget\n")
         self.write("user.py", "import torch\nfrom helpers import scale\n"
                               "y = scale(torch.ones(2))\nz = torch.randn(2)\nz.to('cuda')\n")
+        self.write("other.py", "import torch\nimport registry\nnet = registry.Net()\n"
+                               "w = torch.randn(2)\nw.to('cuda')\n")
         self.write("config.py", CONFIG_CPU)
         # config.py is shared (main.py imports it): a lookup may find the names it defines
         self.write("main.py", "import torch\nimport config\n")
         self.devlint(".")
-        self.mark_served_from_cache("user.py")
+        self.mark_served_from_cache("user.py", "other.py")
+        # other.py's `registry.Net()` may find the one class Net of the project
         self.write("config.py", CONFIG_CPU + "\n\nclass Net:\n    pass\n")
-        self.assertNotIn("served from the cache", self.devlint(".").stdout)
+        out = self.devlint(".").stdout
+        self.assertIn("user.py:5:1: DL101 [unassigned-to] served from the cache", out)
+        self.assertIn("other.py:5:1: DL101 [unassigned-to] the result", out)
+        # helpers.py, whose facts user.py read, mentions Widget (which makes widgets.py shared)
+        self.mark_served_from_cache("user.py", "other.py")
+        self.write("widgets.py", "import torch\n\n\nclass Widget:\n    pass\n")
+        out = self.devlint(".").stdout
+        self.assertIn("other.py:5:1: DL101 [unassigned-to] served from the cache", out)
+        self.assertIn("user.py:5:1: DL101 [unassigned-to] the result", out)
+
+    def test_a_copied_training_script_keeps_the_other_results(self):
+        # the copy mentions the original's class: both become shared, and their names are
+        # defined by shared files now; only the files that mention those names are analysed
+        self.write("helpers.py", BUGGY + "\n\ndef scale(t):\n    return t * 2\n")
+        self.write("user.py", "import torch\nfrom helpers import scale\n"
+                              "y = scale(torch.ones(2))\nz = torch.randn(2)\nz.to('cuda')\n")
+        train = ("import torch\nfrom helpers import scale\n\n\nclass Points:\n    pass\n\n\n"
+                 "p = Points()\ny = scale(torch.ones(2))\nx = torch.randn(2)\nx.to('cuda')\n")
+        self.write("train.py", train)
+        self.devlint(".")
+        self.mark_served_from_cache("helpers.py", "user.py", "train.py")
+        self.write("train_copy.py", train)
+        proc = self.devlint("--format", "json", ".")
+        served = sorted(f["path"] for f in json.loads(proc.stdout)["findings"]
+                        if f["message"] == "served from the cache")
+        self.assertEqual(served, ["helpers.py", "user.py"])
+        self.assertEqual(len(json.loads(proc.stdout)["findings"]), 4)
+
+    def test_a_function_named_for_the_first_time_invalidates_the_results_that_read_its_file(self):
+        # a function no file names gets no summary: naming it changes its file's facts, which
+        # user.py read, not other.py's
+        self.write("helpers.py", BUGGY + "\n\ndef scale(t):\n    return t * 2\n\n\n"
+                                 "def spare(t):\n    return t.cpu()\n")
+        self.write("user.py", "import torch\nfrom helpers import scale\n"
+                              "y = scale(torch.ones(2))\nz = torch.randn(2)\nz.to('cuda')\n")
+        self.write("other.py", "import torch\nw = torch.randn(2)\nw.to('cuda')\n")
+        self.devlint(".")
+        self.mark_served_from_cache("user.py", "other.py")
+        self.write("new.py", "import torch\nfrom helpers import spare\n")
+        out = self.devlint(".").stdout
+        self.assertIn("other.py:3:1: DL101 [unassigned-to] served from the cache", out)
+        self.assertIn("user.py:5:1: DL101 [unassigned-to] the result", out)
 
     def test_a_dataloader_in_another_file_invalidates_the_dataset_it_marks(self):
         # DL113 is reported in dataset.py, and decided by train.py's DataLoader, which

@@ -294,3 +294,90 @@ Test(sharing, a_subclass_of_a_class_whose_file_mentions_dataloader_may_place_mar
     cr_assert_not(dl_sharing_may_place_marks(p.sharing, 8), "out of range");
     done(&p);
 }
+
+Test(sharing, a_names_digest_changes_with_the_definers_of_the_names_the_file_mentions) {
+    const char *before[] = {"lib.py", "class Net:\n    pass\n", "user.py",
+                            "import lib\nn = lib.Net()\n", "other.py", "import lib\nx = 1\n",
+                            "alone.py", "y = 2\n", NULL};
+    const char *after[] = {"lib.py", "class Net:\n    pass\n", "user.py",
+                           "import lib\nn = lib.Net()\n", "other.py", "import lib\nx = 1\n",
+                           "alone.py", "y = 2\n", "more.py",
+                           "import lib\nclass Net:  # a second one\n    pass\n", NULL};
+    Project a, b;
+    scan(&a, 1, before);
+    scan(&b, 2, after);
+    cr_assert_neq(dl_sharing_names_digest(a.sharing, 1), 0, "user.py mentions lib and Net");
+    cr_assert_neq(dl_sharing_names_digest(a.sharing, 1), dl_sharing_names_digest(b.sharing, 1),
+                  "a second Net, in a shared file");
+    cr_assert_eq(dl_sharing_names_digest(a.sharing, 2), dl_sharing_names_digest(b.sharing, 2),
+                 "other.py names no Net");
+    cr_assert_eq(dl_sharing_names_digest(a.sharing, 3), 0, "alone.py names nothing defined");
+    cr_assert_eq(dl_sharing_names_digest(a.sharing, 9), 0, "out of range");
+    done(&a);
+    done(&b);
+}
+
+/* `count` shared files m0.py ... defining `forward`, plus `extra` (path, text) and a user that
+ * imports the modules named in `uses`; returns the user's names digest. */
+static uint64_t user_digest(int count, const char *extra_path, const char *extra_text,
+                            const char *uses) {
+    static char paths[40][16], texts[40][64];
+    const char *files[2 * 44 + 1];
+    size_t n = 0;
+    for (int i = 0; i < count; i++) {
+        snprintf(paths[i], sizeof paths[i], "m%d.py", i);
+        snprintf(texts[i], sizeof texts[i], "def forward(x):\n    return x\n");
+        files[n++] = paths[i];
+        files[n++] = texts[i];
+    }
+    if (extra_path) {
+        files[n++] = extra_path;
+        files[n++] = extra_text;
+    }
+    files[n++] = "user.py";
+    files[n++] = uses;
+    files[n++] = NULL;
+    Project p;
+    scan(&p, 1, files);
+    uint64_t digest = dl_sharing_names_digest(p.sharing, n / 2 - 1);
+    done(&p);
+    return digest;
+}
+
+Test(sharing, a_function_counts_for_a_file_that_names_its_module_too) {
+    /* functions are found through their module (`m3.forward`): a file that names forward
+     * and m3 depends on who defines forward in a module m3, not elsewhere */
+    for (int many = 0; many < 2; many++) {
+        /* few definers and several modules named, then many definers and one module named:
+         * the two ways the pairs are looked up */
+        int count = many ? 30 : 2;
+        const char *uses = many ? "import m1\ny = m1.forward(2)\n"
+                                : "import m0, m1, m9, m10, m11\ny = m1.forward(2)\n";
+        uint64_t alone = user_digest(count, NULL, NULL, uses);
+        cr_assert_neq(alone, 0);
+        cr_assert_neq(user_digest(count, "pkg/m1.py", "def forward(x):\n    return x\n", uses),
+                      alone, "another forward in a module m1");
+        /* shared: it names its own module */
+        cr_assert_eq(user_digest(count, "pkg/other.py", "import other\ndef forward(x):\n    pass\n",
+                                 uses),
+                     alone, "a forward in a module the user does not name");
+    }
+}
+
+Test(sharing, a_names_digest_changes_with_which_of_the_files_functions_some_file_names) {
+    /* a function no file names gets no summary (project.c, needs_summary) */
+    const char *before[] = {"lib.py", "def helper(x):\n    return x\ndef used(x):\n    return x\n",
+                            "user.py", "import lib\ny = lib.used(1)\n", NULL};
+    const char *after[] = {"lib.py", "def helper(x):\n    return x\ndef used(x):\n    return x\n",
+                           "user.py", "import lib\ny = lib.used(1)\n", "new.py",
+                           "from lib import helper\n", NULL};
+    Project a, b;
+    scan(&a, 1, before);
+    scan(&b, 1, after);
+    cr_assert_neq(dl_sharing_names_digest(a.sharing, 0), dl_sharing_names_digest(b.sharing, 0),
+                  "lib.py's helper is named now");
+    cr_assert_eq(dl_sharing_names_digest(a.sharing, 1), dl_sharing_names_digest(b.sharing, 1),
+                 "user.py defines no function");
+    done(&a);
+    done(&b);
+}
