@@ -4,8 +4,10 @@
  * (dl_sharing_decide) needs no text: it looks every file's identifier hashes up in the table of
  * the names the project defines and notes who mentions each. Two names with the same hash can
  * only make a file look mentioned when it is not: a file too many is shared, never one too few
- * left out. */
+ * left out. The same table then tells which files may place DataLoader marks (sharing_marks.c)
+ * and what each file's names may find (sharing_names.c). */
 #include "driver/sharing.h"
+#include "driver/sharing_table.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -18,39 +20,6 @@
 #include "driver/module_refs.h"
 #include "frontend/python.h"
 
-/* A name some file defines: a module, a class or a function (one entry may be all three). */
-typedef struct Name {
-    const char *text; /* NUL-terminated, in DlSharing.arena */
-    uint32_t len, hash;
-    bool is_module, is_class, is_function;
-    int32_t mentioner;    /* the first file that mentions it other than by defining it; -1 none */
-    bool mentioned_twice; /* and a second file does too */
-    bool used_as_module;  /* some file may name a module by it (driver/module_refs.h) */
-    bool marks;           /* a class of a file whose facts may place DataLoader marks */
-} Name;
-
-enum { FILTER_BITS = 1 << 20 }; /* 128 KiB: stays in cache while every identifier is tested */
-
-struct DlSharing {
-    DlArena arena;
-    Name *names;
-    uint32_t cap, count; /* cap: a power of two */
-    uint64_t *filter;    /* bit (hash >> 12) % FILTER_BITS set for every name: most identifiers of a
-                            file name nothing defined in the project and stop here */
-    const DlSharingFile *files;
-    const char **modules; /* each file's module name (NULL: takes no part) */
-    bool *shared;
-    bool *places_marks; /* dl_sharing_may_place_marks */
-    uint64_t *names_digests; /* dl_sharing_names_digest */
-    struct Definers *definers; /* by name hash: who defines it among the shared files */
-    uint32_t definers_cap, definer_count;
-    DL_VEC(struct FunctionDefiner) function_definers; /* by name hash, then module hash */
-    uint64_t *definers_filter; /* as `filter`, for the definers' names */
-    size_t file_count;
-    DlInterner mentioned_functions;
-    uint64_t mentioned_hash; /* of that set, whatever the order of its names */
-};
-
 /* ---------------------------------------------------------------- characters and hashes */
 
 /* Identifier characters: letters, digits, '_' and (conservatively) every non-ASCII byte. */
@@ -58,10 +27,6 @@ static const bool word_char[256] = {
     ['0' ... '9'] = true, ['A' ... 'Z'] = true,   ['a' ... 'z'] = true,
     ['_'] = true,         [0x80 ... 0xff] = true,
 };
-
-static uint32_t filter_bit(uint32_t hash) {
-    return (hash >> 12) & (FILTER_BITS - 1);
-}
 
 static size_t word_length(const char *text, size_t len, size_t at) {
     size_t end = at;
@@ -305,7 +270,7 @@ void dl_sharing_file_free(DlSharingFile *f) {
 
 /* ---------------------------------------------------------------- the table of names */
 
-static Name *slot_of(const DlSharing *s, const char *text, size_t len, uint32_t hash) {
+Name *dl_sharing_slot(const DlSharing *s, const char *text, size_t len, uint32_t hash) {
     for (uint32_t i = hash & (s->cap - 1);; i = (i + 1) & (s->cap - 1)) {
         Name *n = &s->names[i];
         if (!n->text || (n->hash == hash && n->len == len && memcmp(n->text, text, len) == 0))
@@ -320,14 +285,14 @@ static void grow(DlSharing *s) {
     s->names = calloc(s->cap, sizeof *s->names);
     if (!s->names) abort();
     for (uint32_t i = 0; i < old_cap; i++)
-        if (old[i].text) *slot_of(s, old[i].text, old[i].len, old[i].hash) = old[i];
+        if (old[i].text) *dl_sharing_slot(s, old[i].text, old[i].len, old[i].hash) = old[i];
     free(old);
 }
 
 static Name *add_name(DlSharing *s, const char *text, size_t len) {
     if ((s->count + 1) * 2 > s->cap) grow(s);
     uint32_t hash = dl_name_hash(text, len);
-    Name *n = slot_of(s, text, len, hash);
+    Name *n = dl_sharing_slot(s, text, len, hash);
     if (!n->text) {
         n->text = dl_arena_strndup(&s->arena, text, len);
         n->len = (uint32_t)len;
@@ -341,7 +306,7 @@ static Name *add_name(DlSharing *s, const char *text, size_t len) {
 static const Name *find_name(const DlSharing *s, const char *text) {
     if (!s->count) return NULL;
     size_t len = strlen(text);
-    const Name *n = slot_of(s, text, len, dl_name_hash(text, len));
+    const Name *n = dl_sharing_slot(s, text, len, dl_name_hash(text, len));
     return n->text ? n : NULL;
 }
 
@@ -367,8 +332,8 @@ static void note_used_as_module(Name *n) {
 static void note_hashes(DlSharing *s, const uint32_t *hashes, uint32_t count, int32_t file,
                         bool as_module) {
     for (uint32_t k = 0; k < count; k++) {
-        uint32_t hash = hashes[k], bit = filter_bit(hash);
-        if (!(s->filter[bit / 64] >> (bit % 64) & 1)) continue;
+        uint32_t hash = hashes[k];
+        if (!filter_may_hold(s->filter, hash)) continue;
         for (uint32_t i = hash & (s->cap - 1); s->names[i].text; i = (i + 1) & (s->cap - 1)) {
             if (s->names[i].hash != hash) continue;
             if (as_module)
@@ -396,277 +361,6 @@ static void note_mentions(void *ctx, size_t index) {
 static bool mentioned_by_another(const Name *n, int32_t file) {
     int32_t first = __atomic_load_n(&n->mentioner, __ATOMIC_RELAXED);
     return n->mentioned_twice || (first != -1 && first != file);
-}
-
-/* ---------------------------------------------------------------- DataLoader marks */
-
-typedef DL_VEC(uint32_t) SlotVec;
-
-/* A file that defines classes may name the class in table slot `slot` as a base. */
-typedef struct ClassMention {
-    uint32_t slot, file;
-} ClassMention;
-
-typedef DL_VEC(ClassMention) ClassMentionVec;
-
-static int by_slot(const void *a, const void *b) {
-    const ClassMention *x = a, *y = b;
-    if (x->slot != y->slot) return (x->slot > y->slot) - (x->slot < y->slot);
-    return (x->file > y->file) - (x->file < y->file);
-}
-
-/* File i may place marks: so may every file defining a class that may name one of its classes
- * as a base (pushed on `newly`, the slots of the classes newly known as such). */
-static void mark_source(DlSharing *s, size_t i, SlotVec *newly) {
-    const DlSharingFile *f = &s->files[i];
-    s->places_marks[i] = true;
-    const char *name = f->names;
-    for (uint32_t k = 0; k < f->class_count; k++) {
-        size_t n = strlen(name);
-        Name *entry = slot_of(s, name, n, dl_name_hash(name, n));
-        if (entry->text && !entry->marks) {
-            entry->marks = true;
-            dl_vec_push(newly, (uint32_t)(entry - s->names));
-        }
-        name += n + 1;
-    }
-}
-
-/* dl_sharing_may_place_marks for every file: the files that mention DataLoader, then a walk
- * over "defines a class and may name a class of as a base" (each file and each name at most
- * once). A base is resolved from the names of its base list, through the file's imports
- * (dataflow/project.c, qualify_static): `from base import Trainer as T` ... `class Mine(T)`. */
-static void find_mark_sources(DlSharing *s) {
-    SlotVec newly = {0};
-    for (size_t i = 0; i < s->file_count; i++)
-        if (s->files[i].takes_part && s->files[i].mentions_dataloader) mark_source(s, i, &newly);
-    if (!newly.len) return;
-    /* where the other files that define classes may name a base: its base list or an import
-     * (driver/module_refs.h), else anywhere */
-    ClassMentionVec mentions = {0};
-    for (size_t i = 0; i < s->file_count; i++) {
-        const DlSharingFile *f = &s->files[i];
-        if (!f->takes_part || !f->class_count || s->places_marks[i]) continue;
-        const uint32_t *hashes = f->module_refs_known ? f->module_refs : f->mentions;
-        uint32_t count = f->module_refs_known ? f->module_ref_count : f->mention_count;
-        for (uint32_t k = 0; k < count; k++) {
-            uint32_t hash = hashes[k], bit = filter_bit(hash);
-            if (!(s->filter[bit / 64] >> (bit % 64) & 1)) continue;
-            for (uint32_t j = hash & (s->cap - 1); s->names[j].text; j = (j + 1) & (s->cap - 1))
-                if (s->names[j].hash == hash && s->names[j].is_class)
-                    dl_vec_push(&mentions, ((ClassMention){j, (uint32_t)i}));
-        }
-    }
-    if (mentions.len) qsort(mentions.items, mentions.len, sizeof *mentions.items, by_slot);
-    while (newly.len) {
-        uint32_t slot = newly.items[--newly.len];
-        size_t lo = 0, hi = mentions.len; /* the first mention of `slot` */
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (mentions.items[mid].slot < slot)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        for (; lo < mentions.len && mentions.items[lo].slot == slot; lo++)
-            if (!s->places_marks[mentions.items[lo].file])
-                mark_source(s, mentions.items[lo].file, &newly);
-    }
-    dl_vec_free(&mentions);
-    dl_vec_free(&newly);
-}
-
-/* ---------------------------------------------------------------- what a file's names find */
-
-/* The shared files that define a name as a class or as the last part of a module name, as one
- * digest (a sum, whatever the order), and whether some define it as a function. */
-typedef struct Definers {
-    uint32_t hash; /* the name's (dl_name_hash) */
-    bool used;
-    bool functions; /* some shared file defines a function of that name */
-    bool module;    /* the last part of a shared file's module name */
-    uint32_t first_function, function_count; /* its run of DlSharing.function_definers */
-    uint64_t digest;
-} Definers;
-
-/* A shared file that defines a function: found only through its module's name (`mod.f`,
- * `from mod import f`: dataflow/project.c, find_named), so it counts for a file that mentions
- * both. */
-typedef struct FunctionDefiner {
-    uint32_t name, module; /* hashes: the function's, its module name's last part */
-    uint64_t digest;       /* of the file's path */
-} FunctionDefiner;
-
-static Definers *definers_slot(const DlSharing *s, uint32_t hash) {
-    for (uint32_t i = hash & (s->definers_cap - 1);; i = (i + 1) & (s->definers_cap - 1))
-        if (!s->definers[i].used || s->definers[i].hash == hash) return &s->definers[i];
-}
-
-static Definers *add_definers(DlSharing *s, uint32_t hash) {
-    if ((s->definer_count + 1) * 2 > s->definers_cap) {
-        Definers *old = s->definers;
-        uint32_t old_cap = s->definers_cap;
-        s->definers_cap = old_cap ? old_cap * 2 : 1024;
-        s->definers = calloc(s->definers_cap, sizeof *s->definers);
-        if (!s->definers) abort();
-        for (uint32_t i = 0; i < old_cap; i++)
-            if (old[i].used) *definers_slot(s, old[i].hash) = old[i];
-        free(old);
-    }
-    Definers *d = definers_slot(s, hash);
-    if (!d->used) {
-        d->used = true;
-        d->hash = hash;
-        s->definer_count++;
-    }
-    return d;
-}
-
-static uint64_t definer_digest(const char *path, char kind) {
-    return dl_hash_bytes(&kind, 1, dl_hash_bytes(path, strlen(path), 11));
-}
-
-static int by_function_name(const void *a, const void *b) {
-    const FunctionDefiner *x = a, *y = b;
-    if (x->name != y->name) return (x->name > y->name) - (x->name < y->name);
-    if (x->module != y->module) return (x->module > y->module) - (x->module < y->module);
-    return (x->digest > y->digest) - (x->digest < y->digest);
-}
-
-/* A few words into a digest's term (splitmix64's finaliser): cheaper than dl_hash_bytes for the
- * hundreds of thousands of terms a large project's digests add up. */
-static uint64_t mix(uint64_t x) {
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ULL;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
-
-static int by_hash(const void *a, const void *b) {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* The first of `n` sorted hashes that is not below `key`. */
-static size_t lower_bound(const uint32_t *hashes, size_t stride, size_t n, uint32_t key) {
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (hashes[mid * stride] < key)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-/* The digest of the shared files that define function `name` in a module whose name's last
- * part is one of `modules` (sorted): each pair is looked up from the shorter side. */
-static uint64_t function_definers_digest(const DlSharing *s, const Definers *name,
-                                         const uint32_t *modules, size_t module_count) {
-    const FunctionDefiner *all = s->function_definers.items;
-    size_t stride = sizeof *all / sizeof(uint32_t);
-    size_t first = name->first_function, end = first + name->function_count;
-    uint64_t digest = 0;
-    for (size_t i = first; i < end; i++) {
-        const FunctionDefiner *fd = &all[i];
-        bool mentioned;
-        if (end - first <= module_count) {
-            size_t at = lower_bound(modules, 1, module_count, fd->module);
-            mentioned = at < module_count && modules[at] == fd->module;
-        } else { /* many definers (`__init__`, `forward`): skip to the next module mentioned */
-            size_t at = lower_bound(modules, 1, module_count, fd->module);
-            if (at == module_count) break;
-            if (modules[at] != fd->module) {
-                i = first + lower_bound(&all[first].module, stride, end - first, modules[at]) - 1;
-                continue;
-            }
-            mentioned = true;
-        }
-        if (!mentioned) continue;
-        digest += mix(fd->digest ^ mix(((uint64_t)fd->name << 32 | fd->module) + 19));
-    }
-    return digest;
-}
-
-/* dl_sharing_names_digest for file `index`: the definers of each name it mentions. */
-static void digest_names(void *ctx, size_t index) {
-    DlSharing *s = ctx;
-    const DlSharingFile *f = &s->files[index];
-    if (!f->takes_part) return;
-    uint64_t digest = 0;
-    /* which of its own functions get summaries: those some file names (project.c,
-     * needs_summary; DlSharing.mentioned_functions) */
-    const char *name = f->names;
-    for (uint32_t k = 0; k < f->class_count + f->function_count; k++) {
-        size_t n = strlen(name);
-        const Name *entry = k >= f->class_count ? slot_of(s, name, n, dl_name_hash(name, n)) : NULL;
-        if (entry && entry->text && entry->mentioner != -1) digest += mix(entry->hash + 23);
-        name += n + 1;
-    }
-    DL_VEC(uint32_t) modules = {0};
-    DL_VEC(const Definers *) functions = {0};
-    for (uint32_t k = 0; s->definer_count && k < f->mention_count; k++) {
-        uint32_t hash = f->mentions[k], bit = filter_bit(hash);
-        if (!(s->definers_filter[bit / 64] >> (bit % 64) & 1)) continue;
-        const Definers *d = definers_slot(s, hash);
-        if (!d->used) continue;
-        if (d->digest) digest += mix(d->digest ^ mix(d->hash + 13));
-        if (d->module) dl_vec_push(&modules, hash);
-        if (d->functions) dl_vec_push(&functions, d);
-    }
-    if (modules.len && functions.len) {
-        qsort(modules.items, modules.len, sizeof *modules.items, by_hash);
-        for (size_t k = 0; k < functions.len; k++)
-            digest += function_definers_digest(s, functions.items[k], modules.items, modules.len);
-    }
-    dl_vec_free(&modules);
-    dl_vec_free(&functions);
-    s->names_digests[index] = digest;
-}
-
-static void find_names_digests(DlSharing *s, char *const *paths, int threads) {
-    for (size_t i = 0; i < s->file_count; i++) {
-        const DlSharingFile *f = &s->files[i];
-        if (!f->takes_part || !s->shared[i]) continue;
-        const char *module = s->modules[i], *last = strrchr(module, '.');
-        last = last ? last + 1 : module;
-        uint32_t module_hash = dl_name_hash(last, strlen(last));
-        Definers *m = add_definers(s, module_hash);
-        m->digest += definer_digest(paths[i], 'm');
-        m->module = true;
-        const char *name = f->names;
-        for (uint32_t k = 0; k < f->class_count + f->function_count; k++) {
-            size_t n = strlen(name);
-            Definers *d = add_definers(s, dl_name_hash(name, n));
-            if (k < f->class_count) {
-                d->digest += definer_digest(paths[i], 'c');
-            } else {
-                d->functions = true;
-                dl_vec_push(&s->function_definers,
-                            ((FunctionDefiner){d->hash, module_hash, definer_digest(paths[i], 'f')}));
-            }
-            name += n + 1;
-        }
-    }
-    if (s->function_definers.len)
-        qsort(s->function_definers.items, s->function_definers.len,
-              sizeof *s->function_definers.items, by_function_name);
-    for (size_t i = 0; i < s->function_definers.len; i++) {
-        Definers *d = definers_slot(s, s->function_definers.items[i].name);
-        if (!d->function_count++) d->first_function = (uint32_t)i;
-    }
-    if (s->definer_count) {
-        s->definers_filter = calloc(FILTER_BITS / 64, sizeof *s->definers_filter);
-        if (!s->definers_filter) abort();
-        for (uint32_t i = 0; i < s->definers_cap; i++)
-            if (s->definers[i].used) {
-                uint32_t bit = filter_bit(s->definers[i].hash);
-                s->definers_filter[bit / 64] |= (uint64_t)1 << (bit % 64);
-            }
-    }
-    if (s->count) dl_parallel_for(s->file_count, threads, digest_names, s);
 }
 
 /* ---------------------------------------------------------------- the decision */
@@ -699,15 +393,11 @@ DlSharing *dl_sharing_decide(const DlSharingFile *files, char *const *paths, siz
             name += n + 1;
         }
     }
-    s->filter = calloc(FILTER_BITS / 64, sizeof *s->filter);
-    if (!s->filter) abort();
+    s->filter = filter_new();
     for (uint32_t i = 0; i < s->cap; i++)
-        if (s->names[i].text) {
-            uint32_t bit = filter_bit(s->names[i].hash);
-            s->filter[bit / 64] |= (uint64_t)1 << (bit % 64);
-        }
+        if (s->names[i].text) filter_add(s->filter, s->names[i].hash);
     dl_parallel_for(count, threads, note_mentions, s);
-    find_mark_sources(s);
+    dl_sharing_find_mark_sources(s);
 
     for (size_t i = 0; i < count; i++) {
         const DlSharingFile *f = &files[i];
@@ -723,7 +413,7 @@ DlSharing *dl_sharing_decide(const DlSharingFile *files, char *const *paths, siz
         }
         s->shared[i] = shared;
     }
-    find_names_digests(s, paths, threads);
+    dl_sharing_find_names_digests(s, paths, threads);
     dl_interner_init(&s->mentioned_functions, NULL);
     for (uint32_t i = 0; i < s->cap; i++) {
         const Name *n = &s->names[i];
@@ -767,24 +457,13 @@ void dl_sharing_free(DlSharing *s) {
     free(s->modules);
     free(s->shared);
     free(s->places_marks);
-    free(s->names_digests);
-    free(s->definers);
-    dl_vec_free(&s->function_definers);
-    free(s->definers_filter);
+    dl_sharing_names_free(s);
     dl_arena_release(&s->arena);
     free(s);
 }
 
 bool dl_sharing_is_shared(const DlSharing *s, size_t i) {
     return i < s->file_count && s->shared[i];
-}
-
-uint64_t dl_sharing_names_digest(const DlSharing *s, size_t i) {
-    return i < s->file_count ? s->names_digests[i] : 0;
-}
-
-bool dl_sharing_may_place_marks(const DlSharing *s, size_t i) {
-    return i < s->file_count && s->places_marks[i];
 }
 
 const DlInterner *dl_sharing_mentioned_functions(const DlSharing *s) {

@@ -1,0 +1,80 @@
+/* The decision's table, shared by the files that make it (internal to driver/sharing*.c):
+ * sharing.c scans the files and decides which are shared, sharing_marks.c which may place
+ * DataLoader marks, sharing_names.c what each file's names may find. */
+#ifndef DL_DRIVER_SHARING_TABLE_H
+#define DL_DRIVER_SHARING_TABLE_H
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "core/arena.h"
+#include "core/intern.h"
+#include "core/vec.h"
+#include "driver/sharing.h"
+
+/* A name some file defines: a module, a class or a function (one entry may be all three). */
+typedef struct Name {
+    const char *text; /* NUL-terminated, in DlSharing.arena */
+    uint32_t len, hash;
+    bool is_module, is_class, is_function;
+    int32_t mentioner;    /* the first file that mentions it other than by defining it; -1 none */
+    bool mentioned_twice; /* and a second file does too */
+    bool used_as_module;  /* some file may name a module by it (driver/module_refs.h) */
+    bool marks;           /* a class of a file whose facts may place DataLoader marks */
+} Name;
+
+enum { FILTER_BITS = 1 << 20 }; /* 128 KiB: stays in cache while every identifier is tested */
+
+struct DlSharing {
+    DlArena arena;
+    Name *names;
+    uint32_t cap, count; /* cap: a power of two */
+    uint64_t *filter;    /* bit (hash >> 12) % FILTER_BITS set for every name: most identifiers of a
+                            file name nothing defined in the project and stop here */
+    const DlSharingFile *files;
+    const char **modules; /* each file's module name (NULL: takes no part) */
+    bool *shared;
+    bool *places_marks;        /* dl_sharing_may_place_marks */
+    uint64_t *names_digests;   /* dl_sharing_names_digest */
+    struct Definers *definers; /* by name hash: who defines it among the shared files */
+    uint32_t definers_cap, definer_count;
+    DL_VEC(struct FunctionDefiner) function_definers; /* by name hash, then module hash */
+    uint64_t *definers_filter;                        /* as `filter`, for the definers' names */
+    size_t file_count;
+    DlInterner mentioned_functions;
+    uint64_t mentioned_hash; /* of that set, whatever the order of its names */
+};
+
+static inline uint32_t filter_bit(uint32_t hash) {
+    return (hash >> 12) & (FILTER_BITS - 1);
+}
+
+/* A filter of FILTER_BITS bits (a one-hash Bloom filter) over a table's hashes. */
+static inline uint64_t *filter_new(void) {
+    uint64_t *filter = calloc(FILTER_BITS / 64, sizeof *filter);
+    if (!filter) abort();
+    return filter;
+}
+
+static inline void filter_add(uint64_t *filter, uint32_t hash) {
+    uint32_t bit = filter_bit(hash);
+    filter[bit / 64] |= (uint64_t)1 << (bit % 64);
+}
+
+/* False: no hash of the table is `hash`. */
+static inline bool filter_may_hold(const uint64_t *filter, uint32_t hash) {
+    uint32_t bit = filter_bit(hash);
+    return filter[bit / 64] >> (bit % 64) & 1;
+}
+
+/* The table's entry for a name: the name's own, or the empty slot it would take. */
+Name *dl_sharing_slot(const DlSharing *s, const char *text, size_t len, uint32_t hash);
+
+/* sharing_marks.c: fills `places_marks` (dl_sharing_may_place_marks), once mentions are noted. */
+void dl_sharing_find_mark_sources(DlSharing *s);
+/* sharing_names.c: fills `names_digests` (dl_sharing_names_digest), once `shared` is decided;
+ * and frees what that took. */
+void dl_sharing_find_names_digests(DlSharing *s, char *const *paths, int threads);
+void dl_sharing_names_free(DlSharing *s);
+
+#endif
