@@ -8,8 +8,9 @@
  *     digest of their contents; the entry is used only while those contents are the same.
  *     What no lookup can record (a name that is not defined anywhere yet) is in the key: for
  *     the file's own text and, with each file read, for that file's (where the names it mentions
- *     are defined, dl_sharing_names_digest); a shared file's result also stores the DataLoader marks (DL113) on its
- *     own definitions and what they were computed from (DlCacheMarks), which the run compares;
+ *     are defined, dl_sharing_names_digest); a shared file's result also stores the
+ *     DataLoader marks (DL113) on its own definitions and what they were computed from
+ *     (DlCacheMarks), which the run compares;
  *   - C++: the compile command and libclang's version (in the key), and the size and mtime of
  *     every header the compiler read (stored with the entry, checked when it is loaded). A file
  *     that failed on a missing header is kept too, with the directories the header would

@@ -768,9 +768,9 @@ static void analyse_job(Run *run, FileJob *job) {
     job->reads = NULL;
 }
 
-/* The shared DataLoader files (FileJob.may_place_marks), once the leaves are done (they may mark the shared
- * datasets their DataLoader workers read): first, so that the others' entries can record
- * their stamps (Run.marks_inputs). */
+/* The shared DataLoader files (FileJob.may_place_marks), once the leaves are done (they may
+ * mark the shared datasets their DataLoader workers read): first, so that the others' entries
+ * can record their stamps (Run.marks_inputs). */
 static void analyse_shared_dataloaders(void *arg, size_t index) {
     Run *run = arg;
     FileJob *job = &run->jobs[run->order[index]];

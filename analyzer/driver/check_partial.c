@@ -124,9 +124,9 @@ static bool text_reads(Run *run, FileJob *job, uint8_t *wanted, uint8_t *reach) 
 /* Decides which shared files the project is built over (FileJob.in_build), and what the build
  * must know of the others (`leaves`): whether a partial build is made. It is when every result
  * to analyse is a Python file's with a record, and some shared file is not needed. A shared
- * file's result reads the marks of every DataLoader file (DL113, FileJob.may_place_marks): when one is
- * analysed, or its marks must be compared, those are built (the leaves among them summarised)
- * with the files they read, and so are the pending results' files that had marks. */
+ * file's result reads the marks of every DataLoader file (DL113, FileJob.may_place_marks):
+ * when one is analysed, or its marks must be compared, those are built (the leaves among them
+ * summarised) with the files they read, and so are the pending results' files that had marks. */
 bool dl_partial_plan(Run *run, DlProjectLeaves *leaves) {
     const char *off = getenv("DEVLINT_FULL_BUILD"); /* to compare the two */
     if (off && *off && strcmp(off, "0") != 0) return false;
