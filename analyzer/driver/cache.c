@@ -29,7 +29,7 @@ struct DlCache {
     DlStatMemo *stats;
 };
 
-enum { DL_CACHE_FORMAT = 4 }; /* bump when the entry layout changes */
+enum { DL_CACHE_FORMAT = 5 }; /* bump when the entry layout changes */
 
 uint64_t dl_cache_tool_key(void) {
     uint64_t h = dl_hash_bytes(DEVLINT_VERSION, strlen(DEVLINT_VERSION), DL_CACHE_FORMAT);
@@ -345,6 +345,7 @@ static void fill_record(const cJSON *j, DlCacheRecord *record) {
     record->found = true;
     record->workers_may_touch_devices =
         cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "workers"));
+    record->has_names_digest = get_hex(j, "names", &record->names_digest);
     const cJSON *s;
     cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(j, "sources"))
         if (cJSON_IsString(s) && record->source) record->source(record->ctx, s->valuestring);
@@ -541,6 +542,7 @@ void dl_cache_store(DlCache *cache, const char *path, uint64_t key, const DlResu
         add_names(j, "classes", sources->classes, sources->class_count);
         add_names(j, "functions", sources->functions, sources->function_count);
         if (sources->workers_may_touch_devices) cJSON_AddTrueToObject(j, "workers");
+        add_hex(j, "names", sources->names_digest);
     }
     if (sources && sources->has_placed) {
         cJSON *list = cJSON_AddArrayToObject(j, "placed");

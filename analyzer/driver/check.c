@@ -724,6 +724,7 @@ static void store_result(Run *run, FileJob *job) {
     }
     DlCacheSources sources = {0};
     own_facts(job, &sources);
+    sources.names_digest = job->names_digest;
     const char **paths;
     uint64_t *hashes;
     sources.count = result_sources(run, job, &paths, &hashes);

@@ -64,6 +64,7 @@ static void read_record(void *arg, size_t index) {
     bool same = dl_cache_load_record(run->cache, job->path, job->cache_key, &now, NULL, &record);
     job->has_record = record.found && (same || !job->cached);
     job->record_workers = record.workers_may_touch_devices;
+    job->names_changed = !record.has_names_digest || record.names_digest != job->names_digest;
     job->has_placed = job->has_record && record.has_placed;
 }
 
@@ -149,6 +150,7 @@ bool dl_partial_plan(Run *run, DlProjectLeaves *leaves) {
     if (!wanted) abort();
     uint8_t *reach = wanted + run->count; /* what new files' text may reach */
     size_t new_files = 0;
+    bool reached = false;
     for (size_t i = 0; i < run->count; i++) {
         FileJob *job = &run->jobs[i];
         bool analysed = !job->cached || dl_marks_need_facts(job);
@@ -167,8 +169,12 @@ bool dl_partial_plan(Run *run, DlProjectLeaves *leaves) {
         if (job->marks_from_record) continue;
         wanted[i] = 1;
         for (size_t k = 0; k < job->prior_reads.len; k++) wanted[job->prior_reads.items[k]] = 1;
+        /* it names a definition it did not: what its text reaches too (else, when it reads a
+         * file left out, the check runs again over every shared file) */
+        if (!job->cached && job->names_changed && text_reads(run, job, wanted, reach))
+            reached = true;
     }
-    if (new_files) { /* and what those files read, as their records say */
+    if (new_files || reached) { /* and what those files read, as their records say */
         for (size_t i = 0; i < run->count; i++)
             run->jobs[i].wants_record = reach[i] && !run->jobs[i].has_record;
         read_records(run);

@@ -69,6 +69,9 @@ typedef struct FileJob {
     bool wants_record;
     bool has_record;        /* the record was read (for a result from the cache: the entry's) */
     bool record_workers;    /* the record's DlCacheRecord.workers_may_touch_devices */
+    bool names_changed;     /* the record's names digest is not FileJob.names_digest: the file
+                               names a definition it did not (an import added), and may read a
+                               file its entry did not */
     DL_VEC(uint32_t) prior_reads; /* the files the stored result read (job indices) */
     DL_VEC(char) defined; /* the record's classes and top-level functions: "c" or "f", the
                              name, NUL */

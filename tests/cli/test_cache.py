@@ -473,14 +473,29 @@ class PartialBuildTest(CacheCase):
 
     def test_a_result_that_reads_a_file_left_out_is_checked_again(self):
         self.write_two_configs()
-        self.write("model.py", MODEL.replace("from config ", "from config_cpu "))
+        # model.py names both configs from the start (the names it mentions do not change)
+        self.write("model.py", MODEL.replace("from config ", "import config_gpu\nfrom config_cpu "))
         self.assertEqual(self.codes(self.timed(".")), [])
         # model.py now reads config_gpu.py, which its entry did not: the partial build leaves it
         # out, and the lookup of config_gpu.DEVICE says it might have answered otherwise
-        self.write("model.py", MODEL.replace("from config ", "from config_gpu "))
+        self.write("model.py", MODEL.replace("from config ", "import config_cpu\nfrom config_gpu "))
         proc = self.timed(".")
         self.assertIn("partial build: 1 of 2 shared files", proc.stderr)
         self.assertIn("checking again", proc.stderr)
+        self.assertEqual(self.codes(proc), [("model.py", 6, "DL102")])
+        self.assert_same_as_without_cache(proc)
+
+    def test_an_edit_that_names_another_definition_builds_what_its_text_reaches(self):
+        self.write_two_configs()
+        self.write("config_other.py", CONFIG_CPU)
+        self.write("main.py", "import torch\nimport config_cpu\nimport config_gpu\nimport config_other\n")
+        self.write("model.py", MODEL.replace("from config ", "from config_cpu "))
+        self.assertEqual(self.codes(self.timed(".")), [])
+        # the names model.py mentions change: the files its text now reaches are built too
+        self.write("model.py", MODEL.replace("from config ", "from config_gpu "))
+        proc = self.timed(".")
+        self.assertIn("partial build: 2 of 3 shared files", proc.stderr)
+        self.assertNotIn("checking again", proc.stderr)
         self.assertEqual(self.codes(proc), [("model.py", 5, "DL102")])
         self.assert_same_as_without_cache(proc)
 
@@ -560,9 +575,11 @@ class PartialBuildTest(CacheCase):
         self.write("b.py", net)
         self.write("main.py", "import torch\nimport a\nimport b\n")
         use = "\nmodel = %s()\nx = torch.randn(8, 4).cuda()\ny = model(x)\n"
-        self.write("train.py", "import torch\nfrom a import Net\n" + use % "Net")
-        self.assertEqual(self.codes(self.timed(".")), [("train.py", 6, "DL105")])
-        self.write("train.py", "import torch\nimport models\n" + use % "models.Net")
+        # train.py names the same definitions before and after (else what its text reaches is
+        # built too)
+        self.write("train.py", "import torch\nimport models\nfrom a import Net\n" + use % "Net")
+        self.assertEqual(self.codes(self.timed(".")), [("train.py", 7, "DL105")])
+        self.write("train.py", "import torch\nimport models\nimport a\n" + use % "models.Net")
         proc = self.timed(".")
         self.assertIn("partial build: 1 of 2 shared files", proc.stderr)
         self.assertNotIn("checking again", proc.stderr)

@@ -77,19 +77,22 @@ static void note_placed(void *ctx, const char *path, uint32_t position) {
     p->positions[p->count++] = position;
 }
 
-Test(cache, a_records_placed_marks_come_back_even_when_its_key_does_not_match) {
+Test(cache, a_records_placed_marks_and_names_come_back_even_when_its_key_does_not_match) {
     DlCache *cache = open_cache();
     DlResult r = {0};
     const char *placed_paths[] = {"pkg/data.py", "pkg/data.py"};
     const uint32_t positions[] = {0, 3};
     DlCacheSources sources = {.has_placed = true, .placed_paths = placed_paths,
-                              .placed_positions = positions, .placed_count = 2};
+                              .placed_positions = positions, .placed_count = 2,
+                              .names_digest = 0xfeedfacecafe};
     dl_cache_store(cache, "train.py", 5, &r, NULL, 0, &sources);
     dl_cache_store(cache, "other.py", 5, &r, NULL, 0, &(DlCacheSources){0});
     Placed got = {0};
     DlCacheRecord record = {.placed = note_placed, .ctx = &got};
     cr_assert_not(dl_cache_load_record(cache, "train.py", 6, NULL, NULL, &record));
     cr_assert(record.found && record.has_placed);
+    cr_assert(record.has_names_digest && record.names_digest == 0xfeedfacecafe,
+              "the names digest it was stored with (an edit that changes it reaches further)");
     cr_assert_eq(got.count, 2);
     cr_assert_str_eq(got.paths[1], "pkg/data.py");
     cr_assert_eq(got.positions[0], 0);
