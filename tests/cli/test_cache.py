@@ -472,17 +472,23 @@ class PartialBuildTest(CacheCase):
         self.assert_same_as_without_cache(proc)
 
     def test_a_result_that_reads_a_file_left_out_is_checked_again(self):
-        self.write_two_configs()
-        # model.py names both configs from the start (the names it mentions do not change)
-        self.write("model.py", MODEL.replace("from config ", "import config_gpu\nfrom config_cpu "))
-        self.assertEqual(self.codes(self.timed(".")), [])
-        # model.py now reads config_gpu.py, which its entry did not: the partial build leaves it
-        # out, and the lookup of config_gpu.DEVICE says it might have answered otherwise
-        self.write("model.py", MODEL.replace("from config ", "import config_cpu\nfrom config_gpu "))
+        # model.py mentions the same names before and after, and imports only a.py (and a
+        # module no file is): `registry.B()` finds b.py's B by the unique-class fallback
+        klass = ("import torch\nimport torch.nn as nn\n\n\nclass %s(nn.Module):\n"
+                 "    def __init__(self):\n        super().__init__()\n"
+                 "        self.fc = nn.Linear(4, 2)\n")
+        self.write("a.py", klass % "A")
+        self.write("b.py", klass % "B")
+        self.write("main.py", "import torch\nimport a\nimport b\n")
+        use = "\nmodel = %s()  # %s\nx = torch.randn(8, 4).cuda()\ny = model(x)\n"
+        head = "import torch\nimport a\nimport registry  # no such module\n"
+        self.write("model.py", head + use % ("a.A", "B"))
+        self.assertEqual(self.codes(self.timed(".")), [("model.py", 7, "DL105")])
+        self.write("model.py", head + use % ("registry.B", "A"))
         proc = self.timed(".")
         self.assertIn("partial build: 1 of 2 shared files", proc.stderr)
         self.assertIn("checking again", proc.stderr)
-        self.assertEqual(self.codes(proc), [("model.py", 6, "DL102")])
+        self.assertEqual(self.codes(proc), [("model.py", 7, "DL105")])
         self.assert_same_as_without_cache(proc)
 
     def test_an_edit_that_names_another_definition_builds_what_its_text_reaches(self):
