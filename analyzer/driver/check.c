@@ -485,12 +485,9 @@ static uint64_t hash_unrecorded(const Run *run, const DlProjectLeaves *leaves) {
  * collate functions (DL113), which no lookup of its own records: they are stored with it and
  * compared (driver/check_marks.c). Without the text scan (DEVLINT_PARSE_ALL), every analysed
  * file's bytes are in its key. */
-static uint64_t project_hash(const Run *run, const DlSharing *sharing,
-                             const DlProjectLeaves *leaves) {
+static uint64_t project_hash(const Run *run, const DlProjectLeaves *leaves) {
     if (run->tracks_reads) return dl_hash_bytes("shared", 6, hash_unrecorded(run, leaves));
-    uint64_t h = dl_hash_bytes(&run->parse_all, sizeof run->parse_all, 2);
-    h = dl_hash_bytes(&leaves->use_devices, sizeof leaves->use_devices, h);
-    return hash_python_files(run, h);
+    return hash_python_files(run, hash_unrecorded(run, leaves));
 }
 
 /* A C++ file's result reads no other file's facts (its names resolve within its translation
@@ -508,7 +505,8 @@ static uint64_t leaf_project_hash(const Run *run, const DlProjectLeaves *leaves)
     return dl_hash_bytes("leaf", 4, hash_unrecorded(run, leaves));
 }
 
-/* A look-up's view of the files a stored result read: their bytes in this run. */
+/* A look-up's view of the files a stored result read: their bytes in this run, and where the
+ * names they mention are defined (source_hash). */
 bool dl_check_content_hash_now(void *ctx, const char *path, uint64_t *hash) {
     const Run *run = ctx;
     const FileJob *job = dl_path_map_get(&run->job_by_path, path);
@@ -1143,7 +1141,7 @@ static bool check_once(char *const *paths, size_t count, const DlCheckOptions *o
         dl_path_map_init(&run.job_by_path);
         for (size_t i = 0; i < count; i++) dl_path_map_put(&run.job_by_path, paths[i], &run.jobs[i]);
         uint64_t tool = dl_cache_tool_key();
-        uint64_t base = dl_hash_bytes(&tool, sizeof tool, project_hash(&run, sharing, &leaves));
+        uint64_t base = dl_hash_bytes(&tool, sizeof tool, project_hash(&run, &leaves));
         uint64_t cpp_base = dl_hash_bytes(&tool, sizeof tool, cpp_project_hash());
         run.leaf_key_base =
             dl_hash_bytes(&tool, sizeof tool, leaf_project_hash(&run, &leaves));

@@ -67,14 +67,10 @@ void dl_sharing_find_mark_sources(DlSharing *s) {
     if (mentions.len) qsort(mentions.items, mentions.len, sizeof *mentions.items, by_slot);
     while (newly.len) {
         uint32_t slot = newly.items[--newly.len];
-        size_t lo = 0, hi = mentions.len; /* the first mention of `slot` */
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (mentions.items[mid].slot < slot)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
+        size_t stride = sizeof *mentions.items / sizeof(uint32_t);
+        size_t lo = mentions.len ? dl_sharing_lower_bound(&mentions.items[0].slot, stride,
+                                                          mentions.len, slot)
+                                 : 0;
         for (; lo < mentions.len && mentions.items[lo].slot == slot; lo++)
             if (!s->places_marks[mentions.items[lo].file])
                 mark_source(s, mentions.items[lo].file, &newly);

@@ -78,19 +78,6 @@ static int by_hash(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-/* The first of `n` sorted hashes that is not below `key`. */
-static size_t lower_bound(const uint32_t *hashes, size_t stride, size_t n, uint32_t key) {
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (hashes[mid * stride] < key)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 /* The digest of the shared files that define function `name` in a module whose name's last
  * part is one of `modules` (sorted): each pair is looked up from the shorter side. */
 static uint64_t function_definers_digest(const DlSharing *s, const Definers *name,
@@ -101,21 +88,15 @@ static uint64_t function_definers_digest(const DlSharing *s, const Definers *nam
     uint64_t digest = 0;
     for (size_t i = first; i < end; i++) {
         const FunctionDefiner *fd = &all[i];
-        bool mentioned;
-        if (end - first <= module_count) {
-            size_t at = lower_bound(modules, 1, module_count, fd->module);
-            mentioned = at < module_count && modules[at] == fd->module;
-        } else { /* many definers (`__init__`, `forward`): skip to the next module mentioned */
-            size_t at = lower_bound(modules, 1, module_count, fd->module);
+        size_t at = dl_sharing_lower_bound(modules, 1, module_count, fd->module);
+        if (at < module_count && modules[at] == fd->module) {
+            digest += mix(fd->digest ^ mix(((uint64_t)fd->name << 32 | fd->module) + 19));
+        } else if (end - first > module_count) {
+            /* many definers (`__init__`, `forward`): skip to the next module mentioned */
             if (at == module_count) break;
-            if (modules[at] != fd->module) {
-                i = first + lower_bound(&all[first].module, stride, end - first, modules[at]) - 1;
-                continue;
-            }
-            mentioned = true;
+            i = first +
+                dl_sharing_lower_bound(&all[first].module, stride, end - first, modules[at]) - 1;
         }
-        if (!mentioned) continue;
-        digest += mix(fd->digest ^ mix(((uint64_t)fd->name << 32 | fd->module) + 19));
     }
     return digest;
 }

@@ -67,6 +67,21 @@ static inline bool filter_may_hold(const uint64_t *filter, uint32_t hash) {
     return filter[bit / 64] >> (bit % 64) & 1;
 }
 
+/* The first of `n` records, sorted by a 32-bit key `stride` words apart from one record's key to
+ * the next, whose key is not below `key` (`n` when none). */
+static inline size_t dl_sharing_lower_bound(const uint32_t *keys, size_t stride, size_t n,
+                                            uint32_t key) {
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (keys[mid * stride] < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* The table's entry for a name: the name's own, or the empty slot it would take. */
 Name *dl_sharing_slot(const DlSharing *s, const char *text, size_t len, uint32_t hash);
 
