@@ -21,6 +21,10 @@ CLEAN = 'import torch\nx = torch.randn(4, 10)\nx = x.to("cuda")\n'
 # a device defined in one file and used in another: model.py's finding depends on config.py
 CONFIG_CPU = 'import torch\nDEVICE = torch.device("cpu")\n'
 CONFIG_CUDA = 'import torch\nDEVICE = torch.device("cuda")\n'
+# a shared helper with a finding of its own, and a file that reads its summary
+HELPERS = BUGGY + "\n\ndef scale(t):\n    return t * 2\n"
+USER = ("import torch\nfrom helpers import scale\n"
+        "y = scale(torch.ones(2))\nz = torch.randn(2)\nz.to('cuda')\n")
 MODEL = ('import torch\nfrom config import DEVICE\n\n'
          'def step(model):\n    x = torch.randn(8, 4)\n    w = torch.ones(4, device=DEVICE)\n'
          '    return x * w\n')
@@ -114,7 +118,7 @@ class CacheTest(CacheCase):
         # two files that import nothing of each other (leaves, analyzer/driver/sharing.c): a
         # change to one leaves the other's result valid
         self.write("first.py", BUGGY)
-        self.write("second.py", BUGGY + "\n\ndef scale(t):\n    return t * 2\n")
+        self.write("second.py", HELPERS)
         self.devlint(".")
         for entry in self.entries():
             with open(entry, encoding="utf-8") as fh:
@@ -149,9 +153,8 @@ class CacheTest(CacheCase):
         # result is stored with the files whose facts it read, and only those invalidate it
         self.write("config.py", CONFIG_CPU)
         self.write("model.py", MODEL)
-        self.write("helpers.py", BUGGY + "\n\ndef scale(t):\n    return t * 2\n")
-        self.write("user.py", "import torch\nfrom helpers import scale\n"
-                              "y = scale(torch.ones(2))\nz = torch.randn(2)\nz.to('cuda')\n")
+        self.write("helpers.py", HELPERS)
+        self.write("user.py", USER)
         self.devlint(".")
         self.mark_served_from_cache("helpers.py", "user.py")
         self.write("config.py", CONFIG_CUDA)
@@ -168,8 +171,7 @@ class CacheTest(CacheCase):
         # where the names its file mentions are defined, and an entry stores that of each file
         # it read with the file's bytes (dl_sharing_names_digest)
         self.write("helpers.py", BUGGY + "\n\ndef scale(t):\n    return t * 2  # no Widget\n")
-        self.write("user.py", "import torch\nfrom helpers import scale\n"
-                              "y = scale(torch.ones(2))\nz = torch.randn(2)\nz.to('cuda')\n")
+        self.write("user.py", USER)
         self.write("other.py", "import torch\nimport registry\nnet = registry.Net()\n"
                                "w = torch.randn(2)\nw.to('cuda')\n")
         self.write("config.py", CONFIG_CPU)
@@ -192,9 +194,8 @@ class CacheTest(CacheCase):
     def test_a_copied_training_script_keeps_the_other_results(self):
         # the copy mentions the original's class: both become shared, and their names are
         # defined by shared files now; only the files that mention those names are analysed
-        self.write("helpers.py", BUGGY + "\n\ndef scale(t):\n    return t * 2\n")
-        self.write("user.py", "import torch\nfrom helpers import scale\n"
-                              "y = scale(torch.ones(2))\nz = torch.randn(2)\nz.to('cuda')\n")
+        self.write("helpers.py", HELPERS)
+        self.write("user.py", USER)
         train = ("import torch\nfrom helpers import scale\n\n\nclass Points:\n    pass\n\n\n"
                  "p = Points()\ny = scale(torch.ones(2))\nx = torch.randn(2)\nx.to('cuda')\n")
         self.write("train.py", train)
@@ -212,8 +213,7 @@ class CacheTest(CacheCase):
         # user.py read, not other.py's
         self.write("helpers.py", BUGGY + "\n\ndef scale(t):\n    return t * 2\n\n\n"
                                  "def spare(t):\n    return t.cpu()\n")
-        self.write("user.py", "import torch\nfrom helpers import scale\n"
-                              "y = scale(torch.ones(2))\nz = torch.randn(2)\nz.to('cuda')\n")
+        self.write("user.py", USER)
         self.write("other.py", "import torch\nw = torch.randn(2)\nw.to('cuda')\n")
         self.devlint(".")
         self.mark_served_from_cache("user.py", "other.py")
