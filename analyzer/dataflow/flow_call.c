@@ -68,12 +68,10 @@ int flow_param_index(const DlFunction *fn, const char *name) {
     return -1;
 }
 
-/* A summary's device named after one of the callee's parameters (`def make(n, device):
- * return torch.zeros(n, device=device)`) means whatever this call passes there: the argument's
- * device, else the parameter's literal default, else unknown. */
-const DlValue *flow_bind_parameter_device(Flow *F, const DlValue *v, const DlFunction *fn,
-                                          const DlExpr *call, const DlValue *const *argv,
-                                          bool skip_self) {
+/* One value of flow_bind_parameter_device (not the parts of a sequence). */
+static const DlValue *bind_device_of_value(Flow *F, const DlValue *v, const DlFunction *fn,
+                                           const DlExpr *call, const DlValue *const *argv,
+                                           bool skip_self) {
     if (v->dev != DL_DEV_NAMED || !v->dev_name) return v;
     /* `device=x.device` with x a parameter: the device of what the caller passes as x */
     bool of_tensor = false;
@@ -82,6 +80,18 @@ const DlValue *flow_bind_parameter_device(Flow *F, const DlValue *v, const DlFun
     if (len > 7 && flow_streq(name + len - 7, ".device")) {
         name = dl_arena_strndup(F->arena, name, len - 7);
         of_tensor = true;
+    }
+    /* `device=self.filter_banks.device`: the device of something the receiver holds, which may
+     * be the CPU when the caller never moved it. The caller cannot name it: unknown. */
+    const char *dot = strchr(name, '.');
+    if (dot && fn->owner && fn->param_count > 0 && !fn->params[0].star &&
+        strlen(fn->params[0].name) == (size_t)(dot - name) &&
+        strncmp(fn->params[0].name, name, (size_t)(dot - name)) == 0) {
+        DlValue *c = dl_value_copy(F->arena, v);
+        c->dev = DL_DEV_UNKNOWN;
+        c->dev_name = NULL;
+        c->origin = DL_ORIGIN_NONE;
+        return c;
     }
     int index = flow_param_index(fn, name);
     if (index < 0) return v;
@@ -113,6 +123,37 @@ const DlValue *flow_bind_parameter_device(Flow *F, const DlValue *v, const DlFun
     c->dev_name = dev ? dev->dev_name : NULL;
     if (!c->dev) c->origin = DL_ORIGIN_NONE;
     return c;
+}
+
+/* A summary's device named after one of the callee's parameters (`def make(n, device):
+ * return torch.zeros(n, device=device)`) means whatever this call passes there: the argument's
+ * device, else the parameter's literal default, else unknown. So do the items and the element
+ * of a returned tuple or list (`return signals, lengths`). */
+const DlValue *flow_bind_parameter_device(Flow *F, const DlValue *v, const DlFunction *fn,
+                                          const DlExpr *call, const DlValue *const *argv,
+                                          bool skip_self) {
+    if (v->kind != DL_KIND_SEQ) return bind_device_of_value(F, v, fn, call, argv, skip_self);
+    DlValue *c = NULL;
+    for (uint32_t i = 0; i < v->item_count; i++) {
+        const DlValue *item = v->items[i];
+        const DlValue *bound = item ? bind_device_of_value(F, item, fn, call, argv, skip_self)
+                                    : item;
+        if (bound == item) continue;
+        if (!c) {
+            c = dl_value_copy(F->arena, v);
+            const DlValue **items = dl_arena_alloc(F->arena, v->item_count * sizeof *items);
+            memcpy(items, v->items, v->item_count * sizeof *items);
+            c->items = items;
+        }
+        c->items[i] = bound;
+    }
+    const DlValue *elem = v->elem ? bind_device_of_value(F, v->elem, fn, call, argv, skip_self)
+                                  : NULL;
+    if (elem != v->elem) {
+        if (!c) c = dl_value_copy(F->arena, v);
+        c->elem = elem;
+    }
+    return c ? c : v;
 }
 
 const DlValue *flow_call_summary(Flow *F, const DlFunctionInfo *fi, const DlExpr *call,
