@@ -345,6 +345,7 @@ static void fill_record(const cJSON *j, DlCacheRecord *record) {
     record->found = true;
     record->workers_may_touch_devices =
         cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "workers"));
+    record->no_model = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "no_model"));
     record->has_names_digest = get_hex(j, "names", &record->names_digest);
     const cJSON *s;
     cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(j, "sources"))
@@ -542,6 +543,7 @@ void dl_cache_store(DlCache *cache, const char *path, uint64_t key, const DlResu
         add_names(j, "classes", sources->classes, sources->class_count);
         add_names(j, "functions", sources->functions, sources->function_count);
         if (sources->workers_may_touch_devices) cJSON_AddTrueToObject(j, "workers");
+        if (sources->no_model) cJSON_AddTrueToObject(j, "no_model");
         add_hex(j, "names", sources->names_digest);
     }
     if (sources && sources->has_placed) {

@@ -52,6 +52,7 @@ typedef struct DlCacheSources {
     const char *const *classes, *const *functions;
     size_t class_count, function_count;
     bool workers_may_touch_devices;
+    bool no_model; /* it failed to parse (or to load): a build holds no facts of it either */
     uint64_t names_digest; /* where the names the file mentions were defined (DlCacheRecord) */
     const DlCacheMarks *marks; /* a shared file's result: the marks it read (NULL: none) */
     /* a DataLoader file (driver/sharing.h): the marks its facts placed on shared files' definitions
@@ -77,6 +78,7 @@ typedef struct DlCacheFound {
 typedef struct DlCacheRecord {
     bool found; /* an entry for this path: the rest is filled */
     bool workers_may_touch_devices;
+    bool no_model; /* DlCacheSources.no_model */
     bool has_names_digest;
     uint64_t names_digest; /* DlCacheSources.names_digest when it was stored */
     void (*source)(void *ctx, const char *path);

@@ -722,6 +722,7 @@ static void store_result(Run *run, FileJob *job) {
     }
     DlCacheSources sources = {0};
     own_facts(job, &sources);
+    sources.no_model = !job->module; /* (stored before the model is let go) */
     sources.names_digest = job->names_digest;
     const char **paths;
     uint64_t *hashes;

@@ -64,6 +64,7 @@ static void read_record(void *arg, size_t index) {
     bool same = dl_cache_load_record(run->cache, job->path, job->cache_key, &now, NULL, &record);
     job->has_record = record.found && (same || !job->cached);
     job->record_workers = record.workers_may_touch_devices;
+    job->record_no_model = record.no_model;
     job->names_changed = !record.has_names_digest || record.names_digest != job->names_digest;
     job->has_placed = job->has_record && record.has_placed;
 }
@@ -212,6 +213,8 @@ bool dl_partial_plan(Run *run, DlProjectLeaves *leaves) {
     for (size_t i = 0; i < run->count; i++) {
         const FileJob *job = &run->jobs[i];
         if (!is_analysed_python(job) || job->leaf || job->in_build) continue;
+        /* a file that failed to parse is not in a full build either: no lookup finds it */
+        if (job->record_no_model) continue;
         dl_absent_add_file(&run->absent, (uint32_t)i, dl_python_module_name(&names, job->path));
         const char *defined = job->defined.items;
         for (size_t at = 0; at < job->defined.len; at += strlen(defined + at) + 1)

@@ -69,6 +69,7 @@ typedef struct FileJob {
     bool wants_record;
     bool has_record;        /* the record was read (for a result from the cache: the entry's) */
     bool record_workers;    /* the record's DlCacheRecord.workers_may_touch_devices */
+    bool record_no_model;   /* the record's DlCacheRecord.no_model: it failed to parse */
     bool names_changed;     /* the record's names digest is not FileJob.names_digest: the file
                                names a definition it did not (an import added), and may read a
                                file its entry did not */

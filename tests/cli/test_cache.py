@@ -505,6 +505,20 @@ class PartialBuildTest(CacheCase):
         self.assertEqual(self.codes(proc), [("model.py", 5, "DL102")])
         self.assert_same_as_without_cache(proc)
 
+    def test_a_file_that_fails_to_parse_is_not_a_file_left_out(self):
+        # broken.py is shared (model.py imports it) and has no model, in a full build too: a
+        # partial build that leaves it out looks `convert` up where a full build does
+        self.write_two_configs()
+        self.write("broken.py", "import torch\n\ndef convert(:\n    return torch.zeros(2)\n")
+        model = MODEL.replace("from config ", "from config_cpu ") + "from broken import convert\n"
+        self.write("model.py", model + "EXPORTERS = {'onnx': convert}\n")
+        self.assertIn("syntax error", self.timed(".").stdout)  # broken.py
+        self.write("model.py", model + "EXPORTERS = {'onnx': convert}  # edited\n")
+        proc = self.timed(".")
+        self.assertIn("partial build: 1 of 3 shared files", proc.stderr)
+        self.assertNotIn("checking again", proc.stderr)
+        self.assert_same_as_without_cache(proc)
+
     def test_the_dataloaders_that_read_a_shared_file_mark_it_again(self):
         # DL113 in dataset.py is decided by train.py's DataLoader. Editing other.py, which only
         # dataset.py's warm() reads (no summary: it returns nothing), analyses dataset.py again
