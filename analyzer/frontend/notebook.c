@@ -693,6 +693,19 @@ static void nb_mask(NbBuild *b, size_t line) {
     l->masked = true;
 }
 
+/* A line magic that starts a block becomes `0` at its indentation (kept as written): IPython
+ * runs it as a statement (`!wget ...` is `get_ipython().system(...)`), so a block whose body is
+ * only a magic still has one. */
+static void nb_mask_as_statement(NbBuild *b, size_t line) {
+    NbLine *l = &b->info.items[line];
+    size_t indent = 0;
+    while (indent < l->len && nb_is_space(b->program.items[l->text + indent]))
+        indent++;
+    memset(b->program.items + l->text + indent, ' ', l->len - indent);
+    if (indent < l->len) b->program.items[l->text + indent] = '0';
+    l->masked = true;
+}
+
 static bool nb_line_is_blank(const NbBuild *b, size_t line) {
     const NbLine *l = &b->info.items[line];
     for (size_t i = 0; i < l->len; i++)
@@ -712,16 +725,34 @@ static void nb_mask_cell(NbBuild *b, size_t first, size_t end) {
         return;
     }
     NbPyState st = {0};
+    bool opens_block = false; /* the last line of code ended a block's header (`if x:`) */
     for (; i < end; i++) {
         const char *t = b->program.items + b->info.items[i].text;
         size_t n = b->info.items[i].len;
         bool logical_start = st.depth == 0 && !st.quote && !st.continued;
         NbPyState next = st;
         size_t code_end = nb_py_scan(&next, t, n);
-        if (logical_start && nb_is_magic_line(t, n, code_end))
-            nb_mask(b, i); /* the state stays as it was before the magic */
-        else
+        if (!logical_start || !nb_is_magic_line(t, n, code_end)) {
             st = next;
+            if (code_end > 0)
+                opens_block = t[code_end - 1] == ':' && !st.depth && !st.quote && !st.continued;
+            continue;
+        }
+        /* the state stays as it was before the magic, which goes on over the lines its
+         * backslashes continue (`!python prepare.py \` then `  --data_root data`) */
+        bool continued = n > 0 && t[n - 1] == '\\';
+        if (opens_block)
+            nb_mask_as_statement(b, i);
+        else
+            nb_mask(b, i);
+        opens_block = false;
+        while (continued && i + 1 < end) {
+            i++;
+            t = b->program.items + b->info.items[i].text;
+            n = b->info.items[i].len;
+            continued = n > 0 && t[n - 1] == '\\';
+            nb_mask(b, i);
+        }
     }
 }
 

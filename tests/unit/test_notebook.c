@@ -340,9 +340,27 @@ Test(notebook, indented_magics_are_masked) {
     assert_cell_program("'for i in range(3):\\n', '    %time f(i)\\n', '\\t!echo {i}\\n', "
                         "'    g(i)'",
                         "for i in range(3):\n"
-                        "              \n"
+                        "    0         \n"
                         "          \n"
                         "    g(i)\n");
+}
+
+Test(notebook, a_magic_that_starts_a_block_stays_a_statement) {
+    /* IPython runs `!wget ...` as a call: the `if` keeps a body */
+    assert_cell_program("'if not os.path.exists(data):\\n', '  !wget -P data/ http://x/y\\n', "
+                        "'print(1)'",
+                        "if not os.path.exists(data):\n"
+                        "  0                        \n"
+                        "print(1)\n");
+}
+
+Test(notebook, a_shell_escape_goes_on_over_its_backslashes) {
+    assert_cell_program("'!python prepare.py \\\\\\n', '  --data_root data/ \\\\\\n', '  --log\\n', "
+                        "'manifest = 1'",
+                        "                    \n"
+                        "                     \n"
+                        "       \n"
+                        "manifest = 1\n");
 }
 
 Test(notebook, python_that_looks_like_a_magic_is_kept) {
