@@ -11,8 +11,9 @@
  *     are defined, dl_sharing_names_digest); a shared file's result also stores the
  *     DataLoader marks (DL113) on its own definitions and what they were computed from
  *     (DlCacheMarks), which the run compares;
- *   - C++: the compile command and libclang's version (in the key), and the size and mtime of
- *     every header the compiler read (stored with the entry, checked when it is loaded). A file
+ *   - C++: the compile command and which libclang (its file's path, size and mtime, in the
+ *     key), and the size and mtime of every header the compiler read (stored with the entry,
+ *     checked when it is loaded). A file
  *     that failed on a missing header is kept too, with the directories the header would
  *     appear in among those (frontend/cpp_missing_header.h).
  * A Python entry also records its file's own facts (DlCacheRecord), which a run that builds

@@ -1792,14 +1792,21 @@ static void add_cuda_compat_flags(ArgList *args, const char *cache_dir, char **o
 uint64_t dl_cpp_command_hash(const char *path, const char *compile_db_dir) {
     DlCompileCommand cmd = {0};
     char *error = NULL;
-    if (!dl_clang_load(NULL) || !dl_cpp_compile_command(path, compile_db_dir, &cmd, &error)) {
+    /* the compiler: which libclang file, else (a soname) the version it reports */
+    uint64_t h = dl_clang_library_identity();
+    if (!h && !dl_clang_load(NULL)) return 0;
+    if (!dl_cpp_compile_command(path, compile_db_dir, &cmd, &error)) {
         free(error);
         return 0;
     }
-    CXString version = clang_getClangVersion();
-    const char *v = clang_getCString(version);
-    uint64_t h = dl_hash_bytes(v ? v : "", v ? strlen(v) : 0, 0x43505001u);
-    clang_disposeString(version);
+    if (h) {
+        h = dl_hash_bytes(&h, sizeof h, 0x43505002u);
+    } else {
+        CXString version = clang_getClangVersion();
+        const char *v = clang_getCString(version);
+        h = dl_hash_bytes(v ? v : "", v ? strlen(v) : 0, 0x43505001u);
+        clang_disposeString(version);
+    }
     for (size_t i = 0; i < cmd.arg_count; i++)
         h = dl_hash_bytes(cmd.args[i], strlen(cmd.args[i]) + 1, h);
     dl_cpp_compile_command_free(&cmd);

@@ -6,8 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/files.h"
+#include "core/hash.h"
 
 #ifndef DEVLINT_LIBCLANG_PATH
 #define DEVLINT_LIBCLANG_PATH "libclang.so.1"
@@ -18,9 +20,13 @@ DlClangApi dl_clang;
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static char *load_error; /* NULL once loaded */
 
-static void load(void) {
+static const char *library_path(void) {
     const char *path = getenv("DEVLINT_LIBCLANG");
-    if (!path || !*path) path = DEVLINT_LIBCLANG_PATH;
+    return path && *path ? path : DEVLINT_LIBCLANG_PATH;
+}
+
+static void load(void) {
+    const char *path = library_path();
     void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
         const char *why = dlerror();
@@ -35,6 +41,23 @@ static void load(void) {
     DL_CLANG_FUNCTIONS(DL_CLANG_RESOLVE)
 #undef DL_CLANG_RESOLVE
     if (load_error) dlclose(lib); /* kept open for the process's life otherwise */
+}
+
+uint64_t dl_clang_library_identity(void) {
+    const char *path = library_path();
+    if (!strchr(path, '/')) return 0; /* dlopen searches for it */
+    char *resolved = realpath(path, NULL);
+    struct stat st;
+    if (!resolved || stat(resolved, &st) != 0 || !S_ISREG(st.st_mode)) {
+        free(resolved);
+        return 0;
+    }
+    uint64_t h = dl_hash_bytes(resolved, strlen(resolved), 0x4c49424bu);
+    int64_t facts[3] = {(int64_t)st.st_size, (int64_t)st.st_mtim.tv_sec,
+                        (int64_t)st.st_mtim.tv_nsec};
+    h = dl_hash_bytes(facts, sizeof facts, h);
+    free(resolved);
+    return h ? h : 1;
 }
 
 bool dl_clang_load(char **error) {

@@ -8,6 +8,7 @@
 #ifndef DL_CLANG_API_H
 #define DL_CLANG_API_H
 #include <stdbool.h>
+#include <stdint.h>
 
 #include <clang-c/Index.h>
 
@@ -80,6 +81,12 @@ extern DlClangApi dl_clang;
  * and fills dl_clang. Thread-safe. False, with *error set (malloc'd, caller frees; may be NULL)
  * to the reason, when it cannot be opened or lacks a function. */
 bool dl_clang_load(char **error);
+
+/* What tells the libclang dl_clang_load opens (or would) from another, without opening it: its
+ * resolved path, size and modification time, for the cache keys of C++ results (a warm run over
+ * a project with one C++ file need not map LLVM to name its compiler). 0 when the path is not a
+ * file's (a bare soname the dynamic loader resolves): ask the library its version instead. */
+uint64_t dl_clang_library_identity(void);
 
 #ifndef DL_CLANG_API_IMPL
 #define clang_Cursor_isNull dl_clang.clang_Cursor_isNull

@@ -628,6 +628,21 @@ class CppCacheTest(CacheCase):
         self.write("helpers.h", HEADER_ASSIGNS)
         self.assertEqual(self.codes(self.devlint("--format", "json", "ext.cpp")), [])
 
+    def test_a_warm_run_does_not_open_libclang(self):
+        # The key names the compiler by its library file; opening libclang maps LLVM (about
+        # 60 MB and tens of milliseconds) for a result that is already there.
+        self.write("ext.cpp", CPP_FILE)
+        self.write("helpers.h", HEADER_DISCARDS)
+        self.write("train.py", "import torch\nx = torch.randn(2)\nx.to('cuda')\n")
+        self.assertEqual(self.codes(self.devlint("--format", "json", ".")),
+                         [("ext.cpp", 5, "DL101"), ("train.py", 3, "DL101")])
+        warm = self.devlint("--format", "json", ".", env=dict(os.environ, LD_DEBUG="files"))
+        self.assertEqual(self.codes(warm), [("ext.cpp", 5, "DL101"), ("train.py", 3, "DL101")])
+        opened = [line.split("file=")[1].split()[0] for line in warm.stderr.splitlines()
+                  if "file=" in line]
+        self.assertTrue(any("libc.so" in f for f in opened), opened)  # LD_DEBUG reports them
+        self.assertEqual([f for f in opened if "libclang" in f], [])
+
     def errors(self, *args):
         return json.loads(self.devlint("--format", "json", *args).stdout)["errors"]
 
