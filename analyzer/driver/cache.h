@@ -13,9 +13,8 @@
  *     (DlCacheMarks), which the run compares;
  *   - C++: the compile command and which libclang (its file's path, size and mtime, in the
  *     key), and the size and mtime of every header the compiler read (stored with the entry,
- *     checked when it is loaded). A file
- *     that failed on a missing header is kept too, with the directories the header would
- *     appear in among those (frontend/cpp_missing_header.h).
+ *     checked when it is loaded). A file that failed on a missing header is kept too, with
+ *     the directories the header would appear in among those (frontend/cpp_missing_header.h).
  * A Python entry also records its file's own facts (DlCacheRecord), which a run that builds
  * the project over some of the shared files only reads for the files it leaves out.
  * Entries are written to a temporary file and renamed into place, so concurrent runs never
