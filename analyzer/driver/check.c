@@ -965,7 +965,7 @@ static DlSharing *find_leaves(Run *run, char *const *paths, DlProjectLeaves *lea
             free(scan->mentions);
             free(scan->module_refs);
             scan->mentions = scan->module_refs = NULL;
-            scan->mention_count = scan->module_ref_count = 0;
+            scan->mention_count = scan->module_ref_count = scan->base_ref_count = 0;
         }
     }
     char label[128];

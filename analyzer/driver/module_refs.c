@@ -49,6 +49,8 @@ typedef struct Scanner {
     const unsigned char *text;
     size_t len, at;
     HashVec listed;  /* import statements, base lists, f-strings */
+    HashVec bases;   /* base lists only */
+    bool import_alias; /* an import binds a name under another (`import x as y`) */
     HashVec imports; /* the identifiers of import statements: the roots that count */
     DL_VEC(Member) members;
     int depth;            /* open brackets */
@@ -61,6 +63,9 @@ typedef struct Scanner {
     size_t root_at, root_len; /* its first name, hashed only once a `.name` follows */
     bool root_hashed;
     uint32_t root;
+    const char *wanted; /* dl_code_names: the identifier looked for, and whether it was seen */
+    size_t wanted_len;
+    bool seen;
 } Scanner;
 
 static void end_statement(Scanner *s) {
@@ -95,6 +100,8 @@ static void skip_string(Scanner *s, bool prefix_f) {
             size_t start = s->at;
             while (s->at < s->len && name_char(s->text[s->at])) s->at++;
             dl_vec_push(&s->listed, hash_at(s, start, s->at - start));
+            s->seen |= s->wanted && s->at - start == s->wanted_len &&
+                       memcmp(s->text + start, s->wanted, s->wanted_len) == 0;
             continue;
         }
         s->at++;
@@ -120,6 +127,7 @@ static bool word_is(const Scanner *s, size_t start, size_t n, const char *kw, si
 
 /* The name at [start, start + n): hashed only where it may be listed. */
 static void name(Scanner *s, size_t start, size_t n) {
+    s->seen |= s->wanted && n == s->wanted_len && memcmp(s->text + start, s->wanted, n) == 0;
     if (!s->after_dot && (word_is(s, start, n, "import", 6) || word_is(s, start, n, "from", 4))) {
         s->in_import = true;
         s->import_depth = s->depth;
@@ -128,6 +136,8 @@ static void name(Scanner *s, size_t start, size_t n) {
     bool member = s->after_dot && s->has_root;
     uint32_t h = listed || member ? hash_at(s, start, n) : 0;
     if (listed) dl_vec_push(&s->listed, h);
+    if (s->class_state == 3) dl_vec_push(&s->bases, h);
+    if (s->in_import && !s->after_dot && word_is(s, start, n, "as", 2)) s->import_alias = true;
     if (s->in_import) dl_vec_push(&s->imports, h);
     if (s->class_state == 1) s->class_state = 2;
     if (!s->after_dot && word_is(s, start, n, "class", 5)) s->class_state = 1;
@@ -231,7 +241,20 @@ static int compare_hashes(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-void dl_module_refs(const DlSource *src, uint32_t **out, size_t *count) {
+bool dl_code_names(const DlSource *src, const char *identifier) {
+    if (!dl_source_mentions(src, identifier)) return false; /* most files: one memmem */
+    Scanner s = {.text = (const unsigned char *)src->text, .len = src->len};
+    s.wanted = identifier;
+    s.wanted_len = strlen(identifier);
+    scan(&s);
+    dl_vec_free(&s.listed);
+    dl_vec_free(&s.bases);
+    dl_vec_free(&s.imports);
+    dl_vec_free(&s.members);
+    return s.seen;
+}
+
+void dl_module_refs(const DlSource *src, DlModuleRefs *out) {
     Scanner s = {.text = (const unsigned char *)src->text, .len = src->len};
     scan(&s);
     /* the attributes of chains whose root an import binds */
@@ -245,7 +268,11 @@ void dl_module_refs(const DlSource *src, uint32_t **out, size_t *count) {
     }
     dl_vec_free(&s.imports);
     dl_vec_free(&s.members);
-    *count = s.listed.len;
-    *out = s.listed.len ? s.listed.items : malloc(sizeof **out);
-    if (!*out) abort();
+    out->count = s.listed.len;
+    out->refs = s.listed.len ? s.listed.items : malloc(sizeof *out->refs);
+    if (!out->refs) abort();
+    out->base_count = s.bases.len;
+    out->bases = s.bases.len ? s.bases.items : malloc(sizeof *out->bases);
+    if (!out->bases) abort();
+    out->import_alias = s.import_alias;
 }

@@ -14,13 +14,24 @@
  * long only keeps a file shared that need not be. */
 #ifndef DL_DRIVER_MODULE_REFS_H
 #define DL_DRIVER_MODULE_REFS_H
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "core/source.h"
 
-/* The hashes (dl_name_hash, core/hash.h) of those identifiers, possibly repeated, in `*out`
- * (malloc'ed; *count of them). */
-void dl_module_refs(const DlSource *src, uint32_t **out, size_t *count);
+/* The hashes (dl_name_hash, core/hash.h) of those identifiers, possibly repeated (`refs`, of
+ * which `bases` are the ones in base lists), and whether an import binds a name under another
+ * (`import x as y`, `from m import Base as B`): then a base list's name may be an alias. */
+typedef struct DlModuleRefs {
+    uint32_t *refs, *bases; /* malloc'ed */
+    size_t count, base_count;
+    bool import_alias;
+} DlModuleRefs;
+void dl_module_refs(const DlSource *src, DlModuleRefs *out);
+
+/* Whether `identifier` is a name in the file's code: comments and strings do not count, an
+ * f-string's identifiers do (its braces hold code). */
+bool dl_code_names(const DlSource *src, const char *identifier);
 
 #endif

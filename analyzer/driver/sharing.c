@@ -172,19 +172,26 @@ static void find_mentions(DlSharingFile *f, const DlSource *src) {
     if (!f->mentions) abort();
 }
 
-/* The distinct hashes of the identifiers that may name a module. */
+/* The distinct hashes of the identifiers that may name a module, those of base lists first. */
 static void find_module_refs(DlSharingFile *f, const DlSource *src) {
-    uint32_t *refs;
-    size_t n;
-    dl_module_refs(src, &refs, &n);
+    DlModuleRefs r;
+    dl_module_refs(src, &r);
+    uint32_t *refs = malloc((r.base_count + r.count + 1) * sizeof *refs);
+    if (!refs) abort();
     HashSet set = {0};
     hash_set_grow(&set);
     uint32_t kept = 0;
-    for (size_t i = 0; i < n; i++)
-        if (hash_set_add(&set, refs[i])) refs[kept++] = refs[i];
+    for (size_t i = 0; i < r.base_count; i++)
+        if (hash_set_add(&set, r.bases[i])) refs[kept++] = r.bases[i];
+    f->base_ref_count = kept;
+    for (size_t i = 0; i < r.count; i++)
+        if (hash_set_add(&set, r.refs[i])) refs[kept++] = r.refs[i];
     free(set.slots);
+    free(r.refs);
+    free(r.bases);
     f->module_refs = refs;
     f->module_ref_count = kept;
+    f->import_alias = r.import_alias;
 }
 
 struct DlSharingModules {
@@ -235,7 +242,9 @@ void dl_sharing_file_scan(DlSharingFile *f, const DlSource *src, const DlSharing
         f->module_refs_known = true;
     }
     f->mentions_devices = dl_python_mentions_devices(src);
-    f->mentions_dataloader = dl_source_mentions(src, "DataLoader");
+    /* a DataLoader the analysis sees is named in code (`torch.utils.data.DataLoader`, an
+     * import): one named in a comment or a docstring only (NeMo's ModelPT) places no mark */
+    f->mentions_dataloader = dl_code_names(src, "DataLoader");
 }
 
 size_t dl_sharing_file_names_size(const DlSharingFile *f) {

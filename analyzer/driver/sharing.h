@@ -28,7 +28,7 @@ typedef struct DlSharingFile {
     bool mentions_devices; /* names a device, as the front end checks it (DlModuleIR.
                               mentions_devices): the project-wide DlProject.uses_devices needs
                               it before the leaves are lowered */
-    bool mentions_dataloader; /* the text names DataLoader (see dl_sharing_may_place_marks) */
+    bool mentions_dataloader; /* its code names DataLoader (see dl_sharing_may_place_marks) */
     char *names;           /* the class names it defines, then the function names, each
                               NUL-terminated */
     uint32_t class_count, function_count;
@@ -36,8 +36,10 @@ typedef struct DlSharingFile {
                            name where a `def` or `class` defines it */
     uint32_t mention_count;
     uint32_t *module_refs; /* the distinct hashes of the identifiers through which it may name a
-                              module (driver/module_refs.h): a subset of `mentions` */
-    uint32_t module_ref_count;
+                              module (driver/module_refs.h): a subset of `mentions`; the first
+                              `base_ref_count` are those of its classes' base lists */
+    uint32_t module_ref_count, base_ref_count;
+    bool import_alias; /* an import binds a name under another: a base may be an alias */
     bool module_refs_known; /* false: not looked for, since the file mentions no module name of
                                its run; `mentions` stand in for them */
 } DlSharingFile;
@@ -72,13 +74,15 @@ void dl_sharing_free(DlSharing *s);
 bool dl_sharing_is_shared(const DlSharing *s, size_t i);
 
 /* Whether file i's facts may leave DataLoader marks (DL113) on another file's datasets and
- * collate functions: a file that mentions DataLoader, or one defining a class that may inherit
+ * collate functions: a file whose code names DataLoader (dl_code_names: not in a comment or a
+ * plain string, where the analysis never sees one), or one defining a class that may inherit
  * a method from a class of such a file. `__init__`'s helpers run inline while a class's
  * attributes are computed (dataflow/flow_call.c, flow_inline_method), in the class's own file:
  * a base class's `self.make_loader(Points())`, called from a subclass's `__init__` in another
- * file, marks Points from the subclass's file. A base is named in its subclass's file, in its
- * base list or an import (`module_refs`), so the files that define a class and name a class of
- * such a file there are such files too, transitively: a superset, as for sharing. */
+ * file, marks Points from the subclass's file. A base is named in its subclass's base list, or
+ * in an import when the base list holds an alias of it (dataflow/project.c, qualify_static;
+ * `module_refs`), so the files that define a class and name a class of such a file there are
+ * such files too, transitively: a superset, as for sharing. */
 bool dl_sharing_may_place_marks(const DlSharing *s, size_t i);
 
 /* What file i's facts depend on in the other files' text, in one digest (0: nothing):

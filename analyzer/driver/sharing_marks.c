@@ -48,14 +48,17 @@ void dl_sharing_find_mark_sources(DlSharing *s) {
     for (size_t i = 0; i < s->file_count; i++)
         if (s->files[i].takes_part && s->files[i].mentions_dataloader) mark_source(s, i, &newly);
     if (!newly.len) return;
-    /* where the other files that define classes may name a base: its base list or an import
-     * (driver/module_refs.h), else anywhere */
+    /* where the other files that define classes may name a base: in their base lists, and in
+     * their imports too when one binds an alias (`from base import Trainer as T` then
+     * `class Mine(T)`); else anywhere (driver/module_refs.h) */
     ClassMentionVec mentions = {0};
     for (size_t i = 0; i < s->file_count; i++) {
         const DlSharingFile *f = &s->files[i];
         if (!f->takes_part || !f->class_count || s->places_marks[i]) continue;
         const uint32_t *hashes = f->module_refs_known ? f->module_refs : f->mentions;
-        uint32_t count = f->module_refs_known ? f->module_ref_count : f->mention_count;
+        uint32_t count = !f->module_refs_known ? f->mention_count
+                         : f->import_alias     ? f->module_ref_count
+                                               : f->base_ref_count;
         for (uint32_t k = 0; k < count; k++) {
             uint32_t hash = hashes[k];
             if (!filter_may_hold(s->filter, hash)) continue;

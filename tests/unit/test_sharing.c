@@ -281,7 +281,11 @@ Test(sharing, a_subclass_of_a_class_whose_file_mentions_dataloader_may_place_mar
              "unrelated.py", "class Alone:\n    pass\n",
              "loop.py", "from torch.utils.data import DataLoader\n",
              "alias.py", "from base import Trainer as T\nclass Other(T):\n    pass\n",
-             "remark.py", "import base\nclass Doc:  # not a Trainer\n    pass\n", NULL});
+             "remark.py", "import base\nclass Doc:  # not a Trainer\n    pass\n",
+             "config.py", "from base import Trainer\nclass Settings:\n    pass\n",
+             "docs.py", "class Quiet:\n    \"\"\"Feeds a DataLoader.\"\"\"\n"
+             "    # torch.utils.data.DataLoader(ds)\n",
+             "fstring.py", "import torch\nprint(f'{torch.utils.data.DataLoader}')\n", NULL});
     cr_assert(dl_sharing_may_place_marks(p.sharing, 0), "base.py mentions DataLoader");
     cr_assert(dl_sharing_may_place_marks(p.sharing, 1), "sub.py's class may inherit _setup");
     cr_assert(dl_sharing_may_place_marks(p.sharing, 2), "and subsub.py's, through sub.py's");
@@ -291,7 +295,11 @@ Test(sharing, a_subclass_of_a_class_whose_file_mentions_dataloader_may_place_mar
     cr_assert(dl_sharing_may_place_marks(p.sharing, 5), "defines nothing, mentions DataLoader");
     cr_assert(dl_sharing_may_place_marks(p.sharing, 6), "a base through an import's alias");
     cr_assert_not(dl_sharing_may_place_marks(p.sharing, 7), "a base is not named in a comment");
-    cr_assert_not(dl_sharing_may_place_marks(p.sharing, 8), "out of range");
+    cr_assert_not(dl_sharing_may_place_marks(p.sharing, 8), "imports Trainer, subclasses nothing");
+    cr_assert_not(dl_sharing_may_place_marks(p.sharing, 9), "DataLoader in a docstring and a "
+                                                            "comment only");
+    cr_assert(dl_sharing_may_place_marks(p.sharing, 10), "an f-string's braces are code");
+    cr_assert_not(dl_sharing_may_place_marks(p.sharing, 11), "out of range");
     done(&p);
 }
 
