@@ -30,7 +30,10 @@ static const char doc[] =
     "```\n\n"
     "## When it does not fire\n"
     "- `num_workers=0` or absent (the main process loads), or not known to be positive;\n"
-    "- the dataset stays on the CPU and the training loop moves the batch.\n";
+    "- the dataset stays on the CPU and the training loop moves the batch;\n"
+    "- the device is an attribute that `__init__` stores from a parameter defaulting to `None`\n"
+    "  (`def __init__(self, device=None): self.device = device`): an instance built without one\n"
+    "  creates on the CPU, and which device an instance holds is not known.\n";
 
 static bool to_accelerator(const DlValue *dev) {
     return dev && (dev->dev == DL_DEV_CUDA || dev->dev == DL_DEV_NAMED);

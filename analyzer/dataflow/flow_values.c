@@ -215,6 +215,49 @@ DlDeviceTag flow_device_of_string(const char *s) {
 }
 
 /* What device a `.to(arg)` / `device=arg` names; NULL when it is not a device (a dtype, None). */
+/* How `__init__`'s body (not its nested defs) assigns `self.<attr>`: the count of assignments,
+ * and the last value. */
+static void count_self_assignments(const DlBlock *b, const char *attr, int *count,
+                                   const DlExpr **value) {
+    for (uint32_t i = 0; i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_ASSIGN || s->kind == DL_ST_AUGASSIGN) {
+            for (uint32_t t = 0; t < s->target_count; t++) {
+                const DlExpr *target = s->targets[t];
+                if (target && target->kind == DL_EX_ATTR && flow_streq(target->name, attr) &&
+                    target->object && target->object->kind == DL_EX_NAME &&
+                    flow_streq(target->object->name, "self")) {
+                    (*count)++;
+                    *value = s->kind == DL_ST_ASSIGN ? s->value : NULL;
+                }
+            }
+        }
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            count_self_assignments(inner, attr, count, value);
+    }
+}
+
+/* `device=self.device` where `__init__` stores, and only stores, a parameter that defaults to
+ * None (`def __init__(self, device=None): self.device = device`): an instance may hold no
+ * device, and then creates on the CPU. Which device an instance holds is not known here. */
+static bool attribute_of_optional_parameter(Flow *F, const DlExpr *e) {
+    if (e->kind != DL_EX_ATTR || !e->object || e->object->kind != DL_EX_NAME ||
+        !flow_streq(e->object->name, "self") || !F->owner)
+        return false;
+    const DlFunctionInfo *init = dl_project_method(F->env->project, F->owner, "__init__");
+    if (!init) return false;
+    int count = 0;
+    const DlExpr *value = NULL;
+    count_self_assignments(&init->fn->body, e->name, &count, &value);
+    if (count != 1 || !value || value->kind != DL_EX_NAME) return false;
+    int index = flow_param_index(init->fn, value->name);
+    if (index < 0) return false;
+    const DlExpr *d = init->fn->params[index].default_value;
+    return d && d->kind == DL_EX_CONST && flow_streq(d->name, "None");
+}
+
 const DlValue *flow_device_arg(Flow *F, const DlExpr *e, const DlValue *v) {
     if (!e) return NULL;
     if (e->kind == DL_EX_STRING && e->name) {
@@ -260,6 +303,7 @@ const DlValue *flow_device_arg(Flow *F, const DlExpr *e, const DlValue *v) {
     if (q && dl_torch_is_dtype(q)) return NULL;
     const char *t = flow_text(F, e->span);
     if (strstr(t, "dtype")) return NULL;
+    if (attribute_of_optional_parameter(F, e)) return flow_unknown();
     /* a value passed where a device goes, held in a variable, attribute or config entry */
     return flow_named_device(F, flow_key_of(F, e) ? flow_key_of(F, e) : flow_short_text(F, e->span),
                              e->span);
