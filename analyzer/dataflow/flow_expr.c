@@ -18,7 +18,8 @@ const DlValue *flow_element_of(Flow *F, const DlValue *v, DlSpan target_span) {
     if (v->kind == DL_KIND_SEQ && v->elem) return v->elem;
     if (flow_is_tensor(v)) { /* rows of a tensor, items of a batch list: tensors on its device */
         DlValue *part = dl_value_copy(F->arena, v);
-        part->flags &= (uint16_t) ~(DL_VF_WHOLE_BATCH | DL_VF_REGISTERED);
+        part->flags &= (uint16_t) ~(DL_VF_WHOLE_BATCH | DL_VF_REGISTERED | DL_VF_ONE_DIM);
+        if (v->flags & DL_VF_ONE_DIM) part->flags |= DL_VF_ZERO_DIM; /* `for t in arange(n)` */
         part->var = NULL;
         return part;
     }
@@ -175,6 +176,13 @@ static bool picks_one_element(const DlExpr *e, const DlValue *index) {
     return index->kind == DL_KIND_SCALAR || index->kind == DL_KIND_UNKNOWN;
 }
 
+/* `t[1:]`, `t[:-1]`: one slice, which keeps a 1-D tensor 1-D (a slice lowers to an OTHER
+ * expression). */
+static bool is_plain_slice(Flow *F, const DlExpr *e) {
+    return e->item_count == 1 && e->items[0]->kind == DL_EX_OTHER &&
+           strchr(flow_text(F, e->items[0]->span), ':');
+}
+
 /* `batch["prompt"]`, `batch["caption"]`: a dict batch's text fields, which the DataLoader
  * collates into lists of strings, not tensors. */
 static bool names_text_field(const DlExpr *e) {
@@ -204,6 +212,7 @@ const DlValue *flow_eval_subscript(Flow *F, const DlExpr *e) {
         DlValue *r = dl_value_copy(F->arena, obj);
         r->var = NULL;
         r->flags &= (uint16_t)~DL_VF_WHOLE_BATCH;
+        if (!is_plain_slice(F, e)) r->flags &= (uint16_t)~DL_VF_ONE_DIM;
         if (picks_one_element(e, index)) r->flags |= DL_VF_ZERO_DIM;
         if (mismatch) { /* DL114: the indexing fails; do not cascade */
             r->dev = DL_DEV_UNKNOWN;

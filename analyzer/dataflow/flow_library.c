@@ -182,9 +182,17 @@ static const DlValue *made_where_its_data_is(Flow *F, const DlExpr *call, const 
     return r;
 }
 
+/* The factories whose result is always 1-D (DL_VF_ONE_DIM). */
+static bool makes_one_dim(const char *q) {
+    return q && (flow_streq(q, "torch.arange") || flow_streq(q, "torch.linspace") ||
+                 flow_streq(q, "torch.logspace") || flow_streq(q, "torch.randperm") ||
+                 flow_streq(q, "torch.range"));
+}
+
 const DlValue *flow_eval_factory(Flow *F, const DlExpr *call, DlFactoryKind kind,
                                  const DlValue *const *argv) {
     const DlValue *dev = flow_device_keyword(F, call, argv);
+    bool one_dim = kind == DL_FACTORY_PLAIN && makes_one_dim(flow_qualify(F, call->object));
     if (kind == DL_FACTORY_FROM_CPU) {
         DlValue *t = flow_mk_tensor(F, DL_DEV_CPU, NULL, DL_ORIGIN_FACTORY, call->span);
         t->flags |= DL_VF_PIN_KNOWN;
@@ -200,8 +208,12 @@ const DlValue *flow_eval_factory(Flow *F, const DlExpr *call, DlFactoryKind kind
         r->var = NULL;
         return r;
     }
-    if (dev)
-        return flow_with_device(F, flow_mk(F, DL_KIND_TENSOR), dev, DL_ORIGIN_NONE, call->span);
+    if (dev) {
+        DlValue *r =
+            flow_with_device(F, flow_mk(F, DL_KIND_TENSOR), dev, DL_ORIGIN_NONE, call->span);
+        if (one_dim) r->flags |= DL_VF_ONE_DIM;
+        return r;
+    }
     const DlValue *from_data =
         made_where_its_data_is(F, call, flow_qualify(F, call->object), argv);
     if (from_data) return from_data;
@@ -214,6 +226,7 @@ const DlValue *flow_eval_factory(Flow *F, const DlExpr *call, DlFactoryKind kind
     if (F->env->file->module->sets_default_device || flow_has_splat(call))
         return flow_mk(F, DL_KIND_TENSOR);
     DlValue *t = flow_mk_tensor(F, DL_DEV_CPU, NULL, DL_ORIGIN_FACTORY, call->span);
+    if (one_dim) t->flags |= DL_VF_ONE_DIM;
     const DlArg *pin = dl_ir_keyword(call, "pin_memory");
     bool pinned = pin && pin->value->kind == DL_EX_CONST && flow_streq(pin->value->name, "True");
     t->flags |= DL_VF_PIN_KNOWN | (pinned ? DL_VF_PINNED : 0); /* pageable unless pin_memory=True */

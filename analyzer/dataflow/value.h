@@ -73,6 +73,9 @@ enum {
     DL_VF_HELD_ELSEWHERE = 1 << 13, /* module: also an attribute of a module, or handed to a
                                        function that may have registered it: a plain list that
                                        holds it too registers nothing new (DL107) */
+    DL_VF_ONE_DIM = 1 << 14,        /* tensor: 1-D (torch.arange, linspace, logspace, randperm,
+                                       or a slice or a cast of one): what iterating it gives is
+                                       0-dim */
 };
 
 typedef struct DlValue DlValue;
