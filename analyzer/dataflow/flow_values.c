@@ -214,7 +214,6 @@ DlDeviceTag flow_device_of_string(const char *s) {
     return DL_DEV_UNKNOWN;
 }
 
-/* What device a `.to(arg)` / `device=arg` names; NULL when it is not a device (a dtype, None). */
 /* How `__init__`'s body (not its nested defs) assigns `self.<attr>`: the count of assignments,
  * and the last value. */
 static void count_self_assignments(const DlBlock *b, const char *attr, int *count,
@@ -258,6 +257,7 @@ static bool attribute_of_optional_parameter(Flow *F, const DlExpr *e) {
     return d && d->kind == DL_EX_CONST && flow_streq(d->name, "None");
 }
 
+/* What device a `.to(arg)` / `device=arg` names; NULL when it is not a device (a dtype, None). */
 const DlValue *flow_device_arg(Flow *F, const DlExpr *e, const DlValue *v) {
     if (!e) return NULL;
     if (e->kind == DL_EX_STRING && e->name) {
