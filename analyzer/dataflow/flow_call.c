@@ -4,17 +4,6 @@
 
 static bool class_is_stateless(const DlClassInfo *ci);
 
-/* A tensor method that returns a tensor of the receiver's shape (a cast or a copy): a 1-D
- * tensor stays 1-D (DL_VF_ONE_DIM). */
-static bool keeps_shape(const char *m) {
-    static const char *const same[] = {"float", "double", "half", "bfloat16", "long", "int",
-                                       "short", "bool", "byte", "contiguous", "clone", "detach",
-                                       NULL};
-    for (const char *const *s = same; *s; s++)
-        if (strcmp(m, *s) == 0) return true;
-    return false;
-}
-
 /* Calling a module (or a loss): its operands meet; the output lives where the module does. */
 const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *callee_expr,
                                 const DlValue *callee, const DlValue *const *argv) {
@@ -395,7 +384,7 @@ const DlValue *flow_eval_tensor_method(Flow *F, const DlExpr *call, const DlExpr
         DlValue *r = dl_value_copy(F->arena, recv);
         r->var = NULL;
         r->flags &= (uint16_t)~DL_VF_REGISTERED;
-        if (!keeps_shape(m)) r->flags &= (uint16_t)~DL_VF_ONE_DIM;
+        if (!dl_tensor_method_keeps_shape(m)) r->flags &= (uint16_t)~DL_VF_ONE_DIM;
         if (dl_tensor_method_reduces(m) && call->arg_count == 0) r->flags |= DL_VF_ZERO_DIM;
         return r;
     }

@@ -127,54 +127,31 @@ static bool is_empty_placeholder(const char *q, const DlExpr *first) {
            first->items[0]->name && strcmp(first->items[0]->name, "0") == 0;
 }
 
-/* How many leading positional arguments of a plain factory are data whose device, when they
- * are tensors, the result takes without `device=` (the docs: "If None and data is a tensor
- * then the device of data is used"; a sparse tensor is made where its indices and values are;
- * `torch.complex(real, imag)` where its parts are). 0: the factory makes its own data. */
-static uint32_t data_arguments(const char *q) {
-    if (!q) return 0;
-    if (flow_streq(q, "torch.tensor") || flow_streq(q, "torch.as_tensor") ||
-        flow_streq(q, "torch.asarray"))
-        return 1;
-    if (flow_streq(q, "torch.sparse_coo_tensor") || flow_streq(q, "torch.complex") ||
-        flow_streq(q, "torch.polar"))
-        return 2;
-    return 0;
-}
-
-/* The tensor among those data arguments: a copy of it as the result, with its origin (a CPU
- * factory's data is reported at that factory); unknown device when one of them is a tensor
- * whose device is not known; NULL when none is a tensor. Indices and values, or a number's
- * parts, must be on one device: they meet. */
+/* The tensor among a factory's data arguments (dl_torch_factory_data_arguments): a copy of it
+ * as the result, with its origin (a CPU factory's data is reported at that factory); unknown
+ * device when one of them is a tensor whose device is not known, or when a sparse tensor's
+ * indices and values, or a number's parts, are not written out as lists (tensors in practice,
+ * of a device not known here); NULL otherwise. Indices and values, or a number's parts, must be
+ * on one device: they meet. */
 static const DlValue *made_where_its_data_is(Flow *F, const DlExpr *call, const char *q,
                                              const DlValue *const *argv) {
-    uint32_t wanted = data_arguments(q), seen = 0;
+    unsigned wanted = q ? dl_torch_factory_data_arguments(q) : 0, seen = 0;
     const DlValue *from = NULL;
-    bool unknown = false;
+    bool unknown = false, written_out = true;
     OperandList ops = {0};
     for (uint32_t i = 0; i < call->arg_count && seen < wanted; i++) {
         if (call->args[i].keyword) continue;
         seen++;
+        DlExprKind k = call->args[i].value->kind;
+        written_out &= k == DL_EX_LIST || k == DL_EX_TUPLE || k == DL_EX_NUMBER;
         if (!flow_is_tensor(argv[i])) continue;
         flow_add_operand(&ops, call->args[i].value, argv[i]);
         if (!argv[i]->dev) unknown = true;
         else if (!from) from = argv[i];
     }
     if (ops.count > 1) flow_meet(F, call, ops.items, ops.count, -1);
-    if (unknown) return flow_mk(F, DL_KIND_TENSOR);
-    if (!from) {
-        /* a sparse tensor's indices and values, a complex number's parts: tensors in practice,
-         * of a device not known here, unless written out as lists */
-        if (wanted < 2) return NULL;
-        for (uint32_t i = 0, pos = 0; i < call->arg_count && pos < wanted; i++) {
-            if (call->args[i].keyword) continue;
-            pos++;
-            DlExprKind k = call->args[i].value->kind;
-            if (k != DL_EX_LIST && k != DL_EX_TUPLE && k != DL_EX_NUMBER)
-                return flow_mk(F, DL_KIND_TENSOR);
-        }
-        return NULL;
-    }
+    if (unknown || (!from && wanted >= 2 && !written_out)) return flow_mk(F, DL_KIND_TENSOR);
+    if (!from) return NULL;
     DlValue *r = dl_value_copy(F->arena, from);
     r->var = NULL;
     r->items = NULL;
@@ -182,17 +159,11 @@ static const DlValue *made_where_its_data_is(Flow *F, const DlExpr *call, const 
     return r;
 }
 
-/* The factories whose result is always 1-D (DL_VF_ONE_DIM). */
-static bool makes_one_dim(const char *q) {
-    return q && (flow_streq(q, "torch.arange") || flow_streq(q, "torch.linspace") ||
-                 flow_streq(q, "torch.logspace") || flow_streq(q, "torch.randperm") ||
-                 flow_streq(q, "torch.range"));
-}
-
 const DlValue *flow_eval_factory(Flow *F, const DlExpr *call, DlFactoryKind kind,
                                  const DlValue *const *argv) {
     const DlValue *dev = flow_device_keyword(F, call, argv);
-    bool one_dim = kind == DL_FACTORY_PLAIN && makes_one_dim(flow_qualify(F, call->object));
+    const char *q = flow_qualify(F, call->object);
+    bool one_dim = kind == DL_FACTORY_PLAIN && q && dl_torch_factory_is_one_dim(q);
     if (kind == DL_FACTORY_FROM_CPU) {
         DlValue *t = flow_mk_tensor(F, DL_DEV_CPU, NULL, DL_ORIGIN_FACTORY, call->span);
         t->flags |= DL_VF_PIN_KNOWN;
@@ -214,8 +185,7 @@ const DlValue *flow_eval_factory(Flow *F, const DlExpr *call, DlFactoryKind kind
         if (one_dim) r->flags |= DL_VF_ONE_DIM;
         return r;
     }
-    const DlValue *from_data =
-        made_where_its_data_is(F, call, flow_qualify(F, call->object), argv);
+    const DlValue *from_data = made_where_its_data_is(F, call, q, argv);
     if (from_data) return from_data;
     for (uint32_t i = 0; i < call->arg_count; i++) /* torch.zeros(n, device): a TypeError */
         if (!call->args[i].keyword && flow_positional_device(F, call->args[i].value, argv[i]))
@@ -232,7 +202,6 @@ const DlValue *flow_eval_factory(Flow *F, const DlExpr *call, DlFactoryKind kind
     t->flags |= DL_VF_PIN_KNOWN | (pinned ? DL_VF_PINNED : 0); /* pageable unless pin_memory=True */
     if (F->place.cuda_context) t->flags |= DL_VF_CUDA_CONTEXT;
     /* torch.tensor(3.0) / torch.tensor(eps): a 0-dim scalar tensor may meet any device */
-    const char *q = flow_qualify(F, call->object);
     if (q &&
         (flow_streq(q, "torch.tensor") || flow_streq(q, "torch.as_tensor") ||
          flow_streq(q, "torch.scalar_tensor")) &&

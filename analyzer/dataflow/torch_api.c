@@ -53,6 +53,21 @@ bool dl_is_plain_python_base(const char *q) {
     return false;
 }
 
+bool dl_torch_factory_is_one_dim(const char *q) {
+    static const char *const list[] = {"arange", "range", "linspace", "logspace", "randperm",
+                                       NULL};
+    const char *m = member_of(q, "torch");
+    return m && dl_name_in_list(m, list);
+}
+
+unsigned dl_torch_factory_data_arguments(const char *q) {
+    static const char *const one[] = {"tensor", "as_tensor", "asarray", NULL};
+    static const char *const two[] = {"sparse_coo_tensor", "complex", "polar", NULL};
+    const char *m = member_of(q, "torch");
+    if (!m) return 0;
+    return dl_name_in_list(m, one) ? 1 : dl_name_in_list(m, two) ? 2 : 0;
+}
+
 DlFactoryKind dl_torch_factory(const char *q) {
     const char *m = member_of(q, "torch");
     if (!m) return DL_FACTORY_NONE;
@@ -183,6 +198,13 @@ bool dl_tensor_method_keeps_device(const char *m) {
         "var", "norm", "prod", "any", "all", "logsumexp", "amax", "amin", "squeeze_",
         "unsqueeze_", "float_power", "pin_memory", "share_memory_", "to_dense", "to_sparse",
         "masked_select", "nonzero", "long_", "retain_grad", "movedim", "swapaxes", "mT", NULL};
+    return dl_name_in_list(m, list);
+}
+
+bool dl_tensor_method_keeps_shape(const char *m) {
+    static const char *const list[] = {"float", "double", "half", "bfloat16", "long", "int",
+                                       "short", "bool", "byte", "contiguous", "clone", "detach",
+                                       NULL};
     return dl_name_in_list(m, list);
 }
 

@@ -22,6 +22,13 @@ bool dl_torch_owns(const char *qualified);
 bool dl_is_plain_python_base(const char *qualified);
 
 DlFactoryKind dl_torch_factory(const char *qualified);
+/* A plain factory whose result is always 1-D: torch.arange, linspace, logspace, randperm. */
+bool dl_torch_factory_is_one_dim(const char *qualified);
+/* How many leading positional arguments of a plain factory are data whose device, when they
+ * are tensors, the result takes without `device=` (the docs: "If None and data is a tensor then
+ * the device of data is used"): torch.tensor, as_tensor, asarray 1; sparse_coo_tensor (indices,
+ * values), complex and polar (the parts) 2; 0 when the factory makes its own data. */
+unsigned dl_torch_factory_data_arguments(const char *qualified);
 bool dl_torch_is_new_factory_method(const char *method); /* x.new_zeros(...) */
 bool dl_torch_is_random(const char *qualified);          /* torch.randn: a new value each call */
 bool dl_torch_is_dtype(const char *qualified);           /* torch.float16 ... */
@@ -43,6 +50,7 @@ bool dl_torch_is_combining_op(const char *qualified);
 
 /* Tensor methods. */
 bool dl_tensor_method_keeps_device(const char *method); /* x.float(), x.view(...) ... */
+bool dl_tensor_method_keeps_shape(const char *method);  /* x.float(), x.clone(): a cast or copy */
 bool dl_tensor_method_reduces(const char *method);      /* x.sum() with no dim -> 0-dim */
 bool dl_tensor_method_combines(const char *method);     /* x.add(y), x.matmul(y) ... */
 bool dl_tensor_method_to_host(const char *method);      /* x.item(), x.tolist(), x.numpy() */
