@@ -505,6 +505,15 @@ static uint64_t leaf_project_hash(const Run *run, const DlProjectLeaves *leaves)
     return dl_hash_bytes("leaf", 4, hash_unrecorded(run, leaves));
 }
 
+/* A file's cache key over `base` (what its kind of result depends on project-wide): its bytes,
+ * its settings, its compile command (C++; 0 for Python) and where the names it mentions are
+ * defined. */
+static uint64_t file_key(const FileJob *job, uint64_t command_hash, uint64_t base) {
+    uint64_t parts[4] = {job->content_hash, settings_hash(job->settings), command_hash,
+                         job->names_digest};
+    return dl_hash_bytes(parts, sizeof parts, base);
+}
+
 /* A look-up's view of the files a stored result read: their bytes in this run, and where the
  * names they mention are defined (source_hash). */
 bool dl_check_content_hash_now(void *ctx, const char *path, uint64_t *hash) {
@@ -994,8 +1003,7 @@ static void key_shared_files(Run *run) {
         FileJob *job = &run->jobs[i];
         if (!job->late_key) continue;
         job->late_key = false;
-        uint64_t parts[3] = {job->content_hash, settings_hash(job->settings), job->names_digest};
-        job->cache_key = dl_hash_bytes(parts, sizeof parts, base);
+        job->cache_key = file_key(job, 0, base);
         DlCacheContents now = {dl_check_content_hash_now, run};
         job->cached = dl_cache_load(run->cache, job->path, job->cache_key, &now, &job->result, NULL);
     }
@@ -1148,15 +1156,13 @@ static bool check_once(char *const *paths, size_t count, const DlCheckOptions *o
             dl_hash_bytes(&tool, sizeof tool, leaf_project_hash(&run, &leaves));
         for (size_t i = 0; i < count; i++) {
             FileJob *job = &run.jobs[i];
-            uint64_t parts[4] = {job->content_hash, settings_hash(job->settings),
-                                 job->is_cpp ? cpp_command_hash(job, &run) : 0,
-                                 job->names_digest};
-            job->cache_key = dl_hash_bytes(parts, sizeof parts,
-                                           job->is_cpp ? cpp_base
-                                           : job->leaf ? run.leaf_key_base
-                                                       : base);
+            uint64_t command = job->is_cpp ? cpp_command_hash(job, &run) : 0;
+            job->cache_key = file_key(job, command,
+                                      job->is_cpp ? cpp_base
+                                      : job->leaf ? run.leaf_key_base
+                                                  : base);
             /* a C++ file without a command, or a C++ result without its headers: not kept */
-            if (job->is_cpp && !parts[2]) job->cacheable = false;
+            if (job->is_cpp && !command) job->cacheable = false;
             job->late_key = opts->keep && sharing && job->scanned && !job->leaf &&
                             job->cacheable;
         }
