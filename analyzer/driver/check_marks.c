@@ -4,17 +4,17 @@
  * collate functions (DL113: `DataLoader(Points(), num_workers=4)` runs Points.__getitem__ in
  * workers), which no lookup of its own records. Its entry stores the marks on its own
  * definitions (DlCacheMarks.own) and what all the marks were computed from: the stamps of the
- * DataLoader files (DlCacheMarks.inputs): those that mention DataLoader, and those whose
+ * DataLoader files (DlCacheMarks.inputs): those whose code names DataLoader, and those whose
  * classes may run a base class's DataLoader from their `__init__` (dl_sharing_may_place_marks).
- * A stamp covers a file's bytes, its key
- * and the contents of every file its result read (its facts' reads among them), so equal
- * stamps mean equal marks. When the inputs are those of the look-up, the result is used as it
- * is. Otherwise (a DataLoader file was edited, added or removed, or a file it
- * reads was) the run computes the marks and uses the result if the marks on the file's own
- * definitions are the same. So editing a training script analyses no shared file again unless
- * the edit changes a mark. The marks a run computed go into one table (dl_cache_write_marks):
- * the next runs, under the same inputs, take a result whose file and marks the table gives as
- * they are, without computing them again, and without every entry written again. */
+ * A stamp covers a file's bytes, its key and the contents of every file its result read (its
+ * facts' reads among them), so equal stamps mean equal marks. When the inputs are those of the
+ * look-up, the result is used as it is. Otherwise (a DataLoader file was edited, added or
+ * removed, or a file it reads was) the run computes the marks and uses the result if the marks
+ * on the file's own definitions are the same. So editing a training script analyses no shared
+ * file again unless the edit changes a mark. The marks a run computed go into one table
+ * (dl_cache_write_marks): the next runs, under the same inputs, take a result whose file and
+ * marks the table gives as they are, without computing them again, and without every entry
+ * written again. */
 #include <stdlib.h>
 #include <string.h>
 

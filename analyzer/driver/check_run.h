@@ -157,7 +157,7 @@ static inline uint64_t source_hash(const FileJob *job) {
 }
 
 /* A DataLoader file: an analysed Python file whose facts may leave DataLoader marks
- * (FileJob.may_place_marks): it mentions DataLoader, or its classes may run a base class's
+ * (FileJob.may_place_marks): its code names DataLoader, or its classes may run a base class's
  * DataLoader from their `__init__` (driver/sharing.h, dl_sharing_may_place_marks). */
 static inline bool is_dataloader_file(const FileJob *job) {
     return is_analysed_python(job) && job->may_place_marks;
