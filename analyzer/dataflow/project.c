@@ -619,6 +619,41 @@ static void forget_reassigned_devices(DlFileFacts *f, DlClassInfo *c, const DlFu
     dl_vec_free(&names);
 }
 
+/* `self.to(...)`, `self.cuda()`, `self.part.to(...)` as a statement: a module moving itself
+ * or one of its parts in place. */
+static bool moves_self_in_place(const DlExpr *e) {
+    if (!e || e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_ATTR) return false;
+    const char *method = e->object->name;
+    if (!method || (strcmp(method, "to") != 0 && strcmp(method, "cuda") != 0)) return false;
+    const DlExpr *receiver = e->object->object;
+    if (receiver && receiver->kind == DL_EX_ATTR) receiver = receiver->object;
+    return receiver && receiver->kind == DL_EX_NAME && receiver->name &&
+           strcmp(receiver->name, "self") == 0;
+}
+
+static bool block_moves_self_in_place(const DlBlock *b, int depth) {
+    if (depth > 64) return false;
+    for (uint32_t i = 0; i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_EXPR && moves_self_in_place(s->value)) return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (block_moves_self_in_place(inner, depth + 1)) return true;
+    }
+    return false;
+}
+
+/* A module whose forward moves itself or its parts (`self.resampler.to(waveforms.device)`,
+ * speechbrain's Resample) follows its inputs wherever they are: never "not moved". */
+static bool forward_moves_self(const DlClass *cls) {
+    for (uint32_t k = 0; k < cls->method_count; k++) {
+        const DlFunction *fn = cls->methods[k];
+        if (strcmp(fn->name, "forward") == 0 && block_moves_self_in_place(&fn->body, 0))
+            return true;
+    }
+    return false;
+}
+
 /* What each class's __init__ leaves on self, kept in `keep`. */
 static void file_class_attributes(DlProject *p, DlFileFacts *f, const DlFlowState *globals,
                                   DlArena *keep) {
@@ -646,6 +681,7 @@ static void file_class_attributes(DlProject *p, DlFileFacts *f, const DlFlowStat
         /* self.to(device) / self.cuda() inside __init__: the module moves itself */
         const DlValue *self = dl_flow_lookup(st, "self");
         bool moved = self && (self->flags & DL_VF_MOVED);
+        moved = moved || forward_moves_self(c->cls);
         /* a module that stores a device or moves its own parts manages its placement:
          * its instances are not "never moved" */
         for (uint32_t k = 0; k < n && !moved; k++) {
