@@ -36,7 +36,10 @@ static const char doc[] =
     "  is reported where it was made);\n"
     "- `torch.set_default_device(...)` is called in the file, or the factory is inside\n"
     "  `with torch.device(...)`;\n"
-    "- the tensor is 0-dim (`torch.tensor(0.5)`): 0-dim CPU tensors may meet CUDA tensors;\n"
+    "- the tensor is 0-dim (`torch.tensor(0.5)`, one element of a 1-D tensor such as\n"
+    "  `torch.randint(lo, hi, (1,))[0]`): 0-dim CPU tensors may meet CUDA tensors;\n"
+    "- it is read as a number or moved by PyTorch itself: a size, scale factor or padding\n"
+    "  (`F.interpolate(x, (h, w))`, `F.pad(x, (p, p))`), or `ctc_loss`'s targets and lengths;\n"
     "- the factory is inside `with torch.cuda.device(i):` (DL110 reports it);\n"
     "- everything stays on the CPU, or the other operand's device is unknown.\n";
 

@@ -12,9 +12,18 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
      * computes where its inputs are: it has no device of its own for them to meet */
     bool stateless = callee->cls && class_is_stateless(callee->cls);
     if (!stateless) flow_add_operand(&ops, callee_expr, callee);
-    for (uint32_t i = 0; i < call->arg_count; i++)
-        if (!call->args[i].keyword || call->args[i].keyword[0] != '*')
-            flow_add_operand(&ops, call->args[i].value, argv[i]);
+    /* nn.CTCLoss reads its arguments as F.ctc_loss does */
+    bool ctc = callee->kind == DL_KIND_LOSS && callee->literal &&
+               flow_streq(callee->literal, "torch.nn.CTCLoss");
+    unsigned position = 0;
+    for (uint32_t i = 0; i < call->arg_count; i++) {
+        const char *kw = call->args[i].keyword;
+        if (kw && kw[0] == '*') continue;
+        bool meets = !ctc || !dl_torch_argument_meets_no_device("torch.nn.functional.ctc_loss",
+                                                                 position, kw);
+        if (!kw) position++;
+        if (meets) flow_add_operand(&ops, call->args[i].value, argv[i]);
+    }
     if (stateless) {
         if (ops.count > 1) flow_meet(F, call, ops.items, ops.count, -1);
         DlValue *r = flow_combine(F, call, ops.items, ops.count);
@@ -428,6 +437,23 @@ bool flow_tensor_only_method(const char *m) {
     return dl_name_in_list(m, list);
 }
 
+/* A method's result "on the module's device" (`self.inv_freq.device`) is on its receiver's:
+ * where `model.to(device)` put it, and not known for a module that was never moved (the
+ * caller's module is another one). speechbrain's notebook plots `RelPosEncXL(64).make_pe()`. */
+static const DlValue *on_the_receivers_device(Flow *F, const DlValue *r, const DlValue *recv) {
+    if (r->dev != DL_DEV_MODULE || recv->dev == DL_DEV_MODULE) return r;
+    DlValue *c = dl_value_copy(F->arena, r);
+    bool placed = recv->dev == DL_DEV_CUDA || recv->dev == DL_DEV_NAMED || recv->dev == DL_DEV_META;
+    c->dev = placed ? recv->dev : DL_DEV_UNKNOWN;
+    c->dev_name = placed ? recv->dev_name : NULL;
+    if (placed) {
+        c->dev_span = recv->dev_span;
+        c->dev_why = recv->dev_why;
+        c->home = recv->home;
+    }
+    return c;
+}
+
 const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *recv_expr,
                                      const DlValue *recv, const char *m,
                                      const DlValue *const *argv) {
@@ -463,7 +489,8 @@ const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *
                     flow_streq(recv_expr->name, "self")) {
                     return flow_inline_method(F, fi->fn, argv, call);
                 }
-                return flow_call_summary(F, fi, call, argv, true);
+                return on_the_receivers_device(
+                    F, flow_call_summary(F, fi, call, argv, true), recv);
             }
         }
         return flow_unknown();

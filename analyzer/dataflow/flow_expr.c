@@ -176,6 +176,14 @@ static bool picks_one_element(const DlExpr *e, const DlValue *index) {
     return index->kind == DL_KIND_SCALAR || index->kind == DL_KIND_UNKNOWN;
 }
 
+/* `t[0]`, `t[-1]`: one element of a 1-D tensor. */
+static bool picks_a_number(const DlExpr *e) {
+    if (e->item_count != 1) return false;
+    const DlExpr *i = e->items[0];
+    if (i->kind == DL_EX_UNARY && i->object) i = i->object; /* -1 */
+    return i->kind == DL_EX_NUMBER;
+}
+
 /* `t[1:]`, `t[:-1]`: one slice, which keeps a 1-D tensor 1-D (a slice lowers to an OTHER
  * expression). */
 static bool is_plain_slice(Flow *F, const DlExpr *e) {
@@ -213,7 +221,8 @@ const DlValue *flow_eval_subscript(Flow *F, const DlExpr *e) {
         r->var = NULL;
         r->flags &= (uint16_t)~DL_VF_WHOLE_BATCH;
         if (!is_plain_slice(F, e)) r->flags &= (uint16_t)~DL_VF_ONE_DIM;
-        if (picks_one_element(e, index)) r->flags |= DL_VF_ZERO_DIM;
+        if (picks_one_element(e, index) || (picks_a_number(e) && (obj->flags & DL_VF_ONE_DIM)))
+            r->flags |= DL_VF_ZERO_DIM;
         if (mismatch) { /* DL114: the indexing fails; do not cascade */
             r->dev = DL_DEV_UNKNOWN;
             r->origin = DL_ORIGIN_NONE;

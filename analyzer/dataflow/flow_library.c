@@ -127,6 +127,37 @@ static bool is_empty_placeholder(const char *q, const DlExpr *first) {
            first->items[0]->name && strcmp(first->items[0]->name, "0") == 0;
 }
 
+/* A size written out as one dimension: `5`, `(n,)`, `[n]`. */
+static bool one_dimension(const DlExpr *size) {
+    if (!size) return false;
+    if (size->kind == DL_EX_NUMBER) return true;
+    return (size->kind == DL_EX_TUPLE || size->kind == DL_EX_LIST) && size->item_count == 1 &&
+           size->items[0]->kind != DL_EX_STARRED;
+}
+
+/* A sized factory whose size is written out as one dimension: `torch.zeros(5)`,
+ * `torch.ones((n,))`, `torch.randint(lo, hi, (1,))`, `torch.full([n], v)`, `size=(n,)`. */
+static bool sized_one_dim(const char *q, const DlExpr *call) {
+    static const char *const sized[] = {"torch.zeros", "torch.ones", "torch.empty", "torch.rand",
+                                        "torch.randn", NULL};
+    const DlArg *size = dl_ir_keyword(call, "size");
+    if (size) return one_dimension(size->value);
+    if (flow_streq(q, "torch.full")) return one_dimension(dl_ir_positional(call, 0));
+    if (flow_streq(q, "torch.randint")) { /* randint([low,] high, size) */
+        for (uint32_t i = 0; i < call->arg_count; i++) {
+            const DlExpr *v = call->args[i].value;
+            if (!call->args[i].keyword && (v->kind == DL_EX_TUPLE || v->kind == DL_EX_LIST))
+                return one_dimension(v);
+        }
+        return false;
+    }
+    if (!dl_name_in_list(q, sized)) return false;
+    uint32_t positional = 0;
+    for (uint32_t i = 0; i < call->arg_count; i++)
+        if (!call->args[i].keyword) positional++;
+    return positional == 1 && one_dimension(dl_ir_positional(call, 0));
+}
+
 /* The tensor among a factory's data arguments (dl_torch_factory_data_arguments): a copy of it
  * as the result, with its origin (a CPU factory's data is reported at that factory); unknown
  * device when one of them is a tensor whose device is not known, or when a sparse tensor's
@@ -163,7 +194,8 @@ const DlValue *flow_eval_factory(Flow *F, const DlExpr *call, DlFactoryKind kind
                                  const DlValue *const *argv) {
     const DlValue *dev = flow_device_keyword(F, call, argv);
     const char *q = flow_qualify(F, call->object);
-    bool one_dim = kind == DL_FACTORY_PLAIN && q && dl_torch_factory_is_one_dim(q);
+    bool one_dim = kind == DL_FACTORY_PLAIN && q &&
+                   (dl_torch_factory_is_one_dim(q) || sized_one_dim(q, call));
     if (kind == DL_FACTORY_FROM_CPU) {
         DlValue *t = flow_mk_tensor(F, DL_DEV_CPU, NULL, DL_ORIGIN_FACTORY, call->span);
         t->flags |= DL_VF_PIN_KNOWN;
@@ -216,6 +248,7 @@ const DlValue *flow_eval_factory(Flow *F, const DlExpr *call, DlFactoryKind kind
 
 const DlValue *flow_eval_loss_ctor(Flow *F, const DlExpr *call, const DlValue *const *argv) {
     DlValue *loss = flow_mk(F, DL_KIND_LOSS);
+    loss->literal = flow_qualify(F, call->object); /* which loss: its call reads it */
     loss->dev_span = call->span;
     loss->dev_why = flow_short_text(F, call->span);
     loss->flags |= DL_VF_CONSTRUCTED;
@@ -364,9 +397,14 @@ const DlValue *flow_eval_library_call(Flow *F, const DlExpr *call, const char *q
         return call->arg_count && !call->args[0].keyword ? argv[0] : flow_unknown();
     if (dl_torch_is_combining_op(q)) {
         OperandList ops = {0};
-        for (uint32_t i = 0; i < call->arg_count; i++)
-            if (!call->args[i].keyword || call->args[i].keyword[0] != '*')
-                flow_add_operand_deep(F, &ops, call->args[i].value, argv[i]);
+        unsigned position = 0;
+        for (uint32_t i = 0; i < call->arg_count; i++) {
+            const char *kw = call->args[i].keyword;
+            if (kw && kw[0] == '*') continue;
+            bool meets = !dl_torch_argument_meets_no_device(q, position, kw);
+            if (!kw) position++;
+            if (meets) flow_add_operand_deep(F, &ops, call->args[i].value, argv[i]);
+        }
         uint32_t tensors = 0;
         for (uint32_t i = 0; i < ops.count; i++)
             tensors += flow_is_tensor(ops.items[i].value);

@@ -183,6 +183,29 @@ bool dl_torch_is_combining_op(const char *q) {
     return false;
 }
 
+bool dl_torch_argument_meets_no_device(const char *q, unsigned position, const char *keyword) {
+    static const char *const keywords[] = {"size",   "scale_factor", "output_size", "kernel_size",
+                                           "stride", "padding",      "dilation",    "pad",
+                                           "shape",  "dim",          NULL};
+    /* the positions of the shape arguments, after the input: interpolate(input, size,
+     * scale_factor), pad(input, pad), adaptive_avg_pool2d(input, output_size) */
+    static const char *const size_then_scale[] = {"interpolate", "upsample", "upsample_nearest",
+                                                  "upsample_bilinear", NULL};
+    static const char *const size_only[] = {"pad", "adaptive_avg_pool1d", "adaptive_avg_pool2d",
+                                            "adaptive_avg_pool3d", "adaptive_max_pool1d",
+                                            "adaptive_max_pool2d", "adaptive_max_pool3d", NULL};
+    /* ctc_loss(log_probs, targets, input_lengths, target_lengths): it moves the targets to
+     * log_probs' device itself and reads the lengths on the host (aten's LossCTC.cpp) */
+    static const char *const ctc_keywords[] = {"targets", "input_lengths", "target_lengths", NULL};
+    const char *m = member_of(q, "torch.nn.functional");
+    if (m && strcmp(m, "ctc_loss") == 0)
+        return keyword ? dl_name_in_list(keyword, ctc_keywords) : position >= 1;
+    if (keyword) return dl_name_in_list(keyword, keywords);
+    if (!m) return false;
+    if (dl_name_in_list(m, size_then_scale)) return position == 1 || position == 2;
+    return dl_name_in_list(m, size_only) && position == 1;
+}
+
 bool dl_tensor_method_keeps_device(const char *m) {
     static const char *const list[] = {
         "float", "double", "half", "bfloat16", "long", "int", "short", "bool", "byte", "char",

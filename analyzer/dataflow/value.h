@@ -93,7 +93,8 @@ struct DlValue {
     uint32_t item_count;
     DlSpan aux_span;       /* LOSS: the weight= argument; PLAIN_ATTR: the attribute's assignment */
     const void *cls;       /* MODULE/INSTANCE/CLASS: the project DlClassInfo, if any */
-    const char *literal;   /* STRING / SCALAR from a literal: its text ("cuda:1", "4") */
+    const char *literal;   /* STRING / SCALAR from a literal: its text ("cuda:1", "4"); LOSS:
+                              its class ("torch.nn.CTCLoss") */
     const DlModuleIR *home; /* the file dev_span/aux_span point into; NULL: the file being
                                analysed (values from another file's summaries carry theirs) */
 };
