@@ -233,6 +233,18 @@ const DlValue *flow_instantiate(Flow *F, const DlExpr *call, const DlClassInfo *
             m->flags |= DL_VF_MOVED;
             m->flags &= (uint16_t)~DL_VF_CONSTRUCTED;
         }
+        /* `DiscreteSteerer(generator)`, `Wrapper(backbone.to(device))`: built from a tensor on a
+         * device, or from a module that was moved, its state is there too */
+        for (uint32_t i = 0; argv && i < call->arg_count && !dev; i++) {
+            const DlValue *a = argv[i];
+            if ((flow_is_tensor(a) && dl_value_on_device(a)) ||
+                (flow_is_module_like(a) && (dl_value_on_device(a) || (a->flags & DL_VF_MOVED)))) {
+                m->flags |= DL_VF_MOVED;
+                m->flags &= (uint16_t)~DL_VF_CONSTRUCTED;
+                m->dev = DL_DEV_UNKNOWN;
+                break;
+            }
+        }
         /* a module whose __init__ moves itself (self.to(device)) is not "never moved" */
         const DlAttr *self_dev = dl_project_attr(ci, "<moved>");
         if (self_dev) {

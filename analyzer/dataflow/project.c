@@ -631,27 +631,89 @@ static bool moves_self_in_place(const DlExpr *e) {
            strcmp(receiver->name, "self") == 0;
 }
 
-static bool block_moves_self_in_place(const DlBlock *b, int depth) {
-    if (depth > 64) return false;
-    for (uint32_t i = 0; i < b->count; i++) {
-        const DlStmt *s = b->items[i];
-        if (s->kind == DL_ST_EXPR && moves_self_in_place(s->value)) return true;
-        const DlBlock *inner;
-        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            if (block_moves_self_in_place(inner, depth + 1)) return true;
+/* `self.table`, `self.points[0].expand(n, -1)`: a value computed from the module's state. */
+static bool roots_at_own_state(const DlExpr *r) {
+    for (int depth = 0; r && depth < 16; depth++) {
+        if (r->kind == DL_EX_ATTR && r->object && r->object->kind == DL_EX_NAME &&
+            r->object->name && strcmp(r->object->name, "self") == 0)
+            return true;
+        if (r->kind != DL_EX_ATTR && r->kind != DL_EX_CALL && r->kind != DL_EX_SUBSCRIPT)
+            return false;
+        r = r->object;
     }
     return false;
 }
 
-/* A module whose forward moves itself or its parts (`self.resampler.to(waveforms.device)`,
- * speechbrain's Resample) follows its inputs wherever they are: never "not moved". */
-static bool forward_moves_self(const DlClass *cls) {
-    for (uint32_t k = 0; k < cls->method_count; k++) {
-        const DlFunction *fn = cls->methods[k];
-        if (strcmp(fn->name, "forward") == 0 && block_moves_self_in_place(&fn->body, 0))
-            return true;
-    }
+/* A device a call names other than by a literal ("cpu"): where an input is, in practice. */
+static bool names_a_variable_device(const DlExpr *e) {
+    return e && e->kind != DL_EX_STRING && e->kind != DL_EX_CONST;
+}
+
+/* `self.table.to(device)`, `self.points[0].expand(n, -1).to(input)`, `self.w.type_as(x)`,
+ * `torch.as_tensor(self.kernel, device=pred.device)`: a copy of the module's own state made
+ * where a variable says. */
+static bool copies_own_state(const DlExpr *e) {
+    if (e->kind != DL_EX_CALL || !e->object || !e->arg_count) return false;
+    const DlArg *device = dl_ir_keyword(e, "device");
+    if (device && names_a_variable_device(device->value) && !e->args[0].keyword &&
+        roots_at_own_state(e->args[0].value))
+        return true;
+    if (e->object->kind != DL_EX_ATTR || !e->object->name) return false;
+    const char *method = e->object->name;
+    if (strcmp(method, "to") != 0 && strcmp(method, "type_as") != 0) return false;
+    return names_a_variable_device(e->args[0].value) && roots_at_own_state(e->object->object);
+}
+
+static bool expr_copies_own_state(const DlExpr *e, int depth) {
+    if (!e || depth > 64) return false;
+    if (copies_own_state(e)) return true;
+    if (expr_copies_own_state(e->object, depth + 1)) return true;
+    for (uint32_t i = 0; i < e->item_count; i++)
+        if (expr_copies_own_state(e->items[i], depth + 1)) return true;
+    for (uint32_t i = 0; i < e->arg_count; i++)
+        if (expr_copies_own_state(e->args[i].value, depth + 1)) return true;
     return false;
+}
+
+/* What a block of forward does with the module's state: moves it (or a part) in place, or
+ * copies some of it to wherever a call says. */
+static void scan_block_moves(const DlBlock *b, bool *moves_in_place, bool *copies_state,
+                             int depth) {
+    if (depth > 64) return;
+    for (uint32_t i = 0; i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_EXPR && moves_self_in_place(s->value)) *moves_in_place = true;
+        if (s->kind == DL_ST_EXPR || s->kind == DL_ST_ASSIGN || s->kind == DL_ST_AUGASSIGN ||
+            s->kind == DL_ST_RETURN || s->kind == DL_ST_IF || s->kind == DL_ST_FOR)
+            *copies_state = *copies_state || expr_copies_own_state(s->value, 0);
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            scan_block_moves(inner, moves_in_place, copies_state, depth + 1);
+    }
+}
+
+/* A module whose forward moves itself or its parts to its input's device
+ * (`self.resampler.to(waveforms.device)`, speechbrain's Resample), or whose only state is
+ * tensors that its methods copy to where a variable says (`self.points_src.to(input)`, kornia's
+ * CenterCrop2D), follows its inputs wherever they are: never "not moved". A module with
+ * submodules or project bases must move itself: copying one table proves nothing of the rest. */
+static bool forward_follows_its_input(const DlClassInfo *c, const DlAttr *attrs, uint32_t n) {
+    bool moves_in_place = false, copies_state = false;
+    for (uint32_t k = 0; k < c->cls->method_count; k++) {
+        const DlFunction *fn = c->cls->methods[k];
+        bool in_place = false;
+        scan_block_moves(&fn->body, &in_place, &copies_state, 0);
+        if (in_place && strcmp(fn->name, "forward") == 0) moves_in_place = true;
+    }
+    if (moves_in_place) return true;
+    if (!copies_state || c->base) return false;
+    for (uint32_t k = 0; k < n; k++) {
+        const DlValue *v = attrs[k].value;
+        if (v->kind == DL_KIND_MODULE || v->kind == DL_KIND_LOSS || v->kind == DL_KIND_UNKNOWN ||
+            (v->kind == DL_KIND_SEQ && (v->flags & DL_VF_HAS_MODULES)))
+            return false;
+    }
+    return true;
 }
 
 /* What each class's __init__ leaves on self, kept in `keep`. */
@@ -681,7 +743,7 @@ static void file_class_attributes(DlProject *p, DlFileFacts *f, const DlFlowStat
         /* self.to(device) / self.cuda() inside __init__: the module moves itself */
         const DlValue *self = dl_flow_lookup(st, "self");
         bool moved = self && (self->flags & DL_VF_MOVED);
-        moved = moved || forward_moves_self(c->cls);
+        moved = moved || forward_follows_its_input(c, attrs, n);
         /* a module that stores a device or moves its own parts manages its placement:
          * its instances are not "never moved" */
         for (uint32_t k = 0; k < n && !moved; k++) {
