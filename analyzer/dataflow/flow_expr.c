@@ -354,6 +354,11 @@ const DlValue *flow_binary_values(Flow *F, const DlExpr *e, const DlExpr *const 
     if (any_tensor) {
         if (ops.count > 1) flow_meet(F, e, ops.items, ops.count, -1);
         DlValue *r = flow_combine(F, e, ops.items, ops.count);
+        /* `10 ** torch.linspace(-5, 0, 6)`: a number and a 1-D tensor give a 1-D tensor */
+        bool numbers_else = ops.count == 1;
+        for (uint32_t i = 0; i < n && numbers_else; i++)
+            numbers_else = flow_is_tensor(values[i]) || values[i]->kind == DL_KIND_SCALAR;
+        if (numbers_else && (ops.items[0].value->flags & DL_VF_ONE_DIM)) r->flags |= DL_VF_ONE_DIM;
         if (dl_value_on_device(r)) flow_device_work(F, e); /* a @ b on the GPU */
         return r;
     }
