@@ -208,7 +208,7 @@ DlValue *flow_named_device(Flow *F, const char *name, DlSpan span) {
 /* Device of a string literal ("cuda:1"), or UNKNOWN. */
 DlDeviceTag flow_device_of_string(const char *s) {
     if (!s) return DL_DEV_UNKNOWN;
-    if (flow_streq(s, "cpu")) return DL_DEV_CPU;
+    if (strncmp(s, "cpu", 3) == 0 && (s[3] == '\0' || s[3] == ':')) return DL_DEV_CPU; /* "cpu:0" */
     if (strncmp(s, "cuda", 4) == 0 && (s[4] == '\0' || s[4] == ':')) return DL_DEV_CUDA;
     if (flow_streq(s, "meta")) return DL_DEV_META;
     return DL_DEV_UNKNOWN;
