@@ -478,8 +478,11 @@ const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *
             return flow_move_module(F, call, recv_expr, recv, flow_move_target(F, call, m, argv));
         if (dl_module_method_returns_self(m)) return recv;
         if (flow_streq(m, "forward")) return flow_call_module(F, call, recv_expr, recv, argv);
-        if ((flow_streq(m, "add_module") || flow_streq(m, "register_module")) && F->in_init &&
-            recv_expr->kind == DL_EX_NAME && flow_streq(recv_expr->name, "self")) {
+        /* `self.register_parameter(f"sigma_{i}", p)` for each of a list's parameters: the
+         * list's parameters are registered too (MONAI's GaussianFilter) */
+        if ((flow_streq(m, "add_module") || flow_streq(m, "register_module") ||
+             flow_streq(m, "register_parameter")) &&
+            F->in_init && recv_expr->kind == DL_EX_NAME && flow_streq(recv_expr->name, "self")) {
             flow_state_set(F->st, "self.<registers>", flow_mk(F, DL_KIND_OTHER));
             return flow_mk(F, DL_KIND_NONE);
         }
