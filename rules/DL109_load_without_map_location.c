@@ -29,7 +29,8 @@ static const char doc[] =
     "The fix passes the device variable in scope (or `\"cpu\"`): tensors load where the code will\n"
     "use them.\n\n"
     "## When it does not fire\n"
-    "- `map_location=` is given (or a second positional argument);\n"
+    "- `map_location=` is given (or a second positional argument), or may be in a `**kwargs`\n"
+    "  dict;\n"
     "- the file never checks for a GPU outside its test functions, or asserts that one is\n"
     "  there (`assert torch.cuda.is_available()`);\n"
     "- inside test functions.\n";
@@ -50,6 +51,9 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
     extern const DlRule dl_rule_DL109;
     if (!fact->qualified || strcmp(fact->qualified, "torch.load") != 0) return;
     if (dl_ir_keyword(fact->call, "map_location") || dl_ir_positional(fact->call, 1)) return;
+    /* `torch.load(path, **load_kwargs)`: the dict may hold map_location (torchrl adds it when
+     * its caller passes one) */
+    if (dl_ir_keyword(fact->call, "**")) return;
     if (!device_aware(ctx, fact->place)) return;
     DlArena *arena = dl_rule_arena(ctx);
     const char *target = fact->device_in_scope ? fact->device_in_scope : "\"cpu\"";
