@@ -32,7 +32,8 @@ static const char doc[] =
     "## When it does not fire\n"
     "- under a periodic guard (`if step % N == 0:`, `if i == 0:`) or once per epoch, after the\n"
     "  batch loop;\n"
-    "- on CPU tensors, or tensors whose device is unknown;\n"
+    "- on CPU tensors, or tensors whose device is unknown;\n"    "- in a loop that steps an environment with the policy's choice (`env.step(action)`):\n"
+    "  the simulator reads it on the host every step;\n"
     "- `.detach()`, arithmetic and accumulation on the device (no sync);\n"
     "- `if \"mask\" in batch:`, `if x is None:`: membership and identity tests give a Python\n"
     "  bool without reading the device.\n";
@@ -40,6 +41,7 @@ static const char doc[] =
 static void on_sync(DlRuleContext *ctx, const DlSyncFact *fact) {
     extern const DlRule dl_rule_DL201;
     if (!fact->place->batch_loop || !fact->place->every_iteration) return;
+    if (fact->place->steps_environment) return; /* the action must reach the simulator */
     if (strcmp(fact->how, "numpy") == 0 || strchr(fact->how, '.')) return; /* DL108's */
     DlArena *arena = dl_rule_arena(ctx);
     const char *what = strcmp(fact->how, "if") == 0

@@ -48,6 +48,8 @@ struct DlPlace {
     const DlStmt *batch_loop;    /* innermost loop over a data loader (or a step-counted while) */
     bool every_iteration;        /* inside batch_loop and not under a periodic guard
                                     (`if step % N == 0:`) */
+    bool steps_environment;      /* batch_loop steps a simulator with the policy's choice
+                                    (`env.step(action)`), which must reach the host each time */
     const DlExpr *cuda_context;  /* `torch.cuda.device(i)` of an enclosing `with`, or NULL */
     bool in_worker;              /* Dataset.__getitem__ / collate_fn run by DataLoader workers */
     const DlFunction *function;  /* NULL at module level */

@@ -281,6 +281,37 @@ static bool block_trains(const DlBlock *b, int depth) {
     return false;
 }
 
+/* `env.step(action)`, `self.train_env.step(actions)`: a simulator stepped with what the policy
+ * chose, which it reads on the host. */
+static bool steps_environment(const DlExpr *e, int depth) {
+    if (!e || depth > 32) return false;
+    if (e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_ATTR && e->arg_count &&
+        flow_streq(e->object->name, "step")) {
+        const DlExpr *r = e->object->object;
+        const char *name = r && (r->kind == DL_EX_NAME || r->kind == DL_EX_ATTR) ? r->name : NULL;
+        if (name && strstr(name, "env")) return true;
+    }
+    if (steps_environment(e->object, depth + 1)) return true;
+    for (uint32_t i = 0; i < e->item_count; i++)
+        if (steps_environment(e->items[i], depth + 1)) return true;
+    for (uint32_t i = 0; i < e->arg_count; i++)
+        if (steps_environment(e->args[i].value, depth + 1)) return true;
+    return false;
+}
+
+static bool block_steps_environment(const DlBlock *b, int depth) {
+    if (depth > 16) return false;
+    for (uint32_t i = 0; i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_FOR || s->kind == DL_ST_WHILE) continue; /* an inner loop's steps */
+        if (steps_environment(s->value, 0)) return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (block_steps_environment(inner, depth + 1)) return true;
+    }
+    return false;
+}
+
 bool flow_is_batch_loop(Flow *F, const DlStmt *s, const DlValue *iter) {
     /* `for step in range(steps):` whose body runs backward()/optimizer.step() is a training
      * loop too (synthetic data, one fixed batch) */
@@ -323,6 +354,7 @@ void flow_exec_loop(Flow *F, const DlStmt *s) {
     if (flow_is_batch_loop(F, s, iter)) {
         F->place.batch_loop = s;
         F->place.every_iteration = true;
+        F->place.steps_environment = block_steps_environment(&s->parts->body, 0);
     }
     F->loop_depth++;
     int rounds = F->loop_depth > 2 ? 1 : DL_LOOP_ROUNDS;
