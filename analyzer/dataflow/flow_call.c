@@ -628,6 +628,7 @@ const DlValue *flow_eval_builtin(Flow *F, const DlExpr *call, const char *name,
     if (flow_streq(name, "dict") && !dl_ir_positional(call, 0)) {
         DlValue *d = flow_mk(F, DL_KIND_SEQ);
         d->flags |= flow_loader_pin_flags(call, argv);
+        if (flow_device_keyword(F, call, argv)) d->flags |= DL_VF_HOLDS_DEVICE;
         return d;
     }
     if (flow_streq(name, "setattr") && F->in_init && call->arg_count >= 3) {

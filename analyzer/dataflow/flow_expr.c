@@ -253,6 +253,10 @@ uint16_t flow_dict_pin_flags(const DlExpr *e) {
     return DL_VF_PIN_KNOWN;
 }
 
+static bool flow_is_device_key(const DlExpr *k) {
+    return k->kind == DL_EX_STRING && k->name && strcmp(k->name, "device") == 0;
+}
+
 const DlValue *flow_eval_sequence(Flow *F, const DlExpr *e) {
     DlValue *s = flow_mk(F, DL_KIND_SEQ);
     bool dict = e->kind == DL_EX_DICT;
@@ -266,6 +270,9 @@ const DlValue *flow_eval_sequence(Flow *F, const DlExpr *e) {
         items[i] = v;
         elem = elem ? dl_value_join(F->arena, elem, v) : v;
         if (flow_adds_unregistered_state(v)) s->flags |= DL_VF_HAS_MODULES;
+        if (dict && (e->items[2 * i] ? flow_is_device_key(e->items[2 * i])
+                                     : (v->flags & DL_VF_HOLDS_DEVICE) != 0))
+            s->flags |= DL_VF_HOLDS_DEVICE; /* {"device": d} or {**cfg} with one */
     }
     if (!dict) {
         s->items = items;

@@ -314,6 +314,11 @@ const DlValue *flow_device_keyword(Flow *F, const DlExpr *call, const DlValue *c
     for (uint32_t i = 0; i < call->arg_count; i++)
         if (call->args[i].keyword && flow_streq(call->args[i].keyword, "device"))
             return flow_device_arg(F, call->args[i].value, argv[i]);
+    /* `Mamba3(**cfg)` where cfg holds "device": a device is given, which one is not known */
+    for (uint32_t i = 0; i < call->arg_count; i++)
+        if (call->args[i].keyword && flow_streq(call->args[i].keyword, "**") &&
+            (argv[i]->flags & DL_VF_HOLDS_DEVICE))
+            return flow_mk(F, DL_KIND_DEVICE);
     return NULL;
 }
 

@@ -76,6 +76,8 @@ enum {
     DL_VF_ONE_DIM = 1 << 14,        /* tensor: 1-D (torch.arange, linspace, logspace, randperm,
                                        or a slice or a cast of one): what iterating it gives is
                                        0-dim */
+    DL_VF_HOLDS_DEVICE = 1 << 15,   /* a dict of keyword arguments with a "device" key
+                                       (`Net(**cfg)`, `nn.Linear(2, 1, **factory_kwargs)`) */
 };
 
 typedef struct DlValue DlValue;
