@@ -15,12 +15,30 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
     /* nn.CTCLoss reads its arguments as F.ctc_loss does */
     bool ctc = callee->kind == DL_KIND_LOSS && callee->literal &&
                flow_streq(callee->literal, "torch.nn.CTCLoss");
+    /* a project module's forward that reads an input only on the host (`lengths` for
+     * pack_padded_sequence) takes it on the CPU; looked at only when a CPU tensor is passed */
+    const DlFunction *forward = NULL;
+    uint32_t host_only = 0;
+    for (uint32_t i = 0; i < call->arg_count && callee->cls && !forward; i++)
+        if (dl_value_is_cpu_tensor(argv[i])) {
+            const DlFunctionInfo *fi =
+                dl_project_method(F->env->project, callee->cls, "forward");
+            if (!fi) break;
+            forward = fi->fn;
+            host_only = flow_host_only_params(forward);
+        }
     unsigned position = 0;
     for (uint32_t i = 0; i < call->arg_count; i++) {
         const char *kw = call->args[i].keyword;
         if (kw && kw[0] == '*') continue;
         bool meets = !ctc || !dl_torch_argument_meets_no_device("torch.nn.functional.ctc_loss",
                                                                  position, kw);
+        if (forward) {
+            int p = kw ? flow_param_index(forward, kw) : (int)position + 1; /* after self */
+            if (p >= 0 && p < 32 && (uint32_t)p < forward->param_count &&
+                (host_only & (1u << p)))
+                meets = false;
+        }
         if (!kw) position++;
         if (meets) flow_add_operand(&ops, call->args[i].value, argv[i]);
     }

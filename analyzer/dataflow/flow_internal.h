@@ -142,6 +142,10 @@ DlValue *flow_named_device(Flow *F, const char *name, DlSpan span);
 DlDeviceTag flow_device_of_string(const char *s);
 const DlValue *flow_device_arg(Flow *F, const DlExpr *e, const DlValue *v);
 const DlValue *flow_device_keyword(Flow *F, const DlExpr *call, const DlValue *const *argv);
+/* Bit i: parameter i of `fn` is only read on the host (`len(p)`, `p.tolist()`, the lengths of
+ * pack_padded_sequence) or moved by `fn` itself: a CPU tensor there meets no device
+ * (flow_host_params.c). */
+uint32_t flow_host_only_params(const DlFunction *fn);
 bool flow_has_splat(const DlExpr *call);
 DlValue *flow_with_device(Flow *F, const DlValue *v, const DlValue *dev, DlOrigin origin,
                           DlSpan span);

@@ -1,0 +1,143 @@
+/* The parameters a function reads only on the host: lengths handed to pack_padded_sequence,
+ * offsets read with `.tolist()`, a count read with `int(...)`. A module's caller may pass them
+ * on the CPU while its other inputs are on a device, which is how PyTorch wants them
+ * (`pack_padded_sequence` needs its lengths on the CPU): at the call they meet nothing.
+ *
+ * Read from the function's own model, by where each use of a parameter's name sits; a name
+ * that flows anywhere else (an assignment, a return, an operand) is a device use. */
+#include "dataflow/flow_internal.h"
+
+typedef struct HostUse {
+    const DlFunction *fn;
+    uint32_t device_used; /* bit i: parameter i is used where a device may meet it */
+    int nesting;          /* methods of the class followed so far (`self.align(offsets)`) */
+} HostUse;
+
+static uint32_t host_only_params(const DlFunction *fn, int nesting);
+
+/* `self.helper(...)`: the class's own method, whose parameters are looked at in turn. */
+static const DlFunction *own_method(const HostUse *u, const DlExpr *callee) {
+    if (!callee || callee->kind != DL_EX_ATTR || !callee->object ||
+        callee->object->kind != DL_EX_NAME || strcmp(callee->object->name, "self") != 0 ||
+        !u->fn->owner || u->nesting >= 3)
+        return NULL;
+    const DlClass *cls = u->fn->owner;
+    for (uint32_t k = 0; k < cls->method_count; k++)
+        if (strcmp(cls->methods[k]->name, callee->name) == 0) return cls->methods[k];
+    return NULL;
+}
+
+static void walk(HostUse *u, const DlExpr *e, bool host, int depth);
+
+static const char *last_name(const DlExpr *callee) {
+    if (!callee) return NULL;
+    if (callee->kind == DL_EX_NAME || callee->kind == DL_EX_ATTR) return callee->name;
+    return NULL;
+}
+
+/* `t.tolist()`, `t.cpu()`, `t.to(x.device)`: the receiver is read on the host, or moved by
+ * the function itself. */
+static bool reads_receiver_on_host(const char *method) {
+    static const char *const methods[] = {"tolist", "item", "cpu", "numpy", "to", "cuda", NULL};
+    return method && dl_name_in_list(method, methods);
+}
+
+/* `len(t)`, `int(t)`, `range(t)`, `max(t)`: Python reads the tensor's values. */
+static bool builtin_reads_on_host(const char *name) {
+    static const char *const builtins[] = {"len",   "int", "float", "bool",   "list", "tuple",
+                                           "range", "max", "min",   "sorted", "str",  "print",
+                                           NULL};
+    return name && dl_name_in_list(name, builtins);
+}
+
+static void walk_call(HostUse *u, const DlExpr *e, int depth) {
+    const DlExpr *callee = e->object;
+    const char *name = last_name(callee);
+    bool method = callee && callee->kind == DL_EX_ATTR;
+    if (method) walk(u, callee->object, reads_receiver_on_host(name), depth + 1);
+    else walk(u, callee, false, depth + 1);
+    bool packs = name && strcmp(name, "pack_padded_sequence") == 0;
+    bool builtin = !method && builtin_reads_on_host(name);
+    const DlFunction *helper = own_method(u, callee);
+    uint32_t helper_host = helper && helper != u->fn ? host_only_params(helper, u->nesting + 1) : 0;
+    unsigned position = 0;
+    for (uint32_t i = 0; i < e->arg_count; i++) {
+        const char *kw = e->args[i].keyword;
+        bool lengths = packs && (kw ? strcmp(kw, "lengths") == 0 : position == 1);
+        int p = !helper || (kw && kw[0] == '*') ? -1
+                : kw                            ? flow_param_index(helper, kw)
+                                                : (int)position + 1; /* after self */
+        bool helper_reads_on_host = p >= 0 && p < 32 && (helper_host & (1u << p));
+        walk(u, e->args[i].value, builtin || lengths || helper_reads_on_host, depth + 1);
+        if (!kw) position++;
+    }
+}
+
+static void walk(HostUse *u, const DlExpr *e, bool host, int depth) {
+    if (!e || depth > 64) return;
+    switch (e->kind) {
+    case DL_EX_NAME:
+        if (!host)
+            for (uint32_t i = 0; i < u->fn->param_count && i < 32; i++)
+                if (strcmp(u->fn->params[i].name, e->name) == 0) u->device_used |= 1u << i;
+        return;
+    case DL_EX_CALL:
+        walk_call(u, e, depth);
+        return;
+    case DL_EX_SUBSCRIPT: /* `offsets[i, a:b].tolist()`; an index on the CPU may index anything */
+        walk(u, e->object, host, depth + 1);
+        for (uint32_t i = 0; i < e->item_count; i++) walk(u, e->items[i], true, depth + 1);
+        return;
+    case DL_EX_COMPARE: { /* `x is None`: identity, no read */
+        bool identity = e->name && dl_ir_tests_membership_or_identity(e->name);
+        for (uint32_t i = 0; i < e->item_count; i++) walk(u, e->items[i], identity, depth + 1);
+        walk(u, e->object, identity, depth + 1);
+        return;
+    }
+    default:
+        break;
+    }
+    walk(u, e->object, false, depth + 1);
+    for (uint32_t i = 0; i < e->item_count; i++) walk(u, e->items[i], false, depth + 1);
+    for (uint32_t i = 0; i < e->arg_count; i++) walk(u, e->args[i].value, false, depth + 1);
+    const DlExprExtra *x = dl_expr_extra(e);
+    if (x && !(e->flags & DL_EXF_CPP)) {
+        walk(u, x->target, false, depth + 1);
+        walk(u, x->iter, false, depth + 1);
+    }
+}
+
+static void walk_block(HostUse *u, const DlBlock *b, int depth) {
+    if (depth > 64) return;
+    for (uint32_t i = 0; i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        /* `if lengths:` and `for n in lengths:` read it on the host */
+        bool host = s->kind == DL_ST_IF || s->kind == DL_ST_WHILE || s->kind == DL_ST_FOR ||
+                    s->kind == DL_ST_CHECK;
+        if (s->kind != DL_ST_IMPORT && s->kind != DL_ST_DEF && s->kind != DL_ST_CLASS) {
+            walk(u, s->value, host, depth + 1);
+            for (uint32_t t = 0; t < s->target_count; t++)
+                walk(u, s->targets[t], s->kind == DL_ST_ASSIGN || s->kind == DL_ST_FOR,
+                     depth + 1);
+        }
+        if (s->kind == DL_ST_DEF && s->parts->func) /* a closure's uses are uses too */
+            walk_block(u, &s->parts->func->body, depth + 1);
+        if (s->kind == DL_ST_WITH)
+            for (uint32_t w = 0; w < s->with_count; w++) walk(u, s->withs[w], false, depth + 1);
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++) walk_block(u, inner, depth + 1);
+    }
+}
+
+static uint32_t host_only_params(const DlFunction *fn, int nesting) {
+    HostUse u = {fn, 0, nesting};
+    walk_block(&u, &fn->body, 0);
+    uint32_t host = 0;
+    for (uint32_t i = 0; i < fn->param_count && i < 32; i++)
+        if (!fn->params[i].star && !(u.device_used & (1u << i))) host |= 1u << i;
+    return host;
+}
+
+uint32_t flow_host_only_params(const DlFunction *fn) {
+    return host_only_params(fn, 0);
+}
