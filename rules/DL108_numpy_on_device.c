@@ -27,7 +27,10 @@ static const char doc[] =
     "## When it does not fire\n"
     "- `.cpu().numpy()`, `.detach().cpu().numpy()`, `.numpy(force=True)`, `.tolist()`,\n"
     "  `.item()`;\n"
-    "- tensors on the CPU, or whose device is unknown.\n";
+    "- tensors on the CPU, or whose device is unknown;\n"
+    "- in a branch that runs only when the device they were moved to is the CPU\n"
+    "  (`if self.device == torch.device(\"cpu\"):`, or the `else` of\n"
+    "  `if device.type != \"cpu\":`).\n";
 
 static void on_sync(DlRuleContext *ctx, const DlSyncFact *fact) {
     extern const DlRule dl_rule_DL108;

@@ -489,21 +489,96 @@ static const char *narrowed_to_other_type(Flow *F, const DlExpr *cond) {
     return flow_key_of(F, cond->args[0].value);
 }
 
+/* `if self.device == _CPU_DEVICE:`, `if device.type == "cpu":`: the device a condition
+ * compares with the CPU, by the name values moved to it carry ("device", "args.device"); NULL
+ * for any other condition. `*equal` says whether the body runs when they are equal (`==`, `is`)
+ * or when not (`!=`). */
+static const char *compared_with_cpu(Flow *F, const DlExpr *cond, bool *equal) {
+    if (!cond || cond->kind != DL_EX_COMPARE || cond->item_count != 2 || !cond->name) return NULL;
+    bool eq = strcmp(cond->name, "==") == 0 || strcmp(cond->name, "is") == 0;
+    if (!eq && strcmp(cond->name, "!=") != 0 && strcmp(cond->name, "is not") != 0) return NULL;
+    for (int side = 0; side < 2; side++) {
+        const DlExpr *cpu = cond->items[side], *device = cond->items[1 - side];
+        /* "cpu", torch.device("cpu"), or a name bound to either (names and attributes only
+         * are evaluated again: they report nothing) */
+        if (cpu->kind == DL_EX_CALL && cpu->arg_count == 1 && !cpu->args[0].keyword &&
+            cpu->object && cpu->object->name && strcmp(cpu->object->name, "device") == 0)
+            cpu = cpu->args[0].value;
+        bool is_cpu = cpu->kind == DL_EX_STRING && flow_device_of_string(cpu->name) == DL_DEV_CPU;
+        if (!is_cpu && (cpu->kind == DL_EX_NAME || cpu->kind == DL_EX_ATTR)) {
+            const DlValue *v = flow_eval(F, cpu);
+            is_cpu = v->kind == DL_KIND_DEVICE && v->dev == DL_DEV_CPU;
+        }
+        if (!is_cpu) continue;
+        if (device->kind == DL_EX_ATTR && device->name && strcmp(device->name, "type") == 0)
+            device = device->object; /* `device.type == "cpu"` */
+        *equal = eq;
+        /* `self.device` holds the device __init__ was given ("device"): values moved to it
+         * name that one */
+        if (device->kind != DL_EX_NAME && device->kind != DL_EX_ATTR) return NULL;
+        const DlValue *held = flow_eval(F, device);
+        if (held->kind == DL_KIND_DEVICE && held->dev == DL_DEV_NAMED && held->dev_name)
+            return held->dev_name;
+        return flow_key_of(F, device);
+    }
+    return NULL;
+}
+
+/* What a branch that runs only on the CPU changed: values moved to the compared device are on
+ * the CPU there, and after the branch they are what they were. */
+typedef struct NarrowedToCpu {
+    const char *keys[8];
+    const DlValue *before[8], *narrowed[8];
+    uint32_t count;
+} NarrowedToCpu;
+
+static void narrow_to_cpu(Flow *F, const char *device_key, NarrowedToCpu *out) {
+    out->count = 0;
+    for (uint32_t i = 0; i < F->st->count && out->count < 8; i++) {
+        const Binding *b = &F->st->items[i];
+        const DlValue *v = b->value;
+        if (!v || !(flow_is_tensor(v) || flow_is_module_like(v)) || v->dev != DL_DEV_NAMED ||
+            !v->dev_name || strcmp(v->dev_name, device_key) != 0)
+            continue;
+        DlValue *c = dl_value_copy(F->arena, v);
+        c->dev = DL_DEV_CPU;
+        c->dev_name = NULL;
+        out->keys[out->count] = b->key;
+        out->before[out->count] = v;
+        out->narrowed[out->count++] = c;
+    }
+    for (uint32_t i = 0; i < out->count; i++) flow_state_set(F->st, out->keys[i], out->narrowed[i]);
+}
+
+static void undo_narrowing(DlFlowState *st, const NarrowedToCpu *n) {
+    for (uint32_t i = 0; i < n->count; i++) {
+        const Binding *b = flow_state_find(st, n->keys[i]);
+        if (b && b->value == n->narrowed[i]) flow_state_set(st, n->keys[i], n->before[i]);
+    }
+}
+
 void flow_exec_if(Flow *F, const DlStmt *s) {
     const DlValue *cond = flow_eval(F, s->value);
     flow_sync(F, s->value, s->value, cond, "if");
+    bool cpu_when_equal = false;
+    const char *cpu_device = compared_with_cpu(F, s->value, &cpu_when_equal);
+    NarrowedToCpu on_cpu = {0};
     DlFlowState *saved = F->st;
     F->st = flow_state_copy(saved);
     const char *narrowed = narrowed_to_other_type(F, s->value);
     if (narrowed) flow_state_set(F->st, narrowed, flow_mk(F, DL_KIND_OTHER));
+    if (cpu_device && cpu_when_equal) narrow_to_cpu(F, cpu_device, &on_cpu);
     DlPlace saved_place = F->place;
     if (F->place.every_iteration && flow_periodic_condition(s->value, 0))
         F->place.every_iteration = false;
     flow_exec_block(F, &s->parts->body);
     F->place = saved_place;
+    undo_narrowing(F->st, &on_cpu);
     DlFlowState *then_state = F->st;
     F->st = saved;
+    if (cpu_device && !cpu_when_equal) narrow_to_cpu(F, cpu_device, &on_cpu);
     flow_exec_block(F, &s->parts->orelse);
+    if (cpu_device && !cpu_when_equal) undo_narrowing(F->st, &on_cpu);
     /* `if device.type == "cuda": torch.cuda.synchronize()`: without CUDA nothing is pending */
     const Binding *then_work = flow_state_find(then_state, "<device-work>");
     bool synced_when_cuda = then_work && !then_work->value && !s->parts->orelse.count &&
