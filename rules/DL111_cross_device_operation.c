@@ -23,7 +23,9 @@ static const char doc[] =
     "## When it does not fire\n"
     "- one operand is a 0-dim CPU tensor (`torch.tensor(0.5)`, `x.sum()` of a CPU tensor), or\n"
     "  may be one: a table indexed by a variable (`sigmas[step_index]`);\n"
-    "- a device is unknown (`cuda` and a device variable may be the same device);\n"
+    "- a device is unknown (`cuda` and a device variable may be the same device);\n"    "- a project module that holds nothing a device could (numbers, strings, and attributes\n"
+    "  its methods only index or compare: a CTC decoder's `self.labels[i]`) is called with a\n"
+    "  CPU tensor: it computes where its input is;\n"
     "- a more specific rule reports it: a factory without `device=` (DL102), a loss weight\n"
     "  (DL103), a data-loader batch (DL104), an unmoved model (DL105), a plain module\n"
     "  attribute (DL106).\n";

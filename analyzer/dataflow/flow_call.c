@@ -216,7 +216,8 @@ bool flow_class_has_state(const DlClassInfo *ci) {
 
 /* Known to hold nothing a device could hold: every value its `__init__` (and its project bases')
  * leaves on self is a number, string, None, dtype or device, and no base is a library module.
- * An attribute of unknown kind (another library's layer) may be a module: not stateless. */
+ * An attribute of unknown kind (another library's layer) may be a module: not stateless,
+ * unless the class's methods only read it as data (`self.labels[i]`: unknown_attrs_are_data). */
 static bool class_is_stateless(const DlClassInfo *ci) {
     for (int depth = 0; ci && depth < 8; depth++, ci = ci->base) {
         if (!ci->attrs_done || ci->maybe_module || subclasses_library_module(ci)) return false;
@@ -224,6 +225,7 @@ static bool class_is_stateless(const DlClassInfo *ci) {
             const DlValue *v = ci->attrs[i].value;
             if (strcmp(ci->attrs[i].name, "<moved>") == 0) continue;
             if (ci->attrs[i].name[0] == '<') return false;
+            if (v->kind == DL_KIND_UNKNOWN && ci->unknown_attrs_are_data) continue;
             if (v->kind != DL_KIND_SCALAR && v->kind != DL_KIND_STRING &&
                 v->kind != DL_KIND_NONE && v->kind != DL_KIND_DTYPE && v->kind != DL_KIND_DEVICE)
                 return false;

@@ -716,6 +716,101 @@ static bool forward_follows_its_input(const DlClassInfo *c, const DlAttr *attrs,
     return true;
 }
 
+/* How the class's methods use `self.<name>`: only as data (`self.labels[i]`, compared,
+ * `len(self.labels)`), or also otherwise (called, iterated, handed on, bound to a name). */
+typedef enum { USE_DATA, USE_OTHER } AttrUse;
+
+static bool is_self_attr(const DlExpr *e, const char *name) {
+    return e && e->kind == DL_EX_ATTR && e->name && strcmp(e->name, name) == 0 && e->object &&
+           e->object->kind == DL_EX_NAME && e->object->name &&
+           strcmp(e->object->name, "self") == 0;
+}
+
+/* Builtins that read their argument as data. */
+static bool reads_as_data(const DlExpr *callee) {
+    static const char *const builtins[] = {"len", "str", "repr", "isinstance", "print", "bool",
+                                           "int", "float", NULL};
+    if (!callee || callee->kind != DL_EX_NAME || !callee->name) return false;
+    for (const char *const *b = builtins; *b; b++)
+        if (strcmp(*b, callee->name) == 0) return true;
+    return false;
+}
+
+/* Whether an expression uses `self.<name>` other than as data; `data` is whether the
+ * expression's own value is read as data where it stands. */
+static bool used_otherwise(const DlExpr *e, const char *name, bool data, int depth) {
+    if (!e || depth > 64) return false;
+    if (is_self_attr(e, name)) return !data;
+    switch (e->kind) {
+    case DL_EX_SUBSCRIPT: /* `self.labels[i]`, unless what it picks is called */
+        if (used_otherwise(e->object, name, data, depth + 1)) return true;
+        for (uint32_t i = 0; i < e->item_count; i++)
+            if (used_otherwise(e->items[i], name, true, depth + 1)) return true;
+        return false;
+    case DL_EX_COMPARE:
+        for (uint32_t i = 0; i < e->item_count; i++)
+            if (used_otherwise(e->items[i], name, true, depth + 1)) return true;
+        return used_otherwise(e->object, name, true, depth + 1);
+    case DL_EX_CALL: {
+        if (used_otherwise(e->object, name, false, depth + 1)) return true;
+        bool builtin = reads_as_data(e->object);
+        for (uint32_t i = 0; i < e->arg_count; i++)
+            if (used_otherwise(e->args[i].value, name, builtin, depth + 1)) return true;
+        return false;
+    }
+    default:
+        break;
+    }
+    if (used_otherwise(e->object, name, e->kind == DL_EX_ATTR ? false : true, depth + 1))
+        return true;
+    for (uint32_t i = 0; i < e->item_count; i++)
+        if (used_otherwise(e->items[i], name, true, depth + 1)) return true;
+    for (uint32_t i = 0; i < e->arg_count; i++)
+        if (used_otherwise(e->args[i].value, name, false, depth + 1)) return true;
+    const DlExprExtra *x = dl_expr_extra(e);
+    if (x && !(e->flags & DL_EXF_CPP) &&
+        (used_otherwise(x->target, name, false, depth + 1) ||
+         used_otherwise(x->iter, name, false, depth + 1)))
+        return true;
+    return false;
+}
+
+static bool block_uses_otherwise(const DlBlock *b, const char *name, int depth) {
+    if (depth > 64) return true;
+    for (uint32_t i = 0; i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        /* `x = self.labels` aliases it; `for m in self.labels` may call what it yields */
+        bool data = s->kind == DL_ST_IF || s->kind == DL_ST_WHILE || s->kind == DL_ST_CHECK;
+        if (used_otherwise(s->value, name, data, depth + 1)) return true;
+        for (uint32_t t = 0; t < s->target_count; t++)
+            if (used_otherwise(s->targets[t], name, s->kind == DL_ST_ASSIGN, depth + 1))
+                return true;
+        if (s->kind == DL_ST_WITH)
+            for (uint32_t w = 0; w < s->with_count; w++)
+                if (used_otherwise(s->withs[w], name, false, depth + 1)) return true;
+        if (s->kind == DL_ST_DEF && s->parts->func &&
+            block_uses_otherwise(&s->parts->func->body, name, depth + 1))
+            return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (block_uses_otherwise(inner, name, depth + 1)) return true;
+    }
+    return false;
+}
+
+/* GreedyCTCDecoder stores `self.labels = labels` and only indexes it: a list of strings, not a
+ * module that could hold parameters (NVIDIA NeMo). */
+static bool unknown_attrs_are_data(const DlClassInfo *c, const DlAttr *attrs, uint32_t n) {
+    for (uint32_t k = 0; k < n; k++) {
+        if (attrs[k].value->kind != DL_KIND_UNKNOWN || attrs[k].name[0] == '<') continue;
+        for (uint32_t m = 0; m < c->cls->method_count; m++)
+            if (strcmp(c->cls->methods[m]->name, "__init__") != 0 &&
+                block_uses_otherwise(&c->cls->methods[m]->body, attrs[k].name, 0))
+                return false;
+    }
+    return true;
+}
+
 /* What each class's __init__ leaves on self, kept in `keep`. */
 static void file_class_attributes(DlProject *p, DlFileFacts *f, const DlFlowState *globals,
                                   DlArena *keep) {
@@ -762,6 +857,7 @@ static void file_class_attributes(DlProject *p, DlFileFacts *f, const DlFlowStat
         }
         c->attrs = attrs;
         c->attr_count = n;
+        c->unknown_attrs_are_data = unknown_attrs_are_data(c, attrs, n);
         c->attrs_done = true;
         dl_flow_state_free(st);
         dl_arena_release(&scratch);

@@ -31,6 +31,10 @@ struct DlClassInfo {
     bool has_own_to;         /* defines to() (or a project base does): moves in place */
     bool attrs_done;
     bool loaded_with_workers; /* a DataLoader with num_workers > 0 reads this dataset */
+    bool unknown_attrs_are_data; /* every attribute __init__ stores whose kind is not known
+                                    (`self.labels = labels`) is only indexed, compared or
+                                    measured by the class's methods: never called or handed
+                                    on, so not a module */
     DlAttr *attrs;           /* what __init__ (and helpers it calls) leaves on self */
     uint32_t attr_count;
     struct DlFunctionInfo **methods; /* the functions it owns, in the file's order */
