@@ -32,6 +32,8 @@ static const char doc[] =
     "  (`Mixer(**cfg)` with `cfg = dict(d_model=16, device=\"cuda\")`), or from a tensor on a\n"
     "  device or a module that was moved (`Steerer(torch.rand(d, d, device=device))`,\n"
     "  `Wrapper(backbone.to(device))`);\n"
+    "- one of its parts is replaced with one on a device (`lin.w.weight =\n"
+    "  nn.Parameter(w.to(device))`): where the rest is, is not known;\n"
     "- the module comes from elsewhere (a parameter, a factory function): its device is unknown;\n"
     "- it is a submodule of a class whose base devlint cannot see (`PreTrainedModel`, a base\n"
     "  defined twice in the project): that class may be a module, which moves it along;\n"

@@ -24,6 +24,26 @@ const DlValue *flow_as_bound(Flow *F, const char *key, const DlValue *v, const D
     return c;
 }
 
+/* `lin.w.weight = nn.Parameter(torch.eye(n, device=device))`, `model.head = head.cuda()`: a
+ * module constructed here gets a part that is on a device. It is no longer "never moved":
+ * where its other parts are is not known here (speechbrain's linear test). */
+static void placed_in_module(Flow *F, const DlExpr *target, const DlValue *v) {
+    if (!(flow_is_tensor(v) || flow_is_module_like(v)) || !dl_value_on_device(v)) return;
+    const DlExpr *root = target->object;
+    for (int depth = 0; root && root->kind == DL_EX_ATTR && depth < 16; depth++) root = root->object;
+    if (!root || root->kind != DL_EX_NAME || flow_streq(root->name, "self")) return;
+    const Binding *b = flow_lookup(F, root->name);
+    if (!b || !b->value || !flow_is_module_like(b->value) ||
+        !(b->value->flags & DL_VF_CONSTRUCTED))
+        return;
+    DlValue *m = dl_value_copy(F->arena, b->value);
+    m->flags &= (uint16_t)~DL_VF_CONSTRUCTED;
+    m->flags |= DL_VF_MOVED;
+    m->dev = DL_DEV_UNKNOWN;
+    m->dev_name = NULL;
+    flow_state_set(F->st, root->name, m);
+}
+
 void flow_bind(Flow *F, const DlExpr *target, const DlValue *v) {
     if (!target) return;
     switch (target->kind) {
@@ -74,6 +94,7 @@ void flow_bind(Flow *F, const DlExpr *target, const DlValue *v) {
             v = held;
         }
         if (key) flow_state_set(F->st, key, flow_as_bound(F, key, v, target));
+        if (target->kind == DL_EX_ATTR) placed_in_module(F, target, v);
         return;
     }
     case DL_EX_TUPLE:
