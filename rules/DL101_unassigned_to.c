@@ -36,7 +36,9 @@ static const char doc[] =
     "- the receiver is a module (`model.to(device)`, a loss module, a `nn.Sequential`);\n"
     "- the receiver is an instance of a project class that defines its own `to()`;\n"
     "- the receiver's kind is unknown (a parameter nobody annotated): devlint stays silent;\n"
-    "- the result is used: `x = x.to(device)`, `return x.to(device)`, `f(x.to(device))`.\n";
+    "- the result is used: `x = x.to(device)`, `return x.to(device)`, `f(x.to(device))`;\n"
+    "- the receiver is a tensor made for the statement alone (`torch.zeros(1).to(device)`, to\n"
+    "  start the device up): no variable stays behind.\n";
 
 static bool plain_target(const DlExpr *e) {
     return e && (e->kind == DL_EX_NAME || e->kind == DL_EX_ATTR || e->kind == DL_EX_SUBSCRIPT);
@@ -85,6 +87,9 @@ static DlFix *rebuild_fix(DlRuleContext *ctx, const DlDiscardFact *fact) {
 
 static void on_discard(DlRuleContext *ctx, const DlDiscardFact *fact) {
     extern const DlRule dl_rule_DL101;
+    /* `torch.zeros(1).to(device)`: a tensor made for the statement alone, moved to start the
+     * device up (skorch's benchmark); no variable is left where it was */
+    if (fact->receiver->kind == DL_EX_CALL && fact->value->origin == DL_ORIGIN_FACTORY) return;
     const char *recv = dl_rule_text(ctx, fact->receiver->span);
     const char *call = dl_rule_text(ctx, fact->call->span);
     DlArena *arena = dl_rule_arena(ctx);
