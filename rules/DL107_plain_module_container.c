@@ -28,11 +28,13 @@ static const char doc[] =
     "`state_dict()`, so checkpoints gain keys and older ones need `strict=False`.\n\n"
     "## When it does not fire\n"
     "- `nn.ModuleList`, `nn.ModuleDict`, `nn.Sequential`, `nn.ParameterList`/`ParameterDict`;\n"
-    "- a local list that is wrapped before it is stored (`self.layers = nn.ModuleList(layers)`);\n"
+    "- a local list that is wrapped before it is stored (`self.layers = nn.ModuleList(layers)`);\n"    "- a list handed to a call that builds a module, which registers it there\n"
+    "  (`self.losses = MultiLoss(self.loss_modules)`, `nn.Sequential(*self.stages)`);\n"
     "- lists of numbers, names or tensors that are not parameters;\n"
     "- classes that are not `nn.Module`s;\n"
     "- `__init__` also registers the modules itself (`self.add_module(name, m)`,\n"
-    "  `setattr(self, name, m)`), keeping the list only to iterate over them.\n";
+    "  `setattr(self, name, m)`, `self.register_parameter(name, p)`), keeping the list only to\n"
+    "  iterate over them.\n";
 
 /* `[...]` -> `nn.ModuleList([...])`, `{...}` -> `nn.ModuleDict({...})` (Parameter* for
  * parameters). Unsafe: the modules join parameters() and state_dict() (new checkpoint keys). */

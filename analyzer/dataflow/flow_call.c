@@ -698,6 +698,18 @@ void flow_escape_modules(Flow *F, const DlExpr *call, const DlValue *const *argv
     }
 }
 
+void flow_lists_registered_by(Flow *F, const DlExpr *call, const DlValue *const *argv) {
+    for (uint32_t i = 0; i < call->arg_count; i++) {
+        const DlValue *v = argv[i];
+        if (v->kind != DL_KIND_SEQ || !(v->flags & DL_VF_HAS_MODULES)) continue;
+        const char *key = flow_key_of(F, call->args[i].value);
+        if (!key) continue;
+        DlValue *c = dl_value_copy(F->arena, v);
+        c->flags &= (uint16_t)~DL_VF_HAS_MODULES;
+        flow_state_set(F->st, key, c);
+    }
+}
+
 const DlValue *flow_resolve_call(Flow *F, const DlExpr *call, const char *q, const DlValue *recv,
                                  const DlValue *const *argv) {
     const DlExpr *callee = call->object;

@@ -146,6 +146,10 @@ const DlValue *flow_device_keyword(Flow *F, const DlExpr *call, const DlValue *c
  * pack_padded_sequence) or moved by `fn` itself: a CPU tensor there meets no device
  * (flow_host_params.c). */
 uint32_t flow_host_only_params(const DlFunction *fn);
+/* `self.losses = MultiLoss(self.loss_modules)`, `nn.Sequential(*self.layers)`: a plain list of
+ * modules handed to a call that builds a module is registered there (DL107 has nothing to say
+ * about it). */
+void flow_lists_registered_by(Flow *F, const DlExpr *call, const DlValue *const *argv);
 bool flow_has_splat(const DlExpr *call);
 DlValue *flow_with_device(Flow *F, const DlValue *v, const DlValue *dev, DlOrigin origin,
                           DlSpan span);
