@@ -470,12 +470,16 @@ bool flow_tensor_only_method(const char *m) {
 }
 
 /* A method's result "on the module's device" (`self.inv_freq.device`) is on its receiver's:
- * where `model.to(device)` put it, and not known for a module that was never moved (the
+ * where `model.to(device)` put it, and not known for a module built here and never moved (the
  * caller's module is another one). speechbrain's notebook plots `RelPosEncXL(64).make_pe()`. */
 static const DlValue *on_the_receivers_device(Flow *F, const DlValue *r, const DlValue *recv) {
-    if (r->dev != DL_DEV_MODULE || recv->dev == DL_DEV_MODULE) return r;
-    DlValue *c = dl_value_copy(F->arena, r);
+    /* any other receiver (a loaded model, one offloaded on some paths) keeps "the module's
+     * device": calling it is still device work to time (DL203) */
     bool placed = recv->dev == DL_DEV_CUDA || recv->dev == DL_DEV_NAMED || recv->dev == DL_DEV_META;
+    bool never_moved = recv->dev == DL_DEV_CPU && (recv->flags & DL_VF_CONSTRUCTED) &&
+                       !(recv->flags & DL_VF_MOVED);
+    if (r->dev != DL_DEV_MODULE || (!placed && !never_moved)) return r;
+    DlValue *c = dl_value_copy(F->arena, r);
     c->dev = placed ? recv->dev : DL_DEV_UNKNOWN;
     c->dev_name = placed ? recv->dev_name : NULL;
     if (placed) {
