@@ -274,20 +274,12 @@ bool flow_names_in(const DlExpr *e, const char *name, int depth) {
 
 /* A loop whose every iteration is a training/eval step: over a data loader (enumerate and
  * tqdm keep it one), or a `while` whose condition tests a counter the body increments. */
-/* Does the expression call `.backward()` or `.step()` (an optimizer step)? */
-static bool calls_training_step(const DlExpr *e, int depth) {
-    if (!e || depth > 32) return false;
-    /* loss.backward(), fabric.backward(loss), optimizer.step() (not env.step(action)) */
-    if (e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_ATTR &&
-        (flow_streq(e->object->name, "backward") ||
-         (flow_streq(e->object->name, "step") && e->arg_count == 0)))
-        return true;
-    if (calls_training_step(e->object, depth + 1)) return true;
-    for (uint32_t i = 0; i < e->item_count; i++)
-        if (calls_training_step(e->items[i], depth + 1)) return true;
-    for (uint32_t i = 0; i < e->arg_count; i++)
-        if (calls_training_step(e->args[i].value, depth + 1)) return true;
-    return false;
+/* `.backward()` or `.step()` (an optimizer step)? loss.backward(), fabric.backward(loss),
+ * optimizer.step() (not env.step(action)) */
+static bool is_training_step(const DlExpr *e) {
+    return e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_ATTR &&
+           (flow_streq(e->object->name, "backward") ||
+            (flow_streq(e->object->name, "step") && e->arg_count == 0));
 }
 
 static bool block_trains(const DlBlock *b, int depth) {
@@ -295,7 +287,7 @@ static bool block_trains(const DlBlock *b, int depth) {
     for (uint32_t i = 0; i < b->count; i++) {
         const DlStmt *s = b->items[i];
         if (s->kind == DL_ST_FOR || s->kind == DL_ST_WHILE) continue; /* an inner loop's steps */
-        if (calls_training_step(s->value, 0)) return true;
+        if (dl_ir_expr_any(s->value, is_training_step)) return true;
         if (block_trains(&s->parts->body, depth + 1) || block_trains(&s->parts->orelse, depth + 1))
             return true;
     }
@@ -304,20 +296,13 @@ static bool block_trains(const DlBlock *b, int depth) {
 
 /* `env.step(action)`, `self.train_env.step(actions)`: a simulator stepped with what the policy
  * chose, which it reads on the host. */
-static bool steps_environment(const DlExpr *e, int depth) {
-    if (!e || depth > 32) return false;
-    if (e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_ATTR && e->arg_count &&
-        flow_streq(e->object->name, "step")) {
-        const DlExpr *r = e->object->object;
-        const char *name = r && (r->kind == DL_EX_NAME || r->kind == DL_EX_ATTR) ? r->name : NULL;
-        if (name && strstr(name, "env")) return true;
-    }
-    if (steps_environment(e->object, depth + 1)) return true;
-    for (uint32_t i = 0; i < e->item_count; i++)
-        if (steps_environment(e->items[i], depth + 1)) return true;
-    for (uint32_t i = 0; i < e->arg_count; i++)
-        if (steps_environment(e->args[i].value, depth + 1)) return true;
-    return false;
+static bool is_environment_step(const DlExpr *e) {
+    if (e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_ATTR || !e->arg_count ||
+        !flow_streq(e->object->name, "step"))
+        return false;
+    const DlExpr *r = e->object->object;
+    const char *name = r && (r->kind == DL_EX_NAME || r->kind == DL_EX_ATTR) ? r->name : NULL;
+    return name && strstr(name, "env");
 }
 
 static bool block_steps_environment(const DlBlock *b, int depth) {
@@ -325,7 +310,7 @@ static bool block_steps_environment(const DlBlock *b, int depth) {
     for (uint32_t i = 0; i < b->count; i++) {
         const DlStmt *s = b->items[i];
         if (s->kind == DL_ST_FOR || s->kind == DL_ST_WHILE) continue; /* an inner loop's steps */
-        if (steps_environment(s->value, 0)) return true;
+        if (dl_ir_expr_any(s->value, is_environment_step)) return true;
         const DlBlock *inner;
         for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
             if (block_steps_environment(inner, depth + 1)) return true;

@@ -664,17 +664,6 @@ static bool copies_own_state(const DlExpr *e) {
     return names_a_variable_device(e->args[0].value) && roots_at_own_state(e->object->object);
 }
 
-static bool expr_copies_own_state(const DlExpr *e, int depth) {
-    if (!e || depth > 64) return false;
-    if (copies_own_state(e)) return true;
-    if (expr_copies_own_state(e->object, depth + 1)) return true;
-    for (uint32_t i = 0; i < e->item_count; i++)
-        if (expr_copies_own_state(e->items[i], depth + 1)) return true;
-    for (uint32_t i = 0; i < e->arg_count; i++)
-        if (expr_copies_own_state(e->args[i].value, depth + 1)) return true;
-    return false;
-}
-
 /* What a block of forward does with the module's state: moves it (or a part) in place, or
  * copies some of it to wherever a call says. */
 static void scan_block_moves(const DlBlock *b, bool *moves_in_place, bool *copies_state,
@@ -685,7 +674,7 @@ static void scan_block_moves(const DlBlock *b, bool *moves_in_place, bool *copie
         if (s->kind == DL_ST_EXPR && moves_self_in_place(s->value)) *moves_in_place = true;
         if (s->kind == DL_ST_EXPR || s->kind == DL_ST_ASSIGN || s->kind == DL_ST_AUGASSIGN ||
             s->kind == DL_ST_RETURN || s->kind == DL_ST_IF || s->kind == DL_ST_FOR)
-            *copies_state = *copies_state || expr_copies_own_state(s->value, 0);
+            *copies_state = *copies_state || dl_ir_expr_any(s->value, copies_own_state);
         const DlBlock *inner;
         for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
             scan_block_moves(inner, moves_in_place, copies_state, depth + 1);

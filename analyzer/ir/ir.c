@@ -344,3 +344,17 @@ void dl_ir_dump_full(FILE *out, const DlModuleIR *m) {
             fprintf(out, "referenced %s\n", m->referenced_names[i]);
     full_block(out, &m->body, 0, "body");
 }
+
+static bool expr_any(const DlExpr *e, bool (*match)(const DlExpr *), int depth) {
+    if (!e || depth > 64) return false;
+    if (match(e) || expr_any(e->object, match, depth + 1)) return true;
+    for (uint32_t i = 0; i < e->item_count; i++)
+        if (expr_any(e->items[i], match, depth + 1)) return true;
+    for (uint32_t i = 0; i < e->arg_count; i++)
+        if (expr_any(e->args[i].value, match, depth + 1)) return true;
+    return false;
+}
+
+bool dl_ir_expr_any(const DlExpr *e, bool (*match)(const DlExpr *)) {
+    return expr_any(e, match, 0);
+}
