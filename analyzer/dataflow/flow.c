@@ -282,14 +282,17 @@ static bool is_training_step(const DlExpr *e) {
             (flow_streq(e->object->name, "step") && e->arg_count == 0));
 }
 
-static bool block_trains(const DlBlock *b, int depth) {
+/* Whether a statement of the block, or of the blocks nested in it, holds an expression
+ * `match` finds, leaving out inner loops (their steps are theirs). */
+static bool block_any_outside_loops(const DlBlock *b, bool (*match)(const DlExpr *), int depth) {
     if (depth > 16) return false;
     for (uint32_t i = 0; i < b->count; i++) {
         const DlStmt *s = b->items[i];
-        if (s->kind == DL_ST_FOR || s->kind == DL_ST_WHILE) continue; /* an inner loop's steps */
-        if (dl_ir_expr_any(s->value, is_training_step)) return true;
-        if (block_trains(&s->parts->body, depth + 1) || block_trains(&s->parts->orelse, depth + 1))
-            return true;
+        if (s->kind == DL_ST_FOR || s->kind == DL_ST_WHILE) continue;
+        if (dl_ir_expr_any(s->value, match)) return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (block_any_outside_loops(inner, match, depth + 1)) return true;
     }
     return false;
 }
@@ -305,24 +308,12 @@ static bool is_environment_step(const DlExpr *e) {
     return name && strstr(name, "env");
 }
 
-static bool block_steps_environment(const DlBlock *b, int depth) {
-    if (depth > 16) return false;
-    for (uint32_t i = 0; i < b->count; i++) {
-        const DlStmt *s = b->items[i];
-        if (s->kind == DL_ST_FOR || s->kind == DL_ST_WHILE) continue; /* an inner loop's steps */
-        if (dl_ir_expr_any(s->value, is_environment_step)) return true;
-        const DlBlock *inner;
-        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            if (block_steps_environment(inner, depth + 1)) return true;
-    }
-    return false;
-}
-
 bool flow_is_batch_loop(Flow *F, const DlStmt *s, const DlValue *iter) {
     /* `for step in range(steps):` whose body runs backward()/optimizer.step() is a training
      * loop too (synthetic data, one fixed batch) */
     if (s->kind == DL_ST_FOR)
-        return iter && (iter->kind == DL_KIND_LOADER || block_trains(&s->parts->body, 0));
+        return iter && (iter->kind == DL_KIND_LOADER ||
+                        block_any_outside_loops(&s->parts->body, is_training_step, 0));
     for (uint32_t i = 0; i < s->parts->body.count; i++) {
         const DlStmt *b = s->parts->body.items[i];
         if (b->kind == DL_ST_AUGASSIGN && b->targets[0]->kind == DL_EX_NAME &&
@@ -360,7 +351,8 @@ void flow_exec_loop(Flow *F, const DlStmt *s) {
     if (flow_is_batch_loop(F, s, iter)) {
         F->place.batch_loop = s;
         F->place.every_iteration = true;
-        F->place.steps_environment = block_steps_environment(&s->parts->body, 0);
+        F->place.steps_environment =
+            block_any_outside_loops(&s->parts->body, is_environment_step, 0);
     }
     F->loop_depth++;
     int rounds = F->loop_depth > 2 ? 1 : DL_LOOP_ROUNDS;
