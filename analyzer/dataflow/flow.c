@@ -30,7 +30,8 @@ const DlValue *flow_as_bound(Flow *F, const char *key, const DlValue *v, const D
 static void placed_in_module(Flow *F, const DlExpr *target, const DlValue *v) {
     if (!(flow_is_tensor(v) || flow_is_module_like(v)) || !dl_value_on_device(v)) return;
     const DlExpr *root = target->object;
-    for (int depth = 0; root && root->kind == DL_EX_ATTR && depth < 16; depth++) root = root->object;
+    for (int depth = 0; root && root->kind == DL_EX_ATTR && depth < 16; depth++)
+        root = root->object;
     if (!root || root->kind != DL_EX_NAME || flow_streq(root->name, "self")) return;
     const Binding *b = flow_lookup(F, root->name);
     if (!b || !b->value || !flow_is_module_like(b->value) ||
