@@ -53,7 +53,8 @@ bool dl_torch_is_combining_op(const char *qualified);
  * the one passed as `keyword`) meets no device: a shape (a size, scale factor, padding,
  * dimension), which PyTorch reads as numbers (`F.interpolate(x, (w, h))`), or ctc_loss's
  * targets and lengths, which it moves or reads on the host itself. */
-bool dl_torch_argument_meets_no_device(const char *qualified, unsigned position, const char *keyword);
+bool dl_torch_argument_meets_no_device(const char *qualified, unsigned position,
+                                       const char *keyword);
 bool dl_tensor_method_keeps_device(const char *method); /* x.float(), x.view(...) ... */
 bool dl_tensor_method_keeps_shape(const char *method);  /* x.float(), x.clone(): a cast or copy */
 bool dl_tensor_method_reduces(const char *method);      /* x.sum() with no dim -> 0-dim */
