@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/files.h"
@@ -510,6 +511,17 @@ static void remove_stale_temporaries(const char *dir, const char *hex) {
 
 enum { PCH_KEEP = 8 }; /* ~80-100 MB each with libtorch */
 
+/* When this process first looked for a PCH, a second early for coarse file timestamps. A PCH
+ * used since then is one this run needs: a project with more than PCH_KEEP flag sets would
+ * otherwise evict its own PCHs and rebuild them on every run. */
+static struct timespec run_started;
+static pthread_once_t run_started_once = PTHREAD_ONCE_INIT;
+
+static void note_run_start(void) {
+    clock_gettime(CLOCK_REALTIME, &run_started);
+    run_started.tv_sec -= 1;
+}
+
 /* A PCH's last use is its .lock's mtime: touched by every dl_cpp_pch_for that returns it. */
 static void mark_used(const char *lock) {
     utimensat(AT_FDCWD, lock, NULL, 0);
@@ -565,6 +577,8 @@ static void evict_least_recently_used(const char *dir, const char *keep_hex) {
         size_t excess = pchs.len - PCH_KEEP;
         for (size_t i = 0; i < pchs.len && excess > 0; i++) {
             if (strcmp(pchs.items[i].hex, keep_hex) == 0) continue;
+            if (older_first(&(Aged){NULL, run_started}, &pchs.items[i]) <= 0)
+                break; /* this one and the rest were used by this run */
             evict(dir, pchs.items[i].hex);
             excess--;
         }
@@ -729,6 +743,7 @@ char *dl_cpp_pch_for(CXIndex index, const DlCompileCommand *cmd, const char *tex
 char *dl_cpp_pch_for_run(CXIndex index, const DlCompileCommand *cmd, const char *text,
                          size_t len, const char *cache_dir, DlStatMemo *stats, char **error) {
     *error = NULL;
+    pthread_once(&run_started_once, note_run_start);
     char *prelude = dl_cpp_pch_prelude(cmd, text, len);
     if (!prelude) return NULL;
     uint64_t key = pch_key(cmd, prelude);

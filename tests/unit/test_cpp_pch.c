@@ -452,6 +452,33 @@ Test(cpp_pch, least_recently_used_pchs_are_evicted_beyond_eight) {
     dl_cpp_compile_command_free(&fx.cmd);
 }
 
+Test(cpp_pch, pchs_this_run_used_are_not_evicted) {
+    Fixture fx = fixture();
+    const char *dir = fmt("%s/pch", fx.cache);
+    cr_assert_eq(mkdir(fx.cache, 0755), 0);
+    cr_assert_eq(mkdir(dir, 0755), 0);
+    cr_assert(dl_clang_load(NULL), "libclang could not be opened");
+    CXIndex index = clang_createIndex(0, 0);
+    char *error = NULL;
+    /* the run's first look for a PCH: none of the user's yet */
+    free(dl_cpp_pch_for(index, &fx.cmd, "int x;\n", 7, fx.cache, &error));
+    free(error);
+    /* nine PCHs this run has used (their locks touched now): a project with more flag sets
+     * than the cache keeps must not evict its own and rebuild them on every run */
+    for (int i = 0; i < 9; i++) {
+        write_text(fmt("%s/%016x.pch", dir, i), "used");
+        write_text(fmt("%s/%016x.deps", dir, i), "");
+        write_text(fmt("%s/%016x.lock", dir, i), "");
+    }
+    char *pch = pch_for(index, &fx, user_text);
+    cr_assert_eq(access(pch, F_OK), 0);
+    for (int i = 0; i < 9; i++)
+        cr_assert_eq(access(fmt("%s/%016x.pch", dir, i), F_OK), 0, "PCH %d evicted", i);
+    free(pch);
+    clang_disposeIndex(index);
+    dl_cpp_compile_command_free(&fx.cmd);
+}
+
 /* ---------------------------------------------------------------- concurrency */
 
 typedef struct Job {
