@@ -32,16 +32,13 @@ static void placed_in_module(Flow *F, const DlExpr *target, const DlValue *v) {
     const DlExpr *root = target->object;
     for (int depth = 0; root && root->kind == DL_EX_ATTR && depth < 16; depth++)
         root = root->object;
-    if (!root || root->kind != DL_EX_NAME || flow_streq(root->name, "self")) return;
+    if (!root || root->kind != DL_EX_NAME || dl_ir_is_self(root)) return;
     const Binding *b = flow_lookup(F, root->name);
     if (!b || !b->value || !flow_is_module_like(b->value) ||
         !(b->value->flags & DL_VF_CONSTRUCTED))
         return;
     DlValue *m = dl_value_copy(F->arena, b->value);
-    m->flags &= (uint16_t)~DL_VF_CONSTRUCTED;
-    m->flags |= DL_VF_MOVED;
-    m->dev = DL_DEV_UNKNOWN;
-    m->dev_name = NULL;
+    flow_mark_moved_elsewhere(m);
     flow_state_set(F->st, root->name, m);
 }
 

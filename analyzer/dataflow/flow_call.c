@@ -259,9 +259,7 @@ const DlValue *flow_instantiate(Flow *F, const DlExpr *call, const DlClassInfo *
             const DlValue *a = argv[i];
             if ((flow_is_tensor(a) && dl_value_on_device(a)) ||
                 (flow_is_module_like(a) && (dl_value_on_device(a) || (a->flags & DL_VF_MOVED)))) {
-                m->flags |= DL_VF_MOVED;
-                m->flags &= (uint16_t)~DL_VF_CONSTRUCTED;
-                m->dev = DL_DEV_UNKNOWN;
+                flow_mark_moved_elsewhere(m);
                 break;
             }
         }

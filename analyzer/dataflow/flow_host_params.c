@@ -17,10 +17,7 @@ static uint32_t host_only_params(const DlFunction *fn, int nesting);
 
 /* `self.helper(...)`: the class's own method, whose parameters are looked at in turn. */
 static const DlFunction *own_method(const HostUse *u, const DlExpr *callee) {
-    if (!callee || callee->kind != DL_EX_ATTR || !callee->object ||
-        callee->object->kind != DL_EX_NAME || strcmp(callee->object->name, "self") != 0 ||
-        !u->fn->owner || u->nesting >= 3)
-        return NULL;
+    if (!dl_ir_is_self_attr(callee, NULL) || !u->fn->owner || u->nesting >= 3) return NULL;
     const DlClass *cls = u->fn->owner;
     for (uint32_t k = 0; k < cls->method_count; k++)
         if (strcmp(cls->methods[k]->name, callee->name) == 0) return cls->methods[k];

@@ -151,6 +151,9 @@ uint32_t flow_host_only_params(const DlFunction *fn);
  * about it). */
 void flow_lists_registered_by(Flow *F, const DlExpr *call, const DlValue *const *argv);
 bool flow_has_splat(const DlExpr *call);
+/* A module that something moved to a device this code does not name (a part replaced with one
+ * on a device, built from device state): no longer "never moved", its device unknown. */
+void flow_mark_moved_elsewhere(DlValue *m);
 DlValue *flow_with_device(Flow *F, const DlValue *v, const DlValue *dev, DlOrigin origin,
                           DlSpan span);
 bool flow_cpu_side(const DlValue *v);

@@ -223,9 +223,7 @@ static void count_self_assignments(const DlBlock *b, const char *attr, int *coun
         if (s->kind == DL_ST_ASSIGN || s->kind == DL_ST_AUGASSIGN) {
             for (uint32_t t = 0; t < s->target_count; t++) {
                 const DlExpr *target = s->targets[t];
-                if (target && target->kind == DL_EX_ATTR && flow_streq(target->name, attr) &&
-                    target->object && target->object->kind == DL_EX_NAME &&
-                    flow_streq(target->object->name, "self")) {
+                if (dl_ir_is_self_attr(target, attr)) {
                     (*count)++;
                     *value = s->kind == DL_ST_ASSIGN ? s->value : NULL;
                 }
@@ -242,9 +240,7 @@ static void count_self_assignments(const DlBlock *b, const char *attr, int *coun
  * None (`def __init__(self, device=None): self.device = device`): an instance may hold no
  * device, and then creates on the CPU. Which device an instance holds is not known here. */
 static bool attribute_of_optional_parameter(Flow *F, const DlExpr *e) {
-    if (e->kind != DL_EX_ATTR || !e->object || e->object->kind != DL_EX_NAME ||
-        !flow_streq(e->object->name, "self") || !F->owner)
-        return false;
+    if (!dl_ir_is_self_attr(e, NULL) || !F->owner) return false;
     const DlFunctionInfo *init = dl_project_method(F->env->project, F->owner, "__init__");
     if (!init) return false;
     int count = 0;
@@ -326,6 +322,13 @@ bool flow_has_splat(const DlExpr *call) {
     for (uint32_t i = 0; i < call->arg_count; i++)
         if (call->args[i].keyword && call->args[i].keyword[0] == '*') return true;
     return false;
+}
+
+void flow_mark_moved_elsewhere(DlValue *m) {
+    m->flags &= (uint16_t)~DL_VF_CONSTRUCTED;
+    m->flags |= DL_VF_MOVED;
+    m->dev = DL_DEV_UNKNOWN;
+    m->dev_name = NULL;
 }
 
 DlValue *flow_with_device(Flow *F, const DlValue *v, const DlValue *dev, DlOrigin origin,

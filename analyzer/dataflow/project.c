@@ -626,17 +626,13 @@ static bool moves_self_in_place(const DlExpr *e) {
     const char *method = e->object->name;
     if (!method || (strcmp(method, "to") != 0 && strcmp(method, "cuda") != 0)) return false;
     const DlExpr *receiver = e->object->object;
-    if (receiver && receiver->kind == DL_EX_ATTR) receiver = receiver->object;
-    return receiver && receiver->kind == DL_EX_NAME && receiver->name &&
-           strcmp(receiver->name, "self") == 0;
+    return dl_ir_is_self(receiver) || dl_ir_is_self_attr(receiver, NULL);
 }
 
 /* `self.table`, `self.points[0].expand(n, -1)`: a value computed from the module's state. */
 static bool roots_at_own_state(const DlExpr *r) {
     for (int depth = 0; r && depth < 16; depth++) {
-        if (r->kind == DL_EX_ATTR && r->object && r->object->kind == DL_EX_NAME &&
-            r->object->name && strcmp(r->object->name, "self") == 0)
-            return true;
+        if (dl_ir_is_self_attr(r, NULL)) return true;
         if (r->kind != DL_EX_ATTR && r->kind != DL_EX_CALL && r->kind != DL_EX_SUBSCRIPT)
             return false;
         r = r->object;
@@ -705,31 +701,20 @@ static bool forward_follows_its_input(const DlClassInfo *c, const DlAttr *attrs,
     return true;
 }
 
-/* How the class's methods use `self.<name>`: only as data (`self.labels[i]`, compared,
- * `len(self.labels)`), or also otherwise (called, iterated, handed on, bound to a name). */
-typedef enum { USE_DATA, USE_OTHER } AttrUse;
-
-static bool is_self_attr(const DlExpr *e, const char *name) {
-    return e && e->kind == DL_EX_ATTR && e->name && strcmp(e->name, name) == 0 && e->object &&
-           e->object->kind == DL_EX_NAME && e->object->name &&
-           strcmp(e->object->name, "self") == 0;
-}
-
 /* Builtins that read their argument as data. */
 static bool reads_as_data(const DlExpr *callee) {
     static const char *const builtins[] = {"len", "str", "repr", "isinstance", "print", "bool",
                                            "int", "float", NULL};
-    if (!callee || callee->kind != DL_EX_NAME || !callee->name) return false;
-    for (const char *const *b = builtins; *b; b++)
-        if (strcmp(*b, callee->name) == 0) return true;
-    return false;
+    return callee && callee->kind == DL_EX_NAME && callee->name &&
+           dl_name_in_list(callee->name, builtins);
 }
 
-/* Whether an expression uses `self.<name>` other than as data; `data` is whether the
- * expression's own value is read as data where it stands. */
+/* How the class's methods use `self.<name>`: whether an expression uses it other than as data
+ * (`self.labels[i]`, compared, `len(self.labels)`): called, iterated, handed on, bound to a
+ * name. `data` is whether the expression's own value is read as data where it stands. */
 static bool used_otherwise(const DlExpr *e, const char *name, bool data, int depth) {
     if (!e || depth > 64) return false;
-    if (is_self_attr(e, name)) return !data;
+    if (dl_ir_is_self_attr(e, name)) return !data;
     switch (e->kind) {
     case DL_EX_SUBSCRIPT: /* `self.labels[i]`, unless what it picks is called */
         if (used_otherwise(e->object, name, data, depth + 1)) return true;
@@ -750,7 +735,7 @@ static bool used_otherwise(const DlExpr *e, const char *name, bool data, int dep
     default:
         break;
     }
-    if (used_otherwise(e->object, name, e->kind == DL_EX_ATTR ? false : true, depth + 1))
+    if (used_otherwise(e->object, name, e->kind != DL_EX_ATTR, depth + 1))
         return true;
     for (uint32_t i = 0; i < e->item_count; i++)
         if (used_otherwise(e->items[i], name, true, depth + 1)) return true;

@@ -358,3 +358,12 @@ static bool expr_any(const DlExpr *e, bool (*match)(const DlExpr *), int depth) 
 bool dl_ir_expr_any(const DlExpr *e, bool (*match)(const DlExpr *)) {
     return expr_any(e, match, 0);
 }
+
+bool dl_ir_is_self(const DlExpr *e) {
+    return e && e->kind == DL_EX_NAME && e->name && strcmp(e->name, "self") == 0;
+}
+
+bool dl_ir_is_self_attr(const DlExpr *e, const char *name) {
+    return e && e->kind == DL_EX_ATTR && dl_ir_is_self(e->object) &&
+           (!name || (e->name && strcmp(e->name, name) == 0));
+}

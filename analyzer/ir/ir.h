@@ -287,6 +287,10 @@ const char *dl_ir_span_text(DlArena *arena, const DlSource *src, DlSpan span);
 /* Does the text of a span contain `needle`? */
 bool dl_ir_span_mentions(const DlSource *src, DlSpan span, const char *needle);
 
+/* `self`, the name; `self.<name>` (`name` NULL: any attribute of self). */
+bool dl_ir_is_self(const DlExpr *e);
+bool dl_ir_is_self_attr(const DlExpr *e, const char *name);
+
 /* Whether `match` holds for `e` or for any expression inside it (its object, items and
  * arguments; not a comprehension's clauses), looked at to a depth of 64. */
 bool dl_ir_expr_any(const DlExpr *e, bool (*match)(const DlExpr *));
