@@ -35,7 +35,9 @@ static const char doc[] =
     "## When it does not fire\n"
     "- `register_buffer`, `nn.Parameter`, created with `device=...`;\n"
     "- moved where it is used (`self.mask.to(x.device)`);\n"
-    "- only used with Python numbers, or a 0-dim constant;\n"
+    "- only used with Python numbers, or a 0-dim constant (`torch.tensor(3.0)`, or\n"
+    "  `torch.tensor(dim)` where `dim` is a parameter the layers are sized with,\n"
+    "  `nn.Linear(d, dim)`, and so an integer);\n"
     "- the class is not an `nn.Module`.\n";
 
 /* `self.name = <rhs>` -> `self.register_buffer("name", <rhs>)` */

@@ -146,6 +146,9 @@ const DlValue *flow_device_keyword(Flow *F, const DlExpr *call, const DlValue *c
  * pack_padded_sequence) or moved by `fn` itself: a CPU tensor there meets no device
  * (flow_host_params.c). */
 uint32_t flow_host_only_params(const DlFunction *fn);
+/* Whether `name` is a parameter of the running function that it hands to a layer as a size
+ * (`nn.Linear(d, name)`) and never rebinds: an integer (flow_size_params.c). */
+bool flow_param_is_layer_size(Flow *F, const char *name);
 /* `self.losses = MultiLoss(self.loss_modules)`, `nn.Sequential(*self.layers)`: a plain list of
  * modules handed to a call that builds a module is registered there (DL107 has nothing to say
  * about it). */

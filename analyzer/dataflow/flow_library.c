@@ -58,7 +58,10 @@ bool flow_scalar_expression(Flow *F, const DlExpr *e, int depth) {
         if (dl_expr_ctype(e) && flow_arithmetic_ctype(dl_expr_ctype(e))) return true; /* C++: double eps */
         const char *key = flow_key_of(F, e);
         const Binding *b = key ? flow_lookup(F, key) : NULL;
-        return b && b->value && b->value->kind == DL_KIND_SCALAR;
+        if (b && b->value && b->value->kind == DL_KIND_SCALAR) return true;
+        /* `torch.tensor(attn_dim)` where `nn.Linear(d, attn_dim)` says it is an integer */
+        return e->kind == DL_EX_NAME && (!b || !b->value || b->value->kind == DL_KIND_UNKNOWN) &&
+               flow_param_is_layer_size(F, e->name);
     }
     case DL_EX_CALL: {
         const char *q = flow_qualify(F, e->object);
