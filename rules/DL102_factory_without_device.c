@@ -40,8 +40,9 @@ static const char doc[] =
     "  `torch.randint(lo, hi, (1,))[0]`): 0-dim CPU tensors may meet CUDA tensors;\n"
     "- it is read as a number or moved by PyTorch itself: a size, scale factor or padding\n"
     "  (`F.interpolate(x, (h, w))`, `F.pad(x, (p, p))`), or `ctc_loss`'s targets and lengths;\n"
-    "- it is passed to a project module whose `forward` (or a method of its class that\n"
-    "  `forward` hands it to) reads it only on the host: the lengths of\n"
+    "- it is passed to a project module whose `forward` (its `__call__`, if the class\n"
+    "  defines one; or a method of its class that either hands it to) reads it only on the\n"
+    "  host: the lengths of\n"
     "  `pack_padded_sequence`, `.tolist()`, `len(...)`, `int(...)`;\n"
     "- the factory is inside `with torch.cuda.device(i):` (DL110 reports it);\n"
     "- everything stays on the CPU, or the other operand's device is unknown.\n";

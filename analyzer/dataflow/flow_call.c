@@ -16,13 +16,16 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
     bool ctc = callee->kind == DL_KIND_LOSS && callee->literal &&
                flow_streq(callee->literal, "torch.nn.CTCLoss");
     /* a project module's forward that reads an input only on the host (`lengths` for
-     * pack_padded_sequence) takes it on the CPU; looked at only when a CPU tensor is passed */
+     * pack_padded_sequence) takes it on the CPU; looked at only when a CPU tensor is passed.
+     * A module that defines `__call__` (a loss with its own calling convention) runs that
+     * instead of forward. */
     const DlFunction *forward = NULL;
     uint32_t host_only = 0;
     for (uint32_t i = 0; i < call->arg_count && callee->cls && !forward; i++)
         if (dl_value_is_cpu_tensor(argv[i])) {
             const DlFunctionInfo *fi =
-                dl_project_method(F->env->project, callee->cls, "forward");
+                dl_project_method(F->env->project, callee->cls, "__call__");
+            if (!fi) fi = dl_project_method(F->env->project, callee->cls, "forward");
             if (!fi) break;
             forward = fi->fn;
             host_only = flow_host_only_params(forward);
