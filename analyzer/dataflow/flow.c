@@ -113,6 +113,7 @@ void flow_bind(Flow *F, const DlExpr *target, const DlValue *v) {
             if (flow_is_tensor(part) && part->origin == DL_ORIGIN_BATCH) {
                 DlValue *c = dl_value_copy(F->arena, part);
                 c->dev_span = t->span; /* each unpacked batch tensor is its own finding */
+                c->home = NULL;
                 c->var = NULL;
                 /* `x, y = batch` takes a batch apart; `step, batch` of enumerate(loader) (or
                  * zip's items) is still the whole batch, of unknown structure */
@@ -235,6 +236,7 @@ static void flow_exec_check(Flow *F, const DlStmt *s, const DlExpr *cond, int de
     checked->origin = DL_ORIGIN_INPUT;
     checked->dev_span = s->span;
     checked->dev_why = flow_short_text(F, s->span);
+    checked->home = NULL;
     flow_bind(F, x, checked);
 }
 

@@ -345,6 +345,7 @@ const DlValue *flow_move_module(Flow *F, const DlExpr *call, const DlExpr *recv_
     m->dev_name = target ? target->dev_name : NULL;
     m->dev_span = call->span;
     m->dev_why = flow_short_text(F, call->span);
+    m->home = NULL; /* moved here, in the file being analysed */
     if (m->kind == DL_KIND_LOSS && m->dev == DL_DEV_CPU) m->flags &= (uint16_t)~DL_VF_CPU_WEIGHT;
     const char *key = flow_key_of(F, recv_expr);
     if (key) flow_state_set(F->st, key, m);
@@ -595,6 +596,7 @@ const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *
             t->dev_name = recv->dev_name;
             t->dev_span = recv->dev_span;
             t->dev_why = recv->dev_why;
+            t->home = recv->home;
             return t;
         }
         return flow_unknown();

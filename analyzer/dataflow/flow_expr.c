@@ -74,6 +74,7 @@ const DlValue *flow_eval_attr(Flow *F, const DlExpr *e) {
         DlValue *t =
             flow_with_device(F, flow_mk(F, DL_KIND_TENSOR), obj, DL_ORIGIN_NONE, obj->dev_span);
         t->dev_why = obj->dev_why;
+        t->home = obj->home;
         t->flags |= DL_VF_REGISTERED;
         return t;
     }
@@ -92,6 +93,7 @@ const DlValue *flow_eval_attr(Flow *F, const DlExpr *e) {
             r->dev_name = obj->dev_name;
             r->dev_span = obj->dev_span;
             r->dev_why = obj->dev_why;
+            r->home = obj->home;
             return r;
         }
         if (a && obj->kind == DL_KIND_INSTANCE && (obj->flags & DL_VF_MOVED) &&

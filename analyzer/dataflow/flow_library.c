@@ -110,6 +110,7 @@ static void contents_decide(Flow *F, DlValue *m, const DlExpr *call, const DlVal
     if (placed) {
         m->dev_span = placed->dev_span;
         m->dev_why = placed->dev_why;
+        m->home = placed->home;
     }
 }
 

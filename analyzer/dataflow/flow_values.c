@@ -283,7 +283,7 @@ const DlValue *flow_device_arg(Flow *F, const DlExpr *e, const DlValue *v) {
         d->dev = tag ? tag : DL_DEV_NAMED;
         d->dev_name = v->literal;
         d->dev_span = v->dev_span;
-        d->dev_why = flow_short_text(F, v->dev_span);
+        d->dev_why = v->home ? v->literal : flow_short_text(F, v->dev_span); /* not our text */
         d->literal = v->literal;
         d->home = v->home;
         return d;
@@ -339,5 +339,6 @@ DlValue *flow_with_device(Flow *F, const DlValue *v, const DlValue *dev, DlOrigi
     c->origin = origin;
     c->dev_span = span;
     c->dev_why = flow_short_text(F, span);
+    c->home = NULL; /* span is in the file being analysed, whichever file `v` came from */
     return c;
 }

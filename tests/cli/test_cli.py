@@ -270,6 +270,23 @@ class TextFormat(CliTestCase):
         self.assertRegex(proc.stdout, r"Found 1 problems? in 1 files? \(1 fixable\)\.")
         self.assertNotIn(ESC, proc.stdout + proc.stderr)
 
+    def test_a_place_is_named_in_the_file_that_holds_it(self):
+        # `labels` comes from another file's function, then is moved here: the message names
+        # this file's line of the move, not the line number in the other file (a trl finding
+        # said "utils.py line 1631", past that file's end).
+        self.write("utils.py", "import torch\n\n\ndef pad(rows):\n    return torch.stack(rows)\n")
+        self.write("train.py", "import torch\nfrom utils import pad\n\n\n"
+                               "def compute_loss(model, rows, device):\n"
+                               "    labels = pad(rows)\n"
+                               "    labels = labels.to(device)\n"
+                               "    offsets = torch.tensor([1, 2])\n"
+                               "    return model(labels) + labels * offsets\n")
+        doc = self.run_json("--no-cache", ".", expect_exit=1)
+        self.assertEqual(self.codes(doc), [("train.py", 8, "DL102")])
+        message = doc["findings"][0]["message"]
+        self.assertIn("(line 7: labels.to(device))", message)
+        self.assertNotIn("utils.py", message)
+
     def test_summary_counts_problems_and_files(self):
         self.write("a.py", BUGGY)
         self.write("b.py", BUGGY)
