@@ -324,6 +324,31 @@ bool flow_is_batch_loop(Flow *F, const DlStmt *s, const DlValue *iter) {
     return false;
 }
 
+/* `for m in (model, ema): m.to(device)`: modules move in place, so a loop that moves its
+ * variable on every pass moved each module the literal lists (nanotron's tests). */
+static void move_listed_modules(Flow *F, const DlStmt *s) {
+    const DlExpr *var = s->targets[0], *seq = s->value;
+    if (var->kind != DL_EX_NAME || !seq || (seq->kind != DL_EX_LIST && seq->kind != DL_EX_TUPLE))
+        return;
+    const Binding *b = flow_lookup(F, var->name);
+    const DlValue *moved = b ? b->value : NULL;
+    if (!moved || !flow_is_module_like(moved) || !(moved->flags & DL_VF_MOVED)) return;
+    for (uint32_t i = 0; i < seq->item_count; i++) {
+        const char *key = flow_key_of(F, seq->items[i]);
+        const Binding *ib = key ? flow_lookup(F, key) : NULL;
+        if (!ib || !ib->value || !flow_is_module_like(ib->value)) continue;
+        DlValue *m = dl_value_copy(F->arena, ib->value);
+        m->flags |= DL_VF_MOVED;
+        m->flags &= (uint16_t)~DL_VF_CPU_WEIGHT;
+        m->dev = moved->dev;
+        m->dev_name = moved->dev_name;
+        m->dev_span = moved->dev_span;
+        m->dev_why = moved->dev_why;
+        m->home = moved->home;
+        flow_state_set(F->st, key, m);
+    }
+}
+
 void flow_exec_loop(Flow *F, const DlStmt *s) {
     const DlValue *iter = NULL;
     bool seq_loop = false;
@@ -378,6 +403,7 @@ void flow_exec_loop(Flow *F, const DlStmt *s) {
     bool was_dead = F->st->dead;
     flow_state_replace(F->st, head);
     F->st->dead = was_dead;
+    if (s->kind == DL_ST_FOR) move_listed_modules(F, s);
     flow_exec_block(F, &s->parts->orelse);
 }
 
@@ -399,6 +425,27 @@ static bool expects_an_error(Flow *F, const DlExpr *w) {
         return true;
     const char *q = flow_qualify(F, callee);
     return q && flow_streq(q, "pytest.raises");
+}
+
+/* `with init_on_device(device):`, `with init_on_device_and_dtype(device=d, dtype=t):`: a
+ * project's or library's context named for a device and given one builds what its body
+ * constructs there, as `with torch.device(d):` does (accelerate, nanotron). Not torch.cuda's
+ * own contexts, which only pick the current GPU (DL110). Where the device it is given is not
+ * known, neither is where the body's modules and factories are. */
+static const DlValue *constructs_on_a_device(Flow *F, const DlExpr *w, const char *q) {
+    if (!w || w->kind != DL_EX_CALL || !w->object) return NULL;
+    const DlExpr *callee = w->object;
+    const char *name = callee->kind == DL_EX_NAME || callee->kind == DL_EX_ATTR ? callee->name : NULL;
+    if (!name || !strstr(name, "device") || (q && strncmp(q, "torch.cuda.", 11) == 0)) return NULL;
+    const DlArg *kw = dl_ir_keyword(w, "device");
+    const DlExpr *arg = kw ? kw->value : dl_ir_positional(w, 0);
+    if (!arg) return NULL;
+    const DlValue *v = flow_eval(F, arg);
+    const DlValue *dev = flow_device_arg(F, arg, v);
+    if (dev && dev->kind == DL_KIND_DEVICE) return dev;
+    DlValue *unknown = flow_mk(F, DL_KIND_DEVICE);
+    unknown->dev = DL_DEV_UNKNOWN;
+    return unknown;
 }
 
 void flow_exec_with(Flow *F, const DlStmt *s) {
@@ -429,6 +476,8 @@ void flow_exec_with(Flow *F, const DlStmt *s) {
         const DlExpr *w = s->withs[i];
         const char *q = w && w->kind == DL_EX_CALL ? flow_qualify(F, w->object) : NULL;
         if (q && flow_streq(q, "torch.cuda.device")) F->place.cuda_context = w; /* DL110 */
+        const DlValue *dev_here = constructs_on_a_device(F, w, q);
+        if (dev_here) F->default_device = dev_here;
         flow_eval(F, s->withs[i]);
         if (s->targets[i]) flow_bind(F, s->targets[i], flow_unknown());
     }
