@@ -10,6 +10,8 @@
 typedef struct HostUse {
     const DlFunction *fn;
     uint32_t device_used; /* bit i: parameter i is used where a device may meet it */
+    uint32_t rebound;     /* bit i: parameter i was assigned anew in the function's own block
+                             (`n = n.to("cpu")`): the uses after it are of that value */
     int nesting;          /* methods of the class followed so far (`self.align(offsets)`) */
 } HostUse;
 
@@ -76,7 +78,8 @@ static void walk(HostUse *u, const DlExpr *e, bool host, int depth) {
     case DL_EX_NAME:
         if (!host)
             for (uint32_t i = 0; i < u->fn->param_count && i < 32; i++)
-                if (strcmp(u->fn->params[i].name, e->name) == 0) u->device_used |= 1u << i;
+                if (!(u->rebound & (1u << i)) && strcmp(u->fn->params[i].name, e->name) == 0)
+                    u->device_used |= 1u << i;
         return;
     case DL_EX_CALL:
         walk_call(u, e, depth);
@@ -117,6 +120,13 @@ static void walk_block(HostUse *u, const DlBlock *b, int depth) {
                 walk(u, s->targets[t], s->kind == DL_ST_ASSIGN || s->kind == DL_ST_FOR,
                      depth + 1);
         }
+        /* in the function's own block every later statement runs after the assignment */
+        if (depth == 0 && s->kind == DL_ST_ASSIGN)
+            for (uint32_t t = 0; t < s->target_count; t++)
+                if (s->targets[t]->kind == DL_EX_NAME) {
+                    int p = flow_param_index(u->fn, s->targets[t]->name);
+                    if (p >= 0 && p < 32) u->rebound |= 1u << p;
+                }
         if (s->kind == DL_ST_DEF && s->parts->func) /* a closure's uses are uses too */
             walk_block(u, &s->parts->func->body, depth + 1);
         if (s->kind == DL_ST_WITH)
@@ -127,7 +137,7 @@ static void walk_block(HostUse *u, const DlBlock *b, int depth) {
 }
 
 static uint32_t host_only_params(const DlFunction *fn, int nesting) {
-    HostUse u = {fn, 0, nesting};
+    HostUse u = {fn, 0, 0, nesting};
     walk_block(&u, &fn->body, 0);
     uint32_t host = 0;
     for (uint32_t i = 0; i < fn->param_count && i < 32; i++)
