@@ -39,9 +39,10 @@ static const char doc[] =
     "}\n"
     "```\n\n"
     "## When it does not fire\n"
-    "- the tensor is checked in the function, or it is a parameter that every caller in the\n"
-    "  project checks (the usual binding `.cpp` with `CHECK_INPUT(x)` calling a launcher in a "
-    "`.cu`);\n"
+    "- the tensor is checked in the function (`TORCH_CHECK(x.is_cuda(), ...)`, also the\n"
+    "  deprecated `AT_ASSERTM(x.type().is_cuda(), ...)`), or it is a parameter that every\n"
+    "  caller in the project checks (the usual binding `.cpp` with `CHECK_INPUT(x)` calling a\n"
+    "  launcher in a `.cu`);\n"
     "- the tensor was created on the GPU (`torch::empty({n}, x.options())` of a checked `x`,\n"
     "  `torch::zeros({n}, torch::kCUDA)`, `t.cuda()`);\n"
     "- the tensor is known to be on the CPU: that is DL121 host-pointer-to-kernel.\n";

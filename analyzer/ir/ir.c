@@ -117,7 +117,10 @@ const DlExpr *dl_ir_cuda_check_subject(const DlExpr *cond) {
     const DlExpr *c = strip_zero_arg_call(cond);
     if (!c || c->kind != DL_EX_ATTR || !c->name || strcmp(c->name, "is_cuda") != 0) return NULL;
     const DlExpr *x = strip_zero_arg_call(c->object);
-    if (x && x->kind == DL_EX_ATTR && x->name && strcmp(x->name, "device") == 0) x = x->object;
+    /* `x.device().is_cuda()`, and the deprecated `x.type().is_cuda()` of older extensions */
+    if (x && x->kind == DL_EX_ATTR && x->name &&
+        (strcmp(x->name, "device") == 0 || strcmp(x->name, "type") == 0))
+        x = x->object;
     return x && (x->kind == DL_EX_NAME || x->kind == DL_EX_ATTR) ? x : NULL;
 }
 

@@ -267,8 +267,8 @@ typedef struct DlModuleIR {
 } DlModuleIR;
 
 /* The tensor a condition says is on a CUDA device, or NULL: `x.is_cuda` (`x.is_cuda()` in
- * C++), `x.device().is_cuda()`, `x.device().type() == at::DeviceType::CUDA`,
- * `x.device == "cuda"`. For `a and b`, call it on each side. */
+ * C++), `x.device().is_cuda()`, `x.type().is_cuda()` (deprecated), `x.device().type() ==
+ * at::DeviceType::CUDA`, `x.device == "cuda"`. For `a and b`, call it on each side. */
 const DlExpr *dl_ir_cuda_check_subject(const DlExpr *cond);
 
 /* `in`, `not in`, `is`, `is not`: a comparison whose result is a Python bool, not a tensor,
