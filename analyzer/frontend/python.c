@@ -3,6 +3,7 @@
  * lowering dispatches on integers, and fields are looked up by precomputed field ids. */
 #define _GNU_SOURCE /* memmem */
 #include "frontend/python.h"
+#include "frontend/python_grammar_gaps.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -1316,6 +1317,25 @@ static void delete_tree(TSTree *tree) {
     dl_ts_region_end();
 }
 
+/* After a failed parse: the text with the grammar's known gaps patched (python_grammar_gaps.c),
+ * parsed in a region of its own; the tree if that parses cleanly, else NULL (the region
+ * ended). The patched bytes are spaces where the text has a star: the lowering reads names and
+ * spans from the original text. */
+static TSTree *parse_around_grammar_gaps(const DlSource *src) {
+    char *patched = dl_python_patch_grammar_gaps(src->text, src->len);
+    if (!patched) return NULL;
+    dl_ts_region_begin();
+    TSParser *parser = ts_parser_new();
+    ts_parser_set_language(parser, tree_sitter_python());
+    TSTree *tree = ts_parser_parse_string(parser, NULL, patched, (uint32_t)src->len);
+    ts_parser_delete(parser);
+    free(patched);
+    if (tree && !ts_node_has_error(ts_tree_root_node(tree))) return tree;
+    if (tree) delete_tree(tree);
+    else dl_ts_region_end();
+    return NULL;
+}
+
 DlParseResult dl_python_parse(const DlSource *src, DlArena *arena, bool lower,
                               const bool *mentions_devices) {
     DlParseResult result = {0};
@@ -1335,7 +1355,11 @@ DlParseResult dl_python_parse(const DlSource *src, DlArena *arena, bool lower,
     if (ts_node_has_error(root)) {
         result.error = syntax_error_message(src, root);
         delete_tree(tree);
-        return result;
+        tree = parse_around_grammar_gaps(src);
+        if (!tree) return result;
+        free(result.error);
+        result.error = NULL;
+        root = ts_tree_root_node(tree);
     }
     Lower L = {.src = src, .arena = arena};
     dl_interner_init(&L.names, arena);

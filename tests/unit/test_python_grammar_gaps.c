@@ -1,0 +1,59 @@
+/* Unit tests for the grammar-gap patch (frontend/python_grammar_gaps.c): a star the pinned
+ * tree-sitter-python rejects becomes a space, nothing else moves, and stars the grammar takes
+ * (in calls, in brackets, in strings and comments, multiplication, `**`) are left alone. */
+#include "frontend/python_grammar_gaps.h"
+
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *patch(const char *text) {
+    return dl_python_patch_grammar_gaps(text, strlen(text));
+}
+
+static void assert_patched(const char *text, const char *expected) {
+    char *out = patch(text);
+    cr_assert_not_null(out, "nothing patched in: %s", text);
+    cr_assert_str_eq(out, expected);
+    free(out);
+}
+
+static void assert_untouched(const char *text) {
+    char *out = patch(text);
+    cr_assert_null(out, "patched: %s -> %s", text, out ? out : "");
+}
+
+Test(python_grammar_gaps, a_starred_bracket_in_a_bare_list_loses_its_star) {
+    assert_patched("return dq, dk, *((None,) * 30)\n", "return dq, dk,  ((None,) * 30)\n");
+    assert_patched("return *(b), a\n", "return  (b), a\n");
+    assert_patched("x = a, *[b]\n", "x = a,  [b]\n");
+    assert_patched("for x in a, *(b):\n    pass\n", "for x in a,  (b):\n    pass\n");
+    assert_patched("yield *(b), a\n", "yield  (b), a\n");
+}
+
+Test(python_grammar_gaps, the_grammar_s_own_stars_are_left_alone) {
+    assert_untouched("f(a, *(b))\n");        /* a call's argument list */
+    assert_untouched("x = [a, *(b)]\n");     /* inside brackets */
+    assert_untouched("return a, *b\n");      /* a starred name parses */
+    assert_untouched("y = a *(b)\n");        /* multiplication */
+    assert_untouched("y = a ** (b)\n");      /* power */
+    assert_untouched("ok = a == *(b)\n");    /* not an assignment */
+    assert_untouched("s = 'a, *(b)'  # return a, *(b)\n");
+    assert_untouched("s = \"\"\"\nreturn a, *(b)\n\"\"\"\n");
+    assert_untouched("s = 'it\\'s', x\n");
+}
+
+Test(python_grammar_gaps, only_the_star_changes) {
+    const char *text = "def backward(ctx, g):\n    return g, *((None,) * 3)\n";
+    char *out = patch(text);
+    cr_assert_not_null(out);
+    size_t differ = 0;
+    for (size_t i = 0; i < strlen(text); i++)
+        if (out[i] != text[i]) {
+            cr_assert_eq(text[i], '*');
+            cr_assert_eq(out[i], ' ');
+            differ++;
+        }
+    cr_assert_eq(differ, 1);
+    free(out);
+}
