@@ -41,6 +41,17 @@ static bool flow_arithmetic_ctype(const char *t) {
     return false;
 }
 
+/* `torch.pi`, `math.e`, `np.inf`: the libraries' numeric constants, plain Python floats. */
+static bool is_numeric_constant(Flow *F, const DlExpr *e) {
+    static const char *const constants[] = {
+        "torch.pi", "torch.e",  "torch.inf", "torch.nan", "math.pi", "math.e",
+        "math.tau", "math.inf", "math.nan",  "numpy.pi",  "numpy.e", "numpy.inf",
+        "numpy.nan", NULL};
+    if (e->kind != DL_EX_ATTR) return false;
+    const char *q = flow_qualify(F, e);
+    return q && dl_name_in_list(q, constants);
+}
+
 bool flow_scalar_expression(Flow *F, const DlExpr *e, int depth) {
     if (!e || depth > 8) return false;
     switch (e->kind) {
@@ -56,6 +67,7 @@ bool flow_scalar_expression(Flow *F, const DlExpr *e, int depth) {
     case DL_EX_NAME:
     case DL_EX_ATTR: {
         if (dl_expr_ctype(e) && flow_arithmetic_ctype(dl_expr_ctype(e))) return true; /* C++: double eps */
+        if (is_numeric_constant(F, e)) return true; /* torch.tensor(2.0 / torch.pi) */
         const char *key = flow_key_of(F, e);
         const Binding *b = key ? flow_lookup(F, key) : NULL;
         if (b && b->value && b->value->kind == DL_KIND_SCALAR) return true;
