@@ -25,7 +25,7 @@ typedef enum {
     N_FOR, N_WHILE, N_WITH, N_WITH_CLAUSE, N_WITH_ITEM, N_AS_PATTERN, N_TRY, N_EXCEPT,
     N_EXCEPT_GROUP, N_FINALLY, N_FUNCDEF, N_CLASSDEF, N_DECORATED, N_DECORATOR, N_IMPORT,
     N_IMPORT_FROM, N_FUTURE_IMPORT, N_ALIASED_IMPORT, N_DOTTED_NAME, N_RELATIVE_IMPORT,
-    N_WILDCARD, N_RAISE, N_BREAK, N_CONTINUE, N_PASS,
+    N_WILDCARD, N_RAISE, N_ASSERT, N_BREAK, N_CONTINUE, N_PASS,
     N_IDENTIFIER, N_ATTRIBUTE, N_CALL, N_ARGUMENT_LIST, N_KEYWORD_ARG, N_SUBSCRIPT, N_INTEGER,
     N_FLOAT, N_STRING, N_CONCAT_STRING, N_STRING_CONTENT, N_INTERPOLATION, N_TRUE, N_FALSE,
     N_NONE, N_ELLIPSIS, N_TUPLE, N_LIST, N_SET, N_DICT, N_PAIR, N_BINOP, N_UNARY, N_NOT,
@@ -54,6 +54,7 @@ static const struct {
     {"future_import_statement", N_FUTURE_IMPORT}, {"aliased_import", N_ALIASED_IMPORT},
     {"dotted_name", N_DOTTED_NAME}, {"relative_import", N_RELATIVE_IMPORT},
     {"wildcard_import", N_WILDCARD}, {"raise_statement", N_RAISE},
+    {"assert_statement", N_ASSERT},
     {"break_statement", N_BREAK}, {"continue_statement", N_CONTINUE},
     {"pass_statement", N_PASS}, {"identifier", N_IDENTIFIER}, {"attribute", N_ATTRIBUTE},
     {"call", N_CALL}, {"argument_list", N_ARGUMENT_LIST}, {"keyword_argument", N_KEYWORD_ARG},
@@ -831,6 +832,10 @@ static DlStmt *lower_stmt(Lower *L, TSNode n) {
         if (ts_node_named_child_count(n)) s->value = lower_expr(L, ts_node_named_child(n, 0));
         return s;
     case N_RAISE: return new_stmt(L, DL_ST_RAISE, n);
+    case N_ASSERT: /* `assert out.is_cuda`: it runs, and execution goes on only where it holds */
+        s = new_stmt(L, DL_ST_CHECK, n);
+        if (ts_node_named_child_count(n)) s->value = lower_expr(L, ts_node_named_child(n, 0));
+        return s;
     case N_BREAK: return new_stmt(L, DL_ST_BREAK, n);
     case N_CONTINUE: return new_stmt(L, DL_ST_CONTINUE, n);
     case N_IF: {
