@@ -40,7 +40,8 @@ static const char doc[] =
     "- the module comes from elsewhere (a parameter, a factory function): its device is unknown;\n"
     "- it is a submodule of a class whose base devlint cannot see (`PreTrainedModel`, a base\n"
     "  defined twice in the project): that class may be a module, which moves it along;\n"
-    "- the inputs are on the CPU too.\n";
+    "- the inputs are on the CPU too, or made on the model's own device\n"
+    "  (`torch.tensor(x, device=model.device)`), wherever it is moved later.\n";
 
 static void on_meet(DlRuleContext *ctx, const DlMeetFact *fact) {
     extern const DlRule dl_rule_DL105;
