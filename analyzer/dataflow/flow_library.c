@@ -89,6 +89,21 @@ bool flow_scalar_expression(Flow *F, const DlExpr *e, int depth) {
     }
 }
 
+/* A layer's `device` passed by position, after its sizes (`nn.Linear(k, n, False, device,
+ * torch.half)`): the device value, or one not known where the argument only names a device. */
+static const DlValue *positional_device(Flow *F, const DlExpr *call,
+                                        const DlValue *const *argv) {
+    unsigned position = 0;
+    for (uint32_t i = 0; i < call->arg_count; i++) {
+        if (call->args[i].keyword) continue;
+        if (position++ < 2) continue; /* the sizes come first */
+        if (!flow_positional_device(F, call->args[i].value, argv[i])) continue;
+        const DlValue *d = flow_device_arg(F, call->args[i].value, argv[i]);
+        return d && d->kind == DL_KIND_DEVICE ? d : flow_mk(F, DL_KIND_DEVICE);
+    }
+    return NULL;
+}
+
 static bool is_module_container(const char *q) {
     return flow_streq(q, "torch.nn.Sequential") || flow_streq(q, "torch.nn.ModuleList") ||
            flow_streq(q, "torch.nn.ModuleDict");
@@ -398,6 +413,7 @@ const DlValue *flow_eval_library_call(Flow *F, const DlExpr *call, const char *q
         DlValue *m = flow_mk(F, DL_KIND_MODULE);
         const DlValue *dev =
             flow_device_keyword(F, call, argv); /* nn.Linear(2, 1, device="cuda") */
+        if (!dev) dev = positional_device(F, call, argv); /* nn.Linear(k, n, False, device) */
         m->dev = dev ? dev->dev : flow_construction_device(F);
         m->dev_name = dev ? dev->dev_name : NULL;
         if (!dev && !dl_torch_is_stateless_module(q)) m->flags |= DL_VF_CONSTRUCTED;
