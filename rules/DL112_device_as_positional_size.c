@@ -24,7 +24,9 @@ static const char doc[] =
     "is the last positional argument.\n\n"
     "## When it does not fire\n"
     "- `device=` is a keyword;\n"
-    "- the positional arguments are known not to be devices (ints, shapes, unknown values).\n";
+    "- the positional arguments are known not to be devices (ints, shapes, unknown values);\n"
+    "- the argument is the data of `torch.tensor(data, ...)` or the tensor of\n"
+    "  `torch.empty_like(x, ...)`, whatever its name (`p_device`).\n";
 
 static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
     extern const DlRule dl_rule_DL112;

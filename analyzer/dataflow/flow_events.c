@@ -413,10 +413,18 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
     fact.immediately_moved = immediately_moved;
     fact.place = &F->place;
     if (q && flow_streq(q, "torch.load")) fact.device_in_scope = flow_device_in_scope(F);
-    if (q && dl_torch_factory(q))
-        for (uint32_t i = 0; i < call->arg_count && i < 32; i++)
-            if (!call->args[i].keyword && flow_positional_device(F, call->args[i].value, argv[i]))
+    /* a device passed by position (`torch.zeros(n, device)`, `torch.zeros_like(x, device)`):
+     * not the data of torch.tensor, nor the tensor of torch.empty_like(p_device, ...) */
+    DlFactoryKind factory = q ? dl_torch_factory(q) : DL_FACTORY_NONE;
+    if (factory == DL_FACTORY_PLAIN || factory == DL_FACTORY_LIKE) {
+        unsigned data = factory == DL_FACTORY_LIKE ? 1 : dl_torch_factory_data_arguments(q);
+        unsigned position = 0;
+        for (uint32_t i = 0; i < call->arg_count && i < 32; i++) {
+            if (call->args[i].keyword) continue;
+            if (position++ >= data && flow_positional_device(F, call->args[i].value, argv[i]))
                 fact.positional_devices |= 1u << i;
+        }
+    }
     if (method && F->place.batch_loop)
         fact.receiver_invariant = flow_expr_invariant(F, F->place.batch_loop, callee->object, 0);
     if (call->flags & DL_EXF_KERNEL_LAUNCH) flow_launch_tensors(F, call, &fact);
