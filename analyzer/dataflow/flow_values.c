@@ -254,6 +254,19 @@ static bool attribute_of_optional_parameter(Flow *F, const DlExpr *e) {
 }
 
 /* What device a `.to(arg)` / `device=arg` names; NULL when it is not a device (a dtype, None). */
+/* `index_type`, `self.compute_type`, `qtype`: by its name, a dtype (`x.to(index_type)`), unless
+ * the name says device (`device_type` is "cuda"). */
+static bool names_a_type(const char *text) {
+    const char *last = text;
+    for (const char *p = text; *p; p++)
+        if (*p == '.') last = p + 1;
+    size_t n = strlen(last);
+    if (n < 4 || strcasecmp(last + n - 4, "type") != 0) return false;
+    for (size_t i = 0; i + 6 <= n; i++)
+        if (strncasecmp(last + i, "device", 6) == 0) return false;
+    return true;
+}
+
 const DlValue *flow_device_arg(Flow *F, const DlExpr *e, const DlValue *v) {
     if (!e) return NULL;
     if (e->kind == DL_EX_STRING && e->name) {
@@ -298,7 +311,7 @@ const DlValue *flow_device_arg(Flow *F, const DlExpr *e, const DlValue *v) {
     const char *q = flow_qualify(F, e);
     if (q && dl_torch_is_dtype(q)) return NULL;
     const char *t = flow_text(F, e->span);
-    if (strstr(t, "dtype")) return NULL;
+    if (strstr(t, "dtype") || names_a_type(t)) return NULL;
     if (attribute_of_optional_parameter(F, e)) return flow_unknown();
     /* a value passed where a device goes, held in a variable, attribute or config entry */
     return flow_named_device(F, flow_key_of(F, e) ? flow_key_of(F, e) : flow_short_text(F, e->span),
