@@ -237,6 +237,26 @@ static bool class_is_stateless(const DlClassInfo *ci) {
     return true;
 }
 
+/* `SimplifiedMoE(device)`: a device passed by position to the __init__ parameter named for one
+ * (`def __init__(self, device)`), the same as `device=device`. */
+static const DlValue *device_by_position(Flow *F, const DlExpr *call, const DlClassInfo *ci,
+                                         const DlValue *const *argv) {
+    const DlFunctionInfo *init = dl_project_method(F->env->project, ci, "__init__");
+    if (!init) return NULL;
+    unsigned position = 0;
+    for (uint32_t i = 0; i < call->arg_count; i++) {
+        if (call->args[i].keyword) {
+            if (call->args[i].keyword[0] == '*') return NULL; /* positions no longer known */
+            continue;
+        }
+        uint32_t p = ++position; /* after self */
+        if (argv[i]->kind != DL_KIND_DEVICE || p >= init->fn->param_count) continue;
+        if (init->fn->params[p].star) return NULL;
+        if (flow_name_says_device(F, init->fn->params[p].name)) return argv[i];
+    }
+    return NULL;
+}
+
 const DlValue *flow_instantiate(Flow *F, const DlExpr *call, const DlClassInfo *ci,
                                const DlValue *const *argv) {
     if (ci->is_module) {
@@ -250,6 +270,7 @@ const DlValue *flow_instantiate(Flow *F, const DlExpr *call, const DlClassInfo *
         /* `GraphNorm(16, device=device)`: built where its constructor was told, as torch's own
          * modules are (its __init__ hands the device on) */
         const DlValue *dev = argv ? flow_device_keyword(F, call, argv) : NULL;
+        if (!dev && argv) dev = device_by_position(F, call, ci, argv); /* SimplifiedMoE(device) */
         if (dev) {
             m->dev = dev->dev;
             m->dev_name = dev->dev_name;
