@@ -250,9 +250,11 @@ static const DlValue *device_by_position(Flow *F, const DlExpr *call, const DlCl
             continue;
         }
         uint32_t p = ++position; /* after self */
-        if (argv[i]->kind != DL_KIND_DEVICE || p >= init->fn->param_count) continue;
+        if (p >= init->fn->param_count) return NULL;
         if (init->fn->params[p].star) return NULL;
-        if (flow_name_says_device(F, init->fn->params[p].name)) return argv[i];
+        if (!flow_name_says_device(F, init->fn->params[p].name)) continue;
+        const DlValue *d = flow_device_arg(F, call->args[i].value, argv[i]); /* "cuda", a device */
+        return d && d->kind == DL_KIND_DEVICE && d->dev ? d : NULL;
     }
     return NULL;
 }
