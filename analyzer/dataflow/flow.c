@@ -836,6 +836,20 @@ void flow_seed_attributes(Flow *F, const DlClassInfo *c, int depth) {
             r->dev_name = NULL;
             r->flags &= (uint16_t) ~(DL_VF_CPU_WEIGHT | DL_VF_CONSTRUCTED);
             v = r;
+        } else if (F->owner->is_module && v->kind == DL_KIND_SEQ && v->elem &&
+                   flow_is_tensor(v->elem) && (v->elem->flags & DL_VF_REGISTERED) &&
+                   (v->elem->flags & DL_VF_HELD_ELSEWHERE)) {
+            /* `self.w_conv = [self.conv1.weight, ...]`: its submodules' parameters, which move
+             * with self */
+            DlValue *r = dl_value_copy(F->arena, v);
+            DlValue *e = dl_value_copy(F->arena, v->elem);
+            e->dev = DL_DEV_MODULE;
+            e->dev_name = NULL;
+            e->origin = DL_ORIGIN_NONE;
+            r->elem = e;
+            r->items = NULL;
+            r->item_count = 0;
+            v = r;
         } else if (F->owner->is_module && v->kind == DL_KIND_SEQ &&
                    ((v->flags & DL_VF_HAS_MODULES) || (v->elem && flow_is_module_like(v->elem)))) {
             /* a plain list of modules (DL107), or of submodules registered as attributes too:

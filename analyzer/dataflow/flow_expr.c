@@ -75,7 +75,8 @@ const DlValue *flow_eval_attr(Flow *F, const DlExpr *e) {
             flow_with_device(F, flow_mk(F, DL_KIND_TENSOR), obj, DL_ORIGIN_NONE, obj->dev_span);
         t->dev_why = obj->dev_why;
         t->home = obj->home;
-        t->flags |= DL_VF_REGISTERED;
+        /* `self.conv1.weight`: registered through the submodule that holds it */
+        t->flags |= DL_VF_REGISTERED | (obj->flags & DL_VF_HELD_ELSEWHERE);
         return t;
     }
     if (obj->kind == DL_KIND_MODULE && flow_streq(e->name, "device") && obj->dev) {
@@ -96,6 +97,7 @@ const DlValue *flow_eval_attr(Flow *F, const DlExpr *e) {
             r->dev_span = obj->dev_span;
             r->dev_why = obj->dev_why;
             r->home = obj->home;
+            r->flags |= obj->flags & DL_VF_HELD_ELSEWHERE; /* held by the submodule */
             return r;
         }
         if (a && obj->kind == DL_KIND_INSTANCE && (obj->flags & DL_VF_MOVED) &&

@@ -45,8 +45,8 @@ bool flow_is_tensor(const DlValue *v) {
 }
 
 bool flow_adds_unregistered_state(const DlValue *v) {
-    return (flow_is_module_like(v) && !(v->flags & DL_VF_HELD_ELSEWHERE)) ||
-           (flow_is_tensor(v) && (v->flags & DL_VF_REGISTERED));
+    if (v->flags & DL_VF_HELD_ELSEWHERE) return false;
+    return flow_is_module_like(v) || (flow_is_tensor(v) && (v->flags & DL_VF_REGISTERED));
 }
 
 bool flow_is_module_like(const DlValue *v) {

@@ -71,8 +71,9 @@ enum {
     DL_VF_MOVE_DISCARDED = 1 << 12, /* its `x.to(device)` result was thrown away (DL101): later
                                        mismatches are that bug's consequence, not new ones */
     DL_VF_HELD_ELSEWHERE = 1 << 13, /* module: also an attribute of a module, or handed to a
-                                       function that may have registered it: a plain list that
-                                       holds it too registers nothing new (DL107) */
+                                       function that may have registered it; parameter: one of
+                                       such a submodule's (`self.conv1.weight`): a plain list
+                                       that holds it too registers nothing new (DL107) */
     DL_VF_ONE_DIM = 1 << 14,        /* tensor: 1-D (torch.arange, linspace, logspace, randperm,
                                        or a slice or a cast of one): what iterating it gives is
                                        0-dim */
