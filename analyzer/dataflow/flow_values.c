@@ -288,8 +288,13 @@ const DlValue *flow_device_arg(Flow *F, const DlExpr *e, const DlValue *v) {
         return d;
     }
     if (e->kind == DL_EX_CONST) return NULL;
-    if (v->kind == DL_KIND_DTYPE || v->kind == DL_KIND_NONE || v->kind == DL_KIND_SCALAR)
-        return NULL;
+    if (v->kind == DL_KIND_DTYPE || v->kind == DL_KIND_NONE) return NULL;
+    /* `x.to(rank)` with `rank = int(os.environ["RANK"])`: an int is a GPU's index, which one is
+     * not known here; a number that is not a variable's is no device */
+    if (v->kind == DL_KIND_SCALAR)
+        return e->kind == DL_EX_NAME || e->kind == DL_EX_ATTR
+                   ? flow_named_device(F, flow_key_of(F, e), e->span)
+                   : NULL;
     if (v->kind == DL_KIND_STRING && v->literal) { /* DEVICE = "cuda"; x.to(DEVICE) */
         DlDeviceTag tag = flow_device_of_string(v->literal);
         DlValue *d = flow_mk(F, DL_KIND_DEVICE);
