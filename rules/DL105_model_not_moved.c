@@ -40,6 +40,7 @@ static const char doc[] =
     "- one of its parts is replaced with one on a device (`lin.w.weight =\n"
     "  nn.Parameter(w.to(device))`): where the rest is, is not known;\n"
     "- the module comes from elsewhere (a parameter, a factory function): its device is unknown;\n"
+    "  so is a wrapper's whose only state is a module it is given (`PadToMinM(module)`);\n"
     "- it is a submodule of a class whose base devlint cannot see (`PreTrainedModel`, a base\n"
     "  defined twice in the project): that class may be a module, which moves it along;\n"
     "- the inputs are on the CPU too, or made on the model's own device\n"

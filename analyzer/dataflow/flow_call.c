@@ -237,6 +237,26 @@ static bool class_is_stateless(const DlClassInfo *ci) {
     return true;
 }
 
+/* Every module or parameter the class (and its project bases) keeps came from outside
+ * (`self.inner = inner`): none is built in its __init__. */
+static bool state_is_given(const DlClassInfo *ci) {
+    bool any = false;
+    for (int depth = 0; ci && depth < 8; depth++, ci = ci->base) {
+        if (!ci->attrs_done) return false;
+        for (uint32_t i = 0; i < ci->attr_count; i++) {
+            const DlValue *v = ci->attrs[i].value;
+            if (ci->attrs[i].name[0] == '<') continue;
+            bool state = flow_is_module_like(v) || (flow_is_tensor(v) && (v->flags & DL_VF_REGISTERED)) ||
+                         (v->kind == DL_KIND_SEQ && (v->flags & DL_VF_HAS_MODULES));
+            if (!state) continue;
+            if (v->dev != DL_DEV_UNKNOWN || (v->flags & DL_VF_CONSTRUCTED) || v->kind == DL_KIND_SEQ)
+                return false;
+            any = true;
+        }
+    }
+    return any;
+}
+
 /* `SimplifiedMoE(device)`: a device passed by position to the __init__ parameter named for one
  * (`def __init__(self, device)`), the same as `device=device`. */
 static const DlValue *device_by_position(Flow *F, const DlExpr *call, const DlClassInfo *ci,
@@ -280,15 +300,25 @@ const DlValue *flow_instantiate(Flow *F, const DlExpr *call, const DlClassInfo *
             m->flags &= (uint16_t)~DL_VF_CONSTRUCTED;
         }
         /* `DiscreteSteerer(generator)`, `Wrapper(backbone.to(device))`: built from a tensor on a
-         * device, or from a module that was moved, its state is there too */
+         * device, or from a module that was moved, its state is there too; wrapping a module
+         * whose place is not known (a parameter, `PadToMinM(module)`), its place is not known */
         for (uint32_t i = 0; argv && i < call->arg_count && !dev; i++) {
             const DlValue *a = argv[i];
             if ((flow_is_tensor(a) && dl_value_on_device(a)) ||
-                (flow_is_module_like(a) && (dl_value_on_device(a) || (a->flags & DL_VF_MOVED)))) {
+                (flow_is_module_like(a) && (dl_value_on_device(a) || (a->flags & DL_VF_MOVED) ||
+                                            a->dev == DL_DEV_UNKNOWN))) {
                 flow_mark_moved_elsewhere(m);
                 break;
             }
         }
+        /* `PadToMinM(module)`: a wrapper whose only state is the modules it is given holds them
+         * where they are, and where a module given as a parameter is, is not known */
+        if (argv && !dev && (m->flags & DL_VF_CONSTRUCTED) && state_is_given(ci))
+            for (uint32_t i = 0; i < call->arg_count; i++)
+                if (argv[i]->kind == DL_KIND_UNKNOWN) {
+                    flow_mark_moved_elsewhere(m);
+                    break;
+                }
         /* a module whose __init__ moves itself (self.to(device)) is not "never moved" */
         const DlAttr *self_dev = dl_project_attr(ci, "<moved>");
         if (self_dev) {
