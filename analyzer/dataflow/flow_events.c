@@ -381,9 +381,16 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
 
     bool host_read = method && (flow_streq(method, "item") || flow_streq(method, "tolist") ||
                                 flow_streq(method, "numpy") || flow_streq(method, "cpu"));
+    /* a copy to the host (`loss.item()`, `x.cpu()`, `model.to("cpu")`) waits for the work
+     * queued before it: like a synchronize, for the clock reads after it (DL203) */
+    bool copies_to_host = host_read;
+    if (!copies_to_host && method && flow_streq(method, "to") && recv && dl_value_on_device(recv)) {
+        const DlValue *to = flow_call_target_device(F, call, q, method, recv, argv);
+        copies_to_host = to && to->dev == DL_DEV_CPU;
+    }
     if (q && flow_is_clock(q))
         result = flow_clock_read(F, call);
-    else if (flow_is_synchronize(q, method))
+    else if (flow_is_synchronize(q, method) || copies_to_host)
         flow_state_set(F->st, "<device-work>", NULL);
     else if (!host_read && flow_touches_device(F, call, q, recv, argv, result))
         flow_device_work(F, call);
