@@ -197,6 +197,9 @@ bool dl_torch_argument_meets_no_device(const char *q, unsigned position, const c
     /* ctc_loss(log_probs, targets, input_lengths, target_lengths): it moves the targets to
      * log_probs' device itself and reads the lengths on the host (aten's LossCTC.cpp) */
     static const char *const ctc_keywords[] = {"targets", "input_lengths", "target_lengths", NULL};
+    /* broadcast_tensors only expands views of each tensor where it is: it checks no devices
+     * (StyleGAN3's `torch.broadcast_tensors(tensor, torch.empty(shape))` takes a shape) */
+    if (q && strcmp(q, "torch.broadcast_tensors") == 0) return true;
     const char *m = member_of(q, "torch.nn.functional");
     if (m && strcmp(m, "ctc_loss") == 0)
         return keyword ? dl_name_in_list(keyword, ctc_keywords) : position >= 1;
