@@ -52,6 +52,22 @@ static bool is_numeric_constant(Flow *F, const DlExpr *e) {
     return q && dl_name_in_list(q, constants);
 }
 
+/* `params["mean"] * 1.0`: a setting looked up by name and multiplied by (or added to) a float
+ * literal. A list or tuple cannot be, so what a config file holds there is a number (TTS's
+ * `torch.tensor(model.flat_start_params["mean"] * 1.0)`). */
+static bool float_arithmetic_on_a_setting(const DlExpr *e) {
+    if (e->item_count != 2) return false;
+    for (int side = 0; side < 2; side++) {
+        const DlExpr *lit = e->items[side], *other = e->items[1 - side];
+        bool float_literal = lit && lit->kind == DL_EX_NUMBER && lit->name &&
+                             strpbrk(lit->name, ".eE") && !strpbrk(lit->name, "xXjJ");
+        bool setting = other && other->kind == DL_EX_SUBSCRIPT && other->item_count == 1 &&
+                       other->items[0]->kind == DL_EX_STRING;
+        if (float_literal && setting) return true;
+    }
+    return false;
+}
+
 bool flow_scalar_expression(Flow *F, const DlExpr *e, int depth) {
     if (!e || depth > 8) return false;
     switch (e->kind) {
@@ -62,6 +78,7 @@ bool flow_scalar_expression(Flow *F, const DlExpr *e, int depth) {
     case DL_EX_UNARY:
         return flow_scalar_expression(F, e->object, depth + 1);
     case DL_EX_BINOP:
+        if (float_arithmetic_on_a_setting(e)) return true;
         return flow_scalar_expression(F, e->items[0], depth + 1) &&
                flow_scalar_expression(F, e->items[1], depth + 1);
     case DL_EX_NAME:
