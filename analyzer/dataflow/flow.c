@@ -435,7 +435,8 @@ static bool expects_an_error(Flow *F, const DlExpr *w) {
 static const DlValue *constructs_on_a_device(Flow *F, const DlExpr *w, const char *q) {
     if (!w || w->kind != DL_EX_CALL || !w->object) return NULL;
     const DlExpr *callee = w->object;
-    const char *name = callee->kind == DL_EX_NAME || callee->kind == DL_EX_ATTR ? callee->name : NULL;
+    const char *name =
+        callee->kind == DL_EX_NAME || callee->kind == DL_EX_ATTR ? callee->name : NULL;
     if (!name || !strstr(name, "device") || (q && strncmp(q, "torch.cuda.", 11) == 0)) return NULL;
     const DlArg *kw = dl_ir_keyword(w, "device");
     const DlExpr *arg = kw ? kw->value : dl_ir_positional(w, 0);

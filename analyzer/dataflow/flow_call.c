@@ -202,16 +202,17 @@ static bool subclasses_library_module(const DlClassInfo *ci) {
     return false;
 }
 
+/* An attribute a device could hold: a module, a parameter or buffer, a plain list of modules. */
+static bool attribute_is_state(const DlValue *v) {
+    return flow_is_module_like(v) || (flow_is_tensor(v) && (v->flags & DL_VF_REGISTERED)) ||
+           (v->kind == DL_KIND_SEQ && (v->flags & DL_VF_HAS_MODULES));
+}
+
 bool flow_class_has_state(const DlClassInfo *ci) {
     for (int depth = 0; ci && depth < 8; depth++, ci = ci->base) {
         if (!ci->attrs_done) return true;
-        for (uint32_t i = 0; i < ci->attr_count; i++) {
-            const DlValue *v = ci->attrs[i].value;
-            if (ci->attrs[i].name[0] == '<') continue;
-            if (flow_is_module_like(v) || (flow_is_tensor(v) && (v->flags & DL_VF_REGISTERED)) ||
-                (v->kind == DL_KIND_SEQ && (v->flags & DL_VF_HAS_MODULES)))
-                return true;
-        }
+        for (uint32_t i = 0; i < ci->attr_count; i++)
+            if (ci->attrs[i].name[0] != '<' && attribute_is_state(ci->attrs[i].value)) return true;
         if (subclasses_library_module(ci)) return true;
     }
     return false;
@@ -245,12 +246,9 @@ static bool state_is_given(const DlClassInfo *ci) {
         if (!ci->attrs_done) return false;
         for (uint32_t i = 0; i < ci->attr_count; i++) {
             const DlValue *v = ci->attrs[i].value;
-            if (ci->attrs[i].name[0] == '<') continue;
-            bool state = flow_is_module_like(v) || (flow_is_tensor(v) && (v->flags & DL_VF_REGISTERED)) ||
-                         (v->kind == DL_KIND_SEQ && (v->flags & DL_VF_HAS_MODULES));
-            if (!state) continue;
-            if (v->dev != DL_DEV_UNKNOWN || (v->flags & DL_VF_CONSTRUCTED) || v->kind == DL_KIND_SEQ)
-                return false;
+            if (ci->attrs[i].name[0] == '<' || !attribute_is_state(v)) continue;
+            bool built_here = v->dev != DL_DEV_UNKNOWN || (v->flags & DL_VF_CONSTRUCTED);
+            if (built_here || v->kind == DL_KIND_SEQ) return false;
             any = true;
         }
     }

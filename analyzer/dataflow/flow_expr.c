@@ -82,7 +82,8 @@ const DlValue *flow_eval_attr(Flow *F, const DlExpr *e) {
     if (obj->kind == DL_KIND_MODULE && flow_streq(e->name, "device") && obj->dev) {
         /* a module not moved here may be moved by what runs it (a Lightning Trainer): a device,
          * which one is not known, and not one that `model.device` names apart from the model's */
-        if (obj->dev == DL_DEV_CPU && !(obj->flags & DL_VF_MOVED)) return flow_mk(F, DL_KIND_DEVICE);
+        if (obj->dev == DL_DEV_CPU && !(obj->flags & DL_VF_MOVED))
+            return flow_mk(F, DL_KIND_DEVICE);
         DlValue *d = dl_value_copy(F->arena, obj);
         d->kind = DL_KIND_DEVICE;
         return d;
