@@ -52,6 +52,23 @@ static bool is_numeric_constant(Flow *F, const DlExpr *e) {
     return q && dl_name_in_list(q, constants);
 }
 
+/* A name that by convention holds an int: `hidden_size`, `head_dim`, `max_len`, `num_heads`,
+ * `n_layers`, `d_model` (not a plural of a size, which may be a list: `kernel_sizes`). */
+static bool names_a_count(const char *name) {
+    static const char *const suffixes[] = {"_size", "_dim", "_len", "_length", NULL};
+    static const char *const prefixes[] = {"num_", "n_", NULL};
+    if (!name) return false;
+    if (strcmp(name, "d_model") == 0 || strcmp(name, "dim") == 0) return true;
+    size_t n = strlen(name);
+    for (const char *const *x = suffixes; *x; x++) {
+        size_t k = strlen(*x);
+        if (n > k && strcmp(name + n - k, *x) == 0) return true;
+    }
+    for (const char *const *x = prefixes; *x; x++)
+        if (strncmp(name, *x, strlen(*x)) == 0 && n > strlen(*x)) return true;
+    return false;
+}
+
 /* `params["mean"] * 1.0`: a setting looked up by name and multiplied by (or added to) a float
  * literal. A list or tuple cannot be, so what a config file holds there is a number (TTS's
  * `torch.tensor(model.flat_start_params["mean"] * 1.0)`). */
@@ -88,9 +105,11 @@ bool flow_scalar_expression(Flow *F, const DlExpr *e, int depth) {
         const char *key = flow_key_of(F, e);
         const Binding *b = key ? flow_lookup(F, key) : NULL;
         if (b && b->value && b->value->kind == DL_KIND_SCALAR) return true;
+        bool unknown = !b || !b->value || b->value->kind == DL_KIND_UNKNOWN;
+        /* `self.config.hidden_size ** 0.5`, `num_classes`: named for a size or a count */
+        if (unknown && names_a_count(e->name)) return true;
         /* `torch.tensor(attn_dim)` where `nn.Linear(d, attn_dim)` says it is an integer */
-        return e->kind == DL_EX_NAME && (!b || !b->value || b->value->kind == DL_KIND_UNKNOWN) &&
-               flow_param_is_layer_size(F, e->name);
+        return e->kind == DL_EX_NAME && unknown && flow_param_is_layer_size(F, e->name);
     }
     case DL_EX_CALL: {
         const char *q = flow_qualify(F, e->object);
