@@ -340,11 +340,7 @@ static void move_listed_modules(Flow *F, const DlStmt *s) {
         DlValue *m = dl_value_copy(F->arena, ib->value);
         m->flags |= DL_VF_MOVED;
         m->flags &= (uint16_t)~DL_VF_CPU_WEIGHT;
-        m->dev = moved->dev;
-        m->dev_name = moved->dev_name;
-        m->dev_span = moved->dev_span;
-        m->dev_why = moved->dev_why;
-        m->home = moved->home;
+        flow_take_place(m, moved);
         flow_state_set(F->st, key, m);
     }
 }

@@ -397,7 +397,6 @@ const DlValue *flow_move_module(Flow *F, const DlExpr *call, const DlExpr *recv_
     m->dev_span = call->span;
     m->dev_why = flow_short_text(F, call->span);
     m->home = NULL; /* moved here, in the file being analysed */
-    if (m->kind == DL_KIND_LOSS && m->dev == DL_DEV_CPU) m->flags &= (uint16_t)~DL_VF_CPU_WEIGHT;
     const char *key = flow_key_of(F, recv_expr);
     if (key) flow_state_set(F->st, key, m);
     return m;
@@ -533,12 +532,11 @@ static const DlValue *on_the_receivers_device(Flow *F, const DlValue *r, const D
                        !(recv->flags & DL_VF_MOVED);
     if (r->dev != DL_DEV_MODULE || (!placed && !never_moved)) return r;
     DlValue *c = dl_value_copy(F->arena, r);
-    c->dev = placed ? recv->dev : DL_DEV_UNKNOWN;
-    c->dev_name = placed ? recv->dev_name : NULL;
     if (placed) {
-        c->dev_span = recv->dev_span;
-        c->dev_why = recv->dev_why;
-        c->home = recv->home;
+        flow_take_place(c, recv);
+    } else {
+        c->dev = DL_DEV_UNKNOWN;
+        c->dev_name = NULL;
     }
     return c;
 }
@@ -559,12 +557,11 @@ const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *
          * list's parameters are registered too (MONAI's GaussianFilter) */
         if ((flow_streq(m, "add_module") || flow_streq(m, "register_module") ||
              flow_streq(m, "register_parameter")) &&
-            F->in_init && recv_expr->kind == DL_EX_NAME && flow_streq(recv_expr->name, "self")) {
+            F->in_init && dl_ir_is_self(recv_expr)) {
             flow_state_set(F->st, "self.<registers>", flow_mk(F, DL_KIND_OTHER));
             return flow_mk(F, DL_KIND_NONE);
         }
-        if (flow_streq(m, "register_buffer") && F->in_init && recv_expr->kind == DL_EX_NAME &&
-            flow_streq(recv_expr->name, "self")) {
+        if (flow_streq(m, "register_buffer") && F->in_init && dl_ir_is_self(recv_expr)) {
             const DlExpr *name = dl_ir_positional(call, 0);
             if (name && name->kind == DL_EX_STRING && name->name && call->arg_count >= 2) {
                 DlValue *b = flow_is_tensor(argv[1]) ? dl_value_copy(F->arena, argv[1])
@@ -577,10 +574,8 @@ const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *
         if (recv->cls) {
             const DlFunctionInfo *fi = dl_project_method(F->env->project, recv->cls, m);
             if (fi) {
-                if (F->in_init && recv_expr->kind == DL_EX_NAME &&
-                    flow_streq(recv_expr->name, "self")) {
+                if (F->in_init && dl_ir_is_self(recv_expr))
                     return flow_inline_method(F, fi->fn, argv, call);
-                }
                 return on_the_receivers_device(
                     F, flow_call_summary(F, fi, call, argv, true), recv);
             }
@@ -620,10 +615,8 @@ const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *
         if (recv->cls) {
             const DlFunctionInfo *fi = dl_project_method(F->env->project, recv->cls, m);
             if (fi) {
-                if (F->in_init && recv_expr->kind == DL_EX_NAME &&
-                    flow_streq(recv_expr->name, "self")) {
+                if (F->in_init && dl_ir_is_self(recv_expr))
                     return flow_inline_method(F, fi->fn, argv, call);
-                }
                 if (recv->kind == DL_KIND_INSTANCE && flow_is_move_method(m))
                     return flow_move_instance(F, call, recv_expr, recv, fi, argv);
                 return flow_call_summary(F, fi, call, argv, true);
@@ -643,11 +636,7 @@ const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *
         if (recv->dev && dl_module_method_returns_self(m)) return recv; /* x.to(d).eval() */
         if (flow_tensor_only_method(m)) { /* x.detach(), x.view(...): x is a tensor */
             DlValue *t = flow_mk(F, DL_KIND_TENSOR);
-            t->dev = recv->dev;
-            t->dev_name = recv->dev_name;
-            t->dev_span = recv->dev_span;
-            t->dev_why = recv->dev_why;
-            t->home = recv->home;
+            flow_take_place(t, recv);
             return t;
         }
         return flow_unknown();
@@ -711,7 +700,7 @@ const DlValue *flow_eval_builtin(Flow *F, const DlExpr *call, const char *name,
     }
     if (flow_streq(name, "setattr") && F->in_init && call->arg_count >= 3) {
         const DlExpr *obj = dl_ir_positional(call, 0);
-        if (obj && obj->kind == DL_EX_NAME && flow_streq(obj->name, "self"))
+        if (dl_ir_is_self(obj))
             flow_state_set(F->st, "self.<registers>", flow_mk(F, DL_KIND_OTHER));
         return flow_mk(F, DL_KIND_OTHER);
     }

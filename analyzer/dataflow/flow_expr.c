@@ -71,10 +71,8 @@ const DlValue *flow_eval_attr(Flow *F, const DlExpr *e) {
         (flow_streq(e->name, "weight") || flow_streq(e->name, "bias") ||
          flow_streq(e->name, "running_mean") || flow_streq(e->name, "running_var"))) {
         /* a library module's parameters and buffers live where the module does */
-        DlValue *t =
-            flow_with_device(F, flow_mk(F, DL_KIND_TENSOR), obj, DL_ORIGIN_NONE, obj->dev_span);
-        t->dev_why = obj->dev_why;
-        t->home = obj->home;
+        DlValue *t = flow_mk(F, DL_KIND_TENSOR);
+        flow_take_place(t, obj);
         /* `self.conv1.weight`: registered through the submodule that holds it */
         t->flags |= DL_VF_REGISTERED | (obj->flags & DL_VF_HELD_ELSEWHERE);
         return t;
@@ -93,11 +91,7 @@ const DlValue *flow_eval_attr(Flow *F, const DlExpr *e) {
         if (a && obj->kind == DL_KIND_MODULE && (a->value->flags & DL_VF_REGISTERED) &&
             (a->value->kind == DL_KIND_TENSOR || flow_is_module_like(a->value))) {
             DlValue *r = dl_value_copy(F->arena, a->value); /* moves with its module */
-            r->dev = obj->dev;
-            r->dev_name = obj->dev_name;
-            r->dev_span = obj->dev_span;
-            r->dev_why = obj->dev_why;
-            r->home = obj->home;
+            flow_take_place(r, obj);
             r->flags |= obj->flags & DL_VF_HELD_ELSEWHERE; /* held by the submodule */
             return r;
         }

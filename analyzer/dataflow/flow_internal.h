@@ -157,6 +157,9 @@ bool flow_has_splat(const DlExpr *call);
 /* A module that something moved to a device this code does not name (a part replaced with one
  * on a device, built from device state): no longer "never moved", its device unknown. */
 void flow_mark_moved_elsewhere(DlValue *m);
+/* `v` is where `from` is: its device, the span and words that say why, and the file that span
+ * is in (`home`), copied together so that none is left describing another place. */
+void flow_take_place(DlValue *v, const DlValue *from);
 DlValue *flow_with_device(Flow *F, const DlValue *v, const DlValue *dev, DlOrigin origin,
                           DlSpan span);
 bool flow_cpu_side(const DlValue *v);

@@ -168,12 +168,11 @@ static void contents_decide(Flow *F, DlValue *m, const DlExpr *call, const DlVal
     }
     if (fresh) return;
     m->flags &= (uint16_t)~DL_VF_CONSTRUCTED;
-    m->dev = placed ? placed->dev : DL_DEV_UNKNOWN;
-    m->dev_name = placed ? placed->dev_name : NULL;
     if (placed) {
-        m->dev_span = placed->dev_span;
-        m->dev_why = placed->dev_why;
-        m->home = placed->home;
+        flow_take_place(m, placed);
+    } else {
+        m->dev = DL_DEV_UNKNOWN;
+        m->dev_name = NULL;
     }
 }
 

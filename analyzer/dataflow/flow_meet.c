@@ -79,16 +79,12 @@ DlValue *flow_combine(Flow *F, const DlExpr *site, const DlOperand *ops, uint32_
         }
     DlValue *r = flow_mk(F, DL_KIND_TENSOR);
     if (dev && !conflict) {
-        r->dev = dev->dev;
-        r->dev_name = dev->dev_name;
-        r->dev_span = dev->dev_span;
-        r->dev_why = dev->dev_why;
+        flow_take_place(r, dev);
         r->origin = dev->origin == DL_ORIGIN_FACTORY || dev->origin == DL_ORIGIN_BATCH ||
                             dev->origin == DL_ORIGIN_PLAIN_ATTR
                         ? dev->origin
                         : DL_ORIGIN_NONE;
         r->aux_span = dev->aux_span;
-        r->home = dev->home;
         r->var = NULL;
     }
     if (all_zero && dev) r->flags |= DL_VF_ZERO_DIM;

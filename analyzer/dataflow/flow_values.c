@@ -253,7 +253,6 @@ static bool attribute_of_optional_parameter(Flow *F, const DlExpr *e) {
     return d && d->kind == DL_EX_CONST && flow_streq(d->name, "None");
 }
 
-/* What device a `.to(arg)` / `device=arg` names; NULL when it is not a device (a dtype, None). */
 /* `index_type`, `self.compute_type`, `qtype`: by its name, a dtype (`x.to(index_type)`), unless
  * the name says device (`device_type` is "cuda"). */
 static bool names_a_type(const char *text) {
@@ -267,6 +266,7 @@ static bool names_a_type(const char *text) {
     return true;
 }
 
+/* What device a `.to(arg)` / `device=arg` names; NULL when it is not a device (a dtype, None). */
 const DlValue *flow_device_arg(Flow *F, const DlExpr *e, const DlValue *v) {
     if (!e) return NULL;
     if (e->kind == DL_EX_STRING && e->name) {
@@ -340,6 +340,14 @@ bool flow_has_splat(const DlExpr *call) {
     for (uint32_t i = 0; i < call->arg_count; i++)
         if (call->args[i].keyword && call->args[i].keyword[0] == '*') return true;
     return false;
+}
+
+void flow_take_place(DlValue *v, const DlValue *from) {
+    v->dev = from->dev;
+    v->dev_name = from->dev_name;
+    v->dev_span = from->dev_span;
+    v->dev_why = from->dev_why;
+    v->home = from->home;
 }
 
 void flow_mark_moved_elsewhere(DlValue *m) {

@@ -555,8 +555,7 @@ static void gather_self_targets(const DlSource *src, const DlExpr *t, const DlEx
             gather_self_targets(src, t->items[i], value, out, depth + 1);
     } else if (t->kind == DL_EX_STARRED) {
         gather_self_targets(src, t->object, value, out, depth + 1);
-    } else if (t->kind == DL_EX_ATTR && t->object && t->object->kind == DL_EX_NAME &&
-               strcmp(t->object->name, "self") == 0 && may_change_device(src, value, t->name)) {
+    } else if (dl_ir_is_self_attr(t, NULL) && may_change_device(src, value, t->name)) {
         dl_vec_push(out, t->name);
     }
 }
