@@ -687,23 +687,26 @@ static bool nb_is_foreign_cell_magic(const char *t, size_t n) {
     return false;
 }
 
-static void nb_mask(NbBuild *b, size_t line) {
-    NbLine *l = &b->info.items[line];
-    memset(b->program.items + l->text, ' ', l->len);
-    l->masked = true;
-}
-
-/* A line magic that starts a block becomes `0` at its indentation (kept as written): IPython
- * runs it as a statement (`!wget ...` is `get_ipython().system(...)`), so a block whose body is
- * only a magic still has one. */
-static void nb_mask_as_statement(NbBuild *b, size_t line) {
+/* A masked line keeps its leading indentation as written (a tab stays a tab) and blanks the rest,
+ * so the write-back can tell it from the text it replaced and the columns after it keep their
+ * meaning. Returns the indentation's length. */
+static size_t nb_mask(NbBuild *b, size_t line) {
     NbLine *l = &b->info.items[line];
     size_t indent = 0;
     while (indent < l->len && nb_is_space(b->program.items[l->text + indent]))
         indent++;
     memset(b->program.items + l->text + indent, ' ', l->len - indent);
-    if (indent < l->len) b->program.items[l->text + indent] = '0';
     l->masked = true;
+    return indent;
+}
+
+/* A line magic that starts a block becomes `0` at its indentation: IPython runs it as a
+ * statement (`!wget ...` is `get_ipython().system(...)`), so a block whose body is only a magic
+ * still has one. */
+static void nb_mask_as_statement(NbBuild *b, size_t line) {
+    NbLine *l = &b->info.items[line];
+    size_t indent = nb_mask(b, line);
+    if (indent < l->len) b->program.items[l->text + indent] = '0';
 }
 
 static bool nb_line_is_blank(const NbBuild *b, size_t line) {

@@ -341,7 +341,7 @@ Test(notebook, indented_magics_are_masked) {
                         "'    g(i)'",
                         "for i in range(3):\n"
                         "    0         \n"
-                        "          \n"
+                        "\t         \n" /* the tab is kept: only what follows it is blanked */
                         "    g(i)\n");
 }
 
