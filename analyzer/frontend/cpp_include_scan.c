@@ -384,10 +384,34 @@ typedef struct Include {
 
 typedef DL_VEC(Include) IncludeVec;
 
-/* A directive (`c` starts just after its '#'). false: the file's conditionals do not balance
- * (an #endif with none open): its structure is not understood. An #include between parentheses
- * (`in_parens`) is not followed: in the arguments of a function-like macro the compiler does
- * not include it. */
+static const char *skip_literal(const char *p, const char *end);
+static bool starts_char_literal(const char *text, const char *p);
+
+/* Whether a macro's replacement list (what follows its name) opens more parentheses than it
+ * closes (`TORCH_CHECK(x.is_cuda(), #x "unterminated`): where the macro is used, the compiler
+ * gathers the arguments of the call it leaves open over the lines after it, and an #include
+ * among them is not included; the scan does not expand macros, so it cannot tell where. */
+static bool replacement_opens_parentheses(Cursor c) {
+    const char *text = c.p;
+    long open = 0;
+    if (c.p < c.end && *c.p == '(') /* a function-like macro's parameters */
+        while (c.p < c.end && *c.p++ != ')') {}
+    while (c.p < c.end) {
+        if (*c.p == '"' || (*c.p == '\'' && starts_char_literal(text, c.p))) {
+            c.p = skip_literal(c.p, c.end);
+            continue;
+        }
+        if (*c.p == '(') open++;
+        else if (*c.p == ')') open--;
+        c.p++;
+    }
+    return open > 0;
+}
+
+/* A directive (`c` starts just after its '#'). false: the file's structure is not understood (an
+ * #endif with none open, a macro that may leave parentheses open). An #include between
+ * parentheses (`in_parens`) is not followed: in the arguments of a function-like macro the
+ * compiler does not include it. */
 static bool directive(Conditionals *k, Cursor c, unsigned line, bool in_parens,
                       IncludeVec *out) {
     skip_blanks(&c);
@@ -422,6 +446,7 @@ static bool directive(Conditionals *k, Cursor c, unsigned line, bool in_parens,
         const char *name;
         size_t name_len = take_identifier(&c, &name);
         if (command_line_macro(name, name_len) >= 0) return false; /* not the command's alone */
+        if (word_is(w, n, "define") && replacement_opens_parentheses(c)) return false;
         if (pending && k->depth == 1 && name_len == k->guard_name_len &&
             memcmp(name, k->guard_name, name_len) == 0)
             k->sections[0] = (Section){BRANCH_TAKEN, true, true};
@@ -527,7 +552,7 @@ static void free_includes(IncludeVec *v) {
 /* The file's unconditional #include lines, in order. It walks the text as the preprocessor does
  * for what matters here: comments (a line comment continued by a backslash too), string,
  * character and raw string literals (which may hold a comment opener or "#include"), and directives, which
- * start a line. false: its conditionals do not balance, so something was misread. */
+ * start a line. false: its structure was not understood (see `directive`). */
 static bool collect_includes(const char *text, size_t len, unsigned defined, IncludeVec *out) {
     Conditionals k = {.defined = defined};
     const char *p = text, *end = text + len;
