@@ -434,6 +434,25 @@ bool flow_is_move_method(const char *m) {
     return flow_streq(m, "to") || flow_streq(m, "cuda") || flow_streq(m, "cpu");
 }
 
+/* Whether `recv.m()` hands back the receiver itself, so a parameter stays one: an in-place
+ * method (`nn.Parameter(torch.empty(n)).normal_()`), or a cast to the dtype it already has
+ * (`nn.Parameter(torch.ones(d)).float()`: a factory without dtype= makes float32). */
+static bool returns_the_receiver(Flow *F, const char *m, const DlExpr *recv_expr) {
+    static const char *const float32_factories[] = {"torch.ones",  "torch.zeros", "torch.randn",
+                                                     "torch.rand",  "torch.empty", "torch.eye",
+                                                     NULL};
+    if (*m && m[strlen(m) - 1] == '_') return true;
+    if (!flow_streq(m, "float") || !recv_expr || recv_expr->kind != DL_EX_CALL) return false;
+    const char *q = flow_qualify(F, recv_expr->object);
+    if (!q || (!flow_streq(q, "torch.nn.Parameter") &&
+               !flow_streq(q, "torch.nn.parameter.Parameter")))
+        return false;
+    const DlExpr *data = dl_ir_positional(recv_expr, 0);
+    if (!data || data->kind != DL_EX_CALL || dl_ir_keyword(data, "dtype")) return false;
+    const char *factory = flow_qualify(F, data->object);
+    return factory && dl_name_in_list(factory, float32_factories);
+}
+
 const DlValue *flow_eval_tensor_method(Flow *F, const DlExpr *call, const DlExpr *recv_expr,
                                        const DlValue *recv, const char *m,
                                        const DlValue *const *argv) {
@@ -476,7 +495,7 @@ const DlValue *flow_eval_tensor_method(Flow *F, const DlExpr *call, const DlExpr
     if (dl_tensor_method_keeps_device(m) || (*m && m[strlen(m) - 1] == '_')) {
         DlValue *r = dl_value_copy(F->arena, recv);
         r->var = NULL;
-        r->flags &= (uint16_t)~DL_VF_REGISTERED;
+        if (!returns_the_receiver(F, m, recv_expr)) r->flags &= (uint16_t)~DL_VF_REGISTERED;
         if (!dl_tensor_method_keeps_shape(m)) r->flags &= (uint16_t)~DL_VF_ONE_DIM;
         if (dl_tensor_method_reduces(m) && call->arg_count == 0) r->flags |= DL_VF_ZERO_DIM;
         return r;
