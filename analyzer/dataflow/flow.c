@@ -719,6 +719,33 @@ void flow_exec_block(Flow *F, const DlBlock *b) {
     }
 }
 
+/* The plain type an annotation names ("int", "float", "bool", "str"), seen through a union with
+ * None (`learn_bounds: bool | None`, `Optional[float]`) and a union of numbers (`int | float`);
+ * NULL for anything else. */
+static const char *plain_annotation(Flow *F, const DlExpr *a, int depth) {
+    if (!a || depth > 8) return NULL;
+    if (a->kind == DL_EX_BINOP && flow_streq(a->name, "|") && a->item_count == 2) {
+        bool none0 = a->items[0]->kind == DL_EX_CONST && flow_streq(a->items[0]->name, "None");
+        bool none1 = a->items[1]->kind == DL_EX_CONST && flow_streq(a->items[1]->name, "None");
+        if (none0 || none1) return none0 && none1 ? NULL : plain_annotation(F, a->items[none0 ? 1 : 0], depth + 1);
+        const char *l = plain_annotation(F, a->items[0], depth + 1);
+        const char *r = plain_annotation(F, a->items[1], depth + 1);
+        bool numbers = l && r && !flow_streq(l, "str") && !flow_streq(r, "str");
+        return numbers ? l : NULL;
+    }
+    if (a->kind == DL_EX_SUBSCRIPT && a->item_count == 1) {
+        const char *q = flow_qualify(F, a->object);
+        const char *name = q ? q : a->object->kind == DL_EX_NAME ? a->object->name : NULL;
+        if (name && (flow_streq(name, "typing.Optional") || flow_streq(name, "Optional")))
+            return plain_annotation(F, a->items[0], depth + 1);
+        return NULL;
+    }
+    const char *q = flow_qualify(F, a);
+    const char *plain = q ? q : a->kind == DL_EX_NAME ? a->name : NULL;
+    static const char *const plain_types[] = {"int", "float", "bool", "str", NULL};
+    return plain && dl_name_in_list(plain, plain_types) ? plain : NULL;
+}
+
 const DlValue *flow_param_value(Flow *F, const DlFunction *fn, uint32_t i) {
     const DlParam *p = &fn->params[i];
     if (p->star) return flow_unknown();
@@ -754,8 +781,8 @@ const DlValue *flow_param_value(Flow *F, const DlFunction *fn, uint32_t i) {
         if (q && flow_streq(q, "torch.device")) return flow_named_device(F, p->name, p->span);
         /* `dim: int`, `name: str`: a plain value, which no device holds (`device: str` and
          * `gpu: int` name a device, below) */
-        const char *plain = q ? q : p->annotation->kind == DL_EX_NAME ? p->annotation->name : "";
-        if (!flow_name_says_device(F, p->name)) {
+        const char *plain = plain_annotation(F, p->annotation, 0);
+        if (plain && !flow_name_says_device(F, p->name)) {
             if (flow_streq(plain, "int") || flow_streq(plain, "float") || flow_streq(plain, "bool"))
                 return flow_mk(F, DL_KIND_SCALAR);
             if (flow_streq(plain, "str")) return flow_mk(F, DL_KIND_STRING);

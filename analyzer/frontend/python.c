@@ -34,7 +34,7 @@ typedef enum {
     N_PATTERN_LIST, N_TUPLE_PATTERN, N_LIST_PATTERN, N_TYPE, N_PARAMETERS, N_TYPED_PARAM,
     N_DEFAULT_PARAM, N_TYPED_DEFAULT_PARAM, N_LIST_SPLAT_PATTERN, N_DICT_SPLAT_PATTERN,
     N_COMMENT, N_YIELD, N_SLICE, N_KEYWORD_SEPARATOR, N_POSITIONAL_SEPARATOR, N_AS_TARGET,
-    N_COUNT
+    N_GENERIC_TYPE, N_UNION_TYPE, N_TYPE_PARAMETER, N_COUNT
 } NodeKind;
 
 static const struct {
@@ -80,6 +80,8 @@ static const struct {
     {"dictionary_splat_pattern", N_DICT_SPLAT_PATTERN}, {"comment", N_COMMENT},
     {"yield", N_YIELD}, {"slice", N_SLICE}, {"keyword_separator", N_KEYWORD_SEPARATOR},
     {"positional_separator", N_POSITIONAL_SEPARATOR}, {"as_pattern_target", N_AS_TARGET},
+    {"generic_type", N_GENERIC_TYPE}, {"union_type", N_UNION_TYPE},
+    {"type_parameter", N_TYPE_PARAMETER},
 };
 
 /* Grammar tables, built once per process and read-only afterwards. */
@@ -488,6 +490,36 @@ static DlExpr *lower_expr_inner(Lower *L, TSNode n) {
         dl_expr_extra(e)->target = lower_expr(L, field(n, G.f_name));
         e->object = lower_expr(L, field(n, G.f_value));
         return e;
+    case N_GENERIC_TYPE: {
+        /* an annotation's `Optional[int]`: read as the subscript it spells */
+        e = new_expr(L, DL_EX_SUBSCRIPT, n);
+        TSNode params = {0};
+        for (uint32_t i = 0; i < ts_node_named_child_count(n); i++) {
+            TSNode c = ts_node_named_child(n, i);
+            if (kind_of(c) == N_TYPE_PARAMETER) params = c;
+            else if (!e->object) e->object = lower_expr(L, c);
+        }
+        if (!e->object) return new_expr(L, DL_EX_OTHER, n);
+        PtrVec items = {0};
+        uint32_t count = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
+        for (uint32_t i = 0; i < count; i++) {
+            TSNode c = ts_node_named_child(params, i);
+            if (kind_of(c) != N_COMMENT) dl_vec_push(&items, lower_expr(L, c));
+        }
+        e->items = (DlExpr **)dl_ptrvec_finish(L->arena, &items, &e->item_count);
+        return e;
+    }
+    case N_UNION_TYPE: {
+        /* `int | None` where the grammar reads it as types: the `|` it spells */
+        if (ts_node_named_child_count(n) != 2) return new_expr(L, DL_EX_OTHER, n);
+        e = new_expr(L, DL_EX_BINOP, n);
+        e->items = dl_arena_alloc(L->arena, 2 * sizeof(DlExpr *));
+        e->items[0] = lower_expr(L, ts_node_named_child(n, 0));
+        e->items[1] = lower_expr(L, ts_node_named_child(n, 1));
+        e->item_count = 2;
+        e->name = "|";
+        return e;
+    }
     case N_TYPE:
     case N_AS_TARGET:
         if (ts_node_named_child_count(n)) return lower_expr(L, ts_node_named_child(n, 0));

@@ -79,3 +79,30 @@ Test(python_lower, a_chained_assignment_keeps_every_target) {
     dl_arena_release(&arena);
     dl_source_free(&src);
 }
+
+Test(python_lower, annotations_keep_their_generic_and_union_types) {
+    /* the grammar reads `Optional[int]` as a generic type and may read `a | b` as a union type:
+     * both are lowered as the subscript and the `|` they spell */
+    DlSource src;
+    DlArena arena;
+    const DlStmt *s = lower_first(&src, &arena, "def f(a: Optional[int], b: list[float] | None", "",
+                                  0, ", c: Dict[str, int] = None):\n    pass\n");
+    cr_assert_eq(s->kind, DL_ST_DEF);
+    const DlFunction *fn = s->parts->func;
+    cr_assert_eq(fn->param_count, 3);
+    const DlExpr *a = fn->params[0].annotation, *b = fn->params[1].annotation,
+                 *c = fn->params[2].annotation;
+    cr_assert_eq(a->kind, DL_EX_SUBSCRIPT);
+    cr_assert_str_eq(a->object->name, "Optional");
+    cr_assert_eq(a->item_count, 1);
+    cr_assert_str_eq(a->items[0]->name, "int");
+    cr_assert_eq(b->kind, DL_EX_BINOP);
+    cr_assert_str_eq(b->name, "|");
+    cr_assert_eq(b->items[0]->kind, DL_EX_SUBSCRIPT);
+    cr_assert_str_eq(b->items[0]->object->name, "list");
+    cr_assert_eq(b->items[1]->kind, DL_EX_CONST);
+    cr_assert_eq(c->kind, DL_EX_SUBSCRIPT);
+    cr_assert_eq(c->item_count, 2);
+    dl_arena_release(&arena);
+    dl_source_free(&src);
+}
