@@ -253,6 +253,14 @@ static const DlValue *made_where_its_data_is(Flow *F, const DlExpr *call, const 
         else if (!from) from = argv[i];
     }
     if (ops.count > 1) flow_meet(F, call, ops.items, ops.count, -1);
+    /* `torch.as_tensor(best_f)` keeps a tensor where it is (and copies nothing): of a
+     * parameter whose kind is not known (`best_f: float | Tensor`), it is made wherever the
+     * caller's value is */
+    const DlExpr *data = call->arg_count && !call->args[0].keyword ? call->args[0].value : NULL;
+    if (q && (flow_streq(q, "torch.as_tensor") || flow_streq(q, "torch.asarray")) && data &&
+        data->kind == DL_EX_NAME && F->fn && flow_param_index(F->fn, data->name) >= 0 &&
+        argv[0]->kind == DL_KIND_UNKNOWN)
+        unknown = true;
     if (unknown || (!from && wanted >= 2 && !written_out)) return flow_mk(F, DL_KIND_TENSOR);
     if (!from) return NULL;
     DlValue *r = dl_value_copy(F->arena, from);
