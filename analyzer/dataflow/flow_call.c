@@ -255,6 +255,47 @@ static bool state_is_given(const DlClassInfo *ci) {
     return any;
 }
 
+/* A project module that builds no state of its own (`MockModel(posterior)`: its __init__ only
+ * keeps what it is given, no parameter, buffer or layer): where it computes depends on what
+ * it was given, so a wrapper given it is not known to be anywhere. */
+static bool builds_no_state(const DlValue *v) {
+    const DlClassInfo *ci = v->kind == DL_KIND_MODULE ? v->cls : NULL;
+    if (!ci) return false;
+    for (int depth = 0; ci && depth < 8; depth++, ci = ci->base) {
+        if (!ci->attrs_done || ci->maybe_module || subclasses_library_module(ci)) return false;
+        for (uint32_t i = 0; i < ci->attr_count; i++) {
+            const DlValue *a = ci->attrs[i].value;
+            if (ci->attrs[i].name[0] == '<') return false;
+            if (attribute_is_state(a) &&
+                (a->dev != DL_DEV_UNKNOWN || (a->flags & DL_VF_CONSTRUCTED) || a->kind == DL_KIND_SEQ))
+                return false;
+        }
+    }
+    return true;
+}
+
+/* A module with project bases whose only state is tensors, which a method of the class or of
+ * a base copies to where a variable says (BoTorch's Normalize, whose base's `_to(X)` does
+ * `self._coefficient = self.coefficient.to(X)`): it follows its inputs wherever they are. A
+ * class without bases is decided with its attributes (project.c forward_follows_its_input). */
+static bool copies_its_tensors_to_its_input(const DlClassInfo *ci) {
+    if (!ci->base) return false;
+    bool copies = false;
+    for (int depth = 0; ci && depth < 8; depth++, ci = ci->base) {
+        if (!ci->attrs_done || ci->maybe_module || subclasses_library_module(ci)) return false;
+        copies = copies || ci->copies_own_state;
+        for (uint32_t i = 0; i < ci->attr_count; i++) {
+            const DlValue *v = ci->attrs[i].value;
+            if (ci->attrs[i].name[0] == '<') return false;
+            if (v->kind == DL_KIND_UNKNOWN && ci->unknown_attrs_are_data) continue;
+            if (v->kind == DL_KIND_MODULE || v->kind == DL_KIND_LOSS || v->kind == DL_KIND_UNKNOWN ||
+                (v->kind == DL_KIND_SEQ && (v->flags & DL_VF_HAS_MODULES)))
+                return false;
+        }
+    }
+    return copies;
+}
+
 /* `SimplifiedMoE(device)`: a device passed by position to the __init__ parameter named for one
  * (`def __init__(self, device)`), the same as `device=device`. */
 static const DlValue *device_by_position(Flow *F, const DlExpr *call, const DlClassInfo *ci,
@@ -313,13 +354,13 @@ const DlValue *flow_instantiate(Flow *F, const DlExpr *call, const DlClassInfo *
          * where they are, and where a module given as a parameter is, is not known */
         if (argv && !dev && (m->flags & DL_VF_CONSTRUCTED) && state_is_given(ci))
             for (uint32_t i = 0; i < call->arg_count; i++)
-                if (argv[i]->kind == DL_KIND_UNKNOWN) {
+                if (argv[i]->kind == DL_KIND_UNKNOWN || builds_no_state(argv[i])) {
                     flow_mark_moved_elsewhere(m);
                     break;
                 }
         /* a module whose __init__ moves itself (self.to(device)) is not "never moved" */
         const DlAttr *self_dev = dl_project_attr(ci, "<moved>");
-        if (self_dev) {
+        if (self_dev || copies_its_tensors_to_its_input(ci)) {
             m->flags |= DL_VF_MOVED;
             m->dev = DL_DEV_UNKNOWN;
         }

@@ -681,7 +681,7 @@ static void scan_block_moves(const DlBlock *b, bool *moves_in_place, bool *copie
  * tensors that its methods copy to where a variable says (`self.points_src.to(input)`, kornia's
  * CenterCrop2D), follows its inputs wherever they are: never "not moved". A module with
  * submodules or project bases must move itself: copying one table proves nothing of the rest. */
-static bool forward_follows_its_input(const DlClassInfo *c, const DlAttr *attrs, uint32_t n) {
+static bool forward_follows_its_input(DlClassInfo *c, const DlAttr *attrs, uint32_t n) {
     bool moves_in_place = false, copies_state = false;
     for (uint32_t k = 0; k < c->cls->method_count; k++) {
         const DlFunction *fn = c->cls->methods[k];
@@ -689,6 +689,7 @@ static bool forward_follows_its_input(const DlClassInfo *c, const DlAttr *attrs,
         scan_block_moves(&fn->body, &in_place, &copies_state, 0);
         if (in_place && strcmp(fn->name, "forward") == 0) moves_in_place = true;
     }
+    c->copies_own_state = copies_state; /* with project bases: decided where it is built */
     if (moves_in_place) return true;
     if (!copies_state || c->base) return false;
     for (uint32_t k = 0; k < n; k++) {

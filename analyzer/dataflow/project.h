@@ -35,6 +35,8 @@ struct DlClassInfo {
                                     (`self.labels = labels`) is only indexed, compared or
                                     measured by the class's methods: never called or handed
                                     on, so not a module */
+    bool copies_own_state;   /* a method copies the module's tensors to where a variable says
+                                (`self._coefficient = self.coefficient.to(X)`) */
     DlAttr *attrs;           /* what __init__ (and helpers it calls) leaves on self */
     uint32_t attr_count;
     struct DlFunctionInfo **methods; /* the functions it owns, in the file's order */
