@@ -60,12 +60,19 @@ static void on_meet(DlRuleContext *ctx, const DlMeetFact *fact) {
     const DlOperand *dev = dl_meet_device_operand(fact);
     if (!dev || dev == module) return;
     const char *name = dl_rule_text(ctx, module->expr->span);
+    /* `model = model.to(device)` for a variable; a module built where it is called
+     * (`nn.Linear(2, 2)(x)`) has nothing to assign to */
+    DlExprKind k = module->expr->kind;
+    bool assignable = k == DL_EX_NAME || k == DL_EX_ATTR || k == DL_EX_SUBSCRIPT;
+    const char *advice = assignable
+                             ? dl_arena_printf(dl_rule_arena(ctx), "`%s = %s.to(device)`", name, name)
+                             : dl_arena_printf(dl_rule_arena(ctx), "`%s.to(device)`", name);
     const char *message = dl_arena_printf(
         dl_rule_arena(ctx),
         "`%s` is never moved to a device (%s: %s) but is called with inputs on a device: "
-        "%s; move it: `%s = %s.to(device)`",
+        "%s; move it: %s",
         name, dl_rule_where(ctx, NULL, m->dev_span.start), m->dev_why ? m->dev_why : "constructed",
-        dl_meet_describe(ctx, dev), name, name);
+        dl_meet_describe(ctx, dev), advice);
     DlFix *fix = NULL;
     const char *where = dl_device_expression(ctx, dev);
     if (where && !m->home && m->dev_span.end) {

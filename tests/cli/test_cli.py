@@ -287,6 +287,25 @@ class TextFormat(CliTestCase):
         self.assertIn("(line 7: labels.to(device))", message)
         self.assertNotIn("utils.py", message)
 
+    def test_a_module_built_where_it_is_called_is_moved_where_it_is_built(self):
+        # captum's `nn.Linear(2, 2)(x)` in forward: the advice was "`nn.Linear(2, 2) =
+        # nn.Linear(2, 2).to(device)`", an assignment to a call
+        self.write("net.py", "import torch\nimport torch.nn as nn\n\n\n"
+                             "class Net(nn.Module):\n"
+                             "    def __init__(self):\n"
+                             "        super().__init__()\n"
+                             "        self.fc = nn.Linear(2, 2)\n\n"
+                             "    def forward(self, x):\n"
+                             "        return nn.Linear(2, 2)(self.fc(x))\n\n\n"
+                             "def run(device):\n"
+                             "    model = nn.Linear(2, 2)\n"
+                             "    return model(torch.randn(4, 2, device=device))\n")
+        doc = self.run_json("--no-cache", ".", expect_exit=1)
+        self.assertEqual(self.codes(doc), [("net.py", 11, "DL105"), ("net.py", 16, "DL105")])
+        inline, named = (f["message"] for f in doc["findings"])
+        self.assertTrue(inline.endswith("move it: `nn.Linear(2, 2).to(device)`"), inline)
+        self.assertTrue(named.endswith("move it: `model = model.to(device)`"), named)
+
     def test_summary_counts_problems_and_files(self):
         self.write("a.py", BUGGY)
         self.write("b.py", BUGGY)
