@@ -338,14 +338,18 @@ const DlValue *flow_instantiate(Flow *F, const DlExpr *call, const DlClassInfo *
             m->flags |= DL_VF_MOVED;
             m->flags &= (uint16_t)~DL_VF_CONSTRUCTED;
         }
-        /* `DiscreteSteerer(generator)`, `Wrapper(backbone.to(device))`: built from a tensor on a
-         * device, or from a module that was moved, its state is there too; wrapping a module
+        /* `DiscreteSteerer(generator)`, `Wrapper(backbone.to(device))`,
+         * `MockModel(MockPosterior(mean_on_gpu))`: built from a tensor on a device, or from a
+         * module or object that was moved, its state is there too; wrapping a module
          * whose place is not known (a parameter, `PadToMinM(module)`), its place is not known */
         for (uint32_t i = 0; argv && i < call->arg_count && !dev; i++) {
             const DlValue *a = argv[i];
+            if (a->kind == DL_KIND_SEQ && a->elem && flow_is_module_like(a->elem))
+                a = a->elem; /* `_Model(blocks)`: a list of modules, each moved */
             if ((flow_is_tensor(a) && dl_value_on_device(a)) ||
                 (flow_is_module_like(a) && (dl_value_on_device(a) || (a->flags & DL_VF_MOVED) ||
-                                            a->dev == DL_DEV_UNKNOWN))) {
+                                            a->dev == DL_DEV_UNKNOWN)) ||
+                (a->kind == DL_KIND_INSTANCE && (a->flags & DL_VF_MOVED))) {
                 flow_mark_moved_elsewhere(m);
                 break;
             }
@@ -374,6 +378,10 @@ const DlValue *flow_instantiate(Flow *F, const DlExpr *call, const DlClassInfo *
     DlValue *v = flow_mk(F, DL_KIND_INSTANCE);
     v->cls = ci;
     if (ci->has_own_to) v->flags |= DL_VF_OWN_TO;
+    /* `MockPosterior(mean=mean_on_gpu)`: what it holds was placed on a device, as a moved
+     * instance's is; where each of its tensors is, is not known here */
+    for (uint32_t i = 0; argv && i < call->arg_count; i++)
+        if (flow_is_tensor(argv[i]) && dl_value_on_device(argv[i])) v->flags |= DL_VF_MOVED;
     return v;
 }
 
@@ -756,6 +764,9 @@ const DlValue *flow_eval_builtin(Flow *F, const DlExpr *call, const char *name,
         DlValue *d = flow_mk(F, DL_KIND_SEQ);
         d->flags |= flow_loader_pin_flags(call, argv);
         if (flow_device_keyword(F, call, argv)) d->flags |= DL_VF_HOLDS_DEVICE;
+        for (uint32_t i = 0; i < call->arg_count; i++) /* dict(X_baseline=x_on_gpu) */
+            if (flow_is_tensor(argv[i]) && dl_value_on_device(argv[i]))
+                d->flags |= DL_VF_HOLDS_DEVICE;
         return d;
     }
     if (flow_streq(name, "setattr") && F->in_init && call->arg_count >= 3) {

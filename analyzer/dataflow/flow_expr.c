@@ -274,6 +274,11 @@ const DlValue *flow_eval_sequence(Flow *F, const DlExpr *e) {
         if (dict && (e->items[2 * i] ? flow_is_device_key(e->items[2 * i])
                                      : (v->flags & DL_VF_HOLDS_DEVICE) != 0))
             s->flags |= DL_VF_HOLDS_DEVICE; /* {"device": d} or {**cfg} with one */
+        /* {"X_baseline": x_on_gpu}, {"model": model.to(device)}: what `Acqf(**kwargs)` is built
+         * from is on a device, so it is too, as when passed by name (flow_instantiate) */
+        bool placed = dl_value_on_device(v) || (v->flags & DL_VF_MOVED);
+        if (dict && (flow_is_tensor(v) || flow_is_module_like(v)) && placed)
+            s->flags |= DL_VF_HOLDS_DEVICE;
     }
     if (!dict) {
         s->items = items;

@@ -78,7 +78,8 @@ enum {
                                        or a slice or a cast of one): what iterating it gives is
                                        0-dim */
     DL_VF_HOLDS_DEVICE = 1 << 15,   /* a dict of keyword arguments with a "device" key
-                                       (`Net(**cfg)`, `nn.Linear(2, 1, **factory_kwargs)`) */
+                                       (`Net(**cfg)`, `nn.Linear(2, 1, **factory_kwargs)`), or
+                                       with a tensor on a device among its values */
 };
 
 typedef struct DlValue DlValue;
