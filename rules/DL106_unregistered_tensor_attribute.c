@@ -36,6 +36,8 @@ static const char doc[] =
     "- `register_buffer`, `nn.Parameter` (also after a method that hands back the parameter\n"
     "  itself: an in-place `.normal_()`, or `.float()` of one made by `torch.ones(d)`),\n"
     "  created with `device=...`;\n"
+    "- a parameter on one path and a placeholder on the other (`nn.Parameter(...)` if a flag\n"
+    "  says so, else `torch.tensor(0)`): where it is depends on the flag;\n"
     "- moved where it is used (`self.mask.to(x.device)`);\n"
     "- only used with Python numbers, or a 0-dim constant (`torch.tensor(3.0)`, or\n"
     "  `torch.tensor(dim)` where `dim` is a parameter the layers are sized with,\n"

@@ -72,7 +72,15 @@ const DlValue *dl_value_join(DlArena *arena, const DlValue *a, const DlValue *b)
     j->flags = a->flags & b->flags;
     if ((a->flags ^ b->flags) & DL_VF_PINNED) j->flags &= (uint16_t)~DL_VF_PIN_KNOWN; /* unknown */
     if (a->kind == DL_KIND_SEQ) j->flags |= (a->flags | b->flags) & DL_VF_HAS_MODULES;
-    if (!same_device(a, b)) {
+    /* a parameter on one path, a placeholder on the other (`self.cls_token = nn.Parameter(...)`
+     * if a flag says so, else `torch.tensor(0)` or `torch.tensor([])`, which forward does not
+     * use then): where the attribute is depends on the path. A plain tensor of data on the other
+     * path (`nn.Parameter(t) if train else t`) stays a CPU tensor the module does not move. */
+    const DlValue *plain = a->flags & DL_VF_REGISTERED ? b : a;
+    bool parameter_or_placeholder = a->kind == DL_KIND_TENSOR &&
+                                    ((a->flags ^ b->flags) & DL_VF_REGISTERED) &&
+                                    (plain->flags & DL_VF_ZERO_DIM);
+    if (!same_device(a, b) || parameter_or_placeholder) {
         j->dev = DL_DEV_UNKNOWN;
         j->dev_name = NULL;
         j->origin = DL_ORIGIN_NONE;

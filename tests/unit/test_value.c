@@ -75,6 +75,20 @@ Test(value, flags_survive_only_when_both_sides_have_them) {
     cr_assert_eq(j->flags, DL_VF_ZERO_DIM);
 }
 
+Test(value, a_parameter_or_a_placeholder_is_nowhere_known) {
+    /* `nn.Parameter(...)` on one path, `torch.tensor(0)` on the other: where depends on the path;
+     * a parameter or a plain tensor of data stays a CPU tensor the module does not move */
+    DlValue *param = tensor(DL_DEV_CPU, NULL), *placeholder = tensor(DL_DEV_CPU, NULL),
+            *data = tensor(DL_DEV_CPU, NULL);
+    param->flags = DL_VF_REGISTERED;
+    placeholder->flags = DL_VF_ZERO_DIM;
+    cr_assert_eq(dl_value_join(&arena, param, placeholder)->dev, DL_DEV_UNKNOWN);
+    cr_assert_eq(dl_value_join(&arena, placeholder, param)->dev, DL_DEV_UNKNOWN);
+    const DlValue *j = dl_value_join(&arena, param, data);
+    cr_assert_eq(j->dev, DL_DEV_CPU);
+    cr_assert_eq(j->flags & DL_VF_REGISTERED, 0);
+}
+
 Test(value, empty_list_joined_with_list_of_tensors_is_a_list_of_tensors) {
     DlValue *empty = dl_value_new(&arena, DL_KIND_SEQ);
     DlValue *full = dl_value_new(&arena, DL_KIND_SEQ);
