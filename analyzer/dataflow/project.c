@@ -659,20 +659,85 @@ static bool copies_own_state(const DlExpr *e) {
     return names_a_variable_device(e->args[0].value) && roots_at_own_state(e->object->object);
 }
 
+/* `kernel.to(device=x.device)`, `kernel.type_as(x)`, `torch.as_tensor(kernel, device=d)`: the
+ * value named `name` copied to where a variable says. */
+static bool copies_name(const DlExpr *e, const char *name, int depth) {
+    if (!e || depth > 64) return false;
+    if (e->kind == DL_EX_CALL && e->object && e->arg_count) {
+        const DlExpr *first = e->args[0].keyword ? NULL : e->args[0].value;
+        const DlArg *device = dl_ir_keyword(e, "device");
+        bool named = first && first->kind == DL_EX_NAME && first->name &&
+                     strcmp(first->name, name) == 0;
+        if (device && names_a_variable_device(device->value) && named) return true;
+        const DlExpr *m = e->object;
+        if (m->kind == DL_EX_ATTR && m->name &&
+            (strcmp(m->name, "to") == 0 || strcmp(m->name, "type_as") == 0) && m->object &&
+            m->object->kind == DL_EX_NAME && m->object->name &&
+            strcmp(m->object->name, name) == 0 &&
+            (names_a_variable_device(first) || (device && names_a_variable_device(device->value))))
+            return true;
+    }
+    if (copies_name(e->object, name, depth + 1)) return true;
+    for (uint32_t i = 0; i < e->item_count; i++)
+        if (copies_name(e->items[i], name, depth + 1)) return true;
+    for (uint32_t i = 0; i < e->arg_count; i++)
+        if (copies_name(e->args[i].value, name, depth + 1)) return true;
+    return false;
+}
+
+static bool block_copies_name(const DlBlock *b, const char *name, int depth) {
+    if (depth > 64) return false;
+    for (uint32_t i = 0; i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (copies_name(s->value, name, 0)) return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (block_copies_name(inner, name, depth + 1)) return true;
+    }
+    return false;
+}
+
+/* `self._blur_fast(x, self._gk_init)` where `_blur_fast(self, x, kernel)` copies `kernel` where
+ * `x` is (kornia's ScalePyramid): the module's state handed to a method of its class that
+ * copies it to wherever a call says. */
+static bool hands_state_to_a_copying_method(const DlClass *cls, const DlExpr *e, int depth) {
+    if (!e || depth > 64) return false;
+    if (e->kind == DL_EX_CALL && e->object && dl_ir_is_self_attr(e->object, NULL)) {
+        const DlFunction *method = NULL;
+        for (uint32_t m = 0; m < cls->method_count && !method; m++)
+            if (strcmp(cls->methods[m]->name, e->object->name) == 0) method = cls->methods[m];
+        for (uint32_t i = 0; method && i < e->arg_count; i++) {
+            if (e->args[i].keyword) break;
+            uint32_t p = i + 1; /* after self */
+            if (p < method->param_count && !method->params[p].star &&
+                roots_at_own_state(e->args[i].value) &&
+                block_copies_name(&method->body, method->params[p].name, 0))
+                return true;
+        }
+    }
+    if (hands_state_to_a_copying_method(cls, e->object, depth + 1)) return true;
+    for (uint32_t i = 0; i < e->item_count; i++)
+        if (hands_state_to_a_copying_method(cls, e->items[i], depth + 1)) return true;
+    for (uint32_t i = 0; i < e->arg_count; i++)
+        if (hands_state_to_a_copying_method(cls, e->args[i].value, depth + 1)) return true;
+    return false;
+}
+
 /* What a block of forward does with the module's state: moves it (or a part) in place, or
- * copies some of it to wherever a call says. */
-static void scan_block_moves(const DlBlock *b, bool *moves_in_place, bool *copies_state,
-                             int depth) {
+ * copies some of it to wherever a call says (itself, or through a method of `cls`). */
+static void scan_block_moves(const DlClass *cls, const DlBlock *b, bool *moves_in_place,
+                             bool *copies_state, int depth) {
     if (depth > 64) return;
     for (uint32_t i = 0; i < b->count; i++) {
         const DlStmt *s = b->items[i];
         if (s->kind == DL_ST_EXPR && moves_self_in_place(s->value)) *moves_in_place = true;
         if (s->kind == DL_ST_EXPR || s->kind == DL_ST_ASSIGN || s->kind == DL_ST_AUGASSIGN ||
             s->kind == DL_ST_RETURN || s->kind == DL_ST_IF || s->kind == DL_ST_FOR)
-            *copies_state = *copies_state || dl_ir_expr_any(s->value, copies_own_state);
+            *copies_state = *copies_state || dl_ir_expr_any(s->value, copies_own_state) ||
+                            hands_state_to_a_copying_method(cls, s->value, 0);
         const DlBlock *inner;
         for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            scan_block_moves(inner, moves_in_place, copies_state, depth + 1);
+            scan_block_moves(cls, inner, moves_in_place, copies_state, depth + 1);
     }
 }
 
@@ -686,7 +751,7 @@ static bool forward_follows_its_input(DlClassInfo *c, const DlAttr *attrs, uint3
     for (uint32_t k = 0; k < c->cls->method_count; k++) {
         const DlFunction *fn = c->cls->methods[k];
         bool in_place = false;
-        scan_block_moves(&fn->body, &in_place, &copies_state, 0);
+        scan_block_moves(c->cls, &fn->body, &in_place, &copies_state, 0);
         if (in_place && strcmp(fn->name, "forward") == 0) moves_in_place = true;
     }
     c->copies_own_state = copies_state; /* with project bases: decided where it is built */
