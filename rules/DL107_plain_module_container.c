@@ -31,6 +31,8 @@ static const char doc[] =
     "- a local list that is wrapped before it is stored (`self.layers = nn.ModuleList(layers)`);\n"
     "- a list handed to a call that builds a module, which registers it there\n"
     "  (`self.losses = MultiLoss(self.loss_modules)`, `nn.Sequential(*self.stages)`);\n"
+    "- losses built without a weight (`{\"ce\": nn.CrossEntropyLoss()}`): they hold nothing to\n"
+    "  move or save;\n"
     "- lists of numbers, names or tensors that are not parameters, or of the parameters of\n"
     "  submodules it registers (`[self.conv1.weight, self.conv2.weight]`: `.to()` moves them in\n"
     "  place);\n"

@@ -258,6 +258,19 @@ static bool flow_is_device_key(const DlExpr *k) {
     return k->kind == DL_EX_STRING && k->name && strcmp(k->name, "device") == 0;
 }
 
+/* `CrossEntropyLoss()`, `SmoothL1Loss(reduction="none")`: a loss built here with no weight
+ * holds no parameter or buffer, so a plain dict of them (LXMERT's `self.loss_fcts`) leaves
+ * nothing unmoved or unsaved. */
+static bool loss_without_weight(const DlValue *v, const DlExpr *x) {
+    if (v->kind != DL_KIND_LOSS || !x || x->kind != DL_EX_CALL) return false;
+    for (uint32_t i = 0; i < x->arg_count; i++) {
+        const char *kw = x->args[i].keyword;
+        if (!kw || kw[0] == '*' || flow_streq(kw, "weight") || flow_streq(kw, "pos_weight"))
+            return false;
+    }
+    return true;
+}
+
 const DlValue *flow_eval_sequence(Flow *F, const DlExpr *e) {
     DlValue *s = flow_mk(F, DL_KIND_SEQ);
     bool dict = e->kind == DL_EX_DICT;
@@ -270,7 +283,8 @@ const DlValue *flow_eval_sequence(Flow *F, const DlExpr *e) {
         const DlValue *v = x ? flow_eval(F, x) : flow_unknown();
         items[i] = v;
         elem = elem ? dl_value_join(F->arena, elem, v) : v;
-        if (flow_adds_unregistered_state(v)) s->flags |= DL_VF_HAS_MODULES;
+        if (flow_adds_unregistered_state(v) && !loss_without_weight(v, x))
+            s->flags |= DL_VF_HAS_MODULES;
         if (dict && (e->items[2 * i] ? flow_is_device_key(e->items[2 * i])
                                      : (v->flags & DL_VF_HOLDS_DEVICE) != 0))
             s->flags |= DL_VF_HOLDS_DEVICE; /* {"device": d} or {**cfg} with one */
