@@ -28,9 +28,10 @@ static const char doc[] =
     "  `__init__` moves itself, or its `forward` moves itself or its parts to where its input\n"
     "  is (`self.resampler.to(waveforms.device)`);\n"
     "- its only state is tensors that its methods (or its project bases') copy to where a\n"
-    "  variable says (`self.points.to(image)`, `torch.as_tensor(self.kernel, device=pred.device)`,\n"
-    "  `self._coefficient = self.coefficient.to(X)`), or hand to a method that copies them\n"
-    "  (`self._blur(x, self.kernel)` where `_blur` does `kernel.to(device=x.device)`);\n"
+    "  variable says (`self.points.to(image)`, `torch.as_tensor(self.kernel,\n"
+    "  device=pred.device)`, `self._coefficient = self.coefficient.to(X)`), or hand to a method\n"
+    "  that copies them (`self._blur(x, self.kernel)` where `_blur` does\n"
+    "  `kernel.to(device=x.device)`);\n"
     "- it is built inside `with torch.device(d):` or a context named for a device and given\n"
     "  one (`with init_on_device(d):`, `with init_on_device_and_dtype(device=d, ...):`);\n"
     "- it is built with `device=` (or the device by position: `nn.Linear(k, n, False,\n"
@@ -67,9 +68,9 @@ static void on_meet(DlRuleContext *ctx, const DlMeetFact *fact) {
      * (`nn.Linear(2, 2)(x)`) has nothing to assign to */
     DlExprKind k = module->expr->kind;
     bool assignable = k == DL_EX_NAME || k == DL_EX_ATTR || k == DL_EX_SUBSCRIPT;
-    const char *advice = assignable
-                             ? dl_arena_printf(dl_rule_arena(ctx), "`%s = %s.to(device)`", name, name)
-                             : dl_arena_printf(dl_rule_arena(ctx), "`%s.to(device)`", name);
+    DlArena *arena = dl_rule_arena(ctx);
+    const char *advice = assignable ? dl_arena_printf(arena, "`%s = %s.to(device)`", name, name)
+                                    : dl_arena_printf(arena, "`%s.to(device)`", name);
     const char *message = dl_arena_printf(
         dl_rule_arena(ctx),
         "`%s` is never moved to a device (%s: %s) but is called with inputs on a device: "

@@ -727,7 +727,8 @@ static const char *plain_annotation(Flow *F, const DlExpr *a, int depth) {
     if (a->kind == DL_EX_BINOP && flow_streq(a->name, "|") && a->item_count == 2) {
         bool none0 = a->items[0]->kind == DL_EX_CONST && flow_streq(a->items[0]->name, "None");
         bool none1 = a->items[1]->kind == DL_EX_CONST && flow_streq(a->items[1]->name, "None");
-        if (none0 || none1) return none0 && none1 ? NULL : plain_annotation(F, a->items[none0 ? 1 : 0], depth + 1);
+        if (none0 && none1) return NULL;
+        if (none0 || none1) return plain_annotation(F, a->items[none0 ? 1 : 0], depth + 1);
         const char *l = plain_annotation(F, a->items[0], depth + 1);
         const char *r = plain_annotation(F, a->items[1], depth + 1);
         bool numbers = l && r && !flow_streq(l, "str") && !flow_streq(r, "str");

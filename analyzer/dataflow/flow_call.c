@@ -266,9 +266,9 @@ static bool builds_no_state(const DlValue *v) {
         for (uint32_t i = 0; i < ci->attr_count; i++) {
             const DlValue *a = ci->attrs[i].value;
             if (ci->attrs[i].name[0] == '<') return false;
-            if (attribute_is_state(a) &&
-                (a->dev != DL_DEV_UNKNOWN || (a->flags & DL_VF_CONSTRUCTED) || a->kind == DL_KIND_SEQ))
-                return false;
+            bool built_here = a->dev != DL_DEV_UNKNOWN || (a->flags & DL_VF_CONSTRUCTED) ||
+                              a->kind == DL_KIND_SEQ;
+            if (attribute_is_state(a) && built_here) return false;
         }
     }
     return true;
@@ -288,8 +288,9 @@ static bool copies_its_tensors_to_its_input(const DlClassInfo *ci) {
             const DlValue *v = ci->attrs[i].value;
             if (ci->attrs[i].name[0] == '<') return false;
             if (v->kind == DL_KIND_UNKNOWN && ci->unknown_attrs_are_data) continue;
-            if (v->kind == DL_KIND_MODULE || v->kind == DL_KIND_LOSS || v->kind == DL_KIND_UNKNOWN ||
-                (v->kind == DL_KIND_SEQ && (v->flags & DL_VF_HAS_MODULES)))
+            bool holds_modules = v->kind == DL_KIND_SEQ && (v->flags & DL_VF_HAS_MODULES);
+            if (v->kind == DL_KIND_MODULE || v->kind == DL_KIND_LOSS ||
+                v->kind == DL_KIND_UNKNOWN || holds_modules)
                 return false;
         }
     }
