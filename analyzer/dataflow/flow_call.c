@@ -277,7 +277,8 @@ static bool builds_no_state(const DlValue *v) {
 /* A module with project bases whose only state is tensors, which a method of the class or of
  * a base copies to where a variable says (BoTorch's Normalize, whose base's `_to(X)` does
  * `self._coefficient = self.coefficient.to(X)`): it follows its inputs wherever they are. A
- * class without bases is decided with its attributes (project.c forward_follows_its_input). */
+ * class without bases is decided with its attributes (project.c forward_follows_its_input,
+ * the same test but for attributes only read as data, which are known only here). */
 static bool copies_its_tensors_to_its_input(const DlClassInfo *ci) {
     if (!ci->base) return false;
     bool copies = false;
@@ -288,10 +289,7 @@ static bool copies_its_tensors_to_its_input(const DlClassInfo *ci) {
             const DlValue *v = ci->attrs[i].value;
             if (ci->attrs[i].name[0] == '<') return false;
             if (v->kind == DL_KIND_UNKNOWN && ci->unknown_attrs_are_data) continue;
-            bool holds_modules = v->kind == DL_KIND_SEQ && (v->flags & DL_VF_HAS_MODULES);
-            if (v->kind == DL_KIND_MODULE || v->kind == DL_KIND_LOSS ||
-                v->kind == DL_KIND_UNKNOWN || holds_modules)
-                return false;
+            if (dl_project_attr_may_hold_modules(v)) return false;
         }
     }
     return copies;

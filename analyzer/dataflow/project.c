@@ -757,13 +757,14 @@ static bool forward_follows_its_input(DlClassInfo *c, const DlAttr *attrs, uint3
     c->copies_own_state = copies_state; /* with project bases: decided where it is built */
     if (moves_in_place) return true;
     if (!copies_state || c->base) return false;
-    for (uint32_t k = 0; k < n; k++) {
-        const DlValue *v = attrs[k].value;
-        if (v->kind == DL_KIND_MODULE || v->kind == DL_KIND_LOSS || v->kind == DL_KIND_UNKNOWN ||
-            (v->kind == DL_KIND_SEQ && (v->flags & DL_VF_HAS_MODULES)))
-            return false;
-    }
+    for (uint32_t k = 0; k < n; k++)
+        if (dl_project_attr_may_hold_modules(attrs[k].value)) return false;
     return true;
+}
+
+bool dl_project_attr_may_hold_modules(const DlValue *v) {
+    return v->kind == DL_KIND_MODULE || v->kind == DL_KIND_LOSS || v->kind == DL_KIND_UNKNOWN ||
+           (v->kind == DL_KIND_SEQ && (v->flags & DL_VF_HAS_MODULES));
 }
 
 /* Builtins that read their argument as data. */

@@ -216,6 +216,10 @@ const DlValue *dl_project_find_global(const DlProject *p, const char *qualified)
 const DlFunctionInfo *dl_project_method(const DlProject *p, const DlClassInfo *c,
                                         const char *name);
 const DlAttr *dl_project_attr(const DlClassInfo *c, const char *name);
+
+/* An attribute's value that may hold a module (a module or loss, a list of them, or a value of
+ * unknown kind): a class keeping one must move itself, copying its tables proves nothing. */
+bool dl_project_attr_may_hold_modules(const DlValue *v);
 const DlClassInfo *dl_project_class_of(const DlProject *p, const DlClass *cls);
 const DlFunctionInfo *dl_project_function_of(const DlProject *p, const DlFunction *fn);
 
