@@ -1952,10 +1952,9 @@ DlParseResult dl_cpp_parse(const DlSource *src, DlArena *arena, const DlCppOptio
     DlCppCrashSite crash;
     if (dl_cpp_crashing_code(src->text, src->len, &crash)) { /* see cpp_crash_guard.h */
         if (asprintf(&result.error,
-                     "line %u, column %u: a `.` with no member name after it (`x.<`, "
-                     "`x.template <`, `x.~<`) is a syntax error on which the C++ parser "
+                     "line %u, column %u: %s is a syntax error on which the C++ parser "
                      "recurses until it crashes; fix it and devlint can check the file",
-                     crash.line, crash.column) < 0)
+                     crash.line, crash.column, crash.what) < 0)
             abort();
         free(cache);
         goto out;

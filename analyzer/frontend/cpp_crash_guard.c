@@ -121,6 +121,36 @@ static bool crashing_member(Lexer *x) {
     return x->p < x->end && *x->p == '<';
 }
 
+/* Whether the word at `word` (`n` bytes) is a class template of the standard library named
+ * with `std::` before it. Such a name followed by `.` is a syntax error (C++ needs its template
+ * arguments and then no `.`), and `std::vector.device();` with torch's headers included makes
+ * clang 16 recurse until its stack overflows (found by fuzz_cpp); an object such as `std::cout`
+ * is not in the list. */
+static bool std_class_template(const Lexer *x, const char *word, size_t n) {
+    static const char *const templates[] = {
+        "vector", "map", "unordered_map", "set", "unordered_set", "multimap", "multiset",
+        "deque", "list", "forward_list", "array", "pair", "tuple", "optional", "variant",
+        "shared_ptr", "unique_ptr", "weak_ptr", "function", "basic_string", "span", NULL};
+    bool listed = false;
+    for (const char *const *t = templates; *t && !listed; t++)
+        listed = strlen(*t) == n && memcmp(*t, word, n) == 0;
+    if (!listed) return false;
+    const char *p = word;
+    while (p > x->start && (p[-1] == ' ' || p[-1] == '\t')) p--;
+    if (p - x->start < 2 || p[-1] != ':' || p[-2] != ':') return false;
+    p -= 2;
+    while (p > x->start && (p[-1] == ' ' || p[-1] == '\t')) p--;
+    return p - x->start >= 3 && memcmp(p - 3, "std", 3) == 0 &&
+           (p - x->start == 3 || !is_ident((unsigned char)p[-4]));
+}
+
+/* A `.` at x->p that is a member access (not part of a number or of `...`). */
+static bool member_dot(const Lexer *x) {
+    if (x->p >= x->end || *x->p != '.') return false;
+    if (x->p + 1 < x->end && x->p[1] >= '0' && x->p[1] <= '9') return false;
+    return !(x->p + 1 < x->end && x->p[1] == '.');
+}
+
 bool dl_cpp_crashing_code(const char *text, size_t len, DlCppCrashSite *site) {
     Lexer x = {text, text, text + len};
     while (x.p < x.end) {
@@ -138,6 +168,17 @@ bool dl_cpp_crashing_code(const char *text, size_t len, DlCppCrashSite *site) {
             if (x.p < x.end && *x.p == '"' && raw_prefix(word, (size_t)(x.p - word)) &&
                 !skip_raw(&x))
                 return false; /* a raw string it does not understand: the compiler decides */
+            if (std_class_template(&x, word, (size_t)(x.p - word))) {
+                Lexer after = x;
+                skip_space(&after);
+                Lexer member = after;
+                /* `std::vector.<int>` is reported at its `.` below, as any `.<` is */
+                if (member_dot(&after) && (member.p++, !crashing_member(&member))) {
+                    locate(&after, after.p, site);
+                    site->what = "a `.` right after a class template's name (`std::vector.`)";
+                    return true;
+                }
+            }
         } else if (c == '.') {
             if (x.p + 1 < x.end && x.p[1] >= '0' && x.p[1] <= '9') { /* .5 */
                 skip_number(&x);
@@ -147,6 +188,8 @@ bool dl_cpp_crashing_code(const char *text, size_t len, DlCppCrashSite *site) {
                 const char *dot = x.p++;
                 if (crashing_member(&x)) {
                     locate(&x, dot, site);
+                    site->what = "a `.` with no member name after it (`x.<`, `x.template <`, "
+                                 "`x.~<`)";
                     return true;
                 }
             }

@@ -7,14 +7,14 @@
 #include <string.h>
 
 static void assert_crashing(const char *text, unsigned line, unsigned column) {
-    DlCppCrashSite site = {0, 0};
+    DlCppCrashSite site = {0, 0, NULL};
     cr_assert(dl_cpp_crashing_code(text, strlen(text), &site), "not found in:\n%s", text);
     cr_assert_eq(site.line, line, "line %u, not %u, in:\n%s", site.line, line, text);
     cr_assert_eq(site.column, column, "column %u, not %u, in:\n%s", site.column, column, text);
 }
 
 static void assert_fine(const char *text) {
-    DlCppCrashSite site = {0, 0};
+    DlCppCrashSite site = {0, 0, NULL};
     cr_assert_not(dl_cpp_crashing_code(text, strlen(text), &site), "found at %u:%u in:\n%s",
                   site.line, site.column, text);
 }
@@ -28,6 +28,15 @@ Test(cpp_crash_guard, member_access_with_no_name) {
     assert_crashing("std::vector.\\\n<int> out;", 1, 12);         /* a spliced line */
     assert_crashing("std::vector.\r<int> out;\r", 1, 12);         /* a lone \r ends the line */
     assert_crashing("#define M std::vector.<int> out;\n", 1, 22); /* crashes when expanded */
+}
+
+Test(cpp_crash_guard, a_dot_after_a_standard_class_template) {
+    /* with torch's headers included, clang 16 recursed on `std::vector.device();` (fuzz_cpp) */
+    assert_crashing("int main() {\n  std::vector.device();\n}\n", 2, 14);
+    assert_crashing("std :: vector . foo();", 1, 15);
+    assert_crashing("::std::map.x;", 1, 11);
+    assert_fine("std::cout.flush(); mystd::vector.x; std::vector<int>().size();");
+    assert_fine("std::vector<int> v; v.size(); std::vector...; std::array.5;");
 }
 
 Test(cpp_crash_guard, valid_code_is_left_alone) {
