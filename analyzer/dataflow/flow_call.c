@@ -218,24 +218,35 @@ bool flow_class_has_state(const DlClassInfo *ci) {
     return false;
 }
 
-/* Known to hold nothing a device could hold: every value its `__init__` (and its project bases')
- * leaves on self is a number, string, None, dtype or device, and no base is a library module.
- * An attribute of unknown kind (another library's layer) may be a module: not stateless,
- * unless the class's methods only read it as data (`self.labels[i]`: unknown_attrs_are_data). */
-static bool class_is_stateless(const DlClassInfo *ci) {
+/* Whether every attribute the class and its project bases (eight levels at most) keep passes
+ * `ok`; false when one of them is not known well enough to tell: its attributes not computed
+ * yet, a base devlint cannot see, a subclass of a library module. */
+static bool every_attribute(const DlClassInfo *ci,
+                            bool (*ok)(const DlClassInfo *owner, const DlAttr *attr)) {
     for (int depth = 0; ci && depth < 8; depth++, ci = ci->base) {
         if (!ci->attrs_done || ci->maybe_module || subclasses_library_module(ci)) return false;
-        for (uint32_t i = 0; i < ci->attr_count; i++) {
-            const DlValue *v = ci->attrs[i].value;
-            if (strcmp(ci->attrs[i].name, "<moved>") == 0) continue;
-            if (ci->attrs[i].name[0] == '<') return false;
-            if (v->kind == DL_KIND_UNKNOWN && ci->unknown_attrs_are_data) continue;
-            if (v->kind != DL_KIND_SCALAR && v->kind != DL_KIND_STRING &&
-                v->kind != DL_KIND_NONE && v->kind != DL_KIND_DTYPE && v->kind != DL_KIND_DEVICE)
-                return false;
-        }
+        for (uint32_t i = 0; i < ci->attr_count; i++)
+            if (!ok(ci, &ci->attrs[i])) return false;
     }
     return true;
+}
+
+/* A number, string, None, dtype or device. An attribute of unknown kind (another library's
+ * layer) may be a module, unless the class's methods only read it as data (`self.labels[i]`:
+ * unknown_attrs_are_data). */
+static bool holds_no_device_state(const DlClassInfo *owner, const DlAttr *attr) {
+    const DlValue *v = attr->value;
+    if (strcmp(attr->name, "<moved>") == 0) return true;
+    if (attr->name[0] == '<') return false;
+    if (v->kind == DL_KIND_UNKNOWN && owner->unknown_attrs_are_data) return true;
+    return v->kind == DL_KIND_SCALAR || v->kind == DL_KIND_STRING || v->kind == DL_KIND_NONE ||
+           v->kind == DL_KIND_DTYPE || v->kind == DL_KIND_DEVICE;
+}
+
+/* Known to hold nothing a device could hold: every value its `__init__` (and its project bases')
+ * leaves on self is one (holds_no_device_state), and no base is a library module. */
+static bool class_is_stateless(const DlClassInfo *ci) {
+    return every_attribute(ci, holds_no_device_state);
 }
 
 /* Every module or parameter the class (and its project bases) keeps came from outside
@@ -255,23 +266,30 @@ static bool state_is_given(const DlClassInfo *ci) {
     return any;
 }
 
+/* Not a parameter, buffer, layer or list of them that `__init__` built itself. */
+static bool not_built_here(const DlClassInfo *owner, const DlAttr *attr) {
+    (void)owner;
+    const DlValue *a = attr->value;
+    if (attr->name[0] == '<') return false;
+    bool built_here =
+        a->dev != DL_DEV_UNKNOWN || (a->flags & DL_VF_CONSTRUCTED) || a->kind == DL_KIND_SEQ;
+    return !(attribute_is_state(a) && built_here);
+}
+
 /* A project module that builds no state of its own (`MockModel(posterior)`: its __init__ only
  * keeps what it is given, no parameter, buffer or layer): where it computes depends on what
  * it was given, so a wrapper given it is not known to be anywhere. */
 static bool builds_no_state(const DlValue *v) {
-    const DlClassInfo *ci = v->kind == DL_KIND_MODULE ? v->cls : NULL;
-    if (!ci) return false;
-    for (int depth = 0; ci && depth < 8; depth++, ci = ci->base) {
-        if (!ci->attrs_done || ci->maybe_module || subclasses_library_module(ci)) return false;
-        for (uint32_t i = 0; i < ci->attr_count; i++) {
-            const DlValue *a = ci->attrs[i].value;
-            if (ci->attrs[i].name[0] == '<') return false;
-            bool built_here = a->dev != DL_DEV_UNKNOWN || (a->flags & DL_VF_CONSTRUCTED) ||
-                              a->kind == DL_KIND_SEQ;
-            if (attribute_is_state(a) && built_here) return false;
-        }
-    }
-    return true;
+    return v->kind == DL_KIND_MODULE && v->cls && every_attribute(v->cls, not_built_here);
+}
+
+/* Not something that may hold a module (dl_project_attr_may_hold_modules), or of unknown kind
+ * but only read as data. */
+static bool holds_no_module(const DlClassInfo *owner, const DlAttr *attr) {
+    const DlValue *v = attr->value;
+    if (attr->name[0] == '<') return false;
+    if (v->kind == DL_KIND_UNKNOWN && owner->unknown_attrs_are_data) return true;
+    return !dl_project_attr_may_hold_modules(v);
 }
 
 /* A module with project bases whose only state is tensors, which a method of the class or of
@@ -282,17 +300,10 @@ static bool builds_no_state(const DlValue *v) {
 static bool copies_its_tensors_to_its_input(const DlClassInfo *ci) {
     if (!ci->base) return false;
     bool copies = false;
-    for (int depth = 0; ci && depth < 8; depth++, ci = ci->base) {
-        if (!ci->attrs_done || ci->maybe_module || subclasses_library_module(ci)) return false;
-        copies = copies || ci->copies_own_state;
-        for (uint32_t i = 0; i < ci->attr_count; i++) {
-            const DlValue *v = ci->attrs[i].value;
-            if (ci->attrs[i].name[0] == '<') return false;
-            if (v->kind == DL_KIND_UNKNOWN && ci->unknown_attrs_are_data) continue;
-            if (dl_project_attr_may_hold_modules(v)) return false;
-        }
-    }
-    return copies;
+    const DlClassInfo *c = ci;
+    for (int depth = 0; c && depth < 8 && !copies; depth++, c = c->base)
+        copies = c->copies_own_state;
+    return copies && every_attribute(ci, holds_no_module);
 }
 
 /* `SimplifiedMoE(device)`: a device passed by position to the __init__ parameter named for one
