@@ -216,6 +216,20 @@ if [ "$mode" = check ]; then
   exit "$status"
 fi
 
+# A full install, build and test run takes about 4 GB (the end-to-end test's VS Code alone 1.2 GB,
+# npm's cache 0.6 GB, five build trees); with less free, npm or the compiler fails midway with
+# ENOSPC, which says nothing about why. Said up front instead; the steps still run.
+warn_low_disk() {
+  local avail_kb
+  avail_kb=$(df -Pk "$root" 2>/dev/null | awk 'NR == 2 { print $4 }')
+  [ -n "$avail_kb" ] || return 0
+  if [ "$avail_kb" -lt $((4 * 1024 * 1024)) ]; then
+    say "disk: only $((avail_kb / 1024)) MB free on the file system of $root; installing," \
+      "building and testing need about 4 GB, so the steps below may fail with ENOSPC"
+  fi
+}
+
+warn_low_disk
 install_apt_packages
 install_grammars
 install_tools
