@@ -10,7 +10,8 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
     OperandList ops = {0};
     /* a project module with no parameters, buffers or submodules (a sinusoidal embedding)
      * computes where its inputs are: it has no device of its own for them to meet */
-    bool stateless = callee->cls && class_is_stateless(callee->cls);
+    bool stateless = callee->cls && class_is_stateless(callee->cls) &&
+                     !(callee->flags & DL_VF_CONSTRUCTED); /* a loss given a weight */
     if (!stateless) flow_add_operand(&ops, callee_expr, callee);
     /* nn.CTCLoss reads its arguments as F.ctc_loss does */
     bool ctc = callee->kind == DL_KIND_LOSS && callee->literal &&
@@ -192,14 +193,21 @@ const DlValue *flow_call_summary(Flow *F, const DlFunctionInfo *fi, const DlExpr
     return flow_bind_parameter_device(F, v, fi->fn, call, argv, skip_self);
 }
 
-/* A direct subclass of a library module (`class Head(nn.Linear)`) has that module's state. */
-static bool subclasses_library_module(const DlClassInfo *ci) {
-    for (uint32_t b = 0; b < ci->cls->base_count; b++)
-        if (!ci->base && ci->cls->bases[b]->kind == DL_EX_ATTR &&
-            !flow_streq(ci->cls->bases[b]->name, "Module") &&
-            !flow_streq(ci->cls->bases[b]->name, "LightningModule"))
-            return true;
+/* Whether the __init__ of `ci` or of one of its project bases passes its library base what could
+ * be a weight (`super().__init__(weight=w)`). */
+static bool chain_hands_base_arguments(const DlClassInfo *ci) {
+    for (int depth = 0; ci && depth < 8; depth++, ci = ci->base)
+        if (ci->init_hands_base_arguments) return true;
     return false;
+}
+
+/* A direct subclass of a library module (`class Head(nn.Linear)`) has that module's state;
+ * `class MaskedLoss(nn.CrossEntropyLoss)` has none unless an __init__ on the way from `from`, the
+ * class built, hands the loss a weight. */
+static bool subclasses_library_module(const DlClassInfo *ci, const DlClassInfo *from) {
+    if (ci->base) return false; /* a project base: decided there */
+    if (ci->stateless_library_base && !chain_hands_base_arguments(from)) return false;
+    return ci->library_state_base;
 }
 
 /* An attribute a device could hold: a module, a parameter or buffer, a plain list of modules. */
@@ -208,12 +216,13 @@ static bool attribute_is_state(const DlValue *v) {
            (v->kind == DL_KIND_SEQ && (v->flags & DL_VF_HAS_MODULES));
 }
 
-bool flow_class_has_state(const DlClassInfo *ci) {
+bool flow_class_has_state(const DlClassInfo *from) {
+    const DlClassInfo *ci = from;
     for (int depth = 0; ci && depth < 8; depth++, ci = ci->base) {
         if (!ci->attrs_done) return true;
         for (uint32_t i = 0; i < ci->attr_count; i++)
             if (ci->attrs[i].name[0] != '<' && attribute_is_state(ci->attrs[i].value)) return true;
-        if (subclasses_library_module(ci)) return true;
+        if (subclasses_library_module(ci, from)) return true;
     }
     return false;
 }
@@ -221,10 +230,12 @@ bool flow_class_has_state(const DlClassInfo *ci) {
 /* Whether every attribute the class and its project bases (eight levels at most) keep passes
  * `ok`; false when one of them is not known well enough to tell: its attributes not computed
  * yet, a base devlint cannot see, a subclass of a library module. */
-static bool every_attribute(const DlClassInfo *ci,
+static bool every_attribute(const DlClassInfo *from,
                             bool (*ok)(const DlClassInfo *owner, const DlAttr *attr)) {
+    const DlClassInfo *ci = from;
     for (int depth = 0; ci && depth < 8; depth++, ci = ci->base) {
-        if (!ci->attrs_done || ci->maybe_module || subclasses_library_module(ci)) return false;
+        if (!ci->attrs_done || ci->maybe_module || subclasses_library_module(ci, from))
+            return false;
         for (uint32_t i = 0; i < ci->attr_count; i++)
             if (!ok(ci, &ci->attrs[i])) return false;
     }
@@ -328,13 +339,31 @@ static const DlValue *device_by_position(Flow *F, const DlExpr *call, const DlCl
     return NULL;
 }
 
+/* `MaskedLoss(weight=w)` of a loss subclass with no __init__ of its own: the arguments go to
+ * the loss, which then holds a weight to move (what could be one: see
+ * block_hands_base_arguments in project.c). */
+static bool weight_for_library_base(Flow *F, const DlExpr *call, const DlClassInfo *ci) {
+    const DlClassInfo *root = ci;
+    for (int depth = 0; root->base && depth < 8; depth++)
+        root = root->base;
+    if (!root->stateless_library_base || dl_project_method(F->env->project, ci, "__init__"))
+        return false;
+    for (uint32_t i = 0; i < call->arg_count; i++) {
+        const char *kw = call->args[i].keyword;
+        if (!kw || kw[0] == '*' || flow_streq(kw, "weight") || flow_streq(kw, "pos_weight"))
+            return true;
+    }
+    return false;
+}
+
 const DlValue *flow_instantiate(Flow *F, const DlExpr *call, const DlClassInfo *ci,
                                const DlValue *const *argv) {
     if (ci->is_module) {
         DlValue *m = flow_mk(F, DL_KIND_MODULE);
         m->dev = flow_construction_device(F);
         /* only a module with parameters, buffers or submodules has anything to move */
-        if (flow_class_has_state(ci)) m->flags |= DL_VF_CONSTRUCTED;
+        if (flow_class_has_state(ci) || weight_for_library_base(F, call, ci))
+            m->flags |= DL_VF_CONSTRUCTED;
         m->dev_span = call->span;
         m->dev_why = flow_short_text(F, call->span);
         m->cls = ci;

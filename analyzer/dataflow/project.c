@@ -354,19 +354,113 @@ const DlFunctionInfo *dl_project_function_of(const DlProject *p, const DlFunctio
 
 /* ---------------------------------------------------------------- classes */
 
-/* Qualified name of a base-class expression as its file sees it ("torch.nn.Module"). */
-static const char *qualify_static(DlArena *arena, const DlFileFacts *f, const DlExpr *e) {
-    if (!e) return NULL;
+/* `Base = nn.Module` at the top of the file (in an `if`/`else` or a `try` there too): the first
+ * such alias of `name` to a dotted name, or NULL. */
+static const DlExpr *module_level_alias(const DlBlock *b, const char *name, int depth) {
+    for (uint32_t i = 0; i < b->count && depth < 3; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_ASSIGN && s->target_count == 1 && s->targets[0]->kind == DL_EX_NAME &&
+            strcmp(s->targets[0]->name, name) == 0 && s->value &&
+            (s->value->kind == DL_EX_ATTR || s->value->kind == DL_EX_SUBSCRIPT ||
+             s->value->kind == DL_EX_NAME))
+            return s->value;
+        if (s->kind == DL_ST_IF || s->kind == DL_ST_TRY)
+            for (uint32_t k = 0; dl_stmt_block(s, k); k++) {
+                const DlExpr *v = module_level_alias(dl_stmt_block(s, k), name, depth + 1);
+                if (v) return v;
+            }
+    }
+    return NULL;
+}
+
+static const char *qualify_in(DlArena *arena, const DlFileFacts *f, const DlExpr *e, int depth) {
+    if (!e || depth > 4) return NULL;
     if (e->kind == DL_EX_NAME) {
         const char *q = dl_project_import(f, e->name);
+        if (q) return q;
+        /* `Base = nn.Module` (fairscale, for typing's sake): the class it names */
+        const DlExpr *alias = f->module ? module_level_alias(&f->module->body, e->name, 0) : NULL;
+        q = alias ? qualify_in(arena, f, alias, depth + 1) : NULL;
         return q ? q : e->name;
     }
     if (e->kind == DL_EX_ATTR) {
-        const char *base = qualify_static(arena, f, e->object);
+        const char *base = qualify_in(arena, f, e->object, depth + 1);
         return base ? dl_arena_join(arena, base, '.', e->name) : NULL;
     }
-    if (e->kind == DL_EX_SUBSCRIPT) return qualify_static(arena, f, e->object); /* Generic[T] */
+    if (e->kind == DL_EX_SUBSCRIPT) /* Generic[T] */
+        return qualify_in(arena, f, e->object, depth + 1);
     return NULL;
+}
+
+/* Qualified name of a base-class expression as its file sees it ("torch.nn.Module"). */
+static const char *qualify_static(DlArena *arena, const DlFileFacts *f, const DlExpr *e) {
+    return qualify_in(arena, f, e, 0);
+}
+
+/* Whether every base from outside the project that makes the class a module is a torch module
+ * without state of its own: a loss (its only state is a weight: see init_hands_base_arguments)
+ * or nn.ReLU and the like. nn.Module itself does not count either way; another library's base
+ * (which may hold anything) or a stateful torch layer (nn.Linear) makes it false. */
+static bool bases_hold_no_library_state(DlArena *arena, const DlFileFacts *f, const DlClass *cls) {
+    bool any = false;
+    for (uint32_t b = 0; b < cls->base_count; b++) {
+        const char *q = qualify_static(arena, f, cls->bases[b]);
+        if (!q || dl_torch_is_module_base(q)) continue;
+        bool loss = dl_torch_is_loss_class(q) && strcmp(q, "torch.nn.AdaptiveLogSoftmaxWithLoss");
+        if (loss || dl_torch_is_stateless_module(q)) {
+            any = true;
+        } else if (dl_torch_is_module_class(q) || !dl_is_plain_python_base(q)) {
+            return false;
+        }
+    }
+    return any;
+}
+
+/* Whether a base from outside the project may hold state: one written `lib.Name` (other than
+ * `nn.Module` and `LightningModule`), or a torch layer with state imported by name (`Linear`). */
+static bool base_may_hold_library_state(DlArena *arena, const DlFileFacts *f, const DlClass *cls) {
+    for (uint32_t b = 0; b < cls->base_count; b++) {
+        const DlExpr *e = cls->bases[b];
+        if (e->kind == DL_EX_ATTR) {
+            if (strcmp(e->name, "Module") && strcmp(e->name, "LightningModule")) return true;
+        } else if (e->kind == DL_EX_NAME) {
+            const char *q = qualify_static(arena, f, e);
+            if (q && dl_torch_is_module_class(q) && !dl_torch_is_module_base(q) &&
+                !dl_torch_is_stateless_module(q))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* `super().__init__(weight=w)`, `nn.BCEWithLogitsLoss.__init__(self, pos_weight=p)`: a call of a
+ * base's __init__ in `b` that passes what could be a weight (anything by position but the
+ * explicit `self`, weight=, pos_weight=, or an unpacked *args / **kwargs). */
+static bool block_hands_base_arguments(const DlBlock *b, int depth) {
+    if (depth > 16) return true;
+    for (uint32_t i = 0; i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        const DlExpr *call = s->kind == DL_ST_EXPR ? s->value : NULL;
+        if (call && call->kind == DL_EX_CALL && call->object->kind == DL_EX_ATTR &&
+            strcmp(call->object->name, "__init__") == 0) {
+            const DlExpr *of = call->object->object;
+            bool by_super = of && of->kind == DL_EX_CALL && of->object->kind == DL_EX_NAME &&
+                            strcmp(of->object->name, "super") == 0;
+            bool explicit_self = !by_super; /* Base.__init__(self, ...) */
+            for (uint32_t a = 0; a < call->arg_count; a++) {
+                const char *kw = call->args[a].keyword;
+                if (!kw && explicit_self) {
+                    explicit_self = false;
+                } else if (!kw || kw[0] == '*' || strcmp(kw, "weight") == 0 ||
+                           strcmp(kw, "pos_weight") == 0) {
+                    return true;
+                }
+            }
+        }
+        for (uint32_t k = 0; dl_stmt_block(s, k); k++)
+            if (block_hands_base_arguments(dl_stmt_block(s, k), depth + 1)) return true;
+    }
+    return false;
 }
 
 /* One round over a file's classes: what their bases tell (project bases, nn.Module, Dataset,
@@ -973,8 +1067,15 @@ static void build_file_facts(DlFileFacts *f, DlModuleIR *m, DlArena *arena) {
         DlClassInfo *c = dl_arena_alloc(arena, sizeof *c);
         c->cls = m->classes[j];
         c->module = m;
-        for (uint32_t k = 0; k < c->cls->method_count; k++)
-            if (strcmp(c->cls->methods[k]->name, "to") == 0) c->has_own_to = true;
+        for (uint32_t k = 0; k < c->cls->method_count; k++) {
+            const DlFunction *method = c->cls->methods[k];
+            if (strcmp(method->name, "to") == 0) c->has_own_to = true;
+            if (strcmp(method->name, "__init__") == 0 &&
+                block_hands_base_arguments(&method->body, 0))
+                c->init_hands_base_arguments = true;
+        }
+        c->stateless_library_base = bases_hold_no_library_state(arena, f, c->cls);
+        c->library_state_base = base_may_hold_library_state(arena, f, c->cls);
         f->classes[j] = c;
         m->classes[j]->facts = c;
     }

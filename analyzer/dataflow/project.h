@@ -37,6 +37,17 @@ struct DlClassInfo {
                                     on, so not a module */
     bool copies_own_state;   /* a method copies the module's tensors to where a variable says
                                 (`self._coefficient = self.coefficient.to(X)`) */
+    bool stateless_library_base; /* its bases from outside the project are torch modules that
+                                    hold nothing unless given a weight: a loss
+                                    (`class MaskedLoss(nn.CrossEntropyLoss)`) or a layer without
+                                    state (nn.ReLU) */
+    bool library_state_base; /* a base from outside the project may hold state devlint does not
+                                see: a torch layer (`nn.Linear`, `Linear` imported by name),
+                                a loss that may be given a weight, another library's
+                                `lib.Model` */
+    bool init_hands_base_arguments; /* its own __init__ calls `super().__init__(...)` (or
+                                       `Base.__init__(self, ...)`) with what could be a weight:
+                                       an argument by position, weight=, pos_weight=, *a, **kw */
     DlAttr *attrs;           /* what __init__ (and helpers it calls) leaves on self */
     uint32_t attr_count;
     struct DlFunctionInfo **methods; /* the functions it owns, in the file's order */
