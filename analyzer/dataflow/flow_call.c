@@ -54,8 +54,14 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
     }
     if (ops.count > 1 && !(callee->flags & DL_VF_SCATTERS))
         flow_meet(F, call, ops.items, ops.count, 0);
-    if (callee->flags & DL_VF_SCATTERS)
-        return flow_with_device(F, flow_mk(F, DL_KIND_TENSOR), callee, DL_ORIGIN_MODEL, call->span);
+    if (callee->flags & DL_VF_SCATTERS) {
+        /* `nn.DataParallel(nn.Sequential(Stash(), Pop()))` of a module never moved: with a GPU
+         * it still gathers the outputs on its output_device, without one they stay where the
+         * module computed them; which one, is not known here */
+        bool on_host = callee->dev == DL_DEV_CPU;
+        return flow_with_device(F, flow_mk(F, DL_KIND_TENSOR), on_host ? NULL : callee,
+                                DL_ORIGIN_MODEL, call->span);
+    }
     if (callee->kind == DL_KIND_LOSS) {
         DlValue *r = flow_combine(F, call, ops.items + 1, ops.count - 1);
         r->flags |= DL_VF_ZERO_DIM;
