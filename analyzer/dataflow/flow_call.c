@@ -654,9 +654,20 @@ static const DlValue *on_the_receivers_device(Flow *F, const DlValue *r, const D
     return c;
 }
 
+/* `params.get("num_segments", 2)`: a lookup whose default is a number reads a number. */
+static bool get_with_number_default(const DlExpr *call, const char *m) {
+    const DlExpr *fallback = dl_ir_positional(call, 1);
+    return flow_streq(m, "get") && call->arg_count == 2 && fallback &&
+           fallback->kind == DL_EX_NUMBER;
+}
+
 const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *recv_expr,
                                      const DlValue *recv, const char *m,
                                      const DlValue *const *argv) {
+    if (recv->kind != DL_KIND_TENSOR && !flow_is_module_like(recv) &&
+        get_with_number_default(call, m) &&
+        !(recv->cls && dl_project_method(F->env->project, recv->cls, m)))
+        return flow_mk(F, DL_KIND_SCALAR);
     switch (recv->kind) {
     case DL_KIND_TENSOR:
         return flow_eval_tensor_method(F, call, recv_expr, recv, m, argv);
