@@ -31,7 +31,8 @@ static const char doc[] =
     "- `torch.cuda.synchronize()`, an event's `synchronize()`/`elapsed_time()`, or a host read\n"
     "  (`.item()`, `.cpu()`, a tensor or module moved to the CPU with `.to(\"cpu\")`) happens\n"
     "  before the clock is read;\n"
-    "- the timed work is CPU-only, or its device is unknown;\n"
+    "- the timed work is CPU-only, or its device is unknown, or queues nothing (metadata such\n"
+    "  as `x.size()` or `model.parameters()`, hooks registered with `register_*`);\n"
     "- the elapsed time is only compared with a limit (`if time.time() - start > max_time:`):\n"
     "  a time budget, not a measurement.\n";
 

@@ -32,7 +32,9 @@ bool flow_metadata_method(const char *m) {
         "size",     "dim",        "numel", "element_size", "stride",           "is_contiguous",
         "data_ptr", "get_device", "type",  "parameters",   "named_parameters", "state_dict",
         "train",    "eval",       NULL};
-    return dl_name_in_list(m, list);
+    /* hooks: `self._register_load_state_dict_pre_hook(f)`, `t.register_hook(f)` only record f */
+    return dl_name_in_list(m, list) || strncmp(m, "register_", 9) == 0 ||
+           strncmp(m, "_register_", 10) == 0;
 }
 
 /* Does the call queue device work? It makes a value on a device, or runs a module, a method
