@@ -805,6 +805,12 @@ const DlValue *flow_param_value(Flow *F, const DlFunction *fn, uint32_t i) {
     if (p->default_value) {
         /* evaluated once, at import time: a tensor default lives on the CPU for the whole run */
         const DlValue *d = flow_eval(F, p->default_value);
+        /* `def plot(train_data=X_train)` in a notebook that later does `X_train =
+         * X_train.to(device)`: the module-level state read here is the one at the end, and the
+         * default kept what X_train was when the def ran */
+        bool placed_later = d->kind == DL_KIND_TENSOR && d->dev != DL_DEV_CPU && !d->home &&
+                            d->dev_span.start > fn->span.end;
+        if (placed_later) return flow_unknown();
         if (d->kind == DL_KIND_TENSOR || d->kind == DL_KIND_SCALAR) return d;
         return flow_unknown();
     }
