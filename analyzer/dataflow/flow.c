@@ -475,7 +475,11 @@ void flow_exec_with(Flow *F, const DlStmt *s) {
         if (q && flow_streq(q, "torch.cuda.device")) F->place.cuda_context = w; /* DL110 */
         const DlValue *dev_here = constructs_on_a_device(F, w, q);
         if (dev_here) F->default_device = dev_here;
-        flow_eval(F, s->withs[i]);
+        const DlValue *context = flow_eval(F, s->withs[i]);
+        /* `device = torch.device(d)` then `with device:`, as `with torch.device(d):` */
+        if (!dev_here && w && (w->kind == DL_EX_NAME || w->kind == DL_EX_ATTR) &&
+            context->kind == DL_KIND_DEVICE)
+            F->default_device = context;
         if (s->targets[i]) flow_bind(F, s->targets[i], flow_unknown());
     }
     flow_exec_block(F, &s->parts->body);
