@@ -654,6 +654,13 @@ static const DlValue *on_the_receivers_device(Flow *F, const DlValue *r, const D
     return c;
 }
 
+/* `load_state_dict(sd, assign=True)`: the module keeps the given tensors instead of copying
+ * them into its own. */
+static bool assigns_the_state(const DlExpr *call) {
+    const DlArg *a = dl_ir_keyword(call, "assign");
+    return a && a->value->kind == DL_EX_CONST && flow_streq(a->value->name, "True");
+}
+
 /* `params.get("num_segments", 2)`: a lookup whose default is a number reads a number. */
 static bool get_with_number_default(const DlExpr *call, const char *m) {
     const DlExpr *fallback = dl_ir_positional(call, 1);
@@ -673,8 +680,20 @@ const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *
         return flow_eval_tensor_method(F, call, recv_expr, recv, m, argv);
     case DL_KIND_MODULE:
     case DL_KIND_LOSS:
-        if (flow_is_move_method(m))
+        /* `model.to_empty(device=d)`: a module on the meta device given storage on d, in place */
+        if (flow_is_move_method(m) || flow_streq(m, "to_empty"))
             return flow_move_module(F, call, recv_expr, recv, flow_move_target(F, call, m, argv));
+        if (flow_streq(m, "load_state_dict") && assigns_the_state(call)) {
+            /* `model.load_state_dict(sd, assign=True)` (a model built on the meta device): its
+             * parameters are now the state dict's tensors, wherever those are */
+            const char *key = flow_key_of(F, recv_expr);
+            if (key && flow_is_module_like(recv)) {
+                DlValue *moved = dl_value_copy(F->arena, recv);
+                flow_mark_moved_elsewhere(moved);
+                flow_state_set(F->st, key, moved);
+            }
+            return flow_unknown();
+        }
         if (dl_module_method_returns_self(m)) return recv;
         if (flow_streq(m, "forward")) return flow_call_module(F, call, recv_expr, recv, argv);
         /* `self.register_parameter(f"sigma_{i}", p)` for each of a list's parameters: the
