@@ -758,7 +758,9 @@ const DlValue *flow_param_value(Flow *F, const DlFunction *fn, uint32_t i) {
         DlValue *self = flow_mk(F, F->owner->is_module ? DL_KIND_MODULE : DL_KIND_INSTANCE);
         if (F->owner->is_module) {
             self->dev = DL_DEV_MODULE;
-            self->flags |= DL_VF_REGISTERED;
+            /* a container of self (`self.name_to_module = {"": self, "fc": self.fc}`) holds
+             * what moves with self anyway: nothing new to register (DL107) */
+            self->flags |= DL_VF_REGISTERED | DL_VF_HELD_ELSEWHERE;
         }
         self->cls = F->owner;
         self->var = "self";
