@@ -835,12 +835,48 @@ static void scan_block_moves(const DlClass *cls, const DlBlock *b, bool *moves_i
     }
 }
 
+/* Whether `b` assigns `self.<name> = ...` somewhere (nested blocks included). */
+static bool block_assigns_self_attr(const DlBlock *b, const char *name, int depth) {
+    if (depth > 64) return false;
+    for (uint32_t i = 0; i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_ASSIGN)
+            for (uint32_t t = 0; t < s->target_count; t++)
+                if (dl_ir_is_self_attr(s->targets[t], name)) return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (block_assigns_self_attr(inner, name, depth + 1)) return true;
+    }
+    return false;
+}
+
+/* BoTorch's Standardize: every buffer __init__ registered (but 0-dim ones) is replaced in
+ * forward (`self.means = Y.mean(dim=-2, keepdim=True)`), so after a call the module's state is
+ * where its input was. */
+static bool forward_refits_its_buffers(const DlClass *cls, const DlAttr *attrs, uint32_t n) {
+    const DlFunction *forward = NULL;
+    for (uint32_t k = 0; k < cls->method_count && !forward; k++)
+        if (strcmp(cls->methods[k]->name, "forward") == 0) forward = cls->methods[k];
+    if (!forward) return false;
+    bool any = false;
+    for (uint32_t k = 0; k < n; k++) {
+        const DlValue *v = attrs[k].value;
+        if (attrs[k].name[0] == '<' || v->kind != DL_KIND_TENSOR ||
+            !(v->flags & DL_VF_REGISTERED) || (v->flags & DL_VF_ZERO_DIM))
+            continue;
+        if (!block_assigns_self_attr(&forward->body, attrs[k].name, 0)) return false;
+        any = true;
+    }
+    return any;
+}
+
 /* A module whose forward moves itself or its parts to its input's device
  * (`self.resampler.to(waveforms.device)`, speechbrain's Resample), or whose only state is
  * tensors that its methods copy to where a variable says (`self.points_src.to(input)`, kornia's
  * CenterCrop2D), follows its inputs wherever they are: never "not moved". A module with
  * submodules or project bases must move itself: copying one table proves nothing of the rest. */
-static bool forward_follows_its_input(DlClassInfo *c, const DlAttr *attrs, uint32_t n) {
+static bool forward_follows_its_input(DlClassInfo *c, const DlAttr *attrs, uint32_t n,
+                                      bool unknown_attrs_are_data) {
     bool moves_in_place = false, copies_state = false;
     for (uint32_t k = 0; k < c->cls->method_count; k++) {
         const DlFunction *fn = c->cls->methods[k];
@@ -848,11 +884,15 @@ static bool forward_follows_its_input(DlClassInfo *c, const DlAttr *attrs, uint3
         scan_block_moves(c->cls, &fn->body, &in_place, &copies_state, 0);
         if (in_place && strcmp(fn->name, "forward") == 0) moves_in_place = true;
     }
+    if (forward_refits_its_buffers(c->cls, attrs, n)) copies_state = true;
     c->copies_own_state = copies_state; /* with project bases: decided where it is built */
     if (moves_in_place) return true;
     if (!copies_state || c->base) return false;
-    for (uint32_t k = 0; k < n; k++)
-        if (dl_project_attr_may_hold_modules(attrs[k].value)) return false;
+    for (uint32_t k = 0; k < n; k++) {
+        const DlValue *v = attrs[k].value;
+        if (v->kind == DL_KIND_UNKNOWN && unknown_attrs_are_data) continue;
+        if (dl_project_attr_may_hold_modules(v)) return false;
+    }
     return true;
 }
 
@@ -972,7 +1012,8 @@ static void file_class_attributes(DlProject *p, DlFileFacts *f, const DlFlowStat
         /* self.to(device) / self.cuda() inside __init__: the module moves itself */
         const DlValue *self = dl_flow_lookup(st, "self");
         bool moved = self && (self->flags & DL_VF_MOVED);
-        moved = moved || forward_follows_its_input(c, attrs, n);
+        bool unknown_are_data = unknown_attrs_are_data(c, attrs, n);
+        moved = moved || forward_follows_its_input(c, attrs, n, unknown_are_data);
         /* a module that stores a device or moves its own parts manages its placement:
          * its instances are not "never moved" */
         for (uint32_t k = 0; k < n && !moved; k++) {
@@ -991,7 +1032,7 @@ static void file_class_attributes(DlProject *p, DlFileFacts *f, const DlFlowStat
         }
         c->attrs = attrs;
         c->attr_count = n;
-        c->unknown_attrs_are_data = unknown_attrs_are_data(c, attrs, n);
+        c->unknown_attrs_are_data = unknown_are_data;
         c->attrs_done = true;
         dl_flow_state_free(st);
         dl_arena_release(&scratch);
