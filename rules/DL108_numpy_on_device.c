@@ -28,7 +28,8 @@ static const char doc[] =
     "- `.cpu().numpy()`, `.detach().cpu().numpy()`, `.numpy(force=True)`, `.tolist()`,\n"
     "  `.item()`;\n"
     "- tensors on the CPU, or whose device is unknown (a parameter's default bound before the\n"
-    "  tensor was moved: `def plot(data=X_train)` ahead of `X_train = X_train.to(device)`);\n"
+    "  tensor was moved: `def plot(data=X_train)` ahead of `X_train = X_train.to(device)`; the\n"
+    "  input of a module with no parameters or buffers, such as a transform handed images);\n"
     "- in a branch that runs only when the device they were moved to is the CPU\n"
     "  (`if self.device == torch.device(\"cpu\"):`, or the `else` of\n"
     "  `if device.type != \"cpu\":`).\n";

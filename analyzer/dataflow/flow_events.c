@@ -247,6 +247,14 @@ void flow_sync(Flow *F, const DlExpr *site, const DlExpr *tensor, const DlValue 
     dl_rule_dispatch_sync(F->env->report, &fact);
 }
 
+/* An input of the forward of a module with nothing on a device (a `Preprocess` transform that
+ * does `np.array(x)` on the PIL images a dataset hands it): no device says where it is, and
+ * what numpy or pyplot is given may well not be a tensor. */
+static bool input_of_a_stateless_module(Flow *F, const DlValue *v) {
+    return v->origin == DL_ORIGIN_INPUT && v->dev == DL_DEV_MODULE && F->owner &&
+           F->owner->is_module && !flow_class_has_state(F->owner);
+}
+
 void flow_sync_facts(Flow *F, const DlExpr *call, const char *q, const DlExpr *recv_expr,
                      const DlValue *recv, const DlValue *const *argv) {
     if (recv && recv_expr) {
@@ -269,7 +277,7 @@ void flow_sync_facts(Flow *F, const DlExpr *call, const char *q, const DlExpr *r
         for (size_t i = 0; i < sizeof host / sizeof host[0]; i++)
             if (flow_streq(q, host[i][0])) {
                 for (uint32_t k = 0; k < call->arg_count; k++)
-                    if (!call->args[k].keyword)
+                    if (!call->args[k].keyword && !input_of_a_stateless_module(F, argv[k]))
                         flow_sync(F, call, call->args[k].value, argv[k], host[i][1]);
                 return;
             }
