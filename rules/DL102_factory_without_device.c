@@ -1,5 +1,8 @@
 /* DL102 factory-without-device: a tensor created without device= (so on the CPU) meets a
  * tensor on another device. */
+#include <ctype.h>
+#include <string.h>
+
 #include "rules/fixes.h"
 #include "rules/mismatch.h"
 
@@ -28,7 +31,9 @@ static const char doc[] =
     "```\n\n"
     "## Fix safety\n"
     "The fix passes `device=` naming the other operand's device (`device=x.device`, or the\n"
-    "device variable it was moved with); offered when that can be named at the factory.\n\n"
+    "device variable it was moved with); offered when that can be named at the factory. For\n"
+    "`torch.from_numpy`, `torch.frombuffer` and the legacy constructors (`torch.FloatTensor(n)`,\n"
+    "`torch.Tensor(data)`), which take no `device=`, it appends `.to(...)` instead.\n\n"
     "## When it does not fire\n"
     "- the factory has `device=`, or is `*_like(x)` / `x.new_*(...)` (they follow `x`);\n"
     "- its data is a tensor: `torch.tensor(t)`, `torch.as_tensor(t)`, `torch.sparse_coo_tensor(i,\n"
@@ -55,6 +60,22 @@ static const char doc[] =
     "- the factory is inside `with torch.cuda.device(i):` (DL110 reports it);\n"
     "- everything stays on the CPU, or the other operand's device is unknown.\n";
 
+/* `torch.from_numpy(a)`, `torch.frombuffer(b)` and the legacy constructors
+ * (`torch.FloatTensor(n)`, `torch.Tensor(data)`) take no `device=` (a legacy constructor given a
+ * CUDA device raises): the tensor they make is copied there with `.to(...)` instead. */
+static bool takes_no_device(const char *call_text) {
+    const char *open = strchr(call_text, '(');
+    if (!open) return false;
+    const char *name = open;
+    while (name > call_text && (isalnum((unsigned char)name[-1]) || name[-1] == '_'))
+        name--;
+    size_t n = (size_t)(open - name);
+    if ((n == 10 && strncmp(name, "from_numpy", 10) == 0) ||
+        (n == 10 && strncmp(name, "frombuffer", 10) == 0))
+        return true;
+    return n >= 6 && strncmp(open - 6, "Tensor", 6) == 0 && isupper((unsigned char)name[0]);
+}
+
 static void on_meet(DlRuleContext *ctx, const DlMeetFact *fact) {
     extern const DlRule dl_rule_DL102;
     const DlOperand *cpu = dl_meet_cpu_operand(fact, DL_ORIGIN_FACTORY);
@@ -66,15 +87,25 @@ static void on_meet(DlRuleContext *ctx, const DlMeetFact *fact) {
     const char *line = dl_rule_where(ctx, NULL, fact->site->span.start);
     const char *site = v->home ? dl_arena_printf(arena, "%s %s", dl_rule_source(ctx)->path, line)
                                : line;
+    const char *call_text = dl_rule_text_in(ctx, v->home, v->dev_span);
+    bool no_device = takes_no_device(call_text);
     const char *message = dl_arena_printf(
-        arena,
-        "`%s` creates a tensor on the cpu (no `device=`) that meets another device at %s "
-        "(`%s`): %s; create it there with `device=` (or a `*_like` / `new_*` factory)",
-        v->dev_why ? v->dev_why : dl_rule_text_in(ctx, v->home, v->dev_span), site,
-        dl_rule_text(ctx, fact->site->span), dl_meet_describe(ctx, dev));
+        arena, "`%s` creates a tensor on the cpu%s that meets another device at %s (`%s`): %s; %s",
+        v->dev_why ? v->dev_why : call_text, no_device ? "" : " (no `device=`)", site,
+        dl_rule_text(ctx, fact->site->span),
+        dl_meet_describe(ctx, dev),
+        no_device ? "copy it there with `.to(...)`"
+                  : "create it there with `device=` (or a `*_like` / `new_*` factory)");
     DlFix *fix = NULL;
     const char *where = dl_device_expression(ctx, dev);
-    if (!v->home && where) fix = dl_fix_add_keyword_at(ctx, v->dev_span, "device", where);
+    if (!v->home && where && no_device) {
+        const char *text = dl_arena_printf(arena, "%s.to(%s)", call_text, where);
+        fix = dl_rule_fix_replace(ctx, dl_arena_printf(arena, "Copy it to the device: `.to(%s)`",
+                                                       where),
+                                  v->dev_span, text);
+    } else if (!v->home && where) {
+        fix = dl_fix_add_keyword_at(ctx, v->dev_span, "device", where);
+    }
     dl_report_finding_in(ctx, &dl_rule_DL102, v->home, v->dev_span, v->dev_span, message, fix);
 }
 

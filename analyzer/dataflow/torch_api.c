@@ -24,7 +24,11 @@ static const char *const plain_factories[] = {
     "zeros", "ones", "empty", "full", "rand", "randn", "randint", "randperm", "arange", "range",
     "linspace", "logspace", "eye", "tensor", "as_tensor", "empty_strided", "tril_indices",
     "triu_indices", "complex", "polar",
-    "scalar_tensor", "sparse_coo_tensor", "asarray", NULL};
+    "scalar_tensor", "sparse_coo_tensor", "asarray",
+    /* the legacy constructors: `torch.FloatTensor(n, d)`, `torch.Tensor([1, 2])` (sizes or
+     * data, never a 0-dim tensor from a number: `torch.Tensor(5)` has five elements) */
+    "Tensor", "FloatTensor", "DoubleTensor", "HalfTensor", "BFloat16Tensor", "ByteTensor",
+    "CharTensor", "ShortTensor", "IntTensor", "LongTensor", "BoolTensor", NULL};
 static const char *const like_factories[] = {"zeros_like", "ones_like", "empty_like",
                                              "full_like",  "rand_like", "randn_like",
                                              "randint_like", NULL};
