@@ -275,11 +275,15 @@ bool flow_names_in(const DlExpr *e, const char *name, int depth) {
 /* A loop whose every iteration is a training/eval step: over a data loader (enumerate and
  * tqdm keep it one), or a `while` whose condition tests a counter the body increments. */
 /* `.backward()` or `.step()` (an optimizer step)? loss.backward(), fabric.backward(loss),
- * optimizer.step() (not env.step(action)) */
+ * optimizer.step() (not env.step(action), nor `scheduler.step()`: a learning-rate schedule
+ * steps once per epoch as often as once per batch) */
 static bool is_training_step(const DlExpr *e) {
-    return e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_ATTR &&
-           (flow_streq(e->object->name, "backward") ||
-            (flow_streq(e->object->name, "step") && e->arg_count == 0));
+    if (e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_ATTR) return false;
+    if (flow_streq(e->object->name, "backward")) return true;
+    if (!flow_streq(e->object->name, "step") || e->arg_count) return false;
+    const DlExpr *r = e->object->object;
+    const char *name = r && (r->kind == DL_EX_NAME || r->kind == DL_EX_ATTR) ? r->name : NULL;
+    return !name || !strstr(name, "sched");
 }
 
 /* Whether a statement of the block, or of the blocks nested in it, holds an expression
