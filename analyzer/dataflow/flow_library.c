@@ -47,7 +47,7 @@ static bool is_numeric_constant(Flow *F, const DlExpr *e) {
         "torch.pi", "torch.e",  "torch.inf", "torch.nan", "math.pi", "math.e",
         "math.tau", "math.inf", "math.nan",  "numpy.pi",  "numpy.e", "numpy.inf",
         "numpy.nan", NULL};
-    if (e->kind != DL_EX_ATTR) return false;
+    if (e->kind != DL_EX_ATTR && e->kind != DL_EX_NAME) return false; /* `from math import pi` */
     const char *q = flow_qualify(F, e);
     return q && dl_name_in_list(q, constants);
 }
@@ -124,8 +124,16 @@ bool flow_scalar_expression(Flow *F, const DlExpr *e, int depth) {
             (flow_streq(e->object->name, "float") || flow_streq(e->object->name, "int") ||
              flow_streq(e->object->name, "len")))
             return true;
-        return e->object->kind == DL_EX_ATTR && flow_streq(e->object->name, "item");
+        if (e->object->kind != DL_EX_ATTR) return false;
+        const char *m = e->object->name;
+        /* `t.item()`, `t.numel()`, `t.dim()`, `t.size(0)` (not `t.size()`, a torch.Size) */
+        return flow_streq(m, "item") || flow_streq(m, "numel") || flow_streq(m, "dim") ||
+               flow_streq(m, "ndimension") || (flow_streq(m, "size") && e->arg_count == 1);
     }
+    case DL_EX_SUBSCRIPT: /* `oft_R.shape[0]`: one dimension's length (not a slice of shape) */
+        return e->object->kind == DL_EX_ATTR && flow_streq(e->object->name, "shape") &&
+               e->item_count == 1 && e->items[0]->kind != DL_EX_OTHER &&
+               e->items[0]->kind != DL_EX_TUPLE; /* a slice is lowered as OTHER */
     default:
         return false;
     }
@@ -197,6 +205,17 @@ static bool is_empty_placeholder(const char *q, const DlExpr *first) {
     if (zero) return true;
     return list && first->item_count == 1 && first->items[0]->kind == DL_EX_NUMBER &&
            first->items[0]->name && strcmp(first->items[0]->name, "0") == 0;
+}
+
+/* `torch.ones([])`, `torch.zeros(())`, `torch.full((), v)`: a size with no dimension, a 0-dim
+ * tensor (mmpretrain's `nn.Parameter(temperature * torch.ones([]))`). */
+static bool sized_with_no_dimension(const char *q, const DlExpr *call) {
+    static const char *const sized[] = {"torch.zeros", "torch.ones", "torch.empty", "torch.rand",
+                                        "torch.randn", "torch.full", NULL};
+    if (!dl_name_in_list(q, sized)) return false;
+    const DlArg *kw = dl_ir_keyword(call, "size");
+    const DlExpr *size = kw ? kw->value : dl_ir_positional(call, 0);
+    return size && (size->kind == DL_EX_LIST || size->kind == DL_EX_TUPLE) && size->item_count == 0;
 }
 
 /* A size written out as one dimension: `5`, `(n,)`, `[n]`. */
@@ -323,6 +342,7 @@ const DlValue *flow_eval_factory(Flow *F, const DlExpr *call, DlFactoryKind kind
      * does not read it (`in_proj_weight` when separate weights are used), not data that meets
      * the device: counted with the 0-dim tensors, which may meet any device */
     if (q && is_empty_placeholder(q, dl_ir_positional(call, 0))) t->flags |= DL_VF_ZERO_DIM;
+    if (q && sized_with_no_dimension(q, call)) t->flags |= DL_VF_ZERO_DIM; /* torch.ones([]) */
     return t;
 }
 
