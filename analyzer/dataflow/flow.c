@@ -772,6 +772,13 @@ const DlValue *flow_param_value(Flow *F, const DlFunction *fn, uint32_t i) {
     }
     if (p->annotation) {
         const char *q = flow_qualify(F, p->annotation);
+        /* jaxtyping's `Float[Tensor, "n 3"]` (nerfstudio): a tensor of that shape and dtype */
+        const DlExpr *a = p->annotation;
+        if (!q && a->kind == DL_EX_SUBSCRIPT && a->item_count >= 2 &&
+            (a->object->kind == DL_EX_NAME || a->object->kind == DL_EX_ATTR)) {
+            const char *first = flow_qualify(F, a->items[0]);
+            if (first && flow_streq(first, "torch.Tensor")) q = first;
+        }
         if (q && flow_streq(q, "torch.Tensor")) {
             DlValue *t = flow_mk(F, DL_KIND_TENSOR);
             if (F->is_forward) t->dev = DL_DEV_MODULE, t->origin = DL_ORIGIN_INPUT;

@@ -767,6 +767,13 @@ const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *
         }
         return flow_unknown();
     case DL_KIND_UNKNOWN:
+        if (flow_streq(m, "to") && call->arg_count && !call->args[0].keyword &&
+            flow_is_tensor(argv[0])) {
+            /* `self.S.to(pts)` with a tensor: only a tensor takes another's dtype and device */
+            DlValue *t = flow_mk(F, DL_KIND_TENSOR);
+            flow_take_place(t, argv[0]);
+            return t;
+        }
         if (flow_is_move_method(m)) {
             /* x.to(device) on something of unknown kind: a tensor copy or the module itself;
              * either way the result lives on the target device */
