@@ -629,13 +629,17 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
     DlFlowState *then_state = F->st;
     F->st = saved;
     if (cpu_device && !cpu_when_equal) narrow_to_cpu(F, cpu_device, &on_cpu);
-    flow_exec_block(F, &s->parts->orelse);
-    if (cpu_device && !cpu_when_equal) undo_narrowing(F->st, &on_cpu);
-    /* `if device.type == "cuda": torch.cuda.synchronize()`: without CUDA nothing is pending */
+    /* `if device.type == "cuda": torch.cuda.synchronize()`: without CUDA nothing is pending,
+     * after the `if` (no else) or in its else (`if use_cuda: ...synchronize() else: time.time()`,
+     * LLMs-from-scratch's throughput timer) */
     const Binding *then_work = flow_state_find(then_state, "<device-work>");
-    bool synced_when_cuda = then_work && !then_work->value && !s->parts->orelse.count &&
+    bool synced_when_cuda = then_work && !then_work->value &&
                             (strstr(flow_text(F, s->value->span), "cuda") ||
                              strstr(flow_text(F, s->value->span), "device"));
+    if (synced_when_cuda && s->parts->orelse.count) flow_state_set(F->st, "<device-work>", NULL);
+    flow_exec_block(F, &s->parts->orelse);
+    if (cpu_device && !cpu_when_equal) undo_narrowing(F->st, &on_cpu);
+    if (s->parts->orelse.count) synced_when_cuda = false;
     flow_state_join(F->arena, F->st, then_state);
     if (synced_when_cuda) flow_state_set(F->st, "<device-work>", NULL);
     if (then_state->dead && F->st->dead) F->st->dead = true;
