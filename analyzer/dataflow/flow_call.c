@@ -131,6 +131,16 @@ static const DlValue *bind_device_of_value(Flow *F, const DlValue *v, const DlFu
         return c;
     }
     int index = flow_param_index(fn, name);
+    if (index < 0 && of_tensor) {
+        /* `device=leaf_times.device` with leaf_times a parameter of the class's __init__ (read
+         * back through an attribute) or a local of the callee: a tensor the caller cannot
+         * name, wherever the caller put it (pyro's CoalescentTimes given CPU times) */
+        DlValue *c = dl_value_copy(F->arena, v);
+        c->dev = DL_DEV_UNKNOWN;
+        c->dev_name = NULL;
+        c->origin = DL_ORIGIN_NONE;
+        return c;
+    }
     if (index < 0) return v;
     const DlParam *p = &fn->params[index];
     const DlValue *dev = NULL;
