@@ -369,11 +369,15 @@ const DlValue *flow_binary_values(Flow *F, const DlExpr *e, const DlExpr *const 
                                   const DlValue *const *values, uint32_t n) {
     OperandList ops = {0};
     const DlValue *first = NULL;
-    bool any_tensor = false, all_scalar = true, any_string = false;
+    bool any_tensor = false, all_scalar = true, any_string = false, any_unknown = false;
     for (uint32_t i = 0; i < n; i++) {
         const DlValue *v = values[i];
         if (!first) first = v;
         if (flow_is_tensor(v)) any_tensor = true;
+        /* computed (`feats @ other`), not a name (`opt.lambda_adv`, a weight by convention) */
+        if (v->kind == DL_KIND_UNKNOWN && operands[i] && operands[i]->kind != DL_EX_NAME &&
+            operands[i]->kind != DL_EX_ATTR)
+            any_unknown = true;
         if (v->kind != DL_KIND_SCALAR) all_scalar = false;
         if (v->kind == DL_KIND_STRING) any_string = true;
         if (flow_is_tensor(v)) flow_add_operand(&ops, operands[i], v);
@@ -381,6 +385,13 @@ const DlValue *flow_binary_values(Flow *F, const DlExpr *e, const DlExpr *const 
     if (any_tensor) {
         if (ops.count > 1) flow_meet(F, e, ops.items, ops.count, -1);
         DlValue *r = flow_combine(F, e, ops.items, ops.count);
+        /* `feats @ other / self.temp`, the temperature a 0-dim parameter and the product of
+         * unknown kind: what it gives has the size and the device of what is not known */
+        if (any_unknown && (r->flags & DL_VF_ZERO_DIM)) {
+            r->flags &= (uint16_t)~DL_VF_ZERO_DIM;
+            r->dev = DL_DEV_UNKNOWN;
+            r->dev_name = NULL;
+        }
         /* `10 ** torch.linspace(-5, 0, 6)`: a number and a 1-D tensor give a 1-D tensor */
         bool numbers_else = ops.count == 1;
         for (uint32_t i = 0; i < n && numbers_else; i++)

@@ -63,13 +63,21 @@ DlValue *flow_combine(Flow *F, const DlExpr *site, const DlOperand *ops, uint32_
         if (!(v->flags & DL_VF_ZERO_DIM)) all_zero = false;
     }
     /* A cpu operand meeting a device operand is a bug reported on its own; the result is
-     * taken to live on the device side, so the next, independent bug is reported too. */
+     * taken to live on the device side, so the next, independent bug is reported too. An
+     * operand whose device is not known (`h * mask`, mask a parameter) does not hide the other
+     * one's device: if the operation runs, the result is on it (the unknown operand was there,
+     * or a 0-dim CPU tensor). Not so for a CPU operand, which a 0-dim CUDA one could join. */
+    bool saw_unknown = false;
     for (int pass = 0; pass < 2 && !dev; pass++)
         for (uint32_t i = 0; i < n; i++) {
             const DlValue *v = ops[i].value;
             if (!flow_is_tensor(v)) continue;
             if (!all_zero && (v->flags & DL_VF_ZERO_DIM)) continue;
             if (pass == 0 && v->dev == DL_DEV_CPU) continue;
+            if (v->dev == DL_DEV_UNKNOWN) {
+                saw_unknown = true;
+                continue;
+            }
             if (!dev)
                 dev = v;
             else if (dev->dev != v->dev ||
@@ -77,6 +85,7 @@ DlValue *flow_combine(Flow *F, const DlExpr *site, const DlOperand *ops, uint32_
                       v->dev_name && strcmp(dev->dev_name, v->dev_name) != 0))
                 conflict = true;
         }
+    if (saw_unknown && dev && dev->dev == DL_DEV_CPU) conflict = true;
     DlValue *r = flow_mk(F, DL_KIND_TENSOR);
     if (dev && !conflict) {
         flow_take_place(r, dev);
