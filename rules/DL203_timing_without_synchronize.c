@@ -31,6 +31,8 @@ static const char doc[] =
     "- `torch.cuda.synchronize()`, an event's `synchronize()`/`elapsed_time()`, or a host read\n"
     "  (`.item()`, `.cpu()`, a tensor or module moved to the CPU with `.to(\"cpu\")`) happens\n"
     "  before the clock is read;\n"
+    "- the clock is read where CUDA is not used: in the `else` of a check whose body\n"
+    "  synchronizes (`if use_cuda: ...; torch.cuda.synchronize() else: time.time()`);\n"
     "- the timed work is CPU-only, or its device is unknown, or queues nothing (metadata such\n"
     "  as `x.size()` or `model.parameters()`, hooks registered with `register_*`);\n"
     "- the elapsed time is only compared with a limit (`if time.time() - start > max_time:`):\n"
