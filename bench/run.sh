@@ -81,7 +81,7 @@ if [ -n "$gen_lines" ]; then
   if [ "$(cat "$gen_dir/.bench-corpus" 2>/dev/null || true)" != "$stamp" ]; then
     if [ -e "$gen_dir" ]; then
       # Remove only what looks like a generated corpus.
-      if find "$gen_dir" -mindepth 1 -maxdepth 1 ! -name 'pkg[0-9]*' ! -name .bench-corpus | grep -q .; then
+      if find "$gen_dir" -mindepth 1 -maxdepth 1 ! -name 'pkg[0-9]*' ! -name .bench-corpus ! -name .planted | grep -q .; then
         echo "bench/run.sh: $gen_dir exists and is not a generated corpus; set BENCH_CORPUS_DIR" >&2
         exit 2
       fi
@@ -195,8 +195,10 @@ cold=()
 if grep -q -- '--no-cache' <<<"$help_text"; then
   cold=(--no-cache) # so a default cache cannot make the cold rows warm
 fi
-checked=$("$devlint" "${cold[@]}" --format json --exit-zero "${corpus[@]}" 2>/dev/null |
-  sed -n 's/^[[:space:]]*"files_checked":[[:space:]]*\([0-9]*\).*/\1/p' | head -n 1 || true)
+"$devlint" "${cold[@]}" --format json --exit-zero "${corpus[@]}" >"$tmp/findings.json" 2>/dev/null || true
+checked=$(sed -n 's/^[[:space:]]*"files_checked":[[:space:]]*\([0-9]*\).*/\1/p' "$tmp/findings.json" |
+  head -n 1 || true)
+found=$(grep -c '^[[:space:]]*"code":' "$tmp/findings.json" || true)
 if [ -n "$checked" ] && [ "$checked" != "$files" ]; then
   echo "bench/run.sh: note: devlint checked $checked files, bare_parse parsed $files" >&2
 fi
@@ -305,6 +307,11 @@ echo "machine: $(nproc) cores (nproc), ${cpu:-unknown CPU}"
 echo "devlint: $("$devlint" --version 2>/dev/null || echo unknown) ($devlint)"
 echo "date:    $started (start)"
 echo "corpus:  ${corpus[*]} (best of $runs runs, wall time; MB = 2^20 bytes)"
+# On the generated corpus every finding should be a planted bug (bench/gen_corpus.py): a count
+# that differs means findings missed or false ones.
+planted=""
+[ -z "$gen_lines" ] || planted=$(cat "$gen_dir/.planted" 2>/dev/null || true)
+echo "findings: $found${planted:+ (bench/gen_corpus.py planted $planted bugs)}"
 printf '%-22s %7s %9s %7s %9s %10s %7s %7s %7s\n' \
   run files lines MB seconds lines/s MB/s user-s RSS-MB
 for i in "${!r_label[@]}"; do
