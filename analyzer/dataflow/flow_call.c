@@ -44,7 +44,13 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
                 meets = false;
         }
         if (!kw) position++;
-        if (meets) flow_add_operand(&ops, call->args[i].value, argv[i]);
+        /* `self.lstm(x, (h0, c0))`: the tensors of a tuple or list written out in the call
+         * meet it too (not a dict or list variable, which may carry host-side lengths) */
+        const DlExpr *a = call->args[i].value;
+        bool display = (a->kind == DL_EX_TUPLE || a->kind == DL_EX_LIST) &&
+                       argv[i]->kind == DL_KIND_SEQ && argv[i]->items;
+        if (meets && display) flow_add_operand_deep(F, &ops, a, argv[i]);
+        else if (meets) flow_add_operand(&ops, a, argv[i]);
     }
     if (stateless) {
         if (ops.count > 1) flow_meet(F, call, ops.items, ops.count, -1);
