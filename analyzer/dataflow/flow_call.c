@@ -232,9 +232,17 @@ static bool subclasses_library_module(const DlClassInfo *ci, const DlClassInfo *
     return ci->library_state_base;
 }
 
+/* A module built here with nothing to move: `nn.ReLU()`, a project module without state, an
+ * `nn.ModuleList` of such (detectron2's ROIPooler of ROIAlign layers). */
+static bool module_without_state(const DlValue *v) {
+    return flow_is_module_like(v) && v->dev == DL_DEV_CPU &&
+           !(v->flags & (DL_VF_CONSTRUCTED | DL_VF_MOVED));
+}
+
 /* An attribute a device could hold: a module, a parameter or buffer, a plain list of modules. */
 static bool attribute_is_state(const DlValue *v) {
-    return flow_is_module_like(v) || (flow_is_tensor(v) && (v->flags & DL_VF_REGISTERED)) ||
+    return (flow_is_module_like(v) && !module_without_state(v)) ||
+           (flow_is_tensor(v) && (v->flags & DL_VF_REGISTERED)) ||
            (v->kind == DL_KIND_SEQ && (v->flags & DL_VF_HAS_MODULES));
 }
 

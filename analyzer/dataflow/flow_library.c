@@ -164,22 +164,25 @@ static bool is_module_container(const char *q) {
  * built on a device (`nn.Linear(.., device=d)`) it is there; from anything else (a parameter,
  * `OrderedDict(layers)`) its place is not known. */
 static void contents_decide(Flow *F, DlValue *m, const DlExpr *call, const DlValue *const *argv) {
-    bool fresh = true;
+    bool fresh = true, all_stateless = call->arg_count > 0;
     const DlValue *placed = NULL;
     for (uint32_t i = 0; i < call->arg_count; i++) {
         if (call->args[i].keyword && call->args[i].keyword[0] != '*') continue;
         const DlValue *v = argv[i];
         if (v->kind == DL_KIND_SEQ) v = v->elem ? v->elem : flow_unknown();
         if (!flow_is_module_like(v)) {
-            fresh = false;
+            fresh = all_stateless = false;
             continue;
         }
         /* built here: with state to move, or stateless (nn.ReLU()) on the CPU */
         bool built_here = (v->flags & DL_VF_CONSTRUCTED) ||
                           (v->dev == DL_DEV_CPU && !(v->flags & (DL_VF_MOVED | DL_VF_HELD_ELSEWHERE)));
         if (!built_here) fresh = false;
+        if (v->flags & DL_VF_CONSTRUCTED || !built_here) all_stateless = false;
         if (!placed && v->dev && v->dev != DL_DEV_CPU) placed = v;
     }
+    /* `nn.ModuleList(ROIAlign(...) for s in scales)`, every layer without state: nor has it */
+    if (fresh && all_stateless) m->flags &= (uint16_t)~DL_VF_CONSTRUCTED;
     if (fresh) return;
     m->flags &= (uint16_t)~DL_VF_CONSTRUCTED;
     if (placed) {
