@@ -255,7 +255,9 @@ void flow_exec_augassign(Flow *F, const DlStmt *s) {
         }
         DlOperand ops[2] = {{t, target}, {s->value, v}};
         flow_meet(F, s->value, ops, 2, -1);
-        flow_bind(F, t, flow_combine(F, s->value, ops, 2));
+        /* `self.weight_scale += torch.tensor(c).log()`: a tensor's `+=` works in place, so a
+         * parameter stays the parameter (registered, moving with its module) */
+        flow_bind(F, t, (tv->flags & DL_VF_REGISTERED) ? tv : flow_combine(F, s->value, ops, 2));
         return;
     }
     if (tv->kind == DL_KIND_SCALAR && v->kind == DL_KIND_SCALAR) return;
