@@ -213,6 +213,18 @@ const DlValue *flow_eval_subscript(Flow *F, const DlExpr *e) {
         if (b && b->value) return b->value;
     }
     const DlValue *obj = flow_eval(F, e->object);
+    /* `sup = batch["supervisions"]` then `sup["cut"]`: a part of the batch read by a string key
+     * is a dict of the batch's parts, not a tensor (icefall's supervisions, cut objects and
+     * lengths the model reads on the host) */
+    bool string_key = e->item_count == 1 && e->items[0]->kind == DL_EX_STRING;
+    const char *object_key = flow_key_of(F, e->object);
+    if (string_key && object_key && flow_is_tensor(obj) && obj->origin == DL_ORIGIN_BATCH &&
+        !(obj->flags & DL_VF_WHOLE_BATCH)) {
+        DlValue *dict = flow_mk(F, DL_KIND_SEQ);
+        dict->elem = obj;
+        flow_state_set(F->st, object_key, dict);
+        return obj;
+    }
     const DlValue *index = NULL;
     bool mismatch = flow_index_fact(F, e, obj, false, &index);
     if ((obj->flags & DL_VF_WHOLE_BATCH) && names_text_field(e))
