@@ -251,8 +251,8 @@ bool dl_tensor_method_combines(const char *m) {
         "gt", "ge", "masked_fill", "where", "index_select", "gather", "scatter", "scatter_add",
         "add_", "sub_", "mul_", "div_", "true_divide", "floor_divide", "remainder", "maximum",
         "minimum", "masked_scatter", "index_add", "index_add_", "index_copy", "lerp",
-        "addmm", "baddbmm", "cross", "outer", "kron", "logical_and", "logical_or", "expand_as",
-        "view_as", "reshape_as",
+        "addmm", "baddbmm", "cross", "outer", "kron", "logical_and", "logical_or",
+        /* not `expand_as`, `view_as`, `reshape_as`: they read only the other tensor's shape */
         /* in place: `torch.zeros(n, k).scatter_(1, y.unsqueeze(1), 1)` needs y where it is */
         "scatter_", "scatter_add_", "scatter_reduce", "scatter_reduce_", "masked_fill_",
         "masked_scatter_", "index_fill", "index_fill_", "index_copy_", "addcmul", "addcmul_",
