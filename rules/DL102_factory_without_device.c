@@ -81,13 +81,9 @@ static bool takes_no_device(const char *call_text) {
     return n >= 6 && strncmp(open - 6, "Tensor", 6) == 0 && isupper((unsigned char)name[0]);
 }
 
-static void on_meet(DlRuleContext *ctx, const DlMeetFact *fact) {
+static void report_factory(DlRuleContext *ctx, const DlMeetFact *fact, const DlValue *v,
+                           const DlOperand *dev) {
     extern const DlRule dl_rule_DL102;
-    const DlOperand *cpu = dl_meet_cpu_operand(fact, DL_ORIGIN_FACTORY);
-    const DlOperand *dev = dl_meet_device_operand(fact);
-    if (!cpu || !dev) return;
-    if (cpu->value->flags & DL_VF_CUDA_CONTEXT) return; /* DL110 says why it is on the cpu */
-    const DlValue *v = cpu->value;
     DlArena *arena = dl_rule_arena(ctx);
     const char *line = dl_rule_where(ctx, NULL, fact->site->span.start);
     const char *site = v->home ? dl_arena_printf(arena, "%s %s", dl_rule_source(ctx)->path, line)
@@ -112,6 +108,25 @@ static void on_meet(DlRuleContext *ctx, const DlMeetFact *fact) {
         fix = dl_fix_add_keyword_at(ctx, v->dev_span, "device", where);
     }
     dl_report_finding_in(ctx, &dl_rule_DL102, v->home, v->dev_span, v->dev_span, message, fix);
+}
+
+/* Every factory-made CPU operand is reported, not only the first: `self.lstm(x, (h0, c0))`
+ * has two, and `--fix` mends both. */
+static void on_meet(DlRuleContext *ctx, const DlMeetFact *fact) {
+    const DlOperand *dev = dl_meet_device_operand(fact);
+    if (!dev) return;
+    for (uint32_t i = 0; i < fact->count; i++) {
+        const DlValue *v = fact->operands[i].value;
+        if (!dl_value_is_cpu_tensor(v) || v->origin != DL_ORIGIN_FACTORY) continue;
+        if (v->flags & DL_VF_MOVE_DISCARDED) continue; /* DL101 explains it */
+        if (v->flags & DL_VF_CUDA_CONTEXT) continue;   /* DL110 says why it is on the cpu */
+        bool seen = false; /* the same tensor twice (`t * t`): one finding */
+        for (uint32_t j = 0; j < i && !seen; j++)
+            seen = fact->operands[j].value->dev_span.start == v->dev_span.start &&
+                   fact->operands[j].value->home == v->home &&
+                   fact->operands[j].value->origin == DL_ORIGIN_FACTORY;
+        if (!seen) report_factory(ctx, fact, v, dev);
+    }
 }
 
 const DlRule dl_rule_DL102 = {
