@@ -370,20 +370,14 @@ static const DlValue *device_by_position(Flow *F, const DlExpr *call, const DlCl
 }
 
 /* `MaskedLoss(weight=w)` of a loss subclass with no __init__ of its own: the arguments go to
- * the loss, which then holds a weight to move (what could be one: see
- * block_hands_base_arguments in project.c). */
+ * the loss, which then holds a weight to move. */
 static bool weight_for_library_base(Flow *F, const DlExpr *call, const DlClassInfo *ci) {
     const DlClassInfo *root = ci;
     for (int depth = 0; root->base && depth < 8; depth++)
         root = root->base;
     if (!root->stateless_library_base || dl_project_method(F->env->project, ci, "__init__"))
         return false;
-    for (uint32_t i = 0; i < call->arg_count; i++) {
-        const char *kw = call->args[i].keyword;
-        if (!kw || kw[0] == '*' || flow_streq(kw, "weight") || flow_streq(kw, "pos_weight"))
-            return true;
-    }
-    return false;
+    return dl_call_may_give_a_weight(call, false);
 }
 
 const DlValue *flow_instantiate(Flow *F, const DlExpr *call, const DlClassInfo *ci,

@@ -274,13 +274,8 @@ static bool flow_is_device_key(const DlExpr *k) {
  * holds no parameter or buffer, so a plain dict of them (LXMERT's `self.loss_fcts`) leaves
  * nothing unmoved or unsaved. */
 static bool loss_without_weight(const DlValue *v, const DlExpr *x) {
-    if (v->kind != DL_KIND_LOSS || !x || x->kind != DL_EX_CALL) return false;
-    for (uint32_t i = 0; i < x->arg_count; i++) {
-        const char *kw = x->args[i].keyword;
-        if (!kw || kw[0] == '*' || flow_streq(kw, "weight") || flow_streq(kw, "pos_weight"))
-            return false;
-    }
-    return true;
+    return v->kind == DL_KIND_LOSS && x && x->kind == DL_EX_CALL &&
+           !dl_call_may_give_a_weight(x, false);
 }
 
 const DlValue *flow_eval_sequence(Flow *F, const DlExpr *e) {

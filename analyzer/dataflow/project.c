@@ -433,9 +433,21 @@ static bool base_may_hold_library_state(DlArena *arena, const DlFileFacts *f, co
     return false;
 }
 
+bool dl_call_may_give_a_weight(const DlExpr *call, bool explicit_self) {
+    for (uint32_t a = 0; a < call->arg_count; a++) {
+        const char *kw = call->args[a].keyword;
+        if (!kw && explicit_self) {
+            explicit_self = false;
+        } else if (!kw || kw[0] == '*' || strcmp(kw, "weight") == 0 ||
+                   strcmp(kw, "pos_weight") == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* `super().__init__(weight=w)`, `nn.BCEWithLogitsLoss.__init__(self, pos_weight=p)`: a call of a
- * base's __init__ in `b` that passes what could be a weight (anything by position but the
- * explicit `self`, weight=, pos_weight=, or an unpacked *args / **kwargs). */
+ * base's __init__ in `b` that may give it a weight (dl_call_may_give_a_weight). */
 static bool block_hands_base_arguments(const DlBlock *b, int depth) {
     if (depth > 16) return true;
     for (uint32_t i = 0; i < b->count; i++) {
@@ -446,16 +458,7 @@ static bool block_hands_base_arguments(const DlBlock *b, int depth) {
             const DlExpr *of = call->object->object;
             bool by_super = of && of->kind == DL_EX_CALL && of->object->kind == DL_EX_NAME &&
                             strcmp(of->object->name, "super") == 0;
-            bool explicit_self = !by_super; /* Base.__init__(self, ...) */
-            for (uint32_t a = 0; a < call->arg_count; a++) {
-                const char *kw = call->args[a].keyword;
-                if (!kw && explicit_self) {
-                    explicit_self = false;
-                } else if (!kw || kw[0] == '*' || strcmp(kw, "weight") == 0 ||
-                           strcmp(kw, "pos_weight") == 0) {
-                    return true;
-                }
-            }
+            if (dl_call_may_give_a_weight(call, !by_super)) return true; /* Base.__init__(self) */
         }
         for (uint32_t k = 0; dl_stmt_block(s, k); k++)
             if (block_hands_base_arguments(dl_stmt_block(s, k), depth + 1)) return true;

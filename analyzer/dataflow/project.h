@@ -228,6 +228,12 @@ const DlFunctionInfo *dl_project_method(const DlProject *p, const DlClassInfo *c
                                         const char *name);
 const DlAttr *dl_project_attr(const DlClassInfo *c, const char *name);
 
+/* Whether a call's arguments may give a torch loss its weight: anything by position (after an
+ * explicit `self`, as in `Base.__init__(self, ...)`), weight=, pos_weight=, or an unpacked
+ * *args / **kwargs. A loss built (or a loss subclass initialised) without any has nothing to
+ * move. */
+bool dl_call_may_give_a_weight(const DlExpr *call, bool explicit_self);
+
 /* An attribute's value that may hold a module (a module or loss, a list of them, or a value of
  * unknown kind): a class keeping one must move itself, copying its tables proves nothing. */
 bool dl_project_attr_may_hold_modules(const DlValue *v);
