@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <string.h>
 
+#include "dataflow/torch_api.h"
 #include "rules/fixes.h"
 #include "rules/mismatch.h"
 
@@ -65,20 +66,15 @@ static const char doc[] =
     "- the factory is inside `with torch.cuda.device(i):` (DL110 reports it);\n"
     "- everything stays on the CPU, or the other operand's device is unknown.\n";
 
-/* `torch.from_numpy(a)`, `torch.frombuffer(b)` and the legacy constructors
- * (`torch.FloatTensor(n)`, `torch.Tensor(data)`) take no `device=` (a legacy constructor given a
- * CUDA device raises): the tensor they make is copied there with `.to(...)` instead. */
-static bool takes_no_device(const char *call_text) {
+/* Whether the factory called in `call_text` takes no `device=` (dl_torch_factory_takes_no_device:
+ * `torch.from_numpy(a)`, `torch.FloatTensor(n)`), read from the name before its parenthesis. */
+static bool takes_no_device(DlArena *arena, const char *call_text) {
     const char *open = strchr(call_text, '(');
     if (!open) return false;
     const char *name = open;
     while (name > call_text && (isalnum((unsigned char)name[-1]) || name[-1] == '_'))
         name--;
-    size_t n = (size_t)(open - name);
-    if ((n == 10 && strncmp(name, "from_numpy", 10) == 0) ||
-        (n == 10 && strncmp(name, "frombuffer", 10) == 0))
-        return true;
-    return n >= 6 && strncmp(open - 6, "Tensor", 6) == 0 && isupper((unsigned char)name[0]);
+    return dl_torch_factory_takes_no_device(dl_arena_strndup(arena, name, (size_t)(open - name)));
 }
 
 static void report_factory(DlRuleContext *ctx, const DlMeetFact *fact, const DlValue *v,
@@ -89,7 +85,7 @@ static void report_factory(DlRuleContext *ctx, const DlMeetFact *fact, const DlV
     const char *site = v->home ? dl_arena_printf(arena, "%s %s", dl_rule_source(ctx)->path, line)
                                : line;
     const char *call_text = dl_rule_text_in(ctx, v->home, v->dev_span);
-    bool no_device = takes_no_device(call_text);
+    bool no_device = takes_no_device(arena, call_text);
     const char *message = dl_arena_printf(
         arena, "`%s` creates a tensor on the cpu%s that meets another device at %s (`%s`): %s; %s",
         v->dev_why ? v->dev_why : call_text, no_device ? "" : " (no `device=`)", site,

@@ -24,9 +24,10 @@ static const char *const plain_factories[] = {
     "zeros", "ones", "empty", "full", "rand", "randn", "randint", "randperm", "arange", "range",
     "linspace", "logspace", "eye", "tensor", "as_tensor", "empty_strided", "tril_indices",
     "triu_indices", "complex", "polar",
-    "scalar_tensor", "sparse_coo_tensor", "asarray",
-    /* the legacy constructors: `torch.FloatTensor(n, d)`, `torch.Tensor([1, 2])` (sizes or
-     * data, never a 0-dim tensor from a number: `torch.Tensor(5)` has five elements) */
+    "scalar_tensor", "sparse_coo_tensor", "asarray", NULL};
+/* The legacy constructors, plain factories too: `torch.FloatTensor(n, d)`, `torch.Tensor([1, 2])`
+ * (sizes or data, never a 0-dim tensor from a number: `torch.Tensor(5)` has five elements). */
+static const char *const legacy_constructors[] = {
     "Tensor", "FloatTensor", "DoubleTensor", "HalfTensor", "BFloat16Tensor", "ByteTensor",
     "CharTensor", "ShortTensor", "IntTensor", "LongTensor", "BoolTensor", NULL};
 static const char *const like_factories[] = {"zeros_like", "ones_like", "empty_like",
@@ -75,12 +76,18 @@ unsigned dl_torch_factory_data_arguments(const char *q) {
 DlFactoryKind dl_torch_factory(const char *q) {
     const char *m = member_of(q, "torch");
     if (!m) return DL_FACTORY_NONE;
-    if (dl_name_in_list(m, plain_factories)) return DL_FACTORY_PLAIN;
+    if (dl_name_in_list(m, plain_factories) || dl_name_in_list(m, legacy_constructors))
+        return DL_FACTORY_PLAIN;
     if (dl_name_in_list(m, like_factories)) return DL_FACTORY_LIKE;
     if (strcmp(m, "from_numpy") == 0 || strcmp(m, "frombuffer") == 0 ||
         strcmp(m, "from_blob") == 0) /* C++: wraps memory that is on the host unless said */
         return DL_FACTORY_FROM_CPU;
     return DL_FACTORY_NONE;
+}
+
+bool dl_torch_factory_takes_no_device(const char *name) {
+    return strcmp(name, "from_numpy") == 0 || strcmp(name, "frombuffer") == 0 ||
+           dl_name_in_list(name, legacy_constructors);
 }
 
 bool dl_torch_is_random(const char *q) {
