@@ -193,14 +193,16 @@ static void contents_decide(Flow *F, DlValue *m, const DlExpr *call, const DlVal
     }
 }
 
+/* The factories whose positional arguments are the size (`torch.zeros(2, 3)`, `torch.ones((n,))`). */
+static const char *const sized_factories[] = {"torch.zeros", "torch.ones", "torch.empty",
+                                              "torch.rand", "torch.randn", NULL};
+
 /* An empty tensor: `torch.empty(0)`, `torch.zeros([0])`, `torch.ones((0,))` (a size of 0 as the
  * first positional argument), `torch.tensor([])` (no data). */
 static bool is_empty_placeholder(const char *q, const DlExpr *first) {
     if (!first) return false;
     bool data = flow_streq(q, "torch.tensor") || flow_streq(q, "torch.as_tensor");
-    bool sized = flow_streq(q, "torch.empty") || flow_streq(q, "torch.zeros") ||
-                 flow_streq(q, "torch.ones") || flow_streq(q, "torch.rand") ||
-                 flow_streq(q, "torch.randn");
+    bool sized = dl_name_in_list(q, sized_factories);
     bool zero = first->kind == DL_EX_NUMBER && first->name && strcmp(first->name, "0") == 0;
     bool list = first->kind == DL_EX_LIST || first->kind == DL_EX_TUPLE;
     if (data) return list && first->item_count == 0;
@@ -210,14 +212,24 @@ static bool is_empty_placeholder(const char *q, const DlExpr *first) {
            first->items[0]->name && strcmp(first->items[0]->name, "0") == 0;
 }
 
+/* A sized factory's size when written as one argument: `size=...`, torch.full's first argument,
+ * or the only positional argument of the factories above; NULL otherwise. */
+static const DlExpr *written_size(const char *q, const DlExpr *call) {
+    const DlArg *size = dl_ir_keyword(call, "size");
+    if (size) return size->value;
+    if (flow_streq(q, "torch.full")) return dl_ir_positional(call, 0);
+    if (!dl_name_in_list(q, sized_factories)) return NULL;
+    uint32_t positional = 0;
+    for (uint32_t i = 0; i < call->arg_count; i++)
+        if (!call->args[i].keyword) positional++;
+    return positional == 1 ? dl_ir_positional(call, 0) : NULL;
+}
+
 /* `torch.ones([])`, `torch.zeros(())`, `torch.full((), v)`: a size with no dimension, a 0-dim
  * tensor (mmpretrain's `nn.Parameter(temperature * torch.ones([]))`). */
 static bool sized_with_no_dimension(const char *q, const DlExpr *call) {
-    static const char *const sized[] = {"torch.zeros", "torch.ones", "torch.empty", "torch.rand",
-                                        "torch.randn", "torch.full", NULL};
-    if (!dl_name_in_list(q, sized)) return false;
-    const DlArg *kw = dl_ir_keyword(call, "size");
-    const DlExpr *size = kw ? kw->value : dl_ir_positional(call, 0);
+    if (!dl_name_in_list(q, sized_factories) && !flow_streq(q, "torch.full")) return false;
+    const DlExpr *size = written_size(q, call);
     return size && (size->kind == DL_EX_LIST || size->kind == DL_EX_TUPLE) && size->item_count == 0;
 }
 
@@ -232,12 +244,7 @@ static bool one_dimension(const DlExpr *size) {
 /* A sized factory whose size is written out as one dimension: `torch.zeros(5)`,
  * `torch.ones((n,))`, `torch.randint(lo, hi, (1,))`, `torch.full([n], v)`, `size=(n,)`. */
 static bool sized_one_dim(const char *q, const DlExpr *call) {
-    static const char *const sized[] = {"torch.zeros", "torch.ones", "torch.empty", "torch.rand",
-                                        "torch.randn", NULL};
-    const DlArg *size = dl_ir_keyword(call, "size");
-    if (size) return one_dimension(size->value);
-    if (flow_streq(q, "torch.full")) return one_dimension(dl_ir_positional(call, 0));
-    if (flow_streq(q, "torch.randint")) { /* randint([low,] high, size) */
+    if (flow_streq(q, "torch.randint") && !dl_ir_keyword(call, "size")) { /* ([low,] high, size) */
         for (uint32_t i = 0; i < call->arg_count; i++) {
             const DlExpr *v = call->args[i].value;
             if (!call->args[i].keyword && (v->kind == DL_EX_TUPLE || v->kind == DL_EX_LIST))
@@ -245,11 +252,7 @@ static bool sized_one_dim(const char *q, const DlExpr *call) {
         }
         return false;
     }
-    if (!dl_name_in_list(q, sized)) return false;
-    uint32_t positional = 0;
-    for (uint32_t i = 0; i < call->arg_count; i++)
-        if (!call->args[i].keyword) positional++;
-    return positional == 1 && one_dimension(dl_ir_positional(call, 0));
+    return one_dimension(written_size(q, call));
 }
 
 /* The tensor among a factory's data arguments (dl_torch_factory_data_arguments): a copy of it
