@@ -279,12 +279,18 @@ bool flow_names_in(const DlExpr *e, const char *name, int depth) {
 /* `.backward()` or `.step()` (an optimizer step)? loss.backward(), fabric.backward(loss),
  * optimizer.step() (not env.step(action), nor `scheduler.step()`: a learning-rate schedule
  * steps once per epoch as often as once per batch) */
+/* The last name of a method call's receiver: "optimizer" for `optimizer.step()`, "train_env"
+ * for `self.train_env.step(a)`; NULL when the receiver is not a name or attribute. */
+static const char *receiver_name(const DlExpr *call) {
+    const DlExpr *r = call->object->object;
+    return r && (r->kind == DL_EX_NAME || r->kind == DL_EX_ATTR) ? r->name : NULL;
+}
+
 static bool is_training_step(const DlExpr *e) {
     if (e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_ATTR) return false;
     if (flow_streq(e->object->name, "backward")) return true;
     if (!flow_streq(e->object->name, "step") || e->arg_count) return false;
-    const DlExpr *r = e->object->object;
-    const char *name = r && (r->kind == DL_EX_NAME || r->kind == DL_EX_ATTR) ? r->name : NULL;
+    const char *name = receiver_name(e);
     return !name || !strstr(name, "sched");
 }
 
@@ -309,8 +315,7 @@ static bool is_environment_step(const DlExpr *e) {
     if (e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_ATTR || !e->arg_count ||
         !flow_streq(e->object->name, "step"))
         return false;
-    const DlExpr *r = e->object->object;
-    const char *name = r && (r->kind == DL_EX_NAME || r->kind == DL_EX_ATTR) ? r->name : NULL;
+    const char *name = receiver_name(e);
     return name && strstr(name, "env");
 }
 
