@@ -193,7 +193,8 @@ static void contents_decide(Flow *F, DlValue *m, const DlExpr *call, const DlVal
     }
 }
 
-/* The factories whose positional arguments are the size (`torch.zeros(2, 3)`, `torch.ones((n,))`). */
+/* The factories whose positional arguments are the size (`torch.zeros(2, 3)`,
+ * `torch.ones((n,))`). */
 static const char *const sized_factories[] = {"torch.zeros", "torch.ones", "torch.empty",
                                               "torch.rand", "torch.randn", NULL};
 

@@ -23,7 +23,8 @@ bool dl_is_plain_python_base(const char *qualified);
 
 DlFactoryKind dl_torch_factory(const char *qualified);
 /* Whether the factory of that last name ("from_numpy", "FloatTensor") takes no `device=`: its
- * tensor is copied to a device with `.to(...)` (a legacy constructor given a CUDA device raises). */
+ * tensor is copied to a device with `.to(...)` (a legacy constructor given a CUDA device
+ * raises). */
 bool dl_torch_factory_takes_no_device(const char *name);
 /* A plain factory whose result is always 1-D: torch.arange, linspace, logspace, randperm. */
 bool dl_torch_factory_is_one_dim(const char *qualified);
