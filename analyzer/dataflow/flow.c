@@ -91,6 +91,18 @@ void flow_bind(Flow *F, const DlExpr *target, const DlValue *v) {
             held->flags |= DL_VF_HELD_ELSEWHERE;
             v = held;
         }
+        if (key && target->kind == DL_EX_ATTR && flow_is_tensor(v) &&
+            !(v->flags & DL_VF_REGISTERED) && strncmp(key, "self.", 5) == 0) {
+            /* `self.queue = normalize(self.queue)` after `register_buffer("queue", ...)`:
+             * nn.Module.__setattr__ stores a tensor given to a buffer's name in the buffer */
+            const Binding *old = flow_lookup(F, key);
+            if (old && old->value && flow_is_tensor(old->value) &&
+                (old->value->flags & DL_VF_REGISTERED)) {
+                DlValue *kept = dl_value_copy(F->arena, v);
+                kept->flags |= DL_VF_REGISTERED;
+                v = kept;
+            }
+        }
         if (key) flow_state_set(F->st, key, flow_as_bound(F, key, v, target));
         if (target->kind == DL_EX_ATTR) placed_in_module(F, target, v);
         return;
