@@ -25,6 +25,7 @@
 #include "dataflow/flow.h"
 #include "dataflow/project.h"
 #include "frontend/notebook.h"
+#include "driver/notebook_cells.h"
 #include "frontend/python.h"
 #ifdef DEVLINT_HAVE_CLANG
 #include "frontend/cpp.h"
@@ -604,6 +605,16 @@ static void lower_job(Run *run, FileJob *job) {
                                        : dl_python_parse(&job->source, &job->arena, names_devices,
                                                          job->scanned ? &job->mentions_devices
                                                                       : NULL);
+    if (parsed.error && job->is_notebook) {
+        /* cells that do not parse alone are left out; the others are checked */
+        char *note = dl_notebook_leave_out_bad_cells(&job->notebook, &job->source);
+        if (note) {
+            free(parsed.error);
+            parsed = dl_python_parse(&job->source, &job->arena, names_devices, NULL);
+            if (parsed.error) free(note);
+            else parsed.incomplete = note;
+        }
+    }
     job->deps = parsed.deps; /* a C++ file that failed on a missing header has some too */
     job->dep_count = parsed.dep_count;
     if (parsed.error) {

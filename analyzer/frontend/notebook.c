@@ -801,6 +801,30 @@ bool dl_notebook_load(const char *json, size_t len, DlNotebook *out, char **erro
     return true;
 }
 
+size_t dl_notebook_code_cells(const DlNotebook *nb, int *cells, size_t *first_lines,
+                              size_t *line_counts, size_t max) {
+    const NbInternal *in = nb->internal;
+    size_t n = in ? in->cell_count : 0;
+    for (size_t i = 0; i < n && i < max; i++) {
+        if (cells) cells[i] = in->cells[i].cell;
+        if (first_lines) first_lines[i] = in->cells[i].first_line;
+        if (line_counts) line_counts[i] = in->cells[i].line_count;
+    }
+    return n;
+}
+
+void dl_notebook_mask_cell(DlNotebook *nb, int cell) {
+    NbInternal *in = nb->internal;
+    for (size_t i = 0; in && i < in->cell_count; i++) {
+        if (in->cells[i].cell != cell) continue;
+        for (size_t k = 0; k < in->cells[i].line_count; k++) {
+            NbLine *l = &in->info[in->cells[i].first_line + k];
+            memset(nb->program + l->text, ' ', l->len);
+            l->masked = true; /* written back as it was */
+        }
+    }
+}
+
 void dl_notebook_free(DlNotebook *nb) {
     if (!nb) return;
     NbInternal *in = nb->internal;

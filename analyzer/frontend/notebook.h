@@ -51,6 +51,16 @@ char *dl_notebook_write_cells(const DlNotebook *nb, const char *json, size_t jso
                               const char *const *cell_texts, const size_t *cell_lens,
                               size_t cell_count, size_t *out_len, char **error);
 
+/* The notebook's code cells, in order: each one's 1-based number among all cells, its first
+ * line in the program (0-based) and its number of lines; up to `max` written (any array may be
+ * NULL). Returns the number of code cells. */
+size_t dl_notebook_code_cells(const DlNotebook *nb, int *cells, size_t *first_lines,
+                              size_t *line_counts, size_t max);
+
+/* Blanks every line of code cell `cell` (1-based number among all cells) in nb->program, keeping
+ * the lines (so positions elsewhere do not move); write-back keeps the cell's text as it was. */
+void dl_notebook_mask_cell(DlNotebook *nb, int cell);
+
 void dl_notebook_free(DlNotebook *nb);
 
 #endif

@@ -469,3 +469,49 @@ Test(notebook, deep_nesting_is_an_error_not_a_crash) {
     assert_load_error(json, "JSON nested too deeply (line 1)");
     free(json);
 }
+
+Test(notebook, code_cells_are_listed_with_their_program_lines) {
+    char *json = js(TRAINING);
+    DlNotebook nb = load_ok(json);
+    int cells[8];
+    size_t firsts[8], counts[8];
+    size_t n = dl_notebook_code_cells(&nb, cells, firsts, counts, 8);
+    cr_assert_eq(n, 3);
+    cr_assert_eq(cells[0], 2);
+    cr_assert_eq(firsts[0], 0);
+    cr_assert_eq(counts[0], 4);
+    cr_assert_eq(cells[1], 3);
+    cr_assert_eq(firsts[1], 4);
+    cr_assert_eq(counts[1], 3);
+    cr_assert_eq(cells[2], 5);
+    cr_assert_eq(firsts[2], 7);
+    cr_assert_eq(firsts[2] + counts[2], nb.line_count);
+    dl_notebook_free(&nb);
+    free(json);
+}
+
+/* A cell left out of the check (it does not parse alone) is blanked in the program, keeping
+ * its lines, and written back as it was while a fix elsewhere is applied. */
+Test(notebook, masked_cell_is_blank_in_the_program_and_kept_by_write_back) {
+    char *json = js(TRAINING);
+    DlNotebook nb = load_ok(json);
+    dl_notebook_mask_cell(&nb, 3);
+    char *want_program = replace_once(
+        TRAINING_PROGRAM,
+        "x = torch.randn(4, 3)\nx.to(device)\nname = \"caf\xc3\xa9 \\\"ok\\\"\"  # \xc3\xa9\n",
+        "                     \n            \n                           \n");
+    assert_program(&nb, want_program);
+    char *program = replace_once(want_program, "device = torch.device(\"cuda\")",
+                                 "device = torch.device(\"cuda:0\")");
+    char *from = js("'device = torch.device(\\'cuda\\')\\n'");
+    char *to = js("'device = torch.device(\\'cuda:0\\')\\n'");
+    char *want = replace_once(json, from, to);
+    assert_write_back(&nb, json, program, want);
+    free(want);
+    free(to);
+    free(from);
+    free(program);
+    free(want_program);
+    dl_notebook_free(&nb);
+    free(json);
+}
