@@ -232,18 +232,30 @@ static bool subclasses_library_module(const DlClassInfo *ci, const DlClassInfo *
     return ci->library_state_base;
 }
 
-/* A module built here with nothing to move: `nn.ReLU()`, a project module without state, an
- * `nn.ModuleList` of such (detectron2's ROIPooler of ROIAlign layers). */
-static bool module_without_state(const DlValue *v) {
-    return flow_is_module_like(v) && v->dev == DL_DEV_CPU &&
-           !(v->flags & (DL_VF_CONSTRUCTED | DL_VF_MOVED));
-}
-
 /* An attribute a device could hold: a module, a parameter or buffer, a plain list of modules. */
 static bool attribute_is_state(const DlValue *v) {
-    return (flow_is_module_like(v) && !module_without_state(v)) ||
+    return (flow_is_module_like(v) && !flow_module_without_state(v)) ||
            (flow_is_tensor(v) && (v->flags & DL_VF_REGISTERED)) ||
            (v->kind == DL_KIND_SEQ && (v->flags & DL_VF_HAS_MODULES));
+}
+
+bool flow_class_known_stateless(const DlClassInfo *from, int depth) {
+    if (depth > 4) return false;
+    const DlClassInfo *ci = from;
+    for (int level = 0; ci && level < 8; level++, ci = ci->base) {
+        if (!ci->attrs_done || ci->maybe_module || subclasses_library_module(ci, from))
+            return false;
+        for (uint32_t i = 0; i < ci->attr_count; i++) {
+            const DlAttr *a = &ci->attrs[i];
+            if (strcmp(a->name, "<moved>") == 0) continue;
+            if (a->name[0] == '<' || attribute_is_state(a->value)) return false;
+            if (a->value->kind == DL_KIND_UNKNOWN && !ci->unknown_attrs_are_data) return false;
+            if (flow_is_module_like(a->value) && a->value->cls &&
+                !flow_class_known_stateless(a->value->cls, depth + 1))
+                return false;
+        }
+    }
+    return true;
 }
 
 bool flow_class_has_state(const DlClassInfo *from) {

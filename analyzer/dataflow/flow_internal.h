@@ -126,8 +126,14 @@ DlValue *flow_mk_tensor(Flow *F, DlDeviceTag dev, const char *dev_name, DlOrigin
                         DlSpan span);
 bool flow_is_tensor(const DlValue *v);
 bool flow_is_module_like(const DlValue *v);
+/* A module built here with nothing to move (`nn.ReLU()`, a project module without state). */
+bool flow_module_without_state(const DlValue *v);
+/* Known to hold nothing a device could: no attribute of it or its project bases is state or
+ * of unknown kind (unless only read as data), and its parts that are project modules are known
+ * stateless too (`depth`: how deep in such parts; 0 from outside). */
+bool flow_class_known_stateless(const DlClassInfo *ci, int depth);
 /* Put in a plain list or dict, `v` would be state that container alone holds (DL107): a module
- * not held elsewhere, or a parameter. */
+ * with state not held elsewhere, or a parameter. */
 bool flow_adds_unregistered_state(const DlValue *v);
 const char *flow_key_of(Flow *F, const DlExpr *e);
 /* Does a function around F->fn bind `name`? */

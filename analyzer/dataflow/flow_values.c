@@ -44,9 +44,21 @@ bool flow_is_tensor(const DlValue *v) {
     return v && v->kind == DL_KIND_TENSOR;
 }
 
+/* A module built here with nothing to move: `nn.ReLU()`, a project module without state, an
+ * `nn.ModuleList` of such (detectron2's ROIPooler of ROIAlign layers). */
+bool flow_module_without_state(const DlValue *v) {
+    return flow_is_module_like(v) && v->dev == DL_DEV_CPU &&
+           !(v->flags & (DL_VF_CONSTRUCTED | DL_VF_MOVED));
+}
+
 bool flow_adds_unregistered_state(const DlValue *v) {
     if (v->flags & DL_VF_HELD_ELSEWHERE) return false;
-    return flow_is_module_like(v) || (flow_is_tensor(v) && (v->flags & DL_VF_REGISTERED));
+    /* a plain list of layers known to hold nothing leaves nothing unmoved or unsaved; a
+     * project module with a part of unknown kind (`loss_class(params)`) may hold something */
+    if (flow_is_module_like(v))
+        return !flow_module_without_state(v) ||
+               (v->cls && !flow_class_known_stateless(v->cls, 0));
+    return (flow_is_tensor(v) && (v->flags & DL_VF_REGISTERED));
 }
 
 bool flow_is_module_like(const DlValue *v) {
