@@ -358,7 +358,10 @@ const DlValue *flow_eval_loss_ctor(Flow *F, const DlExpr *call, const DlValue *c
     loss->literal = flow_qualify(F, call->object); /* which loss: its call reads it */
     loss->dev_span = call->span;
     loss->dev_why = flow_short_text(F, call->span);
-    loss->flags |= DL_VF_CONSTRUCTED;
+    /* given no weight, it holds nothing to move: a layer without state, as nn.ReLU() is (a
+     * module that keeps one, GPT's `self.loss_fn = nn.CrossEntropyLoss()`, has none either) */
+    if (dl_call_may_give_a_weight(call, false)) loss->flags |= DL_VF_CONSTRUCTED;
+    else loss->dev = DL_DEV_CPU;
     for (uint32_t i = 0; i < call->arg_count; i++) {
         const char *kw = call->args[i].keyword;
         if (!kw || (!flow_streq(kw, "weight") && !flow_streq(kw, "pos_weight"))) continue;
