@@ -394,6 +394,8 @@ static bool weight_for_library_base(Flow *F, const DlExpr *call, const DlClassIn
 
 const DlValue *flow_instantiate(Flow *F, const DlExpr *call, const DlClassInfo *ci,
                                const DlValue *const *argv) {
+    /* a class whose file comes later (or that is defined further down) is known before use */
+    if (F->env->recorder) dl_project_ensure_class_attributes(F->env->recorder, ci);
     if (ci->is_module) {
         DlValue *m = flow_mk(F, DL_KIND_MODULE);
         m->dev = flow_construction_device(F);

@@ -989,63 +989,102 @@ static bool unknown_attrs_are_data(const DlClassInfo *c, const DlAttr *attrs, ui
 }
 
 /* What each class's __init__ leaves on self, kept in `keep`. */
+/* What __init__ (and the helpers it calls) leaves on self, for class `c` of file `f`. */
+static void class_attributes(DlProject *p, DlFileFacts *f, DlClassInfo *c,
+                             const DlFlowState *globals, DlArena *keep, size_t *budget) {
+    const DlFunctionInfo *init = NULL;
+    for (uint32_t k = 0; k < f->function_count; k++)
+        if (f->functions[k]->owner == c && strcmp(f->functions[k]->fn->name, "__init__") == 0)
+            init = f->functions[k];
+    if (!init) {
+        c->attrs_done = true;
+        return;
+    }
+    c->attrs_busy = true;
+    DlArena scratch;
+    dl_arena_init(&scratch);
+    DlFlowEnv env = {p, f, &scratch, NULL, globals, p, NULL, 0, budget};
+    DlFlowState *st = NULL;
+    dl_flow_run(&env, init->fn, c, &st);
+    DlAttr *attrs = NULL;
+    uint32_t n = dl_flow_self_attrs(st, keep, &attrs);
+    for (uint32_t k = 0; k < n; k++) attrs[k].value = dl_value_persist(keep, attrs[k].value);
+    forget_reassigned_devices(f, c, init, attrs, n, keep);
+    /* self.to(device) / self.cuda() inside __init__: the module moves itself */
+    const DlValue *self = dl_flow_lookup(st, "self");
+    bool moved = self && (self->flags & DL_VF_MOVED);
+    bool unknown_are_data = unknown_attrs_are_data(c, attrs, n);
+    moved = moved || forward_follows_its_input(c, attrs, n, unknown_are_data);
+    /* a module that stores a device, moves its own parts or builds state on CUDA itself
+     * (`device=torch.cuda.current_device()`: ColossalAI's CachedParamMgr keeps its table
+     * pinned on the CPU and its cache on the GPU) manages its placement: its instances
+     * are not "never moved" */
+    for (uint32_t k = 0; k < n && !moved; k++) {
+        const DlValue *v = attrs[k].value;
+        bool state = v->kind == DL_KIND_MODULE || v->kind == DL_KIND_LOSS ||
+                     (v->kind == DL_KIND_TENSOR && (v->flags & DL_VF_REGISTERED));
+        bool on_cuda = v->dev == DL_DEV_CUDA ||
+                       (v->dev == DL_DEV_NAMED && v->dev_name &&
+                        strncmp(v->dev_name, "torch.cuda.", 11) == 0);
+        moved = v->kind == DL_KIND_DEVICE || (state && ((v->flags & DL_VF_MOVED) || on_cuda));
+    }
+    if (moved) {
+        DlAttr *grown = dl_arena_alloc(keep, (n + 1) * sizeof(DlAttr));
+        if (n) memcpy(grown, attrs, n * sizeof(DlAttr));
+        grown[n].name = "<moved>";
+        grown[n].value = &dl_value_unknown;
+        attrs = grown;
+        n++;
+    }
+    c->attrs = attrs;
+    c->attr_count = n;
+    c->unknown_attrs_are_data = unknown_are_data;
+    c->attrs_done = true;
+    c->attrs_busy = false;
+    dl_flow_state_free(st);
+    dl_arena_release(&scratch);
+}
+
+/* The attributes of a file's classes not computed yet (an earlier class may have built one). */
 static void file_class_attributes(DlProject *p, DlFileFacts *f, const DlFlowState *globals,
                                   DlArena *keep) {
     DlReadSet *was = note_reads_of(f);
     size_t budget = DL_FLOW_BUDGET;
-    for (uint32_t j = 0; j < f->class_count; j++) {
-        DlClassInfo *c = f->classes[j];
-        const DlFunctionInfo *init = NULL;
-        for (uint32_t k = 0; k < f->function_count; k++)
-            if (f->functions[k]->owner == c && strcmp(f->functions[k]->fn->name, "__init__") == 0)
-                init = f->functions[k];
-        if (!init) {
-            c->attrs_done = true;
-            continue;
-        }
-        DlArena scratch;
-        dl_arena_init(&scratch);
-        DlFlowEnv env = {p, f, &scratch, NULL, globals, p, NULL, 0, &budget};
-        DlFlowState *st = NULL;
-        dl_flow_run(&env, init->fn, c, &st);
-        DlAttr *attrs = NULL;
-        uint32_t n = dl_flow_self_attrs(st, keep, &attrs);
-        for (uint32_t k = 0; k < n; k++) attrs[k].value = dl_value_persist(keep, attrs[k].value);
-        forget_reassigned_devices(f, c, init, attrs, n, keep);
-        /* self.to(device) / self.cuda() inside __init__: the module moves itself */
-        const DlValue *self = dl_flow_lookup(st, "self");
-        bool moved = self && (self->flags & DL_VF_MOVED);
-        bool unknown_are_data = unknown_attrs_are_data(c, attrs, n);
-        moved = moved || forward_follows_its_input(c, attrs, n, unknown_are_data);
-        /* a module that stores a device or moves its own parts manages its placement:
-         * its instances are not "never moved" */
-        for (uint32_t k = 0; k < n && !moved; k++) {
-            const DlValue *v = attrs[k].value;
-            moved = v->kind == DL_KIND_DEVICE ||
-                    ((v->kind == DL_KIND_MODULE || v->kind == DL_KIND_LOSS) &&
-                     (v->flags & DL_VF_MOVED));
-        }
-        if (moved) {
-            DlAttr *grown = dl_arena_alloc(keep, (n + 1) * sizeof(DlAttr));
-            if (n) memcpy(grown, attrs, n * sizeof(DlAttr));
-            grown[n].name = "<moved>";
-            grown[n].value = &dl_value_unknown;
-            attrs = grown;
-            n++;
-        }
-        c->attrs = attrs;
-        c->attr_count = n;
-        c->unknown_attrs_are_data = unknown_are_data;
-        c->attrs_done = true;
-        dl_flow_state_free(st);
-        dl_arena_release(&scratch);
-    }
+    f->attr_globals = globals;
+    f->attr_keep = keep;
+    for (uint32_t j = 0; j < f->class_count; j++)
+        if (!f->classes[j]->attrs_done && !f->classes[j]->attrs_busy)
+            class_attributes(p, f, f->classes[j], globals, keep, &budget);
+    f->attr_globals = NULL;
+    f->attr_keep = NULL;
     dl_project_note_reads(was);
 }
 
+void dl_project_ensure_class_attributes(DlProject *p, const DlClassInfo *ci) {
+    for (int depth = 0; ci && depth < 8; depth++, ci = ci->base) {
+        DlClassInfo *c = (DlClassInfo *)ci; /* the project's own, being built */
+        DlFileFacts *f = c->module ? c->module->facts : NULL;
+        if (c->attrs_done || c->attrs_busy || !f || !f->attr_keep) continue;
+        DlReadSet *was = note_reads_of(f); /* what it reads, its own file's facts read */
+        size_t budget = DL_FLOW_BUDGET;
+        class_attributes(p, f, c, f->attr_globals, f->attr_keep, &budget);
+        dl_project_note_reads(was);
+    }
+}
+
+/* In file order; a class that another's __init__ builds is computed when it is built
+ * (dl_project_ensure_class_attributes), so every file's context is set first. */
 static void compute_class_attributes(DlProject *p, DlFlowState *const *globals) {
+    for (uint32_t i = 0; i < p->file_count; i++) {
+        p->files[i].attr_globals = globals[i];
+        p->files[i].attr_keep = &p->arena;
+    }
     for (uint32_t i = 0; i < p->file_count; i++)
         if (p->files[i].module) file_class_attributes(p, &p->files[i], globals[i], &p->arena);
+    for (uint32_t i = 0; i < p->file_count; i++) {
+        p->files[i].attr_globals = NULL;
+        p->files[i].attr_keep = NULL;
+    }
 }
 
 /* A file's module-level state (its values in `keep`). */

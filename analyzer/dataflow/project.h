@@ -30,6 +30,8 @@ struct DlClassInfo {
     bool is_dataset;
     bool has_own_to;         /* defines to() (or a project base does): moves in place */
     bool attrs_done;
+    bool attrs_busy;         /* its attributes are being computed (a class built in its own
+                                __init__, directly or not, is taken as not known yet) */
     bool loaded_with_workers; /* a DataLoader with num_workers > 0 reads this dataset */
     bool unknown_attrs_are_data; /* every attribute __init__ stores whose kind is not known
                                     (`self.labels = labels`) is only indexed, compared or
@@ -105,6 +107,11 @@ typedef struct DlFileFacts {
     uint32_t function_count;
     DlReadSet reads; /* the files its facts read: bases, module-level values, summaries,
                         class attributes */
+    /* While the build computes class attributes: the file's module-level state and the arena
+     * its classes' attributes go to, so that a class another one builds in its __init__ can be
+     * computed first, wherever it is defined (NULL outside that step) */
+    const DlFlowState *attr_globals;
+    DlArena *attr_keep;
 } DlFileFacts;
 
 typedef struct DlNamedEntry {
@@ -237,6 +244,9 @@ bool dl_call_may_give_a_weight(const DlExpr *call, bool explicit_self);
 /* An attribute's value that may hold a module (a module or loss, a list of them, or a value of
  * unknown kind): a class keeping one must move itself, copying its tables proves nothing. */
 bool dl_project_attr_may_hold_modules(const DlValue *v);
+/* While the build computes class attributes: those of `ci` (and its project bases), now, when
+ * they are not known yet; a class being built by its own __init__ stays unknown. */
+void dl_project_ensure_class_attributes(DlProject *p, const DlClassInfo *ci);
 const DlClassInfo *dl_project_class_of(const DlProject *p, const DlClass *cls);
 const DlFunctionInfo *dl_project_function_of(const DlProject *p, const DlFunction *fn);
 
