@@ -1015,17 +1015,20 @@ static void class_attributes(DlProject *p, DlFileFacts *f, DlClassInfo *c,
     bool moved = self && (self->flags & DL_VF_MOVED);
     bool unknown_are_data = unknown_attrs_are_data(c, attrs, n);
     moved = moved || forward_follows_its_input(c, attrs, n, unknown_are_data);
-    /* a module that stores a device, moves its own parts or builds state on CUDA itself
-     * (`device=torch.cuda.current_device()`: ColossalAI's CachedParamMgr keeps its table
+    /* a module that stores a device, moves its own parts or builds state on the current GPU
+     * itself (`device=torch.cuda.current_device()`: ColossalAI's CachedParamMgr keeps its table
      * pinned on the CPU and its cache on the GPU) manages its placement: its instances
      * are not "never moved" */
     for (uint32_t k = 0; k < n && !moved; k++) {
         const DlValue *v = attrs[k].value;
         bool state = v->kind == DL_KIND_MODULE || v->kind == DL_KIND_LOSS ||
                      (v->kind == DL_KIND_TENSOR && (v->flags & DL_VF_REGISTERED));
+        /* a device a call gives (`get_accelerator().get_current_device()`), never an
+         * __init__ parameter that may be left None */
         bool on_cuda = v->dev == DL_DEV_CUDA ||
                        (v->dev == DL_DEV_NAMED && v->dev_name &&
-                        strncmp(v->dev_name, "torch.cuda.", 11) == 0);
+                        (strncmp(v->dev_name, "torch.cuda.", 11) == 0 ||
+                         strchr(v->dev_name, '(')));
         moved = v->kind == DL_KIND_DEVICE || (state && ((v->flags & DL_VF_MOVED) || on_cuda));
     }
     if (moved) {
