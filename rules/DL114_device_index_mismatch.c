@@ -20,6 +20,8 @@ static const char doc[] =
     "```\n\n"
     "## When it does not fire\n"
     "- a device tensor indexed with CPU indices or Python ints;\n"
+    "- an index that is one element of a 1-D device tensor (`for i in ids.view(-1):\n"
+    "  cpu_states[i] = 0`): PyTorch reads a 0-dim integer index as a number, wherever it is;\n"
     "- both on the same device, or either device unknown.\n";
 
 static void on_index(DlRuleContext *ctx, const DlIndexFact *fact) {

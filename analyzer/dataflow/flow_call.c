@@ -392,6 +392,17 @@ static bool weight_for_library_base(Flow *F, const DlExpr *call, const DlClassIn
     return dl_call_may_give_a_weight(call, false);
 }
 
+/* `t.view(-1)`, `t.reshape(-1)`, `t.flatten()`, `t.ravel()`: a 1-D tensor, whose elements are
+ * 0-dim (`for i in ids.view(-1)` yields numbers that index any device's tensor). */
+static bool flattens(const char *m, const DlExpr *call) {
+    if (flow_streq(m, "flatten") || flow_streq(m, "ravel")) return call->arg_count == 0;
+    if (!flow_streq(m, "view") && !flow_streq(m, "reshape")) return false;
+    if (call->arg_count != 1 || call->args[0].keyword) return false;
+    const DlExpr *a = call->args[0].value;
+    return a->kind == DL_EX_UNARY && a->name && flow_streq(a->name, "-") && a->object &&
+           a->object->kind == DL_EX_NUMBER && a->object->name && flow_streq(a->object->name, "1");
+}
+
 const DlValue *flow_instantiate(Flow *F, const DlExpr *call, const DlClassInfo *ci,
                                const DlValue *const *argv) {
     /* a class whose file comes later (or that is defined further down) is known before use */
@@ -623,6 +634,7 @@ const DlValue *flow_eval_tensor_method(Flow *F, const DlExpr *call, const DlExpr
         r->var = NULL;
         if (!returns_the_receiver(F, m, recv_expr)) r->flags &= (uint16_t)~DL_VF_REGISTERED;
         if (!dl_tensor_method_keeps_shape(m)) r->flags &= (uint16_t)~DL_VF_ONE_DIM;
+        if (flattens(m, call)) r->flags |= DL_VF_ONE_DIM;
         if (dl_tensor_method_reduces(m) && call->arg_count == 0) r->flags |= DL_VF_ZERO_DIM;
         return r;
     }

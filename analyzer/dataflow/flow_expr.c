@@ -157,6 +157,9 @@ bool flow_index_fact(Flow *F, const DlExpr *e, const DlValue *obj, bool store,
         const DlValue *idx = flow_eval(F, e->items[i]);
         if (last_index) *last_index = idx;
         if (!flow_is_tensor(obj) || !flow_is_tensor(idx)) continue;
+        /* a 0-dim integer index is read as a number (`.item()`), wherever it is: `for i in
+         * ids_on_gpu: cpu_states[i] = 0` works */
+        if (idx->flags & DL_VF_ZERO_DIM) continue;
         if (dl_value_is_cpu_tensor(obj) && idx->dev && idx->dev != DL_DEV_CPU) mismatch = true;
         if (!F->env->report) continue;
         DlIndexFact fact = {e, e->object, e->items[i], obj, idx, store, &F->place};
