@@ -286,11 +286,6 @@ bool flow_names_in(const DlExpr *e, const char *name, int depth) {
     return false;
 }
 
-/* A loop whose every iteration is a training/eval step: over a data loader (enumerate and
- * tqdm keep it one), or a `while` whose condition tests a counter the body increments. */
-/* `.backward()` or `.step()` (an optimizer step)? loss.backward(), fabric.backward(loss),
- * optimizer.step() (not env.step(action), nor `scheduler.step()`: a learning-rate schedule
- * steps once per epoch as often as once per batch) */
 /* The last name of a method call's receiver: "optimizer" for `optimizer.step()`, "train_env"
  * for `self.train_env.step(a)`; NULL when the receiver is not a name or attribute. */
 static const char *receiver_name(const DlExpr *call) {
@@ -298,12 +293,21 @@ static const char *receiver_name(const DlExpr *call) {
     return r && (r->kind == DL_EX_NAME || r->kind == DL_EX_ATTR) ? r->name : NULL;
 }
 
+/* An optimizer step: optimizer.step(), grad_scaler.step(optimizer) (not env.step(action), nor
+ * `scheduler.step()`: a learning-rate schedule steps once per epoch as often as once per
+ * batch). */
+static bool is_optimizer_step(const DlExpr *e) {
+    if (e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_ATTR) return false;
+    if (!flow_streq(e->object->name, "step")) return false;
+    const char *name = receiver_name(e);
+    if (e->arg_count) return name && strstr(name, "scaler"); /* grad_scaler.step(optimizer) */
+    return !name || !strstr(name, "sched");
+}
+
+/* `.backward()` or an optimizer step: loss.backward(), fabric.backward(loss), optimizer.step(). */
 static bool is_training_step(const DlExpr *e) {
     if (e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_ATTR) return false;
-    if (flow_streq(e->object->name, "backward")) return true;
-    if (!flow_streq(e->object->name, "step") || e->arg_count) return false;
-    const char *name = receiver_name(e);
-    return !name || !strstr(name, "sched");
+    return flow_streq(e->object->name, "backward") || is_optimizer_step(e);
 }
 
 /* Whether a statement of the block, or of the blocks nested in it, holds an expression
@@ -331,19 +335,25 @@ static bool is_environment_step(const DlExpr *e) {
     return name && strstr(name, "env");
 }
 
+/* A loop whose every iteration is a training/eval step: over a data loader (enumerate and
+ * tqdm keep it one), one whose body trains, or a `while` whose condition tests a counter the
+ * body increments. */
 bool flow_is_batch_loop(Flow *F, const DlStmt *s, const DlValue *iter) {
     /* `for step in range(steps):` whose body runs backward()/optimizer.step() is a training
      * loop too (synthetic data, one fixed batch) */
+    /* In a test, a backward() with no optimizer step (`for case, want in zip(inputs,
+     * outputs)`) checks gradients: it is not training. */
     if (s->kind == DL_ST_FOR)
         return iter && (iter->kind == DL_KIND_LOADER ||
-                        block_any_outside_loops(&s->parts->body, is_training_step, 0));
+                        block_any_outside_loops(&s->parts->body, is_optimizer_step, 0) ||
+                        (!dl_ir_in_test_function(F->fn) &&
+                         block_any_outside_loops(&s->parts->body, is_training_step, 0)));
     for (uint32_t i = 0; i < s->parts->body.count; i++) {
         const DlStmt *b = s->parts->body.items[i];
         if (b->kind == DL_ST_AUGASSIGN && b->targets[0]->kind == DL_EX_NAME &&
             flow_streq(b->op, "+=") && flow_names_in(s->value, b->targets[0]->name, 0))
             return true;
     }
-    (void)F;
     return false;
 }
 

@@ -224,14 +224,6 @@ bool dl_rule_scope_mentions(DlRuleContext *ctx, const DlPlace *place, const char
     return false;
 }
 
-static bool is_test_function(const DlFunction *fn) {
-    for (; fn; fn = fn->parent) {
-        if (strncmp(fn->name, "test", 4) == 0) return true;
-        if (fn->owner && strncmp(fn->owner->name, "Test", 4) == 0) return true;
-    }
-    return false;
-}
-
 bool dl_rule_file_mentions(DlRuleContext *ctx, const char *needle) {
     const DlSource *src = &ctx->job->source;
     const DlModuleIR *m = ctx->job->module;
@@ -245,7 +237,7 @@ bool dl_rule_file_mentions(DlRuleContext *ctx, const char *needle) {
         bool in_test = false;
         for (uint32_t i = 0; i < m->function_count && !in_test; i++) {
             const DlFunction *fn = m->functions[i];
-            in_test = at >= fn->span.start && at < fn->span.end && is_test_function(fn);
+            in_test = at >= fn->span.start && at < fn->span.end && dl_ir_in_test_function(fn);
         }
         if (!in_test) return true;
     }

@@ -362,6 +362,14 @@ bool dl_ir_expr_any(const DlExpr *e, bool (*match)(const DlExpr *)) {
     return expr_any(e, match, 0);
 }
 
+bool dl_ir_in_test_function(const DlFunction *fn) {
+    for (int depth = 0; fn && depth < 64; depth++, fn = fn->parent) {
+        if (strncmp(fn->name, "test", 4) == 0 || strncmp(fn->name, "_test", 5) == 0) return true;
+        if (fn->owner && strncmp(fn->owner->name, "Test", 4) == 0) return true;
+    }
+    return false;
+}
+
 bool dl_ir_is_self(const DlExpr *e) {
     return e && e->kind == DL_EX_NAME && e->name && strcmp(e->name, "self") == 0;
 }

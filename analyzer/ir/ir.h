@@ -287,6 +287,10 @@ const char *dl_ir_span_text(DlArena *arena, const DlSource *src, DlSpan span);
 /* Does the text of a span contain `needle`? */
 bool dl_ir_span_mentions(const DlSource *src, DlSpan span, const char *needle);
 
+/* Whether `fn` (or a function around it) is a test: named `test...` or `_test...` (a helper of
+ * parametrised tests), or a method of a class named `Test...`. */
+bool dl_ir_in_test_function(const DlFunction *fn);
+
 /* `self`, the name; `self.<name>` (`name` NULL: any attribute of self). */
 bool dl_ir_is_self(const DlExpr *e);
 bool dl_ir_is_self_attr(const DlExpr *e, const char *name);
