@@ -3,10 +3,18 @@
 #include "dataflow/flow_internal.h"
 
 static bool class_is_stateless(const DlClassInfo *ci);
+static const DlValue *on_the_receivers_device(Flow *F, const DlValue *r, const DlValue *recv);
 
 /* Calling a module (or a loss): its operands meet; the output lives where the module does. */
 const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *callee_expr,
                                 const DlValue *callee, const DlValue *const *argv) {
+    /* a project module that defines `__call__` runs that, not forward, with its own calling
+     * convention (stable-dreamfusion's Zero123 samples and hands back numpy images): what it
+     * returns is what its summary says */
+    const DlFunctionInfo *own_call =
+        callee->cls ? dl_project_method(F->env->project, callee->cls, "__call__") : NULL;
+    if (own_call)
+        return on_the_receivers_device(F, flow_call_summary(F, own_call, call, argv, true), callee);
     OperandList ops = {0};
     /* a project module with no parameters, buffers or submodules (a sinusoidal embedding)
      * computes where its inputs are: it has no device of its own for them to meet */
@@ -17,16 +25,12 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
     bool ctc = callee->kind == DL_KIND_LOSS && callee->literal &&
                flow_streq(callee->literal, "torch.nn.CTCLoss");
     /* a project module's forward that reads an input only on the host (`lengths` for
-     * pack_padded_sequence) takes it on the CPU; looked at only when a CPU tensor is passed.
-     * A module that defines `__call__` (a loss with its own calling convention) runs that
-     * instead of forward. */
+     * pack_padded_sequence) takes it on the CPU; looked at only when a CPU tensor is passed */
     const DlFunction *forward = NULL;
     uint32_t host_only = 0;
     for (uint32_t i = 0; i < call->arg_count && callee->cls && !forward; i++)
         if (dl_value_is_cpu_tensor(argv[i])) {
-            const DlFunctionInfo *fi =
-                dl_project_method(F->env->project, callee->cls, "__call__");
-            if (!fi) fi = dl_project_method(F->env->project, callee->cls, "forward");
+            const DlFunctionInfo *fi = dl_project_method(F->env->project, callee->cls, "forward");
             if (!fi) break;
             forward = fi->fn;
             host_only = flow_host_only_params(forward);
