@@ -44,11 +44,18 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
     const char *source = v->origin == DL_ORIGIN_BATCH
                              ? "a batch from a DataLoader built without `pin_memory=True`"
                              : "a tensor in pageable (not pinned) host memory";
+    /* a batch is pinned by its loader; a tensor a factory just made can be made on the device */
+    const char *advice =
+        v->origin == DL_ORIGIN_BATCH
+            ? "pass `pin_memory=True` to the DataLoader (or `.pin_memory()` the tensor)"
+        : v->origin == DL_ORIGIN_FACTORY
+            ? "create it on the device (`device=`), or pinned (`pin_memory=True`) if it must "
+              "start on the host"
+            : "`.pin_memory()` the tensor where it is made";
     const char *message = dl_arena_printf(
         dl_rule_arena(ctx),
-        "`non_blocking=True` has no effect: `%s` is %s (%s), so the copy is synchronous; "
-        "pass `pin_memory=True` to the DataLoader (or `.pin_memory()` the tensor)",
-        recv, source, dl_rule_where(ctx, NULL, v->dev_span.start));
+        "`non_blocking=True` has no effect: `%s` is %s (%s), so the copy is synchronous; %s",
+        recv, source, dl_rule_where(ctx, NULL, v->dev_span.start), advice);
     dl_report_finding(ctx, &dl_rule_DL202, fact->call->span, fact->call->span, message, NULL);
 }
 
