@@ -64,13 +64,29 @@ static DlFix *register_fix(DlRuleContext *ctx, const DlValue *v) {
     return dl_rule_fix_replace(ctx, title, v->aux_span, text);
 }
 
+/* `self.queue` of the statement `self.queue = torch.randn(...)` that made the attribute (the
+ * value that meets may be derived from it: `self.queue.clone().detach()`), or NULL. */
+static const char *assigned_attribute(DlRuleContext *ctx, DlSpan stmt) {
+    const char *text = dl_rule_text(ctx, stmt);
+    if (strncmp(text, "self.", 5) != 0) return NULL;
+    size_t n = 5;
+    while (text[n] == '_' || text[n] == '.' || (text[n] >= 'a' && text[n] <= 'z') ||
+           (text[n] >= 'A' && text[n] <= 'Z') || (text[n] >= '0' && text[n] <= '9'))
+        n++;
+    size_t end = n;
+    while (text[n] == ' ') n++;
+    if (text[n] != '=' && text[n] != ':') return NULL;
+    return dl_arena_printf(dl_rule_arena(ctx), "%.*s", (int)end, text);
+}
+
 static void on_meet(DlRuleContext *ctx, const DlMeetFact *fact) {
     extern const DlRule dl_rule_DL106;
     const DlOperand *cpu = dl_meet_cpu_operand(fact, DL_ORIGIN_PLAIN_ATTR);
     const DlOperand *dev = dl_meet_device_operand(fact);
     if (!cpu || !dev || !cpu->value->aux_span.end) return;
     const DlValue *v = cpu->value;
-    const char *name = v->var ? v->var : dl_rule_text(ctx, cpu->expr->span);
+    const char *name = v->var ? v->var : assigned_attribute(ctx, v->aux_span);
+    if (!name) name = dl_rule_text(ctx, cpu->expr->span);
     const char *message = dl_arena_printf(
         dl_rule_arena(ctx),
         "`%s` is a plain tensor attribute (%s), which `module.to(device)` does not move, but it "
