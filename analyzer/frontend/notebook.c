@@ -442,6 +442,9 @@ static bool nb_top_member(NbScan *sc, const NbString *key, int depth, void *ctx)
 /* Scans the whole text; false with *error when it is not JSON or not a notebook. */
 static bool nb_scan(NbScan *sc, char **error) {
     if (sc->len >= 3 && memcmp(sc->s, "\xEF\xBB\xBF", 3) == 0) sc->pos = 3;
+    nb_ws(sc);
+    if (sc->pos == sc->len) /* a notebook saved empty, or a placeholder in a repository */
+        return nb_fail(error, "empty file (a notebook is a JSON object)");
     bool is_object = nb_peek(sc) == '{';
     bool ok = is_object ? nb_object(sc, 1, nb_top_member, NULL) : nb_value(sc, 1);
     nb_ws(sc);

@@ -437,7 +437,8 @@ Test(notebook, errors_say_what_is_wrong) {
     assert_load_error("{\"cells\": [\"\\x\"]}", "not valid JSON (line 1)");  /* bad escape */
     assert_load_error("{\"cells\": [\"\\u12G4\"]}", "not valid JSON (line 1)");
     assert_load_error("{\"cells\": [01]}", "not valid JSON (line 1)");
-    assert_load_error("", "not valid JSON (line 1)");
+    assert_load_error("", "empty file (a notebook is a JSON object)");
+    assert_load_error(" \n\n", "empty file (a notebook is a JSON object)");
     assert_load_error("{\"cells\": [\n\"\xc3(\"]}", "not valid UTF-8 (line 2)");
     assert_load_error("{\"cells\": [\"\xed\xa0\x80\"]}",
                       "not valid UTF-8 (line 1)");                                /* surrogate */
