@@ -663,6 +663,10 @@ const DlValue *flow_eval_tensor_method(Flow *F, const DlExpr *call, const DlExpr
         DlValue *s = flow_mk(F, DL_KIND_SEQ), *part = dl_value_copy(F->arena, recv);
         part->var = NULL;
         part->flags &= (uint16_t) ~(DL_VF_WHOLE_BATCH | DL_VF_REGISTERED);
+        if (flow_streq(m, "unbind")) { /* one dimension less: a 1-D tensor's are numbers */
+            if (recv->flags & DL_VF_ONE_DIM) part->flags |= DL_VF_ZERO_DIM;
+            part->flags &= (uint16_t)~DL_VF_ONE_DIM;
+        }
         s->elem = part;
         return s;
     }

@@ -172,12 +172,14 @@ bool flow_index_fact(Flow *F, const DlExpr *e, const DlValue *obj, bool store,
  * 1-D table, a 0-dim tensor that may meet tensors on any device (diffusers' schedulers keep
  * their tables on the CPU and index them so). The rank is not tracked: such a result counts as
  * possibly 0-dim. A literal index (`images[0]`: the first of a batch, usually), a slice,
- * several indices, or a tensor, list or None index keep dimensions. */
+ * several indices, or a tensor (but a 0-dim one), list or None index keep dimensions. */
 static bool picks_one_element(const DlExpr *e, const DlValue *index) {
     if (e->item_count != 1 || !index) return false;
     DlExprKind k = e->items[0]->kind;
     if (k != DL_EX_NAME && k != DL_EX_ATTR && k != DL_EX_BINOP && k != DL_EX_CALL) return false;
-    return index->kind == DL_KIND_SCALAR || index->kind == DL_KIND_UNKNOWN;
+    /* a 0-dim integer tensor (`env_i` of `for env_i in ids`) indexes as the number it holds */
+    return index->kind == DL_KIND_SCALAR || index->kind == DL_KIND_UNKNOWN ||
+           (flow_is_tensor(index) && (index->flags & DL_VF_ZERO_DIM));
 }
 
 /* `t[0]`, `t[-1]`: one element of a 1-D tensor. */
