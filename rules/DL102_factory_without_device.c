@@ -89,7 +89,7 @@ static void report_factory(DlRuleContext *ctx, const DlMeetFact *fact, const DlV
     const char *message = dl_arena_printf(
         arena, "`%s` creates a tensor on the cpu%s that meets another device at %s (`%s`): %s; %s",
         v->dev_why ? v->dev_why : call_text, no_device ? "" : " (no `device=`)", site,
-        dl_rule_text(ctx, fact->site->span),
+        dl_rule_snippet(ctx, fact->site->span),
         dl_meet_describe(ctx, dev),
         no_device ? "copy it there with `.to(...)`"
                   : "create it there with `device=` (or a `*_like` / `new_*` factory)");

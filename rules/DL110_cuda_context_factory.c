@@ -44,7 +44,7 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
         dl_rule_arena(ctx),
         "`%s` inside `%s` still creates on the cpu: `torch.cuda.device` only selects the current "
         "GPU; pass `device=\"cuda\"`",
-        factory, dl_rule_text(ctx, fact->place->cuda_context->span));
+        factory, dl_rule_snippet(ctx, fact->place->cuda_context->span));
     dl_report_finding(ctx, &dl_rule_DL110, fact->call->span, fact->call->span, message,
                       dl_fix_add_keyword(ctx, fact->call, "device", "\"cuda\""));
 }

@@ -79,7 +79,7 @@ static void on_meet(DlRuleContext *ctx, const DlMeetFact *fact) {
     if (!pick(fact, &a, &b)) return;
     const char *message = dl_arena_printf(
         dl_rule_arena(ctx), "operands on different devices meet in `%s`: %s, but %s",
-        dl_rule_text(ctx, fact->site->span), dl_meet_describe(ctx, a), dl_meet_describe(ctx, b));
+        dl_rule_snippet(ctx, fact->site->span), dl_meet_describe(ctx, a), dl_meet_describe(ctx, b));
     dl_report_finding(ctx, &dl_rule_DL111, fact->site->span, fact->site->span, message, NULL);
 }
 

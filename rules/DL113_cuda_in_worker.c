@@ -53,7 +53,7 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
         "`%s` puts a tensor on the GPU inside `%s`, which DataLoader workers (num_workers > 0) "
         "run in forked processes where CUDA cannot be initialised; return CPU tensors and move "
         "the batch in the training loop",
-        dl_rule_text(ctx, fact->call->span), fn ? fn->name : "the worker");
+        dl_rule_snippet(ctx, fact->call->span), fn ? fn->name : "the worker");
     dl_report_finding(ctx, &dl_rule_DL113, fact->call->span, fact->call->span, message, NULL);
 }
 

@@ -29,8 +29,8 @@ static void on_index(DlRuleContext *ctx, const DlIndexFact *fact) {
     if (!dl_value_is_cpu_tensor(fact->object_value)) return;
     const DlValue *idx = fact->index_value;
     if (idx->dev != DL_DEV_CUDA && idx->dev != DL_DEV_NAMED && idx->dev != DL_DEV_META) return;
-    const char *obj = dl_rule_text(ctx, fact->object->span);
-    const char *index = dl_rule_text(ctx, fact->index->span);
+    const char *obj = dl_rule_snippet(ctx, fact->object->span);
+    const char *index = dl_rule_snippet(ctx, fact->index->span);
     const char *message = dl_arena_printf(
         dl_rule_arena(ctx), "%s but is %s with %s; move the index (`%s.cpu()`) or the tensor",
         dl_rule_describe(ctx, obj, fact->object_value), fact->store ? "assigned through" : "indexed",

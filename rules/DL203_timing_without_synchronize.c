@@ -45,8 +45,8 @@ static void on_timing(DlRuleContext *ctx, const DlTimingFact *fact) {
         "`%s` reads the clock while device work queued at %s (`%s`) may still be running: "
         "CUDA calls return before the GPU finishes, so `%s` measures the queueing; call "
         "`torch.cuda.synchronize()` before reading the clock",
-        dl_rule_text(ctx, fact->end_read), dl_rule_where(ctx, NULL, fact->work.start),
-        dl_rule_text(ctx, fact->work), dl_rule_text(ctx, fact->site->span));
+        dl_rule_snippet(ctx, fact->end_read), dl_rule_where(ctx, NULL, fact->work.start),
+        dl_rule_snippet(ctx, fact->work), dl_rule_snippet(ctx, fact->site->span));
     dl_report_finding(ctx, &dl_rule_DL203, fact->end_read, fact->end_read, message, NULL);
 }
 

@@ -43,7 +43,7 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
         return;
     const DlValue *to = fact->target_device;
     if (!to || to->dev == DL_DEV_CPU || to->dev == DL_DEV_UNKNOWN) return;
-    const char *recv = dl_rule_text(ctx, fact->receiver->span);
+    const char *recv = dl_rule_snippet(ctx, fact->receiver->span);
     const char *what = v->kind == DL_KIND_MODULE    ? "the model"
                        : v->origin == DL_ORIGIN_FACTORY ? "a tensor built from constants"
                                                         : "a value the loop never changes";
@@ -51,7 +51,7 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
         dl_rule_arena(ctx),
         "`%s` moves %s (`%s`) to the device in every iteration of the loop at %s; move it "
         "once, before the loop",
-        dl_rule_text(ctx, fact->call->span), what, recv,
+        dl_rule_snippet(ctx, fact->call->span), what, recv,
         dl_rule_where(ctx, NULL, fact->place->batch_loop->span.start));
     dl_report_finding(ctx, &dl_rule_DL204, fact->call->span, fact->call->span, message, NULL);
 }

@@ -120,6 +120,9 @@ DlArena *dl_rule_arena(DlRuleContext *ctx);
 const DlProject *dl_rule_project(DlRuleContext *ctx);
 const DlSource *dl_rule_source(DlRuleContext *ctx);
 const char *dl_rule_text(DlRuleContext *ctx, DlSpan span);
+/* The same text on one line, shortened past 80 characters: for quoting code in a message
+ * (dl_rule_text for what a fix writes). */
+const char *dl_rule_snippet(DlRuleContext *ctx, DlSpan span);
 int dl_rule_line(DlRuleContext *ctx, uint32_t byte);
 /* "line 12" for a place in this file, "utils.py:12" for one in another. */
 const char *dl_rule_where(DlRuleContext *ctx, const DlModuleIR *home, uint32_t byte);

@@ -27,7 +27,7 @@ const char *dl_meet_describe(DlRuleContext *ctx, const DlOperand *op) {
     const char *name = NULL;
     if (e && (e->kind == DL_EX_NAME || e->kind == DL_EX_ATTR)) name = dl_rule_text(ctx, e->span);
     if (!name && op->value->var) name = op->value->var;
-    if (!name && e) name = dl_rule_text(ctx, e->span);
+    if (!name && e) name = dl_rule_snippet(ctx, e->span);
     return dl_rule_describe(ctx, name, op->value);
 }
 

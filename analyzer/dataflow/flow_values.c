@@ -10,45 +10,12 @@ const char *flow_text(Flow *F, DlSpan span) {
 }
 
 /* Short text of an expression for messages, cut at the first line and 60 characters. */
-/* The brackets `t[0..n)` leaves open (outside string literals, roughly), innermost last; at
- * most `max` of them. */
-static size_t open_brackets(const char *t, size_t n, char *open, size_t max) {
-    size_t depth = 0;
-    char quote = 0;
-    for (size_t i = 0; i < n; i++) {
-        char c = t[i];
-        if (quote) {
-            if (c == '\\' && i + 1 < n) i++;
-            else if (c == quote) quote = 0;
-        } else if (c == '"' || c == '\'') {
-            quote = c;
-        } else if (c == '(' || c == '[' || c == '{') {
-            if (depth < max) open[depth] = c;
-            depth++;
-        } else if ((c == ')' || c == ']' || c == '}') && depth) {
-            depth--;
-        }
-    }
-    return depth < max ? depth : max;
-}
-
 const char *flow_short_text(Flow *F, DlSpan span) {
     const char *t = flow_text(F, span);
     size_t n = strcspn(t, "\r\n");
     if (n > 60) n = 57;
     if (n == strlen(t)) return t;
-    /* `CachedEmbeddingBag(...)`, not `CachedEmbeddingBag(...`: what was cut is closed */
-    char open[8];
-    size_t depth = open_brackets(t, n, open, sizeof open);
-    char *s = dl_arena_alloc(F->arena, n + 4 + depth);
-    memcpy(s, t, n);
-    memcpy(s + n, "...", 3);
-    for (size_t i = 0; i < depth; i++) {
-        char c = open[depth - 1 - i];
-        s[n + 3 + i] = c == '(' ? ')' : c == '[' ? ']' : '}';
-    }
-    s[n + 3 + depth] = '\0';
-    return s;
+    return dl_ir_cut(F->arena, t, n); /* `CachedEmbeddingBag(...)`: what was cut is closed */
 }
 
 const DlValue *flow_unknown(void) {

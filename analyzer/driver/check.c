@@ -180,6 +180,10 @@ const char *dl_rule_text(DlRuleContext *ctx, DlSpan span) {
     return dl_ir_span_text(ctx->arena, &ctx->job->source, span);
 }
 
+const char *dl_rule_snippet(DlRuleContext *ctx, DlSpan span) {
+    return dl_ir_span_snippet(ctx->arena, &ctx->job->source, span);
+}
+
 int dl_rule_line(DlRuleContext *ctx, uint32_t byte) {
     int line, col;
     dl_source_position(&ctx->job->source, byte, &line, &col);

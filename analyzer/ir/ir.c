@@ -26,6 +26,72 @@ const char *dl_ir_span_text(DlArena *arena, const DlSource *src, DlSpan span) {
     return dl_arena_strndup(arena, src->text + span.start, span.end - span.start);
 }
 
+/* The brackets `t[0..n)` leaves open (outside string literals, roughly), innermost last; at
+ * most `max` of them. */
+static size_t open_brackets(const char *t, size_t n, char *open, size_t max) {
+    size_t depth = 0;
+    char quote = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = t[i];
+        if (quote) {
+            if (c == '\\' && i + 1 < n) i++;
+            else if (c == quote) quote = 0;
+        } else if (c == '"' || c == '\'') {
+            quote = c;
+        } else if (c == '(' || c == '[' || c == '{') {
+            if (depth < max) open[depth] = c;
+            depth++;
+        } else if ((c == ')' || c == ']' || c == '}') && depth) {
+            depth--;
+        }
+    }
+    return depth < max ? depth : max;
+}
+
+const char *dl_ir_cut(DlArena *arena, const char *text, size_t keep) {
+    char open[8];
+    size_t depth = open_brackets(text, keep, open, sizeof open);
+    char *s = dl_arena_alloc(arena, keep + 4 + depth);
+    memcpy(s, text, keep);
+    memcpy(s + keep, "...", 3);
+    for (size_t i = 0; i < depth; i++) {
+        char c = open[depth - 1 - i];
+        s[keep + 3 + i] = c == '(' ? ')' : c == '[' ? ']' : '}';
+    }
+    s[keep + 3 + depth] = '\0';
+    return s;
+}
+
+const char *dl_ir_span_snippet(DlArena *arena, const DlSource *src, DlSpan span) {
+    enum { MAX = 80 };
+    if (span.end > src->len || span.start > span.end) return "";
+    const char *t = src->text + span.start;
+    size_t n = span.end - span.start;
+    if (n <= MAX && !memchr(t, '\n', n) && !memchr(t, '\r', n)) return dl_arena_strndup(arena, t, n);
+    char *flat = dl_arena_alloc(arena, n + 1); /* every run of blanks and breaks one space */
+    size_t len = 0;
+    for (size_t i = 0; i < n; i++) {
+        bool blank = t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r';
+        if (!blank) {
+            flat[len++] = t[i];
+        } else if (len && flat[len - 1] != ' ') {
+            flat[len++] = ' ';
+        }
+    }
+    while (len && flat[len - 1] == ' ') len--;
+    /* no space just inside brackets: `generate( model` reads `generate(model` */
+    size_t k = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (flat[i] == ' ' && k && (flat[k - 1] == '(' || flat[k - 1] == '[' || flat[k - 1] == '{'))
+            continue;
+        if ((flat[i] == ')' || flat[i] == ']' || flat[i] == '}') && k && flat[k - 1] == ' ')
+            k--;
+        flat[k++] = flat[i];
+    }
+    flat[k] = '\0';
+    return k <= MAX ? flat : dl_ir_cut(arena, flat, MAX - 3);
+}
+
 bool dl_ir_span_mentions(const DlSource *src, DlSpan span, const char *needle) {
     size_t n = strlen(needle);
     if (span.end > src->len || span.end < span.start + n) return false;

@@ -284,6 +284,14 @@ void dl_ir_dump_full(FILE *out, const DlModuleIR *m);
 /* Text of a span (arena copy). */
 const char *dl_ir_span_text(DlArena *arena, const DlSource *src, DlSpan span);
 
+/* `text[0..keep)` followed by "..." and the brackets that part leaves open, closed:
+ * `nn.Sequential(...)`, not `nn.Sequential(...` (arena copy). */
+const char *dl_ir_cut(DlArena *arena, const char *text, size_t keep);
+
+/* The text of a span on one line, for a message: runs of blanks and line breaks made one space
+ * (none just inside brackets), cut with dl_ir_cut past 80 characters (arena copy). */
+const char *dl_ir_span_snippet(DlArena *arena, const DlSource *src, DlSpan span);
+
 /* Does the text of a span contain `needle`? */
 bool dl_ir_span_mentions(const DlSource *src, DlSpan span, const char *needle);
 
