@@ -33,7 +33,10 @@ static const char doc[] =
     "  dict;\n"
     "- the file never checks for a GPU outside its test functions, or asserts that one is\n"
     "  there (`assert torch.cuda.is_available()`);\n"
-    "- inside test functions.\n";
+    "- inside test functions;\n"
+    "- the checkpoint was written by the same run: `torch.save(..., path)` earlier in the same\n"
+    "  function with the path written the same way and not bound anew since (the best epoch\n"
+    "  saved, then reloaded), or Lightning's `checkpoint_callback.best_model_path`.\n";
 
 /* The file checks for a GPU or picks a device (test functions aside): code meant to run with
  * or without one. */
@@ -47,6 +50,55 @@ static bool device_aware(DlRuleContext *ctx, const DlPlace *place) {
     return false;
 }
 
+static bool is_torch_save(const DlExpr *e) {
+    return e && e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_ATTR &&
+           e->object->name && strcmp(e->object->name, "save") == 0 && e->object->object &&
+           e->object->object->kind == DL_EX_NAME && strcmp(e->object->object->name, "torch") == 0;
+}
+
+/* Over the statements of `b` (nested blocks too, not nested functions) that start before
+ * `before`: the start of the last `torch.save(obj, path)` with `path` written as `want`, and of
+ * the last assignment to `want` (a new buffer or file name). */
+static void scan_saves(DlRuleContext *ctx, const DlBlock *b, const char *want, uint32_t before,
+                       uint32_t *last_save, uint32_t *last_bind, int depth) {
+    if (depth > 32) return;
+    for (uint32_t i = 0; i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->span.start >= before) return;
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        if (s->kind == DL_ST_EXPR && is_torch_save(s->value)) {
+            const DlExpr *path = dl_ir_positional(s->value, 1);
+            const DlArg *kw = dl_ir_keyword(s->value, "f");
+            if (!path && kw) path = kw->value;
+            if (path && strcmp(dl_rule_text(ctx, path->span), want) == 0)
+                *last_save = s->span.start + 1;
+        }
+        for (uint32_t t = 0; s->kind == DL_ST_ASSIGN && t < s->target_count; t++)
+            if (strcmp(dl_rule_text(ctx, s->targets[t]->span), want) == 0)
+                *last_bind = s->span.start + 1;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            scan_saves(ctx, inner, want, before, last_save, last_bind, depth + 1);
+    }
+}
+
+/* The checkpoint was written by this run, on this machine, so it loads where it was saved:
+ * `torch.save(model.state_dict(), path)` earlier in the same function, `path` not bound anew
+ * since (the best epoch kept, reloaded after training), or Lightning's
+ * `checkpoint_callback.best_model_path`. */
+static bool written_by_this_run(DlRuleContext *ctx, const DlCallFact *fact) {
+    const DlExpr *path = dl_ir_positional(fact->call, 0);
+    if (!path) return false;
+    if (path->kind == DL_EX_ATTR && path->name && strcmp(path->name, "best_model_path") == 0)
+        return true;
+    const DlFunction *fn = fact->place->function;
+    const DlBlock *body = fn ? &fn->body : &dl_rule_module(ctx)->body;
+    uint32_t last_save = 0, last_bind = 0;
+    scan_saves(ctx, body, dl_rule_text(ctx, path->span), fact->call->span.start, &last_save,
+               &last_bind, 0);
+    return last_save && last_bind < last_save;
+}
+
 static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
     extern const DlRule dl_rule_DL109;
     if (!fact->qualified || strcmp(fact->qualified, "torch.load") != 0) return;
@@ -54,7 +106,7 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
     /* `torch.load(path, **load_kwargs)`: the dict may hold map_location (torchrl adds it when
      * its caller passes one) */
     if (dl_ir_keyword(fact->call, "**")) return;
-    if (!device_aware(ctx, fact->place)) return;
+    if (!device_aware(ctx, fact->place) || written_by_this_run(ctx, fact)) return;
     DlArena *arena = dl_rule_arena(ctx);
     const char *target = fact->device_in_scope ? fact->device_in_scope : "\"cpu\"";
     const char *message = dl_arena_printf(

@@ -119,6 +119,8 @@ DlArena *dl_rule_arena(DlRuleContext *ctx);
 /* Every analysed file's facts and program model (C++ rules look for callers across files). */
 const DlProject *dl_rule_project(DlRuleContext *ctx);
 const DlSource *dl_rule_source(DlRuleContext *ctx);
+/* The program model of the file being analysed. */
+const DlModuleIR *dl_rule_module(DlRuleContext *ctx);
 const char *dl_rule_text(DlRuleContext *ctx, DlSpan span);
 /* The same text on one line, shortened past 80 characters: for quoting code in a message
  * (dl_rule_text for what a fix writes). */

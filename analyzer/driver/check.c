@@ -180,6 +180,10 @@ const char *dl_rule_text(DlRuleContext *ctx, DlSpan span) {
     return dl_ir_span_text(ctx->arena, &ctx->job->source, span);
 }
 
+const DlModuleIR *dl_rule_module(DlRuleContext *ctx) {
+    return ctx->job->module;
+}
+
 const char *dl_rule_snippet(DlRuleContext *ctx, DlSpan span) {
     return dl_ir_span_snippet(ctx->arena, &ctx->job->source, span);
 }
