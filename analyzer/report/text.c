@@ -97,8 +97,8 @@ static size_t dl_text_file_count(const DlResult *r) {
 /* A run where some files could not be checked never says "All checks passed!". */
 static void dl_text_unchecked(FILE *out, const DlResult *r) {
     if (r->error_count)
-        fprintf(out, "%zu file%s could not be checked (see the errors above).\n", r->error_count,
-                r->error_count == 1 ? "" : "s");
+        fprintf(out, "%zu file%s could not be checked in full (see the errors above).\n",
+                r->error_count, r->error_count == 1 ? "" : "s");
 }
 
 static void dl_text_summary(FILE *out, const DlResult *r) {

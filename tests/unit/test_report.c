@@ -203,7 +203,7 @@ Test(text, nothing_found_but_files_unchecked_is_not_all_passed) {
     dl_result_add_error(&r, "bad.py", "syntax error at line 1, column 5");
     assert_output(dl_report_text, &r, &plain,
                   "No problems found in the files that were checked.\n"
-                  "1 file could not be checked (see the errors above).\n");
+                  "1 file could not be checked in full (see the errors above).\n");
     dl_result_free(&r);
 }
 
@@ -326,7 +326,7 @@ Test(text, write_sends_file_errors_to_err) {
     capture_write(DL_FORMAT_TEXT, &r, &out, &err);
     cr_assert_str_eq(out, "a.py:1:1: DL101 [unassigned-to] m\n\n"
                           "Found 1 problem in 1 file (0 fixable).\n"
-                          "2 files could not be checked (see the errors above).\n");
+                          "2 files could not be checked in full (see the errors above).\n");
     cr_assert_str_eq(err, "devlint: error: bin.py: binary file (NUL byte at offset 12)\n"
                           "devlint: error: bad.py: not valid UTF-8 (line 3, byte 0xff)\n");
     free(out);
