@@ -965,6 +965,22 @@ bool flow_is_forward_like(const char *name) {
     return dl_name_in_list(name, names);
 }
 
+/* `@triton.jit` (also `@triton.jit(...)`, `@jit` imported from triton): the body is Triton's
+ * language, where `ptr.to(tl.pointer_type(tl.uint64))` casts a pointer and every value lives
+ * on the GPU already; nothing in it is PyTorch's placement. */
+static bool is_triton_kernel(Flow *F, const DlFunction *fn) {
+    for (uint32_t i = 0; i < fn->decorator_count; i++) {
+        const DlExpr *d = fn->decorators[i];
+        if (d && d->kind == DL_EX_CALL) d = d->object;
+        const char *q = d ? flow_qualify(F, d) : NULL;
+        if (q && strncmp(q, "triton.", 7) == 0) return true;
+        /* `triton = MagicMock()` where the import fails: the name still says what it is */
+        const char *dotted = d ? dl_ir_dotted(F->arena, d) : NULL;
+        if (dotted && strncmp(dotted, "triton.", 7) == 0) return true;
+    }
+    return false;
+}
+
 const DlValue *dl_flow_run(const DlFlowEnv *env, const DlFunction *fn, const DlClassInfo *owner,
                            DlFlowState **out_state) {
     Flow F = {0};
@@ -987,7 +1003,7 @@ const DlValue *dl_flow_run(const DlFlowEnv *env, const DlFunction *fn, const DlC
         if (owner && !F.in_init && owner->attrs_done) flow_seed_attributes(&F, owner, 0);
         for (uint32_t i = 0; i < fn->param_count; i++)
             flow_state_set(F.st, fn->params[i].name, flow_param_value(&F, fn, i));
-        flow_exec_block(&F, &fn->body);
+        if (!is_triton_kernel(&F, fn)) flow_exec_block(&F, &fn->body);
     } else {
         flow_exec_block(&F, &env->file->module->body);
     }
