@@ -68,6 +68,13 @@ bool flow_touches_device(Flow *F, const DlExpr *call, const char *q, const DlVal
     return false;
 }
 
+/* `non_blocking=True` (anything but a literal False). */
+static bool flow_non_blocking(const DlExpr *call) {
+    const DlArg *a = dl_ir_keyword(call, "non_blocking");
+    return a && !(a->value && a->value->kind == DL_EX_CONST && a->value->name &&
+                  strcmp(a->value->name, "False") == 0);
+}
+
 /* Code devlint does not see (a project helper, another library, a method of an unknown
  * object) may wait for the device itself: after it, no work is known to be pending. */
 bool flow_may_synchronize(Flow *F, const DlExpr *call, const char *q, const DlValue *recv) {
@@ -392,15 +399,24 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
     bool host_read = method && (flow_streq(method, "item") || flow_streq(method, "tolist") ||
                                 flow_streq(method, "numpy") || flow_streq(method, "cpu"));
     /* a copy to the host (`loss.item()`, `x.cpu()`, `model.to("cpu")`) waits for the work
-     * queued before it: like a synchronize, for the clock reads after it (DL203) */
-    bool copies_to_host = host_read;
-    if (!copies_to_host && method && flow_streq(method, "to") && recv && dl_value_on_device(recv)) {
+     * queued before it: like a synchronize, for the clock reads after it (DL203); so does a
+     * blocking copy from the host (`model.to(device)`, `x.cuda()`), after which PyTorch
+     * synchronizes the stream (not with `non_blocking=True`) */
+    bool waits_for_the_device = host_read;
+    if (!waits_for_the_device && method && flow_streq(method, "to") && recv &&
+        dl_value_on_device(recv)) {
         const DlValue *to = flow_call_target_device(F, call, q, method, recv, argv);
-        copies_to_host = to && to->dev == DL_DEV_CPU;
+        waits_for_the_device = to && to->dev == DL_DEV_CPU;
+    }
+    bool upload = method && (flow_streq(method, "to") || flow_streq(method, "cuda"));
+    if (!waits_for_the_device && upload && recv && recv->dev == DL_DEV_CPU &&
+        (flow_is_tensor(recv) || flow_is_module_like(recv)) && !flow_non_blocking(call)) {
+        const DlValue *to = flow_call_target_device(F, call, q, method, recv, argv);
+        waits_for_the_device = to && dl_value_on_device(to);
     }
     if (q && flow_is_clock(q))
         result = flow_clock_read(F, call);
-    else if (flow_is_synchronize(q, method) || copies_to_host)
+    else if (flow_is_synchronize(q, method) || waits_for_the_device)
         flow_state_set(F->st, "<device-work>", NULL);
     else if (!host_read && flow_touches_device(F, call, q, recv, argv, result))
         flow_device_work(F, call);

@@ -67,7 +67,8 @@ const char *dl_ir_span_snippet(DlArena *arena, const DlSource *src, DlSpan span)
     if (span.end > src->len || span.start > span.end) return "";
     const char *t = src->text + span.start;
     size_t n = span.end - span.start;
-    if (n <= MAX && !memchr(t, '\n', n) && !memchr(t, '\r', n)) return dl_arena_strndup(arena, t, n);
+    if (n <= MAX && !memchr(t, '\n', n) && !memchr(t, '\r', n))
+        return dl_arena_strndup(arena, t, n);
     char *flat = dl_arena_alloc(arena, n + 1); /* every run of blanks and breaks one space */
     size_t len = 0;
     for (size_t i = 0; i < n; i++) {
