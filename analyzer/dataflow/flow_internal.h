@@ -130,7 +130,10 @@ bool flow_is_module_like(const DlValue *v);
 bool flow_module_without_state(const DlValue *v);
 /* Known to hold nothing a device could: no attribute of it or its project bases is state or
  * of unknown kind (unless only read as data), and its parts that are project modules are known
- * stateless too (`depth`: how deep in such parts; 0 from outside). */
+ * stateless too (`depth`: how deep in such parts; 0 from outside). Unlike the stricter test a
+ * module call makes (only numbers, strings, dtypes and devices kept), parts without state
+ * (`nn.ReLU()`, a loss without a weight) are allowed: what DL107 asks is only whether a plain
+ * list of such leaves anything unmoved or unsaved. */
 bool flow_class_known_stateless(const DlClassInfo *ci, int depth);
 /* Put in a plain list or dict, `v` would be state that container alone holds (DL107): a module
  * with state not held elsewhere, or a parameter. */

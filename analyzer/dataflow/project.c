@@ -988,8 +988,23 @@ static bool unknown_attrs_are_data(const DlClassInfo *c, const DlAttr *attrs, ui
     return true;
 }
 
-/* What each class's __init__ leaves on self, kept in `keep`. */
-/* What __init__ (and the helpers it calls) leaves on self, for class `c` of file `f`. */
+/* An attribute by which a module manages its own placement, so that its instances are not
+ * "never moved": a device it stores, a part it moved, or state it builds on the GPU itself
+ * (`device=torch.cuda.current_device()`, or a device a call gives,
+ * `get_accelerator().get_current_device()`, never an __init__ parameter that may be left None:
+ * ColossalAI's CachedParamMgr keeps its table pinned on the CPU and its cache on the GPU). */
+static bool places_itself(const DlValue *v) {
+    if (v->kind == DL_KIND_DEVICE) return true;
+    bool state = v->kind == DL_KIND_MODULE || v->kind == DL_KIND_LOSS ||
+                 (v->kind == DL_KIND_TENSOR && (v->flags & DL_VF_REGISTERED));
+    bool on_gpu = v->dev == DL_DEV_CUDA ||
+                  (v->dev == DL_DEV_NAMED && v->dev_name &&
+                   (strncmp(v->dev_name, "torch.cuda.", 11) == 0 || strchr(v->dev_name, '(')));
+    return state && ((v->flags & DL_VF_MOVED) || on_gpu);
+}
+
+/* What __init__ (and the helpers it calls) leaves on self, for class `c` of file `f`, kept in
+ * `keep`. */
 static void class_attributes(DlProject *p, DlFileFacts *f, DlClassInfo *c,
                              const DlFlowState *globals, DlArena *keep, size_t *budget) {
     const DlFunctionInfo *init = NULL;
@@ -1015,22 +1030,8 @@ static void class_attributes(DlProject *p, DlFileFacts *f, DlClassInfo *c,
     bool moved = self && (self->flags & DL_VF_MOVED);
     bool unknown_are_data = unknown_attrs_are_data(c, attrs, n);
     moved = moved || forward_follows_its_input(c, attrs, n, unknown_are_data);
-    /* a module that stores a device, moves its own parts or builds state on the current GPU
-     * itself (`device=torch.cuda.current_device()`: ColossalAI's CachedParamMgr keeps its table
-     * pinned on the CPU and its cache on the GPU) manages its placement: its instances
-     * are not "never moved" */
-    for (uint32_t k = 0; k < n && !moved; k++) {
-        const DlValue *v = attrs[k].value;
-        bool state = v->kind == DL_KIND_MODULE || v->kind == DL_KIND_LOSS ||
-                     (v->kind == DL_KIND_TENSOR && (v->flags & DL_VF_REGISTERED));
-        /* a device a call gives (`get_accelerator().get_current_device()`), never an
-         * __init__ parameter that may be left None */
-        bool on_cuda = v->dev == DL_DEV_CUDA ||
-                       (v->dev == DL_DEV_NAMED && v->dev_name &&
-                        (strncmp(v->dev_name, "torch.cuda.", 11) == 0 ||
-                         strchr(v->dev_name, '(')));
-        moved = v->kind == DL_KIND_DEVICE || (state && ((v->flags & DL_VF_MOVED) || on_cuda));
-    }
+    for (uint32_t k = 0; k < n && !moved; k++)
+        moved = places_itself(attrs[k].value);
     if (moved) {
         DlAttr *grown = dl_arena_alloc(keep, (n + 1) * sizeof(DlAttr));
         if (n) memcpy(grown, attrs, n * sizeof(DlAttr));
