@@ -340,9 +340,8 @@ static bool is_environment_step(const DlExpr *e) {
  * body increments. */
 bool flow_is_batch_loop(Flow *F, const DlStmt *s, const DlValue *iter) {
     /* `for step in range(steps):` whose body runs backward()/optimizer.step() is a training
-     * loop too (synthetic data, one fixed batch) */
-    /* In a test, a backward() with no optimizer step (`for case, want in zip(inputs,
-     * outputs)`) checks gradients: it is not training. */
+     * loop too (synthetic data, one fixed batch); but in a test, a backward() with no optimizer
+     * step (`for case, want in zip(inputs, outputs)`) checks gradients, it does not train */
     if (s->kind == DL_ST_FOR)
         return iter && (iter->kind == DL_KIND_LOADER ||
                         block_any_outside_loops(&s->parts->body, is_optimizer_step, 0) ||

@@ -69,7 +69,7 @@ bool flow_touches_device(Flow *F, const DlExpr *call, const char *q, const DlVal
 }
 
 /* `non_blocking=True` (anything but a literal False). */
-static bool flow_non_blocking(const DlExpr *call) {
+static bool asks_non_blocking(const DlExpr *call) {
     const DlArg *a = dl_ir_keyword(call, "non_blocking");
     return a && !(a->value && a->value->kind == DL_EX_CONST && a->value->name &&
                   strcmp(a->value->name, "False") == 0);
@@ -410,7 +410,7 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
     }
     bool upload = method && (flow_streq(method, "to") || flow_streq(method, "cuda"));
     if (!waits_for_the_device && upload && recv && recv->dev == DL_DEV_CPU &&
-        (flow_is_tensor(recv) || flow_is_module_like(recv)) && !flow_non_blocking(call)) {
+        (flow_is_tensor(recv) || flow_is_module_like(recv)) && !asks_non_blocking(call)) {
         const DlValue *to = flow_call_target_device(F, call, q, method, recv, argv);
         waits_for_the_device = to && dl_value_on_device(to);
     }

@@ -21,11 +21,11 @@
 #include "core/vec.h"
 #include "driver/cache.h"
 #include "driver/keep.h"
+#include "driver/notebook_cells.h"
 #include "driver/sharing.h"
 #include "dataflow/flow.h"
 #include "dataflow/project.h"
 #include "frontend/notebook.h"
-#include "driver/notebook_cells.h"
 #include "frontend/python.h"
 #ifdef DEVLINT_HAVE_CLANG
 #include "frontend/cpp.h"
