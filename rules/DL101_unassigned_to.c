@@ -38,7 +38,10 @@ static const char doc[] =
     "- the receiver's kind is unknown (a parameter nobody annotated): devlint stays silent;\n"
     "- the result is used: `x = x.to(device)`, `return x.to(device)`, `f(x.to(device))`;\n"
     "- the receiver is a tensor made for the statement alone (`torch.zeros(1).to(device)`, to\n"
-    "  start the device up): no variable stays behind.\n";
+    "  start the device up): no variable stays behind;\n"
+    "- the tensor is known to be where the call would move it, and the call asks nothing else\n"
+    "  (`t = torch.tensor(a, device=model.device); t.to(model.device)`, `cpu_t.cpu()`): it\n"
+    "  returns the tensor itself (a cast, `.to(device, torch.float16)`, is still reported).\n";
 
 static bool plain_target(const DlExpr *e) {
     return e && (e->kind == DL_EX_NAME || e->kind == DL_EX_ATTR || e->kind == DL_EX_SUBSCRIPT);

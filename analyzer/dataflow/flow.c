@@ -165,6 +165,20 @@ void flow_discard(Flow *F, const DlStmt *s, const DlExpr *call, const DlValue *r
     dl_rule_dispatch_discard(F->env->report, &fact);
 }
 
+/* `x.to(d)`, `x.cpu()` with nothing but the device (no dtype, no copy=) to where `x` already
+ * is: the call returns `x` itself, so throwing its result away loses nothing
+ * (`t = torch.tensor(a, device=model.device); t.to(model.device)`). */
+static bool moves_to_where_it_is(Flow *F, const DlExpr *mv, const DlValue *recv) {
+    if (mv->arg_count > 1 || (mv->arg_count == 1 && mv->args[0].keyword &&
+                              strcmp(mv->args[0].keyword, "device") != 0))
+        return false;
+    const DlValue *argv[1] = {mv->arg_count ? flow_eval(F, mv->args[0].value) : NULL};
+    const DlValue *to = flow_move_target(F, mv, mv->object->name, argv);
+    if (!to || !to->dev || to->dev != recv->dev) return false;
+    if (to->dev == DL_DEV_CPU) return true;
+    return to->dev_name && recv->dev_name && strcmp(to->dev_name, recv->dev_name) == 0;
+}
+
 void flow_exec_expr_stmt(Flow *F, const DlStmt *s) {
     const DlExpr *e = s->value;
     if (!e) return;
@@ -172,6 +186,7 @@ void flow_exec_expr_stmt(Flow *F, const DlStmt *s) {
     if (mv) {
         const DlValue *recv = flow_eval(F, mv->object->object);
         if (flow_is_tensor(recv) && !(recv->flags & DL_VF_WHOLE_BATCH)) {
+            if (moves_to_where_it_is(F, mv, recv)) return;
             flow_discard(F, s, mv, recv, flow_seq_loop_of(F, mv->object->object), NULL);
             const char *key = flow_key_of(F, mv->object->object);
             if (key) {
