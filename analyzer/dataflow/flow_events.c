@@ -40,12 +40,22 @@ bool flow_metadata_method(const char *m) {
 /* Does the call queue device work? It makes a value on a device, or runs a module, a method
  * or a project function on device values. Builtins (len, print, isinstance) and metadata
  * queries (x.size()) do not. */
+/* `recv.name` is a method the project defines for recv's class (or a project base). */
+static bool flow_project_method_of(Flow *F, const DlValue *recv, const char *name) {
+    return (recv->kind == DL_KIND_MODULE || recv->kind == DL_KIND_INSTANCE) &&
+           dl_project_method(F->env->project, recv->cls, name) != NULL;
+}
+
 bool flow_touches_device(Flow *F, const DlExpr *call, const char *q, const DlValue *recv,
                          const DlValue *const *argv, const DlValue *result) {
     if (result && result->kind == DL_KIND_TENSOR && dl_value_on_device(result)) return true;
     const DlExpr *callee = call->object;
     if (recv) {
         if (flow_metadata_method(callee->name)) return false;
+        /* a method of the project's own class, as a project function: it may synchronize
+         * inside, and its work is known only by what it returns (checked above) */
+        if (recv->cls && callee->name && flow_project_method_of(F, recv, callee->name))
+            return false;
         if (dl_value_on_device(recv) && recv->kind != DL_KIND_UNKNOWN &&
             recv->kind != DL_KIND_DEVICE)
             return true;
@@ -78,6 +88,9 @@ static bool asks_non_blocking(const DlExpr *call) {
 /* Code devlint does not see (a project helper, another library, a method of an unknown
  * object) may wait for the device itself: after it, no work is known to be pending. */
 bool flow_may_synchronize(Flow *F, const DlExpr *call, const char *q, const DlValue *recv) {
+    if (recv && recv->cls && call->object->name &&
+        flow_project_method_of(F, recv, call->object->name))
+        return true;
     if (recv) return recv->kind == DL_KIND_UNKNOWN && !recv->dev;
     if (q) return !dl_torch_owns(q);
     const DlExpr *callee = call->object;
