@@ -615,7 +615,7 @@ class Baseline(CiTestCase):
         self.assertExit(proc, 0)
 
         # a new bug: only it is reported
-        self.write("pkg/train.py", self.read("pkg/train.py") + "w = torch.ones(2)\nw.cpu()\n")
+        self.write("pkg/train.py", self.read("pkg/train.py") + "w = torch.ones(2)\nw.cuda()\n")
         self.commit("new bug")
         found = self.findings("--baseline", ".devlint-baseline.json", ".")
         self.assertEqual(found, [("pkg/train.py", 13, "DL101")])
