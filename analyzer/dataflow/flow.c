@@ -165,6 +165,15 @@ void flow_discard(Flow *F, const DlStmt *s, const DlExpr *call, const DlValue *r
     dl_rule_dispatch_discard(F->env->report, &fact);
 }
 
+/* Where the bare `x.to(...)` / `.cuda()` / `.cpu()` statement `mv` moves to (its arguments
+ * evaluated), or NULL when that is not known. */
+static const DlValue *statement_move_target(Flow *F, const DlExpr *mv) {
+    const DlValue *argv[16] = {0};
+    for (uint32_t i = 0; i < mv->arg_count && i < 16; i++)
+        argv[i] = flow_eval(F, mv->args[i].value);
+    return mv->arg_count <= 16 ? flow_move_target(F, mv, mv->object->name, argv) : NULL;
+}
+
 /* `x.to(d)`, `x.cpu()` with nothing but the device (no dtype, no copy=) to where `x` already
  * is: the call returns `x` itself, so throwing its result away loses nothing
  * (`t = torch.tensor(a, device=model.device); t.to(model.device)`). */
@@ -172,8 +181,7 @@ static bool moves_to_where_it_is(Flow *F, const DlExpr *mv, const DlValue *recv)
     if (mv->arg_count > 1 || (mv->arg_count == 1 && mv->args[0].keyword &&
                               strcmp(mv->args[0].keyword, "device") != 0))
         return false;
-    const DlValue *argv[1] = {mv->arg_count ? flow_eval(F, mv->args[0].value) : NULL};
-    const DlValue *to = flow_move_target(F, mv, mv->object->name, argv);
+    const DlValue *to = statement_move_target(F, mv);
     if (!to || !to->dev || to->dev != recv->dev) return false;
     if (to->dev == DL_DEV_CPU) return true;
     return to->dev_name && recv->dev_name && strcmp(to->dev_name, recv->dev_name) == 0;
@@ -197,11 +205,7 @@ void flow_exec_expr_stmt(Flow *F, const DlStmt *s) {
         } else if (recv->kind == DL_KIND_UNKNOWN) {
             /* a bare x.to(device) on an unknown value is read as a module moved in place */
             const char *key = flow_key_of(F, mv->object->object);
-            const DlValue *argv[16] = {0};
-            for (uint32_t i = 0; i < mv->arg_count && i < 16; i++)
-                argv[i] = flow_eval(F, mv->args[i].value);
-            const DlValue *target =
-                mv->arg_count <= 16 ? flow_move_target(F, mv, mv->object->name, argv) : NULL;
+            const DlValue *target = statement_move_target(F, mv);
             if (key && target) {
                 DlValue *m = flow_mk(F, DL_KIND_MODULE);
                 m->dev = target->dev;
