@@ -28,17 +28,14 @@ static const char doc[] =
     "- the tensor was `.pin_memory()`-ed;\n"
     "- whether the memory is pinned is unknown (a loader passed in as a parameter).\n";
 
-static bool non_blocking(const DlExpr *call) {
-    const DlArg *a = dl_ir_keyword(call, "non_blocking");
-    return a && a->value->kind == DL_EX_CONST && strcmp(a->value->name, "True") == 0;
-}
-
 static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
     extern const DlRule dl_rule_DL202;
     if (!fact->method || (strcmp(fact->method, "to") != 0 && strcmp(fact->method, "cuda") != 0))
         return;
     const DlValue *v = fact->receiver_value;
-    if (!v || v->kind != DL_KIND_TENSOR || v->dev != DL_DEV_CPU || !non_blocking(fact->call)) return;
+    if (!v || v->kind != DL_KIND_TENSOR || v->dev != DL_DEV_CPU ||
+        dl_ir_non_blocking(fact->call) != 1)
+        return;
     if (!(v->flags & DL_VF_PIN_KNOWN) || (v->flags & DL_VF_PINNED)) return;
     const char *recv = dl_rule_text(ctx, fact->receiver->span);
     const char *source = v->origin == DL_ORIGIN_BATCH

@@ -37,15 +37,16 @@ bool flow_metadata_method(const char *m) {
            strncmp(m, "_register_", 10) == 0;
 }
 
-/* Does the call queue device work? It makes a value on a device, or runs a module, a method
- * or a project function on device values. Builtins (len, print, isinstance) and metadata
- * queries (x.size()) do not. */
-/* `recv.name` is a method the project defines for recv's class (or a project base). */
-static bool flow_project_method_of(Flow *F, const DlValue *recv, const char *name) {
-    return (recv->kind == DL_KIND_MODULE || recv->kind == DL_KIND_INSTANCE) &&
+/* `recv.name(...)` calls a method the project defines for recv's class (or a project base). */
+static bool is_project_method(Flow *F, const DlValue *recv, const char *name) {
+    return recv && recv->cls && name &&
+           (recv->kind == DL_KIND_MODULE || recv->kind == DL_KIND_INSTANCE) &&
            dl_project_method(F->env->project, recv->cls, name) != NULL;
 }
 
+/* Does the call queue device work? It makes a value on a device, or runs a module, a method
+ * or a project function on device values. Builtins (len, print, isinstance) and metadata
+ * queries (x.size()) do not. */
 bool flow_touches_device(Flow *F, const DlExpr *call, const char *q, const DlValue *recv,
                          const DlValue *const *argv, const DlValue *result) {
     if (result && result->kind == DL_KIND_TENSOR && dl_value_on_device(result)) return true;
@@ -54,8 +55,7 @@ bool flow_touches_device(Flow *F, const DlExpr *call, const char *q, const DlVal
         if (flow_metadata_method(callee->name)) return false;
         /* a method of the project's own class, as a project function: it may synchronize
          * inside, and its work is known only by what it returns (checked above) */
-        if (recv->cls && callee->name && flow_project_method_of(F, recv, callee->name))
-            return false;
+        if (is_project_method(F, recv, callee->name)) return false;
         if (dl_value_on_device(recv) && recv->kind != DL_KIND_UNKNOWN &&
             recv->kind != DL_KIND_DEVICE)
             return true;
@@ -78,19 +78,10 @@ bool flow_touches_device(Flow *F, const DlExpr *call, const char *q, const DlVal
     return false;
 }
 
-/* `non_blocking=True` (anything but a literal False). */
-static bool asks_non_blocking(const DlExpr *call) {
-    const DlArg *a = dl_ir_keyword(call, "non_blocking");
-    return a && !(a->value && a->value->kind == DL_EX_CONST && a->value->name &&
-                  strcmp(a->value->name, "False") == 0);
-}
-
 /* Code devlint does not see (a project helper, another library, a method of an unknown
  * object) may wait for the device itself: after it, no work is known to be pending. */
 bool flow_may_synchronize(Flow *F, const DlExpr *call, const char *q, const DlValue *recv) {
-    if (recv && recv->cls && call->object->name &&
-        flow_project_method_of(F, recv, call->object->name))
-        return true;
+    if (is_project_method(F, recv, call->object->name)) return true;
     if (recv) return recv->kind == DL_KIND_UNKNOWN && !recv->dev;
     if (q) return !dl_torch_owns(q);
     const DlExpr *callee = call->object;
@@ -423,7 +414,7 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
     }
     bool upload = method && (flow_streq(method, "to") || flow_streq(method, "cuda"));
     if (!waits_for_the_device && upload && recv && recv->dev == DL_DEV_CPU &&
-        (flow_is_tensor(recv) || flow_is_module_like(recv)) && !asks_non_blocking(call)) {
+        (flow_is_tensor(recv) || flow_is_module_like(recv)) && dl_ir_non_blocking(call) == 0) {
         const DlValue *to = flow_call_target_device(F, call, q, method, recv, argv);
         waits_for_the_device = to && dl_value_on_device(to);
     }

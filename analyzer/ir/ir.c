@@ -429,6 +429,14 @@ bool dl_ir_expr_any(const DlExpr *e, bool (*match)(const DlExpr *)) {
     return expr_any(e, match, 0);
 }
 
+int dl_ir_non_blocking(const DlExpr *call) {
+    const DlArg *a = dl_ir_keyword(call, "non_blocking");
+    if (!a) return 0;
+    const DlExpr *v = a->value;
+    if (!v || v->kind != DL_EX_CONST || !v->name) return -1;
+    return strcmp(v->name, "True") == 0 ? 1 : strcmp(v->name, "False") == 0 ? 0 : -1;
+}
+
 bool dl_ir_in_test_function(const DlFunction *fn) {
     for (int depth = 0; fn && depth < 64; depth++, fn = fn->parent) {
         if (strncmp(fn->name, "test", 4) == 0 || strncmp(fn->name, "_test", 5) == 0) return true;

@@ -295,6 +295,10 @@ const char *dl_ir_span_snippet(DlArena *arena, const DlSource *src, DlSpan span)
 /* Does the text of a span contain `needle`? */
 bool dl_ir_span_mentions(const DlSource *src, DlSpan span, const char *needle);
 
+/* A copy's `non_blocking=` argument: 1 written `True`, 0 absent or written `False`, -1 any
+ * other value (a variable: either). */
+int dl_ir_non_blocking(const DlExpr *call);
+
 /* Whether `fn` (or a function around it) is a test: named `test...` or `_test...` (a helper of
  * parametrised tests), or a method of a class named `Test...`. */
 bool dl_ir_in_test_function(const DlFunction *fn);
