@@ -601,16 +601,17 @@ static void lower_job(Run *run, FileJob *job) {
     if (job->text_dropped && !dl_check_reload(job, run)) return;
     /* relevant, unless DEVLINT_PARSE_ALL parses the others too (for their syntax errors) */
     bool names_devices = !run->parse_all || dl_python_is_relevant(&job->source);
-    DlParseResult parsed = job->is_cpp ? cpp_parse(job, run)
-                                       : dl_python_parse(&job->source, &job->arena, names_devices,
-                                                         job->scanned ? &job->mentions_devices
-                                                                      : NULL);
+    const bool *mentions_devices = job->scanned ? &job->mentions_devices : NULL;
+    DlParseResult parsed =
+        job->is_cpp ? cpp_parse(job, run)
+                    : dl_python_parse(&job->source, &job->arena, names_devices, mentions_devices);
     if (parsed.error && job->is_notebook) {
-        /* cells that do not parse alone are left out; the others are checked */
+        /* cells that do not parse alone are left out; the others are checked (what the file's
+         * scan found in the whole text still holds for the rest) */
         char *note = dl_notebook_leave_out_bad_cells(&job->notebook, &job->source);
         if (note) {
             free(parsed.error);
-            parsed = dl_python_parse(&job->source, &job->arena, names_devices, NULL);
+            parsed = dl_python_parse(&job->source, &job->arena, names_devices, mentions_devices);
             if (parsed.error) free(note);
             else parsed.incomplete = note;
         }
