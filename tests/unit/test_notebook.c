@@ -203,19 +203,26 @@ Test(notebook, line_map_gives_cell_cell_line_and_file_line) {
     free(json);
 }
 
-Test(notebook, write_back_changes_only_the_edited_string) {
-    char *json = js(TRAINING);
-    DlNotebook nb = load_ok(json);
-    char *program = replace_once(TRAINING_PROGRAM, "device = torch.device(\"cuda\")",
-                                 "device = torch.device(\"cuda:0\")");
+/* `program` (TRAINING's program, or one made from it) with `device = torch.device("cuda")`
+ * edited to "cuda:0" is written back as TRAINING's JSON with only that string changed. */
+static void assert_device_edit_written_back(const DlNotebook *nb, const char *json,
+                                            const char *program) {
+    char *edited = replace_once(program, "device = torch.device(\"cuda\")",
+                                "device = torch.device(\"cuda:0\")");
     char *from = js("'device = torch.device(\\'cuda\\')\\n'");
     char *to = js("'device = torch.device(\\'cuda:0\\')\\n'");
     char *want = replace_once(json, from, to);
-    assert_write_back(&nb, json, program, want);
+    assert_write_back(nb, json, edited, want);
     free(want);
     free(to);
     free(from);
-    free(program);
+    free(edited);
+}
+
+Test(notebook, write_back_changes_only_the_edited_string) {
+    char *json = js(TRAINING);
+    DlNotebook nb = load_ok(json);
+    assert_device_edit_written_back(&nb, json, TRAINING_PROGRAM);
     dl_notebook_free(&nb);
     free(json);
 }
@@ -502,16 +509,7 @@ Test(notebook, masked_cell_is_blank_in_the_program_and_kept_by_write_back) {
         "x = torch.randn(4, 3)\nx.to(device)\nname = \"caf\xc3\xa9 \\\"ok\\\"\"  # \xc3\xa9\n",
         "                     \n            \n                           \n");
     assert_program(&nb, want_program);
-    char *program = replace_once(want_program, "device = torch.device(\"cuda\")",
-                                 "device = torch.device(\"cuda:0\")");
-    char *from = js("'device = torch.device(\\'cuda\\')\\n'");
-    char *to = js("'device = torch.device(\\'cuda:0\\')\\n'");
-    char *want = replace_once(json, from, to);
-    assert_write_back(&nb, json, program, want);
-    free(want);
-    free(to);
-    free(from);
-    free(program);
+    assert_device_edit_written_back(&nb, json, want_program);
     free(want_program);
     dl_notebook_free(&nb);
     free(json);
