@@ -84,13 +84,18 @@ static const char *dl_diag_code(const DlDiag *d) {
     return d->rule && d->rule->code ? d->rule->code : "";
 }
 
-/* The fields that make two findings "the same" for deduplication, in report order. */
-static int dl_diag_cmp_identity(const DlDiag *a, const DlDiag *b) {
+int dl_diag_cmp_place(const DlDiag *a, const DlDiag *b) {
     int c = dl_diag_cmp_str(a->path, b->path);
     if (!c) c = dl_diag_cmp_int(a->cell, b->cell); /* notebooks: cell, then the line in it */
     if (!c) c = dl_diag_cmp_int(a->line, b->line);
     if (!c) c = dl_diag_cmp_int(a->column, b->column);
     if (!c) c = strcmp(dl_diag_code(a), dl_diag_code(b));
+    return c;
+}
+
+/* The fields that make two findings "the same" for deduplication, in report order. */
+static int dl_diag_cmp_identity(const DlDiag *a, const DlDiag *b) {
+    int c = dl_diag_cmp_place(a, b);
     if (!c) c = dl_diag_cmp_str(a->message, b->message);
     return c;
 }

@@ -58,6 +58,9 @@ void dl_result_add_diag(DlResult *r, DlDiag d);
 void dl_result_add_error(DlResult *r, const char *path, const char *message);
 /* Moves everything of `from` into `into` (from is left empty). */
 void dl_result_merge(DlResult *into, DlResult *from);
+/* Where a finding is, in report order: path, cell, line, column, then its rule's code (not its
+ * message). */
+int dl_diag_cmp_place(const DlDiag *a, const DlDiag *b);
 /* Deterministic order: path, line, column, code; errors by path. Drops exact duplicates. */
 void dl_result_sort(DlResult *r);
 void dl_result_free(DlResult *r);

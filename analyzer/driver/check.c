@@ -19,6 +19,7 @@
 #include "core/suppress.h"
 #include "core/timing.h"
 #include "core/vec.h"
+#include "driver/aliases.h"
 #include "driver/cache.h"
 #include "driver/keep.h"
 #include "driver/notebook_cells.h"
@@ -1087,14 +1088,19 @@ static int larger_first(const void *a, const void *b) {
     return x->index < y->index ? -1 : x->index > y->index;
 }
 
-/* Work order for the pool: big files first, so two workers finish together. */
-static size_t *largest_first(char *const *paths, size_t count) {
+/* Work order for the pool: big files first, so two workers finish together. The same look at
+ * each file notes its identity on disk (`ids`), unless its text comes from elsewhere. */
+static size_t *largest_first(const Run *run, char *const *paths, size_t count,
+                             DlFileIdentity *ids) {
     SizedIndex *sized = malloc((count ? count : 1) * sizeof *sized);
     size_t *order = malloc((count ? count : 1) * sizeof *order);
     if (!sized || !order) abort();
     for (size_t i = 0; i < count; i++) {
         struct stat st;
-        sized[i] = (SizedIndex){stat(paths[i], &st) == 0 ? st.st_size : 0, i};
+        bool found = stat(paths[i], &st) == 0;
+        sized[i] = (SizedIndex){found ? st.st_size : 0, i};
+        ids[i] = (DlFileIdentity){found ? st.st_dev : 0, found ? st.st_ino : 0,
+                                  found && !run->opts->stdin_text && !override_for(run, paths[i])};
     }
     qsort(sized, count, sizeof *sized, larger_first);
     for (size_t i = 0; i < count; i++) order[i] = sized[i].index;
@@ -1116,7 +1122,11 @@ static bool check_once(char *const *paths, size_t count, const DlCheckOptions *o
         run.jobs[i].settings = opts->settings[i];
         run.jobs[i].in_build = true;
     }
-    run.order = largest_first(paths, count);
+    DlFileIdentity *ids = malloc((count ? count : 1) * sizeof *ids);
+    if (!ids) abort();
+    run.order = largest_first(&run, paths, count, ids);
+    size_t *alias_of = dl_aliases_find(paths, ids, count);
+    free(ids);
     const char *parse_all = getenv("DEVLINT_PARSE_ALL");
     run.parse_all = parse_all && *parse_all && strcmp(parse_all, "0") != 0;
 
@@ -1252,9 +1262,12 @@ static bool check_once(char *const *paths, size_t count, const DlCheckOptions *o
     }
 
     bool again = run.partial && (run.not_enough || run.marks_uncertain);
+    DlResult aliased = {0}; /* the results of files reached again through another path */
     for (size_t i = 0; i < count; i++) {
         FileJob *job = &run.jobs[i];
-        if (!again) dl_result_merge(out, &job->result);
+        if (!again)
+            dl_result_merge(alias_of && alias_of[i] != DL_NOT_AN_ALIAS ? &aliased : out,
+                            &job->result);
         dl_result_free(&job->result);
         dl_vec_free(&job->prior_reads);
         dl_vec_free(&job->defined);
@@ -1289,10 +1302,14 @@ static bool check_once(char *const *paths, size_t count, const DlCheckOptions *o
     free(run.order);
     free(run.jobs);
     if (again) {
+        free(alias_of);
         dl_timing_mark("a result may read a file the partial build left out: checking again");
         return false;
     }
     dl_result_sort(out);
+    if (alias_of) dl_aliases_fold(out, &aliased, paths, alias_of, count);
+    dl_result_free(&aliased);
+    free(alias_of);
     dl_timing_mark("merge and free");
     return true;
 }

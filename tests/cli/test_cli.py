@@ -661,6 +661,61 @@ class Walk(CliTestCase):
         self.assertEqual(len(keys), 12)
 
 
+class Links(CliTestCase):
+    """A file reached through several paths (symlinks, hard links) is one file: its findings are
+    reported once, where the file is, and --fix edits it once."""
+
+    def link(self, target, name):
+        os.makedirs(os.path.dirname(os.path.join(self.dir, name)), exist_ok=True)
+        os.symlink(target, os.path.join(self.dir, name))
+
+    def test_a_symlinked_file_is_reported_once_at_its_own_path(self):
+        self.write("a/m.py", BUGGY)
+        self.link("../a/m.py", "b/m.py")
+        self.link("../a/m.py", "c/m.py")
+        doc = self.run_json(".", expect_exit=1)
+        self.assertEqual(self.codes(doc), [("a/m.py", 3, "DL101")])
+        self.assertEqual(doc["files_checked"], 1)
+        text = self.run_cli(".")
+        self.assertIn("Found 1 problem in 1 file", text.stdout)
+
+    def test_fix_through_symlinks_edits_the_file_once(self):
+        self.write("a/m.py", BUGGY)
+        self.link("../a/m.py", "b/m.py")
+        proc = self.run_cli("--fix", ".")
+        self.assertExit(proc, 0)
+        with open(os.path.join(self.dir, "a/m.py")) as f:
+            self.assertEqual(f.read(), CLEAN)
+        self.assertTrue(os.path.islink(os.path.join(self.dir, "b/m.py")))
+
+    def test_a_link_to_a_file_not_checked_reports_at_the_link(self):
+        self.write("a/m.py", BUGGY)
+        self.link("../a/m.py", "b/m.py")
+        self.link("../a/m.py", "b/n.py")
+        doc = self.run_json("b", expect_exit=1)
+        self.assertEqual(self.codes(doc), [("b/m.py", 3, "DL101")])
+
+    def test_hard_links_are_one_file(self):
+        self.write("a/m.py", BUGGY)
+        os.makedirs(os.path.join(self.dir, "b"))
+        os.link(os.path.join(self.dir, "a/m.py"), os.path.join(self.dir, "b/m.py"))
+        doc = self.run_json(".", expect_exit=1)
+        self.assertEqual(self.codes(doc), [("a/m.py", 3, "DL101")])
+
+    def test_each_link_is_still_a_module_of_its_directory(self):
+        # b/model.py links to a/model.py; b's train.py imports it as its sibling `model` and
+        # never moves the module it builds (DL105 needs to know that Net is a module)
+        self.write("a/model.py", "import torch.nn as nn\n\n\nclass Net(nn.Module):\n"
+                   "    def __init__(self):\n        super().__init__()\n"
+                   "        self.fc = nn.Linear(4, 2)\n\n"
+                   "    def forward(self, x):\n        return self.fc(x)\n")
+        self.link("../a/model.py", "b/model.py")
+        self.write("b/train.py", "import torch\nfrom model import Net\n\n\ndef main():\n"
+                   "    net = Net()\n    x = torch.randn(8, 4).cuda()\n    return net(x)\n")
+        doc = self.run_json(".", expect_exit=1)
+        self.assertEqual([(p, c) for p, _, c in self.codes(doc)], [("b/train.py", "DL105")])
+
+
 class Suppressions(CliTestCase):
     def check_line(self, line):
         self.write("bug.py", "import torch\nx = torch.randn(4, 10)\n" + line + "\n")
