@@ -26,7 +26,8 @@ static const char doc[] =
     "## When it does not fire\n"
     "- the loader has `pin_memory=True` (directly, in a `**kwargs` dict, or in a helper);\n"
     "- the tensor was `.pin_memory()`-ed;\n"
-    "- whether the memory is pinned is unknown (a loader passed in as a parameter).\n";
+    "- whether the memory is pinned is unknown (a loader passed in as a parameter, a factory's\n"
+    "  `pin_memory=` given a variable).\n";
 
 static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
     extern const DlRule dl_rule_DL202;

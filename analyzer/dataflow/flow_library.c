@@ -335,9 +335,12 @@ const DlValue *flow_eval_factory(Flow *F, const DlExpr *call, DlFactoryKind kind
         return flow_mk(F, DL_KIND_TENSOR);
     DlValue *t = flow_mk_tensor(F, DL_DEV_CPU, NULL, DL_ORIGIN_FACTORY, call->span);
     if (one_dim) t->flags |= DL_VF_ONE_DIM;
+    /* pageable unless pin_memory=True; not known when it is a variable (ChatTTS's
+     * `torch.tensor(data, pin_memory=pin_memory)` in a helper) */
     const DlArg *pin = dl_ir_keyword(call, "pin_memory");
     bool pinned = pin && pin->value->kind == DL_EX_CONST && flow_streq(pin->value->name, "True");
-    t->flags |= DL_VF_PIN_KNOWN | (pinned ? DL_VF_PINNED : 0); /* pageable unless pin_memory=True */
+    bool written = !pin || pin->value->kind == DL_EX_CONST;
+    if (written) t->flags |= DL_VF_PIN_KNOWN | (pinned ? DL_VF_PINNED : 0);
     if (F->place.cuda_context) t->flags |= DL_VF_CUDA_CONTEXT;
     /* torch.tensor(3.0) / torch.tensor(eps): a 0-dim scalar tensor may meet any device */
     if (q &&
