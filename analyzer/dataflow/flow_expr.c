@@ -283,6 +283,14 @@ static bool loss_without_weight(const DlValue *v, const DlExpr *x) {
            !dl_call_may_give_a_weight(x, false);
 }
 
+/* `self.org_module = [org_module]`: a module handed in, wrapped in a one-item list so that
+ * nn.Module does not register it (LoRA wrappers keep the layer they patch this way, kohya's
+ * sd-scripts): its owner, the caller, moves and saves it. */
+static bool hides_a_module_handed_in(const Flow *F, const DlExpr *e) {
+    return e->kind == DL_EX_LIST && e->item_count == 1 && e->items[0]->kind == DL_EX_NAME &&
+           F->fn && flow_param_index(F->fn, e->items[0]->name) > 0; /* not self */
+}
+
 const DlValue *flow_eval_sequence(Flow *F, const DlExpr *e) {
     DlValue *s = flow_mk(F, DL_KIND_SEQ);
     bool dict = e->kind == DL_EX_DICT;
@@ -295,7 +303,8 @@ const DlValue *flow_eval_sequence(Flow *F, const DlExpr *e) {
         const DlValue *v = x ? flow_eval(F, x) : flow_unknown();
         items[i] = v;
         elem = elem ? dl_value_join(F->arena, elem, v) : v;
-        if (flow_adds_unregistered_state(v) && !loss_without_weight(v, x))
+        if (flow_adds_unregistered_state(v) && !loss_without_weight(v, x) &&
+            !hides_a_module_handed_in(F, e))
             s->flags |= DL_VF_HAS_MODULES;
         if (dict && (e->items[2 * i] ? flow_is_device_key(e->items[2 * i])
                                      : (v->flags & DL_VF_HOLDS_DEVICE) != 0))
