@@ -868,6 +868,10 @@ const DlValue *flow_param_value(Flow *F, const DlFunction *fn, uint32_t i) {
     if (flow_name_says_loader(p->name)) {
         DlValue *l = flow_loader_value(F, p->span);
         l->var = p->name;
+        /* `def train(dataloader)` in a file whose DataLoaders collate their batches onto the
+         * device (the torchtext tutorial): which one it is handed, and so where its batches
+         * are, is not known */
+        if (flow_file_collates_onto_a_device(F)) l->elem = flow_unknown();
         return l;
     }
     if (p->default_value) {

@@ -155,6 +155,9 @@ const DlValue *flow_device_keyword(Flow *F, const DlExpr *call, const DlValue *c
  * pack_padded_sequence) or moved by `fn` itself: a CPU tensor there meets no device
  * (flow_host_params.c). */
 uint32_t flow_host_only_params(const DlFunction *fn);
+/* Whether a DataLoader built in this file is given a project collate function that puts its
+ * batches on a device (flow_library.c). */
+bool flow_file_collates_onto_a_device(Flow *F);
 /* Whether `name` is a parameter of the running function that it hands to a layer as a size
  * (`nn.Linear(d, name)`) and never rebinds: an integer (flow_size_params.c). */
 bool flow_param_is_layer_size(Flow *F, const char *name);

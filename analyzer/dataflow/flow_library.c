@@ -428,9 +428,76 @@ static void mark(DlClassInfo *cls, DlFunctionInfo *fn) {
     dl_project_note_mark(cls, fn); /* for the file's cache entry (driver/check.c) */
 }
 
+/* A tensor on a device, or a tuple or list holding one. */
+static bool holds_a_device_tensor(const DlValue *v, int depth) {
+    if (!v || depth > 4) return false;
+    if (flow_is_tensor(v)) return dl_value_on_device(v);
+    if (v->kind != DL_KIND_SEQ) return false;
+    if (holds_a_device_tensor(v->elem, depth + 1)) return true;
+    for (uint32_t i = 0; i < v->item_count; i++)
+        if (holds_a_device_tensor(v->items[i], depth + 1)) return true;
+    return false;
+}
+
+/* A project collate function whose batches it puts on a device itself (the torchtext
+ * tutorials' `collate_batch` ends `return labels.to(device), text.to(device), ...`). */
+static const DlFunctionInfo *collates_onto_a_device(const DlValue *collate) {
+    if (collate->kind != DL_KIND_FUNCTION || !collate->cls) return NULL;
+    const DlFunctionInfo *fi = (const DlFunctionInfo *)collate->cls;
+    return fi->ret && holds_a_device_tensor(fi->ret, 0) ? fi : NULL;
+}
+
+static bool expr_collates_onto_a_device(Flow *F, const DlExpr *e, int depth) {
+    if (!e || depth > 64) return false;
+    if (e->kind == DL_EX_CALL) {
+        const DlArg *c = dl_ir_keyword(e, "collate_fn");
+        if (c && c->value->kind == DL_EX_NAME) {
+            const DlFunctionInfo *fi =
+                dl_project_find_function(F->env->project, F->env->file, c->value->name);
+            if (fi && fi->ret && holds_a_device_tensor(fi->ret, 0)) return true;
+        }
+    }
+    if (expr_collates_onto_a_device(F, e->object, depth + 1)) return true;
+    for (uint32_t i = 0; i < e->item_count; i++)
+        if (expr_collates_onto_a_device(F, e->items[i], depth + 1)) return true;
+    for (uint32_t i = 0; i < e->arg_count; i++)
+        if (expr_collates_onto_a_device(F, e->args[i].value, depth + 1)) return true;
+    return false;
+}
+
+static bool block_collates_onto_a_device(Flow *F, const DlBlock *b, int depth) {
+    if (depth > 64) return false;
+    for (uint32_t i = 0; i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS || s->kind == DL_ST_IMPORT) continue;
+        if (expr_collates_onto_a_device(F, s->value, 0)) return true;
+        for (uint32_t w = 0; s->kind == DL_ST_WITH && w < s->with_count; w++)
+            if (expr_collates_onto_a_device(F, s->withs[w], 0)) return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (block_collates_onto_a_device(F, inner, depth + 1)) return true;
+    }
+    return false;
+}
+
+bool flow_file_collates_onto_a_device(Flow *F) {
+    const DlModuleIR *m = F->env->file->module;
+    if (block_collates_onto_a_device(F, &m->body, 0)) return true;
+    for (uint32_t i = 0; i < m->function_count; i++)
+        if (block_collates_onto_a_device(F, &m->functions[i]->body, 0)) return true;
+    return false;
+}
+
 const DlValue *flow_eval_dataloader(Flow *F, const DlExpr *call, const DlValue *const *argv) {
     DlValue *l = flow_loader_value(F, call->span);
     l->flags |= flow_loader_pin_flags(call, argv);
+    /* its batches are what the collate function returns, when that puts them on a device */
+    for (uint32_t i = 0; i < call->arg_count; i++) {
+        const char *kw = call->args[i].keyword;
+        const DlFunctionInfo *fi =
+            kw && flow_streq(kw, "collate_fn") ? collates_onto_a_device(argv[i]) : NULL;
+        if (fi) l->elem = flow_rebase(F, fi->ret, fi->module);
+    }
     if (F->env->recorder && flow_uses_workers(F, call)) {
         /* note, project-wide, what the workers run (DL113). Leaves (driver/sharing.h) are
          * summarised in parallel and may mark the same shared class: the stores are atomic, and
