@@ -2,6 +2,7 @@
  * move in place; the moved copy is thrown away. */
 #include <string.h>
 
+#include "dataflow/torch_api.h"
 #include "rules/facts.h"
 
 static const char doc[] =
@@ -26,7 +27,9 @@ static const char doc[] =
     "x = x.to(device)\n"
     "out = model(x)\n"
     "```\n"
-    "For a list of tensors, rebuild the list: `tensors = [t.to(device) for t in tensors]`.\n\n"
+    "For a list of tensors, rebuild the list: `tensors = [t.to(device) for t in tensors]`.\n"
+    "A cast alone (`x.to(torch.float16)`, `x.to(q.dtype)`) is the same bug: tensors are not\n"
+    "cast in place either, and the message says so.\n\n"
     "## Fix safety\n"
     "The fix assigns the result back to the same name (`x = x.to(device)`). It is safe: the\n"
     "statement had no effect before. For a loop over a list or a dict of tensors the fix\n"
@@ -88,6 +91,18 @@ static DlFix *rebuild_fix(DlRuleContext *ctx, const DlDiscardFact *fact) {
     return fix;
 }
 
+/* `x.to(q.dtype)`, `x.to(torch.float16)`, `x.to(dtype=...)`: a cast alone, no device named. */
+static bool casts_only(DlRuleContext *ctx, const DlExpr *call) {
+    if (!call->object || call->object->kind != DL_EX_ATTR || strcmp(call->object->name, "to") != 0 ||
+        call->arg_count != 1)
+        return false;
+    const DlArg *a = &call->args[0];
+    if (a->keyword) return strcmp(a->keyword, "dtype") == 0;
+    const DlExpr *v = a->value;
+    if (v->kind != DL_EX_ATTR) return false;
+    return strcmp(v->name, "dtype") == 0 || dl_torch_is_dtype(dl_rule_text(ctx, v->span));
+}
+
 static void on_discard(DlRuleContext *ctx, const DlDiscardFact *fact) {
     extern const DlRule dl_rule_DL101;
     /* `torch.zeros(1).to(device)`: a tensor made for the statement alone, moved to start the
@@ -109,16 +124,23 @@ static void on_discard(DlRuleContext *ctx, const DlDiscardFact *fact) {
             call, recv);
         fix = rebuild_fix(ctx, fact);
     } else {
+        /* glide-text2im's `self.positional_embedding.to(th.float16)`: no move, the same bug */
+        const char *why = casts_only(ctx, fact->call)
+                              ? dl_arena_printf(arena,
+                                                "tensors are not cast in place, so `%s` keeps its "
+                                                "dtype",
+                                                recv)
+                              : dl_arena_printf(arena, "tensors do not move in place, so %s", where);
         /* `(x % 2).to(d)` has no name to assign back to: only the advice to use the result */
         message = plain_target(fact->receiver)
                       ? dl_arena_printf(arena,
-                                        "the result of `%s` is thrown away: tensors do not move "
-                                        "in place, so %s; assign it: `%s = %s`",
-                                        call, where, recv, call)
+                                        "the result of `%s` is thrown away: %s; assign it: "
+                                        "`%s = %s`",
+                                        call, why, recv, call)
                       : dl_arena_printf(arena,
-                                        "the result of `%s` is thrown away: tensors do not move "
-                                        "in place, so %s; use the result (bind it to a name)",
-                                        call, where);
+                                        "the result of `%s` is thrown away: %s; use the result "
+                                        "(bind it to a name)",
+                                        call, why);
         /* C++: not through a cast (`(void)x.to(d);`) nor onto a const reference */
         const char *ctype = dl_expr_ctype(fact->receiver);
         bool cpp_blocked = ctype && (strncmp(ctype, "const ", 6) == 0 ||

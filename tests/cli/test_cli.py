@@ -306,6 +306,24 @@ class TextFormat(CliTestCase):
         self.assertTrue(inline.endswith("move it: `nn.Linear(2, 2).to(device)`"), inline)
         self.assertTrue(named.endswith("move it: `model = model.to(device)`"), named)
 
+    def test_a_cast_thrown_away_is_called_a_cast(self):
+        # HunyuanVideo's `attn_bias.to(q.dtype)`: the message spoke of moving, to a device the
+        # tensor was already on
+        self.write("attn.py", "import torch\n\n\n"
+                              "def bias(q):\n"
+                              "    b = torch.zeros(4, 4, device=q.device)\n"
+                              "    b.to(q.dtype)\n"
+                              "    b.to(torch.float16)\n"
+                              "    b.to(q.device, torch.float16)\n"
+                              "    return b\n")
+        doc = self.run_json("--no-cache", ".", expect_exit=1)
+        self.assertEqual(self.codes(doc), [("attn.py", 6, "DL101"), ("attn.py", 7, "DL101"),
+                                           ("attn.py", 8, "DL101")])
+        by_dtype, by_name, with_device = (f["message"] for f in doc["findings"])
+        self.assertIn("tensors are not cast in place, so `b` keeps its dtype", by_dtype)
+        self.assertIn("tensors are not cast in place", by_name)
+        self.assertIn("tensors do not move in place", with_device)
+
     def test_summary_counts_problems_and_files(self):
         self.write("a.py", BUGGY)
         self.write("b.py", BUGGY)
