@@ -974,8 +974,12 @@ void flow_seed_attributes(Flow *F, const DlClassInfo *c, int depth) {
             r->items = NULL;
             r->item_count = 0;
             v = r;
-        } else if (!F->owner->is_module && F->owner->maybe_module && flow_is_module_like(v)) {
-            /* the owner may be a module: then this one is registered and moves with it */
+        } else if (!F->owner->is_module && flow_is_module_like(v) &&
+                   (F->owner->maybe_module ||
+                    (F->owner->has_own_to && v->dev == DL_DEV_CPU && !(v->flags & DL_VF_MOVED)))) {
+            /* the owner may be a module: then this one is registered and moves with it; or
+             * the owner defines its own to() (an RL agent moving its actor and critics): where
+             * a module it built is when a method runs is not known */
             DlValue *r = dl_value_copy(F->arena, v);
             r->dev = DL_DEV_UNKNOWN;
             r->dev_name = NULL;
