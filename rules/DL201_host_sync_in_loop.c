@@ -6,7 +6,8 @@
 
 static const char doc[] =
     "## What it does\n"
-    "Finds `.item()`, `.cpu()`, `.tolist()`, `print(t)`, `float(t)`, `int(t)`, `bool(t)` and\n"
+    "Finds `.item()`, `.cpu()` (also `.type(torch.FloatTensor)`, a copy to the host),\n"
+    "`.tolist()`, `print(t)`, `float(t)`, `int(t)`, `bool(t)` and\n"
     "`if t:` on a tensor that is on a device, in every iteration of a loop over a data loader\n"
     "(`enumerate(loader)`, `tqdm(loader)` included) or of a `while` loop driven by a step counter.\n\n"
     "## Why is this bad?\n"

@@ -594,9 +594,39 @@ static bool returns_the_receiver(Flow *F, const char *m, const DlExpr *recv_expr
     return factory && dl_name_in_list(factory, float32_factories);
 }
 
+DlDeviceTag flow_legacy_type_device(Flow *F, const DlExpr *call) {
+    static const char *const scalars[] = {"Float", "Double", "Half", "BFloat16", "Byte", "Char",
+                                          "Short", "Int",    "Long", "Bool",     NULL};
+    const DlExpr *a = dl_ir_positional(call, 0);
+    const DlArg *dtype = a ? NULL : dl_ir_keyword(call, "dtype");
+    const char *q = flow_qualify(F, a ? a : dtype ? dtype->value : NULL);
+    if (!q || strncmp(q, "torch.", 6) != 0) return DL_DEV_UNKNOWN;
+    const char *rest = q + 6;
+    bool cuda = strncmp(rest, "cuda.", 5) == 0;
+    if (cuda) rest += 5;
+    size_t n = strlen(rest);
+    if (n <= 6 || strcmp(rest + n - 6, "Tensor") != 0) return DL_DEV_UNKNOWN;
+    char scalar[16];
+    if (n - 6 >= sizeof scalar) return DL_DEV_UNKNOWN;
+    memcpy(scalar, rest, n - 6);
+    scalar[n - 6] = '\0';
+    if (!dl_name_in_list(scalar, scalars)) return DL_DEV_UNKNOWN;
+    return cuda ? DL_DEV_CUDA : DL_DEV_CPU;
+}
+
 const DlValue *flow_eval_tensor_method(Flow *F, const DlExpr *call, const DlExpr *recv_expr,
                                        const DlValue *recv, const char *m,
                                        const DlValue *const *argv) {
+    DlDeviceTag legacy = flow_streq(m, "type") ? flow_legacy_type_device(F, call) : DL_DEV_UNKNOWN;
+    if (legacy) {
+        DlValue *target = flow_mk(F, DL_KIND_DEVICE);
+        target->dev = legacy;
+        target->dev_name = legacy == DL_DEV_CUDA ? "cuda" : NULL;
+        DlValue *r = flow_with_device(F, recv, target, DL_ORIGIN_MOVED, call->span);
+        r->var = NULL;
+        r->items = NULL;
+        return r;
+    }
     if (flow_is_move_method(m)) {
         const DlValue *target = flow_move_target(F, call, m, argv);
         if (!target) {

@@ -270,8 +270,10 @@ void flow_sync_facts(Flow *F, const DlExpr *call, const char *q, const DlExpr *r
                      const DlValue *recv, const DlValue *const *argv) {
     if (recv && recv_expr) {
         const char *m = call->object->name;
+        /* `t.type(torch.FloatTensor)` copies to the host as `.cpu()` does */
         if (flow_streq(m, "item") || flow_streq(m, "tolist") || flow_streq(m, "numpy") ||
-            flow_streq(m, "cpu"))
+            flow_streq(m, "cpu") ||
+            (flow_streq(m, "type") && flow_legacy_type_device(F, call) == DL_DEV_CPU))
             flow_sync(F, call, recv_expr, recv, m);
         return;
     }

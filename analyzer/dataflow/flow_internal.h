@@ -155,6 +155,10 @@ const DlValue *flow_device_keyword(Flow *F, const DlExpr *call, const DlValue *c
  * pack_padded_sequence) or moved by `fn` itself: a CPU tensor there meets no device
  * (flow_host_params.c). */
 uint32_t flow_host_only_params(const DlFunction *fn);
+/* `t.type(torch.FloatTensor)`, `t.type(torch.cuda.LongTensor)`: a legacy tensor type names a
+ * device too (torch.FloatTensor is a CPU type, torch.cuda.FloatTensor a CUDA one); the device
+ * the cast makes, or DL_DEV_UNKNOWN (`t.type(torch.float32)` keeps it). */
+DlDeviceTag flow_legacy_type_device(Flow *F, const DlExpr *call);
 /* Whether a DataLoader built in this file is given a project collate function that puts its
  * batches on a device (flow_library.c). */
 bool flow_file_collates_onto_a_device(Flow *F);
