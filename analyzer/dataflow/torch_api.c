@@ -140,7 +140,8 @@ bool dl_torch_is_loss_class(const char *q) {
     const char *m = member_of(q, "torch.nn");
     if (!is_class_name(m)) return false;
     size_t n = strlen(m);
-    return n > 4 && strcmp(m + n - 4, "Loss") == 0;
+    /* NLLLoss2d: NLLLoss's old name for images, still in torch.nn (deprecated) */
+    return (n > 4 && strcmp(m + n - 4, "Loss") == 0) || strcmp(m, "NLLLoss2d") == 0;
 }
 
 bool dl_torch_is_stateless_module(const char *q) {
