@@ -70,10 +70,6 @@ static void move_to(char **path, const char *reported) {
     *path = copy;
 }
 
-static int place_order(const void *a, const void *b) {
-    return dl_diag_cmp_place(a, b);
-}
-
 /* Whether the sorted findings [0, n) of `r` have one at `d`'s place. */
 static bool has_place(const DlResult *r, size_t n, const DlDiag *d) {
     size_t lo = 0, hi = n;
@@ -101,17 +97,18 @@ void dl_aliases_fold(DlResult *out, DlResult *aliased, char *const *paths,
         if (alias_of[i] != DL_NOT_AN_ALIAS) dl_path_map_put(&aliases, paths[i], paths[alias_of[i]]);
     for (size_t i = 0; i < aliased->diag_count; i++)
         move_to(&aliased->diags[i].path, reported_as(&aliases, aliased->diags[i].path));
-    if (aliased->diag_count > 1)
-        qsort(aliased->diags, aliased->diag_count, sizeof *aliased->diags, place_order);
-    size_t own = out->diag_count, last_added = DL_NOT_AN_ALIAS;
+    dl_result_sort(aliased); /* by place first: one place's findings are neighbours */
+    size_t own = out->diag_count, last_added = 0;
+    bool added = false;
     for (size_t i = 0; i < aliased->diag_count; i++) {
         DlDiag *d = &aliased->diags[i];
         if (has_place(out, own, d) ||
-            (last_added != DL_NOT_AN_ALIAS && dl_diag_cmp_place(&out->diags[last_added], d) == 0)) {
+            (added && dl_diag_cmp_place(&out->diags[last_added], d) == 0)) {
             dl_diag_free(d);
             continue;
         }
         last_added = out->diag_count;
+        added = true;
         dl_result_add_diag(out, *d);
     }
     free(aliased->diags);
