@@ -806,6 +806,39 @@ static const char *plain_annotation(Flow *F, const DlExpr *a, int depth) {
     return plain && dl_name_in_list(plain, plain_types) ? plain : NULL;
 }
 
+/* A container of plain values an annotation names (`list[int]`, `tuple[int, ...]`,
+ * `Sequence[float]`, `dict[str, int]`, `torch.Size`), also through a union with None: what
+ * BoTorch's transforms keep as indices and batch shapes, which hold no device. */
+static bool plain_container_annotation(Flow *F, const DlExpr *a, int depth) {
+    if (!a || depth > 8) return false;
+    if (a->kind == DL_EX_BINOP && flow_streq(a->name, "|") && a->item_count == 2) {
+        bool none0 = a->items[0]->kind == DL_EX_CONST && flow_streq(a->items[0]->name, "None");
+        bool none1 = a->items[1]->kind == DL_EX_CONST && flow_streq(a->items[1]->name, "None");
+        if (none0 == none1) return false;
+        return plain_container_annotation(F, a->items[none0 ? 1 : 0], depth + 1);
+    }
+    const char *q = flow_qualify(F, a->kind == DL_EX_SUBSCRIPT ? a->object : a);
+    const DlExpr *named = a->kind == DL_EX_SUBSCRIPT ? a->object : a;
+    const char *name = q ? q : named->kind == DL_EX_NAME ? named->name : NULL;
+    if (!name) return false;
+    if (a->kind != DL_EX_SUBSCRIPT) return flow_streq(name, "torch.Size");
+    if (flow_streq(name, "typing.Optional") || flow_streq(name, "Optional"))
+        return a->item_count == 1 && plain_container_annotation(F, a->items[0], depth + 1);
+    static const char *const containers[] = {
+        "list",  "tuple", "set", "frozenset", "dict", "typing.List", "typing.Tuple", "typing.Set",
+        "typing.Dict", "typing.Sequence", "collections.abc.Sequence", "List", "Tuple", "Set",
+        "Dict", "Sequence", NULL};
+    if (!dl_name_in_list(name, containers) || !a->item_count) return false;
+    for (uint32_t i = 0; i < a->item_count; i++) {
+        const DlExpr *item = a->items[i];
+        bool ellipsis = item->kind == DL_EX_CONST && flow_streq(item->name, "...");
+        if (!ellipsis && !plain_annotation(F, item, depth + 1) &&
+            !plain_container_annotation(F, item, depth + 1))
+            return false;
+    }
+    return true;
+}
+
 const DlValue *flow_param_value(Flow *F, const DlFunction *fn, uint32_t i) {
     const DlParam *p = &fn->params[i];
     if (p->star) return flow_unknown();
@@ -857,6 +890,11 @@ const DlValue *flow_param_value(Flow *F, const DlFunction *fn, uint32_t i) {
             if (flow_streq(plain, "str")) return flow_mk(F, DL_KIND_STRING);
         }
         if (q && dl_torch_is_dataloader(q)) return flow_loader_value(F, p->span);
+        if (plain_container_annotation(F, p->annotation, 0) && !flow_name_says_device(F, p->name)) {
+            DlValue *s = flow_mk(F, DL_KIND_SEQ);
+            s->elem = flow_mk(F, DL_KIND_SCALAR);
+            return s;
+        }
     }
     if (flow_name_says_device(F, p->name) && !p->default_value)
         return flow_named_device(F, p->name, p->span);
