@@ -38,7 +38,8 @@ static const char doc[] =
     "  that returns no tensor on a device (`agent.update(rollouts)` returning its losses as\n"
     "  numbers): it may wait for the device inside;\n"
     "- the timed work is CPU-only, or its device is unknown, or queues nothing (metadata such\n"
-    "  as `x.size()` or `model.parameters()`, hooks registered with `register_*`);\n"
+    "  as `x.size()` or `model.parameters()`, hooks registered with `register_*`, `zero_grad()`\n"
+    "  which sets the gradients to None unless given `set_to_none=False`);\n"
     "- the elapsed time is only compared with a limit (`if time.time() - start > max_time:`):\n"
     "  a time budget, not a measurement.\n";
 

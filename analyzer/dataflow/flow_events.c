@@ -53,6 +53,12 @@ bool flow_touches_device(Flow *F, const DlExpr *call, const char *q, const DlVal
     const DlExpr *callee = call->object;
     if (recv) {
         if (flow_metadata_method(callee->name)) return false;
+        /* `zero_grad()` sets the gradients to None (set_to_none=True is the default since
+         * torch 2.0): no kernel; only `set_to_none=False` zeroes them on the device */
+        if (flow_streq(callee->name, "zero_grad")) {
+            const DlArg *a = dl_ir_keyword(call, "set_to_none");
+            return a && a->value->kind == DL_EX_CONST && flow_streq(a->value->name, "False");
+        }
         /* a method of the project's own class, as a project function: it may synchronize
          * inside, and its work is known only by what it returns (checked above) */
         if (is_project_method(F, recv, callee->name)) return false;
