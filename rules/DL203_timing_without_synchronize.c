@@ -32,6 +32,8 @@ static const char doc[] =
     "  (`.item()`, `.cpu()`, a tensor or module moved to the CPU with `.to(\"cpu\")`) happens\n"
     "  before the clock is read, or a blocking copy from the host (`model.to(device)`,\n"
     "  `x.cuda()` without `non_blocking=True`: PyTorch synchronizes the stream after it);\n"
+    "  also a loop whose every iteration ends with such a read (`error.item()` in each round),\n"
+    "  taken to run at least once;\n"
     "- the clock is read where CUDA is not used: in the `else` of a check whose body\n"
     "  synchronizes (`if use_cuda: ...; torch.cuda.synchronize() else: time.time()`);\n"
     "- the last call before the clock is a project function or a method of a project class\n"

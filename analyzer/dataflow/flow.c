@@ -429,11 +429,14 @@ void flow_exec_loop(Flow *F, const DlStmt *s) {
     F->loop_depth++;
     int rounds = F->loop_depth > 2 ? 1 : DL_LOOP_ROUNDS;
     DlFlowState *head = flow_state_copy(F->st);
+    bool body_ends_synced = false;
     for (int round = 0; round < rounds; round++) {
         DlFlowState *saved = F->st;
         F->st = flow_state_copy(head);
         if (iter) flow_bind(F, s->targets[0], flow_element_of(F, iter, s->targets[0]->span));
         flow_exec_block(F, &s->parts->body);
+        const Binding *work = flow_state_find(F->st, "<device-work>");
+        body_ends_synced = !F->st->dead && (!work || !work->value);
         F->st->dead = false; /* break/continue end an iteration, not the loop */
         DlFlowState *next = flow_state_copy(head);
         flow_state_join(F->arena, next, F->st);
@@ -450,6 +453,10 @@ void flow_exec_loop(Flow *F, const DlStmt *s) {
     bool was_dead = F->st->dead;
     flow_state_replace(F->st, head);
     F->st->dead = was_dead;
+    /* a loop whose every iteration ends waiting for the device (`error.item()` each round of
+     * a k-means) leaves nothing queued: a timed loop runs at least once (DL203) */
+    if (body_ends_synced && flow_state_find(F->st, "<device-work>"))
+        flow_state_set(F->st, "<device-work>", NULL);
     if (s->kind == DL_ST_FOR) move_listed_modules(F, s);
     flow_exec_block(F, &s->parts->orelse);
 }
