@@ -91,6 +91,21 @@ static bool float_arithmetic_on_a_setting(const DlExpr *e) {
     return false;
 }
 
+/* `torch.finfo(x.dtype).min`, `torch.iinfo(torch.int32).max`, `np.finfo(np.float32).eps`: a
+ * number (transformers' attention clamps its scores with
+ * `torch.max(w, torch.tensor(torch.finfo(w.dtype).min))`). */
+static bool reads_a_type_limit(Flow *F, const DlExpr *e) {
+    static const char *const limits[] = {"min",  "max",        "eps",             "tiny",
+                                         "bits", "resolution", "smallest_normal", NULL};
+    static const char *const infos[] = {"torch.finfo", "torch.iinfo", "numpy.finfo",
+                                        "numpy.iinfo", NULL};
+    if (e->kind != DL_EX_ATTR || !e->object || e->object->kind != DL_EX_CALL ||
+        !dl_name_in_list(e->name, limits))
+        return false;
+    const char *q = flow_qualify(F, e->object->object);
+    return q && dl_name_in_list(q, infos);
+}
+
 bool flow_scalar_expression(Flow *F, const DlExpr *e, int depth) {
     if (!e || depth > 8) return false;
     switch (e->kind) {
@@ -107,6 +122,7 @@ bool flow_scalar_expression(Flow *F, const DlExpr *e, int depth) {
     case DL_EX_NAME:
     case DL_EX_ATTR: {
         if (dl_expr_ctype(e) && flow_arithmetic_ctype(dl_expr_ctype(e))) return true; /* C++: double eps */
+        if (reads_a_type_limit(F, e)) return true; /* torch.finfo(x.dtype).min */
         if (is_numeric_constant(F, e)) return true; /* torch.tensor(2.0 / torch.pi) */
         const char *key = flow_key_of(F, e);
         const Binding *b = key ? flow_lookup(F, key) : NULL;
