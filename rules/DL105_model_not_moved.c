@@ -75,7 +75,7 @@ static void on_meet(DlRuleContext *ctx, const DlMeetFact *fact) {
         return;
     const DlOperand *dev = dl_meet_device_operand(fact);
     if (!dev || dev == module) return;
-    const char *name = dl_rule_text(ctx, module->expr->span);
+    const char *name = dl_rule_snippet(ctx, module->expr->span); /* quoted: one line */
     /* `model = model.to(device)` for a variable; a module built where it is called
      * (`nn.Linear(2, 2)(x)`) has nothing to assign to */
     DlExprKind k = module->expr->kind;
@@ -92,7 +92,7 @@ static void on_meet(DlRuleContext *ctx, const DlMeetFact *fact) {
     DlFix *fix = NULL;
     const char *where = dl_device_expression(ctx, dev);
     if (where && !m->home && m->dev_span.end) {
-        const char *ctor = dl_rule_text(ctx, m->dev_span);
+        const char *ctor = dl_rule_snippet(ctx, m->dev_span);
         const char *text = dl_arena_printf(dl_rule_arena(ctx), ".to(%s)", where);
         fix = dl_rule_fix_replace(
             ctx, dl_arena_printf(dl_rule_arena(ctx), "Move it where it is built: `%s%s`", ctor, text),

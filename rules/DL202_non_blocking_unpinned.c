@@ -38,7 +38,7 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
         dl_ir_non_blocking(fact->call) != 1)
         return;
     if (!(v->flags & DL_VF_PIN_KNOWN) || (v->flags & DL_VF_PINNED)) return;
-    const char *recv = dl_rule_text(ctx, fact->receiver->span);
+    const char *recv = dl_rule_snippet(ctx, fact->receiver->span);
     const char *source = v->origin == DL_ORIGIN_BATCH
                              ? "a batch from a DataLoader built without `pin_memory=True`"
                              : "a tensor in pageable (not pinned) host memory";

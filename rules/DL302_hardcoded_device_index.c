@@ -65,7 +65,7 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
         arena,
         "`%s` in a distributed script that never calls `torch.cuda.set_device(local_rank)`: "
         "\"cuda\" is GPU 0 in every rank; set the device per rank first",
-        dl_rule_text(ctx, fact->call->span));
+        dl_rule_snippet(ctx, fact->call->span));
     dl_report_finding(ctx, &dl_rule_DL302, fact->call->span, fact->call->span, message, NULL);
 }
 

@@ -13,6 +13,18 @@ const char *flow_text(Flow *F, DlSpan span) {
 const char *flow_short_text(Flow *F, DlSpan span) {
     const char *t = flow_text(F, span);
     size_t n = strcspn(t, "\r\n");
+    char quote = 0; /* a comment ending the first line of a call written over lines is left out */
+    for (size_t i = 0; i < n; i++) {
+        if (quote && t[i] == '\\') {
+            i++;
+        } else if (t[i] == '\'' || t[i] == '"') {
+            quote = !quote ? t[i] : quote == t[i] ? 0 : quote;
+        } else if (!quote && t[i] == '#') {
+            while (i && (t[i - 1] == ' ' || t[i - 1] == '\t')) i--;
+            n = i;
+            break;
+        }
+    }
     if (n > 60) n = 57;
     if (n == strlen(t)) return t;
     return dl_ir_cut(F->arena, t, n); /* `CachedEmbeddingBag(...)`: what was cut is closed */

@@ -71,7 +71,18 @@ const char *dl_ir_span_snippet(DlArena *arena, const DlSource *src, DlSpan span)
         return dl_arena_strndup(arena, t, n);
     char *flat = dl_arena_alloc(arena, n + 1); /* every run of blanks and breaks one space */
     size_t len = 0;
+    char quote = 0; /* inside a string literal opened by this quote */
     for (size_t i = 0; i < n; i++) {
+        if (quote && t[i] == '\\' && i + 1 < n) {
+            flat[len++] = t[i++];
+            flat[len++] = t[i];
+            continue;
+        }
+        if (t[i] == '\'' || t[i] == '"') quote = !quote ? t[i] : quote == t[i] ? 0 : quote;
+        if (!quote && t[i] == '#') { /* a comment of a call written over lines ends there */
+            while (i + 1 < n && t[i + 1] != '\n') i++;
+            continue;
+        }
         bool blank = t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r';
         if (!blank) {
             flat[len++] = t[i];

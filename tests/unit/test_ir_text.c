@@ -59,3 +59,9 @@ Test(ir_text, snippet_cuts_long_code_with_its_brackets_closed) {
     cr_assert(strncmp(s, head, strlen(head)) == 0, "%s", s);
     cr_assert_str_eq(s + strlen(s) - 4, "...)", "%s", s);
 }
+
+Test(ir_text, snippet_leaves_out_comments_but_not_a_hash_in_a_string) {
+    cr_assert_str_eq(snippet_of("Conv(a=1,  # the size\n     b='#2',\n     c=\"it's\")  # end"),
+                     "Conv(a=1, b='#2', c=\"it's\")");
+    cr_assert_str_eq(snippet_of("f(\"a \\\" # b\",\n  x)"), "f(\"a \\\" # b\", x)");
+}
