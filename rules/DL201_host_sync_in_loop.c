@@ -50,16 +50,19 @@ static void on_sync(DlRuleContext *ctx, const DlSyncFact *fact) {
     if (fact->place->steps_environment) return; /* the action must reach the simulator */
     if (strcmp(fact->how, "numpy") == 0 || strchr(fact->how, '.')) return; /* DL108's */
     DlArena *arena = dl_rule_arena(ctx);
-    const char *what = strcmp(fact->how, "if") == 0
-                           ? dl_arena_printf(arena, "testing `%s` as a condition",
-                                             dl_rule_snippet(ctx, fact->tensor->span))
-                           : dl_arena_printf(arena, "`%s`", dl_rule_snippet(ctx, fact->site->span));
+    const char *tensor = dl_rule_snippet(ctx, fact->tensor->span);
+    const char *what =
+        strcmp(fact->how, "if") == 0 ? dl_arena_printf(arena, "testing `%s` as a condition", tensor)
+        /* `f"{loss:.4f}"`: the site is the value, so say what is done with it */
+        : strcmp(fact->how, "format") == 0
+            ? dl_arena_printf(arena, "formatting `%s` into a string", tensor)
+            : dl_arena_printf(arena, "`%s`", dl_rule_snippet(ctx, fact->site->span));
     const char *message = dl_arena_printf(
         arena,
         "%s waits for the device in every iteration of the loop at %s (%s); accumulate on "
         "the device and read it once per epoch or every N steps",
         what, dl_rule_where(ctx, NULL, fact->place->batch_loop->span.start),
-        dl_rule_describe(ctx, dl_rule_snippet(ctx, fact->tensor->span), fact->value));
+        dl_rule_describe(ctx, tensor, fact->value));
     dl_report_finding(ctx, &dl_rule_DL201, fact->site->span, fact->site->span, message, NULL);
 }
 

@@ -324,6 +324,20 @@ class TextFormat(CliTestCase):
         self.assertIn("tensors are not cast in place", by_name)
         self.assertIn("tensors do not move in place", with_device)
 
+    def test_a_value_formatted_into_a_string_is_named_as_formatted(self):
+        # deep-text-recognition's `print(f"{confidence_score:0.4f}")` said only "`confidence_score`
+        # waits for the device", as if the name itself were the read
+        self.write("loop.py", "import torch\n\n\n"
+                              "def run(model: torch.nn.Module, loader, device):\n"
+                              "    model = model.to(device)\n"
+                              "    for x in loader:\n"
+                              "        score = model(x.to(device)).max()\n"
+                              "        print(f\"{score:0.4f}\")\n")
+        doc = self.run_json("--no-cache", ".", expect_exit=1)
+        self.assertEqual(self.codes(doc), [("loop.py", 8, "DL201")])
+        self.assertTrue(doc["findings"][0]["message"].startswith(
+            "formatting `score` into a string waits for the device"), doc["findings"][0]["message"])
+
     def test_summary_counts_problems_and_files(self):
         self.write("a.py", BUGGY)
         self.write("b.py", BUGGY)
