@@ -108,12 +108,14 @@ static void on_discard(DlRuleContext *ctx, const DlDiscardFact *fact) {
     /* `torch.zeros(1).to(device)`: a tensor made for the statement alone, moved to start the
      * device up (skorch's benchmark); no variable is left where it was */
     if (fact->receiver->kind == DL_EX_CALL && fact->value->origin == DL_ORIGIN_FACTORY) return;
-    const char *recv = dl_rule_text(ctx, fact->receiver->span);
+    const char *recv = dl_rule_text(ctx, fact->receiver->span); /* what a fix writes */
     const char *call = dl_rule_text(ctx, fact->call->span);
+    const char *recv_q = dl_rule_snippet(ctx, fact->receiver->span); /* quoted, one line */
+    const char *call_q = dl_rule_snippet(ctx, fact->call->span);
     DlArena *arena = dl_rule_arena(ctx);
     const char *where = fact->value->dev
-                            ? dl_rule_describe(ctx, recv, fact->value)
-                            : dl_arena_printf(arena, "`%s` stays where it was", recv);
+                            ? dl_rule_describe(ctx, recv_q, fact->value)
+                            : dl_arena_printf(arena, "`%s` stays where it was", recv_q);
     const char *message;
     DlFix *fix = NULL;
     if (fact->element_of_sequence) {
@@ -121,7 +123,7 @@ static void on_discard(DlRuleContext *ctx, const DlDiscardFact *fact) {
             arena,
             "the result of `%s` is thrown away: tensors do not move in place, so each `%s` in the "
             "sequence stays where it was; rebuild the sequence with the moved tensors",
-            call, recv);
+            call_q, recv_q);
         fix = rebuild_fix(ctx, fact);
     } else {
         /* glide-text2im's `self.positional_embedding.to(th.float16)`: no move, the same bug */
@@ -129,25 +131,26 @@ static void on_discard(DlRuleContext *ctx, const DlDiscardFact *fact) {
                               ? dl_arena_printf(arena,
                                                 "tensors are not cast in place, so `%s` keeps its "
                                                 "dtype",
-                                                recv)
+                                                recv_q)
                               : dl_arena_printf(arena, "tensors do not move in place, so %s", where);
         /* `(x % 2).to(d)` has no name to assign back to: only the advice to use the result */
         message = plain_target(fact->receiver)
                       ? dl_arena_printf(arena,
                                         "the result of `%s` is thrown away: %s; assign it: "
                                         "`%s = %s`",
-                                        call, why, recv, call)
+                                        call_q, why, recv_q, call_q)
                       : dl_arena_printf(arena,
                                         "the result of `%s` is thrown away: %s; use the result "
                                         "(bind it to a name)",
-                                        call, why);
+                                        call_q, why);
         /* C++: not through a cast (`(void)x.to(d);`) nor onto a const reference */
         const char *ctype = dl_expr_ctype(fact->receiver);
         bool cpp_blocked = ctype && (strncmp(ctype, "const ", 6) == 0 ||
                                      fact->stmt->span.start != fact->call->span.start);
         if (plain_target(fact->receiver) && fact->stmt->value == fact->call && !cpp_blocked) {
             const char *text = dl_arena_printf(arena, "%s = %s", recv, call);
-            const char *title = dl_arena_printf(arena, "Assign the result: `%s`", text);
+            const char *title =
+                dl_arena_printf(arena, "Assign the result: `%s = %s`", recv_q, call_q);
             fix = dl_rule_fix_replace(ctx, title, fact->call->span, text);
         }
     }
