@@ -463,22 +463,15 @@ static const DlFunctionInfo *collates_onto_a_device(const DlValue *collate) {
     return fi->ret && holds_a_device_tensor(fi->ret, 0) ? fi : NULL;
 }
 
-static bool expr_collates_onto_a_device(Flow *F, const DlExpr *e, int depth) {
-    if (!e || depth > 64) return false;
-    if (e->kind == DL_EX_CALL) {
-        const DlArg *c = dl_ir_keyword(e, "collate_fn");
-        if (c && c->value->kind == DL_EX_NAME) {
-            const DlFunctionInfo *fi =
-                dl_project_find_function(F->env->project, F->env->file, c->value->name);
-            if (fi && fi->ret && holds_a_device_tensor(fi->ret, 0)) return true;
-        }
-    }
-    if (expr_collates_onto_a_device(F, e->object, depth + 1)) return true;
-    for (uint32_t i = 0; i < e->item_count; i++)
-        if (expr_collates_onto_a_device(F, e->items[i], depth + 1)) return true;
-    for (uint32_t i = 0; i < e->arg_count; i++)
-        if (expr_collates_onto_a_device(F, e->args[i].value, depth + 1)) return true;
-    return false;
+/* `collate_fn=name` with `name` a collate function of the project that collates onto a device. */
+static bool names_a_collate_onto_a_device(const DlExpr *e, void *ctx) {
+    Flow *F = ctx;
+    if (e->kind != DL_EX_CALL) return false;
+    const DlArg *c = dl_ir_keyword(e, "collate_fn");
+    if (!c || c->value->kind != DL_EX_NAME) return false;
+    const DlFunctionInfo *fi =
+        dl_project_find_function(F->env->project, F->env->file, c->value->name);
+    return fi && fi->ret && holds_a_device_tensor(fi->ret, 0);
 }
 
 static bool block_collates_onto_a_device(Flow *F, const DlBlock *b, int depth) {
@@ -486,9 +479,9 @@ static bool block_collates_onto_a_device(Flow *F, const DlBlock *b, int depth) {
     for (uint32_t i = 0; i < b->count; i++) {
         const DlStmt *s = b->items[i];
         if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS || s->kind == DL_ST_IMPORT) continue;
-        if (expr_collates_onto_a_device(F, s->value, 0)) return true;
+        if (dl_ir_expr_any_with(s->value, names_a_collate_onto_a_device, F)) return true;
         for (uint32_t w = 0; s->kind == DL_ST_WITH && w < s->with_count; w++)
-            if (expr_collates_onto_a_device(F, s->withs[w], 0)) return true;
+            if (dl_ir_expr_any_with(s->withs[w], names_a_collate_onto_a_device, F)) return true;
         const DlBlock *inner;
         for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
             if (block_collates_onto_a_device(F, inner, depth + 1)) return true;

@@ -426,18 +426,28 @@ void dl_ir_dump_full(FILE *out, const DlModuleIR *m) {
     full_block(out, &m->body, 0, "body");
 }
 
-static bool expr_any(const DlExpr *e, bool (*match)(const DlExpr *), int depth) {
+static bool expr_any(const DlExpr *e, bool (*match)(const DlExpr *, void *), void *ctx,
+                     int depth) {
     if (!e || depth > 64) return false;
-    if (match(e) || expr_any(e->object, match, depth + 1)) return true;
+    if (match(e, ctx) || expr_any(e->object, match, ctx, depth + 1)) return true;
     for (uint32_t i = 0; i < e->item_count; i++)
-        if (expr_any(e->items[i], match, depth + 1)) return true;
+        if (expr_any(e->items[i], match, ctx, depth + 1)) return true;
     for (uint32_t i = 0; i < e->arg_count; i++)
-        if (expr_any(e->args[i].value, match, depth + 1)) return true;
+        if (expr_any(e->args[i].value, match, ctx, depth + 1)) return true;
     return false;
 }
 
+bool dl_ir_expr_any_with(const DlExpr *e, bool (*match)(const DlExpr *, void *), void *ctx) {
+    return expr_any(e, match, ctx, 0);
+}
+
+static bool matches_alone(const DlExpr *e, void *match) {
+    bool (*plain)(const DlExpr *) = *(bool (**)(const DlExpr *))match;
+    return plain(e);
+}
+
 bool dl_ir_expr_any(const DlExpr *e, bool (*match)(const DlExpr *)) {
-    return expr_any(e, match, 0);
+    return expr_any(e, matches_alone, &match, 0);
 }
 
 int dl_ir_non_blocking(const DlExpr *call) {

@@ -310,6 +310,8 @@ bool dl_ir_is_self_attr(const DlExpr *e, const char *name);
 /* Whether `match` holds for `e` or for any expression inside it (its object, items and
  * arguments; not a comprehension's clauses), looked at to a depth of 64. */
 bool dl_ir_expr_any(const DlExpr *e, bool (*match)(const DlExpr *));
+/* The same, with a context handed to `match`. */
+bool dl_ir_expr_any_with(const DlExpr *e, bool (*match)(const DlExpr *, void *), void *ctx);
 
 /* "a.b.c" for NAME/ATTR chains, else NULL (arena string). */
 const char *dl_ir_dotted(DlArena *arena, const DlExpr *e);
