@@ -14,7 +14,7 @@ const char *flow_short_text(Flow *F, DlSpan span) {
     const char *t = flow_text(F, span);
     size_t n = strcspn(t, "\r\n");
     char quote = 0; /* a comment ending the first line of a call written over lines is left out */
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; t[n] && i < n; i++) { /* (one line holds no comment) */
         if (quote && t[i] == '\\') {
             i++;
         } else if (t[i] == '\'' || t[i] == '"') {
