@@ -260,7 +260,7 @@ static bool one_dimension(const DlExpr *size) {
 
 /* A sized factory whose size is written out as one dimension: `torch.zeros(5)`,
  * `torch.ones((n,))`, `torch.randint(lo, hi, (1,))`, `torch.full([n], v)`, `size=(n,)`. */
-static bool sized_one_dim(const char *q, const DlExpr *call) {
+static bool sized_one_dim(Flow *F, const char *q, const DlExpr *call) {
     if (flow_streq(q, "torch.randint") && !dl_ir_keyword(call, "size")) { /* ([low,] high, size) */
         for (uint32_t i = 0; i < call->arg_count; i++) {
             const DlExpr *v = call->args[i].value;
@@ -269,7 +269,12 @@ static bool sized_one_dim(const char *q, const DlExpr *call) {
         }
         return false;
     }
-    return one_dimension(written_size(q, call));
+    const DlExpr *size = written_size(q, call);
+    /* `torch.zeros(max_length, device=d)`: one size that is a number (fish-speech's per-position
+     * loss sums, whose elements zip yields one by one) */
+    return one_dimension(size) ||
+           (size && size->kind != DL_EX_TUPLE && size->kind != DL_EX_LIST &&
+            flow_scalar_expression(F, size, 0));
 }
 
 /* The tensor among a factory's data arguments (dl_torch_factory_data_arguments): a copy of it
@@ -317,7 +322,7 @@ const DlValue *flow_eval_factory(Flow *F, const DlExpr *call, DlFactoryKind kind
     const DlValue *dev = flow_device_keyword(F, call, argv);
     const char *q = flow_qualify(F, call->object);
     bool one_dim = kind == DL_FACTORY_PLAIN && q &&
-                   (dl_torch_factory_is_one_dim(q) || sized_one_dim(q, call));
+                   (dl_torch_factory_is_one_dim(q) || sized_one_dim(F, q, call));
     if (kind == DL_FACTORY_FROM_CPU) {
         DlValue *t = flow_mk_tensor(F, DL_DEV_CPU, NULL, DL_ORIGIN_FACTORY, call->span);
         t->flags |= DL_VF_PIN_KNOWN;
