@@ -957,17 +957,6 @@ const DlValue *flow_param_value(Flow *F, const DlFunction *fn, uint32_t i) {
     return flow_unknown();
 }
 
-/* A module, or a tuple or list with one (at any depth): what a plain list of them holds. */
-static bool holds_modules(const DlValue *v, int depth) {
-    if (!v || depth > 4) return false;
-    if (flow_is_module_like(v)) return true;
-    if (v->kind != DL_KIND_SEQ) return false;
-    if (holds_modules(v->elem, depth + 1)) return true;
-    for (uint32_t i = 0; i < v->item_count; i++)
-        if (holds_modules(v->items[i], depth + 1)) return true;
-    return false;
-}
-
 void flow_seed_attributes(Flow *F, const DlClassInfo *c, int depth) {
     if (!c || depth > 8) return;
     flow_seed_attributes(F, c->base, depth + 1);
@@ -1011,7 +1000,8 @@ void flow_seed_attributes(Flow *F, const DlClassInfo *c, int depth) {
             r->item_count = 0;
             v = r;
         } else if (F->owner->is_module && v->kind == DL_KIND_SEQ &&
-                   ((v->flags & DL_VF_HAS_MODULES) || holds_modules(v->elem, 0))) {
+                   ((v->flags & DL_VF_HAS_MODULES) ||
+                    dl_value_any_part(v->elem, flow_is_module_like))) {
             /* a plain list of modules (DL107), or of submodules registered as attributes too
              * (also in pairs: `self.modules.append((a, b))` with each one registered by
              * register_module, sd-scripts' hypernetwork): its elements' device is not known here */

@@ -449,23 +449,14 @@ static void mark(DlClassInfo *cls, DlFunctionInfo *fn) {
     dl_project_note_mark(cls, fn); /* for the file's cache entry (driver/check.c) */
 }
 
-/* A tensor on a device, or a tuple or list holding one. */
-static bool holds_a_device_tensor(const DlValue *v, int depth) {
-    if (!v || depth > 4) return false;
-    if (flow_is_tensor(v)) return dl_value_on_device(v);
-    if (v->kind != DL_KIND_SEQ) return false;
-    if (holds_a_device_tensor(v->elem, depth + 1)) return true;
-    for (uint32_t i = 0; i < v->item_count; i++)
-        if (holds_a_device_tensor(v->items[i], depth + 1)) return true;
-    return false;
+static bool is_device_tensor(const DlValue *v) {
+    return flow_is_tensor(v) && dl_value_on_device(v);
 }
 
-/* A project collate function whose batches it puts on a device itself (the torchtext
+/* A project collate function that puts its batches on a device itself (the torchtext
  * tutorials' `collate_batch` ends `return labels.to(device), text.to(device), ...`). */
-static const DlFunctionInfo *collates_onto_a_device(const DlValue *collate) {
-    if (collate->kind != DL_KIND_FUNCTION || !collate->cls) return NULL;
-    const DlFunctionInfo *fi = (const DlFunctionInfo *)collate->cls;
-    return fi->ret && holds_a_device_tensor(fi->ret, 0) ? fi : NULL;
+static bool collates_onto_a_device(const DlFunctionInfo *fi) {
+    return fi && fi->ret && dl_value_any_part(fi->ret, is_device_tensor);
 }
 
 /* `collate_fn=name` with `name` a collate function of the project that collates onto a device. */
@@ -474,9 +465,8 @@ static bool names_a_collate_onto_a_device(const DlExpr *e, void *ctx) {
     if (e->kind != DL_EX_CALL) return false;
     const DlArg *c = dl_ir_keyword(e, "collate_fn");
     if (!c || c->value->kind != DL_EX_NAME) return false;
-    const DlFunctionInfo *fi =
-        dl_project_find_function(F->env->project, F->env->file, c->value->name);
-    return fi && fi->ret && holds_a_device_tensor(fi->ret, 0);
+    return collates_onto_a_device(
+        dl_project_find_function(F->env->project, F->env->file, c->value->name));
 }
 
 static bool block_collates_onto_a_device(Flow *F, const DlBlock *b, int depth) {
@@ -512,9 +502,11 @@ const DlValue *flow_eval_dataloader(Flow *F, const DlExpr *call, const DlValue *
     /* its batches are what the collate function returns, when that puts them on a device */
     for (uint32_t i = 0; i < call->arg_count; i++) {
         const char *kw = call->args[i].keyword;
+        const DlValue *v = argv[i];
         const DlFunctionInfo *fi =
-            kw && flow_streq(kw, "collate_fn") ? collates_onto_a_device(argv[i]) : NULL;
-        if (fi) l->elem = flow_rebase(F, fi->ret, fi->module);
+            v->kind == DL_KIND_FUNCTION ? (const DlFunctionInfo *)v->cls : NULL;
+        if (kw && flow_streq(kw, "collate_fn") && collates_onto_a_device(fi))
+            l->elem = flow_rebase(F, fi->ret, fi->module);
     }
     if (F->env->recorder && flow_uses_workers(F, call)) {
         /* note, project-wide, what the workers run (DL113). Leaves (driver/sharing.h) are

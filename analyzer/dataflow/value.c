@@ -104,6 +104,20 @@ bool dl_value_is_cpu_tensor(const DlValue *v) {
     return v && v->kind == DL_KIND_TENSOR && v->dev == DL_DEV_CPU && !(v->flags & DL_VF_ZERO_DIM);
 }
 
+static bool any_part(const DlValue *v, bool (*match)(const DlValue *), int depth) {
+    if (!v || depth > 4) return false;
+    if (match(v)) return true;
+    if (v->kind != DL_KIND_SEQ) return false;
+    if (any_part(v->elem, match, depth + 1)) return true;
+    for (uint32_t i = 0; i < v->item_count; i++)
+        if (any_part(v->items[i], match, depth + 1)) return true;
+    return false;
+}
+
+bool dl_value_any_part(const DlValue *v, bool (*match)(const DlValue *)) {
+    return any_part(v, match, 0);
+}
+
 bool dl_value_on_device(const DlValue *v) {
     return v && (v->dev == DL_DEV_CUDA || v->dev == DL_DEV_NAMED || v->dev == DL_DEV_MODULE ||
                  v->dev == DL_DEV_META);

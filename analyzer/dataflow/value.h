@@ -120,6 +120,9 @@ bool dl_value_equal(const DlValue *a, const DlValue *b);
 bool dl_value_is_cpu_tensor(const DlValue *v);
 /* Known to be on an accelerator or on a device held in a variable (not the CPU). */
 bool dl_value_on_device(const DlValue *v);
+/* Whether `match` holds for `v`, or for an item or the element of a tuple or list `v` is, at
+ * any depth (to 4): `((a, b), c)` holds a module if one of a, b, c is one. */
+bool dl_value_any_part(const DlValue *v, bool (*match)(const DlValue *));
 
 /* "cpu", "cuda:1", "meta", "device", "args.device", "the module's device" */
 const char *dl_device_text(DlArena *arena, const DlValue *v);
