@@ -785,28 +785,37 @@ void flow_exec_block(Flow *F, const DlBlock *b) {
     }
 }
 
+static bool is_none(const DlExpr *e) {
+    return e->kind == DL_EX_CONST && flow_streq(e->name, "None");
+}
+
+/* X in `X | None`, `None | X` and `Optional[X]`; NULL for any other annotation. */
+static const DlExpr *optional_of(Flow *F, const DlExpr *a) {
+    if (a->kind == DL_EX_BINOP && flow_streq(a->name, "|") && a->item_count == 2) {
+        bool none0 = is_none(a->items[0]), none1 = is_none(a->items[1]);
+        return none0 != none1 ? a->items[none0 ? 1 : 0] : NULL;
+    }
+    if (a->kind != DL_EX_SUBSCRIPT || a->item_count != 1) return NULL;
+    const char *q = flow_qualify(F, a->object);
+    const char *name = q ? q : a->object->kind == DL_EX_NAME ? a->object->name : NULL;
+    bool optional = name && (flow_streq(name, "typing.Optional") || flow_streq(name, "Optional"));
+    return optional ? a->items[0] : NULL;
+}
+
 /* The plain type an annotation names ("int", "float", "bool", "str"), seen through a union with
  * None (`learn_bounds: bool | None`, `Optional[float]`) and a union of numbers (`int | float`);
  * NULL for anything else. */
 static const char *plain_annotation(Flow *F, const DlExpr *a, int depth) {
     if (!a || depth > 8) return NULL;
+    const DlExpr *inner = optional_of(F, a);
+    if (inner) return plain_annotation(F, inner, depth + 1);
     if (a->kind == DL_EX_BINOP && flow_streq(a->name, "|") && a->item_count == 2) {
-        bool none0 = a->items[0]->kind == DL_EX_CONST && flow_streq(a->items[0]->name, "None");
-        bool none1 = a->items[1]->kind == DL_EX_CONST && flow_streq(a->items[1]->name, "None");
-        if (none0 && none1) return NULL;
-        if (none0 || none1) return plain_annotation(F, a->items[none0 ? 1 : 0], depth + 1);
         const char *l = plain_annotation(F, a->items[0], depth + 1);
         const char *r = plain_annotation(F, a->items[1], depth + 1);
         bool numbers = l && r && !flow_streq(l, "str") && !flow_streq(r, "str");
         return numbers ? l : NULL;
     }
-    if (a->kind == DL_EX_SUBSCRIPT && a->item_count == 1) {
-        const char *q = flow_qualify(F, a->object);
-        const char *name = q ? q : a->object->kind == DL_EX_NAME ? a->object->name : NULL;
-        if (name && (flow_streq(name, "typing.Optional") || flow_streq(name, "Optional")))
-            return plain_annotation(F, a->items[0], depth + 1);
-        return NULL;
-    }
+    if (a->kind == DL_EX_SUBSCRIPT) return NULL;
     const char *q = flow_qualify(F, a);
     const char *plain = q ? q : a->kind == DL_EX_NAME ? a->name : NULL;
     static const char *const plain_types[] = {"int", "float", "bool", "str", NULL};
@@ -818,19 +827,14 @@ static const char *plain_annotation(Flow *F, const DlExpr *a, int depth) {
  * BoTorch's transforms keep as indices and batch shapes, which hold no device. */
 static bool plain_container_annotation(Flow *F, const DlExpr *a, int depth) {
     if (!a || depth > 8) return false;
-    if (a->kind == DL_EX_BINOP && flow_streq(a->name, "|") && a->item_count == 2) {
-        bool none0 = a->items[0]->kind == DL_EX_CONST && flow_streq(a->items[0]->name, "None");
-        bool none1 = a->items[1]->kind == DL_EX_CONST && flow_streq(a->items[1]->name, "None");
-        if (none0 == none1) return false;
-        return plain_container_annotation(F, a->items[none0 ? 1 : 0], depth + 1);
-    }
+    const DlExpr *inner = optional_of(F, a);
+    if (inner) return plain_container_annotation(F, inner, depth + 1);
+    if (a->kind == DL_EX_BINOP) return false;
     const char *q = flow_qualify(F, a->kind == DL_EX_SUBSCRIPT ? a->object : a);
     const DlExpr *named = a->kind == DL_EX_SUBSCRIPT ? a->object : a;
     const char *name = q ? q : named->kind == DL_EX_NAME ? named->name : NULL;
     if (!name) return false;
     if (a->kind != DL_EX_SUBSCRIPT) return flow_streq(name, "torch.Size");
-    if (flow_streq(name, "typing.Optional") || flow_streq(name, "Optional"))
-        return a->item_count == 1 && plain_container_annotation(F, a->items[0], depth + 1);
     static const char *const containers[] = {
         "list",  "tuple", "set", "frozenset", "dict", "typing.List", "typing.Tuple", "typing.Set",
         "typing.Dict", "typing.Sequence", "collections.abc.Sequence", "List", "Tuple", "Set",
