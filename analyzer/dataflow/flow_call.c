@@ -617,18 +617,15 @@ DlDeviceTag flow_legacy_type_device(Flow *F, const DlExpr *call) {
 const DlValue *flow_eval_tensor_method(Flow *F, const DlExpr *call, const DlExpr *recv_expr,
                                        const DlValue *recv, const char *m,
                                        const DlValue *const *argv) {
+    /* `t.type(torch.cuda.FloatTensor)` moves as `.cuda()` does */
     DlDeviceTag legacy = flow_streq(m, "type") ? flow_legacy_type_device(F, call) : DL_DEV_UNKNOWN;
-    if (legacy) {
-        DlValue *target = flow_mk(F, DL_KIND_DEVICE);
-        target->dev = legacy;
-        target->dev_name = legacy == DL_DEV_CUDA ? "cuda" : NULL;
-        DlValue *r = flow_with_device(F, recv, target, DL_ORIGIN_MOVED, call->span);
-        r->var = NULL;
-        r->items = NULL;
-        return r;
-    }
-    if (flow_is_move_method(m)) {
-        const DlValue *target = flow_move_target(F, call, m, argv);
+    if (legacy || flow_is_move_method(m)) {
+        DlValue *cast_to = legacy ? flow_mk(F, DL_KIND_DEVICE) : NULL;
+        if (cast_to) {
+            cast_to->dev = legacy;
+            cast_to->dev_name = legacy == DL_DEV_CUDA ? "cuda" : NULL;
+        }
+        const DlValue *target = cast_to ? cast_to : flow_move_target(F, call, m, argv);
         if (!target) {
             DlValue *c = dl_value_copy(F->arena, recv); /* .to(dtype) */
             c->var = NULL;
