@@ -62,7 +62,8 @@ static const char doc[] =
     "  defines one; or a method of its class that either hands it to) reads it only on the\n"
     "  host: the lengths of\n"
     "  `pack_padded_sequence`, `.tolist()`, `len(...)`, `int(...)`, or copies it to the CPU\n"
-    "  before any other use (`counts = counts.to(\"cpu\")`);\n"
+    "  before any other use (`counts = counts.to(\"cpu\")`), or copies it to where it\n"
+    "  computes (`labels = labels.to(x.device)`, `labels = to_device(labels, embeddings)`);\n"
     "- the factory is inside `with torch.cuda.device(i):` (DL110 reports it);\n"
     "- everything stays on the CPU, or the other operand's device is unknown.\n";
 

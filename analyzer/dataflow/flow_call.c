@@ -25,7 +25,9 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
     bool ctc = callee->kind == DL_KIND_LOSS && callee->literal &&
                flow_streq(callee->literal, "torch.nn.CTCLoss");
     /* a project module's forward that reads an input only on the host (`lengths` for
-     * pack_padded_sequence) takes it on the CPU; looked at only when a CPU tensor is passed */
+     * pack_padded_sequence) takes it on the CPU, and one that copies an input to where it
+     * computes (pytorch-metric-learning's losses: `labels = c_f.to_device(labels, embeddings)`)
+     * takes it anywhere; looked at only when a CPU tensor is passed */
     const DlFunction *forward = NULL;
     uint32_t host_only = 0;
     for (uint32_t i = 0; i < call->arg_count && callee->cls && !forward; i++)
@@ -33,7 +35,7 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
             const DlFunctionInfo *fi = dl_project_method(F->env->project, callee->cls, "forward");
             if (!fi) break;
             forward = fi->fn;
-            host_only = flow_host_only_params(forward);
+            host_only = flow_host_only_params(forward) | flow_params_moved_inside(forward);
         }
     unsigned position = 0;
     for (uint32_t i = 0; i < call->arg_count; i++) {

@@ -148,3 +148,42 @@ static uint32_t host_only_params(const DlFunction *fn, int nesting) {
 uint32_t flow_host_only_params(const DlFunction *fn) {
     return host_only_params(fn, 0);
 }
+
+/* ---------------------------------------------------------------- inputs the function moves */
+
+/* `labels.to(x.device)`, `labels.cuda()`, `labels.type_as(x)`, or a helper named for the move
+ * (`c_f.to_device(labels, embeddings)`, `move_to_device(labels)`), given the name first. */
+static bool moves_name(const DlExpr *e, const char *name) {
+    if (!e || e->kind != DL_EX_CALL || !e->object) return false;
+    const DlExpr *callee = e->object;
+    static const char *const methods[] = {"to", "cuda", "type_as", NULL};
+    if (callee->kind == DL_EX_ATTR && dl_name_in_list(callee->name, methods))
+        return callee->object && callee->object->kind == DL_EX_NAME &&
+               strcmp(callee->object->name, name) == 0;
+    const char *helper = last_name(callee);
+    if (!helper || !strstr(helper, "to_device") || !e->arg_count || e->args[0].keyword)
+        return false;
+    const DlExpr *first = e->args[0].value;
+    return first->kind == DL_EX_NAME && strcmp(first->name, name) == 0;
+}
+
+static void find_moved_params(const DlFunction *fn, const DlBlock *b, uint32_t *moved, int depth) {
+    if (depth > 64) return;
+    for (uint32_t i = 0; i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue; /* not this function's */
+        if (s->kind == DL_ST_ASSIGN && s->target_count == 1 && s->targets[0]->kind == DL_EX_NAME) {
+            int p = flow_param_index(fn, s->targets[0]->name);
+            if (p >= 0 && p < 32 && moves_name(s->value, s->targets[0]->name)) *moved |= 1u << p;
+        }
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            find_moved_params(fn, inner, moved, depth + 1);
+    }
+}
+
+uint32_t flow_params_moved_inside(const DlFunction *fn) {
+    uint32_t moved = 0;
+    find_moved_params(fn, &fn->body, &moved, 0);
+    return moved;
+}

@@ -155,6 +155,10 @@ const DlValue *flow_device_keyword(Flow *F, const DlExpr *call, const DlValue *c
  * pack_padded_sequence) or moved by `fn` itself: a CPU tensor there meets no device
  * (flow_host_params.c). */
 uint32_t flow_host_only_params(const DlFunction *fn);
+/* Bit i: `fn` rebinds parameter i to a copy of it on a device (`labels = labels.to(x.device)`,
+ * `labels = c_f.to_device(labels, embeddings)`), anywhere in its body: where the caller's
+ * tensor is, is the function's concern (flow_host_params.c). */
+uint32_t flow_params_moved_inside(const DlFunction *fn);
 /* `t.type(torch.FloatTensor)`, `t.type(torch.cuda.LongTensor)`: a legacy tensor type names a
  * device too (torch.FloatTensor is a CPU type, torch.cuda.FloatTensor a CUDA one); the device
  * the cast makes, or DL_DEV_UNKNOWN (`t.type(torch.float32)` keeps it). */
