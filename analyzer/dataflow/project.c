@@ -325,14 +325,29 @@ const DlFunctionInfo *dl_project_find_function(const DlProject *p, const DlFileF
                       p->absent);
 }
 
+/* Depth first, each class's first base before its later ones: Python's method resolution
+ * order for the usual mixins (`class ArcFace(WeightMixin, BaseLoss)` finds BaseLoss.forward
+ * after WeightMixin's chain), though not for a diamond. NULL when a class on the way is in a
+ * file the project left out (a partial build). */
+static const DlFunctionInfo *method_in(const DlProject *p, const DlClassInfo *c, const char *name,
+                                       int depth, bool *left_out) {
+    if (!c || depth >= 8 || *left_out) return NULL;
+    if (!dl_project_file(p, c->module)) {
+        *left_out = true;
+        return NULL;
+    }
+    for (uint32_t i = 0; i < c->method_count; i++)
+        if (strcmp(c->methods[i]->fn->name, name) == 0) return c->methods[i];
+    const DlFunctionInfo *found = method_in(p, c->base, name, depth + 1, left_out);
+    for (uint8_t b = 0; !found && !*left_out && b < c->later_base_count; b++)
+        found = method_in(p, c->later_bases[b], name, depth + 1, left_out);
+    return *left_out ? NULL : found;
+}
+
 const DlFunctionInfo *dl_project_method(const DlProject *p, const DlClassInfo *c,
                                         const char *name) {
-    for (int depth = 0; c && depth < 8; depth++, c = c->base) {
-        if (!dl_project_file(p, c->module)) return NULL;
-        for (uint32_t i = 0; i < c->method_count; i++)
-            if (strcmp(c->methods[i]->fn->name, name) == 0) return c->methods[i];
-    }
-    return NULL;
+    bool left_out = false;
+    return method_in(p, c, name, 0, &left_out);
 }
 
 const DlAttr *dl_project_attr(const DlClassInfo *c, const char *name) {
@@ -468,6 +483,12 @@ static bool block_hands_base_arguments(const DlBlock *b, int depth) {
 
 /* One round over a file's classes: what their bases tell (project bases, nn.Module, Dataset,
  * an own to()). Whether anything changed. */
+static bool has_later_base(const DlClassInfo *c, const DlClassInfo *base) {
+    for (uint8_t i = 0; i < c->later_base_count; i++)
+        if (c->later_bases[i] == base) return true;
+    return false;
+}
+
 static bool resolve_file_classes(const DlProject *p, DlFileFacts *f, DlArena *arena) {
     DlReadSet *was = note_reads_of(f);
     bool changed = false;
@@ -496,6 +517,10 @@ static bool resolve_file_classes(const DlProject *p, DlFileFacts *f, DlArena *ar
                 }
                 if (!c->base) {
                     c->base = base;
+                    changed = true;
+                } else if (base != c->base && !has_later_base(c, base) &&
+                           c->later_base_count < sizeof c->later_bases / sizeof *c->later_bases) {
+                    c->later_bases[c->later_base_count++] = base;
                     changed = true;
                 }
                 if (base->has_own_to && !c->has_own_to) {

@@ -23,6 +23,10 @@ struct DlClassInfo {
     const DlClass *cls;
     const DlModuleIR *module;
     const DlClassInfo *base; /* first project base class, if any */
+    /* the project bases after the first (`class ArcFace(WeightMixin, BaseLoss)`: BaseLoss),
+     * where a method the first base's chain lacks is looked up next (dl_project_method) */
+    const DlClassInfo *later_bases[3];
+    uint8_t later_base_count;
     bool is_module;          /* nn.Module / LightningModule subclass (directly or not) */
     bool maybe_module;       /* not known to be one, but a base is a class devlint cannot see
                                 (another library's, or a project name defined twice): it may
