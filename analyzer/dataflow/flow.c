@@ -159,7 +159,7 @@ const DlStmt *flow_seq_loop_of(Flow *F, const DlExpr *e) {
 
 void flow_discard(Flow *F, const DlStmt *s, const DlExpr *call, const DlValue *recv,
                   const DlStmt *loop, const DlExpr *comprehension) {
-    if (!F->env->report) return;
+    if (!flow_reporter(F)) return;
     DlDiscardFact fact = {s,    call->object->object, call, recv, call->object->name,
                           loop || comprehension, loop, comprehension};
     dl_rule_dispatch_discard(F->env->report, &fact);

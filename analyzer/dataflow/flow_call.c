@@ -492,11 +492,14 @@ bool flow_is_static(const DlFunction *fn) {
 const DlValue *flow_inline_method(Flow *F, const DlFunction *fn, const DlValue *const *argv,
                                   const DlExpr *call) {
     if (F->inline_depth >= DL_INLINE_DEPTH) return flow_unknown();
+    const DlFunctionInfo *facts = fn->facts;
+    bool foreign = facts && facts->module != F->env->file->module;
     const DlFunction *saved_fn = F->fn;
     const DlValue *saved_ret = F->ret;
     F->fn = fn;
     F->ret = NULL;
     F->inline_depth++;
+    F->foreign_inline += foreign;
     uint32_t argi = 0;
     for (uint32_t i = flow_is_static(fn) ? 0 : 1; i < fn->param_count; i++) {
         const DlValue *v = flow_unknown();
@@ -509,6 +512,7 @@ const DlValue *flow_inline_method(Flow *F, const DlFunction *fn, const DlValue *
     flow_exec_block(F, &fn->body);
     F->st->dead = was_dead;
     const DlValue *ret = F->ret ? F->ret : flow_unknown();
+    F->foreign_inline -= foreign;
     F->inline_depth--;
     F->fn = saved_fn;
     F->ret = saved_ret;

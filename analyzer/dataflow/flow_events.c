@@ -109,7 +109,7 @@ const DlValue *flow_clock_read(Flow *F, const DlExpr *call) {
 
 /* `end - start`: device work queued after `start` and still pending when `end` was read. */
 void flow_timing(Flow *F, const DlExpr *site, const DlValue *end, const DlValue *start) {
-    if (!F->env->report || !end->elem || end->elem == start->elem) return;
+    if (!flow_reporter(F) || !end->elem || end->elem == start->elem) return;
     DlTimingFact fact = {site, end->dev_span, start->dev_span, end->elem->dev_span, &F->place};
     dl_rule_dispatch_timing(F->env->report, &fact);
 }
@@ -259,7 +259,7 @@ void flow_sync(Flow *F, const DlExpr *site, const DlExpr *tensor, const DlValue 
         flow_state_set(F->st, "<device-work>", NULL);
     if (!flow_is_tensor(v) || !dl_value_on_device(v)) return;
     if (v->dev == DL_DEV_MODULE && !F->env->project->uses_devices) return;
-    if (!F->env->report) return;
+    if (!flow_reporter(F)) return;
     DlSyncFact fact = {site, tensor, v, how, &F->place};
     dl_rule_dispatch_sync(F->env->report, &fact);
 }
@@ -444,7 +444,7 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
         p->var = dl_ir_dotted(F->arena, pointee);
         result = p;
     }
-    if (!F->env->report) return result;
+    if (!flow_reporter(F)) return result;
     if (!q && !recv && callee->kind == DL_EX_NAME) q = callee->name; /* builtins, local functions */
     DlCallFact fact = {0};
     fact.call = call;

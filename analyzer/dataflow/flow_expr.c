@@ -161,7 +161,7 @@ bool flow_index_fact(Flow *F, const DlExpr *e, const DlValue *obj, bool store,
          * ids_on_gpu: cpu_states[i] = 0` works */
         if (idx->flags & DL_VF_ZERO_DIM) continue;
         if (dl_value_is_cpu_tensor(obj) && idx->dev && idx->dev != DL_DEV_CPU) mismatch = true;
-        if (!F->env->report) continue;
+        if (!flow_reporter(F)) continue;
         DlIndexFact fact = {e, e->object, e->items[i], obj, idx, store, &F->place};
         dl_rule_dispatch_index(F->env->report, &fact);
     }

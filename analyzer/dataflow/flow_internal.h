@@ -77,6 +77,9 @@ typedef struct Flow {
     int seq_loop_count;
     int loop_depth;
     int inline_depth;
+    int foreign_inline; /* depth of helpers inlined from another file (a base class's): their
+                           events are not reported here, where their spans mean nothing; their
+                           own file's analysis reports them */
     bool comparing; /* evaluating a comparison's operands: `time.time() - t0 > budget` is a time
                        limit, not a measurement (DL203) */
     bool in_init; /* the owner's __init__ (or a helper it calls) */
@@ -155,6 +158,11 @@ const DlValue *flow_device_keyword(Flow *F, const DlExpr *call, const DlValue *c
  * pack_padded_sequence) or moved by `fn` itself: a CPU tensor there meets no device
  * (flow_host_params.c). */
 uint32_t flow_host_only_params(const DlFunction *fn);
+/* Where the events being interpreted are reported: NULL in summary mode, and while a helper
+ * from another file runs inline (Flow.foreign_inline). */
+static inline DlRuleContext *flow_reporter(const Flow *F) {
+    return F->foreign_inline ? NULL : F->env->report;
+}
 /* Bit i: `fn` rebinds parameter i to a copy of it on a device (`labels = labels.to(x.device)`,
  * `labels = c_f.to_device(labels, embeddings)`), anywhere in its body: where the caller's
  * tensor is, is the function's concern (flow_host_params.c). */

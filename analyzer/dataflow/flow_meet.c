@@ -34,7 +34,7 @@ bool flow_devices_conflict(const DlOperand *ops, uint32_t n) {
 }
 
 void flow_meet(Flow *F, const DlExpr *site, const DlOperand *ops, uint32_t n, int callee) {
-    if (!F->env->report) return;
+    if (!flow_reporter(F)) return;
     bool cpu = false, dev = false;
     /* "the module's device" is a device only where the module runs on its inputs (forward and
      * the Lightning steps), and only in a project that moves things to devices at all */
