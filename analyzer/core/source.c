@@ -105,23 +105,34 @@ static bool dl_source_adopt(DlSource *src, const char *path, char *buf, size_t l
     return true;
 }
 
-/* Reads to EOF, never keeping more than limit + 1 bytes. `hint` is the size stat reported. */
-static char *dl_source_read_all(FILE *f, size_t hint, size_t limit, size_t *len, char **error) {
-    /* a regular file's size is known: one read of hint + 1 bytes sees EOF; a pipe grows */
+/* Reads to EOF, never keeping more than limit + 1 bytes. `hint` is the size fstat reported for
+ * a regular file (0 for a pipe). Plain descriptor reads, no stdio: a regular file's text comes
+ * in one read of hint + 1 bytes, whose shortfall is its end (a warm run over a large tree is
+ * mostly these system calls). */
+static char *dl_source_read_all(int fd, size_t hint, bool regular, size_t limit, size_t *len,
+                                char **error) {
     size_t cap = hint ? hint + 1 : DL_SOURCE_READ_CHUNK;
     if (cap > limit + 1) cap = limit + 1;
     char *buf = dl_source_xmalloc(cap + 1); /* + 1 for the NUL */
     size_t n = 0;
     for (;;) {
         size_t want = cap - n;
-        size_t got = fread(buf + n, 1, want, f);
-        n += got;
+        ssize_t got = read(fd, buf + n, want);
+        if (got < 0) {
+            if (errno == EINTR) continue;
+            int err = errno;
+            free(buf);
+            dl_source_fail(error, "cannot read: %s", strerror(err));
+            return NULL;
+        }
+        n += (size_t)got;
         if (n > limit) {
             free(buf);
             dl_source_fail(error, "file too large (over the %zu-byte limit)", limit);
             return NULL;
         }
-        if (got < want) break;
+        if (got == 0 || (regular && (size_t)got < want)) break;
+        if (n < cap) continue;
         cap = cap > limit / 2 ? limit + 1 : cap * 2;
         char *grown = realloc(buf, cap + 1);
         if (!grown) {
@@ -129,12 +140,6 @@ static char *dl_source_read_all(FILE *f, size_t hint, size_t limit, size_t *len,
             abort();
         }
         buf = grown;
-    }
-    if (ferror(f)) {
-        int err = errno;
-        free(buf);
-        dl_source_fail(error, "cannot read: %s", strerror(err));
-        return NULL;
     }
     *len = n;
     if (cap - n > 4096) { /* every file's text is kept for the whole run: no slack */
@@ -147,30 +152,40 @@ static char *dl_source_read_all(FILE *f, size_t hint, size_t limit, size_t *len,
 bool dl_source_load(DlSource *src, const char *path, size_t max_bytes, char **error) {
     memset(src, 0, sizeof *src);
     size_t limit = dl_source_limit(max_bytes);
-    struct stat st;
-    if (stat(path, &st) != 0) return dl_source_fail(error, "cannot read: %s", strerror(errno));
-    if (S_ISDIR(st.st_mode)) return dl_source_fail(error, "is a directory");
-    size_t hint = 0;
-    if (S_ISREG(st.st_mode)) {
-        if ((uintmax_t)st.st_size > limit)
-            return dl_source_fail(error, "file too large (%jd bytes, limit %zu)",
-                                  (intmax_t)st.st_size, limit);
-        hint = (size_t)st.st_size;
-    }
     /* Opened without blocking: a named pipe nobody writes to would otherwise hang the run here
      * (with O_NONBLOCK cleared again, reading it gives end of file: an empty source). */
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    FILE *f = fd >= 0 && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) == 0
-                  ? fdopen(fd, "rb")
-                  : NULL;
-    if (!f) {
-        int err = errno;
-        if (fd >= 0) close(fd);
-        return dl_source_fail(error, "cannot read: %s", strerror(err));
+    if (fd < 0) return dl_source_fail(error, "cannot read: %s", strerror(errno));
+    struct stat st;
+    const char *refused = NULL;
+    int err = 0;
+    if (fstat(fd, &st) != 0) err = errno;
+    else if (S_ISDIR(st.st_mode)) refused = "is a directory";
+    if (err || refused) {
+        close(fd);
+        return err ? dl_source_fail(error, "cannot read: %s", strerror(err))
+                   : dl_source_fail(error, "%s", refused);
+    }
+    bool regular = S_ISREG(st.st_mode);
+    size_t hint = 0;
+    if (regular) {
+        if ((uintmax_t)st.st_size > limit) {
+            close(fd);
+            return dl_source_fail(error, "file too large (%jd bytes, limit %zu)",
+                                  (intmax_t)st.st_size, limit);
+        }
+        hint = (size_t)st.st_size;
+    } else { /* a pipe or a device: reads block again, as they should once it is open */
+        int flags = fcntl(fd, F_GETFL);
+        if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+            err = errno;
+            close(fd);
+            return dl_source_fail(error, "cannot read: %s", strerror(err));
+        }
     }
     size_t len = 0;
-    char *buf = dl_source_read_all(f, hint, limit, &len, error);
-    fclose(f);
+    char *buf = dl_source_read_all(fd, hint, regular, limit, &len, error);
+    close(fd);
     if (!buf) return false;
     return dl_source_adopt(src, path, buf, len, error);
 }

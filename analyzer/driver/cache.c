@@ -4,6 +4,7 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
@@ -118,25 +119,30 @@ static void entry_path(const DlCache *cache, const char *path, char *out, size_t
              dl_hash_bytes(path, strlen(path), 0x64657663));
 }
 
+/* An entry's whole text, NUL-terminated; NULL when it cannot be read. Plain descriptor reads:
+ * an entry is a regular file this cache wrote, so a read that comes back short is its end
+ * (a warm run reads one entry per file, and its system calls are most of its time). */
 static char *read_all(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return NULL;
     size_t cap = 4096, n = 0;
     char *buf = malloc(cap);
     if (!buf) abort();
     for (;;) {
-        n += fread(buf + n, 1, cap - n - 1, f);
-        if (n < cap - 1) break;
+        ssize_t got = read(fd, buf + n, cap - n - 1);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) {
+            close(fd);
+            free(buf);
+            return NULL;
+        }
+        n += (size_t)got;
+        if (got == 0 || n < cap - 1) break;
         cap *= 2;
         buf = realloc(buf, cap);
         if (!buf) abort();
     }
-    bool failed = ferror(f);
-    fclose(f);
-    if (failed) {
-        free(buf);
-        return NULL;
-    }
+    close(fd);
     buf[n] = '\0';
     return buf;
 }
