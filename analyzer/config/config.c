@@ -429,6 +429,8 @@ static void remember(DlConfigFinder *finder, const char *dir, const char *found)
     if (old) free_answer(NULL, dir, old);
 }
 
+static char *find_from(DlConfigFinder *finder, char *dir);
+
 char *dl_config_finder_find(DlConfigFinder *finder, const char *file_path) {
     char *dir = absolute_path(file_path);
     if (!dir) return NULL;
@@ -438,6 +440,19 @@ char *dl_config_finder_find(DlConfigFinder *finder, const char *file_path) {
         free(dir);
         dir = parent;
     }
+    return find_from(finder, dir);
+}
+
+char *dl_config_finder_find_for_file(DlConfigFinder *finder, const char *file_path) {
+    char *path = absolute_path(file_path);
+    if (!path) return NULL;
+    char *dir = dir_name(path);
+    free(path);
+    return find_from(finder, dir);
+}
+
+/* Takes `dir` (malloc'ed, absolute). */
+static char *find_from(DlConfigFinder *finder, char *dir) {
     /* the directories walked through, which get the answer found above them */
     char **walked = NULL;
     size_t walked_count = 0;

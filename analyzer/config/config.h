@@ -75,6 +75,9 @@ typedef struct DlConfigFinder DlConfigFinder;
 DlConfigFinder *dl_config_finder_new(void);
 void dl_config_finder_free(DlConfigFinder *finder);
 char *dl_config_finder_find(DlConfigFinder *finder, const char *file_path);
+/* The same for a path known to name a file (one the walk found, or an editor's document), from
+ * its directory without asking the disk whether the path is one: a run asks once per file. */
+char *dl_config_finder_find_for_file(DlConfigFinder *finder, const char *file_path);
 
 void dl_config_free(DlConfig *c);
 

@@ -183,7 +183,7 @@ const DlSettings *dl_settings_for(DlSettingsContext *ctx, const char *path, char
     if (!ctx->opts.isolated) {
         if (!ctx->finder) ctx->finder = dl_config_finder_new();
         char *found = ctx->opts.config_path ? strdup(ctx->opts.config_path)
-                                            : dl_config_finder_find(ctx->finder, path);
+                                            : dl_config_finder_find_for_file(ctx->finder, path);
         if (found) {
             LoadedConfig *lc = load_config(ctx, found);
             free(found);

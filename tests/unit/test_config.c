@@ -603,3 +603,30 @@ Test(config_find, a_finder_remembers_each_directory) {
     free(x);
     free(t);
 }
+
+/* A path known to name a file is looked up from its directory without a stat: the same answers
+ * as dl_config_find for files, and for a directory named like a file (`x.py/`) its parent's,
+ * since such a path is never a file to check. */
+Test(config_find, a_file_path_starts_at_its_directory) {
+    char *t = make_tree();
+    const char *files[] = {"a/b/x.py", "c/y.py", "c/d/z.py", "e/w.py", "a/v.py"};
+    DlConfigFinder *finder = dl_config_finder_new();
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        char *file = join(t, files[i]);
+        char *want = dl_config_find(file), *got = dl_config_finder_find_for_file(finder, file);
+        cr_assert_str_eq(got, want, "for %s", files[i]);
+        free(want);
+        free(got);
+        free(file);
+    }
+    make_dir(t, "dir.py");
+    free(write_file(t, "dir.py/devlint.toml", "select = []\n"));
+    char *dir = join(t, "dir.py"), *parents = dl_config_find(t);
+    char *got = dl_config_finder_find_for_file(finder, dir);
+    cr_assert_str_eq(got, parents);
+    dl_config_finder_free(finder);
+    free(got);
+    free(parents);
+    free(dir);
+    free(t);
+}
