@@ -283,6 +283,7 @@ typedef struct CheckInput {
     DlFileList files;
     char **paths; /* the files checked: walked ones a config excludes are left out */
     const DlSettings **settings; /* parallel to paths */
+    DlFileStat *stats;           /* parallel to paths (not for stdin) */
     size_t count;
     char *stdin_text;
     size_t stdin_len;
@@ -300,7 +301,9 @@ static void run_check(const CheckInput *in, DlCheckOptions *check, DlResult *out
     }
     for (size_t i = 0; i < in->files.error_count; i++)
         dl_result_add_error(out, in->files.error_paths[i], in->files.error_messages[i]);
+    check->file_stats = in->stats;
     dl_check_files(in->paths, in->count, check, out);
+    check->file_stats = NULL;
 }
 
 static bool named_on_command_line(const CliOptions *o, const char *path) {
@@ -318,7 +321,8 @@ static bool resolve_settings(const CliOptions *o, DlSettingsContext *sc, CheckIn
     size_t n = in->stdin_name ? 1 : in->files.count;
     in->paths = calloc(n ? n : 1, sizeof *in->paths);
     in->settings = calloc(n ? n : 1, sizeof *in->settings);
-    if (!in->paths || !in->settings) abort();
+    in->stats = calloc(n ? n : 1, sizeof *in->stats);
+    if (!in->paths || !in->settings || !in->stats) abort();
     for (size_t i = 0; i < n; i++) {
         char *path = in->stdin_name ? in->stdin_name : in->files.paths[i];
         char *error = NULL;
@@ -329,6 +333,7 @@ static bool resolve_settings(const CliOptions *o, DlSettingsContext *sc, CheckIn
             return false;
         }
         if (s->excluded && !in->stdin_name && !named_on_command_line(o, path)) continue;
+        if (!in->stdin_name) in->stats[in->count] = in->files.stats[i];
         in->paths[in->count] = path;
         in->settings[in->count++] = s;
     }
@@ -487,6 +492,7 @@ static int cmd_check(CliOptions *o) {
         free(in.stdin_text);
         free(in.paths);
         free(in.settings);
+        free(in.stats);
         dl_files_free(&in.files);
         dl_settings_free(sc);
         return EXIT_USAGE;
@@ -507,6 +513,7 @@ static int cmd_check(CliOptions *o) {
     free(in.stdin_text);
     free(in.paths);
     free(in.settings);
+    free(in.stats);
     dl_files_free(&in.files);
     dl_settings_free(sc);
     return rc;

@@ -35,12 +35,17 @@ typedef struct DlFilesError {
     char *path, *message;
 } DlFilesError;
 
+typedef struct DlWalkedFile {
+    char *path;
+    DlFileStat stat;
+} DlWalkedFile;
+
 /* One collection: the patterns in force, the directories already walked, what was found. */
 typedef struct DlWalk {
     DL_VEC(const char *) patterns; /* the skip list in force, then extend_exclude */
     size_t first_user; /* patterns[first_user..] are the user's own (apply to named paths) */
     DlDirSet visited;
-    DL_VEC(char *) paths;
+    DL_VEC(DlWalkedFile) paths;
     DL_VEC(DlFilesError) errors;
 } DlWalk;
 
@@ -296,7 +301,8 @@ static void dl_walk_entry(DlWalk *w, const char *dir, const char *name) {
     if (S_ISDIR(st.st_mode)) {
         dl_walk_dir(w, path, &st);
     } else if (S_ISREG(st.st_mode) && dl_file_kind(name) != DL_FILE_NONE) {
-        dl_vec_push(&w->paths, path);
+        DlWalkedFile f = {path, {st.st_size, st.st_dev, st.st_ino}};
+        dl_vec_push(&w->paths, f);
         return;
     }
     free(path);
@@ -341,7 +347,8 @@ static void dl_walk_named(DlWalk *w, const char *arg) {
         free(path);
         return;
     }
-    dl_vec_push(&w->paths, path);
+    DlWalkedFile f = {path, {st.st_size, st.st_dev, st.st_ino}};
+    dl_vec_push(&w->paths, f);
 }
 
 static void dl_walk_init(DlWalk *w, const DlWalkOptions *opts) {
@@ -366,20 +373,28 @@ static int dl_error_cmp(const void *a, const void *b) {
     return c ? c : strcmp(x->message, y->message);
 }
 
+static int dl_walked_cmp(const void *a, const void *b) {
+    return strcmp(((const DlWalkedFile *)a)->path, ((const DlWalkedFile *)b)->path);
+}
+
 /* Sorts and drops duplicates (the same file named twice, or named and also walked). */
 static void dl_walk_finish_paths(DlWalk *w, DlFileList *out) {
-    if (w->paths.len) qsort(w->paths.items, w->paths.len, sizeof *w->paths.items, dl_strcmp_ptr);
+    size_t n = w->paths.len;
+    if (n) qsort(w->paths.items, n, sizeof *w->paths.items, dl_walked_cmp);
+    out->paths = dl_files_xmalloc(n * sizeof *out->paths);
+    out->stats = dl_files_xmalloc(n * sizeof *out->stats);
     size_t kept = 0;
-    for (size_t i = 0; i < w->paths.len; i++) {
-        if (kept && strcmp(w->paths.items[kept - 1], w->paths.items[i]) == 0) {
-            free(w->paths.items[i]);
+    for (size_t i = 0; i < n; i++) {
+        const DlWalkedFile *f = &w->paths.items[i];
+        if (kept && strcmp(out->paths[kept - 1], f->path) == 0) {
+            free(f->path);
             continue;
         }
-        w->paths.items[kept++] = w->paths.items[i];
+        out->paths[kept] = f->path;
+        out->stats[kept++] = f->stat;
     }
-    out->paths = w->paths.items;
-    out->count = kept;
-    out->cap = w->paths.cap;
+    out->count = out->cap = kept;
+    free(w->paths.items);
 }
 
 static void dl_walk_finish_errors(DlWalk *w, DlFileList *out) {
@@ -417,6 +432,7 @@ void dl_files_free(DlFileList *list) {
         free(list->error_messages[i]);
     }
     free(list->paths);
+    free(list->stats);
     free(list->error_paths);
     free(list->error_messages);
     memset(list, 0, sizeof *list);

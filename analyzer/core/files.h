@@ -5,6 +5,7 @@
 #define DL_FILES_H
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 typedef enum {
     DL_FILE_NONE = 0,
@@ -13,8 +14,17 @@ typedef enum {
     DL_FILE_CPP = 3, /* .cpp .cc .cxx .h .hpp .cu .cuh (checked when devlint has libclang) */
 } DlFileKind;
 
+/* What the walk's stat said of a file (symlinks followed): its size orders the work, its
+ * device and inode find the paths that reach one file (driver/aliases.h). */
+typedef struct DlFileStat {
+    off_t size;
+    dev_t dev;
+    ino_t ino;
+} DlFileStat;
+
 typedef struct DlFileList {
     char **paths; /* normalised ("./a/b.py" -> "a/b.py"), sorted, unique; owned */
+    DlFileStat *stats; /* parallel to paths */
     size_t count, cap;
     /* Paths that do not exist or cannot be opened, sorted by path: error_paths[i] is the path
      * as given, error_messages[i] the reason ("No such file or directory"); all owned. */

@@ -1095,11 +1095,14 @@ static size_t *largest_first(const Run *run, char *const *paths, size_t count,
     SizedIndex *sized = malloc((count ? count : 1) * sizeof *sized);
     size_t *order = malloc((count ? count : 1) * sizeof *order);
     if (!sized || !order) abort();
+    const DlFileStat *walked = run->opts->file_stats; /* the walk's look, when it had one */
     for (size_t i = 0; i < count; i++) {
         struct stat st;
-        bool found = stat(paths[i], &st) == 0;
-        sized[i] = (SizedIndex){found ? st.st_size : 0, i};
-        ids[i] = (DlFileIdentity){found ? st.st_dev : 0, found ? st.st_ino : 0,
+        bool found = walked || stat(paths[i], &st) == 0;
+        DlFileStat f = walked ? walked[i] : (DlFileStat){0};
+        if (!walked && found) f = (DlFileStat){st.st_size, st.st_dev, st.st_ino};
+        sized[i] = (SizedIndex){f.size, i};
+        ids[i] = (DlFileIdentity){f.dev, f.ino,
                                   found && !run->opts->stdin_text && !override_for(run, paths[i])};
     }
     qsort(sized, count, sizeof *sized, larger_first);

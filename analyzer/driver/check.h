@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "core/diag.h"
+#include "core/files.h"
 #include "driver/keep.h"
 #include "driver/settings.h"
 
@@ -20,6 +21,8 @@ typedef struct DlCheckOverride {
 
 typedef struct DlCheckOptions {
     const DlSettings *const *settings; /* per path (parallel to `paths`): rules, severities */
+    const DlFileStat *file_stats; /* per path, what the walk's stat said; NULL: each is looked
+                                     at again */
     int jobs;              /* worker threads (>= 1) */
     size_t max_file_bytes; /* larger files are a per-file error */
     const char *stdin_text; /* when non-NULL, the one file is read from this buffer */

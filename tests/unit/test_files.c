@@ -292,3 +292,26 @@ Test(glob, single_character_and_classes) {
     MATCH("\\*.py", "*.py");
     NO_MATCH("\\*.py", "a.py");
 }
+
+/* Each path comes with what the walk's stat said of it, in the same order after sorting and
+ * after a file named twice (walked and named) is kept once: the check orders its work by
+ * those sizes and finds aliases by those identities without a stat of its own. */
+Test(files, each_path_keeps_the_walks_stat) {
+    enter_tree();
+    FILE *f = fopen("pkg/mod.py", "w");
+    cr_assert_not_null(f);
+    fputs("import torch\nx = torch.zeros(3)\n", f);
+    fclose(f);
+    const char *const roots[] = {"pkg", "./pkg/mod.py", "a.py"};
+    DlFileList list = collect(roots, 3, NULL);
+    ASSERT_PATHS(&list, "a.py", "pkg/__init__.py", "pkg/mod.py");
+    for (size_t i = 0; i < list.count; i++) {
+        struct stat st;
+        cr_assert_eq(stat(list.paths[i], &st), 0);
+        cr_assert_eq(list.stats[i].size, st.st_size, "size of %s", list.paths[i]);
+        cr_assert_eq(list.stats[i].ino, st.st_ino, "inode of %s", list.paths[i]);
+        cr_assert_eq(list.stats[i].dev, st.st_dev, "device of %s", list.paths[i]);
+    }
+    cr_assert_eq(list.stats[2].size, (off_t)strlen("import torch\nx = torch.zeros(3)\n"));
+    dl_files_free(&list);
+}
