@@ -579,19 +579,27 @@ Test(config_find, nothing_above) {
 /* One finder asked about every file of the tree gives each the answer dl_config_find gives, and
  * reads each directory once: a config written after the question is not seen by the same finder
  * (the language server starts a new one when a config file changes), but by a new one. */
-Test(config_find, a_finder_remembers_each_directory) {
-    char *t = make_tree();
-    const char *files[] = {"a/b/x.py", "c/y.py", "c/d/z.py", "e/w.py", "a/b/x.py", "c/d/q.py",
-                           "a/v.py"};
-    DlConfigFinder *finder = dl_config_finder_new();
-    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+/* Asks `find` about each of `files` (under the tree `t`) and checks it answers what
+ * dl_config_find does. */
+static void assert_finder_agrees(DlConfigFinder *finder, const char *t, const char *const *files,
+                                 size_t count,
+                                 char *(*find)(DlConfigFinder *, const char *)) {
+    for (size_t i = 0; i < count; i++) {
         char *file = join(t, files[i]);
-        char *want = dl_config_find(file), *got = dl_config_finder_find(finder, file);
+        char *want = dl_config_find(file), *got = find(finder, file);
         cr_assert_str_eq(got, want, "for %s", files[i]);
         free(want);
         free(got);
         free(file);
     }
+}
+
+Test(config_find, a_finder_remembers_each_directory) {
+    char *t = make_tree();
+    const char *files[] = {"a/b/x.py", "c/y.py", "c/d/z.py", "e/w.py", "a/b/x.py", "c/d/q.py",
+                           "a/v.py"};
+    DlConfigFinder *finder = dl_config_finder_new();
+    assert_finder_agrees(finder, t, files, sizeof files / sizeof *files, dl_config_finder_find);
     free(write_file(t, "a/b/devlint.toml", "select = []\n"));
     char *x = join(t, "a/b/x.py"), *root = join(t, "pyproject.toml");
     char *remembered = dl_config_finder_find(finder, x);
@@ -611,14 +619,8 @@ Test(config_find, a_file_path_starts_at_its_directory) {
     char *t = make_tree();
     const char *files[] = {"a/b/x.py", "c/y.py", "c/d/z.py", "e/w.py", "a/v.py"};
     DlConfigFinder *finder = dl_config_finder_new();
-    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
-        char *file = join(t, files[i]);
-        char *want = dl_config_find(file), *got = dl_config_finder_find_for_file(finder, file);
-        cr_assert_str_eq(got, want, "for %s", files[i]);
-        free(want);
-        free(got);
-        free(file);
-    }
+    assert_finder_agrees(finder, t, files, sizeof files / sizeof *files,
+                         dl_config_finder_find_for_file);
     make_dir(t, "dir.py");
     free(write_file(t, "dir.py/devlint.toml", "select = []\n"));
     char *dir = join(t, "dir.py"), *parents = dl_config_find(t);
