@@ -13,17 +13,12 @@ const char *flow_text(Flow *F, DlSpan span) {
 const char *flow_short_text(Flow *F, DlSpan span) {
     const char *t = flow_text(F, span);
     size_t n = strcspn(t, "\r\n");
-    char quote = 0; /* a comment ending the first line of a call written over lines is left out */
-    for (size_t i = 0; t[n] && i < n; i++) { /* (one line holds no comment) */
-        if (quote && t[i] == '\\') {
-            i++;
-        } else if (t[i] == '\'' || t[i] == '"') {
-            quote = !quote ? t[i] : quote == t[i] ? 0 : quote;
-        } else if (!quote && t[i] == '#') {
-            while (i && (t[i - 1] == ' ' || t[i - 1] == '\t')) i--;
-            n = i;
-            break;
-        }
+    if (t[n]) { /* a comment ending the first line of a call written over lines is left out */
+        char quote = 0;
+        size_t comment = dl_ir_comment_start(t, n, &quote);
+        while (comment < n && comment && (t[comment - 1] == ' ' || t[comment - 1] == '\t'))
+            comment--;
+        n = comment;
     }
     if (n > 60) n = 57;
     if (n == strlen(t)) return t;

@@ -62,6 +62,19 @@ const char *dl_ir_cut(DlArena *arena, const char *text, size_t keep) {
     return s;
 }
 
+size_t dl_ir_comment_start(const char *t, size_t n, char *quote) {
+    for (size_t i = 0; i < n; i++) {
+        if (*quote && t[i] == '\\') {
+            i++; /* an escaped character, a quote among them */
+        } else if (t[i] == '\'' || t[i] == '"') {
+            *quote = !*quote ? t[i] : *quote == t[i] ? 0 : *quote;
+        } else if (!*quote && t[i] == '#') {
+            return i;
+        }
+    }
+    return n;
+}
+
 const char *dl_ir_span_snippet(DlArena *arena, const DlSource *src, DlSpan span) {
     enum { MAX = 80 };
     if (span.end > src->len || span.start > span.end) return "";
@@ -72,23 +85,21 @@ const char *dl_ir_span_snippet(DlArena *arena, const DlSource *src, DlSpan span)
     char *flat = dl_arena_alloc(arena, n + 1); /* every run of blanks and breaks one space */
     size_t len = 0;
     char quote = 0; /* inside a string literal opened by this quote */
-    for (size_t i = 0; i < n; i++) {
-        if (quote && t[i] == '\\' && i + 1 < n) {
-            flat[len++] = t[i++];
-            flat[len++] = t[i];
-            continue;
+    for (size_t line = 0; line < n;) {
+        const char *nl = memchr(t + line, '\n', n - line);
+        size_t end = nl ? (size_t)(nl - t) + 1 : n; /* the line with its break */
+        /* a comment of a call written over lines ends at the line's break */
+        size_t comment = line + dl_ir_comment_start(t + line, end - line, &quote);
+        for (size_t i = line; i < end; i++) {
+            if (i >= comment && t[i] != '\n') continue;
+            bool blank = t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r';
+            if (!blank) {
+                flat[len++] = t[i];
+            } else if (len && flat[len - 1] != ' ') {
+                flat[len++] = ' ';
+            }
         }
-        if (t[i] == '\'' || t[i] == '"') quote = !quote ? t[i] : quote == t[i] ? 0 : quote;
-        if (!quote && t[i] == '#') { /* a comment of a call written over lines ends there */
-            while (i + 1 < n && t[i + 1] != '\n') i++;
-            continue;
-        }
-        bool blank = t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r';
-        if (!blank) {
-            flat[len++] = t[i];
-        } else if (len && flat[len - 1] != ' ') {
-            flat[len++] = ' ';
-        }
+        line = end;
     }
     while (len && flat[len - 1] == ' ') len--;
     /* no space just inside brackets: `generate( model` reads `generate(model` */

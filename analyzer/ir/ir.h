@@ -287,6 +287,10 @@ const char *dl_ir_span_text(DlArena *arena, const DlSource *src, DlSpan span);
 /* `text[0..keep)` followed by "..." and the brackets that part leaves open, closed:
  * `nn.Sequential(...)`, not `nn.Sequential(...` (arena copy). */
 const char *dl_ir_cut(DlArena *arena, const char *text, size_t keep);
+/* Where the comment of the line t[0, n) begins (a `#` outside any string literal), or n when it
+ * has none. `*quote` is the quote of a string literal open at the line's start (0: none), and is
+ * left as it stands where the scan stopped. */
+size_t dl_ir_comment_start(const char *t, size_t n, char *quote);
 
 /* The text of a span on one line, for a message: runs of blanks and line breaks made one space
  * (none just inside brackets), cut with dl_ir_cut past 80 characters (arena copy). */
