@@ -157,14 +157,14 @@ bool dl_source_load(DlSource *src, const char *path, size_t max_bytes, char **er
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) return dl_source_fail(error, "cannot read: %s", strerror(errno));
     struct stat st;
-    const char *refused = NULL;
-    int err = 0;
-    if (fstat(fd, &st) != 0) err = errno;
-    else if (S_ISDIR(st.st_mode)) refused = "is a directory";
-    if (err || refused) {
+    if (fstat(fd, &st) != 0) {
+        int err = errno;
         close(fd);
-        return err ? dl_source_fail(error, "cannot read: %s", strerror(err))
-                   : dl_source_fail(error, "%s", refused);
+        return dl_source_fail(error, "cannot read: %s", strerror(err));
+    }
+    if (S_ISDIR(st.st_mode)) {
+        close(fd);
+        return dl_source_fail(error, "is a directory");
     }
     bool regular = S_ISREG(st.st_mode);
     size_t hint = 0;
@@ -178,7 +178,7 @@ bool dl_source_load(DlSource *src, const char *path, size_t max_bytes, char **er
     } else { /* a pipe or a device: reads block again, as they should once it is open */
         int flags = fcntl(fd, F_GETFL);
         if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
-            err = errno;
+            int err = errno;
             close(fd);
             return dl_source_fail(error, "cannot read: %s", strerror(err));
         }

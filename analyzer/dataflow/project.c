@@ -481,14 +481,14 @@ static bool block_hands_base_arguments(const DlBlock *b, int depth) {
     return false;
 }
 
-/* One round over a file's classes: what their bases tell (project bases, nn.Module, Dataset,
- * an own to()). Whether anything changed. */
 static bool has_later_base(const DlClassInfo *c, const DlClassInfo *base) {
     for (uint8_t i = 0; i < c->later_base_count; i++)
         if (c->later_bases[i] == base) return true;
     return false;
 }
 
+/* One round over a file's classes: what their bases tell (project bases, nn.Module, Dataset,
+ * an own to()). Whether anything changed. */
 static bool resolve_file_classes(const DlProject *p, DlFileFacts *f, DlArena *arena) {
     DlReadSet *was = note_reads_of(f);
     bool changed = false;

@@ -1097,10 +1097,12 @@ static size_t *largest_first(const Run *run, char *const *paths, size_t count,
     if (!sized || !order) abort();
     const DlFileStat *walked = run->opts->file_stats; /* the walk's look, when it had one */
     for (size_t i = 0; i < count; i++) {
+        DlFileStat f = {0};
         struct stat st;
-        bool found = walked || stat(paths[i], &st) == 0;
-        DlFileStat f = walked ? walked[i] : (DlFileStat){0};
-        if (!walked && found) f = (DlFileStat){st.st_size, st.st_dev, st.st_ino};
+        bool found = true;
+        if (walked) f = walked[i];
+        else if ((found = stat(paths[i], &st) == 0))
+            f = (DlFileStat){st.st_size, st.st_dev, st.st_ino};
         sized[i] = (SizedIndex){f.size, i};
         ids[i] = (DlFileIdentity){f.dev, f.ino,
                                   found && !run->opts->stdin_text && !override_for(run, paths[i])};
