@@ -4,12 +4,14 @@
 #define _GNU_SOURCE /* memmem */
 #include "frontend/python.h"
 #include "frontend/python_grammar_gaps.h"
+#include "frontend/python_prescan.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <tree_sitter/api.h>
 
+#include "core/files.h"
 #include "core/intern.h"
 #include "core/vec.h"
 #include "frontend/lower_common.h"
@@ -1002,14 +1004,31 @@ done:
     dl_vec_free(&out);
 }
 
-/* First ERROR or MISSING node, in document order. */
-static bool find_error(TSNode root, TSNode *out) {
+/* Moves the cursor to the node's first child that is or holds an error, when there is one.
+ * Error recovery may make one ERROR node of everything from the file's first line to the real
+ * problem: that is found among its children. */
+static bool first_error_child(TSTreeCursor *cursor) {
+    if (!ts_tree_cursor_goto_first_child(cursor)) return false;
+    do {
+        TSNode c = ts_tree_cursor_current_node(cursor);
+        if (ts_node_has_error(c) || ts_node_is_missing(c)) return true;
+    } while (ts_tree_cursor_goto_next_sibling(cursor));
+    ts_tree_cursor_goto_parent(cursor);
+    return false;
+}
+
+/* First ERROR or MISSING node, in document order (*outer); inside an ERROR node, the first
+ * error among its children if it has one, and so on down (*inner). */
+static bool find_error(TSNode root, TSNode *outer, TSNode *inner) {
     TSTreeCursor cursor = ts_tree_cursor_new(root);
     bool found = false;
     for (;;) {
         TSNode n = ts_tree_cursor_current_node(&cursor);
         if (ts_node_symbol(n) == (TSSymbol)-1 || ts_node_is_missing(n)) {
-            *out = n;
+            *outer = n;
+            while (!ts_node_is_missing(n) && first_error_child(&cursor))
+                n = ts_tree_cursor_current_node(&cursor);
+            *inner = n;
             found = true;
             break;
         }
@@ -1022,315 +1041,29 @@ done:
     return found;
 }
 
-static char *syntax_error_message(const DlSource *src, TSNode root) {
-    TSNode err;
-    size_t offset = 0;
-    const char *what = "syntax error";
-    if (find_error(root, &err)) {
-        offset = ts_node_start_byte(err);
-        if (ts_node_is_missing(err)) what = "syntax error (missing token)";
+/* "syntax error at line 3, column 5", with what is wrong where it is known: the prescan's
+ * problem (an unclosed or mismatched bracket, an unterminated string, a header without its
+ * colon...) when tree-sitter's first error reaches it (error recovery may start that error far
+ * before it, at the file's first line), else a token tree-sitter found missing. */
+static char *syntax_error_message(const DlSource *src, TSNode root,
+                                  const DlPrescanProblem *problem) {
+    TSNode outer, err;
+    bool found = find_error(root, &outer, &err);
+    size_t offset = found ? ts_node_start_byte(err) : 0;
+    char *detail = NULL;
+    if (problem->kind && (!found || problem->at < ts_node_end_byte(outer))) {
+        offset = problem->at;
+        detail = dl_python_prescan_describe(src, problem);
+    } else if (found && ts_node_is_missing(err)) {
+        const char *token = ts_node_type(err);
+        detail = ts_node_is_named(err) ? dl_xasprintf("missing %s", token)
+                                       : dl_xasprintf("missing `%s`", token);
     }
     int line, col;
     dl_source_position(src, offset, &line, &col);
-    char *msg = malloc(96);
-    snprintf(msg, 96, "%s at line %d, column %d", what, line, col);
-    return msg;
-}
-
-/* ---------------------------------------------------------------- parser limits */
-
-/* tree-sitter 0.20.7 (Debian 12's) keeps a node's child count in 16 bits (widened in 0.20.8,
- * commit 67d13cf): a node with 65,536 children or more corrupts the heap, and freeing its tree
- * aborts. Valid code builds one only from a long run of comments; invalid code does when error
- * recovery wraps everything still pending (unclosed brackets, prefix or right-associative
- * operators: `x = - - - ...`, `a ** a ** ...`, `x = x = ...`) into one ERROR node. Such files
- * are refused before parsing by a rough tokenizer, which also applies CPython's limits on
- * brackets and blocks (keeping lowering's recursion shallow). */
-enum {
-    DL_MAX_BRACKETS = 1000, /* levels of brackets and f-string fields (CPython: 200) */
-    DL_MAX_INDENTS = 100,   /* levels of blocks (CPython: 100) */
-    DL_MAX_EXTRAS = 50000,  /* comments and line continuations in a row */
-    DL_MAX_CHAIN = 15000,   /* operators an expression leaves pending (two entries each at most) */
-};
-
-typedef struct LimitScan {
-    const char *s;
-    size_t len, i;
-    int line;
-    int depth; /* open brackets and f-string fields */
-    struct {
-        char kind;   /* '(' '[' '{' a bracket; 'f' an f-string's field, resumed at its '}' */
-        char quote;  /* the f-string's quote */
-        bool triple;
-        int chain;   /* operators pending in the current item at this level */
-        int lambdas; /* lambdas whose parameters are being read at this level */
-    } frames[DL_MAX_BRACKETS + 1]; /* frames[0]: the statement itself */
-    int pending;                   /* the frames' chains, plus `assign` */
-    int assign;                    /* `=` of the statement (chained across commas) */
-    int indents[DL_MAX_INDENTS + 1]; /* columns of the open blocks (the module's 0 implicit) */
-    int levels;
-    int extras;        /* comments and line continuations since the last token */
-    bool operand;      /* the last token ends an operand: a following `-` is binary */
-    bool line_start, continued;
-    const char *over; /* what went over its limit */
-} LimitScan;
-
-/* The body of a string literal from `i` (just after its opening quote): returns where it ends
- * (after the closing quote, or at the line break of an unclosed one-line string), or, in an
- * f-string, just after a `{` that opens a replacement field (*field set). */
-static size_t skip_string_body(const char *s, size_t len, size_t i, char quote, bool triple,
-                               bool fstring, int *line, bool *field) {
-    *field = false;
-    while (i < len) {
-        char c = s[i];
-        if (c == '\\') { /* an escape, or a line continuation inside the string */
-            if (i + 1 < len && (s[i + 1] == '\n' || s[i + 1] == '\r')) {
-                (*line)++;
-                i += s[i + 1] == '\r' && i + 2 < len && s[i + 2] == '\n' ? 3 : 2;
-            } else {
-                i += 2;
-            }
-        } else if (c == '\n' || c == '\r') {
-            if (!triple) return i;
-            if (c == '\n' || i + 1 >= len || s[i + 1] != '\n') (*line)++;
-            i++;
-        } else if (c == quote) {
-            if (!triple) return i + 1;
-            if (i + 2 < len && s[i + 1] == quote && s[i + 2] == quote) return i + 3;
-            i++;
-        } else if (fstring && c == '{') {
-            if (i + 1 < len && s[i + 1] == '{') {
-                i += 2;
-                continue;
-            }
-            *field = true;
-            return i + 1;
-        } else {
-            i++;
-        }
-    }
-    return len;
-}
-
-static bool is_word_byte(char c) {
-    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           (unsigned char)c >= 0x80;
-}
-
-/* Is the quote at `i` the start of an f-string (prefix f, rf, Fr, t...)? */
-static bool is_fstring_quote(const char *s, size_t i) {
-    size_t k = i;
-    bool f = false;
-    while (k > 0 && i - k < 3 && s[k - 1] && strchr("rRbBuUfFtT", s[k - 1])) {
-        f |= strchr("fFtT", s[k - 1]) != NULL;
-        k--;
-    }
-    return f && !(k > 0 && is_word_byte(s[k - 1])); /* not the end of an identifier */
-}
-
-static void limit_chain(LimitScan *S) {
-    S->frames[S->depth].chain++;
-    if (++S->pending > DL_MAX_CHAIN) S->over = "operators";
-}
-
-/* The end of an item (`,`) or of a statement (`;`, a line break): what it chained reduces. */
-static void limit_item_end(LimitScan *S, bool statement) {
-    if (statement && !S->depth) S->frames[0].lambdas = 0;
-    if (S->frames[S->depth].lambdas) return; /* `lambda a, b:` reads on */
-    S->pending -= S->frames[S->depth].chain;
-    S->frames[S->depth].chain = 0;
-    if (!statement || S->depth) return;
-    S->pending -= S->assign;
-    S->assign = 0;
-}
-
-static void limit_open(LimitScan *S, char kind, char quote, bool triple) {
-    if (S->depth == DL_MAX_BRACKETS) {
-        S->over = "brackets";
-        return;
-    }
-    S->depth++;
-    S->frames[S->depth].kind = kind;
-    S->frames[S->depth].quote = quote;
-    S->frames[S->depth].triple = triple;
-    S->frames[S->depth].chain = 0;
-    S->frames[S->depth].lambdas = 0;
-    S->operand = false;
-}
-
-static void limit_close(LimitScan *S) {
-    S->pending -= S->frames[S->depth].chain;
-    S->depth--;
-    S->operand = true;
-}
-
-/* Indentation at the start of a logical line: blocks nest by growing it. */
-static void limit_indent(LimitScan *S) {
-    int col = 0;
-    for (; S->i < S->len && (S->s[S->i] == ' ' || S->s[S->i] == '\t' || S->s[S->i] == '\f'); S->i++)
-        col = S->s[S->i] == ' ' ? col + 1 : S->s[S->i] == '\t' ? (col / 8 + 1) * 8 : 0;
-    char c = S->i < S->len ? S->s[S->i] : '\n';
-    if (c == '#' || c == '\n' || c == '\r') return; /* a blank or comment line */
-    if (col > (S->levels ? S->indents[S->levels - 1] : 0)) {
-        if (S->levels == DL_MAX_INDENTS) S->over = "indentation";
-        else S->indents[S->levels++] = col;
-    }
-    while (S->levels && S->indents[S->levels - 1] > col) S->levels--;
-}
-
-/* A name or a number: keywords that start or continue a right-nested expression chain. */
-static void limit_word(LimitScan *S) {
-    size_t start = S->i;
-    while (S->i < S->len && is_word_byte(S->s[S->i])) S->i++;
-    size_t n = S->i - start;
-    const char *w = S->s + start;
-#define IS(kw) (n == sizeof kw - 1 && memcmp(w, kw, n) == 0)
-    if (IS("lambda")) S->frames[S->depth].lambdas++;
-    if (IS("lambda") || IS("if") || IS("else") || IS("await") || IS("yield") ||
-        (IS("not") && !S->operand))
-        limit_chain(S);
-    S->operand = !(IS("lambda") || IS("if") || IS("else") || IS("await") || IS("yield") ||
-                   IS("not") || IS("and") || IS("or") || IS("in") || IS("is") || IS("for") ||
-                   IS("return") || IS("elif") || IS("while") || IS("with") || IS("as") ||
-                   IS("from") || IS("import") || IS("del") || IS("assert") || IS("raise"));
-#undef IS
-}
-
-/* Operators: prefix ones (`-x`, `*args`, `not`), right-associative ones (`**`, `:=`, `=` of
- * chained assignments) chain; the rest reduce as they go. */
-static void limit_operator(LimitScan *S) {
-    const char *s = S->s + S->i;
-    size_t left = S->len - S->i;
-    char c = s[0];
-    bool two = left > 1 && (s[1] == '=' || (s[1] == c && strchr("*/<>", c)) ||
-                            (c == '-' && s[1] == '>'));
-    bool three = two && left > 2 && s[1] == c && s[2] == '=';
-    if (c == ':' && !two && S->frames[S->depth].lambdas) S->frames[S->depth].lambdas--;
-    if (c == '=' && !two && S->depth == 0) {
-        S->assign++;
-        if (++S->pending > DL_MAX_CHAIN) S->over = "operators";
-    } else if ((c == '*' && two && s[1] == '*') || (c == ':' && two)) {
-        limit_chain(S); /* `**`, `:=` */
-    } else if (!two && !S->operand && (c == '-' || c == '+' || c == '~' || c == '*')) {
-        limit_chain(S); /* prefix */
-    }
-    S->i += three ? 3 : two ? 2 : 1;
-    S->operand = false;
-}
-
-static void limit_string(LimitScan *S) {
-    char c = S->s[S->i];
-    bool fstring = is_fstring_quote(S->s, S->i);
-    bool triple = S->i + 2 < S->len && S->s[S->i + 1] == c && S->s[S->i + 2] == c;
-    bool field;
-    S->i = skip_string_body(S->s, S->len, S->i + (triple ? 3 : 1), c, triple, fstring, &S->line,
-                            &field);
-    S->operand = true;
-    if (field) limit_open(S, 'f', c, triple);
-}
-
-/* `}` of an f-string's field: the string goes on. */
-static void limit_resume_string(LimitScan *S) {
-    char quote = S->frames[S->depth].quote;
-    bool triple = S->frames[S->depth].triple, field;
-    limit_close(S);
-    S->i = skip_string_body(S->s, S->len, S->i, quote, triple, true, &S->line, &field);
-    if (field) limit_open(S, 'f', quote, triple);
-}
-
-static void limit_token(LimitScan *S) {
-    char c = S->s[S->i];
-    if (c != ' ' && c != '\t' && c != '\f' && c != '\n' && c != '\r' && c != '#' && c != '\\')
-        S->extras = 0; /* a token: the run of comments is over */
-    switch (c) {
-    case '\r':
-        if (S->i + 1 < S->len && S->s[S->i + 1] == '\n') S->i++;
-        /* fall through */
-    case '\n':
-        S->line++;
-        S->line_start = true;
-        S->i++;
-        if (!S->depth && !S->continued) limit_item_end(S, true);
-        break;
-    case '\\':
-        S->continued = S->i + 1 < S->len && (S->s[S->i + 1] == '\n' || S->s[S->i + 1] == '\r');
-        S->extras = S->continued ? S->extras + 1 : 0;
-        if (S->extras > DL_MAX_EXTRAS) S->over = "comments";
-        S->i++;
-        break;
-    case '#':
-        if (++S->extras > DL_MAX_EXTRAS) S->over = "comments";
-        while (S->i < S->len && S->s[S->i] != '\n' && S->s[S->i] != '\r') S->i++;
-        break;
-    case ' ':
-    case '\t':
-    case '\f':
-        S->i++;
-        break;
-    case '"':
-    case '\'':
-        limit_string(S);
-        break;
-    case '(':
-    case '[':
-    case '{':
-        S->i++;
-        limit_open(S, c, 0, false);
-        break;
-    case ')':
-    case ']':
-    case '}':
-        S->i++;
-        if (!S->depth) break;
-        if (c == '}' && S->frames[S->depth].kind == 'f') limit_resume_string(S);
-        else if (S->frames[S->depth].kind != 'f') limit_close(S);
-        break;
-    case ',':
-    case ';':
-        S->i++;
-        limit_item_end(S, c == ';');
-        S->operand = false;
-        break;
-    default:
-        if (is_word_byte(c)) limit_word(S);
-        else if (strchr("-+~*/%@&|^<>=!:.", c)) limit_operator(S);
-        else S->i++;
-    }
-}
-
-/* Returns a malloc'ed error when the file goes over a limit (see above), else NULL. */
-static char *parser_limit_error(const DlSource *src) {
-    LimitScan *S = calloc(1, sizeof *S);
-    if (!S) abort();
-    S->s = src->text;
-    S->len = src->len;
-    S->line = 1;
-    S->line_start = true;
-    if (S->len >= 3 && memcmp(S->s, "\xEF\xBB\xBF", 3) == 0) S->i = 3;
-    while (S->i < S->len && !S->over) {
-        if (S->line_start) {
-            S->line_start = false;
-            if (S->depth == 0 && !S->continued) limit_indent(S);
-            S->continued = false;
-            continue;
-        }
-        limit_token(S);
-    }
-    char *msg = NULL;
-    if (S->over) {
-        msg = malloc(128);
-        if (!msg) abort();
-        if (S->over[0] == 'c')
-            snprintf(msg, 128, "too many comment lines in a row to analyse (over %d at line %d)",
-                     DL_MAX_EXTRAS, S->line);
-        else if (S->over[0] == 'o')
-            snprintf(msg, 128, "expression too deeply nested to analyse (over %d operators in a "
-                               "chain at line %d)", DL_MAX_CHAIN, S->line);
-        else
-            snprintf(msg, 128, "nesting too deep to analyse (over %d levels of %s at line %d)",
-                     S->over[0] == 'i' ? DL_MAX_INDENTS : DL_MAX_BRACKETS, S->over, S->line);
-    }
-    free(S);
+    char *msg = detail ? dl_xasprintf("syntax error (%s) at line %d, column %d", detail, line, col)
+                       : dl_xasprintf("syntax error at line %d, column %d", line, col);
+    free(detail);
     return msg;
 }
 
@@ -1377,7 +1110,8 @@ DlParseResult dl_python_parse(const DlSource *src, DlArena *arena, bool lower,
                               const bool *mentions_devices) {
     DlParseResult result = {0};
     pthread_once(&grammar_once, grammar_init);
-    if ((result.error = parser_limit_error(src))) return result;
+    DlPrescanProblem problem;
+    if ((result.error = dl_python_prescan(src, &problem))) return result;
     dl_ts_region_begin();
     TSParser *parser = ts_parser_new();
     ts_parser_set_language(parser, tree_sitter_python());
@@ -1389,8 +1123,14 @@ DlParseResult dl_python_parse(const DlSource *src, DlArena *arena, bool lower,
         return result;
     }
     TSNode root = ts_tree_root_node(tree);
+    if (problem.kind == DL_PRESCAN_EXPECTED_BLOCK && !ts_node_has_error(root)) {
+        /* the grammar takes an empty body; CPython does not */
+        result.error = syntax_error_message(src, root, &problem);
+        delete_tree(tree);
+        return result;
+    }
     if (ts_node_has_error(root)) {
-        result.error = syntax_error_message(src, root);
+        result.error = syntax_error_message(src, root, &problem);
         delete_tree(tree);
         tree = parse_around_grammar_gaps(src);
         if (!tree) return result;

@@ -1,0 +1,102 @@
+/* Unit tests for the Python front end's syntax errors: each says where CPython would point and,
+ * where the prescan (frontend/python_prescan.c) knows it, what is wrong; valid code that looks
+ * like those mistakes is not refused. */
+#include "frontend/python.h"
+
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/source.h"
+
+/* The error dl_python_parse gives `text` (malloc'ed), or NULL when it lowers the file. */
+static char *parse_error(const char *text) {
+    DlSource src;
+    DlArena arena;
+    char *error = NULL;
+    cr_assert(dl_source_from_bytes(&src, "bad.py", text, strlen(text), 0, &error), "%s",
+              error ? error : "");
+    dl_arena_init(&arena);
+    DlParseResult r = dl_python_parse(&src, &arena, true, NULL);
+    cr_assert((r.module == NULL) == (r.error != NULL), "a module or an error, not both");
+    dl_arena_release(&arena);
+    dl_source_free(&src);
+    return r.error;
+}
+
+static void expect_error(const char *text, const char *message) {
+    char *got = parse_error(text);
+    cr_assert_not_null(got, "no error for:\n%s", text);
+    cr_assert_str_eq(got, message, "for:\n%s", text);
+    free(got);
+}
+
+static void expect_valid(const char *text) {
+    char *got = parse_error(text);
+    cr_assert_null(got, "%s, for:\n%s", got ? got : "", text);
+}
+
+Test(python_syntax_errors, a_bracket_never_closed_is_pointed_at_not_the_files_first_line) {
+    /* tree-sitter's recovery makes one ERROR node from line 1 to the end of this file */
+    expect_error("import torch\n\n\nclass A:\n    def f(self):\n        return 1\n\n"
+                 "    def g(self):\n        xs = [\n",
+                 "syntax error (`[` was never closed) at line 9, column 14");
+    expect_error("import torch\ny = f([1, (2\n", /* the innermost, as CPython */
+                 "syntax error (`(` was never closed) at line 2, column 11");
+}
+
+Test(python_syntax_errors, closing_brackets_that_match_nothing) {
+    expect_error("x = (1,\n]\n", "syntax error (closing `]` does not match `(` on line 1) at "
+                                 "line 2, column 1");
+    expect_error("x = (1]\n", "syntax error (closing `]` does not match `(`) at line 1, column 7");
+    expect_error("x = 1)\n", "syntax error (unmatched `)`) at line 1, column 6");
+}
+
+Test(python_syntax_errors, unterminated_strings_point_at_their_start) {
+    expect_error("x = 'abc\ny = 2\n", "syntax error (unterminated string) at line 1, column 5");
+    expect_error("x = rb'abc\n", "syntax error (unterminated string) at line 1, column 5");
+    expect_error("x = f\"{a\n", "syntax error (unterminated string) at line 1, column 5");
+    expect_error("def f():\n    \"\"\"doc\n    return 1\n",
+                 "syntax error (unterminated triple-quoted string) at line 2, column 5");
+}
+
+Test(python_syntax_errors, a_header_without_its_colon) {
+    expect_error("if x\n    y = 1\n", "syntax error (expected `:`) at line 1, column 5");
+    expect_error("def f(a,\n      b) -> int\n    return a\n",
+                 "syntax error (expected `:`) at line 2, column 16");
+    expect_error("@decorator\nasync def f(a)\n    pass\n",
+                 "syntax error (expected `:`) at line 2, column 15");
+}
+
+Test(python_syntax_errors, a_header_whose_block_is_missing) {
+    /* tree-sitter-python takes both as empty bodies, without an error */
+    expect_error("import torch\ndef f(x):\n",
+                 "syntax error (expected an indented block after `def` on line 2) at line 2, "
+                 "column 10");
+    expect_error("for x in y:\n    # a comment is not a body\nz = 1\n",
+                 "syntax error (expected an indented block after `for` on line 1) at line 3, "
+                 "column 1");
+}
+
+Test(python_syntax_errors, other_errors_say_where_tree_sitter_found_them) {
+    expect_error("x = = 3\ny = 2\n", "syntax error at line 1, column 5");
+}
+
+Test(python_syntax_errors, valid_headers_and_brackets_are_not_refused) {
+    expect_valid("if x: y = 1\nelse: y = 2\n");
+    expect_valid("if (a and\n        b):\n    pass\n");
+    expect_valid("if x == \\\n        1:\n    pass\n");
+    expect_valid("with (open(a) as f,\n      open(b) as g):\n    pass\n");
+    expect_valid("for k in d[1:2]:  # a slice's colon is inside brackets\n    pass\n");
+    expect_valid("while (n := n - 1):\n    pass\n");
+    expect_valid("if f(lambda: 1):\n    pass\n");
+    expect_valid("def f(x: int = 1) -> dict[str, int]:\n    return {'a': x}\n");
+    expect_valid("class A(B, metaclass=M):\n    '''doc'''\n");
+    expect_valid("try:\n    pass\nexcept (A, B) as e:\n    pass\nfinally:\n    pass\n");
+    expect_valid("async def f():\n    async with a as b:\n        async for x in b:\n"
+                 "            pass\n");
+    expect_valid("y = a if b else c\nx = [i for i in y if i]\n");
+    expect_valid("s = f'{x:>3} {y!r} {{'\nt = '''a\n(b\n'''\n");
+    expect_valid("def f():\n\n    # comment\n\n    return 1\n");
+    expect_valid("match = 1\ncase = 2\n");
+}
