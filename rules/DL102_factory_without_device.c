@@ -63,7 +63,11 @@ static const char doc[] =
     "  host: the lengths of\n"
     "  `pack_padded_sequence`, `.tolist()`, `len(...)`, `int(...)`, or copies it to the CPU\n"
     "  before any other use (`counts = counts.to(\"cpu\")`), or copies it to where it\n"
-    "  computes (`labels = labels.to(x.device)`, `labels = to_device(labels, embeddings)`);\n"
+    "  computes (`labels = labels.to(x.device)`, `labels = to_device(labels, embeddings)`,\n"
+    "  a pipeline's `id_embeds = id_embeds.unsqueeze(0).to(device=device)`; a cast such as\n"
+    "  `.to(torch.long)` is not a copy);\n"
+    "- it is given to a diffusers pipeline (`pipe(prompt, latents=latents)`), which copies\n"
+    "  the tensors it is given to its execution device;\n"
     "- the factory is inside `with torch.cuda.device(i):` (DL110 reports it);\n"
     "- everything stays on the CPU, or the other operand's device is unknown.\n";
 

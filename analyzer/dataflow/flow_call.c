@@ -26,13 +26,17 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
                flow_streq(callee->literal, "torch.nn.CTCLoss");
     /* a project module's forward that reads an input only on the host (`lengths` for
      * pack_padded_sequence) takes it on the CPU, and one that copies an input to where it
-     * computes (pytorch-metric-learning's losses: `labels = c_f.to_device(labels, embeddings)`)
-     * takes it anywhere; looked at only when a CPU tensor is passed */
+     * computes (pytorch-metric-learning's losses: `labels = c_f.to_device(labels, embeddings)`,
+     * PhotoMaker's pipeline: `id_embeds = id_embeds.unsqueeze(0).to(device=device)`) takes it
+     * anywhere; looked at only when a CPU tensor is passed */
     const DlFunction *forward = NULL;
     uint32_t host_only = 0;
     for (uint32_t i = 0; i < call->arg_count && callee->cls && !forward; i++)
         if (dl_value_is_cpu_tensor(argv[i])) {
+            /* a module runs its forward; another callable object (a diffusers pipeline) its
+             * __call__ */
             const DlFunctionInfo *fi = dl_project_method(F->env->project, callee->cls, "forward");
+            if (!fi) fi = dl_project_method(F->env->project, callee->cls, "__call__");
             if (!fi) break;
             forward = fi->fn;
             host_only = flow_host_only_params(forward) | flow_params_moved_inside(forward);
@@ -753,6 +757,38 @@ static bool get_with_number_default(const DlExpr *call, const char *m) {
            fallback->kind == DL_EX_NUMBER;
 }
 
+/* `from_pretrained` and its kind: a library base's way to build an instance from saved state. */
+static bool is_alternative_constructor(const char *m) {
+    static const char *const constructors[] = {"from_pretrained", "from_config",
+                                               "from_single_file", NULL};
+    return m && dl_name_in_list(m, constructors);
+}
+
+/* `IdPipeline.from_pretrained(...)`: a project class that is not a module, built by a
+ * constructor its library base gives it, is an instance of that class, whose methods the calls
+ * on it run (a pipeline's __call__); where its state is, is not known. A module class's
+ * loaded weights are left unknown, as before. */
+static const DlValue *loaded_instance(Flow *F, const DlClassInfo *ci) {
+    if (ci->is_module || ci->is_dataset) return flow_unknown();
+    DlValue *v = flow_mk(F, DL_KIND_INSTANCE);
+    v->cls = ci;
+    if (ci->has_own_to) v->flags |= DL_VF_OWN_TO;
+    return v;
+}
+
+/* The same, for a qualified name (`pipeline.IdPipeline.from_pretrained`). A diffusers pipeline
+ * is an object, not a module: its __call__ copies the tensors it is given (latents,
+ * embeddings) to its execution device. */
+static const DlValue *alternative_constructor(Flow *F, const char *q) {
+    const char *dot = strrchr(q, '.');
+    if (!dot || !is_alternative_constructor(dot + 1)) return flow_unknown();
+    char *class_name = dl_arena_strndup(F->arena, q, (size_t)(dot - q));
+    if (strncmp(q, "diffusers.", 10) == 0 && strstr(class_name, "Pipeline"))
+        return flow_mk(F, DL_KIND_INSTANCE); /* of a class the project does not define */
+    const DlClassInfo *ci = dl_project_find_class(F->env->project, F->env->file, class_name);
+    return ci ? loaded_instance(F, ci) : flow_unknown();
+}
+
 const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *recv_expr,
                                      const DlValue *recv, const char *m,
                                      const DlValue *const *argv) {
@@ -760,6 +796,9 @@ const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *
         get_with_number_default(call, m) &&
         !(recv->cls && dl_project_method(F->env->project, recv->cls, m)))
         return flow_mk(F, DL_KIND_SCALAR);
+    if (recv->kind == DL_KIND_CLASS && recv->cls && is_alternative_constructor(m) &&
+        !dl_project_method(F->env->project, recv->cls, m))
+        return loaded_instance(F, recv->cls); /* a class of this file */
     switch (recv->kind) {
     case DL_KIND_TENSOR:
         return flow_eval_tensor_method(F, call, recv_expr, recv, m, argv);
@@ -1007,7 +1046,7 @@ const DlValue *flow_resolve_call(Flow *F, const DlExpr *call, const char *q, con
         if (ci) return flow_instantiate(F, call, ci, argv);
         const DlFunctionInfo *fi = dl_project_find_function(F->env->project, F->env->file, q);
         if (fi) return flow_call_summary(F, fi, call, argv, false);
-        return flow_unknown();
+        return alternative_constructor(F, q);
     }
     if (recv) {
         /* self.encoder(x): an attribute holding a module is called, not a method */

@@ -151,15 +151,56 @@ uint32_t flow_host_only_params(const DlFunction *fn) {
 
 /* ---------------------------------------------------------------- inputs the function moves */
 
-/* `labels.to(x.device)`, `labels.cuda()`, `labels.type_as(x)`, or a helper named for the move
- * (`c_f.to_device(labels, embeddings)`, `move_to_device(labels)`), given the name first. */
+/* `e` is `name`, or reached from it by attributes, method calls and subscripts
+ * (`id_embeds.unsqueeze(0)`, `batch["x"].float()`). */
+static bool rooted_at(const DlExpr *e, const char *name) {
+    for (int depth = 0; e && depth < 16; depth++) {
+        if (e->kind == DL_EX_NAME) return strcmp(e->name, name) == 0;
+        if (e->kind == DL_EX_CALL) {
+            if (!e->object || e->object->kind != DL_EX_ATTR) return false;
+            e = e->object->object;
+        } else if (e->kind == DL_EX_ATTR || e->kind == DL_EX_SUBSCRIPT) {
+            e = e->object;
+        } else {
+            return false;
+        }
+    }
+    return false;
+}
+
+/* `.to(torch.float16)`, `.to(dtype=dtype)`, `.to(x.dtype)`: a cast, which leaves the tensor on
+ * its device. */
+static bool to_casts_only(const DlExpr *call) {
+    for (uint32_t i = 0; i < call->arg_count; i++) {
+        const char *kw = call->args[i].keyword;
+        const DlExpr *v = call->args[i].value;
+        if (kw) {
+            if (strcmp(kw, "device") == 0 || kw[0] == '*') return false;
+            continue; /* dtype, non_blocking, copy, memory_format */
+        }
+        if (v->kind == DL_EX_ATTR && strcmp(v->name, "dtype") == 0) continue;
+        if (v->kind == DL_EX_NAME && strstr(v->name, "dtype")) continue;
+        if (v->kind == DL_EX_ATTR && v->object && v->object->kind == DL_EX_NAME &&
+            strcmp(v->object->name, "torch") == 0) {
+            char qualified[64];
+            snprintf(qualified, sizeof qualified, "torch.%s", v->name);
+            if (dl_torch_is_dtype(qualified)) continue;
+        }
+        return false;
+    }
+    return call->arg_count > 0;
+}
+
+/* A copy of `name` to a device: `labels.to(x.device)`, `labels.cuda()`, `labels.type_as(x)`,
+ * `id_embeds.unsqueeze(0).to(device=device, dtype=dtype)`, or a helper named for the move
+ * (`c_f.to_device(labels, embeddings)`, `move_to_device(labels)`) given the name first. */
 static bool moves_name(const DlExpr *e, const char *name) {
     if (!e || e->kind != DL_EX_CALL || !e->object) return false;
     const DlExpr *callee = e->object;
     static const char *const methods[] = {"to", "cuda", "type_as", NULL};
     if (callee->kind == DL_EX_ATTR && dl_name_in_list(callee->name, methods))
-        return callee->object && callee->object->kind == DL_EX_NAME &&
-               strcmp(callee->object->name, name) == 0;
+        return rooted_at(callee->object, name) &&
+               !(strcmp(callee->name, "to") == 0 && to_casts_only(e));
     const char *helper = last_name(callee);
     if (!helper || !strstr(helper, "to_device") || !e->arg_count || e->args[0].keyword)
         return false;
