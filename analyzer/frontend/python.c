@@ -1123,8 +1123,11 @@ DlParseResult dl_python_parse(const DlSource *src, DlArena *arena, bool lower,
         return result;
     }
     TSNode root = ts_tree_root_node(tree);
-    if (problem.kind == DL_PRESCAN_EXPECTED_BLOCK && !ts_node_has_error(root)) {
-        /* the grammar takes an empty body; CPython does not */
+    if ((problem.kind == DL_PRESCAN_EXPECTED_BLOCK || problem.kind == DL_PRESCAN_UNEXPECTED_INDENT ||
+         problem.kind == DL_PRESCAN_UNINDENT_MISMATCH) &&
+        !ts_node_has_error(root)) {
+        /* the grammar takes an empty body, and lines indented out of their block; CPython
+         * does not */
         result.error = syntax_error_message(src, root, &problem);
         delete_tree(tree);
         return result;

@@ -43,6 +43,7 @@ typedef struct LimitScan {
     bool first_token;        /* the next token starts a logical line */
     int line_col;            /* the current logical line's indentation */
     const char *header;      /* the logical line's compound keyword (`if`), else NULL */
+    const char *soft_header; /* `match` or `case` starting it: a header only if its colon ends it */
     int header_line;
     bool header_colon;       /* its colon was met */
     size_t colon_end;        /* just after that colon */
@@ -183,6 +184,7 @@ static void limit_indent(LimitScan *S) {
         col = S->s[S->i] == ' ' ? col + 1 : S->s[S->i] == '\t' ? (col / 8 + 1) * 8 : 0;
     char c = S->i < S->len ? S->s[S->i] : '\n';
     if (c == '#' || c == '\n' || c == '\r') return; /* a blank or comment line */
+    bool awaited = S->block_after != NULL; /* the line before ended with a header's colon */
     if (S->block_after) {
         if (col <= S->block_col && note_problem(S, DL_PRESCAN_EXPECTED_BLOCK, S->i)) {
             S->problem.header = S->block_after;
@@ -193,10 +195,13 @@ static void limit_indent(LimitScan *S) {
     S->first_token = true;
     S->line_col = col;
     if (col > (S->levels ? S->indents[S->levels - 1] : 0)) {
+        if (!awaited) note_problem(S, DL_PRESCAN_UNEXPECTED_INDENT, S->i);
         if (S->levels == DL_MAX_INDENTS) S->over = "indentation";
         else S->indents[S->levels++] = col;
     }
     while (S->levels && S->indents[S->levels - 1] > col) S->levels--;
+    if (col != (S->levels ? S->indents[S->levels - 1] : 0))
+        note_problem(S, DL_PRESCAN_UNINDENT_MISMATCH, S->i); /* between two open levels */
 }
 
 /* A name or a number: keywords that start or continue a right-nested expression chain. */
@@ -218,6 +223,10 @@ static void limit_word(LimitScan *S) {
                 S->header = compound[k].word;
                 S->header_line = S->line;
             }
+        if (IS("match") || IS("case")) { /* also names: `match = re.match(...)` */
+            S->soft_header = IS("match") ? "match" : "case";
+            S->header_line = S->line;
+        }
     }
     if (IS("lambda")) S->frames[S->depth].lambdas++;
     if (IS("lambda") || IS("if") || IS("else") || IS("await") || IS("yield") ||
@@ -241,7 +250,8 @@ static void limit_operator(LimitScan *S) {
     bool three = two && left > 2 && s[1] == c && s[2] == '=';
     if (c == ':' && !two && S->frames[S->depth].lambdas) {
         S->frames[S->depth].lambdas--;
-    } else if (c == ':' && !two && S->depth == 0 && S->header && !S->header_colon) {
+    } else if (c == ':' && !two && S->depth == 0 && (S->header || S->soft_header) &&
+               !S->header_colon) {
         S->header_colon = true;
         S->colon_end = S->i + 1;
     }
@@ -301,12 +311,14 @@ static void limit_line_end(LimitScan *S) {
             S->problem.header = S->header;
             S->problem.header_line = S->header_line;
         }
-    } else if (S->header && S->colon_end == S->token_end) {
-        S->block_after = S->header;
+    } else if ((S->header || S->soft_header) && S->header_colon &&
+               S->colon_end == S->token_end) {
+        S->block_after = S->header ? S->header : S->soft_header;
         S->block_line = S->header_line;
         S->block_col = S->line_col;
     }
     S->header = NULL;
+    S->soft_header = NULL;
     S->header_colon = false;
     S->first_token = false;
 }
@@ -459,6 +471,9 @@ char *dl_python_prescan_describe(const DlSource *src, const DlPrescanProblem *pr
     case DL_PRESCAN_UNTERMINATED_STRING: return dl_xasprintf("unterminated string");
     case DL_PRESCAN_UNTERMINATED_TRIPLE: return dl_xasprintf("unterminated triple-quoted string");
     case DL_PRESCAN_EXPECTED_COLON: return dl_xasprintf("expected `:`");
+    case DL_PRESCAN_UNEXPECTED_INDENT: return dl_xasprintf("unexpected indent");
+    case DL_PRESCAN_UNINDENT_MISMATCH:
+        return dl_xasprintf("unindent does not match any outer indentation level");
     case DL_PRESCAN_EXPECTED_BLOCK:
         return dl_xasprintf("expected an indented block after `%s` on line %d", problem->header,
                             problem->header_line);

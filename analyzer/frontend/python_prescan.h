@@ -18,6 +18,8 @@ typedef enum DlPrescanProblemKind {
     DL_PRESCAN_UNTERMINATED_TRIPLE, /* a triple-quoted string that reaches the file's end */
     DL_PRESCAN_EXPECTED_COLON,      /* a compound statement's header without its `:` */
     DL_PRESCAN_EXPECTED_BLOCK,      /* a header's `:` that ends its line, and no deeper line */
+    DL_PRESCAN_UNEXPECTED_INDENT,   /* a line indented deeper than the block it is in */
+    DL_PRESCAN_UNINDENT_MISMATCH,   /* a line indented between two enclosing blocks' levels */
 } DlPrescanProblemKind;
 
 /* The first such problem, in the order the tokenizer meets them (a bracket never closed is met

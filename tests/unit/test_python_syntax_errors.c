@@ -78,6 +78,14 @@ Test(python_syntax_errors, a_header_whose_block_is_missing) {
                  "column 1");
 }
 
+Test(python_syntax_errors, lines_indented_out_of_their_block) {
+    /* tree-sitter-python takes both without an error */
+    expect_error("def f():\n    x = 1\n  y = 2\n",
+                 "syntax error (unindent does not match any outer indentation level) at line 3, "
+                 "column 3");
+    expect_error("x = 1\n    y = 2\n", "syntax error (unexpected indent) at line 2, column 5");
+}
+
 Test(python_syntax_errors, other_errors_say_where_tree_sitter_found_them) {
     expect_error("x = = 3\ny = 2\n", "syntax error at line 1, column 5");
 }
@@ -99,4 +107,9 @@ Test(python_syntax_errors, valid_headers_and_brackets_are_not_refused) {
     expect_valid("s = f'{x:>3} {y!r} {{'\nt = '''a\n(b\n'''\n");
     expect_valid("def f():\n\n    # comment\n\n    return 1\n");
     expect_valid("match = 1\ncase = 2\n");
+    expect_valid("match x:\n    case [*_]:\n        pass\n    # a comment between cases\n"
+                 "    case {'a': 1} if y:\n        pass\n");
+    expect_valid("class A:\n    match: int\n    case: str = 'x'\n");
+    expect_valid("def f():\n    return (1,\n  2)\n\n\ny = 3\n");
+    expect_valid("def f():\n    s = '''\nnot indented\n'''\n    return s\n");
 }
