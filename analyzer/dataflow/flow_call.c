@@ -413,6 +413,14 @@ static bool flattens(const char *m, const DlExpr *call) {
            a->object->kind == DL_EX_NUMBER && a->object->name && flow_streq(a->object->name, "1");
 }
 
+/* An instance of a project class that is not a module (nor a dataset). */
+static DlValue *instance_of(Flow *F, const DlClassInfo *ci) {
+    DlValue *v = flow_mk(F, DL_KIND_INSTANCE);
+    v->cls = ci;
+    if (ci->has_own_to) v->flags |= DL_VF_OWN_TO;
+    return v;
+}
+
 const DlValue *flow_instantiate(Flow *F, const DlExpr *call, const DlClassInfo *ci,
                                const DlValue *const *argv) {
     /* a class whose file comes later (or that is defined further down) is known before use */
@@ -473,9 +481,7 @@ const DlValue *flow_instantiate(Flow *F, const DlExpr *call, const DlClassInfo *
         d->cls = ci;
         return d;
     }
-    DlValue *v = flow_mk(F, DL_KIND_INSTANCE);
-    v->cls = ci;
-    if (ci->has_own_to) v->flags |= DL_VF_OWN_TO;
+    DlValue *v = instance_of(F, ci);
     /* `MockPosterior(mean=mean_on_gpu)`: what it holds was placed on a device, as a moved
      * instance's is; where each of its tensors is, is not known here */
     for (uint32_t i = 0; argv && i < call->arg_count; i++)
@@ -769,11 +775,7 @@ static bool is_alternative_constructor(const char *m) {
  * on it run (a pipeline's __call__); where its state is, is not known. A module class's
  * loaded weights are left unknown, as before. */
 static const DlValue *loaded_instance(Flow *F, const DlClassInfo *ci) {
-    if (ci->is_module || ci->is_dataset) return flow_unknown();
-    DlValue *v = flow_mk(F, DL_KIND_INSTANCE);
-    v->cls = ci;
-    if (ci->has_own_to) v->flags |= DL_VF_OWN_TO;
-    return v;
+    return ci->is_module || ci->is_dataset ? flow_unknown() : instance_of(F, ci);
 }
 
 /* The same, for a qualified name (`pipeline.IdPipeline.from_pretrained`). A diffusers pipeline

@@ -70,6 +70,14 @@ static bool note_problem(LimitScan *S, DlPrescanProblemKind kind, size_t at) {
     return true;
 }
 
+/* A problem of a compound statement's header (`def` on line 3). */
+static void note_header_problem(LimitScan *S, DlPrescanProblemKind kind, size_t at,
+                                const char *header, int header_line) {
+    if (!note_problem(S, kind, at)) return;
+    S->problem.header = header;
+    S->problem.header_line = header_line;
+}
+
 /* The body of a string literal from `i` (just after its opening quote): returns where it ends
  * (after the closing quote, or at the line break of an unclosed one-line string, *closed
  * false), or, in an f-string, just after a `{` that opens a replacement field (*field set). */
@@ -117,15 +125,19 @@ static bool is_word_byte(char c) {
            (unsigned char)c >= 0x80;
 }
 
-/* Is the quote at `i` the start of an f-string (prefix f, rf, Fr, t...)? */
-static bool is_fstring_quote(const char *s, size_t i) {
+/* The prefix of the string whose quote is at `i` (`f`, `rb`, `Fr`, `t`...): returns where the
+ * string starts (`i` when it has none), and whether it is an f-string (or a t-string). Letters
+ * that end an identifier are no prefix. */
+static size_t string_prefix(const char *s, size_t i, bool *fstring) {
     size_t k = i;
     bool f = false;
     while (k > 0 && i - k < 3 && s[k - 1] && strchr("rRbBuUfFtT", s[k - 1])) {
         f |= strchr("fFtT", s[k - 1]) != NULL;
         k--;
     }
-    return f && !(k > 0 && is_word_byte(s[k - 1])); /* not the end of an identifier */
+    bool after_word = k > 0 && is_word_byte(s[k - 1]);
+    *fstring = f && !after_word;
+    return after_word || i - k > 2 ? i : k; /* a prefix has two letters at most */
 }
 
 static void limit_chain(LimitScan *S) {
@@ -186,10 +198,9 @@ static void limit_indent(LimitScan *S) {
     if (c == '#' || c == '\n' || c == '\r') return; /* a blank or comment line */
     bool awaited = S->block_after != NULL; /* the line before ended with a header's colon */
     if (S->block_after) {
-        if (col <= S->block_col && note_problem(S, DL_PRESCAN_EXPECTED_BLOCK, S->i)) {
-            S->problem.header = S->block_after;
-            S->problem.header_line = S->block_line;
-        }
+        if (col <= S->block_col)
+            note_header_problem(S, DL_PRESCAN_EXPECTED_BLOCK, S->i, S->block_after,
+                                S->block_line);
         S->block_after = NULL;
     }
     S->first_token = true;
@@ -272,17 +283,10 @@ static void note_unterminated(LimitScan *S, size_t quote_at, bool triple) {
                  quote_at);
 }
 
-/* Where the string whose quote is at `i` starts: its prefix (`f`, `rb`...), if any. */
-static size_t string_start(const char *s, size_t i) {
-    size_t k = i;
-    while (k > 0 && i - k < 2 && strchr("rRbBuUfFtT", s[k - 1]) && s[k - 1]) k--;
-    return k > 0 && is_word_byte(s[k - 1]) ? i : k;
-}
-
 static void limit_string(LimitScan *S) {
-    size_t quote_at = string_start(S->s, S->i);
+    bool fstring;
+    size_t quote_at = string_prefix(S->s, S->i, &fstring);
     char c = S->s[S->i];
-    bool fstring = is_fstring_quote(S->s, S->i);
     bool triple = S->i + 2 < S->len && S->s[S->i + 1] == c && S->s[S->i + 2] == c;
     bool field, closed;
     S->i = skip_string_body(S->s, S->len, S->i + (triple ? 3 : 1), c, triple, fstring, &S->line,
@@ -307,10 +311,8 @@ static void limit_resume_string(LimitScan *S) {
  * its colon, and a colon that ends the line awaits an indented block. */
 static void limit_line_end(LimitScan *S) {
     if (S->header && !S->header_colon) {
-        if (note_problem(S, DL_PRESCAN_EXPECTED_COLON, S->token_end)) {
-            S->problem.header = S->header;
-            S->problem.header_line = S->header_line;
-        }
+        note_header_problem(S, DL_PRESCAN_EXPECTED_COLON, S->token_end, S->header,
+                            S->header_line);
     } else if ((S->header || S->soft_header) && S->header_colon &&
                S->colon_end == S->token_end) {
         S->block_after = S->header ? S->header : S->soft_header;
@@ -424,10 +426,9 @@ char *dl_python_prescan(const DlSource *src, DlPrescanProblem *problem) {
     }
     if (!S->depth && !S->over) {
         limit_line_end(S);
-        if (S->block_after && note_problem(S, DL_PRESCAN_EXPECTED_BLOCK, S->token_end)) {
-            S->problem.header = S->block_after;
-            S->problem.header_line = S->block_line;
-        }
+        if (S->block_after)
+            note_header_problem(S, DL_PRESCAN_EXPECTED_BLOCK, S->token_end, S->block_after,
+                                S->block_line);
     } else if (S->depth && !S->over) { /* the innermost bracket or f-string left open */
         if (S->frames[S->depth].kind == 'f') {
             note_unterminated(S, S->frames[S->depth].at, S->frames[S->depth].triple);
