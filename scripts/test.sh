@@ -42,7 +42,7 @@ done
 if [ "${#missing_robust[@]}" -ne 0 ]; then
   echo "==> installing ${missing_robust[*]} (fuzz, ThreadSanitizer and valgrind configurations)"
   if [ "$(id -u)" -ne 0 ] ||
-    ! { apt-get update -qq && apt-get install -y --no-install-recommends "${missing_robust[@]}"; }; then
+    ! { apt-get -o Acquire::Retries=3 update -qq && apt-get -o Acquire::Retries=3 install -y --no-install-recommends "${missing_robust[@]}"; }; then
     echo "test.sh: missing ${missing_robust[*]}: install them as root (apt-get install)" >&2
     exit 1
   fi
