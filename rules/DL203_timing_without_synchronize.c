@@ -42,7 +42,9 @@ static const char doc[] =
     "  images copied off the device (`pipe(prompt).images[0]`);\n"
     "- the timed work is CPU-only, or its device is unknown, or queues nothing (metadata such\n"
     "  as `x.size()` or `model.parameters()`, hooks registered with `register_*`, `zero_grad()`\n"
-    "  which sets the gradients to None unless given `set_to_none=False`);\n"
+    "  which sets the gradients to None unless given `set_to_none=False`, a wrapper such as\n"
+    "  `Variable(x)` or `nn.Parameter(x)`, work on the meta device such as a model built under\n"
+    "  `torch.device(\"meta\")` loading a state dict with `assign=True`);\n"
     "- the elapsed time is only compared with a limit (`if time.time() - start > max_time:`):\n"
     "  a time budget, not a measurement.\n";
 

@@ -49,7 +49,8 @@ static bool is_project_method(Flow *F, const DlValue *recv, const char *name) {
  * queries (x.size()) do not. */
 bool flow_touches_device(Flow *F, const DlExpr *call, const char *q, const DlValue *recv,
                          const DlValue *const *argv, const DlValue *result) {
-    if (result && result->kind == DL_KIND_TENSOR && dl_value_on_device(result)) return true;
+    if (dl_torch_wraps_its_tensor(q)) return false; /* `Variable(x.cuda())` */
+    if (result && result->kind == DL_KIND_TENSOR && dl_value_on_kernel_device(result)) return true;
     const DlExpr *callee = call->object;
     if (recv) {
         if (flow_metadata_method(callee->name)) return false;
@@ -62,7 +63,7 @@ bool flow_touches_device(Flow *F, const DlExpr *call, const char *q, const DlVal
         /* a method of the project's own class, as a project function: it may synchronize
          * inside, and its work is known only by what it returns (checked above) */
         if (is_project_method(F, recv, callee->name)) return false;
-        if (dl_value_on_device(recv) && recv->kind != DL_KIND_UNKNOWN &&
+        if (dl_value_on_kernel_device(recv) && recv->kind != DL_KIND_UNKNOWN &&
             recv->kind != DL_KIND_DEVICE)
             return true;
     } else if (!q && callee->kind == DL_EX_NAME && !flow_lookup(F, callee->name)) {
@@ -78,7 +79,7 @@ bool flow_touches_device(Flow *F, const DlExpr *call, const char *q, const DlVal
         if (!fv || fv->kind == DL_KIND_FUNCTION || fv->kind == DL_KIND_UNKNOWN) return false;
     }
     for (uint32_t i = 0; i < call->arg_count; i++)
-        if (dl_value_on_device(argv[i]) && argv[i]->kind != DL_KIND_UNKNOWN &&
+        if (dl_value_on_kernel_device(argv[i]) && argv[i]->kind != DL_KIND_UNKNOWN &&
             argv[i]->kind != DL_KIND_DEVICE)
             return true;
     return false;

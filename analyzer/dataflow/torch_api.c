@@ -38,6 +38,14 @@ bool dl_torch_owns(const char *q) {
     return strncmp(q, "torch", 5) == 0 && (q[5] == '\0' || q[5] == '.');
 }
 
+bool dl_torch_wraps_its_tensor(const char *q) {
+    static const char *const wrappers[] = {"torch.autograd.Variable",
+                                           "torch.autograd.variable.Variable",
+                                           "torch.nn.Parameter", "torch.nn.parameter.Parameter",
+                                           NULL};
+    return q && dl_name_in_list(q, wrappers);
+}
+
 bool dl_is_plain_python_base(const char *q) {
     static const char *const builtins[] = {
         "object", "dict", "list", "tuple", "set", "frozenset", "str", "int", "float", "bytes",

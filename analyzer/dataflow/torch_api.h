@@ -17,6 +17,9 @@ bool dl_name_in_list(const char *s, const char *const *list);
 
 /* Is `qualified` torch itself or inside it ("torch", "torch.nn.Linear"; not "torchvision")? */
 bool dl_torch_owns(const char *qualified);
+/* torch.autograd.Variable(x), torch.nn.Parameter(x): the tensor given, wrapped; no kernel runs
+ * (DL203 counts no device work for them). */
+bool dl_torch_wraps_its_tensor(const char *qualified);
 /* A base class that is known not to be a torch module: `object`, a builtin type or exception,
  * or a class of the standard library's typing, abc, enum, collections, dataclasses. */
 bool dl_is_plain_python_base(const char *qualified);

@@ -123,6 +123,10 @@ bool dl_value_on_device(const DlValue *v) {
                  v->dev == DL_DEV_META);
 }
 
+bool dl_value_on_kernel_device(const DlValue *v) {
+    return dl_value_on_device(v) && v->dev != DL_DEV_META;
+}
+
 const char *dl_device_text(DlArena *arena, const DlValue *v) {
     switch (v->dev) {
     case DL_DEV_CPU: return "the cpu";

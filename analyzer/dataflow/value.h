@@ -120,6 +120,9 @@ bool dl_value_equal(const DlValue *a, const DlValue *b);
 bool dl_value_is_cpu_tensor(const DlValue *v);
 /* Known to be on an accelerator or on a device held in a variable (not the CPU). */
 bool dl_value_on_device(const DlValue *v);
+/* On a device whose work runs as queued kernels: not the meta device, whose tensors have no
+ * storage and whose operations only work out shapes (so they queue nothing to wait for). */
+bool dl_value_on_kernel_device(const DlValue *v);
 /* Whether `match` holds for `v`, or for an item or the element of a tuple or list `v` is, at
  * any depth (to 4): `((a, b), c)` holds a module if one of a, b, c is one. */
 bool dl_value_any_part(const DlValue *v, bool (*match)(const DlValue *));
