@@ -556,6 +556,12 @@ const DlValue *flow_eval_library_call(Flow *F, const DlExpr *call, const char *q
         p->origin = DL_ORIGIN_NONE;
         return p;
     }
+    if (flow_streq(q, "torch.autograd.Variable") ||
+        flow_streq(q, "torch.autograd.variable.Variable")) {
+        /* old PyTorch's `Variable(x)`: x itself, a tensor (since 0.4 the two are one) */
+        const DlValue *t = call->arg_count ? argv[0] : flow_unknown();
+        return flow_is_tensor(t) ? t : flow_mk(F, DL_KIND_TENSOR);
+    }
     if (flow_streq(q, "torch.nn.DataParallel") ||
         flow_streq(q, "torch.nn.parallel.DataParallel") ||
         flow_streq(q, "torch.nn.parallel.DistributedDataParallel")) {
