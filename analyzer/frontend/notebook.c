@@ -665,6 +665,29 @@ static bool nb_is_magic_assignment(const char *t, size_t n) {
     return i < n && (t[i] == '!' || t[i] == '%');
 }
 
+/* IPython's automagic: at the top level of a cell, a line magic or a shell alias may be written
+ * without its `%` (`cd ..`, `pip install onnx`, `ls -la data`, `matplotlib inline`), as Colab
+ * notebooks often do. Only names no one writes as a Python statement of their own are taken:
+ * the name alone, or followed by a space and anything but an assignment or a comparison. */
+static bool nb_is_automagic_line(const char *t, size_t n) {
+    static const char *const names[] = {"cd",    "ls",    "pwd",      "pip",        "conda",
+                                        "mkdir", "rmdir", "cp",       "mv",         "rm",
+                                        "cat",   "clear", "load_ext", "matplotlib", NULL};
+    size_t word = 0;
+    while (word < n && nb_is_name_char(t[word]))
+        word++;
+    bool known = false;
+    for (const char *const *m = names; *m && !known; m++)
+        known = strlen(*m) == word && memcmp(*m, t, word) == 0;
+    if (!known) return false;
+    size_t i = word;
+    while (i < n && nb_is_space(t[i]))
+        i++;
+    if (i == n) return true;
+    if (i == word) return false; /* `cd.x`, `ls(x)`, `rm[0]` */
+    return t[i] != '=' && t[i] != '<' && t[i] != '>' && !(t[i] == '!' && i + 1 < n && t[i + 1] == '=');
+}
+
 /* A line magic, a shell escape, or a help request, given where the line's code ends. */
 static bool nb_is_magic_line(const char *t, size_t n, size_t code_end) {
     size_t i = 0;
@@ -672,6 +695,7 @@ static bool nb_is_magic_line(const char *t, size_t n, size_t code_end) {
         i++;
     if (i == n) return false;
     if (t[i] == '%' || t[i] == '!' || t[i] == '?') return true;
+    if (i == 0 && nb_is_automagic_line(t, n)) return true;
     /* `obj?`, `obj??`: outside strings and comments `?` is no Python operator */
     if (code_end > 0 && t[code_end - 1] == '?') return true;
     return nb_is_magic_assignment(t + i, n - i);

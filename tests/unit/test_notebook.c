@@ -370,6 +370,32 @@ Test(notebook, a_shell_escape_goes_on_over_its_backslashes) {
                         "manifest = 1\n");
 }
 
+Test(notebook, automagic_lines_are_masked) {
+    /* IPython runs these as %cd, %pip, %ls, %matplotlib: Colab notebooks write them bare */
+    assert_cell_program("'cd ..\\n', 'pip install onnx onnxruntime-gpu\\n', 'ls -la data/\\n', "
+                        "'pwd\\n', 'matplotlib inline\\n', 'y = 1'",
+                        "     \n"
+                        "                                \n"
+                        "            \n"
+                        "   \n"
+                        "                 \n"
+                        "y = 1\n");
+}
+
+Test(notebook, python_named_like_an_automagic_is_kept) {
+    /* an assignment, a comparison, a call, an attribute, an indented line, a longer name */
+    const char *python = "cd = 1\n"
+                         "ls == 2\n"
+                         "rm(path)\n"
+                         "cat.x = 3\n"
+                         "if cd:\n"
+                         "    cd .. \n"
+                         "cdx -y\n";
+    assert_cell_program("'cd = 1\\n', 'ls == 2\\n', 'rm(path)\\n', 'cat.x = 3\\n', 'if cd:\\n', "
+                        "'    cd .. \\n', 'cdx -y'",
+                        python);
+}
+
 Test(notebook, python_that_looks_like_a_magic_is_kept) {
     /* % continuing an expression, ! inside a string, ? in a comment and in a string */
     const char *python = "total = (a\n"
