@@ -45,6 +45,9 @@ static const char doc[] =
     "  which sets the gradients to None unless given `set_to_none=False`, a wrapper such as\n"
     "  `Variable(x)` or `nn.Parameter(x)`, work on the meta device such as a model built under\n"
     "  `torch.device(\"meta\")` loading a state dict with `assign=True`);\n"
+    "- all that is pending when the clock is read is a little arithmetic in the statement that\n"
+    "  reads it, queued after the device was waited for (`print(..., loss_sum / n,\n"
+    "  time.time() - start)` after an evaluation that read its accuracy);\n"
     "- the elapsed time is only compared with a limit (`if time.time() - start > max_time:`):\n"
     "  a time budget, not a measurement.\n";
 

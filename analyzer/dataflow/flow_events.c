@@ -99,25 +99,45 @@ bool flow_may_synchronize(Flow *F, const DlExpr *call, const char *q, const DlVa
 }
 
 /* The clock and the device queue, for DL203: "<device-work>" is bound to the last device
- * work queued and not yet waited for; a clock reading remembers which one was pending. */
+ * work queued and not yet waited for; a clock reading remembers which one was pending, and the
+ * statement it was read in (aux_span). */
 const DlValue *flow_clock_read(Flow *F, const DlExpr *call) {
     const Binding *work = flow_state_find(F->st, "<device-work>");
     DlValue *c = flow_mk(F, DL_KIND_CLOCK);
     c->dev_span = call->span;
+    c->aux_span = F->stmt_span;
     c->elem = work ? work->value : NULL;
     return c;
+}
+
+/* All the work pending when `clock` was read is a little arithmetic queued in the statement
+ * that reads it, after the device was last waited for: `print(..., train_l_sum / n,
+ * time.time() - start)` once the epoch's evaluation has read its accuracy. What the interval
+ * measured was waited for. */
+static bool only_arithmetic_in_the_clock_statement(const DlValue *clock) {
+    const DlValue *work = clock->elem;
+    return work->literal && work->aux_span.start == clock->aux_span.start &&
+           work->aux_span.end == clock->aux_span.end;
 }
 
 /* `end - start`: device work queued after `start` and still pending when `end` was read. */
 void flow_timing(Flow *F, const DlExpr *site, const DlValue *end, const DlValue *start) {
     if (!flow_reporter(F) || !end->elem || end->elem == start->elem) return;
+    if (only_arithmetic_in_the_clock_statement(end)) return;
     DlTimingFact fact = {site, end->dev_span, start->dev_span, end->elem->dev_span, &F->place};
     dl_rule_dispatch_timing(F->env->report, &fact);
 }
 
-void flow_device_work(Flow *F, const DlExpr *call) {
+void flow_device_work(Flow *F, const DlExpr *site, bool elementwise) {
+    const Binding *pending = flow_state_find(F->st, "<device-work>");
+    const DlValue *earlier = pending ? pending->value : NULL;
     DlValue *w = flow_mk(F, DL_KIND_OTHER);
-    w->dev_span = call->span;
+    w->dev_span = site->span;
+    /* of all the work pending since the device was last waited for: the statement the oldest
+     * was queued in, and "elementwise" while every one is (neither is compared by
+     * dl_value_equal, so a loop's states still settle) */
+    w->aux_span = earlier ? earlier->aux_span : F->stmt_span;
+    w->literal = elementwise && (!earlier || earlier->literal) ? "elementwise" : NULL;
     flow_state_set(F->st, "<device-work>", w);
 }
 
@@ -432,7 +452,7 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
     else if (flow_is_synchronize(q, method) || waits_for_the_device)
         flow_state_set(F->st, "<device-work>", NULL);
     else if (!host_read && flow_touches_device(F, call, q, recv, argv, result))
-        flow_device_work(F, call);
+        flow_device_work(F, call, false);
     else if (!host_read && flow_may_synchronize(F, call, q, recv))
         flow_state_set(F->st, "<device-work>", NULL);
 

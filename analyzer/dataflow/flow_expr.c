@@ -427,7 +427,8 @@ const DlValue *flow_binary_values(Flow *F, const DlExpr *e, const DlExpr *const 
         for (uint32_t i = 0; i < n && numbers_else; i++)
             numbers_else = flow_is_tensor(values[i]) || values[i]->kind == DL_KIND_SCALAR;
         if (numbers_else && (ops.items[0].value->flags & DL_VF_ONE_DIM)) r->flags |= DL_VF_ONE_DIM;
-        if (dl_value_on_kernel_device(r)) flow_device_work(F, e); /* a @ b on the GPU */
+        if (dl_value_on_kernel_device(r)) /* a @ b on the GPU */
+            flow_device_work(F, e, !(e->name && flow_streq(e->name, "@")));
         return r;
     }
     if (all_scalar) return flow_mk(F, DL_KIND_SCALAR);

@@ -253,7 +253,9 @@ bool flow_touches_device(Flow *F, const DlExpr *call, const char *q, const DlVal
 bool flow_may_synchronize(Flow *F, const DlExpr *call, const char *q, const DlValue *recv);
 const DlValue *flow_clock_read(Flow *F, const DlExpr *call);
 void flow_timing(Flow *F, const DlExpr *site, const DlValue *end, const DlValue *start);
-void flow_device_work(Flow *F, const DlExpr *call);
+/* Device work queued at `site`; `elementwise`: arithmetic such as `total / n` (not a call, not
+ * a matrix product). */
+void flow_device_work(Flow *F, const DlExpr *site, bool elementwise);
 bool flow_loop_binds(Flow *F, const DlStmt *loop, const char *key);
 bool flow_expr_invariant(Flow *F, const DlStmt *loop, const DlExpr *e, int depth);
 void flow_sync(Flow *F, const DlExpr *site, const DlExpr *tensor, const DlValue *v,
