@@ -663,6 +663,18 @@ static void undo_narrowing(DlFlowState *st, const NarrowedToCpu *n) {
     }
 }
 
+/* `torch.cuda.is_available()` as the condition: 1; `not torch.cuda.is_available()`: -1; else 0. */
+static int cuda_availability_test(Flow *F, const DlExpr *cond) {
+    int sign = 1;
+    if (cond->kind == DL_EX_UNARY && cond->name && flow_streq(cond->name, "not") && cond->object) {
+        sign = -1;
+        cond = cond->object;
+    }
+    if (cond->kind != DL_EX_CALL || cond->arg_count || !cond->object) return 0;
+    const char *q = flow_qualify(F, cond->object);
+    return q && flow_streq(q, "torch.cuda.is_available") ? sign : 0;
+}
+
 void flow_exec_if(Flow *F, const DlStmt *s) {
     const DlValue *cond = flow_eval(F, s->value);
     flow_sync(F, s->value, s->value, cond, "if");
@@ -677,7 +689,11 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
     DlPlace saved_place = F->place;
     if (F->place.every_iteration && flow_periodic_condition(s->value, 0))
         F->place.every_iteration = false;
+    int cuda_test = cuda_availability_test(F, s->value);
+    bool saved_without_cuda = F->without_cuda;
+    F->without_cuda = saved_without_cuda || cuda_test < 0;
     flow_exec_block(F, &s->parts->body);
+    F->without_cuda = saved_without_cuda;
     F->place = saved_place;
     undo_narrowing(F->st, &on_cpu);
     DlFlowState *then_state = F->st;
@@ -691,7 +707,9 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
                             (strstr(flow_text(F, s->value->span), "cuda") ||
                              strstr(flow_text(F, s->value->span), "device"));
     if (synced_when_cuda && s->parts->orelse.count) flow_state_set(F->st, "<device-work>", NULL);
+    F->without_cuda = saved_without_cuda || cuda_test > 0;
     flow_exec_block(F, &s->parts->orelse);
+    F->without_cuda = saved_without_cuda;
     if (cpu_device && !cpu_when_equal) undo_narrowing(F->st, &on_cpu);
     if (s->parts->orelse.count) synced_when_cuda = false;
     flow_state_join(F->arena, F->st, then_state);

@@ -84,6 +84,9 @@ typedef struct Flow {
                        limit, not a measurement (DL203) */
     bool in_init; /* the owner's __init__ (or a helper it calls) */
     bool is_forward;
+    bool without_cuda; /* in the else of `if torch.cuda.is_available():`, or the body of `if
+                          not torch.cuda.is_available():`: a module and a device variable are
+                          the CPU there */
     DlSpan stmt_span;            /* statement being interpreted */
     DlPlace place;               /* loops and contexts around the current statement */
     const DlExpr *move_receiver; /* the receiver of the .to()/.cuda() being evaluated */

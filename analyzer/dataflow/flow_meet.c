@@ -44,7 +44,8 @@ void flow_meet(Flow *F, const DlExpr *site, const DlOperand *ops, uint32_t n, in
         if (flow_cpu_side(v))
             cpu = true;
         else if (dl_value_on_device(v) && v->kind != DL_KIND_LOSS &&
-                 (v->dev != DL_DEV_MODULE || module_device))
+                 (v->dev != DL_DEV_MODULE || module_device) &&
+                 (!F->without_cuda || v->dev == DL_DEV_CUDA))
             dev = true;
     }
     if ((!cpu || !dev) && !flow_devices_conflict(ops, n)) return;
