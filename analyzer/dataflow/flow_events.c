@@ -447,10 +447,20 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
         const DlValue *to = flow_call_target_device(F, call, q, method, recv, argv);
         waits_for_the_device = to && dl_value_on_device(to);
     }
+    /* the same blocking copy of a tensor whose device is not known (`batch.cuda()` of a list's
+     * item): from the host it waits, on the device it is the tensor itself; it queues nothing */
+    bool blocking_copy_from_unknown = false;
+    if (!waits_for_the_device && upload && recv && !recv->dev &&
+        (flow_is_tensor(recv) || recv->kind == DL_KIND_UNKNOWN) && dl_ir_non_blocking(call) == 0) {
+        const DlValue *to = flow_call_target_device(F, call, q, method, recv, argv);
+        blocking_copy_from_unknown = to && dl_value_on_kernel_device(to);
+    }
     if (q && flow_is_clock(q))
         result = flow_clock_read(F, call);
     else if (flow_is_synchronize(q, method) || waits_for_the_device)
         flow_state_set(F->st, "<device-work>", NULL);
+    else if (blocking_copy_from_unknown)
+        ; /* neither work nor a wait: what was pending stays pending */
     else if (!host_read && flow_touches_device(F, call, q, recv, argv, result))
         flow_device_work(F, call, false);
     else if (!host_read && flow_may_synchronize(F, call, q, recv))
