@@ -197,12 +197,6 @@ static void limit_indent(LimitScan *S) {
     char c = S->i < S->len ? S->s[S->i] : '\n';
     if (c == '#' || c == '\n' || c == '\r') return; /* a blank or comment line */
     bool awaited = S->block_after != NULL; /* the line before ended with a header's colon */
-    if (S->block_after) {
-        if (col <= S->block_col)
-            note_header_problem(S, DL_PRESCAN_EXPECTED_BLOCK, S->i, S->block_after,
-                                S->block_line);
-        S->block_after = NULL;
-    }
     S->first_token = true;
     S->line_col = col;
     if (col > (S->levels ? S->indents[S->levels - 1] : 0)) {
@@ -211,8 +205,13 @@ static void limit_indent(LimitScan *S) {
         else S->indents[S->levels++] = col;
     }
     while (S->levels && S->indents[S->levels - 1] > col) S->levels--;
+    /* between two open levels; CPython's tokenizer says so before its parser can miss the
+     * block a header awaited (a block indented with spaces under a header indented with tabs) */
     if (col != (S->levels ? S->indents[S->levels - 1] : 0))
-        note_problem(S, DL_PRESCAN_UNINDENT_MISMATCH, S->i); /* between two open levels */
+        note_problem(S, DL_PRESCAN_UNINDENT_MISMATCH, S->i);
+    else if (awaited && col <= S->block_col)
+        note_header_problem(S, DL_PRESCAN_EXPECTED_BLOCK, S->i, S->block_after, S->block_line);
+    S->block_after = NULL;
 }
 
 /* A name or a number: keywords that start or continue a right-nested expression chain. */

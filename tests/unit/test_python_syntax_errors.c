@@ -86,6 +86,17 @@ Test(python_syntax_errors, lines_indented_out_of_their_block) {
     expect_error("x = 1\n    y = 2\n", "syntax error (unexpected indent) at line 2, column 5");
 }
 
+Test(python_syntax_errors, a_block_dedented_below_its_header_matches_no_level_first) {
+    /* a header indented with tabs (column 16), its block with 12 spaces: CPython's tokenizer
+     * finds the unindent before its parser misses the block (MMPose's tutorial notebook) */
+    expect_error("import torch\nclass A:\n\tdef f(self, x):\n\t\tif x:\n            y = 1\n",
+                 "syntax error (unindent does not match any outer indentation level) at line 5, "
+                 "column 13");
+    expect_error("import torch\ndef f(x):\n    if x:\n    y = 1\n",
+                 "syntax error (expected an indented block after `if` on line 3) at line 4, "
+                 "column 5");
+}
+
 Test(python_syntax_errors, other_errors_say_where_tree_sitter_found_them) {
     expect_error("x = = 3\ny = 2\n", "syntax error at line 1, column 5");
 }
