@@ -685,7 +685,8 @@ static bool nb_is_automagic_line(const char *t, size_t n) {
         i++;
     if (i == n) return true;
     if (i == word) return false; /* `cd.x`, `ls(x)`, `rm[0]` */
-    return t[i] != '=' && t[i] != '<' && t[i] != '>' && !(t[i] == '!' && i + 1 < n && t[i + 1] == '=');
+    bool not_equal = t[i] == '!' && i + 1 < n && t[i + 1] == '=';
+    return t[i] != '=' && t[i] != '<' && t[i] != '>' && !not_equal;
 }
 
 /* A line magic, a shell escape, or a help request, given where the line's code ends. */
