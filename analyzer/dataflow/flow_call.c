@@ -601,9 +601,7 @@ static bool returns_the_receiver(Flow *F, const char *m, const DlExpr *recv_expr
     if (*m && m[strlen(m) - 1] == '_') return true;
     if (!flow_streq(m, "float") || !recv_expr || recv_expr->kind != DL_EX_CALL) return false;
     const char *q = flow_qualify(F, recv_expr->object);
-    if (!q || (!flow_streq(q, "torch.nn.Parameter") &&
-               !flow_streq(q, "torch.nn.parameter.Parameter")))
-        return false;
+    if (!dl_torch_is_parameter(q)) return false;
     const DlExpr *data = dl_ir_positional(recv_expr, 0);
     if (!data || data->kind != DL_EX_CALL || dl_ir_keyword(data, "dtype")) return false;
     const char *factory = flow_qualify(F, data->object);

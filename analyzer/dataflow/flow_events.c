@@ -442,18 +442,18 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
         waits_for_the_device = to && to->dev == DL_DEV_CPU;
     }
     bool upload = method && (flow_streq(method, "to") || flow_streq(method, "cuda"));
-    if (!waits_for_the_device && upload && recv && recv->dev == DL_DEV_CPU &&
-        (flow_is_tensor(recv) || flow_is_module_like(recv)) && dl_ir_non_blocking(call) == 0) {
-        const DlValue *to = flow_call_target_device(F, call, q, method, recv, argv);
-        waits_for_the_device = to && dl_value_on_device(to);
-    }
-    /* the same blocking copy of a tensor whose device is not known (`batch.cuda()` of a list's
-     * item): from the host it waits, on the device it is the tensor itself; it queues nothing */
+    /* the same copy of a tensor whose device is not known (`batch.cuda()` of a list's item):
+     * from the host it waits, on the device it is the tensor itself; it queues nothing */
     bool blocking_copy_from_unknown = false;
-    if (!waits_for_the_device && upload && recv && !recv->dev &&
-        (flow_is_tensor(recv) || recv->kind == DL_KIND_UNKNOWN) && dl_ir_non_blocking(call) == 0) {
-        const DlValue *to = flow_call_target_device(F, call, q, method, recv, argv);
-        blocking_copy_from_unknown = to && dl_value_on_kernel_device(to);
+    if (!waits_for_the_device && upload && recv && dl_ir_non_blocking(call) == 0) {
+        bool from_host =
+            recv->dev == DL_DEV_CPU && (flow_is_tensor(recv) || flow_is_module_like(recv));
+        bool from_unknown = !recv->dev && (flow_is_tensor(recv) || recv->kind == DL_KIND_UNKNOWN);
+        const DlValue *to = from_host || from_unknown
+                                ? flow_call_target_device(F, call, q, method, recv, argv)
+                                : NULL;
+        if (from_host) waits_for_the_device = to && dl_value_on_device(to);
+        else blocking_copy_from_unknown = to && dl_value_on_kernel_device(to);
     }
     if (q && flow_is_clock(q))
         result = flow_clock_read(F, call);

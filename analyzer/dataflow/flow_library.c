@@ -549,15 +549,14 @@ const DlValue *flow_eval_library_call(Flow *F, const DlExpr *call, const char *q
     }
     if (dl_torch_is_dtype(q)) return flow_mk(F, DL_KIND_DTYPE);
     if (dl_torch_is_loss_class(q)) return flow_eval_loss_ctor(F, call, argv);
-    if (flow_streq(q, "torch.nn.Parameter") || flow_streq(q, "torch.nn.parameter.Parameter")) {
+    if (dl_torch_is_parameter(q)) {
         const DlValue *t = call->arg_count ? argv[0] : flow_unknown();
         DlValue *p = flow_is_tensor(t) ? dl_value_copy(F->arena, t) : flow_mk(F, DL_KIND_TENSOR);
         p->flags |= DL_VF_REGISTERED;
         p->origin = DL_ORIGIN_NONE;
         return p;
     }
-    if (flow_streq(q, "torch.autograd.Variable") ||
-        flow_streq(q, "torch.autograd.variable.Variable")) {
+    if (dl_torch_is_variable(q)) {
         /* old PyTorch's `Variable(x)`: x itself, a tensor (since 0.4 the two are one) */
         const DlValue *t = call->arg_count ? argv[0] : flow_unknown();
         return flow_is_tensor(t) ? t : flow_mk(F, DL_KIND_TENSOR);

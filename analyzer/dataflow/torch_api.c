@@ -38,12 +38,20 @@ bool dl_torch_owns(const char *q) {
     return strncmp(q, "torch", 5) == 0 && (q[5] == '\0' || q[5] == '.');
 }
 
+bool dl_torch_is_parameter(const char *q) {
+    static const char *const names[] = {"torch.nn.Parameter", "torch.nn.parameter.Parameter",
+                                        NULL};
+    return q && dl_name_in_list(q, names);
+}
+
+bool dl_torch_is_variable(const char *q) {
+    static const char *const names[] = {"torch.autograd.Variable",
+                                        "torch.autograd.variable.Variable", NULL};
+    return q && dl_name_in_list(q, names);
+}
+
 bool dl_torch_wraps_its_tensor(const char *q) {
-    static const char *const wrappers[] = {"torch.autograd.Variable",
-                                           "torch.autograd.variable.Variable",
-                                           "torch.nn.Parameter", "torch.nn.parameter.Parameter",
-                                           NULL};
-    return q && dl_name_in_list(q, wrappers);
+    return dl_torch_is_parameter(q) || dl_torch_is_variable(q);
 }
 
 bool dl_is_plain_python_base(const char *q) {

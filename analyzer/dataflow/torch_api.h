@@ -17,8 +17,12 @@ bool dl_name_in_list(const char *s, const char *const *list);
 
 /* Is `qualified` torch itself or inside it ("torch", "torch.nn.Linear"; not "torchvision")? */
 bool dl_torch_owns(const char *qualified);
-/* torch.autograd.Variable(x), torch.nn.Parameter(x): the tensor given, wrapped; no kernel runs
- * (DL203 counts no device work for them). */
+/* torch.nn.Parameter, as exported and where it is defined. */
+bool dl_torch_is_parameter(const char *qualified);
+/* torch.autograd.Variable, likewise: old PyTorch's wrapper, since 0.4 the tensor itself. */
+bool dl_torch_is_variable(const char *qualified);
+/* Either: `Parameter(x)` and `Variable(x)` wrap the tensor given; no kernel runs (DL203 counts
+ * no device work for them). */
 bool dl_torch_wraps_its_tensor(const char *qualified);
 /* A base class that is known not to be a torch module: `object`, a builtin type or exception,
  * or a class of the standard library's typing, abc, enum, collections, dataclasses. */
