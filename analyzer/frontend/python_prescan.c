@@ -60,6 +60,7 @@ typedef struct LimitScan {
         bool triple;
     } frames[DL_MAX_BRACKETS + 1];   /* frames[0]: the statement itself */
     int indents[DL_MAX_INDENTS + 1]; /* columns of the open blocks (the module's 0 implicit) */
+    int alt_indents[DL_MAX_INDENTS + 1]; /* the same with a tab as one column (CPython's altcol) */
 } LimitScan;
 
 /* The first problem is the one reported: true when this one is it. */
@@ -189,26 +190,44 @@ static void limit_close(LimitScan *S) {
     S->operand = true;
 }
 
-/* Indentation at the start of a logical line: blocks nest by growing it. */
+/* Indentation at the start of a logical line: blocks nest by growing it. Like CPython's
+ * tokenizer, each line's indentation is measured twice, with tabs to the next multiple of 8 and
+ * with a tab as one column: where the two disagree on whether it opens, continues or closes a
+ * block, the file mixes tabs and spaces in a way CPython refuses (TabError). */
 static void limit_indent(LimitScan *S) {
-    int col = 0;
-    for (; S->i < S->len && (S->s[S->i] == ' ' || S->s[S->i] == '\t' || S->s[S->i] == '\f'); S->i++)
-        col = S->s[S->i] == ' ' ? col + 1 : S->s[S->i] == '\t' ? (col / 8 + 1) * 8 : 0;
+    int col = 0, alt_col = 0;
+    for (; S->i < S->len && (S->s[S->i] == ' ' || S->s[S->i] == '\t' || S->s[S->i] == '\f');
+         S->i++) {
+        char c = S->s[S->i];
+        col = c == ' ' ? col + 1 : c == '\t' ? (col / 8 + 1) * 8 : 0;
+        alt_col = c == '\f' ? 0 : alt_col + 1;
+    }
     char c = S->i < S->len ? S->s[S->i] : '\n';
     if (c == '#' || c == '\n' || c == '\r') return; /* a blank or comment line */
     bool awaited = S->block_after != NULL; /* the line before ended with a header's colon */
     S->first_token = true;
     S->line_col = col;
-    if (col > (S->levels ? S->indents[S->levels - 1] : 0)) {
+    int top = S->levels ? S->indents[S->levels - 1] : 0;
+    int alt_top = S->levels ? S->alt_indents[S->levels - 1] : 0;
+    if (col > top) {
+        if (alt_col <= alt_top) note_problem(S, DL_PRESCAN_INCONSISTENT_TABS, S->i);
         if (!awaited) note_problem(S, DL_PRESCAN_UNEXPECTED_INDENT, S->i);
-        if (S->levels == DL_MAX_INDENTS) S->over = "indentation";
-        else S->indents[S->levels++] = col;
+        if (S->levels == DL_MAX_INDENTS) {
+            S->over = "indentation";
+        } else {
+            S->indents[S->levels] = col;
+            S->alt_indents[S->levels++] = alt_col;
+        }
     }
     while (S->levels && S->indents[S->levels - 1] > col) S->levels--;
+    top = S->levels ? S->indents[S->levels - 1] : 0;
+    alt_top = S->levels ? S->alt_indents[S->levels - 1] : 0;
     /* between two open levels; CPython's tokenizer says so before its parser can miss the
      * block a header awaited (a block indented with spaces under a header indented with tabs) */
-    if (col != (S->levels ? S->indents[S->levels - 1] : 0))
+    if (col != top)
         note_problem(S, DL_PRESCAN_UNINDENT_MISMATCH, S->i);
+    else if (alt_col != alt_top)
+        note_problem(S, DL_PRESCAN_INCONSISTENT_TABS, S->i);
     else if (awaited && col <= S->block_col)
         note_header_problem(S, DL_PRESCAN_EXPECTED_BLOCK, S->i, S->block_after, S->block_line);
     S->block_after = NULL;
@@ -474,6 +493,8 @@ char *dl_python_prescan_describe(const DlSource *src, const DlPrescanProblem *pr
     case DL_PRESCAN_UNEXPECTED_INDENT: return dl_xasprintf("unexpected indent");
     case DL_PRESCAN_UNINDENT_MISMATCH:
         return dl_xasprintf("unindent does not match any outer indentation level");
+    case DL_PRESCAN_INCONSISTENT_TABS:
+        return dl_xasprintf("inconsistent use of tabs and spaces in indentation");
     case DL_PRESCAN_EXPECTED_BLOCK:
         return dl_xasprintf("expected an indented block after `%s` on line %d", problem->header,
                             problem->header_line);

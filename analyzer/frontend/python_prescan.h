@@ -20,6 +20,7 @@ typedef enum DlPrescanProblemKind {
     DL_PRESCAN_EXPECTED_BLOCK,      /* a header's `:` that ends its line, and no deeper line */
     DL_PRESCAN_UNEXPECTED_INDENT,   /* a line indented deeper than the block it is in */
     DL_PRESCAN_UNINDENT_MISMATCH,   /* a line indented between two enclosing blocks' levels */
+    DL_PRESCAN_INCONSISTENT_TABS,   /* tabs and spaces mixed so that blocks depend on tab size */
 } DlPrescanProblemKind;
 
 /* The first such problem, in the order the tokenizer meets them (a bracket never closed is met

@@ -97,6 +97,27 @@ Test(python_syntax_errors, a_block_dedented_below_its_header_matches_no_level_fi
                  "column 5");
 }
 
+Test(python_syntax_errors, tabs_and_spaces_mixed_so_blocks_depend_on_the_tab_size) {
+    /* tree-sitter-python counts a tab as 8 columns and takes these without an error; CPython
+     * also counts it as one and raises TabError where the two readings disagree */
+    expect_error("import torch\ndef f(x):\n    if x:\n\treturn torch.zeros(3)\n    return x\n",
+                 "syntax error (inconsistent use of tabs and spaces in indentation) at line 4, "
+                 "column 2");
+    expect_error("def f(x):\n        y = 1\n\treturn y\n", /* the same level, written twice */
+                 "syntax error (inconsistent use of tabs and spaces in indentation) at line 3, "
+                 "column 2");
+    expect_error("def f(x):\n\tif x:\n\t\ty = 1\n        return y\n", /* a dedent */
+                 "syntax error (inconsistent use of tabs and spaces in indentation) at line 4, "
+                 "column 9");
+}
+
+Test(python_syntax_errors, tabs_used_consistently_are_valid) {
+    expect_valid("def f(x):\n\tif x:\n\t\treturn 1\n\treturn 2\n");
+    expect_valid("def f(x):\n\tif x:\n\t    return 1\n\treturn 2\n"); /* tab, then spaces */
+    expect_valid("class A:\n    def f(self):\n    \treturn 1\n");
+    expect_valid("def f():\n\ty = (1,\n        2)\n\treturn y\n"); /* inside brackets */
+}
+
 Test(python_syntax_errors, other_errors_say_where_tree_sitter_found_them) {
     expect_error("x = = 3\ny = 2\n", "syntax error at line 1, column 5");
 }
