@@ -41,8 +41,10 @@ static bool dotted_name(const char *s) {
 const char *dl_device_expression(DlRuleContext *ctx, const DlOperand *op) {
     const DlValue *v = op->value;
     DlArena *arena = dl_rule_arena(ctx);
+    if ((v->dev == DL_DEV_CUDA && v->dev_name) ||
+        (v->dev == DL_DEV_NAMED && dl_is_accelerator_type_name(v->dev_name))) /* "mps" */
+        return dl_arena_printf(arena, "\"%s\"", v->dev_name);
     if (v->dev == DL_DEV_NAMED && dotted_name(v->dev_name)) return v->dev_name;
-    if (v->dev == DL_DEV_CUDA && v->dev_name) return dl_arena_printf(arena, "\"%s\"", v->dev_name);
     /* a tensor operand named in this file: follow it (`x.device`) */
     if (v->kind == DL_KIND_TENSOR && op->expr &&
         (op->expr->kind == DL_EX_NAME || op->expr->kind == DL_EX_ATTR))

@@ -100,6 +100,38 @@ void flow_state_set(DlFlowState *s, const char *key, const DlValue *v) {
         append(s, key, hash, v);
 }
 
+/* The device a value names: a torch.device / device string value, or a string literal that is
+ * a device's name ("cuda", "cpu"); UNKNOWN otherwise. */
+static DlDeviceTag device_named_by(const DlValue *v, const char **name) {
+    *name = v->dev_name;
+    if (v->kind == DL_KIND_DEVICE) return v->dev;
+    if (v->kind != DL_KIND_STRING || !v->literal) return DL_DEV_UNKNOWN;
+    *name = v->literal;
+    DlDeviceTag tag = flow_device_of_string(v->literal);
+    return tag;
+}
+
+/* `if torch.cuda.is_available(): device = "cuda"` / `else: device = "cpu"`: where the paths
+ * meet, `device` holds the device chosen at run time, as `"cuda" if ... else "cpu"` does;
+ * NULL when `a` and `b` do not name two different devices. */
+static const DlValue *device_chosen_at_run_time(DlArena *arena, const char *key,
+                                                const DlValue *a, const DlValue *b) {
+    const char *name_a, *name_b;
+    DlDeviceTag ta = device_named_by(a, &name_a), tb = device_named_by(b, &name_b);
+    if (!ta || !tb) return NULL;
+    if (ta == tb && (ta == DL_DEV_CPU || ta == DL_DEV_META || ta == DL_DEV_MODULE ||
+                     (name_a && name_b && strcmp(name_a, name_b) == 0)))
+        return NULL;
+    const DlValue *shown = ta == DL_DEV_CPU ? b : a; /* where it gets its accelerator */
+    DlValue *d = dl_value_new(arena, DL_KIND_DEVICE);
+    d->dev = DL_DEV_NAMED;
+    d->dev_name = key;
+    d->dev_span = shown->dev_span;
+    d->dev_why = shown->dev_why;
+    d->home = shown->home;
+    return d;
+}
+
 /* into = join(into, other). Keys bound on one side only keep that side's value: reading an
  * unbound name would raise anyway. */
 void flow_state_join(DlArena *arena, DlFlowState *into, const DlFlowState *other) {
@@ -127,7 +159,10 @@ void flow_state_join(DlArena *arena, DlFlowState *into, const DlFlowState *other
             } else if (!b->value || !other->items[i].value) {
                 b->value = NULL;
             } else {
-                b->value = dl_value_join(arena, b->value, other->items[i].value);
+                const DlValue *chosen =
+                    device_chosen_at_run_time(arena, b->key, b->value, other->items[i].value);
+                b->value = chosen ? chosen
+                                  : dl_value_join(arena, b->value, other->items[i].value);
             }
         }
     }

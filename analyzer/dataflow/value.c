@@ -97,6 +97,7 @@ const DlValue *dl_value_join(DlArena *arena, const DlValue *a, const DlValue *b)
         j->item_count = 0;
     }
     if (a->cls != b->cls) j->cls = NULL;
+    if (!str_eq(a->literal, b->literal)) j->literal = NULL; /* "cpu" on one path, "cuda" on the other */
     return j;
 }
 
@@ -136,4 +137,14 @@ const char *dl_device_text(DlArena *arena, const DlValue *v) {
     case DL_DEV_MODULE: return "the module's device";
     default: return "an unknown device";
     }
+}
+
+bool dl_is_accelerator_type_name(const char *name) {
+    static const char *const types[] = {"mps", "xpu", "npu", "hpu", "xla", "mtia", NULL};
+    if (!name) return false;
+    for (int i = 0; types[i]; i++) {
+        size_t n = strlen(types[i]);
+        if (strncmp(name, types[i], n) == 0 && (name[n] == '\0' || name[n] == ':')) return true;
+    }
+    return false;
 }

@@ -127,6 +127,10 @@ bool dl_value_on_kernel_device(const DlValue *v);
  * any depth (to 4): `((a, b), c)` holds a module if one of a, b, c is one. */
 bool dl_value_any_part(const DlValue *v, bool (*match)(const DlValue *));
 
+/* "mps", "xpu", "npu:0"...: the name of an accelerator other than CUDA, as a device string
+ * gives it (a NAMED device whose dev_name is this is a literal, not a variable). */
+bool dl_is_accelerator_type_name(const char *name);
+
 /* "cpu", "cuda:1", "meta", "device", "args.device", "the module's device" */
 const char *dl_device_text(DlArena *arena, const DlValue *v);
 
