@@ -484,6 +484,7 @@ static DlExpr *lower_expr_inner(Lower *L, TSNode n) {
         if (ts_node_named_child_count(n)) e->object = lower_expr(L, ts_node_named_child(n, 0));
         return e;
     case N_AWAIT:
+    case N_YIELD: /* `yield x`, `yield from g`: x is computed there; what it gives back is not known */
         e = new_expr(L, DL_EX_AWAIT, n);
         if (ts_node_named_child_count(n)) e->object = lower_expr(L, ts_node_named_child(n, 0));
         return e;

@@ -43,7 +43,7 @@ typedef enum __attribute__((packed)) { /* one byte: see DlExpr */
                        target/iter = first for-clause; name = "list"/"set"/"dict"/"gen" */
     DL_EX_LAMBDA,
     DL_EX_STARRED, /* *object / **object (name = "*" or "**") */
-    DL_EX_AWAIT,   /* await object */
+    DL_EX_AWAIT,   /* await object; also yield object, yield from object */
     DL_EX_WALRUS,  /* target := object */
 } DlExprKind;
 
