@@ -30,7 +30,7 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
      * PhotoMaker's pipeline: `id_embeds = id_embeds.unsqueeze(0).to(device=device)`) takes it
      * anywhere; looked at only when a CPU tensor is passed */
     const DlFunction *forward = NULL;
-    uint32_t host_only = 0;
+    uint64_t host_only = 0;
     for (uint32_t i = 0; i < call->arg_count && callee->cls && !forward; i++)
         if (dl_value_is_cpu_tensor(argv[i])) {
             /* a module runs its forward; another callable object (a diffusers pipeline) its
@@ -49,8 +49,8 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
                                                                  position, kw);
         if (forward) {
             int p = kw ? flow_param_index(forward, kw) : (int)position + 1; /* after self */
-            if (p >= 0 && p < 32 && (uint32_t)p < forward->param_count &&
-                (host_only & (1u << p)))
+            if (p >= 0 && p < DL_MAX_PARAM_BITS && (uint32_t)p < forward->param_count &&
+                (host_only & (UINT64_C(1) << p)))
                 meets = false;
         }
         if (!kw) position++;
@@ -789,6 +789,18 @@ static const DlValue *alternative_constructor(Flow *F, const char *q) {
     return ci ? loaded_instance(F, ci) : flow_unknown();
 }
 
+/* `pipe.to(device)` on an instance of a project class whose `to` its library base gives it (a
+ * diffusers pipeline, which moves its modules in place and returns itself): still that
+ * instance, so its own methods (`__call__`) are the ones its calls run. */
+static const DlValue *moved_by_its_library_base(Flow *F, const DlExpr *recv_expr,
+                                                const DlValue *recv) {
+    DlValue *moved = dl_value_copy(F->arena, recv);
+    moved->flags |= DL_VF_MOVED;
+    const char *key = flow_key_of(F, recv_expr);
+    if (key) flow_state_set(F->st, key, moved);
+    return moved;
+}
+
 const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *recv_expr,
                                      const DlValue *recv, const char *m,
                                      const DlValue *const *argv) {
@@ -888,6 +900,8 @@ const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *
                     return flow_move_instance(F, call, recv_expr, recv, fi, argv);
                 return flow_call_summary(F, fi, call, argv, true);
             }
+            if (recv->kind == DL_KIND_INSTANCE && flow_is_move_method(m))
+                return moved_by_its_library_base(F, recv_expr, recv);
         }
         return flow_unknown();
     case DL_KIND_UNKNOWN:

@@ -9,13 +9,13 @@
 
 typedef struct HostUse {
     const DlFunction *fn;
-    uint32_t device_used; /* bit i: parameter i is used where a device may meet it */
-    uint32_t rebound;     /* bit i: parameter i was assigned anew in the function's own block
+    uint64_t device_used; /* bit i: parameter i is used where a device may meet it */
+    uint64_t rebound;     /* bit i: parameter i was assigned anew in the function's own block
                              (`n = n.to("cpu")`): the uses after it are of that value */
     int nesting;          /* methods of the class followed so far (`self.align(offsets)`) */
 } HostUse;
 
-static uint32_t host_only_params(const DlFunction *fn, int nesting);
+static uint64_t host_only_params(const DlFunction *fn, int nesting);
 
 /* `self.helper(...)`: the class's own method, whose parameters are looked at in turn. */
 static const DlFunction *own_method(const HostUse *u, const DlExpr *callee) {
@@ -58,7 +58,7 @@ static void walk_call(HostUse *u, const DlExpr *e, int depth) {
     bool packs = name && strcmp(name, "pack_padded_sequence") == 0;
     bool builtin = !method && builtin_reads_on_host(name);
     const DlFunction *helper = own_method(u, callee);
-    uint32_t helper_host = helper && helper != u->fn ? host_only_params(helper, u->nesting + 1) : 0;
+    uint64_t helper_host = helper && helper != u->fn ? host_only_params(helper, u->nesting + 1) : 0;
     unsigned position = 0;
     for (uint32_t i = 0; i < e->arg_count; i++) {
         const char *kw = e->args[i].keyword;
@@ -66,7 +66,7 @@ static void walk_call(HostUse *u, const DlExpr *e, int depth) {
         int p = !helper || (kw && kw[0] == '*') ? -1
                 : kw                            ? flow_param_index(helper, kw)
                                                 : (int)position + 1; /* after self */
-        bool helper_reads_on_host = p >= 0 && p < 32 && (helper_host & (1u << p));
+        bool helper_reads_on_host = p >= 0 && p < DL_MAX_PARAM_BITS && (helper_host & (UINT64_C(1) << p));
         walk(u, e->args[i].value, builtin || lengths || helper_reads_on_host, depth + 1);
         if (!kw) position++;
     }
@@ -77,9 +77,10 @@ static void walk(HostUse *u, const DlExpr *e, bool host, int depth) {
     switch (e->kind) {
     case DL_EX_NAME:
         if (!host)
-            for (uint32_t i = 0; i < u->fn->param_count && i < 32; i++)
-                if (!(u->rebound & (1u << i)) && strcmp(u->fn->params[i].name, e->name) == 0)
-                    u->device_used |= 1u << i;
+            for (uint32_t i = 0; i < u->fn->param_count && i < DL_MAX_PARAM_BITS; i++)
+                if (!(u->rebound & (UINT64_C(1) << i)) &&
+                    strcmp(u->fn->params[i].name, e->name) == 0)
+                    u->device_used |= UINT64_C(1) << i;
         return;
     case DL_EX_CALL:
         walk_call(u, e, depth);
@@ -125,7 +126,7 @@ static void walk_block(HostUse *u, const DlBlock *b, int depth) {
             for (uint32_t t = 0; t < s->target_count; t++)
                 if (s->targets[t]->kind == DL_EX_NAME) {
                     int p = flow_param_index(u->fn, s->targets[t]->name);
-                    if (p >= 0 && p < 32) u->rebound |= 1u << p;
+                    if (p >= 0 && p < DL_MAX_PARAM_BITS) u->rebound |= UINT64_C(1) << p;
                 }
         if (s->kind == DL_ST_DEF && s->parts->func) /* a closure's uses are uses too */
             walk_block(u, &s->parts->func->body, depth + 1);
@@ -136,16 +137,17 @@ static void walk_block(HostUse *u, const DlBlock *b, int depth) {
     }
 }
 
-static uint32_t host_only_params(const DlFunction *fn, int nesting) {
+static uint64_t host_only_params(const DlFunction *fn, int nesting) {
     HostUse u = {fn, 0, 0, nesting};
     walk_block(&u, &fn->body, 0);
-    uint32_t host = 0;
-    for (uint32_t i = 0; i < fn->param_count && i < 32; i++)
-        if (!fn->params[i].star && !(u.device_used & (1u << i))) host |= 1u << i;
+    uint64_t host = 0;
+    for (uint32_t i = 0; i < fn->param_count && i < DL_MAX_PARAM_BITS; i++)
+        if (!fn->params[i].star && !(u.device_used & (UINT64_C(1) << i)))
+            host |= UINT64_C(1) << i;
     return host;
 }
 
-uint32_t flow_host_only_params(const DlFunction *fn) {
+uint64_t flow_host_only_params(const DlFunction *fn) {
     return host_only_params(fn, 0);
 }
 
@@ -208,14 +210,15 @@ static bool moves_name(const DlExpr *e, const char *name) {
     return first->kind == DL_EX_NAME && strcmp(first->name, name) == 0;
 }
 
-static void find_moved_params(const DlFunction *fn, const DlBlock *b, uint32_t *moved, int depth) {
+static void find_moved_params(const DlFunction *fn, const DlBlock *b, uint64_t *moved, int depth) {
     if (depth > 64) return;
     for (uint32_t i = 0; i < b->count; i++) {
         const DlStmt *s = b->items[i];
         if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue; /* not this function's */
         if (s->kind == DL_ST_ASSIGN && s->target_count == 1 && s->targets[0]->kind == DL_EX_NAME) {
             int p = flow_param_index(fn, s->targets[0]->name);
-            if (p >= 0 && p < 32 && moves_name(s->value, s->targets[0]->name)) *moved |= 1u << p;
+            if (p >= 0 && p < DL_MAX_PARAM_BITS && moves_name(s->value, s->targets[0]->name))
+                *moved |= UINT64_C(1) << p;
         }
         const DlBlock *inner;
         for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
@@ -223,8 +226,8 @@ static void find_moved_params(const DlFunction *fn, const DlBlock *b, uint32_t *
     }
 }
 
-uint32_t flow_params_moved_inside(const DlFunction *fn) {
-    uint32_t moved = 0;
+uint64_t flow_params_moved_inside(const DlFunction *fn) {
+    uint64_t moved = 0;
     find_moved_params(fn, &fn->body, &moved, 0);
     return moved;
 }

@@ -157,10 +157,13 @@ DlValue *flow_named_device(Flow *F, const char *name, DlSpan span);
 DlDeviceTag flow_device_of_string(const char *s);
 const DlValue *flow_device_arg(Flow *F, const DlExpr *e, const DlValue *v);
 const DlValue *flow_device_keyword(Flow *F, const DlExpr *call, const DlValue *const *argv);
+/* Parameters past the 64th are not told apart (a diffusers pipeline's `__call__` has 40 to 50;
+ * `id_embeds` is PhotoMaker's 42nd). */
+enum { DL_MAX_PARAM_BITS = 64 };
 /* Bit i: parameter i of `fn` is only read on the host (`len(p)`, `p.tolist()`, the lengths of
  * pack_padded_sequence) or moved by `fn` itself: a CPU tensor there meets no device
  * (flow_host_params.c). */
-uint32_t flow_host_only_params(const DlFunction *fn);
+uint64_t flow_host_only_params(const DlFunction *fn);
 /* Where the events being interpreted are reported: NULL in summary mode, and while a helper
  * from another file runs inline (Flow.foreign_inline). */
 static inline DlRuleContext *flow_reporter(const Flow *F) {
@@ -169,7 +172,7 @@ static inline DlRuleContext *flow_reporter(const Flow *F) {
 /* Bit i: `fn` rebinds parameter i to a copy of it on a device (`labels = labels.to(x.device)`,
  * `labels = c_f.to_device(labels, embeddings)`), anywhere in its body: where the caller's
  * tensor is, is the function's concern (flow_host_params.c). */
-uint32_t flow_params_moved_inside(const DlFunction *fn);
+uint64_t flow_params_moved_inside(const DlFunction *fn);
 /* `t.type(torch.FloatTensor)`, `t.type(torch.cuda.LongTensor)`: a legacy tensor type names a
  * device too (torch.FloatTensor is a CPU type, torch.cuda.FloatTensor a CUDA one); the device
  * the cast makes, or DL_DEV_UNKNOWN (`t.type(torch.float32)` keeps it). */
