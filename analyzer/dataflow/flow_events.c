@@ -441,6 +441,13 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
         const DlValue *to = flow_call_target_device(F, call, q, method, recv, argv);
         waits_for_the_device = to && to->dev == DL_DEV_CPU;
     }
+    /* `model.generate(ids)` of a model whose class the project does not define (Hugging Face's
+     * GenerationMixin): its decoding loop asks the host after every token whether all
+     * sequences are done (`unfinished_sequences.max() == 0`), so the work is done when it
+     * returns. A project's own `generate` is analysed as any other method. */
+    if (!waits_for_the_device && method && flow_streq(method, "generate") &&
+        !is_project_method(F, recv, method))
+        waits_for_the_device = true;
     bool upload = method && (flow_streq(method, "to") || flow_streq(method, "cuda"));
     /* the same copy of a tensor whose device is not known (`batch.cuda()` of a list's item):
      * from the host it waits, on the device it is the tensor itself; it queues nothing */
