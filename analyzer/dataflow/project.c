@@ -750,6 +750,23 @@ static bool moves_self_in_place(const DlExpr *e) {
     return dl_ir_is_self(receiver) || dl_ir_is_self_attr(receiver, NULL);
 }
 
+/* `self.to(device)` as a statement anywhere in `b`, on any path: a module that moves itself when
+ * it is given a device (`if device is not None: self.to(device)`, facenet-pytorch's MTCNN). */
+static bool moves_itself_on_some_path(const DlBlock *b, int depth) {
+    if (depth > 64) return false;
+    for (uint32_t i = 0; i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue; /* not this function's */
+        if (s->kind == DL_ST_EXPR && moves_self_in_place(s->value) &&
+            dl_ir_is_self(s->value->object->object))
+            return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (moves_itself_on_some_path(inner, depth + 1)) return true;
+    }
+    return false;
+}
+
 /* `self.table`, `self.points[0].expand(n, -1)`: a value computed from the module's state. */
 static bool roots_at_own_state(const DlExpr *r) {
     for (int depth = 0; r && depth < 16; depth++) {
@@ -1050,9 +1067,10 @@ static void class_attributes(DlProject *p, DlFileFacts *f, DlClassInfo *c,
     uint32_t n = dl_flow_self_attrs(st, keep, &attrs);
     for (uint32_t k = 0; k < n; k++) attrs[k].value = dl_value_persist(keep, attrs[k].value);
     forget_reassigned_devices(f, c, init, attrs, n, keep);
-    /* self.to(device) / self.cuda() inside __init__: the module moves itself */
+    /* self.to(device) / self.cuda() inside __init__, on every path or only on some (when it is
+     * given a device): the module moves itself, where its constructor's arguments say */
     const DlValue *self = dl_flow_lookup(st, "self");
-    bool moved = self && (self->flags & DL_VF_MOVED);
+    bool moved = (self && (self->flags & DL_VF_MOVED)) || moves_itself_on_some_path(&init->fn->body, 0);
     bool unknown_are_data = unknown_attrs_are_data(c, attrs, n);
     moved = moved || forward_follows_its_input(c, attrs, n, unknown_are_data);
     for (uint32_t k = 0; k < n && !moved; k++)
