@@ -608,12 +608,10 @@ static bool returns_the_receiver(Flow *F, const char *m, const DlExpr *recv_expr
     return factory && dl_name_in_list(factory, float32_factories);
 }
 
-DlDeviceTag flow_legacy_type_device(Flow *F, const DlExpr *call) {
+/* "torch.cuda.FloatTensor": CUDA; "torch.LongTensor": the CPU; anything else UNKNOWN. */
+static DlDeviceTag legacy_type_name_device(const char *q) {
     static const char *const scalars[] = {"Float", "Double", "Half", "BFloat16", "Byte", "Char",
                                           "Short", "Int",    "Long", "Bool",     NULL};
-    const DlExpr *a = dl_ir_positional(call, 0);
-    const DlArg *dtype = a ? NULL : dl_ir_keyword(call, "dtype");
-    const char *q = flow_qualify(F, a ? a : dtype ? dtype->value : NULL);
     if (!q || strncmp(q, "torch.", 6) != 0) return DL_DEV_UNKNOWN;
     const char *rest = q + 6;
     bool cuda = strncmp(rest, "cuda.", 5) == 0;
@@ -628,11 +626,46 @@ DlDeviceTag flow_legacy_type_device(Flow *F, const DlExpr *call) {
     return cuda ? DL_DEV_CUDA : DL_DEV_CPU;
 }
 
+DlDeviceTag flow_legacy_type_device(Flow *F, const DlExpr *call) {
+    const DlExpr *a = dl_ir_positional(call, 0);
+    const DlArg *dtype = a ? NULL : dl_ir_keyword(call, "dtype");
+    if (a && a->kind == DL_EX_STRING) return legacy_type_name_device(a->name); /* 'torch.cuda.FloatTensor' */
+    return legacy_type_name_device(flow_qualify(F, a ? a : dtype ? dtype->value : NULL));
+}
+
+/* `t.type(name)` where the type is computed (`'torch{}.FloatTensor'.format(self.cuda)`,
+ * `x.type(y.type())`) rather than a dtype or a type written out: the copy is on whichever device
+ * that type names, not known here. */
+static bool type_chosen_at_run_time(Flow *F, const DlExpr *call, const DlValue *const *argv) {
+    for (uint32_t i = 0; i < call->arg_count; i++) {
+        const char *kw = call->args[i].keyword;
+        if (kw && strcmp(kw, "dtype") != 0) continue;
+        const DlExpr *a = call->args[i].value;
+        const DlValue *v = argv[i];
+        if (a->kind == DL_EX_STRING || v->kind == DL_KIND_DTYPE) return false;
+        if ((a->kind == DL_EX_NAME || a->kind == DL_EX_ATTR) && a->name && strstr(a->name, "dtype"))
+            return false;
+        const char *q = flow_qualify(F, a);
+        if (q && strncmp(q, "torch.", 6) == 0) return false; /* torch.float16, torch.FloatTensor */
+        return true;
+    }
+    return false;
+}
+
 const DlValue *flow_eval_tensor_method(Flow *F, const DlExpr *call, const DlExpr *recv_expr,
                                        const DlValue *recv, const char *m,
                                        const DlValue *const *argv) {
     /* `t.type(torch.cuda.FloatTensor)` moves as `.cuda()` does */
     DlDeviceTag legacy = flow_streq(m, "type") ? flow_legacy_type_device(F, call) : DL_DEV_UNKNOWN;
+    if (!legacy && flow_streq(m, "type") && type_chosen_at_run_time(F, call, argv)) {
+        DlValue *r = dl_value_copy(F->arena, recv);
+        r->var = NULL;
+        r->dev = DL_DEV_UNKNOWN;
+        r->dev_name = NULL;
+        r->origin = DL_ORIGIN_NONE;
+        r->flags &= (uint16_t)~DL_VF_REGISTERED;
+        return r;
+    }
     if (legacy || flow_is_move_method(m)) {
         DlValue *cast_to = legacy ? flow_mk(F, DL_KIND_DEVICE) : NULL;
         if (cast_to) {
