@@ -663,6 +663,46 @@ static void undo_narrowing(DlFlowState *st, const NarrowedToCpu *n) {
     }
 }
 
+/* `if x.is_cuda:` (*sign 1) or `if not x.is_cuda:` (-1): the key of the tensor tested, which is
+ * on the CPU in the branch where the test fails (faster-rcnn's gridgen: `.type(torch.FloatTensor)`
+ * in the else of `if x.is_cuda:`); NULL for any other condition. */
+static const char *tested_for_cuda(Flow *F, const DlExpr *cond, int *sign) {
+    *sign = 1;
+    if (cond->kind == DL_EX_UNARY && cond->name && flow_streq(cond->name, "not") && cond->object) {
+        *sign = -1;
+        cond = cond->object;
+    }
+    if (cond->kind != DL_EX_ATTR || !cond->name || !flow_streq(cond->name, "is_cuda") ||
+        !cond->object || (cond->object->kind != DL_EX_NAME && cond->object->kind != DL_EX_ATTR))
+        return NULL;
+    return flow_key_of(F, cond->object);
+}
+
+/* The tensor bound to `key` is on the CPU in this branch, and so is every tensor or module known
+ * to be on the same device as it (a forward's other inputs): undone by undo_narrowing. */
+static void narrow_key_to_cpu(Flow *F, const char *key, NarrowedToCpu *out) {
+    out->count = 0;
+    const Binding *tested = key ? flow_state_find(F->st, key) : NULL;
+    const DlValue *t = tested ? tested->value : NULL;
+    if (!t || !flow_is_tensor(t) || !dl_value_on_device(t)) return;
+    for (uint32_t i = 0; i < F->st->count && out->count < 8; i++) {
+        const Binding *b = &F->st->items[i];
+        const DlValue *v = b->value;
+        if (!v || !(flow_is_tensor(v) || flow_is_module_like(v)) || v->dev != t->dev ||
+            !(v->dev_name == t->dev_name ||
+              (v->dev_name && t->dev_name && strcmp(v->dev_name, t->dev_name) == 0)))
+            continue;
+        DlValue *c = dl_value_copy(F->arena, v);
+        c->dev = DL_DEV_CPU;
+        c->dev_name = NULL;
+        c->origin = DL_ORIGIN_NONE;
+        out->keys[out->count] = b->key;
+        out->before[out->count] = v;
+        out->narrowed[out->count++] = c;
+    }
+    for (uint32_t i = 0; i < out->count; i++) flow_state_set(F->st, out->keys[i], out->narrowed[i]);
+}
+
 /* `torch.cuda.is_available()` as the condition: 1; `not torch.cuda.is_available()`: -1; else 0. */
 static int cuda_availability_test(Flow *F, const DlExpr *cond) {
     int sign = 1;
@@ -686,6 +726,10 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
     const char *narrowed = narrowed_to_other_type(F, s->value);
     if (narrowed) flow_state_set(F->st, narrowed, flow_mk(F, DL_KIND_OTHER));
     if (cpu_device && cpu_when_equal) narrow_to_cpu(F, cpu_device, &on_cpu);
+    int cuda_sign;
+    const char *cuda_tested = tested_for_cuda(F, s->value, &cuda_sign);
+    NarrowedToCpu not_cuda = {0};
+    if (cuda_tested && cuda_sign < 0) narrow_key_to_cpu(F, cuda_tested, &not_cuda);
     DlPlace saved_place = F->place;
     if (F->place.every_iteration && flow_periodic_condition(s->value, 0))
         F->place.every_iteration = false;
@@ -696,9 +740,11 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
     F->without_cuda = saved_without_cuda;
     F->place = saved_place;
     undo_narrowing(F->st, &on_cpu);
+    undo_narrowing(F->st, &not_cuda);
     DlFlowState *then_state = F->st;
     F->st = saved;
     if (cpu_device && !cpu_when_equal) narrow_to_cpu(F, cpu_device, &on_cpu);
+    if (cuda_tested && cuda_sign > 0) narrow_key_to_cpu(F, cuda_tested, &not_cuda);
     /* `if device.type == "cuda": torch.cuda.synchronize()`: without CUDA nothing is pending,
      * after the `if` (no else) or in its else (`if use_cuda: ...synchronize() else: time.time()`,
      * LLMs-from-scratch's throughput timer) */
@@ -711,6 +757,7 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
     flow_exec_block(F, &s->parts->orelse);
     F->without_cuda = saved_without_cuda;
     if (cpu_device && !cpu_when_equal) undo_narrowing(F->st, &on_cpu);
+    if (cuda_tested && cuda_sign > 0) undo_narrowing(F->st, &not_cuda);
     if (s->parts->orelse.count) synced_when_cuda = false;
     flow_state_join(F->arena, F->st, then_state);
     if (synced_when_cuda) flow_state_set(F->st, "<device-work>", NULL);
