@@ -34,6 +34,9 @@ static const char doc[] =
     "- the file never checks for a GPU outside its test functions, or asserts that one is\n"
     "  there (`assert torch.cuda.is_available()`);\n"
     "- inside test functions;\n"
+    "- in the branch of a check that a GPU is there (`if torch.cuda.is_available():`, or `if\n"
+    "  use_cuda:` with `use_cuda = not args.no_cuda and torch.cuda.is_available()`), which runs\n"
+    "  only with one;\n"
     "- the checkpoint was written by the same run: `torch.save(..., path)` earlier in the same\n"
     "  function with the path written the same way and not bound anew since (the best epoch\n"
     "  saved, then reloaded), or Lightning's `checkpoint_callback.best_model_path`.\n";
@@ -43,6 +46,7 @@ static const char doc[] =
 static bool device_aware(DlRuleContext *ctx, const DlPlace *place) {
     static const char *const marks[] = {"is_available", "set_device", "device_count", NULL};
     if (place->function && strncmp(place->function->name, "test", 4) == 0) return false;
+    if (place->cuda_checked) return false; /* this load runs only where there is a GPU */
     /* `assert torch.cuda.is_available()`: the script requires a GPU, it never runs without */
     if (dl_rule_file_mentions(ctx, "assert torch.cuda.is_available")) return false;
     for (const char *const *m = marks; *m; m++)

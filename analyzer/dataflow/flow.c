@@ -329,6 +329,12 @@ static bool is_training_step(const DlExpr *e) {
     return flow_streq(e->object->name, "backward") || is_optimizer_step(e);
 }
 
+/* `next(it)`, `next(data_iter, None)`: a batch drawn by hand. */
+static bool is_next_call(const DlExpr *e) {
+    return e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_NAME &&
+           flow_streq(e->object->name, "next");
+}
+
 /* Whether a statement of the block, or of the blocks nested in it, holds an expression
  * `match` finds, leaving out inner loops (their steps are theirs). */
 static bool block_any_outside_loops(const DlBlock *b, bool (*match)(const DlExpr *), int depth) {
@@ -366,6 +372,11 @@ bool flow_is_batch_loop(Flow *F, const DlStmt *s, const DlValue *iter) {
                         block_any_outside_loops(&s->parts->body, is_optimizer_step, 0) ||
                         (!dl_ir_in_test_function(F->fn) &&
                          block_any_outside_loops(&s->parts->body, is_training_step, 0)));
+    /* `while step < max_steps: ... step += 1` that trains or draws batches (`next(it)`); a
+     * utility's `while tot < n:` that draws sizes (`tot += k`) is no training loop */
+    if (!block_any_outside_loops(&s->parts->body, is_training_step, 0) &&
+        !block_any_outside_loops(&s->parts->body, is_next_call, 0))
+        return false;
     for (uint32_t i = 0; i < s->parts->body.count; i++) {
         const DlStmt *b = s->parts->body.items[i];
         if (b->kind == DL_ST_AUGASSIGN && b->targets[0]->kind == DL_EX_NAME &&
@@ -633,14 +644,14 @@ static const char *compared_with_cpu(Flow *F, const DlExpr *cond, bool *equal) {
 /* What a branch that runs only on the CPU changed: values moved to the compared device are on
  * the CPU there, and after the branch they are what they were. */
 typedef struct NarrowedToCpu {
-    const char *keys[8];
-    const DlValue *before[8], *narrowed[8];
+    const char *keys[32];
+    const DlValue *before[32], *narrowed[32];
     uint32_t count;
 } NarrowedToCpu;
 
 static void narrow_to_cpu(Flow *F, const char *device_key, NarrowedToCpu *out) {
     out->count = 0;
-    for (uint32_t i = 0; i < F->st->count && out->count < 8; i++) {
+    for (uint32_t i = 0; i < F->st->count && out->count < 32; i++) {
         const Binding *b = &F->st->items[i];
         const DlValue *v = b->value;
         if (!v || !(flow_is_tensor(v) || flow_is_module_like(v)) || v->dev != DL_DEV_NAMED ||
@@ -685,7 +696,7 @@ static void narrow_key_to_cpu(Flow *F, const char *key, NarrowedToCpu *out) {
     const Binding *tested = key ? flow_state_find(F->st, key) : NULL;
     const DlValue *t = tested ? tested->value : NULL;
     if (!t || !flow_is_tensor(t) || !dl_value_on_device(t)) return;
-    for (uint32_t i = 0; i < F->st->count && out->count < 8; i++) {
+    for (uint32_t i = 0; i < F->st->count && out->count < 32; i++) {
         const Binding *b = &F->st->items[i];
         const DlValue *v = b->value;
         if (!v || !(flow_is_tensor(v) || flow_is_module_like(v)) || v->dev != t->dev ||
@@ -709,6 +720,11 @@ static int cuda_availability_test(Flow *F, const DlExpr *cond) {
     if (cond->kind == DL_EX_UNARY && cond->name && flow_streq(cond->name, "not") && cond->object) {
         sign = -1;
         cond = cond->object;
+    }
+    if (cond->kind == DL_EX_NAME || cond->kind == DL_EX_ATTR) { /* `if use_cuda:` */
+        const char *key = flow_key_of(F, cond);
+        const Binding *b = key ? flow_lookup(F, key) : NULL;
+        return b && flow_says_cuda_available(b->value) ? sign : 0;
     }
     if (cond->kind != DL_EX_CALL || cond->arg_count || !cond->object) return 0;
     const char *q = flow_qualify(F, cond->object);
@@ -736,6 +752,7 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
     int cuda_test = cuda_availability_test(F, s->value);
     bool saved_without_cuda = F->without_cuda;
     F->without_cuda = saved_without_cuda || cuda_test < 0;
+    if (cuda_test > 0) F->place.cuda_checked = true;
     flow_exec_block(F, &s->parts->body);
     F->without_cuda = saved_without_cuda;
     F->place = saved_place;
@@ -754,7 +771,9 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
                              strstr(flow_text(F, s->value->span), "device"));
     if (synced_when_cuda && s->parts->orelse.count) flow_state_set(F->st, "<device-work>", NULL);
     F->without_cuda = saved_without_cuda || cuda_test > 0;
+    if (cuda_test < 0) F->place.cuda_checked = true;
     flow_exec_block(F, &s->parts->orelse);
+    F->place = saved_place;
     F->without_cuda = saved_without_cuda;
     if (cpu_device && !cpu_when_equal) undo_narrowing(F->st, &on_cpu);
     if (cuda_tested && cuda_sign > 0) undo_narrowing(F->st, &not_cuda);

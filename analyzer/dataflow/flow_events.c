@@ -425,6 +425,7 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
         argv[i] = flow_eval(F, call->args[i].value);
 
     const DlValue *result = flow_resolve_call(F, call, q, recv, argv);
+    if (q && flow_streq(q, "torch.cuda.is_available")) result = flow_cuda_available_value(F);
     if (flow_is_module_like(result)) flow_lists_registered_by(F, call, argv);
     const char *method = recv ? callee->name : NULL;
     flow_sync_facts(F, call, q, recv ? callee->object : NULL, recv, argv);

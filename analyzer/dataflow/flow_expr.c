@@ -501,6 +501,9 @@ const DlValue *flow_eval_inner(Flow *F, const DlExpr *e) {
         const DlValue *a = flow_eval(F, e->items[0]);
         flow_sync(F, e->items[0], e->items[0], a, "bool"); /* `t and ...` tests t */
         const DlValue *b = flow_eval(F, e->items[1]);
+        if (e->name && flow_streq(e->name, "and") &&
+            (flow_says_cuda_available(a) || flow_says_cuda_available(b)))
+            return flow_says_cuda_available(a) ? a : b; /* `x and torch.cuda.is_available()` */
         return dl_value_join(F->arena, a, b);
     }
     case DL_EX_COND: {

@@ -154,6 +154,11 @@ const char *flow_qualify(Flow *F, const DlExpr *e);
 bool flow_name_says_device(Flow *F, const char *s);
 bool flow_name_says_loader(const char *s);
 DlValue *flow_named_device(Flow *F, const char *name, DlSpan span);
+/* `torch.cuda.is_available()`, and a conjunction with it (`use_cuda = not args.no_cuda and
+ * torch.cuda.is_available()`): true only where CUDA is there, so a branch on it is code that
+ * runs with a GPU (and its else, code that runs without one). */
+const DlValue *flow_cuda_available_value(Flow *F);
+bool flow_says_cuda_available(const DlValue *v);
 DlDeviceTag flow_device_of_string(const char *s);
 const DlValue *flow_device_arg(Flow *F, const DlExpr *e, const DlValue *v);
 const DlValue *flow_device_keyword(Flow *F, const DlExpr *call, const DlValue *const *argv);

@@ -384,3 +384,16 @@ DlValue *flow_with_device(Flow *F, const DlValue *v, const DlValue *dev, DlOrigi
     c->home = NULL; /* span is in the file being analysed, whichever file `v` came from */
     return c;
 }
+
+/* The literal that marks a truth value as "CUDA is available" (see flow_cuda_available_value). */
+static const char cuda_available_mark[] = "<torch.cuda.is_available()>";
+
+const DlValue *flow_cuda_available_value(Flow *F) {
+    DlValue *v = flow_mk(F, DL_KIND_SCALAR);
+    v->literal = cuda_available_mark;
+    return v;
+}
+
+bool flow_says_cuda_available(const DlValue *v) {
+    return v && v->kind == DL_KIND_SCALAR && v->literal && flow_streq(v->literal, cuda_available_mark);
+}
