@@ -197,12 +197,12 @@ static bool is_plain_slice(Flow *F, const DlExpr *e) {
            strchr(flow_text(F, e->items[0]->span), ':');
 }
 
-/* `batch["prompt"]`, `batch["caption"]`: a dict batch's text fields, which the DataLoader
- * collates into lists of strings, not tensors. */
-static bool names_text_field(const DlExpr *e) {
+bool flow_names_text_field(const DlExpr *e) {
     static const char *const fields[] = {
-        "prompt", "prompts", "text", "texts", "caption", "captions", "sentence", "sentences",
-        "path", "paths", "filename", "filenames", "file_name", "file_names", "image_path",
+        "prompt",    "prompts",   "text",       "texts",      "caption", "captions",
+        "sentence",  "sentences", "path",       "paths",      "filename", "filenames",
+        "file_name", "file_names", "image_path", "file_id",   "file_ids", "name",
+        "names",
     };
     if (e->item_count != 1 || e->items[0]->kind != DL_EX_STRING || !e->items[0]->name)
         return false;
@@ -232,7 +232,7 @@ const DlValue *flow_eval_subscript(Flow *F, const DlExpr *e) {
     }
     const DlValue *index = NULL;
     bool mismatch = flow_index_fact(F, e, obj, false, &index);
-    if ((obj->flags & DL_VF_WHOLE_BATCH) && names_text_field(e))
+    if ((obj->flags & DL_VF_WHOLE_BATCH) && flow_names_text_field(e))
         return flow_mk(F, DL_KIND_STRING); /* collated strings: a list of str */
     if (flow_is_tensor(obj)) {
         DlValue *r = dl_value_copy(F->arena, obj);

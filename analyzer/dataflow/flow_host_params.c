@@ -86,7 +86,8 @@ static void walk(HostUse *u, const DlExpr *e, bool host, int depth) {
         walk_call(u, e, depth);
         return;
     case DL_EX_SUBSCRIPT: /* `offsets[i, a:b].tolist()`; an index on the CPU may index anything */
-        walk(u, e->object, host, depth + 1);
+        /* `batch["file_id"]`: a text field of a dict batch, strings wherever they are used */
+        walk(u, e->object, host || flow_names_text_field(e), depth + 1);
         for (uint32_t i = 0; i < e->item_count; i++) walk(u, e->items[i], true, depth + 1);
         return;
     case DL_EX_COMPARE: { /* `x is None`: identity, no read */
