@@ -85,7 +85,9 @@ static void on_meet(DlRuleContext *ctx, const DlMeetFact *fact) {
     const DlOperand *dev = dl_meet_device_operand(fact);
     if (!cpu || !dev || !cpu->value->aux_span.end) return;
     const DlValue *v = cpu->value;
-    const char *name = v->var ? v->var : assigned_attribute(ctx, v->aux_span);
+    /* the attribute, not a local name the value reached the meeting by (`w = self.k.float()`) */
+    const char *name = v->home ? NULL : assigned_attribute(ctx, v->aux_span);
+    if (!name) name = v->var;
     if (!name) name = dl_rule_text(ctx, cpu->expr->span);
     const char *message = dl_arena_printf(
         dl_rule_arena(ctx),

@@ -338,6 +338,36 @@ class TextFormat(CliTestCase):
         self.assertTrue(doc["findings"][0]["message"].startswith(
             "formatting `score` into a string waits for the device"), doc["findings"][0]["message"])
 
+    def test_a_plain_attribute_is_named_as_the_attribute(self):
+        # pixel2style2pixel's `w = self.k.type(...)`: the message named `w`, a local variable,
+        # as the plain tensor attribute
+        self.write("blur.py", "import torch\nfrom torch import nn\n\n\n"
+                              "class Blur(nn.Module):\n"
+                              "    def __init__(self):\n"
+                              "        super().__init__()\n"
+                              "        self.lin = nn.Linear(3, 3)\n"
+                              "        self.kernel = torch.ones(3)\n\n"
+                              "    def forward(self, x):\n"
+                              "        w = self.kernel.float()\n"
+                              "        return self.lin(x) * w\n\n\n"
+                              "model = Blur().cuda()\n")
+        doc = self.run_json("--no-cache", ".", expect_exit=1)
+        self.assertEqual(self.codes(doc), [("blur.py", 9, "DL106")])
+        self.assertTrue(doc["findings"][0]["message"].startswith(
+            "`self.kernel` is a plain tensor attribute"), doc["findings"][0]["message"])
+
+    def test_a_device_named_by_its_type_is_quoted_in_the_fix(self):
+        # `device="mps"` written as `device=mps` (a name that is not bound) by the fix
+        self.write("mps.py", "import torch\n\n\n"
+                             "def warm_up():\n"
+                             "    probe = torch.ones(8, device=\"mps\")\n"
+                             "    scale = torch.full((8,), 0.5)\n"
+                             "    return probe * scale\n")
+        doc = self.run_json("--no-cache", ".", expect_exit=1)
+        self.assertEqual(self.codes(doc), [("mps.py", 6, "DL102")])
+        edits = doc["findings"][0]["fix"]["edits"]
+        self.assertEqual([e["text"] for e in edits], [', device="mps"'])
+
     def test_summary_counts_problems_and_files(self):
         self.write("a.py", BUGGY)
         self.write("b.py", BUGGY)
