@@ -352,21 +352,73 @@ static bool holds_no_module(const DlClassInfo *owner, const DlAttr *attr) {
     const DlValue *v = attr->value;
     if (attr->name[0] == '<') return false;
     if (v->kind == DL_KIND_UNKNOWN && owner->unknown_attrs_are_data) return true;
+    /* a submodule with nothing to move: a library loss given no weight
+     * (`nn.CrossEntropyLoss(reduction="none")`), or a project module known to hold no state
+     * (pytorch-metric-learning's distances and reducers) */
+    if (v->kind == DL_KIND_LOSS && !(v->flags & DL_VF_CPU_WEIGHT) && !v->cls) return true;
+    if (v->kind == DL_KIND_MODULE && v->cls && flow_class_known_stateless(v->cls, 1)) return true;
     return !dl_project_attr_may_hold_modules(v);
+}
+
+/* Data an __init__ parameter stored as an attribute of unknown kind (`self.num_classes =
+ * num_classes`, a base's `self.weight_regularizer = weight_regularizer`) holds in the instance
+ * `call` builds: the argument given for it, or the parameter's default when none is (a number,
+ * a string, None, True or False). */
+static bool given_data(Flow *F, const DlClassInfo *built, const DlClassInfo *owner,
+                       const char *name, const DlExpr *call, const DlValue *const *argv) {
+    for (uint32_t i = 0; i < call->arg_count; i++) {
+        const char *kw = call->args[i].keyword;
+        if (kw && kw[0] == '*') return false; /* `**cfg`: what it gives is not known */
+        if (kw && strcmp(kw, name) == 0)
+            return argv[i]->kind == DL_KIND_SCALAR || argv[i]->kind == DL_KIND_NONE ||
+                   argv[i]->kind == DL_KIND_STRING;
+    }
+    const DlFunctionInfo *init = dl_project_method(F->env->project, owner, "__init__");
+    if (!init || init->owner != owner) return false;
+    int p = flow_param_index(init->fn, name);
+    if (p < 1 || init->fn->params[p].star) return false;
+    if (owner == built) { /* positional arguments reach the class's own __init__ */
+        uint32_t position = 0;
+        for (uint32_t i = 0; i < call->arg_count; i++) {
+            if (call->args[i].keyword) continue;
+            if (call->args[i].value->kind == DL_EX_STARRED) return false;
+            if (++position == (uint32_t)p)
+                return argv[i]->kind == DL_KIND_SCALAR || argv[i]->kind == DL_KIND_NONE ||
+                       argv[i]->kind == DL_KIND_STRING;
+        }
+    }
+    const DlExpr *d = init->fn->params[p].default_value;
+    return d && (d->kind == DL_EX_NUMBER || d->kind == DL_EX_STRING || d->kind == DL_EX_CONST);
 }
 
 /* A module with project bases whose only state is tensors, which a method of the class or of
  * a base copies to where a variable says (BoTorch's Normalize, whose base's `_to(X)` does
- * `self._coefficient = self.coefficient.to(X)`): it follows its inputs wherever they are. A
- * class without bases is decided with its attributes (project.c forward_follows_its_input,
- * the same test but for attributes only read as data, which are known only here). */
-static bool copies_its_tensors_to_its_input(const DlClassInfo *ci) {
+ * `self._coefficient = self.coefficient.to(X)`; pytorch-metric-learning's ArcFaceLoss, whose
+ * `cast_types` does `self.W.data = c_f.to_device(self.W.data, device=device)`): it follows its
+ * inputs wherever they are. Attributes of unknown kind are what `call` gave them. A class
+ * without bases is decided with its attributes (project.c forward_follows_its_input, the same
+ * test but for attributes only read as data, which are known only here). */
+static bool copies_its_tensors_to_its_input(Flow *F, const DlClassInfo *ci, const DlExpr *call,
+                                            const DlValue *const *argv) {
     if (!ci->base) return false;
     bool copies = false;
     const DlClassInfo *c = ci;
     for (int depth = 0; c && depth < 8 && !copies; depth++, c = c->base)
         copies = c->copies_own_state;
-    return copies && every_attribute(ci, holds_no_module);
+    if (!copies) return false;
+    c = ci;
+    for (int depth = 0; c && depth < 8; depth++, c = c->base) {
+        if (!c->attrs_done || c->maybe_module || subclasses_library_module(c, ci)) return false;
+        for (uint32_t i = 0; i < c->attr_count; i++) {
+            const DlAttr *a = &c->attrs[i];
+            if (holds_no_module(c, a)) continue;
+            if (a->value->kind == DL_KIND_UNKNOWN && argv && a->name[0] != '<' &&
+                given_data(F, ci, c, a->name, call, argv))
+                continue;
+            return false;
+        }
+    }
+    return true;
 }
 
 /* `SimplifiedMoE(device)`: a device passed by position to the __init__ parameter named for one
@@ -470,7 +522,7 @@ const DlValue *flow_instantiate(Flow *F, const DlExpr *call, const DlClassInfo *
                 }
         /* a module whose __init__ moves itself (self.to(device)) is not "never moved" */
         const DlAttr *self_dev = dl_project_attr(ci, "<moved>");
-        if (self_dev || copies_its_tensors_to_its_input(ci)) {
+        if (self_dev || copies_its_tensors_to_its_input(F, ci, call, argv)) {
             m->flags |= DL_VF_MOVED;
             m->dev = DL_DEV_UNKNOWN;
         }
