@@ -1126,10 +1126,12 @@ DlParseResult dl_python_parse(const DlSource *src, DlArena *arena, bool lower,
     TSNode root = ts_tree_root_node(tree);
     if ((problem.kind == DL_PRESCAN_EXPECTED_BLOCK || problem.kind == DL_PRESCAN_UNEXPECTED_INDENT ||
          problem.kind == DL_PRESCAN_UNINDENT_MISMATCH ||
-         problem.kind == DL_PRESCAN_INCONSISTENT_TABS) &&
+         problem.kind == DL_PRESCAN_INCONSISTENT_TABS ||
+         problem.kind == DL_PRESCAN_UNTERMINATED_STRING) &&
         !ts_node_has_error(root)) {
-        /* the grammar takes an empty body, lines indented out of their block, and tabs
-         * mixed with spaces; CPython does not */
+        /* the grammar takes an empty body, lines indented out of their block, tabs mixed with
+         * spaces, and an f-string whose text goes on past the end of its line
+         * (`print(f"{x}` / `")`); CPython does not */
         result.error = syntax_error_message(src, root, &problem);
         delete_tree(tree);
         return result;

@@ -368,6 +368,21 @@ class TextFormat(CliTestCase):
         edits = doc["findings"][0]["fix"]["edits"]
         self.assertEqual([e["text"] for e in edits], [', device="mps"'])
 
+    def test_an_index_expression_is_parenthesised_in_the_advice(self):
+        # the advice read "move the index (`ids > 2.cpu()`)", and the sentence "with `ids > 2`
+        # is on cuda"
+        self.write("idx.py", "import torch\n\n\n"
+                             "def f(n):\n"
+                             "    ids = torch.arange(n, device=\"cuda\")\n"
+                             "    cpu_t = torch.zeros(n)\n"
+                             "    return cpu_t[ids > 2]\n")
+        doc = self.run_json("--no-cache", ".", expect_exit=1)
+        self.assertEqual(self.codes(doc), [("idx.py", 7, "DL114")])
+        message = doc["findings"][0]["message"]
+        self.assertIn("is indexed with `ids > 2`, which is on cuda (line 5:", message)
+        self.assertTrue(message.endswith("move the index (`(ids > 2).cpu()`) or the tensor"),
+                        message)
+
     def test_summary_counts_problems_and_files(self):
         self.write("a.py", BUGGY)
         self.write("b.py", BUGGY)

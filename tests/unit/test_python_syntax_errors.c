@@ -58,6 +58,10 @@ Test(python_syntax_errors, unterminated_strings_point_at_their_start) {
     expect_error("x = f\"{a\n", "syntax error (unterminated string) at line 1, column 5");
     expect_error("def f():\n    \"\"\"doc\n    return 1\n",
                  "syntax error (unterminated triple-quoted string) at line 2, column 5");
+    /* tree-sitter-python takes an f-string's text on past its line's end without an error */
+    expect_error("import torch\nprint(f\"{x}\n\")\n",
+                 "syntax error (unterminated string) at line 2, column 7");
+    expect_valid("s = f\"{x!r:>{width}} {y['a']}\"\nt = f'''{x}\n'''\n");
 }
 
 Test(python_syntax_errors, a_header_without_its_colon) {
