@@ -325,6 +325,24 @@ static void limit_resume_string(LimitScan *S) {
     if (field) limit_open(S, 'f', quote_at, quote, triple);
 }
 
+/* `:` at an f-string field's own level starts its format spec (`{id(self):#x}`, `{x:=^10}`),
+ * which is text up to the field's `}` or a nested field's `{`, not code: a `#` there is no
+ * comment. */
+static void limit_format_spec(LimitScan *S) {
+    bool triple = S->frames[S->depth].triple;
+    S->i++;
+    while (S->i < S->len) {
+        char c = S->s[S->i];
+        if (c == '{' || c == '}') break;
+        if (c == '\n' || c == '\r') {
+            if (!triple) break; /* the string's line ends: unterminated, as limit_token sees */
+            if (c == '\n' || S->i + 1 >= S->len || S->s[S->i + 1] != '\n') S->line++;
+        }
+        S->i++;
+    }
+    S->operand = false;
+}
+
 /* The end of a logical line, or a `;` outside brackets: a compound statement's header needs
  * its colon, and a colon that ends the line awaits an indented block. */
 static void limit_line_end(LimitScan *S) {
@@ -369,6 +387,10 @@ static void limit_token(LimitScan *S) {
         S->i++;
         break;
     case '#':
+        if (S->depth && S->frames[S->depth].kind == 'f') { /* no comment inside a field */
+            S->i++;
+            break;
+        }
         if (++S->extras > DL_MAX_EXTRAS) S->over = "comments";
         while (S->i < S->len && S->s[S->i] != '\n' && S->s[S->i] != '\r') S->i++;
         break;
@@ -411,7 +433,8 @@ static void limit_token(LimitScan *S) {
         S->operand = false;
         break;
     default:
-        if (is_word_byte(c)) limit_word(S);
+        if (c == ':' && S->depth && S->frames[S->depth].kind == 'f') limit_format_spec(S);
+        else if (is_word_byte(c)) limit_word(S);
         else if (strchr("-+~*/%@&|^<>=!:.", c)) limit_operator(S);
         else S->i++;
     }

@@ -62,6 +62,9 @@ Test(python_syntax_errors, unterminated_strings_point_at_their_start) {
     expect_error("import torch\nprint(f\"{x}\n\")\n",
                  "syntax error (unterminated string) at line 2, column 7");
     expect_valid("s = f\"{x!r:>{width}} {y['a']}\"\nt = f'''{x}\n'''\n");
+    /* a format spec is text: `#` there is no comment (CPython's threading.py) */
+    expect_valid("r = f'<{type(self).__name__} at {id(self):#x}>'\n"
+                 "v = f\"{x:{w}.{p}f} {t:%H:%M} {n:{w}#x}\"\n");
 }
 
 Test(python_syntax_errors, a_header_without_its_colon) {
