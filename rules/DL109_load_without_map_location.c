@@ -39,7 +39,9 @@ static const char doc[] =
     "  only with one;\n"
     "- the checkpoint was written by the same run: `torch.save(..., path)` earlier in the same\n"
     "  function with the path written the same way and not bound anew since (the best epoch\n"
-    "  saved, then reloaded), or Lightning's `checkpoint_callback.best_model_path`.\n";
+    "  saved, then reloaded), or Lightning's `checkpoint_callback.best_model_path`;\n"
+    "- the file writes that checkpoint itself from the CPU: `torch.save(net.cpu().state_dict(),\n"
+    "  save_path)` anywhere in it, the load's path written the same way (`save_path`).\n";
 
 /* The file checks for a GPU or picks a device (test functions aside): code meant to run with
  * or without one. */
@@ -103,6 +105,42 @@ static bool written_by_this_run(DlRuleContext *ctx, const DlCallFact *fact) {
     return last_save && last_bind < last_save;
 }
 
+/* Anywhere in the file (functions and classes too): `torch.save(net.cpu().state_dict(), path)`
+ * with `path` written as `want`, a checkpoint written from the CPU. */
+static bool saves_from_the_cpu(DlRuleContext *ctx, const DlBlock *b, const char *want,
+                               int depth) {
+    if (depth > 32) return false;
+    for (uint32_t i = 0; i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        const DlBlock *own = s->kind == DL_ST_DEF && s->parts->func    ? &s->parts->func->body
+                             : s->kind == DL_ST_CLASS && s->parts->cls ? &s->parts->cls->body
+                                                                       : NULL;
+        if (own) {
+            if (saves_from_the_cpu(ctx, own, want, depth + 1)) return true;
+            continue;
+        }
+        if (s->kind == DL_ST_EXPR && is_torch_save(s->value)) {
+            const DlExpr *obj = dl_ir_positional(s->value, 0);
+            const DlExpr *path = dl_ir_positional(s->value, 1);
+            if (obj && path && strcmp(dl_rule_text(ctx, path->span), want) == 0 &&
+                strstr(dl_rule_text(ctx, obj->span), ".cpu()"))
+                return true;
+        }
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (saves_from_the_cpu(ctx, inner, want, depth + 1)) return true;
+    }
+    return false;
+}
+
+/* The file writes the checkpoint it reads itself, from the CPU (pix2pixHD's and SPADE's
+ * `save_network` and `load_network`, both with `save_path`): it loads anywhere. */
+static bool written_from_the_cpu_here(DlRuleContext *ctx, const DlCallFact *fact) {
+    const DlExpr *path = dl_ir_positional(fact->call, 0);
+    return path && (path->kind == DL_EX_NAME || path->kind == DL_EX_ATTR) &&
+           saves_from_the_cpu(ctx, &dl_rule_module(ctx)->body, dl_rule_text(ctx, path->span), 0);
+}
+
 static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
     extern const DlRule dl_rule_DL109;
     if (!fact->qualified || strcmp(fact->qualified, "torch.load") != 0) return;
@@ -110,7 +148,9 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
     /* `torch.load(path, **load_kwargs)`: the dict may hold map_location (torchrl adds it when
      * its caller passes one) */
     if (dl_ir_keyword(fact->call, "**")) return;
-    if (!device_aware(ctx, fact->place) || written_by_this_run(ctx, fact)) return;
+    if (!device_aware(ctx, fact->place) || written_by_this_run(ctx, fact) ||
+        written_from_the_cpu_here(ctx, fact))
+        return;
     DlArena *arena = dl_rule_arena(ctx);
     const char *target = fact->device_in_scope ? fact->device_in_scope : "\"cpu\"";
     const char *message = dl_arena_printf(
