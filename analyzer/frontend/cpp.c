@@ -311,6 +311,16 @@ static const char *engine_type(Lower *L, CXType t) {
 
 static DlExpr *lower_expr(Lower *L, CXCursor c);
 static void lower_block(Lower *L, CXCursor c, PtrVec *out);
+
+/* A do-while's children (body, condition): whether the condition is the constant false. */
+static bool runs_once(CursorVec ch) {
+    if (ch.len != 2 || !clang_isExpression(kind(ch.items[1]))) return false;
+    CXEvalResult r = clang_Cursor_Evaluate(ch.items[1]);
+    if (!r) return false;
+    bool zero = clang_EvalResult_getKind(r) == CXEval_Int && clang_EvalResult_getAsLongLong(r) == 0;
+    clang_EvalResult_dispose(r);
+    return zero;
+}
 static void lower_stmt(Lower *L, CXCursor c, PtrVec *out);
 
 /* Implicit conversions, temporaries, parentheses: the one child that carries the meaning. */
@@ -1419,6 +1429,13 @@ static void lower_stmt_inner(Lower *L, CXCursor c, PtrVec *out) {
     }
     case CXCursor_WhileStmt:
     case CXCursor_DoStmt: {
+        if (kind(c) == CXCursor_DoStmt && runs_once(ch)) {
+            /* `do { ... } while (false)`, the body of a statement-like macro (AT_ASSERTM,
+             * C10_CUDA_CHECK): the statements run once, in order, as written */
+            for (size_t i = 0; i < ch.len; i++)
+                if (clang_isStatement(kind(ch.items[i]))) lower_block(L, ch.items[i], out);
+            break;
+        }
         DlStmt *s = new_stmt(L, DL_ST_WHILE, span);
         CXCursor body = clang_getNullCursor();
         for (size_t i = 0; i < ch.len; i++) {

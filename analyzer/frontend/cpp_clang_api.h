@@ -16,6 +16,10 @@
 #define DL_CLANG_FUNCTIONS(X) \
     X(clang_Location_isFromMainFile) \
     X(clang_Cursor_isNull) \
+    X(clang_Cursor_Evaluate) \
+    X(clang_EvalResult_getKind) \
+    X(clang_EvalResult_getAsLongLong) \
+    X(clang_EvalResult_dispose) \
     X(clang_File_isEqual) \
     X(clang_createIndex) \
     X(clang_defaultDiagnosticDisplayOptions) \
@@ -90,6 +94,10 @@ uint64_t dl_clang_library_identity(void);
 
 #ifndef DL_CLANG_API_IMPL
 #define clang_Cursor_isNull dl_clang.clang_Cursor_isNull
+#define clang_Cursor_Evaluate dl_clang.clang_Cursor_Evaluate
+#define clang_EvalResult_getKind dl_clang.clang_EvalResult_getKind
+#define clang_EvalResult_getAsLongLong dl_clang.clang_EvalResult_getAsLongLong
+#define clang_EvalResult_dispose dl_clang.clang_EvalResult_dispose
 #define clang_Location_isFromMainFile dl_clang.clang_Location_isFromMainFile
 #define clang_File_isEqual dl_clang.clang_File_isEqual
 #define clang_createIndex dl_clang.clang_createIndex
