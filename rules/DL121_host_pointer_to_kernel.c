@@ -25,7 +25,8 @@ static const char doc[] =
     "reduce_kernel<<<1, 256>>>(x.data_ptr<float>(), partial.data_ptr<float>(), n);\n"
     "```\n\n"
     "## When it does not fire\n"
-    "- the pointer comes from `cudaMalloc`, or from a tensor on the GPU;\n"
+    "- the pointer comes from `cudaMalloc`, or from a tensor on the GPU (also a\n"
+    "  `torch::from_blob(ptr, sizes, options)` view whose options name the GPU);\n"
     "- scalars passed by value (`int n`, `float alpha`);\n"
     "- a tensor whose device is unknown: that is DL120 kernel-arg-unchecked.\n";
 

@@ -317,12 +317,28 @@ static const DlValue *made_where_its_data_is(Flow *F, const DlExpr *call, const 
     return r;
 }
 
+/* Tensor options that may name a device: anything but a dtype written out (`torch::kFloat32`,
+ * `at::kInt`) or options built from dtypes only (`TensorOptions().dtype(torch::kFloat)`). */
+static bool may_name_a_device(Flow *F, const DlExpr *options) {
+    const char *text = flow_text(F, options->span);
+    if (strstr(text, "device") || strstr(text, "cuda") || strstr(text, "CUDA")) return true;
+    return !strstr(text, "::k") && !strstr(text, "dtype");
+}
+
 const DlValue *flow_eval_factory(Flow *F, const DlExpr *call, DlFactoryKind kind,
                                  const DlValue *const *argv) {
     const DlValue *dev = flow_device_keyword(F, call, argv);
     const char *q = flow_qualify(F, call->object);
     bool one_dim = kind == DL_FACTORY_PLAIN && q &&
                    (dl_torch_factory_is_one_dim(q) || sized_one_dim(F, q, call));
+    /* C++ `torch::from_blob(ptr, sizes, options)` wraps memory where the options say (a view
+     * of a CUDA tensor's data, torchsparse's gather buffers); with no options, or a dtype only
+     * (`torch::kFloat32`), host memory */
+    if (kind == DL_FACTORY_FROM_CPU && q && flow_streq(q, "torch.from_blob") && dev)
+        return flow_with_device(F, flow_mk(F, DL_KIND_TENSOR), dev, DL_ORIGIN_NONE, call->span);
+    if (kind == DL_FACTORY_FROM_CPU && q && flow_streq(q, "torch.from_blob") &&
+        call->arg_count >= 3 && may_name_a_device(F, call->args[call->arg_count - 1].value))
+        return flow_mk(F, DL_KIND_TENSOR);
     if (kind == DL_FACTORY_FROM_CPU) {
         DlValue *t = flow_mk_tensor(F, DL_DEV_CPU, NULL, DL_ORIGIN_FACTORY, call->span);
         t->flags |= DL_VF_PIN_KNOWN;

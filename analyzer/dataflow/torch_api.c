@@ -251,7 +251,8 @@ bool dl_tensor_method_keeps_device(const char *m) {
         "diagonal", "nan_to_num", "type", "sort", "topk", "max", "min", "sum", "mean", "std",
         "var", "norm", "prod", "any", "all", "logsumexp", "amax", "amin", "squeeze_",
         "unsqueeze_", "float_power", "pin_memory", "share_memory_", "to_dense", "to_sparse",
-        "masked_select", "nonzero", "long_", "retain_grad", "movedim", "swapaxes", "mT", NULL};
+        "masked_select", "nonzero", "long_", "retain_grad", "movedim", "swapaxes", "mT",
+        "toType" /* C++: `t.toType(torch::kLong)` casts on its device */, NULL};
     return dl_name_in_list(m, list);
 }
 

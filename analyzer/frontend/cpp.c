@@ -869,9 +869,15 @@ static DlExpr *lower_call(Lower *L, CXCursor c) {
         const char *method = arena_take(L, clang_getCursorSpelling(ch.items[0]));
         /* zero-argument accessors that are properties in Python: x.device(), x.is_cuda() */
         bool tensor_method = callee && (strncmp(callee, "at::Tensor", 10) == 0);
-        if (tensor_method && ch.len == 1 &&
-            (!strcmp(method, "device") || !strcmp(method, "is_cuda") || !strcmp(method, "dtype") ||
-             !strcmp(method, "is_cpu") || !strcmp(method, "is_meta"))) {
+        /* `optional_out.value()` of a c10/std::optional<Tensor>: the tensor it holds, named as
+         * an attribute, so that `TORCH_CHECK(optional_out.value().is_cuda())` places what
+         * later reads of it give (pytorch_scatter's optional outputs) */
+        bool optional_value = callee && ch.len == 1 && !strcmp(method, "value") &&
+                              strstr(callee, "optional") != NULL;
+        if (optional_value ||
+            (tensor_method && ch.len == 1 &&
+             (!strcmp(method, "device") || !strcmp(method, "is_cuda") ||
+              !strcmp(method, "dtype") || !strcmp(method, "is_cpu") || !strcmp(method, "is_meta")))) {
             out = new_expr(L, DL_EX_ATTR, span);
             out->object = receiver;
             out->name = method;
