@@ -1,8 +1,6 @@
 /* DL114 device-index-mismatch: a CPU tensor indexed (or mask-assigned) with a device tensor. */
 #include "rules/facts.h"
 
-#include <string.h>
-
 static const char doc[] =
     "## What it does\n"
     "Finds a CPU tensor indexed, or assigned through a mask or index, with a tensor that is on a\n"
@@ -33,15 +31,14 @@ static void on_index(DlRuleContext *ctx, const DlIndexFact *fact) {
     if (idx->dev != DL_DEV_CUDA && idx->dev != DL_DEV_NAMED && idx->dev != DL_DEV_META) return;
     const char *obj = dl_rule_snippet(ctx, fact->object->span);
     const char *index = dl_rule_snippet(ctx, fact->index->span);
-    /* "`ids > 2` is on cuda (...)" read as "`ids > 2`, which is on cuda (...)" */
-    const char *index_is = dl_rule_describe(ctx, index, idx) + strlen(index) + 2;
     DlExprKind k = fact->index->kind;
     bool bare = k == DL_EX_NAME || k == DL_EX_ATTR || k == DL_EX_CALL || k == DL_EX_SUBSCRIPT;
     const char *message = dl_arena_printf(
-        dl_rule_arena(ctx), "%s but is %s `%s`, which%s; move the index (`%s%s%s.cpu()`) or the "
+        dl_rule_arena(ctx), "%s but is %s `%s`, which is %s; move the index (`%s%s%s.cpu()`) or the "
                             "tensor",
         dl_rule_describe(ctx, obj, fact->object_value),
-        fact->store ? "assigned through the index" : "indexed with", index, index_is,
+        fact->store ? "assigned through the index" : "indexed with", index,
+        dl_rule_placement(ctx, idx),
         bare ? "" : "(", index, bare ? "" : ")");
     dl_report_finding(ctx, &dl_rule_DL114, fact->site->span, fact->site->span, message, NULL);
 }

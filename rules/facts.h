@@ -134,6 +134,8 @@ const char *dl_rule_where(DlRuleContext *ctx, const DlModuleIR *home, uint32_t b
 const char *dl_rule_text_in(DlRuleContext *ctx, const DlModuleIR *home, DlSpan span);
 /* "x (line 12: torch.randn(4, 10))" — a value and where it got its device. */
 const char *dl_rule_describe(DlRuleContext *ctx, const char *fallback_name, const DlValue *v);
+/* The same without the name: "on cuda (line 5: torch.ones(3, device=\"cuda\"))". */
+const char *dl_rule_placement(DlRuleContext *ctx, const DlValue *v);
 /* Does the code around `place` mention `needle`: the enclosing functions' text, or the
  * module's top-level statements (not other functions' bodies)? */
 bool dl_rule_scope_mentions(DlRuleContext *ctx, const DlPlace *place, const char *needle);

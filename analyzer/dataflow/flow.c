@@ -649,22 +649,32 @@ typedef struct NarrowedToCpu {
     uint32_t count;
 } NarrowedToCpu;
 
-static void narrow_to_cpu(Flow *F, const char *device_key, NarrowedToCpu *out) {
+/* Every tensor or module on the device (`dev`, `dev_name`) is on the CPU in this branch; with
+ * `forget_origin`, the copies no longer say why they were there. Undone by undo_narrowing. */
+static void narrow_device_to_cpu(Flow *F, DlDeviceTag dev, const char *dev_name,
+                                 bool forget_origin, NarrowedToCpu *out) {
     out->count = 0;
     for (uint32_t i = 0; i < F->st->count && out->count < 32; i++) {
         const Binding *b = &F->st->items[i];
         const DlValue *v = b->value;
-        if (!v || !(flow_is_tensor(v) || flow_is_module_like(v)) || v->dev != DL_DEV_NAMED ||
-            !v->dev_name || strcmp(v->dev_name, device_key) != 0)
+        if (!v || !(flow_is_tensor(v) || flow_is_module_like(v)) || v->dev != dev ||
+            !(v->dev_name == dev_name ||
+              (v->dev_name && dev_name && strcmp(v->dev_name, dev_name) == 0)))
             continue;
         DlValue *c = dl_value_copy(F->arena, v);
         c->dev = DL_DEV_CPU;
         c->dev_name = NULL;
+        if (forget_origin) c->origin = DL_ORIGIN_NONE;
         out->keys[out->count] = b->key;
         out->before[out->count] = v;
         out->narrowed[out->count++] = c;
     }
     for (uint32_t i = 0; i < out->count; i++) flow_state_set(F->st, out->keys[i], out->narrowed[i]);
+}
+
+/* Values moved to the device a condition compared with the CPU ("device"). */
+static void narrow_to_cpu(Flow *F, const char *device_key, NarrowedToCpu *out) {
+    narrow_device_to_cpu(F, DL_DEV_NAMED, device_key, false, out);
 }
 
 static void undo_narrowing(DlFlowState *st, const NarrowedToCpu *n) {
@@ -674,15 +684,19 @@ static void undo_narrowing(DlFlowState *st, const NarrowedToCpu *n) {
     }
 }
 
+/* `not c`: c, with *sign -1; any other condition: itself, with *sign 1. */
+static const DlExpr *without_not(const DlExpr *cond, int *sign) {
+    bool negated =
+        cond->kind == DL_EX_UNARY && cond->name && flow_streq(cond->name, "not") && cond->object;
+    *sign = negated ? -1 : 1;
+    return negated ? cond->object : cond;
+}
+
 /* `if x.is_cuda:` (*sign 1) or `if not x.is_cuda:` (-1): the key of the tensor tested, which is
  * on the CPU in the branch where the test fails (faster-rcnn's gridgen: `.type(torch.FloatTensor)`
  * in the else of `if x.is_cuda:`); NULL for any other condition. */
 static const char *tested_for_cuda(Flow *F, const DlExpr *cond, int *sign) {
-    *sign = 1;
-    if (cond->kind == DL_EX_UNARY && cond->name && flow_streq(cond->name, "not") && cond->object) {
-        *sign = -1;
-        cond = cond->object;
-    }
+    cond = without_not(cond, sign);
     if (cond->kind != DL_EX_ATTR || !cond->name || !flow_streq(cond->name, "is_cuda") ||
         !cond->object || (cond->object->kind != DL_EX_NAME && cond->object->kind != DL_EX_ATTR))
         return NULL;
@@ -696,31 +710,13 @@ static void narrow_key_to_cpu(Flow *F, const char *key, NarrowedToCpu *out) {
     const Binding *tested = key ? flow_state_find(F->st, key) : NULL;
     const DlValue *t = tested ? tested->value : NULL;
     if (!t || !flow_is_tensor(t) || !dl_value_on_device(t)) return;
-    for (uint32_t i = 0; i < F->st->count && out->count < 32; i++) {
-        const Binding *b = &F->st->items[i];
-        const DlValue *v = b->value;
-        if (!v || !(flow_is_tensor(v) || flow_is_module_like(v)) || v->dev != t->dev ||
-            !(v->dev_name == t->dev_name ||
-              (v->dev_name && t->dev_name && strcmp(v->dev_name, t->dev_name) == 0)))
-            continue;
-        DlValue *c = dl_value_copy(F->arena, v);
-        c->dev = DL_DEV_CPU;
-        c->dev_name = NULL;
-        c->origin = DL_ORIGIN_NONE;
-        out->keys[out->count] = b->key;
-        out->before[out->count] = v;
-        out->narrowed[out->count++] = c;
-    }
-    for (uint32_t i = 0; i < out->count; i++) flow_state_set(F->st, out->keys[i], out->narrowed[i]);
+    narrow_device_to_cpu(F, t->dev, t->dev_name, true, out);
 }
 
 /* `torch.cuda.is_available()` as the condition: 1; `not torch.cuda.is_available()`: -1; else 0. */
 static int cuda_availability_test(Flow *F, const DlExpr *cond) {
-    int sign = 1;
-    if (cond->kind == DL_EX_UNARY && cond->name && flow_streq(cond->name, "not") && cond->object) {
-        sign = -1;
-        cond = cond->object;
-    }
+    int sign;
+    cond = without_not(cond, &sign);
     if (cond->kind == DL_EX_NAME || cond->kind == DL_EX_ATTR) { /* `if use_cuda:` */
         const char *key = flow_key_of(F, cond);
         const Binding *b = key ? flow_lookup(F, key) : NULL;

@@ -588,11 +588,17 @@ const DlValue *flow_move_instance(Flow *F, const DlExpr *call, const DlExpr *rec
                                   const DlValue *recv, const DlFunctionInfo *to,
                                   const DlValue *const *argv) {
     const DlValue *ret = flow_call_summary(F, to, call, argv, true);
+    const DlValue *moved = flow_mark_instance_moved(F, recv_expr, recv);
+    return ret->kind == DL_KIND_INSTANCE && ret->cls == recv->cls ? moved : ret;
+}
+
+/* The instance `recv_expr` names, marked moved in place, as every name bound to it sees it. */
+const DlValue *flow_mark_instance_moved(Flow *F, const DlExpr *recv_expr, const DlValue *recv) {
     DlValue *moved = dl_value_copy(F->arena, recv);
     moved->flags |= DL_VF_MOVED;
     const char *key = flow_key_of(F, recv_expr);
     if (key) flow_state_set(F->st, key, moved);
-    return ret->kind == DL_KIND_INSTANCE && ret->cls == recv->cls ? moved : ret;
+    return moved;
 }
 
 /* Moving a module in place: every name bound to it sees the new device. */
@@ -874,18 +880,6 @@ static const DlValue *alternative_constructor(Flow *F, const char *q) {
     return ci ? loaded_instance(F, ci) : flow_unknown();
 }
 
-/* `pipe.to(device)` on an instance of a project class whose `to` its library base gives it (a
- * diffusers pipeline, which moves its modules in place and returns itself): still that
- * instance, so its own methods (`__call__`) are the ones its calls run. */
-static const DlValue *moved_by_its_library_base(Flow *F, const DlExpr *recv_expr,
-                                                const DlValue *recv) {
-    DlValue *moved = dl_value_copy(F->arena, recv);
-    moved->flags |= DL_VF_MOVED;
-    const char *key = flow_key_of(F, recv_expr);
-    if (key) flow_state_set(F->st, key, moved);
-    return moved;
-}
-
 const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *recv_expr,
                                      const DlValue *recv, const char *m,
                                      const DlValue *const *argv) {
@@ -985,8 +979,11 @@ const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *
                     return flow_move_instance(F, call, recv_expr, recv, fi, argv);
                 return flow_call_summary(F, fi, call, argv, true);
             }
+            /* `pipe.to(device)` of a project class whose `to` its library base gives it (a
+             * diffusers pipeline moves its modules in place and returns itself): still that
+             * instance, whose own methods (`__call__`) its calls run */
             if (recv->kind == DL_KIND_INSTANCE && flow_is_move_method(m))
-                return moved_by_its_library_base(F, recv_expr, recv);
+                return flow_mark_instance_moved(F, recv_expr, recv);
         }
         return flow_unknown();
     case DL_KIND_UNKNOWN:

@@ -66,7 +66,8 @@ static void walk_call(HostUse *u, const DlExpr *e, int depth) {
         int p = !helper || (kw && kw[0] == '*') ? -1
                 : kw                            ? flow_param_index(helper, kw)
                                                 : (int)position + 1; /* after self */
-        bool helper_reads_on_host = p >= 0 && p < DL_MAX_PARAM_BITS && (helper_host & (UINT64_C(1) << p));
+        bool helper_reads_on_host =
+            p >= 0 && p < DL_MAX_PARAM_BITS && (helper_host & (UINT64_C(1) << p));
         walk(u, e->args[i].value, builtin || lengths || helper_reads_on_host, depth + 1);
         if (!kw) position++;
     }

@@ -158,10 +158,10 @@ DlValue *flow_named_device(Flow *F, const char *name, DlSpan span);
  * torch.cuda.is_available()`): true only where CUDA is there, so a branch on it is code that
  * runs with a GPU (and its else, code that runs without one). */
 const DlValue *flow_cuda_available_value(Flow *F);
+bool flow_says_cuda_available(const DlValue *v);
 /* `batch["prompt"]`, `batch["file_id"]`: a dict batch's text fields, which the DataLoader
  * collates into lists of strings, not tensors. */
 bool flow_names_text_field(const DlExpr *subscript);
-bool flow_says_cuda_available(const DlValue *v);
 DlDeviceTag flow_device_of_string(const char *s);
 const DlValue *flow_device_arg(Flow *F, const DlExpr *e, const DlValue *v);
 const DlValue *flow_device_keyword(Flow *F, const DlExpr *call, const DlValue *const *argv);
@@ -246,6 +246,7 @@ bool flow_is_move_method(const char *m);
 const DlValue *flow_move_instance(Flow *F, const DlExpr *call, const DlExpr *recv_expr,
                                   const DlValue *recv, const DlFunctionInfo *to,
                                   const DlValue *const *argv);
+const DlValue *flow_mark_instance_moved(Flow *F, const DlExpr *recv_expr, const DlValue *recv);
 const DlValue *flow_eval_tensor_method(Flow *F, const DlExpr *call, const DlExpr *recv_expr,
                                        const DlValue *recv, const char *m,
                                        const DlValue *const *argv);

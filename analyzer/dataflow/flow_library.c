@@ -334,11 +334,12 @@ const DlValue *flow_eval_factory(Flow *F, const DlExpr *call, DlFactoryKind kind
     /* C++ `torch::from_blob(ptr, sizes, options)` wraps memory where the options say (a view
      * of a CUDA tensor's data, torchsparse's gather buffers); with no options, or a dtype only
      * (`torch::kFloat32`), host memory */
-    if (kind == DL_FACTORY_FROM_CPU && q && flow_streq(q, "torch.from_blob") && dev)
-        return flow_with_device(F, flow_mk(F, DL_KIND_TENSOR), dev, DL_ORIGIN_NONE, call->span);
-    if (kind == DL_FACTORY_FROM_CPU && q && flow_streq(q, "torch.from_blob") &&
-        call->arg_count >= 3 && may_name_a_device(F, call->args[call->arg_count - 1].value))
-        return flow_mk(F, DL_KIND_TENSOR);
+    if (kind == DL_FACTORY_FROM_CPU && q && flow_streq(q, "torch.from_blob")) {
+        if (dev)
+            return flow_with_device(F, flow_mk(F, DL_KIND_TENSOR), dev, DL_ORIGIN_NONE, call->span);
+        if (call->arg_count >= 3 && may_name_a_device(F, call->args[call->arg_count - 1].value))
+            return flow_mk(F, DL_KIND_TENSOR);
+    }
     if (kind == DL_FACTORY_FROM_CPU) {
         DlValue *t = flow_mk_tensor(F, DL_DEV_CPU, NULL, DL_ORIGIN_FACTORY, call->span);
         t->flags |= DL_VF_PIN_KNOWN;

@@ -211,13 +211,16 @@ const char *dl_rule_text_in(DlRuleContext *ctx, const DlModuleIR *home, DlSpan s
     return dl_ir_span_text(ctx->arena, &job_of(ctx, home)->source, span);
 }
 
+const char *dl_rule_placement(DlRuleContext *ctx, const DlValue *v) {
+    const char *where = dl_device_text(ctx->arena, v);
+    if (!v->dev_why || !v->dev_span.end) return dl_arena_printf(ctx->arena, "on %s", where);
+    return dl_arena_printf(ctx->arena, "on %s (%s: %s)", where,
+                           dl_rule_where(ctx, v->home, v->dev_span.start), v->dev_why);
+}
+
 const char *dl_rule_describe(DlRuleContext *ctx, const char *name, const DlValue *v) {
     const char *who = name ? name : v->var ? v->var : "this value";
-    const char *where = dl_device_text(ctx->arena, v);
-    if (!v->dev_why || !v->dev_span.end)
-        return dl_arena_printf(ctx->arena, "`%s` is on %s", who, where);
-    return dl_arena_printf(ctx->arena, "`%s` is on %s (%s: %s)", who, where,
-                           dl_rule_where(ctx, v->home, v->dev_span.start), v->dev_why);
+    return dl_arena_printf(ctx->arena, "`%s` is %s", who, dl_rule_placement(ctx, v));
 }
 
 bool dl_rule_scope_mentions(DlRuleContext *ctx, const DlPlace *place, const char *needle) {
