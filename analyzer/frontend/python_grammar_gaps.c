@@ -1,12 +1,19 @@
 /* Valid Python that tree-sitter-python 0.23.6 rejects, made parseable without moving a byte.
+ * Tried only after a parse fails; used only when the patched text parses. Every other byte keeps
+ * its offset, so positions and texts are unchanged.
  *
  * The grammar takes `*x` in a bare expression list but not `*(x)` or `*[x]`:
  * `return dq, dk, *((None,) * 30)` (an autograd backward returning its gradients, as
  * flash-attention's does), `x = a, *(b)`, `for x in a, *(b):`. Such a star, outside every bracket
  * and after `,`, `=`, `return`, `yield` or `in`, becomes a space: the element is then the
  * parenthesised value itself, which the analysis reads the same way (a sequence's elements are
- * not counted), and every other byte keeps its offset, so positions and texts are unchanged.
- * Tried only after a parse fails; used only when the patched text parses. */
+ * not counted).
+ *
+ * An annotation that starts with `Name[...]` is taken as a generic type, which no operator may
+ * follow: `scale: list[float] or None = None` (MobileSAMv2's efficientvit), `-> list[int] or
+ * None`, `x: dict[str, int] if a else None`. There the brackets become parentheses: the
+ * annotation is then an expression the grammar takes (a call), and what the analysis reads of an
+ * annotation (a tensor's or module's type) is never such an expression. */
 #include "frontend/python_grammar_gaps.h"
 
 #include <stdbool.h>
@@ -45,46 +52,184 @@ static bool bare_starred_bracket(const char *s, size_t len, size_t i) {
     return word_before(s, k, "return") || word_before(s, k, "yield") || word_before(s, k, "in");
 }
 
-char *dl_python_patch_grammar_gaps(const char *text, size_t len) {
-    char *out = NULL;
+/* The offset past the string or comment that starts at `i`, or `i` when none does (a
+ * backslash escapes the next byte; an unterminated string ends at its line, the parser says so). */
+static size_t skip_string_or_comment(const char *text, size_t len, size_t i) {
+    char c = text[i];
+    if (c == '#') {
+        while (i < len && text[i] != '\n') i++;
+        return i;
+    }
+    if (c != '\'' && c != '"') return i;
+    bool triple = i + 2 < len && text[i + 1] == c && text[i + 2] == c;
+    i += triple ? 3 : 1;
+    while (i < len) {
+        if (text[i] == '\\') {
+            i += 2;
+            continue;
+        }
+        if (text[i] == c && (!triple || (i + 2 < len && text[i + 1] == c && text[i + 2] == c)))
+            return i + (triple ? 3 : 1);
+        if (!triple && text[i] == '\n') return i;
+        i++;
+    }
+    return len;
+}
+
+static char *patch(char **out, const char *text, size_t len, size_t at, char with) {
+    if (!*out) {
+        *out = malloc(len + 1);
+        if (!*out) return NULL;
+        memcpy(*out, text, len);
+        (*out)[len] = '\0';
+    }
+    (*out)[at] = with;
+    return *out;
+}
+
+/* ---------------------------------------------------------------- `return a, *(b)` */
+
+static bool patch_bare_starred_brackets(const char *text, size_t len, char **out) {
     int depth = 0;
     size_t i = 0;
     while (i < len) {
+        size_t past = skip_string_or_comment(text, len, i);
+        if (past != i) {
+            i = past;
+            continue;
+        }
         char c = text[i];
-        if (c == '#') { /* a comment, to the end of the line */
-            while (i < len && text[i] != '\n') i++;
-            continue;
-        }
-        if (c == '\'' || c == '"') { /* a string; a backslash escapes the next byte */
-            bool triple = i + 2 < len && text[i + 1] == c && text[i + 2] == c;
-            i += triple ? 3 : 1;
-            while (i < len) {
-                if (text[i] == '\\') {
-                    i += 2;
-                    continue;
-                }
-                if (text[i] == c && (!triple || (i + 2 < len && text[i + 1] == c &&
-                                                  text[i + 2] == c))) {
-                    i += triple ? 3 : 1;
-                    break;
-                }
-                if (!triple && text[i] == '\n') break; /* unterminated: the parser says so */
-                i++;
-            }
-            continue;
-        }
         if (c == '(' || c == '[' || c == '{') depth++;
         else if ((c == ')' || c == ']' || c == '}') && depth > 0) depth--;
-        else if (c == '*' && depth == 0 && bare_starred_bracket(text, len, i)) {
-            if (!out) {
-                out = malloc(len + 1);
-                if (!out) return NULL;
-                memcpy(out, text, len);
-                out[len] = '\0';
-            }
-            out[i] = ' ';
+        else if (c == '*' && depth == 0 && bare_starred_bracket(text, len, i) &&
+                 !patch(out, text, len, i, ' '))
+            return false;
+        i++;
+    }
+    return true;
+}
+
+/* ---------------------------------------------------------------- `x: list[float] or None` */
+
+static size_t skip_spaces(const char *s, size_t len, size_t i) {
+    while (i < len && is_space(s[i])) i++;
+    return i;
+}
+
+static size_t word_end(const char *s, size_t len, size_t i) {
+    while (i < len && is_word(s[i])) i++;
+    return i;
+}
+
+static bool is_word_at(const char *s, size_t len, size_t i, const char *w) {
+    size_t n = strlen(w);
+    return i + n <= len && memcmp(s + i, w, n) == 0 && (i + n == len || !is_word(s[i + n]));
+}
+
+static bool is_statement_keyword(const char *s, size_t len, size_t i) {
+    static const char *const keywords[] = {"if",   "elif",    "else",    "while", "for",
+                                           "with", "try",     "except",  "finally", "lambda",
+                                           "class", "def",    "match",   "case",  "async", NULL};
+    for (const char *const *k = keywords; *k; k++)
+        if (is_word_at(s, len, i, *k)) return true;
+    return false;
+}
+
+/* The offset of the `]` matching the `[` at `open`, or 0. */
+static size_t matching_bracket(const char *s, size_t len, size_t open) {
+    int depth = 0;
+    for (size_t i = open; i < len;) {
+        size_t past = skip_string_or_comment(s, len, i);
+        if (past != i) {
+            i = past;
+            continue;
+        }
+        if (s[i] == '(' || s[i] == '[' || s[i] == '{') depth++;
+        else if ((s[i] == ')' || s[i] == ']' || s[i] == '}') && --depth == 0)
+            return s[i] == ']' ? i : 0;
+        i++;
+    }
+    return 0;
+}
+
+/* What follows a generic type makes the annotation an expression: `or`, `and`, `if`, `is`,
+ * `in`, `not in`, arithmetic or a comparison (not `|`, a union the grammar takes, nor `=`). */
+static bool operator_follows(const char *s, size_t len, size_t i) {
+    i = skip_spaces(s, len, i);
+    if (i >= len) return false;
+    static const char *const words[] = {"or", "and", "if", "is", "in", "not", NULL};
+    for (const char *const *w = words; *w; w++)
+        if (is_word_at(s, len, i, *w)) return true;
+    if (strchr("+-*/%<>&^@", s[i])) return true;
+    return (s[i] == '=' || s[i] == '!') && i + 1 < len && s[i + 1] == '=';
+}
+
+/* An annotation starts at `i`: `Name[...] <operator>` there gets parentheses. */
+static bool patch_annotation(const char *text, size_t len, size_t i, char **out) {
+    i = skip_spaces(text, len, i);
+    if (i >= len || !is_word(text[i]) || (text[i] >= '0' && text[i] <= '9')) return true;
+    size_t open = word_end(text, len, i);
+    if (open >= len || text[open] != '[') return true;
+    size_t close = matching_bracket(text, len, open);
+    if (!close || !operator_follows(text, len, close + 1)) return true;
+    return patch(out, text, len, open, '(') && patch(out, text, len, close, ')');
+}
+
+/* Is the `:` at `colon` the one of an annotated assignment, `name: T` or `self.x: T` at the
+ * start of a logical line? */
+static bool annotates_a_target(const char *text, size_t line_start, size_t colon) {
+    size_t i = skip_spaces(text, colon, line_start);
+    if (i >= colon || !is_word(text[i]) || is_statement_keyword(text, colon, i)) return false;
+    while (i < colon && (is_word(text[i]) || text[i] == '.')) i++;
+    i = skip_spaces(text, colon, i);
+    return i == colon;
+}
+
+static bool patch_generic_operands(const char *text, size_t len, char **out) {
+    int depth = 0;
+    int params = -1; /* the bracket depth of a def's parameter list, while in it */
+    bool def_seen = false; /* `def name` read, its `(` not yet */
+    size_t line_start = 0;
+    size_t i = 0;
+    while (i < len) {
+        size_t past = skip_string_or_comment(text, len, i);
+        if (past != i) {
+            i = past;
+            continue;
+        }
+        char c = text[i];
+        if (c == '\n' && depth == 0) line_start = i + 1;
+        if (is_word(c) && (i == 0 || !is_word(text[i - 1]))) {
+            if (is_word_at(text, len, i, "def")) def_seen = true;
+            i = word_end(text, len, i);
+            continue;
+        }
+        if (c == '(' || c == '[' || c == '{') {
+            depth++;
+            if (c == '(' && def_seen) params = depth;
+            def_seen = false;
+        } else if (c == ')' || c == ']' || c == '}') {
+            if (depth == params) params = -1;
+            if (depth > 0) depth--;
+        } else if (c == ':' && i + 1 < len && text[i + 1] != '=') {
+            bool parameter = params >= 0 && depth == params;
+            bool target = depth == 0 && annotates_a_target(text, line_start, i);
+            if ((parameter || target) && !patch_annotation(text, len, i + 1, out)) return false;
+        } else if (c == '-' && i + 1 < len && text[i + 1] == '>' && depth == 0) {
+            if (!patch_annotation(text, len, i + 2, out)) return false;
+            i++;
         }
         i++;
+    }
+    return true;
+}
+
+char *dl_python_patch_grammar_gaps(const char *text, size_t len) {
+    char *out = NULL;
+    if (!patch_bare_starred_brackets(text, len, &out) ||
+        !patch_generic_operands(text, len, &out)) {
+        free(out);
+        return NULL;
     }
     return out;
 }

@@ -1,6 +1,7 @@
 /* Unit tests for the grammar-gap patch (frontend/python_grammar_gaps.c): a star the pinned
  * tree-sitter-python rejects becomes a space, nothing else moves, and stars the grammar takes
- * (in calls, in brackets, in strings and comments, multiplication, `**`) are left alone. */
+ * (in calls, in brackets, in strings and comments, multiplication, `**`) are left alone; an
+ * annotation's generic type that an operator follows gets parentheses, other colons' do not. */
 #include "frontend/python_grammar_gaps.h"
 
 #include <criterion/criterion.h>
@@ -56,4 +57,27 @@ Test(python_grammar_gaps, only_the_star_changes) {
         }
     cr_assert_eq(differ, 1);
     free(out);
+}
+
+Test(python_grammar_gaps, a_generic_type_an_operator_follows_gets_parentheses) {
+    /* MobileSAMv2's efficientvit: a parameter's, a return's, an assignment's annotation */
+    assert_patched("def resize(x, scale: list[float] or None = None):\n",
+                   "def resize(x, scale: list(float) or None = None):\n");
+    assert_patched("def f(*, s: dict[str, list[int]] or None):\n",
+                   "def f(*, s: dict(str, list[int]) or None):\n");
+    assert_patched("def f() -> list[int] or None:\n", "def f() -> list(int) or None:\n");
+    assert_patched("class A:\n    size: tuple[int] if a else int = 3\n",
+                   "class A:\n    size: tuple(int) if a else int = 3\n");
+    assert_patched("self.x: list[int] == y\n", "self.x: list(int) == y\n");
+}
+
+Test(python_grammar_gaps, generic_types_the_grammar_takes_are_left_alone) {
+    assert_untouched("def f(s: list[float] | None = None, t: list[int] = []):\n");
+    assert_untouched("def f(s: Optional[list[float]]) -> dict[str, int]:\n");
+    assert_untouched("x = {k: a[b] or c}\n");          /* a dict's colon */
+    assert_untouched("y = x[1: a[b] or c]\n");         /* a slice's */
+    assert_untouched("if ok: a[b] or c\n");            /* a statement's */
+    assert_untouched("f = lambda x: a[b] or c\n");     /* a lambda's */
+    assert_untouched("def f(s: 'list[float] or None'):\n");
+    assert_untouched("def f(s: a.b[c] or None):\n");   /* not a generic type: parses */
 }

@@ -151,4 +151,8 @@ Test(python_syntax_errors, valid_headers_and_brackets_are_not_refused) {
     expect_valid("class A:\n    match: int\n    case: str = 'x'\n");
     expect_valid("def f():\n    return (1,\n  2)\n\n\ny = 3\n");
     expect_valid("def f():\n    s = '''\nnot indented\n'''\n    return s\n");
+    /* a generic type an operator follows, which tree-sitter-python rejects (patched:
+     * frontend/python_grammar_gaps.c); MobileSAMv2's efficientvit writes them */
+    expect_valid("import torch\n\ndef resize(x: torch.Tensor, size: list[float] or None = None):\n"
+                 "    return x\n");
 }
