@@ -593,7 +593,8 @@ static void nb_cell_lines(NbBuild *b, const char *s, const NbString *tokens, siz
 static const char *const NB_FOREIGN_CELL_MAGICS[] = {
     "bash",  "sh",         "html",   "javascript", "js",      "writefile", "file",
     "latex", "markdown",   "script", "perl",       "ruby",    "svg",       "sql",
-    "cmd",   "powershell", "cython", "R",          "python2", "bigquery",  NULL,
+    "cmd",   "powershell", "cython", "R",          "python2", "bigquery",  "shell", /* Colab's */
+    "sx",    "system",     NULL,
 };
 
 /* What the Python tokenizer would know at a line's start: open brackets, an open string, a

@@ -415,12 +415,14 @@ Test(notebook, python_that_looks_like_a_magic_is_kept) {
 }
 
 Test(notebook, cell_magics_mask_their_line_or_the_whole_cell) {
-    /* %%time runs its body as Python; %%bash and %%writefile do not. */
+    /* %%time runs its body as Python; %%bash, %%shell and %%writefile do not. */
     assert_cell_program("'\\n', '%%time\\n', 'train()'", "\n      \ntrain()\n");
     assert_cell_program("'%%bash\\n', 'pip install torch\\n', 'echo done'",
                         "      \n                 \n         \n");
     assert_cell_program("'%%writefile train.py\\n', 'import torch'",
                         "                    \n            \n");
+    /* Colab's %%shell */
+    assert_cell_program("'%%shell\\n', 'cd StyleTTS2'", "       \n            \n");
 }
 
 Test(notebook, escapes_are_decoded) {
