@@ -465,6 +465,14 @@ static bool flattens(const char *m, const DlExpr *call) {
            a->object->kind == DL_EX_NUMBER && a->object->name && flow_streq(a->object->name, "1");
 }
 
+/* A project subclass of nn.DataParallel (StyleTTS2's MyDataParallel, which forwards attribute
+ * reads to the module it wraps), directly or through project bases. */
+static bool wraps_like_data_parallel(const DlClassInfo *ci) {
+    for (int depth = 0; ci && depth < 8; depth++, ci = ci->base)
+        if (ci->data_parallel_base) return true;
+    return false;
+}
+
 /* An instance of a project class that is not a module (nor a dataset). */
 static DlValue *instance_of(Flow *F, const DlClassInfo *ci) {
     DlValue *v = flow_mk(F, DL_KIND_INSTANCE);
@@ -477,6 +485,7 @@ const DlValue *flow_instantiate(Flow *F, const DlExpr *call, const DlClassInfo *
                                const DlValue *const *argv) {
     /* a class whose file comes later (or that is defined further down) is known before use */
     if (F->env->recorder) dl_project_ensure_class_attributes(F->env->recorder, ci);
+    if (ci->is_module && wraps_like_data_parallel(ci)) return flow_data_parallel(F, call, argv);
     if (ci->is_module) {
         DlValue *m = flow_mk(F, DL_KIND_MODULE);
         m->dev = flow_construction_device(F);

@@ -217,6 +217,9 @@ bool flow_scalar_expression(Flow *F, const DlExpr *e, int depth);
 const DlValue *flow_eval_factory(Flow *F, const DlExpr *call, DlFactoryKind kind,
                                  const DlValue *const *argv);
 const DlValue *flow_eval_loss_ctor(Flow *F, const DlExpr *call, const DlValue *const *argv);
+/* `nn.DataParallel(model)` (or a project subclass of it): the module given, which now scatters
+ * its inputs onto its device(s), so callers may pass CPU batches. */
+DlValue *flow_data_parallel(Flow *F, const DlExpr *call, const DlValue *const *argv);
 uint16_t flow_loader_pin_flags(const DlExpr *call, const DlValue *const *argv);
 bool flow_uses_workers(Flow *F, const DlExpr *call);
 const DlValue *flow_eval_dataloader(Flow *F, const DlExpr *call, const DlValue *const *argv);

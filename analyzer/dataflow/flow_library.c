@@ -547,6 +547,23 @@ const DlValue *flow_eval_dataloader(Flow *F, const DlExpr *call, const DlValue *
     return l;
 }
 
+DlValue *flow_data_parallel(Flow *F, const DlExpr *call, const DlValue *const *argv) {
+    const DlValue *inner = flow_unknown();
+    for (uint32_t i = 0; argv && i < call->arg_count; i++) {
+        const char *kw = call->args[i].keyword;
+        if (i == 0 ? !kw || flow_streq(kw, "module") : kw && flow_streq(kw, "module")) {
+            inner = argv[i];
+            break;
+        }
+    }
+    DlValue *w = flow_is_module_like(inner) ? dl_value_copy(F->arena, inner)
+                                            : flow_mk(F, DL_KIND_MODULE);
+    w->flags |= DL_VF_SCATTERS;
+    w->flags &= (uint16_t)~DL_VF_CONSTRUCTED;
+    w->var = NULL;
+    return w;
+}
+
 const DlValue *flow_eval_library_call(Flow *F, const DlExpr *call, const char *q,
                                       const DlValue *const *argv) {
     DlFactoryKind fk = dl_torch_factory(q);
@@ -578,18 +595,7 @@ const DlValue *flow_eval_library_call(Flow *F, const DlExpr *call, const char *q
         const DlValue *t = call->arg_count ? argv[0] : flow_unknown();
         return flow_is_tensor(t) ? t : flow_mk(F, DL_KIND_TENSOR);
     }
-    if (flow_streq(q, "torch.nn.DataParallel") ||
-        flow_streq(q, "torch.nn.parallel.DataParallel") ||
-        flow_streq(q, "torch.nn.parallel.DistributedDataParallel")) {
-        /* the wrapper scatters its inputs onto its device(s): callers may pass cpu batches */
-        const DlValue *inner = call->arg_count ? argv[0] : flow_unknown();
-        DlValue *w = flow_is_module_like(inner) ? dl_value_copy(F->arena, inner)
-                                                : flow_mk(F, DL_KIND_MODULE);
-        w->flags |= DL_VF_SCATTERS;
-        w->flags &= (uint16_t)~DL_VF_CONSTRUCTED;
-        w->var = NULL;
-        return w;
-    }
+    if (dl_torch_is_data_parallel(q)) return flow_data_parallel(F, call, argv);
     if (dl_torch_is_module_class(q)) {
         DlValue *m = flow_mk(F, DL_KIND_MODULE);
         const DlValue *dev =

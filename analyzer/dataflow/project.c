@@ -448,6 +448,14 @@ static bool base_may_hold_library_state(DlArena *arena, const DlFileFacts *f, co
     return false;
 }
 
+static bool base_is_data_parallel(DlArena *arena, const DlFileFacts *f, const DlClass *cls) {
+    for (uint32_t b = 0; b < cls->base_count; b++) {
+        const char *q = qualify_static(arena, f, cls->bases[b]);
+        if (q && dl_torch_is_data_parallel(q)) return true;
+    }
+    return false;
+}
+
 bool dl_call_may_give_a_weight(const DlExpr *call, bool explicit_self) {
     for (uint32_t a = 0; a < call->arg_count; a++) {
         const char *kw = call->args[a].keyword;
@@ -1206,6 +1214,7 @@ static void build_file_facts(DlFileFacts *f, DlModuleIR *m, DlArena *arena) {
         }
         c->stateless_library_base = bases_hold_no_library_state(arena, f, c->cls);
         c->library_state_base = base_may_hold_library_state(arena, f, c->cls);
+        c->data_parallel_base = base_is_data_parallel(arena, f, c->cls);
         f->classes[j] = c;
         m->classes[j]->facts = c;
     }

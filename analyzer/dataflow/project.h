@@ -51,6 +51,9 @@ struct DlClassInfo {
                                 see: a torch layer (`nn.Linear`, `Linear` imported by name),
                                 a loss that may be given a weight, another library's
                                 `lib.Model` */
+    bool data_parallel_base; /* a base is torch's DataParallel or DistributedDataParallel
+                                (`class MyDataParallel(nn.DataParallel)`, to forward
+                                attribute reads): an instance wraps the module it is given */
     bool init_hands_base_arguments; /* its own __init__ calls `super().__init__(...)` (or
                                        `Base.__init__(self, ...)`) with what could be a weight:
                                        an argument by position, weight=, pos_weight=, *a, **kw */

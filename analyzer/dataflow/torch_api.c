@@ -54,6 +54,15 @@ bool dl_torch_wraps_its_tensor(const char *q) {
     return dl_torch_is_parameter(q) || dl_torch_is_variable(q);
 }
 
+bool dl_torch_is_data_parallel(const char *q) {
+    static const char *const names[] = {"torch.nn.DataParallel", "torch.nn.parallel.DataParallel",
+                                        "torch.nn.parallel.DistributedDataParallel",
+                                        "torch.nn.parallel.data_parallel.DataParallel",
+                                        "torch.nn.parallel.distributed.DistributedDataParallel",
+                                        NULL};
+    return q && dl_name_in_list(q, names);
+}
+
 bool dl_is_plain_python_base(const char *q) {
     static const char *const builtins[] = {
         "object", "dict", "list", "tuple", "set", "frozenset", "str", "int", "float", "bytes",

@@ -24,6 +24,9 @@ bool dl_torch_is_variable(const char *qualified);
 /* Either: `Parameter(x)` and `Variable(x)` wrap the tensor given; no kernel runs (DL203 counts
  * no device work for them). */
 bool dl_torch_wraps_its_tensor(const char *qualified);
+/* nn.DataParallel and nn.parallel.DistributedDataParallel: wrappers that scatter their inputs
+ * onto the device(s) of the module they are given. */
+bool dl_torch_is_data_parallel(const char *qualified);
 /* A base class that is known not to be a torch module: `object`, a builtin type or exception,
  * or a class of the standard library's typing, abc, enum, collections, dataclasses. */
 bool dl_is_plain_python_base(const char *qualified);
