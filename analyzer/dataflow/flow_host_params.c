@@ -13,6 +13,13 @@ typedef struct HostUse {
     uint64_t rebound;     /* bit i: parameter i was assigned anew in the function's own block
                              (`n = n.to("cpu")`): the uses after it are of that value */
     int nesting;          /* methods of the class followed so far (`self.align(offsets)`) */
+    /* `y = waves[i][:n]`: a local bound to an element of a parameter, whose uses are the
+     * parameter's (the last binding of a name wins; a few are enough) */
+    struct {
+        const char *name;
+        int param;
+    } aliases[8];
+    uint32_t alias_count;
 } HostUse;
 
 static uint64_t host_only_params(const DlFunction *fn, int nesting);
@@ -32,6 +39,12 @@ static const char *last_name(const DlExpr *callee) {
     if (!callee) return NULL;
     if (callee->kind == DL_EX_NAME || callee->kind == DL_EX_ATTR) return callee->name;
     return NULL;
+}
+
+/* `torch.from_numpy(y)`: its argument is a numpy array, host data that is no tensor at all
+ * (StyleTTS2's SLM adversary gets a list of numpy waves from its collate function). */
+static bool reads_arguments_on_host(const char *name) {
+    return name && strcmp(name, "from_numpy") == 0;
 }
 
 /* `t.tolist()`, `t.cpu()`, `t.to(x.device)`: the receiver is read on the host, or moved by
@@ -56,7 +69,7 @@ static void walk_call(HostUse *u, const DlExpr *e, int depth) {
     if (method) walk(u, callee->object, reads_receiver_on_host(name), depth + 1);
     else walk(u, callee, false, depth + 1);
     bool packs = name && strcmp(name, "pack_padded_sequence") == 0;
-    bool builtin = !method && builtin_reads_on_host(name);
+    bool builtin = (!method && builtin_reads_on_host(name)) || reads_arguments_on_host(name);
     const DlFunction *helper = own_method(u, callee);
     uint64_t helper_host = helper && helper != u->fn ? host_only_params(helper, u->nesting + 1) : 0;
     unsigned position = 0;
@@ -77,11 +90,13 @@ static void walk(HostUse *u, const DlExpr *e, bool host, int depth) {
     if (!e || depth > 64) return;
     switch (e->kind) {
     case DL_EX_NAME:
-        if (!host)
-            for (uint32_t i = 0; i < u->fn->param_count && i < DL_MAX_PARAM_BITS; i++)
-                if (!(u->rebound & (UINT64_C(1) << i)) &&
-                    strcmp(u->fn->params[i].name, e->name) == 0)
-                    u->device_used |= UINT64_C(1) << i;
+        if (host) return;
+        for (uint32_t i = 0; i < u->fn->param_count && i < DL_MAX_PARAM_BITS; i++)
+            if (!(u->rebound & (UINT64_C(1) << i)) && strcmp(u->fn->params[i].name, e->name) == 0)
+                u->device_used |= UINT64_C(1) << i;
+        for (uint32_t a = 0; a < u->alias_count; a++)
+            if (u->aliases[a].param >= 0 && strcmp(u->aliases[a].name, e->name) == 0)
+                u->device_used |= UINT64_C(1) << u->aliases[a].param;
         return;
     case DL_EX_CALL:
         walk_call(u, e, depth);
@@ -110,6 +125,32 @@ static void walk(HostUse *u, const DlExpr *e, bool host, int depth) {
     }
 }
 
+/* The parameter `e` is an element of by subscripts alone (`waves[i][:n]`), or -1. */
+static int element_of_param(const HostUse *u, const DlExpr *e) {
+    if (!e || e->kind != DL_EX_SUBSCRIPT) return -1;
+    while (e && e->kind == DL_EX_SUBSCRIPT)
+        e = e->object;
+    if (!e || e->kind != DL_EX_NAME) return -1;
+    int p = flow_param_index(u->fn, e->name);
+    return p >= 0 && p < DL_MAX_PARAM_BITS && !(u->rebound & (UINT64_C(1) << p)) ? p : -1;
+}
+
+/* `name = <expr>`: `name` is an alias of a parameter's element from now on, or no longer one. */
+static void bind_alias(HostUse *u, const char *name, int param) {
+    for (uint32_t a = 0; a < u->alias_count; a++)
+        if (strcmp(u->aliases[a].name, name) == 0) {
+            u->aliases[a].param = param;
+            return;
+        }
+    if (param < 0) return;
+    if (u->alias_count == sizeof u->aliases / sizeof u->aliases[0]) {
+        u->device_used |= UINT64_C(1) << param; /* too many to follow: a device use */
+        return;
+    }
+    u->aliases[u->alias_count].name = name;
+    u->aliases[u->alias_count++].param = param;
+}
+
 static void walk_block(HostUse *u, const DlBlock *b, int depth) {
     if (depth > 64) return;
     for (uint32_t i = 0; i < b->count; i++) {
@@ -117,12 +158,21 @@ static void walk_block(HostUse *u, const DlBlock *b, int depth) {
         /* `if lengths:` and `for n in lengths:` read it on the host */
         bool host = s->kind == DL_ST_IF || s->kind == DL_ST_WHILE || s->kind == DL_ST_FOR ||
                     s->kind == DL_ST_CHECK;
-        if (s->kind != DL_ST_IMPORT && s->kind != DL_ST_DEF && s->kind != DL_ST_CLASS) {
+        bool alias = s->kind == DL_ST_ASSIGN && s->target_count == 1 &&
+                     s->targets[0]->kind == DL_EX_NAME;
+        int element = alias ? element_of_param(u, s->value) : -1;
+        if (element >= 0) {
+            /* the element's uses are looked at where the alias is used; its indices are read
+             * on the host */
+            for (const DlExpr *e = s->value; e && e->kind == DL_EX_SUBSCRIPT; e = e->object)
+                for (uint32_t k = 0; k < e->item_count; k++) walk(u, e->items[k], true, depth + 1);
+        } else if (s->kind != DL_ST_IMPORT && s->kind != DL_ST_DEF && s->kind != DL_ST_CLASS) {
             walk(u, s->value, host, depth + 1);
             for (uint32_t t = 0; t < s->target_count; t++)
                 walk(u, s->targets[t], s->kind == DL_ST_ASSIGN || s->kind == DL_ST_FOR,
                      depth + 1);
         }
+        if (element >= 0 || alias) bind_alias(u, s->targets[0]->name, element);
         /* in the function's own block every later statement runs after the assignment */
         if (depth == 0 && s->kind == DL_ST_ASSIGN)
             for (uint32_t t = 0; t < s->target_count; t++)
@@ -140,7 +190,7 @@ static void walk_block(HostUse *u, const DlBlock *b, int depth) {
 }
 
 static uint64_t host_only_params(const DlFunction *fn, int nesting) {
-    HostUse u = {fn, 0, 0, nesting};
+    HostUse u = {.fn = fn, .nesting = nesting};
     walk_block(&u, &fn->body, 0);
     uint64_t host = 0;
     for (uint32_t i = 0; i < fn->param_count && i < DL_MAX_PARAM_BITS; i++)
