@@ -727,7 +727,18 @@ static int cuda_availability_test(Flow *F, const DlExpr *cond) {
     return q && flow_streq(q, "torch.cuda.is_available") ? sign : 0;
 }
 
+/* `if False:`, `if 0:`: code switched off (deep_sort's debug timing prints); it never runs. */
+static bool never_true(const DlExpr *cond) {
+    return cond && cond->name &&
+           ((cond->kind == DL_EX_CONST && strcmp(cond->name, "False") == 0) ||
+            (cond->kind == DL_EX_NUMBER && strcmp(cond->name, "0") == 0));
+}
+
 void flow_exec_if(Flow *F, const DlStmt *s) {
+    if (never_true(s->value) && !(s->value->flags & DL_EXF_CPP)) {
+        flow_exec_block(F, &s->parts->orelse);
+        return;
+    }
     const DlValue *cond = flow_eval(F, s->value);
     flow_sync(F, s->value, s->value, cond, "if");
     bool cpu_when_equal = false;

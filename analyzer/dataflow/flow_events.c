@@ -85,6 +85,15 @@ bool flow_touches_device(Flow *F, const DlExpr *call, const char *q, const DlVal
     return false;
 }
 
+/* `outputs.append(out)`: a list (or an object of unknown type, whose `append` is almost always
+ * a list's) keeps a reference to the tensor; nothing is queued on the device or waited for
+ * (FairMOT's test_emb.py appends each label it has just read). */
+static bool stores_a_reference(const char *method, const DlValue *recv) {
+    static const char *const methods[] = {"append", "extend", "insert", NULL};
+    return method && recv && (recv->kind == DL_KIND_SEQ || recv->kind == DL_KIND_UNKNOWN) &&
+           !recv->dev && dl_name_in_list(method, methods);
+}
+
 /* Code devlint does not see (a project helper, another library, a method of an unknown
  * object) may wait for the device itself: after it, no work is known to be pending. */
 bool flow_may_synchronize(Flow *F, const DlExpr *call, const char *q, const DlValue *recv) {
@@ -467,7 +476,7 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
         result = flow_clock_read(F, call);
     else if (flow_is_synchronize(q, method) || waits_for_the_device)
         flow_state_set(F->st, "<device-work>", NULL);
-    else if (blocking_copy_from_unknown)
+    else if (blocking_copy_from_unknown || stores_a_reference(method, recv))
         ; /* neither work nor a wait: what was pending stays pending */
     else if (!host_read && flow_touches_device(F, call, q, recv, argv, result))
         flow_device_work(F, call, false);
