@@ -88,8 +88,12 @@ const DlValue *dl_value_join(DlArena *arena, const DlValue *a, const DlValue *b)
         j->origin = a->origin == b->origin ? a->origin : DL_ORIGIN_NONE;
     }
     if (a->elem != b->elem) {
-        /* an empty list on one path, a list of tensors on the other: a list of tensors */
-        if (!a->elem || !b->elem) j->elem = a->elem ? a->elem : b->elem;
+        /* an empty list on one path, a list of tensors on the other: a list of tensors; but a
+         * tuple written out (its items known, no element) on one path says nothing of the
+         * other's element: `return anchors, points, counts, strides` on one path and
+         * `return points, strides` on the other (YOLOv6's generate_anchors) */
+        const DlValue *none = a->elem ? b : a;
+        if (!a->elem || !b->elem) j->elem = none->item_count ? NULL : a->elem ? a->elem : b->elem;
         else j->elem = dl_value_join(arena, a->elem, b->elem);
     }
     if (a->items != b->items) {
