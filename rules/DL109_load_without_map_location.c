@@ -37,9 +37,10 @@ static const char doc[] =
     "- in the branch of a check that a GPU is there (`if torch.cuda.is_available():`, or `if\n"
     "  use_cuda:` with `use_cuda = not args.no_cuda and torch.cuda.is_available()`), which runs\n"
     "  only with one;\n"
-    "- the checkpoint was written by the same run: `torch.save(..., path)` earlier in the same\n"
-    "  function with the path written the same way and not bound anew since (the best epoch\n"
-    "  saved, then reloaded), or Lightning's `checkpoint_callback.best_model_path`;\n"
+    "- the checkpoint was written by the same run: `torch.save(..., path)` (or a helper named\n"
+    "  for saving, `utils.save_on_master(state, path)`) earlier in the same function with the\n"
+    "  path written the same way and not bound anew since (the best epoch saved, then\n"
+    "  reloaded), or Lightning's `checkpoint_callback.best_model_path`;\n"
     "- the file writes that checkpoint itself from the CPU: `torch.save(net.cpu().state_dict(),\n"
     "  save_path)` anywhere in it, the load's path written the same way (`save_path`).\n";
 
@@ -62,9 +63,36 @@ static bool is_torch_save(const DlExpr *e) {
            e->object->object->kind == DL_EX_NAME && strcmp(e->object->object->name, "torch") == 0;
 }
 
+/* `misc.save_on_master(obj, path)` (DETR's and torchvision's references, sam-hq),
+ * `save_checkpoint(state, path)`: a project's wrapper of torch.save, named for saving. */
+static bool is_save_helper(const DlExpr *e) {
+    if (!e || e->kind != DL_EX_CALL || !e->object || is_torch_save(e)) return false;
+    const DlExpr *callee = e->object;
+    const char *name =
+        callee->kind == DL_EX_NAME || callee->kind == DL_EX_ATTR ? callee->name : NULL;
+    return name && strncmp(name, "save", 4) == 0;
+}
+
+/* Does the save call `e` write to a path written as `want`? torch.save's is its second
+ * argument (or f=); a helper's, any argument after the first. */
+static bool saves_to(DlRuleContext *ctx, const DlExpr *e, const char *want) {
+    if (is_torch_save(e)) {
+        const DlExpr *path = dl_ir_positional(e, 1);
+        const DlArg *kw = dl_ir_keyword(e, "f");
+        if (!path && kw) path = kw->value;
+        return path && strcmp(dl_rule_text(ctx, path->span), want) == 0;
+    }
+    if (!is_save_helper(e)) return false;
+    for (uint32_t a = 0; a < e->arg_count; a++) {
+        bool first = a == 0 && !e->args[a].keyword;
+        if (!first && strcmp(dl_rule_text(ctx, e->args[a].value->span), want) == 0) return true;
+    }
+    return false;
+}
+
 /* Over the statements of `b` (nested blocks too, not nested functions) that start before
- * `before`: the start of the last `torch.save(obj, path)` with `path` written as `want`, and of
- * the last assignment to `want` (a new buffer or file name). */
+ * `before`: the start of the last `torch.save(obj, path)` (or a save helper's call) with `path`
+ * written as `want`, and of the last assignment to `want` (a new buffer or file name). */
 static void scan_saves(DlRuleContext *ctx, const DlBlock *b, const char *want, uint32_t before,
                        uint32_t *last_save, uint32_t *last_bind, int depth) {
     if (depth > 32) return;
@@ -72,13 +100,7 @@ static void scan_saves(DlRuleContext *ctx, const DlBlock *b, const char *want, u
         const DlStmt *s = b->items[i];
         if (s->span.start >= before) return;
         if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
-        if (s->kind == DL_ST_EXPR && is_torch_save(s->value)) {
-            const DlExpr *path = dl_ir_positional(s->value, 1);
-            const DlArg *kw = dl_ir_keyword(s->value, "f");
-            if (!path && kw) path = kw->value;
-            if (path && strcmp(dl_rule_text(ctx, path->span), want) == 0)
-                *last_save = s->span.start + 1;
-        }
+        if (s->kind == DL_ST_EXPR && saves_to(ctx, s->value, want)) *last_save = s->span.start + 1;
         for (uint32_t t = 0; s->kind == DL_ST_ASSIGN && t < s->target_count; t++)
             if (strcmp(dl_rule_text(ctx, s->targets[t]->span), want) == 0)
                 *last_bind = s->span.start + 1;
