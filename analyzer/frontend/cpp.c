@@ -17,6 +17,8 @@
 #include "core/vec.h"
 #include "frontend/cpp_crash_guard.h"
 #include "frontend/cpp_flags.h"
+#include "frontend/cpp_includer.h"
+#include "frontend/cpp_launch_spacing.h"
 #include "frontend/cpp_missing_header.h"
 #include "frontend/cpp_pch.h"
 #include "frontend/lower_common.h"
@@ -1736,16 +1738,20 @@ static char *fatal_error(CXTranslationUnit tu, const char *path, MissingHeader *
 /* Errors that are not fatal: the compiler kept going, but declarations it could not type (a
  * libtorch of another version, a flag missing) may have lost their bodies. Said, not hidden:
  * NULL when there are none, else "N compile errors, the first at FILE:LINE: MESSAGE ...". */
-static char *compile_errors(CXTranslationUnit tu) {
+/* The compile errors of `tu` as a message (NULL: none), their number in *count. Errors in
+ * `ignored` (the includer a header is read inside: its own code cannot change what the header
+ * declares) are not counted. */
+static char *compile_errors(CXTranslationUnit tu, CXFile ignored, unsigned *count) {
     unsigned n = clang_getNumDiagnostics(tu), errors = 0;
     char *first = NULL;
     for (unsigned i = 0; i < n; i++) {
         CXDiagnostic d = clang_getDiagnostic(tu, i);
-        if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error && !errors++) {
+        CXFile f = NULL;
+        unsigned line = 0;
+        clang_getFileLocation(clang_getDiagnosticLocation(d), &f, &line, NULL, NULL);
+        bool counted = !(ignored && f && clang_File_isEqual(f, ignored));
+        if (counted && clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error && !errors++) {
             char *msg = take(clang_getDiagnosticSpelling(d));
-            CXFile f = NULL;
-            unsigned line = 0;
-            clang_getFileLocation(clang_getDiagnosticLocation(d), &f, &line, NULL, NULL);
             char *where = f ? take(clang_getFileName(f)) : dl_xstrdup("?");
             first = dl_xasprintf("%s:%u: %s", where, line, msg);
             free(where);
@@ -1753,6 +1759,7 @@ static char *compile_errors(CXTranslationUnit tu) {
         }
         clang_disposeDiagnostic(d);
     }
+    *count = errors;
     if (!errors) return NULL;
     char *out = dl_xasprintf(
         "%u compile error%s, the first at %s; findings for this file may be incomplete (is "
@@ -1893,6 +1900,24 @@ static void collect_deps(CXTranslationUnit tu, CXFile main_file, const char *pch
     result->dep_count = d.paths.len;
 }
 
+/* A header read inside its includer: its result depends on the includer's text and on the
+ * compile command taken from the includer's entry too. */
+static void add_includer_deps(DlParseResult *result, const DlCompileCommand *cmd,
+                              const char *includer) {
+    const char *extra[2] = {includer, cmd->database};
+    for (size_t k = 0; k < 2; k++) {
+        if (!extra[k]) continue;
+        bool listed = false;
+        for (size_t i = 0; i < result->dep_count && !listed; i++)
+            listed = strcmp(result->deps[i], extra[k]) == 0;
+        if (listed) continue;
+        char **all = realloc(result->deps, (result->dep_count + 2) * sizeof *all);
+        if (!all) abort();
+        all[result->dep_count++] = dl_xstrdup(extra[k]);
+        result->deps = all;
+    }
+}
+
 /* A missing header fails the same way on the next run while the files the compiler read stay as
  * they are and the header does not appear: its dependencies are those files and the directories
  * it would appear in (cpp_missing_header.h), so the failure is cached like a result. Parsing a
@@ -1942,14 +1967,19 @@ static bool missing_include(const DlSource *src, const char *path, const ArgList
     return true;
 }
 
-DlParseResult dl_cpp_parse(const DlSource *src, DlArena *arena, const DlCppOptions *opts) {
+/* Parses `src` with its compile command and lowers it; or, given `includer`, parses that file
+ * with its command (the header's text as `src` has it) and lowers what the header declares
+ * (cpp_includer.h). `*errors`: the compile errors of the translation unit. */
+static DlParseResult parse_and_lower(const DlSource *src, DlArena *arena,
+                                     const DlCppOptions *opts, const DlSource *includer,
+                                     unsigned *errors) {
     DlParseResult result = {0};
-    DlCppOptions none = {0};
-    if (!opts) opts = &none;
+    const DlSource *main_src = includer ? includer : src;
     DlCompileCommand cmd = {0};
     char *error = NULL;
+    *errors = 0;
     if (!dl_clang_load(&error) ||
-        !dl_cpp_compile_command(src->path, opts->compile_db_dir, &cmd, &error)) {
+        !dl_cpp_compile_command(main_src->path, opts->compile_db_dir, &cmd, &error)) {
         result.error = error;
         return result;
     }
@@ -1966,14 +1996,17 @@ DlParseResult dl_cpp_parse(const DlSource *src, DlArena *arena, const DlCppOptio
     char *owned[4];
     size_t owned_count = 0;
     if (cmd.is_cuda) add_cuda_compat_flags(&args, cache, owned, &owned_count);
-    char *abs = realpath(src->path, NULL);
+    char *abs = realpath(main_src->path, NULL);
+    char *header_abs = includer ? realpath(src->path, NULL) : NULL;
+    char *main_joined = NULL, *header_joined = NULL; /* the texts the compiler reads, if not src's */
     CXTranslationUnit tu = NULL;
-    if (missing_include(src, abs ? abs : src->path, &args, opts, &result)) {
+    if (missing_include(main_src, abs ? abs : main_src->path, &args, opts, &result)) {
         free(cache);
         goto out;
     }
     DlCppCrashSite crash;
-    if (dl_cpp_crashing_code(src->text, src->len, &crash)) { /* see cpp_crash_guard.h */
+    if (dl_cpp_crashing_code(main_src->text, main_src->len, &crash) ||
+        (includer && dl_cpp_crashing_code(src->text, src->len, &crash))) { /* cpp_crash_guard.h */
         if (asprintf(&result.error,
                      "line %u, column %u: %s is a syntax error on which the C++ parser "
                      "recurses until it crashes; fix it and devlint can check the file",
@@ -1988,8 +2021,8 @@ DlParseResult dl_cpp_parse(const DlSource *src, DlArena *arena, const DlCppOptio
         with_compat.args = (char **)args.items;
         with_compat.arg_count = args.len;
         char *pch_error = NULL;
-        pch = dl_cpp_pch_for_run(index, &with_compat, src->text, src->len, cache, opts->stats,
-                                 &pch_error);
+        pch = dl_cpp_pch_for_run(index, &with_compat, main_src->text, main_src->len, cache,
+                                 opts->stats, &pch_error);
         free(pch_error); /* no PCH: slower, not wrong */
     }
     free(cache);
@@ -1998,19 +2031,28 @@ DlParseResult dl_cpp_parse(const DlSource *src, DlArena *arena, const DlCppOptio
         dl_vec_push(&args, pch);
     }
     /* the text devlint read (an editor's unsaved buffer too) is what the compiler reads */
-    struct CXUnsavedFile unsaved = {abs ? abs : src->path, src->text, (unsigned long)src->len};
+    /* ... with `kernel << <g, b >> > (...)` joined into a launch, as nvcc reads it */
+    if (cmd.is_cuda) main_joined = dl_cpp_join_spaced_chevrons(main_src->text, main_src->len);
+    if (cmd.is_cuda && includer) header_joined = dl_cpp_join_spaced_chevrons(src->text, src->len);
+    struct CXUnsavedFile unsaved[2] = {
+        {abs ? abs : main_src->path, main_joined ? main_joined : main_src->text,
+         (unsigned long)main_src->len},
+        {header_abs ? header_abs : src->path, header_joined ? header_joined : src->text,
+         (unsigned long)src->len}};
+    unsigned unsaved_count = includer ? 2 : 1;
     /* Incomplete: no end-of-TU work, which lowering never reads: no implicit instantiation of
      * function bodies, and in CUDA mode no deferred host/device diagnostics, which deserialise
      * every function the PCH recorded for them (half the parse of a .cu file) */
     unsigned parse_options = CXTranslationUnit_KeepGoing | CXTranslationUnit_Incomplete;
-    enum CXErrorCode rc = clang_parseTranslationUnit2(
-        index, unsaved.Filename, args.items, (int)args.len, &unsaved, 1, parse_options, &tu);
+    enum CXErrorCode rc =
+        clang_parseTranslationUnit2(index, unsaved[0].Filename, args.items, (int)args.len,
+                                    unsaved, unsaved_count, parse_options, &tu);
     if (rc != CXError_Success && pch) {
         /* the PCH went stale under us (a header changed, another process evicted it): parse
          * without it */
         args.len -= 2;
-        rc = clang_parseTranslationUnit2(index, unsaved.Filename, args.items, (int)args.len,
-                                         &unsaved, 1, parse_options, &tu);
+        rc = clang_parseTranslationUnit2(index, unsaved[0].Filename, args.items, (int)args.len,
+                                         unsaved, unsaved_count, parse_options, &tu);
     }
     if (rc != CXError_Success || !tu) {
         if (asprintf(&result.error, "the C++ parser could not read this file (libclang error %d)",
@@ -2019,7 +2061,7 @@ DlParseResult dl_cpp_parse(const DlSource *src, DlArena *arena, const DlCppOptio
         goto out;
     }
     if (getenv("DEVLINT_CPP_DEBUG")) { /* the command and what the compiler said */
-        fprintf(stderr, "devlint: %s:", src->path);
+        fprintf(stderr, "devlint: %s:", main_src->path);
         for (size_t i = 0; i < args.len; i++)
             fprintf(stderr, " %s", args.items[i]);
         fputc('\n', stderr);
@@ -2032,15 +2074,20 @@ DlParseResult dl_cpp_parse(const DlSource *src, DlArena *arena, const DlCppOptio
         }
     }
     MissingHeader missing = {0};
-    if ((result.error = fatal_error(tu, src->path, &missing))) {
-        if (missing.name) watch_missing_header(tu, &unsaved, pch, &args, &missing, &result);
+    if ((result.error = fatal_error(tu, main_src->path, &missing))) {
+        if (missing.name) watch_missing_header(tu, &unsaved[0], pch, &args, &missing, &result);
         free(missing.name);
         free(missing.includer);
         goto out;
     }
-    result.incomplete = compile_errors(tu);
+    result.incomplete =
+        compile_errors(tu, includer ? clang_getFile(tu, unsaved[0].Filename) : NULL, errors);
     Lower L = {.src = src, .arena = arena, .tu = tu};
-    L.file = clang_getFile(tu, unsaved.Filename);
+    L.file = clang_getFile(tu, unsaved[includer ? 1 : 0].Filename);
+    if (!L.file) { /* the includer's #include found another file of that name */
+        result.error = dl_xasprintf("%s does not include this header", main_src->path);
+        goto out;
+    }
     L.module = dl_arena_alloc(arena, sizeof *L.module);
     L.module->language = DL_LANG_CPP;
     L.module->source = src;
@@ -2059,6 +2106,7 @@ DlParseResult dl_cpp_parse(const DlSource *src, DlArena *arena, const DlCppOptio
     L.module->mentions_devices = true;
     collect_comments(&L);
     collect_deps(tu, L.file, pch, &result);
+    if (includer) add_includer_deps(&result, &cmd, unsaved[0].Filename);
     result.module = L.module;
 out:
     if (tu) clang_disposeTranslationUnit(tu);
@@ -2072,6 +2120,51 @@ out:
         free(owned[i]);
     free(pch);
     free(abs);
+    free(header_abs);
+    free(main_joined);
+    free(header_joined);
     dl_cpp_compile_command_free(&cmd);
     return result;
+}
+
+static void free_result(DlParseResult *r) {
+    for (size_t i = 0; i < r->dep_count; i++)
+        free(r->deps[i]);
+    free(r->deps);
+    free(r->error);
+    free(r->incomplete);
+    memset(r, 0, sizeof *r);
+}
+
+DlParseResult dl_cpp_parse(const DlSource *src, DlArena *arena, const DlCppOptions *opts) {
+    DlCppOptions none = {0};
+    if (!opts) opts = &none;
+    unsigned errors = 0;
+    DlParseResult alone = parse_and_lower(src, arena, opts, NULL, &errors);
+    if (!alone.incomplete || !dl_cpp_is_header_path(src->path)) return alone;
+    /* a header that does not compile on its own: read it as a file that includes it does */
+    char *path = dl_cpp_find_includer(src->path);
+    DlSource includer;
+    char *why = NULL;
+    if (!path || !dl_source_load(&includer, path, 0, &why)) {
+        free(why);
+        free(path);
+        return alone;
+    }
+    unsigned errors_inside = 0;
+    DlParseResult inside = parse_and_lower(src, arena, opts, &includer, &errors_inside);
+    dl_source_free(&includer);
+    if (inside.error || errors_inside >= errors) {
+        free_result(&inside);
+        free(path);
+        return alone;
+    }
+    free_result(&alone);
+    if (inside.incomplete) {
+        char *note = dl_xasprintf("%s; read inside %s, which includes it", inside.incomplete, path);
+        free(inside.incomplete);
+        inside.incomplete = note;
+    }
+    free(path);
+    return inside;
 }

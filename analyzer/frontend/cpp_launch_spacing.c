@@ -1,0 +1,92 @@
+/* Joining spaced kernel-launch chevrons (cpp_launch_spacing.h). */
+#define _GNU_SOURCE /* memmem */
+#include "frontend/cpp_launch_spacing.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend/cpp_lex.h"
+
+/* The offset past a comment or a string or character literal starting at `i`, or `i`. */
+static size_t skip_comment_or_literal(const char *s, size_t len, size_t i) {
+    if (s[i] == '/' && i + 1 < len && s[i + 1] == '/') {
+        while (i < len && s[i] != '\n') i++;
+        return i;
+    }
+    if (s[i] == '/' && i + 1 < len && s[i + 1] == '*') {
+        const char *end = len - i >= 4 ? memmem(s + i + 2, len - i - 2, "*/", 2) : NULL;
+        return end ? (size_t)(end - s) + 2 : len;
+    }
+    if (s[i] == '"' && i > 0 && s[i - 1] == 'R') {
+        const char *end = dl_cpp_raw_string_end(s + i, s + len);
+        if (end) return (size_t)(end - s);
+    }
+    if (s[i] != '"' && s[i] != '\'') return i;
+    /* 1'000'000: a digit separator, not a character literal */
+    if (s[i] == '\'' && i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9') return i + 1;
+    char quote = s[i++];
+    while (i < len && s[i] != quote && s[i] != '\n') i += s[i] == '\\' ? 2 : 1;
+    return i < len ? i + 1 : len;
+}
+
+/* `c c <spaces> c` at `i` (the spaces on one line): the offset of the third `c`, or 0. */
+static size_t spaced_triple(const char *s, size_t len, size_t i, char c) {
+    if (i + 3 >= len || s[i] != c || s[i + 1] != c || (s[i + 2] != ' ' && s[i + 2] != '\t'))
+        return 0;
+    size_t j = i + 2;
+    while (j < len && (s[j] == ' ' || s[j] == '\t')) j++;
+    if (j >= len || s[j] != c) return 0;
+    /* `<< <<`, `<< <=`: not a launch */
+    if (j + 1 < len && (s[j + 1] == c || s[j + 1] == '=')) return 0;
+    return j;
+}
+
+static void join(char *out, size_t i, size_t third, char c) {
+    out[i + 2] = c;
+    out[third] = ' ';
+}
+
+char *dl_cpp_join_spaced_chevrons(const char *text, size_t len) {
+    char *out = NULL;
+    size_t open_at = 0; /* after a joined `<< <`: where its `>> >` is looked for */
+    bool in_launch = false;
+    for (size_t i = 0; i < len;) {
+        size_t past = skip_comment_or_literal(text, len, i);
+        if (past != i) {
+            i = past;
+            continue;
+        }
+        if (!in_launch) {
+            size_t third = spaced_triple(text, len, i, '<');
+            if (third) {
+                if (!out) {
+                    out = malloc(len + 1);
+                    if (!out) return NULL;
+                    memcpy(out, text, len);
+                    out[len] = '\0';
+                }
+                join(out, i, third, '<');
+                in_launch = true;
+                open_at = third + 1;
+                i = third + 1;
+                continue;
+            }
+        } else if (i >= open_at && text[i] == '>' && i + 2 < len && text[i + 1] == '>') {
+            if (text[i + 2] == '>') { /* closed as `>>>` */
+                in_launch = false;
+                i += 3;
+                continue;
+            }
+            size_t third = spaced_triple(text, len, i, '>');
+            if (third) { /* `n >> 1` in the launch's configuration is a shift: not this */
+                join(out, i, third, '>');
+                in_launch = false;
+                i = third + 1;
+                continue;
+            }
+        }
+        i++;
+    }
+    return out;
+}
