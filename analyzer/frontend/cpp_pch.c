@@ -197,8 +197,10 @@ static const char *search_dir(const DlCompileCommand *cmd, size_t *i, const char
 
 /* Where clang finds `#include "name"` written in `from`: from's directory, then the -iquote,
  * -I and -isystem directories in that order. NULL if nowhere (the prelude then just ends). */
-static char *resolve_quoted(const DlCompileCommand *cmd, const char *from, const char *name,
-                            size_t n) {
+/* Where `#include "name"` finds its file; `quote_only`: only where no `<name>` would look (the
+ * includer's directory, -iquote), NULL when not there. */
+static char *resolve_quoted_in(const DlCompileCommand *cmd, const char *from, const char *name,
+                               size_t n, bool quote_only) {
     const char *slash = strrchr(from, '/');
     char *candidate =
         dl_xasprintf("%.*s/%.*s", slash ? (int)(slash - from) : 1, slash ? from : ".", (int)n, name);
@@ -208,7 +210,8 @@ static char *resolve_quoted(const DlCompileCommand *cmd, const char *from, const
     }
     if (is_regular(candidate)) return candidate;
     static const char *const flags[] = {"-iquote", "-I", "-isystem"};
-    for (size_t f = 0; f < sizeof flags / sizeof *flags && name[0] != '/'; f++) {
+    size_t flag_count = quote_only ? 1 : sizeof flags / sizeof *flags;
+    for (size_t f = 0; f < flag_count && name[0] != '/'; f++) {
         for (size_t i = 0; i < cmd->arg_count; i++) {
             const char *dir = search_dir(cmd, &i, flags[f]);
             if (!dir) continue;
@@ -219,6 +222,11 @@ static char *resolve_quoted(const DlCompileCommand *cmd, const char *from, const
     }
     free(candidate);
     return NULL;
+}
+
+static char *resolve_quoted(const DlCompileCommand *cmd, const char *from, const char *name,
+                            size_t n) {
+    return resolve_quoted_in(cmd, from, name, n, false);
 }
 
 /* Would clang fail to find `#include <name>`? Only when it is in none of the directories clang
@@ -327,7 +335,15 @@ static void scan_prelude(const DlCompileCommand *cmd, const char *path, const ch
         size_t n = (size_t)(s.p - name);
         s.p++;
         if (!rest_of_line_empty(&s)) break;
-        if (close == '"') {
+        /* `#include "ATen/ATen.h"` (ChatRWKV's kernels): a library header that is neither
+         * beside the file nor in an -iquote directory is found as `<ATen/ATen.h>` is */
+        bool library = close == '"' && cmd && path && is_heavy(name, n);
+        if (library) {
+            char *beside = resolve_quoted_in(cmd, path, name, n, true);
+            library = beside == NULL;
+            free(beside);
+        }
+        if (close == '"' && !library) {
             char *header =
                 path && depth < MAX_QUOTED_DEPTH ? resolve_quoted(cmd, path, name, n) : NULL;
             size_t hlen = 0;
@@ -538,7 +554,8 @@ static int older_first(const void *a, const void *b) {
     return x->tv_nsec < y->tv_nsec ? -1 : x->tv_nsec > y->tv_nsec;
 }
 
-/* Removes one PCH's files, unless someone holds its lock (building it right now). */
+/* Removes one PCH's files (a dead builder's temporaries too), unless someone holds its lock
+ * (building it right now). */
 static void evict(const char *dir, const char *hex) {
     char *lock = dl_xasprintf("%s/%s.lock", dir, hex);
     int fd = open(lock, O_RDWR | O_CLOEXEC);
@@ -549,19 +566,37 @@ static void evict(const char *dir, const char *hex) {
             unlink(path);
             free(path);
         }
+        remove_stale_temporaries(dir, hex);
         unlink(lock);
     }
     if (fd >= 0) close(fd);
     free(lock);
 }
 
+/* A key with a lock but no PCH, untouched for an hour: a build that failed or was killed (a
+ * timeout), whose prelude, lock and half-written temporary (up to ~100 MB) stay behind. */
+static bool abandoned(const char *dir, const char *lock_name) {
+    char *lock = dl_xasprintf("%s/%s", dir, lock_name);
+    char *pch = dl_xasprintf("%s/%.16s.pch", dir, lock_name);
+    struct stat st;
+    bool old = stat(lock, &st) == 0 && st.st_mtim.tv_sec + 3600 < time(NULL);
+    bool gone = old && access(pch, F_OK) != 0;
+    free(lock);
+    free(pch);
+    return gone;
+}
+
 static void evict_least_recently_used(const char *dir, const char *keep_hex) {
     DIR *d = opendir(dir);
     if (!d) return;
     DL_VEC(Aged) pchs = {0};
+    DL_VEC(char *) leftovers = {0};
     struct dirent *e;
     while ((e = readdir(d))) {
         size_t n = strlen(e->d_name);
+        if (n == 16 + 5 && strcmp(e->d_name + 16, ".lock") == 0 &&
+            strncmp(e->d_name, keep_hex, 16) != 0 && abandoned(dir, e->d_name))
+            dl_vec_push(&leftovers, strndup(e->d_name, 16));
         if (n != 16 + 4 || strcmp(e->d_name + 16, ".pch") != 0) continue;
         Aged a = {strndup(e->d_name, 16), {0, 0}};
         if (!a.hex) abort();
@@ -586,6 +621,11 @@ static void evict_least_recently_used(const char *dir, const char *keep_hex) {
     for (size_t i = 0; i < pchs.len; i++)
         free(pchs.items[i].hex);
     dl_vec_free(&pchs);
+    for (size_t i = 0; i < leftovers.len; i++) {
+        if (leftovers.items[i]) evict(dir, leftovers.items[i]);
+        free(leftovers.items[i]);
+    }
+    dl_vec_free(&leftovers);
 }
 
 /* ---- building ---------------------------------------------------------------------------- */

@@ -11,7 +11,9 @@
  * `#include "x.h"` it continues into x.h (found as clang would: the file's directory, then -iquote,
  * -I, -isystem), whose own beginning is the file's, and ends there: a kernels.cu that starts with
  * #include "kernels.h", itself starting with <torch/extension.h>, gets the PCH of
- * <torch/extension.h>. Headers parsed in that order before anything of the file mean what they mean
+ * <torch/extension.h>. A quoted include of a library header (`#include "ATen/ATen.h"`) that is
+ * neither beside the file nor in an -iquote directory is found where the angle include is,
+ * and counts as one. Headers parsed in that order before anything of the file mean what they mean
  * in the file, so a PCH never changes what a file says; the file's own includes of them are then
  * no-ops (include guards). No libtorch (torch/ ATen/ c10/) header in it: no PCH, it is not worth
  * one.

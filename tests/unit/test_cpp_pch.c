@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "temp_dirs.h"
@@ -113,6 +114,22 @@ Test(cpp_pch, quoted_first_include_continues_into_the_header) {
     cr_assert_null(dl_cpp_pch_prelude(NULL, "#include \"kernels.h\"\n", 21));
     write_text(fmt("%s/loop.h", t), "#include \"loop.h\"\n");
     cr_assert_null(prelude_in(fmt("%s/a.cpp", t), "#include \"loop.h\"\n", NULL));
+}
+
+Test(cpp_pch, quoted_library_include_is_read_as_an_angle_include) {
+    const char *t = make_temp_dir("dl_cpppch");
+    /* `#include "ATen/ATen.h"` (ChatRWKV's kernels): not beside the file, so clang finds it
+     * where <ATen/ATen.h> is; the PCH takes it */
+    char *got = prelude_in(fmt("%s/rwkv.cu", t),
+                           "#include <stdio.h>\n#include \"ATen/ATen.h\"\ntypedef int T;\n", NULL);
+    cr_assert_str_eq(got, "#include <stdio.h>\n#include <ATen/ATen.h>\n");
+    free(got);
+    /* one beside the file is that file, read as a quoted include is */
+    cr_assert_eq(mkdir(fmt("%s/ATen", t), 0755), 0);
+    write_text(fmt("%s/ATen/ATen.h", t), "#pragma once\n#include <torch/torch.h>\nint x;\n");
+    got = prelude_in(fmt("%s/rwkv.cu", t), "#include \"ATen/ATen.h\"\n", NULL);
+    cr_assert_str_eq(got, "#include <torch/torch.h>\n");
+    free(got);
 }
 
 Test(cpp_pch, angle_include_clang_cannot_find_is_skipped) {
@@ -446,6 +463,39 @@ Test(cpp_pch, least_recently_used_pchs_are_evicted_beyond_eight) {
         bool kept = access(fmt("%s/%016x.pch", dir, i), F_OK) == 0;
         cr_assert_eq(kept, i >= 2, "PCH %d %s", i, kept ? "kept" : "evicted");
         cr_assert_eq(access(fmt("%s/%016x.deps", dir, i), F_OK) == 0, i >= 2);
+    }
+    free(pch);
+    clang_disposeIndex(index);
+    dl_cpp_compile_command_free(&fx.cmd);
+}
+
+Test(cpp_pch, what_a_killed_build_left_behind_is_removed) {
+    Fixture fx = fixture();
+    const char *dir = fmt("%s/pch", fx.cache);
+    cr_assert_eq(mkdir(fx.cache, 0755), 0);
+    cr_assert_eq(mkdir(dir, 0755), 0);
+    /* key a: killed two hours ago mid-build (no .pch); key b: the same, a minute ago (another
+     * process may be building it still) */
+    time_t now = time(NULL);
+    const char *keys[2] = {"00000000000000aa", "00000000000000bb"};
+    time_t ages[2] = {7200, 60};
+    for (int k = 0; k < 2; k++) {
+        write_text(fmt("%s/%s.h", dir, keys[k]), "#include <torch/extension.h>\n");
+        write_text(fmt("%s/%s.pch.tmp.1.1-x", dir, keys[k]), "half a PCH");
+        const char *lock = fmt("%s/%s.lock", dir, keys[k]);
+        write_text(lock, "");
+        struct timespec times[2] = {{now - ages[k], 0}, {now - ages[k], 0}};
+        cr_assert_eq(utimensat(AT_FDCWD, lock, times, 0), 0);
+    }
+    cr_assert(dl_clang_load(NULL), "libclang could not be opened");
+    CXIndex index = clang_createIndex(0, 0);
+    char *pch = pch_for(index, &fx, user_text);
+    cr_assert_eq(access(pch, F_OK), 0);
+    for (int k = 0; k < 2; k++) {
+        bool gone = k == 0;
+        cr_assert_eq(access(fmt("%s/%s.lock", dir, keys[k]), F_OK) != 0, gone);
+        cr_assert_eq(access(fmt("%s/%s.h", dir, keys[k]), F_OK) != 0, gone);
+        cr_assert_eq(access(fmt("%s/%s.pch.tmp.1.1-x", dir, keys[k]), F_OK) != 0, gone);
     }
     free(pch);
     clang_disposeIndex(index);
