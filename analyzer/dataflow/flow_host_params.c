@@ -125,11 +125,12 @@ static void walk(HostUse *u, const DlExpr *e, bool host, int depth) {
     }
 }
 
-/* The parameter `e` is an element of by subscripts alone (`waves[i][:n]`), or -1. */
+/* The parameter `e` is an element of by subscripts alone (`waves[i][:n]`), or -1 (also for a
+ * text field, which is host data however it is used). */
 static int element_of_param(const HostUse *u, const DlExpr *e) {
     if (!e || e->kind != DL_EX_SUBSCRIPT) return -1;
-    while (e && e->kind == DL_EX_SUBSCRIPT)
-        e = e->object;
+    for (; e && e->kind == DL_EX_SUBSCRIPT; e = e->object)
+        if (flow_names_text_field(e)) return -1; /* `batch["file_id"]`: strings, see walk */
     if (!e || e->kind != DL_EX_NAME) return -1;
     int p = flow_param_index(u->fn, e->name);
     return p >= 0 && p < DL_MAX_PARAM_BITS && !(u->rebound & (UINT64_C(1) << p)) ? p : -1;
