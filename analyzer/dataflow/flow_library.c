@@ -513,9 +513,41 @@ bool flow_file_collates_onto_a_device(Flow *F) {
     return false;
 }
 
+/* `TensorDataset(x.to(device), y.to(device))`: a dataset whose items are slices of tensors
+ * already on a device; the batches a DataLoader stacks from them are there too
+ * (pytorch_geometric_temporal's examples). Tensors elsewhere: a dataset like any other. */
+static const DlValue *tensor_dataset(Flow *F, const DlExpr *call, const DlValue *const *argv) {
+    DlValue *d = flow_loader_value(F, call->span);
+    if (!call->arg_count) return d;
+    const DlValue **items = dl_arena_alloc(F->arena, call->arg_count * sizeof *items);
+    for (uint32_t i = 0; i < call->arg_count; i++) {
+        if (call->args[i].keyword || !flow_is_tensor(argv[i]) ||
+            !dl_value_on_kernel_device(argv[i]))
+            return d;
+        items[i] = argv[i];
+    }
+    DlValue *batch = flow_mk(F, DL_KIND_SEQ);
+    batch->items = items;
+    batch->item_count = call->arg_count;
+    const DlValue *elem = NULL;
+    for (uint32_t i = 0; i < call->arg_count; i++)
+        elem = elem ? dl_value_join(F->arena, elem, items[i]) : items[i];
+    batch->elem = elem;
+    batch->dev_span = call->span;
+    d->elem = batch;
+    return d;
+}
+
 const DlValue *flow_eval_dataloader(Flow *F, const DlExpr *call, const DlValue *const *argv) {
     DlValue *l = flow_loader_value(F, call->span);
     l->flags |= flow_loader_pin_flags(call, argv);
+    /* a TensorDataset of tensors on a device gives batches there (tensor_dataset) */
+    for (uint32_t i = 0; i < call->arg_count; i++) {
+        const char *kw = call->args[i].keyword;
+        bool dataset = kw ? flow_streq(kw, "dataset") : i == 0;
+        if (dataset && argv[i]->kind == DL_KIND_LOADER && !argv[i]->cls && argv[i]->elem)
+            l->elem = argv[i]->elem;
+    }
     /* its batches are what the collate function returns, when that puts them on a device */
     for (uint32_t i = 0; i < call->arg_count; i++) {
         const char *kw = call->args[i].keyword;
@@ -610,6 +642,9 @@ const DlValue *flow_eval_library_call(Flow *F, const DlExpr *call, const char *q
         return m;
     }
     if (dl_torch_is_dataloader(q)) return flow_eval_dataloader(F, call, argv);
+    if (flow_streq(q, "torch.utils.data.TensorDataset") ||
+        flow_streq(q, "torch.utils.data.dataset.TensorDataset"))
+        return tensor_dataset(F, call, argv);
     if (dl_torch_is_optimizer(q)) return flow_mk(F, DL_KIND_OPTIMIZER);
     if (flow_streq(q, "tqdm.tqdm") || flow_streq(q, "tqdm.auto.tqdm") || flow_streq(q, "tqdm") ||
         flow_streq(q, "tqdm.notebook.tqdm"))
