@@ -734,6 +734,25 @@ static bool never_true(const DlExpr *cond) {
             (cond->kind == DL_EX_NUMBER && strcmp(cond->name, "0") == 0));
 }
 
+/* A block whose last statement leaves the loop, or the program: `break`, `return`, `raise`,
+ * `sys.exit(1)`. It runs at most once per loop (ai-toolkit's NaN check prints every loss with
+ * `.item()`, then exits): what it reads on the host is not read every iteration. */
+static bool ends_the_loop(const DlBlock *b) {
+    if (!b->count) return false;
+    const DlStmt *last = b->items[b->count - 1];
+    if (last->kind == DL_ST_BREAK || last->kind == DL_ST_RETURN || last->kind == DL_ST_RAISE)
+        return true;
+    if (last->kind != DL_ST_EXPR || !last->value || last->value->kind != DL_EX_CALL) return false;
+    const DlExpr *callee = last->value->object;
+    if (!callee || !callee->name) return false;
+    static const char *const exits[] = {"exit", "quit", "_exit", NULL};
+    bool named = callee->kind == DL_EX_NAME ||
+                 (callee->kind == DL_EX_ATTR && callee->object &&
+                  callee->object->kind == DL_EX_NAME &&
+                  (flow_streq(callee->object->name, "sys") || flow_streq(callee->object->name, "os")));
+    return named && dl_name_in_list(callee->name, exits);
+}
+
 void flow_exec_if(Flow *F, const DlStmt *s) {
     if (never_true(s->value) && !(s->value->flags & DL_EXF_CPP)) {
         flow_exec_block(F, &s->parts->orelse);
@@ -754,7 +773,8 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
     NarrowedToCpu not_cuda = {0};
     if (cuda_tested && cuda_sign < 0) narrow_key_to_cpu(F, cuda_tested, &not_cuda);
     DlPlace saved_place = F->place;
-    if (F->place.every_iteration && flow_periodic_condition(s->value, 0))
+    if (F->place.every_iteration &&
+        (flow_periodic_condition(s->value, 0) || ends_the_loop(&s->parts->body)))
         F->place.every_iteration = false;
     int cuda_test = cuda_availability_test(F, s->value);
     bool saved_without_cuda = F->without_cuda;
@@ -1066,6 +1086,16 @@ void flow_seed_attributes(Flow *F, const DlClassInfo *c, int depth) {
             r->dev_name = NULL;
             r->origin = DL_ORIGIN_NONE;
             r->flags &= (uint16_t) ~(DL_VF_CPU_WEIGHT | DL_VF_CONSTRUCTED);
+            v = r;
+        } else if (!F->owner->is_module && F->owner->maybe_module && flow_is_tensor(v) &&
+                   (v->flags & DL_VF_REGISTERED)) {
+            /* a parameter or buffer of a class whose base devlint cannot see (torch_geometric's
+             * MessagePassing): only a module holds one, and it moves with the module, to where
+             * is not known here */
+            DlValue *r = dl_value_copy(F->arena, v);
+            r->dev = DL_DEV_UNKNOWN;
+            r->dev_name = NULL;
+            r->origin = DL_ORIGIN_NONE;
             v = r;
         } else if (F->owner->is_module && flow_is_module_like(v) && (v->flags & DL_VF_MOVED) &&
                    (v->dev == DL_DEV_CUDA || v->dev == DL_DEV_META)) {
