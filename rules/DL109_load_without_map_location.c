@@ -47,7 +47,8 @@ static const char doc[] =
 /* The file checks for a GPU or picks a device (test functions aside): code meant to run with
  * or without one. */
 static bool device_aware(DlRuleContext *ctx, const DlPlace *place) {
-    static const char *const marks[] = {"is_available", "set_device", "device_count", NULL};
+    /* called as methods: `torch.cuda.set_device(rank)`, not a project's `set_device_state()` */
+    static const char *const marks[] = {".is_available(", ".set_device(", ".device_count(", NULL};
     if (place->function && strncmp(place->function->name, "test", 4) == 0) return false;
     if (place->cuda_checked) return false; /* this load runs only where there is a GPU */
     /* `assert torch.cuda.is_available()`: the script requires a GPU, it never runs without */
