@@ -1,5 +1,6 @@
 /* DL109 load-without-map-location: torch.load without map_location in code that must also run
  * without a GPU. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "rules/facts.h"
@@ -39,8 +40,9 @@ static const char doc[] =
     "  only with one;\n"
     "- the checkpoint was written by the same run: `torch.save(..., path)` (or a helper named\n"
     "  for saving, `utils.save_on_master(state, path)`) earlier in the same function with the\n"
-    "  path written the same way and not bound anew since (the best epoch saved, then\n"
-    "  reloaded), or Lightning's `checkpoint_callback.best_model_path`;\n"
+    "  path written the same way, or from the same template (`'{}.pkl'.format(epoch)` saved,\n"
+    "  `'{}.pkl'.format(best_epoch)` loaded), and not bound anew since (the best epoch saved,\n"
+    "  then reloaded), or Lightning's `checkpoint_callback.best_model_path`;\n"
     "- the file writes that checkpoint itself from the CPU: `torch.save(net.cpu().state_dict(),\n"
     "  save_path)` anywhere in it, the load's path written the same way (`save_path`).\n";
 
@@ -64,6 +66,59 @@ static bool is_torch_save(const DlExpr *e) {
            e->object->object->kind == DL_EX_NAME && strcmp(e->object->object->name, "torch") == 0;
 }
 
+/* The text of an f-string with what its fields hold left out: `f"{d}/ep{epoch}.pt"` ->
+ * `f"{}/ep{}.pt"` (malloc'ed), or NULL when `text` is no f-string. */
+static char *fstring_skeleton(const char *text) {
+    size_t prefix = strspn(text, "rRbB");
+    if (text[prefix] != 'f' && text[prefix] != 'F') {
+        prefix = 0;
+        if (text[0] != 'f' && text[0] != 'F') return NULL;
+    }
+    size_t n = strlen(text);
+    char *out = malloc(n + 1);
+    if (!out) abort();
+    size_t o = 0;
+    int depth = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = text[i];
+        if (c == '{' && i + 1 < n && text[i + 1] == '{' && !depth) {
+            out[o++] = c;
+            out[o++] = text[++i];
+            continue;
+        }
+        if (c == '{') {
+            if (!depth++) out[o++] = c;
+            continue;
+        }
+        if (c == '}' && depth) {
+            if (!--depth) out[o++] = c;
+            continue;
+        }
+        if (!depth) out[o++] = c;
+    }
+    out[o] = '\0';
+    return out;
+}
+
+/* The same path written from one template, its fields aside: `'{}.pkl'.format(epoch)` saved,
+ * `'{}.pkl'.format(best_epoch)` loaded (pyGAT's best epoch), or two f-strings alike. */
+static bool same_template(const char *a, const char *b) {
+    const char *fa = strstr(a, ".format("), *fb = strstr(b, ".format(");
+    if (fa && fb && (a[0] == '\'' || a[0] == '"'))
+        return fa - a == fb - b && strncmp(a, b, (size_t)(fa - a)) == 0;
+    char *sa = fstring_skeleton(a), *sb = fstring_skeleton(b);
+    bool same = sa && sb && strchr(sa, '{') && strcmp(sa, sb) == 0;
+    free(sa);
+    free(sb);
+    return same;
+}
+
+/* Is `e` (a save's path) written as `want`, or from its template? */
+static bool path_matches(DlRuleContext *ctx, const DlExpr *e, const char *want) {
+    const char *text = dl_rule_text(ctx, e->span);
+    return strcmp(text, want) == 0 || same_template(text, want);
+}
+
 /* `misc.save_on_master(obj, path)` (DETR's and torchvision's references, sam-hq),
  * `save_checkpoint(state, path)`: a project's wrapper of torch.save, named for saving. */
 static bool is_save_helper(const DlExpr *e) {
@@ -81,12 +136,12 @@ static bool saves_to(DlRuleContext *ctx, const DlExpr *e, const char *want) {
         const DlExpr *path = dl_ir_positional(e, 1);
         const DlArg *kw = dl_ir_keyword(e, "f");
         if (!path && kw) path = kw->value;
-        return path && strcmp(dl_rule_text(ctx, path->span), want) == 0;
+        return path && path_matches(ctx, path, want);
     }
     if (!is_save_helper(e)) return false;
     for (uint32_t a = 0; a < e->arg_count; a++) {
         bool first = a == 0 && !e->args[a].keyword;
-        if (!first && strcmp(dl_rule_text(ctx, e->args[a].value->span), want) == 0) return true;
+        if (!first && path_matches(ctx, e->args[a].value, want)) return true;
     }
     return false;
 }
