@@ -759,7 +759,10 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
         return;
     }
     const DlValue *cond = flow_eval(F, s->value);
-    flow_sync(F, s->value, s->value, cond, "if");
+    /* `if torch.isnan(loss) or torch.isinf(loss):` (ai-toolkit): the `or` waited for the
+     * device, and the test of what it gives is reported with it, once */
+    if (s->value != F->operand_tested) flow_sync(F, s->value, s->value, cond, "if");
+    else flow_state_set(F->st, "<device-work>", NULL); /* it waited all the same */
     bool cpu_when_equal = false;
     const char *cpu_device = compared_with_cpu(F, s->value, &cpu_when_equal);
     NarrowedToCpu on_cpu = {0};

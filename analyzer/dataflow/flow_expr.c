@@ -500,6 +500,7 @@ const DlValue *flow_eval_inner(Flow *F, const DlExpr *e) {
     case DL_EX_BOOLOP: {
         const DlValue *a = flow_eval(F, e->items[0]);
         flow_sync(F, e->items[0], e->items[0], a, "bool"); /* `t and ...` tests t */
+        if (flow_is_tensor(a) && dl_value_on_device(a)) F->operand_tested = e;
         const DlValue *b = flow_eval(F, e->items[1]);
         if (e->name && flow_streq(e->name, "and") &&
             (flow_says_cuda_available(a) || flow_says_cuda_available(b)))

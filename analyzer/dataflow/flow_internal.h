@@ -70,6 +70,8 @@ typedef struct Flow {
     DlFlowState *st;
     const DlValue *ret;
     const DlValue *default_device; /* inside `with torch.device(d):` */
+    const DlExpr *operand_tested; /* the last `a or b` / `a and b` whose `a`, a tensor on a
+                                     device, it tested itself: an `if` on it is one wait */
     struct {
         const char *name;     /* a loop variable bound to elements of a tensor sequence */
         const DlStmt *loop;   /* its `for` statement */
