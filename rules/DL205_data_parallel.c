@@ -26,71 +26,116 @@ static const char doc[] =
     "```\n\n"
     "## When it does not fire\n"
     "- `DistributedDataParallel`, FSDP, or no wrapper;\n"
-    "- a wrapper only unwrapped again (`model = model.module`) before anything calls it: built\n"
-    "  to load a checkpoint whose keys start with `module.`, it never runs a batch.\n";
+    "- a wrapper that nothing runs or hands on, only unwraps (`model.module`, `model =\n"
+    "  model.module`): built to load a checkpoint whose keys start with `module.`, it never\n"
+    "  scatters a batch.\n";
 
-/* Does `e` call the name `name` (`model(x)`)? */
-static bool calls_name(const DlExpr *e, const char *name, int depth) {
+/* Attributes that give something else than the wrapper: its module, its state. (`eval()`,
+ * `cuda()`, `to()` give the wrapper itself: `return model.eval()` hands it on.) */
+static bool leaves_the_wrapper(const char *attr) {
+    static const char *const names[] = {"module",     "load_state_dict", "state_dict",
+                                        "parameters", "named_parameters", "modules",
+                                        "children",   "buffers",          NULL};
+    for (const char *const *n = names; *n; n++)
+        if (strcmp(attr, *n) == 0) return true;
+    return false;
+}
+
+/* Does `e` run the wrapper held in `name`, or hand it on (where it may run)? Every use but
+ * `model.module` and the like (leaves_the_wrapper) counts: `model(x)`, `f(model)`,
+ * `model.forward(x)`, `return model.eval()`. */
+static bool runs_or_escapes(const DlExpr *e, const char *name, bool as_object, int depth) {
     if (!e || depth > 48) return false;
-    if (e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_NAME &&
-        strcmp(e->object->name, name) == 0)
-        return true;
-    if (calls_name(e->object, name, depth + 1)) return true;
+    if (e->kind == DL_EX_NAME) return !as_object && strcmp(e->name, name) == 0;
+    if (e->kind == DL_EX_ATTR)
+        return runs_or_escapes(e->object, name, e->name && leaves_the_wrapper(e->name), depth + 1);
+    if (runs_or_escapes(e->object, name, false, depth + 1)) return true;
     for (uint32_t i = 0; i < e->item_count; i++)
-        if (calls_name(e->items[i], name, depth + 1)) return true;
+        if (runs_or_escapes(e->items[i], name, false, depth + 1)) return true;
     for (uint32_t i = 0; i < e->arg_count; i++)
-        if (calls_name(e->args[i].value, name, depth + 1)) return true;
+        if (runs_or_escapes(e->args[i].value, name, false, depth + 1)) return true;
     const DlExprExtra *x = (e->flags & DL_EXF_CPP) ? NULL : dl_expr_extra(e);
-    return x && (calls_name(x->target, name, depth + 1) || calls_name(x->iter, name, depth + 1));
+    return x && (runs_or_escapes(x->target, name, false, depth + 1) ||
+                 runs_or_escapes(x->iter, name, false, depth + 1));
 }
 
-/* `name = name.module` */
-static bool unwraps(const DlStmt *s, const char *name) {
-    if (s->kind != DL_ST_ASSIGN || s->target_count != 1) return false;
-    const DlExpr *t = s->targets[0], *v = s->value;
-    return t->kind == DL_EX_NAME && strcmp(t->name, name) == 0 && v && v->kind == DL_EX_ATTR &&
-           v->name && strcmp(v->name, "module") == 0 && v->object &&
-           v->object->kind == DL_EX_NAME && strcmp(v->object->name, name) == 0;
+static bool block_runs(const DlBlock *b, const char *name, int depth);
+
+/* `model.cuda()`, `model.eval()` as statements: the wrapper they give back is dropped */
+static bool discarded_method_call(const DlStmt *s, const char *name) {
+    const DlExpr *v = s->value;
+    if (s->kind != DL_ST_EXPR || !v || v->kind != DL_EX_CALL || !v->object) return false;
+    const DlExpr *m = v->object;
+    if (m->kind != DL_EX_ATTR || !m->name || strcmp(m->name, "forward") == 0 ||
+        strcmp(m->name, "__call__") == 0 || !m->object || m->object->kind != DL_EX_NAME ||
+        strcmp(m->object->name, name) != 0)
+        return false;
+    for (uint32_t i = 0; i < v->arg_count; i++)
+        if (runs_or_escapes(v->args[i].value, name, false, 0)) return false;
+    return true;
 }
 
-typedef enum { SEEKING, WRAPPED, UNWRAPPED, USED } WrapState;
+static bool stmt_runs(const DlStmt *s, const char *name, int depth) {
+    if (depth > 32) return true;
+    if (!discarded_method_call(s, name) && runs_or_escapes(s->value, name, false, 0)) return true;
+    for (uint32_t w = 0; s->kind == DL_ST_WITH && w < s->with_count; w++)
+        if (runs_or_escapes(s->withs[w], name, false, 0)) return true;
+    if (s->kind == DL_ST_DEF && s->parts->func) /* a closure may run it */
+        return block_runs(&s->parts->func->body, name, depth + 1);
+    const DlBlock *inner;
+    for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+        if (block_runs(inner, name, depth + 1)) return true;
+    return false;
+}
 
-/* Over the statements of `b` in order (nested blocks too, not nested functions): the wrapper's
- * assignment `name = nn.DataParallel(...)` (at `call`), then whether `name = name.module` comes
- * before anything calls `name`. */
-static void follow_wrapper(const DlBlock *b, const DlExpr *call, const char **name,
-                           WrapState *state, int depth) {
-    if (depth > 32) return;
-    for (uint32_t i = 0; i < b->count && (*state == SEEKING || *state == WRAPPED); i++) {
-        const DlStmt *s = b->items[i];
-        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
-        if (*state == SEEKING) {
-            if (s->kind == DL_ST_ASSIGN && s->value == call && s->target_count == 1 &&
-                s->targets[0]->kind == DL_EX_NAME) {
-                *name = s->targets[0]->name;
-                *state = WRAPPED;
-                continue;
-            }
-        } else if (unwraps(s, *name)) {
-            *state = UNWRAPPED;
-            return;
-        } else if (calls_name(s->value, *name, 0)) {
-            *state = USED;
-            return;
-        }
-        const DlBlock *inner;
-        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            follow_wrapper(inner, call, name, state, depth + 1);
+static bool block_runs(const DlBlock *b, const char *name, int depth) {
+    for (uint32_t i = 0; i < b->count; i++)
+        if (stmt_runs(b->items[i], name, depth)) return true;
+    return false;
+}
+
+/* `model = nn.DataParallel(net)` in the function's own block (not under an `if`; a script's
+ * `if __name__ == "__main__":` block counts as its own), after which
+ * nothing runs `model` or hands it on until it is bound anew (`model = model.module`) or the
+ * function ends: built to load a checkpoint whose keys start with `module.` (RAFT's demo and
+ * evaluate), it never scatters a batch. */
+static bool never_run_in(const DlBlock *body, const DlCallFact *fact);
+
+/* `if __name__ == "__main__":` at a script's top level: the script's own block. */
+static const DlBlock *main_block(DlRuleContext *ctx, const DlBlock *module) {
+    for (uint32_t i = 0; i < module->count; i++) {
+        const DlStmt *s = module->items[i];
+        if (s->kind == DL_ST_IF && s->value && strstr(dl_rule_text(ctx, s->value->span), "__name__"))
+            return &s->parts->body;
     }
+    return NULL;
 }
 
-static bool only_unwrapped(DlRuleContext *ctx, const DlCallFact *fact) {
+static bool never_run(DlRuleContext *ctx, const DlCallFact *fact) {
     const DlFunction *fn = fact->place->function;
-    const DlBlock *body = fn ? &fn->body : &dl_rule_module(ctx)->body;
-    const char *name = NULL;
-    WrapState state = SEEKING;
-    follow_wrapper(body, fact->call, &name, &state, 0);
-    return state == UNWRAPPED;
+    if (fn) return never_run_in(&fn->body, fact);
+    const DlBlock *module = &dl_rule_module(ctx)->body, *script = main_block(ctx, module);
+    return never_run_in(module, fact) || (script && never_run_in(script, fact));
+}
+
+static bool never_run_in(const DlBlock *body, const DlCallFact *fact) {
+    for (uint32_t i = 0; i < body->count; i++) {
+        const DlStmt *s = body->items[i];
+        if (s->kind != DL_ST_ASSIGN || s->value != fact->call || s->target_count != 1 ||
+            s->targets[0]->kind != DL_EX_NAME)
+            continue;
+        const char *name = s->targets[0]->name;
+        for (uint32_t j = i + 1; j < body->count; j++) {
+            const DlStmt *t = body->items[j];
+            if (stmt_runs(t, name, 0)) return false;
+            bool rebinds = t->kind == DL_ST_ASSIGN && t->target_count == 1 &&
+                           t->targets[0]->kind == DL_EX_NAME &&
+                           strcmp(t->targets[0]->name, name) == 0;
+            if (rebinds) return true;
+        }
+        return true;
+    }
+    return false;
 }
 
 static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
@@ -99,7 +144,7 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
     if (!q || (strcmp(q, "torch.nn.DataParallel") != 0 && strcmp(q, "torch.nn.parallel.DataParallel") != 0 &&
                strcmp(q, "torch.nn.parallel.data_parallel.DataParallel") != 0))
         return;
-    if (only_unwrapped(ctx, fact)) return;
+    if (never_run(ctx, fact)) return;
     dl_report_finding(ctx, &dl_rule_DL205, fact->call->span, fact->call->span,
                       "`nn.DataParallel` replicates the model and funnels every batch through "
                       "GPU 0 each step; use `DistributedDataParallel` (one process per GPU), "
