@@ -479,7 +479,14 @@ const DlValue *flow_eval_inner(Flow *F, const DlExpr *e) {
         }
         return flow_eval_binary(F, e, (const DlExpr *const *)e->items, e->item_count);
     case DL_EX_COMPARE: {
-        if (dl_ir_tests_membership_or_identity(e->name)) {
+        /* `out == None`: a tensor compared with None is False (or True for !=), a Python bool
+         * with no kernel and nothing to wait for, as `out is None` (VoiceCraft's trainer) */
+        bool with_none = false;
+        for (uint32_t i = 0; i < e->item_count; i++)
+            with_none = with_none || (e->items[i]->kind == DL_EX_CONST && e->items[i]->name &&
+                                      flow_streq(e->items[i]->name, "None"));
+        bool equality = e->name && (flow_streq(e->name, "==") || flow_streq(e->name, "!="));
+        if (dl_ir_tests_membership_or_identity(e->name) || (equality && with_none)) {
             for (uint32_t i = 0; i < e->item_count; i++) flow_eval(F, e->items[i]);
             return flow_mk(F, DL_KIND_SCALAR);
         }
