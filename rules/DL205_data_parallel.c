@@ -94,48 +94,61 @@ static bool block_runs(const DlBlock *b, const char *name, int depth) {
     return false;
 }
 
-/* `model = nn.DataParallel(net)` in the function's own block (not under an `if`; a script's
- * `if __name__ == "__main__":` block counts as its own), after which
- * nothing runs `model` or hands it on until it is bound anew (`model = model.module`) or the
- * function ends: built to load a checkpoint whose keys start with `module.` (RAFT's demo and
- * evaluate), it never scatters a batch. */
-static bool never_run_in(const DlBlock *body, const DlCallFact *fact);
+/* Where following the wrapper from its assignment got in a block. */
+typedef enum {
+    NOT_HERE, /* the assignment is not in this block */
+    RUNS,     /* something after it runs the wrapper or hands it on */
+    DROPPED,  /* the name is bound anew before anything does */
+    OPEN,     /* neither, up to the block's end: what follows the block decides */
+} Followed;
 
-/* `if __name__ == "__main__":` at a script's top level: the script's own block. */
-static const DlBlock *main_block(DlRuleContext *ctx, const DlBlock *module) {
-    for (uint32_t i = 0; i < module->count; i++) {
-        const DlStmt *s = module->items[i];
-        if (s->kind == DL_ST_IF && s->value && strstr(dl_rule_text(ctx, s->value->span), "__name__"))
-            return &s->parts->body;
-    }
-    return NULL;
+static bool rebinds(const DlStmt *s, const char *name) {
+    return s->kind == DL_ST_ASSIGN && s->target_count == 1 && s->targets[0]->kind == DL_EX_NAME &&
+           strcmp(s->targets[0]->name, name) == 0;
 }
 
+/* From the assignment `name = nn.DataParallel(...)` (the call `call`) in `b` or a block nested
+ * in it, over what runs after it: the rest of its block, then the rest of each enclosing one
+ * (a loop's whole body too, which runs again). */
+static Followed follow(const DlBlock *b, const DlExpr *call, const char **name, int depth) {
+    if (depth > 32) return NOT_HERE;
+    for (uint32_t i = 0; i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        Followed f = NOT_HERE;
+        if (s->kind == DL_ST_ASSIGN && s->value == call && s->target_count == 1 &&
+            s->targets[0]->kind == DL_EX_NAME) {
+            *name = s->targets[0]->name;
+            f = OPEN;
+        } else if (s->kind != DL_ST_DEF && s->kind != DL_ST_CLASS) {
+            const DlBlock *inner;
+            for (uint32_t k = 0; f == NOT_HERE && (inner = dl_stmt_block(s, k)); k++)
+                f = follow(inner, call, name, depth + 1);
+            bool loop = s->kind == DL_ST_FOR || s->kind == DL_ST_WHILE;
+            if (f == OPEN && loop && stmt_runs(s, *name, 0)) return RUNS;
+        }
+        if (f != OPEN) {
+            if (f != NOT_HERE) return f;
+            continue;
+        }
+        for (uint32_t j = i + 1; j < b->count; j++) {
+            if (stmt_runs(b->items[j], *name, 0)) return RUNS;
+            if (rebinds(b->items[j], *name)) return DROPPED;
+        }
+        return OPEN;
+    }
+    return NOT_HERE;
+}
+
+/* The wrapper, once built, is never run nor handed on before its name is bound anew or the
+ * function (the script) ends: built to load a checkpoint whose keys start with `module.` (RAFT's
+ * demo and evaluate) or to read such keys (SparseR-CNN's checkpoint test), it never scatters a
+ * batch. */
 static bool never_run(DlRuleContext *ctx, const DlCallFact *fact) {
     const DlFunction *fn = fact->place->function;
-    if (fn) return never_run_in(&fn->body, fact);
-    const DlBlock *module = &dl_rule_module(ctx)->body, *script = main_block(ctx, module);
-    return never_run_in(module, fact) || (script && never_run_in(script, fact));
-}
-
-static bool never_run_in(const DlBlock *body, const DlCallFact *fact) {
-    for (uint32_t i = 0; i < body->count; i++) {
-        const DlStmt *s = body->items[i];
-        if (s->kind != DL_ST_ASSIGN || s->value != fact->call || s->target_count != 1 ||
-            s->targets[0]->kind != DL_EX_NAME)
-            continue;
-        const char *name = s->targets[0]->name;
-        for (uint32_t j = i + 1; j < body->count; j++) {
-            const DlStmt *t = body->items[j];
-            if (stmt_runs(t, name, 0)) return false;
-            bool rebinds = t->kind == DL_ST_ASSIGN && t->target_count == 1 &&
-                           t->targets[0]->kind == DL_EX_NAME &&
-                           strcmp(t->targets[0]->name, name) == 0;
-            if (rebinds) return true;
-        }
-        return true;
-    }
-    return false;
+    const DlBlock *body = fn ? &fn->body : &dl_rule_module(ctx)->body;
+    const char *name = NULL;
+    Followed f = follow(body, fact->call, &name, 0);
+    return f == DROPPED || f == OPEN;
 }
 
 static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
