@@ -27,6 +27,8 @@ const DlValue *flow_as_bound(Flow *F, const char *key, const DlValue *v, const D
 /* `lin.w.weight = nn.Parameter(torch.eye(n, device=device))`, `model.head = head.cuda()`: a
  * module constructed here gets a part that is on a device. It is no longer "never moved":
  * where its other parts are is not known here (speechbrain's linear test). */
+static void note_return(Flow *F);
+
 static void placed_in_module(Flow *F, const DlExpr *target, const DlValue *v) {
     if (!(flow_is_tensor(v) || flow_is_module_like(v)) || !dl_value_on_device(v)) return;
     const DlExpr *root = target->object;
@@ -841,6 +843,7 @@ void flow_exec_stmt(Flow *F, const DlStmt *s) {
     case DL_ST_RETURN: {
         const DlValue *v = s->value ? flow_eval(F, s->value) : flow_mk(F, DL_KIND_NONE);
         F->ret = F->ret ? dl_value_join(F->arena, F->ret, v) : v;
+        note_return(F);
         F->st->dead = true;
         break;
     }
@@ -1183,6 +1186,14 @@ static bool is_triton_kernel(Flow *F, const DlFunction *fn) {
     return false;
 }
 
+/* A return (or the end of the function): after a wait for the device, nothing queued since? */
+static void note_return(Flow *F) {
+    if (F->st->dead) return;
+    const Binding *work = flow_state_find(F->st, "<device-work>");
+    F->returns++;
+    if (work && !work->value) F->waited_returns++;
+}
+
 const DlValue *dl_flow_run(const DlFlowEnv *env, const DlFunction *fn, const DlClassInfo *owner,
                            DlFlowState **out_state) {
     Flow F = {0};
@@ -1206,6 +1217,9 @@ const DlValue *dl_flow_run(const DlFlowEnv *env, const DlFunction *fn, const DlC
         for (uint32_t i = 0; i < fn->param_count; i++)
             flow_state_set(F.st, fn->params[i].name, flow_param_value(&F, fn, i));
         if (!is_triton_kernel(&F, fn)) flow_exec_block(&F, &fn->body);
+        note_return(&F); /* falling off the end */
+        if (env->returns_waited)
+            *env->returns_waited = F.returns && F.waited_returns == F.returns;
     } else {
         flow_exec_block(&F, &env->file->module->body);
     }

@@ -23,6 +23,9 @@ typedef struct DlFlowEnv {
      * the module's), a loop also the joins of its rounds; at zero the engine stops, leaving 0
      * here for the caller to report the file. */
     size_t *budget;
+    /* Summary mode: set to whether every return of the function comes after a wait for the
+     * device with no work queued since (VoiceCraft's `inference` ends with a host read). */
+    bool *returns_waited;
 } DlFlowEnv;
 
 /* The work a file may take: a few seconds at most. The largest real file measured (torch's

@@ -85,6 +85,17 @@ bool flow_touches_device(Flow *F, const DlExpr *call, const char *q, const DlVal
     return false;
 }
 
+/* The project function or method a call runs, when its summary is known. */
+static const DlFunctionInfo *project_callee(Flow *F, const DlExpr *call, const DlValue *recv,
+                                            const char *method) {
+    if (recv) return is_project_method(F, recv, method) ? dl_project_method(F->env->project, recv->cls, method) : NULL;
+    const DlExpr *callee = call->object;
+    if (!callee || callee->kind != DL_EX_NAME) return NULL;
+    const Binding *b = flow_lookup(F, callee->name);
+    const DlValue *fv = b ? b->value : NULL;
+    return fv && fv->kind == DL_KIND_FUNCTION && fv->cls ? (const DlFunctionInfo *)fv->cls : NULL;
+}
+
 /* `outputs.append(out)`: a list (or an object of unknown type, whose `append` is almost always
  * a list's) keeps a reference to the tensor; nothing is queued on the device or waited for
  * (FairMOT's test_emb.py appends each label it has just read). */
@@ -458,6 +469,12 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
     if (!waits_for_the_device && method && flow_streq(method, "generate") &&
         !is_project_method(F, recv, method))
         waits_for_the_device = true;
+    /* a project function or method that waits for the device before it returns (a decoder's
+     * `inference` ending with a host read): nothing it queued is pending after it */
+    if (!waits_for_the_device) {
+        const DlFunctionInfo *fi = project_callee(F, call, recv, method);
+        waits_for_the_device = fi && fi->returns_waited;
+    }
     bool upload = method && (flow_streq(method, "to") || flow_streq(method, "cuda"));
     /* the same copy of a tensor whose device is not known (`batch.cuda()` of a list's item):
      * from the host it waits, on the device it is the tensor itself; it queues nothing */

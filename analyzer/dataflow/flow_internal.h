@@ -72,6 +72,8 @@ typedef struct Flow {
     const DlValue *default_device; /* inside `with torch.device(d):` */
     const DlExpr *operand_tested; /* the last `a or b` / `a and b` whose `a`, a tensor on a
                                      device, it tested itself: an `if` on it is one wait */
+    uint32_t returns, waited_returns; /* the function's returns, and those after a wait with
+                                         nothing queued since (DlFlowEnv.returns_waited) */
     struct {
         const char *name;     /* a loop variable bound to elements of a tensor sequence */
         const DlStmt *loop;   /* its `for` statement */

@@ -646,8 +646,10 @@ static void summarise_file(DlProject *p, DlFileFacts *f, const DlFlowState *glob
         /* the run's intermediate values die with it; only the summary is kept */
         DlArena scratch;
         dl_arena_init(&scratch);
-        DlFlowEnv env = {p, f, &scratch, NULL, globals, p, NULL, 0, &budget};
+        bool waited = false;
+        DlFlowEnv env = {p, f, &scratch, NULL, globals, p, NULL, 0, &budget, &waited};
         fi->ret = dl_value_persist(keep, dl_flow_run(&env, fi->fn, fi->owner, NULL));
+        fi->returns_waited = waited;
         dl_arena_release(&scratch);
     }
     dl_project_note_reads(was);
@@ -1068,7 +1070,7 @@ static void class_attributes(DlProject *p, DlFileFacts *f, DlClassInfo *c,
     c->attrs_busy = true;
     DlArena scratch;
     dl_arena_init(&scratch);
-    DlFlowEnv env = {p, f, &scratch, NULL, globals, p, NULL, 0, budget};
+    DlFlowEnv env = {p, f, &scratch, NULL, globals, p, NULL, 0, budget, NULL};
     DlFlowState *st = NULL;
     dl_flow_run(&env, init->fn, c, &st);
     DlAttr *attrs = NULL;
@@ -1146,7 +1148,7 @@ static void compute_class_attributes(DlProject *p, DlFlowState *const *globals) 
 static DlFlowState *file_globals(DlProject *p, DlFileFacts *f, DlArena *keep) {
     DlReadSet *was = note_reads_of(f);
     size_t budget = DL_FLOW_BUDGET;
-    DlFlowEnv env = {p, f, keep, NULL, NULL, p, NULL, 0, &budget};
+    DlFlowEnv env = {p, f, keep, NULL, NULL, p, NULL, 0, &budget, NULL};
     DlFlowState *st = NULL;
     dl_flow_run(&env, NULL, NULL, &st);
     dl_project_note_reads(was);

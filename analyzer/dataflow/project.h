@@ -69,6 +69,8 @@ typedef struct DlFunctionInfo {
     const DlClassInfo *owner;
     const DlValue *ret; /* joined return value; NULL = not computed / unknown */
     bool collate_with_workers; /* the collate_fn of a DataLoader with num_workers > 0 */
+    bool returns_waited; /* waits for the device before every return, nothing queued since
+                            (DlFlowEnv.returns_waited): a call of it is a wait (DL203) */
 } DlFunctionInfo;
 
 /* name -> qualified name ("nn" -> "torch.nn", "zeros" -> "torch.zeros"), one table per file */

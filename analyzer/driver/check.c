@@ -924,7 +924,8 @@ static void analyse_file(Run *run, FileJob *job) {
     DlReadSet *was = dl_project_note_reads(&reads);
     size_t budget = DL_FLOW_BUDGET;
     DlFlowEnv env = {&run->project, facts, &scratch, &ctx, NULL, NULL,
-                     job->settings->device_names, job->settings->device_name_count, &budget};
+                     job->settings->device_names, job->settings->device_name_count, &budget,
+                     NULL};
     DlFlowState *globals = NULL;
     dl_flow_run(&env, NULL, NULL, &globals);
     env.globals = globals;
