@@ -30,7 +30,12 @@ static const char doc[] =
     "- the model is not on a device (everything on the CPU), or its device is unknown;\n"
     "- a Lightning `training_step` (Lightning moves the batch itself);\n"
     "- a dict batch's text fields (`batch[\"prompt\"]`, `\"caption\"`, `\"text\"`, `\"path\"`...),\n"
-    "  which are collated into lists of strings.\n";
+    "  which are collated into lists of strings;\n"
+    "- the loader's dataset is a `TensorDataset` of tensors already on the device, whose\n"
+    "  batches are there too;\n"
+    "- the model's forward moves or converts that input itself (`labels.to(x.device)`,\n"
+    "  `torch.from_numpy(waves[i])`), or reads it only on the host (lengths for\n"
+    "  `pack_padded_sequence`).\n";
 
 /* `x = x.to(device)` as the first statement of the loop that binds `x`. */
 static DlFix *move_fix(DlRuleContext *ctx, const DlMeetFact *fact, const DlOperand *cpu,

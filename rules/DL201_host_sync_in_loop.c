@@ -33,7 +33,8 @@ static const char doc[] =
     "## When it does not fire\n"
     "- under a periodic guard (`if step % N == 0:`, `if i == 0:`) or once per epoch, before or\n"
     "  after the batch loop (an epoch loop that steps only a learning-rate scheduler,\n"
-    "  `scheduler.step()`, is not a training loop of its own);\n"
+    "  `scheduler.step()`, is not a training loop of its own); in a branch that leaves the loop\n"
+    "  or the program (ending with `break`, `return`, `raise`, `sys.exit()`), which runs once;\n"
     "- on CPU tensors, or tensors whose device is unknown;\n"
     "- in a test (`test_*`, `_test_*`, a method of a `Test*` class), in a loop that runs\n"
     "  `backward()` with no optimizer step: it checks gradients case by case, it does not\n"
@@ -41,8 +42,10 @@ static const char doc[] =
     "- in a loop that steps an environment with the policy's choice (`env.step(action)`):\n"
     "  the simulator reads it on the host every step;\n"
     "- `.detach()`, arithmetic and accumulation on the device (no sync);\n"
-    "- `if \"mask\" in batch:`, `if x is None:`: membership and identity tests give a Python\n"
-    "  bool without reading the device.\n";
+    "- `if \"mask\" in batch:`, `if x is None:`, `if out == None:`: membership and identity\n"
+    "  tests, and comparisons with None, give a Python bool without reading the device;\n"
+    "- code under `if False:` or `if 0:`, which never runs.\n\n"
+    "`if torch.isnan(loss) or torch.isinf(loss):` is one finding, at the first operand.\n";
 
 static void on_sync(DlRuleContext *ctx, const DlSyncFact *fact) {
     extern const DlRule dl_rule_DL201;
