@@ -102,9 +102,28 @@ typedef enum {
     OPEN,     /* neither, up to the block's end: what follows the block decides */
 } Followed;
 
+/* `name = ...`, `name, other = ...` */
 static bool rebinds(const DlStmt *s, const char *name) {
-    return s->kind == DL_ST_ASSIGN && s->target_count == 1 && s->targets[0]->kind == DL_EX_NAME &&
-           strcmp(s->targets[0]->name, name) == 0;
+    if (s->kind != DL_ST_ASSIGN) return false;
+    for (uint32_t t = 0; t < s->target_count; t++) {
+        const DlExpr *e = s->targets[t];
+        if (e->kind == DL_EX_NAME && strcmp(e->name, name) == 0) return true;
+        for (uint32_t i = 0; (e->kind == DL_EX_TUPLE || e->kind == DL_EX_LIST) && i < e->item_count; i++)
+            if (e->items[i]->kind == DL_EX_NAME && strcmp(e->items[i]->name, name) == 0) return true;
+    }
+    return false;
+}
+
+/* The statements of `b` from `from` on, until one runs the wrapper or binds its name anew;
+ * the wrapper's own assignment (reached again in a loop) is skipped. */
+static Followed scan_after(const DlBlock *b, uint32_t from, const char *name, const DlExpr *call) {
+    for (uint32_t j = from; j < b->count; j++) {
+        const DlStmt *t = b->items[j];
+        if (t->kind == DL_ST_ASSIGN && t->value == call) continue;
+        if (stmt_runs(t, name, 0)) return RUNS;
+        if (rebinds(t, name)) return DROPPED;
+    }
+    return OPEN;
 }
 
 /* From the assignment `name = nn.DataParallel(...)` (the call `call`) in `b` or a block nested
@@ -123,18 +142,18 @@ static Followed follow(const DlBlock *b, const DlExpr *call, const char **name, 
             const DlBlock *inner;
             for (uint32_t k = 0; f == NOT_HERE && (inner = dl_stmt_block(s, k)); k++)
                 f = follow(inner, call, name, depth + 1);
+            /* a loop comes back: its condition, then its body from the top */
             bool loop = s->kind == DL_ST_FOR || s->kind == DL_ST_WHILE;
-            if (f == OPEN && loop && stmt_runs(s, *name, 0)) return RUNS;
+            if (f == OPEN && loop &&
+                (runs_or_escapes(s->value, *name, false, 0) ||
+                 scan_after(&s->parts->body, 0, *name, call) == RUNS))
+                return RUNS;
         }
         if (f != OPEN) {
             if (f != NOT_HERE) return f;
             continue;
         }
-        for (uint32_t j = i + 1; j < b->count; j++) {
-            if (stmt_runs(b->items[j], *name, 0)) return RUNS;
-            if (rebinds(b->items[j], *name)) return DROPPED;
-        }
-        return OPEN;
+        return scan_after(b, i + 1, *name, call);
     }
     return NOT_HERE;
 }
