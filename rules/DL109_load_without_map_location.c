@@ -44,7 +44,9 @@ static const char doc[] =
     "  `'{}.pkl'.format(best_epoch)` loaded), and not bound anew since (the best epoch saved,\n"
     "  then reloaded), or Lightning's `checkpoint_callback.best_model_path`;\n"
     "- the file writes that checkpoint itself from the CPU: `torch.save(net.cpu().state_dict(),\n"
-    "  save_path)` anywhere in it, the load's path written the same way (`save_path`).\n";
+    "  save_path)` anywhere in it, or of a tensor made there (`torch.from_numpy(a)`, a factory\n"
+    "  or `torch.stack` with no device, a name bound to one, a dict of them), the load's path\n"
+    "  written the same way (`save_path`).\n";
 
 /* The file checks for a GPU or picks a device (test functions aside): code meant to run with
  * or without one. */
@@ -185,6 +187,40 @@ static bool written_by_this_run(DlRuleContext *ctx, const DlCallFact *fact) {
 
 /* Anywhere in the file (functions and classes too): `torch.save(net.cpu().state_dict(), path)`
  * with `path` written as `want`, a checkpoint written from the CPU. */
+/* Is `obj`, saved by a statement of `b` before `before`, made on the CPU? `x.cpu()`; a torch
+ * factory or conversion with no device in it (`torch.from_numpy(a)`, `torch.empty(n, k)`,
+ * `torch.stack([torch.tensor(r) for r in rows])`: ogb's preprocessing, recognize-anything's
+ * logit cache); a name last bound in `b` to one of those; a dict, list or tuple of them. */
+static bool made_on_the_cpu(DlRuleContext *ctx, const DlExpr *obj, const DlBlock *b,
+                            uint32_t before, int depth) {
+    if (!obj || depth > 4) return false;
+    const char *text = dl_rule_text(ctx, obj->span);
+    if (strstr(text, ".cpu()")) return true;
+    if (obj->kind == DL_EX_DICT || obj->kind == DL_EX_LIST || obj->kind == DL_EX_TUPLE) {
+        bool dict = obj->kind == DL_EX_DICT;
+        for (uint32_t i = dict ? 1 : 0; i < obj->item_count; i += dict ? 2 : 1)
+            if (!made_on_the_cpu(ctx, obj->items[i], b, before, depth + 1)) return false;
+        return obj->item_count > 0;
+    }
+    if (obj->kind == DL_EX_NAME) {
+        for (uint32_t j = before; j-- > 0;) {
+            const DlStmt *s = b->items[j];
+            if (s->kind == DL_ST_ASSIGN && s->target_count == 1 &&
+                s->targets[0]->kind == DL_EX_NAME && strcmp(s->targets[0]->name, obj->name) == 0)
+                return made_on_the_cpu(ctx, s->value, b, j, depth + 1);
+        }
+        return false;
+    }
+    if (obj->kind != DL_EX_CALL || strncmp(text, "torch.", 6) != 0) return false;
+    static const char *const makers[] = {"from_numpy", "tensor", "as_tensor", "stack", "cat",
+                                         "empty",      "zeros",  "ones",      "full",  NULL};
+    const char *callee = obj->object ? obj->object->name : NULL;
+    bool maker = false;
+    for (const char *const *m = makers; callee && *m && !maker; m++)
+        maker = strcmp(callee, *m) == 0;
+    return maker && !strstr(text, "cuda") && !strstr(text, "device") && !strstr(text, ".to(");
+}
+
 static bool saves_from_the_cpu(DlRuleContext *ctx, const DlBlock *b, const char *want,
                                int depth) {
     if (depth > 32) return false;
@@ -201,7 +237,7 @@ static bool saves_from_the_cpu(DlRuleContext *ctx, const DlBlock *b, const char 
             const DlExpr *obj = dl_ir_positional(s->value, 0);
             const DlExpr *path = dl_ir_positional(s->value, 1);
             if (obj && path && strcmp(dl_rule_text(ctx, path->span), want) == 0 &&
-                strstr(dl_rule_text(ctx, obj->span), ".cpu()"))
+                made_on_the_cpu(ctx, obj, b, i, 0))
                 return true;
         }
         const DlBlock *inner;
