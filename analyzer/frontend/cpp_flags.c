@@ -120,8 +120,12 @@ static const char *const header_exts[] = {"h", "hh", "hpp", "hxx", "h++", "cuh",
 static const char *const source_exts[] = {"c",  "cc", "cpp", "cxx", "c++", "C", "cp",
                                           "cu", "m",  "mm",  "o",   "obj", NULL};
 
-static bool is_header(const char *path) {
+bool dl_cpp_is_header_path(const char *path) {
     return is_one_of(extension(path), header_exts);
+}
+
+static bool is_header(const char *path) {
+    return dl_cpp_is_header_path(path);
 }
 
 static bool is_cuda_ext(const char *path) {

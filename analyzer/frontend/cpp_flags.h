@@ -45,6 +45,9 @@ bool dl_cpp_compile_command(const char *file, const char *db_dir, DlCompileComma
                             char **error);
 void dl_cpp_compile_command_free(DlCompileCommand *c);
 
+/* A header's extension (.h .hh .hpp .hxx .h++ .cuh .inl). */
+bool dl_cpp_is_header_path(const char *path);
+
 /* The CUDA toolkit the CUDA flags point at: $CUDA_HOME, $CUDA_PATH, then /usr/local/cuda (the
  * first that has include/cuda.h); NULL if none, else malloc'ed. */
 char *dl_cpp_cuda_path(void);

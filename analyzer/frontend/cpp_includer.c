@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "core/vec.h"
+#include "frontend/cpp_flags.h" /* dl_cpp_is_header_path */
 
 enum {
     MAX_SOURCE_BYTES = 2 << 20, /* a generated or amalgamated file: not an includer worth it */
@@ -32,11 +33,6 @@ static bool is_one_of(const char *s, const char *const *list) {
     for (size_t i = 0; list[i]; i++)
         if (strcmp(s, list[i]) == 0) return true;
     return false;
-}
-
-bool dl_cpp_is_header_path(const char *path) {
-    static const char *const exts[] = {"h", "hh", "hpp", "hxx", "h++", "cuh", "inl", NULL};
-    return is_one_of(extension(path), exts);
 }
 
 static bool is_source_path(const char *path) {

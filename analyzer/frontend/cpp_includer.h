@@ -15,11 +15,8 @@
 #define DL_FRONTEND_CPP_INCLUDER_H
 #include <stdbool.h>
 
-/* A header's extension (.h .hh .hpp .hxx .h++ .cuh .inl). */
-bool dl_cpp_is_header_path(const char *path);
-
-/* The absolute path (malloc'ed) of the best includer of
- * `header_path` as above, or NULL when none names it. */
+/* The absolute path (malloc'ed) of the best includer of `header_path` as above, or NULL when
+ * none names it. */
 char *dl_cpp_find_includer(const char *header_path);
 
 #endif

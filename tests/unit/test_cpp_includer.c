@@ -3,6 +3,7 @@
  * it), through headers that include it, and none when nothing names it. */
 #define _GNU_SOURCE /* nftw (temp_dirs.h), vasprintf */
 #include "frontend/cpp_includer.h"
+#include "frontend/cpp_flags.h" /* dl_cpp_is_header_path */
 
 #include <criterion/criterion.h>
 #include <stdarg.h>
