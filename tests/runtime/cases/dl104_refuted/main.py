@@ -1,17 +1,29 @@
-"""DL104 refuted: the dataset already holds its tensors on the device."""
+"""DL104 refuted: the dataset already holds its tensors on the device (its own __getitem__
+returns slices of them), which the static check does not follow: it takes a dataset's items for
+CPU tensors."""
 import os
 
 import torch
 import torch.nn as nn
+from torch.utils.data import DataLoader, Dataset
 
 device = torch.device(os.environ.get("DEVLINT_TEST_DEVICE", "meta"))
 
-from torch.utils.data import DataLoader, TensorDataset
+
+class OnDevice(Dataset):
+    def __init__(self, n):
+        self.inputs = torch.randn(n, 4, device=device)
+        self.targets = torch.randn(n, 4, device=device)
+
+    def __len__(self):
+        return len(self.inputs)
+
+    def __getitem__(self, i):
+        return self.inputs[i], self.targets[i]
 
 
 def main():
-    data = TensorDataset(torch.randn(8, 4, device=device), torch.randn(8, 4, device=device))
-    loader = DataLoader(data, batch_size=4)
+    loader = DataLoader(OnDevice(8), batch_size=4)
     model = nn.Linear(4, 4).to(device)
     for inputs, targets in loader:
         preds = model(inputs)  # verdict: DL104 refuted
