@@ -135,9 +135,11 @@ static bool is_statement_keyword(const char *s, size_t len, size_t i) {
     return false;
 }
 
-/* The offset of the `]` matching the `[` at `open`, or 0. */
+/* The offset of the `]` matching the `[` at `open`, or 0 (also when it is not within 64 KiB:
+ * a file of unclosed annotations must not cost a scan to its end for each). */
 static size_t matching_bracket(const char *s, size_t len, size_t open) {
     int depth = 0;
+    if (len - open > 65536) len = open + 65536;
     for (size_t i = open; i < len;) {
         size_t past = skip_string_or_comment(s, len, i);
         if (past != i) {
