@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dataflow/torch_api.h"
 #include "rules/facts.h"
 #include "rules/fixes.h"
 
@@ -215,9 +216,7 @@ static bool made_on_the_cpu(DlRuleContext *ctx, const DlExpr *obj, const DlBlock
     static const char *const makers[] = {"from_numpy", "tensor", "as_tensor", "stack", "cat",
                                          "empty",      "zeros",  "ones",      "full",  NULL};
     const char *callee = obj->object ? obj->object->name : NULL;
-    bool maker = false;
-    for (const char *const *m = makers; callee && *m && !maker; m++)
-        maker = strcmp(callee, *m) == 0;
+    bool maker = callee && dl_name_in_list(callee, makers);
     return maker && !strstr(text, "cuda") && !strstr(text, "device") && !strstr(text, ".to(");
 }
 

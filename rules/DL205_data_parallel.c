@@ -3,6 +3,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "dataflow/torch_api.h"
 #include "rules/facts.h"
 
 static const char doc[] =
@@ -36,9 +37,7 @@ static bool leaves_the_wrapper(const char *attr) {
     static const char *const names[] = {"module",     "load_state_dict", "state_dict",
                                         "parameters", "named_parameters", "modules",
                                         "children",   "buffers",          NULL};
-    for (const char *const *n = names; *n; n++)
-        if (strcmp(attr, *n) == 0) return true;
-    return false;
+    return dl_name_in_list(attr, names);
 }
 
 /* Does `e` run the wrapper held in `name`, or hand it on (where it may run)? Every use but

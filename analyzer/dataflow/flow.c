@@ -24,11 +24,11 @@ const DlValue *flow_as_bound(Flow *F, const char *key, const DlValue *v, const D
     return c;
 }
 
+static void note_return(Flow *F);
+
 /* `lin.w.weight = nn.Parameter(torch.eye(n, device=device))`, `model.head = head.cuda()`: a
  * module constructed here gets a part that is on a device. It is no longer "never moved":
  * where its other parts are is not known here (speechbrain's linear test). */
-static void note_return(Flow *F);
-
 static void placed_in_module(Flow *F, const DlExpr *target, const DlValue *v) {
     if (!(flow_is_tensor(v) || flow_is_module_like(v)) || !dl_value_on_device(v)) return;
     const DlExpr *root = target->object;

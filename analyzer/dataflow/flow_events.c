@@ -37,11 +37,17 @@ bool flow_metadata_method(const char *m) {
            strncmp(m, "_register_", 10) == 0;
 }
 
-/* `recv.name(...)` calls a method the project defines for recv's class (or a project base). */
-static bool is_project_method(Flow *F, const DlValue *recv, const char *name) {
+/* The method the project defines for recv's class (or a project base) that `recv.name(...)`
+ * calls, or NULL. */
+static const DlFunctionInfo *project_method_of(Flow *F, const DlValue *recv, const char *name) {
     return recv && recv->cls && name &&
-           (recv->kind == DL_KIND_MODULE || recv->kind == DL_KIND_INSTANCE) &&
-           dl_project_method(F->env->project, recv->cls, name) != NULL;
+                   (recv->kind == DL_KIND_MODULE || recv->kind == DL_KIND_INSTANCE)
+               ? dl_project_method(F->env->project, recv->cls, name)
+               : NULL;
+}
+
+static bool is_project_method(Flow *F, const DlValue *recv, const char *name) {
+    return project_method_of(F, recv, name) != NULL;
 }
 
 /* Does the call queue device work? It makes a value on a device, or runs a module, a method
@@ -88,7 +94,7 @@ bool flow_touches_device(Flow *F, const DlExpr *call, const char *q, const DlVal
 /* The project function or method a call runs, when its summary is known. */
 static const DlFunctionInfo *project_callee(Flow *F, const DlExpr *call, const DlValue *recv,
                                             const char *method) {
-    if (recv) return is_project_method(F, recv, method) ? dl_project_method(F->env->project, recv->cls, method) : NULL;
+    if (recv) return project_method_of(F, recv, method);
     const DlExpr *callee = call->object;
     if (!callee || callee->kind != DL_EX_NAME) return NULL;
     const Binding *b = flow_lookup(F, callee->name);

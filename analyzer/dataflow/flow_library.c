@@ -520,18 +520,17 @@ static const DlValue *tensor_dataset(Flow *F, const DlExpr *call, const DlValue 
     DlValue *d = flow_loader_value(F, call->span);
     if (!call->arg_count) return d;
     const DlValue **items = dl_arena_alloc(F->arena, call->arg_count * sizeof *items);
+    const DlValue *elem = NULL;
     for (uint32_t i = 0; i < call->arg_count; i++) {
         if (call->args[i].keyword || !flow_is_tensor(argv[i]) ||
             !dl_value_on_kernel_device(argv[i]))
             return d;
         items[i] = argv[i];
+        elem = elem ? dl_value_join(F->arena, elem, argv[i]) : argv[i];
     }
     DlValue *batch = flow_mk(F, DL_KIND_SEQ);
     batch->items = items;
     batch->item_count = call->arg_count;
-    const DlValue *elem = NULL;
-    for (uint32_t i = 0; i < call->arg_count; i++)
-        elem = elem ? dl_value_join(F->arena, elem, items[i]) : items[i];
     batch->elem = elem;
     batch->dev_span = call->span;
     d->elem = batch;
