@@ -208,6 +208,24 @@ static char *dl_path_join(const char *dir, const char *name) {
     return out;
 }
 
+const char *dl_path_base(const char *path) {
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+const char *dl_path_extension(const char *path) {
+    const char *dot = strrchr(dl_path_base(path), '.');
+    return dot ? dot + 1 : "";
+}
+
+char *dl_path_dir(const char *path) {
+    const char *slash = strrchr(path, '/');
+    if (!slash) return dl_xstrdup(".");
+    char *dir = strndup(path, slash == path ? 1 : (size_t)(slash - path));
+    if (!dir) abort();
+    return dir;
+}
+
 DlFileKind dl_file_kind(const char *path) {
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;

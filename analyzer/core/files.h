@@ -69,6 +69,13 @@ bool dl_is_dir(const char *path);
 /* mkdir -p: true when `dir` exists as a directory afterwards. */
 bool dl_make_dirs(const char *dir);
 
+/* A path's last component ("a/b.cu" -> "b.cu"), and that component's extension without its
+ * dot ("cu"; "" when none). Both point into `path`. */
+const char *dl_path_base(const char *path);
+const char *dl_path_extension(const char *path);
+/* The directory part of `path`, malloc'ed: "a/b.cu" -> "a", "/b" -> "/", "b" -> ".". */
+char *dl_path_dir(const char *path);
+
 /* strdup / asprintf that abort on out-of-memory, like the rest of devlint's allocations. */
 char *dl_xstrdup(const char *s);
 char *dl_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

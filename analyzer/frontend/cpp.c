@@ -1737,10 +1737,9 @@ static char *fatal_error(CXTranslationUnit tu, const char *path, MissingHeader *
 
 /* Errors that are not fatal: the compiler kept going, but declarations it could not type (a
  * libtorch of another version, a flag missing) may have lost their bodies. Said, not hidden:
- * NULL when there are none, else "N compile errors, the first at FILE:LINE: MESSAGE ...". */
-/* The compile errors of `tu` as a message (NULL: none), their number in *count. Errors in
- * `ignored` (the includer a header is read inside: its own code cannot change what the header
- * declares) are not counted. */
+ * NULL when there are none, else "N compile errors, the first at FILE:LINE: MESSAGE ...", their
+ * number in *count. Errors in `ignored` (the includer a header is read inside: its own code
+ * cannot change what the header declares) are not counted. */
 static char *compile_errors(CXTranslationUnit tu, CXFile ignored, unsigned *count) {
     unsigned n = clang_getNumDiagnostics(tu), errors = 0;
     char *first = NULL;

@@ -105,23 +105,12 @@ static char *dir_name(const char *abs) {
     return dir;
 }
 
-static const char *base_name(const char *path) {
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
-}
-
-/* The extension without its dot ("" when none), of the last path component. */
-static const char *extension(const char *path) {
-    const char *dot = strrchr(base_name(path), '.');
-    return dot ? dot + 1 : "";
-}
-
 static const char *const header_exts[] = {"h", "hh", "hpp", "hxx", "h++", "cuh", "inl", NULL};
 static const char *const source_exts[] = {"c",  "cc", "cpp", "cxx", "c++", "C", "cp",
                                           "cu", "m",  "mm",  "o",   "obj", NULL};
 
 bool dl_cpp_is_header_path(const char *path) {
-    return is_one_of(extension(path), header_exts);
+    return is_one_of(dl_path_extension(path), header_exts);
 }
 
 static bool is_header(const char *path) {
@@ -129,7 +118,7 @@ static bool is_header(const char *path) {
 }
 
 static bool is_cuda_ext(const char *path) {
-    const char *ext = extension(path);
+    const char *ext = dl_path_extension(path);
     return strcmp(ext, "cu") == 0 || strcmp(ext, "cuh") == 0;
 }
 
@@ -603,7 +592,7 @@ static bool drop_joined(const char *a) {
 /* A positional argument: the source file, or another input (object, source) that would make a
  * second job. Anything else (rare: a value of a flag we do not know) is kept. */
 static bool is_input(const char *a) {
-    return is_one_of(extension(a), source_exts) || is_header(a);
+    return is_one_of(dl_path_extension(a), source_exts) || is_header(a);
 }
 
 /* gcc or clang: the arguments after the compiler, cleaned. *lang: the last -x value. */
@@ -774,11 +763,11 @@ static bool is_launcher(const char *name) {
 static void command_from_entry(const Db *db, const DbEntry *e, const char *real,
                                DlCompileCommand *out) {
     size_t compiler = 0;
-    while (compiler + 1 < e->argc && is_launcher(base_name(e->argv[compiler])))
+    while (compiler + 1 < e->argc && is_launcher(dl_path_base(e->argv[compiler])))
         compiler++;
     ArgVec flags = {0};
     const char *lang = NULL;
-    if (strstr(base_name(e->argv[compiler]), "nvcc"))
+    if (strstr(dl_path_base(e->argv[compiler]), "nvcc"))
         translate_nvcc(e, compiler + 1, &flags, &lang);
     else
         translate_gcc(e, compiler + 1, &flags, &lang);
@@ -792,7 +781,7 @@ static void command_from_entry(const Db *db, const DbEntry *e, const char *real,
         add_cuda_host_flags(&args);
     } else if (lang || is_header(real)) {
         push(&args, "-x");
-        push(&args, lang ? lang : strcmp(extension(e->file), "c") == 0 ? "c" : "c++");
+        push(&args, lang ? lang : strcmp(dl_path_extension(e->file), "c") == 0 ? "c" : "c++");
     }
     for (size_t i = 0; i < flags.len; i++)
         push_owned(&args, flags.items[i]);
@@ -811,9 +800,9 @@ static size_t common_dirs(const char *a, const char *b) {
 }
 
 static bool same_stem(const char *a, const char *b) {
-    const char *an = base_name(a), *bn = base_name(b);
-    size_t al = strlen(an) - (strlen(extension(an)) + (strchr(an, '.') ? 1 : 0));
-    size_t bl = strlen(bn) - (strlen(extension(bn)) + (strchr(bn, '.') ? 1 : 0));
+    const char *an = dl_path_base(a), *bn = dl_path_base(b);
+    size_t al = strlen(an) - (strlen(dl_path_extension(an)) + (strchr(an, '.') ? 1 : 0));
+    size_t bl = strlen(bn) - (strlen(dl_path_extension(bn)) + (strchr(bn, '.') ? 1 : 0));
     return al == bl && strncmp(an, bn, al) == 0;
 }
 
@@ -828,7 +817,7 @@ static const DbEntry *nearest_source(const Db *db, const char *real) {
         const DbEntry *e = &db->entries.items[i];
         if (is_header(e->file)) continue;
         /* devlint checks headers for libtorch code: a C file's command would parse it as C */
-        if (strcmp(extension(e->file), "c") == 0) continue;
+        if (strcmp(dl_path_extension(e->file), "c") == 0) continue;
         size_t common = common_dirs(real, e->file);
         bool stem = same_stem(real, e->file);
         if (common > best_common || (common == best_common && best && stem && !best_stem)) {

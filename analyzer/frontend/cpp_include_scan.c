@@ -222,14 +222,6 @@ static bool is_file(const Scan *s, const char *path) {
     return dl_stat_memo_stat(s->stats, path, &st) == 0 && !S_ISDIR(st.st_mode);
 }
 
-static char *dir_of(const char *path) {
-    const char *slash = strrchr(path, '/');
-    if (!slash) return dl_xstrdup(".");
-    char *dir = strndup(path, slash == path ? 1 : (size_t)(slash - path));
-    if (!dir) abort();
-    return dir;
-}
-
 /* Where `name` is found (the includer's directory, the main file's, the command's, the
  * machine's), or NULL: nowhere. */
 static char *find_header(const Scan *s, const char *name, const char *includer_dir) {
@@ -384,9 +376,6 @@ typedef struct Include {
 
 typedef DL_VEC(Include) IncludeVec;
 
-static const char *skip_literal(const char *p, const char *end);
-static bool starts_char_literal(const char *text, const char *p);
-
 /* Whether a macro's replacement list (what follows its name) opens more parentheses than it
  * closes (`TORCH_CHECK(x.is_cuda(), #x "unterminated`): where the macro is used, the compiler
  * gathers the arguments of the call it leaves open over the lines after it, and an #include
@@ -397,8 +386,8 @@ static bool replacement_opens_parentheses(Cursor c) {
     if (c.p < c.end && *c.p == '(') /* a function-like macro's parameters */
         while (c.p < c.end && *c.p++ != ')') {}
     while (c.p < c.end) {
-        if (*c.p == '"' || (*c.p == '\'' && starts_char_literal(text, c.p))) {
-            c.p = skip_literal(c.p, c.end);
+        if (*c.p == '"' || (*c.p == '\'' && dl_cpp_starts_char_literal(text, c.p))) {
+            c.p = dl_cpp_literal_end(c.p, c.end);
             continue;
         }
         if (*c.p == '(') open++;
@@ -474,26 +463,6 @@ static bool directive(Conditionals *k, Cursor c, unsigned line, bool in_parens,
     return true;
 }
 
-/* Whether the `'` at `p` starts a character literal rather than separating digits (1'000,
- * 0x7f'ff): a separator is inside a number, whose token starts with a digit; `L'x'`, `u8'x'`
- * and `name'` (an unterminated literal the compiler reads as one) start with a letter. */
-static bool starts_char_literal(const char *text, const char *p) {
-    const char *q = p;
-    while (q > text && (isalnum((unsigned char)q[-1]) || q[-1] == '_' || q[-1] == '.' ||
-                        q[-1] == '\''))
-        q--;
-    return q == p || !isdigit((unsigned char)*q);
-}
-
-/* Past a string or character literal opening at `p` (its quote): at its closing quote or,
- * unterminated, at the end of the line. */
-static const char *skip_literal(const char *p, const char *end) {
-    char quote = *p;
-    for (p++; p < end && *p != quote && *p != '\n' && *p != '\r'; p++)
-        if (*p == '\\' && p + 1 < end && p[1] != '\n' && p[1] != '\r') p++;
-    return p < end && *p == quote ? p + 1 : p;
-}
-
 /* The end of a directive's line: its line terminator, past lines spliced with a backslash. */
 static const char *directive_end(const char *hash, const char *end) {
     for (const char *p = hash + 1; p < end; p++) {
@@ -505,12 +474,6 @@ static const char *directive_end(const char *hash, const char *end) {
     return end;
 }
 
-/* The end of the block comment opening at `p` if it closes before `end`, else NULL. */
-static const char *block_comment_end(const char *p, const char *end) {
-    for (p += 2; p + 1 < end; p++)
-        if (p[0] == '*' && p[1] == '/') return p + 2;
-    return NULL;
-}
 
 /* A directive's text as the preprocessor reads it: lines spliced with a backslash joined, a
  * comment that closes within it a space, the text from a comment that does not (or a line
@@ -523,12 +486,12 @@ static char *directive_text(const char *p, const char *eol, size_t *len) {
         if (p[0] == '\\' && p + 1 < eol && (p[1] == '\n' || p[1] == '\r')) {
             p += p[1] == '\r' && p + 2 < eol && p[2] == '\n' ? 3 : 2;
         } else if (*p == '"' || *p == '\'') {
-            const char *after = skip_literal(p, eol);
+            const char *after = dl_cpp_literal_end(p, eol);
             memcpy(out + n, p, (size_t)(after - p));
             n += (size_t)(after - p);
             p = after;
         } else if (p[0] == '/' && p + 1 < eol && p[1] == '*') {
-            const char *close = block_comment_end(p, eol);
+            const char *close = dl_cpp_block_comment_end(p, eol);
             if (!close) break;
             out[n++] = ' ';
             p = close;
@@ -596,9 +559,9 @@ static bool collect_includes(const char *text, size_t len, unsigned defined, Inc
                  * of the file, as the compiler reads it): the scan does not follow that */
                 if (p[0] == 'R' && p + 1 < eol && p[1] == '"') return false;
                 if (*p == '"' || *p == '\'') {
-                    p = skip_literal(p, eol);
+                    p = dl_cpp_literal_end(p, eol);
                 } else if (p[0] == '/' && p + 1 < eol && p[1] == '*' &&
-                           (close = block_comment_end(p, eol)) != NULL) {
+                           (close = dl_cpp_block_comment_end(p, eol)) != NULL) {
                     for (; p < close; p++)
                         if (*p == '\n') line++;
                 } else if (p[0] == '/' && p + 1 < eol && (p[1] == '*' || p[1] == '/')) {
@@ -620,8 +583,8 @@ static bool collect_includes(const char *text, size_t len, unsigned defined, Inc
             if (raw) {
                 for (; p < raw; p++)
                     if (*p == '\n') line++;
-            } else if (ch == '"' || (ch == '\'' && starts_char_literal(text, p))) {
-                p = skip_literal(p, end);
+            } else if (ch == '"' || (ch == '\'' && dl_cpp_starts_char_literal(text, p))) {
+                p = dl_cpp_literal_end(p, end);
             } else {
                 if (ch == '(') parens++;
                 else if (ch == ')' && parens) parens--;
@@ -645,7 +608,7 @@ static bool scan_file(Scan *s, const char *path, const char *text, size_t len, i
         free_includes(&includes);
         return false;
     }
-    char *includer_dir = dir_of(path);
+    char *includer_dir = dl_path_dir(path);
     bool missing = false;
     for (size_t i = 0; i < includes.len && !missing && *understood; i++) {
         Include *inc = &includes.items[i];
@@ -705,7 +668,7 @@ bool dl_cpp_include_scan(const char *path, const char *text, size_t len, char *c
             s.search_hash = dl_hash_bytes(s.command_dirs.items[i],
                                           strlen(s.command_dirs.items[i]) + 1, s.search_hash);
         add_machine_dirs(&s);
-        char *main_dir = dir_of(path);
+        char *main_dir = dl_path_dir(path);
         s.main_dir = main_dir;
         hash_set_add(&s.opened, dl_hash_bytes(path, strlen(path), 0) | 1);
         bool understood = true, missing = false;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/files.h"
 #include "core/vec.h"
 #include "frontend/cpp_flags.h" /* dl_cpp_is_header_path */
 
@@ -19,16 +20,6 @@ enum {
     MAX_HEADER_CHAIN = 3,
 };
 
-static const char *base_name(const char *path) {
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
-}
-
-static const char *extension(const char *path) {
-    const char *dot = strrchr(base_name(path), '.');
-    return dot ? dot + 1 : "";
-}
-
 static bool is_one_of(const char *s, const char *const *list) {
     for (size_t i = 0; list[i]; i++)
         if (strcmp(s, list[i]) == 0) return true;
@@ -37,20 +28,13 @@ static bool is_one_of(const char *s, const char *const *list) {
 
 static bool is_source_path(const char *path) {
     static const char *const exts[] = {"cu", "cpp", "cc", "cxx", "c++", NULL};
-    return is_one_of(extension(path), exts);
+    return is_one_of(dl_path_extension(path), exts);
 }
 
 /* The length of a file name's stem ("foo" of foo.cuh). */
 static size_t stem_length(const char *name) {
     const char *dot = strrchr(name, '.');
     return dot ? (size_t)(dot - name) : strlen(name);
-}
-
-static char *dir_of(const char *path) {
-    const char *slash = strrchr(path, '/');
-    if (!slash) return strdup(".");
-    if (slash == path) return strdup("/");
-    return strndup(path, (size_t)(slash - path));
 }
 
 static char *read_small_file(const char *path, size_t *len) {
@@ -94,12 +78,12 @@ static int includer_score(const char *source, const char *text, size_t len, cons
                     while (file > start && file[-1] != '/') file--;
                     if ((size_t)(stop - file) == name_len && strncmp(file, name, name_len) == 0) {
                         int score = 1 + (same_dir ? 1 : 0);
-                        const char *src_name = base_name(source);
+                        const char *src_name = dl_path_base(source);
                         size_t stem = stem_length(name);
                         if (stem_length(src_name) == stem && strncmp(src_name, name, stem) == 0)
                             score += 2;
                         if (close == '"') {
-                            char *dir = dir_of(source);
+                            char *dir = dl_path_dir(source);
                             char *joined = NULL;
                             if (asprintf(&joined, "%s/%.*s", dir, (int)(stop - start), start) < 0)
                                 abort();
@@ -185,9 +169,9 @@ static void search_dir(Search *s, const char *dir, bool same_dir) {
 }
 
 static char *best_includer(const char *header_real, ListWhat what) {
-    Search s = {.name = base_name(header_real), .header_real = header_real, .what = what};
-    char *dir = dir_of(header_real);
-    char *parent = dir_of(dir);
+    Search s = {.name = dl_path_base(header_real), .header_real = header_real, .what = what};
+    char *dir = dl_path_dir(header_real);
+    char *parent = dl_path_dir(dir);
     search_dir(&s, dir, true);
     search_dir(&s, parent, false);
     NameVec siblings = list_dir(parent, LIST_DIRS);

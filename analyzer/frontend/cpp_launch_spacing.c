@@ -1,5 +1,4 @@
 /* Joining spaced kernel-launch chevrons (cpp_launch_spacing.h). */
-#define _GNU_SOURCE /* memmem */
 #include "frontend/cpp_launch_spacing.h"
 
 #include <stdbool.h>
@@ -8,26 +7,25 @@
 
 #include "frontend/cpp_lex.h"
 
-/* The offset past a comment or a string or character literal starting at `i`, or `i`. */
+/* The offset past a comment or a string or character literal starting at `i`, or `i`
+ * (cpp_lex.h reads literals as the include scan does). */
 static size_t skip_comment_or_literal(const char *s, size_t len, size_t i) {
-    if (s[i] == '/' && i + 1 < len && s[i + 1] == '/') {
+    const char *p = s + i, *end = s + len;
+    if (p[0] == '/' && i + 1 < len && p[1] == '/') {
         while (i < len && s[i] != '\n') i++;
         return i;
     }
-    if (s[i] == '/' && i + 1 < len && s[i + 1] == '*') {
-        const char *end = len - i >= 4 ? memmem(s + i + 2, len - i - 2, "*/", 2) : NULL;
-        return end ? (size_t)(end - s) + 2 : len;
+    if (p[0] == '/' && i + 1 < len && p[1] == '*') {
+        const char *close = dl_cpp_block_comment_end(p, end);
+        return close ? (size_t)(close - s) : len;
     }
-    if (s[i] == '"' && i > 0 && s[i - 1] == 'R') {
-        const char *end = dl_cpp_raw_string_end(s + i, s + len);
-        if (end) return (size_t)(end - s);
+    if (p[0] == '"' && i > 0 && s[i - 1] == 'R') {
+        const char *after = dl_cpp_raw_string_end(p, end);
+        if (after) return (size_t)(after - s);
     }
-    if (s[i] != '"' && s[i] != '\'') return i;
-    /* 1'000'000: a digit separator, not a character literal */
-    if (s[i] == '\'' && i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9') return i + 1;
-    char quote = s[i++];
-    while (i < len && s[i] != quote && s[i] != '\n') i += s[i] == '\\' ? 2 : 1;
-    return i < len ? i + 1 : len;
+    if (p[0] == '"' || (p[0] == '\'' && dl_cpp_starts_char_literal(s, p)))
+        return (size_t)(dl_cpp_literal_end(p, end) - s);
+    return i;
 }
 
 /* `c c <spaces> c` at `i` (the spaces on one line): the offset of the third `c`, or 0. */

@@ -1,6 +1,7 @@
 /* Pieces of C++ lexing shared by the text scanners (see cpp_lex.h). */
 #include "frontend/cpp_lex.h"
 
+#include <ctype.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
@@ -20,4 +21,26 @@ const char *dl_cpp_raw_string_end(const char *quote, const char *end) {
         if (r[0] == ')' && memcmp(r + 1, delim, dlen) == 0 && r[1 + dlen] == '"')
             return r + dlen + 2;
     return end;
+}
+
+const char *dl_cpp_literal_end(const char *quote, const char *end) {
+    char q = *quote;
+    const char *p = quote + 1;
+    for (; p < end && *p != q && *p != '\n' && *p != '\r'; p++)
+        if (*p == '\\' && p + 1 < end && p[1] != '\n' && p[1] != '\r') p++;
+    return p < end && *p == q ? p + 1 : p;
+}
+
+bool dl_cpp_starts_char_literal(const char *text, const char *quote) {
+    const char *q = quote;
+    while (q > text && (isalnum((unsigned char)q[-1]) || q[-1] == '_' || q[-1] == '.' ||
+                        q[-1] == '\''))
+        q--;
+    return q == quote || !isdigit((unsigned char)*q);
+}
+
+const char *dl_cpp_block_comment_end(const char *slash, const char *end) {
+    for (const char *p = slash + 2; p + 1 < end; p++)
+        if (p[0] == '*' && p[1] == '/') return p + 2;
+    return NULL;
 }

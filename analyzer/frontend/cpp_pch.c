@@ -196,11 +196,10 @@ static const char *search_dir(const DlCompileCommand *cmd, size_t *i, const char
 }
 
 /* Where clang finds `#include "name"` written in `from`: from's directory, then the -iquote,
- * -I and -isystem directories in that order. NULL if nowhere (the prelude then just ends). */
-/* Where `#include "name"` finds its file; `quote_only`: only where no `<name>` would look (the
- * includer's directory, -iquote), NULL when not there. */
-static char *resolve_quoted_in(const DlCompileCommand *cmd, const char *from, const char *name,
-                               size_t n, bool quote_only) {
+ * -I and -isystem directories in that order. NULL if nowhere (the prelude then just ends).
+ * `quote_only`: only where no `<name>` would look (from's directory, -iquote). */
+static char *resolve_quoted(const DlCompileCommand *cmd, const char *from, const char *name,
+                            size_t n, bool quote_only) {
     const char *slash = strrchr(from, '/');
     char *candidate =
         dl_xasprintf("%.*s/%.*s", slash ? (int)(slash - from) : 1, slash ? from : ".", (int)n, name);
@@ -222,11 +221,6 @@ static char *resolve_quoted_in(const DlCompileCommand *cmd, const char *from, co
     }
     free(candidate);
     return NULL;
-}
-
-static char *resolve_quoted(const DlCompileCommand *cmd, const char *from, const char *name,
-                            size_t n) {
-    return resolve_quoted_in(cmd, from, name, n, false);
 }
 
 /* Would clang fail to find `#include <name>`? Only when it is in none of the directories clang
@@ -339,13 +333,14 @@ static void scan_prelude(const DlCompileCommand *cmd, const char *path, const ch
          * beside the file nor in an -iquote directory is found as `<ATen/ATen.h>` is */
         bool library = close == '"' && cmd && path && is_heavy(name, n);
         if (library) {
-            char *beside = resolve_quoted_in(cmd, path, name, n, true);
+            char *beside = resolve_quoted(cmd, path, name, n, true);
             library = beside == NULL;
             free(beside);
         }
         if (close == '"' && !library) {
             char *header =
-                path && depth < MAX_QUOTED_DEPTH ? resolve_quoted(cmd, path, name, n) : NULL;
+                path && depth < MAX_QUOTED_DEPTH ? resolve_quoted(cmd, path, name, n, false)
+                                                 : NULL;
             size_t hlen = 0;
             char *htext = header ? read_file(header, &hlen) : NULL;
             if (htext) scan_prelude(cmd, header, htext, hlen, depth + 1, out);
