@@ -692,9 +692,28 @@ static void gather_self_targets(const DlSource *src, const DlExpr *t, const DlEx
     }
 }
 
-/* The attributes of self that `b` assigns a value that may live elsewhere. */
+/* `self.model.to(device)`, `self.model.eval().cuda()` as a statement: the name of the attribute
+ * moved in place (a module's; a tensor's copy would be dropped), or NULL. */
+static const char *self_attr_moved_in_place(const DlExpr *e) {
+    if (!e || e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_ATTR) return NULL;
+    static const char *const moves[] = {"to", "cuda", "to_empty", NULL};
+    if (!e->object->name || !dl_name_in_list(e->object->name, moves)) return NULL;
+    const DlExpr *r = e->object->object;
+    static const char *const in_place[] = {"eval", "train", "float", "half", "requires_grad_",
+                                           NULL};
+    for (int depth = 0; r && r->kind == DL_EX_CALL && depth < 4; depth++) {
+        const DlExpr *m = r->object;
+        if (!m || m->kind != DL_EX_ATTR || !m->name || !dl_name_in_list(m->name, in_place))
+            return NULL;
+        r = m->object;
+    }
+    return r && dl_ir_is_self_attr(r, NULL) ? r->name : NULL;
+}
+
+/* The attributes of self that `b` assigns a value that may live elsewhere (`out`), and those
+ * it moves in place (`moved`). */
 static void gather_self_assignments(const DlSource *src, const DlBlock *b, NameVec *out,
-                                    int depth) {
+                                    NameVec *moved, int depth) {
     if (depth > 64) return;
     for (uint32_t i = 0; i < b->count; i++) {
         const DlStmt *s = b->items[i];
@@ -702,19 +721,28 @@ static void gather_self_assignments(const DlSource *src, const DlBlock *b, NameV
             for (uint32_t t = 0; t < s->target_count; t++)
                 gather_self_targets(src, s->targets[t], s->kind == DL_ST_WITH ? NULL : s->value,
                                     out, 0);
+        const char *in_place = s->kind == DL_ST_EXPR ? self_attr_moved_in_place(s->value) : NULL;
+        if (in_place) dl_vec_push(moved, in_place);
         const DlBlock *inner;
         for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            gather_self_assignments(src, inner, out, depth + 1);
+            gather_self_assignments(src, inner, out, moved, depth + 1);
     }
+}
+
+static bool names_include(const NameVec *names, const char *name) {
+    for (size_t j = 0; j < names->len; j++)
+        if (strcmp(names->items[j], name) == 0) return true;
+    return false;
 }
 
 /* What __init__ leaves on self is what every method sees, unless another method assigns the
  * attribute a value that may live elsewhere: `set_timesteps(device)` moving a scheduler's
- * tables, a `to()` of its own. Such a tensor's (or module's) device is then not known outside
- * __init__. The helpers __init__ calls run as part of it (flow_inline_method). */
+ * tables, a `to()` of its own, or moves a module it holds in place (`self.model.to(device)` in
+ * a `load()`). Such a tensor's (or module's) device is then not known outside __init__. The
+ * helpers __init__ calls run as part of it (flow_inline_method). */
 static void forget_reassigned_devices(DlFileFacts *f, DlClassInfo *c, const DlFunctionInfo *init,
                                       DlAttr *attrs, uint32_t n, DlArena *keep) {
-    NameVec names = {0};
+    NameVec names = {0}, moved = {0};
     for (uint32_t k = 0; k < c->method_count; k++) {
         const DlFunctionInfo *fi = c->methods[k];
         if (fi == init) continue;
@@ -730,15 +758,14 @@ static void forget_reassigned_devices(DlFileFacts *f, DlClassInfo *c, const DlFu
                 only_init = false;
         }
         if (only_init) continue;
-        gather_self_assignments(f->module->source, &fi->fn->body, &names, 0);
+        gather_self_assignments(f->module->source, &fi->fn->body, &names, &moved, 0);
     }
-    for (uint32_t k = 0; k < n && names.len; k++) {
+    for (uint32_t k = 0; k < n && (names.len || moved.len); k++) {
         const DlValue *v = attrs[k].value;
         if ((v->flags & DL_VF_REGISTERED) || !(v->kind == DL_KIND_TENSOR || v->kind == DL_KIND_MODULE))
             continue;
-        bool reassigned = false;
-        for (size_t j = 0; j < names.len && !reassigned; j++)
-            reassigned = strcmp(names.items[j], attrs[k].name) == 0;
+        bool reassigned = names_include(&names, attrs[k].name) ||
+                          (v->kind == DL_KIND_MODULE && names_include(&moved, attrs[k].name));
         if (!reassigned) continue;
         DlValue *r = dl_value_copy(keep, v);
         r->dev = DL_DEV_UNKNOWN;
@@ -748,6 +775,7 @@ static void forget_reassigned_devices(DlFileFacts *f, DlClassInfo *c, const DlFu
         attrs[k].value = r;
     }
     dl_vec_free(&names);
+    dl_vec_free(&moved);
 }
 
 /* `self.to(...)`, `self.cuda()`, `self.part.to(...)` as a statement: a module moving itself
