@@ -8,7 +8,8 @@
 
 static const char doc[] =
     "## What it does\n"
-    "Finds `nn.DataParallel(model)`.\n\n"
+    "Finds `nn.DataParallel(model)`, also through a project subclass of it (`class\n"
+    "MyDataParallel(nn.DataParallel)`, written to forward attribute reads to the module).\n\n"
     "## Why is this bad?\n"
     "`DataParallel` runs one process with a thread per GPU: it scatters every batch from GPU 0,\n"
     "replicates the model every step and gathers the outputs back on GPU 0, so GPU 0 is\n"
@@ -26,7 +27,7 @@ static const char doc[] =
     "model = nn.parallel.DistributedDataParallel(model.cuda(), device_ids=[local_rank])\n"
     "```\n\n"
     "## When it does not fire\n"
-    "- `DistributedDataParallel`, FSDP, or no wrapper;\n"
+    "- `DistributedDataParallel` (or a project subclass of it), FSDP, or no wrapper;\n"
     "- a wrapper that nothing runs or hands on, only unwraps (`model.module`, `model =\n"
     "  model.module`): built to load a checkpoint whose keys start with `module.`, it never\n"
     "  scatters a batch.\n";
@@ -169,11 +170,20 @@ static bool never_run(DlRuleContext *ctx, const DlCallFact *fact) {
     return f == DROPPED || f == OPEN;
 }
 
+/* `MyDataParallel(model)` where `class MyDataParallel(nn.DataParallel)` (to forward attribute
+ * reads to the module): the same wrapper. */
+static bool builds_a_project_data_parallel(DlRuleContext *ctx, const DlCallFact *fact) {
+    if (!fact->qualified || !fact->result || !(fact->result->flags & DL_VF_SCATTERS)) return false;
+    const DlProject *p = dl_rule_project(ctx);
+    const DlClassInfo *c =
+        dl_project_find_class(p, dl_project_file(p, dl_rule_module(ctx)), fact->qualified);
+    return c && c->single_process_data_parallel_base;
+}
+
 static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
     extern const DlRule dl_rule_DL205;
-    const char *q = fact->qualified;
-    if (!q || (strcmp(q, "torch.nn.DataParallel") != 0 && strcmp(q, "torch.nn.parallel.DataParallel") != 0 &&
-               strcmp(q, "torch.nn.parallel.data_parallel.DataParallel") != 0))
+    if (!dl_torch_is_single_process_data_parallel(fact->qualified) &&
+        !builds_a_project_data_parallel(ctx, fact))
         return;
     if (never_run(ctx, fact)) return;
     dl_report_finding(ctx, &dl_rule_DL205, fact->call->span, fact->call->span,

@@ -448,10 +448,13 @@ static bool base_may_hold_library_state(DlArena *arena, const DlFileFacts *f, co
     return false;
 }
 
-static bool base_is_data_parallel(DlArena *arena, const DlFileFacts *f, const DlClass *cls) {
+static bool base_is_data_parallel(DlArena *arena, const DlFileFacts *f, const DlClass *cls,
+                                  bool single_process) {
     for (uint32_t b = 0; b < cls->base_count; b++) {
         const char *q = qualify_static(arena, f, cls->bases[b]);
-        if (q && dl_torch_is_data_parallel(q)) return true;
+        if (single_process ? dl_torch_is_single_process_data_parallel(q)
+                           : dl_torch_is_data_parallel(q))
+            return true;
     }
     return false;
 }
@@ -533,6 +536,11 @@ static bool resolve_file_classes(const DlProject *p, DlFileFacts *f, DlArena *ar
                 }
                 if (base->has_own_to && !c->has_own_to) {
                     c->has_own_to = true;
+                    changed = true;
+                }
+                if (base->single_process_data_parallel_base &&
+                    !c->single_process_data_parallel_base) {
+                    c->single_process_data_parallel_base = true;
                     changed = true;
                 }
             }
@@ -1244,7 +1252,8 @@ static void build_file_facts(DlFileFacts *f, DlModuleIR *m, DlArena *arena) {
         }
         c->stateless_library_base = bases_hold_no_library_state(arena, f, c->cls);
         c->library_state_base = base_may_hold_library_state(arena, f, c->cls);
-        c->data_parallel_base = base_is_data_parallel(arena, f, c->cls);
+        c->data_parallel_base = base_is_data_parallel(arena, f, c->cls, false);
+        c->single_process_data_parallel_base = base_is_data_parallel(arena, f, c->cls, true);
         f->classes[j] = c;
         m->classes[j]->facts = c;
     }

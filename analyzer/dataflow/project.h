@@ -54,6 +54,8 @@ struct DlClassInfo {
     bool data_parallel_base; /* a base is torch's DataParallel or DistributedDataParallel
                                 (`class MyDataParallel(nn.DataParallel)`, to forward
                                 attribute reads): an instance wraps the module it is given */
+    bool single_process_data_parallel_base; /* ... and it is nn.DataParallel, directly or
+                                               through project bases (DL205) */
     bool init_hands_base_arguments; /* its own __init__ calls `super().__init__(...)` (or
                                        `Base.__init__(self, ...)`) with what could be a weight:
                                        an argument by position, weight=, pos_weight=, *a, **kw */

@@ -63,6 +63,12 @@ bool dl_torch_is_data_parallel(const char *q) {
     return q && dl_name_in_list(q, names);
 }
 
+bool dl_torch_is_single_process_data_parallel(const char *q) {
+    static const char *const names[] = {"torch.nn.DataParallel", "torch.nn.parallel.DataParallel",
+                                        "torch.nn.parallel.data_parallel.DataParallel", NULL};
+    return q && dl_name_in_list(q, names);
+}
+
 bool dl_is_plain_python_base(const char *q) {
     static const char *const builtins[] = {
         "object", "dict", "list", "tuple", "set", "frozenset", "str", "int", "float", "bytes",

@@ -27,6 +27,8 @@ bool dl_torch_wraps_its_tensor(const char *qualified);
 /* nn.DataParallel and nn.parallel.DistributedDataParallel: wrappers that scatter their inputs
  * onto the device(s) of the module they are given. */
 bool dl_torch_is_data_parallel(const char *qualified);
+/* nn.DataParallel only (one process, a thread per GPU; DL205), not DistributedDataParallel */
+bool dl_torch_is_single_process_data_parallel(const char *qualified);
 /* A base class that is known not to be a torch module: `object`, a builtin type or exception,
  * or a class of the standard library's typing, abc, enum, collections, dataclasses. */
 bool dl_is_plain_python_base(const char *qualified);
