@@ -94,12 +94,20 @@ bool flow_touches_device(Flow *F, const DlExpr *call, const char *q, const DlVal
 /* The project function or method a call runs, when its summary is known. */
 static const DlFunctionInfo *project_callee(Flow *F, const DlExpr *call, const DlValue *recv,
                                             const char *method) {
-    if (recv) return project_method_of(F, recv, method);
+    const DlFunctionInfo *fi = recv ? project_method_of(F, recv, method) : NULL;
+    if (fi) return fi;
     const DlExpr *callee = call->object;
-    if (!callee || callee->kind != DL_EX_NAME) return NULL;
-    const Binding *b = flow_lookup(F, callee->name);
+    const char *key = callee ? flow_key_of(F, callee) : NULL;
+    const Binding *b = key ? flow_lookup(F, key) : NULL;
     const DlValue *fv = b ? b->value : NULL;
-    return fv && fv->kind == DL_KIND_FUNCTION && fv->cls ? (const DlFunctionInfo *)fv->cls : NULL;
+    if (!fv) return NULL;
+    if (callee->kind == DL_EX_NAME && fv->kind == DL_KIND_FUNCTION && fv->cls)
+        return (const DlFunctionInfo *)fv->cls;
+    /* `pipe(x)`, `self.pipeline(prompt)`: calling an instance of a project class runs its
+     * __call__ (HunyuanDiT's pipeline, returning images on the host); a module's, its forward */
+    fi = project_method_of(F, fv, "__call__");
+    if (!fi && fv->kind == DL_KIND_MODULE) fi = project_method_of(F, fv, "forward");
+    return fi;
 }
 
 /* `outputs.append(out)`: a list (or an object of unknown type, whose `append` is almost always
