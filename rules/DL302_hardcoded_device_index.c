@@ -31,7 +31,10 @@ static const char doc[] =
     "## When it does not fire\n"
     "- `torch.cuda.set_device(...)` is called in the file, or devices are built from the rank\n"
     "  (`f\"cuda:{local_rank}\"`, `torch.device(\"cuda\", local_rank)`);\n"
-    "- scripts that are not distributed and use plain `\"cuda\"`.\n";
+    "- scripts that are not distributed and use plain `\"cuda\"` or `\"cuda:0\"` (GPU 0\n"
+    "  exists wherever a GPU does);\n"
+    "- a higher index used where the code counts the GPUs (`if torch.cuda.device_count() >=\n"
+    "  2:` in the same function, or at the top level of the script).\n";
 
 static bool indexed_cuda(const char *s) {
     if (strncmp(s, "cuda:", 5) != 0 || !s[5]) return false;
@@ -40,12 +43,30 @@ static bool indexed_cuda(const char *s) {
     return true;
 }
 
+/* A script whose processes may be ranks of one job: there, "cuda:0" is every rank's GPU. */
+static bool distributed_file(DlRuleContext *ctx) {
+    return dl_rule_file_mentions(ctx, "init_process_group") ||
+           dl_rule_file_mentions(ctx, "torch.distributed") ||
+           dl_rule_file_mentions(ctx, "local_rank") || dl_rule_file_mentions(ctx, "LOCAL_RANK");
+}
+
+/* Does a fixed index need reporting? "cuda:0" exists wherever a GPU does: only a distributed
+ * script misuses it. A higher index chosen where the code counts the GPUs (`if
+ * torch.cuda.device_count() >= 2:`) cannot be missing. */
+static bool index_may_fail(DlRuleContext *ctx, const DlCallFact *fact, const char *literal) {
+    if (strcmp(literal, "cuda:0") == 0) return distributed_file(ctx);
+    const DlFunction *fn = fact->place->function;
+    return fn ? !dl_ir_span_mentions(dl_rule_source(ctx), fn->span, "device_count(")
+              : !dl_rule_scope_mentions(ctx, fact->place, "device_count(");
+}
+
 static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
     extern const DlRule dl_rule_DL302;
     DlArena *arena = dl_rule_arena(ctx);
     DlDeviceLiteral lit;
     bool has_lit = dl_call_device_literal(fact, &lit);
     if (has_lit && indexed_cuda(lit.text)) {
+        if (!index_may_fail(ctx, fact, lit.text)) return;
         const char *message = dl_arena_printf(
             arena,
             "`\"%s\"` hard-codes a GPU index: it fails on machines with fewer GPUs and every "
