@@ -1,6 +1,7 @@
 /* DL301 hardcoded-cuda: CUDA named literally in a file that never checks for a GPU. */
 #include <string.h>
 
+#include "dataflow/torch_api.h"
 #include "rules/portability.h"
 
 static const char doc[] =
@@ -22,12 +23,31 @@ static const char doc[] =
     "model = Net().to(device)\n"
     "```\n\n"
     "## When it does not fire\n"
-    "- the file checks `torch.cuda.is_available()` anywhere;\n"
+    "- the file checks `torch.cuda.is_available()` anywhere, tests included (`@pytest.mark.\n"
+    "  skipif(not torch.cuda.is_available(), ...)`);\n"
+    "- in a function that runs only where CUDA is in use: a class's own `cuda()` or `to()`\n"
+    "  (a tensor-like wrapper forwarding the request), or one that tests where its input is\n"
+    "  (`if x.is_cuda:`, `if \"cuda\" in str(self.device):`);\n"
     "- devices held in variables (`.to(device)`).\n";
+
+/* Code that runs only where CUDA is already in use: a tensor-like class's own `cuda()` (or
+ * `to()`), forwarding the caller's request (openfold's Rotation.cuda), or a function that tests
+ * where its input is (`if rgb.is_cuda: mask = mask.cuda()`, `if "cuda" in str(self.device)`). */
+static bool runs_only_on_request(DlRuleContext *ctx, const DlCallFact *fact) {
+    const DlFunction *fn = fact->place->function;
+    if (!fn) return false;
+    static const char *const device_api[] = {"cuda", "to", "_apply", NULL};
+    if (dl_name_in_list(fn->name, device_api)) return true;
+    const DlSource *src = dl_rule_source(ctx);
+    return dl_ir_span_mentions(src, fn->span, ".is_cuda") ||
+           dl_ir_span_mentions(src, fn->span, "\"cuda\" in ") ||
+           dl_ir_span_mentions(src, fn->span, "'cuda' in ");
+}
 
 static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
     extern const DlRule dl_rule_DL301;
-    if (dl_rule_file_mentions(ctx, "is_available")) return;
+    if (dl_rule_code_mentions(ctx, "is_available")) return;
+    if (runs_only_on_request(ctx, fact)) return;
     DlSpan at;
     const DlModuleIR *home = NULL;
     const char *what;

@@ -236,7 +236,7 @@ bool dl_rule_scope_mentions(DlRuleContext *ctx, const DlPlace *place, const char
     return false;
 }
 
-bool dl_rule_file_mentions(DlRuleContext *ctx, const char *needle) {
+static bool file_mentions(DlRuleContext *ctx, const char *needle, bool outside_tests) {
     const DlSource *src = &ctx->job->source;
     const DlModuleIR *m = ctx->job->module;
     size_t n = strlen(needle);
@@ -247,13 +247,21 @@ bool dl_rule_file_mentions(DlRuleContext *ctx, const char *needle) {
         while (line > src->text && line[-1] != '\n') line--;
         if (memchr(line, '#', (size_t)(p - line))) continue; /* in a comment (roughly) */
         bool in_test = false;
-        for (uint32_t i = 0; i < m->function_count && !in_test; i++) {
+        for (uint32_t i = 0; outside_tests && i < m->function_count && !in_test; i++) {
             const DlFunction *fn = m->functions[i];
             in_test = at >= fn->span.start && at < fn->span.end && dl_ir_in_test_function(fn);
         }
         if (!in_test) return true;
     }
     return false;
+}
+
+bool dl_rule_file_mentions(DlRuleContext *ctx, const char *needle) {
+    return file_mentions(ctx, needle, true);
+}
+
+bool dl_rule_code_mentions(DlRuleContext *ctx, const char *needle) {
+    return file_mentions(ctx, needle, false);
 }
 
 DlFix *dl_rule_fix_insert_before(DlRuleContext *ctx, const char *title, DlSpan stmt,
