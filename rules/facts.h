@@ -53,7 +53,8 @@ struct DlPlace {
     const DlExpr *cuda_context;  /* `torch.cuda.device(i)` of an enclosing `with`, or NULL */
     bool in_worker;              /* Dataset.__getitem__ / collate_fn run by DataLoader workers */
     bool cuda_checked;           /* in the branch of `if torch.cuda.is_available():` (or of a
-                                    name bound to a conjunction with it) that runs with a GPU */
+                                    name bound to a conjunction with it) that runs with a GPU,
+                                    or after a check whose other branch raises or exits */
     const DlFunction *function;  /* NULL at module level */
 };
 

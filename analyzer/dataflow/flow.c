@@ -814,6 +814,12 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
     if (synced_when_cuda) flow_state_set(F->st, "<device-work>", NULL);
     if (then_state->dead && F->st->dead) F->st->dead = true;
     dl_flow_state_free(then_state);
+    /* `if torch.cuda.is_available(): ... else: raise RuntimeError("GPU is required")` (or `if
+     * not torch.cuda.is_available(): sys.exit(1)`): what follows runs only with a GPU (LoFTR's
+     * demo) */
+    if ((cuda_test > 0 && ends_the_loop(&s->parts->orelse)) ||
+        (cuda_test < 0 && ends_the_loop(&s->parts->body)))
+        F->place.cuda_checked = true;
 }
 
 void flow_exec_stmt(Flow *F, const DlStmt *s) {
