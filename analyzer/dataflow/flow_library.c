@@ -258,9 +258,33 @@ static bool one_dimension(const DlExpr *size) {
            size->items[0]->kind != DL_EX_STARRED;
 }
 
+/* Data written out as a flat list of numbers or scalar expressions: `torch.tensor([-54.0, 54.0])`,
+ * `torch.Tensor([t[1] - p[1], t[0] - p[0]])` (mmagic's renderer, bevfusion's ranges). A name
+ * in it may hold a list (a row): taking the tensor for 1-D then only forgoes a finding on an
+ * element of it. */
+static bool flat_data_literal(const char *q, const DlExpr *call) {
+    const char *m = strrchr(q, '.');
+    m = m ? m + 1 : q;
+    bool data = dl_torch_factory_data_arguments(q) == 1;
+    bool legacy = strlen(m) >= 6 && strcmp(m + strlen(m) - 6, "Tensor") == 0;
+    const DlExpr *d = dl_ir_positional(call, 0);
+    if ((!data && !legacy) || !d || !(d->kind == DL_EX_LIST || (data && d->kind == DL_EX_TUPLE)) ||
+        !d->item_count)
+        return false;
+    for (uint32_t i = 0; i < d->item_count; i++) {
+        DlExprKind k = d->items[i]->kind;
+        if (k != DL_EX_NUMBER && k != DL_EX_NAME && k != DL_EX_ATTR && k != DL_EX_CALL &&
+            k != DL_EX_SUBSCRIPT && k != DL_EX_BINOP && k != DL_EX_UNARY && k != DL_EX_CONST)
+            return false;
+    }
+    return true;
+}
+
 /* A sized factory whose size is written out as one dimension: `torch.zeros(5)`,
- * `torch.ones((n,))`, `torch.randint(lo, hi, (1,))`, `torch.full([n], v)`, `size=(n,)`. */
+ * `torch.ones((n,))`, `torch.randint(lo, hi, (1,))`, `torch.full([n], v)`, `size=(n,)`; or one
+ * made from a flat list (flat_data_literal). */
 static bool sized_one_dim(Flow *F, const char *q, const DlExpr *call) {
+    if (flat_data_literal(q, call)) return true;
     if (flow_streq(q, "torch.randint") && !dl_ir_keyword(call, "size")) { /* ([low,] high, size) */
         for (uint32_t i = 0; i < call->arg_count; i++) {
             const DlExpr *v = call->args[i].value;
