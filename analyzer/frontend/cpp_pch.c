@@ -293,6 +293,95 @@ typedef struct Prelude {
 
 enum { MAX_QUOTED_DEPTH = 8 };
 
+/* Moves the cursor past the rest of a directive's line, and the lines a trailing backslash
+ * continues it onto. */
+static void skip_directive_line(Scan *s) {
+    while (s->p < s->end) {
+        const char *nl = memchr(s->p, '\n', (size_t)(s->end - s->p));
+        if (!nl) {
+            s->p = s->end;
+            return;
+        }
+        const char *last = nl;
+        while (last > s->p && (last[-1] == '\r' || last[-1] == ' ' || last[-1] == '\t'))
+            last--;
+        bool continued = last > s->p && last[-1] == '\\';
+        s->p = nl + 1;
+        if (!continued) return;
+    }
+}
+
+/* A header of configuration only (gsplat's Config.h): directives and comments, no code, no
+ * #include. Read in the PCH where the file includes it, it is exactly what the file reads, and
+ * what follows it is still the file's beginning. */
+static bool configuration_only(const char *text, size_t len) {
+    Scan s = {text, text + len};
+    if (at(&s, "\xEF\xBB\xBF")) s.p += 3;
+    bool any = false;
+    while (skip_space(&s) && s.p < s.end) {
+        if (*s.p != '#') return false;
+        s.p++;
+        skip_blanks(&s);
+        const char *d;
+        size_t dn = identifier(&s, &d);
+        if (name_is(d, dn, "include") || name_is(d, dn, "include_next") ||
+            name_is(d, dn, "import"))
+            return false;
+        skip_directive_line(&s);
+        any = true;
+    }
+    return any && s.p >= s.end;
+}
+
+/* At the line after an `#if`/`#ifdef`/`#ifndef`: does its `#endif` close the file, with only
+ * blanks and comments after it and no `#else`/`#elif` of its own (gsplat's `#if
+ * GSPLAT_BUILD_LOSSES` around a whole source)? Then the includes it holds are the file's
+ * beginning whenever the file has any code at all. */
+static bool conditional_wraps_the_rest(Scan s) {
+    int depth = 0;
+    while (s.p < s.end) {
+        const char *line = s.p;
+        skip_blanks(&s);
+        if (s.p < s.end && *s.p == '#') {
+            s.p++;
+            skip_blanks(&s);
+            const char *d;
+            size_t dn = identifier(&s, &d);
+            if (name_is(d, dn, "if") || name_is(d, dn, "ifdef") || name_is(d, dn, "ifndef")) {
+                depth++;
+            } else if (depth == 0 && (name_is(d, dn, "else") || name_is(d, dn, "elif") ||
+                                      name_is(d, dn, "elifdef") || name_is(d, dn, "elifndef"))) {
+                return false;
+            } else if (name_is(d, dn, "endif")) {
+                if (depth-- == 0) {
+                    skip_directive_line(&s);
+                    return skip_space(&s) && s.p >= s.end;
+                }
+            }
+        }
+        s.p = line;
+        skip_directive_line(&s);
+    }
+    return false;
+}
+
+/* A `#define` or `#undef` on one line: copied into the prelude, it is read in the PCH where the
+ * file reads it, before the same includes. */
+static bool copy_macro_line(Scan *s, const char *hash, CharVec *out) {
+    const char *nl = memchr(s->p, '\n', (size_t)(s->end - s->p));
+    const char *end = nl ? nl : s->end;
+    const char *last = end;
+    while (last > s->p && (last[-1] == '\r' || last[-1] == ' ' || last[-1] == '\t'))
+        last--;
+    if (last > s->p && last[-1] == '\\') return false; /* continued: kept simple */
+    for (const char *c = hash; c + 1 < end; c++)
+        if (c[0] == '/' && c[1] == '*') return false; /* a comment that may run on */
+    append(out, hash, (size_t)(last - hash));
+    append(out, "\n", 1);
+    s->p = nl ? nl + 1 : s->end;
+    return true;
+}
+
 /* Adds the beginning of one file (`path`, NULL when unknown) to `out`. A first directive
  * `#include "x.h"` continues into x.h, whose beginning is then the translation unit's, and
  * ends the prelude there (what follows x.h's prelude is x.h's own code). */
@@ -302,20 +391,32 @@ static void scan_prelude(const DlCompileCommand *cmd, const char *path, const ch
     if (at(&s, "\xEF\xBB\xBF")) s.p += 3; /* UTF-8 byte order mark */
     bool included = false, guard_seen = false;
     while (skip_space(&s) && s.p < s.end && *s.p == '#') {
+        const char *hash = s.p;
         s.p++;
         skip_blanks(&s);
         const char *d;
         size_t dn = identifier(&s, &d);
+        if (name_is(d, dn, "define") || name_is(d, dn, "undef")) {
+            if (!copy_macro_line(&s, hash, &out->text)) break;
+            continue;
+        }
+        if ((name_is(d, dn, "if") || name_is(d, dn, "ifdef") || name_is(d, dn, "ifndef")) &&
+            !(name_is(d, dn, "ifndef") && !guard_seen && !included && skip_guard(&s))) {
+            Scan after = s;
+            skip_directive_line(&after);
+            if (!conditional_wraps_the_rest(after)) break;
+            s = after;
+            continue;
+        }
+        if (name_is(d, dn, "ifndef")) { /* the include guard skip_guard read above */
+            guard_seen = true;
+            continue;
+        }
         if (name_is(d, dn, "pragma")) {
             skip_blanks(&s);
             const char *w;
             size_t wn = identifier(&s, &w);
             if (!name_is(w, wn, "once") || !rest_of_line_empty(&s)) break;
-            continue;
-        }
-        if (name_is(d, dn, "ifndef") && !guard_seen && !included) {
-            if (!skip_guard(&s)) break;
-            guard_seen = true;
             continue;
         }
         if (!name_is(d, dn, "include")) break;
@@ -343,9 +444,18 @@ static void scan_prelude(const DlCompileCommand *cmd, const char *path, const ch
                                                  : NULL;
             size_t hlen = 0;
             char *htext = header ? read_file(header, &hlen) : NULL;
-            if (htext) scan_prelude(cmd, header, htext, hlen, depth + 1, out);
+            bool configuration = htext && header[0] == '/' && !strchr(header, '"') &&
+                                 configuration_only(htext, hlen);
+            if (configuration) {
+                append(&out->text, "#include \"", 10);
+                append(&out->text, header, strlen(header));
+                append(&out->text, "\"\n", 2);
+            } else if (htext) {
+                scan_prelude(cmd, header, htext, hlen, depth + 1, out);
+            }
             free(htext);
             free(header);
+            if (configuration) continue;
             break;
         }
         bool heavy = is_heavy(name, n);

@@ -61,9 +61,29 @@ Test(cpp_pch_prelude, include_guard_is_skipped) {
     assert_prelude("#ifndef EXT_H\n#define EXT_H 1\n#include <torch/torch.h>\n", NULL);
 }
 
+Test(cpp_pch_prelude, macros_defined_before_the_includes_are_part_of_it) {
+    assert_prelude("#define TORCH_ASSERT_ONLY_METHOD_OPERATORS\n#include <ATen/ATen.h>\n"
+                   "#undef NDEBUG  // why\n#include <torch/extension.h>\n#define AFTER 1\n",
+                   "#define TORCH_ASSERT_ONLY_METHOD_OPERATORS\n#include <ATen/ATen.h>\n"
+                   "#undef NDEBUG  // why\n#include <torch/extension.h>\n");
+    /* continued onto the next line, or holding a block comment: the prelude ends there */
+    assert_prelude("#define X(a) \\\n  (a)\n#include <torch/torch.h>\n", NULL);
+    assert_prelude("#define X 1 /* one */\n#include <torch/torch.h>\n", NULL);
+}
+
+Test(cpp_pch_prelude, conditional_around_the_whole_file_is_read_through) {
+    assert_prelude("#if WITH_LOSSES\n#  include <torch/torch.h>\nint f();\n#endif  // x\n\n",
+                   "#include <torch/torch.h>\n");
+    assert_prelude("#ifdef A\n#include <torch/torch.h>\n#if B\nint g;\n#endif\n#endif\n",
+                   "#include <torch/torch.h>\n");
+    /* an #else, code after the #endif, or no #endif: its includes may not be read */
+    assert_prelude("#if A\n#include <torch/torch.h>\n#else\n#include <ATen/ATen.h>\n#endif\n",
+                   NULL);
+    assert_prelude("#if A\n#include <torch/torch.h>\n#endif\nint after;\n", NULL);
+    assert_prelude("#if A\n#include <torch/torch.h>\n", NULL);
+}
+
 Test(cpp_pch_prelude, anything_that_could_change_meaning_ends_it) {
-    assert_prelude("#define TORCH_X 1\n#include <torch/torch.h>\n", NULL);
-    assert_prelude("#if 1\n#include <torch/torch.h>\n#endif\n", NULL);
     assert_prelude("#include \"config.h\"\n#include <torch/torch.h>\n", NULL);
     assert_prelude("#include <myproject/x.h>\n#include <torch/torch.h>\n", NULL);
     assert_prelude("int x;\n#include <torch/torch.h>\n", NULL);
@@ -114,6 +134,28 @@ Test(cpp_pch, quoted_first_include_continues_into_the_header) {
     cr_assert_null(dl_cpp_pch_prelude(NULL, "#include \"kernels.h\"\n", 21));
     write_text(fmt("%s/loop.h", t), "#include \"loop.h\"\n");
     cr_assert_null(prelude_in(fmt("%s/a.cpp", t), "#include \"loop.h\"\n", NULL));
+}
+
+Test(cpp_pch, configuration_header_is_read_in_the_pch_and_the_file_goes_on) {
+    const char *t = make_temp_dir("dl_cpppch");
+    /* gsplat's Config.h: directives only, read where the file reads it */
+    write_text(fmt("%s/Config.h", t),
+               "#pragma once\n// which modules\n#if defined(X) && X \\\n || Y\n"
+               "#  define DEFAULT 0\n#else\n#  define DEFAULT 1\n#endif\n");
+    char *got = prelude_in(fmt("%s/k.cu", t),
+                           "#include \"Config.h\"\n#if DEFAULT\n#include <ATen/ATen.h>\n"
+                           "int k;\n#endif\n",
+                           NULL);
+    cr_assert_str_eq(got, fmt("#include \"%s/Config.h\"\n#include <ATen/ATen.h>\n", t));
+    free(got);
+    /* a header with code, or with includes of its own, is not configuration */
+    write_text(fmt("%s/code.h", t), "#pragma once\n#define N 4\nint table[N];\n");
+    cr_assert_null(prelude_in(fmt("%s/k.cu", t), "#include \"code.h\"\n#include <ATen/ATen.h>\n",
+                              NULL));
+    write_text(fmt("%s/inc.h", t), "#pragma once\n#include \"other.h\"\n");
+    write_text(fmt("%s/other.h", t), "#define N 4\n");
+    cr_assert_null(prelude_in(fmt("%s/k.cu", t), "#include \"inc.h\"\n#include <ATen/ATen.h>\n",
+                              NULL));
 }
 
 Test(cpp_pch, quoted_library_include_is_read_as_an_angle_include) {
