@@ -45,6 +45,9 @@ static const char doc[] =
     "  path written the same way, or from the same template (`'{}.pkl'.format(epoch)` saved,\n"
     "  `'{}.pkl'.format(best_epoch)` loaded), and not bound anew since (the best epoch saved,\n"
     "  then reloaded), or Lightning's `checkpoint_callback.best_model_path`;\n"
+    "- the bytes are in memory, written by this process or a rank of the same job:\n"
+    "  `torch.load(io.BytesIO(buf))` (not of `f.read()`), a name bound to an empty `BytesIO()`\n"
+    "  in the function, a helper's parameter named `buffer`;\n"
     "- the file writes that checkpoint itself from the CPU: `torch.save(net.cpu().state_dict(),\n"
     "  save_path)` anywhere in it, or of a tensor made there (`torch.from_numpy(a)`, a factory\n"
     "  or `torch.stack` with no device, a name bound to one, a dict of them), the load's path\n"
@@ -170,6 +173,51 @@ static void scan_saves(DlRuleContext *ctx, const DlBlock *b, const char *want, u
     }
 }
 
+/* `io.BytesIO(...)`, `BytesIO(buf)`: bytes in memory. */
+static bool is_bytes_io(DlRuleContext *ctx, const DlExpr *e) {
+    if (!e || e->kind != DL_EX_CALL || !e->object) return false;
+    const char *callee = dl_ir_dotted(dl_rule_arena(ctx), e->object);
+    size_t n = callee ? strlen(callee) : 0;
+    return n >= 7 && strcmp(callee + n - 7, "BytesIO") == 0 &&
+           (n == 7 || callee[n - 8] == '.');
+}
+
+/* The bytes are in memory, not a file: `torch.load(io.BytesIO(buf))` (not of `f.read()`), a
+ * name bound to an empty BytesIO in the function, or a helper's parameter named for a buffer (bitsandbytes'
+ * `torch_load_from_buffer(buffer)`). They were written by this process, or by a rank of the
+ * same job (`dist.all_gather` of pickled tensors, mdetr's and GLIP's dist utilities), which
+ * has the same GPUs. */
+static bool reads_memory(DlRuleContext *ctx, const DlCallFact *fact) {
+    const DlExpr *from = dl_ir_positional(fact->call, 0);
+    if (!from) {
+        const DlArg *f = dl_ir_keyword(fact->call, "f");
+        from = f ? f->value : NULL;
+    }
+    if (!from) return false;
+    if (is_bytes_io(ctx, from)) { /* unless filled from a file or a download */
+        static const char *const files[] = {".read(", "open(", ".content", "urlopen", NULL};
+        const DlSource *src = dl_rule_source(ctx);
+        for (const char *const *f = files; *f; f++)
+            if (dl_ir_span_mentions(src, from->span, *f)) return false;
+        return true;
+    }
+    if (from->kind != DL_EX_NAME || !from->name) return false;
+    static const char *const buffers[] = {"buffer", "buf", "buff", "bytes_io", "bytesio", NULL};
+    const DlFunction *fn = fact->place->function;
+    bool parameter = false;
+    for (uint32_t i = 0; fn && i < fn->param_count && !parameter; i++)
+        parameter = strcmp(fn->params[i].name, from->name) == 0;
+    if (parameter)
+        return dl_name_in_list(from->name, buffers) ||
+               (strlen(from->name) > 7 && strcmp(from->name + strlen(from->name) - 7, "_buffer") == 0);
+    DlArena *arena = dl_rule_arena(ctx);
+    const DlSource *src = dl_rule_source(ctx);
+    DlSpan scope = fn ? fn->span : (DlSpan){0, (uint32_t)src->len};
+    /* made empty, so filled by this process (`torch.save(obj, stream)`) */
+    return dl_ir_span_mentions(src, scope, dl_arena_printf(arena, "%s = io.BytesIO()", from->name)) ||
+           dl_ir_span_mentions(src, scope, dl_arena_printf(arena, "%s = BytesIO()", from->name));
+}
+
 /* The checkpoint was written by this run, on this machine, so it loads where it was saved:
  * `torch.save(model.state_dict(), path)` earlier in the same function, `path` not bound anew
  * since (the best epoch kept, reloaded after training), or Lightning's
@@ -262,7 +310,8 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
     /* `torch.load(path, **load_kwargs)`: the dict may hold map_location (torchrl adds it when
      * its caller passes one) */
     if (dl_ir_keyword(fact->call, "**")) return;
-    if (!device_aware(ctx, fact->place) || written_by_this_run(ctx, fact) ||
+    if (!device_aware(ctx, fact->place) || reads_memory(ctx, fact) ||
+        written_by_this_run(ctx, fact) ||
         written_from_the_cpu_here(ctx, fact))
         return;
     DlArena *arena = dl_rule_arena(ctx);
