@@ -755,6 +755,36 @@ static bool ends_the_loop(const DlBlock *b) {
     return named && dl_name_in_list(callee->name, exits);
 }
 
+/* Is `name` bound in `b` (or a block in it) to a periodic condition (`display = interval and
+ * it % interval == 0`)? */
+static bool block_binds_periodic_flag(const DlBlock *b, const char *name, int depth) {
+    if (!b || depth > 16) return false;
+    for (uint32_t i = 0; i < b->count; i++) {
+        const DlStmt *t = b->items[i];
+        if (t->kind == DL_ST_DEF || t->kind == DL_ST_CLASS) continue;
+        if (t->kind == DL_ST_ASSIGN && t->target_count == 1 && t->targets[0]->kind == DL_EX_NAME &&
+            flow_streq(t->targets[0]->name, name) && flow_periodic_condition(t->value, 0))
+            return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(t, k)); k++)
+            if (block_binds_periodic_flag(inner, name, depth + 1)) return true;
+    }
+    return false;
+}
+
+/* A periodic guard, written out or through flags the batch loop computes each step
+ * (nvdiffrast's samples: `display_image = display_interval and (it % display_interval == 0)`
+ * then `if display_image or save_mp4:`). */
+static bool periodic_guard(Flow *F, const DlExpr *e, int depth) {
+    if (!e || depth > 16) return false;
+    if (e->kind == DL_EX_NAME && F->place.batch_loop)
+        return block_binds_periodic_flag(&F->place.batch_loop->parts->body, e->name, 0);
+    if (e->kind == DL_EX_BOOLOP)
+        return periodic_guard(F, e->items[0], depth + 1) || periodic_guard(F, e->items[1], depth + 1);
+    if (e->kind == DL_EX_UNARY) return periodic_guard(F, e->object, depth + 1);
+    return flow_periodic_condition(e, depth);
+}
+
 void flow_exec_if(Flow *F, const DlStmt *s) {
     if (never_true(s->value) && !(s->value->flags & DL_EXF_CPP)) {
         flow_exec_block(F, &s->parts->orelse);
@@ -779,7 +809,7 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
     if (cuda_tested && cuda_sign < 0) narrow_key_to_cpu(F, cuda_tested, &not_cuda);
     DlPlace saved_place = F->place;
     if (F->place.every_iteration &&
-        (flow_periodic_condition(s->value, 0) || ends_the_loop(&s->parts->body)))
+        (periodic_guard(F, s->value, 0) || ends_the_loop(&s->parts->body)))
         F->place.every_iteration = false;
     int cuda_test = cuda_availability_test(F, s->value);
     bool saved_without_cuda = F->without_cuda;
