@@ -28,6 +28,8 @@ static const char doc[] =
     "```\n\n"
     "## When it does not fire\n"
     "- `DistributedDataParallel` (or a project subclass of it), FSDP, or no wrapper;\n"
+    "- in a test (`test_*`, a method of a `Test*` class), which checks what the wrapper does\n"
+    "  (its `module.` keys, its outputs) rather than training with it;\n"
     "- a wrapper that nothing runs or hands on, only unwraps (`model.module`, `model =\n"
     "  model.module`): built to load a checkpoint whose keys start with `module.`, it never\n"
     "  scatters a batch.\n";
@@ -185,6 +187,9 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
     if (!dl_torch_is_single_process_data_parallel(fact->qualified) &&
         !builds_a_project_data_parallel(ctx, fact))
         return;
+    /* a test wraps a model to check what the wrapper does (its `module.` keys, its
+     * outputs), not to train faster */
+    if (dl_ir_in_test_function(fact->place->function)) return;
     if (never_run(ctx, fact)) return;
     dl_report_finding(ctx, &dl_rule_DL205, fact->call->span, fact->call->span,
                       "`nn.DataParallel` replicates the model and funnels every batch through "
