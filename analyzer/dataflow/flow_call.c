@@ -219,48 +219,6 @@ const DlValue *flow_bind_parameter_device(Flow *F, const DlValue *v, const DlFun
     return c ? c : v;
 }
 
-/* Does `b` (or a block in it) yield `name` (`yield obj`, `yield from obj`)? */
-static bool block_yields_name(const DlBlock *b, const char *name, int depth) {
-    if (depth > 32) return false;
-    for (uint32_t i = 0; i < b->count; i++) {
-        const DlStmt *s = b->items[i];
-        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue; /* not this function's */
-        const DlExpr *v = s->value;
-        if (s->kind == DL_ST_EXPR && v && v->kind == DL_EX_AWAIT && v->object &&
-            v->object->kind == DL_EX_NAME && flow_streq(v->object->name, name))
-            return true;
-        const DlBlock *inner;
-        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            if (block_yields_name(inner, name, depth + 1)) return true;
-    }
-    return false;
-}
-
-/* A generator that hands on the items of one of its parameters, `for obj in iterable: ...
- * yield obj` (MetricLogger.log_every of DETR, DeiT, MAE and DINO, which times and logs each
- * batch): iterating a call of it iterates what that parameter was given. The parameter's
- * index, or -1. */
-static int yields_the_items_of_a_parameter(const DlFunction *fn, const DlBlock *b, int depth) {
-    if (depth > 8) return -1;
-    for (uint32_t i = 0; i < b->count; i++) {
-        const DlStmt *s = b->items[i];
-        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
-        if (s->kind == DL_ST_FOR && s->value && s->value->kind == DL_EX_NAME &&
-            s->target_count == 1 && s->targets[0]->kind == DL_EX_NAME) {
-            int p = flow_param_index(fn, s->value->name);
-            if (p >= 0 && !fn->params[p].star &&
-                block_yields_name(&s->parts->body, s->targets[0]->name, 0))
-                return p;
-        }
-        const DlBlock *inner;
-        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++) {
-            int p = yields_the_items_of_a_parameter(fn, inner, depth + 1);
-            if (p >= 0) return p;
-        }
-    }
-    return -1;
-}
-
 /* What a call passes for parameter `index` of `fn` (by position, after self for a method, or
  * by keyword), or NULL. */
 static const DlValue *argument_for(const DlFunction *fn, int index, const DlExpr *call,
@@ -277,9 +235,9 @@ static const DlValue *argument_for(const DlFunction *fn, int index, const DlExpr
 
 const DlValue *flow_call_summary(Flow *F, const DlFunctionInfo *fi, const DlExpr *call,
                                  const DlValue *const *argv, bool skip_self) {
-    int yielded = yields_the_items_of_a_parameter(fi->fn, &fi->fn->body, 0);
-    const DlValue *items = yielded >= 0 ? argument_for(fi->fn, yielded, call, argv, skip_self)
-                                        : NULL;
+    const DlValue *items =
+        fi->yields_items_of ? argument_for(fi->fn, fi->yields_items_of - 1, call, argv, skip_self)
+                            : NULL;
     if (items) return items;
     const DlValue *v = flow_rebase(F, fi->ret, fi->module);
     return flow_bind_parameter_device(F, v, fi->fn, call, argv, skip_self);

@@ -87,6 +87,54 @@ const DlFileFacts *dl_project_file(const DlProject *p, const DlModuleIR *m) {
     return NULL;
 }
 
+static int param_index(const DlFunction *fn, const char *name) {
+    for (uint32_t i = 0; i < fn->param_count; i++)
+        if (strcmp(fn->params[i].name, name) == 0) return (int)i;
+    return -1;
+}
+
+/* Does `b` (or a block in it) yield `name` (`yield obj`, `yield from obj`)? */
+static bool block_yields_name(const DlBlock *b, const char *name, int depth) {
+    if (depth > 32) return false;
+    for (uint32_t i = 0; i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue; /* not this function's */
+        const DlExpr *v = s->value;
+        if (s->kind == DL_ST_EXPR && v && v->kind == DL_EX_AWAIT && v->object &&
+            v->object->kind == DL_EX_NAME && strcmp(v->object->name, name) == 0)
+            return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (block_yields_name(inner, name, depth + 1)) return true;
+    }
+    return false;
+}
+
+/* A generator that hands on the items of one of its parameters, `for obj in iterable: ...
+ * yield obj` (MetricLogger.log_every of DETR, DeiT, MAE and DINO, which times and logs each
+ * batch): iterating a call of it iterates what that parameter was given. The parameter's
+ * index, or -1. */
+static int yields_the_items_of_a_parameter(const DlFunction *fn, const DlBlock *b, int depth) {
+    if (depth > 8) return -1;
+    for (uint32_t i = 0; i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        if (s->kind == DL_ST_FOR && s->value && s->value->kind == DL_EX_NAME &&
+            s->target_count == 1 && s->targets[0]->kind == DL_EX_NAME) {
+            int p = param_index(fn, s->value->name);
+            if (p >= 0 && !fn->params[p].star &&
+                block_yields_name(&s->parts->body, s->targets[0]->name, 0))
+                return p;
+        }
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++) {
+            int p = yields_the_items_of_a_parameter(fn, inner, depth + 1);
+            if (p >= 0) return p;
+        }
+    }
+    return -1;
+}
+
 /* Where this thread's lookups are noted (dl_project_note_reads): the lookups run deep inside
  * the dataflow engine, on behalf of whichever file's facts or analysis the thread computes. */
 static _Thread_local DlReadSet *read_sink;
@@ -1263,6 +1311,9 @@ static void build_file_facts(DlFileFacts *f, DlModuleIR *m, DlArena *arena) {
         DlFunctionInfo *fi = dl_arena_alloc(arena, sizeof *fi);
         fi->fn = m->functions[j];
         fi->module = m;
+        if (m->language == DL_LANG_PYTHON)
+            fi->yields_items_of =
+                (int16_t)(yields_the_items_of_a_parameter(fi->fn, &fi->fn->body, 0) + 1);
         DlClassInfo *owner = fi->fn->owner ? fi->fn->owner->facts : NULL; /* set above */
         if (owner && owner->module == m && owner->cls == fi->fn->owner) {
             fi->owner = owner;

@@ -73,6 +73,9 @@ typedef struct DlFunctionInfo {
     bool collate_with_workers; /* the collate_fn of a DataLoader with num_workers > 0 */
     bool returns_waited; /* waits for the device before every return, nothing queued since
                             (DlFlowEnv.returns_waited): a call of it is a wait (DL203) */
+    int16_t yields_items_of; /* 1 + the parameter whose items it yields (`for obj in iterable:
+                                yield obj`, MetricLogger.log_every): iterating a call of it
+                                iterates that argument; 0 if none */
 } DlFunctionInfo;
 
 /* name -> qualified name ("nn" -> "torch.nn", "zeros" -> "torch.zeros"), one table per file */
