@@ -665,7 +665,7 @@ static void evict(const char *dir, const char *hex) {
     char *lock = dl_xasprintf("%s/%s.lock", dir, hex);
     int fd = open(lock, O_RDWR | O_CLOEXEC);
     if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0) {
-        static const char *const exts[] = {"pch", "deps", "h"};
+        static const char *const exts[] = {"pch", "deps", "h", "failed"};
         for (size_t i = 0; i < sizeof exts / sizeof *exts; i++) {
             char *path = dl_xasprintf("%s/%s.%s", dir, hex, exts[i]);
             unlink(path);
@@ -857,6 +857,26 @@ static void remember_failure(uint64_t key, const char *error) {
     pthread_mutex_unlock(&failures_lock);
 }
 
+void dl_cpp_pch_forget_failures(void) {
+    pthread_mutex_lock(&failures_lock);
+    for (size_t i = 0; i < failures.len; i++)
+        free(failures.items[i].error);
+    failures.len = 0;
+    pthread_mutex_unlock(&failures_lock);
+}
+
+/* A build that failed in an earlier run, less than an hour ago (`<key>.failed`, which holds
+ * its error): a prelude clang cannot compile (a CUDA header this libtorch lacks, under an #if
+ * read through) is not tried again by every run; the key is evicted an hour after its last
+ * try (abandoned), and tried afresh. The error, or NULL. */
+static char *failed_recently(const char *failed) {
+    struct stat st;
+    if (stat(failed, &st) != 0 || st.st_mtim.tv_sec + 3600 < time(NULL)) return NULL;
+    size_t len = 0;
+    char *error = read_file(failed, &len);
+    return error ? error : dl_xstrdup("an earlier run could not build it");
+}
+
 /* ---- the entry point --------------------------------------------------------------------- */
 
 /* Under the key's mutex and flock: fresh now (another builder finished), or build. */
@@ -899,6 +919,7 @@ char *dl_cpp_pch_for_run(CXIndex index, const DlCompileCommand *cmd, const char 
     p.deps = dl_xasprintf("%s/%s.deps", p.dir, p.hex);
     p.header = dl_xasprintf("%s/%s.h", p.dir, p.hex);
     p.lock = dl_xasprintf("%s/%s.lock", p.dir, p.hex);
+    char *failed = dl_xasprintf("%s/%s.failed", p.dir, p.hex);
     char *result = NULL;
     if (pch_fresh(p.deps, p.pch, stats)) {
         mark_used(p.lock);
@@ -906,6 +927,8 @@ char *dl_cpp_pch_for_run(CXIndex index, const DlCompileCommand *cmd, const char 
         p.pch = NULL;
     } else if ((*error = remembered_failure(key))) {
         /* tried in this process already */
+    } else if ((*error = failed_recently(failed))) {
+        /* tried by an earlier run */
     } else if (!dl_make_dirs(p.dir)) {
         *error = dl_xasprintf("%s: cannot create: %s", p.dir, strerror(errno));
     } else {
@@ -915,13 +938,18 @@ char *dl_cpp_pch_for_run(CXIndex index, const DlCompileCommand *cmd, const char 
         if (!failed_meanwhile) *error = build_locked(index, cmd, prelude, &p);
         pthread_mutex_unlock(lock);
         if (*error) {
-            if (!failed_meanwhile) remember_failure(key, *error);
+            if (!failed_meanwhile) {
+                remember_failure(key, *error);
+                write_if_changed(failed, *error);
+            }
         } else {
+            unlink(failed); /* a failure more than an hour old, tried again */
             result = p.pch;
             p.pch = NULL;
         }
     }
     paths_free(&p);
+    free(failed);
     free(prelude);
     return result;
 }

@@ -52,6 +52,11 @@
 char *dl_cpp_pch_for(CXIndex index, const DlCompileCommand *cmd, const char *text, size_t len,
                      const char *cache_dir, char **error);
 
+/* A build that fails is remembered by this process, and by later runs for an hour (a
+ * `<key>.failed` beside the PCHs, holding the error). For tests: forget what this process
+ * remembered, as a new run would. */
+void dl_cpp_pch_forget_failures(void);
+
 /* The same, checking the headers the PCH depends on through `stats`, one run's memo of stat()
  * answers (NULL: plain stat): a project's files share a PCH and its ~4,700 headers. */
 char *dl_cpp_pch_for_run(CXIndex index, const DlCompileCommand *cmd, const char *text,

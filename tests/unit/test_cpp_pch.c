@@ -5,6 +5,7 @@
 #include "frontend/cpp_pch.h"
 
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -448,6 +449,41 @@ Test(cpp_pch, missing_header_is_an_error_naming_it) {
         cr_assert(strstr(error, fmt("%s/pch/", fx.cache)), "%s", error);
         free(error);
     }
+    clang_disposeIndex(index);
+    dl_cpp_compile_command_free(&fx.cmd);
+}
+
+Test(cpp_pch, a_failed_build_is_not_tried_again_by_runs_within_the_hour) {
+    Fixture fx = fixture();
+    cr_assert(dl_clang_load(NULL), "libclang could not be opened");
+    CXIndex index = clang_createIndex(0, 0);
+    static const char text[] = "#include <torch/later.h>\nint main() {}\n";
+    char *error = NULL;
+    cr_assert_null(dl_cpp_pch_for(index, &fx.cmd, text, strlen(text), fx.cache, &error));
+    cr_assert(error && strstr(error, "'torch/later.h' file not found"), "%s", error);
+    free(error);
+    /* the next run, once the header is there: still the error, within the hour */
+    dl_cpp_pch_forget_failures();
+    write_text(fmt("%s/torch/later.h", fx.inc), "#pragma once\nint later();\n");
+    error = NULL;
+    cr_assert_null(dl_cpp_pch_for(index, &fx.cmd, text, strlen(text), fx.cache, &error));
+    cr_assert(error && strstr(error, "'torch/later.h' file not found"), "%s", error);
+    free(error);
+    /* an hour later, tried again: built, and the failure forgotten */
+    DIR *d = opendir(fmt("%s/pch", fx.cache));
+    cr_assert_not_null(d);
+    const char *failed = NULL;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (strstr(e->d_name, ".failed")) failed = fmt("%s/pch/%s", fx.cache, e->d_name);
+    closedir(d);
+    cr_assert_not_null(failed, "no .failed marker");
+    struct timespec old[2] = {{time(NULL) - 7200, 0}, {time(NULL) - 7200, 0}};
+    cr_assert_eq(utimensat(AT_FDCWD, failed, old, 0), 0);
+    dl_cpp_pch_forget_failures();
+    char *pch = pch_for(index, &fx, text);
+    cr_assert_neq(access(failed, F_OK), 0, "the marker stayed");
+    free(pch);
     clang_disposeIndex(index);
     dl_cpp_compile_command_free(&fx.cmd);
 }
