@@ -50,8 +50,9 @@ static const char doc[] =
     "  in the function, a helper's parameter named `buffer`;\n"
     "- the file writes that checkpoint itself from the CPU: `torch.save(net.cpu().state_dict(),\n"
     "  save_path)` anywhere in it, or of a tensor made there (`torch.from_numpy(a)`, a factory\n"
-    "  or `torch.stack` with no device, a name bound to one, a dict of them), the load's path\n"
-    "  written the same way (`save_path`).\n";
+    "  or `torch.stack` with no device, a name bound to one, a dict of them), or of an object\n"
+    "  moved to the CPU just before (`model.cpu()`, `self.set_device(torch.device(\"cpu\"))`,\n"
+    "  then `torch.save(self, path)`), the load's path written the same way (`save_path`).\n";
 
 /* The file checks for a GPU or picks a device (test functions aside): code meant to run with
  * or without one. */
@@ -241,6 +242,32 @@ static bool written_by_this_run(DlRuleContext *ctx, const DlCallFact *fact) {
  * factory or conversion with no device in it (`torch.from_numpy(a)`, `torch.empty(n, k)`,
  * `torch.stack([torch.tensor(r) for r in rows])`: ogb's preprocessing, recognize-anything's
  * logit cache); a name last bound in `b` to one of those; a dict, list or tuple of them. */
+/* A statement of `b` before `before` moves `saved` (or a part of it) to the CPU in place:
+ * `self._generator.cpu()` or `self.set_device(torch.device("cpu"))` before `torch.save(self,
+ * path)` (NVIDIA's CTGAN synthesizer), `model.to("cpu")` before `torch.save(model, path)`. */
+static bool moved_to_the_cpu_before(DlRuleContext *ctx, const char *saved, const DlBlock *b,
+                                    uint32_t before) {
+    size_t n = strlen(saved);
+    for (uint32_t j = 0; j < before; j++) {
+        const DlExpr *v = b->items[j]->kind == DL_ST_EXPR ? b->items[j]->value : NULL;
+        if (!v || v->kind != DL_EX_CALL || !v->object || v->object->kind != DL_EX_ATTR ||
+            !v->object->name || !v->object->object)
+            continue;
+        const DlExpr *to = dl_ir_positional(v, 0);
+        /* `.cpu()`, `.to("cpu")`, or a method of its own given the CPU
+         * (`self.set_device(torch.device("cpu"))`) */
+        bool to_cpu = (strcmp(v->object->name, "cpu") == 0 && v->arg_count == 0) ||
+                      (to && (strcmp(dl_rule_text(ctx, to->span), "\"cpu\"") == 0 ||
+                              strcmp(dl_rule_text(ctx, to->span), "'cpu'") == 0 ||
+                              strcmp(dl_rule_text(ctx, to->span), "torch.device(\"cpu\")") == 0 ||
+                              strcmp(dl_rule_text(ctx, to->span), "torch.device('cpu')") == 0));
+        const char *moved = dl_rule_text(ctx, v->object->object->span);
+        if (to_cpu && strncmp(moved, saved, n) == 0 && (moved[n] == '\0' || moved[n] == '.'))
+            return true;
+    }
+    return false;
+}
+
 static bool made_on_the_cpu(DlRuleContext *ctx, const DlExpr *obj, const DlBlock *b,
                             uint32_t before, int depth) {
     if (!obj || depth > 4) return false;
@@ -252,6 +279,8 @@ static bool made_on_the_cpu(DlRuleContext *ctx, const DlExpr *obj, const DlBlock
             if (!made_on_the_cpu(ctx, obj->items[i], b, before, depth + 1)) return false;
         return obj->item_count > 0;
     }
+    if ((obj->kind == DL_EX_NAME || obj->kind == DL_EX_ATTR) && moved_to_the_cpu_before(ctx, text, b, before))
+        return true;
     if (obj->kind == DL_EX_NAME) {
         for (uint32_t j = before; j-- > 0;) {
             const DlStmt *s = b->items[j];
