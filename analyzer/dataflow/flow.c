@@ -369,11 +369,14 @@ bool flow_is_batch_loop(Flow *F, const DlStmt *s, const DlValue *iter) {
     /* `for step in range(steps):` whose body runs backward()/optimizer.step() is a training
      * loop too (synthetic data, one fixed batch); but in a test, a backward() with no optimizer
      * step (`for case, want in zip(inputs, outputs)`) checks gradients, it does not train */
+    /* In a test, stepping an optimizer in a loop checks it step by step (bitsandbytes'
+     * test_optim compares two optimizers' states after each step): only a loop over a data
+     * loader is a loop over batches there. */
     if (s->kind == DL_ST_FOR)
         return iter && (iter->kind == DL_KIND_LOADER ||
-                        block_any_outside_loops(&s->parts->body, is_optimizer_step, 0) ||
                         (!dl_ir_in_test_function(F->fn) &&
-                         block_any_outside_loops(&s->parts->body, is_training_step, 0)));
+                         (block_any_outside_loops(&s->parts->body, is_optimizer_step, 0) ||
+                          block_any_outside_loops(&s->parts->body, is_training_step, 0))));
     /* `while step < max_steps: ... step += 1` that trains or draws batches (`next(it)`); a
      * utility's `while tot < n:` that draws sizes (`tot += k`) is no training loop */
     if (!block_any_outside_loops(&s->parts->body, is_training_step, 0) &&
