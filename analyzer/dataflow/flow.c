@@ -262,6 +262,10 @@ static void flow_exec_check(Flow *F, const DlStmt *s, const DlExpr *cond, int de
     const DlValue *v = flow_eval(F, x);
     if (v->kind != DL_KIND_TENSOR && v->kind != DL_KIND_UNKNOWN) return;
     if (v->dev == DL_DEV_CUDA) return;
+    /* `assert m.device.type == "cuda"`: a model, a pipeline, setfit's AbsaModel have a
+     * `.device` too; only `is_cuda` (a tensor's) says the value is a tensor */
+    if (v->kind == DL_KIND_UNKNOWN && cond->kind == DL_EX_COMPARE && !(cond->flags & DL_EXF_CPP))
+        return;
     DlValue *checked = dl_value_copy(F->arena, v);
     checked->kind = DL_KIND_TENSOR;
     checked->dev = DL_DEV_CUDA;
