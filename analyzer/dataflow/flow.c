@@ -369,6 +369,15 @@ static bool is_environment_step(const DlExpr *e) {
 /* A loop whose every iteration is a training/eval step: over a data loader (enumerate and
  * tqdm keep it one), one whose body trains, or a `while` whose condition tests a counter the
  * body increments. */
+/* `for _ in range(1):` (votenet's self-test of a layer): one pass, no loop over batches. */
+static bool runs_at_most_once(const DlExpr *iter) {
+    if (!iter || iter->kind != DL_EX_CALL || !iter->object || iter->object->kind != DL_EX_NAME ||
+        !flow_streq(iter->object->name, "range") || iter->arg_count != 1 || iter->args[0].keyword)
+        return false;
+    const DlExpr *n = iter->args[0].value;
+    return n->kind == DL_EX_NUMBER && n->name && (flow_streq(n->name, "0") || flow_streq(n->name, "1"));
+}
+
 bool flow_is_batch_loop(Flow *F, const DlStmt *s, const DlValue *iter) {
     /* `for step in range(steps):` whose body runs backward()/optimizer.step() is a training
      * loop too (synthetic data, one fixed batch); but in a test, a backward() with no optimizer
@@ -376,6 +385,7 @@ bool flow_is_batch_loop(Flow *F, const DlStmt *s, const DlValue *iter) {
     /* In a test, stepping an optimizer in a loop checks it step by step (bitsandbytes'
      * test_optim compares two optimizers' states after each step): only a loop over a data
      * loader is a loop over batches there. */
+    if (s->kind == DL_ST_FOR && runs_at_most_once(s->value)) return false;
     if (s->kind == DL_ST_FOR)
         return iter && (iter->kind == DL_KIND_LOADER ||
                         (!dl_ir_in_test_function(F->fn) &&
