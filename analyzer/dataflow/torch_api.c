@@ -149,7 +149,8 @@ bool dl_torch_is_module_base(const char *q) {
         "torch.nn.Module", "torch.nn.modules.module.Module", "pytorch_lightning.LightningModule",
         "pytorch_lightning.core.LightningModule", "pytorch_lightning.core.module.LightningModule",
         "lightning.LightningModule", "lightning.pytorch.LightningModule",
-        "lightning.pytorch.core.LightningModule", NULL};
+        "lightning.pytorch.core.LightningModule", "transformers.PreTrainedModel",
+        "transformers.modeling_utils.PreTrainedModel", NULL};
     return dl_name_in_list(q, list);
 }
 
