@@ -121,10 +121,14 @@ static bool same_template(const char *a, const char *b) {
     return same;
 }
 
-/* Is `e` (a save's path) written as `want`, or from its template? */
+/* Is `e` (a save's path) written as `want`, or from its template, or handed through a helper
+ * of one argument (`make_path(path)`, which creates the folder and gives the path back:
+ * pytorch-openai-transformer-lm)? */
 static bool path_matches(DlRuleContext *ctx, const DlExpr *e, const char *want) {
     const char *text = dl_rule_text(ctx, e->span);
-    return strcmp(text, want) == 0 || same_template(text, want);
+    if (strcmp(text, want) == 0 || same_template(text, want)) return true;
+    return e->kind == DL_EX_CALL && e->arg_count == 1 && !e->args[0].keyword &&
+           strcmp(dl_rule_text(ctx, e->args[0].value->span), want) == 0;
 }
 
 /* `misc.save_on_master(obj, path)` (DETR's and torchvision's references, sam-hq),
@@ -156,21 +160,29 @@ static bool saves_to(DlRuleContext *ctx, const DlExpr *e, const char *want) {
 
 /* Over the statements of `b` (nested blocks too, not nested functions) that start before
  * `before`: the start of the last `torch.save(obj, path)` (or a save helper's call) with `path`
- * written as `want`, and of the last assignment to `want` (a new buffer or file name). */
+ * written as `want`, and of the last assignment to `want` (a new buffer or file name) that
+ * changes it: `path = os.path.join(d, 'best')` again, the same text (`*bound`, the text last
+ * assigned), is the same file. */
 static void scan_saves(DlRuleContext *ctx, const DlBlock *b, const char *want, uint32_t before,
-                       uint32_t *last_save, uint32_t *last_bind, int depth) {
+                       uint32_t *last_save, uint32_t *last_bind, const char **bound, int depth) {
     if (depth > 32) return;
     for (uint32_t i = 0; i < b->count; i++) {
         const DlStmt *s = b->items[i];
         if (s->span.start >= before) return;
         if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
         if (s->kind == DL_ST_EXPR && saves_to(ctx, s->value, want)) *last_save = s->span.start + 1;
-        for (uint32_t t = 0; s->kind == DL_ST_ASSIGN && t < s->target_count; t++)
-            if (strcmp(dl_rule_text(ctx, s->targets[t]->span), want) == 0)
-                *last_bind = s->span.start + 1;
+        for (uint32_t t = 0; s->kind == DL_ST_ASSIGN && t < s->target_count; t++) {
+            if (strcmp(dl_rule_text(ctx, s->targets[t]->span), want) != 0) continue;
+            const char *value = s->target_count == 1 && s->value
+                                    ? dl_rule_text(ctx, s->value->span)
+                                    : NULL;
+            bool same = value && *bound && strcmp(value, *bound) == 0;
+            if (!same) *last_bind = s->span.start + 1;
+            *bound = value;
+        }
         const DlBlock *inner;
         for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            scan_saves(ctx, inner, want, before, last_save, last_bind, depth + 1);
+            scan_saves(ctx, inner, want, before, last_save, last_bind, bound, depth + 1);
     }
 }
 
@@ -184,8 +196,8 @@ static bool is_bytes_io(DlRuleContext *ctx, const DlExpr *e) {
 }
 
 /* The bytes are in memory, not a file: `torch.load(io.BytesIO(buf))` (not of `f.read()`), a
- * name bound to an empty BytesIO in the function, or a helper's parameter named for a buffer (bitsandbytes'
- * `torch_load_from_buffer(buffer)`). They were written by this process, or by a rank of the
+ * name bound to an empty BytesIO in the function, or a helper's parameter named for a buffer
+ * (bitsandbytes' `torch_load_from_buffer(buffer)`). They were written by this process, or by a rank of the
  * same job (`dist.all_gather` of pickled tensors, mdetr's and GLIP's dist utilities), which
  * has the same GPUs. */
 static bool reads_memory(DlRuleContext *ctx, const DlCallFact *fact) {
@@ -231,8 +243,9 @@ static bool written_by_this_run(DlRuleContext *ctx, const DlCallFact *fact) {
     const DlFunction *fn = fact->place->function;
     const DlBlock *body = fn ? &fn->body : &dl_rule_module(ctx)->body;
     uint32_t last_save = 0, last_bind = 0;
+    const char *bound = NULL;
     scan_saves(ctx, body, dl_rule_text(ctx, path->span), fact->call->span.start, &last_save,
-               &last_bind, 0);
+               &last_bind, &bound, 0);
     return last_save && last_bind < last_save;
 }
 
