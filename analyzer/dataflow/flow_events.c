@@ -154,10 +154,22 @@ static bool only_arithmetic_in_the_clock_statement(const DlValue *clock) {
            work->aux_span.end == clock->aux_span.end;
 }
 
+/* All the work pending when `end` was read is elementwise arithmetic queued after a wait that
+ * came after `start` (SparseConvNet's training loop reads `.item()`, then adds
+ * `stats['loss'] += loss * n`): the interval measured the work up to that wait, and what is
+ * left is a few microseconds. (Arithmetic pending since before `start` is what the interval
+ * times: `start = time.time(); y = x * 2; time.time() - start` is reported.) */
+static bool only_arithmetic_since_a_wait_in_the_interval(const DlValue *end, const DlValue *start) {
+    const DlValue *work = end->elem;
+    return work->literal && work->aux_span.start >= start->aux_span.end &&
+           (!start->elem || start->elem->aux_span.start != work->aux_span.start);
+}
+
 /* `end - start`: device work queued after `start` and still pending when `end` was read. */
 void flow_timing(Flow *F, const DlExpr *site, const DlValue *end, const DlValue *start) {
     if (!flow_reporter(F) || !end->elem || end->elem == start->elem) return;
     if (only_arithmetic_in_the_clock_statement(end)) return;
+    if (only_arithmetic_since_a_wait_in_the_interval(end, start)) return;
     DlTimingFact fact = {site, end->dev_span, start->dev_span, end->elem->dev_span, &F->place};
     dl_rule_dispatch_timing(F->env->report, &fact);
 }
