@@ -33,7 +33,8 @@ static const char doc[] =
     "## When it does not fire\n"
     "- `map_location=` is given (or a second positional argument), or may be in a `**kwargs`\n"
     "  dict;\n"
-    "- the file never checks for a GPU outside its test functions, or asserts that one is\n"
+    "- the file never checks for a GPU outside its test functions (a GPU count in a log\n"
+    "  message picks no device), or asserts that one is\n"
     "  there (`assert torch.cuda.is_available()`);\n"
     "- inside test functions;\n"
     "- in the branch of a check that a GPU is there (`if torch.cuda.is_available():`, or `if\n"
@@ -64,7 +65,7 @@ static bool device_aware(DlRuleContext *ctx, const DlPlace *place) {
     /* `assert torch.cuda.is_available()`: the script requires a GPU, it never runs without */
     if (dl_rule_file_mentions(ctx, "assert torch.cuda.is_available")) return false;
     for (const char *const *m = marks; *m; m++)
-        if (dl_rule_file_mentions(ctx, *m)) return true;
+        if (dl_rule_file_uses(ctx, *m)) return true;
     return false;
 }
 

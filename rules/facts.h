@@ -147,6 +147,9 @@ bool dl_rule_file_mentions(DlRuleContext *ctx, const char *needle);
 /* The same, test functions included (a test's `@pytest.mark.skipif(not
  * torch.cuda.is_available(), ...)` is a check like any other). */
 bool dl_rule_code_mentions(DlRuleContext *ctx, const char *needle);
+/* dl_rule_file_mentions, but not in a line that logs or prints (`logging.info("{} GPUs"
+ * .format(torch.cuda.device_count()))` selects no device). */
+bool dl_rule_file_uses(DlRuleContext *ctx, const char *needle);
 /* A fix replacing `span` with `text`. */
 DlFix *dl_rule_fix_replace(DlRuleContext *ctx, const char *title, DlSpan span, const char *text);
 /* A fix inserting the line `code`, indented like `stmt`, before the line `stmt` starts on. */

@@ -236,7 +236,18 @@ bool dl_rule_scope_mentions(DlRuleContext *ctx, const DlPlace *place, const char
     return false;
 }
 
-static bool file_mentions(DlRuleContext *ctx, const char *needle, bool outside_tests) {
+/* Is the text from `line` to `at` the start of a log or print call (`logging.info("{}
+ * GPUs".format(...`)? */
+static bool in_a_message(const char *line, const char *at) {
+    static const char *const calls[] = {"print(", "logging.", "logger.", ".info(", ".debug(",
+                                        ".warning(", ".write(", NULL};
+    for (const char *const *c = calls; *c; c++)
+        if (memmem(line, (size_t)(at - line), *c, strlen(*c))) return true;
+    return false;
+}
+
+static bool file_mentions(DlRuleContext *ctx, const char *needle, bool outside_tests,
+                          bool outside_messages) {
     const DlSource *src = &ctx->job->source;
     const DlModuleIR *m = ctx->job->module;
     size_t n = strlen(needle);
@@ -246,6 +257,7 @@ static bool file_mentions(DlRuleContext *ctx, const char *needle, bool outside_t
         const char *line = p;
         while (line > src->text && line[-1] != '\n') line--;
         if (memchr(line, '#', (size_t)(p - line))) continue; /* in a comment (roughly) */
+        if (outside_messages && in_a_message(line, p)) continue;
         bool in_test = false;
         for (uint32_t i = 0; outside_tests && i < m->function_count && !in_test; i++) {
             const DlFunction *fn = m->functions[i];
@@ -257,11 +269,15 @@ static bool file_mentions(DlRuleContext *ctx, const char *needle, bool outside_t
 }
 
 bool dl_rule_file_mentions(DlRuleContext *ctx, const char *needle) {
-    return file_mentions(ctx, needle, true);
+    return file_mentions(ctx, needle, true, false);
 }
 
 bool dl_rule_code_mentions(DlRuleContext *ctx, const char *needle) {
-    return file_mentions(ctx, needle, false);
+    return file_mentions(ctx, needle, false, false);
+}
+
+bool dl_rule_file_uses(DlRuleContext *ctx, const char *needle) {
+    return file_mentions(ctx, needle, true, true);
 }
 
 DlFix *dl_rule_fix_insert_before(DlRuleContext *ctx, const char *title, DlSpan stmt,
