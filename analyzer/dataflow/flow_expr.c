@@ -422,11 +422,17 @@ const DlValue *flow_binary_values(Flow *F, const DlExpr *e, const DlExpr *const 
             r->dev = DL_DEV_UNKNOWN;
             r->dev_name = NULL;
         }
-        /* `10 ** torch.linspace(-5, 0, 6)`: a number and a 1-D tensor give a 1-D tensor */
-        bool numbers_else = ops.count == 1;
-        for (uint32_t i = 0; i < n && numbers_else; i++)
-            numbers_else = flow_is_tensor(values[i]) || values[i]->kind == DL_KIND_SCALAR;
-        if (numbers_else && (ops.items[0].value->flags & DL_VF_ONE_DIM)) r->flags |= DL_VF_ONE_DIM;
+        /* `10 ** torch.linspace(-5, 0, 6)`, `direction / (torch.linalg.norm(direction) + 1e-7)`:
+         * a 1-D tensor with numbers and 0-dim tensors gives a 1-D tensor */
+        bool numbers_else = true;
+        uint32_t one_dim = 0;
+        for (uint32_t i = 0; i < n && numbers_else; i++) {
+            const DlValue *v = values[i];
+            if (flow_is_tensor(v) && (v->flags & DL_VF_ONE_DIM)) one_dim++;
+            else numbers_else = v->kind == DL_KIND_SCALAR ||
+                                 (flow_is_tensor(v) && (v->flags & DL_VF_ZERO_DIM));
+        }
+        if (numbers_else && one_dim == 1) r->flags |= DL_VF_ONE_DIM;
         if (dl_value_on_kernel_device(r)) /* a @ b on the GPU */
             flow_device_work(F, e, !(e->name && flow_streq(e->name, "@")));
         return r;

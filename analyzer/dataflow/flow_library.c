@@ -695,9 +695,13 @@ const DlValue *flow_eval_library_call(Flow *F, const DlExpr *call, const char *q
             flow_streq(m, "binary_cross_entropy") ||
             flow_streq(m, "binary_cross_entropy_with_logits"))
             r->flags |= DL_VF_ZERO_DIM;
-        /* `torch.max(t)`, `torch.sum(t)`: a whole-tensor reduction, as `t.max()` is, is 0-dim */
-        if (call->arg_count == 1 && !call->args[0].keyword && m == q + 6 &&
-            strncmp(q, "torch.", 6) == 0 && dl_tensor_method_reduces(m)) {
+        /* `torch.max(t)`, `torch.sum(t)`, `torch.linalg.norm(t)`: a whole-tensor reduction, as
+         * `t.max()` is, is 0-dim */
+        bool linalg_norm = flow_streq(q, "torch.linalg.norm") ||
+                           flow_streq(q, "torch.linalg.vector_norm");
+        if (call->arg_count == 1 && !call->args[0].keyword &&
+            ((m == q + 6 && strncmp(q, "torch.", 6) == 0) || linalg_norm) &&
+            dl_tensor_method_reduces(linalg_norm ? "norm" : m)) {
             r->flags |= DL_VF_ZERO_DIM;
             r->flags &= (uint16_t)~DL_VF_ONE_DIM;
         }
