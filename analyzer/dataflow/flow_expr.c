@@ -291,6 +291,17 @@ static bool hides_a_module_handed_in(const Flow *F, const DlExpr *e) {
            F->fn && flow_param_index(F->fn, e->items[0]->name) > 0; /* not self */
 }
 
+/* `{"image": ImageEncoder(self)}`: a module built with its owner as an argument refers back to
+ * it (VILA's media encoders call the model's own layers); registered, it would make the owner
+ * its own submodule, so keeping it in a plain container is deliberate, and what it moves is
+ * the owner's. */
+static bool built_from_its_owner(const DlExpr *x) {
+    if (!x || x->kind != DL_EX_CALL) return false;
+    for (uint32_t i = 0; i < x->arg_count; i++)
+        if (dl_ir_is_self(x->args[i].value)) return true;
+    return false;
+}
+
 const DlValue *flow_eval_sequence(Flow *F, const DlExpr *e) {
     DlValue *s = flow_mk(F, DL_KIND_SEQ);
     bool dict = e->kind == DL_EX_DICT;
@@ -304,7 +315,7 @@ const DlValue *flow_eval_sequence(Flow *F, const DlExpr *e) {
         items[i] = v;
         elem = elem ? dl_value_join(F->arena, elem, v) : v;
         if (flow_adds_unregistered_state(v) && !loss_without_weight(v, x) &&
-            !hides_a_module_handed_in(F, e))
+            !hides_a_module_handed_in(F, e) && !built_from_its_owner(x))
             s->flags |= DL_VF_HAS_MODULES;
         if (dict && (e->items[2 * i] ? flow_is_device_key(e->items[2 * i])
                                      : (v->flags & DL_VF_HOLDS_DEVICE) != 0))
