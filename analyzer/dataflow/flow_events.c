@@ -96,15 +96,20 @@ static const DlFunctionInfo *project_callee(Flow *F, const DlExpr *call, const D
                                             const char *method) {
     const DlFunctionInfo *fi = recv ? project_method_of(F, recv, method) : NULL;
     if (fi) return fi;
+    /* `pipe(x)`, `self.pipeline(prompt)` (an attribute of a plain object, HunyuanDiT's
+     * sampler; a module's own submodules are not looked up: a layer that waits is rare, and
+     * every `self.conv(x)` would pay for it): calling an instance of a project class runs its
+     * __call__ (the pipeline, returning images on the host); a module's, its forward */
     const DlExpr *callee = call->object;
-    const char *key = callee ? flow_key_of(F, callee) : NULL;
+    if (!callee || (recv && recv->kind != DL_KIND_INSTANCE) ||
+        (!recv && callee->kind != DL_EX_NAME))
+        return NULL;
+    const char *key = flow_key_of(F, callee);
     const Binding *b = key ? flow_lookup(F, key) : NULL;
     const DlValue *fv = b ? b->value : NULL;
     if (!fv) return NULL;
     if (callee->kind == DL_EX_NAME && fv->kind == DL_KIND_FUNCTION && fv->cls)
         return (const DlFunctionInfo *)fv->cls;
-    /* `pipe(x)`, `self.pipeline(prompt)`: calling an instance of a project class runs its
-     * __call__ (HunyuanDiT's pipeline, returning images on the host); a module's, its forward */
     fi = project_method_of(F, fv, "__call__");
     if (!fi && fv->kind == DL_KIND_MODULE) fi = project_method_of(F, fv, "forward");
     return fi;
