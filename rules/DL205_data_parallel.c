@@ -3,6 +3,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "core/files.h"
 #include "dataflow/torch_api.h"
 #include "rules/facts.h"
 
@@ -28,8 +29,10 @@ static const char doc[] =
     "```\n\n"
     "## When it does not fire\n"
     "- `DistributedDataParallel` (or a project subclass of it), FSDP, or no wrapper;\n"
-    "- in a test (`test_*`, a method of a `Test*` class), which checks what the wrapper does\n"
-    "  (its `module.` keys, its outputs) rather than training with it;\n"
+    "- in a test (a `test_*` function, a method of a `Test*` class, a function of a test file:\n"
+    "  `test_*.py`, `*_test.py`, in a `tests/` folder), which checks what the wrapper does (its\n"
+    "  `module.` keys, its outputs) rather than training with it; a training script's `def\n"
+    "  test(args, model)`, which evaluates with the wrapper, is no test;\n"
     "- a wrapper that nothing runs or hands on, only unwraps (`model.module`, `model =\n"
     "  model.module`): built to load a checkpoint whose keys start with `module.`, it never\n"
     "  scatters a batch.\n";
@@ -182,14 +185,36 @@ static bool builds_a_project_data_parallel(DlRuleContext *ctx, const DlCallFact 
     return c && c->single_process_data_parallel_base;
 }
 
+/* A test wraps a model to check what the wrapper does (its `module.` keys, its outputs), not to
+ * train faster: a function in a test file (`test_*.py`, `*_test.py`, in a `tests/` folder), a
+ * `test_*` function, a method of a `Test*` class. Not a training script's `def test(args,
+ * model)`, which evaluates on the test split with the wrapper. */
+static bool in_a_test(DlRuleContext *ctx, const DlFunction *fn) {
+    if (!fn || !dl_ir_in_test_function(fn)) return false;
+    const char *path = dl_rule_source(ctx)->path;
+    const char *base = dl_path_base(path);
+    size_t n = strlen(base);
+    /* the folder it is in (not those above: a project may live under any path) */
+    size_t dir_end = (size_t)(base - path);
+    size_t dir_start = dir_end ? dir_end - 1 : 0;
+    while (dir_start > 0 && path[dir_start - 1] != '/') dir_start--;
+    size_t dir_len = dir_end ? dir_end - 1 - dir_start : 0;
+    bool tests_dir = (dir_len == 5 && strncmp(path + dir_start, "tests", 5) == 0) ||
+                     (dir_len == 4 && strncmp(path + dir_start, "test", 4) == 0);
+    bool test_file = strncmp(base, "test_", 5) == 0 ||
+                     (n > 8 && strcmp(base + n - 8, "_test.py") == 0) || tests_dir;
+    for (const DlFunction *f = fn; f && !test_file; f = f->parent)
+        test_file = strncmp(f->name, "test_", 5) == 0 ||
+                    (f->owner && strncmp(f->owner->name, "Test", 4) == 0);
+    return test_file;
+}
+
 static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
     extern const DlRule dl_rule_DL205;
     if (!dl_torch_is_single_process_data_parallel(fact->qualified) &&
         !builds_a_project_data_parallel(ctx, fact))
         return;
-    /* a test wraps a model to check what the wrapper does (its `module.` keys, its
-     * outputs), not to train faster */
-    if (dl_ir_in_test_function(fact->place->function)) return;
+    if (in_a_test(ctx, fact->place->function)) return;
     if (never_run(ctx, fact)) return;
     dl_report_finding(ctx, &dl_rule_DL205, fact->call->span, fact->call->span,
                       "`nn.DataParallel` replicates the model and funnels every batch through "
