@@ -218,10 +218,7 @@ static bool reads_memory(DlRuleContext *ctx, const DlCallFact *fact) {
     if (from->kind != DL_EX_NAME || !from->name) return false;
     static const char *const buffers[] = {"buffer", "buf", "buff", "bytes_io", "bytesio", NULL};
     const DlFunction *fn = fact->place->function;
-    bool parameter = false;
-    for (uint32_t i = 0; fn && i < fn->param_count && !parameter; i++)
-        parameter = strcmp(fn->params[i].name, from->name) == 0;
-    if (parameter)
+    if (fn && dl_ir_param_index(fn, from->name) >= 0)
         return dl_name_in_list(from->name, buffers) ||
                (strlen(from->name) > 7 && strcmp(from->name + strlen(from->name) - 7, "_buffer") == 0);
     DlArena *arena = dl_rule_arena(ctx);

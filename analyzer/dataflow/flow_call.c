@@ -48,7 +48,7 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
         bool meets = !ctc || !dl_torch_argument_meets_no_device("torch.nn.functional.ctc_loss",
                                                                  position, kw);
         if (forward) {
-            int p = kw ? flow_param_index(forward, kw) : (int)position + 1; /* after self */
+            int p = kw ? dl_ir_param_index(forward, kw) : (int)position + 1; /* after self */
             if (p >= 0 && p < DL_MAX_PARAM_BITS && (uint32_t)p < forward->param_count &&
                 (host_only & (UINT64_C(1) << p)))
                 meets = false;
@@ -115,12 +115,6 @@ const DlValue *flow_rebase(Flow *F, const DlValue *v, const DlModuleIR *from) {
     return c;
 }
 
-int flow_param_index(const DlFunction *fn, const char *name) {
-    for (uint32_t i = 0; i < fn->param_count; i++)
-        if (strcmp(fn->params[i].name, name) == 0) return (int)i;
-    return -1;
-}
-
 /* One value of flow_bind_parameter_device (not the parts of a sequence). */
 static const DlValue *bind_device_of_value(Flow *F, const DlValue *v, const DlFunction *fn,
                                            const DlExpr *call, const DlValue *const *argv,
@@ -146,7 +140,7 @@ static const DlValue *bind_device_of_value(Flow *F, const DlValue *v, const DlFu
         c->origin = DL_ORIGIN_NONE;
         return c;
     }
-    int index = flow_param_index(fn, name);
+    int index = dl_ir_param_index(fn, name);
     if (index < 0 && of_tensor) {
         /* `device=leaf_times.device` with leaf_times a parameter of the class's __init__ (read
          * back through an attribute) or a local of the callee: a tensor the caller cannot
@@ -393,7 +387,7 @@ static bool given_data(Flow *F, const DlClassInfo *built, const DlClassInfo *own
     }
     const DlFunctionInfo *init = dl_project_method(F->env->project, owner, "__init__");
     if (!init || init->owner != owner) return false;
-    int p = flow_param_index(init->fn, name);
+    int p = dl_ir_param_index(init->fn, name);
     if (p < 1 || init->fn->params[p].star) return false;
     if (owner == built) { /* positional arguments reach the class's own __init__ */
         uint32_t position = 0;

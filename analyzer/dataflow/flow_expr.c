@@ -288,7 +288,7 @@ static bool loss_without_weight(const DlValue *v, const DlExpr *x) {
  * sd-scripts): its owner, the caller, moves and saves it. */
 static bool hides_a_module_handed_in(const Flow *F, const DlExpr *e) {
     return e->kind == DL_EX_LIST && e->item_count == 1 && e->items[0]->kind == DL_EX_NAME &&
-           F->fn && flow_param_index(F->fn, e->items[0]->name) > 0; /* not self */
+           F->fn && dl_ir_param_index(F->fn, e->items[0]->name) > 0; /* not self */
 }
 
 /* `{"image": ImageEncoder(self)}`: a module built with its owner as an argument refers back to

@@ -77,7 +77,7 @@ static void walk_call(HostUse *u, const DlExpr *e, int depth) {
         const char *kw = e->args[i].keyword;
         bool lengths = packs && (kw ? strcmp(kw, "lengths") == 0 : position == 1);
         int p = !helper || (kw && kw[0] == '*') ? -1
-                : kw                            ? flow_param_index(helper, kw)
+                : kw                            ? dl_ir_param_index(helper, kw)
                                                 : (int)position + 1; /* after self */
         bool helper_reads_on_host =
             p >= 0 && p < DL_MAX_PARAM_BITS && (helper_host & (UINT64_C(1) << p));
@@ -132,7 +132,7 @@ static int element_of_param(const HostUse *u, const DlExpr *e) {
     for (; e && e->kind == DL_EX_SUBSCRIPT; e = e->object)
         if (flow_names_text_field(e)) return -1; /* `batch["file_id"]`: strings, see walk */
     if (!e || e->kind != DL_EX_NAME) return -1;
-    int p = flow_param_index(u->fn, e->name);
+    int p = dl_ir_param_index(u->fn, e->name);
     return p >= 0 && p < DL_MAX_PARAM_BITS && !(u->rebound & (UINT64_C(1) << p)) ? p : -1;
 }
 
@@ -178,7 +178,7 @@ static void walk_block(HostUse *u, const DlBlock *b, int depth) {
         if (depth == 0 && s->kind == DL_ST_ASSIGN)
             for (uint32_t t = 0; t < s->target_count; t++)
                 if (s->targets[t]->kind == DL_EX_NAME) {
-                    int p = flow_param_index(u->fn, s->targets[t]->name);
+                    int p = dl_ir_param_index(u->fn, s->targets[t]->name);
                     if (p >= 0 && p < DL_MAX_PARAM_BITS) u->rebound |= UINT64_C(1) << p;
                 }
         if (s->kind == DL_ST_DEF && s->parts->func) /* a closure's uses are uses too */
@@ -269,7 +269,7 @@ static void find_moved_params(const DlFunction *fn, const DlBlock *b, uint64_t *
         const DlStmt *s = b->items[i];
         if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue; /* not this function's */
         if (s->kind == DL_ST_ASSIGN && s->target_count == 1 && s->targets[0]->kind == DL_EX_NAME) {
-            int p = flow_param_index(fn, s->targets[0]->name);
+            int p = dl_ir_param_index(fn, s->targets[0]->name);
             if (p >= 0 && p < DL_MAX_PARAM_BITS && moves_name(s->value, s->targets[0]->name))
                 *moved |= UINT64_C(1) << p;
         }

@@ -232,7 +232,6 @@ const DlValue *flow_eval_library_call(Flow *F, const DlExpr *call, const char *q
 const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *callee_expr,
                                 const DlValue *callee, const DlValue *const *argv);
 const DlValue *flow_rebase(Flow *F, const DlValue *v, const DlModuleIR *from);
-int flow_param_index(const DlFunction *fn, const char *name);
 const DlValue *flow_bind_parameter_device(Flow *F, const DlValue *v, const DlFunction *fn,
                                           const DlExpr *call, const DlValue *const *argv,
                                           bool skip_self);

@@ -329,7 +329,7 @@ static const DlValue *made_where_its_data_is(Flow *F, const DlExpr *call, const 
      * caller's value is */
     const DlExpr *data = call->arg_count && !call->args[0].keyword ? call->args[0].value : NULL;
     if (q && (flow_streq(q, "torch.as_tensor") || flow_streq(q, "torch.asarray")) && data &&
-        data->kind == DL_EX_NAME && F->fn && flow_param_index(F->fn, data->name) >= 0 &&
+        data->kind == DL_EX_NAME && F->fn && dl_ir_param_index(F->fn, data->name) >= 0 &&
         argv[0]->kind == DL_KIND_UNKNOWN)
         unknown = true;
     if (unknown || (!from && wanted >= 2 && !written_out)) return flow_mk(F, DL_KIND_TENSOR);

@@ -102,7 +102,7 @@ static void walk_block(SizeUse *u, const DlBlock *b, int depth) {
 
 bool flow_param_is_layer_size(Flow *F, const char *name) {
     const DlFunction *fn = F->fn;
-    if (!fn || !name || flow_param_index(fn, name) < 0) return false;
+    if (!fn || !name || dl_ir_param_index(fn, name) < 0) return false;
     SizeUse u = {F, name, false, false};
     walk_block(&u, &fn->body, 0);
     return u.sized && !u.assigned;

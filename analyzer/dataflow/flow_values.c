@@ -263,7 +263,7 @@ static bool attribute_of_optional_parameter(Flow *F, const DlExpr *e) {
     const DlExpr *value = NULL;
     count_self_assignments(&init->fn->body, e->name, &count, &value);
     if (count != 1 || !value || value->kind != DL_EX_NAME) return false;
-    int index = flow_param_index(init->fn, value->name);
+    int index = dl_ir_param_index(init->fn, value->name);
     if (index < 0) return false;
     const DlExpr *d = init->fn->params[index].default_value;
     return d && d->kind == DL_EX_CONST && flow_streq(d->name, "None");

@@ -87,12 +87,6 @@ const DlFileFacts *dl_project_file(const DlProject *p, const DlModuleIR *m) {
     return NULL;
 }
 
-static int param_index(const DlFunction *fn, const char *name) {
-    for (uint32_t i = 0; i < fn->param_count; i++)
-        if (strcmp(fn->params[i].name, name) == 0) return (int)i;
-    return -1;
-}
-
 /* Does `b` (or a block in it) yield `name` (`yield obj`, `yield from obj`)? */
 static bool block_yields_name(const DlBlock *b, const char *name, int depth) {
     if (depth > 32) return false;
@@ -121,7 +115,7 @@ static int yields_the_items_of_a_parameter(const DlFunction *fn, const DlBlock *
         if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
         if (s->kind == DL_ST_FOR && s->value && s->value->kind == DL_EX_NAME &&
             s->target_count == 1 && s->targets[0]->kind == DL_EX_NAME) {
-            int p = param_index(fn, s->value->name);
+            int p = dl_ir_param_index(fn, s->value->name);
             if (p >= 0 && !fn->params[p].star &&
                 block_yields_name(&s->parts->body, s->targets[0]->name, 0))
                 return p;

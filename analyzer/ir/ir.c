@@ -477,6 +477,12 @@ bool dl_ir_in_test_function(const DlFunction *fn) {
     return false;
 }
 
+int dl_ir_param_index(const DlFunction *fn, const char *name) {
+    for (uint32_t i = 0; i < fn->param_count; i++)
+        if (strcmp(fn->params[i].name, name) == 0) return (int)i;
+    return -1;
+}
+
 bool dl_ir_is_self(const DlExpr *e) {
     return e && e->kind == DL_EX_NAME && e->name && strcmp(e->name, "self") == 0;
 }

@@ -308,6 +308,8 @@ int dl_ir_non_blocking(const DlExpr *call);
 bool dl_ir_in_test_function(const DlFunction *fn);
 
 /* `self`, the name; `self.<name>` (`name` NULL: any attribute of self). */
+/* The index of `fn`'s parameter called `name` (self included), or -1. */
+int dl_ir_param_index(const DlFunction *fn, const char *name);
 bool dl_ir_is_self(const DlExpr *e);
 bool dl_ir_is_self_attr(const DlExpr *e, const char *name);
 
