@@ -1,6 +1,7 @@
 /* DL205 data-parallel: nn.DataParallel, which PyTorch recommends replacing with
  * DistributedDataParallel. */
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/files.h"
@@ -182,7 +183,9 @@ static bool builds_a_project_data_parallel(DlRuleContext *ctx, const DlCallFact 
     const DlProject *p = dl_rule_project(ctx);
     const DlClassInfo *c =
         dl_project_find_class(p, dl_project_file(p, dl_rule_module(ctx)), fact->qualified);
-    return c && c->single_process_data_parallel_base;
+    for (int depth = 0; c && depth < 8; depth++, c = c->base) /* through project bases */
+        if (c->single_process_data_parallel_base) return true;
+    return false;
 }
 
 /* A test wraps a model to check what the wrapper does (its `module.` keys, its outputs), not to
@@ -195,14 +198,12 @@ static bool in_a_test(DlRuleContext *ctx, const DlFunction *fn) {
     const char *base = dl_path_base(path);
     size_t n = strlen(base);
     /* the folder it is in (not those above: a project may live under any path) */
-    size_t dir_end = (size_t)(base - path);
-    size_t dir_start = dir_end ? dir_end - 1 : 0;
-    while (dir_start > 0 && path[dir_start - 1] != '/') dir_start--;
-    size_t dir_len = dir_end ? dir_end - 1 - dir_start : 0;
-    bool tests_dir = (dir_len == 5 && strncmp(path + dir_start, "tests", 5) == 0) ||
-                     (dir_len == 4 && strncmp(path + dir_start, "test", 4) == 0);
+    char *dir = dl_path_dir(path);
+    const char *folder = dl_path_base(dir);
     bool test_file = strncmp(base, "test_", 5) == 0 ||
-                     (n > 8 && strcmp(base + n - 8, "_test.py") == 0) || tests_dir;
+                     (n > 8 && strcmp(base + n - 8, "_test.py") == 0) ||
+                     strcmp(folder, "tests") == 0 || strcmp(folder, "test") == 0;
+    free(dir);
     for (const DlFunction *f = fn; f && !test_file; f = f->parent)
         test_file = strncmp(f->name, "test_", 5) == 0 ||
                     (f->owner && strncmp(f->owner->name, "Test", 4) == 0);

@@ -580,11 +580,6 @@ static bool resolve_file_classes(const DlProject *p, DlFileFacts *f, DlArena *ar
                     c->has_own_to = true;
                     changed = true;
                 }
-                if (base->single_process_data_parallel_base &&
-                    !c->single_process_data_parallel_base) {
-                    c->single_process_data_parallel_base = true;
-                    changed = true;
-                }
             }
             if (module && !c->is_module) {
                 c->is_module = true;

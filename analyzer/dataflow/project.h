@@ -54,8 +54,9 @@ struct DlClassInfo {
     bool data_parallel_base; /* a base is torch's DataParallel or DistributedDataParallel
                                 (`class MyDataParallel(nn.DataParallel)`, to forward
                                 attribute reads): an instance wraps the module it is given */
-    bool single_process_data_parallel_base; /* ... and it is nn.DataParallel, directly or
-                                               through project bases (DL205) */
+    bool single_process_data_parallel_base; /* ... and it is nn.DataParallel (DL205; its
+                                               subclasses walk `base` to it, as
+                                               data_parallel_base's do) */
     bool init_hands_base_arguments; /* its own __init__ calls `super().__init__(...)` (or
                                        `Base.__init__(self, ...)`) with what could be a weight:
                                        an argument by position, weight=, pos_weight=, *a, **kw */
