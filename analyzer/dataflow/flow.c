@@ -366,9 +366,6 @@ static bool is_environment_step(const DlExpr *e) {
     return name && strstr(name, "env");
 }
 
-/* A loop whose every iteration is a training/eval step: over a data loader (enumerate and
- * tqdm keep it one), one whose body trains, or a `while` whose condition tests a counter the
- * body increments. */
 /* `for _ in range(1):` (votenet's self-test of a layer): one pass, no loop over batches. */
 static bool runs_at_most_once(const DlExpr *iter) {
     if (!iter || iter->kind != DL_EX_CALL || !iter->object || iter->object->kind != DL_EX_NAME ||
@@ -378,13 +375,14 @@ static bool runs_at_most_once(const DlExpr *iter) {
     return n->kind == DL_EX_NUMBER && n->name && (flow_streq(n->name, "0") || flow_streq(n->name, "1"));
 }
 
+/* A loop whose every iteration is a training/eval step: over a data loader (enumerate and
+ * tqdm keep it one), one whose body trains, or a `while` whose condition tests a counter the
+ * body increments. */
 bool flow_is_batch_loop(Flow *F, const DlStmt *s, const DlValue *iter) {
     /* `for step in range(steps):` whose body runs backward()/optimizer.step() is a training
-     * loop too (synthetic data, one fixed batch); but in a test, a backward() with no optimizer
-     * step (`for case, want in zip(inputs, outputs)`) checks gradients, it does not train */
-    /* In a test, stepping an optimizer in a loop checks it step by step (bitsandbytes'
-     * test_optim compares two optimizers' states after each step): only a loop over a data
-     * loader is a loop over batches there. */
+     * loop too (synthetic data, one fixed batch); but in a test, only a loop over a data loader
+     * is: a backward() (`for case, want in zip(inputs, outputs)`) checks gradients, an
+     * optimizer step checks the optimizer step by step (bitsandbytes' test_optim) */
     if (s->kind == DL_ST_FOR && runs_at_most_once(s->value)) return false;
     if (s->kind == DL_ST_FOR)
         return iter && (iter->kind == DL_KIND_LOADER ||
