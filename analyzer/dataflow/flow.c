@@ -61,7 +61,7 @@ void flow_bind(Flow *F, const DlExpr *target, const DlValue *v) {
                 const Binding *b = flow_lookup(F, base);
                 if (b && b->value && b->value->kind == DL_KIND_SEQ) {
                     DlValue *d = dl_value_copy(F->arena, b->value);
-                    d->flags &= (uint16_t) ~(DL_VF_PIN_KNOWN | DL_VF_PINNED); /* unknown now */
+                    d->flags &= (uint32_t) ~(DL_VF_PIN_KNOWN | DL_VF_PINNED); /* unknown now */
                     flow_state_set(F->st, base, d);
                 }
             }
@@ -131,7 +131,7 @@ void flow_bind(Flow *F, const DlExpr *target, const DlValue *v) {
                 c->var = NULL;
                 /* `x, y = batch` takes a batch apart; `step, batch` of enumerate(loader) (or
                  * zip's items) is still the whole batch, of unknown structure */
-                if (flow_is_tensor(v)) c->flags &= (uint16_t)~DL_VF_WHOLE_BATCH;
+                if (flow_is_tensor(v)) c->flags &= (uint32_t)~DL_VF_WHOLE_BATCH;
                 part = c;
             }
             flow_bind(F, t, part);
@@ -287,7 +287,7 @@ void flow_exec_augassign(Flow *F, const DlStmt *s) {
         const DlValue *target = tv;
         if ((tv->flags & DL_VF_ZERO_DIM) && tv->dev == DL_DEV_CPU && dl_value_on_device(v)) {
             DlValue *c = dl_value_copy(F->arena, tv);
-            c->flags &= (uint16_t)~DL_VF_ZERO_DIM;
+            c->flags &= (uint32_t)~DL_VF_ZERO_DIM;
             target = c;
         }
         DlOperand ops[2] = {{t, target}, {s->value, v}};
@@ -418,7 +418,7 @@ static void move_listed_modules(Flow *F, const DlStmt *s) {
         if (!ib || !ib->value || !flow_is_module_like(ib->value)) continue;
         DlValue *m = dl_value_copy(F->arena, ib->value);
         m->flags |= DL_VF_MOVED;
-        m->flags &= (uint16_t)~DL_VF_CPU_WEIGHT;
+        m->flags &= (uint32_t)~DL_VF_CPU_WEIGHT;
         flow_take_place(m, moved);
         flow_state_set(F->st, key, m);
     }
@@ -1142,7 +1142,7 @@ void flow_seed_attributes(Flow *F, const DlClassInfo *c, int depth) {
             r->dev = DL_DEV_MODULE;
             r->dev_name = NULL;
             r->origin = DL_ORIGIN_NONE;
-            r->flags &= (uint16_t) ~(DL_VF_CPU_WEIGHT | DL_VF_CONSTRUCTED);
+            r->flags &= (uint32_t) ~(DL_VF_CPU_WEIGHT | DL_VF_CONSTRUCTED);
             v = r;
         } else if (!F->owner->is_module && F->owner->maybe_module && flow_is_tensor(v) &&
                    (v->flags & DL_VF_REGISTERED)) {
@@ -1158,14 +1158,14 @@ void flow_seed_attributes(Flow *F, const DlClassInfo *c, int depth) {
                    (v->dev == DL_DEV_CUDA || v->dev == DL_DEV_META)) {
             /* a submodule pinned to a device in __init__ (model parallelism: `.to("cuda:1")`) */
             DlValue *r = dl_value_copy(F->arena, v);
-            r->flags &= (uint16_t) ~(DL_VF_CPU_WEIGHT | DL_VF_CONSTRUCTED);
+            r->flags &= (uint32_t) ~(DL_VF_CPU_WEIGHT | DL_VF_CONSTRUCTED);
             v = r;
         } else if (F->owner->is_module && flow_is_module_like(v)) {
             /* a submodule assigned in __init__ is registered: it moves with self */
             DlValue *r = dl_value_copy(F->arena, v);
             r->dev = DL_DEV_MODULE;
             r->dev_name = NULL;
-            r->flags &= (uint16_t) ~(DL_VF_CPU_WEIGHT | DL_VF_CONSTRUCTED);
+            r->flags &= (uint32_t) ~(DL_VF_CPU_WEIGHT | DL_VF_CONSTRUCTED);
             v = r;
         } else if (F->owner->is_module && v->kind == DL_KIND_SEQ && v->elem &&
                    flow_is_tensor(v->elem) && (v->elem->flags & DL_VF_REGISTERED) &&
@@ -1201,7 +1201,7 @@ void flow_seed_attributes(Flow *F, const DlClassInfo *c, int depth) {
             DlValue *r = dl_value_copy(F->arena, v);
             r->dev = DL_DEV_UNKNOWN;
             r->dev_name = NULL;
-            r->flags &= (uint16_t) ~(DL_VF_CPU_WEIGHT | DL_VF_CONSTRUCTED);
+            r->flags &= (uint32_t) ~(DL_VF_CPU_WEIGHT | DL_VF_CONSTRUCTED);
             v = r;
         } else if (F->owner->is_module && flow_is_tensor(v) && v->dev == DL_DEV_CPU &&
                    !(v->flags & DL_VF_ZERO_DIM) && same_file && v->aux_span.end) {

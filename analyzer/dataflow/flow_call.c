@@ -515,7 +515,7 @@ const DlValue *flow_instantiate(Flow *F, const DlExpr *call, const DlClassInfo *
             m->dev = dev->dev;
             m->dev_name = dev->dev_name;
             m->flags |= DL_VF_MOVED;
-            m->flags &= (uint16_t)~DL_VF_CONSTRUCTED;
+            m->flags &= (uint32_t)~DL_VF_CONSTRUCTED;
         }
         /* `DiscreteSteerer(generator)`, `Wrapper(backbone.to(device))`,
          * `MockModel(MockPosterior(mean_on_gpu))`: built from a tensor on a device, or from a
@@ -630,7 +630,7 @@ const DlValue *flow_move_module(Flow *F, const DlExpr *call, const DlExpr *recv_
                                 const DlValue *recv, const DlValue *target) {
     DlValue *m = dl_value_copy(F->arena, recv);
     m->flags |= DL_VF_MOVED;
-    m->flags &= (uint16_t)~DL_VF_CPU_WEIGHT;
+    m->flags &= (uint32_t)~DL_VF_CPU_WEIGHT;
     m->dev = target ? target->dev : DL_DEV_UNKNOWN;
     m->dev_name = target ? target->dev_name : NULL;
     m->dev_span = call->span;
@@ -745,7 +745,7 @@ const DlValue *flow_eval_tensor_method(Flow *F, const DlExpr *call, const DlExpr
         r->dev = DL_DEV_UNKNOWN;
         r->dev_name = NULL;
         r->origin = DL_ORIGIN_NONE;
-        r->flags &= (uint16_t)~DL_VF_REGISTERED;
+        r->flags &= (uint32_t)~DL_VF_REGISTERED;
         return r;
     }
     if (legacy || flow_is_move_method(m)) {
@@ -792,8 +792,9 @@ const DlValue *flow_eval_tensor_method(Flow *F, const DlExpr *call, const DlExpr
     if (dl_tensor_method_keeps_device(m) || (*m && m[strlen(m) - 1] == '_')) {
         DlValue *r = dl_value_copy(F->arena, recv);
         r->var = NULL;
-        if (!returns_the_receiver(F, m, recv_expr)) r->flags &= (uint16_t)~DL_VF_REGISTERED;
-        if (!dl_tensor_method_keeps_shape(m)) r->flags &= (uint16_t)~DL_VF_ONE_DIM;
+        if (!returns_the_receiver(F, m, recv_expr)) r->flags &= (uint32_t)~DL_VF_REGISTERED;
+        if (!dl_tensor_method_keeps_shape(m))
+            r->flags &= (uint32_t) ~(DL_VF_ONE_DIM | DL_VF_DATA_RANK);
         if (flattens(m, call)) r->flags |= DL_VF_ONE_DIM;
         if (dl_tensor_method_reduces(m) && call->arg_count == 0) r->flags |= DL_VF_ZERO_DIM;
         return r;
@@ -818,10 +819,10 @@ const DlValue *flow_eval_tensor_method(Flow *F, const DlExpr *call, const DlExpr
         flow_streq(m, "tensor_split")) {
         DlValue *s = flow_mk(F, DL_KIND_SEQ), *part = dl_value_copy(F->arena, recv);
         part->var = NULL;
-        part->flags &= (uint16_t) ~(DL_VF_WHOLE_BATCH | DL_VF_REGISTERED);
+        part->flags &= (uint32_t) ~(DL_VF_WHOLE_BATCH | DL_VF_REGISTERED);
         if (flow_streq(m, "unbind")) { /* one dimension less: a 1-D tensor's are numbers */
             if (recv->flags & DL_VF_ONE_DIM) part->flags |= DL_VF_ZERO_DIM;
-            part->flags &= (uint16_t)~DL_VF_ONE_DIM;
+            part->flags &= (uint32_t)~DL_VF_ONE_DIM;
         }
         s->elem = part;
         return s;
@@ -1136,7 +1137,7 @@ void flow_escape_modules(Flow *F, const DlExpr *call, const DlValue *const *argv
             if (c->flags != v->flags) flow_state_set(F->st, key, c);
             continue;
         }
-        c->flags &= (uint16_t)~DL_VF_CONSTRUCTED;
+        c->flags &= (uint32_t)~DL_VF_CONSTRUCTED;
         c->dev = DL_DEV_UNKNOWN;
         flow_state_set(F->st, key, c);
     }
@@ -1149,7 +1150,7 @@ void flow_lists_registered_by(Flow *F, const DlExpr *call, const DlValue *const 
         const char *key = flow_key_of(F, call->args[i].value);
         if (!key) continue;
         DlValue *c = dl_value_copy(F->arena, v);
-        c->flags &= (uint16_t)~DL_VF_HAS_MODULES;
+        c->flags &= (uint32_t)~DL_VF_HAS_MODULES;
         flow_state_set(F->st, key, c);
     }
 }

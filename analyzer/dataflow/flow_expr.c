@@ -18,7 +18,7 @@ const DlValue *flow_element_of(Flow *F, const DlValue *v, DlSpan target_span) {
     if (v->kind == DL_KIND_SEQ && v->elem) return v->elem;
     if (flow_is_tensor(v)) { /* rows of a tensor, items of a batch list: tensors on its device */
         DlValue *part = dl_value_copy(F->arena, v);
-        part->flags &= (uint16_t) ~(DL_VF_WHOLE_BATCH | DL_VF_REGISTERED | DL_VF_ONE_DIM);
+        part->flags &= (uint32_t) ~(DL_VF_WHOLE_BATCH | DL_VF_REGISTERED | DL_VF_ONE_DIM);
         if (v->flags & DL_VF_ONE_DIM) part->flags |= DL_VF_ZERO_DIM; /* `for t in arange(n)` */
         part->var = NULL;
         return part;
@@ -237,9 +237,12 @@ const DlValue *flow_eval_subscript(Flow *F, const DlExpr *e) {
     if (flow_is_tensor(obj)) {
         DlValue *r = dl_value_copy(F->arena, obj);
         r->var = NULL;
-        r->flags &= (uint16_t)~DL_VF_WHOLE_BATCH;
-        if (!is_plain_slice(F, e)) r->flags &= (uint16_t)~DL_VF_ONE_DIM;
-        if (picks_one_element(e, index) || (picks_a_number(e) && (obj->flags & DL_VF_ONE_DIM)))
+        r->flags &= (uint32_t)~DL_VF_WHOLE_BATCH;
+        if (!is_plain_slice(F, e)) r->flags &= (uint32_t)~DL_VF_ONE_DIM;
+        /* `t[0]` of a 1-D tensor is 0-dim; of one whose rank is not known it may be, and then
+         * meets any device: nothing is said of it */
+        if (picks_one_element(e, index) ||
+            (picks_a_number(e) && (obj->flags & (DL_VF_ONE_DIM | DL_VF_DATA_RANK))))
             r->flags |= DL_VF_ZERO_DIM;
         if (mismatch) { /* DL114: the indexing fails; do not cascade */
             r->dev = DL_DEV_UNKNOWN;
@@ -259,7 +262,7 @@ const DlValue *flow_eval_subscript(Flow *F, const DlExpr *e) {
 }
 
 /* {"batch_size": 32, "pin_memory": True}: loader keyword arguments in a dict (DL202). */
-uint16_t flow_dict_pin_flags(const DlExpr *e) {
+uint32_t flow_dict_pin_flags(const DlExpr *e) {
     for (uint32_t i = 0; i + 1 < e->item_count; i += 2) {
         const DlExpr *k = e->items[i], *v = e->items[i + 1];
         if (!k || k->kind != DL_EX_STRING || !k->name) return 0; /* **other or computed keys */
@@ -429,7 +432,7 @@ const DlValue *flow_binary_values(Flow *F, const DlExpr *e, const DlExpr *const 
         /* `feats @ other / self.temp`, the temperature a 0-dim parameter and the product of
          * unknown kind: what it gives has the size and the device of what is not known */
         if (any_unknown && (r->flags & DL_VF_ZERO_DIM)) {
-            r->flags &= (uint16_t)~DL_VF_ZERO_DIM;
+            r->flags &= (uint32_t)~DL_VF_ZERO_DIM;
             r->dev = DL_DEV_UNKNOWN;
             r->dev_name = NULL;
         }

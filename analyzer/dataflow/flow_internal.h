@@ -224,7 +224,7 @@ const DlValue *flow_eval_loss_ctor(Flow *F, const DlExpr *call, const DlValue *c
 /* `nn.DataParallel(model)` (or a project subclass of it): the module given, which now scatters
  * its inputs onto its device(s), so callers may pass CPU batches. */
 DlValue *flow_data_parallel(Flow *F, const DlExpr *call, const DlValue *const *argv);
-uint16_t flow_loader_pin_flags(const DlExpr *call, const DlValue *const *argv);
+uint32_t flow_loader_pin_flags(const DlExpr *call, const DlValue *const *argv);
 bool flow_uses_workers(Flow *F, const DlExpr *call);
 const DlValue *flow_eval_dataloader(Flow *F, const DlExpr *call, const DlValue *const *argv);
 const DlValue *flow_eval_library_call(Flow *F, const DlExpr *call, const char *q,
@@ -296,7 +296,7 @@ const DlValue *flow_eval_name(Flow *F, const DlExpr *e);
 bool flow_index_fact(Flow *F, const DlExpr *e, const DlValue *obj, bool store,
                      const DlValue **last_index);
 const DlValue *flow_eval_subscript(Flow *F, const DlExpr *e);
-uint16_t flow_dict_pin_flags(const DlExpr *e);
+uint32_t flow_dict_pin_flags(const DlExpr *e);
 const DlValue *flow_eval_sequence(Flow *F, const DlExpr *e);
 const DlValue *flow_eval_comprehension(Flow *F, const DlExpr *e);
 bool flow_is_arith(const char *op);

@@ -198,9 +198,9 @@ static void contents_decide(Flow *F, DlValue *m, const DlExpr *call, const DlVal
         if (!placed && v->dev && v->dev != DL_DEV_CPU) placed = v;
     }
     /* `nn.ModuleList(ROIAlign(...) for s in scales)`, every layer without state: nor has it */
-    if (fresh && all_stateless) m->flags &= (uint16_t)~DL_VF_CONSTRUCTED;
+    if (fresh && all_stateless) m->flags &= (uint32_t)~DL_VF_CONSTRUCTED;
     if (fresh) return;
-    m->flags &= (uint16_t)~DL_VF_CONSTRUCTED;
+    m->flags &= (uint32_t)~DL_VF_CONSTRUCTED;
     if (placed) {
         flow_take_place(m, placed);
     } else {
@@ -280,6 +280,15 @@ static bool flat_data_literal(const char *q, const DlExpr *call) {
     return true;
 }
 
+/* Data from elsewhere, not written out (`torch.tensor(cfg["voxel_size"])`,
+ * `torch.as_tensor(values)`): the rank of the result is not known here (DL_VF_DATA_RANK). */
+static bool data_not_written_out(const char *q, const DlExpr *call) {
+    if (dl_torch_factory_data_arguments(q) != 1) return false;
+    const DlExpr *d = dl_ir_positional(call, 0);
+    return d && (d->kind == DL_EX_NAME || d->kind == DL_EX_ATTR || d->kind == DL_EX_SUBSCRIPT ||
+                 d->kind == DL_EX_CALL);
+}
+
 /* A sized factory whose size is written out as one dimension: `torch.zeros(5)`,
  * `torch.ones((n,))`, `torch.randint(lo, hi, (1,))`, `torch.full([n], v)`, `size=(n,)`; or one
  * made from a flat list (flat_data_literal). */
@@ -355,6 +364,10 @@ const DlValue *flow_eval_factory(Flow *F, const DlExpr *call, DlFactoryKind kind
     const char *q = flow_qualify(F, call->object);
     bool one_dim = kind == DL_FACTORY_PLAIN && q &&
                    (dl_torch_factory_is_one_dim(q) || sized_one_dim(F, q, call));
+    uint32_t rank = one_dim ? DL_VF_ONE_DIM
+                    : kind == DL_FACTORY_PLAIN && q && data_not_written_out(q, call)
+                        ? DL_VF_DATA_RANK
+                        : 0;
     /* C++ `torch::from_blob(ptr, sizes, options)` wraps memory where the options say (a view
      * of a CUDA tensor's data, torchsparse's gather buffers); with no options, or a dtype only
      * (`torch::kFloat32`), host memory */
@@ -382,7 +395,7 @@ const DlValue *flow_eval_factory(Flow *F, const DlExpr *call, DlFactoryKind kind
     if (dev) {
         DlValue *r =
             flow_with_device(F, flow_mk(F, DL_KIND_TENSOR), dev, DL_ORIGIN_NONE, call->span);
-        if (one_dim) r->flags |= DL_VF_ONE_DIM;
+        r->flags |= rank;
         return r;
     }
     const DlValue *from_data = made_where_its_data_is(F, call, q, argv);
@@ -396,7 +409,7 @@ const DlValue *flow_eval_factory(Flow *F, const DlExpr *call, DlFactoryKind kind
     if (F->env->file->module->sets_default_device || flow_has_splat(call))
         return flow_mk(F, DL_KIND_TENSOR);
     DlValue *t = flow_mk_tensor(F, DL_DEV_CPU, NULL, DL_ORIGIN_FACTORY, call->span);
-    if (one_dim) t->flags |= DL_VF_ONE_DIM;
+    t->flags |= rank;
     /* pageable unless pin_memory=True; not known when it is a variable (ChatTTS's
      * `torch.tensor(data, pin_memory=pin_memory)` in a helper) */
     const DlArg *pin = dl_ir_keyword(call, "pin_memory");
@@ -442,7 +455,7 @@ const DlValue *flow_eval_loss_ctor(Flow *F, const DlExpr *call, const DlValue *c
 
 /* pin_memory=True / False / absent, also through a `**kwargs` dict: DL_VF_PIN_KNOWN and
  * DL_VF_PINNED on the loader, inherited by its batches. */
-uint16_t flow_loader_pin_flags(const DlExpr *call, const DlValue *const *argv) {
+uint32_t flow_loader_pin_flags(const DlExpr *call, const DlValue *const *argv) {
     bool splat_known = true, splat_pinned = false;
     for (uint32_t i = 0; i < call->arg_count; i++) {
         const char *kw = call->args[i].keyword;
@@ -614,7 +627,7 @@ DlValue *flow_data_parallel(Flow *F, const DlExpr *call, const DlValue *const *a
     DlValue *w = flow_is_module_like(inner) ? dl_value_copy(F->arena, inner)
                                             : flow_mk(F, DL_KIND_MODULE);
     w->flags |= DL_VF_SCATTERS;
-    w->flags &= (uint16_t)~DL_VF_CONSTRUCTED;
+    w->flags &= (uint32_t)~DL_VF_CONSTRUCTED;
     w->var = NULL;
     return w;
 }
@@ -703,7 +716,7 @@ const DlValue *flow_eval_library_call(Flow *F, const DlExpr *call, const char *q
             ((m == q + 6 && strncmp(q, "torch.", 6) == 0) || linalg_norm) &&
             dl_tensor_method_reduces(linalg_norm ? "norm" : m)) {
             r->flags |= DL_VF_ZERO_DIM;
-            r->flags &= (uint16_t)~DL_VF_ONE_DIM;
+            r->flags &= (uint32_t)~DL_VF_ONE_DIM;
         }
         return r;
     }

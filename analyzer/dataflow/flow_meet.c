@@ -64,10 +64,12 @@ void flow_meet(Flow *F, const DlExpr *site, const DlOperand *ops, uint32_t n, in
 DlValue *flow_combine(Flow *F, const DlExpr *site, const DlOperand *ops, uint32_t n) {
     const DlValue *dev = NULL;
     bool all_zero = true, conflict = false;
+    uint32_t rank_not_known = 0;
     for (uint32_t i = 0; i < n; i++) {
         const DlValue *v = ops[i].value;
         if (!flow_is_tensor(v)) continue;
         if (!(v->flags & DL_VF_ZERO_DIM)) all_zero = false;
+        rank_not_known |= v->flags & DL_VF_DATA_RANK;
     }
     /* A cpu operand meeting a device operand is a bug reported on its own; the result is
      * taken to live on the device side, so the next, independent bug is reported too. An
@@ -104,6 +106,8 @@ DlValue *flow_combine(Flow *F, const DlExpr *site, const DlOperand *ops, uint32_
         r->var = NULL;
     }
     if (all_zero && dev) r->flags |= DL_VF_ZERO_DIM;
+    /* broadcasting keeps the largest rank: with one not known, the result's is not known */
+    if (!(r->flags & DL_VF_ZERO_DIM)) r->flags |= rank_not_known;
     (void)site;
     return r;
 }

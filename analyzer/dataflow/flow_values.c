@@ -367,7 +367,7 @@ void flow_take_place(DlValue *v, const DlValue *from) {
 }
 
 void flow_mark_moved_elsewhere(DlValue *m) {
-    m->flags &= (uint16_t)~DL_VF_CONSTRUCTED;
+    m->flags &= (uint32_t)~DL_VF_CONSTRUCTED;
     m->flags |= DL_VF_MOVED;
     m->dev = DL_DEV_UNKNOWN;
     m->dev_name = NULL;

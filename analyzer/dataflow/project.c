@@ -816,7 +816,7 @@ static void forget_reassigned_devices(DlFileFacts *f, DlClassInfo *c, const DlFu
         r->dev = DL_DEV_UNKNOWN;
         r->dev_name = NULL;
         r->origin = DL_ORIGIN_NONE;
-        r->flags &= (uint16_t) ~(DL_VF_CONSTRUCTED | DL_VF_CPU_WEIGHT);
+        r->flags &= (uint32_t) ~(DL_VF_CONSTRUCTED | DL_VF_CPU_WEIGHT);
         attrs[k].value = r;
     }
     dl_vec_free(&names);

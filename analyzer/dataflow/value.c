@@ -70,7 +70,7 @@ const DlValue *dl_value_join(DlArena *arena, const DlValue *a, const DlValue *b)
     if (a->kind != b->kind) return &dl_value_unknown;
     DlValue *j = dl_value_copy(arena, a);
     j->flags = a->flags & b->flags;
-    if ((a->flags ^ b->flags) & DL_VF_PINNED) j->flags &= (uint16_t)~DL_VF_PIN_KNOWN; /* unknown */
+    if ((a->flags ^ b->flags) & DL_VF_PINNED) j->flags &= (uint32_t)~DL_VF_PIN_KNOWN; /* unknown */
     if (a->kind == DL_KIND_SEQ) j->flags |= (a->flags | b->flags) & DL_VF_HAS_MODULES;
     /* a parameter on one path, a placeholder on the other (`self.cls_token = nn.Parameter(...)`
      * if a flag says so, else `torch.tensor(0)` or `torch.tensor([])`, which forward does not

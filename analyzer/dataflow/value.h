@@ -80,13 +80,16 @@ enum {
     DL_VF_HOLDS_DEVICE = 1 << 15,   /* a dict of keyword arguments with a "device" key
                                        (`Net(**cfg)`, `nn.Linear(2, 1, **factory_kwargs)`), or
                                        with a tensor on a device among its values */
+    DL_VF_DATA_RANK = 1 << 16,      /* tensor: made from data not written out here
+                                       (`torch.tensor(cfg["point_cloud_range"])`): its rank is
+                                       not known, so an element picked by a number may be 0-dim */
 };
 
 typedef struct DlValue DlValue;
 struct DlValue {
     DlKind kind;
     DlDeviceTag dev;
-    uint16_t flags;
+    uint32_t flags;
     DlOrigin origin;
     const char *dev_name;  /* NAMED: "device"; CUDA: "cuda:1" */
     DlSpan dev_span;       /* where it got its device (the factory, the .to() call, ...) */
