@@ -744,6 +744,32 @@ static int cuda_availability_test(Flow *F, const DlExpr *cond) {
     return q && flow_streq(q, "torch.cuda.is_available") ? sign : 0;
 }
 
+/* A device chosen elsewhere compared with "cuda" (`device == "cuda"`, `device.type == 'cuda'`):
+ * 1, the branch runs where there is a GPU (-1 for `!=`); compared with "cpu": -1, the else
+ * branch does (1 for `!=`); 0 otherwise. Wav2Lip's `_load` reads a checkpoint without
+ * map_location only `if device == 'cuda':`. What runs without CUDA is not said: a device other
+ * than "cuda" may be "cuda:1". */
+static int device_compared_with_cuda(Flow *F, const DlExpr *cond) {
+    if (!cond || cond->kind != DL_EX_COMPARE || cond->item_count != 2 || !cond->name) return 0;
+    bool eq = flow_streq(cond->name, "==");
+    if (!eq && !flow_streq(cond->name, "!=")) return 0;
+    for (int side = 0; side < 2; side++) {
+        const DlExpr *literal = cond->items[side], *device = cond->items[1 - side];
+        if (literal->kind != DL_EX_STRING || !literal->name) continue;
+        DlDeviceTag tag = flow_device_of_string(literal->name);
+        if (tag != DL_DEV_CPU && tag != DL_DEV_CUDA) continue;
+        if (device->kind == DL_EX_ATTR && device->name && flow_streq(device->name, "type"))
+            device = device->object;
+        if (device->kind != DL_EX_NAME && device->kind != DL_EX_ATTR) continue;
+        const char *key = flow_key_of(F, device);
+        if (flow_eval(F, device)->kind != DL_KIND_DEVICE && !(key && flow_name_says_device(F, key)))
+            continue;
+        int sign = tag == DL_DEV_CUDA ? 1 : -1;
+        return eq ? sign : -sign;
+    }
+    return 0;
+}
+
 /* `if False:`, `if 0:`: code switched off (deep_sort's debug timing prints); it never runs. */
 static bool never_true(const DlExpr *cond) {
     return cond && cond->name &&
@@ -827,9 +853,10 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
         (periodic_guard(F, s->value, 0) || ends_the_loop(&s->parts->body)))
         F->place.every_iteration = false;
     int cuda_test = cuda_availability_test(F, s->value);
+    int gpu_branch = cuda_test ? cuda_test : device_compared_with_cuda(F, s->value);
     bool saved_without_cuda = F->without_cuda;
     F->without_cuda = saved_without_cuda || cuda_test < 0;
-    if (cuda_test > 0) F->place.cuda_checked = true;
+    if (gpu_branch > 0) F->place.cuda_checked = true;
     flow_exec_block(F, &s->parts->body);
     F->without_cuda = saved_without_cuda;
     F->place = saved_place;
@@ -848,7 +875,7 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
                              strstr(flow_text(F, s->value->span), "device"));
     if (synced_when_cuda && s->parts->orelse.count) flow_state_set(F->st, "<device-work>", NULL);
     F->without_cuda = saved_without_cuda || cuda_test > 0;
-    if (cuda_test < 0) F->place.cuda_checked = true;
+    if (gpu_branch < 0) F->place.cuda_checked = true;
     flow_exec_block(F, &s->parts->orelse);
     F->place = saved_place;
     F->without_cuda = saved_without_cuda;
@@ -862,8 +889,8 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
     /* `if torch.cuda.is_available(): ... else: raise RuntimeError("GPU is required")` (or `if
      * not torch.cuda.is_available(): sys.exit(1)`): what follows runs only with a GPU (LoFTR's
      * demo) */
-    if ((cuda_test > 0 && ends_the_loop(&s->parts->orelse)) ||
-        (cuda_test < 0 && ends_the_loop(&s->parts->body)))
+    if ((gpu_branch > 0 && ends_the_loop(&s->parts->orelse)) ||
+        (gpu_branch < 0 && ends_the_loop(&s->parts->body)))
         F->place.cuda_checked = true;
 }
 
