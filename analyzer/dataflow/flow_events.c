@@ -457,6 +457,14 @@ static void flow_launch_tensors(Flow *F, const DlExpr *call, DlCallFact *fact) {
     fact->arg_tensor_exprs = exprs;
 }
 
+/* Data on the host: written out (`[i // 128 for i in range(n)]`, `(h, w)`, `3.0`) or held in a
+ * value known not to be a tensor. */
+static bool host_data(const DlExpr *data, const DlValue *v) {
+    DlExprKind k = data->kind;
+    if (k == DL_EX_LIST || k == DL_EX_TUPLE || k == DL_EX_NUMBER || k == DL_EX_COMP) return true;
+    return v->kind == DL_KIND_SCALAR || v->kind == DL_KIND_SEQ || v->kind == DL_KIND_OTHER;
+}
+
 const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
     const DlValue *stack_argv[16];
     const DlValue **argv = call->arg_count <= 16
@@ -520,6 +528,11 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
         if (from_host) waits_for_the_device = to && dl_value_on_device(to);
         else blocking_copy_from_unknown = to && dl_value_on_kernel_device(to);
     }
+    /* `torch.tensor(host_list, device=d)`: made on the host and copied to the device with a
+     * blocking copy, as `x.to(d)` is (GPTQ's `g_idx`) */
+    if (!waits_for_the_device && q && dl_torch_factory_data_arguments(q) == 1 &&
+        call->arg_count && !call->args[0].keyword && dl_value_on_kernel_device(result))
+        waits_for_the_device = host_data(call->args[0].value, argv[0]);
     if (q && flow_is_clock(q))
         result = flow_clock_read(F, call);
     else if (flow_is_synchronize(q, method) || waits_for_the_device)
