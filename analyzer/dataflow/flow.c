@@ -1156,6 +1156,14 @@ const DlValue *flow_param_value(Flow *F, const DlFunction *fn, uint32_t i) {
     return flow_unknown();
 }
 
+/* On the device of a plain name other than self (`tensor.device`): a parameter or a local of
+ * the method that made it. */
+static bool device_of_a_local(const DlValue *v) {
+    if (v->dev != DL_DEV_NAMED || !v->dev_name) return false;
+    const char *dot = strchr(v->dev_name, '.');
+    return dot && strcmp(dot, ".device") == 0 && strncmp(v->dev_name, "self.", 5) != 0;
+}
+
 void flow_seed_attributes(Flow *F, const DlClassInfo *c, int depth) {
     if (!c || depth > 8) return;
     flow_seed_attributes(F, c->base, depth + 1);
@@ -1234,6 +1242,14 @@ void flow_seed_attributes(Flow *F, const DlClassInfo *c, int depth) {
                    !(v->flags & DL_VF_ZERO_DIM) && same_file && v->aux_span.end) {
             DlValue *r = dl_value_copy(F->arena, v);
             r->origin = DL_ORIGIN_PLAIN_ATTR;
+            v = r;
+        } else if (flow_is_tensor(v) && device_of_a_local(v)) {
+            /* `self.tensor = torch.as_tensor(tensor, device=tensor.device)` in __init__: where
+             * the caller's `tensor` was, which a method cannot name (mmdetection3d's boxes) */
+            DlValue *r = dl_value_copy(F->arena, v);
+            r->dev = DL_DEV_UNKNOWN;
+            r->dev_name = NULL;
+            r->origin = DL_ORIGIN_NONE;
             v = r;
         } else if (!same_file) {
             continue;

@@ -126,6 +126,12 @@ static const DlValue *device_chosen_at_run_time(DlArena *arena, const char *key,
     DlValue *d = dl_value_new(arena, DL_KIND_DEVICE);
     d->dev = DL_DEV_NAMED;
     d->dev_name = key;
+    /* `device = tensor.device` on one path, the CPU on the other (mmdetection3d's boxes and
+     * points): the device of what `tensor` is, which a caller passing CPU data decides
+     * (flow_bind_parameter_device reads the name) */
+    size_t n = shown->dev_name ? strlen(shown->dev_name) : 0;
+    if (shown->dev == DL_DEV_NAMED && n > 7 && strcmp(shown->dev_name + n - 7, ".device") == 0)
+        d->dev_name = shown->dev_name;
     d->dev_span = shown->dev_span;
     d->dev_why = shown->dev_why;
     d->home = shown->home;
