@@ -37,6 +37,16 @@ bool flow_metadata_method(const char *m) {
            strncmp(m, "_register_", 10) == 0;
 }
 
+/* A tensor method that gives a view of the same memory, launching nothing on the device
+ * (`reshape`, `flatten` and `contiguous` may copy). */
+bool flow_is_view_method(const char *m) {
+    static const char *const views[] = {
+        "t",      "transpose", "permute",   "view",     "view_as", "unsqueeze", "squeeze",
+        "expand", "expand_as", "narrow",    "select",   "detach",  "unflatten", "movedim",
+        "swapaxes", "diagonal", "as_strided", "unbind", "split",   "chunk",     NULL};
+    return m && dl_name_in_list(m, views);
+}
+
 /* The method the project defines for recv's class (or a project base) that `recv.name(...)`
  * calls, or NULL. */
 static const DlFunctionInfo *project_method_of(Flow *F, const DlValue *recv, const char *name) {
@@ -56,8 +66,9 @@ static bool is_project_method(Flow *F, const DlValue *recv, const char *name) {
 bool flow_touches_device(Flow *F, const DlExpr *call, const char *q, const DlValue *recv,
                          const DlValue *const *argv, const DlValue *result) {
     if (dl_torch_wraps_its_tensor(q)) return false; /* `Variable(x.cuda())` */
-    if (result && result->kind == DL_KIND_TENSOR && dl_value_on_kernel_device(result)) return true;
     const DlExpr *callee = call->object;
+    if (recv && flow_is_view_method(callee->name)) return false; /* `Q.t()`: no kernel */
+    if (result && result->kind == DL_KIND_TENSOR && dl_value_on_kernel_device(result)) return true;
     if (recv) {
         if (flow_metadata_method(callee->name)) return false;
         /* `zero_grad()` sets the gradients to None (set_to_none=True is the default since

@@ -269,6 +269,7 @@ const DlValue *flow_resolve_call(Flow *F, const DlExpr *call, const char *q, con
 bool flow_is_clock(const char *q);
 bool flow_is_synchronize(const char *q, const char *method);
 bool flow_metadata_method(const char *m);
+bool flow_is_view_method(const char *m);
 bool flow_touches_device(Flow *F, const DlExpr *call, const char *q, const DlValue *recv,
                          const DlValue *const *argv, const DlValue *result);
 bool flow_may_synchronize(Flow *F, const DlExpr *call, const char *q, const DlValue *recv);
