@@ -159,7 +159,9 @@ static const DlValue *bind_device_of_value(Flow *F, const DlValue *v, const DlFu
     for (uint32_t i = 0, pos = 0; call && i < call->arg_count; i++) {
         const char *kw = call->args[i].keyword;
         if (kw && kw[0] == '*') return &dl_value_unknown;
-        if (kw ? strcmp(kw, p->name) == 0 : (int)pos++ == positional) {
+        bool reaches = kw ? strcmp(kw, p->name) == 0
+                          : (int)pos++ == positional && !p->star && !p->keyword_only;
+        if (reaches) {
             if (!of_tensor)
                 dev = flow_device_arg(F, call->args[i].value, argv[i]);
             else if (flow_is_tensor(argv[i]) && argv[i]->dev)
@@ -221,8 +223,10 @@ static const DlValue *argument_for(const DlFunction *fn, int index, const DlExpr
     for (uint32_t i = 0, pos = 0; i < call->arg_count; i++) {
         const char *kw = call->args[i].keyword;
         if (kw && kw[0] == '*') return NULL;
-        if (kw ? strcmp(kw, fn->params[index].name) == 0 : (int)pos++ == positional)
-            return argv[i];
+        const DlParam *p = &fn->params[index];
+        bool reaches = kw ? strcmp(kw, p->name) == 0
+                          : (int)pos++ == positional && !p->star && !p->keyword_only;
+        if (reaches) return argv[i];
     }
     return NULL;
 }

@@ -613,10 +613,12 @@ static void lower_params(Lower *L, TSNode params, DlFunction *f) {
     if (ts_node_is_null(params)) return;
     DL_VEC(DlParam) out = {0};
     uint32_t count = ts_node_named_child_count(params);
+    bool keyword_only = false;
     for (uint32_t i = 0; i < count; i++) {
         TSNode c = ts_node_named_child(params, i);
         DlParam p = {0};
         p.span = span_of(c);
+        p.keyword_only = keyword_only;
         switch (kind_of(c)) {
         case N_IDENTIFIER: p.name = text_of(L, c); break;
         case N_DEFAULT_PARAM:
@@ -644,8 +646,12 @@ static void lower_params(Lower *L, TSNode params, DlFunction *f) {
             p.star = kind_of(c) == N_LIST_SPLAT_PATTERN ? 1 : 2;
             if (ts_node_named_child_count(c)) p.name = text_of(L, ts_node_named_child(c, 0));
             break;
+        case N_KEYWORD_SEPARATOR: /* a bare `*` */
+            keyword_only = true;
+            continue;
         default: continue; /* separators, tuple parameters */
         }
+        if (p.star == 1) keyword_only = true;
         if (!p.name) continue;
         dl_vec_push(&out, p);
     }

@@ -215,6 +215,7 @@ typedef struct DlParam {
     DlSpan span;
     DlExpr *annotation, *default_value;
     int star; /* 0 plain, 1 *args, 2 **kwargs */
+    bool keyword_only; /* after `*args` or a bare `*`: no positional argument reaches it */
 } DlParam;
 
 struct DlFunction {
