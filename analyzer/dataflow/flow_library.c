@@ -360,6 +360,11 @@ static bool may_name_a_device(Flow *F, const DlExpr *options) {
 
 const DlValue *flow_eval_factory(Flow *F, const DlExpr *call, DlFactoryKind kind,
                                  const DlValue *const *argv) {
+    /* `torch.arange(n, out=positions)` fills `positions` and returns it: no new tensor (ParlAI's
+     * positions, made with `tensor.new(n)` where the input is) */
+    for (uint32_t i = 0; i < call->arg_count; i++)
+        if (call->args[i].keyword && flow_streq(call->args[i].keyword, "out"))
+            return flow_is_tensor(argv[i]) ? argv[i] : flow_mk(F, DL_KIND_TENSOR);
     const DlValue *dev = flow_device_keyword(F, call, argv);
     const char *q = flow_qualify(F, call->object);
     bool one_dim = kind == DL_FACTORY_PLAIN && q &&
