@@ -9,7 +9,10 @@ static const char doc[] =
     "Finds `.item()`, `.cpu()` (also `.type(torch.FloatTensor)`, a copy to the host),\n"
     "`.tolist()`, `print(t)`, `float(t)`, `int(t)`, `bool(t)` and\n"
     "`if t:` on a tensor that is on a device, in every iteration of a loop over a data loader\n"
-    "(`enumerate(loader)`, `tqdm(loader)` included) or of a `while` loop driven by a step counter.\n\n"
+    "(`enumerate(loader)`, `tqdm(loader)` included) or of a `while` loop driven by a step counter.\n"
+    "Also a call there of a project function or method that reads a device value back with\n"
+    "`.item()`, `.tolist()` or `.cpu()` on every call (a trainer's `train_step` ending with\n"
+    "`self.total += loss.item()`), reported at the call.\n\n"
     "## Why is this bad?\n"
     "CUDA work is asynchronous: Python queues kernels and moves on. Reading a value back makes the\n"
     "host wait until the GPU has finished everything queued, every step, so the CPU can no longer\n"
@@ -37,6 +40,8 @@ static const char doc[] =
     "  `scheduler.step()`, is not a training loop of its own); in a branch that leaves the loop\n"
     "  or the program (ending with `break`, `return`, `raise`, `sys.exit()`), which runs once;\n"
     "- on CPU tensors, or tensors whose device is unknown;\n"
+    "- at a call of a function whose read is under a periodic guard, or in a batch loop of its\n"
+    "  own (an `evaluate(model, loader)`: reported there, once);\n"
     "- in a test (`test_*`, `_test_*`, a method of a `Test*` class), in a loop that is not\n"
     "  over a data loader: one that runs `backward()` or steps an optimizer checks gradients\n"
     "  or optimizer states case by case, it does not train;\n"
@@ -54,6 +59,19 @@ static void on_sync(DlRuleContext *ctx, const DlSyncFact *fact) {
     if (fact->place->steps_environment) return; /* the action must reach the simulator */
     if (strcmp(fact->how, "numpy") == 0 || strchr(fact->how, '.')) return; /* DL108's */
     DlArena *arena = dl_rule_arena(ctx);
+    if (strcmp(fact->how, "call") == 0) {
+        const char *message = dl_arena_printf(
+            arena,
+            "`%s` waits for the device in every iteration of the loop at %s: it reads `%s` "
+            "back on the host (%s) on every call; accumulate on the device and read it once per "
+            "epoch or every N steps",
+            dl_rule_snippet(ctx, fact->site->span),
+            dl_rule_where(ctx, NULL, fact->place->batch_loop->span.start),
+            dl_rule_text_in(ctx, fact->callee_home, fact->callee_read),
+            dl_rule_where(ctx, fact->callee_home, fact->callee_read.start));
+        dl_report_finding(ctx, &dl_rule_DL201, fact->site->span, fact->site->span, message, NULL);
+        return;
+    }
     const char *tensor = dl_rule_snippet(ctx, fact->tensor->span);
     const char *what =
         strcmp(fact->how, "if") == 0 ? dl_arena_printf(arena, "testing `%s` as a condition", tensor)

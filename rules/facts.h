@@ -88,8 +88,11 @@ struct DlSyncFact {
     const DlExpr *tensor; /* the tensor expression */
     const DlValue *value;
     const char *how;      /* "item", "cpu", "tolist", "numpy", "print", "float", "int", "bool",
-                             "if", "while", "np.asarray", "np.array", "plt.plot", ... */
+                             "if", "while", "np.asarray", "np.array", "plt.plot", ...;
+                             "call": a project function that reads one back on every call */
     const DlPlace *place;
+    DlSpan callee_read;             /* "call": that read, in the function called */
+    const DlModuleIR *callee_home;  /* ... and its file */
 };
 
 /* `end - start` of two wall-clock readings, with device work queued after `start` and not

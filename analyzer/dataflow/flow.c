@@ -1298,6 +1298,7 @@ const DlValue *dl_flow_run(const DlFlowEnv *env, const DlFunction *fn, const DlC
     F.owner = owner;
     F.st = flow_state_new();
     F.place.function = fn;
+    F.place.every_iteration = env->host_read != NULL; /* each call of it (DlFlowEnv.host_read) */
     if (fn) {
         F.in_init = owner && flow_streq(fn->name, "__init__");
         F.is_forward = owner && owner->is_module && flow_is_forward_like(fn->name);

@@ -26,6 +26,10 @@ typedef struct DlFlowEnv {
     /* Summary mode: set to whether every return of the function comes after a wait for the
      * device with no work queued since (VoiceCraft's `inference` ends with a host read). */
     bool *returns_waited;
+    /* Summary mode: set to the first read of a device value on the host (`loss.item()`) that
+     * runs on every call, under no periodic guard (a trainer's `_train_step`): a call of it in
+     * every iteration of a batch loop waits for the device there (DL201) */
+    DlSpan *host_read;
 } DlFlowEnv;
 
 /* The work a file may take: a few seconds at most. The largest real file measured (torch's

@@ -126,6 +126,19 @@ static const DlFunctionInfo *project_callee(Flow *F, const DlExpr *call, const D
     return fi;
 }
 
+/* A project function that reads a device value back on every call (a trainer's `_train_step`
+ * ending with `self.total += loss.item()`, DlFunctionInfo.host_read), called in every iteration
+ * of a batch loop: the loop waits for the device there (DL201, at the call). */
+static void host_read_in_callee(Flow *F, const DlExpr *call, const char *q, const DlValue *recv,
+                                const char *method) {
+    if (!flow_reporter(F)) return;
+    const DlFunctionInfo *fi = project_callee(F, call, recv, method);
+    if (!fi && q && !recv) fi = dl_project_find_function(F->env->project, F->env->file, q);
+    if (!fi || !fi->host_read.end) return;
+    DlSyncFact fact = {call, call, flow_unknown(), "call", &F->place, fi->host_read, fi->module};
+    dl_rule_dispatch_sync(F->env->report, &fact);
+}
+
 /* `outputs.append(out)`: a list (or an object of unknown type, whose `append` is almost always
  * a list's) keeps a reference to the tensor; nothing is queued on the device or waited for
  * (FairMOT's test_emb.py appends each label it has just read). */
@@ -342,8 +355,15 @@ void flow_sync(Flow *F, const DlExpr *site, const DlExpr *tensor, const DlValue 
         flow_state_set(F->st, "<device-work>", NULL);
     if (!flow_is_tensor(v) || !dl_value_on_device(v)) return;
     if (v->dev == DL_DEV_MODULE && !F->env->project->uses_devices) return;
+    /* summary mode: the first explicit read on every call (DlFlowEnv.host_read); not `if x:`
+     * or `print(x)` of a parameter, which may hold anything (a forward's `mode` string), nor
+     * one in a batch loop of its own (an `evaluate(model, loader)`), reported there */
+    DlSpan *first = F->env->host_read;
+    if (first && !first->end && F->place.every_iteration && !F->place.batch_loop &&
+        (flow_streq(how, "item") || flow_streq(how, "tolist") || flow_streq(how, "cpu")))
+        *first = site->span;
     if (!flow_reporter(F)) return;
-    DlSyncFact fact = {site, tensor, v, how, &F->place};
+    DlSyncFact fact = {site, tensor, v, how, &F->place, {0}, NULL};
     dl_rule_dispatch_sync(F->env->report, &fact);
 }
 
@@ -525,6 +545,8 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
         const DlFunctionInfo *fi = project_callee(F, call, recv, method);
         waits_for_the_device = fi && fi->returns_waited;
     }
+    if (F->place.batch_loop && F->place.every_iteration)
+        host_read_in_callee(F, call, q, recv, method);
     bool upload = method && (flow_streq(method, "to") || flow_streq(method, "cuda"));
     /* the same copy of a tensor whose device is not known (`batch.cuda()` of a list's item):
      * from the host it waits, on the device it is the tensor itself; it queues nothing */

@@ -652,9 +652,20 @@ bool dl_project_workers_may_touch_devices(const DlModuleIR *m) {
     return false;
 }
 
-/* A function's summary is what it returns; one that returns nothing needs no run. The runs
- * also record which datasets and collate functions DataLoader workers use (DL113), so a
- * function that builds a DataLoader runs whatever it returns, when workers may need it. */
+/* A step function or method that reads a value back (`self.total += loss.item()`): its summary
+ * says whether it does so on a device value (DlFunctionInfo.host_read). */
+static bool reads_on_the_host(const DlFunctionInfo *fi) {
+    const DlSource *src = fi->module->source;
+    return fi->module->language == DL_LANG_PYTHON &&
+           (dl_ir_span_mentions(src, fi->fn->span, ".item()") ||
+            dl_ir_span_mentions(src, fi->fn->span, ".tolist()") ||
+            dl_ir_span_mentions(src, fi->fn->span, ".cpu()"));
+}
+
+/* A function's summary is what it returns, and whether it reads a device value back; one that
+ * does neither needs no run. The runs also record which datasets and collate functions
+ * DataLoader workers use (DL113), so a function that builds a DataLoader runs whatever it
+ * returns, when workers may need it. */
 static bool needs_summary(const DlProject *p, const DlFunctionInfo *fi,
                           bool workers_may_touch_devices) {
     const char *name = fi->fn->name;
@@ -665,7 +676,7 @@ static bool needs_summary(const DlProject *p, const DlFunctionInfo *fi,
                  dl_interner_contains(&p->referenced_names, name) ||
                  (p->mentioned_names && dl_interner_contains(p->mentioned_names, name)) ||
                  strncmp(name, "__", 2) == 0 || strcmp(name, "forward") == 0;
-    return (named && returns_value(&fi->fn->body, 0)) ||
+    return (named && (returns_value(&fi->fn->body, 0) || reads_on_the_host(fi))) ||
            (workers_may_touch_devices && fi->module->language == DL_LANG_PYTHON &&
             dl_ir_span_mentions(fi->module->source, fi->fn->span, "DataLoader"));
 }
@@ -692,9 +703,11 @@ static void summarise_file(DlProject *p, DlFileFacts *f, const DlFlowState *glob
         DlArena scratch;
         dl_arena_init(&scratch);
         bool waited = false;
-        DlFlowEnv env = {p, f, &scratch, NULL, globals, p, NULL, 0, &budget, &waited};
+        DlSpan host_read = {0};
+        DlFlowEnv env = {p, f, &scratch, NULL, globals, p, NULL, 0, &budget, &waited, &host_read};
         fi->ret = dl_value_persist(keep, dl_flow_run(&env, fi->fn, fi->owner, NULL));
         fi->returns_waited = waited;
+        fi->host_read = host_read;
         dl_arena_release(&scratch);
     }
     dl_project_note_reads(was);
@@ -1143,7 +1156,7 @@ static void class_attributes(DlProject *p, DlFileFacts *f, DlClassInfo *c,
     c->attrs_busy = true;
     DlArena scratch;
     dl_arena_init(&scratch);
-    DlFlowEnv env = {p, f, &scratch, NULL, globals, p, NULL, 0, budget, NULL};
+    DlFlowEnv env = {p, f, &scratch, NULL, globals, p, NULL, 0, budget, NULL, NULL};
     DlFlowState *st = NULL;
     dl_flow_run(&env, init->fn, c, &st);
     DlAttr *attrs = NULL;
@@ -1221,7 +1234,7 @@ static void compute_class_attributes(DlProject *p, DlFlowState *const *globals) 
 static DlFlowState *file_globals(DlProject *p, DlFileFacts *f, DlArena *keep) {
     DlReadSet *was = note_reads_of(f);
     size_t budget = DL_FLOW_BUDGET;
-    DlFlowEnv env = {p, f, keep, NULL, NULL, p, NULL, 0, &budget, NULL};
+    DlFlowEnv env = {p, f, keep, NULL, NULL, p, NULL, 0, &budget, NULL, NULL};
     DlFlowState *st = NULL;
     dl_flow_run(&env, NULL, NULL, &st);
     dl_project_note_reads(was);
