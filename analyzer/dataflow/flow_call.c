@@ -5,6 +5,31 @@
 static bool class_is_stateless(const DlClassInfo *ci);
 static const DlValue *on_the_receivers_device(Flow *F, const DlValue *r, const DlValue *recv);
 
+/* A tensor copied to the host (`x.cpu()`, `x.to("cpu")`). */
+static bool host_copy(const DlValue *v) {
+    return v && flow_is_tensor(v) && v->dev == DL_DEV_CPU && v->origin == DL_ORIGIN_MOVED;
+}
+
+/* What a project module's forward returns when that is host copies only (a tensor, or a
+ * tuple, list or dict of them), rebased for this file; NULL otherwise. */
+static const DlValue *host_copies_returned(Flow *F, const DlClassInfo *cls) {
+    const DlFunctionInfo *fi = dl_project_method(F->env->project, cls, "forward");
+    const DlValue *r = fi ? fi->ret : NULL;
+    if (!r) return NULL;
+    bool all = host_copy(r);
+    if (!all && r->kind == DL_KIND_SEQ && (r->elem || r->item_count)) {
+        all = !r->elem || host_copy(r->elem);
+        for (uint32_t i = 0; i < r->item_count && all; i++) all = host_copy(r->items[i]);
+    }
+    return all ? flow_rebase(F, r, fi->module) : NULL;
+}
+
+static bool returns_a_dict_of_unknowns(Flow *F, const DlClassInfo *cls) {
+    const DlFunctionInfo *fi = dl_project_method(F->env->project, cls, "forward");
+    const DlValue *r = fi ? fi->ret : NULL;
+    return r && r->kind == DL_KIND_SEQ && !r->elem && !r->item_count;
+}
+
 /* Calling a module (or a loss): its operands meet; the output lives where the module does. */
 const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *callee_expr,
                                 const DlValue *callee, const DlValue *const *argv) {
@@ -70,6 +95,15 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
     }
     if (ops.count > 1 && !(callee->flags & DL_VF_SCATTERS))
         flow_meet(F, call, ops.items, ops.count, 0);
+    /* a project forward that hands back host copies (`return self.net(lq).cpu()`, a dict of
+     * `.cpu()` results: mmediting's restorers in test mode, second.pytorch's metric modules):
+     * its output is on the CPU wherever the module is */
+    const DlValue *copies = callee->cls ? host_copies_returned(F, callee->cls) : NULL;
+    if (copies) return copies;
+    /* one that returns a dict of what is not known (mmediting's restorers: losses, counts and
+     * a dict of host copies, `dict(losses=..., num_samples=..., results=...)`): a dict, not a
+     * tensor on the module's device */
+    if (callee->cls && returns_a_dict_of_unknowns(F, callee->cls)) return flow_mk(F, DL_KIND_SEQ);
     if (callee->flags & DL_VF_SCATTERS) {
         /* `nn.DataParallel(nn.Sequential(Stash(), Pop()))` of a module never moved: with a GPU
          * it still gathers the outputs on its output_device, without one they stay where the
@@ -1095,9 +1129,17 @@ const DlValue *flow_eval_builtin(Flow *F, const DlExpr *call, const char *name,
         DlValue *d = flow_mk(F, DL_KIND_SEQ);
         d->flags |= flow_loader_pin_flags(call, argv);
         if (flow_device_keyword(F, call, argv)) d->flags |= DL_VF_HOLDS_DEVICE;
-        for (uint32_t i = 0; i < call->arg_count; i++) /* dict(X_baseline=x_on_gpu) */
+        bool all_tensors = call->arg_count > 0;
+        const DlValue *elem = NULL;
+        for (uint32_t i = 0; i < call->arg_count; i++) { /* dict(X_baseline=x_on_gpu) */
             if (flow_is_tensor(argv[i]) && dl_value_on_device(argv[i]))
                 d->flags |= DL_VF_HOLDS_DEVICE;
+            all_tensors = all_tensors && flow_is_tensor(argv[i]) && call->args[i].keyword &&
+                          call->args[i].keyword[0] != '*';
+            if (all_tensors) elem = dl_value_join(F->arena, elem, argv[i]);
+        }
+        /* `dict(lq=lq.cpu(), output=out.cpu())`: what a key reads is one of the tensors */
+        if (all_tensors) d->elem = elem;
         return d;
     }
     if (flow_streq(name, "setattr") && F->in_init && call->arg_count >= 3) {
