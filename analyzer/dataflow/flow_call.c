@@ -1209,6 +1209,7 @@ const DlValue *flow_resolve_call(Flow *F, const DlExpr *call, const char *q, con
         if (dl_torch_owns(q) || strncmp(q, "tqdm", 4) == 0 ||
             strncmp(q, "pytorch_lightning", 17) == 0 || strncmp(q, "lightning", 9) == 0)
             return flow_eval_library_call(F, call, q, argv);
+        if (dl_torch_is_data_parallel(q)) return flow_data_parallel(F, call, argv); /* mmcv's */
         const DlClassInfo *ci = dl_project_find_class(F->env->project, F->env->file, q);
         if (ci) return flow_instantiate(F, call, ci, argv);
         const DlFunctionInfo *fi = dl_project_find_function(F->env->project, F->env->file, q);

@@ -54,15 +54,24 @@ bool dl_torch_wraps_its_tensor(const char *q) {
     return dl_torch_is_parameter(q) || dl_torch_is_variable(q);
 }
 
+/* mmcv's and mmengine's subclasses scatter their inputs as their bases do (mmskeleton's
+ * recognition, every OpenMMLab 1.x tool). */
 bool dl_torch_is_data_parallel(const char *q) {
     static const char *const names[] = {"torch.nn.DataParallel", "torch.nn.parallel.DataParallel",
                                         "torch.nn.parallel.DistributedDataParallel",
                                         "torch.nn.parallel.data_parallel.DataParallel",
                                         "torch.nn.parallel.distributed.DistributedDataParallel",
+                                        "mmcv.parallel.MMDistributedDataParallel",
+                                        "mmcv.parallel.distributed.MMDistributedDataParallel",
+                                        "mmengine.model.MMDistributedDataParallel",
+                                        "mmcv.parallel.MMDataParallel",
+                                        "mmcv.parallel.data_parallel.MMDataParallel",
                                         NULL};
     return q && dl_name_in_list(q, names);
 }
 
+/* torch's own (DL205); mmcv's MMDataParallel is how OpenMMLab 1.x tools run one GPU
+ * (`device_ids=[0]`), to scatter their DataContainers: not a choice against DDP. */
 bool dl_torch_is_single_process_data_parallel(const char *q) {
     static const char *const names[] = {"torch.nn.DataParallel", "torch.nn.parallel.DataParallel",
                                         "torch.nn.parallel.data_parallel.DataParallel", NULL};
