@@ -24,12 +24,6 @@ static const DlValue *host_copies_returned(Flow *F, const DlClassInfo *cls) {
     return all ? flow_rebase(F, r, fi->module) : NULL;
 }
 
-static bool returns_a_dict_of_unknowns(Flow *F, const DlClassInfo *cls) {
-    const DlFunctionInfo *fi = dl_project_method(F->env->project, cls, "forward");
-    const DlValue *r = fi ? fi->ret : NULL;
-    return r && r->kind == DL_KIND_SEQ && !r->elem && !r->item_count;
-}
-
 /* Calling a module (or a loss): its operands meet; the output lives where the module does. */
 const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *callee_expr,
                                 const DlValue *callee, const DlValue *const *argv) {
@@ -100,10 +94,6 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
      * its output is on the CPU wherever the module is */
     const DlValue *copies = callee->cls ? host_copies_returned(F, callee->cls) : NULL;
     if (copies) return copies;
-    /* one that returns a dict of what is not known (mmediting's restorers: losses, counts and
-     * a dict of host copies, `dict(losses=..., num_samples=..., results=...)`): a dict, not a
-     * tensor on the module's device */
-    if (callee->cls && returns_a_dict_of_unknowns(F, callee->cls)) return flow_mk(F, DL_KIND_SEQ);
     if (callee->flags & DL_VF_SCATTERS) {
         /* `nn.DataParallel(nn.Sequential(Stash(), Pop()))` of a module never moved: with a GPU
          * it still gathers the outputs on its output_device, without one they stay where the
