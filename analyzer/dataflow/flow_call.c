@@ -1179,11 +1179,33 @@ void flow_escape_modules(Flow *F, const DlExpr *call, const DlValue *const *argv
     }
 }
 
+/* `list(self.convs.values())`, `tuple(layers)`: the container a module list is built from. */
+static const DlExpr *container_listed(const DlExpr *a) {
+    for (int depth = 0; depth < 4 && a->kind == DL_EX_CALL && a->object; depth++) {
+        const DlExpr *f = a->object;
+        bool copy = f->kind == DL_EX_NAME && f->name &&
+                    (flow_streq(f->name, "list") || flow_streq(f->name, "tuple")) &&
+                    a->arg_count == 1 && !a->args[0].keyword;
+        bool values = f->kind == DL_EX_ATTR && f->name && flow_streq(f->name, "values") &&
+                      !a->arg_count && f->object;
+        if (!copy && !values) break;
+        a = copy ? a->args[0].value : f->object;
+    }
+    return a;
+}
+
 void flow_lists_registered_by(Flow *F, const DlExpr *call, const DlValue *const *argv) {
     for (uint32_t i = 0; i < call->arg_count; i++) {
         const DlValue *v = argv[i];
+        const DlExpr *listed = container_listed(call->args[i].value);
+        const char *key = flow_key_of(F, listed);
+        /* `nn.ModuleList(list(self.convs.values()))` registers what the dict holds (monodepth2's
+         * PoseCNN) */
+        if (key && listed != call->args[i].value) {
+            const Binding *b = flow_lookup(F, key);
+            v = b && b->value ? b->value : v;
+        }
         if (v->kind != DL_KIND_SEQ || !(v->flags & DL_VF_HAS_MODULES)) continue;
-        const char *key = flow_key_of(F, call->args[i].value);
         if (!key) continue;
         DlValue *c = dl_value_copy(F->arena, v);
         c->flags &= (uint32_t)~DL_VF_HAS_MODULES;
