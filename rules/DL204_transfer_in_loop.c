@@ -28,7 +28,17 @@ static const char doc[] =
     "## When it does not fire\n"
     "- the batch (it changes every iteration) or anything the loop reassigns;\n"
     "- moves under a periodic guard, or in the outer epoch loop;\n"
-    "- `.to(dtype)` casts that do not move.\n";
+    "- `.to(dtype)` casts that do not move;\n"
+    "- a tensor already on that device (made there before the loop): `.to()` returns it as it\n"
+    "  is, copying nothing.\n";
+
+/* A tensor already on the device it is moved to: `.to()` returns it as it is, copying nothing
+ * (Marigold's trainers move an embedding made on the device in __init__ again each step). */
+static bool already_there(const DlValue *v, const DlValue *to) {
+    if (v->kind != DL_KIND_TENSOR || v->dev != to->dev) return false;
+    if (to->dev != DL_DEV_NAMED && to->dev != DL_DEV_CUDA) return false;
+    return v->dev_name && to->dev_name && strcmp(v->dev_name, to->dev_name) == 0;
+}
 
 static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
     extern const DlRule dl_rule_DL204;
@@ -42,7 +52,7 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
     if (v->kind == DL_KIND_TENSOR && (v->origin == DL_ORIGIN_BATCH || (v->flags & DL_VF_WHOLE_BATCH)))
         return;
     const DlValue *to = fact->target_device;
-    if (!to || to->dev == DL_DEV_CPU || to->dev == DL_DEV_UNKNOWN) return;
+    if (!to || to->dev == DL_DEV_CPU || to->dev == DL_DEV_UNKNOWN || already_there(v, to)) return;
     const char *recv = dl_rule_snippet(ctx, fact->receiver->span);
     const char *what = v->kind == DL_KIND_MODULE    ? "the model"
                        : v->origin == DL_ORIGIN_FACTORY ? "a tensor built from constants"
