@@ -1086,6 +1086,16 @@ const DlValue *flow_param_value(Flow *F, const DlFunction *fn, uint32_t i) {
             m->cls = ci;
             return m;
         }
+        /* `model: DepthPipeline`, a project class that is no module (Marigold's pipeline, whose
+         * `__call__` moves its input itself): an instance of it; one whose base devlint cannot
+         * see may be a module, and stays unknown unless calling it runs its own `__call__` */
+        if (ci && !ci->is_dataset &&
+            (!ci->maybe_module || dl_project_method(F->env->project, ci, "__call__"))) {
+            DlValue *v = flow_mk(F, DL_KIND_INSTANCE);
+            v->cls = ci;
+            if (ci->has_own_to) v->flags |= DL_VF_OWN_TO;
+            return v;
+        }
         if (q && flow_streq(q, "torch.device")) return flow_named_device(F, p->name, p->span);
         /* `dim: int`, `name: str`: a plain value, which no device holds (`device: str` and
          * `gpu: int` name a device, below) */
