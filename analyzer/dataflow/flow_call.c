@@ -1197,7 +1197,9 @@ static const DlExpr *container_listed(const DlExpr *a) {
 void flow_lists_registered_by(Flow *F, const DlExpr *call, const DlValue *const *argv) {
     for (uint32_t i = 0; i < call->arg_count; i++) {
         const DlValue *v = argv[i];
-        const DlExpr *listed = container_listed(call->args[i].value);
+        bool peel = call->args[i].value->kind == DL_EX_CALL;
+        if (!peel && (v->kind != DL_KIND_SEQ || !(v->flags & DL_VF_HAS_MODULES))) continue;
+        const DlExpr *listed = peel ? container_listed(call->args[i].value) : call->args[i].value;
         const char *key = flow_key_of(F, listed);
         /* `nn.ModuleList(list(self.convs.values()))` registers what the dict holds (monodepth2's
          * PoseCNN) */

@@ -67,8 +67,8 @@ bool flow_touches_device(Flow *F, const DlExpr *call, const char *q, const DlVal
                          const DlValue *const *argv, const DlValue *result) {
     if (dl_torch_wraps_its_tensor(q)) return false; /* `Variable(x.cuda())` */
     const DlExpr *callee = call->object;
-    if (recv && flow_is_view_method(callee->name)) return false; /* `Q.t()`: no kernel */
-    if (result && result->kind == DL_KIND_TENSOR && dl_value_on_kernel_device(result)) return true;
+    if (result && result->kind == DL_KIND_TENSOR && dl_value_on_kernel_device(result))
+        return !(recv && flow_is_view_method(callee->name)); /* `Q.t()`: no kernel */
     if (recv) {
         if (flow_metadata_method(callee->name)) return false;
         /* `zero_grad()` sets the gradients to None (set_to_none=True is the default since
@@ -132,6 +132,7 @@ static const DlFunctionInfo *project_callee(Flow *F, const DlExpr *call, const D
 static void host_read_in_callee(Flow *F, const DlExpr *call, const char *q, const DlValue *recv,
                                 const char *method) {
     if (!flow_reporter(F)) return;
+    if (!recv && q && dl_torch_owns(q)) return;
     const DlFunctionInfo *fi = project_callee(F, call, recv, method);
     if (!fi && q && !recv) fi = dl_project_find_function(F->env->project, F->env->file, q);
     if (!fi || !fi->host_read.end) return;
@@ -563,8 +564,8 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
     }
     /* `torch.tensor(host_list, device=d)`: made on the host and copied to the device with a
      * blocking copy, as `x.to(d)` is (GPTQ's `g_idx`) */
-    if (!waits_for_the_device && q && dl_torch_factory_data_arguments(q) == 1 &&
-        call->arg_count && !call->args[0].keyword && dl_value_on_kernel_device(result))
+    if (!waits_for_the_device && q && call->arg_count && !call->args[0].keyword &&
+        dl_value_on_kernel_device(result) && dl_torch_factory_data_arguments(q) == 1)
         waits_for_the_device = host_data(call->args[0].value, argv[0]);
     if (q && flow_is_clock(q))
         result = flow_clock_read(F, call);
