@@ -255,6 +255,28 @@ static const DlValue *argument_for(const DlFunction *fn, int index, const DlExpr
     return NULL;
 }
 
+/* `r`, placed where the tensors among `argv` are, when every one is on one known device (0-dim
+ * ones aside) and no argument is of a kind not known; else `r`. */
+static const DlValue *on_its_arguments_device(Flow *F, const DlValue *r, const DlValue *const *argv,
+                                              uint32_t n) {
+    const DlValue *where = NULL;
+    for (uint32_t i = 0; i < n; i++) {
+        const DlValue *a = argv[i];
+        if (a->kind == DL_KIND_UNKNOWN || (flow_is_tensor(a) && !a->dev)) return r;
+        if (!flow_is_tensor(a) || (a->flags & DL_VF_ZERO_DIM)) continue;
+        if (!where) where = a;
+        else if (a->dev != where->dev ||
+                 (a->dev_name != where->dev_name &&
+                  (!a->dev_name || !where->dev_name || strcmp(a->dev_name, where->dev_name) != 0)))
+            return r;
+    }
+    if (!where) return r;
+    DlValue *c = dl_value_copy(F->arena, r);
+    flow_take_place(c, where);
+    c->origin = DL_ORIGIN_NONE;
+    return c;
+}
+
 const DlValue *flow_call_summary(Flow *F, const DlFunctionInfo *fi, const DlExpr *call,
                                  const DlValue *const *argv, bool skip_self) {
     const DlValue *items =
@@ -262,7 +284,13 @@ const DlValue *flow_call_summary(Flow *F, const DlFunctionInfo *fi, const DlExpr
                             : NULL;
     if (items) return items;
     const DlValue *v = flow_rebase(F, fi->ret, fi->module);
-    return flow_bind_parameter_device(F, v, fi->fn, call, argv, skip_self);
+    const DlValue *r = flow_bind_parameter_device(F, v, fi->fn, call, argv, skip_self);
+    /* a plain helper that computes a tensor from its arguments (dgcnn's `cal_loss(logits,
+     * label)`), where its summary could not say where: on the device of the tensors it is
+     * given, when they agree */
+    if (!skip_self && r->kind == DL_KIND_TENSOR && !r->dev)
+        r = on_its_arguments_device(F, r, argv, call->arg_count);
+    return r;
 }
 
 /* Whether the __init__ of `ci` or of one of its project bases passes its library base what could
