@@ -5,9 +5,11 @@
 static bool class_is_stateless(const DlClassInfo *ci);
 static const DlValue *on_the_receivers_device(Flow *F, const DlValue *r, const DlValue *recv);
 
-/* A tensor copied to the host (`x.cpu()`, `x.to("cpu")`). */
+/* A tensor copied to the host (`x.cpu()`, `x.to("cpu")`) or made there (`torch.zeros(n, 5)`,
+ * LatentSync's face detector, which fills it by slices from the device). */
 static bool host_copy(const DlValue *v) {
-    return v && flow_is_tensor(v) && v->dev == DL_DEV_CPU && v->origin == DL_ORIGIN_MOVED;
+    return v && flow_is_tensor(v) && v->dev == DL_DEV_CPU &&
+           (v->origin == DL_ORIGIN_MOVED || v->origin == DL_ORIGIN_FACTORY);
 }
 
 /* What a project module's forward returns when that is host copies only (a tensor, or a
