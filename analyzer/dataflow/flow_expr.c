@@ -290,7 +290,9 @@ static bool loss_without_weight(const DlValue *v, const DlExpr *x) {
  * nn.Module does not register it (LoRA wrappers keep the layer they patch this way, kohya's
  * sd-scripts): its owner, the caller, moves and saves it. */
 static bool hides_a_module_handed_in(const Flow *F, const DlExpr *e) {
-    return e->kind == DL_EX_LIST && e->item_count == 1 && e->items[0]->kind == DL_EX_NAME &&
+    /* `[vae]` or `(vae,)` (VAR's `self.vae_proxy: Tuple[VQVAE] = (vae_local,)`) */
+    return (e->kind == DL_EX_LIST || e->kind == DL_EX_TUPLE) && e->item_count == 1 &&
+           e->items[0]->kind == DL_EX_NAME &&
            F->fn && dl_ir_param_index(F->fn, e->items[0]->name) > 0; /* not self */
 }
 
