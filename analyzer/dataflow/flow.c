@@ -770,6 +770,11 @@ static int device_compared_with_cuda(Flow *F, const DlExpr *cond) {
     return 0;
 }
 
+int flow_gpu_branch(Flow *F, const DlExpr *cond) {
+    int cuda_test = cuda_availability_test(F, cond);
+    return cuda_test ? cuda_test : device_compared_with_cuda(F, cond);
+}
+
 /* `if False:`, `if 0:`: code switched off (deep_sort's debug timing prints); it never runs. */
 static bool never_true(const DlExpr *cond) {
     return cond && cond->name &&
@@ -853,7 +858,7 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
         (periodic_guard(F, s->value, 0) || ends_the_loop(&s->parts->body)))
         F->place.every_iteration = false;
     int cuda_test = cuda_availability_test(F, s->value);
-    int gpu_branch = cuda_test ? cuda_test : device_compared_with_cuda(F, s->value);
+    int gpu_branch = flow_gpu_branch(F, s->value);
     bool saved_without_cuda = F->without_cuda;
     F->without_cuda = saved_without_cuda || cuda_test < 0;
     if (gpu_branch > 0) F->place.cuda_checked = true;

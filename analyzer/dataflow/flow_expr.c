@@ -539,8 +539,16 @@ const DlValue *flow_eval_inner(Flow *F, const DlExpr *e) {
     case DL_EX_COND: {
         if (e->item_count < 2 || !e->object) return flow_unknown();
         flow_eval(F, e->items[0]);
+        /* `torch.load(p) if torch.cuda.is_available() else torch.load(p, map_location="cpu")`
+         * (MuseTalk): each arm runs where its test says */
+        int gpu = flow_gpu_branch(F, e->items[0]);
+        DlPlace saved = F->place;
+        if (gpu > 0) F->place.cuda_checked = true;
         const DlValue *a = flow_eval(F, e->object);
+        F->place = saved;
+        if (gpu < 0) F->place.cuda_checked = true;
         const DlValue *b = flow_eval(F, e->items[1]);
+        F->place = saved;
         if (a->kind == DL_KIND_STRING && b->kind == DL_KIND_STRING) {
             /* "cuda" if cond else "cpu": a device chosen at run time */
             DlDeviceTag ta = flow_device_of_string(a->literal),

@@ -270,6 +270,9 @@ bool flow_is_clock(const char *q);
 bool flow_is_synchronize(const char *q, const char *method);
 bool flow_metadata_method(const char *m);
 bool flow_is_view_method(const char *m);
+/* Whether a condition says a GPU is there: 1 when its true branch runs with one
+ * (`torch.cuda.is_available()`, `device == "cuda"`), -1 when its false branch does, else 0. */
+int flow_gpu_branch(Flow *F, const DlExpr *cond);
 bool flow_touches_device(Flow *F, const DlExpr *call, const char *q, const DlValue *recv,
                          const DlValue *const *argv, const DlValue *result);
 bool flow_may_synchronize(Flow *F, const DlExpr *call, const char *q, const DlValue *recv);
