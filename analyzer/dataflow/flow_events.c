@@ -66,6 +66,7 @@ static bool is_project_method(Flow *F, const DlValue *recv, const char *name) {
 bool flow_touches_device(Flow *F, const DlExpr *call, const char *q, const DlValue *recv,
                          const DlValue *const *argv, const DlValue *result) {
     if (dl_torch_wraps_its_tensor(q)) return false; /* `Variable(x.cuda())` */
+    if (recv && recv->kind == DL_KIND_STRING) return false; /* `"{:.1f}".format(t)`: a host read */
     const DlExpr *callee = call->object;
     if (result && result->kind == DL_KIND_TENSOR && dl_value_on_kernel_device(result))
         return !(recv && flow_is_view_method(callee->name)); /* `Q.t()`: no kernel */
@@ -380,6 +381,12 @@ void flow_sync_facts(Flow *F, const DlExpr *call, const char *q, const DlExpr *r
                      const DlValue *recv, const DlValue *const *argv) {
     if (recv && recv_expr) {
         const char *m = call->object->name;
+        /* `"{:.0f}".format(t)` formats on the host, as an f-string does */
+        if (recv->kind == DL_KIND_STRING && flow_streq(m, "format")) {
+            for (uint32_t k = 0; k < call->arg_count; k++)
+                flow_sync(F, call->args[k].value, call->args[k].value, argv[k], "format");
+            return;
+        }
         /* `t.type(torch.FloatTensor)` copies to the host as `.cpu()` does */
         if (flow_streq(m, "item") || flow_streq(m, "tolist") || flow_streq(m, "numpy") ||
             flow_streq(m, "cpu") ||
