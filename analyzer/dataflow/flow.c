@@ -887,6 +887,8 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
     if (cpu_device && !cpu_when_equal) undo_narrowing(F->st, &on_cpu);
     if (cuda_tested && cuda_sign > 0) undo_narrowing(F->st, &not_cuda);
     if (s->parts->orelse.count) synced_when_cuda = false;
+    if (gpu_branch > 0) flow_state_prefer_the_gpu_path(F->st, then_state);
+    if (gpu_branch < 0) flow_state_prefer_the_gpu_path(then_state, F->st);
     flow_state_join(F->arena, F->st, then_state);
     if (synced_when_cuda) flow_state_set(F->st, "<device-work>", NULL);
     if (then_state->dead && F->st->dead) F->st->dead = true;

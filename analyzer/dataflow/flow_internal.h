@@ -126,6 +126,9 @@ Binding *flow_state_find(const DlFlowState *s, const char *key);
 Binding *flow_state_find_hashed(const DlFlowState *s, const char *key, uint32_t hash);
 void flow_state_set(DlFlowState *s, const char *key, const DlValue *v);
 void flow_state_join(DlArena *arena, DlFlowState *into, const DlFlowState *other);
+/* Before the paths of a branch that runs only with a GPU meet: a tensor or module it placed on
+ * a device, which the other path leaves on the CPU, is taken to be on the device. */
+void flow_state_prefer_the_gpu_path(DlFlowState *cpu_path, const DlFlowState *gpu_path);
 bool flow_state_equal(const DlFlowState *a, const DlFlowState *b);
 void flow_state_replace(DlFlowState *into, DlFlowState *from);
 const char *flow_text(Flow *F, DlSpan span);

@@ -174,6 +174,19 @@ void flow_state_join(DlArena *arena, DlFlowState *into, const DlFlowState *other
     }
 }
 
+/* `if use_cuda: x = x.cuda()` (`use_cuda = torch.cuda.is_available()`): without a GPU nothing
+ * meets another device or waits for one, so what the GPU path placed is what to check. */
+void flow_state_prefer_the_gpu_path(DlFlowState *cpu_path, const DlFlowState *gpu_path) {
+    if (cpu_path->dead || gpu_path->dead) return;
+    for (uint32_t i = 0; i < gpu_path->count; i++) {
+        const DlValue *v = gpu_path->items[i].value;
+        if (!v || !(flow_is_tensor(v) || flow_is_module_like(v)) || !dl_value_on_device(v))
+            continue;
+        Binding *o = find_hashed(cpu_path, gpu_path->items[i].key, gpu_path->items[i].hash);
+        if (o && o->value && o->value != v && o->value->dev == DL_DEV_CPU) o->value = v;
+    }
+}
+
 bool flow_state_equal(const DlFlowState *a, const DlFlowState *b) {
     if (a->dead != b->dead || a->count != b->count) return false;
     for (uint32_t i = 0; i < a->count; i++) {
