@@ -1165,7 +1165,10 @@ DlParseResult dl_python_parse(const DlSource *src, DlArena *arena, bool lower,
                                                            &L.module->function_count);
         L.module->classes =
             (DlClass **)dl_ptrvec_finish(L.arena, &L.classes, &L.module->class_count);
-        L.module->sets_default_device = dl_source_mentions(src, "set_default_device");
+        /* also the legacy `torch.set_default_tensor_type('torch.cuda.FloatTensor')` (ssd.pytorch's
+         * demo, under `if torch.cuda.is_available():`) */
+        L.module->sets_default_device = dl_source_mentions(src, "set_default_device") ||
+                                        dl_source_mentions(src, "set_default_tensor_type");
         L.module->mentions_devices =
             mentions_devices ? *mentions_devices : dl_python_mentions_devices(src);
     }

@@ -256,7 +256,8 @@ typedef struct DlModuleIR {
     uint32_t class_count;
     DlCommentSpan *comments;
     uint32_t comment_count;
-    bool sets_default_device; /* torch.set_default_device anywhere in the file */
+    bool sets_default_device; /* torch.set_default_device (or set_default_tensor_type) anywhere
+                                 in the file */
     bool mentions_devices;    /* the text names a device or moves something (.to( .cuda( device) */
     bool imports_in_defs;     /* an import inside a def or class body (a local import) */
     /* The names the file reads (variables, attributes, imported names), when the front end
