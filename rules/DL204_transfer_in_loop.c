@@ -35,9 +35,8 @@ static const char doc[] =
 /* A tensor already on the device it is moved to: `.to()` returns it as it is, copying nothing
  * (Marigold's trainers move an embedding made on the device in __init__ again each step). */
 static bool already_there(const DlValue *v, const DlValue *to) {
-    if (v->kind != DL_KIND_TENSOR || v->dev != to->dev) return false;
-    if (to->dev != DL_DEV_NAMED && to->dev != DL_DEV_CUDA) return false;
-    return v->dev_name && to->dev_name && strcmp(v->dev_name, to->dev_name) == 0;
+    return v->kind == DL_KIND_TENSOR && (to->dev == DL_DEV_NAMED || to->dev == DL_DEV_CUDA) &&
+           v->dev_name && dl_value_same_device(v, to);
 }
 
 static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {

@@ -770,9 +770,13 @@ static int device_compared_with_cuda(Flow *F, const DlExpr *cond) {
     return 0;
 }
 
-int flow_gpu_branch(Flow *F, const DlExpr *cond) {
-    int cuda_test = cuda_availability_test(F, cond);
+/* flow_gpu_branch, given what cuda_availability_test said of the condition. */
+static int gpu_branch_of(Flow *F, const DlExpr *cond, int cuda_test) {
     return cuda_test ? cuda_test : device_compared_with_cuda(F, cond);
+}
+
+int flow_gpu_branch(Flow *F, const DlExpr *cond) {
+    return gpu_branch_of(F, cond, cuda_availability_test(F, cond));
 }
 
 /* `if False:`, `if 0:`: code switched off (deep_sort's debug timing prints); it never runs. */
@@ -858,7 +862,7 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
         (periodic_guard(F, s->value, 0) || ends_the_loop(&s->parts->body)))
         F->place.every_iteration = false;
     int cuda_test = cuda_availability_test(F, s->value);
-    int gpu_branch = flow_gpu_branch(F, s->value);
+    int gpu_branch = gpu_branch_of(F, s->value, cuda_test);
     bool saved_without_cuda = F->without_cuda;
     F->without_cuda = saved_without_cuda || cuda_test < 0;
     if (gpu_branch > 0) F->place.cuda_checked = true;
@@ -1176,9 +1180,9 @@ const DlValue *flow_param_value(Flow *F, const DlFunction *fn, uint32_t i) {
 /* On the device of a plain name other than self (`tensor.device`): a parameter or a local of
  * the method that made it. */
 static bool device_of_a_local(const DlValue *v) {
-    if (v->dev != DL_DEV_NAMED || !v->dev_name) return false;
-    const char *dot = strchr(v->dev_name, '.');
-    return dot && strcmp(dot, ".device") == 0 && strncmp(v->dev_name, "self.", 5) != 0;
+    size_t owner = v->dev == DL_DEV_NAMED ? flow_device_owner_length(v->dev_name) : 0;
+    return owner && !memchr(v->dev_name, '.', owner) &&
+           !(owner == 4 && strncmp(v->dev_name, "self", 4) == 0);
 }
 
 void flow_seed_attributes(Flow *F, const DlClassInfo *c, int depth) {

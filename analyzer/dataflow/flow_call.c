@@ -141,19 +141,26 @@ const DlValue *flow_rebase(Flow *F, const DlValue *v, const DlModuleIR *from) {
     return c;
 }
 
+/* Does argument `i` of `call` reach parameter `p`: by its keyword, or as the positional argument
+ * at `positional` (a parameter after `*args` or a bare `*` takes keywords only)? Advances
+ * `*pos`, the count of positional arguments seen, past a positional one. */
+static bool argument_reaches(const DlExpr *call, uint32_t i, const DlParam *p, int positional,
+                             uint32_t *pos) {
+    const char *kw = call->args[i].keyword;
+    if (kw) return strcmp(kw, p->name) == 0;
+    return (int)(*pos)++ == positional && !p->star && !p->keyword_only;
+}
+
 /* One value of flow_bind_parameter_device (not the parts of a sequence). */
 static const DlValue *bind_device_of_value(Flow *F, const DlValue *v, const DlFunction *fn,
                                            const DlExpr *call, const DlValue *const *argv,
                                            bool skip_self) {
     if (v->dev != DL_DEV_NAMED || !v->dev_name) return v;
     /* `device=x.device` with x a parameter: the device of what the caller passes as x */
-    bool of_tensor = false;
     const char *name = v->dev_name;
-    size_t len = strlen(name);
-    if (len > 7 && flow_streq(name + len - 7, ".device")) {
-        name = dl_arena_strndup(F->arena, name, len - 7);
-        of_tensor = true;
-    }
+    size_t owner = flow_device_owner_length(name);
+    bool of_tensor = owner > 0;
+    if (of_tensor) name = dl_arena_strndup(F->arena, name, owner);
     /* `device=self.filter_banks.device`: the device of something the receiver holds, which may
      * be the CPU when the caller never moved it. The caller cannot name it: unknown. */
     const char *dot = strchr(name, '.');
@@ -185,9 +192,7 @@ static const DlValue *bind_device_of_value(Flow *F, const DlValue *v, const DlFu
     for (uint32_t i = 0, pos = 0; call && i < call->arg_count; i++) {
         const char *kw = call->args[i].keyword;
         if (kw && kw[0] == '*') return &dl_value_unknown;
-        bool reaches = kw ? strcmp(kw, p->name) == 0
-                          : (int)pos++ == positional && !p->star && !p->keyword_only;
-        if (reaches) {
+        if (argument_reaches(call, i, p, positional, &pos)) {
             if (!of_tensor)
                 dev = flow_device_arg(F, call->args[i].value, argv[i]);
             else if (flow_is_tensor(argv[i]) && argv[i]->dev)
@@ -249,10 +254,7 @@ static const DlValue *argument_for(const DlFunction *fn, int index, const DlExpr
     for (uint32_t i = 0, pos = 0; i < call->arg_count; i++) {
         const char *kw = call->args[i].keyword;
         if (kw && kw[0] == '*') return NULL;
-        const DlParam *p = &fn->params[index];
-        bool reaches = kw ? strcmp(kw, p->name) == 0
-                          : (int)pos++ == positional && !p->star && !p->keyword_only;
-        if (reaches) return argv[i];
+        if (argument_reaches(call, i, &fn->params[index], positional, &pos)) return argv[i];
     }
     return NULL;
 }

@@ -159,6 +159,9 @@ const Binding *flow_lookup(Flow *F, const char *key);
 const char *flow_import(Flow *F, const char *name);
 const char *flow_qualify(Flow *F, const DlExpr *e);
 bool flow_name_says_device(Flow *F, const char *s);
+/* A device named as what an object is on (`tensor.device`, `self.x.device`): the length of the
+ * object's name (`tensor`); 0 for any other name. */
+size_t flow_device_owner_length(const char *dev_name);
 bool flow_name_says_loader(const char *s);
 DlValue *flow_named_device(Flow *F, const char *name, DlSpan span);
 /* `torch.cuda.is_available()`, and a conjunction with it (`use_cuda = not args.no_cuda and

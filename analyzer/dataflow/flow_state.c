@@ -129,8 +129,7 @@ static const DlValue *device_chosen_at_run_time(DlArena *arena, const char *key,
     /* `device = tensor.device` on one path, the CPU on the other (mmdetection3d's boxes and
      * points): the device of what `tensor` is, which a caller passing CPU data decides
      * (flow_bind_parameter_device reads the name) */
-    size_t n = shown->dev_name ? strlen(shown->dev_name) : 0;
-    if (shown->dev == DL_DEV_NAMED && n > 7 && strcmp(shown->dev_name + n - 7, ".device") == 0)
+    if (shown->dev == DL_DEV_NAMED && flow_device_owner_length(shown->dev_name))
         d->dev_name = shown->dev_name;
     d->dev_span = shown->dev_span;
     d->dev_why = shown->dev_why;

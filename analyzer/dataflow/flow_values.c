@@ -177,6 +177,11 @@ const char *flow_qualify(Flow *F, const DlExpr *e) {
     return NULL;
 }
 
+size_t flow_device_owner_length(const char *dev_name) {
+    size_t n = dev_name ? strlen(dev_name) : 0;
+    return n > 7 && strcmp(dev_name + n - 7, ".device") == 0 ? n - 7 : 0;
+}
+
 /* Does a name hold a device: `device`, `dev`, `self.device`, `args.device`, `train_device`,
  * `cfg["device"]`? Not `devices`, `num_devices`, `device_count` or `device_id` (numbers). */
 bool flow_name_says_device(Flow *F, const char *s) {

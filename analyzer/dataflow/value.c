@@ -46,7 +46,7 @@ static bool str_eq(const char *a, const char *b) {
     return a == b || (a && b && strcmp(a, b) == 0);
 }
 
-static bool same_device(const DlValue *a, const DlValue *b) {
+bool dl_value_same_device(const DlValue *a, const DlValue *b) {
     if (a->dev != b->dev) return false;
     if (a->dev == DL_DEV_NAMED || a->dev == DL_DEV_CUDA) return str_eq(a->dev_name, b->dev_name);
     return true;
@@ -54,7 +54,7 @@ static bool same_device(const DlValue *a, const DlValue *b) {
 
 bool dl_value_equal(const DlValue *a, const DlValue *b) {
     if (a == b) return true;
-    return a->kind == b->kind && same_device(a, b) && a->flags == b->flags &&
+    return a->kind == b->kind && dl_value_same_device(a, b) && a->flags == b->flags &&
            a->origin == b->origin && a->dev_span.start == b->dev_span.start &&
            a->elem == b->elem && a->cls == b->cls && a->item_count == b->item_count &&
            a->items == b->items;
@@ -80,7 +80,7 @@ const DlValue *dl_value_join(DlArena *arena, const DlValue *a, const DlValue *b)
     bool parameter_or_placeholder = a->kind == DL_KIND_TENSOR &&
                                     ((a->flags ^ b->flags) & DL_VF_REGISTERED) &&
                                     (plain->flags & DL_VF_ZERO_DIM);
-    if (!same_device(a, b) || parameter_or_placeholder) {
+    if (!dl_value_same_device(a, b) || parameter_or_placeholder) {
         j->dev = DL_DEV_UNKNOWN;
         j->dev_name = NULL;
         j->origin = DL_ORIGIN_NONE;

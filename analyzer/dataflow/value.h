@@ -114,6 +114,8 @@ DlValue *dl_value_copy(DlArena *arena, const DlValue *v);
  * be released: project summaries outlive the scratch arena of the run that computed them. */
 const DlValue *dl_value_persist(DlArena *to, const DlValue *v);
 
+/* On one device: the same tag, and for a named or CUDA device the same name. */
+bool dl_value_same_device(const DlValue *a, const DlValue *b);
 /* Least upper bound; returns one of the inputs when they are equal. */
 const DlValue *dl_value_join(DlArena *arena, const DlValue *a, const DlValue *b);
 bool dl_value_equal(const DlValue *a, const DlValue *b);
