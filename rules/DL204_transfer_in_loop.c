@@ -30,13 +30,21 @@ static const char doc[] =
     "- moves under a periodic guard, or in the outer epoch loop;\n"
     "- `.to(dtype)` casts that do not move;\n"
     "- a tensor already on that device (made there before the loop): `.to()` returns it as it\n"
-    "  is, copying nothing.\n";
+    "  is, copying nothing (a tensor on `cuda`, the current device, counts as on `cuda:0`).\n";
+
+/* "cuda" is the current device, which is GPU 0 unless the program picks another: a tensor made
+ * by `.cuda()` and moved to `torch.device("cuda:0")` is not shown to be copied (GeneFace). */
+static bool default_gpu_pair(const DlValue *a, const DlValue *b) {
+    if (a->dev != DL_DEV_CUDA || b->dev != DL_DEV_CUDA || !a->dev_name || !b->dev_name) return false;
+    return (strcmp(a->dev_name, "cuda") == 0 && strcmp(b->dev_name, "cuda:0") == 0) ||
+           (strcmp(a->dev_name, "cuda:0") == 0 && strcmp(b->dev_name, "cuda") == 0);
+}
 
 /* A tensor already on the device it is moved to: `.to()` returns it as it is, copying nothing
  * (Marigold's trainers move an embedding made on the device in __init__ again each step). */
 static bool already_there(const DlValue *v, const DlValue *to) {
     return v->kind == DL_KIND_TENSOR && (to->dev == DL_DEV_NAMED || to->dev == DL_DEV_CUDA) &&
-           v->dev_name && dl_value_same_device(v, to);
+           v->dev_name && (dl_value_same_device(v, to) || default_gpu_pair(v, to));
 }
 
 static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
