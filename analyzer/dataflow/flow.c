@@ -424,6 +424,24 @@ static void move_listed_modules(Flow *F, const DlStmt *s) {
     }
 }
 
+/* Device work pending as a loop's iteration starts is marked, and so is the work queued after
+ * it (flow_device_work): an iteration that ends with it unmarked waited on every path. */
+static void mark_work_queued_before_the_loop(Flow *F) {
+    const Binding *work = flow_state_find(F->st, "<device-work>");
+    if (!work || !work->value || (work->value->flags & DL_VF_QUEUED_BEFORE_LOOP)) return;
+    DlValue *marked = dl_value_copy(F->arena, work->value);
+    marked->flags |= DL_VF_QUEUED_BEFORE_LOOP;
+    flow_state_set(F->st, "<device-work>", marked);
+}
+
+static void unmark_work_queued_before_the_loop(Flow *F) {
+    const Binding *work = flow_state_find(F->st, "<device-work>");
+    if (!work || !work->value || !(work->value->flags & DL_VF_QUEUED_BEFORE_LOOP)) return;
+    DlValue *plain = dl_value_copy(F->arena, work->value);
+    plain->flags &= ~(uint32_t)DL_VF_QUEUED_BEFORE_LOOP;
+    flow_state_set(F->st, "<device-work>", plain);
+}
+
 void flow_exec_loop(Flow *F, const DlStmt *s) {
     const DlValue *iter = NULL;
     bool seq_loop = false;
@@ -456,15 +474,21 @@ void flow_exec_loop(Flow *F, const DlStmt *s) {
     }
     F->loop_depth++;
     int rounds = F->loop_depth > 2 ? 1 : DL_LOOP_ROUNDS;
+    const Binding *entry_work = flow_state_find(F->st, "<device-work>");
+    bool entry_marked = entry_work && entry_work->value &&
+                        (entry_work->value->flags & DL_VF_QUEUED_BEFORE_LOOP);
     DlFlowState *head = flow_state_copy(F->st);
-    bool body_ends_synced = false;
+    bool body_waits = false;               /* every path through the body waited for the device */
+    const DlValue *body_work = NULL;       /* and what it queued after its last wait */
     for (int round = 0; round < rounds; round++) {
         DlFlowState *saved = F->st;
         F->st = flow_state_copy(head);
+        mark_work_queued_before_the_loop(F);
         if (iter) flow_bind(F, s->targets[0], flow_element_of(F, iter, s->targets[0]->span));
         flow_exec_block(F, &s->parts->body);
         const Binding *work = flow_state_find(F->st, "<device-work>");
-        body_ends_synced = !F->st->dead && (!work || !work->value);
+        body_work = work ? work->value : NULL;
+        body_waits = !F->st->dead && (!body_work || !(body_work->flags & DL_VF_QUEUED_BEFORE_LOOP));
         F->st->dead = false; /* break/continue end an iteration, not the loop */
         DlFlowState *next = flow_state_copy(head);
         flow_state_join(F->arena, next, F->st);
@@ -481,10 +505,13 @@ void flow_exec_loop(Flow *F, const DlStmt *s) {
     bool was_dead = F->st->dead;
     flow_state_replace(F->st, head);
     F->st->dead = was_dead;
-    /* a loop whose every iteration ends waiting for the device (`error.item()` each round of
-     * a k-means) leaves nothing queued: a timed loop runs at least once (DL203) */
-    if (body_ends_synced && flow_state_find(F->st, "<device-work>"))
-        flow_state_set(F->st, "<device-work>", NULL);
+    /* a loop whose every iteration waits for the device (`error.item()` each round of a
+     * k-means) leaves queued only what its last iteration queued after that wait: a timed loop
+     * runs at least once (DL203; denoiser's streaming loop reads each frame's RMS) */
+    if (body_waits && flow_state_find(F->st, "<device-work>"))
+        flow_state_set(F->st, "<device-work>", body_work);
+    else if (!entry_marked) /* the mark is this loop's: an enclosing loop's body sets its own */
+        unmark_work_queued_before_the_loop(F);
     if (s->kind == DL_ST_FOR) move_listed_modules(F, s);
     flow_exec_block(F, &s->parts->orelse);
 }

@@ -215,6 +215,7 @@ void flow_device_work(Flow *F, const DlExpr *site, bool elementwise) {
      * dl_value_equal, so a loop's states still settle) */
     w->aux_span = earlier ? earlier->aux_span : F->stmt_span;
     w->literal = elementwise && (!earlier || earlier->literal) ? "elementwise" : NULL;
+    if (earlier) w->flags |= earlier->flags & DL_VF_QUEUED_BEFORE_LOOP;
     flow_state_set(F->st, "<device-work>", w);
 }
 

@@ -83,6 +83,8 @@ enum {
     DL_VF_DATA_RANK = 1 << 16,      /* tensor: made from data not written out here
                                        (`torch.tensor(cfg["point_cloud_range"])`): its rank is
                                        not known, so an element picked by a number may be 0-dim */
+    DL_VF_QUEUED_BEFORE_LOOP = 1 << 17, /* pending device work (DL203): queued before the loop
+                                           being walked and not waited for in its body since */
 };
 
 typedef struct DlValue DlValue;
