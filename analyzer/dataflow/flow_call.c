@@ -26,6 +26,28 @@ static const DlValue *host_copies_returned(Flow *F, const DlClassInfo *cls) {
     return all ? flow_rebase(F, r, fi->module) : NULL;
 }
 
+/* A project module's forward returning a tuple written out in which some items are host copies
+ * and the others computed (`return self.lin(x), torch.as_tensor(0)`: DPVO's KL term): the tuple
+ * with the host copies on the CPU and the rest as `computed`; NULL for any other return. */
+static const DlValue *tuple_with_host_copies(Flow *F, const DlClassInfo *cls,
+                                             const DlValue *computed) {
+    const DlFunctionInfo *fi = dl_project_method(F->env->project, cls, "forward");
+    const DlValue *r = fi ? fi->ret : NULL;
+    if (!r || r->kind != DL_KIND_SEQ || !r->items || r->item_count < 2) return NULL;
+    bool any = false;
+    for (uint32_t i = 0; i < r->item_count && !any; i++) any = host_copy(r->items[i]);
+    if (!any) return NULL;
+    DlValue *t = dl_value_copy(F->arena, r);
+    const DlValue **items = dl_arena_alloc(F->arena, r->item_count * sizeof *items);
+    for (uint32_t i = 0; i < r->item_count; i++)
+        items[i] = host_copy(r->items[i]) ? flow_rebase(F, r->items[i], fi->module) : computed;
+    t->items = items;
+    t->elem = NULL;
+    t->var = NULL;
+    t->home = NULL;
+    return t;
+}
+
 /* Calling a module (or a loss): its operands meet; the output lives where the module does. */
 const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *callee_expr,
                                 const DlValue *callee, const DlValue *const *argv) {
@@ -113,7 +135,8 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
     if (callee->dev && callee->dev != DL_DEV_CPU) {
         DlValue *r =
             flow_with_device(F, flow_mk(F, DL_KIND_TENSOR), callee, DL_ORIGIN_MODEL, call->span);
-        return r;
+        const DlValue *mixed = callee->cls ? tuple_with_host_copies(F, callee->cls, r) : NULL;
+        return mixed ? mixed : r;
     }
     if (callee->dev == DL_DEV_CPU) {
         /* an unmoved module: output on the CPU only if its inputs were */
