@@ -849,6 +849,33 @@ static bool block_binds_periodic_flag(const DlBlock *b, const char *name, int de
     return false;
 }
 
+/* Does `e` take a remainder (`num % den == 0`, `not step % every`)? */
+static bool takes_a_remainder(const DlExpr *e, int depth) {
+    if (!e || depth > 8) return false;
+    if (e->kind == DL_EX_BINOP && flow_streq(e->name, "%")) return true;
+    if (e->kind == DL_EX_COMPARE || e->kind == DL_EX_BOOLOP)
+        return e->item_count == 2 && (takes_a_remainder(e->items[0], depth + 1) ||
+                                      takes_a_remainder(e->items[1], depth + 1));
+    return e->kind == DL_EX_UNARY && takes_a_remainder(e->object, depth + 1);
+}
+
+/* `divisible_by(step, 100)`: a project function whose body (after a docstring) only returns a
+ * remainder test (lucidrains' `return (num % den) == 0`) is a periodic condition too. */
+static bool calls_a_remainder_test(Flow *F, const DlExpr *e) {
+    if (e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_NAME) return false;
+    const char *q = flow_qualify(F, e->object);
+    const DlFunctionInfo *fi =
+        dl_project_find_function(F->env->project, F->env->file, q ? q : e->object->name);
+    const DlBlock *body = fi && fi->fn ? &fi->fn->body : NULL;
+    if (!body) return false;
+    uint32_t i = 0;
+    while (i < body->count && body->items[i]->kind == DL_ST_EXPR && body->items[i]->value &&
+           body->items[i]->value->kind == DL_EX_STRING)
+        i++;
+    return i + 1 == body->count && body->items[i]->kind == DL_ST_RETURN &&
+           takes_a_remainder(body->items[i]->value, 0);
+}
+
 /* A periodic guard, written out or through flags the batch loop computes each step
  * (nvdiffrast's samples: `display_image = display_interval and (it % display_interval == 0)`
  * then `if display_image or save_mp4:`). */
@@ -859,6 +886,7 @@ static bool periodic_guard(Flow *F, const DlExpr *e, int depth) {
     if (e->kind == DL_EX_BOOLOP)
         return periodic_guard(F, e->items[0], depth + 1) || periodic_guard(F, e->items[1], depth + 1);
     if (e->kind == DL_EX_UNARY) return periodic_guard(F, e->object, depth + 1);
+    if (calls_a_remainder_test(F, e)) return true;
     return flow_periodic_condition(e, depth);
 }
 
