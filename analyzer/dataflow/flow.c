@@ -24,7 +24,7 @@ const DlValue *flow_as_bound(Flow *F, const char *key, const DlValue *v, const D
     return c;
 }
 
-static void note_return(Flow *F);
+static void note_return(Flow *F, const DlExpr *value);
 
 /* `lin.w.weight = nn.Parameter(torch.eye(n, device=device))`, `model.head = head.cuda()`: a
  * module constructed here gets a part that is on a device. It is no longer "never moved":
@@ -987,7 +987,7 @@ void flow_exec_stmt(Flow *F, const DlStmt *s) {
     case DL_ST_RETURN: {
         const DlValue *v = s->value ? flow_eval(F, s->value) : flow_mk(F, DL_KIND_NONE);
         F->ret = F->ret ? dl_value_join(F->arena, F->ret, v) : v;
-        note_return(F);
+        note_return(F, s->value);
         F->st->dead = true;
         break;
     }
@@ -1356,12 +1356,21 @@ static bool is_triton_kernel(Flow *F, const DlFunction *fn) {
     return false;
 }
 
-/* A return (or the end of the function): after a wait for the device, nothing queued since? */
-static void note_return(Flow *F) {
+/* `x.cuda()`, `x.to(device)` without non_blocking=True: a copy that, from the host, waits */
+static bool blocking_upload(const DlExpr *e) {
+    if (!e || e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_ATTR) return false;
+    const char *m = e->object->name;
+    return (flow_streq(m, "cuda") || flow_streq(m, "to")) && dl_ir_non_blocking(e) == 0;
+}
+
+/* A return (or the end of the function, `value` NULL): after a wait for the device, nothing
+ * queued since? Or handing back a blocking copy, nothing known queued? */
+static void note_return(Flow *F, const DlExpr *value) {
     if (F->st->dead) return;
     const Binding *work = flow_state_find(F->st, "<device-work>");
     F->returns++;
     if (work && !work->value) F->waited_returns++;
+    if ((!work || !work->value) && blocking_upload(value)) F->upload_returns++;
 }
 
 const DlValue *dl_flow_run(const DlFlowEnv *env, const DlFunction *fn, const DlClassInfo *owner,
@@ -1388,9 +1397,11 @@ const DlValue *dl_flow_run(const DlFlowEnv *env, const DlFunction *fn, const DlC
         for (uint32_t i = 0; i < fn->param_count; i++)
             flow_state_set(F.st, fn->params[i].name, flow_param_value(&F, fn, i));
         if (!is_triton_kernel(&F, fn)) flow_exec_block(&F, &fn->body);
-        note_return(&F); /* falling off the end */
+        note_return(&F, NULL); /* falling off the end */
         if (env->returns_waited)
             *env->returns_waited = F.returns && F.waited_returns == F.returns;
+        if (env->returns_blocking_upload)
+            *env->returns_blocking_upload = F.returns && F.upload_returns == F.returns;
     } else {
         flow_exec_block(&F, &env->file->module->body);
     }

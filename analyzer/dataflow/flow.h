@@ -30,6 +30,10 @@ typedef struct DlFlowEnv {
      * runs on every call, under no periodic guard (a trainer's `_train_step`): a call of it in
      * every iteration of a batch loop waits for the device there (DL201) */
     DlSpan *host_read;
+    /* Summary mode: set to whether every return hands back a blocking copy to a device
+     * (`return torch.stack(imgs).cuda()`, OpenIBL's `_parse_data`) with no known device work
+     * queued: a call of it is that copy (DlFunctionInfo.returns_blocking_upload). */
+    bool *returns_blocking_upload;
 } DlFlowEnv;
 
 /* The work a file may take: a few seconds at most. The largest real file measured (torch's

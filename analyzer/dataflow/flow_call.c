@@ -667,6 +667,7 @@ const DlValue *flow_inline_method(Flow *F, const DlFunction *fn, const DlValue *
     F->inline_depth++;
     F->foreign_inline += foreign;
     uint32_t saved_returns = F->returns, saved_waited = F->waited_returns;
+    uint32_t saved_uploads = F->upload_returns;
     uint32_t argi = 0;
     for (uint32_t i = flow_is_static(fn) ? 0 : 1; i < fn->param_count; i++) {
         const DlValue *v = flow_unknown();
@@ -683,6 +684,7 @@ const DlValue *flow_inline_method(Flow *F, const DlFunction *fn, const DlValue *
     F->inline_depth--;
     F->returns = saved_returns; /* the inlined method's returns are not the function's */
     F->waited_returns = saved_waited;
+    F->upload_returns = saved_uploads;
     F->fn = saved_fn;
     F->ret = saved_ret;
     return ret;

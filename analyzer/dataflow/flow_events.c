@@ -550,17 +550,20 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
         waits_for_the_device = true;
     /* a project function or method that waits for the device before it returns (a decoder's
      * `inference` ending with a host read): nothing it queued is pending after it */
+    bool blocking_copy_from_unknown = false;
     if (!waits_for_the_device) {
         const DlFunctionInfo *fi = project_callee(F, call, recv, method);
         waits_for_the_device = fi && fi->returns_waited;
+        /* one that hands back a blocking copy (OpenIBL's `_parse_data` returning
+         * `torch.stack(imgs).cuda()`) is that copy, as if written here */
+        blocking_copy_from_unknown = fi && fi->returns_blocking_upload;
     }
     if (F->place.batch_loop && F->place.every_iteration)
         host_read_in_callee(F, call, q, recv, method);
     bool upload = method && (flow_streq(method, "to") || flow_streq(method, "cuda"));
     /* the same copy of a tensor whose device is not known (`batch.cuda()` of a list's item):
      * from the host it waits, on the device it is the tensor itself; it queues nothing */
-    bool blocking_copy_from_unknown = false;
-    if (!waits_for_the_device && upload && recv && dl_ir_non_blocking(call) == 0) {
+    if (!waits_for_the_device && !blocking_copy_from_unknown && upload && recv && dl_ir_non_blocking(call) == 0) {
         bool from_host =
             recv->dev == DL_DEV_CPU && (flow_is_tensor(recv) || flow_is_module_like(recv));
         bool from_unknown = !recv->dev && (flow_is_tensor(recv) || recv->kind == DL_KIND_UNKNOWN);

@@ -74,6 +74,8 @@ typedef struct Flow {
                                      device, it tested itself: an `if` on it is one wait */
     uint32_t returns, waited_returns; /* the function's returns, and those after a wait with
                                          nothing queued since (DlFlowEnv.returns_waited) */
+    uint32_t upload_returns; /* returns of a blocking copy to a device with no known work
+                                queued (DlFlowEnv.returns_blocking_upload) */
     struct {
         const char *name;     /* a loop variable bound to elements of a tensor sequence */
         const DlStmt *loop;   /* its `for` statement */

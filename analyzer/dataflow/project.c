@@ -704,9 +704,12 @@ static void summarise_file(DlProject *p, DlFileFacts *f, const DlFlowState *glob
         dl_arena_init(&scratch);
         bool waited = false;
         DlSpan host_read = {0};
-        DlFlowEnv env = {p, f, &scratch, NULL, globals, p, NULL, 0, &budget, &waited, &host_read};
+        bool upload = false;
+        DlFlowEnv env = {p, f, &scratch, NULL, globals, p, NULL, 0, &budget, &waited, &host_read,
+                         &upload};
         fi->ret = dl_value_persist(keep, dl_flow_run(&env, fi->fn, fi->owner, NULL));
         fi->returns_waited = waited;
+        fi->returns_blocking_upload = upload;
         fi->host_read = host_read;
         dl_arena_release(&scratch);
     }
@@ -1156,7 +1159,7 @@ static void class_attributes(DlProject *p, DlFileFacts *f, DlClassInfo *c,
     c->attrs_busy = true;
     DlArena scratch;
     dl_arena_init(&scratch);
-    DlFlowEnv env = {p, f, &scratch, NULL, globals, p, NULL, 0, budget, NULL, NULL};
+    DlFlowEnv env = {p, f, &scratch, NULL, globals, p, NULL, 0, budget, NULL, NULL, NULL};
     DlFlowState *st = NULL;
     dl_flow_run(&env, init->fn, c, &st);
     DlAttr *attrs = NULL;
@@ -1234,7 +1237,7 @@ static void compute_class_attributes(DlProject *p, DlFlowState *const *globals) 
 static DlFlowState *file_globals(DlProject *p, DlFileFacts *f, DlArena *keep) {
     DlReadSet *was = note_reads_of(f);
     size_t budget = DL_FLOW_BUDGET;
-    DlFlowEnv env = {p, f, keep, NULL, NULL, p, NULL, 0, &budget, NULL, NULL};
+    DlFlowEnv env = {p, f, keep, NULL, NULL, p, NULL, 0, &budget, NULL, NULL, NULL};
     DlFlowState *st = NULL;
     dl_flow_run(&env, NULL, NULL, &st);
     dl_project_note_reads(was);

@@ -74,6 +74,9 @@ typedef struct DlFunctionInfo {
     bool collate_with_workers; /* the collate_fn of a DataLoader with num_workers > 0 */
     bool returns_waited; /* waits for the device before every return, nothing queued since
                             (DlFlowEnv.returns_waited): a call of it is a wait (DL203) */
+    bool returns_blocking_upload; /* every return hands back a blocking `.cuda()` / `.to(d)`
+                                     of a tensor, with no known work queued (DL203: a call of
+                                     it is the copy it ends with, which from the host waits) */
     DlSpan host_read; /* reads a device value on the host on every call (DlFlowEnv.host_read);
                          its span in `module`, empty if none */
     int16_t yields_items_of; /* 1 + the parameter whose items it yields (`for obj in iterable:
