@@ -12,7 +12,8 @@ static const char doc[] =
     "## Why is this bad?\n"
     "A tensor's `.to()` copies it host-to-device again on every step (and allocates a new device\n"
     "tensor each time); a module's `.to()` walks all its parameters every step. Move it once,\n"
-    "before the loop.\n\n"
+    "before the loop; a tensor built from constants can be made on the device instead (a fresh\n"
+    "accumulator, `torch.zeros((), device=device)`, which one made before the loop cannot be).\n\n"
     "## Example\n"
     "```python\n"
     "class_weights = torch.tensor([1.0, 3.0])\n"
@@ -35,7 +36,8 @@ static const char doc[] =
 /* "cuda" is the current device, which is GPU 0 unless the program picks another: a tensor made
  * by `.cuda()` and moved to `torch.device("cuda:0")` is not shown to be copied (GeneFace). */
 static bool default_gpu_pair(const DlValue *a, const DlValue *b) {
-    if (a->dev != DL_DEV_CUDA || b->dev != DL_DEV_CUDA || !a->dev_name || !b->dev_name) return false;
+    if (a->dev != DL_DEV_CUDA || b->dev != DL_DEV_CUDA || !a->dev_name || !b->dev_name)
+        return false;
     return (strcmp(a->dev_name, "cuda") == 0 && strcmp(b->dev_name, "cuda:0") == 0) ||
            (strcmp(a->dev_name, "cuda:0") == 0 && strcmp(b->dev_name, "cuda") == 0);
 }
@@ -64,12 +66,18 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
     const char *what = v->kind == DL_KIND_MODULE    ? "the model"
                        : v->origin == DL_ORIGIN_FACTORY ? "a tensor built from constants"
                                                         : "a value the loop never changes";
+    /* a tensor built from constants may be a fresh accumulator (`loss = torch.tensor(0.0)
+     * .to(device)` then `loss += ...`, transfuser), which one made before the loop cannot
+     * replace: made on the device, it is neither copied nor shared between steps */
+    const char *advice = v->kind == DL_KIND_TENSOR && v->origin == DL_ORIGIN_FACTORY
+                             ? "make it there instead (`device=` in the factory), or once before "
+                               "the loop"
+                             : "move it once, before the loop";
     const char *message = dl_arena_printf(
         dl_rule_arena(ctx),
-        "`%s` moves %s (`%s`) to the device in every iteration of the loop at %s; move it "
-        "once, before the loop",
+        "`%s` moves %s (`%s`) to the device in every iteration of the loop at %s; %s",
         dl_rule_snippet(ctx, fact->call->span), what, recv,
-        dl_rule_where(ctx, NULL, fact->place->batch_loop->span.start));
+        dl_rule_where(ctx, NULL, fact->place->batch_loop->span.start), advice);
     dl_report_finding(ctx, &dl_rule_DL204, fact->call->span, fact->call->span, message, NULL);
 }
 

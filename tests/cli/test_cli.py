@@ -869,6 +869,27 @@ class Rules(CliTestCase):
         self.assertEqual(proc.stdout, "")
 
 
+class Advice(CliTestCase):
+    """What a message tells the user to do, where the fix depends on the code."""
+
+    def test_transfer_in_loop_advice_for_constants_and_other_tensors(self):
+        # a tensor built from constants may be a fresh accumulator, which cannot be hoisted:
+        # the advice is to make it on the device; a tensor the loop only reads can be hoisted
+        self.write("train.py", (
+            "import torch\n"
+            "def train(model, loader, device, prior):\n"
+            "    for x in loader:\n"
+            "        loss = torch.tensor(0.0).to(device)\n"
+            "        loss += (model(x.to(device)) * prior.to(device)).sum()\n"
+            "        loss.backward()\n"
+            "prior = torch.ones(4)\n"
+            "train(torch.nn.Linear(4, 4).cuda(), [], torch.device('cuda'), prior)\n"))
+        doc = self.run_json("train.py", expect_exit=1)
+        advice = {f["line"]: f["message"] for f in doc["findings"] if f["code"] == "DL204"}
+        self.assertIn(4, advice, doc["findings"])
+        self.assertIn("make it there instead (`device=` in the factory)", advice[4])
+
+
 def main():
     global DEVLINT
     DEVLINT, argv = devlint_main.parse_args(__file__)
