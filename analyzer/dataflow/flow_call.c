@@ -48,6 +48,63 @@ static const DlValue *tuple_with_host_copies(Flow *F, const DlClassInfo *cls,
     return t;
 }
 
+/* Does `e` move something to a device: a `.to(...)` / `.cuda()` call, or a helper named for it
+ * (`to_device(...)`, `move_to_device(...)`), anywhere in it? */
+static bool moves_to_a_device(const DlExpr *e, int depth) {
+    if (!e || depth > 24) return false;
+    if (e->kind == DL_EX_CALL && e->object) {
+        const DlExpr *c = e->object;
+        const char *name = c->kind == DL_EX_ATTR || c->kind == DL_EX_NAME ? c->name : NULL;
+        if (name && (flow_streq(name, "to") || flow_streq(name, "cuda") || strstr(name, "to_device")))
+            return true;
+    }
+    if (moves_to_a_device(e->object, depth + 1)) return true;
+    for (uint32_t i = 0; i < e->item_count; i++)
+        if (moves_to_a_device(e->items[i], depth + 1)) return true;
+    for (uint32_t i = 0; i < e->arg_count; i++)
+        if (moves_to_a_device(e->args[i].value, depth + 1)) return true;
+    return false;
+}
+
+/* A wrapper `def inner(self, *args, **kwargs):` that binds its `args` anew to what moved them
+ * (`args, kwargs = to_device((args, kwargs), self.device)`). */
+static bool wrapper_moves_its_args(const DlFunction *inner) {
+    const char *star = NULL;
+    for (uint32_t i = 0; i < inner->param_count && !star; i++)
+        if (inner->params[i].star == 1) star = inner->params[i].name;
+    if (!star) return false;
+    for (uint32_t i = 0; i < inner->body.count; i++) {
+        const DlStmt *s = inner->body.items[i];
+        if (s->kind != DL_ST_ASSIGN || s->target_count != 1 || !moves_to_a_device(s->value, 0))
+            continue;
+        const DlExpr *t = s->targets[0];
+        if (t->kind == DL_EX_NAME && flow_streq(t->name, star)) return true;
+        for (uint32_t k = 0; t->kind == DL_EX_TUPLE && k < t->item_count; k++)
+            if (t->items[k]->kind == DL_EX_NAME && flow_streq(t->items[k]->name, star)) return true;
+    }
+    return false;
+}
+
+/* `@move_input_tensors_to_device` on a forward: a project decorator whose wrapper moves every
+ * tensor argument to the module's device before the body runs (pi-zero), so the module takes
+ * its inputs from anywhere. */
+static bool decorated_to_move_inputs(Flow *F, const DlFunction *forward) {
+    for (uint32_t d = 0; d < forward->decorator_count; d++) {
+        const DlExpr *dec = forward->decorators[d];
+        if (!dec || (dec->kind != DL_EX_NAME && dec->kind != DL_EX_ATTR)) continue;
+        const char *q = flow_qualify(F, dec);
+        const DlFunctionInfo *fi = dl_project_find_function(F->env->project, F->env->file,
+                                                            q ? q : dec->name);
+        if (!fi || !fi->fn) continue;
+        for (uint32_t i = 0; i < fi->fn->body.count; i++) {
+            const DlStmt *s = fi->fn->body.items[i];
+            if (s->kind == DL_ST_DEF && s->parts->func && wrapper_moves_its_args(s->parts->func))
+                return true;
+        }
+    }
+    return false;
+}
+
 /* Calling a module (or a loss): its operands meet; the output lives where the module does. */
 const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *callee_expr,
                                 const DlValue *callee, const DlValue *const *argv) {
@@ -83,6 +140,7 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
             if (!fi) break;
             forward = fi->fn;
             host_only = flow_host_only_params(forward) | flow_params_moved_inside(forward);
+            if (decorated_to_move_inputs(F, forward)) host_only = ~UINT64_C(0);
         }
     unsigned position = 0;
     for (uint32_t i = 0; i < call->arg_count; i++) {
