@@ -88,13 +88,16 @@ static bool wrapper_moves_its_args(const DlFunction *inner) {
 /* `@move_input_tensors_to_device` on a forward: a project decorator whose wrapper moves every
  * tensor argument to the module's device before the body runs (pi-zero), so the module takes
  * its inputs from anywhere. */
-static bool decorated_to_move_inputs(Flow *F, const DlFunction *forward) {
-    for (uint32_t d = 0; d < forward->decorator_count; d++) {
+static bool decorated_to_move_inputs(Flow *F, const DlFunctionInfo *forward_info) {
+    const DlFunction *forward = forward_info->fn;
+    /* the decorator's name is the one the forward's own file sees */
+    const DlFileFacts *home = dl_project_file(F->env->project, forward_info->module);
+    for (uint32_t d = 0; d < forward->decorator_count && home; d++) {
         const DlExpr *dec = forward->decorators[d];
-        if (!dec || (dec->kind != DL_EX_NAME && dec->kind != DL_EX_ATTR)) continue;
-        const char *q = flow_qualify(F, dec);
-        const DlFunctionInfo *fi = dl_project_find_function(F->env->project, F->env->file,
-                                                            q ? q : dec->name);
+        if (!dec || dec->kind != DL_EX_NAME) continue;
+        const char *q = dl_project_import(home, dec->name);
+        const DlFunctionInfo *fi =
+            dl_project_find_function(F->env->project, home, q ? q : dec->name);
         if (!fi || !fi->fn) continue;
         for (uint32_t i = 0; i < fi->fn->body.count; i++) {
             const DlStmt *s = fi->fn->body.items[i];
@@ -131,6 +134,7 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
      * anywhere; looked at only when a CPU tensor is passed */
     const DlFunction *forward = NULL;
     uint64_t host_only = 0;
+    bool moved_by_decorator = false; /* every argument, keywords into **kwargs too */
     for (uint32_t i = 0; i < call->arg_count && callee->cls && !forward; i++)
         if (dl_value_is_cpu_tensor(argv[i])) {
             /* a module runs its forward; another callable object (a diffusers pipeline) its
@@ -140,7 +144,7 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
             if (!fi) break;
             forward = fi->fn;
             host_only = flow_host_only_params(forward) | flow_params_moved_inside(forward);
-            if (decorated_to_move_inputs(F, forward)) host_only = ~UINT64_C(0);
+            moved_by_decorator = decorated_to_move_inputs(F, fi);
         }
     unsigned position = 0;
     for (uint32_t i = 0; i < call->arg_count; i++) {
@@ -148,6 +152,7 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
         if (kw && kw[0] == '*') continue;
         bool meets = !ctc || !dl_torch_argument_meets_no_device("torch.nn.functional.ctc_loss",
                                                                  position, kw);
+        if (moved_by_decorator) meets = false;
         if (forward) {
             int p = kw ? dl_ir_param_index(forward, kw) : (int)position + 1; /* after self */
             if (p >= 0 && p < DL_MAX_PARAM_BITS && (uint32_t)p < forward->param_count &&
@@ -1343,6 +1348,12 @@ const DlValue *flow_resolve_call(Flow *F, const DlExpr *call, const char *q, con
         if (ci) return flow_instantiate(F, call, ci, argv);
         const DlFunctionInfo *fi = dl_project_find_function(F->env->project, F->env->file, q);
         if (fi) return flow_call_summary(F, fi, call, argv, false);
+        /* an alias another file binds (`π0 = PiZero`, re-exported by a package) */
+        const DlValue *alias = callee->kind == DL_EX_NAME ? flow_imported_global(F, q) : NULL;
+        if (alias && alias->kind == DL_KIND_CLASS && alias->cls)
+            return flow_instantiate(F, call, alias->cls, argv);
+        if (alias && alias->kind == DL_KIND_FUNCTION && alias->cls)
+            return flow_call_summary(F, alias->cls, call, argv, false);
         return alternative_constructor(F, q);
     }
     if (recv) {

@@ -114,6 +114,13 @@ const DlValue *flow_eval_attr(Flow *F, const DlExpr *e) {
 /* `from config import DEVICE` / `config.DEVICE`: another file's module-level value. */
 const DlValue *flow_imported_global(Flow *F, const char *qualified) {
     const DlValue *v = dl_project_find_global(F->env->project, qualified);
+    /* `π0 = PiZero` there (pi-zero re-exports the alias): the project class or function
+     * itself, whose facts are the project's */
+    if (v && (v->kind == DL_KIND_CLASS || v->kind == DL_KIND_FUNCTION) && v->cls) {
+        DlValue *c = flow_mk(F, v->kind);
+        c->cls = v->cls;
+        return c;
+    }
     if (!v || (v->kind != DL_KIND_DEVICE && v->kind != DL_KIND_TENSOR &&
                v->kind != DL_KIND_SCALAR && v->kind != DL_KIND_STRING))
         return flow_unknown();

@@ -1554,8 +1554,8 @@ void dl_project_leaf_done(DlFileFacts *f) {
     f->leaf_globals = NULL;
 }
 
-const DlValue *dl_project_find_global(const DlProject *p, const char *qualified) {
-    if (!p->globals || dl_torch_owns(qualified)) return NULL;
+static const DlValue *find_global(const DlProject *p, const char *qualified, int depth) {
+    if (!p->globals || dl_torch_owns(qualified) || depth > 4) return NULL;
     const char *name = last_component(qualified);
     if (name == qualified) return NULL;
     const char *module_end = name - 1, *module_start = module_end;
@@ -1568,14 +1568,22 @@ const DlValue *dl_project_find_global(const DlProject *p, const char *qualified)
             note_uncertain(); /* a full build finds this file first */
             return NULL;
         }
-        if (!m || m->language != DL_LANG_PYTHON || !p->globals[i] ||
-            strlen(m->module_name) != mlen ||
+        if (!m || m->language != DL_LANG_PYTHON || strlen(m->module_name) != mlen ||
             strncmp(m->module_name, module_start, mlen) != 0)
             continue;
         note_read(i);
-        return dl_flow_lookup(p->globals[i], name);
+        const DlValue *v = p->globals[i] ? dl_flow_lookup(p->globals[i], name) : NULL;
+        /* a package's `__init__.py` re-exporting it (`from pkg.model import π0`) */
+        const char *imported = v ? NULL : dl_project_import(&p->files[i], name);
+        if (imported && strcmp(imported, qualified) != 0)
+            return find_global(p, imported, depth + 1);
+        return v;
     }
     return NULL;
+}
+
+const DlValue *dl_project_find_global(const DlProject *p, const char *qualified) {
+    return find_global(p, qualified, 0);
 }
 
 void dl_project_free(DlProject *p) {
