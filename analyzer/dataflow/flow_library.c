@@ -518,6 +518,20 @@ static bool collates_onto_a_device(const DlFunctionInfo *fi) {
     return fi && fi->ret && dl_value_any_part(fi->ret, is_device_tensor);
 }
 
+/* A dataset's __getitem__ returning its items moved to a device: tensors there, or values of
+ * unknown kind moved with `.cuda()` / `.to(device)` (`self.data[i:j].long().cuda()`, the data
+ * handed to the constructor), which a dataset item moved so can only be. */
+static bool item_on_a_device(const DlValue *v) {
+    if (!(flow_is_tensor(v) || v->kind == DL_KIND_UNKNOWN) || !dl_value_on_kernel_device(v))
+        return false;
+    /* not a device the dataset holds (`device=self.device`): the caller cannot name it */
+    return !(v->dev == DL_DEV_NAMED && v->dev_name && strncmp(v->dev_name, "self.", 5) == 0);
+}
+
+static bool items_on_a_device(const DlFunctionInfo *getitem) {
+    return getitem && getitem->ret && dl_value_any_part(getitem->ret, item_on_a_device);
+}
+
 /* `collate_fn=name` with `name` a collate function of the project that collates onto a device. */
 static bool names_a_collate_onto_a_device(const DlExpr *e, void *ctx) {
     Flow *F = ctx;
@@ -588,6 +602,15 @@ const DlValue *flow_eval_dataloader(Flow *F, const DlExpr *call, const DlValue *
         bool dataset = kw ? flow_streq(kw, "dataset") : i == 0;
         if (dataset && argv[i]->kind == DL_KIND_LOADER && !argv[i]->cls && argv[i]->elem)
             l->elem = argv[i]->elem;
+        /* a project dataset whose items are on a device already (`return seq.cuda()` in
+         * __getitem__, lucidrains' enwik8 scripts): the default collate stacks them there */
+        if (dataset && argv[i]->cls &&
+            (argv[i]->kind == DL_KIND_LOADER || argv[i]->kind == DL_KIND_INSTANCE) &&
+            !dl_ir_keyword(call, "collate_fn")) {
+            const DlFunctionInfo *item =
+                dl_project_method(F->env->project, argv[i]->cls, "__getitem__");
+            if (items_on_a_device(item)) l->elem = flow_rebase(F, item->ret, item->module);
+        }
     }
     /* its batches are what the collate function returns, when that puts them on a device */
     for (uint32_t i = 0; i < call->arg_count; i++) {
