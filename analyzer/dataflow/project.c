@@ -849,19 +849,42 @@ static bool moves_self_in_place(const DlExpr *e) {
     return dl_ir_is_self(receiver) || dl_ir_is_self_attr(receiver, NULL);
 }
 
+/* Is `name` an attribute `attrs` may hold a module in (a module, or a value of a kind not
+ * known: a class another file defines)? A tensor's `.to()` as a statement moves nothing. */
+static bool may_hold_a_module(const DlAttr *attrs, uint32_t n, const char *name) {
+    for (uint32_t k = 0; k < n; k++)
+        if (strcmp(attrs[k].name, name) == 0)
+            return attrs[k].value->kind == DL_KIND_MODULE ||
+                   attrs[k].value->kind == DL_KIND_UNKNOWN;
+    return false;
+}
+
 /* `self.to(device)` as a statement anywhere in `b`, on any path: a module that moves itself when
- * it is given a device (`if device is not None: self.to(device)`, facenet-pytorch's MTCNN). */
-static bool moves_itself_on_some_path(const DlBlock *b, int depth) {
+ * it is given a device (`if device is not None: self.to(device)`, facenet-pytorch's MTCNN); or
+ * moves a submodule it holds (`if self.use_gpu: self.net.to(self.gpu_ids[0])`, in a method
+ * __init__ calls: mmgeneration's LPIPS). */
+static bool moves_itself_on_some_path(const DlClass *c, const DlBlock *b, const DlAttr *attrs,
+                                      uint32_t n, int depth) {
     if (depth > 64) return false;
     for (uint32_t i = 0; i < b->count; i++) {
         const DlStmt *s = b->items[i];
         if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue; /* not this function's */
-        if (s->kind == DL_ST_EXPR && moves_self_in_place(s->value) &&
-            dl_ir_is_self(s->value->object->object))
-            return true;
+        const DlExpr *v = s->kind == DL_ST_EXPR ? s->value : NULL;
+        if (v && moves_self_in_place(v)) {
+            const DlExpr *r = v->object->object;
+            if (dl_ir_is_self(r) || (r->kind == DL_EX_ATTR && may_hold_a_module(attrs, n, r->name)))
+                return true;
+        }
+        /* `self.init_net(...)`: a method of the class, looked into (one call deep) */
+        if (v && v->kind == DL_EX_CALL && v->object && v->object->kind == DL_EX_ATTR &&
+            dl_ir_is_self(v->object->object) && depth < 8)
+            for (uint32_t m = 0; m < c->method_count; m++)
+                if (strcmp(c->methods[m]->name, v->object->name) == 0 &&
+                    moves_itself_on_some_path(c, &c->methods[m]->body, attrs, n, depth + 8))
+                    return true;
         const DlBlock *inner;
         for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            if (moves_itself_on_some_path(inner, depth + 1)) return true;
+            if (moves_itself_on_some_path(c, inner, attrs, n, depth + 1)) return true;
     }
     return false;
 }
@@ -1169,7 +1192,8 @@ static void class_attributes(DlProject *p, DlFileFacts *f, DlClassInfo *c,
     /* self.to(device) / self.cuda() inside __init__, on every path or only on some (when it is
      * given a device): the module moves itself, where its constructor's arguments say */
     const DlValue *self = dl_flow_lookup(st, "self");
-    bool moved = (self && (self->flags & DL_VF_MOVED)) || moves_itself_on_some_path(&init->fn->body, 0);
+    bool moved = (self && (self->flags & DL_VF_MOVED)) ||
+                 moves_itself_on_some_path(c->cls, &init->fn->body, attrs, n, 0);
     bool unknown_are_data = unknown_attrs_are_data(c, attrs, n);
     moved = moved || forward_follows_its_input(c, attrs, n, unknown_are_data);
     for (uint32_t k = 0; k < n && !moved; k++)
