@@ -477,6 +477,21 @@ void flow_exec_loop(Flow *F, const DlStmt *s) {
     const Binding *entry_work = flow_state_find(F->st, "<device-work>");
     bool entry_marked = entry_work && entry_work->value &&
                         (entry_work->value->flags & DL_VF_QUEUED_BEFORE_LOOP);
+    /* accumulators: `loss = 0.0` before the loop, `loss += criterion(...)` in it; the number
+     * joined with the tensor is unknown, but after a loop run at least once it is the tensor */
+    uint32_t scalar_count = 0;
+    const char **scalar_keys = NULL;
+    const DlValue **body_tensors = NULL;
+    for (uint32_t i = 0; i < F->st->count; i++)
+        scalar_count += F->st->items[i].value && F->st->items[i].value->kind == DL_KIND_SCALAR;
+    if (scalar_count) {
+        scalar_keys = dl_arena_alloc(F->arena, scalar_count * sizeof *scalar_keys);
+        body_tensors = dl_arena_alloc(F->arena, scalar_count * sizeof *body_tensors);
+        scalar_count = 0;
+        for (uint32_t i = 0; i < F->st->count; i++)
+            if (F->st->items[i].value && F->st->items[i].value->kind == DL_KIND_SCALAR)
+                scalar_keys[scalar_count++] = F->st->items[i].key;
+    }
     DlFlowState *head = flow_state_copy(F->st);
     bool body_waits = false;               /* every path through the body waited for the device */
     const DlValue *body_work = NULL;       /* and what it queued after its last wait */
@@ -489,6 +504,12 @@ void flow_exec_loop(Flow *F, const DlStmt *s) {
         const Binding *work = flow_state_find(F->st, "<device-work>");
         body_work = work ? work->value : NULL;
         body_waits = !F->st->dead && (!body_work || !(body_work->flags & DL_VF_QUEUED_BEFORE_LOOP));
+        /* the first round's: later ones start from the number joined with it, unknown */
+        for (uint32_t k = 0; round == 0 && k < scalar_count; k++) {
+            const Binding *b = flow_state_find(F->st, scalar_keys[k]);
+            body_tensors[k] = !F->st->dead && b && b->value && flow_is_tensor(b->value) ? b->value
+                                                                                    : NULL;
+        }
         F->st->dead = false; /* break/continue end an iteration, not the loop */
         DlFlowState *next = flow_state_copy(head);
         flow_state_join(F->arena, next, F->st);
@@ -508,6 +529,11 @@ void flow_exec_loop(Flow *F, const DlStmt *s) {
     /* a loop whose every iteration waits for the device (`error.item()` each round of a
      * k-means) leaves queued only what its last iteration queued after that wait: a timed loop
      * runs at least once (DL203; denoiser's streaming loop reads each frame's RMS) */
+    for (uint32_t k = 0; k < scalar_count; k++) {
+        const Binding *b = body_tensors[k] ? flow_state_find(F->st, scalar_keys[k]) : NULL;
+        if (b && b->value && b->value->kind == DL_KIND_UNKNOWN)
+            flow_state_set(F->st, scalar_keys[k], body_tensors[k]);
+    }
     if (body_waits && flow_state_find(F->st, "<device-work>"))
         flow_state_set(F->st, "<device-work>", body_work);
     else if (!entry_marked) /* the mark is this loop's: an enclosing loop's body sets its own */
