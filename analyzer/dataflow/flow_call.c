@@ -27,13 +27,22 @@ static const DlValue *host_copies_returned(Flow *F, const DlClassInfo *cls) {
 }
 
 /* A project module's forward returning a tuple written out in which some items are host copies
- * and the others computed (`return self.lin(x), torch.as_tensor(0)`: DPVO's KL term): the tuple
- * with the host copies on the CPU and the rest as `computed`; NULL for any other return. */
-static const DlValue *tuple_with_host_copies(Flow *F, const DlClassInfo *cls,
-                                             const DlValue *computed) {
-    const DlFunctionInfo *fi = dl_project_method(F->env->project, cls, "forward");
-    const DlValue *r = fi ? fi->ret : NULL;
-    if (!r || r->kind != DL_KIND_SEQ || !r->items || r->item_count < 2) return NULL;
+ * and the others computed (`return self.lin(x), torch.as_tensor(0)`: DPVO's KL term), or a list
+ * of such tuples: the same with the host copies on the CPU and the rest as `computed`; NULL for
+ * any other return. */
+static const DlValue *kept_host_copies(Flow *F, const DlValue *r, const DlFunctionInfo *fi,
+                                      const DlValue *computed, int depth) {
+    if (!r || r->kind != DL_KIND_SEQ || depth > 2) return NULL;
+    if (!r->items && r->elem) { /* a list of such tuples, one per step (DPVO's trajectory) */
+        const DlValue *elem = kept_host_copies(F, r->elem, fi, computed, depth + 1);
+        if (!elem) return NULL;
+        DlValue *l = dl_value_copy(F->arena, r);
+        l->elem = elem;
+        l->var = NULL;
+        l->home = NULL;
+        return l;
+    }
+    if (!r->items || r->item_count < 2) return NULL;
     bool any = false;
     for (uint32_t i = 0; i < r->item_count && !any; i++) any = host_copy(r->items[i]);
     if (!any) return NULL;
@@ -46,6 +55,12 @@ static const DlValue *tuple_with_host_copies(Flow *F, const DlClassInfo *cls,
     t->var = NULL;
     t->home = NULL;
     return t;
+}
+
+static const DlValue *tuple_with_host_copies(Flow *F, const DlClassInfo *cls,
+                                             const DlValue *computed) {
+    const DlFunctionInfo *fi = dl_project_method(F->env->project, cls, "forward");
+    return fi ? kept_host_copies(F, fi->ret, fi, computed, 0) : NULL;
 }
 
 /* Does `e` move something to a device: a `.to(...)` / `.cuda()` call, or a helper named for it

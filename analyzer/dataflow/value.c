@@ -96,7 +96,15 @@ const DlValue *dl_value_join(DlArena *arena, const DlValue *a, const DlValue *b)
         if (!a->elem || !b->elem) j->elem = none->item_count ? NULL : a->elem ? a->elem : b->elem;
         else j->elem = dl_value_join(arena, a->elem, b->elem);
     }
-    if (a->items != b->items) {
+    if (a->items != b->items && a->items && b->items && a->item_count == b->item_count &&
+        a->item_count <= 16) {
+        /* the same tuple built on two paths, or in two rounds of a loop (`traj.append((valid,
+         * coords, kl))` each step): item by item */
+        const DlValue **items = dl_arena_alloc(arena, a->item_count * sizeof *items);
+        for (uint32_t i = 0; i < a->item_count; i++)
+            items[i] = dl_value_join(arena, a->items[i], b->items[i]);
+        j->items = items;
+    } else if (a->items != b->items) {
         j->items = NULL;
         j->item_count = 0;
     }
