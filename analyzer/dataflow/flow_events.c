@@ -541,6 +541,13 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
         const DlValue *to = flow_call_target_device(F, call, q, method, recv, argv);
         waits_for_the_device = to && to->dev == DL_DEV_CPU;
     }
+    /* `writer.add_scalar(tag, acc, step)` with a device tensor: TensorBoard's SummaryWriter
+     * reads it with `.item()` (VoiceCraft's validation logs its accuracies so) */
+    if (!waits_for_the_device && method &&
+        (flow_streq(method, "add_scalar") || flow_streq(method, "add_scalars")) &&
+        !is_project_method(F, recv, method))
+        for (uint32_t i = 0; i < call->arg_count && !waits_for_the_device; i++)
+            waits_for_the_device = flow_is_tensor(argv[i]) && dl_value_on_kernel_device(argv[i]);
     /* `model.generate(ids)` of a model whose class the project does not define (Hugging Face's
      * GenerationMixin): its decoding loop asks the host after every token whether all
      * sequences are done (`unfinished_sequences.max() == 0`), so the work is done when it
