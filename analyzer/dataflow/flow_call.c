@@ -26,10 +26,17 @@ static const DlValue *host_copies_returned(Flow *F, const DlClassInfo *cls) {
     return all ? flow_rebase(F, r, fi->module) : NULL;
 }
 
+/* An item of what a forward returns that is not computed where the module is: a host copy, or a
+ * plain Python value (a flag, a count, a name, None). */
+static bool kept_as_returned(const DlValue *v) {
+    return host_copy(v) || v->kind == DL_KIND_SCALAR || v->kind == DL_KIND_STRING ||
+           v->kind == DL_KIND_NONE;
+}
+
 /* A project module's forward returning a tuple written out in which some items are host copies
- * and the others computed (`return self.lin(x), torch.as_tensor(0)`: DPVO's KL term), or a list
- * of such tuples: the same with the host copies on the CPU and the rest as `computed`; NULL for
- * any other return. */
+ * or plain values and the others computed (`return self.lin(x), torch.as_tensor(0)`: DPVO's KL
+ * term; `return loss, is_last`), or a list of such tuples: the same with those items as
+ * returned and the rest as `computed`; NULL for any other return. */
 static const DlValue *kept_host_copies(Flow *F, const DlValue *r, const DlFunctionInfo *fi,
                                       const DlValue *computed, int depth) {
     if (!r || r->kind != DL_KIND_SEQ || depth > 2) return NULL;
@@ -44,12 +51,13 @@ static const DlValue *kept_host_copies(Flow *F, const DlValue *r, const DlFuncti
     }
     if (!r->items || r->item_count < 2) return NULL;
     bool any = false;
-    for (uint32_t i = 0; i < r->item_count && !any; i++) any = host_copy(r->items[i]);
+    for (uint32_t i = 0; i < r->item_count && !any; i++) any = kept_as_returned(r->items[i]);
     if (!any) return NULL;
     DlValue *t = dl_value_copy(F->arena, r);
     const DlValue **items = dl_arena_alloc(F->arena, r->item_count * sizeof *items);
     for (uint32_t i = 0; i < r->item_count; i++)
-        items[i] = host_copy(r->items[i]) ? flow_rebase(F, r->items[i], fi->module) : computed;
+        items[i] = kept_as_returned(r->items[i]) ? flow_rebase(F, r->items[i], fi->module)
+                                                 : computed;
     t->items = items;
     t->elem = NULL;
     t->var = NULL;
