@@ -35,7 +35,8 @@ static const char doc[] =
     "  dict;\n"
     "- the file never checks for a GPU outside its test functions (a GPU count in a log\n"
     "  message picks no device), or asserts that one is\n"
-    "  there (`assert torch.cuda.is_available()`);\n"
+    "  there (`assert torch.cuda.is_available()`) or builds a Lightning trainer that needs one\n"
+    "  (`accelerator=\"gpu\"`, `devices=torch.cuda.device_count()` only sizing the job);\n"
     "- inside test functions;\n"
     "- in the branch of a check that a GPU is there (`if torch.cuda.is_available():`, or `if\n"
     "  use_cuda:` with `use_cuda = not args.no_cuda and torch.cuda.is_available()`, or `if\n"
@@ -56,6 +57,15 @@ static const char doc[] =
     "  moved to the CPU just before (`model.cpu()`, `self.set_device(torch.device(\"cpu\"))`,\n"
     "  then `torch.save(self, path)`), the load's path written the same way (`save_path`).\n";
 
+/* `accelerator="gpu"` (or "cuda") written out: a Lightning trainer that needs a GPU. */
+static bool requires_a_gpu_accelerator(DlRuleContext *ctx) {
+    static const char *const forms[] = {"accelerator=\"gpu\"", "accelerator='gpu'",
+                                        "accelerator=\"cuda\"", "accelerator='cuda'", NULL};
+    for (const char *const *f = forms; *f; f++)
+        if (dl_rule_file_mentions(ctx, *f)) return true;
+    return false;
+}
+
 /* The file checks for a GPU or picks a device (test functions aside): code meant to run with
  * or without one. */
 static bool device_aware(DlRuleContext *ctx, const DlPlace *place) {
@@ -65,6 +75,10 @@ static bool device_aware(DlRuleContext *ctx, const DlPlace *place) {
     if (place->cuda_checked) return false; /* this load runs only where there is a GPU */
     /* `assert torch.cuda.is_available()`: the script requires a GPU, it never runs without */
     if (dl_rule_file_mentions(ctx, "assert torch.cuda.is_available")) return false;
+    /* `pl.Trainer(devices=torch.cuda.device_count(), accelerator="gpu")`: Lightning refuses to
+     * start without a GPU, and the count only sizes the job (donut); unless the file also
+     * checks whether one is there (`accelerator="gpu" if torch.cuda.is_available() else ...`) */
+    if (!dl_rule_file_uses(ctx, ".is_available(") && requires_a_gpu_accelerator(ctx)) return false;
     for (const char *const *m = marks; *m; m++)
         if (dl_rule_file_uses(ctx, *m)) return true;
     return false;
