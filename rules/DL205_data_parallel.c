@@ -36,7 +36,10 @@ static const char doc[] =
     "  test(args, model)`, which evaluates with the wrapper, is no test;\n"
     "- a wrapper that nothing runs or hands on, only unwraps (`model.module`, `model =\n"
     "  model.module`): built to load a checkpoint whose keys start with `module.`, it never\n"
-    "  scatters a batch.\n";
+    "  scatters a batch;\n"
+    "- a wrapper rebuilt around a converted module under `if isinstance(module,\n"
+    "  nn.DataParallel):` (sync_batchnorm's `convert_model`): the caller chose it, and is\n"
+    "  reported there.\n";
 
 /* Attributes that give something else than the wrapper: its module, its state. (`eval()`,
  * `cuda()`, `to()` give the wrapper itself: `return model.eval()` hands it on.) */
@@ -210,6 +213,33 @@ static bool in_a_test(DlRuleContext *ctx, const DlFunction *fn) {
     return test_file;
 }
 
+/* `if isinstance(module, torch.nn.DataParallel): ... DataParallelWithCallback(mod)`: the wrapper
+ * the caller chose, rebuilt around a converted module (sync_batchnorm's convert_model); the
+ * choice is reported where the caller made it. */
+static bool tests_for_data_parallel(const DlExpr *cond) {
+    if (!cond || cond->kind != DL_EX_CALL || !cond->object || cond->object->kind != DL_EX_NAME ||
+        strcmp(cond->object->name, "isinstance") != 0 || cond->arg_count != 2)
+        return false;
+    const DlExpr *type = cond->args[1].value;
+    return type && (type->kind == DL_EX_NAME || type->kind == DL_EX_ATTR) && type->name &&
+           strstr(type->name, "DataParallel");
+}
+
+static bool rewraps_a_data_parallel(const DlBlock *b, DlSpan call, int depth) {
+    for (uint32_t i = 0; b && depth < 32 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->span.start > call.start || s->span.end < call.end) continue;
+        if (s->kind == DL_ST_IF && tests_for_data_parallel(s->value) &&
+            s->parts->body.count && s->parts->body.items[0]->span.start <= call.start &&
+            s->parts->body.items[s->parts->body.count - 1]->span.end >= call.end)
+            return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (rewraps_a_data_parallel(inner, call, depth + 1)) return true;
+    }
+    return false;
+}
+
 static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
     extern const DlRule dl_rule_DL205;
     if (!dl_torch_is_single_process_data_parallel(fact->qualified) &&
@@ -217,6 +247,8 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
         return;
     if (in_a_test(ctx, fact->place->function)) return;
     if (never_run(ctx, fact)) return;
+    const DlFunction *fn = fact->place->function;
+    if (fn && rewraps_a_data_parallel(&fn->body, fact->call->span, 0)) return;
     dl_report_finding(ctx, &dl_rule_DL205, fact->call->span, fact->call->span,
                       "`nn.DataParallel` replicates the model and funnels every batch through "
                       "GPU 0 each step; use `DistributedDataParallel` (one process per GPU), "
