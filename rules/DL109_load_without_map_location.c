@@ -55,7 +55,10 @@ static const char doc[] =
     "  save_path)` anywhere in it, or of a tensor made there (`torch.from_numpy(a)`, a factory\n"
     "  or `torch.stack` with no device, a name bound to one, a dict of them), or of an object\n"
     "  moved to the CPU just before (`model.cpu()`, `self.set_device(torch.device(\"cpu\"))`,\n"
-    "  then `torch.save(self, path)`), the load's path written the same way (`save_path`).\n";
+    "  then `torch.save(self, path)`), the load's path written the same way (`save_path`);\n"
+    "- the file holds no tensors: settings by its name (`\"model_args.pth\"`,\n"
+    "  `\"training_args.bin\"`), or a file name the same file saves a scheduler's or a grad\n"
+    "  scaler's `state_dict()` or the RNG states under (`\"scheduler.pt\"`, `\"rng_state.pth\"`).\n";
 
 /* `accelerator="gpu"` (or "cuda") written out: a Lightning trainer that needs a GPU. */
 static bool requires_a_gpu_accelerator(DlRuleContext *ctx) {
@@ -358,6 +361,95 @@ static bool written_from_the_cpu_here(DlRuleContext *ctx, const DlCallFact *fact
            saves_from_the_cpu(ctx, &dl_rule_module(ctx)->body, dl_rule_text(ctx, path->span), 0);
 }
 
+/* The last string literal written in `e` (`"scheduler.pt"` in `os.path.join(ckpt,
+ * "scheduler.pt")`), or NULL. */
+static const DlExpr *last_literal(const DlExpr *e, int depth) {
+    if (!e || depth > 8) return NULL;
+    if (e->kind == DL_EX_STRING) return e;
+    const DlExpr *found = NULL;
+    for (uint32_t i = 0; i < e->arg_count; i++) {
+        const DlExpr *l = last_literal(e->args[i].value, depth + 1);
+        if (l) found = l;
+    }
+    for (uint32_t i = 0; i < e->item_count; i++) {
+        const DlExpr *l = last_literal(e->items[i], depth + 1);
+        if (l) found = l;
+    }
+    return found;
+}
+
+/* `"model_args.pth"`, `"training_args.bin"`, `"args.pth"`: by its name, a file of settings (an
+ * argparse Namespace, a dataclass), saved by the training script: no tensors to restore. */
+static bool names_a_settings_file(DlRuleContext *ctx, const DlExpr *path) {
+    const DlExpr *lit = last_literal(path, 0);
+    if (!lit) return false;
+    const char *text = dl_rule_text(ctx, lit->span);
+    const char *base = strrchr(text, '/');
+    base = base ? base + 1 : text + strspn(text, "rbfRBF\"'");
+    return strncmp(base, "args.", 5) == 0 || strstr(base, "_args.") || strstr(base, "-args.");
+}
+
+/* What an LR scheduler's or a GradScaler's `state_dict()` holds (Python numbers), or the RNG
+ * states (`torch.random.get_rng_state()`, CPU byte tensors even for CUDA's): no device tensor. */
+static bool holds_no_device_tensors(DlRuleContext *ctx, const DlExpr *obj, const DlBlock *b,
+                                    uint32_t before) {
+    const char *text = dl_rule_text(ctx, obj->span);
+    if (strstr(text, "get_rng_state")) return true;
+    if (obj->kind == DL_EX_NAME) /* `rng_states = {"cpu": torch.random.get_rng_state()}` */
+        for (uint32_t j = before; j-- > 0;) {
+            const DlStmt *s = b->items[j];
+            if (s->kind == DL_ST_ASSIGN && s->target_count == 1 &&
+                s->targets[0]->kind == DL_EX_NAME && strcmp(s->targets[0]->name, obj->name) == 0)
+                return holds_no_device_tensors(ctx, s->value, b, j);
+        }
+    if (obj->kind != DL_EX_CALL || !obj->object || obj->object->kind != DL_EX_ATTR ||
+        !obj->object->name || strcmp(obj->object->name, "state_dict") != 0 || !obj->object->object)
+        return false;
+    const DlExpr *owner = obj->object->object;
+    const char *name = owner->kind == DL_EX_ATTR || owner->kind == DL_EX_NAME ? owner->name : NULL;
+    return name && (strstr(name, "scheduler") || strstr(name, "scaler"));
+}
+
+/* Does the file save, under the file name `want` (a literal), something with no device tensor
+ * in it (HF Trainer copies: `torch.save(self.lr_scheduler.state_dict(), os.path.join(output_dir,
+ * "scheduler.pt"))`, then `torch.load(os.path.join(checkpoint, "scheduler.pt"))`)? */
+static bool saves_no_tensors_as(DlRuleContext *ctx, const DlBlock *b, const char *want,
+                                int depth) {
+    if (depth > 32) return false;
+    for (uint32_t i = 0; i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        const DlBlock *own = s->kind == DL_ST_DEF && s->parts->func    ? &s->parts->func->body
+                             : s->kind == DL_ST_CLASS && s->parts->cls ? &s->parts->cls->body
+                                                                       : NULL;
+        if (own) {
+            if (saves_no_tensors_as(ctx, own, want, depth + 1)) return true;
+            continue;
+        }
+        if (s->kind == DL_ST_EXPR && is_torch_save(s->value)) {
+            const DlExpr *obj = dl_ir_positional(s->value, 0);
+            const DlExpr *lit = last_literal(dl_ir_positional(s->value, 1), 0);
+            if (obj && lit && strcmp(dl_rule_text(ctx, lit->span), want) == 0 &&
+                holds_no_device_tensors(ctx, obj, b, i))
+                return true;
+        }
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (saves_no_tensors_as(ctx, inner, want, depth + 1)) return true;
+    }
+    return false;
+}
+
+/* A checkpoint with no tensors in it loads anywhere: settings, or what the file saves under
+ * that file name from a scheduler, a grad scaler or the RNG states. */
+static bool holds_no_tensors(DlRuleContext *ctx, const DlCallFact *fact) {
+    const DlExpr *path = dl_ir_positional(fact->call, 0);
+    if (!path) return false;
+    if (names_a_settings_file(ctx, path)) return true;
+    const DlExpr *lit = last_literal(path, 0);
+    return lit && saves_no_tensors_as(ctx, &dl_rule_module(ctx)->body,
+                                      dl_rule_text(ctx, lit->span), 0);
+}
+
 static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
     extern const DlRule dl_rule_DL109;
     if (!fact->qualified || strcmp(fact->qualified, "torch.load") != 0) return;
@@ -367,7 +459,7 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
     if (dl_ir_keyword(fact->call, "**")) return;
     if (!device_aware(ctx, fact->place) || reads_memory(ctx, fact) ||
         written_by_this_run(ctx, fact) ||
-        written_from_the_cpu_here(ctx, fact))
+        written_from_the_cpu_here(ctx, fact) || holds_no_tensors(ctx, fact))
         return;
     DlArena *arena = dl_rule_arena(ctx);
     const char *target = fact->device_in_scope ? fact->device_in_scope : "\"cpu\"";
