@@ -186,8 +186,12 @@ static bool builds_a_project_data_parallel(DlRuleContext *ctx, const DlCallFact 
     const DlProject *p = dl_rule_project(ctx);
     const DlClassInfo *c =
         dl_project_find_class(p, dl_project_file(p, dl_rule_module(ctx)), fact->qualified);
-    for (int depth = 0; c && depth < 8; depth++, c = c->base) /* through project bases */
+    for (int depth = 0; c && depth < 8; depth++, c = c->base) { /* through project bases */
+        /* a copy of mmcv's MMDataParallel kept in the project (sd-webui-controlnet's
+         * annotator/mmpkg): what its OpenMMLab tools run one GPU with, as mmcv's own */
+        if (strcmp(c->cls->name, "MMDataParallel") == 0) return false;
         if (c->single_process_data_parallel_base) return true;
+    }
     return false;
 }
 
