@@ -113,13 +113,15 @@ static const DlFunctionInfo *project_callee(Flow *F, const DlExpr *call, const D
      * every `self.conv(x)` would pay for it): calling an instance of a project class runs its
      * __call__ (the pipeline, returning images on the host); a module's, its forward */
     const DlExpr *callee = call->object;
-    if (!callee || (recv && recv->kind != DL_KIND_INSTANCE) ||
-        (!recv && callee->kind != DL_EX_NAME))
-        return NULL;
+    if (!callee || (!recv && callee->kind != DL_EX_NAME)) return NULL;
+    /* of a module, only a plain object it holds (SSD's `self.post_processor(...)`, whose
+     * __call__ keeps the boxes that pass with `torch.nonzero`) */
+    bool of_module = recv && recv->kind != DL_KIND_INSTANCE;
+    if (of_module && (recv->kind != DL_KIND_MODULE || !dl_ir_is_self(callee->object))) return NULL;
     const char *key = flow_key_of(F, callee);
     const Binding *b = key ? flow_lookup(F, key) : NULL;
     const DlValue *fv = b ? b->value : NULL;
-    if (!fv) return NULL;
+    if (!fv || (of_module && fv->kind != DL_KIND_INSTANCE)) return NULL;
     if (callee->kind == DL_EX_NAME && fv->kind == DL_KIND_FUNCTION && fv->cls)
         return (const DlFunctionInfo *)fv->cls;
     fi = project_method_of(F, fv, "__call__");
@@ -540,6 +542,20 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
         dl_value_on_device(recv)) {
         const DlValue *to = flow_call_target_device(F, call, q, method, recv, argv);
         waits_for_the_device = to && to->dev == DL_DEV_CPU;
+    }
+    /* `torch.nonzero(scores > t)`, `x.nonzero()`, `torch.unique(labels)`: an output whose size
+     * depends on the data, which the host waits for to allocate it (SSD's post-processor);
+     * of a tensor whose device is not known (a parameter), it may, as a call devlint does not
+     * see may (flow_may_synchronize) */
+    if (!waits_for_the_device && (flow_is_tensor(result) || result->kind == DL_KIND_UNKNOWN) &&
+        result->dev != DL_DEV_CPU && result->dev != DL_DEV_META) {
+        static const char *const sized_by_data[] = {"nonzero", "argwhere", "unique",
+                                                    "masked_select", "unique_consecutive", NULL};
+        const char *name = q && strncmp(q, "torch.", 6) == 0 && !strchr(q + 6, '.') ? q + 6
+                           : recv && (flow_is_tensor(recv) || recv->kind == DL_KIND_UNKNOWN)
+                               ? method
+                               : NULL;
+        waits_for_the_device = name && dl_name_in_list(name, sized_by_data);
     }
     /* `writer.add_scalar(tag, acc, step)` with a device tensor: TensorBoard's SummaryWriter
      * reads it with `.item()` (VoiceCraft's validation logs its accuracies so) */
