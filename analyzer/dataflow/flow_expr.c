@@ -446,7 +446,8 @@ const DlValue *flow_binary_values(Flow *F, const DlExpr *e, const DlExpr *const 
             r->dev_name = NULL;
         }
         /* `10 ** torch.linspace(-5, 0, 6)`, `direction / (torch.linalg.norm(direction) + 1e-7)`:
-         * a 1-D tensor with numbers and 0-dim tensors gives a 1-D tensor */
+         * a 1-D tensor with numbers and 0-dim tensors gives a 1-D tensor; so do 1-D tensors
+         * together, elementwise (`t / (t + 6.0 - 6.0 * t)`), but not `a @ b`, a number */
         bool numbers_else = true;
         uint32_t one_dim = 0;
         for (uint32_t i = 0; i < n && numbers_else; i++) {
@@ -455,7 +456,8 @@ const DlValue *flow_binary_values(Flow *F, const DlExpr *e, const DlExpr *const 
             else numbers_else = v->kind == DL_KIND_SCALAR ||
                                  (flow_is_tensor(v) && (v->flags & DL_VF_ZERO_DIM));
         }
-        if (numbers_else && one_dim == 1) r->flags |= DL_VF_ONE_DIM;
+        bool matmul = e->name && flow_streq(e->name, "@");
+        if (numbers_else && (one_dim == 1 || (one_dim > 1 && !matmul))) r->flags |= DL_VF_ONE_DIM;
         if (dl_value_on_kernel_device(r)) /* a @ b on the GPU */
             flow_device_work(F, e, !(e->name && flow_streq(e->name, "@")));
         return r;

@@ -286,7 +286,10 @@ bool dl_tensor_method_keeps_device(const char *m) {
 bool dl_tensor_method_keeps_shape(const char *m) {
     static const char *const list[] = {"float", "double", "half", "bfloat16", "long", "int",
                                        "short", "bool", "byte", "contiguous", "clone", "detach",
-                                       NULL};
+                                       /* elementwise, of one tensor (Lumina's time shift) */
+                                       "exp", "log", "log1p", "expm1", "sqrt", "rsqrt", "sigmoid",
+                                       "tanh", "abs", "neg", "reciprocal", "sin", "cos", "square",
+                                       "clamp", "clip", "floor", "ceil", "round", "sign", NULL};
     return dl_name_in_list(m, list);
 }
 
