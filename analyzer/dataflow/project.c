@@ -297,6 +297,13 @@ static uint32_t leaf_classes_named(const DlFileFacts *leaf, const char *name,
     return count;
 }
 
+/* Is `path` in the folder `dir` (of `dir_len` bytes, without its slash)? */
+static bool in_folder(const char *path, const char *dir, size_t dir_len) {
+    const char *slash = strrchr(path, '/');
+    size_t len = slash ? (size_t)(slash - path) : 0;
+    return len == dir_len && strncmp(path, dir, dir_len) == 0;
+}
+
 /* "model.Net" -> the entry Net of the file whose module name is "model"; "Net" -> this file's;
  * otherwise (classes: `unique_fallback`) the one entry of that name in the project, if unique.
  * Library names (torch.*) never resolve to project code. The file found is noted
@@ -305,8 +312,10 @@ static uint32_t leaf_classes_named(const DlFileFacts *leaf, const char *name,
  *
  * The index holds the shared files only. A leaf asking (`leaf`, classes only) counts its own
  * classes in: no other file names them (driver/sharing.h), so only the leaf can reach them, and
- * only through the unique fallback (nothing names its module either). */
-static const void *find_named(const DlNamedEntry *entries, uint32_t n, const char *qualified,
+ * only through the unique fallback (nothing names its module either). Of several files with
+ * that module name, the one in the folder of the file asking (`from`) comes first. */
+static const void *find_named(const DlProject *p, const DlFileFacts *from,
+                              const DlNamedEntry *entries, uint32_t n, const char *qualified,
                               bool unique_fallback, const DlFileFacts *leaf,
                               const DlAbsentFiles *absent) {
     if (dl_torch_owns(qualified)) return NULL;
@@ -324,13 +333,28 @@ static const void *find_named(const DlNamedEntry *entries, uint32_t n, const cha
     const DlClassInfo *own_first = NULL;
     uint32_t own = leaf ? leaf_classes_named(leaf, name, &own_first) : 0;
     if (!count && !own && !absent) return NULL;
+    /* two scripts' folders may each hold a `grad_norm.py` (Lumina's): a script imports its
+     * own folder's, as Python puts the script's folder first on its path */
+    const char *from_path = from && from->module && from->module->source
+                                ? from->module->source->path : NULL;
+    const char *from_slash = from_path ? strrchr(from_path, '/') : NULL;
+    size_t from_dir_len = from_slash ? (size_t)(from_slash - from_path) : 0;
+    int64_t found = -1;
     for (uint32_t i = first; i < first + count; i++)
         if (strlen(entries[i].module) == mlen &&
             strncmp(entries[i].module, module_start, mlen) == 0) {
-            if (left_out && left_out - 1 < entries[i].file) note_uncertain();
-            note_read(entries[i].file);
-            return entries[i].info;
+            const DlModuleIR *m = p->files[entries[i].file].module;
+            bool sibling = from_path && m && m->source &&
+                           in_folder(m->source->path, from_path, from_dir_len);
+            if (found < 0 || sibling) found = i;
+            if (sibling || !from_path) break;
         }
+    if (found >= 0) {
+        uint32_t i = (uint32_t)found;
+        if (left_out && left_out - 1 < entries[i].file) note_uncertain();
+        note_read(entries[i].file);
+        return entries[i].info;
+    }
     if (left_out) note_uncertain();
     if (!unique_fallback) return NULL;
     if (absent) { /* the classes of that name the files left out define count too */
@@ -355,7 +379,7 @@ const DlClassInfo *dl_project_find_class(const DlProject *p, const DlFileFacts *
                                          const char *qualified) {
     if (!strchr(qualified, '.')) return class_in_file(from, qualified);
     if (!resolves_across_files(from)) return NULL;
-    return find_named(p->classes_by_name, p->class_entries, qualified, true,
+    return find_named(p, from, p->classes_by_name, p->class_entries, qualified, true,
                       from && from->leaf ? from : NULL, p->absent);
 }
 
@@ -363,7 +387,7 @@ const DlFunctionInfo *dl_project_find_function(const DlProject *p, const DlFileF
                                                const char *qualified) {
     if (!strchr(qualified, '.')) return function_in_file(from, qualified);
     if (!resolves_across_files(from)) return NULL;
-    return find_named(p->functions_by_name, p->function_entries, qualified, false, NULL,
+    return find_named(p, from, p->functions_by_name, p->function_entries, qualified, false, NULL,
                       p->absent);
 }
 
