@@ -47,6 +47,8 @@ static const char doc[] =
     "  or optimizer states case by case, it does not train;\n"
     "- in a loop that steps an environment with the policy's choice (`env.step(action)`):\n"
     "  the simulator reads it on the host every step;\n"
+    "- after a library model's `generate()` in the same iteration (per-sample decoding, Hugging\n"
+    "  Face's): its decoding loop already asks the host after every token;\n"
     "- `.detach()`, arithmetic and accumulation on the device (no sync);\n"
     "- `if \"mask\" in batch:`, `if x is None:`, `if out == None:`: membership and identity\n"
     "  tests, and comparisons with None, give a Python bool without reading the device;\n"
@@ -57,6 +59,7 @@ static void on_sync(DlRuleContext *ctx, const DlSyncFact *fact) {
     extern const DlRule dl_rule_DL201;
     if (!fact->place->batch_loop || !fact->place->every_iteration) return;
     if (fact->place->steps_environment) return; /* the action must reach the simulator */
+    if (fact->place->generated) return; /* per-sample decoding: it waited every token */
     if (strcmp(fact->how, "numpy") == 0 || strchr(fact->how, '.')) return; /* DL108's */
     DlArena *arena = dl_rule_arena(ctx);
     if (strcmp(fact->how, "call") == 0) {

@@ -50,6 +50,9 @@ struct DlPlace {
                                     (`if step % N == 0:`) */
     bool steps_environment;      /* batch_loop steps a simulator with the policy's choice
                                     (`env.step(action)`), which must reach the host each time */
+    bool generated;              /* a library model's `generate()` ran earlier in this iteration
+                                    of batch_loop: its decoding loop asks the host after every
+                                    token, so a read after it adds no wait of note (DL201) */
     const DlExpr *cuda_context;  /* `torch.cuda.device(i)` of an enclosing `with`, or NULL */
     bool in_worker;              /* Dataset.__getitem__ / collate_fn run by DataLoader workers */
     bool cuda_checked;           /* in the branch of `if torch.cuda.is_available():` (or of a

@@ -569,8 +569,10 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
      * sequences are done (`unfinished_sequences.max() == 0`), so the work is done when it
      * returns. A project's own `generate` is analysed as any other method. */
     if (!waits_for_the_device && method && flow_streq(method, "generate") &&
-        !is_project_method(F, recv, method))
+        !is_project_method(F, recv, method)) {
         waits_for_the_device = true;
+        if (F->place.batch_loop && F->place.every_iteration) F->place.generated = true;
+    }
     /* a project function or method that waits for the device before it returns (a decoder's
      * `inference` ending with a host read): nothing it queued is pending after it */
     bool blocking_copy_from_unknown = false;
