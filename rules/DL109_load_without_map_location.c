@@ -265,12 +265,6 @@ static bool written_by_this_run(DlRuleContext *ctx, const DlCallFact *fact) {
     return last_save && last_bind < last_save;
 }
 
-/* Anywhere in the file (functions and classes too): `torch.save(net.cpu().state_dict(), path)`
- * with `path` written as `want`, a checkpoint written from the CPU. */
-/* Is `obj`, saved by a statement of `b` before `before`, made on the CPU? `x.cpu()`; a torch
- * factory or conversion with no device in it (`torch.from_numpy(a)`, `torch.empty(n, k)`,
- * `torch.stack([torch.tensor(r) for r in rows])`: ogb's preprocessing, recognize-anything's
- * logit cache); a name last bound in `b` to one of those; a dict, list or tuple of them. */
 /* A statement of `b` before `before` moves `saved` (or a part of it) to the CPU in place:
  * `self._generator.cpu()` or `self.set_device(torch.device("cpu"))` before `torch.save(self,
  * path)` (NVIDIA's CTGAN synthesizer), `model.to("cpu")` before `torch.save(model, path)`. */
@@ -297,6 +291,10 @@ static bool moved_to_the_cpu_before(DlRuleContext *ctx, const char *saved, const
     return false;
 }
 
+/* Is `obj`, saved by a statement of `b` before `before`, made on the CPU? `x.cpu()`; a torch
+ * factory or conversion with no device in it (`torch.from_numpy(a)`, `torch.empty(n, k)`,
+ * `torch.stack([torch.tensor(r) for r in rows])`: ogb's preprocessing, recognize-anything's
+ * logit cache); a name last bound in `b` to one of those; a dict, list or tuple of them. */
 static bool made_on_the_cpu(DlRuleContext *ctx, const DlExpr *obj, const DlBlock *b,
                             uint32_t before, int depth) {
     if (!obj || depth > 4) return false;
@@ -327,8 +325,14 @@ static bool made_on_the_cpu(DlRuleContext *ctx, const DlExpr *obj, const DlBlock
     return maker && !strstr(text, "cuda") && !strstr(text, "device") && !strstr(text, ".to(");
 }
 
-static bool saves_from_the_cpu(DlRuleContext *ctx, const DlBlock *b, const char *want,
-                               int depth) {
+/* What a `torch.save(obj, path)` statement (the `i`th of `b`) must be for the load at hand to
+ * be exempt; `want` is the text the load's path is compared with. */
+typedef bool (*SaveMatch)(DlRuleContext *ctx, const DlExpr *obj, const DlExpr *path,
+                          const DlBlock *b, uint32_t i, const char *want);
+
+/* Is any `torch.save` statement of `b` (and of the defs and classes in it) one `match` takes? */
+static bool any_save(DlRuleContext *ctx, const DlBlock *b, SaveMatch match, const char *want,
+                     int depth) {
     if (depth > 32) return false;
     for (uint32_t i = 0; i < b->count; i++) {
         const DlStmt *s = b->items[i];
@@ -336,21 +340,25 @@ static bool saves_from_the_cpu(DlRuleContext *ctx, const DlBlock *b, const char 
                              : s->kind == DL_ST_CLASS && s->parts->cls ? &s->parts->cls->body
                                                                        : NULL;
         if (own) {
-            if (saves_from_the_cpu(ctx, own, want, depth + 1)) return true;
+            if (any_save(ctx, own, match, want, depth + 1)) return true;
             continue;
         }
         if (s->kind == DL_ST_EXPR && is_torch_save(s->value)) {
             const DlExpr *obj = dl_ir_positional(s->value, 0);
             const DlExpr *path = dl_ir_positional(s->value, 1);
-            if (obj && path && strcmp(dl_rule_text(ctx, path->span), want) == 0 &&
-                made_on_the_cpu(ctx, obj, b, i, 0))
-                return true;
+            if (obj && path && match(ctx, obj, path, b, i, want)) return true;
         }
         const DlBlock *inner;
         for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            if (saves_from_the_cpu(ctx, inner, want, depth + 1)) return true;
+            if (any_save(ctx, inner, match, want, depth + 1)) return true;
     }
     return false;
+}
+
+/* `torch.save(net.cpu().state_dict(), path)` with `path` written as `want` */
+static bool saved_from_the_cpu_as(DlRuleContext *ctx, const DlExpr *obj, const DlExpr *path,
+                                  const DlBlock *b, uint32_t i, const char *want) {
+    return strcmp(dl_rule_text(ctx, path->span), want) == 0 && made_on_the_cpu(ctx, obj, b, i, 0);
 }
 
 /* The file writes the checkpoint it reads itself, from the CPU (pix2pixHD's and SPADE's
@@ -358,7 +366,8 @@ static bool saves_from_the_cpu(DlRuleContext *ctx, const DlBlock *b, const char 
 static bool written_from_the_cpu_here(DlRuleContext *ctx, const DlCallFact *fact) {
     const DlExpr *path = dl_ir_positional(fact->call, 0);
     return path && (path->kind == DL_EX_NAME || path->kind == DL_EX_ATTR) &&
-           saves_from_the_cpu(ctx, &dl_rule_module(ctx)->body, dl_rule_text(ctx, path->span), 0);
+           any_save(ctx, &dl_rule_module(ctx)->body, saved_from_the_cpu_as,
+                    dl_rule_text(ctx, path->span), 0);
 }
 
 /* The last string literal written in `e` (`"scheduler.pt"` in `os.path.join(ckpt,
@@ -410,33 +419,14 @@ static bool holds_no_device_tensors(DlRuleContext *ctx, const DlExpr *obj, const
     return name && (strstr(name, "scheduler") || strstr(name, "scaler"));
 }
 
-/* Does the file save, under the file name `want` (a literal), something with no device tensor
- * in it (HF Trainer copies: `torch.save(self.lr_scheduler.state_dict(), os.path.join(output_dir,
- * "scheduler.pt"))`, then `torch.load(os.path.join(checkpoint, "scheduler.pt"))`)? */
-static bool saves_no_tensors_as(DlRuleContext *ctx, const DlBlock *b, const char *want,
-                                int depth) {
-    if (depth > 32) return false;
-    for (uint32_t i = 0; i < b->count; i++) {
-        const DlStmt *s = b->items[i];
-        const DlBlock *own = s->kind == DL_ST_DEF && s->parts->func    ? &s->parts->func->body
-                             : s->kind == DL_ST_CLASS && s->parts->cls ? &s->parts->cls->body
-                                                                       : NULL;
-        if (own) {
-            if (saves_no_tensors_as(ctx, own, want, depth + 1)) return true;
-            continue;
-        }
-        if (s->kind == DL_ST_EXPR && is_torch_save(s->value)) {
-            const DlExpr *obj = dl_ir_positional(s->value, 0);
-            const DlExpr *lit = last_literal(dl_ir_positional(s->value, 1), 0);
-            if (obj && lit && strcmp(dl_rule_text(ctx, lit->span), want) == 0 &&
-                holds_no_device_tensors(ctx, obj, b, i))
-                return true;
-        }
-        const DlBlock *inner;
-        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            if (saves_no_tensors_as(ctx, inner, want, depth + 1)) return true;
-    }
-    return false;
+/* Saved under the file name `want` (a literal), something with no device tensor in it (HF
+ * Trainer copies: `torch.save(self.lr_scheduler.state_dict(), os.path.join(output_dir,
+ * "scheduler.pt"))`, then `torch.load(os.path.join(checkpoint, "scheduler.pt"))`) */
+static bool saved_without_tensors_as(DlRuleContext *ctx, const DlExpr *obj, const DlExpr *path,
+                                     const DlBlock *b, uint32_t i, const char *want) {
+    const DlExpr *lit = last_literal(path, 0);
+    return lit && strcmp(dl_rule_text(ctx, lit->span), want) == 0 &&
+           holds_no_device_tensors(ctx, obj, b, i);
 }
 
 /* A checkpoint with no tensors in it loads anywhere: settings, or what the file saves under
@@ -446,8 +436,8 @@ static bool holds_no_tensors(DlRuleContext *ctx, const DlCallFact *fact) {
     if (!path) return false;
     if (names_a_settings_file(ctx, path)) return true;
     const DlExpr *lit = last_literal(path, 0);
-    return lit && saves_no_tensors_as(ctx, &dl_rule_module(ctx)->body,
-                                      dl_rule_text(ctx, lit->span), 0);
+    return lit && any_save(ctx, &dl_rule_module(ctx)->body, saved_without_tensors_as,
+                           dl_rule_text(ctx, lit->span), 0);
 }
 
 static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
