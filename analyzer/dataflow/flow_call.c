@@ -1010,7 +1010,10 @@ bool flow_tensor_only_method(const char *m) {
         "detach",     "view",   "reshape", "permute", "transpose",   "unsqueeze", "squeeze",
         "contiguous", "clone",  "flatten", "expand",  "repeat",      "softmax",   "log_softmax",
         "sigmoid",    "argmax", "argmin",  "abs",     "exp",         "log",       "sqrt",
-        "norm",       "mean",   "sum",     "clamp",   "masked_fill", "t",         NULL};
+        "norm",       "mean",   "sum",     "clamp",   "masked_fill", "t",
+        /* casts a module lacks (it has float(), half(), double() and bfloat16() only):
+         * parti's `attn_mask = attn_mask.bool()` of a tokenizer's mask */
+        "bool",       "long",   "int",     "byte",    "short",       NULL};
     return dl_name_in_list(m, list);
 }
 
