@@ -504,6 +504,10 @@ static void flow_launch_tensors(Flow *F, const DlExpr *call, DlCallFact *fact) {
 static bool host_data(const DlExpr *data, const DlValue *v) {
     DlExprKind k = data->kind;
     if (k == DL_EX_LIST || k == DL_EX_TUPLE || k == DL_EX_NUMBER || k == DL_EX_COMP) return true;
+    /* `[50256] + seq`: a list written out, extended (pplm's token ids) */
+    if (k == DL_EX_BINOP && data->name && strcmp(data->name, "+") == 0 && data->item_count == 2 &&
+        (data->items[0]->kind == DL_EX_LIST || data->items[1]->kind == DL_EX_LIST))
+        return true;
     return v->kind == DL_KIND_SCALAR || v->kind == DL_KIND_SEQ || v->kind == DL_KIND_OTHER;
 }
 
