@@ -57,8 +57,9 @@ static const char doc[] =
     "  moved to the CPU just before (`model.cpu()`, `self.set_device(torch.device(\"cpu\"))`,\n"
     "  then `torch.save(self, path)`), the load's path written the same way (`save_path`);\n"
     "- the file holds no tensors: settings by its name (`\"model_args.pth\"`,\n"
-    "  `\"training_args.bin\"`), or a file name the same file saves a scheduler's or a grad\n"
-    "  scaler's `state_dict()` or the RNG states under (`\"scheduler.pt\"`, `\"rng_state.pth\"`).\n";
+    "  `\"training_args.bin\"`), Hugging Face Trainer's scheduler, grad scaler and RNG states\n"
+    "  (`\"scheduler.pt\"`, `\"scaler.pt\"`, `\"rng_state_{rank}.pth\"`), or a file name the same\n"
+    "  file saves a scheduler's or a grad scaler's `state_dict()` or the RNG states under.\n";
 
 /* `accelerator="gpu"` (or "cuda") written out: a Lightning trainer that needs a GPU. */
 static bool requires_a_gpu_accelerator(DlRuleContext *ctx) {
@@ -388,14 +389,36 @@ static const DlExpr *last_literal(const DlExpr *e, int depth) {
 }
 
 /* `"model_args.pth"`, `"training_args.bin"`, `"args.pth"`: by its name, a file of settings (an
- * argparse Namespace, a dataclass), saved by the training script: no tensors to restore. */
-static bool names_a_settings_file(DlRuleContext *ctx, const DlExpr *path) {
+ * argparse Namespace, a dataclass), saved by the training script: no tensors to restore. So are
+ * the files Hugging Face's Trainer names for its LR scheduler's and grad scaler's state (Python
+ * numbers) and its RNG states (CPU byte tensors): `"scheduler.pt"`, `"scaler.pt"`,
+ * `f"rng_state_{rank}.pth"`. */
+static bool names_a_file_without_tensors(DlRuleContext *ctx, const DlExpr *path) {
     const DlExpr *lit = last_literal(path, 0);
     if (!lit) return false;
     const char *text = dl_rule_text(ctx, lit->span);
     const char *base = strrchr(text, '/');
     base = base ? base + 1 : text + strspn(text, "rbfRBF\"'");
-    return strncmp(base, "args.", 5) == 0 || strstr(base, "_args.") || strstr(base, "-args.");
+    return strncmp(base, "args.", 5) == 0 || strstr(base, "_args.") || strstr(base, "-args.") ||
+           strncmp(base, "scheduler.pt", 12) == 0 || strncmp(base, "scaler.pt", 9) == 0 ||
+           strncmp(base, "rng_state", 9) == 0;
+}
+
+/* The expression a load's path comes from: the path itself, or what a name was last bound to
+ * before the load in the same function (`rng_file = os.path.join(ckpt, "rng_state.pth")`). */
+static const DlExpr *path_source(DlRuleContext *ctx, const DlCallFact *fact, const DlExpr *path) {
+    if (path->kind != DL_EX_NAME) return path;
+    const DlFunction *fn = fact->place->function;
+    const DlBlock *body = fn ? &fn->body : &dl_rule_module(ctx)->body;
+    const DlExpr *bound = path;
+    for (uint32_t i = 0; i < body->count && body->items[i]->span.end <= fact->call->span.start;
+         i++) {
+        const DlStmt *s = body->items[i];
+        if (s->kind == DL_ST_ASSIGN && s->target_count == 1 && s->targets[0]->kind == DL_EX_NAME &&
+            strcmp(s->targets[0]->name, path->name) == 0)
+            bound = s->value;
+    }
+    return bound;
 }
 
 /* What an LR scheduler's or a GradScaler's `state_dict()` holds (Python numbers), or the RNG
@@ -434,7 +457,8 @@ static bool saved_without_tensors_as(DlRuleContext *ctx, const DlExpr *obj, cons
 static bool holds_no_tensors(DlRuleContext *ctx, const DlCallFact *fact) {
     const DlExpr *path = dl_ir_positional(fact->call, 0);
     if (!path) return false;
-    if (names_a_settings_file(ctx, path)) return true;
+    path = path_source(ctx, fact, path);
+    if (names_a_file_without_tensors(ctx, path)) return true;
     const DlExpr *lit = last_literal(path, 0);
     return lit && any_save(ctx, &dl_rule_module(ctx)->body, saved_without_tensors_as,
                            dl_rule_text(ctx, lit->span), 0);
