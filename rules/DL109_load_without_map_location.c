@@ -398,7 +398,12 @@ static bool names_a_file_without_tensors(DlRuleContext *ctx, const DlExpr *path)
     if (!lit) return false;
     const char *text = dl_rule_text(ctx, lit->span);
     const char *base = strrchr(text, '/');
-    base = base ? base + 1 : text + strspn(text, "rbfRBF\"'");
+    if (base) {
+        base++;
+    } else { /* past the prefix (`f`, `rb`) and the quotes */
+        base = text + strspn(text, "rbfuRBFU");
+        base += strspn(base, "\"'");
+    }
     return strncmp(base, "args.", 5) == 0 || strstr(base, "_args.") || strstr(base, "-args.") ||
            strncmp(base, "scheduler.pt", 12) == 0 || strncmp(base, "scaler.pt", 9) == 0 ||
            strncmp(base, "rng_state", 9) == 0;
