@@ -239,9 +239,12 @@ bool dl_torch_is_combining_op(const char *q) {
 }
 
 bool dl_torch_argument_meets_no_device(const char *q, unsigned position, const char *keyword) {
+    /* shapes, and the Scalar factors of `torch.baddbmm(..., beta=1.0, alpha=a)`,
+     * `torch.add(x, y, alpha=a)`, `torch.addcmul(t, a, b, value=v)` (LMOps' GPT-NeoX-Japanese) */
     static const char *const keywords[] = {"size",   "scale_factor", "output_size", "kernel_size",
                                            "stride", "padding",      "dilation",    "pad",
-                                           "shape",  "dim",          NULL};
+                                           "shape",  "dim",          "alpha",       "beta",
+                                           "value",  NULL};
     /* the positions of the shape arguments, after the input: interpolate(input, size,
      * scale_factor), pad(input, pad), adaptive_avg_pool2d(input, output_size) */
     static const char *const size_then_scale[] = {"interpolate", "upsample", "upsample_nearest",
