@@ -27,8 +27,11 @@ static const DlValue *host_copies_returned(Flow *F, const DlClassInfo *cls) {
 }
 
 /* An item of what a forward returns that is not computed where the module is: a host copy, or a
- * plain Python value (a flag, a count, a name, None). */
+ * plain Python value (a flag, a count, a name, None), or a list of numbers (LMOps' logging
+ * losses, `all_logging_losses.append(round(loss.item(), 4))`). */
 static bool kept_as_returned(const DlValue *v) {
+    if (v->kind == DL_KIND_SEQ && !v->items && v->elem)
+        return v->elem->kind == DL_KIND_SCALAR || v->elem->kind == DL_KIND_STRING;
     return host_copy(v) || v->kind == DL_KIND_SCALAR || v->kind == DL_KIND_STRING ||
            v->kind == DL_KIND_NONE;
 }
@@ -1255,6 +1258,8 @@ const DlValue *flow_eval_builtin(Flow *F, const DlExpr *call, const char *name,
     if (flow_streq(name, "len") || flow_streq(name, "int") || flow_streq(name, "float") ||
         flow_streq(name, "bool"))
         return flow_mk(F, DL_KIND_SCALAR);
+    /* `round(loss.item(), 4)`: a number of a number (of a tensor, torch.round's tensor) */
+    if (flow_streq(name, "round") && a0->kind == DL_KIND_SCALAR) return a0;
     if (flow_streq(name, "range")) {
         DlValue *r = flow_mk(F, DL_KIND_SEQ);
         r->elem = flow_mk(F, DL_KIND_SCALAR);
