@@ -37,6 +37,7 @@ static const char doc[] =
     "- a wrapper that nothing runs or hands on, only unwraps (`model.module`, `model =\n"
     "  model.module`): built to load a checkpoint whose keys start with `module.`, it never\n"
     "  scatters a batch;\n"
+    "- one device given (`device_ids=[0]`): the wrapper then calls the module itself;\n"
     "- a wrapper rebuilt around a converted module under `if isinstance(module,\n"
     "  nn.DataParallel):` (sync_batchnorm's `convert_model`): the caller chose it, and is\n"
     "  reported there.\n";
@@ -251,6 +252,11 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
         return;
     if (in_a_test(ctx, fact->place->function)) return;
     if (never_run(ctx, fact)) return;
+    /* `MMDataParallel`-style single-GPU use, `DataParallel(model, device_ids=[0])`: with one
+     * device it calls the module on its inputs, replicating and gathering nothing (Cream's
+     * mmdet test script) */
+    const DlArg *ids = dl_ir_keyword(fact->call, "device_ids");
+    if (ids && ids->value->kind == DL_EX_LIST && ids->value->item_count == 1) return;
     const DlFunction *fn = fact->place->function;
     if (fn && rewraps_a_data_parallel(&fn->body, fact->call->span, 0)) return;
     dl_report_finding(ctx, &dl_rule_DL205, fact->call->span, fact->call->span,
