@@ -350,6 +350,24 @@ static const DlValue *made_where_its_data_is(Flow *F, const DlExpr *call, const 
     return r;
 }
 
+/* Every weight a loss is given is a number or a 0-dim tensor (`nn.BCEWithLogitsLoss(pos_weight=
+ * torch.tensor(5.0))`, LMOps' SpeechT5 loss): it mixes with device inputs as a number does, so
+ * the loss holds nothing that must move. */
+static bool weighs_by_a_number(const DlExpr *call, const DlValue *const *argv) {
+    bool any = false;
+    for (uint32_t i = 0; i < call->arg_count; i++) {
+        const char *kw = call->args[i].keyword;
+        if (kw && !flow_streq(kw, "weight") && !flow_streq(kw, "pos_weight") && kw[0] != '*')
+            continue; /* reduction=, ignore_index=, label_smoothing= */
+        if (!kw || kw[0] == '*') return false;
+        bool number = argv[i]->kind == DL_KIND_SCALAR ||
+                      (flow_is_tensor(argv[i]) && (argv[i]->flags & DL_VF_ZERO_DIM));
+        if (!number) return false;
+        any = true;
+    }
+    return any;
+}
+
 /* Tensor options that may name a device: anything but a dtype written out (`torch::kFloat32`,
  * `at::kInt`) or options built from dtypes only (`TensorOptions().dtype(torch::kFloat)`). */
 static bool may_name_a_device(Flow *F, const DlExpr *options) {
@@ -443,8 +461,10 @@ const DlValue *flow_eval_loss_ctor(Flow *F, const DlExpr *call, const DlValue *c
     loss->dev_why = flow_short_text(F, call->span);
     /* given no weight, it holds nothing to move: a layer without state, as nn.ReLU() is (a
      * module that keeps one, GPT's `self.loss_fn = nn.CrossEntropyLoss()`, has none either) */
-    if (dl_call_may_give_a_weight(call, false)) loss->flags |= DL_VF_CONSTRUCTED;
-    else loss->dev = DL_DEV_CPU;
+    if (dl_call_may_give_a_weight(call, false) && !weighs_by_a_number(call, argv))
+        loss->flags |= DL_VF_CONSTRUCTED;
+    else
+        loss->dev = DL_DEV_CPU;
     for (uint32_t i = 0; i < call->arg_count; i++) {
         const char *kw = call->args[i].keyword;
         if (!kw || (!flow_streq(kw, "weight") && !flow_streq(kw, "pos_weight"))) continue;
