@@ -56,6 +56,8 @@ static const char doc[] =
     "  or `torch.stack` with no device, a name bound to one, a dict of them), or of an object\n"
     "  moved to the CPU just before (`model.cpu()`, `self.set_device(torch.device(\"cpu\"))`,\n"
     "  then `torch.save(self, path)`), the load's path written the same way (`save_path`);\n"
+    "- a cache: the function loads the file if it exists and otherwise builds and saves it under\n"
+    "  the same path (`cached_features_file`), so an earlier run on this machine wrote it;\n"
     "- the file holds no tensors: settings by its name (`\"model_args.pth\"`,\n"
     "  `\"training_args.bin\"`), Hugging Face Trainer's scheduler, grad scaler and RNG states\n"
     "  (`\"scheduler.pt\"`, `\"scaler.pt\"`, `\"rng_state_{rank}.pth\"`), or a file name the same\n"
@@ -362,6 +364,28 @@ static bool saved_from_the_cpu_as(DlRuleContext *ctx, const DlExpr *obj, const D
     return strcmp(dl_rule_text(ctx, path->span), want) == 0 && made_on_the_cpu(ctx, obj, b, i, 0);
 }
 
+/* `torch.save(anything, path)` with `path` written as `want` */
+static bool saved_as(DlRuleContext *ctx, const DlExpr *obj, const DlExpr *path, const DlBlock *b,
+                     uint32_t i, const char *want) {
+    (void)obj, (void)b, (void)i;
+    return strcmp(dl_rule_text(ctx, path->span), want) == 0;
+}
+
+/* A cache: the function loads the file when it exists and otherwise builds what it holds and
+ * saves it under the same path (`if os.path.exists(cached_features_file): features =
+ * torch.load(cached_features_file) else: ...; torch.save(features, cached_features_file)`, the
+ * Hugging Face examples' feature caches): it was written by an earlier run on this machine. */
+static bool reads_its_own_cache(DlRuleContext *ctx, const DlCallFact *fact) {
+    const DlExpr *path = dl_ir_positional(fact->call, 0);
+    const DlFunction *fn = fact->place->function;
+    if (!fn || !path || (path->kind != DL_EX_NAME && path->kind != DL_EX_ATTR)) return false;
+    const DlSource *src = dl_rule_source(ctx);
+    if (!dl_ir_span_mentions(src, fn->span, "exists(") &&
+        !dl_ir_span_mentions(src, fn->span, "isfile("))
+        return false;
+    return any_save(ctx, &fn->body, saved_as, dl_rule_text(ctx, path->span), 0);
+}
+
 /* The file writes the checkpoint it reads itself, from the CPU (pix2pixHD's and SPADE's
  * `save_network` and `load_network`, both with `save_path`): it loads anywhere. */
 static bool written_from_the_cpu_here(DlRuleContext *ctx, const DlCallFact *fact) {
@@ -478,7 +502,8 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
     if (dl_ir_keyword(fact->call, "**")) return;
     if (!device_aware(ctx, fact->place) || reads_memory(ctx, fact) ||
         written_by_this_run(ctx, fact) ||
-        written_from_the_cpu_here(ctx, fact) || holds_no_tensors(ctx, fact))
+        written_from_the_cpu_here(ctx, fact) || holds_no_tensors(ctx, fact) ||
+        reads_its_own_cache(ctx, fact))
         return;
     DlArena *arena = dl_rule_arena(ctx);
     const char *target = fact->device_in_scope ? fact->device_in_scope : "\"cpu\"";
