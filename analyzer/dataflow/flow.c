@@ -424,6 +424,30 @@ static void move_listed_modules(Flow *F, const DlStmt *s) {
     }
 }
 
+#define DL_ACCUMULATORS_KEPT 8
+
+/* The names a loop adds to with `name += ...` (in its body, at any depth) that hold a number as it
+ * starts, DL_ACCUMULATORS_KEPT at most. */
+static void gather_number_accumulators(Flow *F, const DlBlock *b, const char **keys,
+                                       uint32_t *count, int depth) {
+    for (uint32_t i = 0; b && depth < 16 && i < b->count && *count < DL_ACCUMULATORS_KEPT; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        if (s->kind == DL_ST_AUGASSIGN && s->target_count == 1 &&
+            s->targets[0]->kind == DL_EX_NAME) {
+            const char *name = s->targets[0]->name;
+            const Binding *bound = flow_state_find(F->st, name);
+            bool seen = false;
+            for (uint32_t k = 0; k < *count && !seen; k++) seen = flow_streq(keys[k], name);
+            if (!seen && bound && bound->value && bound->value->kind == DL_KIND_SCALAR)
+                keys[(*count)++] = name;
+        }
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            gather_number_accumulators(F, inner, keys, count, depth + 1);
+    }
+}
+
 /* Device work pending as a loop's iteration starts is marked, and so is the work queued after
  * it (flow_device_work): an iteration that ends with it unmarked waited on every path. */
 static void mark_work_queued_before_the_loop(Flow *F) {
@@ -479,19 +503,10 @@ void flow_exec_loop(Flow *F, const DlStmt *s) {
                         (entry_work->value->flags & DL_VF_QUEUED_BEFORE_LOOP);
     /* accumulators: `loss = 0.0` before the loop, `loss += criterion(...)` in it; the number
      * joined with the tensor is unknown, but after a loop run at least once it is the tensor */
+    const char *scalar_keys[DL_ACCUMULATORS_KEPT];
+    const DlValue *body_tensors[DL_ACCUMULATORS_KEPT];
     uint32_t scalar_count = 0;
-    const char **scalar_keys = NULL;
-    const DlValue **body_tensors = NULL;
-    for (uint32_t i = 0; i < F->st->count; i++)
-        scalar_count += F->st->items[i].value && F->st->items[i].value->kind == DL_KIND_SCALAR;
-    if (scalar_count) {
-        scalar_keys = dl_arena_alloc(F->arena, scalar_count * sizeof *scalar_keys);
-        body_tensors = dl_arena_alloc(F->arena, scalar_count * sizeof *body_tensors);
-        scalar_count = 0;
-        for (uint32_t i = 0; i < F->st->count; i++)
-            if (F->st->items[i].value && F->st->items[i].value->kind == DL_KIND_SCALAR)
-                scalar_keys[scalar_count++] = F->st->items[i].key;
-    }
+    gather_number_accumulators(F, &s->parts->body, scalar_keys, &scalar_count, 0);
     DlFlowState *head = flow_state_copy(F->st);
     bool body_waits = false;               /* every path through the body waited for the device */
     const DlValue *body_work = NULL;       /* and what it queued after its last wait */

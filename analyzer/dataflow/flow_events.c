@@ -114,14 +114,22 @@ static const DlFunctionInfo *project_callee(Flow *F, const DlExpr *call, const D
      * __call__ (the pipeline, returning images on the host); a module's, its forward */
     const DlExpr *callee = call->object;
     if (!callee || (!recv && callee->kind != DL_EX_NAME)) return NULL;
-    /* of a module, only a plain object it holds (SSD's `self.post_processor(...)`, whose
-     * __call__ keeps the boxes that pass with `torch.nonzero`) */
-    bool of_module = recv && recv->kind != DL_KIND_INSTANCE;
-    if (of_module && (recv->kind != DL_KIND_MODULE || !dl_ir_is_self(callee->object))) return NULL;
-    const char *key = flow_key_of(F, callee);
-    const Binding *b = key ? flow_lookup(F, key) : NULL;
-    const DlValue *fv = b ? b->value : NULL;
-    if (!fv || (of_module && fv->kind != DL_KIND_INSTANCE)) return NULL;
+    const DlValue *fv = NULL;
+    if (recv && recv->kind != DL_KIND_INSTANCE) {
+        /* of a module, only a plain object its class holds (SSD's `self.post_processor(...)`,
+         * whose __call__ keeps the boxes that pass with `torch.nonzero`), found among the
+         * class's attributes without building the key of every `self.conv(x)` */
+        if (recv->kind != DL_KIND_MODULE || !recv->cls || !dl_ir_is_self(callee->object))
+            return NULL;
+        const DlAttr *held = dl_project_attr(recv->cls, callee->name);
+        if (!held || held->value->kind != DL_KIND_INSTANCE) return NULL;
+        fv = held->value;
+    } else {
+        const char *key = flow_key_of(F, callee);
+        const Binding *b = key ? flow_lookup(F, key) : NULL;
+        fv = b ? b->value : NULL;
+    }
+    if (!fv) return NULL;
     if (callee->kind == DL_EX_NAME && fv->kind == DL_KIND_FUNCTION && fv->cls)
         return (const DlFunctionInfo *)fv->cls;
     fi = project_method_of(F, fv, "__call__");
@@ -559,11 +567,13 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
                            : recv && (flow_is_tensor(recv) || recv->kind == DL_KIND_UNKNOWN)
                                ? method
                                : NULL;
-        waits_for_the_device = name && dl_name_in_list(name, sized_by_data);
+        /* most calls are ruled out by the first letter, before any comparison */
+        waits_for_the_device = name && name[0] && strchr("naum", name[0]) &&
+                               dl_name_in_list(name, sized_by_data);
     }
     /* `writer.add_scalar(tag, acc, step)` with a device tensor: TensorBoard's SummaryWriter
      * reads it with `.item()` (VoiceCraft's validation logs its accuracies so) */
-    if (!waits_for_the_device && method &&
+    if (!waits_for_the_device && method && method[0] == 'a' &&
         (flow_streq(method, "add_scalar") || flow_streq(method, "add_scalars")) &&
         !is_project_method(F, recv, method))
         for (uint32_t i = 0; i < call->arg_count && !waits_for_the_device; i++)

@@ -190,9 +190,11 @@ static void contents_decide(Flow *F, DlValue *m, const DlExpr *call, const DlVal
             fresh = all_stateless = false;
             continue;
         }
-        /* built here: with state to move, or stateless (nn.ReLU()) on the CPU */
-        bool built_here = (v->flags & DL_VF_CONSTRUCTED) ||
-                          (v->dev == DL_DEV_CPU && !(v->flags & (DL_VF_MOVED | DL_VF_HELD_ELSEWHERE)));
+        /* built here and left there: with state to move, or stateless (nn.ReLU()) on the CPU;
+         * not `nn.Linear(32, 32).cuda()`, built and moved (bitsandbytes' tests) */
+        bool built_here = !(v->flags & DL_VF_MOVED) &&
+                          ((v->flags & DL_VF_CONSTRUCTED) ||
+                           (v->dev == DL_DEV_CPU && !(v->flags & DL_VF_HELD_ELSEWHERE)));
         if (!built_here) fresh = false;
         if (v->flags & DL_VF_CONSTRUCTED || !built_here) all_stateless = false;
         if (!placed && v->dev && v->dev != DL_DEV_CPU) placed = v;
