@@ -426,11 +426,11 @@ static void move_listed_modules(Flow *F, const DlStmt *s) {
 
 #define DL_ACCUMULATORS_KEPT 8
 
-/* The names a loop adds to with `name += ...` (in its body, at any depth) that hold a number as it
- * starts, DL_ACCUMULATORS_KEPT at most. */
+/* The names a loop adds to with `name += ...` (in its body, four blocks deep at most) that hold
+ * a number as it starts, DL_ACCUMULATORS_KEPT at most. */
 static void gather_number_accumulators(Flow *F, const DlBlock *b, const char **keys,
                                        uint32_t *count, int depth) {
-    for (uint32_t i = 0; b && depth < 16 && i < b->count && *count < DL_ACCUMULATORS_KEPT; i++) {
+    for (uint32_t i = 0; b && depth < 4 && i < b->count && *count < DL_ACCUMULATORS_KEPT; i++) {
         const DlStmt *s = b->items[i];
         if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
         if (s->kind == DL_ST_AUGASSIGN && s->target_count == 1 &&

@@ -170,7 +170,8 @@ static bool is_class_name(const char *m) {
 bool dl_torch_is_module_class(const char *q) {
     if (dl_torch_is_module_base(q)) return true;
     /* `from torch.nn.parallel.data_parallel import DataParallel` (sync_batchnorm's replicate) */
-    if (q && dl_torch_is_data_parallel(q) && strncmp(q, "torch.", 6) == 0) return true;
+    if (q && strncmp(q, "torch.nn.parallel.", 18) == 0 && dl_torch_is_data_parallel(q))
+        return true;
     const char *m = member_of(q, "torch.nn");
     if (!m) m = member_of(q, "torch.nn.modules");
     if (!is_class_name(m)) return false;
