@@ -56,6 +56,9 @@ static DlFix *register_fix(DlRuleContext *ctx, const DlValue *v) {
     rest++;
     while (*rest == ' ') rest++;
     if (strchr(rest, '=') && strstr(rest, " = ")) return NULL; /* chained assignment */
+    /* `nn.Parameter(...) if train_freq else w * torch.ones(...)` (safari's Hyena): a buffer of
+     * the whole would no longer train the parameter on the path that made one */
+    if (strstr(rest, "Parameter(")) return NULL;
     DlArena *arena = dl_rule_arena(ctx);
     const char *text = dl_arena_printf(arena, "self.register_buffer(\"%.*s\", %s)", (int)n, name, rest);
     const char *title =

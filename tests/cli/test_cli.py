@@ -889,6 +889,27 @@ class Advice(CliTestCase):
         self.assertIn(4, advice, doc["findings"])
         self.assertIn("make it there instead (`device=` in the factory)", advice[4])
 
+    def test_no_buffer_fix_for_an_attribute_that_may_be_a_parameter(self):
+        # `nn.Parameter(...) if train_freq else t` (safari's Hyena): a buffer of the whole would
+        # stop training the parameter, so DL106 offers no fix there; a plain tensor gets one
+        self.write("sin.py", (
+            "import torch\n"
+            "import torch.nn as nn\n"
+            "class Sin(nn.Module):\n"
+            "    def __init__(self, dim, w=10, train_freq=True):\n"
+            "        super().__init__()\n"
+            "        self.freq = nn.Parameter(w * torch.ones(1, dim)) if train_freq else w * torch.ones(1, dim)\n"
+            "        self.shift = torch.zeros(1, dim)\n"
+            "    def forward(self, x):\n"
+            "        return torch.sin(self.freq * x) + self.shift\n"
+            "m = Sin(4).cuda()\n"
+            "print(m(torch.randn(2, 4, device='cuda')))\n"))
+        doc = self.run_json("sin.py", expect_exit=1)
+        fixes = {f["line"]: f["fix"] for f in doc["findings"] if f["code"] == "DL106"}
+        self.assertEqual(sorted(fixes), [6, 7], doc["findings"])
+        self.assertIsNone(fixes[6])
+        self.assertIsNotNone(fixes[7])
+
 
 def main():
     global DEVLINT
