@@ -68,7 +68,8 @@ static void on_meet(DlRuleContext *ctx, const DlMeetFact *fact) {
     const char *message = dl_arena_printf(
         dl_rule_arena(ctx), "`%s` is %s (%s) still on the cpu, but %s; %s", name,
         cpu->value->dev_why ? cpu->value->dev_why : "a batch",
-        dl_rule_where(ctx, NULL, cpu->value->dev_span.start), dl_meet_describe(ctx, dev), advice);
+        dl_rule_where(ctx, cpu->value->home, cpu->value->dev_span.start),
+        dl_meet_describe(ctx, dev), advice);
     dl_report_finding(ctx, &dl_rule_DL104, cpu->expr->span, cpu->value->dev_span, message,
                       move_fix(ctx, fact, cpu, dev));
 }

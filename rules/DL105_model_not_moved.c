@@ -87,7 +87,8 @@ static void on_meet(DlRuleContext *ctx, const DlMeetFact *fact) {
         dl_rule_arena(ctx),
         "`%s` is never moved to a device (%s: %s) but is called with inputs on a device: "
         "%s; move it: %s",
-        name, dl_rule_where(ctx, NULL, m->dev_span.start), m->dev_why ? m->dev_why : "constructed",
+        name, dl_rule_where(ctx, m->home, m->dev_span.start),
+        m->dev_why ? m->dev_why : "constructed",
         dl_meet_describe(ctx, dev), advice);
     DlFix *fix = NULL;
     const char *where = dl_device_expression(ctx, dev);

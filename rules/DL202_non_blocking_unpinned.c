@@ -53,7 +53,7 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
     const char *message = dl_arena_printf(
         dl_rule_arena(ctx),
         "`non_blocking=True` has no effect: `%s` is %s (%s), so the copy is synchronous; %s",
-        recv, source, dl_rule_where(ctx, NULL, v->dev_span.start), advice);
+        recv, source, dl_rule_where(ctx, v->home, v->dev_span.start), advice);
     dl_report_finding(ctx, &dl_rule_DL202, fact->call->span, fact->call->span, message, NULL);
 }
 

@@ -910,6 +910,24 @@ class Advice(CliTestCase):
         self.assertIsNone(fixes[6])
         self.assertIsNotNone(fixes[7])
 
+    def test_place_in_another_file_is_named_with_its_file(self):
+        # the tensor the non-blocking copy reads was made in a helper of another file: the
+        # message names that file's line, not a line of this one (Cream's tokenizer)
+        self.write("tokenizer.py", (
+            "import torch\n"
+            "\n"
+            "\n"
+            "def tokenize(texts):\n"
+            "    return torch.zeros(len(texts), 77, dtype=torch.long)\n"))
+        self.write("zero_shot.py", (
+            "import torch\n"
+            "from tokenizer import tokenize\n"
+            "texts = tokenize(['a photo of a cat']).cuda(non_blocking=True)\n"))
+        doc = self.run_json("zero_shot.py", "tokenizer.py", expect_exit=1)
+        messages = [f["message"] for f in doc["findings"] if f["code"] == "DL202"]
+        self.assertEqual(len(messages), 1, doc["findings"])
+        self.assertIn("tokenizer.py line 5", messages[0])
+
 
 def main():
     global DEVLINT
