@@ -898,7 +898,8 @@ class Advice(CliTestCase):
             "class Sin(nn.Module):\n"
             "    def __init__(self, dim, w=10, train_freq=True):\n"
             "        super().__init__()\n"
-            "        self.freq = nn.Parameter(w * torch.ones(1, dim)) if train_freq else w * torch.ones(1, dim)\n"
+            "        self.freq = (nn.Parameter(w * torch.ones(1, dim)) if train_freq\n"
+            "                     else w * torch.ones(1, dim))\n"
             "        self.shift = torch.zeros(1, dim)\n"
             "    def forward(self, x):\n"
             "        return torch.sin(self.freq * x) + self.shift\n"
@@ -906,9 +907,9 @@ class Advice(CliTestCase):
             "print(m(torch.randn(2, 4, device='cuda')))\n"))
         doc = self.run_json("sin.py", expect_exit=1)
         fixes = {f["line"]: f["fix"] for f in doc["findings"] if f["code"] == "DL106"}
-        self.assertEqual(sorted(fixes), [6, 7], doc["findings"])
+        self.assertEqual(sorted(fixes), [6, 8], doc["findings"])
         self.assertIsNone(fixes[6])
-        self.assertIsNotNone(fixes[7])
+        self.assertIsNotNone(fixes[8])
 
     def test_place_in_another_file_is_named_with_its_file(self):
         # the tensor the non-blocking copy reads was made in a helper of another file: the
