@@ -1,29 +1,27 @@
-"""DL104 refuted: the dataset already holds its tensors on the device (its own __getitem__
-returns slices of them), which the static check does not follow: it takes a dataset's items for
-CPU tensors."""
+"""DL104 refuted: the batches are moved to the device by the collate function, given the device
+through `functools.partial`, which the static check does not follow: it takes the batches for
+CPU tensors. (A dataset whose items are on the device already, `torch.randn(n, 4,
+device=device)` sliced in __getitem__, is followed since the twenty-seventh session, and not
+reported.)"""
+import functools
 import os
 
 import torch
 import torch.nn as nn
-from torch.utils.data import DataLoader, Dataset
+from torch.utils.data import DataLoader, TensorDataset
 
 device = torch.device(os.environ.get("DEVLINT_TEST_DEVICE", "meta"))
 
 
-class OnDevice(Dataset):
-    def __init__(self, n):
-        self.inputs = torch.randn(n, 4, device=device)
-        self.targets = torch.randn(n, 4, device=device)
-
-    def __len__(self):
-        return len(self.inputs)
-
-    def __getitem__(self, i):
-        return self.inputs[i], self.targets[i]
+def collate_to(batch, device):
+    inputs = torch.stack([b[0] for b in batch]).to(device)
+    targets = torch.stack([b[1] for b in batch]).to(device)
+    return inputs, targets
 
 
 def main():
-    loader = DataLoader(OnDevice(8), batch_size=4)
+    data = TensorDataset(torch.randn(8, 4), torch.randn(8, 4))
+    loader = DataLoader(data, batch_size=4, collate_fn=functools.partial(collate_to, device=device))
     model = nn.Linear(4, 4).to(device)
     for inputs, targets in loader:
         preds = model(inputs)  # verdict: DL104 refuted
