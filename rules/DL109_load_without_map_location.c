@@ -294,6 +294,18 @@ static bool moved_to_the_cpu_before(DlRuleContext *ctx, const char *saved, const
     return false;
 }
 
+/* The last statement of `b` before the `before`th that assigns `name` alone (`name = ...`), or
+ * `before` when there is none. */
+static uint32_t assignment_before(const DlBlock *b, const char *name, uint32_t before) {
+    for (uint32_t j = before; j-- > 0;) {
+        const DlStmt *s = b->items[j];
+        if (s->kind == DL_ST_ASSIGN && s->target_count == 1 && s->targets[0]->kind == DL_EX_NAME &&
+            strcmp(s->targets[0]->name, name) == 0)
+            return j;
+    }
+    return before;
+}
+
 /* Is `obj`, saved by a statement of `b` before `before`, made on the CPU? `x.cpu()`; a torch
  * factory or conversion with no device in it (`torch.from_numpy(a)`, `torch.empty(n, k)`,
  * `torch.stack([torch.tensor(r) for r in rows])`: ogb's preprocessing, recognize-anything's
@@ -312,13 +324,8 @@ static bool made_on_the_cpu(DlRuleContext *ctx, const DlExpr *obj, const DlBlock
     if ((obj->kind == DL_EX_NAME || obj->kind == DL_EX_ATTR) && moved_to_the_cpu_before(ctx, text, b, before))
         return true;
     if (obj->kind == DL_EX_NAME) {
-        for (uint32_t j = before; j-- > 0;) {
-            const DlStmt *s = b->items[j];
-            if (s->kind == DL_ST_ASSIGN && s->target_count == 1 &&
-                s->targets[0]->kind == DL_EX_NAME && strcmp(s->targets[0]->name, obj->name) == 0)
-                return made_on_the_cpu(ctx, s->value, b, j, depth + 1);
-        }
-        return false;
+        uint32_t j = assignment_before(b, obj->name, before);
+        return j < before && made_on_the_cpu(ctx, b->items[j]->value, b, j, depth + 1);
     }
     if (obj->kind != DL_EX_CALL || strncmp(text, "torch.", 6) != 0) return false;
     static const char *const makers[] = {"from_numpy", "tensor", "as_tensor", "stack", "cat",
@@ -412,15 +419,13 @@ static const DlExpr *last_literal(const DlExpr *e, int depth) {
     return found;
 }
 
-/* `"model_args.pth"`, `"training_args.bin"`, `"args.pth"`: by its name, a file of settings (an
+/* `text`, a string literal as written, names a file without tensors: `"model_args.pth"`,
+ * `"training_args.bin"`, `"args.pth"`: by its name, a file of settings (an
  * argparse Namespace, a dataclass), saved by the training script: no tensors to restore. So are
  * the files Hugging Face's Trainer names for its LR scheduler's and grad scaler's state (Python
  * numbers) and its RNG states (CPU byte tensors): `"scheduler.pt"`, `"scaler.pt"`,
  * `f"rng_state_{rank}.pth"`. */
-static bool names_a_file_without_tensors(DlRuleContext *ctx, const DlExpr *path) {
-    const DlExpr *lit = last_literal(path, 0);
-    if (!lit) return false;
-    const char *text = dl_rule_text(ctx, lit->span);
+static bool names_a_file_without_tensors(const char *text) {
     const char *base = strrchr(text, '/');
     if (base) {
         base++;
@@ -465,13 +470,10 @@ static bool holds_no_device_tensors(DlRuleContext *ctx, const DlExpr *obj, const
                                     uint32_t before) {
     const char *text = dl_rule_text(ctx, obj->span);
     if (strstr(text, "get_rng_state")) return true;
-    if (obj->kind == DL_EX_NAME) /* `rng_states = {"cpu": torch.random.get_rng_state()}` */
-        for (uint32_t j = before; j-- > 0;) {
-            const DlStmt *s = b->items[j];
-            if (s->kind == DL_ST_ASSIGN && s->target_count == 1 &&
-                s->targets[0]->kind == DL_EX_NAME && strcmp(s->targets[0]->name, obj->name) == 0)
-                return holds_no_device_tensors(ctx, s->value, b, j);
-        }
+    if (obj->kind == DL_EX_NAME) { /* `rng_states = {"cpu": torch.random.get_rng_state()}` */
+        uint32_t j = assignment_before(b, obj->name, before);
+        if (j < before) return holds_no_device_tensors(ctx, b->items[j]->value, b, j);
+    }
     if (obj->kind != DL_EX_CALL || !obj->object || obj->object->kind != DL_EX_ATTR ||
         !obj->object->name || strcmp(obj->object->name, "state_dict") != 0 || !obj->object->object)
         return false;
@@ -495,11 +497,11 @@ static bool saved_without_tensors_as(DlRuleContext *ctx, const DlExpr *obj, cons
 static bool holds_no_tensors(DlRuleContext *ctx, const DlCallFact *fact) {
     const DlExpr *path = dl_ir_positional(fact->call, 0);
     if (!path) return false;
-    path = path_source(ctx, fact, path);
-    if (names_a_file_without_tensors(ctx, path)) return true;
-    const DlExpr *lit = last_literal(path, 0);
-    return lit && any_save(ctx, &dl_rule_module(ctx)->body, saved_without_tensors_as,
-                           dl_rule_text(ctx, lit->span), 0);
+    const DlExpr *lit = last_literal(path_source(ctx, fact, path), 0);
+    if (!lit) return false;
+    const char *name = dl_rule_text(ctx, lit->span);
+    return names_a_file_without_tensors(name) ||
+           any_save(ctx, &dl_rule_module(ctx)->body, saved_without_tensors_as, name, 0);
 }
 
 static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {

@@ -448,22 +448,17 @@ static void gather_number_accumulators(Flow *F, const DlBlock *b, const char **k
     }
 }
 
-/* Device work pending as a loop's iteration starts is marked, and so is the work queued after
- * it (flow_device_work): an iteration that ends with it unmarked waited on every path. */
-static void mark_work_queued_before_the_loop(Flow *F) {
+/* Marks (or unmarks) the device work pending now as queued before the loop: marked as an
+ * iteration starts, it stays marked in the work queued after it (flow_device_work), so an
+ * iteration that ends with it unmarked waited on every path. */
+static void mark_work_queued_before_the_loop(Flow *F, bool marked) {
     const Binding *work = flow_state_find(F->st, "<device-work>");
-    if (!work || !work->value || (work->value->flags & DL_VF_QUEUED_BEFORE_LOOP)) return;
-    DlValue *marked = dl_value_copy(F->arena, work->value);
-    marked->flags |= DL_VF_QUEUED_BEFORE_LOOP;
-    flow_state_set(F->st, "<device-work>", marked);
-}
-
-static void unmark_work_queued_before_the_loop(Flow *F) {
-    const Binding *work = flow_state_find(F->st, "<device-work>");
-    if (!work || !work->value || !(work->value->flags & DL_VF_QUEUED_BEFORE_LOOP)) return;
-    DlValue *plain = dl_value_copy(F->arena, work->value);
-    plain->flags &= ~(uint32_t)DL_VF_QUEUED_BEFORE_LOOP;
-    flow_state_set(F->st, "<device-work>", plain);
+    if (!work || !work->value || !(work->value->flags & DL_VF_QUEUED_BEFORE_LOOP) == !marked)
+        return;
+    DlValue *w = dl_value_copy(F->arena, work->value);
+    if (marked) w->flags |= DL_VF_QUEUED_BEFORE_LOOP;
+    else w->flags &= ~(uint32_t)DL_VF_QUEUED_BEFORE_LOOP;
+    flow_state_set(F->st, "<device-work>", w);
 }
 
 void flow_exec_loop(Flow *F, const DlStmt *s) {
@@ -513,13 +508,14 @@ void flow_exec_loop(Flow *F, const DlStmt *s) {
     for (int round = 0; round < rounds; round++) {
         DlFlowState *saved = F->st;
         F->st = flow_state_copy(head);
-        mark_work_queued_before_the_loop(F);
+        mark_work_queued_before_the_loop(F, true);
         if (F->place.batch_loop == s) F->place.generated = false; /* each iteration anew */
         if (iter) flow_bind(F, s->targets[0], flow_element_of(F, iter, s->targets[0]->span));
         flow_exec_block(F, &s->parts->body);
         const Binding *work = flow_state_find(F->st, "<device-work>");
         body_work = work ? work->value : NULL;
-        body_waits = !F->st->dead && (!body_work || !(body_work->flags & DL_VF_QUEUED_BEFORE_LOOP));
+        body_waits = !F->st->dead &&
+                     (!body_work || !(body_work->flags & DL_VF_QUEUED_BEFORE_LOOP));
         /* the first round's: later ones start from the number joined with it, unknown */
         for (uint32_t k = 0; round == 0 && k < scalar_count; k++) {
             const Binding *b = flow_state_find(F->st, scalar_keys[k]);
@@ -553,7 +549,7 @@ void flow_exec_loop(Flow *F, const DlStmt *s) {
     if (body_waits && flow_state_find(F->st, "<device-work>"))
         flow_state_set(F->st, "<device-work>", body_work);
     else if (!entry_marked) /* the mark is this loop's: an enclosing loop's body sets its own */
-        unmark_work_queued_before_the_loop(F);
+        mark_work_queued_before_the_loop(F, false);
     if (s->kind == DL_ST_FOR) move_listed_modules(F, s);
     flow_exec_block(F, &s->parts->orelse);
 }
@@ -1398,8 +1394,7 @@ static bool is_triton_kernel(Flow *F, const DlFunction *fn) {
     return false;
 }
 
-/* `x.cuda()`, `x.to(device)` without non_blocking=True: a copy that, from the host, waits */
-static bool blocking_upload(const DlExpr *e) {
+bool flow_blocking_upload(const DlExpr *e) {
     if (!e || e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_ATTR) return false;
     const char *m = e->object->name;
     return (flow_streq(m, "cuda") || flow_streq(m, "to")) && dl_ir_non_blocking(e) == 0;
@@ -1412,7 +1407,7 @@ static void note_return(Flow *F, const DlExpr *value) {
     const Binding *work = flow_state_find(F->st, "<device-work>");
     F->returns++;
     if (work && !work->value) F->waited_returns++;
-    if ((!work || !work->value) && blocking_upload(value)) F->upload_returns++;
+    if ((!work || !work->value) && flow_blocking_upload(value)) F->upload_returns++;
 }
 
 const DlValue *dl_flow_run(const DlFlowEnv *env, const DlFunction *fn, const DlClassInfo *owner,

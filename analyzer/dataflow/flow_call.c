@@ -12,10 +12,9 @@ static bool host_copy(const DlValue *v) {
            (v->origin == DL_ORIGIN_MOVED || v->origin == DL_ORIGIN_FACTORY);
 }
 
-/* What a project module's forward returns when that is host copies only (a tensor, or a
+/* What a project module's forward (`fi`) returns when that is host copies only (a tensor, or a
  * tuple, list or dict of them), rebased for this file; NULL otherwise. */
-static const DlValue *host_copies_returned(Flow *F, const DlClassInfo *cls) {
-    const DlFunctionInfo *fi = dl_project_method(F->env->project, cls, "forward");
+static const DlValue *host_copies_returned(Flow *F, const DlFunctionInfo *fi) {
     const DlValue *r = fi ? fi->ret : NULL;
     if (!r) return NULL;
     bool all = host_copy(r);
@@ -68,12 +67,6 @@ static const DlValue *kept_host_copies(Flow *F, const DlValue *r, const DlFuncti
     return t;
 }
 
-static const DlValue *tuple_with_host_copies(Flow *F, const DlClassInfo *cls,
-                                             const DlValue *computed) {
-    const DlFunctionInfo *fi = dl_project_method(F->env->project, cls, "forward");
-    return fi ? kept_host_copies(F, fi->ret, fi, computed, 0) : NULL;
-}
-
 /* Does `e` move something to a device: a `.to(...)` / `.cuda()` call, or a helper named for it
  * (`to_device(...)`, `move_to_device(...)`), anywhere in it? */
 static bool moves_to_a_device(const DlExpr *e, int depth) {
@@ -81,7 +74,8 @@ static bool moves_to_a_device(const DlExpr *e, int depth) {
     if (e->kind == DL_EX_CALL && e->object) {
         const DlExpr *c = e->object;
         const char *name = c->kind == DL_EX_ATTR || c->kind == DL_EX_NAME ? c->name : NULL;
-        if (name && (flow_streq(name, "to") || flow_streq(name, "cuda") || strstr(name, "to_device")))
+        if (name &&
+            (flow_streq(name, "to") || flow_streq(name, "cuda") || strstr(name, "to_device")))
             return true;
     }
     if (moves_to_a_device(e->object, depth + 1)) return true;
@@ -158,19 +152,16 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
      * computes (pytorch-metric-learning's losses: `labels = c_f.to_device(labels, embeddings)`,
      * PhotoMaker's pipeline: `id_embeds = id_embeds.unsqueeze(0).to(device=device)`) takes it
      * anywhere; looked at only when a CPU tensor is passed */
+    const DlFunctionInfo *forward_info =
+        callee->cls ? dl_project_method(F->env->project, callee->cls, "forward") : NULL;
     const DlFunction *forward = NULL;
     uint64_t host_only = 0;
     bool moved_by_decorator = false; /* every argument, keywords into **kwargs too */
-    for (uint32_t i = 0; i < call->arg_count && callee->cls && !forward; i++)
+    for (uint32_t i = 0; i < call->arg_count && forward_info && !forward; i++)
         if (dl_value_is_cpu_tensor(argv[i])) {
-            /* a module runs its forward; another callable object (a diffusers pipeline) its
-             * __call__ */
-            const DlFunctionInfo *fi = dl_project_method(F->env->project, callee->cls, "forward");
-            if (!fi) fi = dl_project_method(F->env->project, callee->cls, "__call__");
-            if (!fi) break;
-            forward = fi->fn;
+            forward = forward_info->fn;
             host_only = flow_host_only_params(forward) | flow_params_moved_inside(forward);
-            moved_by_decorator = decorated_to_move_inputs(F, fi);
+            moved_by_decorator = decorated_to_move_inputs(F, forward_info);
         }
     unsigned position = 0;
     for (uint32_t i = 0; i < call->arg_count; i++) {
@@ -205,7 +196,7 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
     /* a project forward that hands back host copies (`return self.net(lq).cpu()`, a dict of
      * `.cpu()` results: mmediting's restorers in test mode, second.pytorch's metric modules):
      * its output is on the CPU wherever the module is */
-    const DlValue *copies = callee->cls ? host_copies_returned(F, callee->cls) : NULL;
+    const DlValue *copies = host_copies_returned(F, forward_info);
     if (copies) return copies;
     if (callee->flags & DL_VF_SCATTERS) {
         /* `nn.DataParallel(nn.Sequential(Stash(), Pop()))` of a module never moved: with a GPU
@@ -224,7 +215,8 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
     if (callee->dev && callee->dev != DL_DEV_CPU) {
         DlValue *r =
             flow_with_device(F, flow_mk(F, DL_KIND_TENSOR), callee, DL_ORIGIN_MODEL, call->span);
-        const DlValue *mixed = callee->cls ? tuple_with_host_copies(F, callee->cls, r) : NULL;
+        const DlValue *mixed =
+            forward_info ? kept_host_copies(F, forward_info->ret, forward_info, r, 0) : NULL;
         return mixed ? mixed : r;
     }
     if (callee->dev == DL_DEV_CPU) {

@@ -599,10 +599,10 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
     }
     if (F->place.batch_loop && F->place.every_iteration)
         host_read_in_callee(F, call, q, recv, method);
-    bool upload = method && (flow_streq(method, "to") || flow_streq(method, "cuda"));
     /* the same copy of a tensor whose device is not known (`batch.cuda()` of a list's item):
      * from the host it waits, on the device it is the tensor itself; it queues nothing */
-    if (!waits_for_the_device && !blocking_copy_from_unknown && upload && recv && dl_ir_non_blocking(call) == 0) {
+    if (!waits_for_the_device && !blocking_copy_from_unknown && recv &&
+        flow_blocking_upload(call)) {
         bool from_host =
             recv->dev == DL_DEV_CPU && (flow_is_tensor(recv) || flow_is_module_like(recv));
         bool from_unknown = !recv->dev && (flow_is_tensor(recv) || recv->kind == DL_KIND_UNKNOWN);

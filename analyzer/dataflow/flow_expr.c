@@ -459,7 +459,7 @@ const DlValue *flow_binary_values(Flow *F, const DlExpr *e, const DlExpr *const 
         bool matmul = e->name && flow_streq(e->name, "@");
         if (numbers_else && (one_dim == 1 || (one_dim > 1 && !matmul))) r->flags |= DL_VF_ONE_DIM;
         if (dl_value_on_kernel_device(r)) /* a @ b on the GPU */
-            flow_device_work(F, e, !(e->name && flow_streq(e->name, "@")));
+            flow_device_work(F, e, !matmul);
         return r;
     }
     if (all_scalar) return flow_mk(F, DL_KIND_SCALAR);

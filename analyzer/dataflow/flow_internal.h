@@ -164,6 +164,8 @@ bool flow_name_says_device(Flow *F, const char *s);
 /* A device named as what an object is on (`tensor.device`, `self.x.device`): the length of the
  * object's name (`tensor`); 0 for any other name. */
 size_t flow_device_owner_length(const char *dev_name);
+/* `x.cuda()`, `x.to(device)` without non_blocking=True: a copy that, from the host, waits. */
+bool flow_blocking_upload(const DlExpr *call);
 bool flow_name_says_loader(const char *s);
 DlValue *flow_named_device(Flow *F, const char *name, DlSpan span);
 /* `torch.cuda.is_available()`, and a conjunction with it (`use_cuda = not args.no_cuda and

@@ -137,20 +137,20 @@ static const DlValue *device_chosen_at_run_time(DlArena *arena, const char *key,
     return d;
 }
 
-/* into = join(into, other). Keys bound on one side only keep that side's value: reading an
- * unbound name would raise anyway. */
 /* Pending device work on two paths: what may be pending on either. Work queued before a loop
  * and not waited for on one path stays so marked (the join of values keeps a flag only where
  * both paths have it): the loop's body did not wait on every path. */
 static const DlValue *join_pending_work(DlArena *arena, const DlValue *a, const DlValue *b) {
     const DlValue *j = dl_value_join(arena, a, b);
-    if (!((a->flags | b->flags) & DL_VF_QUEUED_BEFORE_LOOP) || (j->flags & DL_VF_QUEUED_BEFORE_LOOP))
-        return j;
+    bool either = (a->flags | b->flags) & DL_VF_QUEUED_BEFORE_LOOP;
+    if (!either || (j->flags & DL_VF_QUEUED_BEFORE_LOOP)) return j;
     DlValue *marked = dl_value_copy(arena, j);
     marked->flags |= DL_VF_QUEUED_BEFORE_LOOP;
     return marked;
 }
 
+/* into = join(into, other). Keys bound on one side only keep that side's value: reading an
+ * unbound name would raise anyway. */
 void flow_state_join(DlArena *arena, DlFlowState *into, const DlFlowState *other) {
     if (other->dead) return;
     if (into->dead) {

@@ -297,11 +297,10 @@ static uint32_t leaf_classes_named(const DlFileFacts *leaf, const char *name,
     return count;
 }
 
-/* Is `path` in the folder `dir` (of `dir_len` bytes, without its slash)? */
-static bool in_folder(const char *path, const char *dir, size_t dir_len) {
+/* The length of `path`'s folder, without its last slash (0 for a bare file name). */
+static size_t folder_length(const char *path) {
     const char *slash = strrchr(path, '/');
-    size_t len = slash ? (size_t)(slash - path) : 0;
-    return len == dir_len && strncmp(path, dir, dir_len) == 0;
+    return slash ? (size_t)(slash - path) : 0;
 }
 
 /* "model.Net" -> the entry Net of the file whose module name is "model"; "Net" -> this file's;
@@ -337,15 +336,15 @@ static const void *find_named(const DlProject *p, const DlFileFacts *from,
      * own folder's, as Python puts the script's folder first on its path */
     const char *from_path = from && from->module && from->module->source
                                 ? from->module->source->path : NULL;
-    const char *from_slash = from_path ? strrchr(from_path, '/') : NULL;
-    size_t from_dir_len = from_slash ? (size_t)(from_slash - from_path) : 0;
+    size_t from_dir_len = from_path ? folder_length(from_path) : 0;
     int64_t found = -1;
     for (uint32_t i = first; i < first + count; i++)
         if (strlen(entries[i].module) == mlen &&
             strncmp(entries[i].module, module_start, mlen) == 0) {
             const DlModuleIR *m = p->files[entries[i].file].module;
             bool sibling = from_path && m && m->source &&
-                           in_folder(m->source->path, from_path, from_dir_len);
+                           folder_length(m->source->path) == from_dir_len &&
+                           strncmp(m->source->path, from_path, from_dir_len) == 0;
             if (found < 0 || sibling) found = i;
             if (sibling || !from_path) break;
         }
@@ -888,7 +887,7 @@ static bool may_hold_a_module(const DlAttr *attrs, uint32_t n, const char *name)
  * moves a submodule it holds (`if self.use_gpu: self.net.to(self.gpu_ids[0])`, in a method
  * __init__ calls: mmgeneration's LPIPS). */
 static bool moves_itself_on_some_path(const DlClass *c, const DlBlock *b, const DlAttr *attrs,
-                                      uint32_t n, int depth) {
+                                      uint32_t n, bool in_a_method, int depth) {
     if (depth > 64) return false;
     for (uint32_t i = 0; i < b->count; i++) {
         const DlStmt *s = b->items[i];
@@ -901,14 +900,14 @@ static bool moves_itself_on_some_path(const DlClass *c, const DlBlock *b, const 
         }
         /* `self.init_net(...)`: a method of the class, looked into (one call deep) */
         if (v && v->kind == DL_EX_CALL && v->object && v->object->kind == DL_EX_ATTR &&
-            dl_ir_is_self(v->object->object) && depth < 8)
+            dl_ir_is_self(v->object->object) && !in_a_method)
             for (uint32_t m = 0; m < c->method_count; m++)
                 if (strcmp(c->methods[m]->name, v->object->name) == 0 &&
-                    moves_itself_on_some_path(c, &c->methods[m]->body, attrs, n, depth + 8))
+                    moves_itself_on_some_path(c, &c->methods[m]->body, attrs, n, true, depth + 1))
                     return true;
         const DlBlock *inner;
         for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            if (moves_itself_on_some_path(c, inner, attrs, n, depth + 1)) return true;
+            if (moves_itself_on_some_path(c, inner, attrs, n, in_a_method, depth + 1)) return true;
     }
     return false;
 }
@@ -1217,7 +1216,7 @@ static void class_attributes(DlProject *p, DlFileFacts *f, DlClassInfo *c,
      * given a device): the module moves itself, where its constructor's arguments say */
     const DlValue *self = dl_flow_lookup(st, "self");
     bool moved = (self && (self->flags & DL_VF_MOVED)) ||
-                 moves_itself_on_some_path(c->cls, &init->fn->body, attrs, n, 0);
+                 moves_itself_on_some_path(c->cls, &init->fn->body, attrs, n, false, 0);
     bool unknown_are_data = unknown_attrs_are_data(c, attrs, n);
     moved = moved || forward_follows_its_input(c, attrs, n, unknown_are_data);
     for (uint32_t k = 0; k < n && !moved; k++)
