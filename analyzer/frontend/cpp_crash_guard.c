@@ -56,11 +56,7 @@ static void skip_space(Lexer *x) {
 
 /* Past a quoted literal whose opening quote is at p; an unterminated one ends with its line. */
 static void skip_quoted(Lexer *x) {
-    char q = *x->p++;
-    while (x->p < x->end && *x->p != q && !line_end(x, x->p))
-        x->p += *x->p == '\\' ? 2 : 1;
-    if (x->p < x->end && *x->p == q) x->p++;
-    if (x->p > x->end) x->p = x->end;
+    x->p = dl_cpp_literal_end(x->p, x->end);
 }
 
 /* R"(...)", u8R"(...)", uR, UR, LR. */

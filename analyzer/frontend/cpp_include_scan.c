@@ -506,6 +506,14 @@ static char *directive_text(const char *p, const char *eol, size_t *len) {
     return out;
 }
 
+/* The line ends (\n, \r\n, a lone \r) in [p, end). */
+static unsigned line_ends(const char *p, const char *end) {
+    unsigned n = 0;
+    for (; p < end; p++)
+        if (*p == '\n' || (*p == '\r' && !(p + 1 < end && p[1] == '\n'))) n++;
+    return n;
+}
+
 static void free_includes(IncludeVec *v) {
     for (size_t i = 0; i < v->len; i++) free(v->items[i].name);
     free(v->items);
@@ -559,7 +567,9 @@ static bool collect_includes(const char *text, size_t len, unsigned defined, Inc
                  * of the file, as the compiler reads it): the scan does not follow that */
                 if (p[0] == 'R' && p + 1 < eol && p[1] == '"') return false;
                 if (*p == '"' || *p == '\'') {
-                    p = dl_cpp_literal_end(p, eol);
+                    const char *after = dl_cpp_literal_end(p, eol);
+                    line += line_ends(p, after); /* lines spliced on inside it */
+                    p = after;
                 } else if (p[0] == '/' && p + 1 < eol && p[1] == '*' &&
                            (close = dl_cpp_block_comment_end(p, eol)) != NULL) {
                     for (; p < close; p++)
@@ -584,7 +594,9 @@ static bool collect_includes(const char *text, size_t len, unsigned defined, Inc
                 for (; p < raw; p++)
                     if (*p == '\n') line++;
             } else if (ch == '"' || (ch == '\'' && dl_cpp_starts_char_literal(text, p))) {
-                p = dl_cpp_literal_end(p, end);
+                const char *after = dl_cpp_literal_end(p, end);
+                line += line_ends(p, after); /* lines spliced on inside it */
+                p = after;
             } else {
                 if (ch == '(') parens++;
                 else if (ch == ')' && parens) parens--;

@@ -26,8 +26,11 @@ const char *dl_cpp_raw_string_end(const char *quote, const char *end) {
 const char *dl_cpp_literal_end(const char *quote, const char *end) {
     char q = *quote;
     const char *p = quote + 1;
-    for (; p < end && *p != q && *p != '\n' && *p != '\r'; p++)
-        if (*p == '\\' && p + 1 < end && p[1] != '\n' && p[1] != '\r') p++;
+    for (; p < end && *p != q && *p != '\n' && *p != '\r'; p++) {
+        if (*p != '\\' || p + 1 >= end) continue;
+        /* an escape, or a backslash that splices the next line on (\n, \r\n or a lone \r) */
+        p += p[1] == '\r' && p + 2 < end && p[2] == '\n' ? 2 : 1;
+    }
     return p < end && *p == q ? p + 1 : p;
 }
 

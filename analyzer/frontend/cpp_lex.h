@@ -12,7 +12,8 @@
 const char *dl_cpp_raw_string_end(const char *quote, const char *end);
 
 /* Past a string or character literal opening at `quote`: just past its closing quote or,
- * unterminated, at the end of its line. */
+ * unterminated, at the end of its line. A backslash at the end of a line splices the next one
+ * on, inside a literal too (`"usage: \` then `#include <x>` is one string, no directive). */
 const char *dl_cpp_literal_end(const char *quote, const char *end);
 
 /* Whether the `'` at `quote` (in `text`) starts a character literal rather than separating

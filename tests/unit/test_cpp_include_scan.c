@@ -130,6 +130,17 @@ Test(cpp_include_scan, literals_that_look_like_comments_or_includes, .init = set
                    "after_numbers.h", "main.cpp", 3);
 }
 
+Test(cpp_include_scan, a_string_spliced_over_a_directive, .init = setup_dir) {
+    /* a backslash at a line's end splices the next line into the string: no directive there
+     * (fuzz_cpp); the lines it took are still counted */
+    assert_nothing_missing("const char *usage = \"usage: infer\\\n#include <in_string.h>\n");
+    assert_nothing_missing("const char *usage = \"usage: infer\\\r\n#include <in_string.h>\n");
+    assert_missing("const char *s = \"one\\\ntwo\\\rthree\";\n#include \"fourth_line.h\"\n",
+                   "fourth_line.h", "main.cpp", 4);
+    assert_missing("#define S \"one\\\ntwo\"\n#include \"third_line.h\"\n", "third_line.h",
+                   "main.cpp", 3);
+}
+
 Test(cpp_include_scan, an_include_between_parentheses_is_not_followed, .init = setup_dir) {
     /* in a function-like macro's arguments the compiler does not include it (fuzz_cpp found
      * this one: an unterminated TORCH_CHECK( before the #include) */
