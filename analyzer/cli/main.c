@@ -18,6 +18,9 @@
 #include "driver/check.h"
 #include "driver/fixing.h"
 #include "driver/settings.h"
+#ifdef DEVLINT_HAVE_CLANG
+#include "frontend/cpp_parse_guard.h"
+#endif
 #include "report/report.h"
 #include "rules/rule.h"
 
@@ -521,9 +524,13 @@ static int cmd_check(CliOptions *o) {
 
 int main(int argc, char **argv) {
     int first = 1;
-    /* subcommands with their own options (and their own --help) */
-    if (argc > 1 && strcmp(argv[1], "lsp") == 0) return dl_cmd_lsp(argc - 2, argv + 2);
+    /* subcommands with their own options (and their own --help); `run` checks through a child
+     * devlint and runs the user's program, whose environment stays the user's */
     if (argc > 1 && strcmp(argv[1], "run") == 0) return dl_cmd_run(argc - 2, argv + 2);
+#ifdef DEVLINT_HAVE_CLANG
+    dl_cpp_parse_guard_setup_process(); /* before any thread starts: it sets the environment */
+#endif
+    if (argc > 1 && strcmp(argv[1], "lsp") == 0) return dl_cmd_lsp(argc - 2, argv + 2);
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             fputs(usage_text, stdout);

@@ -20,6 +20,7 @@
 #include "frontend/cpp_includer.h"
 #include "frontend/cpp_launch_spacing.h"
 #include "frontend/cpp_missing_header.h"
+#include "frontend/cpp_parse_guard.h"
 #include "frontend/cpp_pch.h"
 #include "frontend/lower_common.h"
 
@@ -1936,6 +1937,24 @@ static void watch_missing_header(CXTranslationUnit tu, struct CXUnsavedFile *uns
     result->dep_count += n;
 }
 
+/* Code the compiler is known to crash on (cpp_crash_guard.h), in the file or the header it is
+ * checked for: the reason in result->error. DEVLINT_CPP_CRASH_GUARD=0 hands such code to the
+ * compiler, whose crash the parse guard then catches (cpp_parse_guard.h; its tests). */
+static bool crashing_code(const DlSource *main_src, const DlSource *header,
+                          DlParseResult *result) {
+    const char *off = getenv("DEVLINT_CPP_CRASH_GUARD");
+    if (off && strcmp(off, "0") == 0) return false;
+    DlCppCrashSite crash;
+    if (!dl_cpp_crashing_code(main_src->text, main_src->len, &crash) &&
+        !(header && dl_cpp_crashing_code(header->text, header->len, &crash)))
+        return false;
+    result->error = dl_xasprintf("line %u, column %u: %s is a syntax error on which the C++ "
+                                 "parser recurses until it crashes; fix it and devlint can "
+                                 "check the file",
+                                 crash.line, crash.column, crash.what);
+    return true;
+}
+
 /* A header that is in none of the directories the compiler could search, found from the
  * #include lines before the compiler runs (cpp_include_scan.h): the failure the parse would end
  * in, without the seconds it takes, cached like it (watch_missing_header) with the headers the
@@ -2003,14 +2022,7 @@ static DlParseResult parse_and_lower(const DlSource *src, DlArena *arena,
         free(cache);
         goto out;
     }
-    DlCppCrashSite crash;
-    if (dl_cpp_crashing_code(main_src->text, main_src->len, &crash) ||
-        (includer && dl_cpp_crashing_code(src->text, src->len, &crash))) { /* cpp_crash_guard.h */
-        if (asprintf(&result.error,
-                     "line %u, column %u: %s is a syntax error on which the C++ parser "
-                     "recurses until it crashes; fix it and devlint can check the file",
-                     crash.line, crash.column, crash.what) < 0)
-            abort();
+    if (crashing_code(main_src, includer ? src : NULL, &result)) {
         free(cache);
         goto out;
     }
@@ -2043,15 +2055,22 @@ static DlParseResult parse_and_lower(const DlSource *src, DlArena *arena,
      * function bodies, and in CUDA mode no deferred host/device diagnostics, which deserialise
      * every function the PCH recorded for them (half the parse of a .cu file) */
     unsigned parse_options = CXTranslationUnit_KeepGoing | CXTranslationUnit_Incomplete;
+    const char *crash = NULL; /* cpp_parse_guard.h */
     enum CXErrorCode rc =
-        clang_parseTranslationUnit2(index, unsaved[0].Filename, args.items, (int)args.len,
-                                    unsaved, unsaved_count, parse_options, &tu);
-    if (rc != CXError_Success && pch) {
+        dl_cpp_parse_guarded(index, unsaved[0].Filename, args.items, (int)args.len, unsaved,
+                             unsaved_count, parse_options, &tu, &crash);
+    if (rc != CXError_Success && rc != CXError_Crashed && pch) {
         /* the PCH went stale under us (a header changed, another process evicted it): parse
          * without it */
         args.len -= 2;
-        rc = clang_parseTranslationUnit2(index, unsaved[0].Filename, args.items, (int)args.len,
-                                         unsaved, unsaved_count, parse_options, &tu);
+        rc = dl_cpp_parse_guarded(index, unsaved[0].Filename, args.items, (int)args.len,
+                                  unsaved, unsaved_count, parse_options, &tu, &crash);
+    }
+    if (rc == CXError_Crashed && crash) {
+        result.error = dl_xasprintf("the C++ compiler devlint embeds (libclang) crashed on this "
+                                    "file: %s; devlint could not check it",
+                                    crash);
+        goto out;
     }
     if (rc != CXError_Success || !tu) {
         if (asprintf(&result.error, "the C++ parser could not read this file (libclang error %d)",

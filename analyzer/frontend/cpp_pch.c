@@ -25,6 +25,7 @@
 #include "core/hash.h"
 #include "core/stat_memo.h"
 #include "core/vec.h"
+#include "frontend/cpp_parse_guard.h"
 
 typedef DL_VEC(char) CharVec;
 
@@ -803,11 +804,11 @@ static char *build(CXIndex index, const DlCompileCommand *cmd, const char *prelu
         dl_vec_push(&args, "c++-header");
     }
     CXTranslationUnit tu = NULL;
-    enum CXErrorCode rc = clang_parseTranslationUnit2(
+    enum CXErrorCode rc = dl_cpp_parse_guarded(
         index, p->header, args.items, (int)args.len, NULL, 0,
         CXTranslationUnit_ForSerialization | CXTranslationUnit_Incomplete |
             CXTranslationUnit_SkipFunctionBodies,
-        &tu);
+        &tu, NULL);
     dl_vec_free(&args);
     if (rc != CXError_Success || !tu)
         return dl_xasprintf("%s: libclang could not parse the headers to precompile (error %d)",

@@ -624,9 +624,11 @@ class CppMissingHeaders(CliTestCase):
 
 class CppCompilerCrash(CliTestCase):
     """clang recurses until it overflows its stack on a member access with no name after a class
-    template (`std::vector.<int> out;`), and libclang cannot recover from that: the file is
-    reported as unreadable before the compiler runs (frontend/cpp_crash_guard.h), and the other
-    files are still checked."""
+    template (`std::vector.<int> out;`), and libclang's own recovery cannot catch that: the file
+    is reported as unreadable before the compiler runs (frontend/cpp_crash_guard.h), and the
+    other files are still checked. Shapes the pre-check does not know are caught when the
+    compiler crashes (frontend/cpp_parse_guard.h): DEVLINT_CPP_CRASH_GUARD=0 turns the pre-check
+    off to show it."""
 
     def setUp(self):
         super().setUp()
@@ -645,6 +647,17 @@ class CppCompilerCrash(CliTestCase):
                       "name after it", proc.stderr)
         self.assertIn("ext/fine.cpp:3:3: DL101", proc.stdout)
         self.assertIn("bug.py:", proc.stdout)
+
+    def test_a_crash_of_the_compiler_costs_only_its_file(self):
+        for jobs in ("1", "2"):
+            proc = self.run_cli("--no-cache", "-j", jobs, "ext", "bug.py",
+                                env={"DEVLINT_CPP_CRASH_GUARD": "0"})
+            self.assertExit(proc, 1)
+            self.assertIn("devlint: error: ext/typo.cpp: the C++ compiler devlint embeds "
+                          "(libclang) crashed on this file: its parser ran out of stack; devlint "
+                          "could not check it", proc.stderr)
+            self.assertIn("ext/fine.cpp:3:3: DL101", proc.stdout)
+            self.assertIn("bug.py:", proc.stdout)
 
 
 class Selection(CliTestCase):
