@@ -20,7 +20,7 @@
  *
  * A crash of the compiler is caught by the parse guard (frontend/cpp_parse_guard.h) and is a
  * per-file error; what the crashed parse allocated stays allocated (a deep recursion's worth,
- * about 15 MB a crash under ASan), so inputs the crash pre-check (frontend/cpp_crash_guard.h)
+ * about 18 MB a crash under ASan), so inputs the crash pre-check (frontend/cpp_crash_guard.h)
  * refuses are not compiled in fuzzing sessions, only in fuzz.regress.cpp.compiled, which
  * replays the regression cases with the pre-check off. */
 #define _GNU_SOURCE /* memmem */

@@ -15,7 +15,7 @@
  * the handler that was there before (the default one: a crash, or a sanitizer's report).
  *
  * What the compiler had allocated in a parse that crashed is not freed (as with libclang's own
- * recovery). */
+ * recovery): a recursion's worth, about 45 MB a crash (40 copies of one such file: 1.9 GB). */
 #ifndef DL_FRONTEND_CPP_PARSE_GUARD_H
 #define DL_FRONTEND_CPP_PARSE_GUARD_H
 #include <stdbool.h>
