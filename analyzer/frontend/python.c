@@ -173,6 +173,12 @@ static const char *text_of(Lower *L, TSNode n) {
     return intern_text(L, n, false);
 }
 
+/* Whether the code lowered so far names `name` (a name, an attribute, an import), not only a
+ * comment or a string: the text is searched first, the interner only where it is there. */
+static bool names_in_code(const Lower *L, const DlSource *src, const char *name) {
+    return dl_source_mentions(src, name) && dl_interner_contains(&L->names, name);
+}
+
 /* A name the file reads (a variable, an attribute, an imported name): the project's summaries
  * are computed only for functions some file names this way. */
 static const char *referenced_text_of(Lower *L, TSNode n) {
@@ -1166,9 +1172,10 @@ DlParseResult dl_python_parse(const DlSource *src, DlArena *arena, bool lower,
         L.module->classes =
             (DlClass **)dl_ptrvec_finish(L.arena, &L.classes, &L.module->class_count);
         /* also the legacy `torch.set_default_tensor_type('torch.cuda.FloatTensor')` (ssd.pytorch's
-         * demo, under `if torch.cuda.is_available():`) */
-        L.module->sets_default_device = dl_source_mentions(src, "set_default_device") ||
-                                        dl_source_mentions(src, "set_default_tensor_type");
+         * demo, under `if torch.cuda.is_available():`); named in the code, not in a comment or a
+         * string (the interner holds the names the code uses) */
+        L.module->sets_default_device = names_in_code(&L, src, "set_default_device") ||
+                                        names_in_code(&L, src, "set_default_tensor_type");
         L.module->mentions_devices =
             mentions_devices ? *mentions_devices : dl_python_mentions_devices(src);
     }
