@@ -38,6 +38,9 @@ static const char doc[] =
     "  model.module`): built to load a checkpoint whose keys start with `module.`, it never\n"
     "  scatters a batch;\n"
     "- one device given (`device_ids=[0]`): the wrapper then calls the module itself;\n"
+    "- where there is no GPU (the else of `if torch.cuda.is_available():`, the body of `if not\n"
+    "  torch.cuda.is_available():`): the wrapper has no devices and calls the module itself,\n"
+    "  kept so that `.module` works on both paths;\n"
     "- a wrapper rebuilt around a converted module under `if isinstance(module,\n"
     "  nn.DataParallel):` (sync_batchnorm's `convert_model`): the caller chose it, and is\n"
     "  reported there.\n";
@@ -257,6 +260,10 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
      * mmdet test script) */
     const DlArg *ids = dl_ir_keyword(fact->call, "device_ids");
     if (ids && ids->value->kind == DL_EX_LIST && ids->value->item_count == 1) return;
+    /* in the else of `if torch.cuda.is_available():`: without a GPU, DataParallel has no
+     * devices and calls the module as it is (kept so `.module` works on both paths:
+     * pytorch-retinanet) */
+    if (fact->without_cuda) return;
     const DlFunction *fn = fact->place->function;
     if (fn && rewraps_a_data_parallel(&fn->body, fact->call->span, 0)) return;
     dl_report_finding(ctx, &dl_rule_DL205, fact->call->span, fact->call->span,

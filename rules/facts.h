@@ -77,6 +77,8 @@ struct DlCallFact {
                                      device (`torch.zeros(n, device)`) */
     bool immediately_moved;       /* the result is the receiver of .to()/.cuda()/.cpu():
                                      `torch.ones(n).cuda()` */
+    bool without_cuda;            /* runs only without a GPU: in the else of `if
+                                     torch.cuda.is_available():`, the body of `if not ...` */
     const DlValue *const *arg_tensors; /* kernel launches (call->flags & DL_EXF_KERNEL_LAUNCH),
                                      parallel to call->args: the tensor whose memory argument i
                                      points into (`t.data_ptr<float>()`: t's value), else NULL */

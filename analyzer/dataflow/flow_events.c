@@ -649,6 +649,7 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
     fact.result = result;
     fact.target_device = flow_call_target_device(F, call, q, method, recv, argv);
     fact.immediately_moved = immediately_moved;
+    fact.without_cuda = F->without_cuda;
     fact.place = &F->place;
     if (q && flow_streq(q, "torch.load")) fact.device_in_scope = flow_device_in_scope(F);
     /* a device passed by position (`torch.zeros(n, device)`, `torch.zeros_like(x, device)`):
