@@ -46,8 +46,13 @@ static const char doc[] =
     "- the checkpoint was written by the same run: `torch.save(..., path)` (or a helper named\n"
     "  for saving, `utils.save_on_master(state, path)`) earlier in the same function with the\n"
     "  path written the same way, or from the same template (`'{}.pkl'.format(epoch)` saved,\n"
-    "  `'{}.pkl'.format(best_epoch)` loaded), and not bound anew since (the best epoch saved,\n"
-    "  then reloaded), or Lightning's `checkpoint_callback.best_model_path`;\n"
+    "  `'{}.pkl'.format(best_epoch)` loaded, or one path helper of the file's own,\n"
+    "  `get_checkpoint_path(epoch)` and `get_checkpoint_path(best_epoch)`), and not bound anew\n"
+    "  since (the best epoch saved, then reloaded), or Lightning's\n"
+    "  `checkpoint_callback.best_model_path`; a path held in a name counts as what the name was\n"
+    "  last bound to (`best_path = f'{run}/{best_epoch}.pt'`), and a template's save anywhere\n"
+    "  in the loop around the load counts, made by an earlier iteration (early stopping:\n"
+    "  `if stop: load(...) else: save(...)`);\n"
     "- the bytes are in memory, written by this process or a rank of the same job:\n"
     "  `torch.load(io.BytesIO(buf))` (not of `f.read()`), a name bound to an empty `BytesIO()`\n"
     "  in the function, a helper's parameter named `buffer`;\n"
@@ -143,12 +148,45 @@ static bool same_template(const char *a, const char *b) {
     return same;
 }
 
-/* Is `e` (a save's path) written as `want`, or from its template, or handed through a helper
- * of one argument (`make_path(path)`, which creates the folder and gives the path back:
- * pytorch-openai-transformer-lm)? */
+/* Is `name` a function of the file's own that makes a path from what it is given: a top-level
+ * def of one parameter, or a name bound to a lambda (tgn's `get_checkpoint_path = lambda
+ * epoch: f'./saved_checkpoints/{args.prefix}-{epoch}.pth'`)? */
+static bool path_template_helper(DlRuleContext *ctx, const char *name) {
+    const DlModuleIR *m = dl_rule_module(ctx);
+    for (uint32_t i = 0; i < m->function_count; i++) {
+        const DlFunction *f = m->functions[i];
+        if (!f->owner && !f->parent && f->param_count == 1 && strcmp(f->name, name) == 0)
+            return true;
+    }
+    for (uint32_t i = 0; i < m->body.count; i++) {
+        const DlStmt *s = m->body.items[i];
+        if (s->kind == DL_ST_ASSIGN && s->target_count == 1 &&
+            s->targets[0]->kind == DL_EX_NAME && strcmp(s->targets[0]->name, name) == 0 &&
+            s->value && s->value->kind == DL_EX_LAMBDA)
+            return true;
+    }
+    return false;
+}
+
+/* `want` is a call of the same path helper as `e`, with one argument: `get_checkpoint_path(
+ * epoch)` saved, `get_checkpoint_path(early_stopper.best_epoch)` loaded, as one template. */
+static bool same_helper_template(DlRuleContext *ctx, const DlExpr *e, const char *want) {
+    if (e->kind != DL_EX_CALL || e->arg_count != 1 || e->args[0].keyword || !e->object ||
+        e->object->kind != DL_EX_NAME)
+        return false;
+    size_t n = strlen(e->object->name);
+    return strncmp(want, e->object->name, n) == 0 && want[n] == '(' &&
+           !strchr(want + n + 1, ',') && path_template_helper(ctx, e->object->name);
+}
+
+/* Is `e` (a save's path) written as `want`, or from its template (or its helper's), or handed
+ * through a helper of one argument (`make_path(path)`, which creates the folder and gives the
+ * path back: pytorch-openai-transformer-lm)? */
 static bool path_matches(DlRuleContext *ctx, const DlExpr *e, const char *want) {
     const char *text = dl_rule_text(ctx, e->span);
-    if (strcmp(text, want) == 0 || same_template(text, want)) return true;
+    if (strcmp(text, want) == 0 || same_template(text, want) ||
+        same_helper_template(ctx, e, want))
+        return true;
     return e->kind == DL_EX_CALL && e->arg_count == 1 && !e->args[0].keyword &&
            strcmp(dl_rule_text(ctx, e->args[0].value->span), want) == 0;
 }
@@ -250,10 +288,44 @@ static bool reads_memory(DlRuleContext *ctx, const DlCallFact *fact) {
            dl_ir_span_mentions(src, scope, dl_arena_printf(arena, "%s = BytesIO()", from->name));
 }
 
+/* The end of the innermost loop of `b` (nested blocks too, not nested functions) around the
+ * byte `at`, or 0. */
+static uint32_t enclosing_loop_end(const DlBlock *b, uint32_t at, int depth) {
+    for (uint32_t i = 0; depth < 32 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->span.start > at || s->span.end <= at) continue;
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) return 0;
+        uint32_t inner_end = 0;
+        const DlBlock *inner;
+        for (uint32_t k = 0; !inner_end && (inner = dl_stmt_block(s, k)); k++)
+            inner_end = enclosing_loop_end(inner, at, depth + 1);
+        if (inner_end) return inner_end;
+        return s->kind == DL_ST_FOR || s->kind == DL_ST_WHILE ? s->span.end : 0;
+    }
+    return 0;
+}
+
+static const DlExpr *path_source(DlRuleContext *ctx, const DlCallFact *fact, const DlExpr *path);
+
+/* A path made from a template: an f-string with fields, `'...'.format(...)`, a call of a path
+ * helper of the file's own (path_template_helper). */
+static bool made_from_a_template(DlRuleContext *ctx, const DlExpr *e) {
+    if (e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_NAME)
+        return path_template_helper(ctx, e->object->name);
+    const char *text = dl_rule_text(ctx, e->span);
+    char *skeleton = fstring_skeleton(text);
+    bool fields = skeleton && strchr(skeleton, '{');
+    free(skeleton);
+    return fields || strstr(text, ".format(");
+}
+
 /* The checkpoint was written by this run, on this machine, so it loads where it was saved:
  * `torch.save(model.state_dict(), path)` earlier in the same function, `path` not bound anew
  * since (the best epoch kept, reloaded after training), or Lightning's
- * `checkpoint_callback.best_model_path`. */
+ * `checkpoint_callback.best_model_path`. In a loop, a save anywhere in it counts, made by an
+ * earlier iteration (early stopping: `if stop: load(path(best_epoch)) else: save(path(epoch))`);
+ * a path held in a name counts as what the name was bound to (`best_model_path =
+ * f'...{best_epoch}.pth'`). */
 static bool written_by_this_run(DlRuleContext *ctx, const DlCallFact *fact) {
     const DlExpr *path = dl_ir_positional(fact->call, 0);
     if (!path) return false;
@@ -261,11 +333,22 @@ static bool written_by_this_run(DlRuleContext *ctx, const DlCallFact *fact) {
         return true;
     const DlFunction *fn = fact->place->function;
     const DlBlock *body = fn ? &fn->body : &dl_rule_module(ctx)->body;
-    uint32_t last_save = 0, last_bind = 0;
-    const char *bound = NULL;
-    scan_saves(ctx, body, dl_rule_text(ctx, path->span), fact->call->span.start, &last_save,
-               &last_bind, &bound, 0);
-    return last_save && last_bind < last_save;
+    uint32_t loop_end = enclosing_loop_end(body, fact->call->span.start, 0);
+    const DlExpr *source = path_source(ctx, fact, path);
+    for (int pass = 0; pass < (source != path ? 2 : 1); pass++) {
+        const DlExpr *want = pass ? source : path;
+        /* past the load only for a path made from a template: a file read and written back
+         * under one name (`torch.save(torch.load(p), p)` in a loop over files) was not */
+        uint32_t before = loop_end > fact->call->span.start && made_from_a_template(ctx, want)
+                              ? loop_end
+                              : fact->call->span.start;
+        uint32_t last_save = 0, last_bind = 0;
+        const char *bound = NULL;
+        scan_saves(ctx, body, dl_rule_text(ctx, want->span), before, &last_save, &last_bind,
+                   &bound, 0);
+        if (last_save && last_bind < last_save) return true;
+    }
+    return false;
 }
 
 /* A statement of `b` before `before` moves `saved` (or a part of it) to the CPU in place:
