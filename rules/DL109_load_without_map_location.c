@@ -66,7 +66,8 @@ static const char doc[] =
     "- the file holds no tensors: settings by its name (`\"model_args.pth\"`,\n"
     "  `\"training_args.bin\"`), Hugging Face Trainer's scheduler, grad scaler and RNG states\n"
     "  (`\"scheduler.pt\"`, `\"scaler.pt\"`, `\"rng_state_{rank}.pth\"`), or a file name the same\n"
-    "  file saves a scheduler's or a grad scaler's `state_dict()` or the RNG states under.\n";
+    "  file saves a scheduler's or a grad scaler's `state_dict()` or the RNG states under; the\n"
+    "  name written out or held by a module-level constant (`SCHEDULER_NAME = \"scheduler.pt\"`).\n";
 
 /* `accelerator="gpu"` (or "cuda") written out: a Lightning trainer that needs a GPU. */
 static bool requires_a_gpu_accelerator(DlRuleContext *ctx) {
@@ -485,18 +486,36 @@ static bool written_from_the_cpu_here(DlRuleContext *ctx, const DlCallFact *fact
                     dl_rule_text(ctx, path->span), 0);
 }
 
+/* The string a module-level constant holds: `SCHEDULER_NAME = "scheduler.pt"` (Hugging Face
+ * Trainer's copies), bound once at the top of the file; NULL otherwise. */
+static const DlExpr *module_string_constant(DlRuleContext *ctx, const char *name) {
+    const DlBlock *body = &dl_rule_module(ctx)->body;
+    const DlExpr *found = NULL;
+    for (uint32_t i = 0; i < body->count; i++) {
+        const DlStmt *s = body->items[i];
+        if (s->kind != DL_ST_ASSIGN || s->target_count != 1 ||
+            s->targets[0]->kind != DL_EX_NAME || strcmp(s->targets[0]->name, name) != 0)
+            continue;
+        if (found || !s->value || s->value->kind != DL_EX_STRING) return NULL; /* bound twice */
+        found = s->value;
+    }
+    return found;
+}
+
 /* The last string literal written in `e` (`"scheduler.pt"` in `os.path.join(ckpt,
- * "scheduler.pt")`), or NULL. */
-static const DlExpr *last_literal(const DlExpr *e, int depth) {
+ * "scheduler.pt")`), or held by a module-level constant named there (`SCHEDULER_NAME`), or
+ * NULL. */
+static const DlExpr *last_literal(DlRuleContext *ctx, const DlExpr *e, int depth) {
     if (!e || depth > 8) return NULL;
     if (e->kind == DL_EX_STRING) return e;
+    if (e->kind == DL_EX_NAME) return module_string_constant(ctx, e->name);
     const DlExpr *found = NULL;
     for (uint32_t i = 0; i < e->arg_count; i++) {
-        const DlExpr *l = last_literal(e->args[i].value, depth + 1);
+        const DlExpr *l = last_literal(ctx, e->args[i].value, depth + 1);
         if (l) found = l;
     }
     for (uint32_t i = 0; i < e->item_count; i++) {
-        const DlExpr *l = last_literal(e->items[i], depth + 1);
+        const DlExpr *l = last_literal(ctx, e->items[i], depth + 1);
         if (l) found = l;
     }
     return found;
@@ -570,7 +589,7 @@ static bool holds_no_device_tensors(DlRuleContext *ctx, const DlExpr *obj, const
  * "scheduler.pt"))`, then `torch.load(os.path.join(checkpoint, "scheduler.pt"))`) */
 static bool saved_without_tensors_as(DlRuleContext *ctx, const DlExpr *obj, const DlExpr *path,
                                      const DlBlock *b, uint32_t i, const char *want) {
-    const DlExpr *lit = last_literal(path, 0);
+    const DlExpr *lit = last_literal(ctx, path, 0);
     return lit && strcmp(dl_rule_text(ctx, lit->span), want) == 0 &&
            holds_no_device_tensors(ctx, obj, b, i);
 }
@@ -580,7 +599,7 @@ static bool saved_without_tensors_as(DlRuleContext *ctx, const DlExpr *obj, cons
 static bool holds_no_tensors(DlRuleContext *ctx, const DlCallFact *fact) {
     const DlExpr *path = dl_ir_positional(fact->call, 0);
     if (!path) return false;
-    const DlExpr *lit = last_literal(path_source(ctx, fact, path), 0);
+    const DlExpr *lit = last_literal(ctx, path_source(ctx, fact, path), 0);
     if (!lit) return false;
     const char *name = dl_rule_text(ctx, lit->span);
     return names_a_file_without_tensors(name) ||

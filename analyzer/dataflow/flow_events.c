@@ -147,7 +147,8 @@ static void host_read_in_callee(Flow *F, const DlExpr *call, const char *q, cons
     const DlFunctionInfo *fi = project_callee(F, call, recv, method);
     if (!fi && q && !recv) fi = dl_project_find_function(F->env->project, F->env->file, q);
     if (!fi || !fi->host_read.end) return;
-    DlSyncFact fact = {call, call, flow_unknown(), "call", &F->place, fi->host_read, fi->module};
+    DlSyncFact fact = {call, call, flow_unknown(), "call", &F->place, fi->host_read, fi->module,
+                       false};
     dl_rule_dispatch_sync(F->env->report, &fact);
 }
 
@@ -364,6 +365,8 @@ bool flow_expr_invariant(Flow *F, const DlStmt *loop, const DlExpr *e, int depth
 void flow_sync(Flow *F, const DlExpr *site, const DlExpr *tensor, const DlValue *v,
                const char *how) {
     /* the host waits for the device whenever it reads a tensor's value (wherever it lives) */
+    const Binding *work = flow_state_find(F->st, "<device-work>");
+    bool nothing_pending = !work || !work->value;
     if (flow_is_tensor(v) || v->kind == DL_KIND_UNKNOWN)
         flow_state_set(F->st, "<device-work>", NULL);
     if (!flow_is_tensor(v) || !dl_value_on_device(v)) return;
@@ -376,7 +379,7 @@ void flow_sync(Flow *F, const DlExpr *site, const DlExpr *tensor, const DlValue 
         (flow_streq(how, "item") || flow_streq(how, "tolist") || flow_streq(how, "cpu")))
         *first = site->span;
     if (!flow_reporter(F)) return;
-    DlSyncFact fact = {site, tensor, v, how, &F->place, {0}, NULL};
+    DlSyncFact fact = {site, tensor, v, how, &F->place, {0}, NULL, nothing_pending};
     dl_rule_dispatch_sync(F->env->report, &fact);
 }
 
@@ -617,6 +620,8 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
     if (!waits_for_the_device && q && call->arg_count && !call->args[0].keyword &&
         dl_value_on_kernel_device(result) && dl_torch_factory_data_arguments(q) == 1)
         waits_for_the_device = host_data(call->args[0].value, argv[0]);
+    if (flow_is_synchronize(q, method) && F->place.batch_loop && F->place.every_iteration)
+        F->place.synchronized = true;
     if (q && flow_is_clock(q))
         result = flow_clock_read(F, call);
     else if (flow_is_synchronize(q, method) || waits_for_the_device)
