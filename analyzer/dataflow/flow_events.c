@@ -510,11 +510,14 @@ static void flow_launch_tensors(Flow *F, const DlExpr *call, DlCallFact *fact) {
     fact->arg_tensor_exprs = exprs;
 }
 
-/* Data on the host: written out (`[i // 128 for i in range(n)]`, `(h, w)`, `3.0`) or held in a
- * value known not to be a tensor. */
+/* Data on the host: written out (`[i // 128 for i in range(n)]`, `(h, w)`, `3.0`), a size
+ * (`scores.shape[1]`: trlx's `max_len`), or held in a value known not to be a tensor. */
 static bool host_data(const DlExpr *data, const DlValue *v) {
     DlExprKind k = data->kind;
     if (k == DL_EX_LIST || k == DL_EX_TUPLE || k == DL_EX_NUMBER || k == DL_EX_COMP) return true;
+    if (k == DL_EX_SUBSCRIPT && data->object && data->object->kind == DL_EX_ATTR &&
+        data->object->name && strcmp(data->object->name, "shape") == 0)
+        return true;
     /* `[50256] + seq`: a list written out, extended (pplm's token ids) */
     if (k == DL_EX_BINOP && data->name && strcmp(data->name, "+") == 0 && data->item_count == 2 &&
         (data->items[0]->kind == DL_EX_LIST || data->items[1]->kind == DL_EX_LIST))
