@@ -72,7 +72,7 @@ static const char doc[] =
     "- the factory is inside `with torch.cuda.device(i):` (DL110 reports it);\n"
     "- the meeting is in the `else` of `if torch.cuda.is_available():` (or the body of `if not\n"
     "  torch.cuda.is_available():`), which runs only where the module and the device are the\n"
-    "  CPU;\n"
+    "  CPU, and where nothing is on CUDA (a tensor moved under an earlier check was not moved);\n"
     "- everything stays on the CPU, or the other operand's device is unknown.\n";
 
 /* Whether the factory called in `call_text` takes no `device=` (dl_torch_factory_takes_no_device:

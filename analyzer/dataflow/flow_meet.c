@@ -51,7 +51,7 @@ void flow_meet(Flow *F, const DlExpr *site, const DlOperand *ops, uint32_t n, in
             cpu = true;
         else if (dl_value_on_device(v) && v->kind != DL_KIND_LOSS &&
                  (v->dev != DL_DEV_MODULE || module_device) &&
-                 (!F->without_cuda || v->dev == DL_DEV_CUDA || on_a_named_accelerator(v)))
+                 (!F->without_cuda || on_a_named_accelerator(v)))
             dev = true;
     }
     if ((!cpu || !dev) && !flow_devices_conflict(ops, n)) return;
