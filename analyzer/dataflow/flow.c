@@ -641,7 +641,9 @@ void flow_exec_with(Flow *F, const DlStmt *s) {
 
 void flow_exec_try(Flow *F, const DlStmt *s) {
     DlFlowState *before = flow_state_copy(F->st);
+    F->try_depth++;
     flow_exec_block(F, &s->parts->body);
+    F->try_depth--;
     flow_exec_block(F, &s->parts->orelse);
     DlFlowState *after = F->st;
     for (uint32_t i = 0; i < s->parts->handler_count; i++) {

@@ -539,7 +539,9 @@ const DlValue *flow_eval_inner(Flow *F, const DlExpr *e) {
         const DlValue *a = flow_eval(F, e->items[0]);
         flow_sync(F, e->items[0], e->items[0], a, "bool"); /* `t and ...` tests t */
         if (flow_is_tensor(a) && dl_value_on_device(a)) F->operand_tested = e;
+        bool cuda_checked = F->place.cuda_checked; /* `use_gpu and net.cuda()` may not run */
         const DlValue *b = flow_eval(F, e->items[1]);
+        F->place.cuda_checked = cuda_checked;
         if (e->name && flow_streq(e->name, "and") &&
             (flow_says_cuda_available(a) || flow_says_cuda_available(b)))
             return flow_says_cuda_available(a) ? a : b; /* `x and torch.cuda.is_available()` */

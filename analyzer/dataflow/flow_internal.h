@@ -98,6 +98,7 @@ typedef struct Flow {
     const DlExpr *move_receiver; /* the receiver of the .to()/.cuda() being evaluated */
     const char *comp_names[16];  /* variables of the comprehensions being evaluated */
     int comp_count;
+    int try_depth;               /* in the body of a `try:` (whose handlers may catch a failure) */
     /* dl_project_import answers, by the address of the name asked (names are interned per
      * file): a function reads the same few imported names (torch, nn, F) over and over, and
      * each question scans the file's imports (see flow_import) */
