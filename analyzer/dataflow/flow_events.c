@@ -361,6 +361,16 @@ bool flow_expr_invariant(Flow *F, const DlStmt *loop, const DlExpr *e, int depth
     }
 }
 
+/* `model = nn.DataParallel(model).cuda()` run whatever the machine (not in a branch, a
+ * conditional expression, after `and` or in a try): without a GPU it fails there, so what
+ * follows runs only with one, as after `assert torch.cuda.is_available()` (ActionCLIP's test
+ * script, rethinking-network-pruning's `model.cuda()`). */
+void flow_note_gpu_required(Flow *F, const char *method, const DlValue *recv) {
+    if (flow_streq(method, "cuda") && !F->try_depth && !F->comp_count &&
+        (flow_is_tensor(recv) || flow_is_module_like(recv) || recv->kind == DL_KIND_UNKNOWN))
+        F->place.cuda_checked = true;
+}
+
 /* Host syncs: reading a device tensor's value on the CPU. */
 void flow_sync(Flow *F, const DlExpr *site, const DlExpr *tensor, const DlValue *v,
                const char *how) {
@@ -625,12 +635,7 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
         waits_for_the_device = host_data(call->args[0].value, argv[0]);
     if (flow_is_synchronize(q, method) && F->place.batch_loop && F->place.every_iteration)
         F->place.synchronized = true;
-    /* `model = nn.DataParallel(model).cuda()` run whatever the machine (not in a branch, a
-     * conditional expression or a try): without a GPU it fails there, so what follows runs
-     * only with one, as after `assert torch.cuda.is_available()` (ActionCLIP's test script) */
-    if (method && recv && flow_streq(method, "cuda") && !F->try_depth && !F->comp_count &&
-        (flow_is_tensor(recv) || flow_is_module_like(recv)))
-        F->place.cuda_checked = true;
+    if (method && recv) flow_note_gpu_required(F, method, recv);
     if (q && flow_is_clock(q))
         result = flow_clock_read(F, call);
     else if (flow_is_synchronize(q, method) || waits_for_the_device)
