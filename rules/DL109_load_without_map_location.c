@@ -54,7 +54,9 @@ static const char doc[] =
     "  `checkpoint_callback.best_model_path`; a path held in a name counts as what the name was\n"
     "  last bound to (`best_path = f'{run}/{best_epoch}.pt'`), and a template's save anywhere\n"
     "  in the loop around the load counts, made by an earlier iteration (early stopping:\n"
-    "  `if stop: load(...) else: save(...)`);\n"
+    "  `if stop: load(...) else: save(...)`); so does a save helper handed the folder the load\n"
+    "  joins a name onto (`save_checkpoint(model, optimizer, epoch, args.save)`, then\n"
+    "  `torch.load(os.path.join(args.save, 'model.pt'))`), before the load or in its loop;\n"
     "- the bytes are in memory, written by this process or a rank of the same job:\n"
     "  `torch.load(io.BytesIO(buf))` (not of `f.read()`), a name bound to an empty `BytesIO()`\n"
     "  in the function, a helper's parameter named `buffer`;\n"
@@ -310,6 +312,35 @@ static uint32_t enclosing_loop_end(const DlBlock *b, uint32_t at, int depth) {
 
 static const DlExpr *path_source(DlRuleContext *ctx, const DlCallFact *fact, const DlExpr *path);
 
+/* The folder of `os.path.join(folder, "name")` (its first argument's text, when a string
+ * literal follows it), or NULL. */
+static const char *joined_folder(DlRuleContext *ctx, const DlExpr *e) {
+    if (e->kind != DL_EX_CALL || e->arg_count != 2 || e->args[0].keyword ||
+        e->args[1].value->kind != DL_EX_STRING || !e->object)
+        return NULL;
+    const char *callee = dl_ir_dotted(dl_rule_arena(ctx), e->object);
+    if (!callee || (strcmp(callee, "os.path.join") != 0 && strcmp(callee, "osp.join") != 0))
+        return NULL;
+    return dl_rule_text(ctx, e->args[0].value->span);
+}
+
+/* A statement of `b` (nested blocks too, not nested functions) that starts before `before`
+ * calls a save helper (is_save_helper) with `folder` as an argument after its first. */
+static bool helper_saves_into(DlRuleContext *ctx, const DlBlock *b, const char *folder,
+                              uint32_t before, int depth) {
+    for (uint32_t i = 0; depth < 32 && i < b->count && b->items[i]->span.start < before; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        const DlExpr *call = s->kind == DL_ST_EXPR ? s->value : NULL;
+        for (uint32_t a = 1; is_save_helper(call) && a < call->arg_count; a++)
+            if (strcmp(dl_rule_text(ctx, call->args[a].value->span), folder) == 0) return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (helper_saves_into(ctx, inner, folder, before, depth + 1)) return true;
+    }
+    return false;
+}
+
 /* A path made from a template: an f-string with fields, `'...'.format(...)`, a call of a path
  * helper of the file's own (path_template_helper). */
 static bool made_from_a_template(DlRuleContext *ctx, const DlExpr *e) {
@@ -350,6 +381,12 @@ static bool written_by_this_run(DlRuleContext *ctx, const DlCallFact *fact) {
         scan_saves(ctx, body, dl_rule_text(ctx, want->span), before, &last_save, &last_bind,
                    &bound, 0);
         if (last_save && last_bind < last_save) return true;
+        /* `torch.load(os.path.join(args.save, 'model.pt'))` after (or in the loop of) a save
+         * helper handed the folder: `save_checkpoint(model, optimizer, epoch, args.save)`,
+         * which joins its file names onto it (darts) */
+        const char *folder = joined_folder(ctx, want);
+        uint32_t until = loop_end > fact->call->span.start ? loop_end : fact->call->span.start;
+        if (folder && helper_saves_into(ctx, body, folder, until, 0)) return true;
     }
     return false;
 }
