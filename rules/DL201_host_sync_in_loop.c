@@ -49,9 +49,10 @@ static const char doc[] =
     "  the simulator reads it on the host every step;\n"
     "- after a library model's `generate()` in the same iteration (per-sample decoding, Hugging\n"
     "  Face's): its decoding loop already asks the host after every token;\n"
-    "- after `torch.cuda.synchronize()` in the same iteration, with no device work queued\n"
-    "  since: the loop waits every step by its own choice (to time it), and the read only\n"
-    "  copies finished values;\n"
+    "- when no device work was queued since the host last waited for the device: an earlier\n"
+    "  read of the same iteration (`loss.item()`, then `acc.item()`: one finding, at the read\n"
+    "  that waits) or `torch.cuda.synchronize()` (a loop that waits every step by its own\n"
+    "  choice, to time it); the read only copies finished values;\n"
     "- `.detach()`, arithmetic and accumulation on the device (no sync);\n"
     "- `if \"mask\" in batch:`, `if x is None:`, `if out == None:`: membership and identity\n"
     "  tests, and comparisons with None, give a Python bool without reading the device;\n"
@@ -63,9 +64,9 @@ static void on_sync(DlRuleContext *ctx, const DlSyncFact *fact) {
     if (!fact->place->batch_loop || !fact->place->every_iteration) return;
     if (fact->place->steps_environment) return; /* the action must reach the simulator */
     if (fact->place->generated) return; /* per-sample decoding: it waited every token */
-    /* the loop synchronizes every step itself, and nothing was queued since: the read adds no
-     * wait (BiSeNet's timed training loop) */
-    if (fact->place->synchronized && fact->nothing_pending) return;
+    /* nothing was queued since the host last waited (an earlier read of this iteration, a
+     * `torch.cuda.synchronize()`: BiSeNet's timed loop): the read adds no wait of its own */
+    if (fact->nothing_pending) return;
     if (strcmp(fact->how, "numpy") == 0 || strchr(fact->how, '.')) return; /* DL108's */
     DlArena *arena = dl_rule_arena(ctx);
     if (strcmp(fact->how, "call") == 0) {

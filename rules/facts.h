@@ -53,8 +53,6 @@ struct DlPlace {
     bool generated;              /* a library model's `generate()` ran earlier in this iteration
                                     of batch_loop: its decoding loop asks the host after every
                                     token, so a read after it adds no wait of note (DL201) */
-    bool synchronized;           /* `torch.cuda.synchronize()` ran earlier in this iteration of
-                                    batch_loop (not in a branch): it waits every step itself */
     const DlExpr *cuda_context;  /* `torch.cuda.device(i)` of an enclosing `with`, or NULL */
     bool in_worker;              /* Dataset.__getitem__ / collate_fn run by DataLoader workers */
     bool cuda_checked;           /* in the branch of `if torch.cuda.is_available():` (or of a
@@ -100,8 +98,9 @@ struct DlSyncFact {
     const DlPlace *place;
     DlSpan callee_read;             /* "call": that read, in the function called */
     const DlModuleIR *callee_home;  /* ... and its file */
-    bool nothing_pending;           /* no device work queued since the device was last waited
-                                       for: the read copies finished values */
+    bool nothing_pending;           /* no device work queued since the host last surely waited
+                                       for the device (a read, a synchronize, a blocking copy):
+                                       the read copies finished values */
 };
 
 /* `end - start` of two wall-clock readings, with device work queued after `start` and not

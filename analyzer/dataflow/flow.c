@@ -510,8 +510,7 @@ void flow_exec_loop(Flow *F, const DlStmt *s) {
         DlFlowState *saved = F->st;
         F->st = flow_state_copy(head);
         mark_work_queued_before_the_loop(F, true);
-        if (F->place.batch_loop == s) /* each iteration anew */
-            F->place.generated = F->place.synchronized = false;
+        if (F->place.batch_loop == s) F->place.generated = false; /* each iteration anew */
         if (iter) flow_bind(F, s->targets[0], flow_element_of(F, iter, s->targets[0]->span));
         flow_exec_block(F, &s->parts->body);
         const Binding *work = flow_state_find(F->st, "<device-work>");

@@ -216,7 +216,49 @@ void flow_timing(Flow *F, const DlExpr *site, const DlValue *end, const DlValue 
     dl_rule_dispatch_timing(F->env->report, &fact);
 }
 
+/* "<unread-work>" is bound to this while device work may have been queued since the host last
+ * surely waited for the device (a read of a device value, a synchronize, a blocking copy);
+ * unlike "<device-work>", a call that only may wait (flow_may_synchronize) does not clear it.
+ * A host read with none is not a wait of its own (DL201). */
+static const DlValue unread_work_marker = {.kind = DL_KIND_OTHER};
+
+/* A tensor or module on a device (CUDA, a named accelerator, a module's), or a sequence of
+ * them: what a call given it, or giving it back, may have queued work for. */
+static bool on_the_device(const DlValue *v) {
+    for (int depth = 0; v && depth < 4; depth++, v = v->elem) {
+        if ((flow_is_tensor(v) || flow_is_module_like(v)) && dl_value_on_device(v)) return true;
+        if (v->kind != DL_KIND_SEQ) return false;
+        for (uint32_t i = 0; i < v->item_count; i++)
+            if (v->items[i] && (flow_is_tensor(v->items[i]) || flow_is_module_like(v->items[i])) &&
+                dl_value_on_device(v->items[i]))
+                return true;
+    }
+    return false;
+}
+
+/* A builtin that only arranges what it is given (`zip(meters, losses)`, `len(xs)`), queuing
+ * nothing on the device; not `sum` or `max`, which add or compare tensors. */
+static bool arranges_only(Flow *F, const DlExpr *callee) {
+    static const char *const builtins[] = {"zip",  "enumerate", "len",      "list", "tuple",
+                                           "dict", "iter",      "reversed", "isinstance",
+                                           "hasattr", "getattr", "id",      "type", NULL};
+    return callee && callee->kind == DL_EX_NAME && dl_name_in_list(callee->name, builtins) &&
+           !flow_lookup(F, callee->name);
+}
+
+/* Tensor methods that read what the host already knows of a tensor: `x.size(0)`, `x.dim()`. */
+static const char *const metadata_methods[] = {
+    "size", "dim", "ndimension", "numel", "nelement", "stride", "element_size",
+    "is_contiguous", "is_floating_point", "get_device", "data_ptr", NULL};
+
+static bool any_on_the_device(const DlValue *const *argv, uint32_t n) {
+    for (uint32_t i = 0; i < n; i++)
+        if (on_the_device(argv[i])) return true;
+    return false;
+}
+
 void flow_device_work(Flow *F, const DlExpr *site, bool elementwise) {
+    flow_state_set(F->st, "<unread-work>", &unread_work_marker);
     const Binding *pending = flow_state_find(F->st, "<device-work>");
     const DlValue *earlier = pending ? pending->value : NULL;
     DlValue *w = flow_mk(F, DL_KIND_OTHER);
@@ -375,10 +417,11 @@ void flow_note_gpu_required(Flow *F, const char *method, const DlValue *recv) {
 void flow_sync(Flow *F, const DlExpr *site, const DlExpr *tensor, const DlValue *v,
                const char *how) {
     /* the host waits for the device whenever it reads a tensor's value (wherever it lives) */
-    const Binding *work = flow_state_find(F->st, "<device-work>");
-    bool nothing_pending = !work || !work->value;
+    const Binding *unread = flow_state_find(F->st, "<unread-work>");
+    bool nothing_pending = !unread || !unread->value;
     if (flow_is_tensor(v) || v->kind == DL_KIND_UNKNOWN)
         flow_state_set(F->st, "<device-work>", NULL);
+    if (flow_is_tensor(v) && dl_value_on_device(v)) flow_state_set(F->st, "<unread-work>", NULL);
     if (!flow_is_tensor(v) || !dl_value_on_device(v)) return;
     if (v->dev == DL_DEV_MODULE && !F->env->project->uses_devices) return;
     /* summary mode: the first explicit read on every call (DlFlowEnv.host_read); not `if x:`
@@ -633,19 +676,27 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
     if (!waits_for_the_device && q && call->arg_count && !call->args[0].keyword &&
         dl_value_on_kernel_device(result) && dl_torch_factory_data_arguments(q) == 1)
         waits_for_the_device = host_data(call->args[0].value, argv[0]);
-    if (flow_is_synchronize(q, method) && F->place.batch_loop && F->place.every_iteration)
-        F->place.synchronized = true;
     if (method && recv) flow_note_gpu_required(F, method, recv);
     if (q && flow_is_clock(q))
         result = flow_clock_read(F, call);
-    else if (flow_is_synchronize(q, method) || waits_for_the_device)
+    else if (flow_is_synchronize(q, method) || waits_for_the_device) {
         flow_state_set(F->st, "<device-work>", NULL);
+        /* the device read back, or waited for on purpose (a read of a value known on the
+         * device is flow_sync's); a blocking copy that also waits is not a read */
+        if (flow_is_synchronize(q, method)) flow_state_set(F->st, "<unread-work>", NULL);
+    }
     else if (blocking_copy_from_unknown || stores_a_reference(method, recv))
         ; /* neither work nor a wait: what was pending stays pending */
     else if (!host_read && flow_touches_device(F, call, q, recv, argv, result))
         flow_device_work(F, call, false);
     else if (!host_read && flow_may_synchronize(F, call, q, recv))
         flow_state_set(F->st, "<device-work>", NULL);
+    /* a call given or giving back something on the device may have queued work there (a
+     * model's forward, a project method returning its outputs), whatever it does besides */
+    if (!host_read && !flow_is_synchronize(q, method) && !arranges_only(F, callee) &&
+        !(method && recv && dl_name_in_list(method, metadata_methods)) &&
+        (on_the_device(recv) || on_the_device(result) || any_on_the_device(argv, call->arg_count)))
+        flow_state_set(F->st, "<unread-work>", &unread_work_marker);
 
     /* C++: `const float *p = t.data_ptr<float>();` p points into t, for the kernel launch that
      * gets p */

@@ -376,16 +376,23 @@ const DlValue *flow_eval_comprehension(Flow *F, const DlExpr *e) {
     const DlValue *elem = e->object ? flow_eval(F, e->object) : flow_unknown();
     F->comp_count = saved_comp;
     /* the device queue outlives the comprehension's names: `{k: t[i].item() for ...}` waited
-     * for it, `[model(x) for x in xs]` queued work (DL203); a generator runs later, if ever */
-    const Binding *inner_work = flow_state_find(F->st, "<device-work>");
-    const Binding *outer_work = flow_state_find(saved, "<device-work>");
-    const DlValue *work = inner_work ? inner_work->value : NULL;
+     * for it, `[model(x) for x in xs]` queued work (DL203, DL201); a generator runs later, if
+     * ever */
+    static const char *const queue_keys[] = {"<device-work>", "<unread-work>"};
+    const DlValue *work[2];
+    bool work_changed[2];
     bool runs_now = !e->name || strcmp(e->name, "gen") != 0;
-    bool work_changed = runs_now && (inner_work || outer_work) &&
-                        work != (outer_work ? outer_work->value : NULL);
+    for (int k = 0; k < 2; k++) {
+        const Binding *inner_work = flow_state_find(F->st, queue_keys[k]);
+        const Binding *outer_work = flow_state_find(saved, queue_keys[k]);
+        work[k] = inner_work ? inner_work->value : NULL;
+        work_changed[k] = runs_now && (inner_work || outer_work) &&
+                          work[k] != (outer_work ? outer_work->value : NULL);
+    }
     dl_flow_state_free(F->st);
     F->st = saved;
-    if (work_changed) flow_state_set(F->st, "<device-work>", work);
+    for (int k = 0; k < 2; k++)
+        if (work_changed[k]) flow_state_set(F->st, queue_keys[k], work[k]);
     DlValue *s = flow_mk(F, DL_KIND_SEQ);
     s->elem = elem->kind != DL_KIND_UNKNOWN ? elem : NULL;
     if (flow_adds_unregistered_state(elem)) s->flags |= DL_VF_HAS_MODULES;

@@ -166,7 +166,7 @@ void flow_state_join(DlArena *arena, DlFlowState *into, const DlFlowState *other
         if (!b) {
             append(into, other->items[i].key, other->items[i].hash, other->items[i].value);
         } else if (b->value != other->items[i].value) {
-            if (flow_streq(b->key, "<device-work>")) {
+            if (flow_streq(b->key, "<device-work>") || flow_streq(b->key, "<unread-work>")) {
                 /* pending device work is a "may" fact: a loop body that queues work leaves it
                  * pending after the loop */
                 if (!b->value)
