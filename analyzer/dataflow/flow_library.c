@@ -600,11 +600,15 @@ static const DlValue *tensor_dataset(Flow *F, const DlExpr *call, const DlValue 
     const DlValue **items = dl_arena_alloc(F->arena, call->arg_count * sizeof *items);
     const DlValue *elem = NULL;
     for (uint32_t i = 0; i < call->arg_count; i++) {
-        if (call->args[i].keyword || !flow_is_tensor(argv[i]) ||
+        /* a parameter moved (`support_x.cuda(gpuidx)`: MAML's) is a tensor there too */
+        if (call->args[i].keyword ||
+            !(flow_is_tensor(argv[i]) || argv[i]->kind == DL_KIND_UNKNOWN) ||
             !dl_value_on_kernel_device(argv[i]))
             return d;
-        items[i] = argv[i];
-        elem = elem ? dl_value_join(F->arena, elem, argv[i]) : argv[i];
+        DlValue *t = dl_value_copy(F->arena, argv[i]);
+        t->kind = DL_KIND_TENSOR;
+        items[i] = t;
+        elem = elem ? dl_value_join(F->arena, elem, t) : t;
     }
     DlValue *batch = flow_mk(F, DL_KIND_SEQ);
     batch->items = items;
