@@ -90,7 +90,10 @@ static bool device_aware(DlRuleContext *ctx, const DlPlace *place) {
     if (place->function && strncmp(place->function->name, "test", 4) == 0) return false;
     if (place->cuda_checked) return false; /* this load runs only where there is a GPU */
     /* `assert torch.cuda.is_available()`: the script requires a GPU, it never runs without */
-    if (dl_rule_file_mentions(ctx, "assert torch.cuda.is_available")) return false;
+    if (dl_rule_file_mentions(ctx, "assert torch.cuda.is_available") ||
+        dl_rule_file_mentions(ctx, "assert(torch.cuda.is_available") ||
+        dl_rule_file_mentions(ctx, "assert (torch.cuda.is_available"))
+        return false;
     /* `pl.Trainer(devices=torch.cuda.device_count(), accelerator="gpu")`: Lightning refuses to
      * start without a GPU, and the count only sizes the job (donut); unless the file also
      * checks whether one is there (`accelerator="gpu" if torch.cuda.is_available() else ...`) */
