@@ -246,10 +246,28 @@ static bool arranges_only(Flow *F, const DlExpr *callee) {
            !flow_lookup(F, callee->name);
 }
 
-/* Tensor methods that read what the host already knows of a tensor: `x.size(0)`, `x.dim()`. */
+/* Tensor methods that queue nothing on the device: what the host already knows of a tensor
+ * (`x.size(0)`, `x.dim()`), and views of it (`y.detach()`, `x.view(-1)`). */
 static const char *const metadata_methods[] = {
-    "size", "dim", "ndimension", "numel", "nelement", "stride", "element_size",
-    "is_contiguous", "is_floating_point", "get_device", "data_ptr", NULL};
+    "size",      "dim",       "ndimension", "numel",   "nelement", "stride",
+    "element_size", "is_contiguous", "is_floating_point", "get_device", "data_ptr",
+    "detach",    "view",      "view_as",    "squeeze", "unsqueeze", "permute",
+    "transpose", "t",         "expand",     "expand_as", "narrow",  NULL};
+
+/* A project function given a tensor, or a value of unknown kind (Informer's
+ * `self._process_one_batch(data, batch_x, ...)`, which moves the batch and runs the model):
+ * it may queue work whatever devlint knows of its result; not a meter's `update(loss.item())`. */
+static bool project_call_given_tensors(Flow *F, const DlExpr *call, const char *q,
+                                       const DlValue *recv, const char *method,
+                                       const DlValue *const *argv) {
+    bool tensors = false;
+    for (uint32_t i = 0; i < call->arg_count && !tensors; i++)
+        tensors = flow_is_tensor(argv[i]) || argv[i]->kind == DL_KIND_UNKNOWN;
+    if (!tensors) return false;
+    if (project_callee(F, call, recv, method)) return true;
+    return q && !recv && !dl_torch_owns(q) &&
+           dl_project_find_function(F->env->project, F->env->file, q) != NULL;
+}
 
 static bool any_on_the_device(const DlValue *const *argv, uint32_t n) {
     for (uint32_t i = 0; i < n; i++)
@@ -257,8 +275,14 @@ static bool any_on_the_device(const DlValue *const *argv, uint32_t n) {
     return false;
 }
 
+/* Whether work is marked unread already (most calls of a step come after the first). */
+static bool work_unread(Flow *F) {
+    const Binding *b = flow_state_find(F->st, "<unread-work>");
+    return b && b->value == &unread_work_marker;
+}
+
 void flow_device_work(Flow *F, const DlExpr *site, bool elementwise) {
-    flow_state_set(F->st, "<unread-work>", &unread_work_marker);
+    if (!work_unread(F)) flow_state_set(F->st, "<unread-work>", &unread_work_marker);
     const Binding *pending = flow_state_find(F->st, "<device-work>");
     const DlValue *earlier = pending ? pending->value : NULL;
     DlValue *w = flow_mk(F, DL_KIND_OTHER);
@@ -693,9 +717,11 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
         flow_state_set(F->st, "<device-work>", NULL);
     /* a call given or giving back something on the device may have queued work there (a
      * model's forward, a project method returning its outputs), whatever it does besides */
-    if (!host_read && !flow_is_synchronize(q, method) && !arranges_only(F, callee) &&
-        !(method && recv && dl_name_in_list(method, metadata_methods)) &&
-        (on_the_device(recv) || on_the_device(result) || any_on_the_device(argv, call->arg_count)))
+    if (!host_read &&
+        (on_the_device(recv) || on_the_device(result) || any_on_the_device(argv, call->arg_count) ||
+         project_call_given_tensors(F, call, q, recv, method, argv)) &&
+        !work_unread(F) && !flow_is_synchronize(q, method) && !arranges_only(F, callee) &&
+        !(method && recv && dl_name_in_list(method, metadata_methods)))
         flow_state_set(F->st, "<unread-work>", &unread_work_marker);
 
     /* C++: `const float *p = t.data_ptr<float>();` p points into t, for the kernel launch that
