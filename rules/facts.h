@@ -99,8 +99,8 @@ struct DlSyncFact {
     DlSpan callee_read;             /* "call": that read, in the function called */
     const DlModuleIR *callee_home;  /* ... and its file */
     bool nothing_pending;           /* no device work queued since the host last surely waited
-                                       for the device (a read, a synchronize, a blocking copy):
-                                       the read copies finished values */
+                                       for the device (a read of a value known there, a
+                                       synchronize): the read copies finished values */
 };
 
 /* `end - start` of two wall-clock readings, with device work queued after `start` and not
