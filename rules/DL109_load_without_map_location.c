@@ -71,7 +71,8 @@ static const char doc[] =
     "  `\"training_args.bin\"`), Hugging Face Trainer's scheduler, grad scaler and RNG states\n"
     "  (`\"scheduler.pt\"`, `\"scaler.pt\"`, `\"rng_state_{rank}.pth\"`), or a file name the same\n"
     "  file saves a scheduler's or a grad scaler's `state_dict()` or the RNG states under; the\n"
-    "  name written out or held by a module-level constant (`SCHEDULER_NAME = \"scheduler.pt\"`).\n";
+    "  name written out or held by a module-level constant\n"
+    "  (`SCHEDULER_NAME = \"scheduler.pt\"`).\n";
 
 /* `accelerator="gpu"` (or "cuda") written out: a Lightning trainer that needs a GPU. */
 static bool requires_a_gpu_accelerator(DlRuleContext *ctx) {

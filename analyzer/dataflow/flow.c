@@ -957,6 +957,12 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
     if (F->place.every_iteration &&
         (periodic_guard(F, s->value, 0) || ends_the_loop(&s->parts->body)))
         F->place.every_iteration = false;
+    /* `if not self.training:` in a method: each branch runs in one mode of the module, not on
+     * every call (kaggle-hubmap's forward reads back only in eval mode, and its training loop
+     * calls `model.train()`) */
+    bool mode_branch =
+        !F->place.batch_loop && strstr(flow_text(F, s->value->span), "self.training") != NULL;
+    if (mode_branch) F->place.every_iteration = false;
     int cuda_test = cuda_availability_test(F, s->value);
     int gpu_branch = gpu_branch_of(F, s->value, cuda_test);
     bool saved_without_cuda = F->without_cuda;
@@ -981,6 +987,7 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
     if (synced_when_cuda && s->parts->orelse.count) flow_state_set(F->st, "<device-work>", NULL);
     F->without_cuda = saved_without_cuda || cuda_test > 0;
     if (gpu_branch < 0) F->place.cuda_checked = true;
+    if (mode_branch) F->place.every_iteration = false;
     flow_exec_block(F, &s->parts->orelse);
     F->place = saved_place;
     F->without_cuda = saved_without_cuda;
