@@ -246,14 +246,6 @@ static bool arranges_only(Flow *F, const DlExpr *callee) {
            !flow_lookup(F, callee->name);
 }
 
-/* Tensor methods that queue nothing on the device: what the host already knows of a tensor
- * (`x.size(0)`, `x.dim()`), and views of it (`y.detach()`, `x.view(-1)`). */
-static const char *const metadata_methods[] = {
-    "size",      "dim",       "ndimension", "numel",   "nelement", "stride",
-    "element_size", "is_contiguous", "is_floating_point", "get_device", "data_ptr",
-    "detach",    "view",      "view_as",    "squeeze", "unsqueeze", "permute",
-    "transpose", "t",         "expand",     "expand_as", "narrow",  NULL};
-
 /* A project function given a tensor, or a value of unknown kind (Informer's
  * `self._process_one_batch(data, batch_x, ...)`, which moves the batch and runs the model):
  * it may queue work whatever devlint knows of its result; not a meter's `update(loss.item())`. */
@@ -721,7 +713,7 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
         (on_the_device(recv) || on_the_device(result) || any_on_the_device(argv, call->arg_count) ||
          project_call_given_tensors(F, call, q, recv, method, argv)) &&
         !work_unread(F) && !flow_is_synchronize(q, method) && !arranges_only(F, callee) &&
-        !(method && recv && dl_name_in_list(method, metadata_methods)))
+        !(method && recv && (flow_metadata_method(method) || flow_is_view_method(method))))
         flow_state_set(F->st, "<unread-work>", &unread_work_marker);
 
     /* C++: `const float *p = t.data_ptr<float>();` p points into t, for the kernel launch that
