@@ -160,6 +160,12 @@ typedef struct ParseCall {
     const char *what;
 } ParseCall;
 
+static void parse(ParseCall *call) {
+    call->rc = clang_parseTranslationUnit2(call->index, call->path, call->args, call->arg_count,
+                                           call->unsaved, call->unsaved_count, call->options,
+                                           &call->tu);
+}
+
 static uintptr_t stack_low_end(void) {
     pthread_attr_t attr;
     void *addr = NULL;
@@ -196,14 +202,10 @@ static void *parse_thread(void *arg) {
     }
     Guard guard = {.stack_lo = stack_low_end()};
     if (!has_stack) { /* no handler could run on a stack overflow: parse as libclang would */
-        call->rc = clang_parseTranslationUnit2(call->index, call->path, call->args,
-                                               call->arg_count, call->unsaved,
-                                               call->unsaved_count, call->options, &call->tu);
+        parse(call);
     } else if (sigsetjmp(guard.jump, 1) == 0) {
         active_guard = &guard;
-        call->rc = clang_parseTranslationUnit2(call->index, call->path, call->args,
-                                               call->arg_count, call->unsaved,
-                                               call->unsaved_count, call->options, &call->tu);
+        parse(call);
         active_guard = NULL;
     } else {
         call->rc = CXError_Crashed;
@@ -236,8 +238,7 @@ enum CXErrorCode dl_cpp_parse_guarded(CXIndex index, const char *path, const cha
     if (started)
         pthread_join(thread, NULL);
     else /* no thread to spare: unguarded, as libclang would parse */
-        call.rc = clang_parseTranslationUnit2(index, path, args, arg_count, unsaved,
-                                              unsaved_count, options, &call.tu);
+        parse(&call);
     *tu = call.tu;
     if (what) *what = call.what;
     return call.rc;
