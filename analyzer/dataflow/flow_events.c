@@ -438,6 +438,11 @@ void flow_sync(Flow *F, const DlExpr *site, const DlExpr *tensor, const DlValue 
     if (flow_is_tensor(v) || v->kind == DL_KIND_UNKNOWN)
         flow_state_set(F->st, "<device-work>", NULL);
     if (flow_is_tensor(v) && dl_value_on_device(v)) flow_state_set(F->st, "<unread-work>", NULL);
+    /* `model(data)["features"].cpu()`, the model a parameter: what is copied to the host is of
+     * unknown device, but one writes `.cpu()` for what is on a device; the copy waited, and a
+     * read right after it (`label.cpu()`) waits for nothing (PyCIL's replace_fc) */
+    if (v->kind == DL_KIND_UNKNOWN && flow_streq(how, "cpu"))
+        flow_state_set(F->st, "<unread-work>", NULL);
     if (!flow_is_tensor(v) || !dl_value_on_device(v)) return;
     if (v->dev == DL_DEV_MODULE && !F->env->project->uses_devices) return;
     /* summary mode: the first explicit read on every call (DlFlowEnv.host_read); not `if x:`

@@ -64,10 +64,11 @@ void flow_meet(Flow *F, const DlExpr *site, const DlOperand *ops, uint32_t n, in
 DlValue *flow_combine(Flow *F, const DlExpr *site, const DlOperand *ops, uint32_t n) {
     const DlValue *dev = NULL;
     bool all_zero = true, conflict = false;
-    uint32_t rank_not_known = 0;
+    uint32_t rank_not_known = 0, tensors = 0;
     for (uint32_t i = 0; i < n; i++) {
         const DlValue *v = ops[i].value;
         if (!flow_is_tensor(v)) continue;
+        tensors++;
         if (!(v->flags & DL_VF_ZERO_DIM)) all_zero = false;
         rank_not_known |= v->flags & DL_VF_DATA_RANK;
     }
@@ -105,7 +106,9 @@ DlValue *flow_combine(Flow *F, const DlExpr *site, const DlOperand *ops, uint32_
         r->aux_span = dev->aux_span;
         r->var = NULL;
     }
-    if (all_zero && dev) r->flags |= DL_VF_ZERO_DIM;
+    /* 0-dim tensors give a 0-dim tensor, on a device known or not (`lam * F.mse_loss(a, b)`):
+     * added to a device's loss, it does not hide that device */
+    if (all_zero && tensors) r->flags |= DL_VF_ZERO_DIM;
     /* broadcasting keeps the largest rank: with one not known, the result's is not known */
     if (!(r->flags & DL_VF_ZERO_DIM)) r->flags |= rank_not_known;
     (void)site;
