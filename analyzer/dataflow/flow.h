@@ -34,6 +34,11 @@ typedef struct DlFlowEnv {
      * (`return torch.stack(imgs).cuda()`, OpenIBL's `_parse_data`) with no known device work
      * queued: a call of it is that copy (DlFunctionInfo.returns_blocking_upload). */
     bool *returns_blocking_upload;
+    /* Summary mode: set to 1 + the parameter that every call copies to the host with `.cpu()`,
+     * `.item()` or `.tolist()` (RocAucMeter's `update(y_true, y_pred)`): a call given a device
+     * tensor there waits for the device (DlFunctionInfo.reads_parameter_back); and to the read */
+    int16_t *reads_parameter_back;
+    DlSpan *parameter_read;
 } DlFlowEnv;
 
 /* The work a file may take: a few seconds at most. The largest real file measured (torch's

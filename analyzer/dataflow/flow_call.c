@@ -363,6 +363,12 @@ static const DlValue *argument_for(const DlFunction *fn, int index, const DlExpr
     return NULL;
 }
 
+const DlValue *flow_argument_for(const DlFunctionInfo *fi, int index, const DlExpr *call,
+                                 const DlValue *const *argv) {
+    if (index < 0 || (uint32_t)index >= fi->fn->param_count) return NULL;
+    return argument_for(fi->fn, index, call, argv, fi->owner != NULL);
+}
+
 /* `r`, placed where the tensors among `argv` are, when every one is on one known device (0-dim
  * ones aside) and no argument is of a kind not known; else `r`. */
 static const DlValue *on_its_arguments_device(Flow *F, const DlValue *r, const DlValue *const *argv,

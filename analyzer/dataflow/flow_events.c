@@ -429,6 +429,20 @@ void flow_note_gpu_required(Flow *F, const char *method, const DlValue *recv) {
         F->place.cuda_checked = true;
 }
 
+/* The parameter (1 + its index) a value read on the host is computed from by methods,
+ * attributes and subscripts only (`y_pred.double().data.cpu()`), or 0. */
+static int16_t read_parameter(Flow *F, const DlExpr *e) {
+    for (int depth = 0; e && depth < 16; depth++) {
+        if (e->kind == DL_EX_NAME) {
+            int i = F->fn ? dl_ir_param_index(F->fn, e->name) : -1;
+            return (int16_t)(i >= 0 && i < INT16_MAX ? i + 1 : 0);
+        }
+        if (e->kind == DL_EX_CALL) e = e->object && e->object->kind == DL_EX_ATTR ? e->object : NULL;
+        if (e && (e->kind == DL_EX_ATTR || e->kind == DL_EX_SUBSCRIPT)) e = e->object;
+    }
+    return 0;
+}
+
 /* Host syncs: reading a device tensor's value on the CPU. */
 void flow_sync(Flow *F, const DlExpr *site, const DlExpr *tensor, const DlValue *v,
                const char *how) {
@@ -443,6 +457,12 @@ void flow_sync(Flow *F, const DlExpr *site, const DlExpr *tensor, const DlValue 
      * read right after it (`label.cpu()`) waits for nothing (PyCIL's replace_fc) */
     if (v->kind == DL_KIND_UNKNOWN && flow_streq(how, "cpu"))
         flow_state_set(F->st, "<unread-work>", NULL);
+    /* summary mode: a parameter of unknown device read back on every call */
+    int16_t *param = F->env->reads_parameter_back;
+    if (param && !*param && F->place.every_iteration && !F->place.batch_loop &&
+        (v->kind == DL_KIND_UNKNOWN || (flow_is_tensor(v) && !v->dev)) &&
+        (flow_streq(how, "item") || flow_streq(how, "tolist") || flow_streq(how, "cpu")))
+        if ((*param = read_parameter(F, tensor))) *F->env->parameter_read = site->span;
     if (!flow_is_tensor(v) || !dl_value_on_device(v)) return;
     if (v->dev == DL_DEV_MODULE && !F->env->project->uses_devices) return;
     /* summary mode: the first explicit read on every call (DlFlowEnv.host_read); not `if x:`
@@ -669,10 +689,26 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
     }
     /* a project function or method that waits for the device before it returns (a decoder's
      * `inference` ending with a host read): nothing it queued is pending after it */
-    bool blocking_copy_from_unknown = false;
+    bool blocking_copy_from_unknown = false, reads_back = false;
     if (!waits_for_the_device) {
         const DlFunctionInfo *fi = project_callee(F, call, recv, method);
+        if (!fi && q && !recv && !dl_torch_owns(q))
+            fi = dl_project_find_function(F->env->project, F->env->file, q);
         waits_for_the_device = fi && fi->returns_waited;
+        /* one that copies what it is given to the host (RocAucMeter's `update(targets,
+         * outputs)` doing `y_pred.cpu()`), given a device tensor: a read, as if written here */
+        if (fi && fi->reads_parameter_back) {
+            const DlValue *a = flow_argument_for(fi, fi->reads_parameter_back - 1, call, argv);
+            reads_back = a && flow_is_tensor(a) && dl_value_on_device(a);
+            waits_for_the_device |= reads_back;
+            /* the loop waits there (DL201, at the call), unless nothing was pending */
+            if (reads_back && !fi->host_read.end && F->place.batch_loop &&
+                F->place.every_iteration && flow_reporter(F)) {
+                DlSyncFact fact = {call, call, flow_unknown(), "call", &F->place,
+                                   fi->parameter_read, fi->module, !work_unread(F)};
+                dl_rule_dispatch_sync(F->env->report, &fact);
+            }
+        }
         /* one that hands back a blocking copy (OpenIBL's `_parse_data` returning
          * `torch.stack(imgs).cuda()`) is that copy, as if written here */
         blocking_copy_from_unknown = fi && fi->returns_blocking_upload;
@@ -704,7 +740,8 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
         flow_state_set(F->st, "<device-work>", NULL);
         /* the device read back, or waited for on purpose (a read of a value known on the
          * device is flow_sync's); a blocking copy that also waits is not a read */
-        if (flow_is_synchronize(q, method)) flow_state_set(F->st, "<unread-work>", NULL);
+        if (flow_is_synchronize(q, method) || reads_back)
+            flow_state_set(F->st, "<unread-work>", NULL);
     }
     else if (blocking_copy_from_unknown || stores_a_reference(method, recv))
         ; /* neither work nor a wait: what was pending stays pending */
@@ -714,7 +751,7 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
         flow_state_set(F->st, "<device-work>", NULL);
     /* a call given or giving back something on the device may have queued work there (a
      * model's forward, a project method returning its outputs), whatever it does besides */
-    if (!host_read &&
+    if (!host_read && !reads_back &&
         (on_the_device(recv) || on_the_device(result) || any_on_the_device(argv, call->arg_count) ||
          project_call_given_tensors(F, call, q, recv, method, argv)) &&
         !work_unread(F) && !flow_is_synchronize(q, method) && !arranges_only(F, callee) &&

@@ -223,6 +223,9 @@ bool flow_cpu_side(const DlValue *v);
 bool flow_real_device(const DlValue *v);
 bool flow_devices_conflict(const DlOperand *ops, uint32_t n);
 void flow_meet(Flow *F, const DlExpr *site, const DlOperand *ops, uint32_t n, int callee);
+/* What `call` passes for parameter `index` of `fi` (after self for a method), or NULL. */
+const DlValue *flow_argument_for(const DlFunctionInfo *fi, int index, const DlExpr *call,
+                                 const DlValue *const *argv);
 DlValue *flow_combine(Flow *F, const DlExpr *site, const DlOperand *ops, uint32_t n);
 void flow_add_operand(OperandList *l, const DlExpr *e, const DlValue *v);
 void flow_add_operand_deep(Flow *F, OperandList *l, const DlExpr *e, const DlValue *v);

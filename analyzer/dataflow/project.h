@@ -79,6 +79,9 @@ typedef struct DlFunctionInfo {
                                      it is the copy it ends with, which from the host waits) */
     DlSpan host_read; /* reads a device value on the host on every call (DlFlowEnv.host_read);
                          its span in `module`, empty if none */
+    int16_t reads_parameter_back; /* 1 + the parameter it copies to the host on every call
+                                     (DlFlowEnv.reads_parameter_back); 0 if none */
+    DlSpan parameter_read;        /* that read, in `module` */
     int16_t yields_items_of; /* 1 + the parameter whose items it yields (`for obj in iterable:
                                 yield obj`, MetricLogger.log_every): iterating a call of it
                                 iterates that argument; 0 if none */
