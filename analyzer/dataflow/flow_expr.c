@@ -175,12 +175,27 @@ bool flow_index_fact(Flow *F, const DlExpr *e, const DlValue *obj, bool store,
     return mismatch;
 }
 
+/* `ranks[r, q]`: integers held in variables, one for each axis of a table whose rank is not
+ * tracked, may take one element, as one does of a 1-D table (below); a name bound to a tensor
+ * but a 0-dim one indexes by it (cnnimageretrieval's `idxs2images[ranks[r, q]]`). */
+static bool picks_one_element_of_each_axis(Flow *F, const DlExpr *e) {
+    for (uint32_t i = 0; i < e->item_count; i++) {
+        if (e->items[i]->kind != DL_EX_NAME) return false;
+        const DlValue *v = flow_eval(F, e->items[i]);
+        if (v->kind != DL_KIND_SCALAR && v->kind != DL_KIND_UNKNOWN &&
+            !(flow_is_tensor(v) && (v->flags & DL_VF_ZERO_DIM)))
+            return false;
+    }
+    return true;
+}
+
 /* `sigmas[step_index]`, `timesteps[i]`: an integer held in a variable takes one element of a
  * 1-D table, a 0-dim tensor that may meet tensors on any device (diffusers' schedulers keep
  * their tables on the CPU and index them so). The rank is not tracked: such a result counts as
  * possibly 0-dim. A literal index (`images[0]`: the first of a batch, usually), a slice,
  * several indices, or a tensor (but a 0-dim one), list or None index keep dimensions. */
-static bool picks_one_element(const DlExpr *e, const DlValue *index) {
+static bool picks_one_element(Flow *F, const DlExpr *e, const DlValue *index) {
+    if (e->item_count > 1) return picks_one_element_of_each_axis(F, e);
     if (e->item_count != 1 || !index) return false;
     DlExprKind k = e->items[0]->kind;
     if (k != DL_EX_NAME && k != DL_EX_ATTR && k != DL_EX_BINOP && k != DL_EX_CALL) return false;
@@ -241,6 +256,10 @@ const DlValue *flow_eval_subscript(Flow *F, const DlExpr *e) {
     bool mismatch = flow_index_fact(F, e, obj, false, &index);
     if ((obj->flags & DL_VF_WHOLE_BATCH) && flow_names_text_field(e))
         return flow_mk(F, DL_KIND_STRING); /* collated strings: a list of str */
+    /* `pred.shape[0]`: a number (a slice, `x.shape[1:]`, is a torch.Size) */
+    if (e->object->kind == DL_EX_ATTR && flow_streq(e->object->name, "shape") &&
+        e->item_count == 1 && e->items[0]->kind != DL_EX_OTHER && !flow_is_tensor(obj))
+        return flow_mk(F, DL_KIND_SCALAR);
     if (flow_is_tensor(obj)) {
         DlValue *r = dl_value_copy(F->arena, obj);
         r->var = NULL;
@@ -248,7 +267,7 @@ const DlValue *flow_eval_subscript(Flow *F, const DlExpr *e) {
         if (!is_plain_slice(F, e)) r->flags &= (uint32_t)~DL_VF_ONE_DIM;
         /* `t[0]` of a 1-D tensor is 0-dim; of one whose rank is not known it may be, and then
          * meets any device: nothing is said of it */
-        if (picks_one_element(e, index) ||
+        if (picks_one_element(F, e, index) ||
             (picks_a_number(e) && (obj->flags & (DL_VF_ONE_DIM | DL_VF_DATA_RANK))))
             r->flags |= DL_VF_ZERO_DIM;
         if (mismatch) { /* DL114: the indexing fails; do not cascade */
