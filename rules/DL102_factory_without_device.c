@@ -104,6 +104,9 @@ static void report_factory(DlRuleContext *ctx, const DlMeetFact *fact, const DlV
                   : "create it there with `device=` (or a `*_like` / `new_*` factory)");
     DlFix *fix = NULL;
     const char *where = dl_device_expression(ctx, dev);
+    if (where && !dl_fix_can_name_at(ctx, where, v->dev_span, dev->expr ? dev->expr->span
+                                                                          : fact->site->span))
+        where = NULL; /* `device` of another def, or bound after the factory */
     if (!v->home && where && no_device) {
         const char *text = dl_arena_printf(arena, "%s.to(%s)", call_text, where);
         fix = dl_rule_fix_replace(ctx, dl_arena_printf(arena, "Copy it to the device: `.to(%s)`",

@@ -54,6 +54,10 @@ static void on_meet(DlRuleContext *ctx, const DlMeetFact *fact) {
         name);
     DlFix *fix = NULL;
     const char *target = dl_device_expression(ctx, dev);
+    if (target && !v->home &&
+        !dl_fix_can_name_at(ctx, target, v->aux_span,
+                            dev->expr ? dev->expr->span : fact->site->span))
+        target = NULL; /* the criterion built in __init__, the device named in forward */
     const char *arg = dl_rule_text_in(ctx, v->home, v->aux_span);
     const char *eq = strchr(arg, '=');
     if (!v->home && target && eq) {

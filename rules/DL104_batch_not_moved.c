@@ -1,4 +1,5 @@
 /* DL104 batch-not-moved: a batch from a DataLoader reaches a device model/op unmoved. */
+#include "rules/fixes.h"
 #include "rules/mismatch.h"
 
 static const char doc[] =
@@ -48,6 +49,9 @@ static DlFix *move_fix(DlRuleContext *ctx, const DlMeetFact *fact, const DlOpera
     if (bound.start < target.start || bound.end > target.end) return NULL; /* not this loop's */
     const char *where = dl_device_expression(ctx, dev);
     if (!where || cpu->value->home) return NULL;
+    if (!dl_fix_can_name_at(ctx, where, loop->parts->body.items[0]->span,
+                            dev->expr ? dev->expr->span : fact->site->span))
+        return NULL;
     const char *name = cpu->expr->name;
     const char *code = dl_arena_printf(dl_rule_arena(ctx), "%s = %s.to(%s)", name, name, where);
     return dl_rule_fix_insert_before(

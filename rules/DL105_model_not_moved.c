@@ -1,4 +1,5 @@
 /* DL105 model-not-moved: a module constructed here, never moved, called with device tensors. */
+#include "rules/fixes.h"
 #include "rules/mismatch.h"
 
 static const char doc[] =
@@ -92,6 +93,10 @@ static void on_meet(DlRuleContext *ctx, const DlMeetFact *fact) {
         dl_meet_describe(ctx, dev), advice);
     DlFix *fix = NULL;
     const char *where = dl_device_expression(ctx, dev);
+    if (where && !m->home && m->dev_span.end &&
+        !dl_fix_can_name_at(ctx, where, m->dev_span,
+                            dev->expr ? dev->expr->span : fact->site->span))
+        where = NULL; /* built in one def, called with the device another one names */
     if (where && !m->home && m->dev_span.end) {
         const char *ctor = dl_rule_snippet(ctx, m->dev_span);
         const char *text = dl_arena_printf(dl_rule_arena(ctx), ".to(%s)", where);

@@ -131,6 +131,57 @@ class Fix(Case):
                          original.replace('"x.to(\\"cuda\\")"', '"x = x.to(\\"cuda\\")"'))
 
 
+# Findings whose device is named in another def than the line a fix would edit, or bound only
+# after it: a fix writing `device=device` there would raise a NameError, so none is offered.
+DEVICE_OUT_OF_SCOPE = """import torch
+import torch.nn as nn
+
+
+def make_criterion():
+    return nn.CrossEntropyLoss(weight=torch.tensor([1.0, 3.0]))
+
+
+def train(model, loader, device):
+    model.to(device)
+    criterion = make_criterion()
+    for x, y in loader:
+        x, y = x.to(device), y.to(device)
+        loss = criterion(model(x), y)
+        loss.backward()
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 2)
+
+    def forward(self, x):
+        grid = torch.linspace(0.0, 1.0, 4)
+        out = x
+        return self.fc(out + grid)
+
+
+def build():
+    return Net()
+
+
+def run(loader, device):
+    model = build()
+    for x, y in loader:
+        model(x.to(device))
+"""
+
+
+class FixScope(Case):
+    def test_no_fix_names_a_device_the_edited_line_cannot_see(self):
+        self.write("a.py", DEVICE_OUT_OF_SCOPE)
+        found = self.findings("a.py")
+        self.assertEqual(sorted(f["code"] for f in found), ["DL102", "DL103", "DL105"])
+        self.assertEqual([f["code"] for f in found if f.get("fix")], [])
+        run(["--fix", "--unsafe-fixes", "a.py"], self.dir)
+        self.assertEqual(self.read("a.py"), DEVICE_OUT_OF_SCOPE)
+
+
 class Diff(Case):
     def test_diff_prints_a_patch_that_applies(self):
         self.write("pkg/a.py", TWO_FIXES)
