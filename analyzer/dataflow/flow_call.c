@@ -756,12 +756,23 @@ const DlValue *flow_inline_method(Flow *F, const DlFunction *fn, const DlValue *
     uint32_t saved_returns = F->returns, saved_waited = F->waited_returns;
     uint32_t saved_uploads = F->upload_returns;
     uint32_t argi = 0;
+    bool splat = false;
+    for (uint32_t k = 0; k < call->arg_count; k++)
+        splat |= call->args[k].keyword && call->args[k].keyword[0] == '*';
     for (uint32_t i = flow_is_static(fn) ? 0 : 1; i < fn->param_count; i++) {
-        const DlValue *v = flow_unknown();
+        const DlParam *p = &fn->params[i];
+        const DlValue *v = NULL;
         while (argi < call->arg_count && call->args[argi].keyword)
             argi++;
-        if (argi < call->arg_count) v = argv[argi++];
-        flow_state_set(F->st, fn->params[i].name, v);
+        if (argi < call->arg_count && !p->star && !p->keyword_only) v = argv[argi++];
+        for (uint32_t k = 0; !v && k < call->arg_count; k++)
+            if (call->args[k].keyword && strcmp(call->args[k].keyword, p->name) == 0) v = argv[k];
+        /* left at a literal default (`device=None`: the default device, the CPU) */
+        const DlExpr *d = p->default_value;
+        if (!v && !splat && !p->star && d &&
+            (d->kind == DL_EX_CONST || d->kind == DL_EX_NUMBER || d->kind == DL_EX_STRING))
+            v = flow_eval(F, d);
+        flow_state_set(F->st, p->name, v ? v : flow_unknown());
     }
     bool was_dead = F->st->dead;
     flow_exec_block(F, &fn->body);
