@@ -246,15 +246,25 @@ static bool arranges_only(Flow *F, const DlExpr *callee) {
            !flow_lookup(F, callee->name);
 }
 
+/* `x.cpu()`, `x.detach().cpu().numpy()`, `loss.item()`: a copy on the host, whatever `x` is. */
+static bool copied_to_the_host(const DlExpr *e) {
+    static const char *const copies[] = {"cpu", "numpy", "item", "tolist", NULL};
+    return e && e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_ATTR &&
+           dl_name_in_list(e->object->name, copies);
+}
+
 /* A project function given a tensor, or a value of unknown kind (Informer's
  * `self._process_one_batch(data, batch_x, ...)`, which moves the batch and runs the model):
- * it may queue work whatever devlint knows of its result; not a meter's `update(loss.item())`. */
+ * it may queue work whatever devlint knows of its result; not a meter's `update(loss.item())`,
+ * nor `iou_between(pred.cpu(), gt.cpu())`, given tensors on the CPU only. */
 static bool project_call_given_tensors(Flow *F, const DlExpr *call, const char *q,
                                        const DlValue *recv, const char *method,
                                        const DlValue *const *argv) {
     bool tensors = false;
     for (uint32_t i = 0; i < call->arg_count && !tensors; i++)
-        tensors = flow_is_tensor(argv[i]) || argv[i]->kind == DL_KIND_UNKNOWN;
+        tensors = ((flow_is_tensor(argv[i]) && argv[i]->dev != DL_DEV_CPU) ||
+                   argv[i]->kind == DL_KIND_UNKNOWN) &&
+                  !copied_to_the_host(call->args[i].value);
     if (!tensors) return false;
     if (project_callee(F, call, recv, method)) return true;
     return q && !recv && !dl_torch_owns(q) &&
