@@ -808,6 +808,20 @@ const DlValue *flow_mark_instance_moved(Flow *F, const DlExpr *recv_expr, const 
     return moved;
 }
 
+/* `net` of `net.eval().cuda()`: the module behind methods that hand it back, which the move at
+ * the end of the chain moves (Yolact_minimal's export script). */
+static const DlExpr *module_behind_chain(const DlExpr *e) {
+    static const char *const return_self[] = {"eval", "train", "float", "half", "double",
+                                              "bfloat16", "requires_grad_", "apply", "type",
+                                              "share_memory", NULL};
+    for (int depth = 0; depth < 8 && e && e->kind == DL_EX_CALL && e->object &&
+                        e->object->kind == DL_EX_ATTR && e->object->object &&
+                        dl_name_in_list(e->object->name, return_self);
+         depth++)
+        e = e->object->object;
+    return e;
+}
+
 /* Moving a module in place: every name bound to it sees the new device. */
 const DlValue *flow_move_module(Flow *F, const DlExpr *call, const DlExpr *recv_expr,
                                 const DlValue *recv, const DlValue *target) {
@@ -819,7 +833,7 @@ const DlValue *flow_move_module(Flow *F, const DlExpr *call, const DlExpr *recv_
     m->dev_span = call->span;
     m->dev_why = flow_short_text(F, call->span);
     m->home = NULL; /* moved here, in the file being analysed */
-    const char *key = flow_key_of(F, recv_expr);
+    const char *key = flow_key_of(F, module_behind_chain(recv_expr));
     if (key) flow_state_set(F->st, key, m);
     return m;
 }
