@@ -969,6 +969,7 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
     F->without_cuda = saved_without_cuda || cuda_test < 0;
     if (gpu_branch > 0) F->place.cuda_checked = true;
     flow_exec_block(F, &s->parts->body);
+    bool then_needs_gpu = F->place.cuda_checked;
     F->without_cuda = saved_without_cuda;
     F->place = saved_place;
     undo_narrowing(F->st, &on_cpu);
@@ -989,8 +990,16 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
     if (gpu_branch < 0) F->place.cuda_checked = true;
     if (mode_branch) F->place.every_iteration = false;
     flow_exec_block(F, &s->parts->orelse);
+    bool else_needs_gpu = F->place.cuda_checked;
     F->place = saved_place;
     F->without_cuda = saved_without_cuda;
+    /* `model.cuda(args.gpu)` in one branch and `model.cuda()` in the other (bts' main_worker):
+     * whichever runs fails without a GPU, so what follows runs only with one; a branch that
+     * ends (returns, raises) does not go on */
+    bool then_goes_on = !then_state->dead, else_goes_on = !F->st->dead;
+    if ((then_needs_gpu || !then_goes_on) && (else_needs_gpu || !else_goes_on) &&
+        (then_goes_on || else_goes_on) && s->parts->orelse.count)
+        F->place.cuda_checked = true;
     if (cpu_device && !cpu_when_equal) undo_narrowing(F->st, &on_cpu);
     if (cuda_tested && cuda_sign > 0) undo_narrowing(F->st, &not_cuda);
     if (s->parts->orelse.count) synced_when_cuda = false;
