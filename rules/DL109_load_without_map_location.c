@@ -51,7 +51,8 @@ static const char doc[] =
     "  path written the same way, or from the same template (`'{}.pkl'.format(epoch)` saved,\n"
     "  `'{}.pkl'.format(best_epoch)` loaded, or one path helper of the file's own,\n"
     "  `get_checkpoint_path(epoch)` and `get_checkpoint_path(best_epoch)`), and not bound anew\n"
-    "  since (the best epoch saved, then reloaded), or Lightning's\n"
+    "  since (the best epoch saved, then reloaded), or a copy of such a save\n"
+    "  (`shutil.copy(latest, best)` then `torch.load(best)`), or Lightning's\n"
     "  `checkpoint_callback.best_model_path`; a path held in a name counts as what the name was\n"
     "  last bound to (`best_path = f'{run}/{best_epoch}.pt'`), and a template's save anywhere\n"
     "  in the loop around the load counts, made by an earlier iteration (early stopping:\n"
@@ -346,6 +347,38 @@ static bool helper_saves_into(DlRuleContext *ctx, const DlBlock *b, const char *
     return false;
 }
 
+/* The last statement of `b` (nested blocks too, not nested functions) before `before` that copies
+ * or moves a file onto a path written as `want` (`shutil.copy(latest, best)`,
+ * `shutil.copyfile`, `shutil.move`, `os.replace`, `os.rename`): its source, or NULL; `*at` is
+ * where it starts. */
+static const DlExpr *copied_onto(DlRuleContext *ctx, const DlBlock *b, const char *want,
+                                 uint32_t before, uint32_t *at, int depth) {
+    static const char *const copies[] = {"shutil.copy",  "shutil.copyfile", "shutil.copy2",
+                                         "shutil.move",  "os.replace",      "os.rename",
+                                         "copyfile",     NULL};
+    const DlExpr *found = NULL;
+    for (uint32_t i = 0; depth < 32 && i < b->count && b->items[i]->span.start < before; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        const DlExpr *call = s->kind == DL_ST_EXPR ? s->value : NULL;
+        if (call && call->kind == DL_EX_CALL && call->object && call->arg_count == 2 &&
+            !call->args[0].keyword && !call->args[1].keyword) {
+            const char *callee = dl_ir_dotted(dl_rule_arena(ctx), call->object);
+            if (callee && dl_name_in_list(callee, copies) &&
+                path_matches(ctx, call->args[1].value, want)) {
+                found = call->args[0].value;
+                *at = s->span.start;
+            }
+        }
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++) {
+            const DlExpr *in = copied_onto(ctx, inner, want, before, at, depth + 1);
+            if (in) found = in;
+        }
+    }
+    return found;
+}
+
 /* A path made from a template: an f-string with fields, `'...'.format(...)`, a call of a path
  * helper of the file's own (path_template_helper). */
 static bool made_from_a_template(DlRuleContext *ctx, const DlExpr *e) {
@@ -386,6 +419,18 @@ static bool written_by_this_run(DlRuleContext *ctx, const DlCallFact *fact) {
         scan_saves(ctx, body, dl_rule_text(ctx, want->span), before, &last_save, &last_bind,
                    &bound, 0);
         if (last_save && last_bind < last_save) return true;
+        /* `shutil.copy(latest, best)` after `torch.save(state, latest)`, then `torch.load(best)`
+         * (Transfer-Learning-Library's scripts keep their best epoch so) */
+        uint32_t copied_at = 0;
+        const DlExpr *copy_of = copied_onto(ctx, body, dl_rule_text(ctx, want->span), before,
+                                            &copied_at, 0);
+        if (copy_of) {
+            uint32_t copy_save = 0, copy_bind = 0;
+            const char *copy_bound = NULL;
+            scan_saves(ctx, body, dl_rule_text(ctx, copy_of->span), copied_at + 1, &copy_save,
+                       &copy_bind, &copy_bound, 0);
+            if (copy_save && copy_bind < copy_save) return true;
+        }
         /* `torch.load(os.path.join(args.save, 'model.pt'))` after (or in the loop of) a save
          * helper handed the folder: `save_checkpoint(model, optimizer, epoch, args.save)`,
          * which joins its file names onto it (darts) */
