@@ -1336,13 +1336,16 @@ static bool reads_only(const DlExpr *call) {
 void flow_escape_modules(Flow *F, const DlExpr *call, const DlValue *const *argv,
                          const char *qualified) {
     if (qualified && dl_torch_owns(qualified)) return;
+    /* `print(model)`, `str(model)`: the model stays where it is (dgcnn's `print(str(model))`
+     * before `nn.DataParallel(model)`) */
+    if (reads_only(call)) return;
     for (uint32_t i = 0; i < call->arg_count; i++) {
         const DlValue *v = argv[i];
         if (v->kind != DL_KIND_MODULE || (v->flags & DL_VF_HELD_ELSEWHERE)) continue;
         const char *key = flow_key_of(F, call->args[i].value);
         if (!key) continue;
         DlValue *c = dl_value_copy(F->arena, v);
-        if (!reads_only(call)) c->flags |= DL_VF_HELD_ELSEWHERE;
+        c->flags |= DL_VF_HELD_ELSEWHERE;
         if (!(v->flags & DL_VF_CONSTRUCTED)) { /* only where it is kept is new */
             if (c->flags != v->flags) flow_state_set(F->st, key, c);
             continue;
