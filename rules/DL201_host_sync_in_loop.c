@@ -7,7 +7,8 @@
 static const char doc[] =
     "## What it does\n"
     "Finds `.item()`, `.cpu()` (also `.type(torch.FloatTensor)`, a copy to the host),\n"
-    "`.tolist()`, `print(t)`, `float(t)`, `int(t)`, `bool(t)` and\n"
+    "`.tolist()`, `print(t)`, `float(t)`, `int(t)`, `bool(t)`, TensorBoard's\n"
+    "`writer.add_scalar(tag, t, step)` (which reads `t` with `.item()`) and\n"
     "`if t:` on a tensor that is on a device, in every iteration of a loop over a data loader\n"
     "(`enumerate(loader)`, `tqdm(loader)` included) or of a `while` loop driven by a step counter.\n"
     "Also a call there of a project function or method that reads a device value back with\n"

@@ -505,6 +505,15 @@ void flow_sync_facts(Flow *F, const DlExpr *call, const char *q, const DlExpr *r
                 flow_sync(F, call->args[k].value, call->args[k].value, argv[k], "format");
             return;
         }
+        /* `writer.add_scalar(tag, loss, step)` of a device tensor: TensorBoard's SummaryWriter
+         * reads it with `.item()` (Swin-Unet's trainer logs its losses so every step) */
+        if (m[0] == 'a' && (flow_streq(m, "add_scalar") || flow_streq(m, "add_scalars")) &&
+            !is_project_method(F, recv, m)) {
+            for (uint32_t k = 0; k < call->arg_count; k++)
+                if (flow_is_tensor(argv[k]) && dl_value_on_kernel_device(argv[k]))
+                    flow_sync(F, call, call->args[k].value, argv[k], "add_scalar");
+            return;
+        }
         /* `t.type(torch.FloatTensor)` copies to the host as `.cpu()` does */
         if (flow_streq(m, "item") || flow_streq(m, "tolist") || flow_streq(m, "numpy") ||
             flow_streq(m, "cpu") ||
@@ -683,11 +692,13 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
     }
     /* `writer.add_scalar(tag, acc, step)` with a device tensor: TensorBoard's SummaryWriter
      * reads it with `.item()` (VoiceCraft's validation logs its accuracies so) */
+    bool logged_on_the_host = false;
     if (!waits_for_the_device && method && method[0] == 'a' &&
         (flow_streq(method, "add_scalar") || flow_streq(method, "add_scalars")) &&
         !is_project_method(F, recv, method))
         for (uint32_t i = 0; i < call->arg_count && !waits_for_the_device; i++)
-            waits_for_the_device = flow_is_tensor(argv[i]) && dl_value_on_kernel_device(argv[i]);
+            waits_for_the_device = logged_on_the_host =
+                flow_is_tensor(argv[i]) && dl_value_on_kernel_device(argv[i]);
     /* `model.generate(ids)` of a model whose class the project does not define (Hugging Face's
      * GenerationMixin): its decoding loop asks the host after every token whether all
      * sequences are done (`unfinished_sequences.max() == 0`), so the work is done when it
@@ -761,7 +772,7 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
         flow_state_set(F->st, "<device-work>", NULL);
     /* a call given or giving back something on the device may have queued work there (a
      * model's forward, a project method returning its outputs), whatever it does besides */
-    if (!host_read && !reads_back &&
+    if (!host_read && !reads_back && !logged_on_the_host &&
         (on_the_device(recv) || on_the_device(result) || any_on_the_device(argv, call->arg_count) ||
          project_call_given_tensors(F, call, q, recv, method, argv)) &&
         !work_unread(F) && !flow_is_synchronize(q, method) && !arranges_only(F, callee) &&
