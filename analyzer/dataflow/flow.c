@@ -1427,6 +1427,7 @@ static void note_return(Flow *F, const DlExpr *value) {
     F->returns++;
     if (work && !work->value) F->waited_returns++;
     if ((!work || !work->value) && flow_blocking_upload(value)) F->upload_returns++;
+    if (F->place.cuda_checked) F->gpu_returns++;
 }
 
 const DlValue *dl_flow_run(const DlFlowEnv *env, const DlFunction *fn, const DlClassInfo *owner,
@@ -1458,6 +1459,7 @@ const DlValue *dl_flow_run(const DlFlowEnv *env, const DlFunction *fn, const DlC
             *env->returns_waited = F.returns && F.waited_returns == F.returns;
         if (env->returns_blocking_upload)
             *env->returns_blocking_upload = F.returns && F.upload_returns == F.returns;
+        if (env->requires_gpu) *env->requires_gpu = F.returns && F.gpu_returns == F.returns;
     } else {
         flow_exec_block(&F, &env->file->module->body);
     }

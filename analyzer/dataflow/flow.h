@@ -39,6 +39,9 @@ typedef struct DlFlowEnv {
      * tensor there waits for the device (DlFunctionInfo.reads_parameter_back); and to the read */
     int16_t *reads_parameter_back;
     DlSpan *parameter_read;
+    /* Summary mode: set to whether every return comes after what fails without a GPU (an
+     * unconditional `model.cuda()`, DlPlace.cuda_checked): DlFunctionInfo.requires_gpu. */
+    bool *requires_gpu;
 } DlFlowEnv;
 
 /* The work a file may take: a few seconds at most. The largest real file measured (torch's

@@ -754,7 +754,7 @@ const DlValue *flow_inline_method(Flow *F, const DlFunction *fn, const DlValue *
     F->inline_depth++;
     F->foreign_inline += foreign;
     uint32_t saved_returns = F->returns, saved_waited = F->waited_returns;
-    uint32_t saved_uploads = F->upload_returns;
+    uint32_t saved_uploads = F->upload_returns, saved_gpu_returns = F->gpu_returns;
     uint32_t argi = 0;
     bool splat = false;
     for (uint32_t k = 0; k < call->arg_count; k++)
@@ -783,6 +783,7 @@ const DlValue *flow_inline_method(Flow *F, const DlFunction *fn, const DlValue *
     F->returns = saved_returns; /* the inlined method's returns are not the function's */
     F->waited_returns = saved_waited;
     F->upload_returns = saved_uploads;
+    F->gpu_returns = saved_gpu_returns;
     F->fn = saved_fn;
     F->ret = saved_ret;
     return ret;

@@ -711,10 +711,12 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
     /* a project function or method that waits for the device before it returns (a decoder's
      * `inference` ending with a host read): nothing it queued is pending after it */
     bool blocking_copy_from_unknown = false, reads_back = false;
+    const DlFunctionInfo *project_fn = NULL;
     if (!waits_for_the_device) {
         const DlFunctionInfo *fi = project_callee(F, call, recv, method);
         if (!fi && q && !recv && !dl_torch_owns(q))
             fi = dl_project_find_function(F->env->project, F->env->file, q);
+        project_fn = fi;
         waits_for_the_device = fi && fi->returns_waited;
         /* one that copies what it is given to the host (RocAucMeter's `update(targets,
          * outputs)` doing `y_pred.cpu()`), given a device tensor: a read, as if written here */
@@ -755,6 +757,10 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
         dl_value_on_kernel_device(result) && dl_torch_factory_data_arguments(q) == 1)
         waits_for_the_device = host_data(call->args[0].value, argv[0]);
     if (method && recv) flow_note_gpu_required(F, method, recv);
+    /* a project function that fails without a GPU before it returns (DivideMix's
+     * `create_model()` ending with `model.cuda()`): what follows runs only with one */
+    if (project_fn && project_fn->requires_gpu && !F->try_depth && !F->comp_count)
+        F->place.cuda_checked = true;
     if (q && flow_is_clock(q))
         result = flow_clock_read(F, call);
     else if (flow_is_synchronize(q, method) || waits_for_the_device) {

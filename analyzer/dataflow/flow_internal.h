@@ -76,6 +76,7 @@ typedef struct Flow {
                                          nothing queued since (DlFlowEnv.returns_waited) */
     uint32_t upload_returns; /* returns of a blocking copy to a device with no known work
                                 queued (DlFlowEnv.returns_blocking_upload) */
+    uint32_t gpu_returns; /* returns after a GPU was required (DlFlowEnv.requires_gpu) */
     struct {
         const char *name;     /* a loop variable bound to elements of a tensor sequence */
         const DlStmt *loop;   /* its `for` statement */

@@ -730,14 +730,16 @@ static void summarise_file(DlProject *p, DlFileFacts *f, const DlFlowState *glob
         bool upload = false;
         int16_t reads_parameter = 0;
         DlSpan parameter_read = {0};
+        bool requires_gpu = false;
         DlFlowEnv env = {p, f, &scratch, NULL, globals, p, NULL, 0, &budget, &waited, &host_read,
-                         &upload, &reads_parameter, &parameter_read};
+                         &upload, &reads_parameter, &parameter_read, &requires_gpu};
         fi->ret = dl_value_persist(keep, dl_flow_run(&env, fi->fn, fi->owner, NULL));
         fi->returns_waited = waited;
         fi->returns_blocking_upload = upload;
         fi->host_read = host_read;
         fi->reads_parameter_back = reads_parameter;
         fi->parameter_read = parameter_read;
+        fi->requires_gpu = requires_gpu;
         dl_arena_release(&scratch);
     }
     dl_project_note_reads(was);
@@ -1209,7 +1211,7 @@ static void class_attributes(DlProject *p, DlFileFacts *f, DlClassInfo *c,
     c->attrs_busy = true;
     DlArena scratch;
     dl_arena_init(&scratch);
-    DlFlowEnv env = {p, f, &scratch, NULL, globals, p, NULL, 0, budget, NULL, NULL, NULL, NULL, NULL};
+    DlFlowEnv env = {p, f, &scratch, NULL, globals, p, NULL, 0, budget, NULL, NULL, NULL, NULL, NULL, NULL};
     DlFlowState *st = NULL;
     dl_flow_run(&env, init->fn, c, &st);
     DlAttr *attrs = NULL;
@@ -1288,7 +1290,7 @@ static void compute_class_attributes(DlProject *p, DlFlowState *const *globals) 
 static DlFlowState *file_globals(DlProject *p, DlFileFacts *f, DlArena *keep) {
     DlReadSet *was = note_reads_of(f);
     size_t budget = DL_FLOW_BUDGET;
-    DlFlowEnv env = {p, f, keep, NULL, NULL, p, NULL, 0, &budget, NULL, NULL, NULL, NULL, NULL};
+    DlFlowEnv env = {p, f, keep, NULL, NULL, p, NULL, 0, &budget, NULL, NULL, NULL, NULL, NULL, NULL};
     DlFlowState *st = NULL;
     dl_flow_run(&env, NULL, NULL, &st);
     dl_project_note_reads(was);

@@ -82,6 +82,8 @@ typedef struct DlFunctionInfo {
     int16_t reads_parameter_back; /* 1 + the parameter it copies to the host on every call
                                      (DlFlowEnv.reads_parameter_back); 0 if none */
     DlSpan parameter_read;        /* that read, in `module` */
+    bool requires_gpu; /* fails without a GPU before it returns (DlFlowEnv.requires_gpu): what
+                          follows a call of it runs only with one (DivideMix's create_model) */
     int16_t yields_items_of; /* 1 + the parameter whose items it yields (`for obj in iterable:
                                 yield obj`, MetricLogger.log_every): iterating a call of it
                                 iterates that argument; 0 if none */

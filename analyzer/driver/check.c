@@ -949,7 +949,7 @@ static void analyse_file(Run *run, FileJob *job) {
     size_t budget = DL_FLOW_BUDGET;
     DlFlowEnv env = {&run->project, facts, &scratch, &ctx, NULL, NULL,
                      job->settings->device_names, job->settings->device_name_count, &budget,
-                     NULL, NULL, NULL, NULL, NULL};
+                     NULL, NULL, NULL, NULL, NULL, NULL};
     DlFlowState *globals = NULL;
     dl_flow_run(&env, NULL, NULL, &globals);
     env.globals = globals;
