@@ -171,6 +171,21 @@ static Followed follow(const DlBlock *b, const DlExpr *call, const char **name, 
     return NOT_HERE;
 }
 
+/* `model = nn.DataParallel(model)` at module level, and `def train(epoch): ... output =
+ * model(data)` reading that global (micronet's quantization scripts): a def of the module runs
+ * `name` without binding it itself. */
+static bool a_function_runs_the_global(const DlBlock *module_body, const char *name) {
+    for (uint32_t i = 0; i < module_body->count; i++) {
+        const DlStmt *s = module_body->items[i];
+        if (s->kind != DL_ST_DEF || !s->parts->func) continue;
+        const DlBlock *b = &s->parts->func->body;
+        bool local = dl_ir_param_index(s->parts->func, name) >= 0;
+        for (uint32_t j = 0; !local && j < b->count; j++) local = rebinds(b->items[j], name);
+        if (!local && block_runs(b, name, 0)) return true;
+    }
+    return false;
+}
+
 /* The wrapper, once built, is never run nor handed on before its name is bound anew or the
  * function (the script) ends: built to load a checkpoint whose keys start with `module.` (RAFT's
  * demo and evaluate) or to read such keys (SparseR-CNN's checkpoint test), it never scatters a
@@ -180,6 +195,7 @@ static bool never_run(DlRuleContext *ctx, const DlCallFact *fact) {
     const DlBlock *body = fn ? &fn->body : &dl_rule_module(ctx)->body;
     const char *name = NULL;
     Followed f = follow(body, fact->call, &name, 0);
+    if (f == OPEN && !fn && name && a_function_runs_the_global(body, name)) return false;
     return f == DROPPED || f == OPEN;
 }
 
