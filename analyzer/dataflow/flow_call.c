@@ -241,6 +241,17 @@ const DlValue *flow_rebase(Flow *F, const DlValue *v, const DlModuleIR *from) {
     if (c->home) { /* another file's tuple items carry that file's spans */
         c->items = NULL;
         c->item_count = 0;
+        /* and so does what it holds (`wCoeff[0]` of `getWarpCoeff` in model.py, which returns
+         * a tuple of two tensors): their spans are read in that file */
+        DlValue *outer = c;
+        for (int depth = 0; depth < 4 && outer->elem && !outer->elem->home; depth++) {
+            DlValue *e = dl_value_copy(F->arena, outer->elem);
+            e->home = c->home;
+            e->items = NULL;
+            e->item_count = 0;
+            outer->elem = e;
+            outer = e;
+        }
     }
     return c;
 }

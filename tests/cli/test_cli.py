@@ -287,6 +287,27 @@ class TextFormat(CliTestCase):
         self.assertIn("(line 7: labels.to(device))", message)
         self.assertNotIn("utils.py", message)
 
+    def test_an_item_of_a_tuple_from_another_file_is_placed_in_that_file(self):
+        # Super-SloMo's `wCoeff = model.getWarpCoeff(idx, device)`, then `wCoeff[0]`: the
+        # message said "line 3: torch.Tensor(C0)...", a line of train.py, for model.py's line 7
+        self.write("model.py", "import torch\n\n\n"
+                               "def get_coeff(indices, device):\n"
+                               "    c0 = 1.0 - indices.float()\n"
+                               "    c1 = indices.float()\n"
+                               "    return torch.Tensor(c0).to(device), torch.Tensor(c1).to(device)\n")
+        self.write("train.py", "import torch\nimport model\n\n"
+                               "device = torch.device('cuda:0' if torch.cuda.is_available() else 'cpu')\n"
+                               "loader = torch.utils.data.DataLoader(torch.randint(0, 7, (8,)), batch_size=2)\n"
+                               "total = 0\n"
+                               "for step, idx in enumerate(loader):\n"
+                               "    coeff = model.get_coeff(idx, device)\n"
+                               "    loss = (coeff[0] * coeff[1]).mean()\n"
+                               "    total += loss.item()\n")
+        doc = self.run_json("--no-cache", ".", expect_exit=1)
+        self.assertEqual(self.codes(doc), [("train.py", 10, "DL201")])
+        message = doc["findings"][0]["message"]
+        self.assertIn("model.py line 7: torch.Tensor(c0)", message)
+
     def test_a_module_built_where_it_is_called_is_moved_where_it_is_built(self):
         # captum's `nn.Linear(2, 2)(x)` in forward: the advice was "`nn.Linear(2, 2) =
         # nn.Linear(2, 2).to(device)`", an assignment to a call
