@@ -453,6 +453,21 @@ static int16_t read_parameter(Flow *F, const DlExpr *e) {
     return 0;
 }
 
+/* "The module's device" is the CPU: nothing in the project names a device, or this file, which
+ * no other file imports (so its modules are built and run here), names none and hands its
+ * modules to no trainer that places them (Popular-RL-Algorithms' ppo_gae_discrete.py, whose
+ * PPO module is never moved, reads `self.v(s).detach().numpy()`). */
+static bool modules_stay_on_the_cpu(Flow *F) {
+    if (!F->env->project->uses_devices) return true;
+    const DlFileFacts *f = F->env->file;
+    if (!f->leaf || f->module->mentions_devices) return false;
+    static const char *const placers[] = {"gpu", "GPU", "accelerat", "Trainer", "lightning",
+                                          "prepare(", "setup(", NULL};
+    for (const char *const *w = placers; *w; w++)
+        if (dl_source_mentions(f->module->source, *w)) return false;
+    return true;
+}
+
 /* Host syncs: reading a device tensor's value on the CPU. */
 void flow_sync(Flow *F, const DlExpr *site, const DlExpr *tensor, const DlValue *v,
                const char *how) {
@@ -474,7 +489,7 @@ void flow_sync(Flow *F, const DlExpr *site, const DlExpr *tensor, const DlValue 
         (flow_streq(how, "item") || flow_streq(how, "tolist") || flow_streq(how, "cpu")))
         if ((*param = read_parameter(F, tensor))) *F->env->parameter_read = site->span;
     if (!flow_is_tensor(v) || !dl_value_on_device(v)) return;
-    if (v->dev == DL_DEV_MODULE && !F->env->project->uses_devices) return;
+    if (v->dev == DL_DEV_MODULE && modules_stay_on_the_cpu(F)) return;
     /* summary mode: the first explicit read on every call (DlFlowEnv.host_read); not `if x:`
      * or `print(x)` of a parameter, which may hold anything (a forward's `mode` string), nor
      * one in a batch loop of its own (an `evaluate(model, loader)`), reported there */
