@@ -402,6 +402,15 @@ static const DlValue *on_its_arguments_device(Flow *F, const DlValue *r, const D
     return c;
 }
 
+/* A helper that copies to the host what it computes (dataflowr's `to_img(x)`: `x =
+ * x.cpu().data.numpy()`, then NumPy on it): what it returns is not on its arguments' device. */
+static bool copies_to_the_host(const DlFunctionInfo *fi) {
+    const DlSource *src = fi->module->source;
+    return fi->module->language == DL_LANG_PYTHON &&
+           (dl_ir_span_mentions(src, fi->fn->span, ".cpu()") ||
+            dl_ir_span_mentions(src, fi->fn->span, ".numpy()"));
+}
+
 const DlValue *flow_call_summary(Flow *F, const DlFunctionInfo *fi, const DlExpr *call,
                                  const DlValue *const *argv, bool skip_self) {
     const DlValue *items =
@@ -413,7 +422,7 @@ const DlValue *flow_call_summary(Flow *F, const DlFunctionInfo *fi, const DlExpr
     /* a plain helper that computes a tensor from its arguments (dgcnn's `cal_loss(logits,
      * label)`), where its summary could not say where: on the device of the tensors it is
      * given, when they agree */
-    if (!skip_self && r->kind == DL_KIND_TENSOR && !r->dev)
+    if (!skip_self && r->kind == DL_KIND_TENSOR && !r->dev && !copies_to_the_host(fi))
         r = on_its_arguments_device(F, r, argv, call->arg_count);
     return r;
 }
