@@ -441,6 +441,21 @@ const DlValue *flow_eval_binary(Flow *F, const DlExpr *e, const DlExpr *const *o
         if (!F->comparing) flow_timing(F, e, values[0], values[1]);
         return flow_mk(F, DL_KIND_SCALAR);
     }
+    /* `'accuracy: %.2f%%' % (epoch, acc)`: %-formatting reads its tensors on the host, as an
+     * f-string does (stat453's `compute_accuracy(...)` printed before the clock is read) */
+    if (e->kind == DL_EX_BINOP && flow_streq(e->name, "%") && n == 2 &&
+        values[0]->kind == DL_KIND_STRING) {
+        const DlExpr *args = operands[1];
+        if (args->kind == DL_EX_TUPLE && values[1]->kind == DL_KIND_SEQ &&
+            values[1]->item_count == args->item_count && values[1]->items) {
+            for (uint32_t i = 0; i < args->item_count; i++)
+                if (values[1]->items[i])
+                    flow_sync(F, args->items[i], args->items[i], values[1]->items[i], "format");
+        } else if (flow_is_tensor(values[1])) {
+            flow_sync(F, args, args, values[1], "format");
+        }
+        return flow_mk(F, DL_KIND_STRING);
+    }
     return flow_binary_values(F, e, operands, values, n);
 }
 

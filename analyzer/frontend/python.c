@@ -396,7 +396,22 @@ static DlExpr *lower_expr_inner(Lower *L, TSNode n) {
     case N_STRING:
         return lower_string(L, n, false);
     case N_CONCAT_STRING: {
-        e = new_expr(L, DL_EX_STRING, n); /* value not tracked */
+        /* value not tracked; the {expressions} of its f-string parts are lowered, as an
+         * f-string's are (`print(f'accuracy: ' f'{acc(model):.2f}%')` formats on the host) */
+        e = new_expr(L, DL_EX_STRING, n);
+        PtrVec items = {0};
+        uint32_t count = ts_node_named_child_count(n);
+        for (uint32_t i = 0; i < count; i++) {
+            TSNode part = ts_node_named_child(n, i);
+            if (kind_of(part) != N_STRING) continue;
+            uint32_t pieces = ts_node_named_child_count(part);
+            for (uint32_t k = 0; k < pieces; k++) {
+                TSNode c = ts_node_named_child(part, k);
+                if (kind_of(c) == N_INTERPOLATION && ts_node_named_child_count(c))
+                    dl_vec_push(&items, lower_expr(L, ts_node_named_child(c, 0)));
+            }
+        }
+        e->items = (DlExpr **)dl_ptrvec_finish(L->arena, &items, &e->item_count);
         return e;
     }
     case N_TRUE:
