@@ -559,12 +559,27 @@ static bool saved_as(DlRuleContext *ctx, const DlExpr *obj, const DlExpr *path, 
 static bool reads_its_own_cache(DlRuleContext *ctx, const DlCallFact *fact) {
     const DlExpr *path = dl_ir_positional(fact->call, 0);
     const DlFunction *fn = fact->place->function;
-    if (!fn || !path || (path->kind != DL_EX_NAME && path->kind != DL_EX_ATTR)) return false;
+    if (!path || (path->kind != DL_EX_NAME && path->kind != DL_EX_ATTR)) return false;
+    /* at module level, the top-level statement around the load (outlier-exposure's `if
+     * os.path.exists(fn): corpus = torch.load(fn) else: ...; torch.save(corpus, fn)`) */
+    DlBlock around = {0};
+    DlSpan scope;
+    if (fn) {
+        around = fn->body;
+        scope = fn->span;
+    } else {
+        const DlBlock *top = &dl_rule_module(ctx)->body;
+        for (uint32_t i = 0; i < top->count && !around.count; i++)
+            if (top->items[i]->span.start <= fact->call->span.start &&
+                fact->call->span.end <= top->items[i]->span.end)
+                around = (DlBlock){&top->items[i], 1};
+        if (!around.count) return false;
+        scope = around.items[0]->span;
+    }
     const DlSource *src = dl_rule_source(ctx);
-    if (!dl_ir_span_mentions(src, fn->span, "exists(") &&
-        !dl_ir_span_mentions(src, fn->span, "isfile("))
+    if (!dl_ir_span_mentions(src, scope, "exists(") && !dl_ir_span_mentions(src, scope, "isfile("))
         return false;
-    return any_save(ctx, &fn->body, saved_as, dl_rule_text(ctx, path->span), 0);
+    return any_save(ctx, &around, saved_as, dl_rule_text(ctx, path->span), 0);
 }
 
 /* The file writes the checkpoint it reads itself, from the CPU (pix2pixHD's and SPADE's
