@@ -931,6 +931,30 @@ static bool periodic_guard(Flow *F, const DlExpr *e, int depth) {
     return flow_periodic_condition(e, depth);
 }
 
+/* `if flag: ... flag = 0` (or `if not done: ... done = True`): the branch turns its own test
+ * off, so in a loop it runs once, on the first iteration that reaches it (Super-SloMo's
+ * validation keeps the first batch's images so). */
+static bool runs_once(const DlStmt *s) {
+    const DlExpr *c = s->value;
+    bool negated = c && c->kind == DL_EX_UNARY && flow_streq(c->name, "not");
+    if (negated) c = c->object;
+    if (!c || c->kind != DL_EX_NAME) return false;
+    const DlBlock *b = &s->parts->body;
+    for (uint32_t i = 0; i < b->count; i++) {
+        const DlStmt *t = b->items[i];
+        if (t->kind != DL_ST_ASSIGN || t->target_count != 1 || !t->value ||
+            t->targets[0]->kind != DL_EX_NAME || !flow_streq(t->targets[0]->name, c->name))
+            continue;
+        const DlExpr *v = t->value;
+        const char *lit = v->kind == DL_EX_CONST || v->kind == DL_EX_NUMBER ? v->name : NULL;
+        bool falsy = lit && (flow_streq(lit, "0") || flow_streq(lit, "False") ||
+                             flow_streq(lit, "None"));
+        bool truthy = lit && (flow_streq(lit, "1") || flow_streq(lit, "True"));
+        return negated ? truthy : falsy;
+    }
+    return false;
+}
+
 void flow_exec_if(Flow *F, const DlStmt *s) {
     if (never_true(s->value) && !(s->value->flags & DL_EXF_CPP)) {
         flow_exec_block(F, &s->parts->orelse);
@@ -955,7 +979,7 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
     if (cuda_tested && cuda_sign < 0) narrow_key_to_cpu(F, cuda_tested, &not_cuda);
     DlPlace saved_place = F->place;
     if (F->place.every_iteration &&
-        (periodic_guard(F, s->value, 0) || ends_the_loop(&s->parts->body)))
+        (periodic_guard(F, s->value, 0) || ends_the_loop(&s->parts->body) || runs_once(s)))
         F->place.every_iteration = false;
     /* `if not self.training:` in a method: each branch runs in one mode of the module, not on
      * every call (kaggle-hubmap's forward reads back only in eval mode, and its training loop
