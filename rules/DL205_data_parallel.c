@@ -90,6 +90,8 @@ static bool discarded_method_call(const DlStmt *s, const char *name) {
 
 static bool stmt_runs(const DlStmt *s, const char *name, int depth) {
     if (depth > 32) return true;
+    /* `mdp` alone on a line: a notebook shows the wrapper's repr; nothing runs */
+    if (s->kind == DL_ST_EXPR && s->value && s->value->kind == DL_EX_NAME) return false;
     if (!discarded_method_call(s, name) && runs_or_escapes(s->value, name, false, 0)) return true;
     for (uint32_t w = 0; s->kind == DL_ST_WITH && w < s->with_count; w++)
         if (runs_or_escapes(s->withs[w], name, false, 0)) return true;
