@@ -943,8 +943,11 @@ static bool type_chosen_at_run_time(Flow *F, const DlExpr *call, const DlValue *
         const DlExpr *a = call->args[i].value;
         const DlValue *v = argv[i];
         if (a->kind == DL_EX_STRING || v->kind == DL_KIND_DTYPE) return false;
+        /* `dtype` names a dtype, unless the file binds it to a CUDA tensor type (dataflowr's
+         * `dtypeFloat = torch.cuda.FloatTensor` when a GPU is there, else torch.FloatTensor) */
         if ((a->kind == DL_EX_NAME || a->kind == DL_EX_ATTR) && a->name && strstr(a->name, "dtype"))
-            return false;
+            return dl_source_mentions(F->src, dl_arena_printf(F->arena, "%s = torch.cuda.",
+                                                              a->name));
         const char *q = flow_qualify(F, a);
         if (q && strncmp(q, "torch.", 6) == 0) return false; /* torch.float16, torch.FloatTensor */
         return true;
