@@ -502,8 +502,11 @@ static bool made_on_the_cpu(DlRuleContext *ctx, const DlExpr *obj, const DlBlock
         return j < before && made_on_the_cpu(ctx, b->items[j]->value, b, j, depth + 1);
     }
     if (obj->kind != DL_EX_CALL || strncmp(text, "torch.", 6) != 0) return false;
-    static const char *const makers[] = {"from_numpy", "tensor", "as_tensor", "stack", "cat",
-                                         "empty",      "zeros",  "ones",      "full",  NULL};
+    static const char *const makers[] = {
+        "from_numpy", "tensor", "as_tensor", "stack",       "cat",         "empty",
+        "zeros",      "ones",   "full",      "randn",       "rand",        "randint",
+        "arange",     "linspace", "eye",     "Tensor",      "FloatTensor", "LongTensor",
+        "IntTensor",  "DoubleTensor", "ByteTensor", "BoolTensor", "HalfTensor", NULL};
     const char *callee = obj->object ? obj->object->name : NULL;
     bool maker = callee && dl_name_in_list(callee, makers);
     return maker && !strstr(text, "cuda") && !strstr(text, "device") && !strstr(text, ".to(");
@@ -584,11 +587,28 @@ static bool reads_its_own_cache(DlRuleContext *ctx, const DlCallFact *fact) {
 
 /* The file writes the checkpoint it reads itself, from the CPU (pix2pixHD's and SPADE's
  * `save_network` and `load_network`, both with `save_path`): it loads anywhere. */
+static const DlExpr *last_literal(DlRuleContext *ctx, const DlExpr *e, int depth);
+
+/* `torch.save(torch.Tensor(60000, 28, 28), path_data + 'mnist/train_data.pt')`: a CPU tensor
+ * saved to a path that ends with the file name `want` (the string's contents) */
+static bool saved_from_the_cpu_to_file(DlRuleContext *ctx, const DlExpr *obj, const DlExpr *path,
+                                       const DlBlock *b, uint32_t i, const char *want) {
+    const DlExpr *lit = last_literal(ctx, path, 0);
+    return lit && lit->name && strcmp(lit->name, want) == 0 && made_on_the_cpu(ctx, obj, b, i, 0);
+}
+
 static bool written_from_the_cpu_here(DlRuleContext *ctx, const DlCallFact *fact) {
     const DlExpr *path = dl_ir_positional(fact->call, 0);
-    return path && (path->kind == DL_EX_NAME || path->kind == DL_EX_ATTR) &&
-           any_save(ctx, &dl_rule_module(ctx)->body, saved_from_the_cpu_as,
-                    dl_rule_text(ctx, path->span), 0);
+    if (!path) return false;
+    if ((path->kind == DL_EX_NAME || path->kind == DL_EX_ATTR) &&
+        any_save(ctx, &dl_rule_module(ctx)->body, saved_from_the_cpu_as,
+                 dl_rule_text(ctx, path->span), 0))
+        return true;
+    /* the file's own helper writes that file name from the CPU (dataflowr's
+     * `check_mnist_dataset_exists`, then `torch.load('mnist/train_data.pt')`) */
+    const DlExpr *lit = last_literal(ctx, path, 0);
+    return lit && lit->name && strchr(lit->name, '.') &&
+           any_save(ctx, &dl_rule_module(ctx)->body, saved_from_the_cpu_to_file, lit->name, 0);
 }
 
 /* The string a module-level constant holds: `SCHEDULER_NAME = "scheduler.pt"` (Hugging Face
