@@ -1061,6 +1061,8 @@ bool flow_tensor_only_method(const char *m) {
         "contiguous", "clone",  "flatten", "expand",  "repeat",      "softmax",   "log_softmax",
         "sigmoid",    "argmax", "argmin",  "abs",     "exp",         "log",       "sqrt",
         "norm",       "mean",   "sum",     "clamp",   "masked_fill", "t",
+        /* `output.max(1, keepdim=True)[1].eq(target.view_as(pred))` (TRADES' evaluation) */
+        "eq",         "ne",     "view_as", "topk",    "gather",      "index_select",
         /* casts a module lacks (it has float(), half(), double() and bfloat16() only):
          * parti's `attn_mask = attn_mask.bool()` of a tokenizer's mask */
         "bool",       "long",   "int",     "byte",    "short",       NULL};
@@ -1256,6 +1258,14 @@ const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *
         if (flow_tensor_only_method(m)) { /* x.detach(), x.view(...): x is a tensor */
             DlValue *t = flow_mk(F, DL_KIND_TENSOR);
             flow_take_place(t, recv);
+            /* `pred.eq(target)`: with the tensors it is given, as a method of a known tensor */
+            if (dl_tensor_method_combines(m)) {
+                OperandList ops = {0};
+                flow_add_operand(&ops, call->object->object, t);
+                for (uint32_t i = 0; i < call->arg_count; i++)
+                    if (flow_is_tensor(argv[i])) flow_add_operand(&ops, call->args[i].value, argv[i]);
+                if (ops.count > 1) return flow_combine(F, call, ops.items, ops.count);
+            }
             return t;
         }
         return flow_unknown();
