@@ -15,7 +15,9 @@ static const char doc[] =
     "`.item()`, `.tolist()` or `.cpu()` on every call (a trainer's `train_step` ending with\n"
     "`self.total += loss.item()`), or one that so copies a parameter to the host (a meter's\n"
     "`update(y_true, y_pred)` doing `y_pred.cpu()`) given a device tensor there, reported at\n"
-    "the call.\n\n"
+    "the call. A `.cpu()` of a value whose device is not known (a parameter model's output)\n"
+    "is reported as the wait when a read of a device value follows it with no work queued\n"
+    "between: that read waits for nothing, so the copy before it did.\n\n"
     "## Why is this bad?\n"
     "CUDA work is asynchronous: Python queues kernels and moves on. Reading a value back makes the\n"
     "host wait until the GPU has finished everything queued, every step, so the CPU can no longer\n"
@@ -85,6 +87,18 @@ static void on_sync(DlRuleContext *ctx, const DlSyncFact *fact) {
             dl_rule_where(ctx, NULL, fact->place->batch_loop->span.start),
             dl_rule_text_in(ctx, fact->callee_home, fact->callee_read),
             dl_rule_where(ctx, fact->callee_home, fact->callee_read.start));
+        dl_report_finding(ctx, &dl_rule_DL201, fact->site->span, fact->site->span, message, NULL);
+        return;
+    }
+    if (strcmp(fact->how, "first-read") == 0) {
+        const char *message = dl_arena_printf(
+            arena,
+            "`%s` waits for the device in every iteration of the loop at %s: it is the "
+            "iteration's first read back of work queued on the device (%s, read right after "
+            "it); accumulate on the device and read it once per epoch or every N steps",
+            dl_rule_snippet(ctx, fact->site->span),
+            dl_rule_where(ctx, NULL, fact->place->batch_loop->span.start),
+            dl_rule_describe(ctx, dl_rule_snippet(ctx, fact->callee_read), fact->value));
         dl_report_finding(ctx, &dl_rule_DL201, fact->site->span, fact->site->span, message, NULL);
         return;
     }

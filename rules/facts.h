@@ -94,7 +94,10 @@ struct DlSyncFact {
     const DlValue *value;
     const char *how;      /* "item", "cpu", "tolist", "numpy", "print", "float", "int", "bool",
                              "if", "while", "np.asarray", "np.array", "plt.plot", ...;
-                             "call": a project function that reads one back on every call */
+                             "call": a project function that reads one back on every call;
+                             "first-read": `y.cpu()` of a value of unknown device, the first
+                             read of an iteration whose later read of `value` waited for
+                             nothing (callee_read: that later read's tensor) */
     const DlPlace *place;
     DlSpan callee_read;             /* "call": that read, in the function called */
     const DlModuleIR *callee_home;  /* ... and its file */

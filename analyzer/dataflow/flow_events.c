@@ -222,6 +222,11 @@ void flow_timing(Flow *F, const DlExpr *site, const DlValue *end, const DlValue 
  * clears it. A host read with none is not a wait of its own (DL201). */
 static const DlValue unread_work_marker = {.kind = DL_KIND_OTHER};
 
+/* What "<unread-work>" holds after `y.cpu()` of a value of unknown device copied it while
+ * work was pending: that copy waited if `y` was on the device; a read of a device value
+ * with nothing queued since shows it was (Flow.unknown_read_site). */
+static const char *const unknown_read_literal = "<read of unknown device>";
+
 /* A tensor or module on a device (CUDA, a named accelerator, a module's), or a sequence of
  * them: what a call given it, or giving it back, may have queued work for. */
 static bool on_the_device(const DlValue *v) {
@@ -474,14 +479,40 @@ void flow_sync(Flow *F, const DlExpr *site, const DlExpr *tensor, const DlValue 
     /* the host waits for the device whenever it reads a tensor's value (wherever it lives) */
     const Binding *unread = flow_state_find(F->st, "<unread-work>");
     bool nothing_pending = !unread || !unread->value;
+    const DlValue *after_unknown_read =
+        unread && unread->value && unread->value->literal == unknown_read_literal ? unread->value
+                                                                                 : NULL;
+    bool device_read = flow_is_tensor(v) && dl_value_on_device(v);
     if (flow_is_tensor(v) || v->kind == DL_KIND_UNKNOWN)
         flow_state_set(F->st, "<device-work>", NULL);
-    if (flow_is_tensor(v) && dl_value_on_device(v)) flow_state_set(F->st, "<unread-work>", NULL);
+    if (device_read) flow_state_set(F->st, "<unread-work>", NULL);
     /* `model(data)["features"].cpu()`, the model a parameter: what is copied to the host is of
      * unknown device, but one writes `.cpu()` for what is on a device; the copy waited, and a
-     * read right after it (`label.cpu()`) waits for nothing (PyCIL's replace_fc) */
-    if (v->kind == DL_KIND_UNKNOWN && flow_streq(how, "cpu"))
-        flow_state_set(F->st, "<unread-work>", NULL);
+     * read right after it (`label.cpu()`) waits for nothing (PyCIL's replace_fc). That read
+     * shows the iteration works on the device: the copy before it is reported, as its wait. */
+    if ((v->kind == DL_KIND_UNKNOWN || (flow_is_tensor(v) && !v->dev)) && flow_streq(how, "cpu")) {
+        DlValue *m = NULL;
+        if (!nothing_pending && !after_unknown_read && F->place.batch_loop &&
+            F->place.every_iteration) {
+            m = flow_mk(F, DL_KIND_OTHER);
+            m->literal = unknown_read_literal;
+            m->dev_span = site->span;
+            F->unknown_read_site = site;
+            F->unknown_read_tensor = tensor;
+        }
+        flow_state_set(F->st, "<unread-work>", m);
+    }
+    if (after_unknown_read && device_read) {
+        nothing_pending = true;
+        const DlExpr *first = F->unknown_read_site;
+        if (first && first->span.start == after_unknown_read->dev_span.start &&
+            first->span.end == after_unknown_read->dev_span.end && flow_reporter(F) &&
+            !(v->dev == DL_DEV_MODULE && modules_stay_on_the_cpu(F))) {
+            DlSyncFact fact = {first, F->unknown_read_tensor, v, "first-read", &F->place,
+                               tensor->span, NULL, false};
+            dl_rule_dispatch_sync(F->env->report, &fact);
+        }
+    }
     /* summary mode: a parameter of unknown device read back on every call */
     int16_t *param = F->env->reads_parameter_back;
     if (param && !*param && F->place.every_iteration && !F->place.batch_loop &&

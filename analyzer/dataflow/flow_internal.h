@@ -77,6 +77,10 @@ typedef struct Flow {
     uint32_t upload_returns; /* returns of a blocking copy to a device with no known work
                                 queued (DlFlowEnv.returns_blocking_upload) */
     uint32_t gpu_returns; /* returns after a GPU was required (DlFlowEnv.requires_gpu) */
+    /* the last `.cpu()` of a value of unknown device that may have waited for pending work
+     * (flow_sync): if a read of a device value follows with nothing queued since, that copy
+     * was the iteration's wait (DL201 "first-read") */
+    const DlExpr *unknown_read_site, *unknown_read_tensor;
     struct {
         const char *name;     /* a loop variable bound to elements of a tensor sequence */
         const DlStmt *loop;   /* its `for` statement */
