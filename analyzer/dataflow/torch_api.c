@@ -199,7 +199,9 @@ bool dl_torch_is_stateless_module(const char *q) {
         "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "LPPool1d", "LPPool2d",
         "Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d", "PixelShuffle",
         "PixelUnshuffle", "ZeroPad2d", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d",
-        "ReflectionPad1d", "ReflectionPad2d", "ReplicationPad1d", "ReplicationPad2d",
+        "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d",
+        "ReplicationPad2d", "ReplicationPad3d", "ZeroPad1d", "ZeroPad3d", "CircularPad1d",
+        "CircularPad2d", "CircularPad3d",
         "CosineSimilarity", "PairwiseDistance", "Fold", "Unfold", "ChannelShuffle", NULL};
     const char *m = member_of(q, "torch.nn");
     return m && dl_name_in_list(m, list);
