@@ -825,6 +825,8 @@ static int device_compared_with_cuda(Flow *F, const DlExpr *cond) {
         const DlExpr *literal = cond->items[side], *device = cond->items[1 - side];
         if (literal->kind != DL_EX_STRING || !literal->name) continue;
         DlDeviceTag tag = flow_device_of_string(literal->name);
+        /* `if device == 'GPU':` (deepCR's constructor takes 'CPU' or 'GPU') */
+        if (flow_streq(literal->name, "GPU") || flow_streq(literal->name, "gpu")) tag = DL_DEV_CUDA;
         if (tag != DL_DEV_CPU && tag != DL_DEV_CUDA) continue;
         if (device->kind == DL_EX_ATTR && device->name && flow_streq(device->name, "type"))
             device = device->object;
