@@ -704,6 +704,17 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
 
     const DlValue *result = flow_resolve_call(F, call, q, recv, argv);
     if (q && flow_streq(q, "torch.cuda.is_available")) result = flow_cuda_available_value(F);
+    /* `self.cell_transforms(img)` of a transform devlint does not see (a torchvision Compose
+     * handed in): it crops, flips and casts a tensor where it is (cellpose's datasets) */
+    if (result->kind == DL_KIND_UNKNOWN && !result->dev && call->arg_count == 1 &&
+        !call->args[0].keyword && flow_is_tensor(argv[0]) && callee &&
+        (callee->kind == DL_EX_ATTR || callee->kind == DL_EX_NAME) && callee->name &&
+        strstr(callee->name, "transform")) {
+        DlValue *kept = dl_value_copy(F->arena, argv[0]);
+        kept->var = NULL;
+        kept->flags &= (uint32_t)~(DL_VF_ONE_DIM | DL_VF_ZERO_DIM);
+        result = kept;
+    }
     if (flow_is_module_like(result)) flow_lists_registered_by(F, call, argv);
     const char *method = recv ? callee->name : NULL;
     flow_sync_facts(F, call, q, recv ? callee->object : NULL, recv, argv);
