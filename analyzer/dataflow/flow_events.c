@@ -765,6 +765,17 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
         waits_for_the_device = true;
         if (F->place.batch_loop && F->place.every_iteration) F->place.generated = true;
     }
+    /* `trainer.fit(model, datamodule=dm)` of Lightning's Trainer: its loops read the logged
+     * metrics back at every epoch end and save checkpoints, so its work is done when it
+     * returns (trackastra's training script times the whole fit) */
+    if (!waits_for_the_device && method && method[0] != '_' && recv &&
+        (flow_streq(method, "fit") || flow_streq(method, "validate") ||
+         flow_streq(method, "test") || flow_streq(method, "predict")) &&
+        !is_project_method(F, recv, method) && callee->object &&
+        (callee->object->kind == DL_EX_NAME || callee->object->kind == DL_EX_ATTR) &&
+        callee->object->name && strstr(callee->object->name, "trainer") &&
+        dl_source_mentions(F->src, "lightning"))
+        waits_for_the_device = true;
     /* a project function or method that waits for the device before it returns (a decoder's
      * `inference` ending with a host read): nothing it queued is pending after it */
     bool blocking_copy_from_unknown = false, reads_back = false;
