@@ -46,7 +46,9 @@ static const char doc[] =
     "  the function runs whatever the machine (`model = nn.DataParallel(model).cuda()`, not in a\n"
     "  branch, a conditional expression or a `try:`; or one in each branch of an `if`/`else`,\n"
     "  `model.cuda(args.gpu)` and `model.cuda()`; or a call of a project function that does so\n"
-    "  on every path before it returns, `net = create_model()`), which fails without a GPU;\n"
+    "  on every path before it returns, `net = create_model()`), which fails without a GPU; or\n"
+    "  in a function of a script that no other file imports, whose `if __name__ == \"__main__\":`\n"
+    "  block calls `torch.cuda.set_device(i)` (or `.cuda()`) before anything that leads to it;\n"
     "- the checkpoint was written by the same run: `torch.save(..., path)` (or a helper named\n"
     "  for saving, `utils.save_on_master(state, path)`) earlier in the same function with the\n"
     "  path written the same way, or from the same template (`'{}.pkl'.format(epoch)` saved,\n"
@@ -731,6 +733,84 @@ static bool holds_no_tensors(DlRuleContext *ctx, const DlCallFact *fact) {
            any_save(ctx, &dl_rule_module(ctx)->body, saved_without_tensors_as, name, 0);
 }
 
+/* `torch.cuda.set_device(i)` or `x.cuda(...)` at the end of a chain: fails without a GPU. */
+static bool needs_a_gpu(DlRuleContext *ctx, const DlExpr *e) {
+    if (!e || e->kind != DL_EX_CALL || !e->object) return false;
+    if (e->object->kind == DL_EX_ATTR && e->object->name && strcmp(e->object->name, "cuda") == 0)
+        return true;
+    const char *callee = dl_ir_dotted(dl_rule_arena(ctx), e->object);
+    return callee && strcmp(callee, "torch.cuda.set_device") == 0;
+}
+
+static bool block_reaches(const DlModuleIR *m, const DlBlock *b, const DlFunction *target,
+                          int depth);
+
+/* Does `e` call a function of the module (a top-level def, `main()`, `setup(path)`) that is
+ * `target` or may call it, directly or through others of the file? */
+static bool calls_towards(const DlModuleIR *m, const DlExpr *e, const DlFunction *target,
+                          int depth) {
+    if (!e || depth > 16) return false;
+    if (e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_NAME)
+        for (uint32_t i = 0; i < m->function_count; i++) {
+            const DlFunction *g = m->functions[i];
+            if (g->owner || g->parent || strcmp(g->name, e->object->name) != 0) continue;
+            if (g == target || block_reaches(m, &g->body, target, depth + 1)) return true;
+        }
+    if (calls_towards(m, e->object, target, depth + 1)) return true;
+    for (uint32_t i = 0; i < e->item_count; i++)
+        if (calls_towards(m, e->items[i], target, depth + 1)) return true;
+    for (uint32_t i = 0; i < e->arg_count; i++)
+        if (calls_towards(m, e->args[i].value, target, depth + 1)) return true;
+    return false;
+}
+
+static bool statement_reaches(const DlModuleIR *m, const DlStmt *s, const DlFunction *target,
+                              int depth) {
+    if (depth > 16 || calls_towards(m, s->value, target, depth)) return true;
+    for (uint32_t w = 0; s->kind == DL_ST_WITH && w < s->with_count; w++)
+        if (calls_towards(m, s->withs[w], target, depth)) return true;
+    if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) return false;
+    const DlBlock *inner;
+    for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+        if (block_reaches(m, inner, target, depth + 1)) return true;
+    return false;
+}
+
+static bool block_reaches(const DlModuleIR *m, const DlBlock *b, const DlFunction *target,
+                          int depth) {
+    for (uint32_t n = 0; depth <= 16 && n < b->count; n++)
+        if (statement_reaches(m, b->items[n], target, depth)) return true;
+    return false;
+}
+
+/* A script whose `if __name__ == "__main__":` block, before it calls any function of the file,
+ * does what fails without a GPU (`torch.cuda.set_device(GPU_iden)`, `model.cuda()`), at its top
+ * level: the file's functions, which no other file imports, run only with a GPU (TransMorph's
+ * inference scripts, FourCastNet's). */
+static bool script_requires_a_gpu_first(DlRuleContext *ctx, const DlCallFact *fact) {
+    const DlModuleIR *m = dl_rule_module(ctx);
+    const DlFileFacts *f = m ? m->facts : NULL;
+    const DlFunction *fn = fact->place->function;
+    /* a top-level def, whose calls the walk below can follow by name */
+    if (!fn || fn->owner || fn->parent || !f || !f->leaf) return false;
+    const DlSource *src = dl_rule_source(ctx);
+    for (uint32_t i = 0; i < m->body.count; i++) {
+        const DlStmt *s = m->body.items[i];
+        if (s->kind != DL_ST_IF || !s->value || !dl_ir_span_mentions(src, s->value->span, "__name__") ||
+            !dl_ir_span_mentions(src, s->value->span, "__main__"))
+            continue;
+        const DlBlock *b = &s->parts->body;
+        for (uint32_t j = 0; j < b->count; j++) {
+            const DlStmt *t = b->items[j];
+            if ((t->kind == DL_ST_EXPR || t->kind == DL_ST_ASSIGN) && needs_a_gpu(ctx, t->value))
+                return true;
+            if (statement_reaches(m, t, fact->place->function, 0)) return false;
+        }
+        return false;
+    }
+    return false;
+}
+
 static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
     extern const DlRule dl_rule_DL109;
     if (!fact->qualified || strcmp(fact->qualified, "torch.load") != 0) return;
@@ -741,7 +821,7 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
     if (!device_aware(ctx, fact->place) || reads_memory(ctx, fact) ||
         written_by_this_run(ctx, fact) ||
         written_from_the_cpu_here(ctx, fact) || holds_no_tensors(ctx, fact) ||
-        reads_its_own_cache(ctx, fact))
+        reads_its_own_cache(ctx, fact) || script_requires_a_gpu_first(ctx, fact))
         return;
     DlArena *arena = dl_rule_arena(ctx);
     const char *target = fact->device_in_scope ? fact->device_in_scope : "\"cpu\"";
