@@ -156,7 +156,11 @@ const char *flow_import(Flow *F, const char *name) {
     uint32_t slot = flow_slot_of(name, DL_IMPORT_SLOTS);
     if (F->imports[slot].alias != name) {
         F->imports[slot].alias = name;
-        F->imports[slot].qualified = dl_project_import(F->env->file, name);
+        const char *q = dl_project_import(F->env->file, name);
+        /* `from train.tools.torch_utils import *` (Kaggle-2020-Alaska2's fitter) */
+        if (!q && F->env->file->star_count)
+            q = dl_project_star_import(F->env->project, F->env->file, name, F->arena);
+        F->imports[slot].qualified = q;
     }
     return F->imports[slot].qualified;
 }

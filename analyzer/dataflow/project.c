@@ -754,6 +754,22 @@ static void compute_function_summaries(DlProject *p, DlFlowState *const *globals
 
 typedef DL_VEC(const char *) NameVec;
 
+/* The modules of the file's `from M import *` statements (at module level, in blocks there:
+ * Python allows them nowhere else). */
+static void collect_star_modules(const DlBlock *b, NameVec *out, int depth) {
+    for (uint32_t i = 0; depth < 16 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        for (uint32_t k = 0; s->kind == DL_ST_IMPORT && k < s->import_count; k++)
+            if (s->imports[k].alias && strcmp(s->imports[k].alias, "*") == 0 &&
+                s->imports[k].module && *s->imports[k].module)
+                dl_vec_push(out, s->imports[k].module);
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            collect_star_modules(inner, out, depth + 1);
+    }
+}
+
 /* Whether assigning `value` to self.`name` may put it somewhere else: a value that moves
  * something or names a device, or one not made from the attribute itself (`self.sigmas =
  * sigmas`, computed elsewhere in the method). `th.cat([self.pending, x])` and
@@ -1343,6 +1359,12 @@ static void build_file_facts(DlFileFacts *f, DlModuleIR *m, DlArena *arena) {
     f->imports = dl_arena_alloc(arena, (imports.len ? imports.len : 1) * sizeof(DlImportEntry));
     if (imports.len) memcpy(f->imports, imports.items, imports.len * sizeof(DlImportEntry));
     dl_vec_free(&imports);
+    NameVec stars = {0};
+    if (m->language == DL_LANG_PYTHON) collect_star_modules(&m->body, &stars, 0);
+    f->star_count = (uint32_t)stars.len;
+    f->star_modules = stars.len ? dl_arena_alloc(arena, stars.len * sizeof(const char *)) : NULL;
+    if (stars.len) memcpy(f->star_modules, stars.items, stars.len * sizeof(const char *));
+    dl_vec_free(&stars);
     f->class_count = m->class_count;
     f->classes = dl_arena_alloc(arena, (m->class_count + 1) * sizeof(DlClassInfo *));
     for (uint32_t j = 0; j < m->class_count; j++) {
@@ -1633,6 +1655,33 @@ static const DlValue *find_global(const DlProject *p, const char *qualified, int
         return v;
     }
     return NULL;
+}
+
+static const char *star_import(const DlProject *p, const DlFileFacts *f, const char *name,
+                               DlArena *arena, int depth) {
+    for (uint32_t s = 0; f && depth < 4 && s < f->star_count; s++) {
+        const char *module = f->star_modules[s];
+        if (dl_torch_owns(module)) continue; /* `from torch.nn import *`: not the project's */
+        const char *last = last_component(module);
+        for (uint32_t i = 0; i < p->file_count; i++) {
+            const DlFileFacts *g = &p->files[i];
+            const DlModuleIR *m = g->module;
+            if (!m || m->language != DL_LANG_PYTHON || strcmp(m->module_name, last) != 0) continue;
+            note_read(i);
+            if (class_in_file(g, name) || function_in_file(g, name))
+                return dl_arena_printf(arena, "%s.%s", module, name);
+            const char *q = dl_project_import(g, name);
+            if (!q) q = star_import(p, g, name, arena, depth + 1);
+            if (q) return q;
+            break;
+        }
+    }
+    return NULL;
+}
+
+const char *dl_project_star_import(const DlProject *p, const DlFileFacts *f, const char *name,
+                                   DlArena *arena) {
+    return f && f->star_count ? star_import(p, f, name, arena, 0) : NULL;
 }
 
 const DlValue *dl_project_find_global(const DlProject *p, const char *qualified) {

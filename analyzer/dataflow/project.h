@@ -126,6 +126,8 @@ typedef struct DlFileFacts {
     DlFlowState *leaf_globals; /* a leaf's module-level state, which its summaries read */
     DlImportEntry *imports;
     uint32_t import_count;
+    const char **star_modules; /* `from pkg.meters import *`: the modules, in the file's order */
+    uint32_t star_count;
     DlClassInfo **classes;
     uint32_t class_count;
     DlFunctionInfo **functions; /* parallel to module->functions */
@@ -249,6 +251,11 @@ DlReadSet *dl_project_note_reads(DlReadSet *into);
 void dl_project_read_closure(const DlProject *p, const uint64_t *direct, uint64_t *out);
 /* Qualified name bound to `alias` by an import in this file, or NULL. */
 const char *dl_project_import(const DlFileFacts *f, const char *alias);
+/* A name `f` neither binds nor imports by name, through its star imports (`from pkg.meters import
+ * *`): "pkg.meters.RocAucMeter" for a class or function that project module defines, or what
+ * that module imports under the name ("torch" for `torch`), or NULL. */
+const char *dl_project_star_import(const DlProject *p, const DlFileFacts *f, const char *name,
+                                   DlArena *arena);
 /* A project class/function by the qualified name a file sees ("model.Net", "Net"). */
 const DlClassInfo *dl_project_find_class(const DlProject *p, const DlFileFacts *from,
                                          const char *qualified);
