@@ -251,11 +251,33 @@ static bool arranges_only(Flow *F, const DlExpr *callee) {
            !flow_lookup(F, callee->name);
 }
 
-/* `x.cpu()`, `x.detach().cpu().numpy()`, `loss.item()`: a copy on the host, whatever `x` is. */
+/* `x.cpu()`, `x.detach().cpu().numpy()`, `loss.item()`: a copy on the host, whatever `x` is; and
+ * what NumPy does with it after (`obs.data.cpu().numpy().copy()`, `...numpy()[:, 0]`). */
 static bool copied_to_the_host(const DlExpr *e) {
     static const char *const copies[] = {"cpu", "numpy", "item", "tolist", NULL};
-    return e && e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_ATTR &&
-           dl_name_in_list(e->object->name, copies);
+    for (int depth = 0; e && depth < 12; depth++) {
+        if (e->kind == DL_EX_SUBSCRIPT || e->kind == DL_EX_ATTR) {
+            e = e->object;
+            continue;
+        }
+        if (e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_ATTR) return false;
+        if (dl_name_in_list(e->object->name, copies)) return true;
+        e = e->object->object;
+    }
+    return false;
+}
+
+/* A helper whose text names neither torch nor a device nor a model (Social-STGCNN's
+ * `nodes_rel_to_nodes_abs(nodes, init_node)`, NumPy on arrays copied off the device): it
+ * queues nothing on the device. */
+static bool computes_with_numpy_only(const DlFunctionInfo *fi) {
+    static const char *const device_words[] = {"torch", "cuda", ".to(", "model", "net", "forward",
+                                               "F.", "nn.", NULL};
+    const DlSource *src = fi->module->source;
+    if (fi->module->language != DL_LANG_PYTHON || !src) return false;
+    for (const char *const *w = device_words; *w; w++)
+        if (dl_ir_span_mentions(src, fi->fn->span, *w)) return false;
+    return true;
 }
 
 /* A project function given a tensor, or a value of unknown kind (Informer's
@@ -271,9 +293,10 @@ static bool project_call_given_tensors(Flow *F, const DlExpr *call, const char *
                    argv[i]->kind == DL_KIND_UNKNOWN) &&
                   !copied_to_the_host(call->args[i].value);
     if (!tensors) return false;
-    if (project_callee(F, call, recv, method)) return true;
-    return q && !recv && !dl_torch_owns(q) &&
-           dl_project_find_function(F->env->project, F->env->file, q) != NULL;
+    const DlFunctionInfo *fi = project_callee(F, call, recv, method);
+    if (!fi && q && !recv && !dl_torch_owns(q))
+        fi = dl_project_find_function(F->env->project, F->env->file, q);
+    return fi && !computes_with_numpy_only(fi);
 }
 
 static bool any_on_the_device(const DlValue *const *argv, uint32_t n) {

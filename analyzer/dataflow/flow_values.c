@@ -148,7 +148,11 @@ const Binding *flow_lookup(Flow *F, const char *key) {
     if (b) return b;
     if (!F->env->globals || strchr(key, '.')) return NULL;
     if (flow_enclosing_binds(F, key)) return NULL;
-    return flow_state_find_hashed(F->env->globals, key, hash);
+    const Binding *g = flow_state_find_hashed(F->env->globals, key, hash);
+    /* `_device = None` at the top, set by `set_device(dev)` through `global _device` (GDN's
+     * util/env.py): in a function, a global left None is a placeholder, not its value */
+    if (g && F->fn && g->value && g->value->kind == DL_KIND_NONE) return NULL;
+    return g;
 }
 
 /* dl_project_import(file, name), remembered by the name's address. */
