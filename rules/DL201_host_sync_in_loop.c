@@ -67,6 +67,18 @@ static const char doc[] =
     "- code under `if False:` or `if 0:`, which never runs.\n\n"
     "`if torch.isnan(loss) or torch.isinf(loss):` is one finding, at the first operand.\n";
 
+/* "`site` waits for the device in every iteration of the loop at line N: `why`; ..." */
+static void report_wait_at_site(DlRuleContext *ctx, const DlSyncFact *fact, const char *why) {
+    extern const DlRule dl_rule_DL201;
+    const char *message = dl_arena_printf(
+        dl_rule_arena(ctx),
+        "`%s` waits for the device in every iteration of the loop at %s: %s; accumulate on the "
+        "device and read it once per epoch or every N steps",
+        dl_rule_snippet(ctx, fact->site->span),
+        dl_rule_where(ctx, NULL, fact->place->batch_loop->span.start), why);
+    dl_report_finding(ctx, &dl_rule_DL201, fact->site->span, fact->site->span, message, NULL);
+}
+
 static void on_sync(DlRuleContext *ctx, const DlSyncFact *fact) {
     extern const DlRule dl_rule_DL201;
     if (!fact->place->batch_loop || !fact->place->every_iteration) return;
@@ -78,28 +90,21 @@ static void on_sync(DlRuleContext *ctx, const DlSyncFact *fact) {
     if (strcmp(fact->how, "numpy") == 0 || strchr(fact->how, '.')) return; /* DL108's */
     DlArena *arena = dl_rule_arena(ctx);
     if (strcmp(fact->how, "call") == 0) {
-        const char *message = dl_arena_printf(
-            arena,
-            "`%s` waits for the device in every iteration of the loop at %s: it reads `%s` "
-            "back on the host (%s) on every call; accumulate on the device and read it once per "
-            "epoch or every N steps",
-            dl_rule_snippet(ctx, fact->site->span),
-            dl_rule_where(ctx, NULL, fact->place->batch_loop->span.start),
-            dl_rule_text_in(ctx, fact->callee_home, fact->callee_read),
-            dl_rule_where(ctx, fact->callee_home, fact->callee_read.start));
-        dl_report_finding(ctx, &dl_rule_DL201, fact->site->span, fact->site->span, message, NULL);
+        report_wait_at_site(
+            ctx, fact,
+            dl_arena_printf(arena, "it reads `%s` back on the host (%s) on every call",
+                            dl_rule_text_in(ctx, fact->callee_home, fact->callee_read),
+                            dl_rule_where(ctx, fact->callee_home, fact->callee_read.start)));
         return;
     }
     if (strcmp(fact->how, "first-read") == 0) {
-        const char *message = dl_arena_printf(
-            arena,
-            "`%s` waits for the device in every iteration of the loop at %s: it is the "
-            "iteration's first read back of work queued on the device (%s, read right after "
-            "it); accumulate on the device and read it once per epoch or every N steps",
-            dl_rule_snippet(ctx, fact->site->span),
-            dl_rule_where(ctx, NULL, fact->place->batch_loop->span.start),
-            dl_rule_describe(ctx, dl_rule_snippet(ctx, fact->callee_read), fact->value));
-        dl_report_finding(ctx, &dl_rule_DL201, fact->site->span, fact->site->span, message, NULL);
+        report_wait_at_site(
+            ctx, fact,
+            dl_arena_printf(arena,
+                            "it is the iteration's first read back of work queued on the device "
+                            "(%s, read right after it)",
+                            dl_rule_describe(ctx, dl_rule_snippet(ctx, fact->callee_read),
+                                             fact->value)));
         return;
     }
     const char *tensor = dl_rule_snippet(ctx, fact->tensor->span);

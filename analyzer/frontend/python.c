@@ -279,6 +279,16 @@ static void lower_arguments(Lower *L, TSNode args, DlExpr *call) {
 /* String literal contents (first string_content of a plain, non-f string). `unread`: a string
  * statement (a docstring), whose value nothing reads: its text is not copied ("" stands for it;
  * docstrings are 7.3 MB of huggingface/diffusers' 45 MB of Python). */
+/* The {expressions} of an f-string `n`, lowered, appended to `items`. */
+static void lower_interpolations(Lower *L, TSNode n, PtrVec *items) {
+    uint32_t count = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode c = ts_node_named_child(n, i);
+        if (kind_of(c) == N_INTERPOLATION && ts_node_named_child_count(c))
+            dl_vec_push(items, lower_expr(L, ts_node_named_child(c, 0)));
+    }
+}
+
 static DlExpr *lower_string(Lower *L, TSNode n, bool unread) {
     DlExpr *e = new_expr(L, DL_EX_STRING, n);
     uint32_t count = ts_node_named_child_count(n);
@@ -294,11 +304,7 @@ static DlExpr *lower_string(Lower *L, TSNode n, bool unread) {
     }
     if (interpolated) { /* f-string: its value is unknown, its {expressions} are lowered */
         PtrVec items = {0};
-        for (uint32_t i = 0; i < count; i++) {
-            TSNode c = ts_node_named_child(n, i);
-            if (kind_of(c) == N_INTERPOLATION && ts_node_named_child_count(c))
-                dl_vec_push(&items, lower_expr(L, ts_node_named_child(c, 0)));
-        }
+        lower_interpolations(L, n, &items);
         e->items = (DlExpr **)dl_ptrvec_finish(L->arena, &items, &e->item_count);
         return e;
     }
@@ -403,13 +409,7 @@ static DlExpr *lower_expr_inner(Lower *L, TSNode n) {
         uint32_t count = ts_node_named_child_count(n);
         for (uint32_t i = 0; i < count; i++) {
             TSNode part = ts_node_named_child(n, i);
-            if (kind_of(part) != N_STRING) continue;
-            uint32_t pieces = ts_node_named_child_count(part);
-            for (uint32_t k = 0; k < pieces; k++) {
-                TSNode c = ts_node_named_child(part, k);
-                if (kind_of(c) == N_INTERPOLATION && ts_node_named_child_count(c))
-                    dl_vec_push(&items, lower_expr(L, ts_node_named_child(c, 0)));
-            }
+            if (kind_of(part) == N_STRING) lower_interpolations(L, part, &items);
         }
         e->items = (DlExpr **)dl_ptrvec_finish(L->arena, &items, &e->item_count);
         return e;
