@@ -481,14 +481,17 @@ static int16_t read_parameter(Flow *F, const DlExpr *e) {
     return 0;
 }
 
-/* "The module's device" is the CPU: nothing in the project names a device, or this file, which
- * no other file imports (so its modules are built and run here), names none and hands its
- * modules to no trainer that places them (Popular-RL-Algorithms' ppo_gae_discrete.py, whose
- * PPO module is never moved, reads `self.v(s).detach().numpy()`). */
+/* "The module's device" is the CPU: nothing in the project names a device, or this file, a
+ * script (`if __name__ == "__main__":`) whose modules are built and run here, names none and
+ * hands its modules to no trainer that places them (Popular-RL-Algorithms' ppo_gae_discrete.py,
+ * whose PPO module is never moved, reads `self.v(s).detach().numpy()`). Whether another file
+ * imports the script is not asked: the answer would differ between the streamed pipeline and
+ * the one that keeps every model (and the language server's). */
 static bool modules_stay_on_the_cpu(Flow *F) {
     if (!F->env->project->uses_devices) return true;
     const DlFileFacts *f = F->env->file;
-    if (!f->leaf || f->module->mentions_devices) return false;
+    if (f->module->mentions_devices || !dl_source_mentions(f->module->source, "__main__"))
+        return false;
     static const char *const placers[] = {"gpu", "GPU", "accelerat", "Trainer", "lightning",
                                           "prepare(", "setup(", NULL};
     for (const char *const *w = placers; *w; w++)
