@@ -31,8 +31,8 @@ static const char doc[] =
     "  tensor was moved: `def plot(data=X_train)` ahead of `X_train = X_train.to(device)`; the\n"
     "  input of a module with no parameters or buffers, such as a transform handed images);\n"
     "- a module's outputs where nothing places the module: no file of the project names a\n"
-    "  device, or the script (`if __name__ == \"__main__\":`) that builds and runs it names\n"
-    "  none and hands it to no trainer or accelerator;\n"
+    "  device, or the file that builds and runs it, which no other file reads, names none and\n"
+    "  hands it to no trainer or accelerator;\n"
     "- in a branch that runs only when the device they were moved to is the CPU\n"
     "  (`if self.device == torch.device(\"cpu\"):`, or the `else` of\n"
     "  `if device.type != \"cpu\":`).\n";

@@ -47,8 +47,8 @@ static const char doc[] =
     "  branch, a conditional expression or a `try:`; or one in each branch of an `if`/`else`,\n"
     "  `model.cuda(args.gpu)` and `model.cuda()`; or a call of a project function that does so\n"
     "  on every path before it returns, `net = create_model()`), which fails without a GPU; or\n"
-    "  in a function of a script whose `if __name__ == \"__main__\":` block calls\n"
-    "  `torch.cuda.set_device(i)` (or `.cuda()`) before anything that leads to it;\n"
+    "  in a function of a script that no other file reads, whose `if __name__ == \"__main__\":`\n"
+    "  block calls `torch.cuda.set_device(i)` (or `.cuda()`) before anything that leads to it;\n"
     "- the checkpoint was written by the same run: `torch.save(..., path)` (or a helper named\n"
     "  for saving, `utils.save_on_master(state, path)`) earlier in the same function with the\n"
     "  path written the same way, or from the same template (`'{}.pkl'.format(epoch)` saved,\n"
@@ -785,15 +785,13 @@ static bool block_reaches(const DlModuleIR *m, const DlBlock *b, const DlFunctio
 
 /* A script whose `if __name__ == "__main__":` block, before it calls anything of the file that
  * leads to the load's function, does what fails without a GPU (`torch.cuda.set_device(
- * GPU_iden)`, `model.cuda()`), at its top level: run as a script, the function runs only with a
- * GPU (TransMorph's inference scripts, FourCastNet's). Another file importing the function is
- * not asked of: the answer would differ between the streamed pipeline and the one that keeps
- * every model. */
+ * GPU_iden)`, `model.cuda()`), at its top level, and which no other file may read: the function
+ * runs only with a GPU (TransMorph's inference scripts, FourCastNet's). */
 static bool script_requires_a_gpu_first(DlRuleContext *ctx, const DlCallFact *fact) {
     const DlModuleIR *m = dl_rule_module(ctx);
     const DlFunction *fn = fact->place->function;
     /* a top-level def, whose calls the walk below can follow by name */
-    if (!m || !fn || fn->owner || fn->parent) return false;
+    if (!m || !m->read_by_no_other_file || !fn || fn->owner || fn->parent) return false;
     const DlSource *src = dl_rule_source(ctx);
     for (uint32_t i = 0; i < m->body.count; i++) {
         const DlStmt *s = m->body.items[i];

@@ -481,17 +481,15 @@ static int16_t read_parameter(Flow *F, const DlExpr *e) {
     return 0;
 }
 
-/* "The module's device" is the CPU: nothing in the project names a device, or this file, a
- * script (`if __name__ == "__main__":`) whose modules are built and run here, names none and
- * hands its modules to no trainer that places them (Popular-RL-Algorithms' ppo_gae_discrete.py,
- * whose PPO module is never moved, reads `self.v(s).detach().numpy()`). Whether another file
- * imports the script is not asked: the answer would differ between the streamed pipeline and
- * the one that keeps every model (and the language server's). */
+/* "The module's device" is the CPU: nothing in the project names a device, or this file, which
+ * no other file may read (so its modules are built and run here; a file that only shares a
+ * class name with it may: Popular-RL-Algorithms' PPO scripts each define their own `PPO`),
+ * names none and hands its modules to no trainer that places them (its ppo_gae_discrete.py,
+ * whose PPO module is never moved, reads `self.v(s).detach().numpy()`). */
 static bool modules_stay_on_the_cpu(Flow *F) {
     if (!F->env->project->uses_devices) return true;
     const DlFileFacts *f = F->env->file;
-    if (f->module->mentions_devices || !dl_source_mentions(f->module->source, "__main__"))
-        return false;
+    if (f->module->mentions_devices || !f->module->read_by_no_other_file) return false;
     static const char *const placers[] = {"gpu", "GPU", "accelerat", "Trainer", "lightning",
                                           "prepare(", "setup(", NULL};
     for (const char *const *w = placers; *w; w++)

@@ -260,6 +260,10 @@ typedef struct DlModuleIR {
                                  in the file */
     bool mentions_devices;    /* the text names a device or moves something (.to( .cuda( device) */
     bool imports_in_defs;     /* an import inside a def or class body (a local import) */
+    /* No other file of the run may read this one (driver/sharing.h), whether or not the
+     * pipeline streams it as a leaf: a script whose modules are built and run here. Set by the
+     * driver after lowering; false where not known. */
+    bool read_by_no_other_file;
     /* The names the file reads (variables, attributes, imported names), when the front end
      * records them (names_known): a function no file names needs no summary. */
     const char **referenced_names;
