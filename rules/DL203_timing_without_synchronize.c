@@ -34,7 +34,7 @@ static const char doc[] =
     "  `x.cuda()` without `non_blocking=True`: PyTorch synchronizes the stream after it; of a\n"
     "  tensor whose device is not known, such a copy counts as no work);\n"
     "  or an operation whose output is sized by the data (`torch.nonzero`, `torch.unique`,\n"
-    "  `masked_select`), which the host waits for;\n"
+    "  `masked_select`, `torch.where(cond)` of one argument), which the host waits for;\n"
     "  also a loop whose every iteration waits so (`error.item()` in each round), taken to run\n"
     "  at least once: what is left pending is what its body queued after the wait;\n"
     "- the clock is read where CUDA is not used: in the `else` of a check whose body\n"

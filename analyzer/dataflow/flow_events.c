@@ -770,6 +770,11 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
         /* most calls are ruled out by the first letter, before any comparison */
         waits_for_the_device = name && name[0] && strchr("naum", name[0]) &&
                                dl_name_in_list(name, sized_by_data);
+        /* `torch.where(cond)` of one argument is `torch.nonzero(cond, as_tuple=True)`
+         * (dgcnn's scannet loop) */
+        if (!waits_for_the_device && name && name[0] == 'w' && flow_streq(name, "where") &&
+            call->arg_count == 1 && !call->args[0].keyword)
+            waits_for_the_device = true;
     }
     /* `writer.add_scalar(tag, acc, step)` with a device tensor: TensorBoard's SummaryWriter
      * reads it with `.item()` (VoiceCraft's validation logs its accuracies so) */
