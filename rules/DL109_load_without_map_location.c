@@ -587,8 +587,6 @@ static bool reads_its_own_cache(DlRuleContext *ctx, const DlCallFact *fact) {
     return any_save(ctx, &around, saved_as, dl_rule_text(ctx, path->span), 0);
 }
 
-/* The file writes the checkpoint it reads itself, from the CPU (pix2pixHD's and SPADE's
- * `save_network` and `load_network`, both with `save_path`): it loads anywhere. */
 static const DlExpr *last_literal(DlRuleContext *ctx, const DlExpr *e, int depth);
 
 /* `torch.save(torch.Tensor(60000, 28, 28), path_data + 'mnist/train_data.pt')`: a CPU tensor
@@ -599,6 +597,8 @@ static bool saved_from_the_cpu_to_file(DlRuleContext *ctx, const DlExpr *obj, co
     return lit && lit->name && strcmp(lit->name, want) == 0 && made_on_the_cpu(ctx, obj, b, i, 0);
 }
 
+/* The file writes the checkpoint it reads itself, from the CPU (pix2pixHD's and SPADE's
+ * `save_network` and `load_network`, both with `save_path`): it loads anywhere. */
 static bool written_from_the_cpu_here(DlRuleContext *ctx, const DlCallFact *fact) {
     const DlExpr *path = dl_ir_positional(fact->call, 0);
     if (!path) return false;

@@ -405,10 +405,8 @@ static const DlValue *on_its_arguments_device(Flow *F, const DlValue *r, const D
 /* A helper that copies to the host what it computes (dataflowr's `to_img(x)`: `x =
  * x.cpu().data.numpy()`, then NumPy on it): what it returns is not on its arguments' device. */
 static bool copies_to_the_host(const DlFunctionInfo *fi) {
-    const DlSource *src = fi->module->source;
-    return fi->module->language == DL_LANG_PYTHON &&
-           (dl_ir_span_mentions(src, fi->fn->span, ".cpu()") ||
-            dl_ir_span_mentions(src, fi->fn->span, ".numpy()"));
+    static const char *const copies[] = {".cpu()", ".numpy()", NULL};
+    return dl_project_function_mentions(fi, copies);
 }
 
 const DlValue *flow_call_summary(Flow *F, const DlFunctionInfo *fi, const DlExpr *call,
@@ -829,15 +827,14 @@ const DlValue *flow_mark_instance_moved(Flow *F, const DlExpr *recv_expr, const 
     return moved;
 }
 
-/* `net` of `net.eval().cuda()`: the module behind methods that hand it back, which the move at
- * the end of the chain moves (Yolact_minimal's export script). */
+/* `net` of `net.eval().cuda()`: the module behind methods that hand it back (`type(dst)` too,
+ * for a module), which the move at the end of the chain moves (Yolact_minimal's export
+ * script). */
 static const DlExpr *module_behind_chain(const DlExpr *e) {
-    static const char *const return_self[] = {"eval", "train", "float", "half", "double",
-                                              "bfloat16", "requires_grad_", "apply", "type",
-                                              "share_memory", NULL};
     for (int depth = 0; depth < 8 && e && e->kind == DL_EX_CALL && e->object &&
                         e->object->kind == DL_EX_ATTR && e->object->object &&
-                        dl_name_in_list(e->object->name, return_self);
+                        (dl_module_method_returns_self(e->object->name) ||
+                         flow_streq(e->object->name, "type"));
          depth++)
         e = e->object->object;
     return e;

@@ -137,15 +137,30 @@ static const DlFunctionInfo *project_callee(Flow *F, const DlExpr *call, const D
     return fi;
 }
 
+/* `writer.add_scalar(tag, value, step)` (or `add_scalars`) of TensorBoard's SummaryWriter, not
+ * a project's own method of that name: it reads a tensor value with `.item()`. */
+static bool logs_a_scalar(Flow *F, const DlValue *recv, const char *method) {
+    return method && recv && method[0] == 'a' &&
+           (flow_streq(method, "add_scalar") || flow_streq(method, "add_scalars")) &&
+           !is_project_method(F, recv, method);
+}
+
+/* The project function or method `call` runs: a method of a project object (project_callee),
+ * or a function of the project named by `q`; NULL for torch's own and for what is not known. */
+static const DlFunctionInfo *project_function_called(Flow *F, const DlExpr *call, const char *q,
+                                                     const DlValue *recv, const char *method) {
+    const DlFunctionInfo *fi = project_callee(F, call, recv, method);
+    if (!fi && q && !recv && !dl_torch_owns(q))
+        fi = dl_project_find_function(F->env->project, F->env->file, q);
+    return fi;
+}
+
 /* A project function that reads a device value back on every call (a trainer's `_train_step`
  * ending with `self.total += loss.item()`, DlFunctionInfo.host_read), called in every iteration
- * of a batch loop: the loop waits for the device there (DL201, at the call). */
-static void host_read_in_callee(Flow *F, const DlExpr *call, const char *q, const DlValue *recv,
-                                const char *method) {
+ * of a batch loop: the loop waits for the device there (DL201, at the call). `fi`: what the call
+ * runs (project_function_called). */
+static void host_read_in_callee(Flow *F, const DlExpr *call, const DlFunctionInfo *fi) {
     if (!flow_reporter(F)) return;
-    if (!recv && q && dl_torch_owns(q)) return;
-    const DlFunctionInfo *fi = project_callee(F, call, recv, method);
-    if (!fi && q && !recv) fi = dl_project_find_function(F->env->project, F->env->file, q);
     if (!fi || !fi->host_read.end) return;
     DlSyncFact fact = {call, call, flow_unknown(), "call", &F->place, fi->host_read, fi->module,
                        false};
@@ -273,30 +288,23 @@ static bool copied_to_the_host(const DlExpr *e) {
 static bool computes_with_numpy_only(const DlFunctionInfo *fi) {
     static const char *const device_words[] = {"torch", "cuda", ".to(", "model", "net", "forward",
                                                "F.", "nn.", NULL};
-    const DlSource *src = fi->module->source;
-    if (fi->module->language != DL_LANG_PYTHON || !src) return false;
-    for (const char *const *w = device_words; *w; w++)
-        if (dl_ir_span_mentions(src, fi->fn->span, *w)) return false;
-    return true;
+    return fi->module->language == DL_LANG_PYTHON && fi->module->source &&
+           !dl_project_function_mentions(fi, device_words);
 }
 
 /* A project function given a tensor, or a value of unknown kind (Informer's
  * `self._process_one_batch(data, batch_x, ...)`, which moves the batch and runs the model):
  * it may queue work whatever devlint knows of its result; not a meter's `update(loss.item())`,
  * nor `iou_between(pred.cpu(), gt.cpu())`, given tensors on the CPU only. */
-static bool project_call_given_tensors(Flow *F, const DlExpr *call, const char *q,
-                                       const DlValue *recv, const char *method,
+static bool project_call_given_tensors(const DlExpr *call, const DlFunctionInfo *fi,
                                        const DlValue *const *argv) {
+    if (!fi) return false;
     bool tensors = false;
     for (uint32_t i = 0; i < call->arg_count && !tensors; i++)
         tensors = ((flow_is_tensor(argv[i]) && argv[i]->dev != DL_DEV_CPU) ||
                    argv[i]->kind == DL_KIND_UNKNOWN) &&
                   !copied_to_the_host(call->args[i].value);
-    if (!tensors) return false;
-    const DlFunctionInfo *fi = project_callee(F, call, recv, method);
-    if (!fi && q && !recv && !dl_torch_owns(q))
-        fi = dl_project_find_function(F->env->project, F->env->file, q);
-    return fi && !computes_with_numpy_only(fi);
+    return tensors && !computes_with_numpy_only(fi);
 }
 
 static bool any_on_the_device(const DlValue *const *argv, uint32_t n) {
@@ -507,6 +515,9 @@ void flow_sync(Flow *F, const DlExpr *site, const DlExpr *tensor, const DlValue 
         unread && unread->value && unread->value->literal == unknown_read_literal ? unread->value
                                                                                  : NULL;
     bool device_read = flow_is_tensor(v) && dl_value_on_device(v);
+    bool device_unknown = v->kind == DL_KIND_UNKNOWN || (flow_is_tensor(v) && !v->dev);
+    bool explicit_read = flow_streq(how, "item") || flow_streq(how, "tolist") ||
+                         flow_streq(how, "cpu");
     if (flow_is_tensor(v) || v->kind == DL_KIND_UNKNOWN)
         flow_state_set(F->st, "<device-work>", NULL);
     if (device_read) flow_state_set(F->st, "<unread-work>", NULL);
@@ -514,7 +525,7 @@ void flow_sync(Flow *F, const DlExpr *site, const DlExpr *tensor, const DlValue 
      * unknown device, but one writes `.cpu()` for what is on a device; the copy waited, and a
      * read right after it (`label.cpu()`) waits for nothing (PyCIL's replace_fc). That read
      * shows the iteration works on the device: the copy before it is reported, as its wait. */
-    if ((v->kind == DL_KIND_UNKNOWN || (flow_is_tensor(v) && !v->dev)) && flow_streq(how, "cpu")) {
+    if (device_unknown && flow_streq(how, "cpu")) {
         DlValue *m = NULL;
         if (!nothing_pending && !after_unknown_read && F->place.batch_loop &&
             F->place.every_iteration) {
@@ -539,9 +550,8 @@ void flow_sync(Flow *F, const DlExpr *site, const DlExpr *tensor, const DlValue 
     }
     /* summary mode: a parameter of unknown device read back on every call */
     int16_t *param = F->env->reads_parameter_back;
-    if (param && !*param && F->place.every_iteration && !F->place.batch_loop &&
-        (v->kind == DL_KIND_UNKNOWN || (flow_is_tensor(v) && !v->dev)) &&
-        (flow_streq(how, "item") || flow_streq(how, "tolist") || flow_streq(how, "cpu")))
+    if (param && !*param && F->place.every_iteration && !F->place.batch_loop && device_unknown &&
+        explicit_read)
         if ((*param = read_parameter(F, tensor))) *F->env->parameter_read = site->span;
     if (!flow_is_tensor(v) || !dl_value_on_device(v)) return;
     if (v->dev == DL_DEV_MODULE && modules_stay_on_the_cpu(F)) return;
@@ -549,8 +559,7 @@ void flow_sync(Flow *F, const DlExpr *site, const DlExpr *tensor, const DlValue 
      * or `print(x)` of a parameter, which may hold anything (a forward's `mode` string), nor
      * one in a batch loop of its own (an `evaluate(model, loader)`), reported there */
     DlSpan *first = F->env->host_read;
-    if (first && !first->end && F->place.every_iteration && !F->place.batch_loop &&
-        (flow_streq(how, "item") || flow_streq(how, "tolist") || flow_streq(how, "cpu")))
+    if (first && !first->end && F->place.every_iteration && !F->place.batch_loop && explicit_read)
         *first = site->span;
     if (!flow_reporter(F)) return;
     DlSyncFact fact = {site, tensor, v, how, &F->place, {0}, NULL, nothing_pending};
@@ -577,8 +586,7 @@ void flow_sync_facts(Flow *F, const DlExpr *call, const char *q, const DlExpr *r
         }
         /* `writer.add_scalar(tag, loss, step)` of a device tensor: TensorBoard's SummaryWriter
          * reads it with `.item()` (Swin-Unet's trainer logs its losses so every step) */
-        if (m[0] == 'a' && (flow_streq(m, "add_scalar") || flow_streq(m, "add_scalars")) &&
-            !is_project_method(F, recv, m)) {
+        if (logs_a_scalar(F, recv, m)) {
             for (uint32_t k = 0; k < call->arg_count; k++)
                 if (flow_is_tensor(argv[k]) && dl_value_on_kernel_device(argv[k]))
                     flow_sync(F, call, call->args[k].value, argv[k], "add_scalar");
@@ -779,9 +787,7 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
     /* `writer.add_scalar(tag, acc, step)` with a device tensor: TensorBoard's SummaryWriter
      * reads it with `.item()` (VoiceCraft's validation logs its accuracies so) */
     bool logged_on_the_host = false;
-    if (!waits_for_the_device && method && method[0] == 'a' &&
-        (flow_streq(method, "add_scalar") || flow_streq(method, "add_scalars")) &&
-        !is_project_method(F, recv, method))
+    if (!waits_for_the_device && logs_a_scalar(F, recv, method))
         for (uint32_t i = 0; i < call->arg_count && !waits_for_the_device; i++)
             waits_for_the_device = logged_on_the_host =
                 flow_is_tensor(argv[i]) && dl_value_on_kernel_device(argv[i]);
@@ -808,11 +814,10 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
     /* a project function or method that waits for the device before it returns (a decoder's
      * `inference` ending with a host read): nothing it queued is pending after it */
     bool blocking_copy_from_unknown = false, reads_back = false;
+    const DlFunctionInfo *called = project_function_called(F, call, q, recv, method);
     const DlFunctionInfo *project_fn = NULL;
     if (!waits_for_the_device) {
-        const DlFunctionInfo *fi = project_callee(F, call, recv, method);
-        if (!fi && q && !recv && !dl_torch_owns(q))
-            fi = dl_project_find_function(F->env->project, F->env->file, q);
+        const DlFunctionInfo *fi = called;
         project_fn = fi;
         waits_for_the_device = fi && fi->returns_waited;
         /* one that copies what it is given to the host (RocAucMeter's `update(targets,
@@ -834,7 +839,7 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
         blocking_copy_from_unknown = fi && fi->returns_blocking_upload;
     }
     if (F->place.batch_loop && F->place.every_iteration)
-        host_read_in_callee(F, call, q, recv, method);
+        host_read_in_callee(F, call, called);
     /* the same copy of a tensor whose device is not known (`batch.cuda()` of a list's item):
      * from the host it waits, on the device it is the tensor itself; it queues nothing */
     if (!waits_for_the_device && !blocking_copy_from_unknown && recv &&
@@ -877,7 +882,7 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
      * model's forward, a project method returning its outputs), whatever it does besides */
     if (!host_read && !reads_back && !logged_on_the_host &&
         (on_the_device(recv) || on_the_device(result) || any_on_the_device(argv, call->arg_count) ||
-         project_call_given_tensors(F, call, q, recv, method, argv)) &&
+         project_call_given_tensors(call, called, argv)) &&
         !work_unread(F) && !flow_is_synchronize(q, method) && !arranges_only(F, callee) &&
         !(method && recv && (flow_metadata_method(method) || flow_is_view_method(method))))
         flow_state_set(F->st, "<unread-work>", &unread_work_marker);

@@ -678,11 +678,16 @@ bool dl_project_workers_may_touch_devices(const DlModuleIR *m) {
 /* A step function or method that reads a value back (`self.total += loss.item()`): its summary
  * says whether it does so on a device value (DlFunctionInfo.host_read). */
 static bool reads_on_the_host(const DlFunctionInfo *fi) {
+    static const char *const reads[] = {".item()", ".tolist()", ".cpu()", NULL};
+    return dl_project_function_mentions(fi, reads);
+}
+
+bool dl_project_function_mentions(const DlFunctionInfo *fi, const char *const *words) {
     const DlSource *src = fi->module->source;
-    return fi->module->language == DL_LANG_PYTHON &&
-           (dl_ir_span_mentions(src, fi->fn->span, ".item()") ||
-            dl_ir_span_mentions(src, fi->fn->span, ".tolist()") ||
-            dl_ir_span_mentions(src, fi->fn->span, ".cpu()"));
+    if (fi->module->language != DL_LANG_PYTHON || !src) return false;
+    for (const char *const *w = words; *w; w++)
+        if (dl_ir_span_mentions(src, fi->fn->span, *w)) return true;
+    return false;
 }
 
 /* A function's summary is what it returns, and whether it reads a device value back; one that
@@ -731,8 +736,11 @@ static void summarise_file(DlProject *p, DlFileFacts *f, const DlFlowState *glob
         int16_t reads_parameter = 0;
         DlSpan parameter_read = {0};
         bool requires_gpu = false;
-        DlFlowEnv env = {p, f, &scratch, NULL, globals, p, NULL, 0, &budget, &waited, &host_read,
-                         &upload, &reads_parameter, &parameter_read, &requires_gpu};
+        DlFlowEnv env = {.project = p, .file = f, .arena = &scratch, .globals = globals,
+                         .recorder = p, .budget = &budget, .returns_waited = &waited,
+                         .host_read = &host_read, .returns_blocking_upload = &upload,
+                         .reads_parameter_back = &reads_parameter,
+                         .parameter_read = &parameter_read, .requires_gpu = &requires_gpu};
         fi->ret = dl_value_persist(keep, dl_flow_run(&env, fi->fn, fi->owner, NULL));
         fi->returns_waited = waited;
         fi->returns_blocking_upload = upload;
@@ -1227,7 +1235,8 @@ static void class_attributes(DlProject *p, DlFileFacts *f, DlClassInfo *c,
     c->attrs_busy = true;
     DlArena scratch;
     dl_arena_init(&scratch);
-    DlFlowEnv env = {p, f, &scratch, NULL, globals, p, NULL, 0, budget, NULL, NULL, NULL, NULL, NULL, NULL};
+    DlFlowEnv env = {.project = p, .file = f, .arena = &scratch, .globals = globals,
+                     .recorder = p, .budget = budget};
     DlFlowState *st = NULL;
     dl_flow_run(&env, init->fn, c, &st);
     DlAttr *attrs = NULL;
@@ -1306,7 +1315,7 @@ static void compute_class_attributes(DlProject *p, DlFlowState *const *globals) 
 static DlFlowState *file_globals(DlProject *p, DlFileFacts *f, DlArena *keep) {
     DlReadSet *was = note_reads_of(f);
     size_t budget = DL_FLOW_BUDGET;
-    DlFlowEnv env = {p, f, keep, NULL, NULL, p, NULL, 0, &budget, NULL, NULL, NULL, NULL, NULL, NULL};
+    DlFlowEnv env = {.project = p, .file = f, .arena = keep, .recorder = p, .budget = &budget};
     DlFlowState *st = NULL;
     dl_flow_run(&env, NULL, NULL, &st);
     dl_project_note_reads(was);

@@ -251,6 +251,8 @@ DlReadSet *dl_project_note_reads(DlReadSet *into);
 void dl_project_read_closure(const DlProject *p, const uint64_t *direct, uint64_t *out);
 /* Qualified name bound to `alias` by an import in this file, or NULL. */
 const char *dl_project_import(const DlFileFacts *f, const char *alias);
+/* Whether the text of `fi`, a Python function, mentions one of `words` (a NULL-ended list). */
+bool dl_project_function_mentions(const DlFunctionInfo *fi, const char *const *words);
 /* A name `f` neither binds nor imports by name, through its star imports (`from pkg.meters import
  * *`): "pkg.meters.RocAucMeter" for a class or function that project module defines, or what
  * that module imports under the name ("torch" for `torch`), or NULL. */

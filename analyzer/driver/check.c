@@ -950,9 +950,9 @@ static void analyse_file(Run *run, FileJob *job) {
     }
     DlReadSet *was = dl_project_note_reads(&reads);
     size_t budget = DL_FLOW_BUDGET;
-    DlFlowEnv env = {&run->project, facts, &scratch, &ctx, NULL, NULL,
-                     job->settings->device_names, job->settings->device_name_count, &budget,
-                     NULL, NULL, NULL, NULL, NULL, NULL};
+    DlFlowEnv env = {.project = &run->project, .file = facts, .arena = &scratch, .report = &ctx,
+                     .device_names = job->settings->device_names,
+                     .device_name_count = job->settings->device_name_count, .budget = &budget};
     DlFlowState *globals = NULL;
     dl_flow_run(&env, NULL, NULL, &globals);
     env.globals = globals;
