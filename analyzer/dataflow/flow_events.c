@@ -524,18 +524,20 @@ void flow_sync(Flow *F, const DlExpr *site, const DlExpr *tensor, const DlValue 
     /* `model(data)["features"].cpu()`, the model a parameter: what is copied to the host is of
      * unknown device, but one writes `.cpu()` for what is on a device; the copy waited, and a
      * read right after it (`label.cpu()`) waits for nothing (PyCIL's replace_fc). That read
-     * shows the iteration works on the device: the copy before it is reported, as its wait. */
-    if (device_unknown && flow_streq(how, "cpu")) {
-        DlValue *m = NULL;
-        if (!nothing_pending && !after_unknown_read && F->place.batch_loop &&
-            F->place.every_iteration) {
-            m = flow_mk(F, DL_KIND_OTHER);
+     * shows the iteration works on the device: the first such read before it (`.item()` and
+     * `.tolist()` too: BERT-NER's `tmp_eval_loss.item()`, then `logits.cpu()`) is reported,
+     * as its wait. */
+    if (device_unknown && explicit_read && !after_unknown_read) {
+        if (!nothing_pending && F->place.batch_loop && F->place.every_iteration) {
+            DlValue *m = flow_mk(F, DL_KIND_OTHER);
             m->literal = unknown_read_literal;
             m->dev_span = site->span;
             F->unknown_read_site = site;
             F->unknown_read_tensor = tensor;
+            flow_state_set(F->st, "<unread-work>", m);
+        } else if (flow_streq(how, "cpu")) {
+            flow_state_set(F->st, "<unread-work>", NULL);
         }
-        flow_state_set(F->st, "<unread-work>", m);
     }
     if (after_unknown_read && device_read) {
         nothing_pending = true;
