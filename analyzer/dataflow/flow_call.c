@@ -426,19 +426,24 @@ const DlValue *flow_call_summary(Flow *F, const DlFunctionInfo *fi, const DlExpr
 }
 
 /* Whether the __init__ of `ci` or of one of its project bases passes its library base what could
- * be a weight (`super().__init__(weight=w)`). */
-static bool chain_hands_base_arguments(const DlClassInfo *ci) {
+ * be a weight (`super().__init__(weight=w)`); one that only hands on its own `*args` and
+ * `**kwargs` does not when the construction gives no weight (`given_no_weight`). */
+static bool chain_hands_base_arguments(const DlClassInfo *ci, bool given_no_weight) {
     for (int depth = 0; ci && depth < 8; depth++, ci = ci->base)
-        if (ci->init_hands_base_arguments) return true;
+        if (ci->init_hands_base_arguments &&
+            !(given_no_weight && ci->init_forwards_base_arguments))
+            return true;
     return false;
 }
 
 /* A direct subclass of a library module (`class Head(nn.Linear)`) has that module's state;
  * `class MaskedLoss(nn.CrossEntropyLoss)` has none unless an __init__ on the way from `from`, the
  * class built, hands the loss a weight. */
-static bool subclasses_library_module(const DlClassInfo *ci, const DlClassInfo *from) {
+static bool subclasses_library_module(const DlClassInfo *ci, const DlClassInfo *from,
+                                      bool given_no_weight) {
     if (ci->base) return false; /* a project base: decided there */
-    if (ci->stateless_library_base && !chain_hands_base_arguments(from)) return false;
+    if (ci->stateless_library_base && !chain_hands_base_arguments(from, given_no_weight))
+        return false;
     return ci->library_state_base;
 }
 
@@ -453,7 +458,7 @@ bool flow_class_known_stateless(const DlClassInfo *from, int depth) {
     if (depth > 4) return false;
     const DlClassInfo *ci = from;
     for (int level = 0; ci && level < 8; level++, ci = ci->base) {
-        if (!ci->attrs_done || ci->maybe_module || subclasses_library_module(ci, from))
+        if (!ci->attrs_done || ci->maybe_module || subclasses_library_module(ci, from, false))
             return false;
         for (uint32_t i = 0; i < ci->attr_count; i++) {
             const DlAttr *a = &ci->attrs[i];
@@ -468,16 +473,20 @@ bool flow_class_known_stateless(const DlClassInfo *from, int depth) {
     return true;
 }
 
-bool flow_class_has_state(const DlClassInfo *from) {
+/* Whether an instance of `from` has state to move; `given_no_weight`: one built with no
+ * argument that could be a weight (dl_call_may_give_a_weight). */
+static bool class_has_state(const DlClassInfo *from, bool given_no_weight) {
     const DlClassInfo *ci = from;
     for (int depth = 0; ci && depth < 8; depth++, ci = ci->base) {
         if (!ci->attrs_done) return true;
         for (uint32_t i = 0; i < ci->attr_count; i++)
             if (ci->attrs[i].name[0] != '<' && attribute_is_state(ci->attrs[i].value)) return true;
-        if (subclasses_library_module(ci, from)) return true;
+        if (subclasses_library_module(ci, from, given_no_weight)) return true;
     }
     return false;
 }
+
+bool flow_class_has_state(const DlClassInfo *from) { return class_has_state(from, false); }
 
 /* Whether every attribute the class and its project bases (eight levels at most) keep passes
  * `ok`; false when one of them is not known well enough to tell: its attributes not computed
@@ -486,7 +495,7 @@ static bool every_attribute(const DlClassInfo *from,
                             bool (*ok)(const DlClassInfo *owner, const DlAttr *attr)) {
     const DlClassInfo *ci = from;
     for (int depth = 0; ci && depth < 8; depth++, ci = ci->base) {
-        if (!ci->attrs_done || ci->maybe_module || subclasses_library_module(ci, from))
+        if (!ci->attrs_done || ci->maybe_module || subclasses_library_module(ci, from, false))
             return false;
         for (uint32_t i = 0; i < ci->attr_count; i++)
             if (!ok(ci, &ci->attrs[i])) return false;
@@ -608,7 +617,7 @@ static bool copies_its_tensors_to_its_input(Flow *F, const DlClassInfo *ci, cons
     if (!copies) return false;
     c = ci;
     for (int depth = 0; c && depth < 8; depth++, c = c->base) {
-        if (!c->attrs_done || c->maybe_module || subclasses_library_module(c, ci)) return false;
+        if (!c->attrs_done || c->maybe_module || subclasses_library_module(c, ci, false)) return false;
         for (uint32_t i = 0; i < c->attr_count; i++) {
             const DlAttr *a = &c->attrs[i];
             if (holds_no_module(c, a)) continue;
@@ -690,7 +699,8 @@ const DlValue *flow_instantiate(Flow *F, const DlExpr *call, const DlClassInfo *
         DlValue *m = flow_mk(F, DL_KIND_MODULE);
         m->dev = flow_construction_device(F);
         /* only a module with parameters, buffers or submodules has anything to move */
-        if (flow_class_has_state(ci) || weight_for_library_base(F, call, ci))
+        if (class_has_state(ci, !dl_call_may_give_a_weight(call, false)) ||
+            weight_for_library_base(F, call, ci))
             m->flags |= DL_VF_CONSTRUCTED;
         m->dev_span = call->span;
         m->dev_why = flow_short_text(F, call->span);

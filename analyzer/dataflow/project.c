@@ -537,9 +537,36 @@ bool dl_call_may_give_a_weight(const DlExpr *call, bool explicit_self) {
     return false;
 }
 
+/* `super().__init__(*args, **kwargs)` in `__init__(self, *args, offset=0.1, **kwargs)`: what
+ * could give the base a weight is only the __init__'s own `*args` and `**kwargs` handed on
+ * (with keywords other than weight=), so an instance gets one only if its construction gives
+ * one (Transfer-Learning-Library's `RobustCrossEntropyLoss(ignore_index=-1, offset=eps)`). */
+static bool forwards_only_its_star_arguments(const DlExpr *call, const DlFunction *init,
+                                             bool explicit_self) {
+    for (uint32_t a = 0; a < call->arg_count; a++) {
+        const char *kw = call->args[a].keyword;
+        const DlExpr *v = call->args[a].value;
+        if (!kw && explicit_self) {
+            explicit_self = false;
+            continue;
+        }
+        if (!kw) return false;
+        if (kw[0] != '*') {
+            if (strcmp(kw, "weight") == 0 || strcmp(kw, "pos_weight") == 0) return false;
+            continue;
+        }
+        int stars = kw[1] == '*' ? 2 : 1;
+        int p = v->kind == DL_EX_NAME ? dl_ir_param_index(init, v->name) : -1;
+        if (p < 0 || init->params[p].star != stars) return false;
+    }
+    return true;
+}
+
 /* `super().__init__(weight=w)`, `nn.BCEWithLogitsLoss.__init__(self, pos_weight=p)`: a call of a
- * base's __init__ in `b` that may give it a weight (dl_call_may_give_a_weight). */
-static bool block_hands_base_arguments(const DlBlock *b, int depth) {
+ * base's __init__ in `b` that may give it a weight (dl_call_may_give_a_weight). One that only
+ * hands on the __init__'s own `*args` and `**kwargs` sets `*forwarded` instead. */
+static bool block_hands_base_arguments(const DlBlock *b, const DlFunction *init, bool *forwarded,
+                                       int depth) {
     if (depth > 16) return true;
     for (uint32_t i = 0; i < b->count; i++) {
         const DlStmt *s = b->items[i];
@@ -549,10 +576,14 @@ static bool block_hands_base_arguments(const DlBlock *b, int depth) {
             const DlExpr *of = call->object->object;
             bool by_super = of && of->kind == DL_EX_CALL && of->object->kind == DL_EX_NAME &&
                             strcmp(of->object->name, "super") == 0;
-            if (dl_call_may_give_a_weight(call, !by_super)) return true; /* Base.__init__(self) */
+            if (dl_call_may_give_a_weight(call, !by_super)) { /* Base.__init__(self) */
+                if (!forwards_only_its_star_arguments(call, init, !by_super)) return true;
+                *forwarded = true;
+            }
         }
         for (uint32_t k = 0; dl_stmt_block(s, k); k++)
-            if (block_hands_base_arguments(dl_stmt_block(s, k), depth + 1)) return true;
+            if (block_hands_base_arguments(dl_stmt_block(s, k), init, forwarded, depth + 1))
+                return true;
     }
     return false;
 }
@@ -1383,9 +1414,13 @@ static void build_file_facts(DlFileFacts *f, DlModuleIR *m, DlArena *arena) {
         for (uint32_t k = 0; k < c->cls->method_count; k++) {
             const DlFunction *method = c->cls->methods[k];
             if (strcmp(method->name, "to") == 0) c->has_own_to = true;
-            if (strcmp(method->name, "__init__") == 0 &&
-                block_hands_base_arguments(&method->body, 0))
-                c->init_hands_base_arguments = true;
+            if (strcmp(method->name, "__init__") == 0) {
+                bool forwarded = false;
+                if (block_hands_base_arguments(&method->body, method, &forwarded, 0))
+                    c->init_hands_base_arguments = true;
+                else if (forwarded)
+                    c->init_hands_base_arguments = c->init_forwards_base_arguments = true;
+            }
         }
         c->stateless_library_base = bases_hold_no_library_state(arena, f, c->cls);
         c->library_state_base = base_may_hold_library_state(arena, f, c->cls);

@@ -60,6 +60,8 @@ struct DlClassInfo {
     bool init_hands_base_arguments; /* its own __init__ calls `super().__init__(...)` (or
                                        `Base.__init__(self, ...)`) with what could be a weight:
                                        an argument by position, weight=, pos_weight=, *a, **kw */
+    bool init_forwards_base_arguments; /* ... only its own `*args` and `**kwargs` handed on: a
+                                          construction that gives no weight gives it none */
     DlAttr *attrs;           /* what __init__ (and helpers it calls) leaves on self */
     uint32_t attr_count;
     struct DlFunctionInfo **methods; /* the functions it owns, in the file's order */
