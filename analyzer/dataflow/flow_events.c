@@ -842,6 +842,10 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
     }
     if (F->place.batch_loop && F->place.every_iteration)
         host_read_in_callee(F, call, called);
+    /* one that reads a device value back on every call and queues nothing after it (a
+     * `set_forward_loss` ending with `labels.cpu().numpy()`): nothing is pending after the
+     * call, so a read right after it waits for nothing (few-shot-hypernets' BayesHMAML) */
+    if (called && called->host_read.end && called->returns_waited) reads_back = true;
     /* the same copy of a tensor whose device is not known (`batch.cuda()` of a list's item):
      * from the host it waits, on the device it is the tensor itself; it queues nothing */
     if (!waits_for_the_device && !blocking_copy_from_unknown && recv &&
@@ -886,6 +890,7 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
         (on_the_device(recv) || on_the_device(result) || any_on_the_device(argv, call->arg_count) ||
          project_call_given_tensors(call, called, argv)) &&
         !work_unread(F) && !flow_is_synchronize(q, method) && !arranges_only(F, callee) &&
+        !stores_a_reference(method, recv) &&
         !(method && recv && (flow_metadata_method(method) || flow_is_view_method(method))))
         flow_state_set(F->st, "<unread-work>", &unread_work_marker);
 
