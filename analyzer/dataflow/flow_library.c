@@ -115,6 +115,9 @@ bool flow_scalar_expression(Flow *F, const DlExpr *e, int depth) {
         return flow_streq(e->name, "True") || flow_streq(e->name, "False");
     case DL_EX_UNARY:
         return flow_scalar_expression(F, e->object, depth + 1);
+    case DL_EX_COND: /* `temp if temp is not None else self.temp`: a number either way */
+        return flow_scalar_expression(F, e->object, depth + 1) &&
+               flow_scalar_expression(F, e->items[1], depth + 1);
     case DL_EX_BINOP:
         if (float_arithmetic_on_a_setting(e)) return true;
         return flow_scalar_expression(F, e->items[0], depth + 1) &&
