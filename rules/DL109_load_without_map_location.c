@@ -70,7 +70,8 @@ static const char doc[] =
     "  save_path)` anywhere in it, or of a tensor made there (`torch.from_numpy(a)`, a factory\n"
     "  or `torch.stack` with no device, a name bound to one, a dict of them), or of an object\n"
     "  moved to the CPU just before (`model.cpu()`, `self.set_device(torch.device(\"cpu\"))`,\n"
-    "  then `torch.save(self, path)`), the load's path written the same way (`save_path`);\n"
+    "  then `torch.save(self, path)`), or a dict whose every entry a loop moved (`for k in\n"
+    "  sd.keys(): sd[k] = sd[k].cpu()`), the load's path written the same way (`save_path`);\n"
     "- a cache: the function loads the file if it exists and otherwise builds and saves it under\n"
     "  the same path (`cached_features_file`), so an earlier run on this machine wrote it;\n"
     "- the file holds no tensors: settings by its name (`\"model_args.pth\"`,\n"
@@ -471,6 +472,33 @@ static bool moved_to_the_cpu_before(DlRuleContext *ctx, const char *saved, const
     return false;
 }
 
+/* A loop of `b` before `before` that moves every entry of the dict `name` to the CPU in place:
+ * `for key in model_state.keys(): model_state[key] = model_state[key].cpu()` before
+ * `torch.save(model_state, path)` (data-free-continual-learning's `save_model`). */
+static bool entries_moved_to_the_cpu_before(DlRuleContext *ctx, const char *name,
+                                            const DlBlock *b, uint32_t before) {
+    size_t n = strlen(name);
+    for (uint32_t j = 0; j < before; j++) {
+        const DlStmt *loop = b->items[j];
+        if (loop->kind != DL_ST_FOR || !loop->value) continue;
+        const char *over = dl_rule_text(ctx, loop->value->span); /* name, name.keys() */
+        if (strncmp(over, name, n) != 0 || (over[n] != '\0' && strcmp(over + n, ".keys()") != 0))
+            continue;
+        const DlBlock *body = &loop->parts->body;
+        for (uint32_t k = 0; k < body->count; k++) {
+            const DlStmt *s = body->items[k];
+            if (s->kind != DL_ST_ASSIGN || s->target_count != 1 || !s->value) continue;
+            const DlExpr *t = s->targets[0];
+            const char *value = dl_rule_text(ctx, s->value->span);
+            if (t->kind == DL_EX_SUBSCRIPT && t->object->kind == DL_EX_NAME &&
+                strcmp(t->object->name, name) == 0 &&
+                (strstr(value, ".cpu()") || strstr(value, "'cpu'") || strstr(value, "\"cpu\"")))
+                return true;
+        }
+    }
+    return false;
+}
+
 /* The last statement of `b` before the `before`th that assigns `name` alone (`name = ...`), or
  * `before` when there is none. */
 static uint32_t assignment_before(const DlBlock *b, const char *name, uint32_t before) {
@@ -499,6 +527,8 @@ static bool made_on_the_cpu(DlRuleContext *ctx, const DlExpr *obj, const DlBlock
         return obj->item_count > 0;
     }
     if ((obj->kind == DL_EX_NAME || obj->kind == DL_EX_ATTR) && moved_to_the_cpu_before(ctx, text, b, before))
+        return true;
+    if (obj->kind == DL_EX_NAME && entries_moved_to_the_cpu_before(ctx, obj->name, b, before))
         return true;
     if (obj->kind == DL_EX_NAME) {
         uint32_t j = assignment_before(b, obj->name, before);
