@@ -43,7 +43,7 @@ static const char doc[] =
     "  device == 'cuda':` of the device chosen), which runs\n"
     "  only with one, or after a check whose other branch stops the program (`if not\n"
     "  torch.cuda.is_available(): raise RuntimeError(\"GPU required\")`), or after a `.cuda()`\n"
-    "  (or `torch.cuda.set_device(rank)`)\n"
+    "  (or `torch.cuda.set_device(rank)`, `torch.cuda.current_device()`)\n"
     "  the function runs whatever the machine (`model = nn.DataParallel(model).cuda()`, not in a\n"
     "  branch, a conditional expression or a `try:`; or one in each branch of an `if`/`else`,\n"
     "  `model.cuda(args.gpu)` and `model.cuda()`; or a call of a project function that does so\n"

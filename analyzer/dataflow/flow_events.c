@@ -866,8 +866,11 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
         waits_for_the_device = host_data(call->args[0].value, argv[0]);
     if (method && recv) flow_note_gpu_required(F, method, recv);
     /* `torch.cuda.set_device(opts.local_rank)` run whatever the machine fails without a GPU as
-     * `.cuda()` does (UNITER's training and inference scripts, at the top of `main`) */
-    if (q && flow_streq(q, "torch.cuda.set_device") && !F->try_depth && !F->comp_count)
+     * `.cuda()` does (UNITER's training and inference scripts, at the top of `main`), and so
+     * does `torch.cuda.current_device()` (BSRGAN's test script logs it) */
+    if (q &&
+        (flow_streq(q, "torch.cuda.set_device") || flow_streq(q, "torch.cuda.current_device")) &&
+        !F->try_depth && !F->comp_count)
         F->place.cuda_checked = true;
     /* a project function that fails without a GPU before it returns (DivideMix's
      * `create_model()` ending with `model.cuda()`): what follows runs only with one */
