@@ -409,6 +409,27 @@ static bool copies_to_the_host(const DlFunctionInfo *fi) {
     return dl_project_function_mentions(fi, copies);
 }
 
+/* A statement of `b` (or of a block in it) that rebinds a parameter of `fn` to a copy of it on
+ * a device: `x = x.cuda()`, `x = x.to(device)`. */
+static bool block_moves_a_parameter(const DlFunction *fn, const DlBlock *b, int depth) {
+    if (depth > 8) return false;
+    for (uint32_t i = 0; i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        const DlExpr *v = s->kind == DL_ST_ASSIGN && s->target_count == 1 ? s->value : NULL;
+        const DlExpr *t = v ? s->targets[0] : NULL;
+        if (v && t->kind == DL_EX_NAME && v->kind == DL_EX_CALL && v->object->kind == DL_EX_ATTR &&
+            (flow_streq(v->object->name, "cuda") || flow_streq(v->object->name, "to")) &&
+            v->object->object->kind == DL_EX_NAME && flow_streq(v->object->object->name, t->name) &&
+            dl_ir_param_index(fn, t->name) >= 0)
+            return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (block_moves_a_parameter(fn, inner, depth + 1)) return true;
+    }
+    return false;
+}
+
 const DlValue *flow_call_summary(Flow *F, const DlFunctionInfo *fi, const DlExpr *call,
                                  const DlValue *const *argv, bool skip_self) {
     const DlValue *items =
@@ -419,8 +440,10 @@ const DlValue *flow_call_summary(Flow *F, const DlFunctionInfo *fi, const DlExpr
     const DlValue *r = flow_bind_parameter_device(F, v, fi->fn, call, argv, skip_self);
     /* a plain helper that computes a tensor from its arguments (dgcnn's `cal_loss(logits,
      * label)`), where its summary could not say where: on the device of the tensors it is
-     * given, when they agree */
-    if (!skip_self && r->kind == DL_KIND_TENSOR && !r->dev && !copies_to_the_host(fi))
+     * given, when they agree; not one that moves what it is given (Self-Attention-GAN's
+     * `tensor2var(x)`: `if torch.cuda.is_available(): x = x.cuda()`, then `Variable(x)`) */
+    if (!skip_self && r->kind == DL_KIND_TENSOR && !r->dev && !copies_to_the_host(fi) &&
+        !block_moves_a_parameter(fi->fn, &fi->fn->body, 0))
         r = on_its_arguments_device(F, r, argv, call->arg_count);
     return r;
 }
