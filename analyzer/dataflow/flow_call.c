@@ -1484,6 +1484,15 @@ const DlValue *flow_resolve_call(Flow *F, const DlExpr *call, const char *q, con
         if (b && b->value &&
             (flow_is_module_like(b->value) || (b->value->kind == DL_KIND_UNKNOWN && b->value->dev)))
             return flow_call_module(F, call, callee, b->value, argv);
+        /* `g_ema.style(noise)`: a submodule of a project module called from outside it, which
+         * computes where the module is (rosinality's projector) */
+        if (recv->kind == DL_KIND_MODULE && recv->cls &&
+            (callee->object->kind == DL_EX_NAME || callee->object->kind == DL_EX_ATTR) &&
+            !dl_project_method(F->env->project, recv->cls, callee->name)) {
+            const DlAttr *a = dl_project_attr(recv->cls, callee->name);
+            if (a && a->value->kind == DL_KIND_MODULE)
+                return flow_call_module(F, call, callee, flow_eval_attr(F, callee), argv);
+        }
         return flow_eval_method_call(F, call, callee->object, recv, callee->name, argv);
     }
 

@@ -88,8 +88,12 @@ const DlValue *flow_eval_attr(Flow *F, const DlExpr *e) {
     }
     if ((obj->kind == DL_KIND_MODULE || obj->kind == DL_KIND_INSTANCE) && obj->cls) {
         const DlAttr *a = dl_project_attr(obj->cls, e->name);
-        if (a && obj->kind == DL_KIND_MODULE && (a->value->flags & DL_VF_REGISTERED) &&
-            (a->value->kind == DL_KIND_TENSOR || flow_is_module_like(a->value))) {
+        /* a parameter or buffer, or a submodule (`g_ema.style`: nn.Module registers a module
+         * stored on it), moves with its module */
+        if (a && obj->kind == DL_KIND_MODULE &&
+            (((a->value->flags & DL_VF_REGISTERED) &&
+              (a->value->kind == DL_KIND_TENSOR || flow_is_module_like(a->value))) ||
+             a->value->kind == DL_KIND_MODULE)) {
             DlValue *r = dl_value_copy(F->arena, a->value); /* moves with its module */
             flow_take_place(r, obj);
             r->flags |= obj->flags & DL_VF_HELD_ELSEWHERE; /* held by the submodule */
