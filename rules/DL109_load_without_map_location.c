@@ -73,7 +73,8 @@ static const char doc[] =
     "  then `torch.save(self, path)`), or a dict whose every entry a loop moved (`for k in\n"
     "  sd.keys(): sd[k] = sd[k].cpu()`), the load's path written the same way (`save_path`);\n"
     "- a cache: the function loads the file if it exists and otherwise builds and saves it under\n"
-    "  the same path (`cached_features_file`), so an earlier run on this machine wrote it;\n"
+    "  the same path (`cached_features_file`), so an earlier run on this machine wrote it, or\n"
+    "  loads it in a `try:` whose `except` builds and saves it (`torch.save(bert, bert_path)`);\n"
     "- the file holds no tensors: settings by its name (`\"model_args.pth\"`,\n"
     "  `\"training_args.bin\"`), Hugging Face Trainer's scheduler, grad scaler and RNG states\n"
     "  (`\"scheduler.pt\"`, `\"scaler.pt\"`, `\"rng_state_{rank}.pth\"`), or a file name the same\n"
@@ -592,6 +593,27 @@ static bool saved_as(DlRuleContext *ctx, const DlExpr *obj, const DlExpr *path, 
  * saves it under the same path (`if os.path.exists(cached_features_file): features =
  * torch.load(cached_features_file) else: ...; torch.save(features, cached_features_file)`, the
  * Hugging Face examples' feature caches): it was written by an earlier run on this machine. */
+/* A `try:` of `b` (or nested in it) whose body holds `load` and one of whose handlers saves
+ * under the path the load reads (`want`): `try: bert = torch.load(bert_path) except
+ * Exception: bert = get_bert(...); torch.save(bert, bert_path)` (Bert-VITS2's feature cache). */
+static bool handler_saves_what_try_loads(DlRuleContext *ctx, const DlBlock *b, const DlExpr *load,
+                                         const char *want, int depth) {
+    for (uint32_t i = 0; depth <= 16 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->span.end < load->span.end || s->span.start > load->span.start) continue;
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        if (s->kind == DL_ST_TRY && s->parts->body.count &&
+            s->parts->body.items[0]->span.start <= load->span.start &&
+            load->span.end <= s->parts->body.items[s->parts->body.count - 1]->span.end)
+            for (uint32_t h = 0; h < s->parts->handler_count; h++)
+                if (any_save(ctx, &s->parts->handlers[h], saved_as, want, 0)) return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (handler_saves_what_try_loads(ctx, inner, load, want, depth + 1)) return true;
+    }
+    return false;
+}
+
 static bool reads_its_own_cache(DlRuleContext *ctx, const DlCallFact *fact) {
     const DlExpr *path = dl_ir_positional(fact->call, 0);
     const DlFunction *fn = fact->place->function;
@@ -613,9 +635,11 @@ static bool reads_its_own_cache(DlRuleContext *ctx, const DlCallFact *fact) {
         scope = around.items[0]->span;
     }
     const DlSource *src = dl_rule_source(ctx);
+    const char *want = dl_rule_text(ctx, path->span);
+    if (handler_saves_what_try_loads(ctx, &around, fact->call, want, 0)) return true;
     if (!dl_ir_span_mentions(src, scope, "exists(") && !dl_ir_span_mentions(src, scope, "isfile("))
         return false;
-    return any_save(ctx, &around, saved_as, dl_rule_text(ctx, path->span), 0);
+    return any_save(ctx, &around, saved_as, want, 0);
 }
 
 static const DlExpr *last_literal(DlRuleContext *ctx, const DlExpr *e, int depth);
