@@ -52,15 +52,17 @@ static bool is_numeric_constant(Flow *F, const DlExpr *e) {
     return q && dl_name_in_list(q, constants);
 }
 
-/* A name that by convention holds an int: `hidden_size`, `head_dim`, `max_len`, `num_heads`,
- * `n_layers`, `d_model`, `seqlen_k` (not a plural of a size, which may be a list or a tensor:
- * `kernel_sizes`, `cu_seqlens_k`). */
+/* A name that by convention holds a number: `hidden_size`, `head_dim`, `max_len`, `num_heads`,
+ * `n_layers`, `d_model`, `seqlen_k`, `eps` (not a plural of a size, which may be a list or a
+ * tensor: `kernel_sizes`, `cu_seqlens_k`). */
 static bool names_a_count(const char *name) {
     static const char *const suffixes[] = {"_size", "_dim", "_len", "_length", NULL};
     static const char *const prefixes[] = {"num_", "n_", NULL};
     static const char *const sequence_lengths[] = {"seqlen", "seq_len", NULL};
     if (!name) return false;
     if (strcmp(name, "d_model") == 0 || strcmp(name, "dim") == 0) return true;
+    /* a tolerance (monosdf's `torch.tensor(self.eps + 1.0)`, eps from its config) */
+    if (strcmp(name, "eps") == 0 || strcmp(name, "epsilon") == 0) return true;
     for (const char *const *x = sequence_lengths; *x; x++) {
         const char *at = strstr(name, *x);
         if (at && at[strlen(*x)] != 's') return true;
