@@ -957,8 +957,24 @@ static bool runs_once(const DlStmt *s) {
     return false;
 }
 
+/* `settings.multi_gpu = False` earlier in the function, not bound anew since: `if
+ * settings.multi_gpu:` never runs (pytracking's training settings build their DataParallel
+ * wrapper only when the flag is on). Only this function's own bindings, not its parameters'
+ * defaults: a module-level flag may be set through `global` elsewhere. */
+static bool bound_to_false(Flow *F, const DlExpr *cond) {
+    if (!cond || (cond->kind != DL_EX_NAME && cond->kind != DL_EX_ATTR)) return false;
+    /* `def get_net_results(loader, in_dist=False)`: a default, which a caller may override */
+    if (cond->kind == DL_EX_NAME && F->fn && dl_ir_param_index(F->fn, cond->name) >= 0)
+        return false;
+    const char *key = flow_key_of(F, cond);
+    const Binding *b = key ? flow_state_find(F->st, key) : NULL;
+    return b && b->value && b->value->kind == DL_KIND_SCALAR && b->value->literal &&
+           strcmp(b->value->literal, "False") == 0;
+}
+
 void flow_exec_if(Flow *F, const DlStmt *s) {
-    if (never_true(s->value) && !(s->value->flags & DL_EXF_CPP)) {
+    if ((never_true(s->value) || bound_to_false(F, s->value)) &&
+        !(s->value->flags & DL_EXF_CPP)) {
         flow_exec_block(F, &s->parts->orelse);
         return;
     }

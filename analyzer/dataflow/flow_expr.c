@@ -539,8 +539,11 @@ const DlValue *flow_eval_inner(Flow *F, const DlExpr *e) {
     }
     case DL_EX_CONST:
         if (flow_streq(e->name, "None")) return flow_mk(F, DL_KIND_NONE);
-        if (flow_streq(e->name, "True") || flow_streq(e->name, "False"))
-            return flow_mk(F, DL_KIND_SCALAR);
+        if (flow_streq(e->name, "True") || flow_streq(e->name, "False")) {
+            DlValue *b = flow_mk(F, DL_KIND_SCALAR);
+            b->literal = e->name; /* `multi_gpu = False`: flow_exec_if skips `if multi_gpu:` */
+            return b;
+        }
         return flow_mk(F, DL_KIND_OTHER);
     case DL_EX_TUPLE:
     case DL_EX_LIST:

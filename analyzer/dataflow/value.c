@@ -57,7 +57,7 @@ bool dl_value_equal(const DlValue *a, const DlValue *b) {
     return a->kind == b->kind && dl_value_same_device(a, b) && a->flags == b->flags &&
            a->origin == b->origin && a->dev_span.start == b->dev_span.start &&
            a->elem == b->elem && a->cls == b->cls && a->item_count == b->item_count &&
-           a->items == b->items;
+           a->items == b->items && str_eq(a->literal, b->literal);
 }
 
 const DlValue *dl_value_join(DlArena *arena, const DlValue *a, const DlValue *b) {
