@@ -812,6 +812,14 @@ static int cuda_availability_test(Flow *F, const DlExpr *cond) {
     return q && flow_streq(q, "torch.cuda.is_available") ? sign : 0;
 }
 
+/* `torch.device("cpu")`: a device made from one string written out. */
+static bool device_of_one_string(Flow *F, const DlExpr *call) {
+    const char *q = flow_qualify(F, call->object);
+    const DlExpr *a = dl_ir_positional(call, 0);
+    return q && flow_streq(q, "torch.device") && call->arg_count == 1 && a &&
+           a->kind == DL_EX_STRING;
+}
+
 /* A device chosen elsewhere compared with "cuda" (`device == "cuda"`, `device.type == 'cuda'`):
  * 1, the branch runs where there is a GPU (-1 for `!=`); compared with "cpu": -1, the else
  * branch does (1 for `!=`); 0 otherwise. Wav2Lip's `_load` reads a checkpoint without
@@ -823,6 +831,9 @@ static int device_compared_with_cuda(Flow *F, const DlExpr *cond) {
     if (!eq && !flow_streq(cond->name, "!=")) return 0;
     for (int side = 0; side < 2; side++) {
         const DlExpr *literal = cond->items[side], *device = cond->items[1 - side];
+        /* `device == torch.device("cpu")` (latent_ode's datasets) as `device == "cpu"` */
+        if (literal->kind == DL_EX_CALL && device_of_one_string(F, literal))
+            literal = dl_ir_positional(literal, 0);
         if (literal->kind != DL_EX_STRING || !literal->name) continue;
         DlDeviceTag tag = flow_device_of_string(literal->name);
         /* `if device == 'GPU':` (deepCR's constructor takes 'CPU' or 'GPU') */
