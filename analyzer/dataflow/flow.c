@@ -1221,6 +1221,22 @@ static bool plain_container_annotation(Flow *F, const DlExpr *a, int depth) {
     return true;
 }
 
+/* `List[Dict[str, Any]]`, `Sequence[Batch]`, `dict`: an annotation naming a list, a tuple or a
+ * dict, which no DataLoader is, whatever the parameter's name (open-metric-learning's
+ * `training_step(self, batch_multidataloader: List[Dict[str, Any]], ...)`). */
+static bool names_a_container(Flow *F, const DlExpr *a) {
+    if (!a) return false;
+    const DlExpr *inner = optional_of(F, a);
+    if (inner) a = inner;
+    const DlExpr *named = a->kind == DL_EX_SUBSCRIPT ? a->object : a;
+    const char *q = flow_qualify(F, named);
+    const char *name = q ? q : named->kind == DL_EX_NAME ? named->name : NULL;
+    static const char *const containers[] = {
+        "list", "tuple", "dict", "typing.List", "typing.Tuple", "typing.Dict", "typing.Sequence",
+        "typing.Mapping", "List", "Tuple", "Dict", "Sequence", "Mapping", NULL};
+    return name && dl_name_in_list(name, containers);
+}
+
 const DlValue *flow_param_value(Flow *F, const DlFunction *fn, uint32_t i) {
     const DlParam *p = &fn->params[i];
     if (p->star) return flow_unknown();
@@ -1296,7 +1312,7 @@ const DlValue *flow_param_value(Flow *F, const DlFunction *fn, uint32_t i) {
     if (flow_streq(p->name, "optimizer") || flow_streq(p->name, "optim") ||
         flow_streq(p->name, "opt") || strstr(p->name, "_optimizer"))
         return flow_mk(F, DL_KIND_OPTIMIZER);
-    if (flow_name_says_loader(p->name)) {
+    if (flow_name_says_loader(p->name) && !names_a_container(F, p->annotation)) {
         DlValue *l = flow_loader_value(F, p->span);
         l->var = p->name;
         /* `def train(dataloader)` in a file whose DataLoaders collate their batches onto the
