@@ -37,7 +37,7 @@ static const char doc[] =
     "  message picks no device), or asserts that one is\n"
     "  there (`assert torch.cuda.is_available()`) or builds a Lightning trainer that needs one\n"
     "  (`accelerator=\"gpu\"`, `devices=torch.cuda.device_count()` only sizing the job);\n"
-    "- inside test functions;\n"
+    "- inside test functions, their helpers (`_test_model`) and `unittest.TestCase` methods;\n"
     "- in the branch of a check that a GPU is there (`if torch.cuda.is_available():`, or `if\n"
     "  use_cuda:` with `use_cuda = not args.no_cuda and torch.cuda.is_available()`, or `if\n"
     "  device == 'cuda':` of the device chosen), which runs\n"
@@ -91,12 +91,28 @@ static bool requires_a_gpu_accelerator(DlRuleContext *ctx) {
     return false;
 }
 
-/* The file checks for a GPU or picks a device (test functions aside): code meant to run with
- * or without one. */
+/* Test code: a test function (`test_*`), a helper of tests (`_test_segmentation_model`), a
+ * method of a `unittest.TestCase`, or a function nested in one of those (torchvision's
+ * `check_out`, which reads the expected output the harness recorded). */
+static bool in_test_code(const DlFunction *fn) {
+    for (int depth = 0; fn && depth < 16; depth++, fn = fn->parent) {
+        if (strncmp(fn->name, "test", 4) == 0 || strncmp(fn->name, "_test", 5) == 0) return true;
+        for (uint32_t b = 0; fn->owner && b < fn->owner->base_count; b++) {
+            const DlExpr *base = fn->owner->bases[b];
+            if ((base->kind == DL_EX_NAME || base->kind == DL_EX_ATTR) && base->name &&
+                strcmp(base->name, "TestCase") == 0)
+                return true;
+        }
+    }
+    return false;
+}
+
+/* The file checks for a GPU or picks a device (test code aside): code meant to run with or
+ * without one. */
 static bool device_aware(DlRuleContext *ctx, const DlPlace *place) {
     /* called as methods: `torch.cuda.set_device(rank)`, not a project's `set_device_state()` */
     static const char *const marks[] = {".is_available(", ".set_device(", ".device_count(", NULL};
-    if (place->function && strncmp(place->function->name, "test", 4) == 0) return false;
+    if (in_test_code(place->function)) return false;
     if (place->cuda_checked) return false; /* this load runs only where there is a GPU */
     /* `assert torch.cuda.is_available()`: the script requires a GPU, it never runs without */
     if (dl_rule_file_mentions(ctx, "assert torch.cuda.is_available") ||
