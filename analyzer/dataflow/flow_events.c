@@ -1,6 +1,9 @@
 /* What happens at a call besides its value: host syncs, clock reads and queued device work
  * (DL203), loop invariance (DL204), and the call fact the rules read. */
+#define _GNU_SOURCE /* memmem */
 #include "dataflow/flow_internal.h"
+
+#include <string.h>
 
 bool flow_is_clock(const char *q) {
     static const char *const clocks[] = {"time.time",
@@ -282,14 +285,42 @@ static bool copied_to_the_host(const DlExpr *e) {
     return false;
 }
 
+static bool identifier_byte(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '_' || (unsigned char)c >= 0x80;
+}
+
+/* Whether the function's text names a model: `model` anywhere but in an option that holds
+ * the model's name (`args.model`, `opt.model`, `cfg.model`: awesome-semantic-segmentation's
+ * `save_pred(args, epoch, mask)` formats it into a file name). */
+static bool mentions_a_model(const DlFunctionInfo *fi) {
+    static const char *const options[] = {"args.", "opt.", "opts.", "cfg.", "config.", NULL};
+    const DlSource *src = fi->module->source;
+    DlSpan span = fi->fn->span;
+    if (span.end > src->len) return true;
+    const char *start = src->text + span.start, *end = src->text + span.end, *at = start;
+    while ((at = memmem(at, (size_t)(end - at), "model", 5))) {
+        bool option = false;
+        for (const char *const *o = options; *o && !option; o++) {
+            size_t n = strlen(*o);
+            const char *before = at - n;
+            option = (size_t)(at - start) >= n && memcmp(before, *o, n) == 0 &&
+                     (before == start || !identifier_byte(before[-1])) && !identifier_byte(at[5]);
+        }
+        if (!option) return true;
+        at += 5;
+    }
+    return false;
+}
+
 /* A helper whose text names neither torch nor a device nor a model (Social-STGCNN's
  * `nodes_rel_to_nodes_abs(nodes, init_node)`, NumPy on arrays copied off the device): it
  * queues nothing on the device. */
 static bool computes_with_numpy_only(const DlFunctionInfo *fi) {
-    static const char *const device_words[] = {"torch", "cuda", ".to(", "model", "net", "forward",
+    static const char *const device_words[] = {"torch", "cuda", ".to(", "net", "forward",
                                                "F.", "nn.", NULL};
     return fi->module->language == DL_LANG_PYTHON && fi->module->source &&
-           !dl_project_function_mentions(fi, device_words);
+           !dl_project_function_mentions(fi, device_words) && !mentions_a_model(fi);
 }
 
 /* A project function given a tensor, or a value of unknown kind (Informer's
