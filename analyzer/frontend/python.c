@@ -1069,6 +1069,24 @@ done:
     return found;
 }
 
+/* Whether tree-sitter found an error in the statement around byte `at` (or `at` is inside an
+ * ERROR node): error recovery may end its first error long before a missing comma it then
+ * meets (face.evoLVe's train.py: an ERROR at the `if __name__ == "__main__":` header of line
+ * 18, the comma missing at line 114). */
+static bool statement_has_error(TSNode root, size_t at) {
+    TSNode n = ts_node_descendant_for_byte_range(root, (uint32_t)at, (uint32_t)at);
+    for (int depth = 0; !ts_node_is_null(n) && depth < 512; depth++) {
+        TSNode parent = ts_node_parent(n);
+        if (ts_node_is_null(parent)) return false;
+        if (ts_node_symbol(parent) == (TSSymbol)-1) return true; /* inside an ERROR */
+        const char *type = ts_node_type(parent);
+        if (strcmp(type, "module") == 0 || strcmp(type, "block") == 0)
+            return ts_node_has_error(n);
+        n = parent;
+    }
+    return false;
+}
+
 /* "syntax error at line 3, column 5", with what is wrong where it is known: the prescan's
  * problem (an unclosed or mismatched bracket, an unterminated string, a header without its
  * colon...) when tree-sitter's first error reaches it (error recovery may start that error far
@@ -1079,7 +1097,10 @@ static char *syntax_error_message(const DlSource *src, TSNode root,
     bool found = find_error(root, &outer, &err);
     size_t offset = found ? ts_node_start_byte(err) : 0;
     char *detail = NULL;
-    if (problem->kind && (!found || problem->at < ts_node_end_byte(outer))) {
+    bool reached = !found || problem->at < ts_node_end_byte(outer) ||
+                   (problem->kind == DL_PRESCAN_MISSING_COMMA &&
+                    statement_has_error(root, problem->at));
+    if (problem->kind && reached) {
         offset = problem->at;
         detail = dl_python_prescan_describe(src, problem);
     } else if (found && ts_node_is_missing(err)) {

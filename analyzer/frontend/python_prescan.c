@@ -33,6 +33,7 @@ typedef struct LimitScan {
     int levels;
     int extras;        /* comments and line continuations since the last token */
     bool operand;      /* the last token ends an operand: a following `-` is binary */
+    bool string;       /* ... and it is a string literal, which another may follow */
     bool line_start, continued;
     const char *over; /* what went over its limit */
     DlPrescanProblem problem;
@@ -310,6 +311,7 @@ static void limit_string(LimitScan *S) {
     S->i = skip_string_body(S->s, S->len, S->i + (triple ? 3 : 1), c, triple, fstring, &S->line,
                             &field, &closed);
     S->operand = true;
+    S->string = true;
     if (!closed) note_unterminated(S, quote_at, triple);
     if (field) limit_open(S, 'f', quote_at, c, triple);
 }
@@ -320,6 +322,7 @@ static void limit_resume_string(LimitScan *S) {
     size_t quote_at = S->frames[S->depth].at;
     bool triple = S->frames[S->depth].triple, field, closed;
     limit_close(S);
+    S->string = true;
     S->i = skip_string_body(S->s, S->len, S->i, quote, triple, true, &S->line, &field, &closed);
     if (!closed) note_unterminated(S, quote_at, triple);
     if (field) limit_open(S, 'f', quote_at, quote, triple);
@@ -361,12 +364,51 @@ static void limit_line_end(LimitScan *S) {
     S->first_token = false;
 }
 
+/* A keyword other than False, None and True, which are operands. */
+static bool is_keyword(const char *w, size_t n) {
+    static const char *const keywords[] = {
+        "and",  "as",     "assert", "async", "await",    "break", "class",  "continue",
+        "def",  "del",    "elif",   "else",  "except",   "finally", "for",  "from",
+        "global", "if",   "import", "in",    "is",       "lambda", "nonlocal", "not",
+        "or",   "pass",   "raise",  "return", "try",     "while", "with",   "yield", NULL};
+    for (const char *const *k = keywords; *k; k++)
+        if (strlen(*k) == n && memcmp(*k, w, n) == 0) return true;
+    return false;
+}
+
+/* Inside brackets, an operand that starts right after another one (`{'a': loss_fn()` then
+ * `'b': 2}` on the next line): CPython's "Perhaps you forgot a comma?". Strings written side
+ * by side are one string (`"a" f"{b}"`), and keywords go on an expression (`x for x in y`). */
+static void check_missing_comma(LimitScan *S, bool after_string) {
+    if (!S->operand || !S->depth || S->frames[S->depth].kind == 'f' || S->problem.kind) return;
+    char c = S->s[S->i];
+    bool fstring, starts_string;
+    if (c == '"' || c == '\'') {
+        if (string_prefix(S->s, S->i, &fstring) != S->i) return; /* its prefix was checked */
+        starts_string = true;
+    } else if (is_word_byte(c)) {
+        size_t end = S->i;
+        while (end < S->len && is_word_byte(S->s[end])) end++;
+        starts_string = end < S->len && (S->s[end] == '"' || S->s[end] == '\'') &&
+                        string_prefix(S->s, end, &fstring) == S->i;
+        if (!starts_string && is_keyword(S->s + S->i, end - S->i)) return;
+    } else {
+        return;
+    }
+    if (!(starts_string && after_string)) note_problem(S, DL_PRESCAN_MISSING_COMMA, S->i);
+}
+
 static void limit_token(LimitScan *S) {
     size_t start = S->i;
     char c = S->s[S->i];
     bool token = c != ' ' && c != '\t' && c != '\f' && c != '\n' && c != '\r' && c != '#' &&
                  c != '\\';
     if (token) S->extras = 0; /* a token: the run of comments is over */
+    bool after_string = S->string;
+    if (token) {
+        check_missing_comma(S, after_string);
+        S->string = false;
+    }
     switch (c) {
     case '\r':
         if (S->i + 1 < S->len && S->s[S->i + 1] == '\n') S->i++;
@@ -521,6 +563,7 @@ char *dl_python_prescan_describe(const DlSource *src, const DlPrescanProblem *pr
     case DL_PRESCAN_EXPECTED_BLOCK:
         return dl_xasprintf("expected an indented block after `%s` on line %d", problem->header,
                             problem->header_line);
+    case DL_PRESCAN_MISSING_COMMA: return dl_xasprintf("perhaps a comma is missing before this");
     }
     return NULL;
 }

@@ -21,6 +21,8 @@ typedef enum DlPrescanProblemKind {
     DL_PRESCAN_UNEXPECTED_INDENT,   /* a line indented deeper than the block it is in */
     DL_PRESCAN_UNINDENT_MISMATCH,   /* a line indented between two enclosing blocks' levels */
     DL_PRESCAN_INCONSISTENT_TABS,   /* tabs and spaces mixed so that blocks depend on tab size */
+    DL_PRESCAN_MISSING_COMMA,       /* inside brackets, an operand right after another (`{'a': 1
+                                       'b': 2}`): the second one's start */
 } DlPrescanProblemKind;
 
 /* The first such problem, in the order the tokenizer meets them (a bracket never closed is met

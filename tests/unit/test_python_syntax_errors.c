@@ -125,6 +125,33 @@ Test(python_syntax_errors, tabs_used_consistently_are_valid) {
     expect_valid("def f():\n\ty = (1,\n        2)\n\treturn y\n"); /* inside brackets */
 }
 
+Test(python_syntax_errors, an_item_right_after_another_in_brackets_lacks_its_comma) {
+    /* face.evoLVe's train.py: tree-sitter's error starts at the `if` header around the dict;
+     * CPython says "Perhaps you forgot a comma?" from the first item to the second, and the
+     * error is placed at the second */
+    expect_error("import torch\n\nif __name__ == '__main__':\n    x = 1\n"
+                 "    d = {'a': torch.nn.CrossEntropyLoss()\n         'b': 2}\n",
+                 "syntax error (perhaps a comma is missing before this) at line 6, column 10");
+    /* face.evoLVe's own lines: tree-sitter's first error ends at the `if` header's colon, and
+     * the statement with the missing comma holds one of its own */
+    expect_error("import torch\n\nif __name__ == '__main__':\n    print(\"=\" * 60)\n\n"
+                 "    LOSS_DICT = {'Focal': FocalLoss(), \n"
+                 "                 'Softmax': nn.CrossEntropyLoss()\n"
+                 "                 'AdaCos' : AdaCos(),\n"
+                 "                 'AdaM_Softmax': AdaM_Softmax() ,\n                 }\n",
+                 "syntax error (perhaps a comma is missing before this) at line 8, column 18");
+    expect_error("xs = [a\n      b]\n",
+                 "syntax error (perhaps a comma is missing before this) at line 2, column 7");
+    expect_error("f(1 2)\n", "syntax error (perhaps a comma is missing before this) at line 1, "
+                             "column 5");
+    /* strings side by side are one string, prefixed or not; keywords go on an expression */
+    expect_valid("s = ('a'\n     'b' f'{c}' rb'd'\n     u'e')\n");
+    expect_valid("xs = [x\n      for x in y\n      if x is not None and x not in z]\n");
+    expect_valid("y = (a if b\n     else c)\nz = f(lambda q: q, key=None)\n");
+    expect_valid("with (open(a) as f, open(b) as g):\n    pass\n");
+    expect_valid("s = f'{x} {d[\"k\"]!r}' 'tail'\n");
+}
+
 Test(python_syntax_errors, other_errors_say_where_tree_sitter_found_them) {
     expect_error("x = = 3\ny = 2\n", "syntax error at line 1, column 5");
 }
