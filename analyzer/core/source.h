@@ -43,6 +43,13 @@ int dl_utf8_count(const char *s, size_t nbytes);
  * error returns false and sets *bad_offset to the first byte of the ill-formed sequence. */
 bool dl_utf8_valid(const char *s, size_t len, size_t *bad_offset);
 
+/* A byte of a Python name: an ASCII letter, digit or `_`, or any byte of a non-ASCII UTF-8
+ * character (names may use them). */
+static inline bool dl_source_name_byte(char c) {
+    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           (unsigned char)c >= 0x80;
+}
+
 /* Does the text contain `needle` anywhere (a cheap relevance scan before parsing)? */
 bool dl_source_mentions(const DlSource *src, const char *needle);
 /* The same, in any case ("noqa" finds `# NOQA`): an ASCII needle. */

@@ -285,11 +285,6 @@ static bool copied_to_the_host(const DlExpr *e) {
     return false;
 }
 
-static bool identifier_byte(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '_' || (unsigned char)c >= 0x80;
-}
-
 /* Whether the function's text names a model: `model` anywhere but in an option that holds
  * the model's name (`args.model`, `opt.model`, `cfg.model`: awesome-semantic-segmentation's
  * `save_pred(args, epoch, mask)` formats it into a file name). */
@@ -305,7 +300,8 @@ static bool mentions_a_model(const DlFunctionInfo *fi) {
             size_t n = strlen(*o);
             const char *before = at - n;
             option = (size_t)(at - start) >= n && memcmp(before, *o, n) == 0 &&
-                     (before == start || !identifier_byte(before[-1])) && !identifier_byte(at[5]);
+                     (before == start || !dl_source_name_byte(before[-1])) &&
+                     !dl_source_name_byte(at[5]);
         }
         if (!option) return true;
         at += 5;

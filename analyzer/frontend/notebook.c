@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/source.h"
 #include "core/vec.h"
 
 enum { NB_MAX_DEPTH = 1000 }; /* Python's json gives up at about the same nesting */
@@ -648,16 +649,11 @@ static size_t nb_py_scan(NbPyState *st, const char *t, size_t n) {
     return last;
 }
 
-static bool nb_is_name_char(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-           (unsigned char)c >= 0x80;
-}
-
 /* `files = !ls`, `t = %timeit -o f()`: IPython assigns a magic's or a shell's result. */
 static bool nb_is_magic_assignment(const char *t, size_t n) {
     size_t i = 0;
-    if (n == 0 || !nb_is_name_char(t[0]) || (t[0] >= '0' && t[0] <= '9')) return false;
-    while (i < n && (nb_is_name_char(t[i]) || nb_is_space(t[i]) || t[i] == '.' || t[i] == ','))
+    if (n == 0 || !dl_source_name_byte(t[0]) || (t[0] >= '0' && t[0] <= '9')) return false;
+    while (i < n && (dl_source_name_byte(t[i]) || nb_is_space(t[i]) || t[i] == '.' || t[i] == ','))
         i++;
     if (i + 1 >= n || t[i] != '=' || t[i + 1] == '=') return false;
     i++;
@@ -675,7 +671,7 @@ static bool nb_is_automagic_line(const char *t, size_t n) {
                                         "mkdir", "rmdir", "cp",       "mv",         "rm",
                                         "cat",   "clear", "load_ext", "matplotlib", NULL};
     size_t word = 0;
-    while (word < n && nb_is_name_char(t[word]))
+    while (word < n && dl_source_name_byte(t[word]))
         word++;
     bool known = false;
     for (const char *const *m = names; *m && !known; m++)
@@ -709,7 +705,7 @@ static bool nb_is_foreign_cell_magic(const char *t, size_t n) {
         i++;
     if (n - i < 2 || t[i] != '%' || t[i + 1] != '%') return false;
     size_t name = i + 2, end = name;
-    while (end < n && nb_is_name_char(t[end]))
+    while (end < n && dl_source_name_byte(t[end]))
         end++;
     for (const char *const *m = NB_FOREIGN_CELL_MAGICS; *m; m++)
         if (strlen(*m) == end - name && memcmp(*m, t + name, end - name) == 0) return true;

@@ -122,11 +122,6 @@ static size_t skip_string_body(const char *s, size_t len, size_t i, char quote, 
     return len;
 }
 
-static bool is_word_byte(char c) {
-    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           (unsigned char)c >= 0x80;
-}
-
 /* The prefix of the string whose quote is at `i` (`f`, `rb`, `Fr`, `t`...): returns where the
  * string starts (`i` when it has none), and whether it is an f-string (or a t-string). Letters
  * that end an identifier are no prefix. */
@@ -137,7 +132,7 @@ static size_t string_prefix(const char *s, size_t i, bool *fstring) {
         f |= strchr("fFtT", s[k - 1]) != NULL;
         k--;
     }
-    bool after_word = k > 0 && is_word_byte(s[k - 1]);
+    bool after_word = k > 0 && dl_source_name_byte(s[k - 1]);
     *fstring = f && !after_word;
     return after_word || i - k > 2 ? i : k; /* a prefix has two letters at most */
 }
@@ -237,7 +232,7 @@ static void limit_indent(LimitScan *S) {
 /* A name or a number: keywords that start or continue a right-nested expression chain. */
 static void limit_word(LimitScan *S) {
     size_t start = S->i;
-    while (S->i < S->len && is_word_byte(S->s[S->i])) S->i++;
+    while (S->i < S->len && dl_source_name_byte(S->s[S->i])) S->i++;
     size_t n = S->i - start;
     const char *w = S->s + start;
 #define IS(kw) (n == sizeof kw - 1 && memcmp(w, kw, n) == 0)
@@ -386,9 +381,9 @@ static void check_missing_comma(LimitScan *S, bool after_string) {
     if (c == '"' || c == '\'') {
         if (string_prefix(S->s, S->i, &fstring) != S->i) return; /* its prefix was checked */
         starts_string = true;
-    } else if (is_word_byte(c)) {
+    } else if (dl_source_name_byte(c)) {
         size_t end = S->i;
-        while (end < S->len && is_word_byte(S->s[end])) end++;
+        while (end < S->len && dl_source_name_byte(S->s[end])) end++;
         starts_string = end < S->len && (S->s[end] == '"' || S->s[end] == '\'') &&
                         string_prefix(S->s, end, &fstring) == S->i;
         if (!starts_string && is_keyword(S->s + S->i, end - S->i)) return;
@@ -476,7 +471,7 @@ static void limit_token(LimitScan *S) {
         break;
     default:
         if (c == ':' && S->depth && S->frames[S->depth].kind == 'f') limit_format_spec(S);
-        else if (is_word_byte(c)) limit_word(S);
+        else if (dl_source_name_byte(c)) limit_word(S);
         else if (strchr("-+~*/%@&|^<>=!:.", c)) limit_operator(S);
         else S->i++;
     }
