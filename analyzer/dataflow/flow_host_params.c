@@ -10,8 +10,9 @@
 typedef struct HostUse {
     const DlFunction *fn;
     uint64_t device_used; /* bit i: parameter i is used where a device may meet it */
-    uint64_t rebound;     /* bit i: parameter i was assigned anew in the function's own block
-                             (`n = n.to("cpu")`): the uses after it are of that value */
+    uint64_t rebound;     /* bit i: parameter i was assigned anew earlier in the block walked
+                             or one around it (`n = n.to("cpu")`): the uses after it in that
+                             block are of that value */
     int nesting;          /* methods of the class followed so far (`self.align(offsets)`) */
     /* `y = waves[i][:n]`: a local bound to an element of a parameter, whose uses are the
      * parameter's (the last binding of a name wins; a few are enough) */
@@ -154,6 +155,7 @@ static void bind_alias(HostUse *u, const char *name, int param) {
 
 static void walk_block(HostUse *u, const DlBlock *b, int depth) {
     if (depth > 64) return;
+    uint64_t rebound_before = u->rebound; /* what this block rebinds holds only inside it */
     for (uint32_t i = 0; i < b->count; i++) {
         const DlStmt *s = b->items[i];
         /* `if lengths:` and `for n in lengths:` read it on the host */
@@ -174,8 +176,9 @@ static void walk_block(HostUse *u, const DlBlock *b, int depth) {
                      depth + 1);
         }
         if (element >= 0 || alias) bind_alias(u, s->targets[0]->name, element);
-        /* in the function's own block every later statement runs after the assignment */
-        if (depth == 0 && s->kind == DL_ST_ASSIGN)
+        /* every later statement of the same block runs after the assignment (in a loop's body
+         * too: FOTS' `s = score[i]` before its uses, the next round sees the new value) */
+        if (s->kind == DL_ST_ASSIGN)
             for (uint32_t t = 0; t < s->target_count; t++)
                 if (s->targets[t]->kind == DL_EX_NAME) {
                     int p = dl_ir_param_index(u->fn, s->targets[t]->name);
@@ -188,6 +191,7 @@ static void walk_block(HostUse *u, const DlBlock *b, int depth) {
         const DlBlock *inner;
         for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++) walk_block(u, inner, depth + 1);
     }
+    if (depth > 0) u->rebound = rebound_before;
 }
 
 static uint64_t host_only_params(const DlFunction *fn, int nesting) {
