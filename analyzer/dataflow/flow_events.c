@@ -782,6 +782,13 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
 
     bool host_read = method && (flow_streq(method, "item") || flow_streq(method, "tolist") ||
                                 flow_streq(method, "numpy") || flow_streq(method, "cpu"));
+    /* `float(loss.data)`, `int(n)` of a tensor: the builtins read its value, and queue nothing
+     * (OpenOOD's evaluators, between `.item()` and `pred.cpu()`) */
+    if (!recv && callee->kind == DL_EX_NAME && callee->name && strchr("fib", callee->name[0]) &&
+        (flow_streq(callee->name, "float") || flow_streq(callee->name, "int") ||
+         flow_streq(callee->name, "bool")) &&
+        call->arg_count == 1 && flow_is_tensor(argv[0]) && !flow_lookup(F, callee->name))
+        host_read = true;
     /* a copy to the host (`loss.item()`, `x.cpu()`, `model.to("cpu")`) waits for the work
      * queued before it: like a synchronize, for the clock reads after it (DL203); so does a
      * blocking copy from the host (`model.to(device)`, `x.cuda()`), after which PyTorch
