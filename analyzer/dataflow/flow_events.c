@@ -621,6 +621,9 @@ void flow_sync_facts(Flow *F, const DlExpr *call, const char *q, const DlExpr *r
                     flow_sync(F, call, call->args[k].value, argv[k], "add_scalar");
             return;
         }
+        /* `x.numpy()` of an input of a module with nothing on a device, as `np.asarray(x)`
+         * (LaneGCN's PostProcess reads the raw batch's `gt_preds` so) */
+        if (flow_streq(m, "numpy") && input_of_a_stateless_module(F, recv)) return;
         /* `t.type(torch.FloatTensor)` copies to the host as `.cpu()` does */
         if (flow_streq(m, "item") || flow_streq(m, "tolist") || flow_streq(m, "numpy") ||
             flow_streq(m, "cpu") ||
