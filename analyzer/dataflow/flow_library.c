@@ -624,6 +624,25 @@ static const DlValue *tensor_dataset(Flow *F, const DlExpr *call, const DlValue 
     return d;
 }
 
+/* Whether the DataLoader's collate function keeps its items where the dataset put them: none
+ * given (the default stacks them), one devlint cannot name (EquiBind's `globals()[name]`), or a
+ * project function that only gathers them (`torch.cat(graphs)`, `dgl.batch(graphs)`), not one
+ * that makes tensors of its own on the host (`torch.tensor(labels)`, `from_numpy`). */
+static bool collate_keeps_the_items_device(const DlExpr *call, const DlValue *const *argv) {
+    for (uint32_t i = 0; i < call->arg_count; i++) {
+        const char *kw = call->args[i].keyword;
+        if (!kw || !flow_streq(kw, "collate_fn")) continue;
+        const DlValue *v = argv[i];
+        if (v->kind == DL_KIND_UNKNOWN) return true;
+        if (v->kind != DL_KIND_FUNCTION || !v->cls) return false;
+        static const char *const makes_host_tensors[] = {
+            "tensor(", "Tensor(", "from_numpy", "zeros", "ones", "full(", "empty(",
+            "arange", "default_collate", "numpy", NULL};
+        return !dl_project_function_mentions((const DlFunctionInfo *)v->cls, makes_host_tensors);
+    }
+    return true;
+}
+
 const DlValue *flow_eval_dataloader(Flow *F, const DlExpr *call, const DlValue *const *argv) {
     DlValue *l = flow_loader_value(F, call->span);
     l->flags |= flow_loader_pin_flags(call, argv);
@@ -634,10 +653,11 @@ const DlValue *flow_eval_dataloader(Flow *F, const DlExpr *call, const DlValue *
         if (dataset && argv[i]->kind == DL_KIND_LOADER && !argv[i]->cls && argv[i]->elem)
             l->elem = argv[i]->elem;
         /* a project dataset whose items are on a device already (`return seq.cuda()` in
-         * __getitem__, lucidrains' enwik8 scripts): the default collate stacks them there */
+         * __getitem__, lucidrains' enwik8 scripts): the default collate stacks them there,
+         * and a collate function that only gathers them keeps them there */
         if (dataset && argv[i]->cls &&
             (argv[i]->kind == DL_KIND_LOADER || argv[i]->kind == DL_KIND_INSTANCE) &&
-            !dl_ir_keyword(call, "collate_fn")) {
+            collate_keeps_the_items_device(call, argv)) {
             const DlFunctionInfo *item =
                 dl_project_method(F->env->project, argv[i]->cls, "__getitem__");
             if (items_on_a_device(item)) l->elem = flow_rebase(F, item->ret, item->module);
