@@ -13,7 +13,12 @@
  * follow: `scale: list[float] or None = None` (MobileSAMv2's efficientvit), `-> list[int] or
  * None`, `x: dict[str, int] if a else None`. There the brackets become parentheses: the
  * annotation is then an expression the grammar takes (a call), and what the analysis reads of an
- * annotation (a tensor's or module's type) is never such an expression. */
+ * annotation (a tensor's or module's type) is never such an expression.
+ *
+ * In an f-string's replacement field, a format spec whose fill is `=` (`f"{w:=>{pad}f}"`, openvla's
+ * data-mixture table; `f"{x:=10}"`) is read as the walrus `:=`. There the `=` becomes a space,
+ * another fill (or sign) the grammar takes: the spec is text the analysis never reads. A walrus
+ * in parentheses (`f"{(n:=10)}"`) is one, and stays. */
 #include "frontend/python_grammar_gaps.h"
 
 #include <stdbool.h>
@@ -226,10 +231,102 @@ static bool patch_generic_operands(const char *text, size_t len, char **out) {
     return true;
 }
 
+/* ---------------------------------------------------------------- `f"{w:=>{pad}f}"` */
+
+/* Does the string whose quote is at `quote` have an f among its prefix letters (`f`, `rf`, `Fr`)? */
+static bool f_string_at(const char *s, size_t quote) {
+    bool f = false;
+    size_t k = quote;
+    while (k > 0 && strchr("rRbBuUfF", s[k - 1]) && quote - k < 2) {
+        k--;
+        if (s[k] == 'f' || s[k] == 'F') f = true;
+    }
+    return f && (k == 0 || !is_word(s[k - 1]));
+}
+
+static size_t patch_field(const char *s, size_t len, size_t i, char quote, bool triple,
+                          char **out, bool *failed, int nesting);
+
+/* The end of the f-string body from `i` (past its closing quote), patching its fields. */
+static size_t patch_f_string_body(const char *s, size_t len, size_t i, char quote, bool triple,
+                                  char **out, bool *failed, int nesting) {
+    while (i < len && !*failed) {
+        char c = s[i];
+        if (c == '\\') {
+            i += 2;
+        } else if (c == quote &&
+                   (!triple || (i + 2 < len && s[i + 1] == quote && s[i + 2] == quote))) {
+            return i + (triple ? 3 : 1);
+        } else if (c == '\n' && !triple) {
+            return i;
+        } else if (c == '{' && i + 1 < len && s[i + 1] == '{') {
+            i += 2;
+        } else if (c == '{') {
+            i = patch_field(s, len, i + 1, quote, triple, out, failed, nesting + 1);
+        } else {
+            i++;
+        }
+    }
+    return i;
+}
+
+/* A replacement field from just past its `{` to just past its `}`: the expression (brackets and
+ * strings in it skipped), then, after a `:` outside every bracket, the spec with its own fields. */
+static size_t patch_field(const char *s, size_t len, size_t i, char quote, bool triple,
+                          char **out, bool *failed, int nesting) {
+    if (nesting > 4) return i;
+    int depth = 0;
+    while (i < len && !*failed) {
+        char c = s[i];
+        if ((c == quote && (!triple || (i + 2 < len && s[i + 1] == quote && s[i + 2] == quote))) ||
+            (c == '\n' && !triple))
+            return i; /* the string ends first: the parser says what is wrong */
+        if (c == '\'' || c == '"') {
+            i = skip_string_or_comment(s, len, i);
+            continue;
+        }
+        if (c == '(' || c == '[' || c == '{') depth++;
+        else if ((c == ')' || c == ']') && depth > 0) depth--;
+        else if (c == '}' && depth > 0) depth--;
+        else if (c == '}') return i + 1;
+        else if (c == '!' && i + 1 < len && s[i + 1] == '=') i++; /* `a != b` */
+        else if (c == ':' && depth == 0) {
+            if (i + 1 < len && s[i + 1] == '=' && !patch(out, s, len, i + 1, ' ')) *failed = true;
+            i++;
+            /* the spec: text up to the field's `}`, with fields of its own (`{pad}`) */
+            while (i < len && !*failed && s[i] != '}') {
+                if ((s[i] == quote && !triple) || (s[i] == '\n' && !triple)) return i;
+                if (s[i] == '{') i = patch_field(s, len, i + 1, quote, triple, out, failed,
+                                                 nesting + 1);
+                else i++;
+            }
+            return i < len ? i + 1 : i;
+        }
+        i++;
+    }
+    return i;
+}
+
+static bool patch_format_spec_fills(const char *text, size_t len, char **out) {
+    bool failed = false;
+    size_t i = 0;
+    while (i < len && !failed) {
+        char c = text[i];
+        if ((c == '\'' || c == '"') && f_string_at(text, i)) {
+            bool triple = i + 2 < len && text[i + 1] == c && text[i + 2] == c;
+            i = patch_f_string_body(text, len, i + (triple ? 3 : 1), c, triple, out, &failed, 0);
+            continue;
+        }
+        size_t past = skip_string_or_comment(text, len, i);
+        i = past != i ? past : i + 1;
+    }
+    return !failed;
+}
+
 char *dl_python_patch_grammar_gaps(const char *text, size_t len) {
     char *out = NULL;
     if (!patch_bare_starred_brackets(text, len, &out) ||
-        !patch_generic_operands(text, len, &out)) {
+        !patch_generic_operands(text, len, &out) || !patch_format_spec_fills(text, len, &out)) {
         free(out);
         return NULL;
     }

@@ -81,3 +81,22 @@ Test(python_grammar_gaps, generic_types_the_grammar_takes_are_left_alone) {
     assert_untouched("def f(s: 'list[float] or None'):\n");
     assert_untouched("def f(s: a.b[c] or None):\n");   /* not a generic type: parses */
 }
+
+Test(python_grammar_gaps, a_format_spec_filled_with_equals_gets_a_space) {
+    /* openvla's data-mixture table: fill `=`, align `>`, a nested width */
+    assert_patched("print(f\"# {name}: {weight:=>{pad}f} #\")\n",
+                   "print(f\"# {name}: {weight: >{pad}f} #\")\n");
+    assert_patched("s = f'{x:=10}'\n", "s = f'{x: 10}'\n");
+    assert_patched("s = rf'{x!r:=^9}' + F\"{y:=<3}\"\n", "s = rf'{x!r: ^9}' + F\"{y: <3}\"\n");
+    assert_patched("s = f'{ {1: 2}[1]:=>4}'\n", "s = f'{ {1: 2}[1]: >4}'\n");
+    assert_patched("s = f'''\n{x:=>{w:=>2}}\n'''\n", "s = f'''\n{x: >{w: >2}}\n'''\n");
+}
+
+Test(python_grammar_gaps, walruses_and_other_strings_are_left_alone) {
+    assert_untouched("s = f'{(n:=10)}'\n");           /* a walrus in parentheses */
+    assert_untouched("s = f'{x:>10} {{x:=1}}'\n");    /* another fill; a doubled brace */
+    assert_untouched("s = '{x:=10}'.format(x=1)\n");  /* not an f-string */
+    assert_untouched("s = b'{x:=10}'\n");
+    assert_untouched("s = f'{a != b}' if (n := 3) else 0\n");
+    assert_untouched("s = f'{d[\"k\"]:>4}'  # f'{x:=1}'\n");
+}
