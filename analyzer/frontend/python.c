@@ -1069,6 +1069,40 @@ done:
     return found;
 }
 
+/* Where an error the cursor cannot see lies (a MISSING token of a hidden rule: the `_newline`
+ * between `torch.save(x, 'a.pt')` and the `savename` written right after it): in the deepest
+ * node that has an error but no child with one, at the first child that starts on the line where
+ * the child before it ends, unless a `;` separates them (*joined); else that node's start. */
+static size_t hidden_error_offset(TSNode root, bool *joined) {
+    TSNode n = root;
+    *joined = false;
+    for (int depth = 0; depth < 512; depth++) {
+        uint32_t count = ts_node_child_count(n);
+        TSNode next = {0};
+        bool descended = false;
+        for (uint32_t i = 0; i < count && !descended; i++) {
+            next = ts_node_child(n, i);
+            descended = ts_node_has_error(next);
+        }
+        if (descended) {
+            n = next;
+            continue;
+        }
+        for (uint32_t i = 1; i < count; i++) {
+            TSNode before = ts_node_child(n, i - 1), at = ts_node_child(n, i);
+            if (strcmp(ts_node_type(before), ";") == 0 || strcmp(ts_node_type(at), ";") == 0 ||
+                !ts_node_is_named(before) || !ts_node_is_named(at))
+                continue;
+            if (ts_node_end_point(before).row == ts_node_start_point(at).row) {
+                *joined = true;
+                return ts_node_start_byte(at);
+            }
+        }
+        return ts_node_start_byte(n);
+    }
+    return ts_node_start_byte(n);
+}
+
 /* Whether tree-sitter found an error in the statement around byte `at` (or `at` is inside an
  * ERROR node): error recovery may end its first error long before a missing comma it then
  * meets (face.evoLVe's train.py: an ERROR at the `if __name__ == "__main__":` header of line
@@ -1107,6 +1141,10 @@ static char *syntax_error_message(const DlSource *src, TSNode root,
         const char *token = ts_node_type(err);
         detail = ts_node_is_named(err) ? dl_xasprintf("missing %s", token)
                                        : dl_xasprintf("missing `%s`", token);
+    } else if (!found) {
+        bool joined;
+        offset = hidden_error_offset(root, &joined);
+        if (joined) detail = dl_xasprintf("perhaps a new line or `;` is missing before this");
     }
     int line, col;
     dl_source_position(src, offset, &line, &col);
