@@ -560,12 +560,20 @@ const DlValue *flow_eval_inner(Flow *F, const DlExpr *e) {
     case DL_EX_COMPARE: {
         /* `out == None`: a tensor compared with None is False (or True for !=), a Python bool
          * with no kernel and nothing to wait for, as `out is None` (VoiceCraft's trainer) */
-        bool with_none = false;
-        for (uint32_t i = 0; i < e->item_count; i++)
-            with_none = with_none || (e->items[i]->kind == DL_EX_CONST && e->items[i]->name &&
-                                      flow_streq(e->items[i]->name, "None"));
+        /* so is one compared with a string or an empty display (EquiBind's `translations ==
+         * []` of the list its forward returns): Python's comparison, no kernel */
+        bool python_operand = false;
+        for (uint32_t i = 0; i < e->item_count; i++) {
+            const DlExpr *o = e->items[i];
+            python_operand =
+                python_operand ||
+                (o->kind == DL_EX_CONST && o->name && flow_streq(o->name, "None")) ||
+                o->kind == DL_EX_STRING ||
+                ((o->kind == DL_EX_LIST || o->kind == DL_EX_TUPLE || o->kind == DL_EX_DICT) &&
+                 o->item_count == 0);
+        }
         bool equality = e->name && (flow_streq(e->name, "==") || flow_streq(e->name, "!="));
-        if (dl_ir_tests_membership_or_identity(e->name) || (equality && with_none)) {
+        if (dl_ir_tests_membership_or_identity(e->name) || (equality && python_operand)) {
             for (uint32_t i = 0; i < e->item_count; i++) flow_eval(F, e->items[i]);
             return flow_mk(F, DL_KIND_SCALAR);
         }
