@@ -253,7 +253,10 @@ void flow_exec_assign(Flow *F, const DlStmt *s) {
  * execution goes on only with x on a CUDA device. */
 static void flow_exec_check(Flow *F, const DlStmt *s, const DlExpr *cond, int depth) {
     if (!cond || depth > 16) return;
-    flow_eval(F, cond);
+    /* `assert use_gpu, "Code works on GPU"` after `use_gpu = torch.cuda.is_available()`
+     * (PerClusterQuantization's scripts): what follows runs only with a GPU */
+    if (flow_says_cuda_available(flow_eval(F, cond)) && !F->try_depth && !F->comp_count)
+        F->place.cuda_checked = true;
     if (cond->kind == DL_EX_BOOLOP && cond->name && flow_streq(cond->name, "and")) {
         for (uint32_t i = 0; i < cond->item_count; i++) flow_exec_check(F, s, cond->items[i], depth + 1);
         return;
