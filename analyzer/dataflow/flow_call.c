@@ -1453,6 +1453,19 @@ void flow_lists_registered_by(Flow *F, const DlExpr *call, const DlValue *const 
         DlValue *c = dl_value_copy(F->arena, v);
         c->flags &= (uint32_t)~DL_VF_HAS_MODULES;
         flow_state_set(F->st, key, c);
+        /* the same list stored before it was registered (robomimic's MLP: `self.nets =
+         * layers`, then `self._model = nn.Sequential(*layers)`; the attribute holds a copy
+         * made where the list was built) holds registered modules too */
+        for (uint32_t k = 0; v->dev_span.end && k < F->st->count; k++) {
+            const DlValue *held = F->st->items[k].value;
+            if (!held || held == c || held->kind != DL_KIND_SEQ ||
+                !(held->flags & DL_VF_HAS_MODULES) || held->dev_span.start != v->dev_span.start ||
+                held->dev_span.end != v->dev_span.end)
+                continue;
+            DlValue *h = dl_value_copy(F->arena, held);
+            h->flags &= (uint32_t)~DL_VF_HAS_MODULES;
+            F->st->items[k].value = h;
+        }
     }
 }
 
