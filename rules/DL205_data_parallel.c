@@ -35,8 +35,9 @@ static const char doc[] =
     "  `module.` keys, its outputs) rather than training with it; a training script's `def\n"
     "  test(args, model)`, which evaluates with the wrapper, is no test;\n"
     "- a wrapper that nothing runs or hands on, only unwraps (`model.module`, `model =\n"
-    "  model.module`): built to load a checkpoint whose keys start with `module.`, it never\n"
-    "  scatters a batch;\n"
+    "  model.module`, or under the flag it was built under: `if is_parallel: net =\n"
+    "  nn.DataParallel(net)`, then `if is_parallel: net = net.module`): built to load a\n"
+    "  checkpoint whose keys start with `module.`, it never scatters a batch;\n"
     "- one device given (`device_ids=[0]`): the wrapper then calls the module itself;\n"
     "- where there is no GPU (the else of `if torch.cuda.is_available():`, the body of `if not\n"
     "  torch.cuda.is_available():`): the wrapper has no devices and calls the module itself,\n"
@@ -129,16 +130,39 @@ static bool rebinds(const DlStmt *s, const char *name) {
     return false;
 }
 
+/* `flag` and `args.parallel`: the same name or attribute chain. */
+static bool same_reference(const DlExpr *a, const DlExpr *b, int depth) {
+    if (!a || !b || a->kind != b->kind || depth > 8) return false;
+    if (a->kind == DL_EX_NAME) return strcmp(a->name, b->name) == 0;
+    return a->kind == DL_EX_ATTR && a->name && b->name && strcmp(a->name, b->name) == 0 &&
+           same_reference(a->object, b->object, depth + 1);
+}
+
 /* The statements of `b` from `from` on, until one runs the wrapper or binds its name anew;
- * the wrapper's own assignment (reached again in a loop) is skipped. */
-static Followed scan_after(const DlBlock *b, uint32_t from, const char *name, const DlExpr *call) {
+ * the wrapper's own assignment (reached again in a loop) is skipped. A wrapper built under
+ * `if guard:` is let go under a later `if guard:` that binds its name anew before it runs
+ * (Cheap-Conv's `forgiving_state_restore`: `if is_parallel: net = nn.DataParallel(net)`, the
+ * checkpoint loaded, then `if is_parallel: net = net.module`): where it was not built, that
+ * branch does not run either. */
+static Followed scan_after(const DlBlock *b, uint32_t from, const char *name, const DlExpr *call,
+                           const DlExpr *guard) {
     for (uint32_t j = from; j < b->count; j++) {
         const DlStmt *t = b->items[j];
         if (t->kind == DL_ST_ASSIGN && t->value == call) continue;
+        if (guard && t->kind == DL_ST_IF && same_reference(t->value, guard, 0) &&
+            scan_after(&t->parts->body, 0, name, call, NULL) == DROPPED)
+            return DROPPED;
         if (stmt_runs(t, name, 0)) return RUNS;
         if (rebinds(t, name)) return DROPPED;
     }
     return OPEN;
+}
+
+/* `b` itself (not a block nested in it) holds the assignment of `call`. */
+static bool assigns_at_top(const DlBlock *b, const DlExpr *call) {
+    for (uint32_t i = 0; i < b->count; i++)
+        if (b->items[i]->kind == DL_ST_ASSIGN && b->items[i]->value == call) return true;
+    return false;
 }
 
 /* From the assignment `name = nn.DataParallel(...)` (the call `call`) in `b` or a block nested
@@ -161,14 +185,17 @@ static Followed follow(const DlBlock *b, const DlExpr *call, const char **name, 
             bool loop = s->kind == DL_ST_FOR || s->kind == DL_ST_WHILE;
             if (f == OPEN && loop &&
                 (runs_or_escapes(s->value, *name, false, 0) ||
-                 scan_after(&s->parts->body, 0, *name, call) == RUNS))
+                 scan_after(&s->parts->body, 0, *name, call, NULL) == RUNS))
                 return RUNS;
+            /* built in the body of `if flag:` itself, not deeper nor in its else */
+            if (f == OPEN && s->kind == DL_ST_IF && assigns_at_top(&s->parts->body, call))
+                return scan_after(b, i + 1, *name, call, s->value);
         }
         if (f != OPEN) {
             if (f != NOT_HERE) return f;
             continue;
         }
-        return scan_after(b, i + 1, *name, call);
+        return scan_after(b, i + 1, *name, call, NULL);
     }
     return NOT_HERE;
 }
