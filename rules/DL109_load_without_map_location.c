@@ -52,9 +52,11 @@ static const char doc[] =
     "  in a function of a script that no other file reads, whose `if __name__ == \"__main__\":`\n"
     "  block calls `torch.cuda.set_device(i)` (or `.cuda()`) before anything that leads to it;\n"
     "- the checkpoint was written by the same run: `torch.save(..., path)` (or a helper named\n"
-    "  for saving, `utils.save_on_master(state, path)`) earlier in the same function with the\n"
-    "  path written the same way, or from the same template (`'{}.pkl'.format(epoch)` saved,\n"
-    "  `'{}.pkl'.format(best_epoch)` loaded, or one path helper of the file's own,\n"
+    "  for saving, `utils.save_on_master(state, path)`, or a project function that saves to\n"
+    "  the path it is handed, `train(model, loader, save_path=args.ckpt)`) earlier in the\n"
+    "  same function with the path written the same way, or from the same template\n"
+    "  (`'{}.pkl'.format(epoch)` saved, `'{}.pkl'.format(best_epoch)` loaded, or one path\n"
+    "  helper of the file's own,\n"
     "  `get_checkpoint_path(epoch)` and `get_checkpoint_path(best_epoch)`), and not bound anew\n"
     "  since (the best epoch saved, then reloaded), or a copy of such a save\n"
     "  (`shutil.copy(latest, best)` then `torch.load(best)`), or Lightning's\n"
@@ -235,19 +237,70 @@ static bool is_save_helper(const DlExpr *e) {
     return name && strncmp(name, "save", 4) == 0;
 }
 
+/* torch.save's path: its second argument, or f=. */
+static const DlExpr *save_path(const DlExpr *save) {
+    const DlExpr *path = dl_ir_positional(save, 1);
+    const DlArg *kw = dl_ir_keyword(save, "f");
+    return path ? path : kw ? kw->value : NULL;
+}
+
+/* A statement of `b` (or of a block in it, not a nested function) calls torch.save with the
+ * parameter `param` as its path. */
+static bool block_saves_to_name(const DlBlock *b, const char *param, int depth) {
+    if (depth > 16) return false;
+    for (uint32_t i = 0; i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        const DlExpr *path = s->kind == DL_ST_EXPR && is_torch_save(s->value)
+                                 ? save_path(s->value)
+                                 : NULL;
+        if (path && path->kind == DL_EX_NAME && strcmp(path->name, param) == 0) return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (block_saves_to_name(inner, param, depth + 1)) return true;
+    }
+    return false;
+}
+
+/* The project function `call` calls, when it writes the path it is handed as its argument `a`
+ * with torch.save (stagewise-knowledge-distillation's `train(..., savename=savename)` keeps the
+ * best weights so). */
+static bool project_function_saves_to_argument(DlRuleContext *ctx, const DlExpr *call,
+                                               uint32_t a) {
+    const DlExpr *callee = call->object;
+    if (!callee || callee->kind != DL_EX_NAME) return false;
+    const DlProject *p = dl_rule_project(ctx);
+    const DlFunctionInfo *fi =
+        dl_project_find_function(p, dl_project_file(p, dl_rule_module(ctx)), callee->name);
+    if (!fi || !fi->fn) return false;
+    const char *kw = call->args[a].keyword;
+    if (kw && kw[0] == '*') return false;
+    int index = kw ? dl_ir_param_index(fi->fn, kw) : -1;
+    if (!kw) {
+        index = 0;
+        for (uint32_t k = 0; k < a; k++) index += !call->args[k].keyword;
+    }
+    if (index < 0 || (uint32_t)index >= fi->fn->param_count || fi->fn->params[index].star)
+        return false;
+    return block_saves_to_name(&fi->fn->body, fi->fn->params[index].name, 0);
+}
+
 /* Does the save call `e` write to a path written as `want`? torch.save's is its second
- * argument (or f=); a helper's, any argument after the first. */
+ * argument (or f=); a helper's, any argument after the first; a project function's, the one
+ * it saves to. */
 static bool saves_to(DlRuleContext *ctx, const DlExpr *e, const char *want) {
     if (is_torch_save(e)) {
-        const DlExpr *path = dl_ir_positional(e, 1);
-        const DlArg *kw = dl_ir_keyword(e, "f");
-        if (!path && kw) path = kw->value;
+        const DlExpr *path = save_path(e);
         return path && path_matches(ctx, path, want);
     }
-    if (!is_save_helper(e)) return false;
+    if (!e || e->kind != DL_EX_CALL) return false;
+    bool helper = is_save_helper(e);
     for (uint32_t a = 0; a < e->arg_count; a++) {
         bool first = a == 0 && !e->args[a].keyword;
-        if (!first && path_matches(ctx, e->args[a].value, want)) return true;
+        if (helper && !first && path_matches(ctx, e->args[a].value, want)) return true;
+        if (!helper && path_matches(ctx, e->args[a].value, want) &&
+            project_function_saves_to_argument(ctx, e, a))
+            return true;
     }
     return false;
 }
@@ -264,7 +317,8 @@ static void scan_saves(DlRuleContext *ctx, const DlBlock *b, const char *want, u
         const DlStmt *s = b->items[i];
         if (s->span.start >= before) return;
         if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
-        if (s->kind == DL_ST_EXPR && saves_to(ctx, s->value, want)) *last_save = s->span.start + 1;
+        if ((s->kind == DL_ST_EXPR || s->kind == DL_ST_ASSIGN) && saves_to(ctx, s->value, want))
+            *last_save = s->span.start + 1;
         for (uint32_t t = 0; s->kind == DL_ST_ASSIGN && t < s->target_count; t++) {
             if (strcmp(dl_rule_text(ctx, s->targets[t]->span), want) != 0) continue;
             const char *value = s->target_count == 1 && s->value
