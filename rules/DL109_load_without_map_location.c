@@ -49,8 +49,9 @@ static const char doc[] =
     "  branch, a conditional expression or a `try:`; or one in each branch of an `if`/`else`,\n"
     "  `model.cuda(args.gpu)` and `model.cuda()`; or a call of a project function that does so\n"
     "  on every path before it returns, `net = create_model()`), which fails without a GPU; or\n"
-    "  in a function of a script that no other file reads, whose `if __name__ == \"__main__\":`\n"
-    "  block calls `torch.cuda.set_device(i)` (or `.cuda()`) before anything that leads to it;\n"
+    "  in a function of a script (or notebook) that no other file reads, whose top level or\n"
+    "  `if __name__ == \"__main__\":` block calls `torch.cuda.set_device(i)` (or `.cuda()`)\n"
+    "  before anything that leads to it;\n"
     "- the checkpoint was written by the same run: `torch.save(..., path)` (or a helper named\n"
     "  for saving, `utils.save_on_master(state, path)`, or a project function that saves to\n"
     "  the path it is handed, `train(model, loader, save_path=args.ckpt)`) earlier in the\n"
@@ -909,31 +910,40 @@ static bool block_reaches(const DlModuleIR *m, const DlBlock *b, const DlFunctio
     return false;
 }
 
-/* A script whose `if __name__ == "__main__":` block, before it calls anything of the file that
- * leads to the load's function, does what fails without a GPU (`torch.cuda.set_device(
- * GPU_iden)`, `model.cuda()`), at its top level, and which no other file may read: the function
- * runs only with a GPU (TransMorph's inference scripts, FourCastNet's). */
+/* Over the top-level statements of `b`: 1 when one does what fails without a GPU
+ * (`torch.cuda.set_device(GPU_iden)`, `model.cuda()`) before any calls something of the file
+ * that leads to `target`, -1 when one leads there first, 0 when neither; the block of `if
+ * __name__ == "__main__":` is followed in turn. */
+static int gpu_required_before(DlRuleContext *ctx, const DlModuleIR *m, const DlBlock *b,
+                               const DlFunction *target, int depth) {
+    const DlSource *src = dl_rule_source(ctx);
+    for (uint32_t j = 0; depth < 2 && j < b->count; j++) {
+        const DlStmt *t = b->items[j];
+        if (t->kind == DL_ST_IF && t->value &&
+            dl_ir_span_mentions(src, t->value->span, "__name__") &&
+            dl_ir_span_mentions(src, t->value->span, "__main__")) {
+            int inside = gpu_required_before(ctx, m, &t->parts->body, target, depth + 1);
+            if (inside) return inside;
+            continue;
+        }
+        if ((t->kind == DL_ST_EXPR || t->kind == DL_ST_ASSIGN) && needs_a_gpu(ctx, t->value))
+            return 1;
+        if (statement_reaches(m, t, target, 0)) return -1;
+    }
+    return 0;
+}
+
+/* A script (or a notebook) that no other file may read, whose top level or `if __name__ ==
+ * "__main__":` block, before it calls anything of the file that leads to the load's function,
+ * does what fails without a GPU, at its top level: the function runs only with a GPU
+ * (TransMorph's inference scripts, FourCastNet's; stagewise-knowledge-distillation's notebook,
+ * whose first cell calls `torch.cuda.set_device(1)`). */
 static bool script_requires_a_gpu_first(DlRuleContext *ctx, const DlCallFact *fact) {
     const DlModuleIR *m = dl_rule_module(ctx);
     const DlFunction *fn = fact->place->function;
     /* a top-level def, whose calls the walk below can follow by name */
     if (!m || !m->read_by_no_other_file || !fn || fn->owner || fn->parent) return false;
-    const DlSource *src = dl_rule_source(ctx);
-    for (uint32_t i = 0; i < m->body.count; i++) {
-        const DlStmt *s = m->body.items[i];
-        if (s->kind != DL_ST_IF || !s->value || !dl_ir_span_mentions(src, s->value->span, "__name__") ||
-            !dl_ir_span_mentions(src, s->value->span, "__main__"))
-            continue;
-        const DlBlock *b = &s->parts->body;
-        for (uint32_t j = 0; j < b->count; j++) {
-            const DlStmt *t = b->items[j];
-            if ((t->kind == DL_ST_EXPR || t->kind == DL_ST_ASSIGN) && needs_a_gpu(ctx, t->value))
-                return true;
-            if (statement_reaches(m, t, fact->place->function, 0)) return false;
-        }
-        return false;
-    }
-    return false;
+    return gpu_required_before(ctx, m, &m->body, fn, 0) > 0;
 }
 
 static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
