@@ -941,8 +941,13 @@ static int gpu_required_before(DlRuleContext *ctx, const DlModuleIR *m, const Dl
 static bool script_requires_a_gpu_first(DlRuleContext *ctx, const DlCallFact *fact) {
     const DlModuleIR *m = dl_rule_module(ctx);
     const DlFunction *fn = fact->place->function;
-    /* a top-level def, whose calls the walk below can follow by name */
-    if (!m || !m->read_by_no_other_file || !fn || fn->owner || fn->parent) return false;
+    /* a top-level def, whose calls the walk below can follow by name; a notebook's, which no
+     * module can import, whatever names its sibling notebooks share with it */
+    const char *path = dl_rule_source(ctx)->path;
+    size_t n = path ? strlen(path) : 0;
+    bool notebook = n > 6 && strcmp(path + n - 6, ".ipynb") == 0;
+    if (!m || !(m->read_by_no_other_file || notebook) || !fn || fn->owner || fn->parent)
+        return false;
     return gpu_required_before(ctx, m, &m->body, fn, 0) > 0;
 }
 
