@@ -44,7 +44,9 @@ static const char doc[] =
     "  after the batch loop (an epoch loop that steps only a learning-rate scheduler,\n"
     "  `scheduler.step()`, is not a training loop of its own); in a branch that leaves the loop\n"
     "  or the program (ending with `break`, `return`, `raise`, `sys.exit()`), or one that turns\n"
-    "  its own test off (`if flag: ...; flag = 0`), which runs once;\n"
+    "  its own test off (`if flag: ...; flag = 0`), which runs once; after an inner loop of\n"
+    "  optimizer steps in the iteration (`for _ in range(100): ...; loss.backward()`, one\n"
+    "  inverse problem fitted per sample), read once per those steps;\n"
     "- on CPU tensors, or tensors whose device is unknown;\n"
     "- at a call of a function whose read is under a periodic guard, or in a batch loop of its\n"
     "  own (an `evaluate(model, loader)`: reported there, once), or under a test of the\n"
@@ -62,8 +64,9 @@ static const char doc[] =
     "  that waits) or `torch.cuda.synchronize()` (a loop that waits every step by its own\n"
     "  choice, to time it); the read only copies finished values;\n"
     "- `.detach()`, arithmetic and accumulation on the device (no sync);\n"
-    "- `if \"mask\" in batch:`, `if x is None:`, `if out == None:`: membership and identity\n"
-    "  tests, and comparisons with None, give a Python bool without reading the device;\n"
+    "- `if \"mask\" in batch:`, `if x is None:`, `if out == None:`, `if preds == []:`:\n"
+    "  membership and identity tests, and comparisons with None, a string or an empty\n"
+    "  display, give a Python bool without reading the device;\n"
     "- code under `if False:` or `if 0:`, which never runs.\n\n"
     "`if torch.isnan(loss) or torch.isinf(loss):` is one finding, at the first operand.\n";
 
