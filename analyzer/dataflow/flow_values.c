@@ -318,6 +318,12 @@ const DlValue *flow_device_arg(Flow *F, const DlExpr *e, const DlValue *v) {
     }
     if (e->kind == DL_EX_CONST) return NULL;
     if (v->kind == DL_KIND_DTYPE || v->kind == DL_KIND_NONE) return NULL;
+    /* `t.to(int)`, `t.to(float)`: Python's types stand for torch.int64 and torch.float64
+     * (SpikeGPT's `category_tensor.to(int)` before one_hot) */
+    static const char *const python_types[] = {"int", "float", "bool", "complex", NULL};
+    if (e->kind == DL_EX_NAME && dl_name_in_list(e->name, python_types) &&
+        !flow_lookup(F, e->name))
+        return NULL;
     /* `x.to(rank)` with `rank = int(os.environ["RANK"])`: an int is a GPU's index, which one is
      * not known here; a number that is not a variable's is no device */
     if (v->kind == DL_KIND_SCALAR)
