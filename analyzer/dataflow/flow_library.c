@@ -147,6 +147,12 @@ bool flow_scalar_expression(Flow *F, const DlExpr *e, int depth) {
             return true;
         if (e->object->kind != DL_EX_ATTR) return false;
         const char *m = e->object->name;
+        /* `kwargs.get("tc_plus", 20.0)`: a setting whose default is a number (bindsnet's
+         * learning rules) */
+        const DlExpr *fallback = dl_ir_positional(e, 1);
+        if (flow_streq(m, "get") && e->arg_count == 2 && fallback &&
+            fallback->kind == DL_EX_NUMBER)
+            return true;
         /* `t.item()`, `t.numel()`, `t.dim()`, `t.size(0)` (not `t.size()`, a torch.Size) */
         return flow_streq(m, "item") || flow_streq(m, "numel") || flow_streq(m, "dim") ||
                flow_streq(m, "ndimension") || (flow_streq(m, "size") && e->arg_count == 1);
