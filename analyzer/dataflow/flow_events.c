@@ -803,19 +803,21 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
         waits_for_the_device = to && to->dev == DL_DEV_CPU;
     }
     /* `torch.nonzero(scores > t)`, `x.nonzero()`, `torch.unique(labels)`: an output whose size
-     * depends on the data, which the host waits for to allocate it (SSD's post-processor);
+     * depends on the data, which the host waits for to allocate it (SSD's post-processor;
+     * `dense.to_sparse()` finds its indices with nonzero: bindsnet's spike records);
      * of a tensor whose device is not known (a parameter), it may, as a call devlint does not
      * see may (flow_may_synchronize) */
     if (!waits_for_the_device && (flow_is_tensor(result) || result->kind == DL_KIND_UNKNOWN) &&
         result->dev != DL_DEV_CPU && result->dev != DL_DEV_META) {
-        static const char *const sized_by_data[] = {"nonzero", "argwhere", "unique",
-                                                    "masked_select", "unique_consecutive", NULL};
+        static const char *const sized_by_data[] = {"nonzero",       "argwhere",
+                                                    "unique",        "masked_select",
+                                                    "unique_consecutive", "to_sparse", NULL};
         const char *name = q && strncmp(q, "torch.", 6) == 0 && !strchr(q + 6, '.') ? q + 6
                            : recv && (flow_is_tensor(recv) || recv->kind == DL_KIND_UNKNOWN)
                                ? method
                                : NULL;
         /* most calls are ruled out by the first letter, before any comparison */
-        waits_for_the_device = name && name[0] && strchr("naum", name[0]) &&
+        waits_for_the_device = name && name[0] && strchr("naumt", name[0]) &&
                                dl_name_in_list(name, sized_by_data);
         /* `torch.where(cond)` of one argument is `torch.nonzero(cond, as_tuple=True)`
          * (dgcnn's scannet loop) */
