@@ -67,6 +67,14 @@ const DlValue *flow_eval_attr(Flow *F, const DlExpr *e) {
         }
         return flow_mk(F, DL_KIND_OTHER);
     }
+    /* `d = x.cpu()` of a parameter `x` (a tensor or a module): `d.device` is where it was
+     * moved (XFeat's ALIKE wrapper makes its grid with `device=des1.device` so) */
+    if (obj->kind == DL_KIND_UNKNOWN && obj->dev && obj->origin == DL_ORIGIN_MOVED &&
+        flow_streq(e->name, "device")) {
+        DlValue *d = dl_value_copy(F->arena, obj);
+        d->kind = DL_KIND_DEVICE;
+        return d;
+    }
     if (obj->kind == DL_KIND_MODULE && !obj->cls &&
         (flow_streq(e->name, "weight") || flow_streq(e->name, "bias") ||
          flow_streq(e->name, "running_mean") || flow_streq(e->name, "running_var"))) {
