@@ -30,6 +30,10 @@ typedef struct DlFlowEnv {
      * runs on every call, under no periodic guard (a trainer's `_train_step`): a call of it in
      * every iteration of a batch loop waits for the device there (DL201) */
     DlSpan *host_read;
+    /* and to 1 + the parameter whose name that read reads (a forward's `cap_lens`, read with
+     * `cap_lens.data.tolist()`), 0 when it reads something else: a call given a CPU tensor
+     * there waits for nothing (DlFunctionInfo.host_read_parameter) */
+    int16_t *host_read_parameter;
     /* Summary mode: set to whether every return hands back a blocking copy to a device
      * (`return torch.stack(imgs).cuda()`, OpenIBL's `_parse_data`) with no known device work
      * queued: a call of it is that copy (DlFunctionInfo.returns_blocking_upload). */

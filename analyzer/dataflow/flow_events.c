@@ -162,9 +162,19 @@ static const DlFunctionInfo *project_function_called(Flow *F, const DlExpr *call
  * ending with `self.total += loss.item()`, DlFunctionInfo.host_read), called in every iteration
  * of a batch loop: the loop waits for the device there (DL201, at the call). `fi`: what the call
  * runs (project_function_called). */
-static void host_read_in_callee(Flow *F, const DlExpr *call, const DlFunctionInfo *fi) {
+static void host_read_in_callee(Flow *F, const DlExpr *call, const DlFunctionInfo *fi,
+                                const DlValue *const *argv) {
     if (!flow_reporter(F)) return;
     if (!fi || !fi->host_read.end) return;
+    /* what it reads back is the argument it is given (or made from it where it is: hamer's
+     * renderer scales its `image` on `image.device` first), and that is on the CPU (MDM's
+     * length estimator given the loader's `cap_lens`): nothing to wait for; unless the
+     * function moves that parameter itself (`image = image.cuda()`) */
+    int16_t param = fi->host_read_parameter;
+    const DlValue *read = param ? flow_argument_for(fi, param - 1, call, argv) : NULL;
+    if (read && flow_is_tensor(read) && read->dev == DL_DEV_CPU && param - 1 < DL_MAX_PARAM_BITS &&
+        !(flow_params_moved_inside(fi->fn) & (UINT64_C(1) << (param - 1))))
+        return;
     DlSyncFact fact = {call, call, flow_unknown(), "call", &F->place, fi->host_read, fi->module,
                        false};
     dl_rule_dispatch_sync(F->env->report, &fact);
@@ -588,8 +598,10 @@ void flow_sync(Flow *F, const DlExpr *site, const DlExpr *tensor, const DlValue 
      * or `print(x)` of a parameter, which may hold anything (a forward's `mode` string), nor
      * one in a batch loop of its own (an `evaluate(model, loader)`), reported there */
     DlSpan *first = F->env->host_read;
-    if (first && !first->end && F->place.every_iteration && !F->place.batch_loop && explicit_read)
+    if (first && !first->end && F->place.every_iteration && !F->place.batch_loop && explicit_read) {
         *first = site->span;
+        if (F->env->host_read_parameter) *F->env->host_read_parameter = read_parameter(F, tensor);
+    }
     if (!flow_reporter(F)) return;
     DlSyncFact fact = {site, tensor, v, how, &F->place, {0}, NULL, nothing_pending};
     dl_rule_dispatch_sync(F->env->report, &fact);
@@ -880,7 +892,7 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
         blocking_copy_from_unknown = fi && fi->returns_blocking_upload;
     }
     if (F->place.batch_loop && F->place.every_iteration)
-        host_read_in_callee(F, call, called);
+        host_read_in_callee(F, call, called, argv);
     /* one that reads a device value back on every call and queues nothing after it (a
      * `set_forward_loss` ending with `labels.cpu().numpy()`): nothing is pending after the
      * call, so a read right after it waits for nothing (few-shot-hypernets' BayesHMAML) */

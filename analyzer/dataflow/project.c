@@ -763,19 +763,22 @@ static void summarise_file(DlProject *p, DlFileFacts *f, const DlFlowState *glob
         dl_arena_init(&scratch);
         bool waited = false;
         DlSpan host_read = {0};
+        int16_t host_read_parameter = 0;
         bool upload = false;
         int16_t reads_parameter = 0;
         DlSpan parameter_read = {0};
         bool requires_gpu = false;
         DlFlowEnv env = {.project = p, .file = f, .arena = &scratch, .globals = globals,
                          .recorder = p, .budget = &budget, .returns_waited = &waited,
-                         .host_read = &host_read, .returns_blocking_upload = &upload,
+                         .host_read = &host_read, .host_read_parameter = &host_read_parameter,
+                         .returns_blocking_upload = &upload,
                          .reads_parameter_back = &reads_parameter,
                          .parameter_read = &parameter_read, .requires_gpu = &requires_gpu};
         fi->ret = dl_value_persist(keep, dl_flow_run(&env, fi->fn, fi->owner, NULL));
         fi->returns_waited = waited;
         fi->returns_blocking_upload = upload;
         fi->host_read = host_read;
+        fi->host_read_parameter = host_read_parameter;
         fi->reads_parameter_back = reads_parameter;
         fi->parameter_read = parameter_read;
         fi->requires_gpu = requires_gpu;

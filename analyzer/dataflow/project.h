@@ -81,6 +81,8 @@ typedef struct DlFunctionInfo {
                                      it is the copy it ends with, which from the host waits) */
     DlSpan host_read; /* reads a device value on the host on every call (DlFlowEnv.host_read);
                          its span in `module`, empty if none */
+    int16_t host_read_parameter; /* 1 + the parameter whose name host_read reads, 0 if it
+                                    reads something else (DlFlowEnv.host_read_parameter) */
     int16_t reads_parameter_back; /* 1 + the parameter it copies to the host on every call
                                      (DlFlowEnv.reads_parameter_back); 0 if none */
     DlSpan parameter_read;        /* that read, in `module` */
