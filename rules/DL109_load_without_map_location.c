@@ -74,8 +74,9 @@ static const char doc[] =
     "  save_path)` anywhere in it, or of a tensor made there (`torch.from_numpy(a)`, a factory\n"
     "  or `torch.stack` with no device, a name bound to one, a dict of them), or of an object\n"
     "  moved to the CPU just before (`model.cpu()`, `self.set_device(torch.device(\"cpu\"))`,\n"
-    "  then `torch.save(self, path)`), or a dict whose every entry a loop moved (`for k in\n"
-    "  sd.keys(): sd[k] = sd[k].cpu()`), the load's path written the same way (`save_path`);\n"
+    "  then `torch.save(self, path)` or of its `state_dict()`), or a dict whose every entry a\n"
+    "  loop moved (`for k in sd.keys(): sd[k] = sd[k].cpu()`), the load's path written the\n"
+    "  same way (`save_path`);\n"
     "- a cache: the function loads the file if it exists and otherwise builds and saves it under\n"
     "  the same path (`cached_features_file`), so an earlier run on this machine wrote it, or\n"
     "  loads it in a `try:` whose `except` builds and saves it (`torch.save(bert, bert_path)`);\n"
@@ -607,6 +608,16 @@ static bool made_on_the_cpu(DlRuleContext *ctx, const DlExpr *obj, const DlBlock
         uint32_t j = assignment_before(b, obj->name, before);
         return j < before && made_on_the_cpu(ctx, b->items[j]->value, b, j, depth + 1);
     }
+    /* `model.cpu()`, then `torch.save(model.state_dict(), path)` (disentangling-vae's
+     * save_model, which moves the model back after) */
+    const DlExpr *owner = obj->kind == DL_EX_CALL && obj->object &&
+                                  obj->object->kind == DL_EX_ATTR && obj->object->name &&
+                                  strcmp(obj->object->name, "state_dict") == 0
+                              ? obj->object->object
+                              : NULL;
+    if (owner && (owner->kind == DL_EX_NAME || owner->kind == DL_EX_ATTR) &&
+        moved_to_the_cpu_before(ctx, dl_rule_text(ctx, owner->span), b, before))
+        return true;
     if (obj->kind != DL_EX_CALL || strncmp(text, "torch.", 6) != 0) return false;
     static const char *const makers[] = {
         "from_numpy", "tensor", "as_tensor", "stack",       "cat",         "empty",
