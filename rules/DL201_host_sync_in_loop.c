@@ -52,6 +52,8 @@ static const char doc[] =
     "  own (an `evaluate(model, loader)`: reported there, once), or under a test of the\n"
     "  module's mode (`if not self.training:` in forward: it runs in one mode, not on every\n"
     "  call);\n"
+    "- in a loop over the cases a literal lists (`for dtype in [torch.float, torch.half]:`,\n"
+    "  a backward() in each), which checks each case once;\n"
     "- in a test (`test_*`, `_test_*`, a method of a `Test*` class), in a loop that is not\n"
     "  over a data loader: one that runs `backward()` or steps an optimizer checks gradients\n"
     "  or optimizer states case by case, it does not train;\n"

@@ -388,6 +388,11 @@ bool flow_is_batch_loop(Flow *F, const DlStmt *s, const DlValue *iter) {
      * is: a backward() (`for case, want in zip(inputs, outputs)`) checks gradients, an
      * optimizer step checks the optimizer step by step (bitsandbytes' test_optim) */
     if (s->kind == DL_ST_FOR && runs_at_most_once(s->value)) return false;
+    /* `for dtype in [torch.float, torch.half]:` runs once per case it lists, each checked with
+     * a backward() (SpikeGPT's surrogate gradient check): no loop of steps */
+    if (s->kind == DL_ST_FOR && s->value &&
+        (s->value->kind == DL_EX_LIST || s->value->kind == DL_EX_TUPLE))
+        return false;
     if (s->kind == DL_ST_FOR)
         return iter && (iter->kind == DL_KIND_LOADER ||
                         (!dl_ir_in_test_function(F->fn) &&
