@@ -28,7 +28,8 @@ static const char doc[] =
     "```\n\n"
     "## When it does not fire\n"
     "- the batch (it changes every iteration) or anything the loop reassigns;\n"
-    "- moves under a periodic guard, or in the outer epoch loop;\n"
+    "- moves under a periodic guard, in an `except` handler (a fallback when the body fails),\n"
+    "  or in the outer epoch loop;\n"
     "- `.to(dtype)` casts that do not move;\n"
     "- a tensor already on that device (made there before the loop): `.to()` returns it as it\n"
     "  is, copying nothing (a tensor on `cuda`, the current device, counts as on `cuda:0`).\n";

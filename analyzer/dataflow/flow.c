@@ -660,6 +660,10 @@ void flow_exec_try(Flow *F, const DlStmt *s) {
     F->try_depth--;
     flow_exec_block(F, &s->parts->orelse);
     DlFlowState *after = F->st;
+    /* a handler runs when the body fails, not in every iteration of a loop around it (T2M-GPT's
+     * `except: index_motion = torch.ones(1, 1).cuda().long()`, a fallback for a rare sample) */
+    bool every_iteration = F->place.every_iteration;
+    F->place.every_iteration = false;
     for (uint32_t i = 0; i < s->parts->handler_count; i++) {
         F->st = flow_state_copy(before);
         flow_state_join(F->arena, F->st, after);
@@ -667,6 +671,7 @@ void flow_exec_try(Flow *F, const DlStmt *s) {
         flow_state_join(F->arena, after, F->st);
         dl_flow_state_free(F->st);
     }
+    F->place.every_iteration = every_iteration;
     F->st = after;
     dl_flow_state_free(before);
     bool was_dead = F->st->dead;
