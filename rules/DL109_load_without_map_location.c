@@ -2,6 +2,7 @@
  * without a GPU. */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "dataflow/torch_api.h"
 #include "rules/facts.h"
@@ -81,7 +82,8 @@ static const char doc[] =
     "  the same path (`cached_features_file`), so an earlier run on this machine wrote it, or\n"
     "  loads it in a `try:` whose `except` builds and saves it (`torch.save(bert, bert_path)`);\n"
     "- the file holds no tensors: settings by its name (`\"model_args.pth\"`,\n"
-    "  `\"training_args.bin\"`), Hugging Face Trainer's scheduler, grad scaler and RNG states\n"
+    "  `\"training_args.bin\"`, a path held in a name for a configuration, `cfg.config_path`,\n"
+    "  that names no weights), Hugging Face Trainer's scheduler, grad scaler and RNG states\n"
     "  (`\"scheduler.pt\"`, `\"scaler.pt\"`, `\"rng_state_{rank}.pth\"`), or a file name the same\n"
     "  file saves a scheduler's or a grad scaler's `state_dict()` or the RNG states under; the\n"
     "  name written out or held by a module-level constant\n"
@@ -859,11 +861,31 @@ static bool saved_without_tensors_as(DlRuleContext *ctx, const DlExpr *obj, cons
            holds_no_device_tensors(ctx, obj, b, i);
 }
 
+/* `name` holds `word`, in any case (`cfg.CONFIG_PATH`, `config_path`). */
+static bool name_has(const char *name, const char *word) {
+    size_t n = strlen(word);
+    for (const char *p = name; *p; p++)
+        if (strncasecmp(p, word, n) == 0) return true;
+    return false;
+}
+
 /* A checkpoint with no tensors in it loads anywhere: settings, or what the file saves under
  * that file name from a scheduler, a grad scaler or the RNG states. */
 static bool holds_no_tensors(DlRuleContext *ctx, const DlCallFact *fact) {
     const DlExpr *path = dl_ir_positional(fact->call, 0);
     if (!path) return false;
+    /* `torch.load(cfg.config_path)`: a pickled model configuration (a Kaggle solution's Hugging
+     * Face config, handed to `AutoModel.from_config`), named for it and for nothing with
+     * weights in it */
+    if ((path->kind == DL_EX_NAME || path->kind == DL_EX_ATTR) && path->name &&
+        name_has(path->name, "config")) {
+        static const char *const weights[] = {"ckpt", "checkpoint", "model", "weight", "state",
+                                              NULL};
+        bool named_for_weights = false;
+        for (const char *const *w = weights; *w && !named_for_weights; w++)
+            named_for_weights = name_has(path->name, *w);
+        if (!named_for_weights) return true;
+    }
     const DlExpr *lit = last_literal(ctx, path_source(ctx, fact, path), 0);
     if (!lit) return false;
     const char *name = dl_rule_text(ctx, lit->span);
