@@ -519,7 +519,16 @@ void flow_exec_loop(Flow *F, const DlStmt *s) {
         F->st = flow_state_copy(head);
         mark_work_queued_before_the_loop(F, true);
         if (F->place.batch_loop == s) F->place.generated = false; /* each iteration anew */
-        if (iter) flow_bind(F, s->targets[0], flow_element_of(F, iter, s->targets[0]->span));
+        if (iter) {
+            /* each round's item is a new one: what the last round stored in its parts
+             * (`batch["graph"] = batch["graph"].to(device)`) is not this one's */
+            const DlExpr *t = s->targets[0];
+            for (uint32_t k = 0; t->kind == DL_EX_NAME ? k < 1 : k < t->item_count; k++) {
+                const DlExpr *var = t->kind == DL_EX_NAME ? t : t->items[k];
+                if (var->kind == DL_EX_NAME) flow_state_forget_parts(F->st, var->name);
+            }
+            flow_bind(F, t, flow_element_of(F, iter, t->span));
+        }
         flow_exec_block(F, &s->parts->body);
         const Binding *work = flow_state_find(F->st, "<device-work>");
         body_work = work ? work->value : NULL;

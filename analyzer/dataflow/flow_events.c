@@ -236,8 +236,22 @@ static bool only_arithmetic_since_a_wait_in_the_interval(const DlValue *end, con
 }
 
 /* `end - start`: device work queued after `start` and still pending when `end` was read. */
+/* The work pending at `end` is what was pending when `start` was read: the one value, or its
+ * copy made where a loop's rounds meet, queued by a statement of the previous round that comes
+ * after the one reading `end` and before the one reading `start` (`time.time() - end` at the top
+ * of an iteration, the model called, then `end = time.time()`: the data loading time,
+ * Scene-Graph-Benchmark's). The same statement's work queued again after `start` (`start =
+ * time.time(); out = model(x); time.time() - start` in a loop) is new work. */
+static bool pending_since_start(const DlValue *end, const DlValue *start) {
+    const DlValue *a = end->elem, *b = start->elem;
+    return a == b || (a && b && a->dev_span.end && a->dev_span.start == b->dev_span.start &&
+                      a->dev_span.end == b->dev_span.end &&
+                      a->dev_span.start >= end->aux_span.end &&
+                      a->dev_span.end <= start->aux_span.start);
+}
+
 void flow_timing(Flow *F, const DlExpr *site, const DlValue *end, const DlValue *start) {
-    if (!flow_reporter(F) || !end->elem || end->elem == start->elem) return;
+    if (!flow_reporter(F) || !end->elem || pending_since_start(end, start)) return;
     if (only_arithmetic_in_the_clock_statement(end)) return;
     if (only_arithmetic_since_a_wait_in_the_interval(end, start)) return;
     DlTimingFact fact = {site, end->dev_span, start->dev_span, end->elem->dev_span, &F->place};

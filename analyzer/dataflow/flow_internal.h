@@ -133,6 +133,9 @@ DlFlowState *flow_state_copy(const DlFlowState *s);
 Binding *flow_state_find(const DlFlowState *s, const char *key);
 Binding *flow_state_find_hashed(const DlFlowState *s, const char *key, uint32_t hash);
 void flow_state_set(DlFlowState *s, const char *key, const DlValue *v);
+/* Unbinds what the state knows of the parts of `name` (`name[...]`, `name.attr`): `name` is
+ * bound anew (a loop's variable, each round). */
+void flow_state_forget_parts(DlFlowState *s, const char *name);
 void flow_state_join(DlArena *arena, DlFlowState *into, const DlFlowState *other);
 /* Before the paths of a branch that runs only with a GPU meet: a tensor or module it placed on
  * a device, which the other path leaves on the CPU, is taken to be on the device. */

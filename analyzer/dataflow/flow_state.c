@@ -100,6 +100,15 @@ void flow_state_set(DlFlowState *s, const char *key, const DlValue *v) {
         append(s, key, hash, v);
 }
 
+void flow_state_forget_parts(DlFlowState *s, const char *name) {
+    size_t n = strlen(name);
+    for (uint32_t i = 0; i < s->count; i++) {
+        const char *k = s->items[i].key;
+        if (s->items[i].value && strncmp(k, name, n) == 0 && (k[n] == '[' || k[n] == '.'))
+            s->items[i].value = NULL;
+    }
+}
+
 /* The device a value names: a torch.device / device string value, or a string literal that is
  * a device's name ("cuda", "cpu"); UNKNOWN otherwise. */
 static DlDeviceTag device_named_by(const DlValue *v, const char **name) {
