@@ -552,11 +552,14 @@ void flow_exec_loop(Flow *F, const DlStmt *s) {
     }
     F->loop_depth--;
     F->place = saved_place;
-    /* an inner loop of optimizer steps in an iteration of a batch loop (PDEBench's inverse
-     * problems: a hundred Adam steps fit each sample's initial condition): what the iteration
-     * reads after it is read once per those steps, as after an epoch */
-    if (F->place.batch_loop && F->place.batch_loop != s && F->src && F->src->text &&
-        dl_ir_span_mentions(F->src, s->span, ".backward("))
+    /* an inner loop of optimizer steps in an iteration of a batch loop that trains nothing
+     * itself (PDEBench's inverse problems: a hundred Adam steps fit each sample's initial
+     * condition): what the iteration reads after it is read once per those steps, as after an
+     * epoch; not an inner loop that only gathers gradients for the iteration's own step
+     * (PyCIL's GEM: one backward() per earlier task) */
+    if (F->place.batch_loop && F->place.batch_loop != s &&
+        block_any_outside_loops(&s->parts->body, is_optimizer_step, 0) &&
+        !block_any_outside_loops(&F->place.batch_loop->parts->body, is_training_step, 0))
         F->place.every_iteration = false;
     if (seq_loop) F->seq_loop_count--;
     bool was_dead = F->st->dead;
