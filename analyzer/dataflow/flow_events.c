@@ -180,6 +180,14 @@ static void host_read_in_callee(Flow *F, const DlExpr *call, const DlFunctionInf
     dl_rule_dispatch_sync(F->env->report, &fact);
 }
 
+/* `model.to(swa_device)` of a module already on a device: to the device it is on, nothing to
+ * do; to the CPU, a copy the host waits for; either way nothing is left running (swa_gaussian
+ * moves its SWAG model back and forth around each evaluation). */
+static bool moves_a_placed_module(const char *method, const DlValue *recv) {
+    return method && recv && flow_is_module_like(recv) && recv->dev &&
+           recv->dev != DL_DEV_CPU && flow_is_move_method(method);
+}
+
 /* `outputs.append(out)`: a list (or an object of unknown type, whose `append` is almost always
  * a list's) keeps a reference to the tensor; nothing is queued on the device or waited for
  * (FairMOT's test_emb.py appends each label it has just read). */
@@ -981,7 +989,8 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
         if (flow_is_synchronize(q, method) || reads_back)
             flow_state_set(F->st, "<unread-work>", NULL);
     }
-    else if (blocking_copy_from_unknown || stores_a_reference(method, recv))
+    else if (blocking_copy_from_unknown || stores_a_reference(method, recv) ||
+             moves_a_placed_module(method, recv))
         ; /* neither work nor a wait: what was pending stays pending */
     else if (!host_read && flow_touches_device(F, call, q, recv, argv, result))
         flow_device_work(F, call, false);
