@@ -11,7 +11,8 @@
 static const char doc[] =
     "## What it does\n"
     "Finds `torch.load(...)` without `map_location` in a file that checks\n"
-    "`torch.cuda.is_available()` or selects a device (`set_device`, `device_count`), i.e. code\n"
+    "`torch.cuda.is_available()` or selects a device (`torch.cuda.set_device`, `device_count`;\n"
+    "not a project object's own `set_device` method), i.e. code\n"
     "written to run with or without a GPU. Test functions (`test_*`) are not counted either way:\n"
     "a test that needs a GPU says nothing about the rest of the file.\n\n"
     "## Why is this bad?\n"
@@ -117,8 +118,11 @@ static bool in_test_code(const DlFunction *fn) {
 /* The file checks for a GPU or picks a device (test code aside): code meant to run with or
  * without one. */
 static bool device_aware(DlRuleContext *ctx, const DlPlace *place) {
-    /* called as methods: `torch.cuda.set_device(rank)`, not a project's `set_device_state()` */
-    static const char *const marks[] = {".is_available(", ".set_device(", ".device_count(", NULL};
+    /* called as methods: `torch.cuda.set_device(rank)`, not a project's `set_device_state()`,
+     * nor a project object's own `set_device(device_id)` (CorrNet's GpuDataParallel, which
+     * occupies the GPU it is given) */
+    static const char *const marks[] = {".is_available(", "cuda.set_device(", ".device_count(",
+                                        NULL};
     if (in_test_code(place->function)) return false;
     if (place->cuda_checked) return false; /* this load runs only where there is a GPU */
     /* `assert torch.cuda.is_available()`: the script requires a GPU, it never runs without */
