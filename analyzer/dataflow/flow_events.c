@@ -244,22 +244,43 @@ static bool only_arithmetic_since_a_wait_in_the_interval(const DlValue *end, con
 }
 
 /* `end - start`: device work queued after `start` and still pending when `end` was read. */
-/* The work pending at `end` is what was pending when `start` was read: the one value, or its
- * copy made where a loop's rounds meet, queued by a statement of the previous round that comes
- * after the one reading `end` and before the one reading `start` (`time.time() - end` at the top
- * of an iteration, the model called, then `end = time.time()`: the data loading time,
- * Scene-Graph-Benchmark's). The same statement's work queued again after `start` (`start =
- * time.time(); out = model(x); time.time() - start` in a loop) is new work. */
-static bool pending_since_start(const DlValue *end, const DlValue *start) {
-    const DlValue *a = end->elem, *b = start->elem;
-    return a == b || (a && b && a->dev_span.end && a->dev_span.start == b->dev_span.start &&
-                      a->dev_span.end == b->dev_span.end &&
-                      a->dev_span.start >= end->aux_span.end &&
-                      a->dev_span.end <= start->aux_span.start);
+/* `name = time.time()` among the statements of `b` (and the blocks in it, not nested defs)
+ * that start at or after the byte `from`. */
+static bool clock_read_into_after(const DlBlock *b, const char *name, uint32_t from, int depth) {
+    for (uint32_t i = 0; depth < 16 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        if (s->span.start >= from && s->kind == DL_ST_ASSIGN && s->target_count == 1 &&
+            s->targets[0]->kind == DL_EX_NAME && flow_streq(s->targets[0]->name, name) &&
+            s->value && s->value->kind == DL_EX_CALL)
+            return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (clock_read_into_after(inner, name, from, depth + 1)) return true;
+    }
+    return false;
+}
+
+/* The work pending at `end` was queued by a statement after the one reading `end`, so by an
+ * earlier round of the loop around them, and the clock `start` names was read again after that
+ * statement (`data_time = time.time() - end` at the top of an iteration, the model called,
+ * then `end = time.time()`: Scene-Graph-Benchmark's loading time): it was pending at `start`
+ * too, and the interval holds only the host's work. */
+static bool queued_before_start_in_an_earlier_round(Flow *F, const DlExpr *site,
+                                                    const DlValue *end) {
+    const DlValue *work = end->elem;
+    const DlExpr *start = site->kind == DL_EX_BINOP && site->item_count == 2 ? site->items[1]
+                                                                              : NULL;
+    if (!work || !work->dev_span.end || work->dev_span.start < end->aux_span.end || !start ||
+        start->kind != DL_EX_NAME)
+        return false;
+    const DlBlock *body = F->fn ? &F->fn->body : &F->env->file->module->body;
+    return clock_read_into_after(body, start->name, work->dev_span.end, 0);
 }
 
 void flow_timing(Flow *F, const DlExpr *site, const DlValue *end, const DlValue *start) {
-    if (!flow_reporter(F) || !end->elem || pending_since_start(end, start)) return;
+    if (!flow_reporter(F) || !end->elem || end->elem == start->elem) return;
+    if (queued_before_start_in_an_earlier_round(F, site, end)) return;
     if (only_arithmetic_in_the_clock_statement(end)) return;
     if (only_arithmetic_since_a_wait_in_the_interval(end, start)) return;
     DlTimingFact fact = {site, end->dev_span, start->dev_span, end->elem->dev_span, &F->place};

@@ -68,11 +68,6 @@ const DlValue *dl_value_join(DlArena *arena, const DlValue *a, const DlValue *b)
     if (a->kind == DL_KIND_NONE) return b;
     if (b->kind == DL_KIND_NONE) return a;
     if (a->kind != b->kind) return &dl_value_unknown;
-    /* two clock readings (`end = time.time()` before a loop and again at the end of its body):
-     * the later one in the text, which every round after the first reads (DL203 compares the
-     * work pending at it with the work pending at the next reading) */
-    if (a->kind == DL_KIND_CLOCK && a->aux_span.start != b->aux_span.start)
-        return a->aux_span.start > b->aux_span.start ? a : b;
     DlValue *j = dl_value_copy(arena, a);
     j->flags = a->flags & b->flags;
     if ((a->flags ^ b->flags) & DL_VF_PINNED) j->flags &= (uint32_t)~DL_VF_PIN_KNOWN; /* unknown */
