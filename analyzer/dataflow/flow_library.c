@@ -717,6 +717,30 @@ DlValue *flow_data_parallel(Flow *F, const DlExpr *call, const DlValue *const *a
     return w;
 }
 
+/* `nn.InstanceNorm2d(64)`: with its defaults (affine=False, track_running_stats=False) an
+ * instance norm keeps no parameter and no buffer, nothing to move (Deep-Exemplar's
+ * discriminator builds them inline in forward); one given `affine=True`, or its flags written
+ * out by position, may keep some. */
+static bool stateless_instance_norm(const char *q, const DlExpr *call) {
+    static const char *const norms[] = {"torch.nn.InstanceNorm1d", "torch.nn.InstanceNorm2d",
+                                        "torch.nn.InstanceNorm3d", NULL};
+    if (!dl_name_in_list(q, norms)) return false;
+    unsigned positional = 0;
+    for (uint32_t i = 0; i < call->arg_count; i++) {
+        const char *kw = call->args[i].keyword;
+        if (!kw) {
+            positional++;
+            continue;
+        }
+        if (kw[0] == '*') return false;
+        const DlExpr *v = call->args[i].value;
+        bool off = v->kind == DL_EX_CONST && flow_streq(v->name, "False");
+        if ((flow_streq(kw, "affine") || flow_streq(kw, "track_running_stats")) && !off)
+            return false;
+    }
+    return positional <= 3; /* num_features, eps, momentum */
+}
+
 const DlValue *flow_eval_library_call(Flow *F, const DlExpr *call, const char *q,
                                       const DlValue *const *argv) {
     DlFactoryKind fk = dl_torch_factory(q);
@@ -756,7 +780,8 @@ const DlValue *flow_eval_library_call(Flow *F, const DlExpr *call, const char *q
         if (!dev) dev = positional_device(F, call, argv); /* nn.Linear(k, n, False, device) */
         m->dev = dev ? dev->dev : flow_construction_device(F);
         m->dev_name = dev ? dev->dev_name : NULL;
-        if (!dev && !dl_torch_is_stateless_module(q)) m->flags |= DL_VF_CONSTRUCTED;
+        if (!dev && !dl_torch_is_stateless_module(q) && !stateless_instance_norm(q, call))
+            m->flags |= DL_VF_CONSTRUCTED;
         m->dev_span = call->span;
         m->dev_why = flow_short_text(F, call->span);
         if (!dev && is_module_container(q)) contents_decide(F, m, call, argv);
