@@ -52,8 +52,9 @@ static const char doc[] =
     "  `model.cuda(args.gpu)` and `model.cuda()`; or a call of a project function that does so\n"
     "  on every path before it returns, `net = create_model()`), which fails without a GPU; or\n"
     "  in a function of a script (or notebook) that no other file reads, whose top level or\n"
-    "  `if __name__ == \"__main__\":` block calls `torch.cuda.set_device(i)` (or `.cuda()`)\n"
-    "  before anything that leads to it;\n"
+    "  `if __name__ == \"__main__\":` block calls `torch.cuda.set_device(i)` (or `.cuda()`, or\n"
+    "  a function of its own that does so before it returns, `device = gpu_setup()`) before\n"
+    "  anything that leads to it;\n"
     "- the checkpoint was written by the same run: `torch.save(..., path)` (or a helper named\n"
     "  for saving, `utils.save_on_master(state, path)`, or a project function that saves to\n"
     "  the path it is handed, `train(model, loader, save_path=args.ckpt)`) earlier in the\n"
@@ -897,13 +898,20 @@ static bool holds_no_tensors(DlRuleContext *ctx, const DlCallFact *fact) {
            any_save(ctx, &dl_rule_module(ctx)->body, saved_without_tensors_as, name, 0);
 }
 
-/* `torch.cuda.set_device(i)` or `x.cuda(...)` at the end of a chain: fails without a GPU. */
+/* `torch.cuda.set_device(i)` or `x.cuda(...)` at the end of a chain, or a call of a function
+ * of the project that fails without a GPU before it returns (Deep-Exemplar's `gpu_setup()`,
+ * which calls torch.cuda.set_device): fails without a GPU. */
 static bool needs_a_gpu(DlRuleContext *ctx, const DlExpr *e) {
     if (!e || e->kind != DL_EX_CALL || !e->object) return false;
     if (e->object->kind == DL_EX_ATTR && e->object->name && strcmp(e->object->name, "cuda") == 0)
         return true;
     const char *callee = dl_ir_dotted(dl_rule_arena(ctx), e->object);
-    return callee && strcmp(callee, "torch.cuda.set_device") == 0;
+    if (callee && strcmp(callee, "torch.cuda.set_device") == 0) return true;
+    if (e->object->kind != DL_EX_NAME) return false;
+    const DlProject *p = dl_rule_project(ctx);
+    const DlFunctionInfo *fi =
+        dl_project_find_function(p, dl_project_file(p, dl_rule_module(ctx)), e->object->name);
+    return fi && fi->requires_gpu;
 }
 
 static bool block_reaches(const DlModuleIR *m, const DlBlock *b, const DlFunction *target,
