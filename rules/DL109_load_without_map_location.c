@@ -955,25 +955,29 @@ static bool block_reaches(const DlModuleIR *m, const DlBlock *b, const DlFunctio
     return false;
 }
 
-/* Over the top-level statements of `b`: 1 when one does what fails without a GPU
- * (`torch.cuda.set_device(GPU_iden)`, `model.cuda()`) before any calls something of the file
- * that leads to `target`, -1 when one leads there first, 0 when neither; the block of `if
- * __name__ == "__main__":` is followed in turn. */
+/* Over the top-level statements of `b`, the first that calls something of the file that leads
+ * to `target`: 1 when what fails without a GPU (`torch.cuda.set_device(GPU_iden)`,
+ * `model.cuda()`) came before it (or `required` says it came before `b`), -1 when not, 0 when
+ * none leads there; the block of `if __name__ == "__main__":` is followed in turn. */
 static int gpu_required_before(DlRuleContext *ctx, const DlModuleIR *m, const DlBlock *b,
-                               const DlFunction *target, int depth) {
+                               const DlFunction *target, bool required, int depth) {
     const DlSource *src = dl_rule_source(ctx);
     for (uint32_t j = 0; depth < 2 && j < b->count; j++) {
         const DlStmt *t = b->items[j];
         if (t->kind == DL_ST_IF && t->value &&
             dl_ir_span_mentions(src, t->value->span, "__name__") &&
             dl_ir_span_mentions(src, t->value->span, "__main__")) {
-            int inside = gpu_required_before(ctx, m, &t->parts->body, target, depth + 1);
+            int inside = gpu_required_before(ctx, m, &t->parts->body, target, required,
+                                             depth + 1);
             if (inside) return inside;
             continue;
         }
-        if ((t->kind == DL_ST_EXPR || t->kind == DL_ST_ASSIGN) && needs_a_gpu(ctx, t->value))
-            return 1;
-        if (statement_reaches(m, t, target, 0)) return -1;
+        if (!required && (t->kind == DL_ST_EXPR || t->kind == DL_ST_ASSIGN) &&
+            needs_a_gpu(ctx, t->value)) {
+            required = true;
+            continue;
+        }
+        if (statement_reaches(m, t, target, 0)) return required ? 1 : -1;
     }
     return 0;
 }
@@ -993,7 +997,7 @@ static bool script_requires_a_gpu_first(DlRuleContext *ctx, const DlCallFact *fa
     bool notebook = n > 6 && strcmp(path + n - 6, ".ipynb") == 0;
     if (!m || !(m->read_by_no_other_file || notebook) || !fn || fn->owner || fn->parent)
         return false;
-    return gpu_required_before(ctx, m, &m->body, fn, 0) > 0;
+    return gpu_required_before(ctx, m, &m->body, fn, false, 0) > 0;
 }
 
 static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
