@@ -1380,6 +1380,11 @@ const DlValue *flow_param_value(Flow *F, const DlFunction *fn, uint32_t i) {
     if (F->is_forward) {
         DlValue *t = flow_mk(F, DL_KIND_TENSOR);
         t->dev = DL_DEV_MODULE;
+        /* an input forward reads only on the host (LinearStyleTransfer's masks, resized with
+         * `cv2.resize(mask.numpy(), ...)`): where the caller keeps it, not known here */
+        if (F->host_only_of == fn && i < DL_MAX_PARAM_BITS &&
+            (F->host_only_inputs & (UINT64_C(1) << i)))
+            t->dev = DL_DEV_UNKNOWN;
         t->origin = DL_ORIGIN_INPUT;
         t->var = p->name;
         t->dev_span = p->span;
@@ -1551,6 +1556,10 @@ const DlValue *dl_flow_run(const DlFlowEnv *env, const DlFunction *fn, const DlC
               flow_streq(fn->name, "__iter__") || flow_streq(fn->name, "__call__"))) ||
             (fi && fi->collate_with_workers);
         if (owner && !F.in_init && owner->attrs_done) flow_seed_attributes(&F, owner, 0);
+        if (F.is_forward && flow_streq(fn->name, "forward")) {
+            F.host_only_of = fn;
+            F.host_only_inputs = flow_host_only_params(fn);
+        }
         for (uint32_t i = 0; i < fn->param_count; i++)
             flow_state_set(F.st, fn->params[i].name, flow_param_value(&F, fn, i));
         if (!is_triton_kernel(&F, fn)) flow_exec_block(&F, &fn->body);

@@ -132,6 +132,12 @@ static void walk(HostUse *u, const DlExpr *e, bool host, int depth) {
 /* The parameter `e` is an element of by subscripts alone (`waves[i][:n]`), or -1 (also for a
  * text field, which is host data however it is used). */
 static int element_of_param(const HostUse *u, const DlExpr *e) {
+    /* `cmasks[i].clone().squeeze(0)`: the element, copied or reshaped (LinearStyleTransfer) */
+    static const char *const keeps[] = {"clone", "squeeze", "unsqueeze", "view", "reshape",
+                                        "detach", "contiguous", "float", "long", "int", NULL};
+    while (e && e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_ATTR &&
+           dl_name_in_list(e->object->name, keeps))
+        e = e->object->object;
     if (!e || e->kind != DL_EX_SUBSCRIPT) return -1;
     for (; e && e->kind == DL_EX_SUBSCRIPT; e = e->object)
         if (flow_names_text_field(e)) return -1; /* `batch["file_id"]`: strings, see walk */

@@ -95,6 +95,10 @@ typedef struct Flow {
                        limit, not a measurement (DL203) */
     bool in_init; /* the owner's __init__ (or a helper it calls) */
     bool is_forward;
+    /* the forward's parameters it reads only on the host (flow_host_only_params), as bits:
+     * what a caller hands there is not taken to be on the module's device */
+    const DlFunction *host_only_of;
+    uint64_t host_only_inputs;
     bool without_cuda; /* in the else of `if torch.cuda.is_available():`, or the body of `if
                           not torch.cuda.is_available():`: a module and a device variable are
                           the CPU there */
