@@ -590,12 +590,13 @@ static void nb_cell_lines(NbBuild *b, const char *s, const NbString *tokens, siz
 /* ---- masking IPython syntax ---- */
 
 /* Cell magics whose body is not Python: the whole cell is masked. Others (%%time, %%capture,
- * unknown ones) run their body as Python, so only the magic line is masked. */
+ * unknown ones) run their body as Python, so only the magic line is masked. IPython also
+ * registers `%%HTML` and `%%SVG` as aliases of `%%html` and `%%svg` (SuGaR's viewer notebook). */
 static const char *const NB_FOREIGN_CELL_MAGICS[] = {
     "bash",  "sh",         "html",   "javascript", "js",      "writefile", "file",
     "latex", "markdown",   "script", "perl",       "ruby",    "svg",       "sql",
     "cmd",   "powershell", "cython", "R",          "python2", "bigquery",  "shell", /* Colab's */
-    "sx",    "system",     NULL,
+    "sx",    "system",     "HTML",   "SVG",        NULL,
 };
 
 /* What the Python tokenizer would know at a line's start: open brackets, an open string, a

@@ -423,6 +423,9 @@ Test(notebook, cell_magics_mask_their_line_or_the_whole_cell) {
                         "                    \n            \n");
     /* Colab's %%shell */
     assert_cell_program("'%%shell\\n', 'cd StyleTTS2'", "       \n            \n");
+    /* IPython's aliases %%HTML and %%SVG (SuGaR's viewer notebook) */
+    assert_cell_program("'%%HTML\\n', '<div></div>'", "      \n           \n");
+    assert_cell_program("'%%SVG\\n', '<svg></svg>'", "     \n           \n");
 }
 
 Test(notebook, escapes_are_decoded) {
