@@ -871,6 +871,10 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
 
     bool host_read = method && (flow_streq(method, "item") || flow_streq(method, "tolist") ||
                                 flow_streq(method, "numpy") || flow_streq(method, "cpu"));
+    /* `"{:06f}".format(loss)` reads what it formats on the host, and queues nothing (EMOPIA's
+     * progress line, before `[l.item() for l in losses]`) */
+    if (method && recv && recv->kind == DL_KIND_STRING && flow_streq(method, "format"))
+        host_read = true;
     /* `float(loss.data)`, `int(n)` of a tensor: the builtins read its value, and queue nothing
      * (OpenOOD's evaluators, between `.item()` and `pred.cpu()`) */
     if (!recv && callee->kind == DL_EX_NAME && callee->name && strchr("fib", callee->name[0]) &&
