@@ -724,7 +724,7 @@ DlValue *flow_data_parallel(Flow *F, const DlExpr *call, const DlValue *const *a
 static bool stateless_instance_norm(const char *q, const DlExpr *call) {
     static const char *const norms[] = {"torch.nn.InstanceNorm1d", "torch.nn.InstanceNorm2d",
                                         "torch.nn.InstanceNorm3d", NULL};
-    if (!dl_name_in_list(q, norms)) return false;
+    if (strncmp(q, "torch.nn.Inst", 13) != 0 || !dl_name_in_list(q, norms)) return false;
     unsigned positional = 0;
     for (uint32_t i = 0; i < call->arg_count; i++) {
         const char *kw = call->args[i].keyword;

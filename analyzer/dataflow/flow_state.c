@@ -104,7 +104,8 @@ void flow_state_forget_parts(DlFlowState *s, const char *name) {
     size_t n = strlen(name);
     for (uint32_t i = 0; i < s->count; i++) {
         const char *k = s->items[i].key;
-        if (s->items[i].value && strncmp(k, name, n) == 0 && (k[n] == '[' || k[n] == '.'))
+        if (k[0] == name[0] && s->items[i].value && strncmp(k, name, n) == 0 &&
+            (k[n] == '[' || k[n] == '.'))
             s->items[i].value = NULL;
     }
 }
