@@ -470,6 +470,31 @@ static void mark_work_queued_before_the_loop(Flow *F, bool marked) {
     flow_state_set(F->st, "<device-work>", w);
 }
 
+/* Whether `s` is a loop that steps an optimizer itself, or holds one in its branches (an
+ * `if` per model type, PDEBench's). */
+static bool runs_optimizer_steps(const DlStmt *s, int depth) {
+    if (depth > 8) return false;
+    if (s->kind == DL_ST_FOR || s->kind == DL_ST_WHILE)
+        return block_any_outside_loops(&s->parts->body, is_optimizer_step, 0);
+    if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) return false;
+    const DlBlock *inner;
+    for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+        for (uint32_t i = 0; i < inner->count; i++)
+            if (runs_optimizer_steps(inner->items[i], depth + 1)) return true;
+    return false;
+}
+
+/* After `s`, in an iteration of a batch loop that trains nothing itself: an inner loop of
+ * optimizer steps (PDEBench's inverse problems: a hundred Adam steps fit each sample's initial
+ * condition, in the branch of its model type) makes what the iteration reads after it read once
+ * per those steps, as after an epoch; not an inner loop that only gathers gradients for the
+ * iteration's own step (PyCIL's GEM: one backward() per earlier task) */
+static void after_inner_optimization(Flow *F, const DlStmt *s) {
+    if (F->place.every_iteration && runs_optimizer_steps(s, 0) &&
+        !block_any_outside_loops(&F->place.batch_loop->parts->body, is_training_step, 0))
+        F->place.every_iteration = false;
+}
+
 void flow_exec_loop(Flow *F, const DlStmt *s) {
     const DlValue *iter = NULL;
     bool seq_loop = false;
@@ -552,15 +577,7 @@ void flow_exec_loop(Flow *F, const DlStmt *s) {
     }
     F->loop_depth--;
     F->place = saved_place;
-    /* an inner loop of optimizer steps in an iteration of a batch loop that trains nothing
-     * itself (PDEBench's inverse problems: a hundred Adam steps fit each sample's initial
-     * condition): what the iteration reads after it is read once per those steps, as after an
-     * epoch; not an inner loop that only gathers gradients for the iteration's own step
-     * (PyCIL's GEM: one backward() per earlier task) */
-    if (F->place.batch_loop && F->place.batch_loop != s &&
-        block_any_outside_loops(&s->parts->body, is_optimizer_step, 0) &&
-        !block_any_outside_loops(&F->place.batch_loop->parts->body, is_training_step, 0))
-        F->place.every_iteration = false;
+    if (F->place.batch_loop && F->place.batch_loop != s) after_inner_optimization(F, s);
     if (seq_loop) F->seq_loop_count--;
     bool was_dead = F->st->dead;
     flow_state_replace(F->st, head);
@@ -1139,6 +1156,7 @@ void flow_exec_stmt(Flow *F, const DlStmt *s) {
         break;
     case DL_ST_IF:
         flow_exec_if(F, s);
+        if (F->place.batch_loop) after_inner_optimization(F, s);
         break;
     case DL_ST_FOR:
     case DL_ST_WHILE:
