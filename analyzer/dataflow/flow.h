@@ -34,9 +34,6 @@ typedef struct DlFlowEnv {
      * `cap_lens.data.tolist()`), 0 when it reads something else: a call given a CPU tensor
      * there waits for nothing (DlFunctionInfo.host_read_parameter) */
     int16_t *host_read_parameter;
-    /* and to whether device work was queued (since the function was called) before that read:
-     * a call with nothing pending then waits for nothing (DlFunctionInfo.host_read_after_work) */
-    bool *host_read_after_work;
     /* Summary mode: set to whether every return hands back a blocking copy to a device
      * (`return torch.stack(imgs).cuda()`, OpenIBL's `_parse_data`) with no known device work
      * queued: a call of it is that copy (DlFunctionInfo.returns_blocking_upload). */

@@ -158,8 +158,6 @@ static const DlFunctionInfo *project_function_called(Flow *F, const DlExpr *call
     return fi;
 }
 
-static bool work_unread(Flow *F);
-
 /* A project function that reads a device value back on every call (a trainer's `_train_step`
  * ending with `self.total += loss.item()`, DlFunctionInfo.host_read), called in every iteration
  * of a batch loop: the loop waits for the device there (DL201, at the call). `fi`: what the call
@@ -177,12 +175,8 @@ static void host_read_in_callee(Flow *F, const DlExpr *call, const DlFunctionInf
     if (read && flow_is_tensor(read) && read->dev == DL_DEV_CPU && param - 1 < DL_MAX_PARAM_BITS &&
         !(flow_params_moved_inside(fi->fn) & (UINT64_C(1) << (param - 1))))
         return;
-    /* one that reads what was there when it was called, with nothing queued since the host
-     * last waited, waits for nothing (MakeItTalk's `self.__solve_inverse_lip2__(pred)` right
-     * after `pred.data.cpu()`) */
-    bool nothing_pending = !work_unread(F) && !fi->host_read_after_work;
     DlSyncFact fact = {call, call, flow_unknown(), "call", &F->place, fi->host_read, fi->module,
-                       nothing_pending};
+                       false};
     dl_rule_dispatch_sync(F->env->report, &fact);
 }
 
@@ -681,7 +675,6 @@ void flow_sync(Flow *F, const DlExpr *site, const DlExpr *tensor, const DlValue 
     if (first && !first->end && F->place.every_iteration && !F->place.batch_loop && explicit_read) {
         *first = site->span;
         if (F->env->host_read_parameter) *F->env->host_read_parameter = read_parameter(F, tensor);
-        if (F->env->host_read_after_work) *F->env->host_read_after_work = !nothing_pending;
     }
     if (!flow_reporter(F)) return;
     DlSyncFact fact = {site, tensor, v, how, &F->place, {0}, NULL, nothing_pending};

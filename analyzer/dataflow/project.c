@@ -764,7 +764,6 @@ static void summarise_file(DlProject *p, DlFileFacts *f, const DlFlowState *glob
         bool waited = false;
         DlSpan host_read = {0};
         int16_t host_read_parameter = 0;
-        bool host_read_after_work = false;
         bool upload = false;
         int16_t reads_parameter = 0;
         DlSpan parameter_read = {0};
@@ -772,7 +771,6 @@ static void summarise_file(DlProject *p, DlFileFacts *f, const DlFlowState *glob
         DlFlowEnv env = {.project = p, .file = f, .arena = &scratch, .globals = globals,
                          .recorder = p, .budget = &budget, .returns_waited = &waited,
                          .host_read = &host_read, .host_read_parameter = &host_read_parameter,
-                         .host_read_after_work = &host_read_after_work,
                          .returns_blocking_upload = &upload,
                          .reads_parameter_back = &reads_parameter,
                          .parameter_read = &parameter_read, .requires_gpu = &requires_gpu};
@@ -781,7 +779,6 @@ static void summarise_file(DlProject *p, DlFileFacts *f, const DlFlowState *glob
         fi->returns_blocking_upload = upload;
         fi->host_read = host_read;
         fi->host_read_parameter = host_read_parameter;
-        fi->host_read_after_work = host_read_after_work;
         fi->reads_parameter_back = reads_parameter;
         fi->parameter_read = parameter_read;
         fi->requires_gpu = requires_gpu;

@@ -83,8 +83,6 @@ typedef struct DlFunctionInfo {
                          its span in `module`, empty if none */
     int16_t host_read_parameter; /* 1 + the parameter whose name host_read reads, 0 if it
                                     reads something else (DlFlowEnv.host_read_parameter) */
-    bool host_read_after_work; /* the function queued device work before host_read
-                                  (DlFlowEnv.host_read_after_work) */
     int16_t reads_parameter_back; /* 1 + the parameter it copies to the host on every call
                                      (DlFlowEnv.reads_parameter_back); 0 if none */
     DlSpan parameter_read;        /* that read, in `module` */
