@@ -812,22 +812,6 @@ static bool names_a_file_without_tensors(const char *text) {
            strncmp(base, "rng_state", 9) == 0;
 }
 
-/* The last value `name` is bound to in `b` (and the blocks in it) before the byte `before`. */
-static const DlExpr *last_binding(const DlBlock *b, const char *name, uint32_t before,
-                                  const DlExpr *found, int depth) {
-    for (uint32_t i = 0; depth < 16 && i < b->count && b->items[i]->span.start < before; i++) {
-        const DlStmt *s = b->items[i];
-        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
-        if (s->kind == DL_ST_ASSIGN && s->target_count == 1 && s->targets[0]->kind == DL_EX_NAME &&
-            strcmp(s->targets[0]->name, name) == 0 && s->span.end <= before)
-            found = s->value;
-        const DlBlock *inner;
-        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            found = last_binding(inner, name, before, found, depth + 1);
-    }
-    return found;
-}
-
 /* The expression a load's path comes from: the path itself, or what a name was last bound to
  * before the load in the same function (`rng_file = os.path.join(ckpt, "rng_state.pth")`, in a
  * branch of its own in the Trainer's copies). */
@@ -835,7 +819,8 @@ static const DlExpr *path_source(DlRuleContext *ctx, const DlCallFact *fact, con
     if (path->kind != DL_EX_NAME) return path;
     const DlFunction *fn = fact->place->function;
     const DlBlock *body = fn ? &fn->body : &dl_rule_module(ctx)->body;
-    return last_binding(body, path->name, fact->call->span.start, path, 0);
+    const DlExpr *bound = dl_ir_last_assignment(body, path->name, fact->call->span.start);
+    return bound ? bound : path;
 }
 
 /* What an LR scheduler's or a GradScaler's `state_dict()` holds (Python numbers), or the RNG

@@ -555,26 +555,6 @@ void flow_note_gpu_required(Flow *F, const char *method, const DlValue *recv) {
         F->place.cuda_checked = true;
 }
 
-/* The value of the last `name = value` among the statements of `b` (and of the blocks in it,
- * not nested defs) that start before the byte `before`, or NULL. */
-static const DlExpr *last_assigned(const DlBlock *b, const char *name, uint32_t before,
-                                   int depth) {
-    const DlExpr *found = NULL;
-    for (uint32_t i = 0; depth < 8 && i < b->count && b->items[i]->span.start < before; i++) {
-        const DlStmt *s = b->items[i];
-        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
-        if (s->kind == DL_ST_ASSIGN && s->target_count == 1 && s->targets[0]->kind == DL_EX_NAME &&
-            flow_streq(s->targets[0]->name, name))
-            found = s->value;
-        const DlBlock *inner;
-        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++) {
-            const DlExpr *in = last_assigned(inner, name, before, depth + 1);
-            if (in) found = in;
-        }
-    }
-    return found;
-}
-
 /* The parameter (1 + its index) a value read on the host is computed from by methods,
  * attributes and subscripts only (`y_pred.double().data.cpu()`), through the locals bound so
  * on the way (`preds = outputs.argmax(1)`, `correct = preds.eq(labels)`, then
@@ -585,7 +565,7 @@ static int16_t read_parameter(Flow *F, const DlExpr *e) {
         if (e->kind == DL_EX_NAME) {
             int i = F->fn ? dl_ir_param_index(F->fn, e->name) : -1;
             if (i < 0 && F->fn && locals++ < 4) { /* a local: what it was bound to */
-                const DlExpr *value = last_assigned(&F->fn->body, e->name, before, 0);
+                const DlExpr *value = dl_ir_last_assignment(&F->fn->body, e->name, before);
                 if (value && value->span.start < before) {
                     before = value->span.start;
                     e = value;

@@ -483,6 +483,25 @@ int dl_ir_param_index(const DlFunction *fn, const char *name) {
     return -1;
 }
 
+static const DlExpr *last_assignment(const DlBlock *b, const char *name, uint32_t before,
+                                     const DlExpr *found, int depth) {
+    for (uint32_t i = 0; depth < 16 && i < b->count && b->items[i]->span.start < before; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        if (s->kind == DL_ST_ASSIGN && s->target_count == 1 && s->targets[0]->kind == DL_EX_NAME &&
+            strcmp(s->targets[0]->name, name) == 0 && s->span.end <= before)
+            found = s->value;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            found = last_assignment(inner, name, before, found, depth + 1);
+    }
+    return found;
+}
+
+const DlExpr *dl_ir_last_assignment(const DlBlock *b, const char *name, uint32_t before) {
+    return last_assignment(b, name, before, NULL, 0);
+}
+
 bool dl_ir_is_self(const DlExpr *e) {
     return e && e->kind == DL_EX_NAME && e->name && strcmp(e->name, "self") == 0;
 }

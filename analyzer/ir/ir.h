@@ -316,6 +316,10 @@ bool dl_ir_in_test_function(const DlFunction *fn);
 /* `self`, the name; `self.<name>` (`name` NULL: any attribute of self). */
 /* The index of `fn`'s parameter called `name` (self included), or -1. */
 int dl_ir_param_index(const DlFunction *fn, const char *name);
+/* The value of the last `name = value` among the statements of `b` (and of the blocks in it,
+ * not nested defs or classes) that end before the byte `before`, or NULL: what the name was
+ * last bound to there, read in text order. */
+const DlExpr *dl_ir_last_assignment(const DlBlock *b, const char *name, uint32_t before);
 bool dl_ir_is_self(const DlExpr *e);
 bool dl_ir_is_self_attr(const DlExpr *e, const char *name);
 
