@@ -669,6 +669,17 @@ static bool input_of_a_stateless_module(Flow *F, const DlValue *v) {
            F->owner->is_module && !flow_class_has_state(F->owner);
 }
 
+/* `float(t)`, `int(t)`, `bool(t)`: Python's builtins (not names bound here) reading a value on
+ * the host. */
+static bool reads_as_a_number(Flow *F, const DlExpr *call) {
+    const DlExpr *callee = call->object;
+    return callee && callee->kind == DL_EX_NAME && callee->name &&
+           callee->name[0] && strchr("fib", callee->name[0]) &&
+           (flow_streq(callee->name, "float") || flow_streq(callee->name, "int") ||
+            flow_streq(callee->name, "bool")) &&
+           !flow_lookup(F, callee->name);
+}
+
 void flow_sync_facts(Flow *F, const DlExpr *call, const char *q, const DlExpr *recv_expr,
                      const DlValue *recv, const DlValue *const *argv) {
     if (recv && recv_expr) {
@@ -721,8 +732,7 @@ void flow_sync_facts(Flow *F, const DlExpr *call, const char *q, const DlExpr *r
     if (flow_streq(name, "print")) {
         for (uint32_t k = 0; k < call->arg_count; k++)
             if (!call->args[k].keyword) flow_sync(F, call, call->args[k].value, argv[k], "print");
-    } else if (flow_streq(name, "float") || flow_streq(name, "int") ||
-               flow_streq(name, "bool")) {
+    } else if (reads_as_a_number(F, call)) {
         flow_sync(F, call, a0, v0, name);
     }
 }
@@ -857,10 +867,7 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
         host_read = true;
     /* `float(loss.data)`, `int(n)` of a tensor: the builtins read its value, and queue nothing
      * (OpenOOD's evaluators, between `.item()` and `pred.cpu()`) */
-    if (!recv && callee->kind == DL_EX_NAME && callee->name && strchr("fib", callee->name[0]) &&
-        (flow_streq(callee->name, "float") || flow_streq(callee->name, "int") ||
-         flow_streq(callee->name, "bool")) &&
-        call->arg_count == 1 && flow_is_tensor(argv[0]) && !flow_lookup(F, callee->name))
+    if (!recv && call->arg_count == 1 && flow_is_tensor(argv[0]) && reads_as_a_number(F, call))
         host_read = true;
     /* a copy to the host (`loss.item()`, `x.cpu()`, `model.to("cpu")`) waits for the work
      * queued before it: like a synchronize, for the clock reads after it (DL203); so does a
