@@ -50,6 +50,8 @@ struct DlPlace {
                                     (`if step % N == 0:`) */
     bool steps_environment;      /* batch_loop steps a simulator with the policy's choice
                                     (`env.step(action)`), which must reach the host each time */
+    bool trains_itself;          /* batch_loop's body runs backward() or an optimizer step
+                                    outside its inner loops */
     bool generated;              /* a library model's `generate()` ran earlier in this iteration
                                     of batch_loop: its decoding loop asks the host after every
                                     token, so a read after it adds no wait of note (DL201) */

@@ -490,8 +490,7 @@ static bool runs_optimizer_steps(const DlStmt *s, int depth) {
  * per those steps, as after an epoch; not an inner loop that only gathers gradients for the
  * iteration's own step (PyCIL's GEM: one backward() per earlier task) */
 static void after_inner_optimization(Flow *F, const DlStmt *s) {
-    if (F->place.every_iteration && runs_optimizer_steps(s, 0) &&
-        !block_any_outside_loops(&F->place.batch_loop->parts->body, is_training_step, 0))
+    if (F->place.every_iteration && !F->place.trains_itself && runs_optimizer_steps(s, 0))
         F->place.every_iteration = false;
 }
 
@@ -524,6 +523,7 @@ void flow_exec_loop(Flow *F, const DlStmt *s) {
         F->place.every_iteration = true;
         F->place.steps_environment =
             block_any_outside_loops(&s->parts->body, is_environment_step, 0);
+        F->place.trains_itself = block_any_outside_loops(&s->parts->body, is_training_step, 0);
     }
     F->loop_depth++;
     int rounds = F->loop_depth > 2 ? 1 : DL_LOOP_ROUNDS;
