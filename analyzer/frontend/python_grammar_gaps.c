@@ -244,6 +244,11 @@ static bool f_string_at(const char *s, size_t quote) {
     return f && (k == 0 || !is_word(s[k - 1]));
 }
 
+/* The f-string opened by `quote` (three of them when `triple`) closes at `i`. */
+static bool closing_quote_at(const char *s, size_t len, size_t i, char quote, bool triple) {
+    return s[i] == quote && (!triple || (i + 2 < len && s[i + 1] == quote && s[i + 2] == quote));
+}
+
 static size_t patch_field(const char *s, size_t len, size_t i, char quote, bool triple,
                           char **out, bool *failed, int nesting);
 
@@ -254,8 +259,7 @@ static size_t patch_f_string_body(const char *s, size_t len, size_t i, char quot
         char c = s[i];
         if (c == '\\') {
             i += 2;
-        } else if (c == quote &&
-                   (!triple || (i + 2 < len && s[i + 1] == quote && s[i + 2] == quote))) {
+        } else if (closing_quote_at(s, len, i, quote, triple)) {
             return i + (triple ? 3 : 1);
         } else if (c == '\n' && !triple) {
             return i;
@@ -278,8 +282,7 @@ static size_t patch_field(const char *s, size_t len, size_t i, char quote, bool 
     int depth = 0;
     while (i < len && !*failed) {
         char c = s[i];
-        if ((c == quote && (!triple || (i + 2 < len && s[i + 1] == quote && s[i + 2] == quote))) ||
-            (c == '\n' && !triple))
+        if (closing_quote_at(s, len, i, quote, triple) || (c == '\n' && !triple))
             return i; /* the string ends first: the parser says what is wrong */
         if (c == '\'' || c == '"') {
             i = skip_string_or_comment(s, len, i);
@@ -295,7 +298,8 @@ static size_t patch_field(const char *s, size_t len, size_t i, char quote, bool 
             i++;
             /* the spec: text up to the field's `}`, with fields of its own (`{pad}`) */
             while (i < len && !*failed && s[i] != '}') {
-                if ((s[i] == quote && !triple) || (s[i] == '\n' && !triple)) return i;
+                if (closing_quote_at(s, len, i, quote, triple) || (s[i] == '\n' && !triple))
+                    return i;
                 if (s[i] == '{') i = patch_field(s, len, i + 1, quote, triple, out, failed,
                                                  nesting + 1);
                 else i++;
