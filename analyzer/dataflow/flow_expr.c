@@ -477,7 +477,7 @@ const DlValue *flow_binary_values(Flow *F, const DlExpr *e, const DlExpr *const 
     const DlValue *first = NULL;
     bool any_tensor = false, all_scalar = true, any_string = false, any_unknown = false;
     for (uint32_t i = 0; i < n; i++) {
-        const DlValue *v = values[i];
+        const DlValue *v = flow_as_operand(F, values[i]);
         if (!first) first = v;
         if (flow_is_tensor(v)) any_tensor = true;
         /* computed (`feats @ other`), not a name (`opt.lambda_adv`, a weight by convention) */

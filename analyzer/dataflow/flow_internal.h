@@ -153,6 +153,9 @@ DlValue *flow_mk(Flow *F, DlKind kind);
 DlValue *flow_mk_tensor(Flow *F, DlDeviceTag dev, const char *dev_name, DlOrigin origin,
                         DlSpan span);
 bool flow_is_tensor(const DlValue *v);
+/* A value as an operand of arithmetic or of a torch operation: what `.to()`/`.cuda()` moved,
+ * of a kind not known, is there a tensor on that device. */
+const DlValue *flow_as_operand(Flow *F, const DlValue *v);
 bool flow_is_module_like(const DlValue *v);
 /* A module built here with nothing to move (`nn.ReLU()`, a project module without state). */
 bool flow_module_without_state(const DlValue *v);

@@ -803,7 +803,8 @@ const DlValue *flow_eval_library_call(Flow *F, const DlExpr *call, const char *q
             if (kw && kw[0] == '*') continue;
             bool meets = !dl_torch_argument_meets_no_device(q, position, kw);
             if (!kw) position++;
-            if (meets) flow_add_operand_deep(F, &ops, call->args[i].value, argv[i]);
+            if (meets)
+                flow_add_operand_deep(F, &ops, call->args[i].value, flow_as_operand(F, argv[i]));
         }
         uint32_t tensors = 0;
         for (uint32_t i = 0; i < ops.count; i++)

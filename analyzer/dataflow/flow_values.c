@@ -48,6 +48,15 @@ bool flow_is_tensor(const DlValue *v) {
     return v && v->kind == DL_KIND_TENSOR;
 }
 
+/* `gt = cam.original_image.cuda()` moves a tensor or a module; `torch.abs(render - gt)` shows
+ * which (3DGS's training loop): a module is no operand. */
+const DlValue *flow_as_operand(Flow *F, const DlValue *v) {
+    if (!v || v->kind != DL_KIND_UNKNOWN || v->origin != DL_ORIGIN_MOVED || !v->dev) return v;
+    DlValue *t = dl_value_copy(F->arena, v);
+    t->kind = DL_KIND_TENSOR;
+    return t;
+}
+
 /* A module built here with nothing to move: `nn.ReLU()`, a project module without state, an
  * `nn.ModuleList` of such (detectron2's ROIPooler of ROIAlign layers). */
 bool flow_module_without_state(const DlValue *v) {
