@@ -261,6 +261,11 @@ bool dl_torch_argument_meets_no_device(const char *q, unsigned position, const c
     /* broadcast_tensors only expands views of each tensor where it is: it checks no devices
      * (StyleGAN3's `torch.broadcast_tensors(tensor, torch.empty(shape))` takes a shape) */
     if (q && strcmp(q, "torch.broadcast_tensors") == 0) return true;
+    /* roll(input, shifts, dims): the shifts are ints; a one-element tensor there is read as one
+     * (mtt-distillation's `torch.roll(im, (torch.randint(n, (1,)), ...), (1, 2))`) */
+    if (q && strcmp(q, "torch.roll") == 0)
+        return keyword ? strcmp(keyword, "shifts") == 0 || strcmp(keyword, "dims") == 0
+                       : position >= 1;
     const char *m = member_of(q, "torch.nn.functional");
     if (m && strcmp(m, "ctc_loss") == 0)
         return keyword ? dl_name_in_list(keyword, ctc_keywords) : position >= 1;
