@@ -89,7 +89,10 @@ static const char doc[] =
     "  (`\"scheduler.pt\"`, `\"scaler.pt\"`, `\"rng_state_{rank}.pth\"`), or a file name the same\n"
     "  file saves a scheduler's or a grad scaler's `state_dict()` or the RNG states under; the\n"
     "  name written out or held by a module-level constant\n"
-    "  (`SCHEDULER_NAME = \"scheduler.pt\"`).\n";
+    "  (`SCHEDULER_NAME = \"scheduler.pt\"`);\n"
+    "- under a switch that is off as shipped: `load_model = False`, then `if load_model:` (or\n"
+    "  `if load_model is True:`), or a constant set False at the top of the file that no\n"
+    "  function sets through `global`.\n";
 
 /* `accelerator="gpu"` (or "cuda") written out: a Lightning trainer that needs a GPU. */
 static bool requires_a_gpu_accelerator(DlRuleContext *ctx) {

@@ -44,7 +44,10 @@ static const char doc[] =
     "  kept so that `.module` works on both paths;\n"
     "- a wrapper rebuilt around a converted module under `if isinstance(module,\n"
     "  nn.DataParallel):` (sync_batchnorm's `convert_model`): the caller chose it, and is\n"
-    "  reported there.\n";
+    "  reported there;\n"
+    "- under a switch that is off as shipped: `settings.multi_gpu = False` earlier in the\n"
+    "  function, or `MULTI_GPU_TESTING = False` at the top of the file that no function sets\n"
+    "  through `global`; the wrapper is never built.\n";
 
 /* Attributes that give something else than the wrapper: its module, its state. (`eval()`,
  * `cuda()`, `to()` give the wrapper itself: `return model.eval()` hands it on.) */

@@ -1021,12 +1021,23 @@ static bool runs_once(const DlStmt *s) {
  * wrapper only when the flag is on). Only this function's own bindings, not its parameters'
  * defaults: a module-level flag may be set through `global` elsewhere. */
 static bool bound_to_false(Flow *F, const DlExpr *cond) {
+    /* `if load_model is True:` (or `== True`) after `load_model = False`: LapIRN's resume */
+    if (cond && cond->kind == DL_EX_COMPARE && cond->item_count == 2 &&
+        (flow_streq(cond->name, "is") || flow_streq(cond->name, "==")) &&
+        cond->items[1]->kind == DL_EX_CONST && flow_streq(cond->items[1]->name, "True"))
+        cond = cond->items[0];
     if (!cond || (cond->kind != DL_EX_NAME && cond->kind != DL_EX_ATTR)) return false;
     /* `def get_net_results(loader, in_dist=False)`: a default, which a caller may override */
     if (cond->kind == DL_EX_NAME && F->fn && dl_ir_param_index(F->fn, cond->name) >= 0)
         return false;
     const char *key = flow_key_of(F, cond);
     const Binding *b = key ? flow_state_find(F->st, key) : NULL;
+    /* `MULTI_GPU_TESTING = False` at the top of a script that no function sets `global`
+     * (video_interpolation's test scripts): the switch as shipped */
+    if (!b && key && cond->kind == DL_EX_NAME && F->env->globals &&
+        !flow_enclosing_binds(F, key) &&
+        !dl_source_mentions(F->src, dl_arena_printf(F->arena, "global %s", key)))
+        b = flow_state_find(F->env->globals, key);
     return b && b->value && b->value->kind == DL_KIND_SCALAR && b->value->literal &&
            strcmp(b->value->literal, "False") == 0;
 }
