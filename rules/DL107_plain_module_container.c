@@ -1,5 +1,6 @@
 /* DL107 plain-module-container: an nn.Module keeps submodules or parameters in a plain
  * list/dict, where they are neither registered nor moved. */
+#include <ctype.h>
 #include <string.h>
 
 #include "rules/facts.h"
@@ -43,7 +44,9 @@ static const char doc[] =
     "- classes that are not `nn.Module`s;\n"
     "- `__init__` also registers the modules itself (`self.add_module(name, m)`,\n"
     "  `setattr(self, name, m)`, `self.register_parameter(name, p)`), keeping the list only to\n"
-    "  iterate over them.\n";
+    "  iterate over them;\n"
+    "- the class deletes the attribute (`del self.x_proj` in `__init__`, once its layers'\n"
+    "  weights are stacked into one `nn.Parameter`, as VMamba's SS2D does).\n";
 
 /* `[...]` -> `nn.ModuleList([...])`, `{...}` -> `nn.ModuleDict({...})` (Parameter* for
  * parameters). Unsafe: the modules join parameters() and state_dict() (new checkpoint keys). */
@@ -65,6 +68,18 @@ static DlFix *container_fix(DlRuleContext *ctx, const DlValue *v) {
     return fix;
 }
 
+/* Whether the class's text deletes `self.<name>` (`del self.x_proj`): VMamba's SS2D builds a
+ * tuple of Linear layers in __init__ only to stack their weights into one Parameter, then
+ * deletes it, so the module keeps no plain container. */
+static bool deletes_attribute(const char *class_text, const char *name) {
+    size_t n = strlen(name);
+    for (const char *p = strstr(class_text, "del self."); p; p = strstr(p + 1, "del self.")) {
+        const char *q = p + strlen("del self.");
+        if (strncmp(q, name, n) == 0 && !isalnum((unsigned char)q[n]) && q[n] != '_') return true;
+    }
+    return false;
+}
+
 static void on_class(DlRuleContext *ctx, const DlClassFact *fact) {
     extern const DlRule dl_rule_DL107;
     const DlClassInfo *c = fact->info;
@@ -74,6 +89,8 @@ static void on_class(DlRuleContext *ctx, const DlClassFact *fact) {
     for (uint32_t i = 0; i < c->attr_count; i++) {
         const DlValue *v = c->attrs[i].value;
         if (v->kind != DL_KIND_SEQ || !(v->flags & DL_VF_HAS_MODULES) || !v->aux_span.end) continue;
+        if (deletes_attribute(dl_rule_text_in(ctx, c->module, c->cls->span), c->attrs[i].name))
+            continue;
         const char *message = dl_arena_printf(
             dl_rule_arena(ctx),
             "`self.%s` keeps modules or parameters in a plain container: they are not registered, "
