@@ -68,6 +68,8 @@ static const char doc[] =
     "  computes (`labels = labels.to(x.device)`, `labels = to_device(labels, embeddings)`,\n"
     "  a pipeline's `id_embeds = id_embeds.unsqueeze(0).to(device=device)`; a cast such as\n"
     "  `.to(torch.long)` is not a copy);\n"
+    "- it is kept in an attribute that the class's own `cuda()`, `to()` or `_apply()` moves\n"
+    "  (CDAN's RandomLayer: `self.random_matrix = [v.cuda() for v in self.random_matrix]`);\n"
     "- it is given to a diffusers pipeline (`pipe(prompt, latents=latents)`), which copies\n"
     "  the tensors it is given to its execution device;\n"
     "- the factory is inside `with torch.cuda.device(i):` (DL110 reports it);\n"

@@ -1431,6 +1431,22 @@ static bool device_of_a_local(const DlValue *v) {
            !(owner == 4 && strncmp(v->dev_name, "self", 4) == 0);
 }
 
+/* Whether a `cuda()`, `to()` or `_apply()` that `c` defines rebinds `self.<attr>` (CDAN's
+ * RandomLayer: `def cuda(self): super().cuda(); self.random_matrix = [v.cuda() for v in
+ * self.random_matrix]`): the class moves that attribute itself, to where a method cannot tell. */
+static bool moved_by_its_own_move_method(const DlClassInfo *c, const char *attr, DlArena *arena) {
+    const char *assignment = NULL;
+    for (uint32_t k = 0; k < c->cls->method_count; k++) {
+        const DlFunction *m = c->cls->methods[k];
+        if (strcmp(m->name, "cuda") != 0 && strcmp(m->name, "to") != 0 &&
+            strcmp(m->name, "_apply") != 0)
+            continue;
+        if (!assignment) assignment = dl_arena_printf(arena, "self.%s =", attr);
+        if (dl_ir_span_mentions(c->module->source, m->span, assignment)) return true;
+    }
+    return false;
+}
+
 void flow_seed_attributes(Flow *F, const DlClassInfo *c, int depth) {
     if (!c || depth > 8) return;
     flow_seed_attributes(F, c->base, depth + 1);
@@ -1438,7 +1454,17 @@ void flow_seed_attributes(Flow *F, const DlClassInfo *c, int depth) {
     for (uint32_t i = 0; i < c->attr_count; i++) {
         const DlValue *v = c->attrs[i].value;
         if (c->attrs[i].name[0] == '<') continue;
-        if (F->owner->is_module && (v->flags & DL_VF_REGISTERED) &&
+        if ((flow_is_tensor(v) || (v->kind == DL_KIND_SEQ && flow_is_tensor(v->elem))) &&
+            moved_by_its_own_move_method(c, c->attrs[i].name, F->arena)) {
+            DlValue *r = dl_value_copy(F->arena, v);
+            DlValue *t = dl_value_copy(F->arena, flow_is_tensor(v) ? v : v->elem);
+            t->dev = DL_DEV_UNKNOWN;
+            t->dev_name = NULL;
+            t->origin = DL_ORIGIN_NONE;
+            if (flow_is_tensor(v)) r = t;
+            else r->elem = t, r->items = NULL, r->item_count = 0;
+            v = r;
+        } else if (F->owner->is_module && (v->flags & DL_VF_REGISTERED) &&
             (flow_is_tensor(v) || flow_is_module_like(v))) {
             DlValue *r = dl_value_copy(F->arena, v);
             r->dev = DL_DEV_MODULE;
