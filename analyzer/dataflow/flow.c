@@ -379,6 +379,30 @@ static bool runs_at_most_once(const DlExpr *iter) {
     return n->kind == DL_EX_NUMBER && n->name && (flow_streq(n->name, "0") || flow_streq(n->name, "1"));
 }
 
+/* `for x in [a, b]:`, or over a name bound to such a list (`epsilon = [0.01, 0.02, ...]`, then
+ * `for eps in epsilon:`, `for i in range(len(epsilon)):` or `enumerate(epsilon)`: SACNet's
+ * adversarial images, one per strength): each case it lists is run once, no loop of steps. */
+static bool over_listed_cases(Flow *F, const DlExpr *iter) {
+    for (int depth = 0; iter && depth < 6; depth++) {
+        if (iter->kind == DL_EX_LIST || iter->kind == DL_EX_TUPLE) return true;
+        if (iter->kind == DL_EX_NAME) {
+            const DlBlock *body = F->fn ? &F->fn->body : &F->env->file->module->body;
+            iter = dl_ir_last_assignment(body, iter->name, iter->span.start);
+            continue;
+        }
+        /* range(len(x)), enumerate(x), len(x): over what x lists */
+        if (iter->kind != DL_EX_CALL || !iter->object || iter->object->kind != DL_EX_NAME ||
+            iter->arg_count != 1 || iter->args[0].keyword)
+            return false;
+        const char *callee = iter->object->name;
+        if (!flow_streq(callee, "range") && !flow_streq(callee, "enumerate") &&
+            !flow_streq(callee, "len"))
+            return false;
+        iter = iter->args[0].value;
+    }
+    return false;
+}
+
 /* A loop whose every iteration is a training/eval step: over a data loader (enumerate and
  * tqdm keep it one), one whose body trains, or a `while` whose condition tests a counter the
  * body increments. */
@@ -390,9 +414,7 @@ bool flow_is_batch_loop(Flow *F, const DlStmt *s, const DlValue *iter) {
     if (s->kind == DL_ST_FOR && runs_at_most_once(s->value)) return false;
     /* `for dtype in [torch.float, torch.half]:` runs once per case it lists, each checked with
      * a backward() (SpikeGPT's surrogate gradient check): no loop of steps */
-    if (s->kind == DL_ST_FOR && s->value &&
-        (s->value->kind == DL_EX_LIST || s->value->kind == DL_EX_TUPLE))
-        return false;
+    if (s->kind == DL_ST_FOR && over_listed_cases(F, s->value)) return false;
     if (s->kind == DL_ST_FOR)
         return iter && (iter->kind == DL_KIND_LOADER ||
                         (!dl_ir_in_test_function(F->fn) &&
