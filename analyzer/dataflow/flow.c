@@ -388,6 +388,10 @@ static bool over_listed_cases(Flow *F, const DlExpr *iter) {
         if (iter->kind == DL_EX_NAME) {
             const DlBlock *body = F->fn ? &F->fn->body : &F->env->file->module->body;
             iter = dl_ir_last_assignment(body, iter->name, iter->span.start);
+            /* not `pairs = []`, which a loop fills before (bindsnet's reservoir readout) */
+            if (iter && (iter->kind == DL_EX_LIST || iter->kind == DL_EX_TUPLE) &&
+                !iter->item_count)
+                return false;
             continue;
         }
         /* range(len(x)), enumerate(x), len(x): over what x lists */
