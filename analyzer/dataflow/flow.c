@@ -303,6 +303,9 @@ void flow_exec_augassign(Flow *F, const DlStmt *s) {
     }
     if (tv->kind == DL_KIND_SCALAR && v->kind == DL_KIND_SCALAR) return;
     if (tv->kind == DL_KIND_SEQ) return;
+    /* `param_loss /= args.num_params`: a tensor's op= with a number (or what may be one) works
+     * in place; it stays that tensor, where it was (mtt-distillation's grand loss) */
+    if (flow_is_tensor(tv) && (v->kind == DL_KIND_SCALAR || v->kind == DL_KIND_UNKNOWN)) return;
     flow_bind(F, t, flow_is_tensor(v) && tv->kind == DL_KIND_SCALAR ? v : flow_unknown());
 }
 
@@ -563,6 +566,11 @@ void flow_exec_loop(Flow *F, const DlStmt *s) {
     uint32_t scalar_count = 0;
     gather_number_accumulators(F, &s->parts->body, scalar_keys, &scalar_count, 0);
     DlFlowState *head = flow_state_copy(F->st);
+    /* work queued before a batch loop: read back once, by the first iteration */
+    const Binding *unread = flow_state_find(head, "<unread-work>");
+    bool unread_marked = F->place.batch_loop == s && rounds > 1 && unread &&
+                         unread->value == flow_unread_work_marker();
+    if (unread_marked) flow_state_set(head, "<unread-work>", flow_unread_before_the_loop());
     bool body_waits = false;               /* every path through the body waited for the device */
     const DlValue *body_work = NULL;       /* and what it queued after its last wait */
     for (int round = 0; round < rounds; round++) {
@@ -608,6 +616,9 @@ void flow_exec_loop(Flow *F, const DlStmt *s) {
     bool was_dead = F->st->dead;
     flow_state_replace(F->st, head);
     F->st->dead = was_dead;
+    unread = flow_state_find(F->st, "<unread-work>");
+    if (unread && unread->value == flow_unread_before_the_loop())
+        flow_state_set(F->st, "<unread-work>", flow_unread_work_marker());
     /* a loop whose every iteration waits for the device (`error.item()` each round of a
      * k-means) leaves queued only what its last iteration queued after that wait: a timed loop
      * runs at least once (DL203; denoiser's streaming loop reads each frame's RMS) */

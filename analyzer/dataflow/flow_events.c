@@ -293,6 +293,21 @@ void flow_timing(Flow *F, const DlExpr *site, const DlValue *end, const DlValue 
  * clears it. A host read with none is not a wait of its own (DL201). */
 static const DlValue unread_work_marker = {.kind = DL_KIND_OTHER};
 
+/* What "<unread-work>" holds as a batch loop starts while work queued before it is unread: the
+ * first iteration's first read waits for it, once. A read with only this pending is no wait of
+ * every iteration; an iteration that leaves work unread after its last read makes it the
+ * plain marker again where the loop's paths meet (flow_state_join), and the next round of the
+ * body reports that read. */
+static const DlValue unread_before_the_loop = {.kind = DL_KIND_OTHER};
+
+const DlValue *flow_unread_work_marker(void) {
+    return &unread_work_marker;
+}
+
+const DlValue *flow_unread_before_the_loop(void) {
+    return &unread_before_the_loop;
+}
+
 /* What "<unread-work>" holds after `y.cpu()` of a value of unknown device copied it while
  * work was pending: that copy waited if `y` was on the device; a read of a device value
  * with nothing queued since shows it was (Flow.unknown_read_site). */
@@ -601,7 +616,8 @@ void flow_sync(Flow *F, const DlExpr *site, const DlExpr *tensor, const DlValue 
                const char *how) {
     /* the host waits for the device whenever it reads a tensor's value (wherever it lives) */
     const Binding *unread = flow_state_find(F->st, "<unread-work>");
-    bool nothing_pending = !unread || !unread->value;
+    bool nothing_pending =
+        !unread || !unread->value || unread->value == &unread_before_the_loop;
     const DlValue *after_unknown_read =
         unread && unread->value && unread->value->literal == unknown_read_literal ? unread->value
                                                                                  : NULL;

@@ -156,6 +156,10 @@ bool flow_is_tensor(const DlValue *v);
 /* A value as an operand of arithmetic or of a torch operation: what `.to()`/`.cuda()` moved,
  * of a kind not known, is there a tensor on that device. */
 const DlValue *flow_as_operand(Flow *F, const DlValue *v);
+/* The values "<unread-work>" holds (flow_events.c): work queued and not read back since, and
+ * such work queued before the batch loop being entered, read back at most once in it. */
+const DlValue *flow_unread_work_marker(void);
+const DlValue *flow_unread_before_the_loop(void);
 bool flow_is_module_like(const DlValue *v);
 /* A module built here with nothing to move (`nn.ReLU()`, a project module without state). */
 bool flow_module_without_state(const DlValue *v);

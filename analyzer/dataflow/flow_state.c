@@ -179,8 +179,11 @@ void flow_state_join(DlArena *arena, DlFlowState *into, const DlFlowState *other
             if (flow_streq(b->key, "<device-work>") || flow_streq(b->key, "<unread-work>")) {
                 /* pending device work is a "may" fact: a loop body that queues work leaves it
                  * pending after the loop */
+                const DlValue *before = flow_unread_before_the_loop();
                 if (!b->value)
                     b->value = other->items[i].value;
+                else if (b->value == before || other->items[i].value == before)
+                    b->value = other->items[i].value ? flow_unread_work_marker() : b->value;
                 else if (other->items[i].value)
                     b->value = join_pending_work(arena, b->value, other->items[i].value);
             } else if (!b->value || !other->items[i].value) {
