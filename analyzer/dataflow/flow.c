@@ -363,6 +363,21 @@ static bool block_any_outside_loops(const DlBlock *b, bool (*match)(const DlExpr
     return false;
 }
 
+/* Whether a statement of `b`, or of a block in it (inner loops too; not nested defs or
+ * classes), has an expression that `match` accepts. */
+static bool block_any(const DlBlock *b, bool (*match)(const DlExpr *), int depth) {
+    if (depth > 16) return false;
+    for (uint32_t i = 0; i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        if (dl_ir_expr_any(s->value, match)) return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (block_any(inner, match, depth + 1)) return true;
+    }
+    return false;
+}
+
 /* `env.step(action)`, `self.train_env.step(actions)`: a simulator stepped with what the policy
  * chose, which it reads on the host. */
 static bool is_environment_step(const DlExpr *e) {
@@ -550,8 +565,9 @@ void flow_exec_loop(Flow *F, const DlStmt *s) {
     if (flow_is_batch_loop(F, s, iter)) {
         F->place.batch_loop = s;
         F->place.every_iteration = true;
-        F->place.steps_environment =
-            block_any_outside_loops(&s->parts->body, is_environment_step, 0);
+        /* an episode rolled out in the iteration (`while not done: ... env.step(a.item())`)
+         * waits at every step of it: a read per episode adds no wait worth one */
+        F->place.steps_environment = block_any(&s->parts->body, is_environment_step, 0);
         F->place.trains_itself = block_any_outside_loops(&s->parts->body, is_training_step, 0);
     }
     F->loop_depth++;
