@@ -52,9 +52,10 @@ static const char doc[] =
     "  `model.cuda(args.gpu)` and `model.cuda()`; or a call of a project function that does so\n"
     "  on every path before it returns, `net = create_model()`), which fails without a GPU; or\n"
     "  in a function of a script (or notebook) that no other file reads, whose top level or\n"
-    "  `if __name__ == \"__main__\":` block calls `torch.cuda.set_device(i)` (or `.cuda()`, or\n"
-    "  a function of its own that does so before it returns, `device = gpu_setup()`) before\n"
-    "  anything that leads to it;\n"
+    "  `if __name__ == \"__main__\":` block calls `torch.cuda.set_device(i)` (or `.cuda()`; or\n"
+    "  makes CUDA the default, `torch.set_default_device(\"cuda\")` or nerf-pytorch's\n"
+    "  `torch.set_default_tensor_type('torch.cuda.FloatTensor')`; or a function of its own that\n"
+    "  does so before it returns, `device = gpu_setup()`) before anything that leads to it;\n"
     "- the checkpoint was written by the same run: `torch.save(..., path)` (or a helper named\n"
     "  for saving, `utils.save_on_master(state, path)`, or a project function that saves to\n"
     "  the path it is handed, `train(model, loader, save_path=args.ckpt)`) earlier in the\n"
@@ -886,15 +887,30 @@ static bool holds_no_tensors(DlRuleContext *ctx, const DlCallFact *fact) {
            any_save(ctx, &dl_rule_module(ctx)->body, saved_without_tensors_as, name, 0);
 }
 
-/* `torch.cuda.set_device(i)` or `x.cuda(...)` at the end of a chain, or a call of a function
- * of the project that fails without a GPU before it returns (Deep-Exemplar's `gpu_setup()`,
- * which calls torch.cuda.set_device): fails without a GPU. */
+/* `torch.set_default_tensor_type('torch.cuda.FloatTensor')` (nerf-pytorch's `__main__`) or
+ * `torch.set_default_device("cuda")`: every factory after it allocates on the GPU. */
+static bool makes_cuda_the_default(DlRuleContext *ctx, const char *callee, const DlExpr *call) {
+    if (strcmp(callee, "torch.set_default_tensor_type") != 0 &&
+        strcmp(callee, "torch.set_default_device") != 0)
+        return false;
+    const DlExpr *a = dl_ir_positional(call, 0);
+    if (!a) return false;
+    const char *text = a->kind == DL_EX_STRING ? a->name : dl_ir_dotted(dl_rule_arena(ctx), a);
+    return text && (strncmp(text, "torch.cuda.", 11) == 0 || strcmp(text, "cuda") == 0 ||
+                    strncmp(text, "cuda:", 5) == 0);
+}
+
+/* `torch.cuda.set_device(i)` or `x.cuda(...)` at the end of a chain, CUDA made the default
+ * (makes_cuda_the_default), or a call of a function of the project that fails without a GPU
+ * before it returns (Deep-Exemplar's `gpu_setup()`, which calls torch.cuda.set_device): fails
+ * without a GPU. */
 static bool needs_a_gpu(DlRuleContext *ctx, const DlExpr *e) {
     if (!e || e->kind != DL_EX_CALL || !e->object) return false;
     if (e->object->kind == DL_EX_ATTR && e->object->name && strcmp(e->object->name, "cuda") == 0)
         return true;
     const char *callee = dl_ir_dotted(dl_rule_arena(ctx), e->object);
     if (callee && strcmp(callee, "torch.cuda.set_device") == 0) return true;
+    if (callee && makes_cuda_the_default(ctx, callee, e)) return true;
     if (e->object->kind != DL_EX_NAME) return false;
     const DlProject *p = dl_rule_project(ctx);
     const DlFunctionInfo *fi =
