@@ -44,7 +44,9 @@ static const char doc[] =
     "  start the device up): no variable stays behind;\n"
     "- the tensor is known to be where the call would move it, and the call asks nothing else\n"
     "  (`t = torch.tensor(a, device=model.device); t.to(model.device)`, `cpu_t.cpu()`): it\n"
-    "  returns the tensor itself (a cast, `.to(device, torch.float16)`, is still reported).\n";
+    "  returns the tensor itself (a cast, `.to(device, torch.float16)`, is still reported);\n"
+    "- the call has a keyword no move takes: pymatgen's `structure.to(filename=\"x.cif\")`\n"
+    "  writes a file.\n";
 
 static bool plain_target(const DlExpr *e) {
     return e && (e->kind == DL_EX_NAME || e->kind == DL_EX_ATTR || e->kind == DL_EX_SUBSCRIPT);

@@ -146,9 +146,20 @@ void flow_bind(Flow *F, const DlExpr *target, const DlValue *v) {
     }
 }
 
+/* A keyword that Tensor.to(), Module.to(), .cuda() or .cpu() takes; pymatgen's
+ * `structure.to(filename="x.cif")` writes a file instead (chgnet). */
+static bool move_keyword(const char *kw) {
+    static const char *const keywords[] = {"device", "dtype", "non_blocking", "copy",
+                                           "memory_format", "tensor", NULL};
+    return kw[0] == '*' || dl_name_in_list(kw, keywords);
+}
+
 const DlExpr *flow_move_call_of(const DlExpr *e) {
     if (!e || e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_ATTR) return NULL;
-    return flow_is_move_method(e->object->name) ? e : NULL;
+    if (!flow_is_move_method(e->object->name)) return NULL;
+    for (uint32_t i = 0; i < e->arg_count; i++)
+        if (e->args[i].keyword && !move_keyword(e->args[i].keyword)) return NULL;
+    return e;
 }
 
 /* The `for` statement whose loop variable `e` is, when it iterates over tensors. */
