@@ -63,11 +63,32 @@ static bool builtin_reads_on_host(const char *name) {
     return name && dl_name_in_list(name, builtins);
 }
 
+/* `t.squeeze().tolist()`: what is reshaped or cast, then copied to the host, is read there
+ * (BERT-Relation-Extraction's loss: `enumerate(blank_labels.squeeze().tolist())`); not what is
+ * then moved, which `.to()` may only cast (`labels.view(-1).to(torch.long)`). */
+static const DlExpr *reshaped_for_a_copy(HostUse *u, const char *copy, const DlExpr *recv,
+                                         int depth) {
+    static const char *const copies[] = {"tolist", "item", "cpu", "numpy", NULL};
+    static const char *const reshapes[] = {"squeeze", "unsqueeze", "view",  "reshape", "flatten",
+                                           "detach",  "contiguous", "clone", "float",   "long",
+                                           "int",     "bool",       NULL};
+    if (!copy || !dl_name_in_list(copy, copies)) return recv;
+    while (recv && recv->kind == DL_EX_CALL && recv->object && recv->object->kind == DL_EX_ATTR &&
+           dl_name_in_list(recv->object->name, reshapes)) {
+        for (uint32_t i = 0; i < recv->arg_count; i++)
+            walk(u, recv->args[i].value, false, depth + 1);
+        recv = recv->object->object;
+    }
+    return recv;
+}
+
 static void walk_call(HostUse *u, const DlExpr *e, int depth) {
     const DlExpr *callee = e->object;
     const char *name = last_name(callee);
     bool method = callee && callee->kind == DL_EX_ATTR;
-    if (method) walk(u, callee->object, reads_receiver_on_host(name), depth + 1);
+    if (method)
+        walk(u, reshaped_for_a_copy(u, name, callee->object, depth), reads_receiver_on_host(name),
+             depth + 1);
     else walk(u, callee, false, depth + 1);
     bool packs = name && strcmp(name, "pack_padded_sequence") == 0;
     bool builtin = (!method && builtin_reads_on_host(name)) || reads_arguments_on_host(name);
