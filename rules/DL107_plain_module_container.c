@@ -45,6 +45,9 @@ static const char doc[] =
     "- `__init__` also registers the modules itself (`self.add_module(name, m)`,\n"
     "  `setattr(self, name, m)`, `self.register_parameter(name, p)`), keeping the list only to\n"
     "  iterate over them;\n"
+    "- `__init__` gathers the modules' parameters into one `nn.ParameterList`\n"
+    "  (`params.extend(adaptor.parameters())`, then `nn.ParameterList(params)`), keeping the\n"
+    "  modules only to call them;\n"
     "- the class deletes the attribute (`del self.x_proj` in `__init__`, once its layers'\n"
     "  weights are stacked into one `nn.Parameter`, as VMamba's SS2D does).\n";
 
@@ -80,12 +83,27 @@ static bool deletes_attribute(const char *class_text, const char *name) {
     return false;
 }
 
+/* Whether __init__ registers the parameters of the modules it gathers itself, in one
+ * `nn.ParameterList` (continual_rl's progress-and-compress: `self._adaptor_params.extend(
+ * adaptor.parameters())`, then `self._adaptor_params = nn.ParameterList(...)`): the plain dict
+ * of those modules is kept to call them, and `.to()` moves their parameters in place. */
+static bool registers_gathered_parameters(DlRuleContext *ctx, const DlClassInfo *c) {
+    for (uint32_t k = 0; k < c->cls->method_count; k++) {
+        const DlFunction *m = c->cls->methods[k];
+        if (strcmp(m->name, "__init__") != 0) continue;
+        const char *text = dl_rule_text_in(ctx, c->module, m->span);
+        return strstr(text, "ParameterList(") && strstr(text, ".parameters())");
+    }
+    return false;
+}
+
 static void on_class(DlRuleContext *ctx, const DlClassFact *fact) {
     extern const DlRule dl_rule_DL107;
     const DlClassInfo *c = fact->info;
     /* modules also registered one by one (self.add_module(name, m), setattr(self, name, m))
      * are kept in a list only for iteration: nothing is lost */
     if (!c->is_module || dl_project_attr(c, "<registers>")) return;
+    if (registers_gathered_parameters(ctx, c)) return;
     for (uint32_t i = 0; i < c->attr_count; i++) {
         const DlValue *v = c->attrs[i].value;
         if (v->kind != DL_KIND_SEQ || !(v->flags & DL_VF_HAS_MODULES) || !v->aux_span.end) continue;
