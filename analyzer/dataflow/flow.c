@@ -1413,6 +1413,12 @@ const DlValue *flow_param_value(Flow *F, const DlFunction *fn, uint32_t i) {
             return v;
         }
         if (q && flow_streq(q, "torch.device")) return flow_named_device(F, p->name, p->span);
+        /* `preferences: np.ndarray` (imitation's preference loss): host data, no tensor */
+        const DlExpr *ann = p->annotation;
+        const char *array = flow_qualify(F, ann->kind == DL_EX_SUBSCRIPT ? ann->object : ann);
+        if (array && (flow_streq(array, "numpy.ndarray") ||
+                      flow_streq(array, "numpy.typing.NDArray")))
+            return flow_mk(F, DL_KIND_OTHER);
         /* `dim: int`, `name: str`: a plain value, which no device holds (`device: str` and
          * `gpu: int` name a device, below) */
         const char *plain = plain_annotation(F, p->annotation, 0);
