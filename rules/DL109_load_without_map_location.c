@@ -58,7 +58,9 @@ static const char doc[] =
     "  does so before it returns, `device = gpu_setup()`) before anything that leads to it;\n"
     "- the checkpoint was written by the same run: `torch.save(..., path)` (or a helper named\n"
     "  for saving, `utils.save_on_master(state, path)`, or a project function that saves to\n"
-    "  the path it is handed, `train(model, loader, save_path=args.ckpt)`) earlier in the\n"
+    "  the path it is handed, `train(model, loader, save_path=args.ckpt)`, or that writes the\n"
+    "  file named itself: ImageNet's `save_checkpoint(state, is_best)` copying to\n"
+    "  `'model_best.pth.tar'`) earlier in the\n"
     "  same function with the path written the same way, or from the same template\n"
     "  (`'{}.pkl'.format(epoch)` saved, `'{}.pkl'.format(best_epoch)` loaded, or one path\n"
     "  helper of the file's own,\n"
@@ -298,6 +300,50 @@ static bool project_function_saves_to_argument(DlRuleContext *ctx, const DlExpr 
     return block_saves_to_name(&fi->fn->body, fi->fn->params[index].name, 0);
 }
 
+/* The file a statement's call writes itself: torch.save's path, or where a copy goes
+ * (`shutil.copyfile(filename, 'model_best.pth.tar')`); NULL for other calls. */
+static const DlExpr *file_written(DlRuleContext *ctx, const DlExpr *e) {
+    if (!e || e->kind != DL_EX_CALL || !e->object) return NULL;
+    if (is_torch_save(e)) return save_path(e);
+    const char *callee = dl_ir_dotted(dl_rule_arena(ctx), e->object);
+    static const char *const copies[] = {"shutil.copyfile", "shutil.copy", "shutil.copy2",
+                                         "os.replace", "os.rename", NULL};
+    return callee && dl_name_in_list(callee, copies) ? dl_ir_positional(e, 1) : NULL;
+}
+
+/* A statement of `b` (or of a block in it, not a nested function) of the function in `home`
+ * that writes the file named by the string literal `want`. */
+static bool block_writes_file(DlRuleContext *ctx, const DlModuleIR *home, const DlBlock *b,
+                              const char *want, int depth) {
+    if (depth > 16) return false;
+    for (uint32_t i = 0; i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        const DlExpr *path = s->kind == DL_ST_EXPR ? file_written(ctx, s->value) : NULL;
+        if (path && path->kind == DL_EX_STRING &&
+            strcmp(dl_rule_text_in(ctx, home, path->span), want) == 0)
+            return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (block_writes_file(ctx, home, inner, want, depth + 1)) return true;
+    }
+    return false;
+}
+
+/* A call of a project function that writes the file named by the literal `want` itself
+ * (PyTorch's ImageNet example and its many copies, cgcnn's: `save_checkpoint(state, is_best)`
+ * saves `checkpoint.pth.tar` and copies it to `'model_best.pth.tar'`). */
+static bool project_function_writes_file(DlRuleContext *ctx, const DlExpr *call,
+                                         const char *want) {
+    if (want[0] != '\'' && want[0] != '"') return false;
+    const DlExpr *callee = call->object;
+    if (!callee || callee->kind != DL_EX_NAME) return false;
+    const DlProject *p = dl_rule_project(ctx);
+    const DlFunctionInfo *fi =
+        dl_project_find_function(p, dl_project_file(p, dl_rule_module(ctx)), callee->name);
+    return fi && fi->fn && block_writes_file(ctx, fi->module, &fi->fn->body, want, 0);
+}
+
 /* Does the save call `e` write to a path written as `want`? torch.save's is its second
  * argument (or f=); a helper's, any argument after the first; a project function's, the one
  * it saves to. */
@@ -307,6 +353,7 @@ static bool saves_to(DlRuleContext *ctx, const DlExpr *e, const char *want) {
         return path && path_matches(ctx, path, want);
     }
     if (!e || e->kind != DL_EX_CALL) return false;
+    if (project_function_writes_file(ctx, e, want)) return true;
     bool helper = is_save_helper(e);
     for (uint32_t a = 0; a < e->arg_count; a++) {
         bool first = a == 0 && !e->args[a].keyword;
