@@ -980,8 +980,14 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
     if (called && called->host_read.end && called->returns_waited) reads_back = true;
     /* the same copy of a tensor whose device is not known (`batch.cuda()` of a list's item):
      * from the host it waits, on the device it is the tensor itself; it queues nothing */
+    /* `.cuda(non_blocking=True)` of a tensor in pageable memory: the copy is synchronous
+     * (DL202 says so), a blocking copy as any other */
+    bool pageable = recv && flow_is_tensor(recv) && recv->dev == DL_DEV_CPU &&
+                    (recv->flags & DL_VF_PIN_KNOWN) && !(recv->flags & DL_VF_PINNED) &&
+                    dl_ir_non_blocking(call) == 1 && method &&
+                    (flow_streq(method, "cuda") || flow_streq(method, "to"));
     if (!waits_for_the_device && !blocking_copy_from_unknown && recv &&
-        flow_blocking_upload(call)) {
+        (flow_blocking_upload(call) || pageable)) {
         bool from_host =
             recv->dev == DL_DEV_CPU && (flow_is_tensor(recv) || flow_is_module_like(recv));
         bool from_unknown = !recv->dev && (flow_is_tensor(recv) || recv->kind == DL_KIND_UNKNOWN);
