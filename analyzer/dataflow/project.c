@@ -303,18 +303,6 @@ static size_t folder_length(const char *path) {
     return slash ? (size_t)(slash - path) : 0;
 }
 
-/* Whether the first component of `qualified` names a folder or a file on `path` (`models` of
- * "models.net.Net" in ".../src/models/net.py"): a class found by name alone is the one a
- * project path imports, not a library's (torchmd-net's `from NNPOps.CFConv import CFConv`,
- * inside a method, while the project has a CFConv of its own). */
-static bool names_a_folder_or_file_of(const char *qualified, const char *path) {
-    size_t n = strcspn(qualified, ".");
-    if (!n) return true; /* a relative import, its package not known here */
-    for (const char *seg = path; seg; seg = strchr(seg, '/'), seg = seg ? seg + 1 : NULL)
-        if (strncmp(seg, qualified, n) == 0 && (seg[n] == '/' || seg[n] == '.')) return true;
-    return false;
-}
-
 /* "model.Net" -> the entry Net of the file whose module name is "model"; "Net" -> this file's;
  * otherwise (classes: `unique_fallback`) the one entry of that name in the project, if unique.
  * Library names (torch.*) never resolve to project code. The file found is noted
@@ -375,8 +363,6 @@ static const void *find_named(const DlProject *p, const DlFileFacts *from,
     }
     if (count + own != 1) return NULL;
     if (!count) return own_first;
-    const DlModuleIR *m = p->files[entries[first].file].module;
-    if (m && m->source && !names_a_folder_or_file_of(qualified, m->source->path)) return NULL;
     note_read(entries[first].file);
     return entries[first].info;
 }
