@@ -1,4 +1,5 @@
-"""DL106 refuted: the module moves its plain attribute itself, in `_apply`."""
+"""DL106 refuted: the module moves its plain attribute itself, in `_apply`, through `setattr`
+(an `_apply` that assigns `self.mean = fn(self.mean)` is seen statically, and not reported)."""
 import os
 
 import torch
@@ -15,7 +16,7 @@ class Normalize(nn.Module):
 
     def _apply(self, fn, *args, **kwargs):
         super()._apply(fn, *args, **kwargs)
-        self.mean = fn(self.mean)
+        setattr(self, "mean", fn(self.mean))
         return self
 
     def forward(self, x):
