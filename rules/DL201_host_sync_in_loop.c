@@ -72,7 +72,8 @@ static const char doc[] =
     "- `if \"mask\" in batch:`, `if x is None:`, `if out == None:`, `if preds == []:`:\n"
     "  membership and identity tests, and comparisons with None, a string or an empty\n"
     "  display, give a Python bool without reading the device;\n"
-    "- code under `if False:` or `if 0:`, which never runs.\n\n"
+    "- code under `if False:` or `if 0:`, or after an unconditional `exit()` (`sys.exit()`,\n"
+    "  `quit()`), which never runs.\n\n"
     "`if torch.isnan(loss) or torch.isinf(loss):` is one finding, at the first operand.\n";
 
 /* "`site` waits for the device in every iteration of the loop at line N: `why`; ..." */

@@ -1193,6 +1193,18 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
         F->place.cuda_checked = true;
 }
 
+/* `exit()`, `quit()`, `sys.exit(1)`, `os._exit(0)`: nothing after it runs (resnet1d's test
+ * script exits right after building its model, before its loops). */
+static bool exits_the_program(Flow *F, const DlExpr *e) {
+    if (!e || e->kind != DL_EX_CALL || !e->object) return false;
+    const DlExpr *callee = e->object;
+    if (callee->kind == DL_EX_NAME)
+        return (flow_streq(callee->name, "exit") || flow_streq(callee->name, "quit")) &&
+               !flow_lookup(F, callee->name) && !flow_import(F, callee->name);
+    const char *q = callee->kind == DL_EX_ATTR ? flow_qualify(F, callee) : NULL;
+    return q && (flow_streq(q, "sys.exit") || flow_streq(q, "os._exit"));
+}
+
 void flow_exec_stmt(Flow *F, const DlStmt *s) {
     if (F->env->budget) { /* the work cap (DlFlowEnv.budget) */
         size_t n = F->st->count + (F->env->globals ? F->env->globals->count : 0);
@@ -1210,6 +1222,7 @@ void flow_exec_stmt(Flow *F, const DlStmt *s) {
     switch (s->kind) {
     case DL_ST_EXPR:
         flow_exec_expr_stmt(F, s);
+        if (exits_the_program(F, s->value)) F->st->dead = true;
         break;
     case DL_ST_ASSIGN:
         flow_exec_assign(F, s);
