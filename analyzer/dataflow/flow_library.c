@@ -335,8 +335,13 @@ static const DlValue *made_where_its_data_is(Flow *F, const DlExpr *call, const 
     const DlValue *from = NULL;
     bool unknown = false, written_out = true;
     OperandList ops = {0};
+    /* the data given by keyword too: `torch.sparse_coo_tensor(indices=i, values=v, ...)`
+     * (SGFormer), `torch.tensor(data=t)` */
+    static const char *const data_keywords[] = {"data", "indices", "values", "real", "imag",
+                                                "abs", "angle", NULL};
     for (uint32_t i = 0; i < call->arg_count && seen < wanted; i++) {
-        if (call->args[i].keyword) continue;
+        const char *kw = call->args[i].keyword;
+        if (kw && !dl_name_in_list(kw, data_keywords)) continue;
         seen++;
         DlExprKind k = call->args[i].value->kind;
         written_out &= k == DL_EX_LIST || k == DL_EX_TUPLE || k == DL_EX_NUMBER;
