@@ -87,7 +87,12 @@ void flow_bind(Flow *F, const DlExpr *target, const DlValue *v) {
                 }
             }
         }
-        if (key && flow_is_module_like(v) && strncmp(key, "self.", 5) == 0 && F->owner &&
+        /* a submodule, or a parameter (`self.w_embed = nn.Parameter(...)`), assigned to self
+         * is registered there: a list that names it again (SGFormer's `self.params =
+         * [self.w_embed, self.w_classify]`) holds nothing unregistered */
+        bool registers = flow_is_module_like(v) ||
+                         (flow_is_tensor(v) && (v->flags & DL_VF_REGISTERED));
+        if (key && registers && strncmp(key, "self.", 5) == 0 && F->owner &&
             (F->owner->is_module || F->owner->maybe_module) && !strchr(key + 5, '.')) {
             DlValue *held = dl_value_copy(F->arena, v); /* registered as a submodule */
             held->flags |= DL_VF_HELD_ELSEWHERE;
