@@ -50,6 +50,17 @@ bool flow_is_view_method(const char *m) {
     return m && dl_name_in_list(m, views);
 }
 
+/* `landmark_gt.reshape(n, -1, 2)`, `x.flatten(1)` of a tensor held in a name: it copies only
+ * what is not contiguous, and a tensor kept so is most often a fresh result or a batch moved
+ * up, contiguous (PFLD's validation); not one written right after a transpose or a permute. */
+static bool reshapes_a_named_tensor(const DlExpr *callee) {
+    if (!callee || callee->kind != DL_EX_ATTR || !callee->name ||
+        (!flow_streq(callee->name, "reshape") && !flow_streq(callee->name, "flatten")))
+        return false;
+    const DlExpr *recv = callee->object;
+    return recv && (recv->kind == DL_EX_NAME || recv->kind == DL_EX_ATTR);
+}
+
 /* The method the project defines for recv's class (or a project base) that `recv.name(...)`
  * calls, or NULL. */
 static const DlFunctionInfo *project_method_of(Flow *F, const DlValue *recv, const char *name) {
@@ -72,7 +83,8 @@ bool flow_touches_device(Flow *F, const DlExpr *call, const char *q, const DlVal
     if (recv && recv->kind == DL_KIND_STRING) return false; /* `"{:.1f}".format(t)`: a host read */
     const DlExpr *callee = call->object;
     if (result && result->kind == DL_KIND_TENSOR && dl_value_on_kernel_device(result))
-        return !(recv && flow_is_view_method(callee->name)); /* `Q.t()`: no kernel */
+        return !(recv && (flow_is_view_method(callee->name) ||
+                          reshapes_a_named_tensor(callee))); /* `Q.t()`: no kernel */
     if (recv) {
         if (flow_metadata_method(callee->name)) return false;
         /* `zero_grad()` sets the gradients to None (set_to_none=True is the default since
@@ -1037,7 +1049,9 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
          project_call_given_tensors(call, called, argv)) &&
         !work_unread(F) && !flow_is_synchronize(q, method) && !arranges_only(F, callee) &&
         !stores_a_reference(method, recv) &&
-        !(method && recv && (flow_metadata_method(method) || flow_is_view_method(method))))
+        !(method && recv &&
+          (flow_metadata_method(method) || flow_is_view_method(method) ||
+           reshapes_a_named_tensor(callee))))
         flow_state_set(F->st, "<unread-work>", &unread_work_marker);
 
     /* C++: `const float *p = t.data_ptr<float>();` p points into t, for the kernel launch that
