@@ -990,6 +990,12 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
      * `set_forward_loss` ending with `labels.cpu().numpy()`): nothing is pending after the
      * call, so a read right after it waits for nothing (few-shot-hypernets' BayesHMAML) */
     if (called && called->host_read.end && called->returns_waited) reads_back = true;
+    /* one that synchronizes before it returns, where there is a GPU (tutel's
+     * `system.record_time()`: `if is_cuda: torch.cuda.synchronize()`, then the clock): the
+     * host surely waited, and a read after it copies finished values */
+    static const char *const synchronizes[] = {"synchronize()", NULL};
+    if (called && called->returns_waited && dl_project_function_mentions(called, synchronizes))
+        reads_back = true;
     /* the same copy of a tensor whose device is not known (`batch.cuda()` of a list's item):
      * from the host it waits, on the device it is the tensor itself; it queues nothing */
     /* `.cuda(non_blocking=True)` of a tensor in pageable memory: the copy is synchronous
