@@ -55,7 +55,10 @@ static const char doc[] =
     "  `if __name__ == \"__main__\":` block calls `torch.cuda.set_device(i)` (or `.cuda()`; or\n"
     "  makes CUDA the default, `torch.set_default_device(\"cuda\")` or nerf-pytorch's\n"
     "  `torch.set_default_tensor_type('torch.cuda.FloatTensor')`; or a function of its own that\n"
-    "  does so before it returns, `device = gpu_setup()`) before anything that leads to it;\n"
+    "  does so before it returns, `device = gpu_setup()`) before anything that leads to it,\n"
+    "  or calls a function of its own (`main()`) that does so first; or in a function nested in\n"
+    "  one that did so before defining it (plug-and-play's `model = load_model_from_config(...)`,\n"
+    "  which ends with `model.cuda()`, then `def load_target_features():`);\n"
     "- the checkpoint was written by the same run: `torch.save(..., path)` (or a helper named\n"
     "  for saving, `utils.save_on_master(state, path)`, or a project function that saves to\n"
     "  the path it is handed, `train(model, loader, save_path=args.ckpt)`, or that writes the\n"
@@ -960,9 +963,28 @@ static bool needs_a_gpu(DlRuleContext *ctx, const DlExpr *e) {
     if (callee && makes_cuda_the_default(ctx, callee, e)) return true;
     if (e->object->kind != DL_EX_NAME) return false;
     const DlProject *p = dl_rule_project(ctx);
+    const DlFileFacts *file = dl_project_file(p, dl_rule_module(ctx));
+    /* the file's own function, or one it imports (`from run_features_extraction import
+     * load_model_from_config`) */
+    const char *imported = file ? dl_project_import(file, e->object->name) : NULL;
     const DlFunctionInfo *fi =
-        dl_project_find_function(p, dl_project_file(p, dl_rule_module(ctx)), e->object->name);
+        dl_project_find_function(p, file, imported ? imported : e->object->name);
     return fi && fi->requires_gpu;
+}
+
+/* A function nested in another (plug-and-play's `load_target_features()` inside `main()`) and
+ * defined after a statement of its parent that fails without a GPU (`model =
+ * load_model_from_config(...)`, which ends with `model.cuda()`): it runs only with one. */
+static bool defined_after_a_gpu_is_required(DlRuleContext *ctx, const DlFunction *fn) {
+    const DlFunction *parent = fn ? fn->parent : NULL;
+    if (!parent || fn->owner) return false;
+    for (uint32_t i = 0; i < parent->body.count; i++) {
+        const DlStmt *t = parent->body.items[i];
+        if (t->kind == DL_ST_DEF && t->parts && t->parts->func == fn) return false;
+        if ((t->kind == DL_ST_EXPR || t->kind == DL_ST_ASSIGN) && needs_a_gpu(ctx, t->value))
+            return true;
+    }
+    return false;
 }
 
 static bool block_reaches(const DlModuleIR *m, const DlBlock *b, const DlFunction *target,
@@ -1006,6 +1028,19 @@ static bool block_reaches(const DlModuleIR *m, const DlBlock *b, const DlFunctio
     return false;
 }
 
+/* The top-level function of the file that the call `e` (itself, not its arguments) makes and
+ * that is `target` or may call it; NULL otherwise. */
+static const DlFunction *function_called_towards(const DlModuleIR *m, const DlExpr *e,
+                                                 const DlFunction *target) {
+    if (!e || e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_NAME) return NULL;
+    for (uint32_t i = 0; i < m->function_count; i++) {
+        const DlFunction *g = m->functions[i];
+        if (g->owner || g->parent || strcmp(g->name, e->object->name) != 0) continue;
+        if (g == target || block_reaches(m, &g->body, target, 1)) return g;
+    }
+    return NULL;
+}
+
 /* Over the top-level statements of `b`, the first that calls something of the file that leads
  * to `target`: 1 when what fails without a GPU (`torch.cuda.set_device(GPU_iden)`,
  * `model.cuda()`) came before it (or `required` says it came before `b`), -1 when not, 0 when
@@ -1013,7 +1048,7 @@ static bool block_reaches(const DlModuleIR *m, const DlBlock *b, const DlFunctio
 static int gpu_required_before(DlRuleContext *ctx, const DlModuleIR *m, const DlBlock *b,
                                const DlFunction *target, bool required, int depth) {
     const DlSource *src = dl_rule_source(ctx);
-    for (uint32_t j = 0; depth < 2 && j < b->count; j++) {
+    for (uint32_t j = 0; depth < 4 && j < b->count; j++) {
         const DlStmt *t = b->items[j];
         if (t->kind == DL_ST_IF && t->value &&
             dl_ir_span_mentions(src, t->value->span, "__name__") &&
@@ -1023,12 +1058,22 @@ static int gpu_required_before(DlRuleContext *ctx, const DlModuleIR *m, const Dl
             if (inside) return inside;
             continue;
         }
-        if (!required && (t->kind == DL_ST_EXPR || t->kind == DL_ST_ASSIGN) &&
-            needs_a_gpu(ctx, t->value)) {
-            required = true;
+        if (!statement_reaches(m, t, target, 0)) {
+            if (!required && (t->kind == DL_ST_EXPR || t->kind == DL_ST_ASSIGN) &&
+                needs_a_gpu(ctx, t->value))
+                required = true;
             continue;
         }
-        if (statement_reaches(m, t, target, 0)) return required ? 1 : -1;
+        if (required) return 1;
+        /* `main()`, which itself calls what fails without a GPU before what leads to the
+         * load (plug-and-play's PCA scripts: `model = load_model_from_config(...)`, then the
+         * feature maps' loads) */
+        const DlFunction *g = t->kind == DL_ST_EXPR || t->kind == DL_ST_ASSIGN
+                                  ? function_called_towards(m, t->value, target)
+                                  : NULL;
+        if (g && g != target && gpu_required_before(ctx, m, &g->body, target, false, depth + 1) > 0)
+            return 1;
+        return -1;
     }
     return 0;
 }
@@ -1061,7 +1106,8 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
     if (!device_aware(ctx, fact->place) || reads_memory(ctx, fact) ||
         written_by_this_run(ctx, fact) ||
         written_from_the_cpu_here(ctx, fact) || holds_no_tensors(ctx, fact) ||
-        reads_its_own_cache(ctx, fact) || script_requires_a_gpu_first(ctx, fact))
+        reads_its_own_cache(ctx, fact) || script_requires_a_gpu_first(ctx, fact) ||
+        defined_after_a_gpu_is_required(ctx, fact->place->function))
         return;
     DlArena *arena = dl_rule_arena(ctx);
     const char *target = fact->device_in_scope ? fact->device_in_scope : "\"cpu\"";
