@@ -38,7 +38,8 @@ static const char doc[] =
     "  model.module`, or under the flag it was built under: `if is_parallel: net =\n"
     "  nn.DataParallel(net)`, then `if is_parallel: net = net.module`): built to load a\n"
     "  checkpoint whose keys start with `module.`, it never scatters a batch;\n"
-    "- one device given (`device_ids=[0]`): the wrapper then calls the module itself;\n"
+    "- one device given (`device_ids=[0]`, or a name bound to such a list, `gpus = [0]` and\n"
+    "  `device_ids=[i for i in range(len(gpus))]`): the wrapper then calls the module itself;\n"
     "- where there is no GPU (the else of `if torch.cuda.is_available():`, the body of `if not\n"
     "  torch.cuda.is_available():`): the wrapper has no devices and calls the module itself,\n"
     "  kept so that `.module` works on both paths;\n"
@@ -296,6 +297,39 @@ static bool rewraps_a_data_parallel(const DlBlock *b, DlSpan call, int depth) {
     return false;
 }
 
+/* Whether `ids` gives one device: `[0]`; a name bound to such a list in the function or at the
+ * top of the file (EEG-Conformer's `gpus = [0]`); `[i for i in range(len(gpus))]` of one;
+ * `range(1)`. */
+static bool lists_one_device(DlRuleContext *ctx, const DlFunction *fn, const DlExpr *ids,
+                             int depth) {
+    if (!ids || depth > 4) return false;
+    if (ids->kind == DL_EX_LIST || ids->kind == DL_EX_TUPLE) return ids->item_count == 1;
+    if (ids->kind == DL_EX_NAME) {
+        const DlExpr *bound = fn ? dl_ir_last_assignment(&fn->body, ids->name, ids->span.start)
+                                 : NULL;
+        const DlModuleIR *m = dl_rule_module(ctx);
+        if (!bound && m && !dl_rule_file_mentions(ctx, "global "))
+            bound = dl_ir_last_assignment(&m->body, ids->name, UINT32_MAX);
+        return lists_one_device(ctx, fn, bound, depth + 1);
+    }
+    if (ids->kind == DL_EX_COMP && ids->name && strcmp(ids->name, "list") == 0) {
+        const DlExprExtra *x = dl_expr_extra(ids);
+        return x && lists_one_device(ctx, fn, x->iter, depth + 1);
+    }
+    /* range(len(gpus)), range(1), list(range(n)) */
+    if (ids->kind == DL_EX_CALL && ids->object && ids->object->kind == DL_EX_NAME &&
+        ids->arg_count == 1 && !ids->args[0].keyword) {
+        const DlExpr *a = ids->args[0].value;
+        if (strcmp(ids->object->name, "list") == 0) return lists_one_device(ctx, fn, a, depth + 1);
+        if (strcmp(ids->object->name, "range") != 0) return false;
+        if (a->kind == DL_EX_NUMBER) return a->name && strcmp(a->name, "1") == 0;
+        return a->kind == DL_EX_CALL && a->object && a->object->kind == DL_EX_NAME &&
+               strcmp(a->object->name, "len") == 0 && a->arg_count == 1 &&
+               lists_one_device(ctx, fn, a->args[0].value, depth + 1);
+    }
+    return false;
+}
+
 static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
     extern const DlRule dl_rule_DL205;
     if (!dl_torch_is_single_process_data_parallel(fact->qualified) &&
@@ -307,7 +341,7 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
      * device it calls the module on its inputs, replicating and gathering nothing (Cream's
      * mmdet test script) */
     const DlArg *ids = dl_ir_keyword(fact->call, "device_ids");
-    if (ids && ids->value->kind == DL_EX_LIST && ids->value->item_count == 1) return;
+    if (ids && lists_one_device(ctx, fact->place->function, ids->value, 0)) return;
     /* in the else of `if torch.cuda.is_available():`: without a GPU, DataParallel has no
      * devices and calls the module as it is (kept so `.module` works on both paths:
      * pytorch-retinanet) */
