@@ -32,6 +32,29 @@ const DlValue *flow_element_of(Flow *F, const DlValue *v, DlSpan target_span) {
     return flow_unknown();
 }
 
+/* `self.device` where the class defines `@property def device(self): return "cpu"` (the
+ * CPU variants of fast-transformers' tests): that string, not a device chosen elsewhere. */
+static const DlValue *constant_property(Flow *F, const DlExpr *e) {
+    if (!F->owner || !dl_ir_is_self(e->object) || !e->name) return NULL;
+    const DlClass *cls = F->owner->cls;
+    for (uint32_t k = 0; k < cls->method_count; k++) {
+        const DlFunction *m = cls->methods[k];
+        if (strcmp(m->name, e->name) != 0 || m->decorator_count != 1 || m->body.count != 1)
+            continue;
+        const DlExpr *d = m->decorators[0];
+        const DlStmt *ret = m->body.items[0];
+        if (d->kind != DL_EX_NAME || !flow_streq(d->name, "property") ||
+            ret->kind != DL_ST_RETURN || !ret->value || ret->value->kind != DL_EX_STRING ||
+            ret->value->item_count)
+            return NULL;
+        DlValue *s = flow_mk(F, DL_KIND_STRING);
+        s->literal = ret->value->name;
+        s->dev_span = ret->value->span;
+        return s;
+    }
+    return NULL;
+}
+
 const DlValue *flow_eval_attr(Flow *F, const DlExpr *e) {
     const char *key = flow_key_of(F, e);
     if (key) {
@@ -118,6 +141,8 @@ const DlValue *flow_eval_attr(Flow *F, const DlExpr *e) {
             return init ? flow_bind_parameter_device(F, v, init->fn, NULL, NULL, true) : v;
         }
     }
+    const DlValue *constant = constant_property(F, e);
+    if (constant) return constant;
     if (flow_name_says_device(F, e->name))
         return flow_named_device(F, key ? key : flow_short_text(F, e->span), e->span);
     return flow_unknown();
