@@ -36,7 +36,8 @@ static const char doc[] =
     "  batches are there too;\n"
     "- the model's forward moves or converts that input itself (`labels.to(x.device)`,\n"
     "  `torch.from_numpy(waves[i])`), or reads it only on the host (lengths for\n"
-    "  `pack_padded_sequence`, `labels.squeeze().tolist()`).\n";
+    "  `pack_padded_sequence`, `labels.squeeze().tolist()`), or only indexes with it\n"
+    "  (`x[~masking_pos]`: a CUDA tensor takes CPU indices).\n";
 
 /* `x = x.to(device)` as the first statement of the loop that binds `x`. */
 static DlFix *move_fix(DlRuleContext *ctx, const DlMeetFact *fact, const DlOperand *cpu,

@@ -128,6 +128,9 @@ static void walk(HostUse *u, const DlExpr *e, bool host, int depth) {
         walk(u, e->object, host || flow_names_text_field(e), depth + 1);
         for (uint32_t i = 0; i < e->item_count; i++) walk(u, e->items[i], true, depth + 1);
         return;
+    case DL_EX_UNARY: /* `x[~masking_pos]`: the complement of an index is an index */
+        walk(u, e->object, host, depth + 1);
+        return;
     case DL_EX_ATTR: /* `cap_lens.data.tolist()`: `.data` is the tensor's storage, read as it */
         walk(u, e->object, host && e->name && strcmp(e->name, "data") == 0, depth + 1);
         return;
