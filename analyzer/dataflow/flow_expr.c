@@ -77,6 +77,7 @@ const DlValue *flow_eval_attr(Flow *F, const DlExpr *e) {
     if (flow_streq(e->name, "dtype") && obj->kind != DL_KIND_SEQ) return flow_mk(F, DL_KIND_DTYPE);
     if (flow_is_tensor(obj)) {
         if (flow_streq(e->name, "device")) {
+            if (!obj->dev && (obj->flags & DL_VF_MAYBE_CPU)) return flow_mk(F, DL_KIND_DEVICE);
             if (!obj->dev)
                 return flow_named_device(F, key ? key : flow_short_text(F, e->span), e->span);
             DlValue *d = dl_value_copy(F->arena, obj);

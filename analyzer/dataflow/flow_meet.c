@@ -65,10 +65,12 @@ DlValue *flow_combine(Flow *F, const DlExpr *site, const DlOperand *ops, uint32_
     const DlValue *dev = NULL;
     bool all_zero = true, conflict = false;
     uint32_t rank_not_known = 0, tensors = 0;
+    bool any_maybe_cpu = false;
     for (uint32_t i = 0; i < n; i++) {
         const DlValue *v = ops[i].value;
         if (!flow_is_tensor(v)) continue;
         tensors++;
+        if (v->flags & DL_VF_MAYBE_CPU) any_maybe_cpu = true;
         if (!(v->flags & DL_VF_ZERO_DIM)) all_zero = false;
         rank_not_known |= v->flags & DL_VF_DATA_RANK;
     }
@@ -95,8 +97,12 @@ DlValue *flow_combine(Flow *F, const DlExpr *site, const DlOperand *ops, uint32_
                       v->dev_name && strcmp(dev->dev_name, v->dev_name) != 0))
                 conflict = true;
         }
-    if (saw_unknown && dev && dev->dev == DL_DEV_CPU) conflict = true;
+    /* what a CPU tensor made with one of unknown device, or what such a tensor makes with
+     * others of unknown device, may be on the CPU */
+    bool maybe_cpu = (saw_unknown && dev && dev->dev == DL_DEV_CPU) || (!dev && any_maybe_cpu);
+    if (maybe_cpu) conflict = true;
     DlValue *r = flow_mk(F, DL_KIND_TENSOR);
+    if (maybe_cpu) r->flags |= DL_VF_MAYBE_CPU;
     if (dev && !conflict) {
         flow_take_place(r, dev);
         r->origin = dev->origin == DL_ORIGIN_FACTORY || dev->origin == DL_ORIGIN_BATCH ||

@@ -70,6 +70,11 @@ const DlValue *dl_value_join(DlArena *arena, const DlValue *a, const DlValue *b)
     if (a->kind != b->kind) return &dl_value_unknown;
     DlValue *j = dl_value_copy(arena, a);
     j->flags = a->flags & b->flags;
+    /* a CPU tensor on one path, one that may be on the CPU on the other */
+    if (a->kind == DL_KIND_TENSOR && ((a->flags | b->flags) & DL_VF_MAYBE_CPU) &&
+        (a->dev == DL_DEV_CPU || (a->flags & DL_VF_MAYBE_CPU)) &&
+        (b->dev == DL_DEV_CPU || (b->flags & DL_VF_MAYBE_CPU)))
+        j->flags |= DL_VF_MAYBE_CPU;
     if ((a->flags ^ b->flags) & DL_VF_PINNED) j->flags &= (uint32_t)~DL_VF_PIN_KNOWN; /* unknown */
     if (a->kind == DL_KIND_SEQ) j->flags |= (a->flags | b->flags) & DL_VF_HAS_MODULES;
     /* a parameter on one path, a placeholder on the other (`self.cls_token = nn.Parameter(...)`

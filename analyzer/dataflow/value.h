@@ -85,6 +85,10 @@ enum {
                                        not known, so an element picked by a number may be 0-dim */
     DL_VF_QUEUED_BEFORE_LOOP = 1 << 17, /* pending device work (DL203): queued before the loop
                                            being walked and not waited for in its body since */
+    DL_VF_MAYBE_CPU = 1 << 18, /* tensor of unknown device: a CPU tensor met one of unknown
+                                  device to make it (DCVC's `torch.where(cdf(x) > p, ..., t)` of
+                                  CPU tensors), so it may well be on the CPU; its `.device` is no
+                                  device chosen elsewhere */
 };
 
 typedef struct DlValue DlValue;
