@@ -364,34 +364,25 @@ static bool is_next_call(const DlExpr *e) {
            flow_streq(e->object->name, "next");
 }
 
-/* Whether a statement of the block, or of the blocks nested in it, holds an expression
- * `match` finds, leaving out inner loops (their steps are theirs). */
-static bool block_any_outside_loops(const DlBlock *b, bool (*match)(const DlExpr *), int depth) {
+/* Whether a statement of the block, or of the blocks nested in it (not a nested def's or
+ * class's body), holds an expression `match` finds; inner loops only `into_loops` (an inner
+ * loop's training steps are its own; an episode's environment steps are the iteration's). */
+static bool block_has(const DlBlock *b, bool (*match)(const DlExpr *), bool into_loops,
+                      int depth) {
     if (depth > 16) return false;
     for (uint32_t i = 0; i < b->count; i++) {
         const DlStmt *s = b->items[i];
-        if (s->kind == DL_ST_FOR || s->kind == DL_ST_WHILE) continue;
+        if (!into_loops && (s->kind == DL_ST_FOR || s->kind == DL_ST_WHILE)) continue;
         if (dl_ir_expr_any(s->value, match)) return true;
         const DlBlock *inner;
         for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            if (block_any_outside_loops(inner, match, depth + 1)) return true;
+            if (block_has(inner, match, into_loops, depth + 1)) return true;
     }
     return false;
 }
 
-/* Whether a statement of `b`, or of a block in it (inner loops too; not nested defs or
- * classes), has an expression that `match` accepts. */
-static bool block_any(const DlBlock *b, bool (*match)(const DlExpr *), int depth) {
-    if (depth > 16) return false;
-    for (uint32_t i = 0; i < b->count; i++) {
-        const DlStmt *s = b->items[i];
-        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
-        if (dl_ir_expr_any(s->value, match)) return true;
-        const DlBlock *inner;
-        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            if (block_any(inner, match, depth + 1)) return true;
-    }
-    return false;
+static bool block_any_outside_loops(const DlBlock *b, bool (*match)(const DlExpr *), int depth) {
+    return block_has(b, match, false, depth);
 }
 
 /* `env.step(action)`, `self.train_env.step(actions)`: a simulator stepped with what the policy
@@ -583,7 +574,7 @@ void flow_exec_loop(Flow *F, const DlStmt *s) {
         F->place.every_iteration = true;
         /* an episode rolled out in the iteration (`while not done: ... env.step(a.item())`)
          * waits at every step of it: a read per episode adds no wait worth one */
-        F->place.steps_environment = block_any(&s->parts->body, is_environment_step, 0);
+        F->place.steps_environment = block_has(&s->parts->body, is_environment_step, true, 0);
         F->place.trains_itself = block_any_outside_loops(&s->parts->body, is_training_step, 0);
     }
     F->loop_depth++;
