@@ -990,17 +990,25 @@ static bool defined_after_a_gpu_is_required(DlRuleContext *ctx, const DlFunction
 static bool block_reaches(const DlModuleIR *m, const DlBlock *b, const DlFunction *target,
                           int depth);
 
+/* The top-level function of the file that the call `e` (itself, not its arguments) makes and
+ * that is `target` or may call it; NULL otherwise. */
+static const DlFunction *function_called_towards(const DlModuleIR *m, const DlExpr *e,
+                                                 const DlFunction *target, int depth) {
+    if (!e || e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_NAME) return NULL;
+    for (uint32_t i = 0; i < m->function_count; i++) {
+        const DlFunction *g = m->functions[i];
+        if (g->owner || g->parent || strcmp(g->name, e->object->name) != 0) continue;
+        if (g == target || block_reaches(m, &g->body, target, depth)) return g;
+    }
+    return NULL;
+}
+
 /* Does `e` call a function of the module (a top-level def, `main()`, `setup(path)`) that is
  * `target` or may call it, directly or through others of the file? */
 static bool calls_towards(const DlModuleIR *m, const DlExpr *e, const DlFunction *target,
                           int depth) {
     if (!e || depth > 16) return false;
-    if (e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_NAME)
-        for (uint32_t i = 0; i < m->function_count; i++) {
-            const DlFunction *g = m->functions[i];
-            if (g->owner || g->parent || strcmp(g->name, e->object->name) != 0) continue;
-            if (g == target || block_reaches(m, &g->body, target, depth + 1)) return true;
-        }
+    if (function_called_towards(m, e, target, depth + 1)) return true;
     if (calls_towards(m, e->object, target, depth + 1)) return true;
     for (uint32_t i = 0; i < e->item_count; i++)
         if (calls_towards(m, e->items[i], target, depth + 1)) return true;
@@ -1026,19 +1034,6 @@ static bool block_reaches(const DlModuleIR *m, const DlBlock *b, const DlFunctio
     for (uint32_t n = 0; depth <= 16 && n < b->count; n++)
         if (statement_reaches(m, b->items[n], target, depth)) return true;
     return false;
-}
-
-/* The top-level function of the file that the call `e` (itself, not its arguments) makes and
- * that is `target` or may call it; NULL otherwise. */
-static const DlFunction *function_called_towards(const DlModuleIR *m, const DlExpr *e,
-                                                 const DlFunction *target) {
-    if (!e || e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_NAME) return NULL;
-    for (uint32_t i = 0; i < m->function_count; i++) {
-        const DlFunction *g = m->functions[i];
-        if (g->owner || g->parent || strcmp(g->name, e->object->name) != 0) continue;
-        if (g == target || block_reaches(m, &g->body, target, 1)) return g;
-    }
-    return NULL;
 }
 
 /* Over the top-level statements of `b`, the first that calls something of the file that leads
@@ -1069,7 +1064,7 @@ static int gpu_required_before(DlRuleContext *ctx, const DlModuleIR *m, const Dl
          * load (plug-and-play's PCA scripts: `model = load_model_from_config(...)`, then the
          * feature maps' loads) */
         const DlFunction *g = t->kind == DL_ST_EXPR || t->kind == DL_ST_ASSIGN
-                                  ? function_called_towards(m, t->value, target)
+                                  ? function_called_towards(m, t->value, target, 1)
                                   : NULL;
         if (g && g != target && gpu_required_before(ctx, m, &g->body, target, false, depth + 1) > 0)
             return 1;

@@ -34,10 +34,7 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
     if (!fact->method || (strcmp(fact->method, "to") != 0 && strcmp(fact->method, "cuda") != 0))
         return;
     const DlValue *v = fact->receiver_value;
-    if (!v || v->kind != DL_KIND_TENSOR || v->dev != DL_DEV_CPU ||
-        dl_ir_non_blocking(fact->call) != 1)
-        return;
-    if (!(v->flags & DL_VF_PIN_KNOWN) || (v->flags & DL_VF_PINNED)) return;
+    if (!dl_value_in_pageable_memory(v) || dl_ir_non_blocking(fact->call) != 1) return;
     const char *recv = dl_rule_snippet(ctx, fact->receiver->span);
     const char *source = v->origin == DL_ORIGIN_BATCH
                              ? "a batch from a DataLoader built without `pin_memory=True`"

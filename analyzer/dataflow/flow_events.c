@@ -1000,9 +1000,7 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
      * from the host it waits, on the device it is the tensor itself; it queues nothing */
     /* `.cuda(non_blocking=True)` of a tensor in pageable memory: the copy is synchronous
      * (DL202 says so), a blocking copy as any other */
-    bool pageable = recv && flow_is_tensor(recv) && recv->dev == DL_DEV_CPU &&
-                    (recv->flags & DL_VF_PIN_KNOWN) && !(recv->flags & DL_VF_PINNED) &&
-                    dl_ir_non_blocking(call) == 1 && method &&
+    bool pageable = dl_value_in_pageable_memory(recv) && dl_ir_non_blocking(call) == 1 && method &&
                     (flow_streq(method, "cuda") || flow_streq(method, "to"));
     if (!waits_for_the_device && !blocking_copy_from_unknown && recv &&
         (flow_blocking_upload(call) || pageable)) {

@@ -122,6 +122,11 @@ bool dl_value_is_cpu_tensor(const DlValue *v) {
     return v && v->kind == DL_KIND_TENSOR && v->dev == DL_DEV_CPU && !(v->flags & DL_VF_ZERO_DIM);
 }
 
+bool dl_value_in_pageable_memory(const DlValue *v) {
+    return v && v->kind == DL_KIND_TENSOR && v->dev == DL_DEV_CPU &&
+           (v->flags & DL_VF_PIN_KNOWN) && !(v->flags & DL_VF_PINNED);
+}
+
 static bool any_part(const DlValue *v, bool (*match)(const DlValue *), int depth) {
     if (!v || depth > 4) return false;
     if (match(v)) return true;

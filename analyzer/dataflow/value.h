@@ -129,6 +129,9 @@ bool dl_value_equal(const DlValue *a, const DlValue *b);
 /* A tensor whose device is known to be the CPU and that cannot mix with a device tensor
  * (i.e. not 0-dim). */
 bool dl_value_is_cpu_tensor(const DlValue *v);
+/* A CPU tensor known to be in pageable (not pinned) memory: a copy of it to the device is
+ * synchronous, `non_blocking=True` or not (DL202; a blocking copy for DL203). */
+bool dl_value_in_pageable_memory(const DlValue *v);
 /* Known to be on an accelerator or on a device held in a variable (not the CPU). */
 bool dl_value_on_device(const DlValue *v);
 /* On a device whose work runs as queued kernels: not the meta device, whose tensors have no
