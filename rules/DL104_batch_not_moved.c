@@ -1,4 +1,6 @@
 /* DL104 batch-not-moved: a batch from a DataLoader reaches a device model/op unmoved. */
+#include <string.h>
+
 #include "rules/fixes.h"
 #include "rules/mismatch.h"
 
@@ -40,6 +42,16 @@ static const char doc[] =
     "  (`x[~masking_pos]`: a CUDA tensor takes CPU indices).\n";
 
 /* `x = x.to(device)` as the first statement of the loop that binds `x`. */
+/* Whether the loop target `t` (`x`, `(x, y)`, `i, (x, y)`) binds `name`. */
+static bool loop_binds_name(const DlExpr *t, const char *name) {
+    if (!t) return false;
+    if (t->kind == DL_EX_NAME) return t->name && strcmp(t->name, name) == 0;
+    if (t->kind != DL_EX_TUPLE && t->kind != DL_EX_LIST) return false;
+    for (uint32_t i = 0; i < t->item_count; i++)
+        if (loop_binds_name(t->items[i], name)) return true;
+    return false;
+}
+
 static DlFix *move_fix(DlRuleContext *ctx, const DlMeetFact *fact, const DlOperand *cpu,
                        const DlOperand *dev) {
     const DlStmt *loop = fact->place ? fact->place->batch_loop : NULL;
@@ -48,6 +60,9 @@ static DlFix *move_fix(DlRuleContext *ctx, const DlMeetFact *fact, const DlOpera
         return NULL;
     DlSpan target = loop->targets[0]->span, bound = cpu->value->dev_span;
     if (bound.start < target.start || bound.end > target.end) return NULL; /* not this loop's */
+    /* the name must be one the loop binds: `rgb = batch["rgb"]` in the body binds it after
+     * the body's first statement, where `rgb = rgb.to(device)` would read it unbound */
+    if (!loop_binds_name(loop->targets[0], cpu->expr->name)) return NULL;
     const char *where = dl_device_expression(ctx, dev);
     if (!where || cpu->value->home) return NULL;
     if (!dl_fix_can_name_at(ctx, where, loop->parts->body.items[0]->span,
