@@ -47,6 +47,8 @@ typedef struct DlWalk {
     DlDirSet visited;
     DL_VEC(DlWalkedFile) paths;
     DL_VEC(DlFilesError) errors;
+    /* directories reached through a symlink, walked after the rest (dl_walk_dir) */
+    DL_VEC(DlWalkedFile) linked_dirs;
 } DlWalk;
 
 static void *dl_files_xmalloc(size_t n) {
@@ -307,13 +309,18 @@ static int dl_strcmp_ptr(const void *a, const void *b) {
 
 static void dl_walk_dir(DlWalk *w, const char *dir, const struct stat *st);
 
-static void dl_walk_entry(DlWalk *w, const char *dir, const char *name) {
+static void dl_walk_entry(DlWalk *w, const char *dir, const char *name, bool is_link) {
     if (name[0] == '.') return; /* hidden: .git, .tox, .mypy_cache, editor files */
     char *path = dl_path_join(dir, name);
     struct stat st;
     /* stat, not lstat: a symlink counts as what it points to; dangling ones are skipped. */
     if (dl_walk_skips(w, path) || stat(path, &st) != 0) {
         free(path);
+        return;
+    }
+    if (S_ISDIR(st.st_mode) && is_link) {
+        DlWalkedFile later = {path, {st.st_size, st.st_dev, st.st_ino}};
+        dl_vec_push(&w->linked_dirs, later);
         return;
     }
     if (S_ISDIR(st.st_mode)) {
@@ -327,7 +334,11 @@ static void dl_walk_entry(DlWalk *w, const char *dir, const char *name) {
 }
 
 /* Names are read and the directory closed before recursing, so depth costs no descriptors;
- * they are sorted so the walk (and which alias of a linked directory wins) is reproducible. */
+ * they are sorted so the walk (and which alias of a linked directory wins) is reproducible.
+ * A directory reached through a symlink is walked after everything else (dl_walk_linked), so
+ * a folder linked into the tree (wekws' `examples/hey_snips/s0/wekws -> ../../../wekws`) is
+ * reported under its own path, not under the link's. Whether an entry is a link (readdir's
+ * d_type, lstat where that is unknown) is kept in the byte after its name's terminator. */
 static void dl_walk_dir(DlWalk *w, const char *dir, const struct stat *st) {
     if (!dl_walk_visit(w, st)) return;
     DIR *d = opendir(dir);
@@ -338,15 +349,41 @@ static void dl_walk_dir(DlWalk *w, const char *dir, const struct stat *st) {
     DL_VEC(char *) names = {0};
     for (struct dirent *e; (e = readdir(d));) {
         if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
-        dl_vec_push(&names, dl_files_strdup(e->d_name));
+        bool link = e->d_type == DT_LNK;
+        if (e->d_type == DT_UNKNOWN) {
+            char *path = dl_path_join(dir, e->d_name);
+            struct stat lst;
+            link = lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode);
+            free(path);
+        }
+        size_t n = strlen(e->d_name);
+        char *name = dl_files_xmalloc(n + 2);
+        memcpy(name, e->d_name, n + 1);
+        name[n + 1] = link; /* after the terminator: sorting sees the name alone */
+        dl_vec_push(&names, name);
     }
     closedir(d);
     if (names.len) qsort(names.items, names.len, sizeof *names.items, dl_strcmp_ptr);
     for (size_t i = 0; i < names.len; i++) {
-        dl_walk_entry(w, dir, names.items[i]);
+        const char *name = names.items[i];
+        dl_walk_entry(w, dir, name, name[strlen(name) + 1]);
         free(names.items[i]);
     }
     dl_vec_free(&names);
+}
+
+/* The directories reached through symlinks, once the rest is walked; walking one may find
+ * more. A directory walked already (the link's target inside the tree) is skipped. */
+static void dl_walk_linked(DlWalk *w) {
+    for (size_t i = 0; i < w->linked_dirs.len; i++) {
+        DlWalkedFile d = w->linked_dirs.items[i];
+        struct stat st = {0};
+        st.st_dev = d.stat.dev;
+        st.st_ino = d.stat.ino;
+        dl_walk_dir(w, d.path, &st);
+        free(d.path);
+    }
+    dl_vec_free(&w->linked_dirs);
 }
 
 static void dl_walk_named(DlWalk *w, const char *arg) {
@@ -435,6 +472,7 @@ void dl_files_collect(const char *const *paths, size_t path_count, const DlWalkO
     dl_walk_init(&w, opts);
     for (size_t i = 0; i < path_count; i++)
         dl_walk_named(&w, paths[i]);
+    dl_walk_linked(&w);
     dl_walk_finish_paths(&w, out);
     dl_walk_finish_errors(&w, out);
     dl_vec_free(&w.errors);

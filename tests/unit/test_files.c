@@ -222,6 +222,19 @@ Test(files, symlinked_directory_is_followed_once, .timeout = 10) {
     dl_files_free(&list);
 }
 
+/* A folder of the tree linked from one that sorts before it (wekws' `examples/s0/wekws ->
+ * ../../wekws`): its files are reported under their own path, not the link's. */
+Test(files, linked_directory_inside_the_tree_keeps_its_own_path, .timeout = 10) {
+    enter_tree();
+    make_dir("examples");
+    cr_assert_eq(symlink("../pkg", "examples/pkg"), 0);
+    const char *const roots[] = {"."};
+    DlFileList list = collect(roots, 1, NULL);
+    ASSERT_PATHS(&list, "a.py", "b.pyi", "pkg/__init__.py", "pkg/mod.py", "proj/tests/t.py",
+                 "tests/fixtures/f.py", "tests/test_a.py");
+    dl_files_free(&list);
+}
+
 Test(files, file_kind) {
     cr_assert_eq(dl_file_kind("a.py"), DL_FILE_PYTHON);
     cr_assert_eq(dl_file_kind("dir/stubs.pyi"), DL_FILE_PYTHON);
