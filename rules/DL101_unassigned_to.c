@@ -1,5 +1,6 @@
 /* DL101 unassigned-to: a tensor's .to()/.cuda()/.cpu() used as a statement. Tensors do not
  * move in place; the moved copy is thrown away. */
+#define _GNU_SOURCE /* memmem */
 #include <string.h>
 
 #include "dataflow/torch_api.h"
@@ -34,7 +35,11 @@ static const char doc[] =
     "The fix assigns the result back to the same name (`x = x.to(device)`). It is safe: the\n"
     "statement had no effect before. For a loop over a list or a dict of tensors the fix\n"
     "rebuilds the container (`tensors = [t.to(device) for t in tensors]`); that one is unsafe\n"
-    "(applied with `--unsafe-fixes`): other names bound to the old list keep the old tensors.\n\n"
+    "(applied with `--unsafe-fixes`): other names bound to the old list keep the old tensors.\n"
+    "No fix is offered for a registered parameter (`self.w.to(device)` where the class sets\n"
+    "`self.w = nn.Parameter(...)`): `Parameter.to()` gives back a plain tensor, which\n"
+    "`nn.Module` refuses to store under a parameter's name (TypeError); the parameter moves\n"
+    "with its module, so the message says to move the module instead.\n\n"
     "## When it does not fire\n"
     "- the receiver is a module (`model.to(device)`, a loss module, a `nn.Sequential`);\n"
     "- the receiver is an instance of a project class that defines its own `to()`;\n"
@@ -93,6 +98,37 @@ static DlFix *rebuild_fix(DlRuleContext *ctx, const DlDiscardFact *fact) {
     return fix;
 }
 
+/* Whether `self.NAME = ...Parameter(...)` is written in the class whose code holds `at` (the
+ * assignment on one line: SurvPath's `self.fc_1_bias = nn.Parameter(torch.rand(n))`). */
+static bool class_sets_a_parameter(DlRuleContext *ctx, uint32_t at, const char *name) {
+    const DlModuleIR *m = dl_rule_module(ctx);
+    const DlSource *src = dl_rule_source(ctx);
+    size_t name_len = strlen(name);
+    for (uint32_t i = 0; i < m->class_count; i++) {
+        const DlClass *c = m->classes[i];
+        if (at < c->span.start || at >= c->span.end) continue;
+        const char *p = src->text + c->span.start, *end = src->text + c->span.end;
+        while ((p = memmem(p, (size_t)(end - p), "self.", 5)) != NULL) {
+            const char *q = p + 5;
+            p = q;
+            if ((size_t)(end - q) <= name_len || memcmp(q, name, name_len) != 0) continue;
+            q += name_len;
+            while (q < end && (*q == ' ' || *q == '\t')) q++;
+            if (q + 1 >= end || q[0] != '=' || q[1] == '=') continue;
+            const char *eol = memchr(q, '\n', (size_t)(end - q));
+            if (!eol) eol = end;
+            if (memmem(q, (size_t)(eol - q), "Parameter(", 10)) return true;
+        }
+    }
+    return false;
+}
+
+/* `self.w.to(device)` of a parameter its class registers (see class_sets_a_parameter). */
+static bool moves_a_registered_parameter(DlRuleContext *ctx, const DlExpr *receiver) {
+    return receiver->kind == DL_EX_ATTR && dl_ir_is_self(receiver->object) && receiver->name &&
+           class_sets_a_parameter(ctx, receiver->span.start, receiver->name);
+}
+
 /* `x.to(q.dtype)`, `x.to(torch.float16)`, `x.to(dtype=...)`: a cast alone, no device named. */
 static bool casts_only(DlRuleContext *ctx, const DlExpr *call) {
     if (!call->object || call->object->kind != DL_EX_ATTR || strcmp(call->object->name, "to") != 0 ||
@@ -135,8 +171,16 @@ static void on_discard(DlRuleContext *ctx, const DlDiscardFact *fact) {
                                                 "dtype",
                                                 recv_q)
                               : dl_arena_printf(arena, "tensors do not move in place, so %s", where);
+        bool parameter = moves_a_registered_parameter(ctx, fact->receiver);
         /* `(x % 2).to(d)` has no name to assign back to: only the advice to use the result */
-        message = plain_target(fact->receiver)
+        message = parameter
+                      ? dl_arena_printf(arena,
+                                        "the result of `%s` is thrown away: %s; it is a "
+                                        "registered parameter, which moves with its module: "
+                                        "move the module (`model.to(device)`) and delete this "
+                                        "line",
+                                        call_q, why)
+                  : plain_target(fact->receiver)
                       ? dl_arena_printf(arena,
                                         "the result of `%s` is thrown away: %s; assign it: "
                                         "`%s = %s`",
@@ -149,7 +193,8 @@ static void on_discard(DlRuleContext *ctx, const DlDiscardFact *fact) {
         const char *ctype = dl_expr_ctype(fact->receiver);
         bool cpp_blocked = ctype && (strncmp(ctype, "const ", 6) == 0 ||
                                      fact->stmt->span.start != fact->call->span.start);
-        if (plain_target(fact->receiver) && fact->stmt->value == fact->call && !cpp_blocked) {
+        if (plain_target(fact->receiver) && fact->stmt->value == fact->call && !cpp_blocked &&
+            !parameter) {
             const char *text = dl_arena_printf(arena, "%s = %s", recv, call);
             const char *title =
                 dl_arena_printf(arena, "Assign the result: `%s = %s`", recv_q, call_q);
