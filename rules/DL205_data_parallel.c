@@ -36,10 +36,12 @@ static const char doc[] =
     "  test(args, model)`, which evaluates with the wrapper, is no test;\n"
     "- a wrapper that nothing runs or hands on, only unwraps (`model.module`, `model =\n"
     "  model.module`, or under the flag it was built under: `if is_parallel: net =\n"
-    "  nn.DataParallel(net)`, then `if is_parallel: net = net.module`): built to load a\n"
+    "  nn.DataParallel(net)`, then `if is_parallel: net = net.module`; or in a `try` whose\n"
+    "  handlers raise again; or an attribute, `self.model = self.model.module`): built to load a\n"
     "  checkpoint whose keys start with `module.`, it never scatters a batch;\n"
     "- one device given (`device_ids=[0]`, or a name bound to such a list, `gpus = [0]` and\n"
-    "  `device_ids=[i for i in range(len(gpus))]`): the wrapper then calls the module itself;\n"
+    "  `device_ids=[i for i in range(len(gpus))]`, or a parameter whose default is one,\n"
+    "  `def main(device_ids=[0])`): the wrapper then calls the module itself;\n"
     "- where there is no GPU (the else of `if torch.cuda.is_available():`, the body of `if not\n"
     "  torch.cuda.is_available():`): the wrapper has no devices and calls the module itself,\n"
     "  kept so that `.module` works on both paths;\n"
@@ -59,12 +61,27 @@ static bool leaves_the_wrapper(const char *attr) {
     return dl_name_in_list(attr, names);
 }
 
+/* Whether `e` is what holds the wrapper: `name` is a name (`model`) or a dotted attribute
+ * (`self.model`, torchxrayvision's emory_hiti baseline). */
+static bool holds_it(const DlExpr *e, const char *name, size_t len) {
+    if (!e || !e->name) return false;
+    size_t n = strlen(e->name);
+    if (e->kind == DL_EX_NAME) return n == len && strncmp(e->name, name, len) == 0;
+    return e->kind == DL_EX_ATTR && len > n + 1 && name[len - n - 1] == '.' &&
+           strncmp(name + len - n, e->name, n) == 0 && holds_it(e->object, name, len - n - 1);
+}
+
+static bool is_holder(const DlExpr *e, const char *name) {
+    return holds_it(e, name, strlen(name));
+}
+
 /* Does `e` run the wrapper held in `name`, or hand it on (where it may run)? Every use but
  * `model.module` and the like (leaves_the_wrapper) counts: `model(x)`, `f(model)`,
  * `model.forward(x)`, `return model.eval()`. */
 static bool runs_or_escapes(const DlExpr *e, const char *name, bool as_object, int depth) {
     if (!e || depth > 48) return false;
-    if (e->kind == DL_EX_NAME) return !as_object && strcmp(e->name, name) == 0;
+    if (is_holder(e, name)) return !as_object;
+    if (e->kind == DL_EX_NAME) return false;
     if (e->kind == DL_EX_ATTR)
         return runs_or_escapes(e->object, name, e->name && leaves_the_wrapper(e->name), depth + 1);
     if (runs_or_escapes(e->object, name, false, depth + 1)) return true;
@@ -85,8 +102,7 @@ static bool discarded_method_call(const DlStmt *s, const char *name) {
     if (s->kind != DL_ST_EXPR || !v || v->kind != DL_EX_CALL || !v->object) return false;
     const DlExpr *m = v->object;
     if (m->kind != DL_EX_ATTR || !m->name || strcmp(m->name, "forward") == 0 ||
-        strcmp(m->name, "__call__") == 0 || !m->object || m->object->kind != DL_EX_NAME ||
-        strcmp(m->object->name, name) != 0)
+        strcmp(m->name, "__call__") == 0 || !is_holder(m->object, name))
         return false;
     for (uint32_t i = 0; i < v->arg_count; i++)
         if (runs_or_escapes(v->args[i].value, name, false, 0)) return false;
@@ -127,7 +143,7 @@ static bool rebinds(const DlStmt *s, const char *name) {
     if (s->kind != DL_ST_ASSIGN) return false;
     for (uint32_t t = 0; t < s->target_count; t++) {
         const DlExpr *e = s->targets[t];
-        if (e->kind == DL_EX_NAME && strcmp(e->name, name) == 0) return true;
+        if (is_holder(e, name)) return true;
         for (uint32_t i = 0; (e->kind == DL_EX_TUPLE || e->kind == DL_EX_LIST) && i < e->item_count; i++)
             if (e->items[i]->kind == DL_EX_NAME && strcmp(e->items[i]->name, name) == 0) return true;
     }
@@ -140,6 +156,15 @@ static bool same_reference(const DlExpr *a, const DlExpr *b, int depth) {
     if (a->kind == DL_EX_NAME) return strcmp(a->name, b->name) == 0;
     return a->kind == DL_EX_ATTR && a->name && b->name && strcmp(a->name, b->name) == 0 &&
            same_reference(a->object, b->object, depth + 1);
+}
+
+/* Every `except` of the try statement `t` ends by raising. */
+static bool every_handler_raises(const DlStmt *t) {
+    for (uint32_t h = 0; h < t->parts->handler_count; h++) {
+        const DlBlock *b = &t->parts->handlers[h];
+        if (!b->count || b->items[b->count - 1]->kind != DL_ST_RAISE) return false;
+    }
+    return true;
 }
 
 /* The statements of `b` from `from` on, until one runs the wrapper or binds its name anew;
@@ -155,6 +180,13 @@ static Followed scan_after(const DlBlock *b, uint32_t from, const char *name, co
         if (t->kind == DL_ST_ASSIGN && t->value == call) continue;
         if (guard && t->kind == DL_ST_IF && same_reference(t->value, guard, 0) &&
             scan_after(&t->parts->body, 0, name, call, NULL) == DROPPED)
+            return DROPPED;
+        /* `try: model.load_state_dict(ckpt); model = model.module` whose handlers all raise
+         * again (torchxrayvision's emory_hiti): after it the name holds the module, or what
+         * follows does not run */
+        if (t->kind == DL_ST_TRY && t->parts->handler_count &&
+            scan_after(&t->parts->body, 0, name, call, NULL) == DROPPED &&
+            every_handler_raises(t) && !block_runs(&t->parts->finalbody, name, 0))
             return DROPPED;
         if (stmt_runs(t, name, 0)) return RUNS;
         if (rebinds(t, name)) return DROPPED;
@@ -172,19 +204,22 @@ static bool assigns_at_top(const DlBlock *b, const DlExpr *call) {
 /* From the assignment `name = nn.DataParallel(...)` (the call `call`) in `b` or a block nested
  * in it, over what runs after it: the rest of its block, then the rest of each enclosing one
  * (a loop's whole body too, which runs again). */
-static Followed follow(const DlBlock *b, const DlExpr *call, const char **name, int depth) {
+static Followed follow(DlArena *arena, const DlBlock *b, const DlExpr *call, const char **name,
+                       int depth) {
     if (depth > 32) return NOT_HERE;
     for (uint32_t i = 0; i < b->count; i++) {
         const DlStmt *s = b->items[i];
         Followed f = NOT_HERE;
-        if (s->kind == DL_ST_ASSIGN && s->value == call && s->target_count == 1 &&
-            s->targets[0]->kind == DL_EX_NAME) {
-            *name = s->targets[0]->name;
+        const char *held = s->kind == DL_ST_ASSIGN && s->value == call && s->target_count == 1
+                               ? dl_ir_dotted(arena, s->targets[0])
+                               : NULL;
+        if (held) {
+            *name = held;
             f = OPEN;
         } else if (s->kind != DL_ST_DEF && s->kind != DL_ST_CLASS) {
             const DlBlock *inner;
             for (uint32_t k = 0; f == NOT_HERE && (inner = dl_stmt_block(s, k)); k++)
-                f = follow(inner, call, name, depth + 1);
+                f = follow(arena, inner, call, name, depth + 1);
             /* a loop comes back: its condition, then its body from the top */
             bool loop = s->kind == DL_ST_FOR || s->kind == DL_ST_WHILE;
             if (f == OPEN && loop &&
@@ -227,8 +262,10 @@ static bool never_run(DlRuleContext *ctx, const DlCallFact *fact) {
     const DlFunction *fn = fact->place->function;
     const DlBlock *body = fn ? &fn->body : &dl_rule_module(ctx)->body;
     const char *name = NULL;
-    Followed f = follow(body, fact->call, &name, 0);
+    Followed f = follow(dl_rule_arena(ctx), body, fact->call, &name, 0);
     if (f == OPEN && !fn && name && a_function_runs_the_global(body, name)) return false;
+    /* an attribute (`self.model`) is read by other methods too: only one bound anew here */
+    if (f == OPEN && name && strchr(name, '.')) return false;
     return f == DROPPED || f == OPEN;
 }
 
@@ -308,6 +345,11 @@ static bool lists_one_device(DlRuleContext *ctx, const DlFunction *fn, const DlE
         const DlExpr *bound = fn ? dl_ir_last_assignment(&fn->body, ids->name, ids->span.start)
                                  : NULL;
         const DlModuleIR *m = dl_rule_module(ctx);
+        /* a parameter whose default gives one (simple_bev's `def main(..., device_ids=[0])`,
+         * "1 device only for now"): as shipped, one device */
+        int param = !bound && fn ? dl_ir_param_index(fn, ids->name) : -1;
+        if (param >= 0 && fn->params[param].default_value)
+            return lists_one_device(ctx, NULL, fn->params[param].default_value, depth + 1);
         if (!bound && m && !dl_rule_file_mentions(ctx, "global "))
             bound = dl_ir_last_assignment(&m->body, ids->name, UINT32_MAX);
         return lists_one_device(ctx, fn, bound, depth + 1);
