@@ -33,6 +33,7 @@ static const char doc[] =
     "- a module's outputs where nothing places the module: no file of the project names a\n"
     "  device, or the file that builds and runs it, which no other file reads, names none and\n"
     "  hands it to no trainer or accelerator;\n"
+    "- a module's own buffers read in its `__init__`, before anything can move it;\n"
     "- in a branch that runs only when the device they were moved to is the CPU\n"
     "  (`if self.device == torch.device(\"cpu\"):`, or the `else` of\n"
     "  `if device.type != \"cpu\":`).\n";
@@ -42,6 +43,11 @@ static void on_sync(DlRuleContext *ctx, const DlSyncFact *fact) {
     bool numpy = strcmp(fact->how, "numpy") == 0;
     if (!numpy && strncmp(fact->how, "np.", 3) != 0 && strncmp(fact->how, "plt.", 4) != 0) return;
     if (numpy && dl_ir_keyword(fact->site, "force")) return; /* .numpy(force=True) copies */
+    /* in the constructor, before anything can move the module, its buffers are where they
+     * were made (animatable_nerf's EasyMocapSMPL reads `self.posedirs` back in __init__) */
+    const DlFunction *fn = fact->place->function;
+    if (fact->value->dev == DL_DEV_MODULE && fn && fn->owner && strcmp(fn->name, "__init__") == 0)
+        return;
     DlArena *arena = dl_rule_arena(ctx);
     const char *t = dl_rule_text(ctx, fact->tensor->span);
     size_t tl = strlen(t);
