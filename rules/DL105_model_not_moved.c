@@ -66,6 +66,8 @@ static const char doc[] =
     "  `MockModel(posterior)`), and tensors made from its arguments (`torch.as_tensor(best_f)`);\n"
     "- it is a submodule of a class whose base devlint cannot see (`PreTrainedModel`, a base\n"
     "  defined twice in the project): that class may be a module, which moves it along;\n"
+    "- its class registers nothing, keeping its modules in a plain dict or list (`self.losses =\n"
+    "  {\"clip\": CLIPLoss(args)}`): moving it would move nothing, and DL107 reports the dict;\n"
     "- the inputs are on the CPU too, or made on the model's own device\n"
     "  (`torch.tensor(x, device=model.device)`), wherever it is moved later.\n";
 

@@ -2,7 +2,7 @@
  * tensor and module methods, builtins, and the dispatch that picks among them. */
 #include "dataflow/flow_internal.h"
 
-static bool class_is_stateless(const DlClassInfo *ci);
+static bool class_registers_nothing(const DlClassInfo *ci);
 static const DlValue *on_the_receivers_device(Flow *F, const DlValue *r, const DlValue *recv);
 
 /* A tensor copied to the host (`x.cpu()`, `x.to("cpu")`) or made there (`torch.zeros(n, 5)`,
@@ -141,7 +141,7 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
     OperandList ops = {0};
     /* a project module with no parameters, buffers or submodules (a sinusoidal embedding)
      * computes where its inputs are: it has no device of its own for them to meet */
-    bool stateless = callee->cls && class_is_stateless(callee->cls) &&
+    bool stateless = callee->cls && class_registers_nothing(callee->cls) &&
                      !(callee->flags & DL_VF_CONSTRUCTED); /* a loss given a weight */
     if (!stateless) flow_add_operand(&ops, callee_expr, callee);
     /* nn.CTCLoss reads its arguments as F.ctc_loss does */
@@ -538,10 +538,33 @@ static bool holds_no_device_state(const DlClassInfo *owner, const DlAttr *attr) 
            v->kind == DL_KIND_DTYPE || v->kind == DL_KIND_DEVICE;
 }
 
-/* Known to hold nothing a device could hold: every value its `__init__` (and its project bases')
- * leaves on self is one (holds_no_device_state), and no base is a library module. */
-static bool class_is_stateless(const DlClassInfo *ci) {
-    return every_attribute(ci, holds_no_device_state);
+/* holds_no_device_state (a number, a string, a device...), or a plain dict or list (`self.loss_mapper = {"clip": CLIPLoss(args)}`,
+ * CLIPasso's Loss): what it holds is not registered, so it is not the module's to move (DL107
+ * says so), and it has no device of the module's own. */
+static bool holds_nothing_registered(const DlClassInfo *owner, const DlAttr *attr) {
+    const DlValue *v = attr->value;
+    /* an item of a container (`loss_mapper[clip]`) is registered only by a registered one */
+    if (strchr(attr->name, '[')) return true;
+    return holds_no_device_state(owner, attr) ||
+           (v->kind == DL_KIND_SEQ && !(v->flags & DL_VF_REGISTERED) && attr->name[0] != '<');
+}
+
+/* A module with nothing registered: no parameter, buffer or submodule of its own, only plain
+ * values and plain containers (holds_nothing_registered), and no base a library module. */
+static bool class_registers_nothing(const DlClassInfo *ci) {
+    return every_attribute(ci, holds_nothing_registered);
+}
+
+/* One whose modules are all in plain containers (class_registers_nothing, and a container
+ * holding modules): `.to()` reaches none of them (DL107 says so). */
+static bool keeps_modules_only_unregistered(const DlClassInfo *ci) {
+    if (!class_registers_nothing(ci)) return false;
+    for (int depth = 0; ci && depth < 8; depth++, ci = ci->base)
+        for (uint32_t i = 0; i < ci->attr_count; i++)
+            if (ci->attrs[i].value->kind == DL_KIND_SEQ &&
+                (ci->attrs[i].value->flags & DL_VF_HAS_MODULES))
+                return true;
+    return false;
 }
 
 /* Every module or parameter the class (and its project bases) keeps came from outside
@@ -762,6 +785,11 @@ const DlValue *flow_instantiate(Flow *F, const DlExpr *call, const DlClassInfo *
                     flow_mark_moved_elsewhere(m);
                     break;
                 }
+        /* CLIPasso's `Loss(args)`, whose modules sit in a plain dict (`self.loss_mapper =
+         * {"clip": CLIPLoss(args)}`, each built on the device it is given): moving it would
+         * move nothing, and they are where they were built, not where it is */
+        if (!dev && (m->flags & DL_VF_CONSTRUCTED) && keeps_modules_only_unregistered(ci))
+            flow_mark_moved_elsewhere(m);
         /* a module whose __init__ moves itself (self.to(device)) is not "never moved" */
         const DlAttr *self_dev = dl_project_attr(ci, "<moved>");
         if (self_dev || copies_its_tensors_to_its_input(F, ci, call, argv)) {
