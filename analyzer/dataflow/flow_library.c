@@ -663,6 +663,16 @@ const DlValue *flow_eval_dataloader(Flow *F, const DlExpr *call, const DlValue *
         bool dataset = kw ? flow_streq(kw, "dataset") : i == 0;
         if (dataset && argv[i]->kind == DL_KIND_LOADER && !argv[i]->cls && argv[i]->elem)
             l->elem = argv[i]->elem;
+        /* `DataLoader(train_triplets, batch_size)` over a tensor not known on the CPU (HeaRT's
+         * NBFNet scripts, of graph tensors moved by the caller): the default collate stacks
+         * its rows where it is, so a batch is no CPU tensor to move */
+        if (dataset && flow_is_tensor(argv[i]) && argv[i]->dev != DL_DEV_CPU &&
+            collate_keeps_the_items_device(call, argv)) {
+            DlValue *rows = dl_value_copy(F->arena, argv[i]);
+            rows->var = NULL;
+            rows->flags &= (uint32_t)~(DL_VF_ONE_DIM | DL_VF_ZERO_DIM);
+            l->elem = rows;
+        }
         /* a project dataset whose items are on a device already (`return seq.cuda()` in
          * __getitem__, lucidrains' enwik8 scripts): the default collate stacks them there,
          * and a collate function that only gathers them keeps them there */
