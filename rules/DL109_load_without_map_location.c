@@ -1,5 +1,6 @@
 /* DL109 load-without-map-location: torch.load without map_location in code that must also run
  * without a GPU. */
+#define _GNU_SOURCE /* memmem */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -36,12 +37,17 @@ static const char doc[] =
     "- `map_location=` is given (or a second positional argument), or may be in a `**kwargs`\n"
     "  dict;\n"
     "- the file never checks for a GPU outside its test functions (a GPU count in a log\n"
-    "  message picks no device), or asserts that one is\n"
+    "  message picks no device; `dist.is_available()` asks about torch.distributed; a timing\n"
+    "  helper's `if torch.cuda.is_available(): torch.cuda.synchronize()`, or a seeding one's\n"
+    "  `torch.cuda.manual_seed_all(seed)`, its only check, picks none either;\n"
+    "  `torch.device(\"cpu\" if args.no_cuda else \"cuda\")` does), or asserts that one is\n"
     "  there (`assert torch.cuda.is_available()`; before the load, `assert use_gpu` of\n"
     "  `use_gpu = torch.cuda.is_available()`) or builds a Lightning trainer that needs one\n"
     "  (`accelerator=\"gpu\"`, `devices=torch.cuda.device_count()` only sizing the job);\n"
     "- inside test functions, their helpers (`_test_model`) and `unittest.TestCase` methods;\n"
-    "- in the branch of a check that a GPU is there (`if torch.cuda.is_available():`, or `if\n"
+    "- in a function that builds a TensorRT engine (`TRTModule()`), which runs only on a GPU;\n"
+    "- in the branch of a check that a GPU is there (`if torch.cuda.is_available():`, also\n"
+    "  with a flag, `if torch.cuda.is_available() and args.use_gpu:`, or `if\n"
     "  use_cuda:` with `use_cuda = not args.no_cuda and torch.cuda.is_available()`, or `if\n"
     "  device == 'cuda':` of the device chosen), which runs\n"
     "  only with one, or after a check whose other branch stops the program (`if not\n"
@@ -51,6 +57,10 @@ static const char doc[] =
     "  branch, a conditional expression or a `try:`; or one in each branch of an `if`/`else`,\n"
     "  `model.cuda(args.gpu)` and `model.cuda()`; or a call of a project function that does so\n"
     "  on every path before it returns, `net = create_model()`), which fails without a GPU; or\n"
+    "  before such a `.cuda()` that the function goes on to on every path (no `return` between:\n"
+    "  `state = torch.load(p)`, then `model = model.cuda()`, or `multiprocessing.spawn(work,\n"
+    "  ...)` of workers that each do so first), a map_location changing nothing;\n"
+    "  or\n"
     "  in a function of a script (or notebook) that no other file reads, whose top level or\n"
     "  `if __name__ == \"__main__\":` block calls `torch.cuda.set_device(i)` (or `.cuda()`; or\n"
     "  makes CUDA the default, `torch.set_default_device(\"cuda\")` or nerf-pytorch's\n"
@@ -125,14 +135,70 @@ static bool in_test_code(const DlFunction *fn) {
     return false;
 }
 
+/* Every `.is_available()` of the file only guards housekeeping that picks no device: a
+ * synchronize, YOLOv5's `time_sync()` (`if torch.cuda.is_available():
+ * torch.cuda.synchronize()`, then the clock: Lite-Mono's evaluate_depth.py, which moves its
+ * encoder with `.cuda()` whatever the machine), seeding (`torch.cuda.manual_seed_all(seed)`,
+ * PuzzleCAM's `set_seed`) or emptying the cache. */
+static bool checks_a_gpu_only_for_housekeeping(DlRuleContext *ctx) {
+    /* a device built at run time (`torch.device(args.device)`, norse's MNIST task, whose check
+     * only seeds the GPU) is a choice all the same */
+    if (dl_rule_file_mentions(ctx, "torch.device(")) return false;
+    static const char mark[] = "cuda.is_available()";
+    const DlSource *src = dl_rule_source(ctx);
+    const char *p = src->text, *end = src->text + src->len;
+    bool any = false;
+    while ((p = memmem(p, (size_t)(end - p), mark, sizeof mark - 1)) != NULL) {
+        p += sizeof mark - 1;
+        const char *q = p;
+        while (q < end && (*q == ' ' || *q == '\t')) q++;
+        if (q >= end || *q != ':') return false;
+        q++;
+        while (q < end && (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r')) q++;
+        static const char cuda[] = "torch.cuda.";
+        if ((size_t)(end - q) < sizeof cuda - 1 || memcmp(q, cuda, sizeof cuda - 1) != 0)
+            return false;
+        q += sizeof cuda - 1;
+        static const char *const chores[] = {"synchronize(", "manual_seed_all(", "manual_seed(",
+                                             "empty_cache(", NULL};
+        bool chore = false;
+        for (const char *const *c = chores; *c && !chore; c++)
+            chore = (size_t)(end - q) >= strlen(*c) && memcmp(q, *c, strlen(*c)) == 0;
+        if (!chore) return false;
+        any = true;
+    }
+    return any;
+}
+
+/* A `torch.device(...)` picking the CPU or a GPU by a flag, on one line: Lite-Mono's trainer,
+ * `torch.device("cpu" if self.opt.no_cuda else "cuda")`, whose only `is_available()` guards a
+ * synchronize; QANet's `torch.device("cuda" if with_cuda else "cpu")`. (Not a device string
+ * alone, `device='cpu' if cpu else 'cuda'`: what a flag named for the CPU means, the branches
+ * it guards do not tell.) */
+static bool chooses_the_cpu_by_a_flag(DlRuleContext *ctx) {
+    static const char call[] = "torch.device(";
+    const DlSource *src = dl_rule_source(ctx);
+    const char *p = src->text, *end = src->text + src->len;
+    while ((p = memmem(p, (size_t)(end - p), call, sizeof call - 1)) != NULL) {
+        p += sizeof call - 1;
+        const char *eol = memchr(p, '\n', (size_t)(end - p));
+        size_t n = (size_t)((eol ? eol : end) - p);
+        if (memmem(p, n, " if ", 4) && (memmem(p, n, "\"cpu\"", 5) || memmem(p, n, "'cpu'", 5)))
+            return true;
+    }
+    return false;
+}
+
 /* The file checks for a GPU or picks a device (test code aside): code meant to run with or
  * without one. */
 static bool device_aware(DlRuleContext *ctx, const DlPlace *place) {
     /* called as methods: `torch.cuda.set_device(rank)`, not a project's `set_device_state()`,
      * nor a project object's own `set_device(device_id)` (CorrNet's GpuDataParallel, which
      * occupies the GPU it is given) */
-    static const char *const marks[] = {".is_available(", "cuda.set_device(", ".device_count(",
-                                        NULL};
+    /* not `dist.is_available()`, which asks whether torch.distributed is built in (Halton-
+     * MaskGIT's inception metrics) */
+    static const char *const marks[] = {"cuda.is_available(", "mps.is_available(",
+                                        "cuda.set_device(", ".device_count(", NULL};
     if (in_test_code(place->function)) return false;
     if (place->cuda_checked) return false; /* this load runs only where there is a GPU */
     /* `assert torch.cuda.is_available()`: the script requires a GPU, it never runs without */
@@ -145,8 +211,10 @@ static bool device_aware(DlRuleContext *ctx, const DlPlace *place) {
      * checks whether one is there (`accelerator="gpu" if torch.cuda.is_available() else ...`) */
     if (!dl_rule_file_uses(ctx, ".is_available(") && requires_a_gpu_accelerator(ctx)) return false;
     for (const char *const *m = marks; *m; m++)
-        if (dl_rule_file_uses(ctx, *m)) return true;
-    return false;
+        if (dl_rule_file_uses(ctx, *m) &&
+            (m != marks || !checks_a_gpu_only_for_housekeeping(ctx)))
+            return true;
+    return chooses_the_cpu_by_a_flag(ctx);
 }
 
 static bool is_torch_save(const DlExpr *e) {
@@ -787,12 +855,14 @@ static bool reads_its_own_cache(DlRuleContext *ctx, const DlCallFact *fact) {
 }
 
 static const DlExpr *last_literal(DlRuleContext *ctx, const DlExpr *e, int depth);
+static const DlExpr *last_literal_in(DlRuleContext *ctx, const DlExpr *e, const DlBlock *scope,
+                                     uint32_t before, int depth);
 
 /* `torch.save(torch.Tensor(60000, 28, 28), path_data + 'mnist/train_data.pt')`: a CPU tensor
  * saved to a path that ends with the file name `want` (the string's contents) */
 static bool saved_from_the_cpu_to_file(DlRuleContext *ctx, const DlExpr *obj, const DlExpr *path,
                                        const DlBlock *b, uint32_t i, const char *want) {
-    const DlExpr *lit = last_literal(ctx, path, 0);
+    const DlExpr *lit = last_literal_in(ctx, path, b, b->items[i]->span.start, 0);
     return lit && lit->name && strcmp(lit->name, want) == 0 && made_on_the_cpu(ctx, obj, b, i, 0);
 }
 
@@ -806,8 +876,12 @@ static bool written_from_the_cpu_here(DlRuleContext *ctx, const DlCallFact *fact
                  dl_rule_text(ctx, path->span), 0))
         return true;
     /* the file's own helper writes that file name from the CPU (dataflowr's
-     * `check_mnist_dataset_exists`, then `torch.load('mnist/train_data.pt')`) */
-    const DlExpr *lit = last_literal(ctx, path, 0);
+     * `check_mnist_dataset_exists`, then `torch.load('mnist/train_data.pt')`); or the same
+     * template, through names of each function's own (Pluralistic's `save_networks` and
+     * `load_networks`: `'%s_net_%s.pth' % (which_epoch, name)`, joined onto the folder) */
+    const DlFunction *fn = fact->place->function;
+    const DlExpr *lit = last_literal_in(ctx, path, fn ? &fn->body : NULL, fact->call->span.start,
+                                        0);
     return lit && lit->name && strchr(lit->name, '.') &&
            any_save(ctx, &dl_rule_module(ctx)->body, saved_from_the_cpu_to_file, lit->name, 0);
 }
@@ -832,16 +906,28 @@ static const DlExpr *module_string_constant(DlRuleContext *ctx, const char *name
  * "scheduler.pt")`), or held by a module-level constant named there (`SCHEDULER_NAME`), or
  * NULL. */
 static const DlExpr *last_literal(DlRuleContext *ctx, const DlExpr *e, int depth) {
+    return last_literal_in(ctx, e, NULL, 0, depth);
+}
+
+/* last_literal, where a name bound in `scope` before `before` counts as what it was bound to
+ * (`path = os.path.join(self.save_dir, filename)`, `filename = '%s_net_%s.pth' % ...`). */
+static const DlExpr *last_literal_in(DlRuleContext *ctx, const DlExpr *e, const DlBlock *scope,
+                                     uint32_t before, int depth) {
     if (!e || depth > 8) return NULL;
     if (e->kind == DL_EX_STRING) return e;
-    if (e->kind == DL_EX_NAME) return module_string_constant(ctx, e->name);
+    if (e->kind == DL_EX_NAME) {
+        const DlExpr *constant = module_string_constant(ctx, e->name);
+        if (constant || !scope) return constant;
+        const DlExpr *bound = dl_ir_last_assignment(scope, e->name, before);
+        return bound ? last_literal_in(ctx, bound, scope, bound->span.start, depth + 1) : NULL;
+    }
     const DlExpr *found = NULL;
     for (uint32_t i = 0; i < e->arg_count; i++) {
-        const DlExpr *l = last_literal(ctx, e->args[i].value, depth + 1);
+        const DlExpr *l = last_literal_in(ctx, e->args[i].value, scope, before, depth + 1);
         if (l) found = l;
     }
     for (uint32_t i = 0; i < e->item_count; i++) {
-        const DlExpr *l = last_literal(ctx, e->items[i], depth + 1);
+        const DlExpr *l = last_literal_in(ctx, e->items[i], scope, before, depth + 1);
         if (l) found = l;
     }
     return found;
@@ -950,6 +1036,23 @@ static bool makes_cuda_the_default(DlRuleContext *ctx, const char *callee, const
                     strncmp(text, "cuda:", 5) == 0);
 }
 
+static bool needs_a_gpu(DlRuleContext *ctx, const DlExpr *e);
+
+/* A statement of `b` (or of a `with` block at its top level) fails without a GPU before any
+ * branch or loop: a worker's `with torch.no_grad(), cuda.device(process_id): model.cuda()`. */
+static bool block_needs_a_gpu_first(DlRuleContext *ctx, const DlBlock *b, int depth) {
+    for (uint32_t i = 0; depth < 8 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        if ((s->kind == DL_ST_EXPR || s->kind == DL_ST_ASSIGN) && needs_a_gpu(ctx, s->value))
+            return true;
+        if (s->kind == DL_ST_WITH && block_needs_a_gpu_first(ctx, &s->parts->body, depth + 1))
+            return true;
+        if (s->kind != DL_ST_EXPR && s->kind != DL_ST_ASSIGN) return false;
+    }
+    return false;
+}
+
 /* `torch.cuda.set_device(i)` or `x.cuda(...)` at the end of a chain, CUDA made the default
  * (makes_cuda_the_default), or a call of a function of the project that fails without a GPU
  * before it returns (Deep-Exemplar's `gpu_setup()`, which calls torch.cuda.set_device): fails
@@ -961,6 +1064,18 @@ static bool needs_a_gpu(DlRuleContext *ctx, const DlExpr *e) {
     const char *callee = dl_ir_dotted(dl_rule_arena(ctx), e->object);
     if (callee && strcmp(callee, "torch.cuda.set_device") == 0) return true;
     if (callee && makes_cuda_the_default(ctx, callee, e)) return true;
+    /* `multiprocessing.spawn(_work, nprocs=n_gpus, args=...)` of a function that needs one
+     * (irn's `make_cam.run`: each worker does `model.cuda()`) */
+    if (callee && e->object->kind == DL_EX_ATTR && strcmp(e->object->name, "spawn") == 0 &&
+        (strstr(callee, "multiprocessing.") || strncmp(callee, "mp.", 3) == 0)) {
+        const DlExpr *worker = dl_ir_positional(e, 0);
+        const DlProject *p = dl_rule_project(ctx);
+        const DlFileFacts *file = dl_project_file(p, dl_rule_module(ctx));
+        const DlFunctionInfo *fi = worker && worker->kind == DL_EX_NAME
+                                       ? dl_project_find_function(p, file, worker->name)
+                                       : NULL;
+        return fi && (fi->requires_gpu || block_needs_a_gpu_first(ctx, &fi->fn->body, 0));
+    }
     if (e->object->kind != DL_EX_NAME) return false;
     const DlProject *p = dl_rule_project(ctx);
     const DlFileFacts *file = dl_project_file(p, dl_rule_module(ctx));
@@ -989,6 +1104,61 @@ static bool defined_after_a_gpu_is_required(DlRuleContext *ctx, const DlFunction
 
 static bool block_reaches(const DlModuleIR *m, const DlBlock *b, const DlFunction *target,
                           int depth);
+
+/* A `return`, `raise`, `break` or `continue` in `b` (not in a def nested there) starting at or
+ * after `from`: the code after the block may not run. */
+static bool block_may_leave(const DlBlock *b, uint32_t from, int depth) {
+    for (uint32_t i = 0; depth < 32 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS || s->span.end <= from) continue;
+        if (s->kind == DL_ST_RETURN || s->kind == DL_ST_RAISE || s->kind == DL_ST_BREAK ||
+            s->kind == DL_ST_CONTINUE)
+            return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (block_may_leave(inner, from, depth + 1)) return true;
+    }
+    return false;
+}
+
+/* From the statement of `b` that holds the load at `at` (and, inside it, from the load's own
+ * statement outwards), over what runs next: 1 when a statement that fails without a GPU
+ * (needs_a_gpu) comes before anything that may leave, -1 when something may leave first (a
+ * `return`, a `break`), 2 when neither before `b` ends, 0 when `b` does not hold the load. */
+static int gpu_after(DlRuleContext *ctx, const DlBlock *b, uint32_t at, int depth) {
+    if (depth > 32) return -1;
+    uint32_t i = 0;
+    while (i < b->count && !(b->items[i]->span.start <= at && at < b->items[i]->span.end)) i++;
+    if (i == b->count) return 0;
+    const DlStmt *s = b->items[i];
+    const DlBlock *inner;
+    for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++) {
+        int r = gpu_after(ctx, inner, at, depth + 1);
+        if (r == 1 || r == -1) return r;
+        if (r == 2) break; /* the rest of that block said nothing: on after `s` */
+    }
+    for (uint32_t j = i + 1; j < b->count; j++) {
+        const DlStmt *t = b->items[j];
+        if (t->kind == DL_ST_DEF || t->kind == DL_ST_CLASS) continue;
+        if ((t->kind == DL_ST_EXPR || t->kind == DL_ST_ASSIGN) && needs_a_gpu(ctx, t->value))
+            return 1;
+        DlBlock one = {(DlStmt **)&b->items[j], 1};
+        if (block_may_leave(&one, 0, 0)) return -1;
+    }
+    return 2;
+}
+
+/* After the load, on every path that goes on, its function (or script) does what fails
+ * without a GPU (gpu_after): ActionCLIP's `model = model.cuda()` after `if
+ * os.path.isfile(p): state = torch.load(p)`, CLIMS' `model =
+ * torch.nn.DataParallel(model).cuda()`, SLIP's `model.cuda(args.gpu)`, isic2019's
+ * `modelVars['model'].cuda()` later in the loop's body. The code runs only with a GPU, as after
+ * a `.cuda()` before the load; a map_location would change nothing. */
+static bool gpu_required_after(DlRuleContext *ctx, const DlCallFact *fact) {
+    const DlFunction *fn = fact->place->function;
+    const DlBlock *body = fn ? &fn->body : &dl_rule_module(ctx)->body;
+    return gpu_after(ctx, body, fact->call->span.start, 0) == 1;
+}
 
 /* The top-level function of the file that the call `e` (itself, not its arguments) makes and
  * that is `target` or may call it; NULL otherwise. */
@@ -1098,11 +1268,15 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
     /* `torch.load(path, **load_kwargs)`: the dict may hold map_location (torchrl adds it when
      * its caller passes one) */
     if (dl_ir_keyword(fact->call, "**")) return;
+    /* a TensorRT engine's weights (`model_trt = TRTModule(); model_trt.load_state_dict(
+     * torch.load(trt_file))`, YOLOX's demo and its copies): TensorRT runs only on a GPU */
+    if (dl_rule_scope_mentions(ctx, fact->place, "TRTModule(")) return;
     if (!device_aware(ctx, fact->place) || reads_memory(ctx, fact) ||
         written_by_this_run(ctx, fact) ||
         written_from_the_cpu_here(ctx, fact) || holds_no_tensors(ctx, fact) ||
         reads_its_own_cache(ctx, fact) || script_requires_a_gpu_first(ctx, fact) ||
-        defined_after_a_gpu_is_required(ctx, fact->place->function))
+        defined_after_a_gpu_is_required(ctx, fact->place->function) ||
+        gpu_required_after(ctx, fact))
         return;
     DlArena *arena = dl_rule_arena(ctx);
     const char *target = fact->device_in_scope ? fact->device_in_scope : "\"cpu\"";

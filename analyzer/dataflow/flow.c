@@ -960,6 +960,16 @@ static int device_compared_with_cuda(Flow *F, const DlExpr *cond) {
 }
 
 /* flow_gpu_branch, given what cuda_availability_test said of the condition. */
+/* `torch.cuda.is_available() and args.use_gpu`: the body runs only with a GPU (CLIPasso's
+ * `get_mask_u2net`), though its else runs with one too (the flag off). */
+static bool conjunction_needs_a_gpu(Flow *F, const DlExpr *cond) {
+    if (!cond || cond->kind != DL_EX_BOOLOP || !cond->name || !flow_streq(cond->name, "and"))
+        return false;
+    for (uint32_t i = 0; i < cond->item_count; i++)
+        if (cuda_availability_test(F, cond->items[i]) > 0) return true;
+    return false;
+}
+
 static int gpu_branch_of(Flow *F, const DlExpr *cond, int cuda_test) {
     return cuda_test ? cuda_test : device_compared_with_cuda(F, cond);
 }
@@ -1139,7 +1149,8 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
     int gpu_branch = gpu_branch_of(F, s->value, cuda_test);
     bool saved_without_cuda = F->without_cuda;
     F->without_cuda = saved_without_cuda || cuda_test < 0;
-    if (gpu_branch > 0) F->place.cuda_checked = true;
+    if (gpu_branch > 0 || (!gpu_branch && conjunction_needs_a_gpu(F, s->value)))
+        F->place.cuda_checked = true;
     flow_exec_block(F, &s->parts->body);
     bool then_needs_gpu = F->place.cuda_checked;
     F->without_cuda = saved_without_cuda;
