@@ -1516,6 +1516,10 @@ const DlValue *flow_resolve_call(Flow *F, const DlExpr *call, const char *q, con
             return flow_instantiate(F, call, alias->cls, argv);
         if (alias && alias->kind == DL_KIND_FUNCTION && alias->cls)
             return flow_call_summary(F, alias->cls, call, argv, false);
+        /* `np.sum(self.items) / len(self.items)` (simple_bev's SimplePool.mean): NumPy
+         * computes on the host and gives back arrays and NumPy scalars, never a tensor (given
+         * a tensor on the device it reads it back first: flow_sync's) */
+        if (strncmp(q, "numpy.", 6) == 0) return flow_mk(F, DL_KIND_OTHER);
         return alternative_constructor(F, q);
     }
     if (recv) {

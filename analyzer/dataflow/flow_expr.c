@@ -502,10 +502,13 @@ const DlValue *flow_binary_values(Flow *F, const DlExpr *e, const DlExpr *const 
     OperandList ops = {0};
     const DlValue *first = NULL;
     bool any_tensor = false, all_scalar = true, any_string = false, any_unknown = false;
+    bool host_numbers = true; /* numbers and NumPy's values only (flow_resolve_call) */
     for (uint32_t i = 0; i < n; i++) {
         const DlValue *v = flow_as_operand(F, values[i]);
         if (!first) first = v;
         if (flow_is_tensor(v)) any_tensor = true;
+        if (v->kind != DL_KIND_SCALAR && (v->kind != DL_KIND_OTHER || v->dev))
+            host_numbers = false;
         /* computed (`feats @ other`), not a name (`opt.lambda_adv`, a weight by convention) */
         if (v->kind == DL_KIND_UNKNOWN && operands[i] && operands[i]->kind != DL_EX_NAME &&
             operands[i]->kind != DL_EX_ATTR)
@@ -543,6 +546,8 @@ const DlValue *flow_binary_values(Flow *F, const DlExpr *e, const DlExpr *const 
     }
     if (all_scalar) return flow_mk(F, DL_KIND_SCALAR);
     if (any_string && e->kind == DL_EX_BINOP) return flow_mk(F, DL_KIND_STRING);
+    /* `np.sum(self.items) / len(self.items)`: NumPy arithmetic, on the host */
+    if (host_numbers && e->kind == DL_EX_BINOP) return flow_mk(F, DL_KIND_OTHER);
     return flow_unknown();
 }
 
