@@ -58,7 +58,8 @@ static const char doc[] =
     "  `torch.device(\"meta\")` loading a state dict with `assign=True`);\n"
     "- all that is pending when the clock is read is a little arithmetic in the statement that\n"
     "  reads it, queued after the device was waited for (`print(..., loss_sum / n,\n"
-    "  time.time() - start)` after an evaluation that read its accuracy);\n"
+    "  time.time() - start)` after an evaluation that read its accuracy; an elementwise call\n"
+    "  counts as arithmetic: `torch.round(score * 1000) / 1000`);\n"
     "- the elapsed time is only compared with a limit (`if time.time() - start > max_time:`):\n"
     "  a time budget, not a measurement.\n";
 

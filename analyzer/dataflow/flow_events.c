@@ -1052,13 +1052,19 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
     else if (blocking_copy_from_unknown || stores_a_reference(method, recv) ||
              moves_a_placed_module(method, recv))
         ; /* neither work nor a wait: what was pending stays pending */
-    else if (!host_read && flow_touches_device(F, call, q, recv, argv, result))
-        flow_device_work(F, call, false);
+    else if (!host_read && flow_touches_device(F, call, q, recv, argv, result)) {
+        /* `torch.round(score * 1000)`, `x.float()`: elementwise, one tensor's own shape, a
+         * little arithmetic as an operator's is (DL203's "in the clock's statement") */
+        const char *op = q && strncmp(q, "torch.", 6) == 0 && !strchr(q + 6, '.') ? q + 6
+                         : recv                                                   ? method
+                                                                                  : NULL;
+        flow_device_work(F, call, op && dl_tensor_method_keeps_shape(op));
+    }
     else if (!host_read && flow_may_synchronize(F, call, q, recv))
         flow_state_set(F->st, "<device-work>", NULL);
     /* a call given or giving back something on the device may have queued work there (a
      * model's forward, a project method returning its outputs), whatever it does besides */
-    if (!host_read && !reads_back && !logged_on_the_host &&
+    if (!host_read && !reads_back && !logged_on_the_host && !finished_upload &&
         (on_the_device(recv) || on_the_device(result) || any_on_the_device(argv, call->arg_count) ||
          project_call_given_tensors(call, called, argv)) &&
         !work_unread(F) && !flow_is_synchronize(q, method) && !arranges_only(F, callee) &&
