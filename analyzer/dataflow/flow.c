@@ -395,6 +395,10 @@ static bool is_environment_step(const DlExpr *e) {
     return name && strstr(name, "env");
 }
 
+bool flow_function_steps_an_environment(const DlFunction *fn) {
+    return fn && block_has(&fn->body, is_environment_step, true, 0);
+}
+
 /* `for _ in range(1):` (votenet's self-test of a layer): one pass, no loop over batches. */
 static bool runs_at_most_once(const DlExpr *iter) {
     if (!iter || iter->kind != DL_EX_CALL || !iter->object || iter->object->kind != DL_EX_NAME ||
@@ -978,6 +982,19 @@ int flow_gpu_branch(Flow *F, const DlExpr *cond) {
     return gpu_branch_of(F, cond, cuda_availability_test(F, cond));
 }
 
+/* `if verbose:` of a parameter whose default is False (or None, 0), while summarising the
+ * function for its callers: what it reads there is not read on every call (beyond-nanogpt's
+ * `loss_fn(..., verbose=False)`, whose training loop never passes it). */
+static bool off_by_default_in_a_summary(Flow *F, const DlExpr *cond) {
+    if (!F->env->host_read || !F->fn || !cond || cond->kind != DL_EX_NAME) return false;
+    int p = dl_ir_param_index(F->fn, cond->name);
+    const DlExpr *d = p >= 0 ? F->fn->params[p].default_value : NULL;
+    return d && d->name &&
+           ((d->kind == DL_EX_CONST && (strcmp(d->name, "False") == 0 ||
+                                        strcmp(d->name, "None") == 0)) ||
+            (d->kind == DL_EX_NUMBER && strcmp(d->name, "0") == 0));
+}
+
 /* `if False:`, `if 0:`: code switched off (deep_sort's debug timing prints); it never runs. */
 static bool never_true(const DlExpr *cond) {
     return cond && cond->name &&
@@ -1137,7 +1154,8 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
     if (cuda_tested && cuda_sign < 0) narrow_key_to_cpu(F, cuda_tested, &not_cuda);
     DlPlace saved_place = F->place;
     if (F->place.every_iteration &&
-        (periodic_guard(F, s->value, 0) || ends_the_loop(&s->parts->body) || runs_once(s)))
+        (periodic_guard(F, s->value, 0) || ends_the_loop(&s->parts->body) || runs_once(s) ||
+         off_by_default_in_a_summary(F, s->value)))
         F->place.every_iteration = false;
     /* `if not self.training:` in a method: each branch runs in one mode of the module, not on
      * every call (kaggle-hubmap's forward reads back only in eval mode, and its training loop

@@ -38,9 +38,10 @@ typedef struct DlFlowEnv {
      * (`return torch.stack(imgs).cuda()`, OpenIBL's `_parse_data`) with no known device work
      * queued: a call of it is that copy (DlFunctionInfo.returns_blocking_upload). */
     bool *returns_blocking_upload;
-    /* Summary mode: set to 1 + the parameter that every call copies to the host with `.cpu()`,
-     * `.item()` or `.tolist()` (RocAucMeter's `update(y_true, y_pred)`): a call given a device
-     * tensor there waits for the device (DlFunctionInfo.reads_parameter_back); and to the read */
+    /* Summary mode: set to 1 + the parameters that every call copies to the host with `.cpu()`,
+     * `.item()` or `.tolist()` (RocAucMeter's `update(y_true, y_pred)`), the first two, in
+     * order: a call given a device tensor there waits for the device
+     * (DlFunctionInfo.reads_parameter_back); and to the reads (two of each) */
     int16_t *reads_parameter_back;
     DlSpan *parameter_read;
     /* Summary mode: set to whether every return comes after what fails without a GPU (an

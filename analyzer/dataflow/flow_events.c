@@ -313,8 +313,18 @@ static const DlValue unread_work_marker = {.kind = DL_KIND_OTHER};
  * body reports that read. */
 static const DlValue unread_before_the_loop = {.kind = DL_KIND_OTHER};
 
+/* What "<unread-work>" holds after a blocking copy from the host to the device, with no other
+ * work unread: the copy has finished, so a read of it right after waits for nothing (byol's
+ * `y.to(device).detach().cpu()`); but a project function given it may queue work of its own
+ * before it reads it back, so a call's read (DL201 at the call) still counts it. */
+static const DlValue unread_upload_marker = {.kind = DL_KIND_OTHER};
+
 const DlValue *flow_unread_work_marker(void) {
     return &unread_work_marker;
+}
+
+const DlValue *flow_unread_upload_marker(void) {
+    return &unread_upload_marker;
 }
 
 const DlValue *flow_unread_before_the_loop(void) {
@@ -425,6 +435,13 @@ static bool any_on_the_device(const DlValue *const *argv, uint32_t n) {
 static bool work_unread(Flow *F) {
     const Binding *b = flow_state_find(F->st, "<unread-work>");
     return b && b->value == &unread_work_marker;
+}
+
+/* work_unread, or a finished upload a called function may compute with before it reads
+ * (unread_upload_marker). */
+static bool work_or_upload_unread(Flow *F) {
+    const Binding *b = flow_state_find(F->st, "<unread-work>");
+    return b && (b->value == &unread_work_marker || b->value == &unread_upload_marker);
 }
 
 void flow_device_work(Flow *F, const DlExpr *site, bool elementwise) {
@@ -629,8 +646,21 @@ void flow_sync(Flow *F, const DlExpr *site, const DlExpr *tensor, const DlValue 
                const char *how) {
     /* the host waits for the device whenever it reads a tensor's value (wherever it lives) */
     const Binding *unread = flow_state_find(F->st, "<unread-work>");
-    bool nothing_pending =
-        !unread || !unread->value || unread->value == &unread_before_the_loop;
+    bool nothing_pending = !unread || !unread->value || unread->value == &unread_before_the_loop ||
+                           unread->value == &unread_upload_marker;
+    /* all that is pending is elementwise arithmetic queued in this very statement, after an
+     * earlier read in it (deepvecfont's log line: `f"{loss.item()}, ... {w * l['vggpt']:.6f}"`):
+     * a one-element product, not the step's work (as DL203 has it for a clock) */
+    const Binding *work = flow_state_find(F->st, "<device-work>");
+    bool read_in_this_statement = F->read_stmt_span.end &&
+                                  F->read_stmt_span.start == F->stmt_span.start &&
+                                  F->read_stmt_span.end == F->stmt_span.end;
+    if (!nothing_pending && read_in_this_statement && work && work->value &&
+        work->value->literal &&
+        flow_streq(work->value->literal, "elementwise") &&
+        work->value->aux_span.start == F->stmt_span.start &&
+        work->value->aux_span.end == F->stmt_span.end)
+        nothing_pending = true;
     const DlValue *after_unknown_read =
         unread && unread->value && unread->value->literal == unknown_read_literal ? unread->value
                                                                                  : NULL;
@@ -640,7 +670,10 @@ void flow_sync(Flow *F, const DlExpr *site, const DlExpr *tensor, const DlValue 
                          flow_streq(how, "cpu");
     if (flow_is_tensor(v) || v->kind == DL_KIND_UNKNOWN)
         flow_state_set(F->st, "<device-work>", NULL);
-    if (device_read) flow_state_set(F->st, "<unread-work>", NULL);
+    if (device_read) {
+        flow_state_set(F->st, "<unread-work>", NULL);
+        F->read_stmt_span = F->stmt_span;
+    }
     /* `model(data)["features"].cpu()`, the model a parameter: what is copied to the host is of
      * unknown device, but one writes `.cpu()` for what is on a device; the copy waited, and a
      * read right after it (`label.cpu()`) waits for nothing (PyCIL's replace_fc). That read
@@ -670,18 +703,30 @@ void flow_sync(Flow *F, const DlExpr *site, const DlExpr *tensor, const DlValue 
             dl_rule_dispatch_sync(F->env->report, &fact);
         }
     }
-    /* summary mode: a parameter of unknown device read back on every call */
+    /* summary mode: a parameter of unknown device read back on every call; also as a number
+     * (CLAM's Accuracy_Logger.log: `Y_hat = int(Y_hat)`), which a caller counts only when it
+     * hands a tensor on the device */
     int16_t *param = F->env->reads_parameter_back;
-    if (param && !*param && F->place.every_iteration && !F->place.batch_loop && device_unknown &&
-        explicit_read)
-        if ((*param = read_parameter(F, tensor))) *F->env->parameter_read = site->span;
+    bool number_read = flow_streq(how, "int") || flow_streq(how, "float");
+    if (param && !param[1] && F->place.every_iteration && !F->place.batch_loop &&
+        device_unknown && (explicit_read || number_read)) {
+        int16_t read = read_parameter(F, tensor);
+        int slot = param[0] ? 1 : 0;
+        if (read && read != param[0]) {
+            param[slot] = read;
+            F->env->parameter_read[slot] = site->span;
+        }
+    }
     if (!flow_is_tensor(v) || !dl_value_on_device(v)) return;
     if (v->dev == DL_DEV_MODULE && modules_stay_on_the_cpu(F)) return;
     /* summary mode: the first explicit read on every call (DlFlowEnv.host_read); not `if x:`
      * or `print(x)` of a parameter, which may hold anything (a forward's `mode` string), nor
      * one in a batch loop of its own (an `evaluate(model, loader)`), reported there */
     DlSpan *first = F->env->host_read;
-    if (first && !first->end && F->place.every_iteration && !F->place.batch_loop && explicit_read) {
+    /* not one that rolls out an episode (beyond-nanogpt's `get_batch`: `a = action.item()`,
+     * then `env.step([a])`): the simulator needs each action on the host, as inline (DL201) */
+    if (first && !first->end && F->place.every_iteration && !F->place.batch_loop && explicit_read &&
+        !flow_function_steps_an_environment(F->fn)) {
         *first = site->span;
         if (F->env->host_read_parameter) *F->env->host_read_parameter = read_parameter(F, tensor);
     }
@@ -730,11 +775,16 @@ void flow_sync_facts(Flow *F, const DlExpr *call, const char *q, const DlExpr *r
         /* `x.numpy()` of an input of a module with nothing on a device, as `np.asarray(x)`
          * (LaneGCN's PostProcess reads the raw batch's `gt_preds` so) */
         if (flow_streq(m, "numpy") && input_of_a_stateless_module(F, recv)) return;
-        /* `t.type(torch.FloatTensor)` copies to the host as `.cpu()` does */
+        /* `t.type(torch.FloatTensor)` copies to the host as `.cpu()` does, and so does
+         * `v.to(cpu_device)` with `cpu_device = torch.device("cpu")` (torchvision's detection
+         * `evaluate`, copied into tracking_wo_bnw) */
+        const DlValue *to = flow_streq(m, "to") && !flow_is_module_like(recv)
+                                ? flow_call_target_device(F, call, NULL, m, recv, argv)
+                                : NULL;
         if (flow_streq(m, "item") || flow_streq(m, "tolist") || flow_streq(m, "numpy") ||
-            flow_streq(m, "cpu") ||
+            flow_streq(m, "cpu") || (to && to->dev == DL_DEV_CPU) ||
             (flow_streq(m, "type") && flow_legacy_type_device(F, call) == DL_DEV_CPU))
-            flow_sync(F, call, recv_expr, recv, m);
+            flow_sync(F, call, recv_expr, recv, to ? "cpu" : m);
         return;
     }
     const DlExpr *a0 = dl_ir_positional(call, 0);
@@ -978,15 +1028,15 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
         waits_for_the_device = fi && fi->returns_waited;
         /* one that copies what it is given to the host (RocAucMeter's `update(targets,
          * outputs)` doing `y_pred.cpu()`), given a device tensor: a read, as if written here */
-        if (fi && fi->reads_parameter_back) {
-            const DlValue *a = flow_argument_for(fi, fi->reads_parameter_back - 1, call, argv);
+        for (int k = 0; fi && k < 2 && fi->reads_parameter_back[k] && !reads_back; k++) {
+            const DlValue *a = flow_argument_for(fi, fi->reads_parameter_back[k] - 1, call, argv);
             reads_back = a && flow_is_tensor(a) && dl_value_on_device(a);
             waits_for_the_device |= reads_back;
             /* the loop waits there (DL201, at the call), unless nothing was pending */
             if (reads_back && !fi->host_read.end && F->place.batch_loop &&
                 F->place.every_iteration && flow_reporter(F)) {
                 DlSyncFact fact = {call, call, flow_unknown(), "call", &F->place,
-                                   fi->parameter_read, fi->module, !work_unread(F)};
+                                   fi->parameter_read[k], fi->module, !work_or_upload_unread(F)};
                 dl_rule_dispatch_sync(F->env->report, &fact);
             }
         }
@@ -1010,6 +1060,10 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
      * from the host it waits, on the device it is the tensor itself; it queues nothing */
     /* `.cuda(non_blocking=True)` of a tensor in pageable memory: the copy is synchronous
      * (DL202 says so), a blocking copy as any other */
+    /* a blocking copy from the host: it has finished when it returns, so what it gives back is
+     * no work a later read waits for (`y.to(device).cpu()` after the iteration's read of the
+     * model's output copies finished values: byol's embed_dataset) */
+    bool finished_upload = false;
     bool pageable = dl_value_in_pageable_memory(recv) && dl_ir_non_blocking(call) == 1 && method &&
                     (flow_streq(method, "cuda") || flow_streq(method, "to"));
     if (!waits_for_the_device && !blocking_copy_from_unknown && recv &&
@@ -1020,7 +1074,7 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
         const DlValue *to = from_host || from_unknown
                                 ? flow_call_target_device(F, call, q, method, recv, argv)
                                 : NULL;
-        if (from_host) waits_for_the_device = to && dl_value_on_device(to);
+        if (from_host) waits_for_the_device = finished_upload = to && dl_value_on_device(to);
         else blocking_copy_from_unknown = to && dl_value_on_kernel_device(to);
     }
     /* `torch.tensor(host_list, device=d)`: made on the host and copied to the device with a
@@ -1073,6 +1127,12 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
           (flow_metadata_method(method) || flow_is_view_method(method) ||
            reshapes_a_named_tensor(callee))))
         flow_state_set(F->st, "<unread-work>", &unread_work_marker);
+    /* a finished upload, where nothing else is unread (unread_upload_marker); a blocking copy
+     * waits for the work queued before the loop too */
+    const Binding *unread_now = finished_upload ? flow_state_find(F->st, "<unread-work>") : NULL;
+    if (finished_upload && (!unread_now || !unread_now->value ||
+                            unread_now->value == &unread_before_the_loop))
+        flow_state_set(F->st, "<unread-work>", &unread_upload_marker);
 
     /* C++: `const float *p = t.data_ptr<float>();` p points into t, for the kernel launch that
      * gets p */

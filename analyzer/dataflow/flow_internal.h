@@ -103,6 +103,7 @@ typedef struct Flow {
                           not torch.cuda.is_available():`: a module and a device variable are
                           the CPU there */
     DlSpan stmt_span;            /* statement being interpreted */
+    DlSpan read_stmt_span;       /* the statement of the last read of a device value */
     DlPlace place;               /* loops and contexts around the current statement */
     const DlExpr *move_receiver; /* the receiver of the .to()/.cuda() being evaluated */
     const char *comp_names[16];  /* variables of the comprehensions being evaluated */
@@ -160,6 +161,10 @@ const DlValue *flow_as_operand(Flow *F, const DlValue *v);
  * such work queued before the batch loop being entered, read back at most once in it. */
 const DlValue *flow_unread_work_marker(void);
 const DlValue *flow_unread_before_the_loop(void);
+/* ... and after a blocking upload, with nothing else unread (flow_events.c). */
+const DlValue *flow_unread_upload_marker(void);
+/* `env.step(...)` anywhere in the function (flow.c): it rolls out episodes. */
+bool flow_function_steps_an_environment(const DlFunction *fn);
 bool flow_is_module_like(const DlValue *v);
 /* A module built here with nothing to move (`nn.ReLU()`, a project module without state). */
 bool flow_module_without_state(const DlValue *v);

@@ -180,8 +180,11 @@ void flow_state_join(DlArena *arena, DlFlowState *into, const DlFlowState *other
                 /* pending device work is a "may" fact: a loop body that queues work leaves it
                  * pending after the loop */
                 const DlValue *before = flow_unread_before_the_loop();
-                if (!b->value)
-                    b->value = other->items[i].value;
+                const DlValue *upload = flow_unread_upload_marker();
+                if (!b->value || (b->value == upload && other->items[i].value))
+                    b->value = other->items[i].value; /* an upload: less than any other */
+                else if (other->items[i].value == upload)
+                    ; /* b's is at least as much */
                 else if (b->value == before || other->items[i].value == before)
                     b->value = other->items[i].value ? flow_unread_work_marker() : b->value;
                 else if (other->items[i].value)

@@ -1,6 +1,7 @@
 /* Project-wide tables and summaries (see project.h). Name resolution is by the last component
  * of a module path ("pkg.model" -> the file model.py or pkg/model/__init__.py), which is what a
  * linter run over one source tree can know without an import system. */
+#define _GNU_SOURCE /* memmem */
 #include "dataflow/project.h"
 
 #include "core/hash.h"
@@ -9,6 +10,7 @@
 #include "core/source.h"
 #include "core/timing.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -708,9 +710,29 @@ bool dl_project_workers_may_touch_devices(const DlModuleIR *m) {
 
 /* A step function or method that reads a value back (`self.total += loss.item()`): its summary
  * says whether it does so on a device value (DlFunctionInfo.host_read). */
+/* `int(` or `float(` called as the builtin (not `print(`, `self.int(`) in a function's text. */
+static bool casts_to_a_number(const DlFunctionInfo *fi) {
+    const DlSource *src = fi->module->source;
+    DlSpan span = fi->fn->span;
+    if (fi->module->language != DL_LANG_PYTHON || !src || span.end > src->len) return false;
+    static const char *const casts[] = {"int(", "float(", NULL};
+    for (const char *const *c = casts; *c; c++) {
+        size_t n = strlen(*c);
+        const char *p = src->text + span.start, *end = src->text + span.end;
+        while ((p = memmem(p, (size_t)(end - p), *c, n)) != NULL) {
+            char before = p > src->text ? p[-1] : ' ';
+            if (!isalnum((unsigned char)before) && before != '_' && before != '.') return true;
+            p += n;
+        }
+    }
+    return false;
+}
+
 static bool reads_on_the_host(const DlFunctionInfo *fi) {
     static const char *const reads[] = {".item()", ".tolist()", ".cpu()", NULL};
-    return dl_project_function_mentions(fi, reads);
+    /* `Y_hat = int(Y_hat)` of a parameter (CLAM's Accuracy_Logger.log): a read where a caller
+     * hands a tensor on the device (flow_sync's reads_parameter_back) */
+    return dl_project_function_mentions(fi, reads) || casts_to_a_number(fi);
 }
 
 bool dl_project_function_mentions(const DlFunctionInfo *fi, const char *const *words) {
@@ -765,22 +787,22 @@ static void summarise_file(DlProject *p, DlFileFacts *f, const DlFlowState *glob
         DlSpan host_read = {0};
         int16_t host_read_parameter = 0;
         bool upload = false;
-        int16_t reads_parameter = 0;
-        DlSpan parameter_read = {0};
+        int16_t reads_parameter[2] = {0};
+        DlSpan parameter_read[2] = {{0}};
         bool requires_gpu = false;
         DlFlowEnv env = {.project = p, .file = f, .arena = &scratch, .globals = globals,
                          .recorder = p, .budget = &budget, .returns_waited = &waited,
                          .host_read = &host_read, .host_read_parameter = &host_read_parameter,
                          .returns_blocking_upload = &upload,
-                         .reads_parameter_back = &reads_parameter,
-                         .parameter_read = &parameter_read, .requires_gpu = &requires_gpu};
+                         .reads_parameter_back = reads_parameter,
+                         .parameter_read = parameter_read, .requires_gpu = &requires_gpu};
         fi->ret = dl_value_persist(keep, dl_flow_run(&env, fi->fn, fi->owner, NULL));
         fi->returns_waited = waited;
         fi->returns_blocking_upload = upload;
         fi->host_read = host_read;
         fi->host_read_parameter = host_read_parameter;
-        fi->reads_parameter_back = reads_parameter;
-        fi->parameter_read = parameter_read;
+        memcpy(fi->reads_parameter_back, reads_parameter, sizeof reads_parameter);
+        memcpy(fi->parameter_read, parameter_read, sizeof parameter_read);
         fi->requires_gpu = requires_gpu;
         dl_arena_release(&scratch);
     }

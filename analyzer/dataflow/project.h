@@ -83,9 +83,10 @@ typedef struct DlFunctionInfo {
                          its span in `module`, empty if none */
     int16_t host_read_parameter; /* 1 + the parameter whose name host_read reads, 0 if it
                                     reads something else (DlFlowEnv.host_read_parameter) */
-    int16_t reads_parameter_back; /* 1 + the parameter it copies to the host on every call
-                                     (DlFlowEnv.reads_parameter_back); 0 if none */
-    DlSpan parameter_read;        /* that read, in `module` */
+    /* 1 + the parameters it copies to the host on every call, the first two
+     * (DlFlowEnv.reads_parameter_back); 0 if none */
+    int16_t reads_parameter_back[2];
+    DlSpan parameter_read[2]; /* those reads, in `module` */
     bool requires_gpu; /* fails without a GPU before it returns (DlFlowEnv.requires_gpu): what
                           follows a call of it runs only with one (DivideMix's create_model) */
     int16_t yields_items_of; /* 1 + the parameter whose items it yields (`for obj in iterable:
