@@ -1,7 +1,11 @@
 /* The dataflow engine's statements and entry point (see flow.h): assignments and binding,
  * branches joined, loops run to a fixpoint with their batch-loop context, with-blocks, and
  * the initial state of a function (parameters, the class's attributes). */
+#define _GNU_SOURCE /* memmem */
 #include "dataflow/flow_internal.h"
+
+#include <ctype.h>
+#include <string.h>
 
 /* A value as bound to `key`: remembers the name for messages, names a device variable. */
 const DlValue *flow_as_bound(Flow *F, const char *key, const DlValue *v, const DlExpr *target) {
@@ -982,6 +986,29 @@ int flow_gpu_branch(Flow *F, const DlExpr *cond) {
     return gpu_branch_of(F, cond, cuda_availability_test(F, cond));
 }
 
+/* The file's text binds or passes `name` with anything but False, None or 0 (`name=True`,
+ * `name=args.flag`, `name = True`): MakeItTalk calls `__train_speaker_aware__(...,
+ * use_residual=True)`; a caller in another file is not seen. */
+static bool switched_on_in_the_file(const DlSource *src, const char *name) {
+    size_t n = strlen(name);
+    const char *p = src->text, *end = src->text + src->len;
+    while ((p = memmem(p, (size_t)(end - p), name, n)) != NULL) {
+        const char *q = p + n;
+        bool starts = p == src->text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
+        p = q;
+        if (!starts) continue;
+        while (q < end && (*q == ' ' || *q == '\t')) q++;
+        if (q >= end || *q != '=' || (q + 1 < end && q[1] == '=')) continue;
+        q++;
+        while (q < end && (*q == ' ' || *q == '\t')) q++;
+        size_t rest = (size_t)(end - q);
+        bool off = (rest >= 5 && memcmp(q, "False", 5) == 0) ||
+                   (rest >= 4 && memcmp(q, "None", 4) == 0) || (rest >= 1 && *q == '0');
+        if (!off) return true;
+    }
+    return false;
+}
+
 /* `if verbose:` of a parameter whose default is False (or None, 0), while summarising the
  * function for its callers: what it reads there is not read on every call (beyond-nanogpt's
  * `loss_fn(..., verbose=False)`, whose training loop never passes it). */
@@ -989,10 +1016,11 @@ static bool off_by_default_in_a_summary(Flow *F, const DlExpr *cond) {
     if (!F->env->host_read || !F->fn || !cond || cond->kind != DL_EX_NAME) return false;
     int p = dl_ir_param_index(F->fn, cond->name);
     const DlExpr *d = p >= 0 ? F->fn->params[p].default_value : NULL;
-    return d && d->name &&
-           ((d->kind == DL_EX_CONST && (strcmp(d->name, "False") == 0 ||
-                                        strcmp(d->name, "None") == 0)) ||
-            (d->kind == DL_EX_NUMBER && strcmp(d->name, "0") == 0));
+    bool off = d && d->name &&
+               ((d->kind == DL_EX_CONST && (strcmp(d->name, "False") == 0 ||
+                                            strcmp(d->name, "None") == 0)) ||
+                (d->kind == DL_EX_NUMBER && strcmp(d->name, "0") == 0));
+    return off && !switched_on_in_the_file(F->src, cond->name);
 }
 
 /* `if False:`, `if 0:`: code switched off (deep_sort's debug timing prints); it never runs. */

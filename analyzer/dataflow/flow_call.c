@@ -538,21 +538,37 @@ static bool holds_no_device_state(const DlClassInfo *owner, const DlAttr *attr) 
            v->kind == DL_KIND_DTYPE || v->kind == DL_KIND_DEVICE;
 }
 
-/* holds_no_device_state (a number, a string, a device...), or a plain dict or list (`self.loss_mapper = {"clip": CLIPLoss(args)}`,
- * CLIPasso's Loss): what it holds is not registered, so it is not the module's to move (DL107
- * says so), and it has no device of the module's own. */
+/* holds_no_device_state (a number, a string, a device...), or a plain dict or list of modules
+ * (`self.loss_mapper = {"clip": CLIPLoss(args)}`, CLIPasso's Loss): what it holds is not
+ * registered, so it is not the module's to move (DL107 says so), nor a device of its own. */
 static bool holds_nothing_registered(const DlClassInfo *owner, const DlAttr *attr) {
     const DlValue *v = attr->value;
     /* an item of a container (`loss_mapper[clip]`) is registered only by a registered one */
     if (strchr(attr->name, '[')) return true;
     return holds_no_device_state(owner, attr) ||
-           (v->kind == DL_KIND_SEQ && !(v->flags & DL_VF_REGISTERED) && attr->name[0] != '<');
+           (v->kind == DL_KIND_SEQ && (v->flags & DL_VF_HAS_MODULES) &&
+            !(v->flags & DL_VF_REGISTERED) && attr->name[0] != '<');
+}
+
+/* The class (or a project base) registers parts under names its attributes do not show:
+ * `setattr(self, "block{}".format(i), block)`, `self.add_module(name, layer)` (continual-
+ * learning's conv nets, which also keep a plain list). */
+static bool registers_by_name(const DlClassInfo *ci) {
+    static const char *const ways[] = {"setattr(self", "add_module(", "register_module(",
+                                       "register_buffer(", "register_parameter(", NULL};
+    for (int depth = 0; ci && depth < 8; depth++, ci = ci->base) {
+        const DlSource *src = ci->module ? ci->module->source : NULL;
+        for (const char *const *w = ways; src && *w; w++)
+            if (dl_ir_span_mentions(src, ci->cls->span, *w)) return true;
+    }
+    return false;
 }
 
 /* A module with nothing registered: no parameter, buffer or submodule of its own, only plain
- * values and plain containers (holds_nothing_registered), and no base a library module. */
+ * values and plain containers (holds_nothing_registered), no base a library module, and no
+ * part registered by name (registers_by_name). */
 static bool class_registers_nothing(const DlClassInfo *ci) {
-    return every_attribute(ci, holds_nothing_registered);
+    return every_attribute(ci, holds_nothing_registered) && !registers_by_name(ci);
 }
 
 /* One whose modules are all in plain containers (class_registers_nothing, and a container
