@@ -1,7 +1,6 @@
 /* Shared reading of DlMeetFact for DL102-DL106 (see mismatch.h). */
 #include "rules/mismatch.h"
 
-#include <ctype.h>
 #include <string.h>
 
 const DlOperand *dl_meet_cpu_operand(const DlMeetFact *fact, DlOrigin origin) {
@@ -31,20 +30,13 @@ const char *dl_meet_describe(DlRuleContext *ctx, const DlOperand *op) {
     return dl_rule_describe(ctx, name, op->value);
 }
 
-static bool dotted_name(const char *s) {
-    if (!s || !*s || isdigit((unsigned char)*s)) return false;
-    for (; *s; s++)
-        if (!isalnum((unsigned char)*s) && *s != '_' && *s != '.') return false;
-    return true;
-}
-
 const char *dl_device_expression(DlRuleContext *ctx, const DlOperand *op) {
     const DlValue *v = op->value;
     DlArena *arena = dl_rule_arena(ctx);
     if ((v->dev == DL_DEV_CUDA && v->dev_name) ||
         (v->dev == DL_DEV_NAMED && dl_is_accelerator_type_name(v->dev_name))) /* "mps" */
         return dl_arena_printf(arena, "\"%s\"", v->dev_name);
-    if (v->dev == DL_DEV_NAMED && dotted_name(v->dev_name)) return v->dev_name;
+    if (v->dev == DL_DEV_NAMED && dl_ir_is_dotted_name(v->dev_name)) return v->dev_name;
     /* a tensor operand named in this file: follow it (`x.device`) */
     if (v->kind == DL_KIND_TENSOR && op->expr &&
         (op->expr->kind == DL_EX_NAME || op->expr->kind == DL_EX_ATTR))

@@ -3,7 +3,6 @@
 #define _GNU_SOURCE /* memmem */
 #include "dataflow/flow_internal.h"
 
-#include <ctype.h>
 #include <string.h>
 
 bool flow_is_clock(const char *q) {
@@ -828,15 +827,6 @@ const DlValue *flow_call_target_device(Flow *F, const DlExpr *call, const char *
     return NULL;
 }
 
-/* Whether a binding's key is code that reads it back: a name or a dotted attribute
- * (`self.device`), not a subscript's key (`modelVars['device']` is kept as
- * `modelVars[device]`: written as code it would read a name `device`, isic2019's eval.py). */
-static bool key_is_code(const char *key) {
-    for (const char *c = key; *c; c++)
-        if (!(isalnum((unsigned char)*c) || *c == '_' || *c == '.')) return false;
-    return key[0] && !isdigit((unsigned char)key[0]);
-}
-
 /* A name bound to a device variable here (locals first, then globals), preferring `device`. */
 const char *flow_device_in_scope(Flow *F) {
     const DlFlowState *scopes[2] = {F->st, F->env->globals};
@@ -848,7 +838,10 @@ const char *flow_device_in_scope(Flow *F) {
             const DlValue *v = st->items[i].value;
             if (!v || v->kind != DL_KIND_DEVICE || v->dev != DL_DEV_NAMED) continue;
             if (flow_streq(st->items[i].key, "device")) return "device";
-            if (!found && key_is_code(st->items[i].key)) found = st->items[i].key;
+            /* a key that is code (dl_ir_is_dotted_name): a subscript's key
+             * `modelVars['device']` is kept as `modelVars[device]`, which written as code would
+             * read a name `device` (isic2019's eval.py) */
+            if (!found && dl_ir_is_dotted_name(st->items[i].key)) found = st->items[i].key;
         }
         if (found) return found;
     }

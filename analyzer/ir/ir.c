@@ -2,6 +2,7 @@
 #define _GNU_SOURCE /* memmem */
 #include "ir/ir.h"
 
+#include <ctype.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -119,6 +120,13 @@ bool dl_ir_span_mentions(const DlSource *src, DlSpan span, const char *needle) {
     size_t n = strlen(needle);
     if (span.end > src->len || span.end < span.start + n) return false;
     return memmem(src->text + span.start, span.end - span.start, needle, n) != NULL;
+}
+
+bool dl_ir_is_dotted_name(const char *s) {
+    if (!s || !*s || isdigit((unsigned char)*s)) return false;
+    for (; *s; s++)
+        if (!isalnum((unsigned char)*s) && *s != '_' && *s != '.') return false;
+    return true;
 }
 
 static size_t dotted_len(const DlExpr *e) {

@@ -305,6 +305,10 @@ const char *dl_ir_span_snippet(DlArena *arena, const DlSource *src, DlSpan span)
 /* Does the text of a span contain `needle`? */
 bool dl_ir_span_mentions(const DlSource *src, DlSpan span, const char *needle);
 
+/* `s` is a name or a dotted attribute chain (`device`, `self.device`, `args.gpu`): code that
+ * reads the value back, as a fix may write it (not `modelVars[device]`, not `3`). */
+bool dl_ir_is_dotted_name(const char *s);
+
 /* A copy's `non_blocking=` argument: 1 written `True`, 0 absent or written `False`, -1 any
  * other value (a variable: either). */
 int dl_ir_non_blocking(const DlExpr *call);
