@@ -1134,6 +1134,15 @@ static char *syntax_error_message(const DlSource *src, TSNode root,
     bool reached = !found || problem->at < ts_node_end_byte(outer) ||
                    (problem->kind == DL_PRESCAN_MISSING_COMMA &&
                     statement_has_error(root, problem->at));
+    /* a line ending on an operator, or `print "x"`, is exactly where the scan says: an error
+     * tree-sitter found on a line before it is the first (`Tue Nov 28` pasted above a `+----+`
+     * table); one that starts on its line is that statement's own */
+    size_t line_start = problem->at;
+    while (line_start > 0 && src->text[line_start - 1] != '\n') line_start--;
+    if ((problem->kind == DL_PRESCAN_EXPECTED_OPERAND ||
+         problem->kind == DL_PRESCAN_PRINT_STATEMENT) &&
+        found && ts_node_start_byte(err) < line_start)
+        reached = false;
     if (problem->kind && reached) {
         offset = problem->at;
         detail = dl_python_prescan_describe(src, problem);
@@ -1213,11 +1222,14 @@ DlParseResult dl_python_parse(const DlSource *src, DlArena *arena, bool lower,
     if ((problem.kind == DL_PRESCAN_EXPECTED_BLOCK || problem.kind == DL_PRESCAN_UNEXPECTED_INDENT ||
          problem.kind == DL_PRESCAN_UNINDENT_MISMATCH ||
          problem.kind == DL_PRESCAN_INCONSISTENT_TABS ||
-         problem.kind == DL_PRESCAN_UNTERMINATED_STRING) &&
+         problem.kind == DL_PRESCAN_UNTERMINATED_STRING ||
+         problem.kind == DL_PRESCAN_EXPECTED_OPERAND ||
+         problem.kind == DL_PRESCAN_PRINT_STATEMENT) &&
         !ts_node_has_error(root)) {
         /* the grammar takes an empty body, lines indented out of their block, tabs mixed with
-         * spaces, and an f-string whose text goes on past the end of its line
-         * (`print(f"{x}` / `")`); CPython does not */
+         * spaces, an f-string whose text goes on past the end of its line (`print(f"{x}` /
+         * `")`), a statement ending on an operator (`x =`) joined to the next line, and Python
+         * 2's `print "x"`; CPython does not */
         result.error = syntax_error_message(src, root, &problem);
         delete_tree(tree);
         return result;

@@ -50,6 +50,13 @@ typedef struct LimitScan {
     size_t colon_end;        /* just after that colon */
     const char *block_after; /* a header whose line ended with its colon awaits its block */
     int block_line, block_col;
+    /* tree-sitter-python's scanner emits no line break where the grammar cannot take one, so it
+     * joins `x =` and the next line into one statement; CPython does not. */
+    bool awaits_operand;  /* the last token is an operator that needs its right operand */
+    size_t operator_at, operator_len;
+    /* The grammar also takes Python 2's `print "x"` and `exec code`. */
+    const char *print_word; /* the logical line's first token is `print` or `exec` */
+    size_t print_at;
     /* Last, and not cleared when the scan starts (each entry is written before it is read):
      * 24 KiB cleared for every file was a tenth of the scan's cost. */
     struct {
@@ -252,6 +259,15 @@ static void limit_word(LimitScan *S) {
             S->soft_header = IS("match") ? "match" : "case";
             S->header_line = S->line;
         }
+        if (IS("print") || IS("exec")) {
+            S->print_word = IS("print") ? "print" : "exec";
+            S->print_at = start;
+        }
+    }
+    if (IS("and") || IS("or") || IS("not") || IS("in") || IS("is")) {
+        S->awaits_operand = true;
+        S->operator_at = start;
+        S->operator_len = n;
     }
     if (IS("lambda")) S->frames[S->depth].lambdas++;
     if (IS("lambda") || IS("if") || IS("else") || IS("await") || IS("yield") ||
@@ -262,6 +278,26 @@ static void limit_word(LimitScan *S) {
                    IS("return") || IS("elif") || IS("while") || IS("with") || IS("as") ||
                    IS("from") || IS("import") || IS("del") || IS("assert") || IS("raise"));
 #undef IS
+}
+
+/* Whether the one-byte operator `c` at `at` ends an operand rather than awaiting one: the
+ * dots of `...` and of a number (`1.`), `*` of `from m import *`. (`:` ends headers, lambdas'
+ * parameters and annotations' names, and is never taken to await anything.) */
+static bool operator_is_complete(const char *s, size_t at, char c) {
+    if (c == ':') return true;
+    if (c == '.' && at > 0 && s[at - 1] == '.') return true;
+    if (c == '.' && at > 0 && s[at - 1] >= '0' && s[at - 1] <= '9') {
+        size_t k = at;
+        while (k > 0 && dl_source_name_byte(s[k - 1])) k--;
+        return s[k] >= '0' && s[k] <= '9';
+    }
+    if (c == '*') {
+        size_t k = at;
+        while (k > 0 && (s[k - 1] == ' ' || s[k - 1] == '\t')) k--;
+        return k >= 6 && memcmp(s + k - 6, "import", 6) == 0 &&
+               (k == 6 || !dl_source_name_byte(s[k - 7]));
+    }
+    return false;
 }
 
 /* Operators: prefix ones (`-x`, `*args`, `not`), right-associative ones (`**`, `:=`, `=` of
@@ -288,7 +324,11 @@ static void limit_operator(LimitScan *S) {
     } else if (!two && !S->operand && (c == '-' || c == '+' || c == '~' || c == '*')) {
         limit_chain(S); /* prefix */
     }
-    S->i += three ? 3 : two ? 2 : 1;
+    size_t len = three ? 3 : two ? 2 : 1;
+    S->awaits_operand = len > 1 || !operator_is_complete(S->s, S->i, c);
+    S->operator_at = S->i;
+    S->operator_len = len;
+    S->i += len;
     S->operand = false;
 }
 
@@ -341,9 +381,13 @@ static void limit_format_spec(LimitScan *S) {
     S->operand = false;
 }
 
-/* The end of a logical line, or a `;` outside brackets: a compound statement's header needs
- * its colon, and a colon that ends the line awaits an indented block. */
+/* The end of a logical line, or a `;` outside brackets: an operator cannot end it, a compound
+ * statement's header needs its colon, and a colon that ends the line awaits an indented block. */
 static void limit_line_end(LimitScan *S) {
+    if (S->awaits_operand && note_problem(S, DL_PRESCAN_EXPECTED_OPERAND, S->operator_at))
+        S->problem.operator_len = S->operator_len;
+    S->awaits_operand = false;
+    S->print_word = NULL;
     if (S->header && !S->header_colon) {
         note_header_problem(S, DL_PRESCAN_EXPECTED_COLON, S->token_end, S->header,
                             S->header_line);
@@ -369,6 +413,22 @@ static bool is_keyword(const char *w, size_t n) {
     for (const char *const *k = keywords; *k; k++)
         if (strlen(*k) == n && memcmp(*k, w, n) == 0) return true;
     return false;
+}
+
+/* The token after a logical line's first `print` (or `exec`): a string, a number or a name
+ * other than a keyword makes it Python 2's statement (`print "x"`, `print x, y`); Python 3 reads
+ * `print`, `print(x)`, `print -1` and `print if a else b` as expressions. */
+static void check_print_statement(LimitScan *S) {
+    char c = S->s[S->i];
+    bool statement = c == '"' || c == '\'';
+    if (dl_source_name_byte(c)) {
+        size_t end = S->i;
+        while (end < S->len && dl_source_name_byte(S->s[end])) end++;
+        statement = !is_keyword(S->s + S->i, end - S->i);
+    }
+    if (statement && note_problem(S, DL_PRESCAN_PRINT_STATEMENT, S->print_at))
+        S->problem.header = S->print_word;
+    S->print_word = NULL;
 }
 
 /* Inside brackets, an operand that starts right after another one (`{'a': loss_fn()` then
@@ -402,7 +462,9 @@ static void limit_token(LimitScan *S) {
     bool after_string = S->string;
     if (token) {
         check_missing_comma(S, after_string);
+        if (S->print_word) check_print_statement(S);
         S->string = false;
+        if (c != ';') S->awaits_operand = false; /* `;` ends the statement: limit_line_end */
     }
     switch (c) {
     case '\r':
@@ -559,6 +621,12 @@ char *dl_python_prescan_describe(const DlSource *src, const DlPrescanProblem *pr
         return dl_xasprintf("expected an indented block after `%s` on line %d", problem->header,
                             problem->header_line);
     case DL_PRESCAN_MISSING_COMMA: return dl_xasprintf("perhaps a comma is missing before this");
+    case DL_PRESCAN_EXPECTED_OPERAND:
+        return dl_xasprintf("expected an expression after `%.*s`", (int)problem->operator_len,
+                            src->text + problem->at);
+    case DL_PRESCAN_PRINT_STATEMENT:
+        return dl_xasprintf("missing parentheses in call to `%s`: Python 2 syntax",
+                            problem->header);
     }
     return NULL;
 }

@@ -23,6 +23,8 @@ typedef enum DlPrescanProblemKind {
     DL_PRESCAN_INCONSISTENT_TABS,   /* tabs and spaces mixed so that blocks depend on tab size */
     DL_PRESCAN_MISSING_COMMA,       /* inside brackets, an operand right after another (`{'a': 1
                                        'b': 2}`): the second one's start */
+    DL_PRESCAN_EXPECTED_OPERAND,    /* a statement that ends on an operator (`x =`, `a +`) */
+    DL_PRESCAN_PRINT_STATEMENT,     /* Python 2's `print "x"` or `exec code` */
 } DlPrescanProblemKind;
 
 /* The first such problem, in the order the tokenizer meets them (a bracket never closed is met
@@ -34,7 +36,9 @@ typedef struct DlPrescanProblem {
     char open;      /* the bracket left open or mismatched: ( [ { */
     char close;     /* the closing bracket met: ) ] } */
     size_t open_at; /* MISMATCHED_CLOSE: where `open` is */
-    const char *header; /* EXPECTED_COLON, EXPECTED_BLOCK: the header's keyword (`if`) */
+    const char *header; /* EXPECTED_COLON, EXPECTED_BLOCK: the header's keyword (`if`);
+                           PRINT_STATEMENT: `print` or `exec` */
+    size_t operator_len; /* EXPECTED_OPERAND: the operator's bytes at `at` */
     int header_line;
 } DlPrescanProblem;
 

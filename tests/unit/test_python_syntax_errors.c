@@ -196,3 +196,47 @@ Test(python_syntax_errors, two_statements_on_one_line_point_at_the_second) {
                  "column 20");
     expect_valid("import torch\nx = 1; y = torch.zeros(3)\nif x: y = y + 1\n");
 }
+
+Test(python_syntax_errors, a_statement_that_ends_on_an_operator) {
+    /* tree-sitter-python's scanner emits no line break where the grammar cannot take one: it
+     * parsed these as `x = y = torch.zeros(3)` and `x = 1 + 2` and reported nothing */
+    expect_error("import torch\nx =\ny = torch.zeros(3)\n",
+                 "syntax error (expected an expression after `=`) at line 2, column 3");
+    expect_error("x = 1 +  # a comment is no operand\n    2\n",
+                 "syntax error (expected an expression after `+`) at line 1, column 7");
+    expect_error("x.y **=\n2\n", "syntax error (expected an expression after `**=`) at line 1, "
+                                 "column 5");
+    expect_error("a = b.\nc = 1\n", "syntax error (expected an expression after `.`) at line 1, "
+                                    "column 6");
+    expect_error("x = 1 +; y = 2\n", "syntax error (expected an expression after `+`) at line 1, "
+                                     "column 7");
+    expect_error("if a and\n        b:\n    pass\n",
+                 "syntax error (expected an expression after `and`) at line 1, column 6");
+    expect_error("x = a not in\n", "syntax error (expected an expression after `in`) at line 1, "
+                                    "column 11");
+    /* an error on a line before it comes first (nvidia-smi's output pasted into a cell) */
+    expect_error("Tue Nov 28 10:01:02 2026\n+-----+\n", "syntax error at line 1, column 5");
+}
+
+Test(python_syntax_errors, operators_that_end_a_line_validly) {
+    expect_valid("from os.path import *\nx = ...\ny = 1.\nz = 0x1F\n");
+    expect_valid("x = (1 +\n     2)\ny = 1 + \\\n    2\nz = [a for a in b if a in\n     c]\n");
+    expect_valid("class A:\n    def f(self) -> int: return 1\n    x: int = 1\n");
+    expect_valid("s = f'{x=}'\nt = 'a +'\nu = 1,\nv = lambda: 0\n");
+    expect_valid("def f():\n    yield\n    return\n");
+}
+
+Test(python_syntax_errors, python_2_print_and_exec_statements) {
+    expect_error("import torch\nprint \"loss\", torch.zeros(1)\n",
+                 "syntax error (missing parentheses in call to `print`: Python 2 syntax) at line "
+                 "2, column 1");
+    expect_error("if True:\n    print x\n",
+                 "syntax error (missing parentheses in call to `print`: Python 2 syntax) at line "
+                 "2, column 5");
+    expect_error("exec code in ns\n",
+                 "syntax error (missing parentheses in call to `exec`: Python 2 syntax) at line "
+                 "1, column 1");
+    /* expressions in Python 3 (the last one fails only when it runs) */
+    expect_valid("print\nprint()\nprint(1, 2)\nprint -1\nprint if a else b\n"
+                 "print >>f, 1\nprint.__doc__\nprint = log\nprinted = 1\n");
+}
