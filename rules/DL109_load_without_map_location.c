@@ -35,10 +35,13 @@ static const char doc[] =
     "use them.\n\n"
     "## When it does not fire\n"
     "- `map_location=` is given (or a second positional argument), or may be in a `**kwargs`\n"
-    "  dict;\n"
+    "  dict, or the load is in a `try:` whose handler loads again with one (`except\n"
+    "  RuntimeError: torch.load(path, map_location=\"cpu\")`);\n"
     "- the file never checks for a GPU outside its test functions (a GPU count in a log\n"
-    "  message picks no device; `dist.is_available()` asks about torch.distributed; a timing\n"
-    "  helper's `if torch.cuda.is_available(): torch.cuda.synchronize()`, or a seeding one's\n"
+    "  message picks no device, nor does one stored under a name nothing reads,\n"
+    "  `self.n_gpus = torch.cuda.device_count()`; `dist.is_available()` asks about\n"
+    "  torch.distributed; a timing helper's\n"
+    "  `if torch.cuda.is_available(): torch.cuda.synchronize()`, or a seeding one's\n"
     "  `torch.cuda.manual_seed_all(seed)`, its only check, picks none either;\n"
     "  `torch.device(\"cpu\" if args.no_cuda else \"cuda\")` does), or asserts that one is\n"
     "  there (`assert torch.cuda.is_available()`; before the load, `assert use_gpu` of\n"
@@ -103,8 +106,9 @@ static const char doc[] =
     "  `\"training_args.bin\"`, a path held in a name for a configuration, `cfg.config_path`,\n"
     "  that names no weights), Hugging Face Trainer's scheduler, grad scaler and RNG states\n"
     "  (`\"scheduler.pt\"`, `\"scaler.pt\"`, `\"rng_state_{rank}.pth\"`), or a file name the same\n"
-    "  file saves a scheduler's or a grad scaler's `state_dict()` or the RNG states under; the\n"
-    "  name written out or held by a module-level constant\n"
+    "  file saves a scheduler's or a grad scaler's `state_dict()`, the RNG states or the\n"
+    "  command line's options (`torch.save(opt, ...)`) under; the name written out (in\n"
+    "  `open(path, \"rb\")` too) or held by a module-level constant\n"
     "  (`SCHEDULER_NAME = \"scheduler.pt\"`);\n"
     "- under a switch that is off as shipped: `load_model = False`, then `if load_model:` (or\n"
     "  `if load_model is True:`), or a constant set False at the top of the file that no\n"
@@ -189,6 +193,54 @@ static bool chooses_the_cpu_by_a_flag(DlRuleContext *ctx) {
     return false;
 }
 
+/* Is `p` on a line of `text` that holds only a comment? */
+static bool on_a_comment_line(const char *text, const char *p) {
+    const char *q = p;
+    while (q > text && q[-1] != '\n') q--;
+    while (q < p && (*q == ' ' || *q == '\t')) q++;
+    return *q == '#';
+}
+
+/* How many times `name` (n bytes) appears as a whole word in `text`, comment lines aside. */
+static size_t word_count(const char *text, size_t len, const char *name, size_t n) {
+    size_t count = 0;
+    const char *end = text + len;
+    for (const char *p = text; (p = memmem(p, (size_t)(end - p), name, n)) != NULL; p += n)
+        if ((p == text || !dl_source_name_byte(p[-1])) &&
+            (p + n == end || !dl_source_name_byte(p[n])) && !on_a_comment_line(text, p))
+            count++;
+    return count;
+}
+
+/* Every `.device_count(` of the file stores the count under a name the file never reads again
+ * (`self.n_gpus = torch.cuda.device_count()`, twenty of VL-T5's data files): a count nothing
+ * reads picks no device. */
+static bool counts_gpus_for_nothing(DlRuleContext *ctx) {
+    static const char call[] = ".device_count(";
+    const DlSource *src = dl_rule_source(ctx);
+    const char *text = src->text, *end = text + src->len, *p = text;
+    bool any = false;
+    for (; (p = memmem(p, (size_t)(end - p), call, sizeof call - 1)) != NULL;
+         p += sizeof call - 1) {
+        if (on_a_comment_line(text, p)) continue;
+        const char *q = p;
+        while (q > text && q[-1] != '\n') q--;
+        while (q < p && (*q == ' ' || *q == '\t')) q++;
+        if (p - q > 5 && memcmp(q, "self.", 5) == 0) q += 5;
+        const char *name = q;
+        while (q < p && dl_source_name_byte(*q)) q++;
+        size_t n = (size_t)(q - name);
+        while (q < p && (*q == ' ' || *q == '\t')) q++;
+        if (!n || q >= p || *q != '=') return false;
+        for (q++; q < p && (*q == ' ' || *q == '\t'); q++) {}
+        for (; q < p; q++) /* `torch.cuda` */
+            if (!dl_source_name_byte(*q) && *q != '.') return false;
+        if (word_count(text, src->len, name, n) > 1) return false;
+        any = true;
+    }
+    return any;
+}
+
 /* The file checks for a GPU or picks a device (test code aside): code meant to run with or
  * without one. */
 static bool device_aware(DlRuleContext *ctx, const DlPlace *place) {
@@ -212,7 +264,8 @@ static bool device_aware(DlRuleContext *ctx, const DlPlace *place) {
     if (!dl_rule_file_uses(ctx, ".is_available(") && requires_a_gpu_accelerator(ctx)) return false;
     for (const char *const *m = marks; *m; m++)
         if (dl_rule_file_uses(ctx, *m) &&
-            (m != marks || !checks_a_gpu_only_for_housekeeping(ctx)))
+            (m != marks || !checks_a_gpu_only_for_housekeeping(ctx)) &&
+            (m != marks + 3 || !counts_gpus_for_nothing(ctx)))
             return true;
     return chooses_the_cpu_by_a_flag(ctx);
 }
@@ -301,12 +354,25 @@ static bool same_helper_template(DlRuleContext *ctx, const DlExpr *e, const char
            !strchr(want + n + 1, ',') && path_template_helper(ctx, e->object->name);
 }
 
+/* `a` and `b` are the same code but for blanks and line continuations (a path written over two
+ * lines, aligned differently in the load and in the save: pytorch-chatbot's cache). */
+static bool same_code(const char *a, const char *b) {
+    for (;;) {
+        while (*a == ' ' || *a == '\t' || *a == '\n' || *a == '\r' || *a == '\\') a++;
+        while (*b == ' ' || *b == '\t' || *b == '\n' || *b == '\r' || *b == '\\') b++;
+        if (*a != *b) return false;
+        if (!*a) return true;
+        a++;
+        b++;
+    }
+}
+
 /* Is `e` (a save's path) written as `want`, or from its template (or its helper's), or handed
  * through a helper of one argument (`make_path(path)`, which creates the folder and gives the
  * path back: pytorch-openai-transformer-lm)? */
 static bool path_matches(DlRuleContext *ctx, const DlExpr *e, const char *want) {
     const char *text = dl_rule_text(ctx, e->span);
-    if (strcmp(text, want) == 0 || same_template(text, want) ||
+    if (strcmp(text, want) == 0 || same_code(text, want) || same_template(text, want) ||
         same_helper_template(ctx, e, want))
         return true;
     return e->kind == DL_EX_CALL && e->arg_count == 1 && !e->args[0].keyword &&
@@ -798,7 +864,7 @@ static bool saved_from_the_cpu_as(DlRuleContext *ctx, const DlExpr *obj, const D
 static bool saved_as(DlRuleContext *ctx, const DlExpr *obj, const DlExpr *path, const DlBlock *b,
                      uint32_t i, const char *want) {
     (void)obj, (void)b, (void)i;
-    return strcmp(dl_rule_text(ctx, path->span), want) == 0;
+    return same_code(dl_rule_text(ctx, path->span), want);
 }
 
 /* A cache: the function loads the file when it exists and otherwise builds what it holds and
@@ -826,10 +892,52 @@ static bool handler_saves_what_try_loads(DlRuleContext *ctx, const DlBlock *b, c
     return false;
 }
 
+/* `torch.load(p, map_location=...)` (or a second positional argument). */
+static bool is_load_with_a_map_location(const DlExpr *e) {
+    return e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_ATTR &&
+           e->object->name && strcmp(e->object->name, "load") == 0 && e->object->object &&
+           e->object->object->kind == DL_EX_NAME &&
+           strcmp(e->object->object->name, "torch") == 0 &&
+           (dl_ir_keyword(e, "map_location") || dl_ir_positional(e, 1));
+}
+
+/* A statement of `b`, or of a block in it (not a nested def's), holds such a load. */
+static bool block_loads_with_a_map_location(const DlBlock *b, int depth) {
+    for (uint32_t i = 0; depth <= 16 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        if (dl_ir_expr_any(s->value, is_load_with_a_map_location)) return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (block_loads_with_a_map_location(inner, depth + 1)) return true;
+    }
+    return false;
+}
+
+/* The load is in a `try:` one of whose handlers loads again with a map_location (nmt_seq2seq's
+ * `except RuntimeError: ... torch.load(path, map_location=torch.device("cpu"))`): where the
+ * GPU it was saved from is missing, the load raises and the handler loads onto the CPU. */
+static bool falls_back_to_a_map_location(const DlBlock *b, const DlExpr *load, int depth) {
+    for (uint32_t i = 0; depth <= 16 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->span.end < load->span.end || s->span.start > load->span.start) continue;
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        if (s->kind == DL_ST_TRY && s->parts->body.count &&
+            s->parts->body.items[0]->span.start <= load->span.start &&
+            load->span.end <= s->parts->body.items[s->parts->body.count - 1]->span.end)
+            for (uint32_t h = 0; h < s->parts->handler_count; h++)
+                if (block_loads_with_a_map_location(&s->parts->handlers[h], 0)) return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (falls_back_to_a_map_location(inner, load, depth + 1)) return true;
+    }
+    return false;
+}
+
 static bool reads_its_own_cache(DlRuleContext *ctx, const DlCallFact *fact) {
     const DlExpr *path = dl_ir_positional(fact->call, 0);
     const DlFunction *fn = fact->place->function;
-    if (!path || (path->kind != DL_EX_NAME && path->kind != DL_EX_ATTR)) return false;
+    if (!path) return false;
     /* at module level, the top-level statement around the load (outlier-exposure's `if
      * os.path.exists(fn): corpus = torch.load(fn) else: ...; torch.save(corpus, fn)`) */
     DlBlock around = {0};
@@ -849,6 +957,8 @@ static bool reads_its_own_cache(DlRuleContext *ctx, const DlCallFact *fact) {
     const DlSource *src = dl_rule_source(ctx);
     const char *want = dl_rule_text(ctx, path->span);
     if (handler_saves_what_try_loads(ctx, &around, fact->call, want, 0)) return true;
+    /* a path written out (`os.path.join(save_dir, f"{n}.tar")`) is a cache only as above */
+    if (path->kind != DL_EX_NAME && path->kind != DL_EX_ATTR) return false;
     if (!dl_ir_span_mentions(src, scope, "exists(") && !dl_ir_span_mentions(src, scope, "isfile("))
         return false;
     return any_save(ctx, &around, saved_as, want, 0);
@@ -915,6 +1025,10 @@ static const DlExpr *last_literal_in(DlRuleContext *ctx, const DlExpr *e, const 
                                      uint32_t before, int depth) {
     if (!e || depth > 8) return NULL;
     if (e->kind == DL_EX_STRING) return e;
+    /* `open(path, "rb")`: the file's name, not its mode */
+    if (e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_NAME &&
+        strcmp(e->object->name, "open") == 0)
+        return last_literal_in(ctx, dl_ir_positional(e, 0), scope, before, depth + 1);
     if (e->kind == DL_EX_NAME) {
         const DlExpr *constant = module_string_constant(ctx, e->name);
         if (constant || !scope) return constant;
@@ -969,6 +1083,10 @@ static bool holds_no_device_tensors(DlRuleContext *ctx, const DlExpr *obj, const
                                     uint32_t before) {
     const char *text = dl_rule_text(ctx, obj->span);
     if (strstr(text, "get_rng_state")) return true;
+    /* the command line's options (`torch.save(opt, ...)`, seq2seq-keyphrase's
+     * `<exp>.initial.config`): an argparse Namespace of settings */
+    static const char *const settings[] = {"opt", "opts", "args", "hparams", NULL};
+    if (obj->kind == DL_EX_NAME && dl_name_in_list(obj->name, settings)) return true;
     if (obj->kind == DL_EX_NAME) { /* `rng_states = {"cpu": torch.random.get_rng_state()}` */
         uint32_t j = assignment_before(b, obj->name, before);
         if (j < before) return holds_no_device_tensors(ctx, b->items[j]->value, b, j);
@@ -1271,6 +1389,9 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
     /* a TensorRT engine's weights (`model_trt = TRTModule(); model_trt.load_state_dict(
      * torch.load(trt_file))`, YOLOX's demo and its copies): TensorRT runs only on a GPU */
     if (dl_rule_scope_mentions(ctx, fact->place, "TRTModule(")) return;
+    const DlFunction *fn = fact->place->function;
+    if (falls_back_to_a_map_location(fn ? &fn->body : &dl_rule_module(ctx)->body, fact->call, 0))
+        return;
     if (!device_aware(ctx, fact->place) || reads_memory(ctx, fact) ||
         written_by_this_run(ctx, fact) ||
         written_from_the_cpu_here(ctx, fact) || holds_no_tensors(ctx, fact) ||
