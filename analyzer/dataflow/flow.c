@@ -56,7 +56,14 @@ void flow_bind(Flow *F, const DlExpr *target, const DlValue *v) {
     case DL_EX_SUBSCRIPT: {
         const char *key = flow_key_of(F, target);
         if (target->kind == DL_EX_SUBSCRIPT) {
-            flow_index_fact(F, target, flow_eval(F, target->object), true, NULL);
+            const DlValue *into = flow_eval(F, target->object);
+            flow_index_fact(F, target, into, true, NULL);
+            /* `adj[i, j] = not adj[i, j]`, `x[mask] = 0`: a kernel writes into the tensor; not
+             * into what a model gave (`outputs[key] = round(outputs[key].item(), 4)`,
+             * Nystromformer's dict of losses) */
+            if (flow_is_tensor(into) && dl_value_on_device(into) &&
+                into->origin != DL_ORIGIN_MODEL)
+                flow_device_work(F, target, true);
             /* d[k] = v: a container of that value; self.layers[i] = m etc. */
             const char *base = flow_key_of(F, target->object);
             const DlExpr *k0 = target->item_count == 1 ? target->items[0] : NULL;
@@ -389,6 +396,21 @@ static bool block_any_outside_loops(const DlBlock *b, bool (*match)(const DlExpr
     return block_has(b, match, false, depth);
 }
 
+/* A `break` or `continue` of this loop's body, not of a loop nested in it: a path that ends
+ * the iteration early, which the state at the body's end does not hold. */
+static bool ends_an_iteration_early(const DlBlock *b, int depth) {
+    if (depth > 16) return true;
+    for (uint32_t i = 0; i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_BREAK || s->kind == DL_ST_CONTINUE) return true;
+        if (s->kind == DL_ST_FOR || s->kind == DL_ST_WHILE) continue;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (ends_an_iteration_early(inner, depth + 1)) return true;
+    }
+    return false;
+}
+
 /* `env.step(action)`, `self.train_env.step(actions)`: a simulator stepped with what the policy
  * chose, which it reads on the host. */
 static bool is_environment_step(const DlExpr *e) {
@@ -604,6 +626,8 @@ void flow_exec_loop(Flow *F, const DlStmt *s) {
     if (unread_marked) flow_state_set(head, "<unread-work>", flow_unread_before_the_loop());
     bool body_waits = false;               /* every path through the body waited for the device */
     const DlValue *body_work = NULL;       /* and what it queued after its last wait */
+    bool body_reads_last = false;          /* the body read back all it queued, or may have */
+    const DlValue *body_unread = NULL;     /* "<unread-work>" then */
     for (int round = 0; round < rounds; round++) {
         DlFlowState *saved = F->st;
         F->st = flow_state_copy(head);
@@ -624,6 +648,9 @@ void flow_exec_loop(Flow *F, const DlStmt *s) {
         body_work = work ? work->value : NULL;
         body_waits = !F->st->dead &&
                      (!body_work || !(body_work->flags & DL_VF_QUEUED_BEFORE_LOOP));
+        const Binding *unread_left = flow_state_find(F->st, "<unread-work>");
+        body_unread = unread_left ? unread_left->value : NULL;
+        body_reads_last = !F->st->dead && (!body_unread || flow_is_unknown_read_mark(body_unread));
         /* the first round's: later ones start from the number joined with it, unknown */
         for (uint32_t k = 0; round == 0 && k < scalar_count; k++) {
             const Binding *b = flow_state_find(F->st, scalar_keys[k]);
@@ -660,6 +687,11 @@ void flow_exec_loop(Flow *F, const DlStmt *s) {
     }
     if (body_waits && flow_state_find(F->st, "<device-work>"))
         flow_state_set(F->st, "<device-work>", body_work);
+    /* likewise a loop whose iterations end by reading back what they queued (PhyDNet's decoder
+     * loop, `predictions.append(output_image.cpu())`): a read after it waits for nothing */
+    if (body_reads_last && flow_state_find(F->st, "<unread-work>") &&
+        !ends_an_iteration_early(&s->parts->body, 0))
+        flow_state_set(F->st, "<unread-work>", body_unread);
     else if (!entry_marked) /* the mark is this loop's: an enclosing loop's body sets its own */
         mark_work_queued_before_the_loop(F, false);
     if (s->kind == DL_ST_FOR) move_listed_modules(F, s);

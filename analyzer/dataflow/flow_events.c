@@ -335,6 +335,10 @@ const DlValue *flow_unread_before_the_loop(void) {
  * with nothing queued since shows it was (Flow.unknown_read_site). */
 static const char *const unknown_read_literal = "<read of unknown device>";
 
+bool flow_is_unknown_read_mark(const DlValue *v) {
+    return v && v->literal == unknown_read_literal;
+}
+
 /* A tensor or module on a device (CUDA, a named accelerator, a module's), or a sequence of
  * them: what a call given it, or giving it back, may have queued work for. */
 static bool on_the_device(const DlValue *v) {

@@ -163,6 +163,8 @@ const DlValue *flow_unread_work_marker(void);
 const DlValue *flow_unread_before_the_loop(void);
 /* ... and after a blocking upload, with nothing else unread (flow_events.c). */
 const DlValue *flow_unread_upload_marker(void);
+/* Whether "<unread-work>" holds the mark of a read of unknown device (flow_sync). */
+bool flow_is_unknown_read_mark(const DlValue *v);
 /* `env.step(...)` anywhere in the function (flow.c): it rolls out episodes. */
 bool flow_function_steps_an_environment(const DlFunction *fn);
 bool flow_is_module_like(const DlValue *v);
