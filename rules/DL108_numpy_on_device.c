@@ -36,13 +36,19 @@ static const char doc[] =
     "- a module's own buffers read in its `__init__`, before anything can move it;\n"
     "- in a branch that runs only when the device they were moved to is the CPU\n"
     "  (`if self.device == torch.device(\"cpu\"):`, or the `else` of\n"
-    "  `if device.type != \"cpu\":`).\n";
+    "  `if device.type != \"cpu\":`), or only without a GPU: the `else` of\n"
+    "  `if torch.cuda.is_available():` (or of `if train_on_gpu:` with `train_on_gpu =\n"
+    "  torch.cuda.is_available()`), also as an expression (`t.numpy() if not train_on_gpu else\n"
+    "  t.cpu().numpy()`).\n";
 
 static void on_sync(DlRuleContext *ctx, const DlSyncFact *fact) {
     extern const DlRule dl_rule_DL108;
     bool numpy = strcmp(fact->how, "numpy") == 0;
     if (!numpy && strncmp(fact->how, "np.", 3) != 0 && strncmp(fact->how, "plt.", 4) != 0) return;
     if (numpy && dl_ir_keyword(fact->site, "force")) return; /* .numpy(force=True) copies */
+    /* the else of `if torch.cuda.is_available():` (or of `if train_on_gpu:`), whose branch
+     * moved it: this one runs only where nothing went to the GPU */
+    if (fact->without_cuda) return;
     /* in the constructor, before anything can move the module, its buffers are where they
      * were made (animatable_nerf's EasyMocapSMPL reads `self.posedirs` back in __init__) */
     const DlFunction *fn = fact->place->function;

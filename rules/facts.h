@@ -106,6 +106,9 @@ struct DlSyncFact {
     bool nothing_pending;           /* no device work queued since the host last surely waited
                                        for the device (a read of a value known there, a
                                        synchronize): the read copies finished values */
+    bool without_cuda;              /* runs only without a GPU (the else of `if
+                                       torch.cuda.is_available():`), the value not on a named
+                                       accelerator: what a GPU branch moved is still here */
 };
 
 /* `end - start` of two wall-clock readings, with device work queued after `start` and not

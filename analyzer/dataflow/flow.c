@@ -1014,6 +1014,10 @@ static int gpu_branch_of(Flow *F, const DlExpr *cond, int cuda_test) {
     return cuda_test ? cuda_test : device_compared_with_cuda(F, cond);
 }
 
+int flow_cuda_availability_test(Flow *F, const DlExpr *cond) {
+    return cuda_availability_test(F, cond);
+}
+
 int flow_gpu_branch(Flow *F, const DlExpr *cond) {
     return gpu_branch_of(F, cond, cuda_availability_test(F, cond));
 }

@@ -188,7 +188,7 @@ static void host_read_in_callee(Flow *F, const DlExpr *call, const DlFunctionInf
         !(flow_params_moved_inside(fi->fn) & (UINT64_C(1) << (param - 1))))
         return;
     DlSyncFact fact = {call, call, flow_unknown(), "call", &F->place, fi->host_read, fi->module,
-                       false};
+                       false, false};
     dl_rule_dispatch_sync(F->env->report, &fact);
 }
 
@@ -702,7 +702,7 @@ void flow_sync(Flow *F, const DlExpr *site, const DlExpr *tensor, const DlValue 
             first->span.end == after_unknown_read->dev_span.end && flow_reporter(F) &&
             !(v->dev == DL_DEV_MODULE && modules_stay_on_the_cpu(F))) {
             DlSyncFact fact = {first, F->unknown_read_tensor, v, "first-read", &F->place,
-                               tensor->span, NULL, false};
+                               tensor->span, NULL, false, false};
             dl_rule_dispatch_sync(F->env->report, &fact);
         }
     }
@@ -734,7 +734,8 @@ void flow_sync(Flow *F, const DlExpr *site, const DlExpr *tensor, const DlValue 
         if (F->env->host_read_parameter) *F->env->host_read_parameter = read_parameter(F, tensor);
     }
     if (!flow_reporter(F)) return;
-    DlSyncFact fact = {site, tensor, v, how, &F->place, {0}, NULL, nothing_pending};
+    DlSyncFact fact = {site, tensor, v, how, &F->place, {0}, NULL, nothing_pending,
+                       F->without_cuda && !flow_on_a_named_accelerator(v)};
     dl_rule_dispatch_sync(F->env->report, &fact);
 }
 
@@ -1033,7 +1034,8 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
             if (reads_back && !fi->host_read.end && F->place.batch_loop &&
                 F->place.every_iteration && flow_reporter(F)) {
                 DlSyncFact fact = {call, call, flow_unknown(), "call", &F->place,
-                                   fi->parameter_read[k], fi->module, !work_or_upload_unread(F)};
+                                   fi->parameter_read[k], fi->module, !work_or_upload_unread(F),
+                                   false};
                 dl_rule_dispatch_sync(F->env->report, &fact);
             }
         }

@@ -648,13 +648,20 @@ const DlValue *flow_eval_inner(Flow *F, const DlExpr *e) {
         /* `torch.load(p) if torch.cuda.is_available() else torch.load(p, map_location="cpu")`
          * (MuseTalk): each arm runs where its test says */
         int gpu = flow_gpu_branch(F, e->items[0]);
+        /* `x.numpy() if not train_on_gpu else x.cpu().numpy()` (Udacity's CIFAR-10 test loop):
+         * the arm that runs without CUDA, where what the GPU branch moved is still here */
+        int cuda_test = flow_cuda_availability_test(F, e->items[0]);
         DlPlace saved = F->place;
+        bool saved_without_cuda = F->without_cuda;
         if (gpu > 0) F->place.cuda_checked = true;
+        F->without_cuda = saved_without_cuda || cuda_test < 0;
         const DlValue *a = flow_eval(F, e->object);
         F->place = saved;
         if (gpu < 0) F->place.cuda_checked = true;
+        F->without_cuda = saved_without_cuda || cuda_test > 0;
         const DlValue *b = flow_eval(F, e->items[1]);
         F->place = saved;
+        F->without_cuda = saved_without_cuda;
         if (a->kind == DL_KIND_STRING && b->kind == DL_KIND_STRING) {
             /* "cuda" if cond else "cpu": a device chosen at run time */
             DlDeviceTag ta = flow_device_of_string(a->literal),

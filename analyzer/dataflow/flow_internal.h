@@ -313,6 +313,10 @@ bool flow_is_view_method(const char *m);
 /* Whether a condition says a GPU is there: 1 when its true branch runs with one
  * (`torch.cuda.is_available()`, `device == "cuda"`), -1 when its false branch does, else 0. */
 int flow_gpu_branch(Flow *F, const DlExpr *cond);
+/* `torch.cuda.is_available()` (or a name bound to it) as a condition: 1; negated: -1; else 0. */
+int flow_cuda_availability_test(Flow *F, const DlExpr *cond);
+/* On an accelerator named by its literal type ("mps", "xpu:0"), not CUDA. */
+bool flow_on_a_named_accelerator(const DlValue *v);
 bool flow_touches_device(Flow *F, const DlExpr *call, const char *q, const DlValue *recv,
                          const DlValue *const *argv, const DlValue *result);
 bool flow_may_synchronize(Flow *F, const DlExpr *call, const char *q, const DlValue *recv);

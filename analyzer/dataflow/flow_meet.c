@@ -35,7 +35,7 @@ bool flow_devices_conflict(const DlOperand *ops, uint32_t n) {
 
 /* On an accelerator named by its literal type ("mps", "xpu:0"), not CUDA: such a tensor is on
  * it even where CUDA is known to be absent (`elif torch.backends.mps.is_available():`). */
-static bool on_a_named_accelerator(const DlValue *v) {
+bool flow_on_a_named_accelerator(const DlValue *v) {
     return v->dev == DL_DEV_NAMED && dl_is_accelerator_type_name(v->dev_name);
 }
 
@@ -51,7 +51,7 @@ void flow_meet(Flow *F, const DlExpr *site, const DlOperand *ops, uint32_t n, in
             cpu = true;
         else if (dl_value_on_device(v) && v->kind != DL_KIND_LOSS &&
                  (v->dev != DL_DEV_MODULE || module_device) &&
-                 (!F->without_cuda || on_a_named_accelerator(v)))
+                 (!F->without_cuda || flow_on_a_named_accelerator(v)))
             dev = true;
     }
     if ((!cpu || !dev) && !flow_devices_conflict(ops, n)) return;
