@@ -1261,18 +1261,29 @@ static bool unknown_attrs_are_data(const DlClassInfo *c, const DlAttr *attrs, ui
     return true;
 }
 
+/* Is `name` a plain name that is none of `init`'s parameters (a module's `DEVICE`)? */
+static bool names_no_parameter(const DlFunction *init, const char *name) {
+    if (!dl_ir_is_dotted_name(name) || strchr(name, '.')) return false;
+    for (uint32_t i = 0; i < init->param_count; i++)
+        if (init->params[i].name && strcmp(init->params[i].name, name) == 0) return false;
+    return true;
+}
+
 /* An attribute by which a module manages its own placement, so that its instances are not
  * "never moved": a device it stores, a part it moved, or state it builds on the GPU itself
  * (`device=torch.cuda.current_device()`, or a device a call gives,
- * `get_accelerator().get_current_device()`, never an __init__ parameter that may be left None:
- * ColossalAI's CachedParamMgr keeps its table pinned on the CPU and its cache on the GPU). */
-static bool places_itself(const DlValue *v) {
+ * `get_accelerator().get_current_device()`), or on the device a name of its file's chooses
+ * (SA-ConvLSTM's `nn.Conv2d(..., device=DEVICE)`, `DEVICE = "cuda" if ... else "cpu"`); never
+ * an __init__ parameter that may be left None: ColossalAI's CachedParamMgr keeps its table
+ * pinned on the CPU and its cache on the GPU. */
+static bool places_itself(const DlValue *v, const DlFunction *init) {
     if (v->kind == DL_KIND_DEVICE) return true;
     bool state = v->kind == DL_KIND_MODULE || v->kind == DL_KIND_LOSS ||
                  (v->kind == DL_KIND_TENSOR && (v->flags & DL_VF_REGISTERED));
     bool on_gpu = v->dev == DL_DEV_CUDA ||
                   (v->dev == DL_DEV_NAMED && v->dev_name &&
-                   (strncmp(v->dev_name, "torch.cuda.", 11) == 0 || strchr(v->dev_name, '(')));
+                   (strncmp(v->dev_name, "torch.cuda.", 11) == 0 || strchr(v->dev_name, '(') ||
+                    names_no_parameter(init, v->dev_name)));
     return state && ((v->flags & DL_VF_MOVED) || on_gpu);
 }
 
@@ -1307,7 +1318,7 @@ static void class_attributes(DlProject *p, DlFileFacts *f, DlClassInfo *c,
     bool unknown_are_data = unknown_attrs_are_data(c, attrs, n);
     moved = moved || forward_follows_its_input(c, attrs, n, unknown_are_data);
     for (uint32_t k = 0; k < n && !moved; k++)
-        moved = places_itself(attrs[k].value);
+        moved = places_itself(attrs[k].value, init->fn);
     if (moved) {
         DlAttr *grown = dl_arena_alloc(keep, (n + 1) * sizeof(DlAttr));
         if (n) memcpy(grown, attrs, n * sizeof(DlAttr));
