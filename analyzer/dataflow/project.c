@@ -1181,6 +1181,14 @@ bool dl_project_attr_may_hold_modules(const DlValue *v) {
 static bool reads_as_data(const DlExpr *callee) {
     static const char *const builtins[] = {"len", "str", "repr", "isinstance", "print", "bool",
                                            "int", "float", NULL};
+    /* a tensor's shape methods take sizes and dimensions (`input.view(-1, self.dim)`, the
+     * vector quantizer of jayzhan211's CycleGAN) */
+    static const char *const shape_methods[] = {
+        "view", "reshape", "expand", "repeat", "permute", "transpose", "flatten", "unflatten",
+        "unsqueeze", "squeeze", "narrow", "split", "chunk", "size", "new_zeros", "new_ones",
+        "new_full", "new_empty", NULL};
+    if (callee && callee->kind == DL_EX_ATTR && callee->name)
+        return dl_name_in_list(callee->name, shape_methods);
     return callee && callee->kind == DL_EX_NAME && callee->name &&
            dl_name_in_list(callee->name, builtins);
 }
