@@ -34,6 +34,8 @@ static const char doc[] =
     "- a Lightning `training_step` (Lightning moves the batch itself);\n"
     "- a dict batch's text fields (`batch[\"prompt\"]`, `\"caption\"`, `\"text\"`, `\"path\"`...),\n"
     "  which are collated into lists of strings;\n"
+    "- the loader's collate function puts the batch on the device (a project function, or the\n"
+    "  dataset's own method: `collate_fn=dataset.collate_fn`);\n"
     "- the loader's dataset is a `TensorDataset` of tensors already on the device, whose\n"
     "  batches are there too, or a tensor not known to be on the CPU (`DataLoader(triplets,\n"
     "  64)` of graph tensors a caller moved: the default collate stacks its rows there);\n"

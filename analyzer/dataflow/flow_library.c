@@ -690,6 +690,16 @@ const DlValue *flow_eval_dataloader(Flow *F, const DlExpr *call, const DlValue *
         const DlValue *v = argv[i];
         const DlFunctionInfo *fi =
             v->kind == DL_KIND_FUNCTION ? (const DlFunctionInfo *)v->cls : NULL;
+        /* `collate_fn=test_dataset.collate_fn`: a method of a project dataset (LEBERT-NER's,
+         * which ends `torch.tensor(...).to(self.device)`) */
+        const DlExpr *given = call->args[i].value;
+        if (!fi && kw && flow_streq(kw, "collate_fn") && given->kind == DL_EX_ATTR &&
+            given->name && given->object &&
+            (given->object->kind == DL_EX_NAME || given->object->kind == DL_EX_ATTR)) {
+            const DlValue *owner = flow_eval(F, given->object);
+            if (owner->cls && (owner->kind == DL_KIND_INSTANCE || owner->kind == DL_KIND_LOADER))
+                fi = dl_project_method(F->env->project, owner->cls, given->name);
+        }
         if (kw && flow_streq(kw, "collate_fn") && collates_onto_a_device(fi))
             l->elem = flow_rebase(F, fi->ret, fi->module);
     }
