@@ -867,15 +867,12 @@ static bool saved_as(DlRuleContext *ctx, const DlExpr *obj, const DlExpr *path, 
     return same_code(dl_rule_text(ctx, path->span), want);
 }
 
-/* A cache: the function loads the file when it exists and otherwise builds what it holds and
- * saves it under the same path (`if os.path.exists(cached_features_file): features =
- * torch.load(cached_features_file) else: ...; torch.save(features, cached_features_file)`, the
- * Hugging Face examples' feature caches): it was written by an earlier run on this machine. */
-/* A `try:` of `b` (or nested in it) whose body holds `load` and one of whose handlers saves
- * under the path the load reads (`want`): `try: bert = torch.load(bert_path) except
- * Exception: bert = get_bert(...); torch.save(bert, bert_path)` (Bert-VITS2's feature cache). */
-static bool handler_saves_what_try_loads(DlRuleContext *ctx, const DlBlock *b, const DlExpr *load,
-                                         const char *want, int depth) {
+/* What a `try:` handler holds, asked by handler_of_a_try_around: `want` a path, or NULL. */
+typedef bool (*HandlerTest)(DlRuleContext *ctx, const DlBlock *handler, const char *want);
+
+/* A `try:` of `b` (or nested in it) whose body holds `load` has a handler that `test` takes. */
+static bool handler_of_a_try_around(DlRuleContext *ctx, const DlBlock *b, const DlExpr *load,
+                                    HandlerTest test, const char *want, int depth) {
     for (uint32_t i = 0; depth <= 16 && i < b->count; i++) {
         const DlStmt *s = b->items[i];
         if (s->span.end < load->span.end || s->span.start > load->span.start) continue;
@@ -884,12 +881,19 @@ static bool handler_saves_what_try_loads(DlRuleContext *ctx, const DlBlock *b, c
             s->parts->body.items[0]->span.start <= load->span.start &&
             load->span.end <= s->parts->body.items[s->parts->body.count - 1]->span.end)
             for (uint32_t h = 0; h < s->parts->handler_count; h++)
-                if (any_save(ctx, &s->parts->handlers[h], saved_as, want, 0)) return true;
+                if (test(ctx, &s->parts->handlers[h], want)) return true;
         const DlBlock *inner;
         for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            if (handler_saves_what_try_loads(ctx, inner, load, want, depth + 1)) return true;
+            if (handler_of_a_try_around(ctx, inner, load, test, want, depth + 1)) return true;
     }
     return false;
+}
+
+/* The handler saves under the path the load reads (`want`): `try: bert = torch.load(bert_path)
+ * except Exception: bert = get_bert(...); torch.save(bert, bert_path)` (Bert-VITS2's feature
+ * cache). */
+static bool handler_saves_there(DlRuleContext *ctx, const DlBlock *handler, const char *want) {
+    return any_save(ctx, handler, saved_as, want, 0);
 }
 
 /* `torch.load(p, map_location=...)` (or a second positional argument). */
@@ -914,26 +918,19 @@ static bool block_loads_with_a_map_location(const DlBlock *b, int depth) {
     return false;
 }
 
-/* The load is in a `try:` one of whose handlers loads again with a map_location (nmt_seq2seq's
- * `except RuntimeError: ... torch.load(path, map_location=torch.device("cpu"))`): where the
- * GPU it was saved from is missing, the load raises and the handler loads onto the CPU. */
-static bool falls_back_to_a_map_location(const DlBlock *b, const DlExpr *load, int depth) {
-    for (uint32_t i = 0; depth <= 16 && i < b->count; i++) {
-        const DlStmt *s = b->items[i];
-        if (s->span.end < load->span.end || s->span.start > load->span.start) continue;
-        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
-        if (s->kind == DL_ST_TRY && s->parts->body.count &&
-            s->parts->body.items[0]->span.start <= load->span.start &&
-            load->span.end <= s->parts->body.items[s->parts->body.count - 1]->span.end)
-            for (uint32_t h = 0; h < s->parts->handler_count; h++)
-                if (block_loads_with_a_map_location(&s->parts->handlers[h], 0)) return true;
-        const DlBlock *inner;
-        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            if (falls_back_to_a_map_location(inner, load, depth + 1)) return true;
-    }
-    return false;
+/* The handler loads again with a map_location (nmt_seq2seq's `except RuntimeError: ...
+ * torch.load(path, map_location=torch.device("cpu"))`): where the GPU the file was saved from
+ * is missing, the load raises and the handler loads onto the CPU. */
+static bool handler_loads_with_a_map_location(DlRuleContext *ctx, const DlBlock *handler,
+                                              const char *want) {
+    (void)ctx, (void)want;
+    return block_loads_with_a_map_location(handler, 0);
 }
 
+/* A cache: the function loads the file when it exists and otherwise builds what it holds and
+ * saves it under the same path (`if os.path.exists(cached_features_file): features =
+ * torch.load(cached_features_file) else: ...; torch.save(features, cached_features_file)`, the
+ * Hugging Face examples' feature caches): it was written by an earlier run on this machine. */
 static bool reads_its_own_cache(DlRuleContext *ctx, const DlCallFact *fact) {
     const DlExpr *path = dl_ir_positional(fact->call, 0);
     const DlFunction *fn = fact->place->function;
@@ -956,7 +953,8 @@ static bool reads_its_own_cache(DlRuleContext *ctx, const DlCallFact *fact) {
     }
     const DlSource *src = dl_rule_source(ctx);
     const char *want = dl_rule_text(ctx, path->span);
-    if (handler_saves_what_try_loads(ctx, &around, fact->call, want, 0)) return true;
+    if (handler_of_a_try_around(ctx, &around, fact->call, handler_saves_there, want, 0))
+        return true;
     /* a path written out (`os.path.join(save_dir, f"{n}.tar")`) is a cache only as above */
     if (path->kind != DL_EX_NAME && path->kind != DL_EX_ATTR) return false;
     if (!dl_ir_span_mentions(src, scope, "exists(") && !dl_ir_span_mentions(src, scope, "isfile("))
@@ -1390,7 +1388,8 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
      * torch.load(trt_file))`, YOLOX's demo and its copies): TensorRT runs only on a GPU */
     if (dl_rule_scope_mentions(ctx, fact->place, "TRTModule(")) return;
     const DlFunction *fn = fact->place->function;
-    if (falls_back_to_a_map_location(fn ? &fn->body : &dl_rule_module(ctx)->body, fact->call, 0))
+    if (handler_of_a_try_around(ctx, fn ? &fn->body : &dl_rule_module(ctx)->body, fact->call,
+                                handler_loads_with_a_map_location, NULL, 0))
         return;
     if (!device_aware(ctx, fact->place) || reads_memory(ctx, fact) ||
         written_by_this_run(ctx, fact) ||
