@@ -687,13 +687,13 @@ void flow_exec_loop(Flow *F, const DlStmt *s) {
     }
     if (body_waits && flow_state_find(F->st, "<device-work>"))
         flow_state_set(F->st, "<device-work>", body_work);
+    else if (!entry_marked) /* the mark is this loop's: an enclosing loop's body sets its own */
+        mark_work_queued_before_the_loop(F, false);
     /* likewise a loop whose iterations end by reading back what they queued (PhyDNet's decoder
      * loop, `predictions.append(output_image.cpu())`): a read after it waits for nothing */
     if (body_reads_last && flow_state_find(F->st, "<unread-work>") &&
         !ends_an_iteration_early(&s->parts->body, 0))
         flow_state_set(F->st, "<unread-work>", body_unread);
-    else if (!entry_marked) /* the mark is this loop's: an enclosing loop's body sets its own */
-        mark_work_queued_before_the_loop(F, false);
     if (s->kind == DL_ST_FOR) move_listed_modules(F, s);
     flow_exec_block(F, &s->parts->orelse);
 }
