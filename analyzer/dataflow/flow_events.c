@@ -665,8 +665,7 @@ void flow_sync(Flow *F, const DlExpr *site, const DlExpr *tensor, const DlValue 
         work->value->aux_span.end == F->stmt_span.end)
         nothing_pending = true;
     const DlValue *after_unknown_read =
-        unread && unread->value && unread->value->literal == unknown_read_literal ? unread->value
-                                                                                 : NULL;
+        unread && flow_is_unknown_read_mark(unread->value) ? unread->value : NULL;
     bool device_read = flow_is_tensor(v) && dl_value_on_device(v);
     bool device_unknown = v->kind == DL_KIND_UNKNOWN || (flow_is_tensor(v) && !v->dev);
     bool explicit_read = flow_streq(how, "item") || flow_streq(how, "tolist") ||
