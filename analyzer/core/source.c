@@ -80,6 +80,23 @@ static void dl_source_index_lines(DlSource *src) {
     src->line_count = starts.len;
 }
 
+/* Python reads a lone \r as the end of a line (universal newlines); tree-sitter's grammar and
+ * the text scans expect \n. Each lone \r becomes \n in `text` (same length: offsets, lines
+ * and columns stay those of the file), the bytes as they were kept for writing fixes back. */
+static void dl_source_end_lines_with_newlines(DlSource *src) {
+    char *t = src->text, *end = t + src->len, *p = t;
+    bool lone = false;
+    while (!lone && (p = memchr(p, '\r', (size_t)(end - p))) != NULL) {
+        lone = p + 1 == end || p[1] != '\n';
+        p++;
+    }
+    if (!lone) return;
+    src->original = dl_source_xmalloc(src->len + 1);
+    memcpy(src->original, t, src->len + 1);
+    for (p = t; (p = memchr(p, '\r', (size_t)(end - p))) != NULL; p++)
+        if (p + 1 == end || p[1] != '\n') *p = '\n';
+}
+
 /* Takes ownership of `buf` (len bytes + room for the NUL) and runs the content checks. */
 static bool dl_source_adopt(DlSource *src, const char *path, char *buf, size_t len, char **error) {
     buf[len] = '\0';
@@ -102,6 +119,7 @@ static bool dl_source_adopt(DlSource *src, const char *path, char *buf, size_t l
         dl_source_free(src);
         return dl_source_fail(error, "not valid UTF-8 (line %d, column %d)", line, column);
     }
+    dl_source_end_lines_with_newlines(src);
     return true;
 }
 
@@ -204,6 +222,7 @@ bool dl_source_from_bytes(DlSource *src, const char *path, const char *bytes, si
 void dl_source_free(DlSource *src) {
     free(src->path);
     free(src->text);
+    free(src->original);
     free(src->line_starts);
     memset(src, 0, sizeof *src);
 }

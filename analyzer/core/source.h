@@ -13,7 +13,15 @@ typedef struct DlSource {
     size_t len;            /* bytes, without the NUL */
     uint32_t *line_starts; /* byte offset of each line's first byte (owned) */
     size_t line_count;     /* >= 1; a text ending in a terminator has a last, empty line */
+    char *original;        /* the file's bytes when some line ends with a lone \r (old Mac
+                              files): `text` has \n there, as Python reads it, for the parser
+                              and the text scans; NULL otherwise (owned) */
 } DlSource;
+
+/* The file's bytes as they are on disk, for writing fixes back. */
+static inline const char *dl_source_bytes(const DlSource *src) {
+    return src->original ? src->original : src->text;
+}
 
 /* Reads `path` into `src`. On failure returns false, leaves `src` zeroed (nothing to free) and
  * sets *error (when error is non-NULL) to a malloc'ed reason: "cannot read: No such file or

@@ -59,8 +59,9 @@ static size_t dl_fix_offset(const DlSource *src, int line, int column) {
 static const char *dl_fix_line_ending(const DlSource *src) {
     if (src->line_count < 2) return "\n";
     size_t end = src->line_starts[1]; /* just past line 1's terminator */
-    if (src->text[end - 1] == '\r') return "\r";
-    if (end >= 2 && src->text[end - 2] == '\r') return "\r\n";
+    const char *bytes = dl_source_bytes(src);
+    if (bytes[end - 1] == '\r') return "\r";
+    if (end >= 2 && bytes[end - 2] == '\r') return "\r\n";
     return "\n";
 }
 
@@ -168,11 +169,11 @@ char *dl_fix_apply_marked(const DlSource *src, const DlFix *const *fixes, size_t
     dl_vec_reserve(&out, src->len + 1);
     size_t cursor = 0;
     for (size_t i = 0; i < taken.len; i++) {
-        dl_fix_append(&out, src->text + cursor, taken.items[i].start - cursor);
+        dl_fix_append(&out, dl_source_bytes(src) + cursor, taken.items[i].start - cursor);
         dl_fix_append_text(&out, taken.items[i].text, ending);
         cursor = taken.items[i].end;
     }
-    dl_fix_append(&out, src->text + cursor, src->len - cursor);
+    dl_fix_append(&out, dl_source_bytes(src) + cursor, src->len - cursor);
     dl_vec_free(&taken);
     dl_vec_push(&out, '\0');
     *out_len = out.len - 1;

@@ -81,6 +81,25 @@ Test(source, line_index_mixed_terminators) {
     dl_source_free(&src);
 }
 
+/* Python reads a lone \r as a line end: the text the parser sees has \n there, at the same
+ * offsets, and the bytes as they were are kept for fixes. */
+Test(source, lone_carriage_returns_read_as_newlines) {
+    const char text[] = "import torch\rx = 1\r\ny = 2\r";
+    DlSource src = load_bytes(text, sizeof text - 1);
+    cr_assert_str_eq(src.text, "import torch\nx = 1\r\ny = 2\n");
+    cr_assert_not_null(src.original);
+    cr_assert_str_eq(dl_source_bytes(&src), text);
+    cr_assert_eq(src.line_count, 4);
+    assert_line(&src, 2, "x = 1");
+    assert_position(&src, 13, 2, 1);
+    dl_source_free(&src);
+
+    DlSource plain = load_bytes("a\r\nb\n", 5);
+    cr_assert_null(plain.original, "no copy when every \\r ends a \\r\\n");
+    cr_assert_str_eq(dl_source_bytes(&plain), "a\r\nb\n");
+    dl_source_free(&plain);
+}
+
 Test(source, trailing_terminator_opens_an_empty_line) {
     DlSource src = load_bytes("x = 1\r\n", 7);
     cr_assert_eq(src.line_count, 2);
