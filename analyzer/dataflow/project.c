@@ -905,6 +905,31 @@ static bool names_include(const NameVec *names, const char *name) {
     return false;
 }
 
+/* Marks in `part_of_init` the methods of `c` that run only as part of __init__: called (as
+ * `self.NAME(`) by __init__ or by methods that are, and by no other method. One that forward
+ * calls too (`extend_pe(x)`) changes its attributes after __init__. Helpers of helpers count
+ * (SimVP's `__init__` -> `_preparation` -> `_build_model`, which moves the model). */
+static void helpers_only_init_runs(const DlSource *src, const DlClassInfo *c,
+                                   const DlFunctionInfo *init, bool *part_of_init) {
+    for (uint32_t k = 0; k < c->method_count; k++)
+        part_of_init[k] = c->methods[k] == init;
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (uint32_t k = 0; k < c->method_count; k++) {
+            if (part_of_init[k]) continue;
+            char call[160];
+            snprintf(call, sizeof call, "self.%s(", c->methods[k]->fn->name);
+            bool called = false, only_by_init = true;
+            for (uint32_t j = 0; j < c->method_count && only_by_init; j++) {
+                if (j == k || !dl_ir_span_mentions(src, c->methods[j]->fn->span, call)) continue;
+                called = true;
+                only_by_init = part_of_init[j];
+            }
+            if (called && only_by_init) part_of_init[k] = grew = true;
+        }
+    }
+}
+
 /* What __init__ leaves on self is what every method sees, unless another method assigns the
  * attribute a value that may live elsewhere: `set_timesteps(device)` moving a scheduler's
  * tables, a `to()` of its own, or moves a module it holds in place (`self.model.to(device)` in
@@ -913,23 +938,15 @@ static bool names_include(const NameVec *names, const char *name) {
 static void forget_reassigned_devices(DlFileFacts *f, DlClassInfo *c, const DlFunctionInfo *init,
                                       DlAttr *attrs, uint32_t n, DlArena *keep) {
     NameVec names = {0}, moved = {0};
+    bool *part_of_init = calloc(c->method_count ? c->method_count : 1, sizeof *part_of_init);
+    if (!part_of_init) return;
+    helpers_only_init_runs(f->module->source, c, init, part_of_init);
     for (uint32_t k = 0; k < c->method_count; k++) {
         const DlFunctionInfo *fi = c->methods[k];
-        if (fi == init) continue;
-        char call[160];
-        snprintf(call, sizeof call, "self.%s(", fi->fn->name);
-        /* a helper only __init__ calls is part of it; one forward calls too (`extend_pe(x)`)
-         * changes the attribute after __init__ */
-        bool only_init = dl_ir_span_mentions(f->module->source, init->fn->span, call);
-        for (uint32_t j = 0; j < c->method_count && only_init; j++) {
-            const DlFunctionInfo *other = c->methods[j];
-            if (other != init && other != fi &&
-                dl_ir_span_mentions(f->module->source, other->fn->span, call))
-                only_init = false;
-        }
-        if (only_init) continue;
+        if (fi == init || part_of_init[k]) continue;
         gather_self_assignments(f->module->source, &fi->fn->body, &names, &moved, 0);
     }
+    free(part_of_init);
     for (uint32_t k = 0; k < n && (names.len || moved.len); k++) {
         const DlValue *v = attrs[k].value;
         if ((v->flags & DL_VF_REGISTERED) || !(v->kind == DL_KIND_TENSOR || v->kind == DL_KIND_MODULE))
