@@ -38,8 +38,8 @@ static const char doc[] =
     "  dict, or the load is in a `try:` whose handler loads again with one (`except\n"
     "  RuntimeError: torch.load(path, map_location=\"cpu\")`);\n"
     "- the file never checks for a GPU outside its test functions (a GPU count in a log\n"
-    "  message picks no device, nor does one stored under a name nothing reads,\n"
-    "  `self.n_gpus = torch.cuda.device_count()`; `dist.is_available()` asks about\n"
+    "  message picks no device, nor does one stored under a name nothing reads but a log\n"
+    "  line, `self.n_gpus = torch.cuda.device_count()`; `dist.is_available()` asks about\n"
     "  torch.distributed; a timing helper's\n"
     "  `if torch.cuda.is_available(): torch.cuda.synchronize()`, or a seeding one's\n"
     "  `torch.cuda.manual_seed_all(seed)`, its only check, picks none either;\n"
@@ -77,7 +77,8 @@ static const char doc[] =
     "  the path it is handed, `train(model, loader, save_path=args.ckpt)`, or that writes the\n"
     "  file named itself: ImageNet's `save_checkpoint(state, is_best)` copying to\n"
     "  `'model_best.pth.tar'`) earlier in the\n"
-    "  same function with the path written the same way, or from the same template\n"
+    "  same function with the path written the same way (a leading `./` aside), or from the\n"
+    "  same template\n"
     "  (`'{}.pkl'.format(epoch)` saved, `'{}.pkl'.format(best_epoch)` loaded, or one path\n"
     "  helper of the file's own,\n"
     "  `get_checkpoint_path(epoch)` and `get_checkpoint_path(best_epoch)`), and not bound anew\n"
@@ -88,7 +89,9 @@ static const char doc[] =
     "  in the loop around the load counts, made by an earlier iteration (early stopping:\n"
     "  `if stop: load(...) else: save(...)`); so does a save helper handed the folder the load\n"
     "  joins a name onto (`save_checkpoint(model, optimizer, epoch, args.save)`, then\n"
-    "  `torch.load(os.path.join(args.save, 'model.pt'))`), before the load or in its loop;\n"
+    "  `torch.load(os.path.join(args.save, 'model.pt'))`), or a project function that saves\n"
+    "  into the folder it is handed (`train_model(model, ..., ckpt_path)`, whose `torch.save`\n"
+    "  joins a name onto it), before the load or in its loop;\n"
     "- the bytes are in memory, written by this process or a rank of the same job:\n"
     "  `torch.load(io.BytesIO(buf))` (not of `f.read()`), a name bound to an empty `BytesIO()`\n"
     "  in the function, a helper's parameter named `buffer`;\n"
@@ -106,8 +109,9 @@ static const char doc[] =
     "  `\"training_args.bin\"`, a path held in a name for a configuration, `cfg.config_path`,\n"
     "  that names no weights), Hugging Face Trainer's scheduler, grad scaler and RNG states\n"
     "  (`\"scheduler.pt\"`, `\"scaler.pt\"`, `\"rng_state_{rank}.pth\"`), or a file name the same\n"
-    "  file saves a scheduler's or a grad scaler's `state_dict()`, the RNG states or the\n"
-    "  command line's options (`torch.save(opt, ...)`) under; the name written out (in\n"
+    "  file saves a scheduler's or a grad scaler's `state_dict()`, the RNG states, the\n"
+    "  command line's options (`torch.save(opt, ...)`) or a dict of counters (`{'epoch':\n"
+    "  epoch}`) under; the name written out (in\n"
     "  `open(path, \"rb\")` too) or held by a module-level constant\n"
     "  (`SCHEDULER_NAME = \"scheduler.pt\"`);\n"
     "- under a switch that is off as shipped: `load_model = False`, then `if load_model:` (or\n"
@@ -201,20 +205,36 @@ static bool on_a_comment_line(const char *text, const char *p) {
     return *q == '#';
 }
 
-/* How many times `name` (n bytes) appears as a whole word in `text`, comment lines aside. */
+/* Is `p` on a line that logs (`print(...)`, `logger.info(...)`, `root_logger.info("Training
+ * with " + str(gpu_count) + " GPUs")`), after that call's opening? */
+static bool on_a_logging_line(const char *text, const char *p) {
+    const char *q = p;
+    while (q > text && q[-1] != '\n') q--;
+    static const char *const calls[] = {"print(", ".info(", ".debug(", ".warning(", ".log(",
+                                        NULL};
+    for (const char *const *c = calls; *c; c++) {
+        const char *at = memmem(q, (size_t)(p - q), *c, strlen(*c));
+        if (at && (**c == '.' || at == q || !dl_source_name_byte(at[-1]))) return true;
+    }
+    return false;
+}
+
+/* How many times `name` (n bytes) appears as a whole word in `text`, comment lines and what
+ * logging lines print aside. */
 static size_t word_count(const char *text, size_t len, const char *name, size_t n) {
     size_t count = 0;
     const char *end = text + len;
     for (const char *p = text; (p = memmem(p, (size_t)(end - p), name, n)) != NULL; p += n)
         if ((p == text || !dl_source_name_byte(p[-1])) &&
-            (p + n == end || !dl_source_name_byte(p[n])) && !on_a_comment_line(text, p))
+            (p + n == end || !dl_source_name_byte(p[n])) && !on_a_comment_line(text, p) &&
+            !on_a_logging_line(text, p))
             count++;
     return count;
 }
 
 /* Every `.device_count(` of the file stores the count under a name the file never reads again
- * (`self.n_gpus = torch.cuda.device_count()`, twenty of VL-T5's data files): a count nothing
- * reads picks no device. */
+ * (`self.n_gpus = torch.cuda.device_count()`, twenty of VL-T5's data files), or reads only to
+ * log it (meshgraphnets' "Training with N GPUs"): such a count picks no device. */
 static bool counts_gpus_for_nothing(DlRuleContext *ctx) {
     static const char call[] = ".device_count(";
     const DlSource *src = dl_rule_source(ctx);
@@ -367,13 +387,37 @@ static bool same_code(const char *a, const char *b) {
     }
 }
 
+/* A string literal's text without a `./` right after its opening quote (malloc'ed): the same
+ * relative path as `f"./models/{name}.pt"` and `f"models/{name}.pt"` (pytorch-tiny-imagenet's
+ * notebooks); NULL when there is none. */
+static char *without_dot_slash(const char *text) {
+    size_t quote = strspn(text, "rbfuRBFU");
+    if ((text[quote] != '"' && text[quote] != '\'') || strncmp(text + quote + 1, "./", 2) != 0)
+        return NULL;
+    char *out = malloc(strlen(text) - 1);
+    if (!out) abort();
+    memcpy(out, text, quote + 1);
+    strcpy(out + quote + 1, text + quote + 3);
+    return out;
+}
+
+/* `a` and `b`, written alike or from one template, once a leading `./` is dropped from each. */
+static bool same_relative_path(const char *a, const char *b) {
+    char *da = without_dot_slash(a), *db = without_dot_slash(b);
+    const char *x = da ? da : a, *y = db ? db : b;
+    bool same = (da || db) && (strcmp(x, y) == 0 || same_template(x, y));
+    free(da);
+    free(db);
+    return same;
+}
+
 /* Is `e` (a save's path) written as `want`, or from its template (or its helper's), or handed
  * through a helper of one argument (`make_path(path)`, which creates the folder and gives the
  * path back: pytorch-openai-transformer-lm)? */
 static bool path_matches(DlRuleContext *ctx, const DlExpr *e, const char *want) {
     const char *text = dl_rule_text(ctx, e->span);
     if (strcmp(text, want) == 0 || same_code(text, want) || same_template(text, want) ||
-        same_helper_template(ctx, e, want))
+        same_relative_path(text, want) || same_helper_template(ctx, e, want))
         return true;
     return e->kind == DL_EX_CALL && e->arg_count == 1 && !e->args[0].keyword &&
            strcmp(dl_rule_text(ctx, e->args[0].value->span), want) == 0;
@@ -435,6 +479,64 @@ static bool project_function_saves_to_argument(DlRuleContext *ctx, const DlExpr 
     if (index < 0 || (uint32_t)index >= fi->fn->param_count || fi->fn->params[index].star)
         return false;
     return block_saves_to_name(&fi->fn->body, fi->fn->params[index].name, 0);
+}
+
+/* The project function a call names: the file's own, or one it imports (`from pykt.models
+ * import train_model`). */
+static const DlFunctionInfo *called_project_function(DlRuleContext *ctx, const DlExpr *call) {
+    const DlExpr *callee = call->object;
+    if (!callee || callee->kind != DL_EX_NAME) return NULL;
+    const DlProject *p = dl_rule_project(ctx);
+    const DlFileFacts *file = dl_project_file(p, dl_rule_module(ctx));
+    const char *imported = file ? dl_project_import(file, callee->name) : NULL;
+    const DlFunctionInfo *fi =
+        dl_project_find_function(p, file, imported ? imported : callee->name);
+    return fi && fi->fn ? fi : NULL;
+}
+
+/* `e` is `os.path.join(param, ...)` (or `osp.join`), a path inside the folder `param`. */
+static bool joins_onto_name(const DlExpr *e, const char *param) {
+    if (!e || e->kind != DL_EX_CALL || e->arg_count < 2 || e->args[0].keyword || !e->object ||
+        e->object->kind != DL_EX_ATTR || !e->object->name || strcmp(e->object->name, "join") != 0)
+        return false;
+    const DlExpr *a = e->args[0].value;
+    return a->kind == DL_EX_NAME && strcmp(a->name, param) == 0;
+}
+
+/* A statement of `b` (or of a block in it, not a nested function) calls torch.save with a path
+ * joined onto the parameter `param` (pykt's `train_model(..., ckpt_path, ...)`: `torch.save(
+ * model.state_dict(), os.path.join(ckpt_path, model.emb_type + "_model.ckpt"))`). */
+static bool block_saves_into_folder(const DlBlock *b, const char *param, int depth) {
+    if (depth > 16) return false;
+    for (uint32_t i = 0; i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        if (s->kind == DL_ST_EXPR && is_torch_save(s->value) &&
+            joins_onto_name(save_path(s->value), param))
+            return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (block_saves_into_folder(inner, param, depth + 1)) return true;
+    }
+    return false;
+}
+
+/* The project function `call` calls, when it saves into the folder it is handed as its
+ * argument `a` (block_saves_into_folder). */
+static bool project_function_saves_into_argument(DlRuleContext *ctx, const DlExpr *call,
+                                                 uint32_t a) {
+    const DlFunctionInfo *fi = called_project_function(ctx, call);
+    if (!fi) return false;
+    const char *kw = call->args[a].keyword;
+    if (kw && kw[0] == '*') return false;
+    int index = kw ? dl_ir_param_index(fi->fn, kw) : -1;
+    if (!kw) {
+        index = 0;
+        for (uint32_t k = 0; k < a; k++) index += !call->args[k].keyword;
+    }
+    if (index < 0 || (uint32_t)index >= fi->fn->param_count || fi->fn->params[index].star)
+        return false;
+    return block_saves_into_folder(&fi->fn->body, fi->fn->params[index].name, 0);
 }
 
 /* The file a statement's call writes itself: torch.save's path, or where a copy goes
@@ -595,8 +697,12 @@ static const DlExpr *path_source(DlRuleContext *ctx, const DlCallFact *fact, con
 /* The folder of `os.path.join(folder, "name")` (its first argument's text, when a string
  * literal follows it), or NULL. */
 static const char *joined_folder(DlRuleContext *ctx, const DlExpr *e) {
-    if (e->kind != DL_EX_CALL || e->arg_count != 2 || e->args[0].keyword ||
-        e->args[1].value->kind != DL_EX_STRING || !e->object)
+    if (e->kind != DL_EX_CALL || e->arg_count != 2 || e->args[0].keyword || !e->object)
+        return NULL;
+    /* a name written out, or made from one (`emb_type + "_model.ckpt"`) */
+    const DlExpr *name = e->args[1].value;
+    if (name->kind != DL_EX_STRING && !(name->kind == DL_EX_BINOP && name->item_count == 2 &&
+                                        name->items[1]->kind == DL_EX_STRING))
         return NULL;
     const char *callee = dl_ir_dotted(dl_rule_arena(ctx), e->object);
     if (!callee || (strcmp(callee, "os.path.join") != 0 && strcmp(callee, "osp.join") != 0))
@@ -605,15 +711,21 @@ static const char *joined_folder(DlRuleContext *ctx, const DlExpr *e) {
 }
 
 /* A statement of `b` (nested blocks too, not nested functions) that starts before `before`
- * calls a save helper (is_save_helper) with `folder` as an argument after its first. */
+ * calls a save helper (is_save_helper) with `folder` as an argument after its first, or a
+ * project function that saves into the folder it is handed (`best = train_model(model, ...,
+ * ckpt_path)`). */
 static bool helper_saves_into(DlRuleContext *ctx, const DlBlock *b, const char *folder,
                               uint32_t before, int depth) {
     for (uint32_t i = 0; depth < 32 && i < b->count && b->items[i]->span.start < before; i++) {
         const DlStmt *s = b->items[i];
         if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
-        const DlExpr *call = s->kind == DL_ST_EXPR ? s->value : NULL;
-        for (uint32_t a = 1; is_save_helper(call) && a < call->arg_count; a++)
-            if (strcmp(dl_rule_text(ctx, call->args[a].value->span), folder) == 0) return true;
+        const DlExpr *call = s->kind == DL_ST_EXPR || s->kind == DL_ST_ASSIGN ? s->value : NULL;
+        if (call && call->kind != DL_EX_CALL) call = NULL;
+        for (uint32_t a = 0; call && a < call->arg_count; a++)
+            if (strcmp(dl_rule_text(ctx, call->args[a].value->span), folder) == 0 &&
+                ((a > 0 && s->kind == DL_ST_EXPR && is_save_helper(call)) ||
+                 project_function_saves_into_argument(ctx, call, a)))
+                return true;
         const DlBlock *inner;
         for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
             if (helper_saves_into(ctx, inner, folder, before, depth + 1)) return true;
@@ -1085,6 +1197,15 @@ static bool holds_no_device_tensors(DlRuleContext *ctx, const DlExpr *obj, const
      * `<exp>.initial.config`): an argparse Namespace of settings */
     static const char *const settings[] = {"opt", "opts", "args", "hparams", NULL};
     if (obj->kind == DL_EX_NAME && dl_name_in_list(obj->name, settings)) return true;
+    /* `{'epoch': epoch}` (meshgraphnets' epoch checkpoint): counters, no tensor */
+    static const char *const counters[] = {"epoch", "step", "global_step", "iteration", NULL};
+    bool only_counters = obj->kind == DL_EX_DICT && obj->item_count > 0;
+    for (uint32_t k = 1; only_counters && k < obj->item_count; k += 2) { /* key, value, ... */
+        const DlExpr *v = obj->items[k];
+        only_counters = obj->items[k - 1] && v && (v->kind == DL_EX_NUMBER ||
+                              (v->kind == DL_EX_NAME && dl_name_in_list(v->name, counters)));
+    }
+    if (only_counters) return true;
     if (obj->kind == DL_EX_NAME) { /* `rng_states = {"cpu": torch.random.get_rng_state()}` */
         uint32_t j = assignment_before(b, obj->name, before);
         if (j < before) return holds_no_device_tensors(ctx, b->items[j]->value, b, j);
