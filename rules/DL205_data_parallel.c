@@ -39,9 +39,10 @@ static const char doc[] =
     "  nn.DataParallel(net)`, then `if is_parallel: net = net.module`; or in a `try` whose\n"
     "  handlers raise again; or an attribute, `self.model = self.model.module`): built to load a\n"
     "  checkpoint whose keys start with `module.`, it never scatters a batch;\n"
-    "- one device given (`device_ids=[0]`, or a name bound to such a list, `gpus = [0]` and\n"
-    "  `device_ids=[i for i in range(len(gpus))]`, or a parameter whose default is one,\n"
-    "  `def main(device_ids=[0])`): the wrapper then calls the module itself;\n"
+    "- one device given (`device_ids=[0]`, also as the second argument, or a name bound to\n"
+    "  such a list, `gpus = [0]` and `device_ids=[i for i in range(len(gpus))]`, or a\n"
+    "  parameter whose default is one, `def main(device_ids=[0])`, or `list(range(parallel))`\n"
+    "  of a parameter defaulting to 1): the wrapper then calls the module itself;\n"
     "- where there is no GPU (the else of `if torch.cuda.is_available():`, the body of `if not\n"
     "  torch.cuda.is_available():`): the wrapper has no devices and calls the module itself,\n"
     "  kept so that `.module` works on both paths;\n"
@@ -365,6 +366,13 @@ static bool lists_one_device(DlRuleContext *ctx, const DlFunction *fn, const DlE
         if (strcmp(ids->object->name, "list") == 0) return lists_one_device(ctx, fn, a, depth + 1);
         if (strcmp(ids->object->name, "range") != 0) return false;
         if (a->kind == DL_EX_NUMBER) return a->name && strcmp(a->name, "1") == 0;
+        /* `range(parallel)` of a parameter that defaults to 1 (perceptual-advex's evaluation) */
+        int param = a->kind == DL_EX_NAME && fn ? dl_ir_param_index(fn, a->name) : -1;
+        if (param >= 0) {
+            const DlExpr *d = fn->params[param].default_value;
+            return d && d->kind == DL_EX_NUMBER && d->name && strcmp(d->name, "1") == 0 &&
+                   !dl_ir_last_assignment(&fn->body, a->name, a->span.start);
+        }
         return a->kind == DL_EX_CALL && a->object && a->object->kind == DL_EX_NAME &&
                strcmp(a->object->name, "len") == 0 && a->arg_count == 1 &&
                lists_one_device(ctx, fn, a->args[0].value, depth + 1);
@@ -383,7 +391,8 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
      * device it calls the module on its inputs, replicating and gathering nothing (Cream's
      * mmdet test script) */
     const DlArg *ids = dl_ir_keyword(fact->call, "device_ids");
-    if (ids && lists_one_device(ctx, fact->place->function, ids->value, 0)) return;
+    const DlExpr *ids_value = ids ? ids->value : dl_ir_positional(fact->call, 1);
+    if (ids_value && lists_one_device(ctx, fact->place->function, ids_value, 0)) return;
     /* in the else of `if torch.cuda.is_available():`: without a GPU, DataParallel has no
      * devices and calls the module as it is (kept so `.module` works on both paths:
      * pytorch-retinanet) */
