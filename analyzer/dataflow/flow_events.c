@@ -610,6 +610,14 @@ void flow_note_gpu_required(Flow *F, const char *method, const DlValue *recv) {
 static int16_t read_parameter(Flow *F, const DlExpr *e) {
     uint32_t before = e ? e->span.start : 0;
     for (int depth = 0, locals = 0; e && depth < 16; depth++) {
+        /* `float(true.size(0))`, `int(x.shape[0])`: a shape, kept on the host, reads nothing
+         * back (adversarial_robustness_pytorch's accuracy) */
+        if (e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_ATTR &&
+            e->object->name && flow_metadata_method(e->object->name))
+            return 0;
+        if (e->kind == DL_EX_ATTR && e->name &&
+            (flow_streq(e->name, "shape") || flow_streq(e->name, "ndim")))
+            return 0;
         if (e->kind == DL_EX_NAME) {
             int i = F->fn ? dl_ir_param_index(F->fn, e->name) : -1;
             if (i < 0 && F->fn && locals++ < 4) { /* a local: what it was bound to */
