@@ -76,6 +76,8 @@ static const char doc[] =
     "- the meeting is in the `else` of `if torch.cuda.is_available():` (or the body of `if not\n"
     "  torch.cuda.is_available():`), which runs only where the module and the device are the\n"
     "  CPU, and where nothing is on CUDA (a tensor moved under an earlier check was not moved);\n"
+    "  so is the `else` of `if self.use_cuda:`, a flag the class's own `cuda()` sets True (and\n"
+    "  a move in its body, `eyes_ = eyes_.cuda()`, is where the module is);\n"
     "- everything stays on the CPU, or the other operand's device is unknown.\n";
 
 /* Whether the factory called in `call_text` takes no `device=` (dl_torch_factory_takes_no_device:

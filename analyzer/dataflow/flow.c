@@ -434,6 +434,28 @@ static bool runs_at_most_once(const DlExpr *iter) {
     return n->kind == DL_EX_NUMBER && n->name && (flow_streq(n->name, "0") || flow_streq(n->name, "1"));
 }
 
+static bool switched_on_in_the_file(const DlSource *src, const char *name, bool attributes);
+
+/* `range(n)` or `range(0, n)` of a parameter `n` whose default is 0, which nothing in the file
+ * sets (deep-kernel-transfer's `correct(self, x, N=0)`, called as `self.correct(x)`): the loop
+ * runs only for a caller that asks for it, as `if verbose:` of a parameter off by default. */
+static bool counts_to_a_parameter_left_at_zero(Flow *F, const DlExpr *iter) {
+    if (!F->fn || !iter || iter->kind != DL_EX_CALL || !iter->object ||
+        iter->object->kind != DL_EX_NAME || !flow_streq(iter->object->name, "range"))
+        return false;
+    const DlExpr *n = NULL;
+    if (iter->arg_count == 1 && !iter->args[0].keyword) n = iter->args[0].value;
+    const DlExpr *start = iter->arg_count == 2 ? iter->args[0].value : NULL;
+    if (start && !iter->args[0].keyword && !iter->args[1].keyword && start->kind == DL_EX_NUMBER &&
+        start->name && flow_streq(start->name, "0"))
+        n = iter->args[1].value;
+    if (!n || n->kind != DL_EX_NAME) return false;
+    int p = dl_ir_param_index(F->fn, n->name);
+    const DlExpr *d = p >= 0 ? F->fn->params[p].default_value : NULL;
+    return d && d->kind == DL_EX_NUMBER && d->name && flow_streq(d->name, "0") &&
+           !switched_on_in_the_file(F->src, n->name, true);
+}
+
 /* `for x in [a, b]:`, or over a name bound to such a list (`epsilon = [0.01, 0.02, ...]`, then
  * `for eps in epsilon:`, `for i in range(len(epsilon)):` or `enumerate(epsilon)`: SACNet's
  * adversarial images, one per strength): each case it lists is run once, no loop of steps. */
@@ -470,7 +492,9 @@ bool flow_is_batch_loop(Flow *F, const DlStmt *s, const DlValue *iter) {
      * loop too (synthetic data, one fixed batch); but in a test, only a loop over a data loader
      * is: a backward() (`for case, want in zip(inputs, outputs)`) checks gradients, an
      * optimizer step checks the optimizer step by step (bitsandbytes' test_optim) */
-    if (s->kind == DL_ST_FOR && runs_at_most_once(s->value)) return false;
+    if (s->kind == DL_ST_FOR &&
+        (runs_at_most_once(s->value) || counts_to_a_parameter_left_at_zero(F, s->value)))
+        return false;
     /* `for dtype in [torch.float, torch.half]:` runs once per case it lists, each checked with
      * a backward() (SpikeGPT's surrogate gradient check): no loop of steps */
     if (s->kind == DL_ST_FOR && over_listed_cases(F, s->value)) return false;
@@ -607,6 +631,9 @@ void flow_exec_loop(Flow *F, const DlStmt *s) {
         F->place.steps_environment = block_has(&s->parts->body, is_environment_step, true, 0);
         F->place.trains_itself = block_any_outside_loops(&s->parts->body, is_training_step, 0);
     }
+    /* what it reads, a caller that leaves the count at 0 never reads */
+    if (s->kind == DL_ST_FOR && counts_to_a_parameter_left_at_zero(F, s->value))
+        F->place.every_iteration = false;
     F->loop_depth++;
     int rounds = F->loop_depth > 2 ? 1 : DL_LOOP_ROUNDS;
     const Binding *entry_work = flow_state_find(F->st, "<device-work>");
@@ -946,10 +973,54 @@ static void narrow_key_to_cpu(Flow *F, const char *key, NarrowedToCpu *out) {
     narrow_device_to_cpu(F, t->dev, t->dev_name, true, out);
 }
 
-/* `torch.cuda.is_available()` as the condition: 1; `not torch.cuda.is_available()`: -1; else 0. */
+/* `torch.cuda.device_count() > 0` (or `>= 1`, `!= 0`): 1, a test for a GPU written as a count
+ * (atomai's load_weights); `== 0`, `< 1`, `<= 0`: -1; 0 otherwise. Not `> 1`: its else branch
+ * may still have one GPU. */
+static int gpu_count_test(Flow *F, const DlExpr *cond) {
+    if (cond->kind != DL_EX_COMPARE || cond->item_count != 2 || !cond->name) return 0;
+    const DlExpr *count = cond->items[0], *bound = cond->items[1];
+    if (count->kind != DL_EX_CALL || count->arg_count || !count->object ||
+        bound->kind != DL_EX_NUMBER || !bound->name)
+        return 0;
+    const char *q = flow_qualify(F, count->object);
+    if (!q || !flow_streq(q, "torch.cuda.device_count")) return 0;
+    static const char *const tests[][3] = {{">", "0", "1"},  {">=", "1", "1"}, {"!=", "0", "1"},
+                                           {"==", "0", "-"}, {"<", "1", "-"},  {"<=", "0", "-"}};
+    for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++)
+        if (flow_streq(cond->name, tests[i][0]) && flow_streq(bound->name, tests[i][1]))
+            return tests[i][2][0] == '1' ? 1 : -1;
+    return 0;
+}
+
+/* `self.use_cuda` of a class whose own `cuda()` sets it True (alter-siamese's losses override
+ * `cuda()` with `self.use_cuda = True`, and `__init__` sets it False): the flag says the module
+ * was moved to a GPU, what a device test in its forward says. */
+static bool set_by_its_own_cuda(Flow *F, const DlExpr *cond) {
+    if (cond->kind != DL_EX_ATTR || !cond->name || !dl_ir_is_self(cond->object) || !F->owner)
+        return false;
+    const DlClass *c = F->owner->cls;
+    for (uint32_t m = 0; m < c->method_count; m++) {
+        const DlFunction *fn = c->methods[m];
+        if (!flow_streq(fn->name, "cuda")) continue;
+        for (uint32_t i = 0; i < fn->body.count; i++) {
+            const DlStmt *s = fn->body.items[i];
+            if (s->kind == DL_ST_ASSIGN && s->target_count == 1 &&
+                dl_ir_is_self_attr(s->targets[0], cond->name) && s->value &&
+                s->value->kind == DL_EX_CONST && flow_streq(s->value->name, "True"))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* `torch.cuda.is_available()` as the condition: 1; `not torch.cuda.is_available()`: -1; the
+ * same of a GPU count (gpu_count_test) and of a flag the module's own `cuda()` sets; else 0. */
 static int cuda_availability_test(Flow *F, const DlExpr *cond) {
     int sign;
     cond = without_not(cond, &sign);
+    int count_test = gpu_count_test(F, cond);
+    if (count_test) return sign * count_test;
+    if (set_by_its_own_cuda(F, cond)) return sign;
     if (cond->kind == DL_EX_NAME || cond->kind == DL_EX_ATTR) { /* `if use_cuda:` */
         const char *key = flow_key_of(F, cond);
         const Binding *b = key ? flow_lookup(F, key) : NULL;
@@ -1024,13 +1095,15 @@ int flow_gpu_branch(Flow *F, const DlExpr *cond) {
 
 /* The file's text binds or passes `name` with anything but False, None or 0 (`name=True`,
  * `name=args.flag`, `name = True`): MakeItTalk calls `__train_speaker_aware__(...,
- * use_residual=True)`; a caller in another file is not seen. */
-static bool switched_on_in_the_file(const DlSource *src, const char *name) {
+ * use_residual=True)`; a caller in another file is not seen. With `attributes` false, an
+ * attribute of that name (`self.callback = callback`) is no binding of it. */
+static bool switched_on_in_the_file(const DlSource *src, const char *name, bool attributes) {
     size_t n = strlen(name);
     const char *p = src->text, *end = src->text + src->len;
     while ((p = memmem(p, (size_t)(end - p), name, n)) != NULL) {
         const char *q = p + n;
         bool starts = p == src->text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
+        if (!attributes && p > src->text && p[-1] == '.') starts = false;
         p = q;
         if (!starts) continue;
         while (q < end && (*q == ' ' || *q == '\t')) q++;
@@ -1045,6 +1118,30 @@ static bool switched_on_in_the_file(const DlSource *src, const char *name) {
     return false;
 }
 
+/* `self.callback` that `__init__` only stores from a parameter defaulting to None, which no
+ * other statement of the class assigns and nothing in the file passes (smoothing-adversarial's
+ * DDN, built as `DDN(steps=..., device=...)`): the feature is off, `if self.callback:` never
+ * runs its body. A caller in another file is not seen. */
+static bool optional_attribute_never_given(Flow *F, const DlExpr *cond) {
+    const char *param = cond ? flow_optional_parameter_stored_in(F, cond) : NULL;
+    /* not a device (`if self.device: x = x.to(self.device)`), which a caller elsewhere sets */
+    if (!param || flow_name_says_device(F, param) || flow_name_says_device(F, cond->name) ||
+        switched_on_in_the_file(F->src, param, false))
+        return false;
+    const DlSpan span = F->owner->cls->span;
+    const char *text = F->src->text + span.start, *end = F->src->text + span.end;
+    char assign[160];
+    int n = snprintf(assign, sizeof assign, "self.%s", cond->name);
+    if (n <= 0 || (size_t)n >= sizeof assign) return false;
+    int assignments = 0;
+    for (const char *p = text; (p = memmem(p, (size_t)(end - p), assign, (size_t)n)); p += n) {
+        const char *q = p + n;
+        while (q < end && (*q == ' ' || *q == '\t')) q++;
+        if (q + 1 < end && q[0] == '=' && q[1] != '=') assignments++;
+    }
+    return assignments == 1;
+}
+
 /* `if verbose:` of a parameter whose default is False (or None, 0), while summarising the
  * function for its callers: what it reads there is not read on every call (beyond-nanogpt's
  * `loss_fn(..., verbose=False)`, whose training loop never passes it). */
@@ -1056,7 +1153,7 @@ static bool off_by_default_in_a_summary(Flow *F, const DlExpr *cond) {
                ((d->kind == DL_EX_CONST && (strcmp(d->name, "False") == 0 ||
                                             strcmp(d->name, "None") == 0)) ||
                 (d->kind == DL_EX_NUMBER && strcmp(d->name, "0") == 0));
-    return off && !switched_on_in_the_file(F->src, cond->name);
+    return off && !switched_on_in_the_file(F->src, cond->name, true);
 }
 
 /* `if False:`, `if 0:`: code switched off (deep_sort's debug timing prints); it never runs. */
@@ -1194,7 +1291,8 @@ static bool bound_to_false(Flow *F, const DlExpr *cond) {
 }
 
 void flow_exec_if(Flow *F, const DlStmt *s) {
-    if ((never_true(s->value) || bound_to_false(F, s->value)) &&
+    if ((never_true(s->value) || optional_attribute_never_given(F, s->value) ||
+         (bound_to_false(F, s->value) && !set_by_its_own_cuda(F, s->value))) &&
         !(s->value->flags & DL_EXF_CPP)) {
         flow_exec_block(F, &s->parts->orelse);
         return;

@@ -274,21 +274,25 @@ static void count_self_assignments(const DlBlock *b, const char *attr, int *coun
     }
 }
 
+const char *flow_optional_parameter_stored_in(Flow *F, const DlExpr *e) {
+    if (!dl_ir_is_self_attr(e, NULL) || !F->owner) return NULL;
+    const DlFunctionInfo *init = dl_project_method(F->env->project, F->owner, "__init__");
+    if (!init) return NULL;
+    int count = 0;
+    const DlExpr *value = NULL;
+    count_self_assignments(&init->fn->body, e->name, &count, &value);
+    if (count != 1 || !value || value->kind != DL_EX_NAME) return NULL;
+    int index = dl_ir_param_index(init->fn, value->name);
+    if (index < 0) return NULL;
+    const DlExpr *d = init->fn->params[index].default_value;
+    return d && d->kind == DL_EX_CONST && flow_streq(d->name, "None") ? value->name : NULL;
+}
+
 /* `device=self.device` where `__init__` stores, and only stores, a parameter that defaults to
  * None (`def __init__(self, device=None): self.device = device`): an instance may hold no
  * device, and then creates on the CPU. Which device an instance holds is not known here. */
 static bool attribute_of_optional_parameter(Flow *F, const DlExpr *e) {
-    if (!dl_ir_is_self_attr(e, NULL) || !F->owner) return false;
-    const DlFunctionInfo *init = dl_project_method(F->env->project, F->owner, "__init__");
-    if (!init) return false;
-    int count = 0;
-    const DlExpr *value = NULL;
-    count_self_assignments(&init->fn->body, e->name, &count, &value);
-    if (count != 1 || !value || value->kind != DL_EX_NAME) return false;
-    int index = dl_ir_param_index(init->fn, value->name);
-    if (index < 0) return false;
-    const DlExpr *d = init->fn->params[index].default_value;
-    return d && d->kind == DL_EX_CONST && flow_streq(d->name, "None");
+    return flow_optional_parameter_stored_in(F, e) != NULL;
 }
 
 /* `index_type`, `self.compute_type`, `qtype`: by its name, a dtype (`x.to(index_type)`), unless
