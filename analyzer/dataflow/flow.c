@@ -1120,8 +1120,10 @@ static bool switched_on_in_the_file(const DlSource *src, const char *name, bool 
 
 /* `self.callback` that `__init__` only stores from a parameter defaulting to None, which no
  * other statement of the class assigns and nothing in the file passes (smoothing-adversarial's
- * DDN, built as `DDN(steps=..., device=...)`): the feature is off, `if self.callback:` never
- * runs its body. A caller in another file is not seen. */
+ * DDN, built as `DDN(steps=..., device=...)`): the feature is off as shipped, so what
+ * `if self.callback:` reads is not read every iteration (DL201). Its body is still analysed:
+ * a caller in another file may switch it on (DeepCTR-Torch's `if self.gpus:` wraps the model
+ * in DataParallel for users that pass `gpus=`). */
 static bool optional_attribute_never_given(Flow *F, const DlExpr *cond) {
     const char *param = cond ? flow_optional_parameter_stored_in(F, cond) : NULL;
     /* not a device (`if self.device: x = x.to(self.device)`), which a caller elsewhere sets */
@@ -1291,7 +1293,7 @@ static bool bound_to_false(Flow *F, const DlExpr *cond) {
 }
 
 void flow_exec_if(Flow *F, const DlStmt *s) {
-    if ((never_true(s->value) || optional_attribute_never_given(F, s->value) ||
+    if ((never_true(s->value) ||
          (bound_to_false(F, s->value) && !set_by_its_own_cuda(F, s->value))) &&
         !(s->value->flags & DL_EXF_CPP)) {
         flow_exec_block(F, &s->parts->orelse);
@@ -1317,7 +1319,7 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
     DlPlace saved_place = F->place;
     if (F->place.every_iteration &&
         (periodic_guard(F, s->value, 0) || ends_the_loop(&s->parts->body) || runs_once(s) ||
-         off_by_default_in_a_summary(F, s->value)))
+         off_by_default_in_a_summary(F, s->value) || optional_attribute_never_given(F, s->value)))
         F->place.every_iteration = false;
     /* `if not self.training:` in a method: each branch runs in one mode of the module, not on
      * every call (kaggle-hubmap's forward reads back only in eval mode, and its training loop
