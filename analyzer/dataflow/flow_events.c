@@ -603,21 +603,32 @@ void flow_note_gpu_required(Flow *F, const char *method, const DlValue *recv) {
         F->place.cuda_checked = true;
 }
 
-/* The parameter (1 + its index) a value read on the host is computed from by methods,
- * attributes and subscripts only (`y_pred.double().data.cpu()`), through the locals bound so
- * on the way (`preds = outputs.argmax(1)`, `correct = preds.eq(labels)`, then
- * `correct.float().mean().item()`: Landmark2019's accuracy), or 0. */
-static int16_t read_parameter(Flow *F, const DlExpr *e) {
-    uint32_t before = e ? e->span.start : 0;
-    for (int depth = 0, locals = 0; e && depth < 16; depth++) {
+/* Adds to `found` (two at most, each once) the parameters read_parameter (below) finds in
+ * `e`. */
+static void read_parameters_from(Flow *F, const DlExpr *e, uint32_t before, int depth, int locals,
+                                 int16_t found[2]) {
+    for (; e && depth < 16; depth++) {
         /* `float(true.size(0))`, `int(x.shape[0])`: a shape, kept on the host, reads nothing
          * back (adversarial_robustness_pytorch's accuracy) */
         if (e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_ATTR &&
             e->object->name && flow_metadata_method(e->object->name))
-            return 0;
+            return;
         if (e->kind == DL_EX_ATTR && e->name &&
             (flow_streq(e->name, "shape") || flow_streq(e->name, "ndim")))
-            return 0;
+            return;
+        /* `query_labels.cuda()`: where the move puts it, whatever the parameter's device
+         * (easy-few-shot-learning's `(torch.max(...)[1] == query_labels.cuda()).sum().item()`) */
+        if (e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_ATTR &&
+            e->object->name &&
+            (flow_streq(e->object->name, "cuda") || flow_streq(e->object->name, "to")))
+            return;
+        /* `(preds.argmax(1) == true).sum().float() / float(true.size(0))`: what either operand
+         * reads */
+        if (e->kind == DL_EX_BINOP || e->kind == DL_EX_COMPARE) {
+            for (uint32_t i = 0; i < e->item_count && i < 2; i++)
+                read_parameters_from(F, e->items[i], before, depth + 1, locals, found);
+            return;
+        }
         if (e->kind == DL_EX_NAME) {
             int i = F->fn ? dl_ir_param_index(F->fn, e->name) : -1;
             if (i < 0 && F->fn && locals++ < 4) { /* a local: what it was bound to */
@@ -628,12 +639,30 @@ static int16_t read_parameter(Flow *F, const DlExpr *e) {
                     continue;
                 }
             }
-            return (int16_t)(i >= 0 && i < INT16_MAX ? i + 1 : 0);
+            int16_t read = (int16_t)(i >= 0 && i < INT16_MAX ? i + 1 : 0);
+            if (read && found[0] != read && found[1] != read) found[found[0] ? 1 : 0] = read;
+            return;
         }
         if (e->kind == DL_EX_CALL) e = e->object && e->object->kind == DL_EX_ATTR ? e->object : NULL;
         if (e && (e->kind == DL_EX_ATTR || e->kind == DL_EX_SUBSCRIPT)) e = e->object;
     }
-    return 0;
+}
+
+/* The parameters (two at most) read_parameter finds in `e`: both operands of
+ * `(preds.argmax(1) == true)`, either of which a caller may hand on the device. */
+static void read_parameters(Flow *F, const DlExpr *e, int16_t found[2]) {
+    found[0] = found[1] = 0;
+    read_parameters_from(F, e, e ? e->span.start : 0, 0, 0, found);
+}
+
+/* The parameter (1 + its index) a value read on the host is computed from by methods,
+ * attributes, subscripts and arithmetic (`y_pred.double().data.cpu()`, `(a == b).sum() / n`),
+ * through the locals bound so on the way (`preds = outputs.argmax(1)`, `correct =
+ * preds.eq(labels)`, then `correct.float().mean().item()`: Landmark2019's accuracy), or 0. */
+static int16_t read_parameter(Flow *F, const DlExpr *e) {
+    int16_t found[2];
+    read_parameters(F, e, found);
+    return found[0];
 }
 
 /* "The module's device" is the CPU: nothing in the project names a device, or this file, which
@@ -720,11 +749,14 @@ void flow_sync(Flow *F, const DlExpr *site, const DlExpr *tensor, const DlValue 
     bool number_read = flow_streq(how, "int") || flow_streq(how, "float");
     if (param && !param[1] && F->place.every_iteration && !F->place.batch_loop &&
         device_unknown && (explicit_read || number_read)) {
-        int16_t read = read_parameter(F, tensor);
-        int slot = param[0] ? 1 : 0;
-        if (read && read != param[0]) {
-            param[slot] = read;
-            F->env->parameter_read[slot] = site->span;
+        int16_t reads[2];
+        read_parameters(F, tensor, reads);
+        for (int k = 0; k < 2 && reads[k] && !param[1]; k++) {
+            int slot = param[0] ? 1 : 0;
+            if (reads[k] != param[0]) {
+                param[slot] = reads[k];
+                F->env->parameter_read[slot] = site->span;
+            }
         }
     }
     if (!flow_is_tensor(v) || !dl_value_on_device(v)) return;
