@@ -441,9 +441,20 @@ static const DlExpr *save_path(const DlExpr *save) {
     return path ? path : kw ? kw->value : NULL;
 }
 
+/* `e` is `os.path.join(param, ...)` (or `osp.join`), a path inside the folder `param`. */
+static bool joins_onto_name(const DlExpr *e, const char *param) {
+    if (!e || e->kind != DL_EX_CALL || e->arg_count < 2 || e->args[0].keyword || !e->object ||
+        e->object->kind != DL_EX_ATTR || !e->object->name || strcmp(e->object->name, "join") != 0)
+        return false;
+    const DlExpr *a = e->args[0].value;
+    return a->kind == DL_EX_NAME && strcmp(a->name, param) == 0;
+}
+
 /* A statement of `b` (or of a block in it, not a nested function) calls torch.save with the
- * parameter `param` as its path. */
-static bool block_saves_to_name(const DlBlock *b, const char *param, int depth) {
+ * parameter `param` as its path, or (`into_folder`) with a path joined onto it (pykt's
+ * `train_model(..., ckpt_path, ...)`: `torch.save(model.state_dict(),
+ * os.path.join(ckpt_path, model.emb_type + "_model.ckpt"))`). */
+static bool block_saves_to_name(const DlBlock *b, const char *param, bool into_folder, int depth) {
     if (depth > 16) return false;
     for (uint32_t i = 0; i < b->count; i++) {
         const DlStmt *s = b->items[i];
@@ -451,12 +462,29 @@ static bool block_saves_to_name(const DlBlock *b, const char *param, int depth) 
         const DlExpr *path = s->kind == DL_ST_EXPR && is_torch_save(s->value)
                                  ? save_path(s->value)
                                  : NULL;
-        if (path && path->kind == DL_EX_NAME && strcmp(path->name, param) == 0) return true;
+        if (path && (into_folder ? joins_onto_name(path, param)
+                                 : path->kind == DL_EX_NAME && strcmp(path->name, param) == 0))
+            return true;
         const DlBlock *inner;
         for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            if (block_saves_to_name(inner, param, depth + 1)) return true;
+            if (block_saves_to_name(inner, param, into_folder, depth + 1)) return true;
     }
     return false;
+}
+
+/* The parameter of `fi` that argument `a` of `call` binds, or NULL (a `*args`, a splat). */
+static const char *parameter_bound_to(const DlFunctionInfo *fi, const DlExpr *call, uint32_t a) {
+    const char *kw = call->args[a].keyword;
+    if (kw && kw[0] == '*') return NULL;
+    int index = kw ? dl_ir_param_index(fi->fn, kw) : -1;
+    if (!kw) {
+        index = 0;
+        for (uint32_t k = 0; k < a; k++)
+            index += !call->args[k].keyword;
+    }
+    if (index < 0 || (uint32_t)index >= fi->fn->param_count || fi->fn->params[index].star)
+        return NULL;
+    return fi->fn->params[index].name;
 }
 
 /* The project function `call` calls, when it writes the path it is handed as its argument `a`
@@ -469,17 +497,8 @@ static bool project_function_saves_to_argument(DlRuleContext *ctx, const DlExpr 
     const DlProject *p = dl_rule_project(ctx);
     const DlFunctionInfo *fi =
         dl_project_find_function(p, dl_project_file(p, dl_rule_module(ctx)), callee->name);
-    if (!fi || !fi->fn) return false;
-    const char *kw = call->args[a].keyword;
-    if (kw && kw[0] == '*') return false;
-    int index = kw ? dl_ir_param_index(fi->fn, kw) : -1;
-    if (!kw) {
-        index = 0;
-        for (uint32_t k = 0; k < a; k++) index += !call->args[k].keyword;
-    }
-    if (index < 0 || (uint32_t)index >= fi->fn->param_count || fi->fn->params[index].star)
-        return false;
-    return block_saves_to_name(&fi->fn->body, fi->fn->params[index].name, 0);
+    const char *param = fi && fi->fn ? parameter_bound_to(fi, call, a) : NULL;
+    return param && block_saves_to_name(&fi->fn->body, param, false, 0);
 }
 
 /* The project function a call names: the file's own, or one it imports (`from pykt.models
@@ -495,49 +514,13 @@ static const DlFunctionInfo *called_project_function(DlRuleContext *ctx, const D
     return fi && fi->fn ? fi : NULL;
 }
 
-/* `e` is `os.path.join(param, ...)` (or `osp.join`), a path inside the folder `param`. */
-static bool joins_onto_name(const DlExpr *e, const char *param) {
-    if (!e || e->kind != DL_EX_CALL || e->arg_count < 2 || e->args[0].keyword || !e->object ||
-        e->object->kind != DL_EX_ATTR || !e->object->name || strcmp(e->object->name, "join") != 0)
-        return false;
-    const DlExpr *a = e->args[0].value;
-    return a->kind == DL_EX_NAME && strcmp(a->name, param) == 0;
-}
-
-/* A statement of `b` (or of a block in it, not a nested function) calls torch.save with a path
- * joined onto the parameter `param` (pykt's `train_model(..., ckpt_path, ...)`: `torch.save(
- * model.state_dict(), os.path.join(ckpt_path, model.emb_type + "_model.ckpt"))`). */
-static bool block_saves_into_folder(const DlBlock *b, const char *param, int depth) {
-    if (depth > 16) return false;
-    for (uint32_t i = 0; i < b->count; i++) {
-        const DlStmt *s = b->items[i];
-        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
-        if (s->kind == DL_ST_EXPR && is_torch_save(s->value) &&
-            joins_onto_name(save_path(s->value), param))
-            return true;
-        const DlBlock *inner;
-        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            if (block_saves_into_folder(inner, param, depth + 1)) return true;
-    }
-    return false;
-}
-
 /* The project function `call` calls, when it saves into the folder it is handed as its
- * argument `a` (block_saves_into_folder). */
+ * argument `a` (block_saves_to_name). */
 static bool project_function_saves_into_argument(DlRuleContext *ctx, const DlExpr *call,
                                                  uint32_t a) {
     const DlFunctionInfo *fi = called_project_function(ctx, call);
-    if (!fi) return false;
-    const char *kw = call->args[a].keyword;
-    if (kw && kw[0] == '*') return false;
-    int index = kw ? dl_ir_param_index(fi->fn, kw) : -1;
-    if (!kw) {
-        index = 0;
-        for (uint32_t k = 0; k < a; k++) index += !call->args[k].keyword;
-    }
-    if (index < 0 || (uint32_t)index >= fi->fn->param_count || fi->fn->params[index].star)
-        return false;
-    return block_saves_into_folder(&fi->fn->body, fi->fn->params[index].name, 0);
+    const char *param = fi ? parameter_bound_to(fi, call, a) : NULL;
+    return param && block_saves_to_name(&fi->fn->body, param, true, 0);
 }
 
 /* The file a statement's call writes itself: torch.save's path, or where a copy goes
