@@ -200,8 +200,7 @@ static bool chooses_the_cpu_by_a_flag(DlRuleContext *ctx) {
 
 /* Is `p` on a line of `text` that holds only a comment? */
 static bool on_a_comment_line(const char *text, const char *p) {
-    const char *q = p;
-    while (q > text && q[-1] != '\n') q--;
+    const char *q = dl_source_line_start_of(text, p);
     while (q < p && (*q == ' ' || *q == '\t')) q++;
     return *q == '#';
 }
@@ -209,8 +208,7 @@ static bool on_a_comment_line(const char *text, const char *p) {
 /* Is `p` on a line that logs (`print(...)`, `logger.info(...)`, `root_logger.info("Training
  * with " + str(gpu_count) + " GPUs")`), after that call's opening? */
 static bool on_a_logging_line(const char *text, const char *p) {
-    const char *q = p;
-    while (q > text && q[-1] != '\n') q--;
+    const char *q = dl_source_line_start_of(text, p);
     static const char *const calls[] = {"print(", ".info(", ".debug(", ".warning(", ".log(",
                                         NULL};
     for (const char *const *c = calls; *c; c++) {
@@ -244,8 +242,7 @@ static bool counts_gpus_for_nothing(DlRuleContext *ctx) {
     for (; (p = memmem(p, (size_t)(end - p), call, sizeof call - 1)) != NULL;
          p += sizeof call - 1) {
         if (on_a_comment_line(text, p)) continue;
-        const char *q = p;
-        while (q > text && q[-1] != '\n') q--;
+        const char *q = dl_source_line_start_of(text, p);
         while (q < p && (*q == ' ' || *q == '\t')) q++;
         if (p - q > 5 && memcmp(q, "self.", 5) == 0) q += 5;
         const char *name = q;

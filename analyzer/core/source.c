@@ -85,15 +85,12 @@ static void dl_source_index_lines(DlSource *src) {
  * and columns stay those of the file), the bytes as they were kept for writing fixes back. */
 static void dl_source_end_lines_with_newlines(DlSource *src) {
     char *t = src->text, *end = t + src->len, *p = t;
-    bool lone = false;
-    while (!lone && (p = memchr(p, '\r', (size_t)(end - p))) != NULL) {
-        lone = p + 1 == end || p[1] != '\n';
+    while ((p = memchr(p, '\r', (size_t)(end - p))) != NULL && p + 1 < end && p[1] == '\n')
         p++;
-    }
-    if (!lone) return;
+    if (!p) return; /* none, or each ends a \r\n */
     src->original = dl_source_xmalloc(src->len + 1);
     memcpy(src->original, t, src->len + 1);
-    for (p = t; (p = memchr(p, '\r', (size_t)(end - p))) != NULL; p++)
+    for (; (p = memchr(p, '\r', (size_t)(end - p))) != NULL; p++)
         if (p + 1 == end || p[1] != '\n') *p = '\n';
 }
 

@@ -58,6 +58,14 @@ static inline bool dl_source_name_byte(char c) {
            (unsigned char)c >= 0x80;
 }
 
+/* The first byte of the line of `text` that `p` is on (lines end with \n: a lone \r is one by
+ * the time the text is loaded). */
+static inline const char *dl_source_line_start_of(const char *text, const char *p) {
+    while (p > text && p[-1] != '\n')
+        p--;
+    return p;
+}
+
 /* Does the text contain `needle` anywhere (a cheap relevance scan before parsing)? */
 bool dl_source_mentions(const DlSource *src, const char *needle);
 /* The same, in any case ("noqa" finds `# NOQA`): an ASCII needle. */

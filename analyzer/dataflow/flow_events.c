@@ -608,19 +608,18 @@ void flow_note_gpu_required(Flow *F, const char *method, const DlValue *recv) {
 static void read_parameters_from(Flow *F, const DlExpr *e, uint32_t before, int depth, int locals,
                                  int16_t found[2]) {
     for (; e && depth < 16; depth++) {
+        const char *method = e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_ATTR
+                                 ? e->object->name
+                                 : NULL;
         /* `float(true.size(0))`, `int(x.shape[0])`: a shape, kept on the host, reads nothing
-         * back (adversarial_robustness_pytorch's accuracy) */
-        if (e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_ATTR &&
-            e->object->name && flow_metadata_method(e->object->name))
+         * back (adversarial_robustness_pytorch's accuracy); `query_labels.cuda()`: where the
+         * move puts it, whatever the parameter's device (easy-few-shot-learning's
+         * `(torch.max(...)[1] == query_labels.cuda()).sum().item()`) */
+        if (method && (flow_metadata_method(method) || flow_streq(method, "cuda") ||
+                       flow_streq(method, "to")))
             return;
         if (e->kind == DL_EX_ATTR && e->name &&
             (flow_streq(e->name, "shape") || flow_streq(e->name, "ndim")))
-            return;
-        /* `query_labels.cuda()`: where the move puts it, whatever the parameter's device
-         * (easy-few-shot-learning's `(torch.max(...)[1] == query_labels.cuda()).sum().item()`) */
-        if (e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_ATTR &&
-            e->object->name &&
-            (flow_streq(e->object->name, "cuda") || flow_streq(e->object->name, "to")))
             return;
         /* `(preds.argmax(1) == true).sum().float() / float(true.size(0))`: what either operand
          * reads */

@@ -313,7 +313,8 @@ bool flow_is_view_method(const char *m);
 /* Whether a condition says a GPU is there: 1 when its true branch runs with one
  * (`torch.cuda.is_available()`, `device == "cuda"`), -1 when its false branch does, else 0. */
 int flow_gpu_branch(Flow *F, const DlExpr *cond);
-/* `torch.cuda.is_available()` (or a name bound to it) as a condition: 1; negated: -1; else 0. */
+/* `torch.cuda.is_available()` (or a name bound to it, `torch.cuda.device_count() > 0`, or a
+ * flag the module's own `cuda()` sets True) as a condition: 1; negated: -1; else 0. */
 int flow_cuda_availability_test(Flow *F, const DlExpr *cond);
 /* On an accelerator named by its literal type ("mps", "xpu:0"), not CUDA. */
 bool flow_on_a_named_accelerator(const DlValue *v);

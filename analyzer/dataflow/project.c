@@ -943,7 +943,7 @@ static void forget_reassigned_devices(DlFileFacts *f, DlClassInfo *c, const DlFu
     helpers_only_init_runs(f->module->source, c, init, part_of_init);
     for (uint32_t k = 0; k < c->method_count; k++) {
         const DlFunctionInfo *fi = c->methods[k];
-        if (fi == init || part_of_init[k]) continue;
+        if (part_of_init[k]) continue; /* __init__ and the helpers only it runs */
         gather_self_assignments(f->module->source, &fi->fn->body, &names, &moved, 0);
     }
     free(part_of_init);

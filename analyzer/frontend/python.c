@@ -1137,8 +1137,8 @@ static char *syntax_error_message(const DlSource *src, TSNode root,
     /* a line ending on an operator, or `print "x"`, is exactly where the scan says: an error
      * tree-sitter found on a line before it is the first (`Tue Nov 28` pasted above a `+----+`
      * table); one that starts on its line is that statement's own */
-    size_t line_start = problem->at;
-    while (line_start > 0 && src->text[line_start - 1] != '\n') line_start--;
+    size_t line_start =
+        (size_t)(dl_source_line_start_of(src->text, src->text + problem->at) - src->text);
     if ((problem->kind == DL_PRESCAN_EXPECTED_OPERAND ||
          problem->kind == DL_PRESCAN_PRINT_STATEMENT) &&
         found && ts_node_start_byte(err) < line_start)
