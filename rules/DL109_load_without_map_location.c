@@ -37,8 +37,9 @@ static const char doc[] =
     "- `map_location=` is given (or a second positional argument), or may be in a `**kwargs`\n"
     "  dict, or the load is in a `try:` whose handler loads again with one (`except\n"
     "  RuntimeError: torch.load(path, map_location=\"cpu\")`);\n"
-    "- the file never checks for a GPU outside its test functions (a GPU count in a log\n"
-    "  message picks no device, nor does one stored under a name nothing reads but a log\n"
+    "- the file never checks for a GPU outside its test functions and comments (a\n"
+    "  `torch.device(\"cuda\" if ... else \"cpu\")` commented out picks nothing, nor does a\n"
+    "  GPU count in a log message, nor does one stored under a name nothing reads but a log\n"
     "  line, `self.n_gpus = torch.cuda.device_count()`; `dist.is_available()` asks about\n"
     "  torch.distributed; a timing helper's\n"
     "  `if torch.cuda.is_available(): torch.cuda.synchronize()`, or a seeding one's\n"
@@ -189,9 +190,16 @@ static bool chooses_the_cpu_by_a_flag(DlRuleContext *ctx) {
     const DlSource *src = dl_rule_source(ctx);
     const char *p = src->text, *end = src->text + src->len;
     while ((p = memmem(p, (size_t)(end - p), call, sizeof call - 1)) != NULL) {
+        /* not a choice commented out (GCPNET's data files pin the CPU under one), nor one
+         * in a comment after the call */
+        const char *line = dl_source_line_start_of(src->text, p);
+        bool commented = memchr(line, '#', (size_t)(p - line)) != NULL;
         p += sizeof call - 1;
+        if (commented) continue;
         const char *eol = memchr(p, '\n', (size_t)(end - p));
         size_t n = (size_t)((eol ? eol : end) - p);
+        const char *comment = memchr(p, '#', n);
+        if (comment) n = (size_t)(comment - p);
         if (memmem(p, n, " if ", 4) && (memmem(p, n, "\"cpu\"", 5) || memmem(p, n, "'cpu'", 5)))
             return true;
     }
