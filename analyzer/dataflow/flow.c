@@ -484,6 +484,20 @@ static bool over_listed_cases(Flow *F, const DlExpr *iter) {
     return false;
 }
 
+/* `for epoch in range(num_epochs):` whose body trains on the whole data at once (full-batch
+ * training, Optuna_hyperparameter_Chem's objective): the loop's own name says each pass is an
+ * epoch, so a read there is once per epoch. Not `for e in range(epochs):` (LMOps' gamma
+ * model, whose "epochs" are its steps), nor a loop that draws a batch each pass
+ * (`next(it)`). */
+static bool full_batch_epoch_loop(const DlStmt *s) {
+    const DlExpr *var = s->target_count == 1 ? s->targets[0] : NULL;
+    const DlExpr *iter = s->value;
+    return var && var->kind == DL_EX_NAME && strstr(var->name, "epoch") && iter &&
+           iter->kind == DL_EX_CALL && iter->object && iter->object->kind == DL_EX_NAME &&
+           flow_streq(iter->object->name, "range") &&
+           !block_any_outside_loops(&s->parts->body, is_next_call, 0);
+}
+
 /* A loop whose every iteration is a training/eval step: over a data loader (enumerate and
  * tqdm keep it one), one whose body trains, or a `while` whose condition tests a counter the
  * body increments. */
@@ -500,7 +514,7 @@ bool flow_is_batch_loop(Flow *F, const DlStmt *s, const DlValue *iter) {
     if (s->kind == DL_ST_FOR && over_listed_cases(F, s->value)) return false;
     if (s->kind == DL_ST_FOR)
         return iter && (iter->kind == DL_KIND_LOADER ||
-                        (!dl_ir_in_test_function(F->fn) &&
+                        (!full_batch_epoch_loop(s) && !dl_ir_in_test_function(F->fn) &&
                          (block_any_outside_loops(&s->parts->body, is_optimizer_step, 0) ||
                           block_any_outside_loops(&s->parts->body, is_training_step, 0))));
     /* `while step < max_steps: ... step += 1` that trains or draws batches (`next(it)`); a
