@@ -67,7 +67,8 @@ static const char doc[] =
     "  ...)` of workers that each do so first), a map_location changing nothing;\n"
     "  or\n"
     "  in a function of a script (or notebook) that no other file reads, whose top level or\n"
-    "  `if __name__ == \"__main__\":` block calls `torch.cuda.set_device(i)` (or `.cuda()`; or\n"
+    "  `if __name__ == \"__main__\":` block calls `torch.cuda.set_device(i)` (also as\n"
+    "  `cuda.set_device(i)` after `from torch import cuda`; or `.cuda()`; or\n"
     "  makes CUDA the default, `torch.set_default_device(\"cuda\")` or nerf-pytorch's\n"
     "  `torch.set_default_tensor_type('torch.cuda.FloatTensor')`; or a function of its own that\n"
     "  does so before it returns, `device = gpu_setup()`) before anything that leads to it,\n"
@@ -1289,6 +1290,13 @@ static bool needs_a_gpu(DlRuleContext *ctx, const DlExpr *e) {
         return true;
     const char *callee = dl_ir_dotted(dl_rule_arena(ctx), e->object);
     if (callee && strcmp(callee, "torch.cuda.set_device") == 0) return true;
+    /* `from torch import cuda`, then `cuda.set_device(opt.gpu)` (coarse2fine's train.py) */
+    if (callee && strcmp(callee, "cuda.set_device") == 0) {
+        const DlProject *p = dl_rule_project(ctx);
+        const DlFileFacts *file = dl_project_file(p, dl_rule_module(ctx));
+        const char *cuda = file ? dl_project_import(file, "cuda") : NULL;
+        if (cuda && strcmp(cuda, "torch.cuda") == 0) return true;
+    }
     if (callee && makes_cuda_the_default(ctx, callee, e)) return true;
     /* `multiprocessing.spawn(_work, nprocs=n_gpus, args=...)` of a function that needs one
      * (irn's `make_cam.run`: each worker does `model.cuda()`) */
