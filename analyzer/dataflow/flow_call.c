@@ -1249,6 +1249,31 @@ const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *
             if (name && name->kind == DL_EX_STRING && name->name && call->arg_count >= 2) {
                 DlValue *b = flow_is_tensor(argv[1]) ? dl_value_copy(F->arena, argv[1])
                                                      : flow_mk(F, DL_KIND_TENSOR);
+/* `def train(model, loader, criterion, optimizer, device)`: a parameter named for a loss
+ * function (`criterion`, `loss_fn`, `loss_func`, `loss_function`), whose class the caller
+ * chooses. */
+static bool names_a_loss_parameter(Flow *F, const char *name) {
+    static const char *const names[] = {"criterion", "loss_fn", "loss_func", "loss_function", NULL};
+    bool loss = false;
+    for (const char *const *n = names; *n && !loss; n++)
+        loss = flow_streq(name, *n);
+    return loss && F->fn && dl_ir_param_index(F->fn, name) >= 0;
+}
+
+/* What such a parameter gives back: a 0-dim loss where its tensor arguments are (MQBench's
+ * `loss = criterion(outputs, labels)` of labels moved to the device, then `loss.item()` every
+ * batch). Its arguments do not meet: a loss of the project may move its targets itself. */
+static const DlValue *loss_of_a_parameter(Flow *F, const DlExpr *call, const DlValue *const *argv) {
+    OperandList ops = {0};
+    for (uint32_t i = 0; i < call->arg_count; i++)
+        if (!call->args[i].keyword || call->args[i].keyword[0] != '*')
+            flow_add_operand(&ops, call->args[i].value, argv[i]);
+    DlValue *r = flow_combine(F, call, ops.items, ops.count);
+    r->flags |= DL_VF_ZERO_DIM;
+    r->origin = DL_ORIGIN_NONE;
+    return r;
+}
+
                 b->flags |= DL_VF_REGISTERED;
                 flow_state_set(F->st, dl_arena_join(F->arena, "self", '.', name->name), b);
             }
@@ -1577,3 +1602,6 @@ const DlValue *flow_resolve_call(Flow *F, const DlExpr *call, const char *q, con
     }
     return flow_unknown();
 }
+    if (fv->kind == DL_KIND_UNKNOWN && callee && callee->kind == DL_EX_NAME &&
+        names_a_loss_parameter(F, callee->name))
+        return loss_of_a_parameter(F, call, argv);
