@@ -1091,7 +1091,9 @@ const DlValue *flow_eval_tensor_method(Flow *F, const DlExpr *call, const DlExpr
         if (!dl_tensor_method_keeps_shape(m))
             r->flags &= (uint32_t) ~(DL_VF_ONE_DIM | DL_VF_DATA_RANK);
         if (flattens(m, call)) r->flags |= DL_VF_ONE_DIM;
-        if (dl_tensor_method_reduces(m) && call->arg_count == 0) r->flags |= DL_VF_ZERO_DIM;
+        if (dl_tensor_method_reduces(m) &&
+            (call->arg_count == 0 || flow_whole_norm(call, flow_streq(m, "norm"), 1)))
+            r->flags |= DL_VF_ZERO_DIM;
         return r;
     }
     if (flow_streq(m, "items") || flow_streq(m, "values")) {

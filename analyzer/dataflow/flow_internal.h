@@ -195,6 +195,7 @@ size_t flow_device_owner_length(const char *dev_name);
 bool flow_blocking_upload(const DlExpr *call);
 bool flow_name_says_loader(const char *s);
 DlValue *flow_named_device(Flow *F, const char *name, DlSpan span);
+bool flow_whole_norm(const DlExpr *call, bool is_norm, unsigned positional);
 /* `torch.cuda.is_available()`, and a conjunction with it (`use_cuda = not args.no_cuda and
  * torch.cuda.is_available()`): true only where CUDA is there, so a branch on it is code that
  * runs with a GPU (and its else, code that runs without one). */

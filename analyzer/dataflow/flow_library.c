@@ -2,6 +2,15 @@
  * workers), and torch functions that combine tensors. */
 #include "dataflow/flow_internal.h"
 
+/* `torch.norm(t, 2)`, `t.norm(p=2)`: a norm of every element, its order given but no `dim`, is
+ * 0-dim as `t.norm()` is; `positional` counts the tensor when it is an argument. */
+bool flow_whole_norm(const DlExpr *call, bool is_norm, unsigned positional) {
+    if (!is_norm || dl_ir_keyword(call, "dim") || dl_ir_positional(call, positional)) return false;
+    for (uint32_t i = 0; i < call->arg_count; i++)
+        if (call->args[i].keyword && call->args[i].keyword[0] == '*') return false;
+    return true;
+}
+
 DlValue *flow_loader_value(Flow *F, DlSpan span) {
     DlValue *v = flow_mk(F, DL_KIND_LOADER);
     v->dev_span = span;
@@ -848,9 +857,10 @@ const DlValue *flow_eval_library_call(Flow *F, const DlExpr *call, const char *q
          * `t.max()` is, is 0-dim */
         bool linalg_norm = flow_streq(q, "torch.linalg.norm") ||
                            flow_streq(q, "torch.linalg.vector_norm");
-        if (call->arg_count == 1 && !call->args[0].keyword &&
-            ((m == q + 6 && strncmp(q, "torch.", 6) == 0) || linalg_norm) &&
-            dl_tensor_method_reduces(linalg_norm ? "norm" : m)) {
+        bool torch_level = m == q + 6 && strncmp(q, "torch.", 6) == 0;
+        if (((call->arg_count == 1 && !call->args[0].keyword) ||
+             flow_whole_norm(call, linalg_norm || (torch_level && flow_streq(m, "norm")), 2)) &&
+            (torch_level || linalg_norm) && dl_tensor_method_reduces(linalg_norm ? "norm" : m)) {
             r->flags |= DL_VF_ZERO_DIM;
             r->flags &= (uint32_t)~DL_VF_ONE_DIM;
         }
