@@ -446,6 +446,10 @@ const DlValue *flow_eval_factory(Flow *F, const DlExpr *call, DlFactoryKind kind
         DlValue *r =
             flow_with_device(F, flow_mk(F, DL_KIND_TENSOR), dev, DL_ORIGIN_NONE, call->span);
         r->flags |= rank;
+        const DlArg *given = dl_ir_keyword(call, "device");
+        if (r->dev == DL_DEV_CPU && given &&
+            (given->value->kind == DL_EX_NAME || given->value->kind == DL_EX_ATTR))
+            r->flags |= DL_VF_DEVICE_VARIABLE;
         return r;
     }
     const DlValue *from_data = made_where_its_data_is(F, call, q, argv);

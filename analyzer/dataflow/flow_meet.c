@@ -3,7 +3,8 @@
 #include "dataflow/flow_internal.h"
 
 bool flow_cpu_side(const DlValue *v) {
-    if (dl_value_is_cpu_tensor(v)) return true;
+    /* made with `device=` a variable that holds the CPU: where the variable points */
+    if (dl_value_is_cpu_tensor(v)) return !(v->flags & DL_VF_DEVICE_VARIABLE);
     if (v->kind == DL_KIND_MODULE && v->dev == DL_DEV_CPU && (v->flags & DL_VF_CONSTRUCTED) &&
         !(v->flags & DL_VF_MOVED))
         return true;
@@ -59,6 +60,18 @@ void flow_meet(Flow *F, const DlExpr *site, const DlOperand *ops, uint32_t n, in
     dl_rule_dispatch_meet(F->env->report, &fact);
 }
 
+/* Every CPU tensor among the operands (0-dim ones aside, unless all are) was made with `device=`
+ * a variable (DL_VF_DEVICE_VARIABLE): so is what they make (`self.ub - self.lb`). */
+static bool every_cpu_operand_on_a_variable(const DlOperand *ops, uint32_t n, bool all_zero) {
+    for (uint32_t i = 0; i < n; i++) {
+        const DlValue *v = ops[i].value;
+        if (!flow_is_tensor(v) || v->dev != DL_DEV_CPU) continue;
+        if (!all_zero && (v->flags & DL_VF_ZERO_DIM)) continue;
+        if (!(v->flags & DL_VF_DEVICE_VARIABLE)) return false;
+    }
+    return true;
+}
+
 /* Device of the result of an op over tensors: the shared device, ignoring 0-dim operands;
  * UNKNOWN when they disagree (the op would fail; do not cascade). */
 DlValue *flow_combine(Flow *F, const DlExpr *site, const DlOperand *ops, uint32_t n) {
@@ -111,6 +124,8 @@ DlValue *flow_combine(Flow *F, const DlExpr *site, const DlOperand *ops, uint32_
                         : DL_ORIGIN_NONE;
         r->aux_span = dev->aux_span;
         r->var = NULL;
+        if (dev->dev == DL_DEV_CPU && every_cpu_operand_on_a_variable(ops, n, all_zero))
+            r->flags |= DL_VF_DEVICE_VARIABLE;
     }
     /* 0-dim tensors give a 0-dim tensor, on a device known or not (`lam * F.mse_loss(a, b)`):
      * added to a device's loss, it does not hide that device */

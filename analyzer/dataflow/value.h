@@ -89,6 +89,11 @@ enum {
                                   device to make it (DCVC's `torch.where(cdf(x) > p, ..., t)` of
                                   CPU tensors), so it may well be on the CPU; its `.device` is no
                                   device chosen elsewhere */
+    DL_VF_DEVICE_VARIABLE = 1 << 19, /* cpu tensor: made with `device=` a variable that holds the
+                                        CPU (pinn-torch's `device = torch.device('cpu')`, `cuda`
+                                        a comment away): it is where its author points that
+                                        variable, which may be where what it meets is
+                                        (flow_cpu_side) */
 };
 
 typedef struct DlValue DlValue;
