@@ -465,6 +465,7 @@ static bool chain_hands_base_arguments(const DlClassInfo *ci, bool given_no_weig
 static bool subclasses_library_module(const DlClassInfo *ci, const DlClassInfo *from,
                                       bool given_no_weight) {
     if (ci->base) return false; /* a project base: decided there */
+    if (ci->weightless_library_base) return false; /* `class GLU(nn.GLU)` */
     if (ci->stateless_library_base && !chain_hands_base_arguments(from, given_no_weight))
         return false;
     return ci->library_state_base;
@@ -477,11 +478,12 @@ static bool attribute_is_state(const DlValue *v) {
            (v->kind == DL_KIND_SEQ && (v->flags & DL_VF_HAS_MODULES));
 }
 
-bool flow_class_known_stateless(const DlClassInfo *from, int depth) {
+bool flow_class_known_stateless(const DlClassInfo *from, bool given_no_weight, int depth) {
     if (depth > 4) return false;
     const DlClassInfo *ci = from;
     for (int level = 0; ci && level < 8; level++, ci = ci->base) {
-        if (!ci->attrs_done || ci->maybe_module || subclasses_library_module(ci, from, false))
+        if (!ci->attrs_done || ci->maybe_module ||
+            subclasses_library_module(ci, from, given_no_weight))
             return false;
         for (uint32_t i = 0; i < ci->attr_count; i++) {
             const DlAttr *a = &ci->attrs[i];
@@ -489,7 +491,7 @@ bool flow_class_known_stateless(const DlClassInfo *from, int depth) {
             if (a->name[0] == '<' || attribute_is_state(a->value)) return false;
             if (a->value->kind == DL_KIND_UNKNOWN && !ci->unknown_attrs_are_data) return false;
             if (flow_is_module_like(a->value) && a->value->cls &&
-                !flow_class_known_stateless(a->value->cls, depth + 1))
+                !flow_class_known_stateless(a->value->cls, false, depth + 1))
                 return false;
         }
     }
@@ -627,7 +629,8 @@ static bool holds_no_module(const DlClassInfo *owner, const DlAttr *attr) {
      * (`nn.CrossEntropyLoss(reduction="none")`), or a project module known to hold no state
      * (pytorch-metric-learning's distances and reducers) */
     if (v->kind == DL_KIND_LOSS && !(v->flags & DL_VF_CPU_WEIGHT) && !v->cls) return true;
-    if (v->kind == DL_KIND_MODULE && v->cls && flow_class_known_stateless(v->cls, 1)) return true;
+    if (v->kind == DL_KIND_MODULE && v->cls && flow_class_known_stateless(v->cls, false, 1))
+        return true;
     return !dl_project_attr_may_hold_modules(v);
 }
 
@@ -714,6 +717,44 @@ static const DlValue *device_by_position(Flow *F, const DlExpr *call, const DlCl
     return NULL;
 }
 
+/* The device an __init__ builds on when the call leaves its device parameter out: attorch's
+ * `Linear(8, 16)` of `def __init__(..., device='cuda')` handing it to `nn.Linear.__init__`.
+ * Only a default written out (`'cuda'`, `0`), and only a parameter the body reads. */
+static const DlValue *device_by_default(Flow *F, const DlExpr *call, const DlClassInfo *ci) {
+    const DlFunctionInfo *init = dl_project_method(F->env->project, ci, "__init__");
+    const DlSource *src = init && init->module ? init->module->source : NULL;
+    if (!src) return NULL;
+    unsigned positional = 0;
+    for (uint32_t i = 0; i < call->arg_count; i++) {
+        if (call->args[i].keyword && call->args[i].keyword[0] == '*') return NULL;
+        if (!call->args[i].keyword) positional++;
+    }
+    for (uint32_t p = 1; p < init->fn->param_count; p++) {
+        const DlParam *param = &init->fn->params[p];
+        if (param->star) return NULL;
+        if (!flow_name_says_device(F, param->name) || !param->default_value) continue;
+        if (p <= positional || dl_ir_keyword(call, param->name)) return NULL; /* given */
+        const DlExpr *d = param->default_value;
+        if (d->kind != DL_EX_STRING && d->kind != DL_EX_NUMBER) return NULL;
+        bool read = false;
+        for (uint32_t k = 0; k < init->fn->body.count && !read; k++)
+            read = dl_ir_span_mentions(src, init->fn->body.items[k]->span, param->name);
+        if (!read) return NULL;
+        /* made here, not by flow_device_arg: the default's span is in the class's file */
+        DlValue *dev = flow_mk(F, DL_KIND_DEVICE);
+        if (d->kind == DL_EX_NUMBER) {
+            dev->dev = DL_DEV_CUDA;
+            dev->dev_name = dl_arena_join(F->arena, "cuda:", '\0', d->name);
+        } else {
+            DlDeviceTag tag = d->name ? flow_device_of_string(d->name) : DL_DEV_UNKNOWN;
+            dev->dev = tag ? tag : DL_DEV_NAMED;
+            dev->dev_name = d->name;
+        }
+        return dev->dev != DL_DEV_CPU && dev->dev_name ? dev : NULL;
+    }
+    return NULL;
+}
+
 /* `MaskedLoss(weight=w)` of a loss subclass with no __init__ of its own: the arguments go to
  * the loss, which then holds a weight to move. */
 static bool weight_for_library_base(Flow *F, const DlExpr *call, const DlClassInfo *ci) {
@@ -771,6 +812,7 @@ const DlValue *flow_instantiate(Flow *F, const DlExpr *call, const DlClassInfo *
          * modules are (its __init__ hands the device on) */
         const DlValue *dev = argv ? flow_device_keyword(F, call, argv) : NULL;
         if (!dev && argv) dev = device_by_position(F, call, ci, argv); /* SimplifiedMoE(device) */
+        if (!dev) dev = device_by_default(F, call, ci);
         if (dev) {
             m->dev = dev->dev;
             m->dev_name = dev->dev_name;
@@ -1207,6 +1249,31 @@ static const DlValue *alternative_constructor(Flow *F, const char *q) {
     return ci ? loaded_instance(F, ci) : flow_unknown();
 }
 
+/* `def train(model, loader, criterion, optimizer, device)`: a parameter named for a loss
+ * function (`criterion`, `loss_fn`, `loss_func`, `loss_function`), whose class the caller
+ * chooses. */
+static bool names_a_loss_parameter(Flow *F, const char *name) {
+    static const char *const names[] = {"criterion", "loss_fn", "loss_func", "loss_function", NULL};
+    bool loss = false;
+    for (const char *const *n = names; *n && !loss; n++)
+        loss = flow_streq(name, *n);
+    return loss && F->fn && dl_ir_param_index(F->fn, name) >= 0;
+}
+
+/* What such a parameter gives back: a 0-dim loss where its tensor arguments are (MQBench's
+ * `loss = criterion(outputs, labels)` of labels moved to the device, then `loss.item()` every
+ * batch). Its arguments do not meet: a loss of the project may move its targets itself. */
+static const DlValue *loss_of_a_parameter(Flow *F, const DlExpr *call, const DlValue *const *argv) {
+    OperandList ops = {0};
+    for (uint32_t i = 0; i < call->arg_count; i++)
+        if (!call->args[i].keyword || call->args[i].keyword[0] != '*')
+            flow_add_operand(&ops, call->args[i].value, argv[i]);
+    DlValue *r = flow_combine(F, call, ops.items, ops.count);
+    r->flags |= DL_VF_ZERO_DIM;
+    r->origin = DL_ORIGIN_NONE;
+    return r;
+}
+
 const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *recv_expr,
                                      const DlValue *recv, const char *m,
                                      const DlValue *const *argv) {
@@ -1251,31 +1318,6 @@ const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *
             if (name && name->kind == DL_EX_STRING && name->name && call->arg_count >= 2) {
                 DlValue *b = flow_is_tensor(argv[1]) ? dl_value_copy(F->arena, argv[1])
                                                      : flow_mk(F, DL_KIND_TENSOR);
-/* `def train(model, loader, criterion, optimizer, device)`: a parameter named for a loss
- * function (`criterion`, `loss_fn`, `loss_func`, `loss_function`), whose class the caller
- * chooses. */
-static bool names_a_loss_parameter(Flow *F, const char *name) {
-    static const char *const names[] = {"criterion", "loss_fn", "loss_func", "loss_function", NULL};
-    bool loss = false;
-    for (const char *const *n = names; *n && !loss; n++)
-        loss = flow_streq(name, *n);
-    return loss && F->fn && dl_ir_param_index(F->fn, name) >= 0;
-}
-
-/* What such a parameter gives back: a 0-dim loss where its tensor arguments are (MQBench's
- * `loss = criterion(outputs, labels)` of labels moved to the device, then `loss.item()` every
- * batch). Its arguments do not meet: a loss of the project may move its targets itself. */
-static const DlValue *loss_of_a_parameter(Flow *F, const DlExpr *call, const DlValue *const *argv) {
-    OperandList ops = {0};
-    for (uint32_t i = 0; i < call->arg_count; i++)
-        if (!call->args[i].keyword || call->args[i].keyword[0] != '*')
-            flow_add_operand(&ops, call->args[i].value, argv[i]);
-    DlValue *r = flow_combine(F, call, ops.items, ops.count);
-    r->flags |= DL_VF_ZERO_DIM;
-    r->origin = DL_ORIGIN_NONE;
-    return r;
-}
-
                 b->flags |= DL_VF_REGISTERED;
                 flow_state_set(F->st, dl_arena_join(F->arena, "self", '.', name->name), b);
             }
@@ -1602,8 +1644,8 @@ const DlValue *flow_resolve_call(Flow *F, const DlExpr *call, const char *q, con
         m->kind = DL_KIND_MODULE;
         return flow_call_module(F, call, callee, m, argv);
     }
-    return flow_unknown();
-}
     if (fv->kind == DL_KIND_UNKNOWN && callee && callee->kind == DL_EX_NAME &&
         names_a_loss_parameter(F, callee->name))
         return loss_of_a_parameter(F, call, argv);
+    return flow_unknown();
+}

@@ -175,8 +175,9 @@ bool flow_module_without_state(const DlValue *v);
  * stateless too (`depth`: how deep in such parts; 0 from outside). Unlike the stricter test a
  * module call makes (only numbers, strings, dtypes and devices kept), parts without state
  * (`nn.ReLU()`, a loss without a weight) are allowed: what DL107 asks is only whether a plain
- * list of such leaves anything unmoved or unsaved. */
-bool flow_class_known_stateless(const DlClassInfo *ci, int depth);
+ * list of such leaves anything unmoved or unsaved. `given_no_weight`: an instance built with no
+ * argument that could be a weight (dl_call_may_give_a_weight). */
+bool flow_class_known_stateless(const DlClassInfo *ci, bool given_no_weight, int depth);
 /* Put in a plain list or dict, `v` would be state that container alone holds (DL107): a module
  * with state not held elsewhere, or a parameter. */
 bool flow_adds_unregistered_state(const DlValue *v);
@@ -194,8 +195,8 @@ size_t flow_device_owner_length(const char *dev_name);
 /* `x.cuda()`, `x.to(device)` without non_blocking=True: a copy that, from the host, waits. */
 bool flow_blocking_upload(const DlExpr *call);
 bool flow_name_says_loader(const char *s);
-DlValue *flow_named_device(Flow *F, const char *name, DlSpan span);
 bool flow_whole_norm(const DlExpr *call, bool is_norm, unsigned positional);
+DlValue *flow_named_device(Flow *F, const char *name, DlSpan span);
 /* `torch.cuda.is_available()`, and a conjunction with it (`use_cuda = not args.no_cuda and
  * torch.cuda.is_available()`): true only where CUDA is there, so a branch on it is code that
  * runs with a GPU (and its else, code that runs without one). */

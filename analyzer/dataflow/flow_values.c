@@ -67,10 +67,11 @@ bool flow_module_without_state(const DlValue *v) {
 bool flow_adds_unregistered_state(const DlValue *v) {
     if (v->flags & DL_VF_HELD_ELSEWHERE) return false;
     /* a plain list of layers known to hold nothing leaves nothing unmoved or unsaved; a
-     * project module with a part of unknown kind (`loss_class(params)`) may hold something */
+     * project module with a part of unknown kind (`loss_class(params)`) may hold something;
+     * one built without state was built with no weight for a loss base it subclasses */
     if (flow_is_module_like(v))
         return !flow_module_without_state(v) ||
-               (v->cls && !flow_class_known_stateless(v->cls, 0));
+               (v->cls && !flow_class_known_stateless(v->cls, true, 0));
     return (flow_is_tensor(v) && (v->flags & DL_VF_REGISTERED));
 }
 

@@ -482,15 +482,19 @@ static const char *qualify_static(DlArena *arena, const DlFileFacts *f, const Dl
 /* Whether every base from outside the project that makes the class a module is a torch module
  * without state of its own: a loss (its only state is a weight: see init_hands_base_arguments)
  * or nn.ReLU and the like. nn.Module itself does not count either way; another library's base
- * (which may hold anything) or a stateful torch layer (nn.Linear) makes it false. */
-static bool bases_hold_no_library_state(DlArena *arena, const DlFileFacts *f, const DlClass *cls) {
+ * (which may hold anything) or a stateful torch layer (nn.Linear) makes it false. `*no_loss`:
+ * none of them is a loss. */
+static bool bases_hold_no_library_state(DlArena *arena, const DlFileFacts *f, const DlClass *cls,
+                                        bool *no_loss) {
     bool any = false;
+    *no_loss = true;
     for (uint32_t b = 0; b < cls->base_count; b++) {
         const char *q = qualify_static(arena, f, cls->bases[b]);
         if (!q || dl_torch_is_module_base(q)) continue;
         bool loss = dl_torch_is_loss_class(q) && strcmp(q, "torch.nn.AdaptiveLogSoftmaxWithLoss");
         if (loss || dl_torch_is_stateless_module(q)) {
             any = true;
+            if (loss) *no_loss = false;
         } else if (dl_torch_is_module_class(q) || !dl_is_plain_python_base(q)) {
             return false;
         }
@@ -539,11 +543,23 @@ bool dl_call_may_give_a_weight(const DlExpr *call, bool explicit_self) {
     return false;
 }
 
+/* `super().__init__(weight, ignore_index=...)` in `__init__(self, weight=None, ...)`
+ * (coarse2fine's CrossEntropyLossSmooth): the __init__'s own `weight` (or `pos_weight`)
+ * parameter, None unless the construction gives one by that name. */
+static bool hands_on_its_own_weight(const DlExpr *v, const DlFunction *init) {
+    int p = v->kind == DL_EX_NAME ? dl_ir_param_index(init, v->name) : -1;
+    if (p < 0 || init->params[p].star) return false;
+    const DlExpr *d = init->params[p].default_value;
+    return (strcmp(v->name, "weight") == 0 || strcmp(v->name, "pos_weight") == 0) && d &&
+           d->kind == DL_EX_CONST && d->name && strcmp(d->name, "None") == 0;
+}
+
 /* `super().__init__(*args, **kwargs)` in `__init__(self, *args, offset=0.1, **kwargs)`: what
  * could give the base a weight is only the __init__'s own `*args` and `**kwargs` handed on
- * (with keywords other than weight=), so an instance gets one only if its construction gives
- * one (Transfer-Learning-Library's `RobustCrossEntropyLoss(ignore_index=-1, offset=eps)`). */
-static bool forwards_only_its_star_arguments(const DlExpr *call, const DlFunction *init,
+ * (with keywords other than weight=), or its own `weight=None` (hands_on_its_own_weight), so an
+ * instance gets one only if its construction gives one (Transfer-Learning-Library's
+ * `RobustCrossEntropyLoss(ignore_index=-1, offset=eps)`). */
+static bool forwards_only_what_it_is_given(const DlExpr *call, const DlFunction *init,
                                              bool explicit_self) {
     for (uint32_t a = 0; a < call->arg_count; a++) {
         const char *kw = call->args[a].keyword;
@@ -552,11 +568,12 @@ static bool forwards_only_its_star_arguments(const DlExpr *call, const DlFunctio
             explicit_self = false;
             continue;
         }
-        if (!kw) return false;
-        if (kw[0] != '*') {
-            if (strcmp(kw, "weight") == 0 || strcmp(kw, "pos_weight") == 0) return false;
-            continue;
+        bool weight = kw && (strcmp(kw, "weight") == 0 || strcmp(kw, "pos_weight") == 0);
+        if (!kw || weight) {
+            if (hands_on_its_own_weight(v, init)) continue;
+            return false;
         }
+        if (kw[0] != '*') continue;
         int stars = kw[1] == '*' ? 2 : 1;
         int p = v->kind == DL_EX_NAME ? dl_ir_param_index(init, v->name) : -1;
         if (p < 0 || init->params[p].star != stars) return false;
@@ -579,7 +596,7 @@ static bool block_hands_base_arguments(const DlBlock *b, const DlFunction *init,
             bool by_super = of && of->kind == DL_EX_CALL && of->object->kind == DL_EX_NAME &&
                             strcmp(of->object->name, "super") == 0;
             if (dl_call_may_give_a_weight(call, !by_super)) { /* Base.__init__(self) */
-                if (!forwards_only_its_star_arguments(call, init, !by_super)) return true;
+                if (!forwards_only_what_it_is_given(call, init, !by_super)) return true;
                 *forwarded = true;
             }
         }
@@ -1483,7 +1500,9 @@ static void build_file_facts(DlFileFacts *f, DlModuleIR *m, DlArena *arena) {
                     c->init_hands_base_arguments = c->init_forwards_base_arguments = true;
             }
         }
-        c->stateless_library_base = bases_hold_no_library_state(arena, f, c->cls);
+        bool no_loss;
+        c->stateless_library_base = bases_hold_no_library_state(arena, f, c->cls, &no_loss);
+        c->weightless_library_base = c->stateless_library_base && no_loss;
         c->library_state_base = base_may_hold_library_state(arena, f, c->cls);
         c->data_parallel_base = base_is_data_parallel(arena, f, c->cls, false);
         c->single_process_data_parallel_base = base_is_data_parallel(arena, f, c->cls, true);

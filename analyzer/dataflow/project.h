@@ -47,6 +47,8 @@ struct DlClassInfo {
                                     hold nothing unless given a weight: a loss
                                     (`class MaskedLoss(nn.CrossEntropyLoss)`) or a layer without
                                     state (nn.ReLU) */
+    bool weightless_library_base; /* ... and none is a loss: what its __init__ hands them
+                                     (`super().__init__(dim)` of attorch's GLU) is no weight */
     bool library_state_base; /* a base from outside the project may hold state devlint does not
                                 see: a torch layer (`nn.Linear`, `Linear` imported by name),
                                 a loss that may be given a weight, another library's
