@@ -1,5 +1,6 @@
 /* Calls into the program and on values: modules, project functions and classes (summaries),
  * tensor and module methods, builtins, and the dispatch that picks among them. */
+#define _GNU_SOURCE /* memmem */
 #include "dataflow/flow_internal.h"
 
 static bool class_registers_nothing(const DlClassInfo *ci);
@@ -717,6 +718,22 @@ static const DlValue *device_by_position(Flow *F, const DlExpr *call, const DlCl
     return NULL;
 }
 
+/* Whether a statement of `fn`'s body names `name` as a whole word, not as an attribute
+ * (`device`, not `torch.device` nor `self.device_ids`). */
+static bool body_reads_name(const DlSource *src, const DlFunction *fn, const char *name) {
+    size_t n = strlen(name);
+    for (uint32_t k = 0; k < fn->body.count; k++) {
+        DlSpan span = fn->body.items[k]->span;
+        if (span.end > src->len) return false;
+        const char *start = src->text + span.start, *end = src->text + span.end;
+        for (const char *p = start; (p = memmem(p, (size_t)(end - p), name, n)) != NULL; p += n)
+            if ((p == start || (!dl_source_name_byte(p[-1]) && p[-1] != '.')) &&
+                (p + n == end || !dl_source_name_byte(p[n])))
+                return true;
+    }
+    return false;
+}
+
 /* The device an __init__ builds on when the call leaves its device parameter out: attorch's
  * `Linear(8, 16)` of `def __init__(..., device='cuda')` handing it to `nn.Linear.__init__`.
  * Only a default written out (`'cuda'`, `0`), and only a parameter the body reads. */
@@ -736,10 +753,7 @@ static const DlValue *device_by_default(Flow *F, const DlExpr *call, const DlCla
         if (p <= positional || dl_ir_keyword(call, param->name)) return NULL; /* given */
         const DlExpr *d = param->default_value;
         if (d->kind != DL_EX_STRING && d->kind != DL_EX_NUMBER) return NULL;
-        bool read = false;
-        for (uint32_t k = 0; k < init->fn->body.count && !read; k++)
-            read = dl_ir_span_mentions(src, init->fn->body.items[k]->span, param->name);
-        if (!read) return NULL;
+        if (!body_reads_name(src, init->fn, param->name)) return NULL;
         /* made here, not by flow_device_arg: the default's span is in the class's file */
         DlValue *dev = flow_mk(F, DL_KIND_DEVICE);
         if (d->kind == DL_EX_NUMBER) {

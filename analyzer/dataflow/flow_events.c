@@ -1128,8 +1128,7 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
             const Binding *unread = flow_state_find(F->st, "<unread-work>");
             bool unknown = a && (a->kind == DL_KIND_UNKNOWN || (flow_is_tensor(a) && !a->dev));
             if (unknown && !fi->fn->owner && copies_to_the_host(fi, k) && !fi->host_read.end &&
-                F->place.batch_loop &&
-                F->place.every_iteration && work_or_upload_unread(F) &&
+                F->place.batch_loop && F->place.every_iteration && work_or_upload_unread(F) &&
                 !(unread && flow_is_unknown_read_mark(unread->value)))
                 reads_unknown_back = true;
             /* the loop waits there (DL201, at the call), unless nothing was pending */

@@ -560,7 +560,7 @@ static bool hands_on_its_own_weight(const DlExpr *v, const DlFunction *init) {
  * instance gets one only if its construction gives one (Transfer-Learning-Library's
  * `RobustCrossEntropyLoss(ignore_index=-1, offset=eps)`). */
 static bool forwards_only_what_it_is_given(const DlExpr *call, const DlFunction *init,
-                                             bool explicit_self) {
+                                           bool explicit_self) {
     for (uint32_t a = 0; a < call->arg_count; a++) {
         const char *kw = call->args[a].keyword;
         const DlExpr *v = call->args[a].value;
