@@ -1266,12 +1266,28 @@ static const DlValue *alternative_constructor(Flow *F, const char *q) {
 /* `def train(model, loader, criterion, optimizer, device)`: a parameter named for a loss
  * function (`criterion`, `loss_fn`, `loss_func`, `loss_function`), whose class the caller
  * chooses. */
-static bool names_a_loss_parameter(Flow *F, const char *name) {
+static bool names_a_loss_function(const char *name) {
     static const char *const names[] = {"criterion", "loss_fn", "loss_func", "loss_function", NULL};
-    bool loss = false;
-    for (const char *const *n = names; *n && !loss; n++)
-        loss = flow_streq(name, *n);
-    return loss && F->fn && dl_ir_param_index(F->fn, name) >= 0;
+    for (const char *const *n = names; *n; n++)
+        if (flow_streq(name, *n)) return true;
+    return false;
+}
+
+static bool names_a_loss_parameter(Flow *F, const char *name) {
+    return names_a_loss_function(name) && F->fn && dl_ir_param_index(F->fn, name) >= 0;
+}
+
+/* `self.criterion(outputs, labels)` in a method of a trainer whose loss function was handed to
+ * it (`self.criterion = criterion` in __init__): an attribute so named, not a method, holding
+ * nothing known. */
+static bool calls_a_loss_attribute(Flow *F, const DlExpr *callee, const DlValue *recv,
+                                   const Binding *b) {
+    if (!dl_ir_is_self(callee->object) || !names_a_loss_function(callee->name) || !recv->cls ||
+        dl_project_method(F->env->project, recv->cls, callee->name))
+        return false;
+    const DlAttr *a = dl_project_attr(recv->cls, callee->name);
+    const DlValue *held = b && b->value ? b->value : a ? a->value : NULL;
+    return held && held->kind == DL_KIND_UNKNOWN && !held->dev;
 }
 
 /* What such a parameter gives back: a 0-dim loss where its tensor arguments are (MQBench's
@@ -1637,6 +1653,7 @@ const DlValue *flow_resolve_call(Flow *F, const DlExpr *call, const char *q, con
             if (a && a->value->kind == DL_KIND_MODULE)
                 return flow_call_module(F, call, callee, flow_eval_attr(F, callee), argv);
         }
+        if (calls_a_loss_attribute(F, callee, recv, b)) return loss_of_a_parameter(F, call, argv);
         return flow_eval_method_call(F, call, callee->object, recv, callee->name, argv);
     }
 
