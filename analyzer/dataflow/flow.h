@@ -44,6 +44,8 @@ typedef struct DlFlowEnv {
      * (DlFunctionInfo.reads_parameter_back); and to the reads (two of each) */
     int16_t *reads_parameter_back;
     DlSpan *parameter_read;
+    bool *parameter_copied; /* ... and whether each read copies it to the host (`.item()`,
+                               `.tolist()`, `.cpu()`), not a number made of it (`int(x)`) */
     /* Summary mode: set to whether every return comes after what fails without a GPU (an
      * unconditional `model.cuda()`, DlPlace.cuda_checked): DlFunctionInfo.requires_gpu. */
     bool *requires_gpu;

@@ -741,29 +741,18 @@ static const DlValue *device_by_default(Flow *F, const DlExpr *call, const DlCla
     const DlFunctionInfo *init = dl_project_method(F->env->project, ci, "__init__");
     const DlSource *src = init && init->module ? init->module->source : NULL;
     if (!src) return NULL;
+    if (flow_has_splat(call)) return NULL;
     unsigned positional = 0;
-    for (uint32_t i = 0; i < call->arg_count; i++) {
-        if (call->args[i].keyword && call->args[i].keyword[0] == '*') return NULL;
-        if (!call->args[i].keyword) positional++;
-    }
+    for (uint32_t i = 0; i < call->arg_count; i++)
+        positional += !call->args[i].keyword;
     for (uint32_t p = 1; p < init->fn->param_count; p++) {
         const DlParam *param = &init->fn->params[p];
         if (param->star) return NULL;
         if (!flow_name_says_device(F, param->name) || !param->default_value) continue;
         if (p <= positional || dl_ir_keyword(call, param->name)) return NULL; /* given */
-        const DlExpr *d = param->default_value;
-        if (d->kind != DL_EX_STRING && d->kind != DL_EX_NUMBER) return NULL;
-        if (!body_reads_name(src, init->fn, param->name)) return NULL;
-        /* made here, not by flow_device_arg: the default's span is in the class's file */
-        DlValue *dev = flow_mk(F, DL_KIND_DEVICE);
-        if (d->kind == DL_EX_NUMBER) {
-            dev->dev = DL_DEV_CUDA;
-            dev->dev_name = dl_arena_join(F->arena, "cuda:", '\0', d->name);
-        } else {
-            DlDeviceTag tag = d->name ? flow_device_of_string(d->name) : DL_DEV_UNKNOWN;
-            dev->dev = tag ? tag : DL_DEV_NAMED;
-            dev->dev_name = d->name;
-        }
+        /* not flow_device_arg: the default's span is in the class's file */
+        const DlValue *dev = flow_device_of_literal(F, param->default_value);
+        if (!dev || !body_reads_name(src, init->fn, param->name)) return NULL;
         return dev->dev != DL_DEV_CPU && dev->dev_name ? dev : NULL;
     }
     return NULL;
@@ -1268,9 +1257,7 @@ static const DlValue *alternative_constructor(Flow *F, const char *q) {
  * chooses. */
 static bool names_a_loss_function(const char *name) {
     static const char *const names[] = {"criterion", "loss_fn", "loss_func", "loss_function", NULL};
-    for (const char *const *n = names; *n; n++)
-        if (flow_streq(name, *n)) return true;
-    return false;
+    return dl_name_in_list(name, names);
 }
 
 static bool names_a_loss_parameter(Flow *F, const char *name) {

@@ -603,36 +603,6 @@ void flow_note_gpu_required(Flow *F, const char *method, const DlValue *recv) {
         F->place.cuda_checked = true;
 }
 
-/* Does the target `t` bind `name`, by itself or unpacked (`_, pred = output.topk(k, 1)`)? */
-static bool target_binds(const DlExpr *t, const char *name) {
-    if (t->kind == DL_EX_NAME) return flow_streq(t->name, name);
-    if (t->kind != DL_EX_TUPLE && t->kind != DL_EX_LIST) return false;
-    for (uint32_t i = 0; i < t->item_count; i++)
-        if (t->items[i]->kind == DL_EX_NAME && flow_streq(t->items[i]->name, name)) return true;
-    return false;
-}
-
-/* What the local `name` read back at `before` was last bound to: an assignment's value, also
- * one unpacked (`output.topk(k, 1)` for `pred`), or the sequence a `for` loop around the read
- * takes it from (`s_sc` for `for s_sc1 in s_sc:`, sqlova's `pred_sc`); NULL if none. */
-static const DlExpr *bound_before_read(const DlBlock *b, const char *name, uint32_t before,
-                                       const DlExpr *found, int depth) {
-    for (uint32_t i = 0; depth < 16 && i < b->count && b->items[i]->span.start < before; i++) {
-        const DlStmt *s = b->items[i];
-        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
-        if (s->kind == DL_ST_ASSIGN && s->target_count == 1 && s->span.end <= before &&
-            target_binds(s->targets[0], name))
-            found = s->value;
-        if (s->kind == DL_ST_FOR && s->target_count == 1 && before < s->span.end &&
-            target_binds(s->targets[0], name))
-            found = s->value;
-        const DlBlock *inner;
-        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            found = bound_before_read(inner, name, before, found, depth + 1);
-    }
-    return found;
-}
-
 /* Adds to `found` (two at most, each once) the parameters read_parameter (below) finds in
  * `e`. */
 static void read_parameters_from(Flow *F, const DlExpr *e, uint32_t before, int depth, int locals,
@@ -661,7 +631,7 @@ static void read_parameters_from(Flow *F, const DlExpr *e, uint32_t before, int 
         if (e->kind == DL_EX_NAME) {
             int i = F->fn ? dl_ir_param_index(F->fn, e->name) : -1;
             if (i < 0 && F->fn && locals++ < 4) { /* a local: what it was bound to */
-                const DlExpr *value = bound_before_read(&F->fn->body, e->name, before, NULL, 0);
+                const DlExpr *value = dl_ir_last_binding(&F->fn->body, e->name, before);
                 if (value && value->span.start < before) {
                     before = value->span.start;
                     e = value;
@@ -708,22 +678,6 @@ static bool modules_stay_on_the_cpu(Flow *F) {
     for (const char *const *w = placers; *w; w++)
         if (dl_source_mentions(f->module->source, *w)) return false;
     return true;
-}
-
-/* Whether the read of a parameter that `fi`'s summary records is a copy to the host
- * (`.item()`, `.tolist()`, `.cpu()`), not a number made of it (`int(loc_scope / bin)`, which
- * of a setting reads nothing back: PointRCNN's `decode_bbox_target`). */
-static bool copies_to_the_host(const DlFunctionInfo *fi, int k) {
-    static const char *const copies[] = {".item()", ".tolist()", ".cpu()", NULL};
-    const DlSource *src = fi->module ? fi->module->source : NULL;
-    DlSpan at = fi->parameter_read[k];
-    if (!src || !src->text || at.end > src->len || at.end <= at.start) return false;
-    size_t len = at.end - at.start;
-    for (const char *const *c = copies; *c; c++) {
-        size_t n = strlen(*c);
-        if (len >= n && memcmp(src->text + at.end - n, *c, n) == 0) return true;
-    }
-    return false;
 }
 
 /* A read back of a value whose device is not known, with work pending in an iteration of a
@@ -808,6 +762,7 @@ void flow_sync(Flow *F, const DlExpr *site, const DlExpr *tensor, const DlValue 
             if (reads[k] != param[0]) {
                 param[slot] = reads[k];
                 F->env->parameter_read[slot] = site->span;
+                if (F->env->parameter_copied) F->env->parameter_copied[slot] = explicit_read;
             }
         }
     }
@@ -1127,7 +1082,7 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
              * nothing queued since (spikingjelly's `cal_correct`, then `loss.item()`) */
             const Binding *unread = flow_state_find(F->st, "<unread-work>");
             bool unknown = a && (a->kind == DL_KIND_UNKNOWN || (flow_is_tensor(a) && !a->dev));
-            if (unknown && !fi->fn->owner && copies_to_the_host(fi, k) && !fi->host_read.end &&
+            if (unknown && !fi->fn->owner && fi->parameter_copied[k] && !fi->host_read.end &&
                 F->place.batch_loop && F->place.every_iteration && work_or_upload_unread(F) &&
                 !(unread && flow_is_unknown_read_mark(unread->value)))
                 reads_unknown_back = true;

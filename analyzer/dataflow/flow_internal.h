@@ -197,6 +197,9 @@ bool flow_blocking_upload(const DlExpr *call);
 bool flow_name_says_loader(const char *s);
 bool flow_whole_norm(const DlExpr *call, bool is_norm, unsigned positional);
 DlValue *flow_named_device(Flow *F, const char *name, DlSpan span);
+/* The device a literal names (`"cuda:1"`, `"mps"`, `0` for cuda:0), without its place in the
+ * text (the literal may be another file's); NULL for any other expression. */
+DlValue *flow_device_of_literal(Flow *F, const DlExpr *e);
 /* `torch.cuda.is_available()`, and a conjunction with it (`use_cuda = not args.no_cuda and
  * torch.cuda.is_available()`): true only where CUDA is there, so a branch on it is code that
  * runs with a GPU (and its else, code that runs without one). */

@@ -5,10 +5,8 @@
 /* `torch.norm(t, 2)`, `t.norm(p=2)`: a norm of every element, its order given but no `dim`, is
  * 0-dim as `t.norm()` is; `positional` counts the tensor when it is an argument. */
 bool flow_whole_norm(const DlExpr *call, bool is_norm, unsigned positional) {
-    if (!is_norm || dl_ir_keyword(call, "dim") || dl_ir_positional(call, positional)) return false;
-    for (uint32_t i = 0; i < call->arg_count; i++)
-        if (call->args[i].keyword && call->args[i].keyword[0] == '*') return false;
-    return true;
+    return is_norm && !dl_ir_keyword(call, "dim") && !dl_ir_positional(call, positional) &&
+           !flow_has_splat(call);
 }
 
 DlValue *flow_loader_value(Flow *F, DlSpan span) {

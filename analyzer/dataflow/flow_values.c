@@ -310,15 +310,12 @@ static bool names_a_type(const char *text) {
 }
 
 /* What device a `.to(arg)` / `device=arg` names; NULL when it is not a device (a dtype, None). */
-const DlValue *flow_device_arg(Flow *F, const DlExpr *e, const DlValue *v) {
-    if (!e) return NULL;
+DlValue *flow_device_of_literal(Flow *F, const DlExpr *e) {
     if (e->kind == DL_EX_STRING && e->name) {
         DlDeviceTag tag = flow_device_of_string(e->name);
         DlValue *d = flow_mk(F, DL_KIND_DEVICE);
         d->dev = tag ? tag : DL_DEV_NAMED;
         d->dev_name = e->name;
-        d->dev_span = e->span;
-        d->dev_why = flow_short_text(F, e->span);
         d->literal = e->name;
         return d;
     }
@@ -326,9 +323,18 @@ const DlValue *flow_device_arg(Flow *F, const DlExpr *e, const DlValue *v) {
         DlValue *d = flow_mk(F, DL_KIND_DEVICE);
         d->dev = DL_DEV_CUDA;
         d->dev_name = dl_arena_join(F->arena, "cuda:", '\0', e->name);
-        d->dev_span = e->span;
-        d->dev_why = flow_short_text(F, e->span);
         return d;
+    }
+    return NULL;
+}
+
+const DlValue *flow_device_arg(Flow *F, const DlExpr *e, const DlValue *v) {
+    if (!e) return NULL;
+    DlValue *literal = flow_device_of_literal(F, e);
+    if (literal) {
+        literal->dev_span = e->span;
+        literal->dev_why = flow_short_text(F, e->span);
+        return literal;
     }
     if (e->kind == DL_EX_CONST) return NULL;
     if (v->kind == DL_KIND_DTYPE || v->kind == DL_KIND_NONE) return NULL;

@@ -806,13 +806,22 @@ static void summarise_file(DlProject *p, DlFileFacts *f, const DlFlowState *glob
         bool upload = false;
         int16_t reads_parameter[2] = {0};
         DlSpan parameter_read[2] = {{0}};
+        bool parameter_copied[2] = {false, false};
         bool requires_gpu = false;
-        DlFlowEnv env = {.project = p, .file = f, .arena = &scratch, .globals = globals,
-                         .recorder = p, .budget = &budget, .returns_waited = &waited,
-                         .host_read = &host_read, .host_read_parameter = &host_read_parameter,
+        DlFlowEnv env = {.project = p,
+                         .file = f,
+                         .arena = &scratch,
+                         .globals = globals,
+                         .recorder = p,
+                         .budget = &budget,
+                         .returns_waited = &waited,
+                         .host_read = &host_read,
+                         .host_read_parameter = &host_read_parameter,
                          .returns_blocking_upload = &upload,
                          .reads_parameter_back = reads_parameter,
-                         .parameter_read = parameter_read, .requires_gpu = &requires_gpu};
+                         .parameter_read = parameter_read,
+                         .parameter_copied = parameter_copied,
+                         .requires_gpu = &requires_gpu};
         fi->ret = dl_value_persist(keep, dl_flow_run(&env, fi->fn, fi->owner, NULL));
         fi->returns_waited = waited;
         fi->returns_blocking_upload = upload;
@@ -820,6 +829,7 @@ static void summarise_file(DlProject *p, DlFileFacts *f, const DlFlowState *glob
         fi->host_read_parameter = host_read_parameter;
         memcpy(fi->reads_parameter_back, reads_parameter, sizeof reads_parameter);
         memcpy(fi->parameter_read, parameter_read, sizeof parameter_read);
+        memcpy(fi->parameter_copied, parameter_copied, sizeof parameter_copied);
         fi->requires_gpu = requires_gpu;
         dl_arena_release(&scratch);
     }

@@ -89,6 +89,7 @@ typedef struct DlFunctionInfo {
      * (DlFlowEnv.reads_parameter_back); 0 if none */
     int16_t reads_parameter_back[2];
     DlSpan parameter_read[2]; /* those reads, in `module` */
+    bool parameter_copied[2]; /* each a copy to the host, not `int(x)` (DlFlowEnv's) */
     bool requires_gpu; /* fails without a GPU before it returns (DlFlowEnv.requires_gpu): what
                           follows a call of it runs only with one (DivideMix's create_model) */
     int16_t yields_items_of; /* 1 + the parameter whose items it yields (`for obj in iterable:

@@ -491,23 +491,41 @@ int dl_ir_param_index(const DlFunction *fn, const char *name) {
     return -1;
 }
 
-static const DlExpr *last_assignment(const DlBlock *b, const char *name, uint32_t before,
+/* Does the target `t` bind `name`: by itself, or (`unpacked`) as an item of a tuple or list
+ * (`_, pred = output.topk(k, 1)`)? */
+static bool target_binds(const DlExpr *t, const char *name, bool unpacked) {
+    if (t->kind == DL_EX_NAME) return strcmp(t->name, name) == 0;
+    if (!unpacked || (t->kind != DL_EX_TUPLE && t->kind != DL_EX_LIST)) return false;
+    for (uint32_t i = 0; i < t->item_count; i++)
+        if (t->items[i]->kind == DL_EX_NAME && strcmp(t->items[i]->name, name) == 0) return true;
+    return false;
+}
+
+/* dl_ir_last_assignment; `wide`: dl_ir_last_binding's unpacked targets and loops too. */
+static const DlExpr *last_assignment(const DlBlock *b, const char *name, uint32_t before, bool wide,
                                      const DlExpr *found, int depth) {
     for (uint32_t i = 0; depth < 16 && i < b->count && b->items[i]->span.start < before; i++) {
         const DlStmt *s = b->items[i];
         if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
-        if (s->kind == DL_ST_ASSIGN && s->target_count == 1 && s->targets[0]->kind == DL_EX_NAME &&
-            strcmp(s->targets[0]->name, name) == 0 && s->span.end <= before)
+        if (s->kind == DL_ST_ASSIGN && s->target_count == 1 && s->span.end <= before &&
+            target_binds(s->targets[0], name, wide))
+            found = s->value;
+        if (wide && s->kind == DL_ST_FOR && s->target_count == 1 && before < s->span.end &&
+            target_binds(s->targets[0], name, true))
             found = s->value;
         const DlBlock *inner;
         for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            found = last_assignment(inner, name, before, found, depth + 1);
+            found = last_assignment(inner, name, before, wide, found, depth + 1);
     }
     return found;
 }
 
 const DlExpr *dl_ir_last_assignment(const DlBlock *b, const char *name, uint32_t before) {
-    return last_assignment(b, name, before, NULL, 0);
+    return last_assignment(b, name, before, false, NULL, 0);
+}
+
+const DlExpr *dl_ir_last_binding(const DlBlock *b, const char *name, uint32_t before) {
+    return last_assignment(b, name, before, true, NULL, 0);
 }
 
 bool dl_ir_is_self(const DlExpr *e) {

@@ -324,6 +324,10 @@ int dl_ir_param_index(const DlFunction *fn, const char *name);
  * not nested defs or classes) that end before the byte `before`, or NULL: what the name was
  * last bound to there, read in text order. */
 const DlExpr *dl_ir_last_assignment(const DlBlock *b, const char *name, uint32_t before);
+/* The same, also through an unpacking assignment (`_, pred = output.topk(k, 1)`: the call), or,
+ * for a name read inside a `for` loop that binds it, the sequence the loop takes it from
+ * (`s_sc` for `for s_sc1 in s_sc:`). */
+const DlExpr *dl_ir_last_binding(const DlBlock *b, const char *name, uint32_t before);
 bool dl_ir_is_self(const DlExpr *e);
 bool dl_ir_is_self_attr(const DlExpr *e, const char *name);
 
