@@ -38,6 +38,9 @@ static const char doc[] =
     "  return out;\n"
     "}\n"
     "```\n\n"
+    "A function that launches several kernels (one instantiation per size) with the same\n"
+    "unchecked tensor is reported once, at its first launch, counting the others: one check at\n"
+    "the top fixes them all.\n\n"
     "## When it does not fire\n"
     "- the tensor is checked in the function (`TORCH_CHECK(x.is_cuda(), ...)`, also the\n"
     "  deprecated `AT_ASSERTM(x.type().is_cuda(), ...)`, and the tensor an optional holds,\n"
@@ -75,6 +78,17 @@ static const char *made_like(const DlStmt *decl) {
     return NULL;
 }
 
+/* The tensor whose device local `name` has, following `made_like` a few hops: `name` itself
+ * when it was not made like another. */
+static const char *tensor_root(const DlFunction *fn, const char *name) {
+    for (int hops = 0; hops < 8; hops++) {
+        const char *like = made_like(dl_kernel_local_decl(fn, name));
+        if (!like || strcmp(like, name) == 0) break;
+        name = like;
+    }
+    return name;
+}
+
 /* Checked in this function before `before`, or (a parameter) by every caller, or made like a
  * tensor that is. */
 static bool guarded(DlRuleContext *ctx, const DlFunction *fn, const char *name, uint32_t before,
@@ -97,19 +111,22 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
      * `y = torch::empty_like(x)` or `xc = x.contiguous()` that is x, fixed by the same check */
     const char *names = NULL, *first = NULL, *seen[16];
     const DlExpr *key = NULL;
-    int count = 0;
+    int count = 0, later_launches = 0;
     for (uint32_t i = 0; i < call->arg_count; i++) {
         const DlValue *v = fact->arg_tensors[i];
         const DlExpr *t = fact->arg_tensor_exprs[i];
         if (!v || !t) continue;
         if (dl_value_on_device(v) || dl_value_is_cpu_tensor(v) || v->dev == DL_DEV_CPU) continue;
         if (t->kind == DL_EX_NAME && guarded(ctx, fn, t->name, call->span.start, 0)) continue;
-        const char *name = t->kind == DL_EX_NAME ? t->name : dl_rule_text(ctx, t->span);
-        for (int hops = 0; t->kind == DL_EX_NAME && hops < 8; hops++) {
-            const char *like = made_like(dl_kernel_local_decl(fn, name));
-            if (!like || strcmp(like, name) == 0) break;
-            name = like;
-        }
+        const char *name =
+            t->kind == DL_EX_NAME ? tensor_root(fn, t->name) : dl_rule_text(ctx, t->span);
+        /* a function launching many kernels (one per template size) is fixed by one check:
+         * reported at its first launch that hands the tensor on, counting the others */
+        int earlier = 0, later = 0;
+        if (t->kind == DL_EX_NAME)
+            dl_kernel_launches_passing(fn, name, tensor_root, call->span.start, &earlier, &later);
+        if (earlier) continue;
+        if (later > later_launches) later_launches = later;
         bool again = false;
         for (int j = 0; j < count && j < 16; j++)
             again |= strcmp(seen[j], name) == 0;
@@ -125,9 +142,15 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
         arena,
         "the kernel `%s` gets the data of %s but nothing checks that %s on the GPU: a CPU tensor "
         "here is a host pointer in device code (an illegal memory access); check first, e.g. "
-        "`TORCH_CHECK(%s.is_cuda(), \"%s must be a CUDA tensor\")`",
+        "`TORCH_CHECK(%s.is_cuda(), \"%s must be a CUDA tensor\")`%s",
         dl_rule_text(ctx, call->object->span), names, count > 1 ? "they are" : "it is", first,
-        first);
+        first,
+        later_launches == 0   ? ""
+        : later_launches == 1 ? " before this launch and the later one that hands it on"
+                              : dl_arena_printf(arena,
+                                                " before this launch and the %d later ones that "
+                                                "hand it on",
+                                                later_launches));
     dl_report_finding(ctx, &dl_rule_DL120, call->span, key->span, message, NULL);
 }
 

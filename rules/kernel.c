@@ -106,18 +106,56 @@ bool dl_kernel_checked_before(const DlFunction *fn, const char *name, uint32_t b
     return g.found;
 }
 
-/* ---------------------------------------------------------------- callers */
+/* ---------------------------------------------------------------- launches */
 
-/* An argument its caller put on the GPU itself: `x.cuda()`, `x.to(torch::kCUDA)`. */
-static bool moved_to_cuda(const DlExpr *arg) {
-    if (!arg || arg->kind != DL_EX_CALL || !arg->object || arg->object->kind != DL_EX_ATTR)
-        return false;
-    const char *m = arg->object->name;
-    if (strcmp(m, "cuda") == 0) return true;
-    if (strcmp(m, "to") != 0 || !arg->arg_count) return false;
-    const DlExpr *d = arg->args[0].value;
-    return d && d->kind == DL_EX_STRING && d->name && strncmp(d->name, "cuda", 4) == 0;
+typedef struct {
+    const DlFunction *fn;
+    const char *tensor;
+    DlKernelTensorRoot root;
+    bool found;
+} TensorSearch;
+
+static bool names_tensor(const DlExpr *e, void *data) {
+    TensorSearch *t = data;
+    if (e->kind == DL_EX_NAME && e->name && strcmp(t->root(t->fn, e->name), t->tensor) == 0)
+        t->found = true;
+    return t->found;
 }
+
+typedef struct {
+    TensorSearch search;
+    uint32_t at;
+    int before, after;
+} LaunchCount;
+
+static bool count_launch(const DlExpr *e, void *data) {
+    LaunchCount *c = data;
+    if (e->kind != DL_EX_CALL || !(e->flags & DL_EXF_KERNEL_LAUNCH) || e->span.start == c->at)
+        return false;
+    c->search.found = false;
+    for (uint32_t i = 0; i < e->arg_count && !c->search.found; i++)
+        walk_expr(e->args[i].value, names_tensor, &c->search, 0);
+    if (c->search.found) *(e->span.start < c->at ? &c->before : &c->after) += 1;
+    return false;
+}
+
+static bool count_launches_in(const DlStmt *s, void *data) {
+    if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) return false;
+    for (uint32_t i = 0; i < s->target_count; i++)
+        walk_expr(s->targets[i], count_launch, data, 0);
+    walk_expr(s->value, count_launch, data, 0);
+    return false;
+}
+
+void dl_kernel_launches_passing(const DlFunction *fn, const char *tensor, DlKernelTensorRoot root,
+                                uint32_t at, int *before, int *after) {
+    LaunchCount c = {.search = {fn, tensor, root, false}, .at = at};
+    if (fn && tensor) walk_block(&fn->body, count_launches_in, &c, 0);
+    *before = c.before;
+    *after = c.after;
+}
+
+/* ---------------------------------------------------------------- callers */
 
 typedef struct {
     DlRuleContext *ctx;
@@ -135,7 +173,7 @@ static bool visit_call(const DlExpr *e, void *data) {
     if (positional < 0 || (uint32_t)positional >= e->arg_count) return false;
     c->calls++;
     const DlExpr *arg = e->args[positional].value;
-    if (moved_to_cuda(arg)) return false;
+    if (dl_ir_moves_to_cuda(arg) /* the caller put it on the GPU */) return false;
     if (arg && arg->kind == DL_EX_NAME) {
         if (dl_kernel_checked_before(c->caller, arg->name, e->span.start)) return false;
         int p = dl_kernel_param_index(c->caller, arg->name);

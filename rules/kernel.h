@@ -22,4 +22,14 @@ bool dl_kernel_checked_before(const DlFunction *fn, const char *name, uint32_t b
  * callers that pass their own parameters on, `depth` levels. */
 bool dl_kernel_callers_check(DlRuleContext *ctx, const DlFunction *fn, int param, int depth);
 
+/* Maps a local to the tensor whose device it has (`y = torch::empty_like(x)` -> x), or returns
+ * the name itself. */
+typedef const char *(*DlKernelTensorRoot)(const DlFunction *fn, const char *name);
+
+/* Counts the kernel launches in `fn` that hand on data of tensor `tensor`: an argument naming a
+ * local whose root is `tensor`. Those starting before byte `at` in `*before`, after it in
+ * `*after` (the launch at `at` itself in neither). */
+void dl_kernel_launches_passing(const DlFunction *fn, const char *tensor, DlKernelTensorRoot root,
+                                uint32_t at, int *before, int *after);
+
 #endif

@@ -42,6 +42,7 @@ typedef struct Lower {
     PtrVec functions;
     PtrVec classes;
     int depth;
+    bool break_leaves_switch; /* a `break` here ends a switch's case, not a loop */
 } Lower;
 
 enum { MAX_DEPTH = 300 };
@@ -1361,6 +1362,11 @@ static void lower_stmt_inner(Lower *L, CXCursor c, PtrVec *out) {
     DlSpan span = span_of(L, c);
     enum CXCursorKind k = kind(c);
     CursorVec ch = children(c);
+    bool outer_switch = L->break_leaves_switch;
+    if (k == CXCursor_SwitchStmt) L->break_leaves_switch = true;
+    if (k == CXCursor_ForStmt || k == CXCursor_CXXForRangeStmt || k == CXCursor_WhileStmt ||
+        k == CXCursor_DoStmt)
+        L->break_leaves_switch = false;
     switch (k) {
     case CXCursor_CompoundStmt:
         lower_block(L, c, out);
@@ -1479,7 +1485,9 @@ static void lower_stmt_inner(Lower *L, CXCursor c, PtrVec *out) {
         break;
     }
     case CXCursor_BreakStmt:
-        push_stmt(out, new_stmt(L, DL_ST_BREAK, span));
+        /* out of a switch: the cases are lowered as conditional blocks one after another, so
+         * what follows the switch is reached from each of them */
+        if (!L->break_leaves_switch) push_stmt(out, new_stmt(L, DL_ST_BREAK, span));
         break;
     case CXCursor_ContinueStmt:
         push_stmt(out, new_stmt(L, DL_ST_CONTINUE, span));
@@ -1496,6 +1504,7 @@ static void lower_stmt_inner(Lower *L, CXCursor c, PtrVec *out) {
         break;
     }
     dl_vec_free(&ch);
+    L->break_leaves_switch = outer_switch;
     L->depth--;
 }
 
