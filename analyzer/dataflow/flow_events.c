@@ -1105,6 +1105,11 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
      * `set_forward_loss` ending with `labels.cpu().numpy()`): nothing is pending after the
      * call, so a read right after it waits for nothing (few-shot-hypernets' BayesHMAML) */
     if (called && called->host_read.end && called->returns_waited) reads_back = true;
+    /* `torch.save(model, path)`: serializing copies every CUDA tensor to the host, waiting for
+     * it, and queues nothing on the device (DCEVAE's scripts read the clock right after) */
+    bool serializes = q && flow_streq(q, "torch.save");
+    if (serializes && !waits_for_the_device && any_on_the_device(argv, call->arg_count))
+        waits_for_the_device = reads_back = true;
     /* one that synchronizes before it returns, where there is a GPU (tutel's
      * `system.record_time()`: `if is_cuda: torch.cuda.synchronize()`, then the clock): the
      * host surely waited, and a read after it copies finished values */
@@ -1157,9 +1162,8 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
          * device is flow_sync's); a blocking copy that also waits is not a read */
         if (flow_is_synchronize(q, method) || reads_back)
             flow_state_set(F->st, "<unread-work>", NULL);
-    }
-    else if (blocking_copy_from_unknown || stores_a_reference(method, recv) ||
-             moves_a_placed_module(method, recv))
+    } else if (blocking_copy_from_unknown || stores_a_reference(method, recv) ||
+               moves_a_placed_module(method, recv) || serializes)
         ; /* neither work nor a wait: what was pending stays pending */
     else if (!host_read && flow_touches_device(F, call, q, recv, argv, result)) {
         /* `torch.round(score * 1000)`, `x.float()`: elementwise, one tensor's own shape, a
