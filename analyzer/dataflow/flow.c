@@ -434,6 +434,30 @@ static bool runs_at_most_once(const DlExpr *iter) {
     return n->kind == DL_EX_NUMBER && n->name && (flow_streq(n->name, "0") || flow_streq(n->name, "1"));
 }
 
+static bool continues_the_loop(const DlBlock *b, int depth) {
+    for (uint32_t i = 0; b && depth < 8 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_CONTINUE) return true;
+        if (s->kind == DL_ST_FOR || s->kind == DL_ST_WHILE || s->kind == DL_ST_DEF ||
+            s->kind == DL_ST_CLASS)
+            continue;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (continues_the_loop(inner, depth + 1)) return true;
+    }
+    return false;
+}
+
+/* `for x, y in test_loader: ...; break` (DSW's one test batch every 100 steps): a body that
+ * ends by leaving the loop, and never goes round again with `continue`, runs once. */
+static bool body_ends_the_loop(const DlStmt *loop) {
+    const DlBlock *body = &loop->parts->body;
+    if (!body->count) return false;
+    DlStmtKind last = body->items[body->count - 1]->kind;
+    return (last == DL_ST_BREAK || last == DL_ST_RETURN || last == DL_ST_RAISE) &&
+           !continues_the_loop(body, 0);
+}
+
 static bool switched_on_in_the_file(const DlSource *src, const char *name, bool attributes);
 
 /* `range(n)` or `range(0, n)` of a parameter `n` whose default is 0, which nothing in the file
@@ -512,6 +536,11 @@ bool flow_is_batch_loop(Flow *F, const DlStmt *s, const DlValue *iter) {
     /* `for dtype in [torch.float, torch.half]:` runs once per case it lists, each checked with
      * a backward() (SpikeGPT's surrogate gradient check): no loop of steps */
     if (s->kind == DL_ST_FOR && over_listed_cases(F, s->value)) return false;
+    if (body_ends_the_loop(s)) return false;
+    /* over a loader that yields the whole dataset as one batch: the body runs once */
+    if (s->kind == DL_ST_FOR && iter && iter->kind == DL_KIND_LOADER &&
+        (iter->flags & DL_VF_ONE_BATCH))
+        return false;
     if (s->kind == DL_ST_FOR)
         return iter && (iter->kind == DL_KIND_LOADER ||
                         (!full_batch_epoch_loop(s) && !dl_ir_in_test_function(F->fn) &&

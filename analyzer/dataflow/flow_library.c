@@ -665,9 +665,48 @@ static bool collate_keeps_the_items_device(const DlExpr *call, const DlValue *co
     return true;
 }
 
+/* `len(ds)`, `ds.__len__()`: the name whose length `e` is, or NULL. */
+static const char *length_of(const DlExpr *e) {
+    if (!e || e->kind != DL_EX_CALL || !e->object) return NULL;
+    const DlExpr *of = NULL;
+    if (e->object->kind == DL_EX_NAME && flow_streq(e->object->name, "len") && e->arg_count == 1)
+        of = e->args[0].value;
+    else if (e->object->kind == DL_EX_ATTR && flow_streq(e->object->name, "__len__") &&
+             !e->arg_count)
+        of = e->object->object;
+    return of && of->kind == DL_EX_NAME ? of->name : NULL;
+}
+
+/* `DataLoader(ds, batch_size=len(ds))` (or `ds.__len__()`, or a name bound to it: `n =
+ * len(ds)`; or the length of a tensor the dataset was built from: `TensorDataset(X, y)`, then
+ * `batch_size=len(X)`): the whole dataset in one batch, so a loop over the loader runs once
+ * (DeepSurv's full-batch training, ben-hawks' test loaders). */
+static bool batch_is_the_whole_dataset(Flow *F, const DlExpr *call) {
+    const DlArg *size = dl_ir_keyword(call, "batch_size");
+    const DlExpr *dataset = call->arg_count && !call->args[0].keyword ? call->args[0].value : NULL;
+    if (!dataset && dl_ir_keyword(call, "dataset")) dataset = dl_ir_keyword(call, "dataset")->value;
+    if (!size || !dataset || dataset->kind != DL_EX_NAME) return false;
+    const DlBlock *body = F->fn ? &F->fn->body : &F->env->file->module->body;
+    const DlExpr *n = size->value;
+    if (n->kind == DL_EX_NAME) n = dl_ir_last_assignment(body, n->name, call->span.start);
+    const char *measured = length_of(n);
+    if (!measured) return false;
+    if (flow_streq(measured, dataset->name)) return true;
+    const DlExpr *built = dl_ir_last_assignment(body, dataset->name, call->span.start);
+    const char *q = built && built->kind == DL_EX_CALL ? flow_qualify(F, built->object) : NULL;
+    if (!q || !flow_streq(q, "torch.utils.data.TensorDataset")) return false;
+    for (uint32_t i = 0; i < built->arg_count; i++) {
+        const DlExpr *a = built->args[i].value;
+        if (!built->args[i].keyword && a->kind == DL_EX_NAME && flow_streq(a->name, measured))
+            return true;
+    }
+    return false;
+}
+
 const DlValue *flow_eval_dataloader(Flow *F, const DlExpr *call, const DlValue *const *argv) {
     DlValue *l = flow_loader_value(F, call->span);
     l->flags |= flow_loader_pin_flags(call, argv);
+    if (batch_is_the_whole_dataset(F, call)) l->flags |= DL_VF_ONE_BATCH;
     /* a TensorDataset of tensors on a device gives batches there (tensor_dataset) */
     for (uint32_t i = 0; i < call->arg_count; i++) {
         const char *kw = call->args[i].keyword;

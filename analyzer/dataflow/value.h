@@ -94,6 +94,9 @@ enum {
                                         a comment away): it is where its author points that
                                         variable, which may be where what it meets is
                                         (flow_cpu_side) */
+    DL_VF_ONE_BATCH = 1 << 20, /* loader: its batch size is its dataset's length
+                                  (`DataLoader(ds, batch_size=len(ds))`): it yields one batch,
+                                  and a loop over it runs once */
 };
 
 typedef struct DlValue DlValue;
