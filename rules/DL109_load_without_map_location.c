@@ -40,7 +40,9 @@ static const char doc[] =
     "- the file never checks for a GPU outside its test functions and comments (a\n"
     "  `torch.device(\"cuda\" if ... else \"cpu\")` commented out picks nothing, nor does a\n"
     "  GPU count in a log message, nor does one stored under a name nothing reads but a log\n"
-    "  line, `self.n_gpus = torch.cuda.device_count()`; `dist.is_available()` asks about\n"
+    "  line, `self.n_gpus = torch.cuda.device_count()`, nor one that only tells one GPU from\n"
+    "  several, `torch.cuda.device_count() > 1` or a rank modulo it, `rank % ngpus == 0`;\n"
+    "  `dist.is_available()` asks about\n"
     "  torch.distributed; a timing helper's\n"
     "  `if torch.cuda.is_available(): torch.cuda.synchronize()`, or a seeding one's\n"
     "  `torch.cuda.manual_seed_all(seed)`, its only check, picks none either;\n"
@@ -57,6 +59,7 @@ static const char doc[] =
     "  device == 'cuda':` of the device chosen), which runs\n"
     "  only with one, or after a check whose other branch stops the program (`if not\n"
     "  torch.cuda.is_available(): raise RuntimeError(\"GPU required\")`), or after a `.cuda()`\n"
+    "  (or a `.to(\"cuda\")` written out)\n"
     "  (or `torch.cuda.set_device(rank)`, `torch.cuda.current_device()`)\n"
     "  the function runs whatever the machine (`model = nn.DataParallel(model).cuda()`, not in a\n"
     "  branch, a conditional expression or a `try:`; or one in each branch of an `if`/`else`,\n"
@@ -227,22 +230,48 @@ static bool on_a_logging_line(const char *text, const char *p) {
     return false;
 }
 
-/* How many times `name` (n bytes) appears as a whole word in `text`, comment lines and what
- * logging lines print aside. */
+/* Does the count written at `p` (`device_count()`, or a name holding it) only tell one GPU from
+ * several: `> 1`, `>= 2` (whether to wrap the model in DataParallel: prnet's), or a rank modulo
+ * it (`args.rank % ngpus_per_node == 0`, which rank saves: SPICE's)? Neither picks between a
+ * GPU and the CPU. `after` is the first byte after the count. */
+static bool tells_one_gpu_from_many(const char *text, const char *p, const char *after,
+                                    const char *end) {
+    const char *q = after;
+    while (q < end && (*q == ' ' || *q == '\t'))
+        q++;
+    if (q + 1 < end && q[0] == '>' && q[1] != '=') {
+        for (q++; q < end && (*q == ' ' || *q == '\t'); q++) {
+        }
+        if (q < end && *q == '1' && (q + 1 == end || !dl_source_name_byte(q[1]))) return true;
+    }
+    if (q + 2 < end && q[0] == '>' && q[1] == '=') {
+        for (q += 2; q < end && (*q == ' ' || *q == '\t'); q++) {
+        }
+        if (q < end && *q == '2' && (q + 1 == end || !dl_source_name_byte(q[1]))) return true;
+    }
+    const char *b = p;
+    while (b > text && (b[-1] == ' ' || b[-1] == '\t'))
+        b--;
+    return b > text && b[-1] == '%';
+}
+
+/* How many times `name` (n bytes) appears as a whole word in `text`, comment lines, what
+ * logging lines print and tests of one GPU against several aside. */
 static size_t word_count(const char *text, size_t len, const char *name, size_t n) {
     size_t count = 0;
     const char *end = text + len;
     for (const char *p = text; (p = memmem(p, (size_t)(end - p), name, n)) != NULL; p += n)
         if ((p == text || !dl_source_name_byte(p[-1])) &&
             (p + n == end || !dl_source_name_byte(p[n])) && !on_a_comment_line(text, p) &&
-            !on_a_logging_line(text, p))
+            !on_a_logging_line(text, p) && !tells_one_gpu_from_many(text, p, p + n, end))
             count++;
     return count;
 }
 
-/* Every `.device_count(` of the file stores the count under a name the file never reads again
- * (`self.n_gpus = torch.cuda.device_count()`, twenty of VL-T5's data files), or reads only to
- * log it (meshgraphnets' "Training with N GPUs"): such a count picks no device. */
+/* Every `.device_count(` of the file tells one GPU from several (tells_one_gpu_from_many), or
+ * stores the count under a name the file never reads again (`self.n_gpus =
+ * torch.cuda.device_count()`, twenty of VL-T5's data files), or reads only to log it
+ * (meshgraphnets' "Training with N GPUs") or so: such a count picks no device. */
 static bool counts_gpus_for_nothing(DlRuleContext *ctx) {
     static const char call[] = ".device_count(";
     const DlSource *src = dl_rule_source(ctx);
@@ -251,6 +280,11 @@ static bool counts_gpus_for_nothing(DlRuleContext *ctx) {
     for (; (p = memmem(p, (size_t)(end - p), call, sizeof call - 1)) != NULL;
          p += sizeof call - 1) {
         if (on_a_comment_line(text, p)) continue;
+        const char *close = p + sizeof call - 1;
+        if (close < end && *close == ')' && tells_one_gpu_from_many(text, p, close + 1, end)) {
+            any = true;
+            continue;
+        }
         const char *q = dl_source_line_start_of(text, p);
         while (q < p && (*q == ' ' || *q == '\t')) q++;
         if (p - q > 5 && memcmp(q, "self.", 5) == 0) q += 5;
@@ -1286,8 +1320,7 @@ static bool block_needs_a_gpu_first(DlRuleContext *ctx, const DlBlock *b, int de
  * without a GPU. */
 static bool needs_a_gpu(DlRuleContext *ctx, const DlExpr *e) {
     if (!e || e->kind != DL_EX_CALL || !e->object) return false;
-    if (e->object->kind == DL_EX_ATTR && e->object->name && strcmp(e->object->name, "cuda") == 0)
-        return true;
+    if (dl_ir_moves_to_cuda(e)) return true;
     const char *callee = dl_ir_dotted(dl_rule_arena(ctx), e->object);
     if (callee && strcmp(callee, "torch.cuda.set_device") == 0) return true;
     /* `from torch import cuda`, then `cuda.set_device(opt.gpu)` (coarse2fine's train.py) */

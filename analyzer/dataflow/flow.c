@@ -222,7 +222,7 @@ void flow_exec_expr_stmt(Flow *F, const DlStmt *s) {
     const DlExpr *mv = flow_move_call_of(e);
     if (mv) {
         const DlValue *recv = flow_eval(F, mv->object->object);
-        flow_note_gpu_required(F, mv->object->name, recv);
+        flow_note_gpu_required(F, mv, recv);
         if (flow_is_tensor(recv) && !(recv->flags & DL_VF_WHOLE_BATCH)) {
             if (moves_to_where_it_is(F, mv, recv)) return;
             flow_discard(F, s, mv, recv, flow_seq_loop_of(F, mv->object->object), NULL);

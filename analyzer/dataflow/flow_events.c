@@ -597,10 +597,16 @@ bool flow_expr_invariant(Flow *F, const DlStmt *loop, const DlExpr *e, int depth
  * conditional expression, after `and` or in a try): without a GPU it fails there, so what
  * follows runs only with one, as after `assert torch.cuda.is_available()` (ActionCLIP's test
  * script, rethinking-network-pruning's `model.cuda()`). */
-void flow_note_gpu_required(Flow *F, const char *method, const DlValue *recv) {
-    if (flow_streq(method, "cuda") && !F->try_depth && !F->comp_count &&
-        (flow_is_tensor(recv) || flow_is_module_like(recv) || recv->kind == DL_KIND_UNKNOWN))
-        F->place.cuda_checked = true;
+void flow_note_gpu_required(Flow *F, const DlExpr *call, const DlValue *recv) {
+    if (!dl_ir_moves_to_cuda(call) || F->try_depth || F->comp_count) return;
+    bool placed =
+        flow_is_tensor(recv) || flow_is_module_like(recv) || recv->kind == DL_KIND_UNKNOWN;
+    /* an object of a project class whose `.cuda()` comes from a base devlint cannot see (a
+     * ScriptModule, MinkowskiEngine's MinkowskiNetwork: PointDSC's FCGF), not its own */
+    const DlClassInfo *cls = recv->kind == DL_KIND_INSTANCE ? recv->cls : NULL;
+    if (!placed && cls && !cls->has_own_to && !dl_project_method(F->env->project, cls, "cuda"))
+        placed = true;
+    if (placed) F->place.cuda_checked = true;
 }
 
 /* Adds to `found` (two at most, each once) the parameters read_parameter (below) finds in
@@ -1142,7 +1148,7 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
     if (!waits_for_the_device && q && call->arg_count && !call->args[0].keyword &&
         dl_value_on_kernel_device(result) && dl_torch_factory_data_arguments(q) == 1)
         waits_for_the_device = host_data(call->args[0].value, argv[0]);
-    if (method && recv) flow_note_gpu_required(F, method, recv);
+    if (method && recv) flow_note_gpu_required(F, call, recv);
     /* `torch.cuda.set_device(opts.local_rank)` run whatever the machine fails without a GPU as
      * `.cuda()` does (UNITER's training and inference scripts, at the top of `main`), and so
      * does `torch.cuda.current_device()` (BSRGAN's test script logs it) */

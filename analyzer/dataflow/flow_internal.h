@@ -377,7 +377,7 @@ void flow_exec_loop(Flow *F, const DlStmt *s);
 const DlValue *flow_torch_device_context(Flow *F, const DlExpr *with);
 void flow_exec_with(Flow *F, const DlStmt *s);
 void flow_exec_try(Flow *F, const DlStmt *s);
-void flow_note_gpu_required(Flow *F, const char *method, const DlValue *recv);
+void flow_note_gpu_required(Flow *F, const DlExpr *call, const DlValue *recv);
 bool flow_periodic_condition(const DlExpr *e, int depth);
 void flow_exec_if(Flow *F, const DlStmt *s);
 void flow_exec_stmt(Flow *F, const DlStmt *s);
