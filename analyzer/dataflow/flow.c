@@ -216,10 +216,25 @@ static bool moves_to_where_it_is(Flow *F, const DlExpr *mv, const DlValue *recv)
     return to->dev_name && recv->dev_name && strcmp(to->dev_name, recv->dev_name) == 0;
 }
 
+/* `model.to(device).eval()` (or `.train()`): a tensor has neither, so what moved is a module,
+ * in place, as a bare `model.to(device)` is. The move call, or NULL. */
+static const DlExpr *move_then_mode(const DlExpr *e) {
+    if (!e || e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_ATTR ||
+        !(flow_streq(e->object->name, "eval") || flow_streq(e->object->name, "train")))
+        return NULL;
+    const DlExpr *mv = flow_move_call_of(e->object->object);
+    return mv && mv->object->name && !flow_streq(mv->object->name, "cpu") ? mv : NULL;
+}
+
 void flow_exec_expr_stmt(Flow *F, const DlStmt *s) {
     const DlExpr *e = s->value;
     if (!e) return;
     const DlExpr *mv = flow_move_call_of(e);
+    const DlExpr *then_mode = move_then_mode(e);
+    if (then_mode) {
+        const DlValue *recv = flow_eval(F, then_mode->object->object);
+        if (recv->kind == DL_KIND_UNKNOWN) mv = then_mode;
+    }
     if (mv) {
         const DlValue *recv = flow_eval(F, mv->object->object);
         flow_note_gpu_required(F, mv, recv);
