@@ -792,28 +792,54 @@ DlValue *flow_data_parallel(Flow *F, const DlExpr *call, const DlValue *const *a
     return w;
 }
 
-/* `nn.InstanceNorm2d(64)`: with its defaults (affine=False, track_running_stats=False) an
- * instance norm keeps no parameter and no buffer, nothing to move (Deep-Exemplar's
- * discriminator builds them inline in forward); one given `affine=True`, or its flags written
- * out by position, may keep some. */
-static bool stateless_instance_norm(const char *q, const DlExpr *call) {
-    static const char *const norms[] = {"torch.nn.InstanceNorm1d", "torch.nn.InstanceNorm2d",
-                                        "torch.nn.InstanceNorm3d", NULL};
-    if (strncmp(q, "torch.nn.Inst", 13) != 0 || !dl_name_in_list(q, norms)) return false;
-    unsigned positional = 0;
-    for (uint32_t i = 0; i < call->arg_count; i++) {
-        const char *kw = call->args[i].keyword;
-        if (!kw) {
-            positional++;
-            continue;
+/* A normalization layer built without state: no parameter and no buffer, nothing to move.
+ * `nn.InstanceNorm2d(64)` with its defaults (affine=False, track_running_stats=False:
+ * Deep-Exemplar's discriminator builds them inline in forward); `nn.LayerNorm(shape,
+ * elementwise_affine=False)` (COSMIC's commonsense model, in forward), `nn.GroupNorm(g, c,
+ * affine=False)`, `nn.BatchNorm1d(n, affine=False, track_running_stats=False)`. A flag that
+ * keeps state left at its default, set to anything but False, or written by position (past
+ * `max_positional`) may keep some. */
+static bool stateless_norm(const char *q, const DlExpr *call) {
+    static const struct {
+        const char *name;
+        const char *state[2];      /* keywords that must be False (NULL: none) */
+        bool stateless_by_default; /* the state keywords default to False */
+        unsigned max_positional;
+    } norms[] = {
+        {"torch.nn.InstanceNorm1d", {"affine", "track_running_stats"}, true, 3},
+        {"torch.nn.InstanceNorm2d", {"affine", "track_running_stats"}, true, 3},
+        {"torch.nn.InstanceNorm3d", {"affine", "track_running_stats"}, true, 3},
+        {"torch.nn.LayerNorm", {"elementwise_affine", NULL}, false, 2},
+        {"torch.nn.RMSNorm", {"elementwise_affine", NULL}, false, 2},
+        {"torch.nn.GroupNorm", {"affine", NULL}, false, 3},
+        {"torch.nn.BatchNorm1d", {"affine", "track_running_stats"}, false, 3},
+        {"torch.nn.BatchNorm2d", {"affine", "track_running_stats"}, false, 3},
+        {"torch.nn.BatchNorm3d", {"affine", "track_running_stats"}, false, 3},
+    };
+    if (strncmp(q, "torch.nn.", 9) != 0 || !strstr(q, "Norm")) return false;
+    for (size_t n = 0; n < sizeof norms / sizeof norms[0]; n++) {
+        if (!flow_streq(q, norms[n].name)) continue;
+        unsigned positional = 0, off = 0;
+        for (uint32_t i = 0; i < call->arg_count; i++) {
+            const char *kw = call->args[i].keyword;
+            if (!kw) {
+                positional++;
+                continue;
+            }
+            if (kw[0] == '*') return false;
+            const DlExpr *v = call->args[i].value;
+            bool is_false = v->kind == DL_EX_CONST && flow_streq(v->name, "False");
+            for (int k = 0; k < 2 && norms[n].state[k]; k++) {
+                if (!flow_streq(kw, norms[n].state[k])) continue;
+                if (!is_false) return false;
+                off++;
+            }
         }
-        if (kw[0] == '*') return false;
-        const DlExpr *v = call->args[i].value;
-        bool off = v->kind == DL_EX_CONST && flow_streq(v->name, "False");
-        if ((flow_streq(kw, "affine") || flow_streq(kw, "track_running_stats")) && !off)
-            return false;
+        unsigned needed = norms[n].state[1] ? 2 : 1;
+        return positional <= norms[n].max_positional &&
+               (norms[n].stateless_by_default || off == needed);
     }
-    return positional <= 3; /* num_features, eps, momentum */
+    return false;
 }
 
 const DlValue *flow_eval_library_call(Flow *F, const DlExpr *call, const char *q,
@@ -855,7 +881,7 @@ const DlValue *flow_eval_library_call(Flow *F, const DlExpr *call, const char *q
         if (!dev) dev = positional_device(F, call, argv); /* nn.Linear(k, n, False, device) */
         m->dev = dev ? dev->dev : flow_construction_device(F);
         m->dev_name = dev ? dev->dev_name : NULL;
-        if (!dev && !dl_torch_is_stateless_module(q) && !stateless_instance_norm(q, call))
+        if (!dev && !dl_torch_is_stateless_module(q) && !stateless_norm(q, call))
             m->flags |= DL_VF_CONSTRUCTED;
         m->dev_span = call->span;
         m->dev_why = flow_short_text(F, call->span);
