@@ -55,6 +55,16 @@ static bool reads_receiver_on_host(const char *method) {
     return method && dl_name_in_list(method, methods);
 }
 
+/* `np.array(edge_ind[j])`, `np.asarray(x)`: numpy reads its argument on the host (a CUDA
+ * tensor there fails), so a forward input given to it is host data (DialogueGCN's lists of
+ * edge pairs). */
+static bool numpy_reads_arguments(const DlExpr *callee) {
+    static const char *const readers[] = {"array", "asarray", NULL};
+    return callee && callee->kind == DL_EX_ATTR && dl_name_in_list(callee->name, readers) &&
+           callee->object && callee->object->kind == DL_EX_NAME &&
+           (strcmp(callee->object->name, "np") == 0 || strcmp(callee->object->name, "numpy") == 0);
+}
+
 /* `len(t)`, `int(t)`, `range(t)`, `max(t)`: Python reads the tensor's values. */
 static bool builtin_reads_on_host(const char *name) {
     static const char *const builtins[] = {"len",   "int", "float", "bool",   "list", "tuple",
@@ -82,7 +92,14 @@ static const DlExpr *reshaped_for_a_copy(HostUse *u, const char *copy, const DlE
     return recv;
 }
 
-static void walk_call(HostUse *u, const DlExpr *e, int depth) {
+/* `enumerate(x)`, `zip(a, b)`: iterating the call iterates its arguments, so where the call
+ * is iterated on the host (`for i, j in enumerate(edge_ind):`), they are. */
+static bool iterates_its_arguments(const char *name) {
+    static const char *const builtins[] = {"enumerate", "zip", "reversed", "iter", NULL};
+    return name && dl_name_in_list(name, builtins);
+}
+
+static void walk_call(HostUse *u, const DlExpr *e, bool host, int depth) {
     const DlExpr *callee = e->object;
     const char *name = last_name(callee);
     bool method = callee && callee->kind == DL_EX_ATTR;
@@ -91,7 +108,9 @@ static void walk_call(HostUse *u, const DlExpr *e, int depth) {
              depth + 1);
     else walk(u, callee, false, depth + 1);
     bool packs = name && strcmp(name, "pack_padded_sequence") == 0;
-    bool builtin = (!method && builtin_reads_on_host(name)) || reads_arguments_on_host(name);
+    bool builtin = (!method && builtin_reads_on_host(name)) || reads_arguments_on_host(name) ||
+                   numpy_reads_arguments(callee) ||
+                   (host && !method && iterates_its_arguments(name));
     const DlFunction *helper = own_method(u, callee);
     uint64_t helper_host = helper && helper != u->fn ? host_only_params(helper, u->nesting + 1) : 0;
     unsigned position = 0;
@@ -121,7 +140,7 @@ static void walk(HostUse *u, const DlExpr *e, bool host, int depth) {
                 u->device_used |= UINT64_C(1) << u->aliases[a].param;
         return;
     case DL_EX_CALL:
-        walk_call(u, e, depth);
+        walk_call(u, e, host, depth);
         return;
     case DL_EX_SUBSCRIPT: /* `offsets[i, a:b].tolist()`; an index on the CPU may index anything */
         /* `batch["file_id"]`: a text field of a dict batch, strings wherever they are used */
@@ -149,7 +168,9 @@ static void walk(HostUse *u, const DlExpr *e, bool host, int depth) {
     const DlExprExtra *x = dl_expr_extra(e);
     if (x && !(e->flags & DL_EXF_CPP)) {
         walk(u, x->target, false, depth + 1);
-        walk(u, x->iter, false, depth + 1);
+        /* `max([len(v[0]) for v in visits])`: a list read on the host, whose sequence is
+         * iterated there, as `for v in visits:` iterates it */
+        walk(u, x->iter, host && e->kind == DL_EX_COMP, depth + 1);
     }
 }
 
