@@ -1444,6 +1444,10 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
  * script exits right after building its model, before its loops). */
 static bool exits_the_program(Flow *F, const DlExpr *e) {
     if (!e || e->kind != DL_EX_CALL || !e->object) return false;
+    /* a notebook's top level: `exit()` in a cell (Colab's "restart the runtime" idiom) ends
+     * that cell's run, and the cells after it are run next (min-decision-transformer's) */
+    size_t n = F->src && F->src->path ? strlen(F->src->path) : 0;
+    if (!F->fn && n > 6 && strcmp(F->src->path + n - 6, ".ipynb") == 0) return false;
     const DlExpr *callee = e->object;
     if (callee->kind == DL_EX_NAME)
         return (flow_streq(callee->name, "exit") || flow_streq(callee->name, "quit")) &&
