@@ -40,8 +40,9 @@ static const char doc[] =
     "- the file never checks for a GPU outside its test functions and comments (a\n"
     "  `torch.device(\"cuda\" if ... else \"cpu\")` commented out picks nothing, nor does a\n"
     "  GPU count in a log message, nor does one stored under a name nothing reads but a log\n"
-    "  line, `self.n_gpus = torch.cuda.device_count()`, nor one that only tells one GPU from\n"
-    "  several, `torch.cuda.device_count() > 1` or a rank modulo it, `rank % ngpus == 0`;\n"
+    "  line, `self.n_gpus = torch.cuda.device_count()`, nor, in code that moves its data\n"
+    "  with `.cuda()`, one that only tells one GPU from several, `torch.cuda.device_count() >\n"
+    "  1` or a rank modulo it, `rank % ngpus == 0`;\n"
     "  `dist.is_available()` asks about\n"
     "  torch.distributed; a timing helper's\n"
     "  `if torch.cuda.is_available(): torch.cuda.synchronize()`, or a seeding one's\n"
@@ -233,9 +234,12 @@ static bool on_a_logging_line(const char *text, const char *p) {
 /* Does the count written at `p` (`device_count()`, or a name holding it) only tell one GPU from
  * several: `> 1`, `>= 2` (whether to wrap the model in DataParallel: prnet's), or a rank modulo
  * it (`args.rank % ngpus_per_node == 0`, which rank saves: SPICE's)? Neither picks between a
- * GPU and the CPU. `after` is the first byte after the count. */
+ * GPU and the CPU, in code that moves its data with `.cuda()` (`gpu_code`); where the device
+ * comes from elsewhere (yolov5's resume script reads it from the run's options), one GPU or
+ * several is one branch, the CPU another. `after` is the first byte after the count. */
 static bool tells_one_gpu_from_many(const char *text, const char *p, const char *after,
-                                    const char *end) {
+                                    const char *end, bool gpu_code) {
+    if (!gpu_code) return false;
     const char *q = after;
     while (q < end && (*q == ' ' || *q == '\t'))
         q++;
@@ -257,13 +261,13 @@ static bool tells_one_gpu_from_many(const char *text, const char *p, const char 
 
 /* How many times `name` (n bytes) appears as a whole word in `text`, comment lines, what
  * logging lines print and tests of one GPU against several aside. */
-static size_t word_count(const char *text, size_t len, const char *name, size_t n) {
+static size_t word_count(const char *text, size_t len, const char *name, size_t n, bool gpu_code) {
     size_t count = 0;
     const char *end = text + len;
     for (const char *p = text; (p = memmem(p, (size_t)(end - p), name, n)) != NULL; p += n)
         if ((p == text || !dl_source_name_byte(p[-1])) &&
             (p + n == end || !dl_source_name_byte(p[n])) && !on_a_comment_line(text, p) &&
-            !on_a_logging_line(text, p) && !tells_one_gpu_from_many(text, p, p + n, end))
+            !on_a_logging_line(text, p) && !tells_one_gpu_from_many(text, p, p + n, end, gpu_code))
             count++;
     return count;
 }
@@ -276,12 +280,13 @@ static bool counts_gpus_for_nothing(DlRuleContext *ctx) {
     static const char call[] = ".device_count(";
     const DlSource *src = dl_rule_source(ctx);
     const char *text = src->text, *end = text + src->len, *p = text;
-    bool any = false;
+    bool any = false, gpu_code = dl_rule_file_uses(ctx, ".cuda(");
     for (; (p = memmem(p, (size_t)(end - p), call, sizeof call - 1)) != NULL;
          p += sizeof call - 1) {
         if (on_a_comment_line(text, p)) continue;
         const char *close = p + sizeof call - 1;
-        if (close < end && *close == ')' && tells_one_gpu_from_many(text, p, close + 1, end)) {
+        if (close < end && *close == ')' &&
+            tells_one_gpu_from_many(text, p, close + 1, end, gpu_code)) {
             any = true;
             continue;
         }
@@ -296,7 +301,7 @@ static bool counts_gpus_for_nothing(DlRuleContext *ctx) {
         for (q++; q < p && (*q == ' ' || *q == '\t'); q++) {}
         for (; q < p; q++) /* `torch.cuda` */
             if (!dl_source_name_byte(*q) && *q != '.') return false;
-        if (word_count(text, src->len, name, n) > 1) return false;
+        if (word_count(text, src->len, name, n, gpu_code) > 1) return false;
         any = true;
     }
     return any;
