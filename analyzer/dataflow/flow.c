@@ -287,8 +287,13 @@ void flow_exec_assign(Flow *F, const DlStmt *s) {
         const char *q = flow_qualify(F, s->annotation);
         if (q && flow_streq(q, "torch.Tensor")) v = flow_mk(F, DL_KIND_TENSOR);
     }
-    for (uint32_t i = 0; i < s->target_count; i++)
+    for (uint32_t i = 0; i < s->target_count; i++) {
+        /* `G = G.to("cuda:0")` (a DGL graph moves the features it holds), `batch = next(it)`:
+         * a name bound anew holds another object, and what was known of the old one's parts
+         * (`G.ndata["h"]`, a CPU tensor stored there) is not known of it */
+        if (s->targets[i]->kind == DL_EX_NAME) flow_state_forget_parts(F->st, s->targets[i]->name);
         flow_bind(F, s->targets[i], v);
+    }
 }
 
 /* After `TORCH_CHECK(x.is_cuda(), ...)` (or `x.device().is_cuda()`, several joined with &&)
