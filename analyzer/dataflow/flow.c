@@ -1952,7 +1952,7 @@ const DlValue *dl_flow_run(const DlFlowEnv *env, const DlFunction *fn, const DlC
         if (owner && !F.in_init && owner->attrs_done) flow_seed_attributes(&F, owner, 0);
         if (F.is_forward && flow_streq(fn->name, "forward")) {
             F.host_only_of = fn;
-            F.host_only_inputs = flow_host_only_params(fn);
+            F.host_only_inputs = flow_host_only_params(F.env->project, fn);
         }
         for (uint32_t i = 0; i < fn->param_count; i++)
             flow_state_set(F.st, fn->params[i].name, flow_param_value(&F, fn, i));

@@ -161,7 +161,8 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
     for (uint32_t i = 0; i < call->arg_count && forward_info && !forward; i++)
         if (dl_value_is_cpu_tensor(argv[i])) {
             forward = forward_info->fn;
-            host_only = flow_host_only_params(forward) | flow_params_moved_inside(forward);
+            host_only =
+                flow_host_only_params(F->env->project, forward) | flow_params_moved_inside(forward);
             moved_by_decorator = decorated_to_move_inputs(F, forward_info);
         }
     unsigned position = 0;

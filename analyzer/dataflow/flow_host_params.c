@@ -8,6 +8,7 @@
 #include "dataflow/flow_internal.h"
 
 typedef struct HostUse {
+    const DlProject *project; /* to find a method a base class defines (NULL: the class's own) */
     const DlFunction *fn;
     uint64_t device_used; /* bit i: parameter i is used where a device may meet it */
     uint64_t rebound;     /* bit i: parameter i was assigned anew earlier in the block walked
@@ -23,15 +24,20 @@ typedef struct HostUse {
     uint32_t alias_count;
 } HostUse;
 
-static uint64_t host_only_params(const DlFunction *fn, int nesting);
+static uint64_t host_only_params(const DlProject *project, const DlFunction *fn, int nesting);
 
-/* `self.helper(...)`: the class's own method, whose parameters are looked at in turn. */
+/* `self.helper(...)`: the class's own method, or one a base class of the project defines
+ * (MalConv's `seq2fix`, inherited from LowMemConvBase, moves the chunks it is given), whose
+ * parameters are looked at in turn. */
 static const DlFunction *own_method(const HostUse *u, const DlExpr *callee) {
     if (!dl_ir_is_self_attr(callee, NULL) || !u->fn->owner || u->nesting >= 3) return NULL;
     const DlClass *cls = u->fn->owner;
     for (uint32_t k = 0; k < cls->method_count; k++)
         if (strcmp(cls->methods[k]->name, callee->name) == 0) return cls->methods[k];
-    return NULL;
+    const DlClassInfo *info = u->project ? dl_project_class_of(u->project, cls) : NULL;
+    const DlFunctionInfo *inherited =
+        info ? dl_project_method(u->project, info, callee->name) : NULL;
+    return inherited ? inherited->fn : NULL;
 }
 
 static void walk(HostUse *u, const DlExpr *e, bool host, int depth);
@@ -49,10 +55,17 @@ static bool reads_arguments_on_host(const char *name) {
 }
 
 /* `t.tolist()`, `t.cpu()`, `t.to(x.device)`: the receiver is read on the host, or moved by
- * the function itself. */
+ * the function itself; `t.size(1)`, `t.dim()`: its metadata, which meets no device. */
 static bool reads_receiver_on_host(const char *method) {
-    static const char *const methods[] = {"tolist", "item", "cpu", "numpy", "to", "cuda", NULL};
+    static const char *const methods[] = {"tolist", "item", "cpu", "numpy", "to",
+                                          "cuda",   "size", "dim", "numel", NULL};
     return method && dl_name_in_list(method, methods);
+}
+
+/* `t.shape[1]`, `t.ndim`, `t.dtype`, `t.device`: metadata, which meets no device. */
+static bool metadata_attribute(const char *name) {
+    static const char *const attributes[] = {"shape", "ndim", "dtype", "device", NULL};
+    return name && dl_name_in_list(name, attributes);
 }
 
 /* `np.array(edge_ind[j])`, `np.asarray(x)`: numpy reads its argument on the host (a CUDA
@@ -112,7 +125,8 @@ static void walk_call(HostUse *u, const DlExpr *e, bool host, int depth) {
                    numpy_reads_arguments(callee) ||
                    (host && !method && iterates_its_arguments(name));
     const DlFunction *helper = own_method(u, callee);
-    uint64_t helper_host = helper && helper != u->fn ? host_only_params(helper, u->nesting + 1) : 0;
+    uint64_t helper_host =
+        helper && helper != u->fn ? host_only_params(u->project, helper, u->nesting + 1) : 0;
     unsigned position = 0;
     for (uint32_t i = 0; i < e->arg_count; i++) {
         const char *kw = e->args[i].keyword;
@@ -151,7 +165,9 @@ static void walk(HostUse *u, const DlExpr *e, bool host, int depth) {
         walk(u, e->object, host, depth + 1);
         return;
     case DL_EX_ATTR: /* `cap_lens.data.tolist()`: `.data` is the tensor's storage, read as it */
-        walk(u, e->object, host && e->name && strcmp(e->name, "data") == 0, depth + 1);
+        walk(u, e->object,
+             (host && e->name && strcmp(e->name, "data") == 0) || metadata_attribute(e->name),
+             depth + 1);
         return;
     case DL_EX_COMPARE: { /* `x is None`: identity, no read */
         bool identity = e->name && dl_ir_tests_membership_or_identity(e->name);
@@ -248,8 +264,8 @@ static void walk_block(HostUse *u, const DlBlock *b, int depth) {
     if (depth > 0) u->rebound = rebound_before;
 }
 
-static uint64_t host_only_params(const DlFunction *fn, int nesting) {
-    HostUse u = {.fn = fn, .nesting = nesting};
+static uint64_t host_only_params(const DlProject *project, const DlFunction *fn, int nesting) {
+    HostUse u = {.project = project, .fn = fn, .nesting = nesting};
     walk_block(&u, &fn->body, 0);
     uint64_t host = 0;
     for (uint32_t i = 0; i < fn->param_count && i < DL_MAX_PARAM_BITS; i++)
@@ -258,8 +274,8 @@ static uint64_t host_only_params(const DlFunction *fn, int nesting) {
     return host;
 }
 
-uint64_t flow_host_only_params(const DlFunction *fn) {
-    return host_only_params(fn, 0);
+uint64_t flow_host_only_params(const DlProject *project, const DlFunction *fn) {
+    return host_only_params(project, fn, 0);
 }
 
 /* ---------------------------------------------------------------- inputs the function moves */

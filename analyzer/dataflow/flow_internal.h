@@ -215,9 +215,10 @@ const DlValue *flow_device_keyword(Flow *F, const DlExpr *call, const DlValue *c
  * `id_embeds` is PhotoMaker's 42nd). */
 enum { DL_MAX_PARAM_BITS = 64 };
 /* Bit i: parameter i of `fn` is only read on the host (`len(p)`, `p.tolist()`, the lengths of
- * pack_padded_sequence) or moved by `fn` itself: a CPU tensor there meets no device
+ * pack_padded_sequence) or moved by `fn` itself, or by a method of self it hands it to (one a
+ * base class defines found through `project`): a CPU tensor there meets no device
  * (flow_host_params.c). */
-uint64_t flow_host_only_params(const DlFunction *fn);
+uint64_t flow_host_only_params(const DlProject *project, const DlFunction *fn);
 /* Where the events being interpreted are reported: NULL in summary mode, and while a helper
  * from another file runs inline (Flow.foreign_inline). */
 static inline DlRuleContext *flow_reporter(const Flow *F) {
