@@ -898,7 +898,11 @@ const char *flow_device_in_scope(Flow *F) {
             /* a key that is code (dl_ir_is_dotted_name): a subscript's key
              * `modelVars['device']` is kept as `modelVars[device]`, which written as code would
              * read a name `device` (isic2019's eval.py) */
-            if (!found && dl_ir_is_dotted_name(st->items[i].key)) found = st->items[i].key;
+            /* and one whose own name says device: `cfg.dev_dir = args.dev` (NCRFpp: the dev
+             * set's path, taken for a device by the option's name) is no map_location */
+            if (!found && dl_ir_is_dotted_name(st->items[i].key) &&
+                flow_name_says_device(F, st->items[i].key))
+                found = st->items[i].key;
         }
         if (found) return found;
     }
