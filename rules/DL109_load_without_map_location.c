@@ -60,7 +60,7 @@ static const char doc[] =
     "  device == 'cuda':` of the device chosen), which runs\n"
     "  only with one, or after a check whose other branch stops the program (`if not\n"
     "  torch.cuda.is_available(): raise RuntimeError(\"GPU required\")`), or after a `.cuda()`\n"
-    "  (or a `.to(\"cuda\")` written out)\n"
+    "  (or a `.to(\"cuda\")` written out, or a `torch.load(p, map_location=\"cuda:0\")`)\n"
     "  (or `torch.cuda.set_device(rank)`, `torch.cuda.current_device()`)\n"
     "  the function runs whatever the machine (`model = nn.DataParallel(model).cuda()`, not in a\n"
     "  branch, a conditional expression or a `try:`; or one in each branch of an `if`/`else`,\n"

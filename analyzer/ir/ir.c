@@ -192,6 +192,15 @@ static bool names_cuda(const DlExpr *e) {
     return false;
 }
 
+bool dl_ir_names_cuda_device(const DlExpr *d) {
+    /* `torch.device("cuda")` */
+    if (d && d->kind == DL_EX_CALL && d->object && d->object->kind == DL_EX_ATTR &&
+        d->object->name && !strcmp(d->object->name, "device") && d->arg_count == 1 &&
+        !d->args[0].keyword)
+        d = d->args[0].value;
+    return d && d->kind == DL_EX_STRING && d->name && strncmp(d->name, "cuda", 4) == 0;
+}
+
 bool dl_ir_moves_to_cuda(const DlExpr *call) {
     if (!call || call->kind != DL_EX_CALL || !call->object || call->object->kind != DL_EX_ATTR ||
         !call->object->name)
@@ -202,12 +211,7 @@ bool dl_ir_moves_to_cuda(const DlExpr *call) {
     for (uint32_t i = 0; !d && i < call->arg_count; i++)
         if (call->args[i].keyword && !strcmp(call->args[i].keyword, "device"))
             d = call->args[i].value;
-    /* `torch.device("cuda")` */
-    if (d && d->kind == DL_EX_CALL && d->object && d->object->kind == DL_EX_ATTR &&
-        d->object->name && !strcmp(d->object->name, "device") && d->arg_count == 1 &&
-        !d->args[0].keyword)
-        d = d->args[0].value;
-    return d && d->kind == DL_EX_STRING && d->name && strncmp(d->name, "cuda", 4) == 0;
+    return dl_ir_names_cuda_device(d);
 }
 
 static const DlExpr *tensor_of_device(const DlExpr *e) {
