@@ -70,7 +70,8 @@ static const char doc[] =
     "  `state = torch.load(p)`, then `model = model.cuda()`, or `multiprocessing.spawn(work,\n"
     "  ...)` of workers that each do so first), a map_location changing nothing;\n"
     "  or\n"
-    "  in a function of a script (or notebook) that no other file reads, whose top level or\n"
+    "  in a function of a script (or notebook) that no other file reads (or a method of a\n"
+    "  class it defines, reached by the method's name), whose top level or\n"
     "  `if __name__ == \"__main__\":` block calls `torch.cuda.set_device(i)` (also as\n"
     "  `cuda.set_device(i)` after `from torch import cuda`; or `.cuda()`; or\n"
     "  makes CUDA the default, `torch.set_default_device(\"cuda\")` or nerf-pytorch's\n"
@@ -1436,7 +1437,20 @@ static bool gpu_required_after(DlRuleContext *ctx, const DlCallFact *fact) {
  * that is `target` or may call it; NULL otherwise. */
 static const DlFunction *function_called_towards(const DlModuleIR *m, const DlExpr *e,
                                                  const DlFunction *target, int depth) {
-    if (!e || e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_NAME) return NULL;
+    if (!e || e->kind != DL_EX_CALL || !e->object) return NULL;
+    /* `sess.load_checkpoints(path)`: a method of the file's class is reached by its name */
+    if (target->owner && e->object->kind == DL_EX_ATTR && e->object->name &&
+        strcmp(e->object->name, target->name) == 0)
+        return target;
+    if (e->object->kind != DL_EX_NAME) return NULL;
+    /* `Session()`: its __init__ runs */
+    for (uint32_t i = 0; target->owner && i < m->function_count; i++) {
+        const DlFunction *g = m->functions[i];
+        if (!g->owner || strcmp(g->name, "__init__") != 0 ||
+            strcmp(g->owner->name, e->object->name) != 0)
+            continue;
+        if (g == target || block_reaches(m, &g->body, target, depth)) return g;
+    }
     for (uint32_t i = 0; i < m->function_count; i++) {
         const DlFunction *g = m->functions[i];
         if (g->owner || g->parent || strcmp(g->name, e->object->name) != 0) continue;
@@ -1516,10 +1530,19 @@ static int gpu_required_before(DlRuleContext *ctx, const DlModuleIR *m, const Dl
 }
 
 /* A script (or a notebook) that no other file may read, whose top level or `if __name__ ==
- * "__main__":` block, before it calls anything of the file that leads to the load's function,
- * does what fails without a GPU, at its top level: the function runs only with a GPU
- * (TransMorph's inference scripts, FourCastNet's; stagewise-knowledge-distillation's notebook,
- * whose first cell calls `torch.cuda.set_device(1)`). */
+ * "__main__":` block, before it calls anything of the file that leads to the load's function
+ * (or a method of a class the file defines, reached by its name: RESCAN's
+ * `Session.load_checkpoints`), does what fails without a GPU, at its top level: the function
+ * runs only with a GPU (TransMorph's inference scripts, FourCastNet's;
+ * stagewise-knowledge-distillation's notebook, whose first cell calls
+ * `torch.cuda.set_device(1)`). */
+static bool top_level_class(const DlModuleIR *m, const DlClass *cls) {
+    for (uint32_t i = 0; i < m->body.count; i++)
+        if (m->body.items[i]->kind == DL_ST_CLASS && m->body.items[i]->parts->cls == cls)
+            return true;
+    return false;
+}
+
 static bool script_requires_a_gpu_first(DlRuleContext *ctx, const DlCallFact *fact) {
     const DlModuleIR *m = dl_rule_module(ctx);
     const DlFunction *fn = fact->place->function;
@@ -1528,7 +1551,8 @@ static bool script_requires_a_gpu_first(DlRuleContext *ctx, const DlCallFact *fa
     const char *path = dl_rule_source(ctx)->path;
     size_t n = path ? strlen(path) : 0;
     bool notebook = n > 6 && strcmp(path + n - 6, ".ipynb") == 0;
-    if (!m || !(m->read_by_no_other_file || notebook) || !fn || fn->owner || fn->parent)
+    if (!m || !(m->read_by_no_other_file || notebook) || !fn || fn->parent ||
+        (fn->owner && !top_level_class(m, fn->owner)))
         return false;
     return gpu_required_before(ctx, m, &m->body, fn, false, 0) > 0;
 }
