@@ -35,7 +35,10 @@ static const char doc[] =
     "use them.\n\n"
     "## When it does not fire\n"
     "- `map_location=` is given (or a second positional argument), or may be in a `**kwargs`\n"
-    "  dict, or the load is in a `try:` whose handler loads again with one (`except\n"
+    "  dict, or the other arm of the `if` around the load loads onto the host (`if use_gpu:\n"
+    "  ... else: torch.load(p, map_location=\"cpu\")`, or a `lambda storage, loc: storage`:\n"
+    "  the branch decides where the file loads), or the load\n"
+    "  is in a `try:` whose handler loads again with one (`except\n"
     "  RuntimeError: torch.load(path, map_location=\"cpu\")`);\n"
     "- the file never checks for a GPU outside its test functions and comments (a\n"
     "  `torch.device(\"cuda\" if ... else \"cpu\")` commented out picks nothing, nor does a\n"
@@ -1060,6 +1063,56 @@ static bool block_loads_with_a_map_location(const DlBlock *b, int depth) {
     return false;
 }
 
+/* `torch.load(p, map_location="cpu")`, `torch.device("cpu")`, or a function of the storage
+ * (`lambda storage, loc: storage`, which keeps it where it was read: on the host). */
+static bool is_load_onto_the_host(const DlExpr *e) {
+    if (!is_load_with_a_map_location(e)) return false;
+    const DlArg *kw = dl_ir_keyword(e, "map_location");
+    const DlExpr *to = kw ? kw->value : dl_ir_positional(e, 1);
+    if (to->kind == DL_EX_LAMBDA) return true;
+    if (to->kind == DL_EX_CALL && to->object && to->object->kind == DL_EX_ATTR &&
+        to->object->name && strcmp(to->object->name, "device") == 0 && to->arg_count == 1)
+        to = to->args[0].value;
+    return to->kind == DL_EX_STRING && to->name && strncmp(to->name, "cpu", 3) == 0;
+}
+
+static bool block_loads_onto_the_host(const DlBlock *b, int depth) {
+    for (uint32_t i = 0; depth <= 16 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        if (dl_ir_expr_any(s->value, is_load_onto_the_host)) return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (block_loads_onto_the_host(inner, depth + 1)) return true;
+    }
+    return false;
+}
+
+/* An `if` of `b` (or nested in it) with `load` in its body and a load onto the host in its
+ * `else`, or the other way round: `if use_gpu: ckpt = torch.load(p) else: ckpt =
+ * torch.load(p, map_location=...)` (SummaRuNNer's): the branch decides where the file loads,
+ * and the one without runs where there is a GPU. */
+static bool other_arm_loads_onto_the_host(const DlBlock *b, const DlExpr *load, int depth) {
+    for (uint32_t i = 0; depth <= 16 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->span.end < load->span.end || s->span.start > load->span.start) continue;
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        if (s->kind == DL_ST_IF && s->parts->orelse.count) {
+            const DlBlock *arms[2] = {&s->parts->body, &s->parts->orelse};
+            for (int a = 0; a < 2; a++) {
+                const DlBlock *arm = arms[a], *other = arms[1 - a];
+                bool holds = arm->count && arm->items[0]->span.start <= load->span.start &&
+                             load->span.end <= arm->items[arm->count - 1]->span.end;
+                if (holds && block_loads_onto_the_host(other, 0)) return true;
+            }
+        }
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (other_arm_loads_onto_the_host(inner, load, depth + 1)) return true;
+    }
+    return false;
+}
+
 /* The handler loads again with a map_location (nmt_seq2seq's `except RuntimeError: ...
  * torch.load(path, map_location=torch.device("cpu"))`): where the GPU the file was saved from
  * is missing, the load raises and the handler loads onto the CPU. */
@@ -1568,8 +1621,10 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
      * torch.load(trt_file))`, YOLOX's demo and its copies): TensorRT runs only on a GPU */
     if (dl_rule_scope_mentions(ctx, fact->place, "TRTModule(")) return;
     const DlFunction *fn = fact->place->function;
-    if (handler_of_a_try_around(ctx, fn ? &fn->body : &dl_rule_module(ctx)->body, fact->call,
-                                handler_loads_with_a_map_location, NULL, 0))
+    const DlBlock *scope = fn ? &fn->body : &dl_rule_module(ctx)->body;
+    if (handler_of_a_try_around(ctx, scope, fact->call, handler_loads_with_a_map_location, NULL,
+                                0) ||
+        other_arm_loads_onto_the_host(scope, fact->call, 0))
         return;
     if (!device_aware(ctx, fact->place) || reads_memory(ctx, fact) ||
         written_by_this_run(ctx, fact) ||
