@@ -73,7 +73,7 @@ static const char doc[] =
     "  `state = torch.load(p)`, then `model = model.cuda()`, or `multiprocessing.spawn(work,\n"
     "  ...)` of workers that each do so first), a map_location changing nothing;\n"
     "  or\n"
-    "  in a function of a script (or notebook) that no other file reads (or a method of a\n"
+    "  in a function of a script (or notebook) that no other file imports (or a method of a\n"
     "  class it defines, reached by the method's name), whose top level or\n"
     "  `if __name__ == \"__main__\":` block calls `torch.cuda.set_device(i)` (also as\n"
     "  `cuda.set_device(i)` after `from torch import cuda`; or `.cuda()`; or\n"
@@ -1582,7 +1582,7 @@ static int gpu_required_before(DlRuleContext *ctx, const DlModuleIR *m, const Dl
     return 0;
 }
 
-/* A script (or a notebook) that no other file may read, whose top level or `if __name__ ==
+/* A script (or a notebook) that no other file may import, whose top level or `if __name__ ==
  * "__main__":` block, before it calls anything of the file that leads to the load's function
  * (or a method of a class the file defines, reached by its name: RESCAN's
  * `Session.load_checkpoints`), does what fails without a GPU, at its top level: the function
@@ -1604,7 +1604,7 @@ static bool script_requires_a_gpu_first(DlRuleContext *ctx, const DlCallFact *fa
     const char *path = dl_rule_source(ctx)->path;
     size_t n = path ? strlen(path) : 0;
     bool notebook = n > 6 && strcmp(path + n - 6, ".ipynb") == 0;
-    if (!m || !(m->read_by_no_other_file || notebook) || !fn || fn->parent ||
+    if (!m || !(m->imported_by_no_other_file || notebook) || !fn || fn->parent ||
         (fn->owner && !top_level_class(m, fn->owner)))
         return false;
     return gpu_required_before(ctx, m, &m->body, fn, false, 0) > 0;

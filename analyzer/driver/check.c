@@ -539,8 +539,9 @@ static uint64_t leaf_project_hash(const Run *run, const DlProjectLeaves *leaves)
  * defined. */
 static uint64_t file_key(const FileJob *job, uint64_t command_hash, uint64_t base) {
     /* whether another file may read it: what a script's rules assume (DlModuleIR's flag) */
-    uint64_t parts[5] = {job->content_hash, settings_hash(job->settings), command_hash,
-                         job->names_digest, job->read_by_no_other_file};
+    uint64_t parts[6] = {
+        job->content_hash, settings_hash(job->settings), command_hash,
+        job->names_digest, job->read_by_no_other_file,   job->imported_by_no_other_file};
     return dl_hash_bytes(parts, sizeof parts, base);
 }
 
@@ -619,6 +620,7 @@ static bool adopt_kept_model(FileJob *job, const Run *run) {
     job->module = kept.module;
     job->module->source = &job->source; /* job_of finds the job from it */
     job->module->read_by_no_other_file = job->read_by_no_other_file;
+    job->module->imported_by_no_other_file = job->imported_by_no_other_file;
     job->suppressions = kept.suppressions;
     job->model_serial = kept.serial;
     job->text_dropped = false;
@@ -654,6 +656,7 @@ static void lower_job(Run *run, FileJob *job) {
     }
     job->module = parsed.module;
     job->module->read_by_no_other_file = job->read_by_no_other_file;
+    job->module->imported_by_no_other_file = job->imported_by_no_other_file;
     job->incomplete = parsed.incomplete;
     const char *dump = getenv("DEVLINT_DUMP_IR");
     if (dump && strcmp(dump, "full") == 0) dl_ir_dump_full(stderr, job->module);
@@ -1000,6 +1003,8 @@ static DlSharing *find_leaves(Run *run, char *const *paths, DlProjectLeaves *lea
          * error) too, so that both pipelines see the same (the fuzzer found them differing) */
         leaves->use_devices |= job->scan.takes_part && job->scan.mentions_devices;
         job->read_by_no_other_file = job->scan.takes_part && !dl_sharing_is_shared(sharing, i);
+        job->imported_by_no_other_file =
+            job->scan.takes_part && !dl_sharing_module_is_named(sharing, i);
         job->leaf = streaming && job->read_by_no_other_file;
         job->may_place_marks = dl_sharing_may_place_marks(sharing, i);
         job->names_digest = dl_sharing_names_digest(sharing, i);

@@ -51,6 +51,7 @@ typedef struct FileJob {
     bool leaf;     /* no other file reads it (driver/sharing.h): lowered, summarised, analysed
                       and dropped on its own, after the shared files' summaries */
     bool read_by_no_other_file; /* the same decision, in either pipeline (DlModuleIR's) */
+    bool imported_by_no_other_file; /* DlModuleIR's */
     DlFileFacts leaf_facts;
     DlSharingFile scan;       /* what deciding the leaves needs of its text (driver/sharing.h) */
     bool text_dropped;        /* let go after reading: read again when it is lowered */

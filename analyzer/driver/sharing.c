@@ -475,6 +475,12 @@ bool dl_sharing_is_shared(const DlSharing *s, size_t i) {
     return i < s->file_count && s->shared[i];
 }
 
+bool dl_sharing_module_is_named(const DlSharing *s, size_t i) {
+    if (i >= s->file_count || !s->modules[i]) return false;
+    const Name *module = find_name(s, s->modules[i]);
+    return module && module->used_as_module;
+}
+
 const DlInterner *dl_sharing_mentioned_functions(const DlSharing *s) {
     return &s->mentioned_functions;
 }

@@ -72,6 +72,9 @@ void dl_sharing_free(DlSharing *s);
 /* Whether another file (or the file itself, through its module name) may read file i's
  * program model. False for files that take no part. */
 bool dl_sharing_is_shared(const DlSharing *s, size_t i);
+/* Whether some file (itself included) may name file i's module (`import eval`): less than
+ * dl_sharing_is_shared, which also counts its class names mentioned elsewhere. */
+bool dl_sharing_module_is_named(const DlSharing *s, size_t i);
 
 /* Whether file i's facts may leave DataLoader marks (DL113) on another file's datasets and
  * collate functions: a file whose code names DataLoader (dl_code_names: not in a comment or a

@@ -264,6 +264,11 @@ typedef struct DlModuleIR {
      * pipeline streams it as a leaf: a script whose modules are built and run here. Set by the
      * driver after lowering; false where not known. */
     bool read_by_no_other_file;
+    /* No file names this one's module (`import eval`, `from eval import Session`): a script
+     * run on its own, even when other files mention the names of classes it defines (sibling
+     * scripts that each define a `Session`, which no file can reach by a name defined twice).
+     * Set with read_by_no_other_file, which it implies nothing about the other way. */
+    bool imported_by_no_other_file;
     /* The names the file reads (variables, attributes, imported names), when the front end
      * records them (names_known): a function no file names needs no summary. */
     const char **referenced_names;

@@ -64,6 +64,23 @@ Test(sharing, a_class_name_another_file_mentions_makes_its_file_shared) {
     done(&p);
 }
 
+Test(sharing, sibling_scripts_that_mention_each_others_class_names_name_no_module) {
+    /* RESCAN's train.py and eval.py each define a Session: shared by the class-name rule, yet
+     * no file names either's module, as a script run on its own */
+    Project p;
+    scan(&p, 1,
+         (const char *const[]){"config/train.py", "class Session:\n    pass\ns = Session()\n",
+                               "config/eval.py", "class Session:\n    pass\ns = Session()\n",
+                               "config/settings.py", "device_id = 0\n", "config/run.py",
+                               "import settings\nprint(settings.device_id)\n", NULL});
+    cr_assert(dl_sharing_is_shared(p.sharing, 0), "eval.py mentions the name Session");
+    cr_assert_not(dl_sharing_module_is_named(p.sharing, 0), "nothing imports train");
+    cr_assert_not(dl_sharing_module_is_named(p.sharing, 1), "nothing imports eval");
+    cr_assert(dl_sharing_module_is_named(p.sharing, 2), "run.py imports settings");
+    cr_assert_not(dl_sharing_module_is_named(p.sharing, 3), "nothing imports run");
+    done(&p);
+}
+
 Test(sharing, a_module_that_names_itself_is_shared) {
     Project p;
     scan(&p, 1,
