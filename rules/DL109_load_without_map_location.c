@@ -1050,15 +1050,15 @@ static bool is_load_with_a_map_location(const DlExpr *e) {
            (dl_ir_keyword(e, "map_location") || dl_ir_positional(e, 1));
 }
 
-/* A statement of `b`, or of a block in it (not a nested def's), holds such a load. */
-static bool block_loads_with_a_map_location(const DlBlock *b, int depth) {
+/* A statement of `b`, or of a block in it (not a nested def's), holds a call `match` takes. */
+static bool block_holds(const DlBlock *b, bool (*match)(const DlExpr *), int depth) {
     for (uint32_t i = 0; depth <= 16 && i < b->count; i++) {
         const DlStmt *s = b->items[i];
         if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
-        if (dl_ir_expr_any(s->value, is_load_with_a_map_location)) return true;
+        if (dl_ir_expr_any(s->value, match)) return true;
         const DlBlock *inner;
         for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            if (block_loads_with_a_map_location(inner, depth + 1)) return true;
+            if (block_holds(inner, match, depth + 1)) return true;
     }
     return false;
 }
@@ -1076,18 +1076,6 @@ static bool is_load_onto_the_host(const DlExpr *e) {
     return to->kind == DL_EX_STRING && to->name && strncmp(to->name, "cpu", 3) == 0;
 }
 
-static bool block_loads_onto_the_host(const DlBlock *b, int depth) {
-    for (uint32_t i = 0; depth <= 16 && i < b->count; i++) {
-        const DlStmt *s = b->items[i];
-        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
-        if (dl_ir_expr_any(s->value, is_load_onto_the_host)) return true;
-        const DlBlock *inner;
-        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            if (block_loads_onto_the_host(inner, depth + 1)) return true;
-    }
-    return false;
-}
-
 /* An `if` of `b` (or nested in it) with `load` in its body and a load onto the host in its
  * `else`, or the other way round: `if use_gpu: ckpt = torch.load(p) else: ckpt =
  * torch.load(p, map_location=...)` (SummaRuNNer's): the branch decides where the file loads,
@@ -1103,7 +1091,7 @@ static bool other_arm_loads_onto_the_host(const DlBlock *b, const DlExpr *load, 
                 const DlBlock *arm = arms[a], *other = arms[1 - a];
                 bool holds = arm->count && arm->items[0]->span.start <= load->span.start &&
                              load->span.end <= arm->items[arm->count - 1]->span.end;
-                if (holds && block_loads_onto_the_host(other, 0)) return true;
+                if (holds && block_holds(other, is_load_onto_the_host, 0)) return true;
             }
         }
         const DlBlock *inner;
@@ -1119,7 +1107,7 @@ static bool other_arm_loads_onto_the_host(const DlBlock *b, const DlExpr *load, 
 static bool handler_loads_with_a_map_location(DlRuleContext *ctx, const DlBlock *handler,
                                               const char *want) {
     (void)ctx, (void)want;
-    return block_loads_with_a_map_location(handler, 0);
+    return block_holds(handler, is_load_with_a_map_location, 0);
 }
 
 /* A cache: the function loads the file when it exists and otherwise builds what it holds and
