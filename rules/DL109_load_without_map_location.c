@@ -1589,9 +1589,7 @@ static bool script_requires_a_gpu_first(DlRuleContext *ctx, const DlCallFact *fa
     const DlFunction *fn = fact->place->function;
     /* a top-level def, whose calls the walk below can follow by name; a notebook's, which no
      * module can import, whatever names its sibling notebooks share with it */
-    const char *path = dl_rule_source(ctx)->path;
-    size_t n = path ? strlen(path) : 0;
-    bool notebook = n > 6 && strcmp(path + n - 6, ".ipynb") == 0;
+    bool notebook = dl_source_is_notebook(dl_rule_source(ctx));
     if (!m || !(m->imported_by_no_other_file || notebook) || !fn || fn->parent ||
         (fn->owner && !top_level_class(m, fn->owner)))
         return false;

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef struct DlSource {
     char *path;            /* as given on the command line (owned) */
@@ -17,6 +18,13 @@ typedef struct DlSource {
                               files): `text` has \n there, as Python reads it, for the parser
                               and the text scans; NULL otherwise (owned) */
 } DlSource;
+
+/* A Jupyter notebook's code cells joined into one program (its path names the .ipynb file): a
+ * top-level statement runs in its cell, run by hand, not one after another as a script's. */
+static inline bool dl_source_is_notebook(const DlSource *src) {
+    size_t n = src && src->path ? strlen(src->path) : 0;
+    return n > 6 && strcmp(src->path + n - 6, ".ipynb") == 0;
+}
 
 /* The file's bytes as they are on disk, for writing fixes back. */
 static inline const char *dl_source_bytes(const DlSource *src) {

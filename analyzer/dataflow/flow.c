@@ -231,7 +231,9 @@ void flow_exec_expr_stmt(Flow *F, const DlStmt *s) {
     if (!e) return;
     const DlExpr *mv = flow_move_call_of(e);
     const DlExpr *then_mode = move_then_mode(e);
-    if (then_mode) {
+    /* of a name or an attribute only: evaluated here and again below, without events */
+    if (then_mode && (then_mode->object->object->kind == DL_EX_NAME ||
+                      then_mode->object->object->kind == DL_EX_ATTR)) {
         const DlValue *recv = flow_eval(F, then_mode->object->object);
         if (recv->kind == DL_KIND_UNKNOWN) mv = then_mode;
     }
@@ -1451,8 +1453,7 @@ static bool exits_the_program(Flow *F, const DlExpr *e) {
     if (!e || e->kind != DL_EX_CALL || !e->object) return false;
     /* a notebook's top level: `exit()` in a cell (Colab's "restart the runtime" idiom) ends
      * that cell's run, and the cells after it are run next (min-decision-transformer's) */
-    size_t n = F->src && F->src->path ? strlen(F->src->path) : 0;
-    if (!F->fn && n > 6 && strcmp(F->src->path + n - 6, ".ipynb") == 0) return false;
+    if (!F->fn && dl_source_is_notebook(F->src)) return false;
     const DlExpr *callee = e->object;
     if (callee->kind == DL_EX_NAME)
         return (flow_streq(callee->name, "exit") || flow_streq(callee->name, "quit")) &&
