@@ -1012,26 +1012,52 @@ static bool saved_as(DlRuleContext *ctx, const DlExpr *obj, const DlExpr *path, 
     return same_code(dl_rule_text(ctx, path->span), want);
 }
 
-/* What a `try:` handler holds, asked by handler_of_a_try_around: `want` a path, or NULL. */
-typedef bool (*HandlerTest)(DlRuleContext *ctx, const DlBlock *handler, const char *want);
+/* Do the statements of `b` hold `load`? */
+static bool block_spans(const DlBlock *b, const DlExpr *load) {
+    return b->count && b->items[0]->span.start <= load->span.start &&
+           load->span.end <= b->items[b->count - 1]->span.end;
+}
 
-/* A `try:` of `b` (or nested in it) whose body holds `load` has a handler that `test` takes. */
-static bool handler_of_a_try_around(DlRuleContext *ctx, const DlBlock *b, const DlExpr *load,
-                                    HandlerTest test, const char *want, int depth) {
+typedef bool (*AroundTest)(const DlStmt *s, const DlExpr *load, void *arg);
+
+/* Does `test` take a statement of `b` (or nested in it, not in a nested def or class) that
+ * holds `load`? */
+static bool statement_around(const DlBlock *b, const DlExpr *load, AroundTest test, void *arg,
+                             int depth) {
     for (uint32_t i = 0; depth <= 16 && i < b->count; i++) {
         const DlStmt *s = b->items[i];
         if (s->span.end < load->span.end || s->span.start > load->span.start) continue;
         if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
-        if (s->kind == DL_ST_TRY && s->parts->body.count &&
-            s->parts->body.items[0]->span.start <= load->span.start &&
-            load->span.end <= s->parts->body.items[s->parts->body.count - 1]->span.end)
-            for (uint32_t h = 0; h < s->parts->handler_count; h++)
-                if (test(ctx, &s->parts->handlers[h], want)) return true;
+        if (test(s, load, arg)) return true;
         const DlBlock *inner;
         for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            if (handler_of_a_try_around(ctx, inner, load, test, want, depth + 1)) return true;
+            if (statement_around(inner, load, test, arg, depth + 1)) return true;
     }
     return false;
+}
+
+/* What a `try:` handler holds, asked by handler_of_a_try_around: `want` a path, or NULL. */
+typedef bool (*HandlerTest)(DlRuleContext *ctx, const DlBlock *handler, const char *want);
+
+typedef struct {
+    DlRuleContext *ctx;
+    HandlerTest test;
+    const char *want;
+} HandlerAsk;
+
+static bool try_with_a_handler(const DlStmt *s, const DlExpr *load, void *arg) {
+    const HandlerAsk *ask = arg;
+    if (s->kind != DL_ST_TRY || !block_spans(&s->parts->body, load)) return false;
+    for (uint32_t h = 0; h < s->parts->handler_count; h++)
+        if (ask->test(ask->ctx, &s->parts->handlers[h], ask->want)) return true;
+    return false;
+}
+
+/* A `try:` of `b` (or nested in it) whose body holds `load` has a handler that `test` takes. */
+static bool handler_of_a_try_around(DlRuleContext *ctx, const DlBlock *b, const DlExpr *load,
+                                    HandlerTest test, const char *want) {
+    HandlerAsk ask = {ctx, test, want};
+    return statement_around(b, load, try_with_a_handler, &ask, 0);
 }
 
 /* The handler saves under the path the load reads (`want`): `try: bert = torch.load(bert_path)
@@ -1043,11 +1069,10 @@ static bool handler_saves_there(DlRuleContext *ctx, const DlBlock *handler, cons
 
 /* `torch.load(p, map_location=...)` (or a second positional argument). */
 static bool is_load_with_a_map_location(const DlExpr *e) {
-    return e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_ATTR &&
-           e->object->name && strcmp(e->object->name, "load") == 0 && e->object->object &&
-           e->object->object->kind == DL_EX_NAME &&
-           strcmp(e->object->object->name, "torch") == 0 &&
-           (dl_ir_keyword(e, "map_location") || dl_ir_positional(e, 1));
+    return e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_ATTR && e->object->name &&
+           strcmp(e->object->name, "load") == 0 && e->object->object &&
+           e->object->object->kind == DL_EX_NAME && strcmp(e->object->object->name, "torch") == 0 &&
+           dl_ir_map_location(e) != NULL;
 }
 
 /* A statement of `b`, or of a block in it (not a nested def's), holds a call `match` takes. */
@@ -1067,8 +1092,7 @@ static bool block_holds(const DlBlock *b, bool (*match)(const DlExpr *), int dep
  * (`lambda storage, loc: storage`, which keeps it where it was read: on the host). */
 static bool is_load_onto_the_host(const DlExpr *e) {
     if (!is_load_with_a_map_location(e)) return false;
-    const DlArg *kw = dl_ir_keyword(e, "map_location");
-    const DlExpr *to = kw ? kw->value : dl_ir_positional(e, 1);
+    const DlExpr *to = dl_ir_map_location(e);
     if (to->kind == DL_EX_LAMBDA) return true;
     if (to->kind == DL_EX_CALL && to->object && to->object->kind == DL_EX_ATTR &&
         to->object->name && strcmp(to->object->name, "device") == 0 && to->arg_count == 1)
@@ -1076,28 +1100,16 @@ static bool is_load_onto_the_host(const DlExpr *e) {
     return to->kind == DL_EX_STRING && to->name && strncmp(to->name, "cpu", 3) == 0;
 }
 
-/* An `if` of `b` (or nested in it) with `load` in its body and a load onto the host in its
- * `else`, or the other way round: `if use_gpu: ckpt = torch.load(p) else: ckpt =
- * torch.load(p, map_location=...)` (SummaRuNNer's): the branch decides where the file loads,
- * and the one without runs where there is a GPU. */
-static bool other_arm_loads_onto_the_host(const DlBlock *b, const DlExpr *load, int depth) {
-    for (uint32_t i = 0; depth <= 16 && i < b->count; i++) {
-        const DlStmt *s = b->items[i];
-        if (s->span.end < load->span.end || s->span.start > load->span.start) continue;
-        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
-        if (s->kind == DL_ST_IF && s->parts->orelse.count) {
-            const DlBlock *arms[2] = {&s->parts->body, &s->parts->orelse};
-            for (int a = 0; a < 2; a++) {
-                const DlBlock *arm = arms[a], *other = arms[1 - a];
-                bool holds = arm->count && arm->items[0]->span.start <= load->span.start &&
-                             load->span.end <= arm->items[arm->count - 1]->span.end;
-                if (holds && block_holds(other, is_load_onto_the_host, 0)) return true;
-            }
-        }
-        const DlBlock *inner;
-        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            if (other_arm_loads_onto_the_host(inner, load, depth + 1)) return true;
-    }
+/* An `if` with `load` in one arm and a load onto the host in its other arm: `if use_gpu: ckpt
+ * = torch.load(p) else: ckpt = torch.load(p, map_location=...)` (SummaRuNNer's): the branch
+ * decides where the file loads, and the one without runs where there is a GPU. */
+static bool other_arm_loads_onto_the_host(const DlStmt *s, const DlExpr *load, void *arg) {
+    (void)arg;
+    if (s->kind != DL_ST_IF || !s->parts->orelse.count) return false;
+    const DlBlock *arms[2] = {&s->parts->body, &s->parts->orelse};
+    for (int a = 0; a < 2; a++)
+        if (block_spans(arms[a], load) && block_holds(arms[1 - a], is_load_onto_the_host, 0))
+            return true;
     return false;
 }
 
@@ -1136,8 +1148,7 @@ static bool reads_its_own_cache(DlRuleContext *ctx, const DlCallFact *fact) {
     }
     const DlSource *src = dl_rule_source(ctx);
     const char *want = dl_rule_text(ctx, path->span);
-    if (handler_of_a_try_around(ctx, &around, fact->call, handler_saves_there, want, 0))
-        return true;
+    if (handler_of_a_try_around(ctx, &around, fact->call, handler_saves_there, want)) return true;
     /* a path written out (`os.path.join(save_dir, f"{n}.tar")`) is a cache only as above */
     if (path->kind != DL_EX_NAME && path->kind != DL_EX_ATTR) return false;
     if (!dl_ir_span_mentions(src, scope, "exists(") && !dl_ir_span_mentions(src, scope, "isfile("))
@@ -1599,7 +1610,7 @@ static bool script_requires_a_gpu_first(DlRuleContext *ctx, const DlCallFact *fa
 static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
     extern const DlRule dl_rule_DL109;
     if (!fact->qualified || strcmp(fact->qualified, "torch.load") != 0) return;
-    if (dl_ir_keyword(fact->call, "map_location") || dl_ir_positional(fact->call, 1)) return;
+    if (dl_ir_map_location(fact->call)) return;
     /* `torch.load(path, **load_kwargs)`: the dict may hold map_location (torchrl adds it when
      * its caller passes one) */
     if (dl_ir_keyword(fact->call, "**")) return;
@@ -1608,9 +1619,8 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
     if (dl_rule_scope_mentions(ctx, fact->place, "TRTModule(")) return;
     const DlFunction *fn = fact->place->function;
     const DlBlock *scope = fn ? &fn->body : &dl_rule_module(ctx)->body;
-    if (handler_of_a_try_around(ctx, scope, fact->call, handler_loads_with_a_map_location, NULL,
-                                0) ||
-        other_arm_loads_onto_the_host(scope, fact->call, 0))
+    if (handler_of_a_try_around(ctx, scope, fact->call, handler_loads_with_a_map_location, NULL) ||
+        statement_around(scope, fact->call, other_arm_loads_onto_the_host, NULL, 0))
         return;
     if (!device_aware(ctx, fact->place) || reads_memory(ctx, fact) ||
         written_by_this_run(ctx, fact) ||

@@ -418,19 +418,27 @@ static bool block_any_outside_loops(const DlBlock *b, bool (*match)(const DlExpr
     return block_has(b, match, false, depth);
 }
 
-/* A `break` or `continue` of this loop's body, not of a loop nested in it: a path that ends
- * the iteration early, which the state at the body's end does not hold. */
-static bool ends_an_iteration_early(const DlBlock *b, int depth) {
+/* A `continue` (or, `with_break`, a `break`) of this loop's body, not of a loop nested in it
+ * nor of a nested def: a path that ends the iteration early, which the state at the body's end
+ * does not hold; too deep to tell, taken to be there. */
+static bool ends_an_iteration_early(const DlBlock *b, bool with_break, int depth) {
     if (depth > 16) return true;
     for (uint32_t i = 0; i < b->count; i++) {
         const DlStmt *s = b->items[i];
-        if (s->kind == DL_ST_BREAK || s->kind == DL_ST_CONTINUE) return true;
-        if (s->kind == DL_ST_FOR || s->kind == DL_ST_WHILE) continue;
+        if (s->kind == DL_ST_CONTINUE || (with_break && s->kind == DL_ST_BREAK)) return true;
+        if (s->kind == DL_ST_FOR || s->kind == DL_ST_WHILE || s->kind == DL_ST_DEF ||
+            s->kind == DL_ST_CLASS)
+            continue;
         const DlBlock *inner;
         for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            if (ends_an_iteration_early(inner, depth + 1)) return true;
+            if (ends_an_iteration_early(inner, with_break, depth + 1)) return true;
     }
     return false;
+}
+
+/* `break`, `return`, `raise`: a statement that leaves the loop it ends. */
+static bool leaves_the_loop(const DlStmt *s) {
+    return s->kind == DL_ST_BREAK || s->kind == DL_ST_RETURN || s->kind == DL_ST_RAISE;
 }
 
 /* `env.step(action)`, `self.train_env.step(actions)`: a simulator stepped with what the policy
@@ -456,28 +464,12 @@ static bool runs_at_most_once(const DlExpr *iter) {
     return n->kind == DL_EX_NUMBER && n->name && (flow_streq(n->name, "0") || flow_streq(n->name, "1"));
 }
 
-static bool continues_the_loop(const DlBlock *b, int depth) {
-    for (uint32_t i = 0; b && depth < 8 && i < b->count; i++) {
-        const DlStmt *s = b->items[i];
-        if (s->kind == DL_ST_CONTINUE) return true;
-        if (s->kind == DL_ST_FOR || s->kind == DL_ST_WHILE || s->kind == DL_ST_DEF ||
-            s->kind == DL_ST_CLASS)
-            continue;
-        const DlBlock *inner;
-        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            if (continues_the_loop(inner, depth + 1)) return true;
-    }
-    return false;
-}
-
 /* `for x, y in test_loader: ...; break` (DSW's one test batch every 100 steps): a body that
  * ends by leaving the loop, and never goes round again with `continue`, runs once. */
 static bool body_ends_the_loop(const DlStmt *loop) {
     const DlBlock *body = &loop->parts->body;
-    if (!body->count) return false;
-    DlStmtKind last = body->items[body->count - 1]->kind;
-    return (last == DL_ST_BREAK || last == DL_ST_RETURN || last == DL_ST_RAISE) &&
-           !continues_the_loop(body, 0);
+    return body->count && leaves_the_loop(body->items[body->count - 1]) &&
+           !ends_an_iteration_early(body, false, 0);
 }
 
 static bool switched_on_in_the_file(const DlSource *src, const char *name, bool attributes);
@@ -784,7 +776,7 @@ void flow_exec_loop(Flow *F, const DlStmt *s) {
     /* likewise a loop whose iterations end by reading back what they queued (PhyDNet's decoder
      * loop, `predictions.append(output_image.cpu())`): a read after it waits for nothing */
     if (body_reads_last && flow_state_find(F->st, "<unread-work>") &&
-        !ends_an_iteration_early(&s->parts->body, 0))
+        !ends_an_iteration_early(&s->parts->body, true, 0))
         flow_state_set(F->st, "<unread-work>", body_unread);
     if (s->kind == DL_ST_FOR) move_listed_modules(F, s);
     flow_exec_block(F, &s->parts->orelse);
@@ -1236,8 +1228,7 @@ static bool never_true(const DlExpr *cond) {
 static bool ends_the_loop(const DlBlock *b) {
     if (!b->count) return false;
     const DlStmt *last = b->items[b->count - 1];
-    if (last->kind == DL_ST_BREAK || last->kind == DL_ST_RETURN || last->kind == DL_ST_RAISE)
-        return true;
+    if (leaves_the_loop(last)) return true;
     if (last->kind != DL_ST_EXPR || !last->value || last->value->kind != DL_EX_CALL) return false;
     const DlExpr *callee = last->value->object;
     if (!callee || !callee->name) return false;

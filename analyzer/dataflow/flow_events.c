@@ -1162,11 +1162,9 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
         F->place.cuda_checked = true;
     /* `torch.load(path, map_location="cuda:0")` fails without a GPU as `.cuda()` does
      * (med-vqa's main loads its classifier so, before the model's checkpoint) */
-    if (q && flow_streq(q, "torch.load") && !F->try_depth && !F->comp_count) {
-        const DlArg *where = dl_ir_keyword(call, "map_location");
-        const DlExpr *to = where ? where->value : dl_ir_positional(call, 1);
-        if (dl_ir_names_cuda_device(to)) F->place.cuda_checked = true;
-    }
+    if (q && flow_streq(q, "torch.load") && !F->try_depth && !F->comp_count &&
+        dl_ir_names_cuda_device(dl_ir_map_location(call)))
+        F->place.cuda_checked = true;
     /* a project function that fails without a GPU before it returns (DivideMix's
      * `create_model()` ending with `model.cuda()`): what follows runs only with one */
     if (project_fn && project_fn->requires_gpu && !F->try_depth && !F->comp_count)

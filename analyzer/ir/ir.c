@@ -491,6 +491,11 @@ bool dl_ir_expr_any(const DlExpr *e, bool (*match)(const DlExpr *)) {
     return expr_any(e, matches_alone, &match, 0);
 }
 
+const DlExpr *dl_ir_map_location(const DlExpr *load) {
+    const DlArg *a = dl_ir_keyword(load, "map_location");
+    return a ? a->value : dl_ir_positional(load, 1);
+}
+
 int dl_ir_non_blocking(const DlExpr *call) {
     const DlArg *a = dl_ir_keyword(call, "non_blocking");
     if (!a) return 0;

@@ -323,6 +323,10 @@ bool dl_ir_is_dotted_name(const char *s);
  * other value (a variable: either). */
 int dl_ir_non_blocking(const DlExpr *call);
 
+/* A `torch.load` call's map_location: `map_location=` or the second positional argument;
+ * NULL when the call gives none. */
+const DlExpr *dl_ir_map_location(const DlExpr *load);
+
 /* Whether `fn` (or a function around it) is a test: named `test...` or `_test...` (a helper of
  * parametrised tests), or a method of a class named `Test...`. */
 bool dl_ir_in_test_function(const DlFunction *fn);
