@@ -16,6 +16,7 @@
 #include "core/hash.h"
 #include "core/vec.h"
 #include "frontend/cpp_crash_guard.h"
+#include "frontend/cpp_cuda_compat.h"
 #include "frontend/cpp_flags.h"
 #include "frontend/cpp_includer.h"
 #include "frontend/cpp_launch_spacing.h"
@@ -26,7 +27,7 @@
 
 typedef DlPtrVec PtrVec;
 typedef DL_VEC(CXCursor) CursorVec;
-typedef DL_VEC(const char *) ArgList;
+typedef DlCppArgList ArgList;
 
 typedef struct OptionsVar OptionsVar;
 
@@ -1778,57 +1779,6 @@ static char *compile_errors(CXTranslationUnit tu, CXFile ignored, unsigned *coun
     return out;
 }
 
-/* What this clang needs on top of the toolkit's own flags to read CUDA 12/13 headers in host
- * mode (measured with clang 16 on CUDA 13.0; bench/RESULTS.md): clang's CUDA wrapper still
- * includes texture_fetch_functions.h and texture_indirect_functions.h, which CUDA 12 removed
- * (empty stand-ins, found after the toolkit's own directories); CUDA 13 moved thrust and cub
- * into include/cccl; and CCCL's type traits use C variadics in device code. */
-static void add_cuda_compat_flags(ArgList *args, const char *cache_dir, char **owned,
-                                  size_t *owned_count) {
-    char *cuda = dl_cpp_cuda_path();
-    if (cuda) {
-        char *cccl = NULL;
-        if (asprintf(&cccl, "%s/include/cccl", cuda) < 0) abort();
-        if (access(cccl, R_OK) == 0) {
-            dl_vec_push(args, "-isystem");
-            dl_vec_push(args, cccl);
-            owned[(*owned_count)++] = cccl;
-        } else {
-            free(cccl);
-        }
-        free(cuda);
-    }
-    dl_vec_push(args, "-Xclang");
-    dl_vec_push(args, "-fcuda-allow-variadic-functions");
-    if (!cache_dir) return;
-    char *compat = NULL;
-    if (asprintf(&compat, "%s/cuda-compat", cache_dir) < 0) abort();
-    static const char *const stand_ins[] = {"texture_fetch_functions.h",
-                                            "texture_indirect_functions.h"};
-    bool ok = dl_make_dirs(compat);
-    for (size_t i = 0; ok && i < sizeof stand_ins / sizeof stand_ins[0]; i++) {
-        char *path = NULL;
-        if (asprintf(&path, "%s/%s", compat, stand_ins[i]) < 0) abort();
-        if (access(path, R_OK) != 0) {
-            FILE *f = fopen(path, "w");
-            if (f) {
-                fputs("/* devlint: stand-in for a header CUDA 12 removed */\n", f);
-                fclose(f);
-            } else {
-                ok = false;
-            }
-        }
-        free(path);
-    }
-    if (!ok) {
-        free(compat);
-        return;
-    }
-    dl_vec_push(args, "-idirafter");
-    dl_vec_push(args, compat);
-    owned[(*owned_count)++] = compat;
-}
-
 uint64_t dl_cpp_command_hash(const char *path, const char *compile_db_dir) {
     DlCompileCommand cmd = {0};
     char *error = NULL;
@@ -2022,7 +1972,7 @@ static DlParseResult parse_and_lower(const DlSource *src, DlArena *arena,
     char *cache = opts->cache_dir ? strdup(opts->cache_dir) : dl_cpp_default_cache_dir();
     char *owned[4];
     size_t owned_count = 0;
-    if (cmd.is_cuda) add_cuda_compat_flags(&args, cache, owned, &owned_count);
+    if (cmd.is_cuda) dl_cpp_add_cuda_compat_flags(&args, cache, owned, &owned_count);
     char *abs = realpath(main_src->path, NULL);
     char *header_abs = includer ? realpath(src->path, NULL) : NULL;
     char *main_joined = NULL, *header_joined = NULL; /* the texts the compiler reads, if not src's */
