@@ -1689,6 +1689,7 @@ const DlValue *flow_param_value(Flow *F, const DlFunction *fn, uint32_t i) {
             if (flow_streq(plain, "str")) return flow_mk(F, DL_KIND_STRING);
         }
         if (q && dl_torch_is_dataloader(q)) return flow_loader_value(F, p->span);
+        if (q && dl_torch_is_graph_container(q)) return flow_graph_container(F);
         if (plain_container_annotation(F, p->annotation, 0) &&
             !flow_name_says_device(F, p->name)) {
             DlValue *s = flow_mk(F, DL_KIND_SEQ);

@@ -1397,6 +1397,10 @@ const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *
             if (recv->kind == DL_KIND_INSTANCE && flow_is_move_method(m))
                 return flow_mark_instance_moved(F, recv_expr, recv);
         }
+        /* a library container that moves in place (torch_geometric's Data): itself */
+        if (recv->kind == DL_KIND_INSTANCE && (recv->flags & DL_VF_OWN_TO) &&
+            flow_is_move_method(m))
+            return flow_mark_instance_moved(F, recv_expr, recv);
         return flow_unknown();
     case DL_KIND_UNKNOWN:
         if (flow_streq(m, "to") && call->arg_count && !call->args[0].keyword &&
@@ -1609,6 +1613,7 @@ const DlValue *flow_resolve_call(Flow *F, const DlExpr *call, const char *q, con
             strncmp(q, "pytorch_lightning", 17) == 0 || strncmp(q, "lightning", 9) == 0)
             return flow_eval_library_call(F, call, q, argv);
         if (dl_torch_is_data_parallel(q)) return flow_data_parallel(F, call, argv); /* mmcv's */
+        if (dl_torch_is_graph_container(q)) return flow_graph_container(F);
         const DlClassInfo *ci = dl_project_find_class(F->env->project, F->env->file, q);
         if (ci) return flow_instantiate(F, call, ci, argv);
         const DlFunctionInfo *fi = dl_project_find_function(F->env->project, F->env->file, q);

@@ -273,6 +273,9 @@ DlValue *flow_data_parallel(Flow *F, const DlExpr *call, const DlValue *const *a
 uint32_t flow_loader_pin_flags(const DlExpr *call, const DlValue *const *argv);
 bool flow_uses_workers(Flow *F, const DlExpr *call);
 const DlValue *flow_eval_dataloader(Flow *F, const DlExpr *call, const DlValue *const *argv);
+/* An instance of torch_geometric's Data, HeteroData or Batch (dl_torch_is_graph_container):
+ * its to() moves what it holds in place, as a module's does. */
+const DlValue *flow_graph_container(Flow *F);
 const DlValue *flow_eval_library_call(Flow *F, const DlExpr *call, const char *q,
                                       const DlValue *const *argv);
 const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *callee_expr,

@@ -842,6 +842,12 @@ static bool stateless_norm(const char *q, const DlExpr *call) {
     return false;
 }
 
+const DlValue *flow_graph_container(Flow *F) {
+    DlValue *g = flow_mk(F, DL_KIND_INSTANCE);
+    g->flags |= DL_VF_OWN_TO;
+    return g;
+}
+
 const DlValue *flow_eval_library_call(Flow *F, const DlExpr *call, const char *q,
                                       const DlValue *const *argv) {
     DlFactoryKind fk = dl_torch_factory(q);

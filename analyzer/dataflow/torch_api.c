@@ -219,6 +219,17 @@ bool dl_torch_is_dataloader(const char *q) {
            strcmp(q, "torch.utils.data.dataloader.DataLoader") == 0;
 }
 
+bool dl_torch_is_graph_container(const char *q) {
+    static const char *const list[] = {"torch_geometric.data.Data",
+                                       "torch_geometric.data.HeteroData",
+                                       "torch_geometric.data.Batch",
+                                       "torch_geometric.data.data.Data",
+                                       "torch_geometric.data.hetero_data.HeteroData",
+                                       "torch_geometric.data.batch.Batch",
+                                       NULL};
+    return dl_name_in_list(q, list);
+}
+
 bool dl_torch_is_optimizer(const char *q) {
     return is_class_name(member_of(q, "torch.optim"));
 }

@@ -58,6 +58,10 @@ bool dl_torch_is_loss_class(const char *qualified);   /* torch.nn.CrossEntropyLo
 bool dl_torch_is_stateless_module(const char *qualified);
 bool dl_torch_is_dataset_base(const char *qualified);
 bool dl_torch_is_dataloader(const char *qualified);
+
+/* torch_geometric's graph containers (`torch_geometric.data.Data`, `HeteroData`, `Batch`),
+ * whose to() moves the tensors they hold in place and returns the container itself. */
+bool dl_torch_is_graph_container(const char *qualified);
 bool dl_torch_is_optimizer(const char *qualified);
 
 /* Functions that combine their tensor arguments (torch.cat, F.cross_entropy ...) and so
