@@ -1570,6 +1570,27 @@ static const DlExpr *container_listed(const DlExpr *a) {
     return a;
 }
 
+/* A module of the list, now also the container's (`nn.Sequential(*layers).to(device)` moves
+ * `layers[0]` too, HeavyBallNODE's notebooks): where it is goes with the container. */
+static const DlValue *handed_over(Flow *F, const DlValue *v) {
+    if (!v || !flow_is_module_like(v)) return v;
+    DlValue *m = dl_value_copy(F->arena, v);
+    m->dev = DL_DEV_UNKNOWN;
+    m->dev_name = NULL;
+    m->flags &= (uint32_t) ~(DL_VF_CONSTRUCTED | DL_VF_CPU_WEIGHT);
+    m->flags |= DL_VF_HELD_ELSEWHERE;
+    return m;
+}
+
+static void hand_over_listed_modules(Flow *F, DlValue *list) {
+    list->elem = handed_over(F, list->elem);
+    if (!list->item_count) return;
+    const DlValue **items = dl_arena_alloc(F->arena, list->item_count * sizeof *items);
+    for (uint32_t i = 0; i < list->item_count; i++)
+        items[i] = handed_over(F, list->items[i]);
+    list->items = items;
+}
+
 void flow_lists_registered_by(Flow *F, const DlExpr *call, const DlValue *const *argv) {
     for (uint32_t i = 0; i < call->arg_count; i++) {
         const DlValue *v = argv[i];
@@ -1587,6 +1608,7 @@ void flow_lists_registered_by(Flow *F, const DlExpr *call, const DlValue *const 
         if (!key) continue;
         DlValue *c = dl_value_copy(F->arena, v);
         c->flags &= (uint32_t)~DL_VF_HAS_MODULES;
+        hand_over_listed_modules(F, c);
         flow_state_set(F->st, key, c);
         /* the same list stored before it was registered (robomimic's MLP: `self.nets =
          * layers`, then `self._model = nn.Sequential(*layers)`; the attribute holds a copy
