@@ -1791,24 +1791,40 @@ static const DlValue *find_global(const DlProject *p, const char *qualified, int
     return NULL;
 }
 
+/* The Python file whose module name is `module`: of several, the one in the folder of `from`
+ * (Python puts a script's folder first on its path: LKU-Net's eight `Models.py`, each script
+ * `from Models import *` of its own), else the first; -1 when none. */
+static int64_t python_file_of_module(const DlProject *p, const DlFileFacts *from,
+                                     const char *module) {
+    const char *from_path =
+        from && from->module && from->module->source ? from->module->source->path : NULL;
+    size_t from_dir_len = from_path ? folder_length(from_path) : 0;
+    int64_t found = -1;
+    for (uint32_t i = 0; i < p->file_count; i++) {
+        const DlModuleIR *m = p->files[i].module;
+        if (!m || m->language != DL_LANG_PYTHON || strcmp(m->module_name, module) != 0) continue;
+        bool sibling = from_path && m->source && folder_length(m->source->path) == from_dir_len &&
+                       strncmp(m->source->path, from_path, from_dir_len) == 0;
+        if (found < 0 || sibling) found = i;
+        if (sibling || !from_path) break;
+    }
+    return found;
+}
+
 static const char *star_import(const DlProject *p, const DlFileFacts *f, const char *name,
                                DlArena *arena, int depth) {
     for (uint32_t s = 0; f && depth < 4 && s < f->star_count; s++) {
         const char *module = f->star_modules[s];
         if (dl_torch_owns(module)) continue; /* `from torch.nn import *`: not the project's */
-        const char *last = last_component(module);
-        for (uint32_t i = 0; i < p->file_count; i++) {
-            const DlFileFacts *g = &p->files[i];
-            const DlModuleIR *m = g->module;
-            if (!m || m->language != DL_LANG_PYTHON || strcmp(m->module_name, last) != 0) continue;
-            note_read(i);
-            if (class_in_file(g, name) || function_in_file(g, name))
-                return dl_arena_printf(arena, "%s.%s", module, name);
-            const char *q = dl_project_import(g, name);
-            if (!q) q = star_import(p, g, name, arena, depth + 1);
-            if (q) return q;
-            break;
-        }
+        int64_t i = python_file_of_module(p, f, last_component(module));
+        if (i < 0) continue;
+        const DlFileFacts *g = &p->files[i];
+        note_read((uint32_t)i);
+        if (class_in_file(g, name) || function_in_file(g, name))
+            return dl_arena_printf(arena, "%s.%s", module, name);
+        const char *q = dl_project_import(g, name);
+        if (!q) q = star_import(p, g, name, arena, depth + 1);
+        if (q) return q;
     }
     return NULL;
 }
