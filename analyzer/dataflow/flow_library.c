@@ -677,10 +677,27 @@ static const char *length_of(const DlExpr *e) {
     return of && of->kind == DL_EX_NAME ? of->name : NULL;
 }
 
+/* `ODE_Dataset(..., idx=val_idx)`: a project dataset built from `measured`, which it holds the
+ * items of, one each (a dataset of those samples: gru_ode_bayes' validation loaders, then
+ * `batch_size=len(val_idx)`). */
+static bool project_dataset_built_from(Flow *F, const DlExpr *built, const char *measured) {
+    const char *name = flow_qualify(F, built->object);
+    if (!name && built->object->kind == DL_EX_NAME) name = built->object->name;
+    const DlClassInfo *ci =
+        name ? dl_project_find_class(F->env->project, F->env->file, name) : NULL;
+    if (!ci || !ci->is_dataset) return false;
+    for (uint32_t i = 0; i < built->arg_count; i++) {
+        const DlExpr *a = built->args[i].value;
+        if (a->kind == DL_EX_NAME && flow_streq(a->name, measured)) return true;
+    }
+    return false;
+}
+
 /* `DataLoader(ds, batch_size=len(ds))` (or `ds.__len__()`, or a name bound to it: `n =
  * len(ds)`; or the length of a tensor the dataset was built from: `TensorDataset(X, y)`, then
- * `batch_size=len(X)`): the whole dataset in one batch, so a loop over the loader runs once
- * (DeepSurv's full-batch training, ben-hawks' test loaders). */
+ * `batch_size=len(X)`; or of the samples a project dataset was built from: `SubsetDS(idx=v)`,
+ * then `batch_size=len(v)`): the whole dataset in one batch, so a loop over the loader runs
+ * once (DeepSurv's full-batch training, ben-hawks' test loaders). */
 static bool batch_is_the_whole_dataset(Flow *F, const DlExpr *call) {
     const DlArg *size = dl_ir_keyword(call, "batch_size");
     const DlExpr *dataset = call->arg_count && !call->args[0].keyword ? call->args[0].value : NULL;
@@ -693,8 +710,10 @@ static bool batch_is_the_whole_dataset(Flow *F, const DlExpr *call) {
     if (!measured) return false;
     if (flow_streq(measured, dataset->name)) return true;
     const DlExpr *built = dl_ir_last_assignment(body, dataset->name, call->span.start);
-    const char *q = built && built->kind == DL_EX_CALL ? flow_qualify(F, built->object) : NULL;
-    if (!q || !flow_streq(q, "torch.utils.data.TensorDataset")) return false;
+    if (!built || built->kind != DL_EX_CALL || !built->object) return false;
+    const char *q = flow_qualify(F, built->object);
+    if (!q || !flow_streq(q, "torch.utils.data.TensorDataset"))
+        return project_dataset_built_from(F, built, measured);
     for (uint32_t i = 0; i < built->arg_count; i++) {
         const DlExpr *a = built->args[i].value;
         if (!built->args[i].keyword && a->kind == DL_EX_NAME && flow_streq(a->name, measured))
