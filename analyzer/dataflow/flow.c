@@ -1175,14 +1175,21 @@ static bool switched_on_in_the_file(const DlSource *src, const char *name, bool 
     return false;
 }
 
-/* `self.callback` that `__init__` only stores from a parameter defaulting to None, which no
- * other statement of the class assigns and nothing in the file passes (smoothing-adversarial's
- * DDN, built as `DDN(steps=..., device=...)`): the feature is off as shipped, so what
- * `if self.callback:` reads is not read every iteration (DL201). Its body is still analysed:
- * a caller in another file may switch it on (DeepCTR-Torch's `if self.gpus:` wraps the model
- * in DataParallel for users that pass `gpus=`). */
+/* `self.callback` that `__init__` only stores from a parameter defaulting to None (or False,
+ * 0: `self.verbose = verbose`), which no other statement of the class assigns and nothing in
+ * the file passes (smoothing-adversarial's DDN, built as `DDN(steps=..., device=...)`): the
+ * feature is off as shipped, so what `if self.callback:` reads is not read every iteration
+ * (DL201). Its body is still analysed: a caller in another file may switch it on
+ * (DeepCTR-Torch's `if self.gpus:` wraps the model in DataParallel for users that pass
+ * `gpus=`). */
 static bool optional_attribute_never_given(Flow *F, const DlExpr *cond) {
-    const char *param = cond ? flow_optional_parameter_stored_in(F, cond) : NULL;
+    const DlParam *stored = cond ? flow_parameter_stored_in(F, cond) : NULL;
+    const DlExpr *d = stored ? stored->default_value : NULL;
+    bool off = d && d->name &&
+               ((d->kind == DL_EX_CONST &&
+                 (flow_streq(d->name, "None") || flow_streq(d->name, "False"))) ||
+                (d->kind == DL_EX_NUMBER && flow_streq(d->name, "0")));
+    const char *param = off ? stored->name : NULL;
     /* not a device (`if self.device: x = x.to(self.device)`), which a caller elsewhere sets */
     if (!param || flow_name_says_device(F, param) || flow_name_says_device(F, cond->name) ||
         switched_on_in_the_file(F->src, param, false))
@@ -1333,9 +1340,12 @@ static bool bound_to_false(Flow *F, const DlExpr *cond) {
         cond->items[1]->kind == DL_EX_CONST && flow_streq(cond->items[1]->name, "True"))
         cond = cond->items[0];
     if (!cond || (cond->kind != DL_EX_NAME && cond->kind != DL_EX_ATTR)) return false;
-    /* `def get_net_results(loader, in_dist=False)`: a default, which a caller may override */
+    /* `def get_net_results(loader, in_dist=False)`: a default, which a caller may override;
+     * also when `__init__` stores it (`self.centralized = centralized`: maddpg-zoo's agents,
+     * built `centralized=True` in another file) */
     if (cond->kind == DL_EX_NAME && F->fn && dl_ir_param_index(F->fn, cond->name) >= 0)
         return false;
+    if (cond->kind == DL_EX_ATTR && flow_parameter_stored_in(F, cond)) return false;
     const char *key = flow_key_of(F, cond);
     const Binding *b = key ? flow_state_find(F->st, key) : NULL;
     /* `MULTI_GPU_TESTING = False` at the top of a script that no function sets `global`

@@ -374,8 +374,10 @@ void flow_exec_assign(Flow *F, const DlStmt *s);
 void flow_exec_augassign(Flow *F, const DlStmt *s);
 bool flow_names_in(const DlExpr *e, const char *name, int depth);
 bool flow_is_batch_loop(Flow *F, const DlStmt *s, const DlValue *iter);
-/* The parameter `__init__` stores in `self.NAME` (`e`), and only stores, when it defaults to
- * None (`def __init__(self, callback=None): self.callback = callback`); NULL otherwise. */
+/* The parameter `__init__` stores in `self.NAME` (`e`), and only stores (`def __init__(self,
+ * centralized=False): self.centralized = centralized`); NULL otherwise. */
+const DlParam *flow_parameter_stored_in(Flow *F, const DlExpr *e);
+/* ... when it defaults to None (`def __init__(self, callback=None)`): its name. */
 const char *flow_optional_parameter_stored_in(Flow *F, const DlExpr *e);
 void flow_exec_loop(Flow *F, const DlStmt *s);
 const DlValue *flow_torch_device_context(Flow *F, const DlExpr *with);

@@ -275,7 +275,7 @@ static void count_self_assignments(const DlBlock *b, const char *attr, int *coun
     }
 }
 
-const char *flow_optional_parameter_stored_in(Flow *F, const DlExpr *e) {
+const DlParam *flow_parameter_stored_in(Flow *F, const DlExpr *e) {
     if (!dl_ir_is_self_attr(e, NULL) || !F->owner) return NULL;
     const DlFunctionInfo *init = dl_project_method(F->env->project, F->owner, "__init__");
     if (!init) return NULL;
@@ -284,9 +284,13 @@ const char *flow_optional_parameter_stored_in(Flow *F, const DlExpr *e) {
     count_self_assignments(&init->fn->body, e->name, &count, &value);
     if (count != 1 || !value || value->kind != DL_EX_NAME) return NULL;
     int index = dl_ir_param_index(init->fn, value->name);
-    if (index < 0) return NULL;
-    const DlExpr *d = init->fn->params[index].default_value;
-    return d && d->kind == DL_EX_CONST && flow_streq(d->name, "None") ? value->name : NULL;
+    return index < 0 ? NULL : &init->fn->params[index];
+}
+
+const char *flow_optional_parameter_stored_in(Flow *F, const DlExpr *e) {
+    const DlParam *p = flow_parameter_stored_in(F, e);
+    const DlExpr *d = p ? p->default_value : NULL;
+    return d && d->kind == DL_EX_CONST && flow_streq(d->name, "None") ? p->name : NULL;
 }
 
 /* `device=self.device` where `__init__` stores, and only stores, a parameter that defaults to
