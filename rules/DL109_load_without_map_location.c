@@ -45,7 +45,8 @@ static const char doc[] =
     "  GPU count in a log message, nor does one stored under a name nothing reads but a log\n"
     "  line, `self.n_gpus = torch.cuda.device_count()`, nor, in code that moves its data\n"
     "  with `.cuda()`, one that only tells one GPU from several, `torch.cuda.device_count() >\n"
-    "  1` or a rank modulo it, `rank % ngpus == 0`;\n"
+    "  1` or a rank modulo it, `rank % ngpus == 0`; nor several such counts together, each\n"
+    "  function's own under one name;\n"
     "  `dist.is_available()` asks about\n"
     "  torch.distributed; a timing helper's\n"
     "  `if torch.cuda.is_available(): torch.cuda.synchronize()`, or a seeding one's\n"
@@ -263,15 +264,38 @@ static bool tells_one_gpu_from_many(const char *text, const char *p, const char 
     return b > text && b[-1] == '%';
 }
 
-/* How many times `name` (n bytes) appears as a whole word in `text`, comment lines, what
- * logging lines print and tests of one GPU against several aside. */
+/* Is the name at `p` (n bytes) what a line stores a GPU count in: `n_gpu =
+ * torch.cuda.device_count()` (`self.` before it too)? */
+static bool stores_a_count(const char *text, const char *p, size_t n, const char *end) {
+    const char *q = dl_source_line_start_of(text, p);
+    while (q < p && (*q == ' ' || *q == '\t'))
+        q++;
+    if (p - q == 5 && memcmp(q, "self.", 5) == 0) q += 5;
+    if (q != p) return false;
+    for (q = p + n; q < end && (*q == ' ' || *q == '\t'); q++) {
+    }
+    if (q + 1 >= end || q[0] != '=' || q[1] == '=') return false;
+    for (q++; q < end && (*q == ' ' || *q == '\t'); q++) {
+    }
+    while (q < end && (dl_source_name_byte(*q) || *q == '.') && *q != '\n') {
+        if (end - q > 14 && memcmp(q, ".device_count(", 14) == 0) return true;
+        q++;
+    }
+    return false;
+}
+
+/* How many times `name` (n bytes) is read in `text`: whole words, comment lines, what logging
+ * lines print, tests of one GPU against several and the lines that store a count under it
+ * (each function's own `ngpus_per_node = torch.cuda.device_count()`) aside. */
 static size_t word_count(const char *text, size_t len, const char *name, size_t n, bool gpu_code) {
     size_t count = 0;
     const char *end = text + len;
     for (const char *p = text; (p = memmem(p, (size_t)(end - p), name, n)) != NULL; p += n)
         if ((p == text || !dl_source_name_byte(p[-1])) &&
             (p + n == end || !dl_source_name_byte(p[n])) && !on_a_comment_line(text, p) &&
-            !on_a_logging_line(text, p) && !tells_one_gpu_from_many(text, p, p + n, end, gpu_code))
+            !on_a_logging_line(text, p) &&
+            !tells_one_gpu_from_many(text, p, p + n, end, gpu_code) &&
+            !stores_a_count(text, p, n, end))
             count++;
     return count;
 }
@@ -288,6 +312,11 @@ static bool counts_gpus_for_nothing(DlRuleContext *ctx) {
     for (; (p = memmem(p, (size_t)(end - p), call, sizeof call - 1)) != NULL;
          p += sizeof call - 1) {
         if (on_a_comment_line(text, p)) continue;
+        /* `print("Using", torch.cuda.device_count(), "GPUs.")`: only logged (LADE's) */
+        if (on_a_logging_line(text, p)) {
+            any = true;
+            continue;
+        }
         const char *close = p + sizeof call - 1;
         if (close < end && *close == ')' &&
             tells_one_gpu_from_many(text, p, close + 1, end, gpu_code)) {
@@ -305,7 +334,7 @@ static bool counts_gpus_for_nothing(DlRuleContext *ctx) {
         for (q++; q < p && (*q == ' ' || *q == '\t'); q++) {}
         for (; q < p; q++) /* `torch.cuda` */
             if (!dl_source_name_byte(*q) && *q != '.') return false;
-        if (word_count(text, src->len, name, n, gpu_code) > 1) return false;
+        if (word_count(text, src->len, name, n, gpu_code) > 0) return false;
         any = true;
     }
     return any;
