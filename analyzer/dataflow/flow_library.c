@@ -693,19 +693,25 @@ static bool project_dataset_built_from(Flow *F, const DlExpr *built, const char 
     return false;
 }
 
-/* `DataLoader(ds, batch_size=len(ds))` (or `ds.__len__()`, or a name bound to it: `n =
- * len(ds)`; or the length of a tensor the dataset was built from: `TensorDataset(X, y)`, then
- * `batch_size=len(X)`; or of the samples a project dataset was built from: `SubsetDS(idx=v)`,
- * then `batch_size=len(v)`): the whole dataset in one batch, so a loop over the loader runs
- * once (DeepSurv's full-batch training, ben-hawks' test loaders). */
+/* `DataLoader(ds, batch_size=len(ds))` (also by position; or `ds.__len__()`, or a name or an
+ * attribute of self bound to it: `n = len(ds)`; or the length of a tensor the dataset was
+ * built from: `TensorDataset(X, y)`, then `batch_size=len(X)`; or of the samples a project
+ * dataset was built from: `SubsetDS(idx=v)`, then `batch_size=len(v)`): the whole dataset in
+ * one batch, so a loop over the loader runs once (DeepSurv's full-batch training, ben-hawks'
+ * test loaders, pFedMe's users' `DataLoader(test_data, self.test_samples)`). */
 static bool batch_is_the_whole_dataset(Flow *F, const DlExpr *call) {
-    const DlArg *size = dl_ir_keyword(call, "batch_size");
+    const DlArg *size_arg = dl_ir_keyword(call, "batch_size");
+    const DlExpr *size = size_arg ? size_arg->value : dl_ir_positional(call, 1);
     const DlExpr *dataset = call->arg_count && !call->args[0].keyword ? call->args[0].value : NULL;
     if (!dataset && dl_ir_keyword(call, "dataset")) dataset = dl_ir_keyword(call, "dataset")->value;
     if (!size || !dataset || dataset->kind != DL_EX_NAME) return false;
     const DlBlock *body = F->fn ? &F->fn->body : &F->env->file->module->body;
-    const DlExpr *n = size->value;
+    const DlExpr *n = size;
     if (n->kind == DL_EX_NAME) n = dl_ir_last_assignment(body, n->name, call->span.start);
+    /* `self.test_samples = len(test_data)` a line before (pFedMe's users) */
+    else if (dl_ir_is_self_attr(n, NULL))
+        n = dl_ir_last_assignment(body, dl_arena_join(F->arena, "self", '.', n->name),
+                                  call->span.start);
     const char *measured = length_of(n);
     if (!measured) return false;
     if (flow_streq(measured, dataset->name)) return true;

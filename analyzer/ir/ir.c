@@ -522,6 +522,8 @@ int dl_ir_param_index(const DlFunction *fn, const char *name) {
  * (`_, pred = output.topk(k, 1)`)? */
 static bool target_binds(const DlExpr *t, const char *name, bool unpacked) {
     if (t->kind == DL_EX_NAME) return strcmp(t->name, name) == 0;
+    if (t->kind == DL_EX_ATTR && strncmp(name, "self.", 5) == 0)
+        return dl_ir_is_self_attr(t, name + 5);
     if (!unpacked || (t->kind != DL_EX_TUPLE && t->kind != DL_EX_LIST)) return false;
     for (uint32_t i = 0; i < t->item_count; i++)
         if (t->items[i]->kind == DL_EX_NAME && strcmp(t->items[i]->name, name) == 0) return true;
