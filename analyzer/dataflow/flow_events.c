@@ -170,6 +170,28 @@ static const DlFunctionInfo *project_function_called(Flow *F, const DlExpr *call
     return fi;
 }
 
+/* A number, a string, None, host data (a NumPy array), or a list or tuple of only such:
+ * nothing of it is on a device (PML-SchNet's atom counts, `[2, 3]`, whose forward reads a
+ * tensor of them with `.tolist()` when it is given one). */
+static bool holds_no_tensor(const DlValue *v, int depth) {
+    if (!v || depth > 4) return false;
+    switch (v->kind) {
+    case DL_KIND_SCALAR:
+    case DL_KIND_STRING:
+    case DL_KIND_NONE:
+    case DL_KIND_OTHER:
+        return true;
+    case DL_KIND_SEQ:
+        if (!v->elem && !v->item_count) return false; /* what it holds is not known */
+        if (v->elem && !holds_no_tensor(v->elem, depth + 1)) return false;
+        for (uint32_t i = 0; i < v->item_count; i++)
+            if (!holds_no_tensor(v->items[i], depth + 1)) return false;
+        return true;
+    default:
+        return false;
+    }
+}
+
 /* A project function that reads a device value back on every call (a trainer's `_train_step`
  * ending with `self.total += loss.item()`, DlFunctionInfo.host_read), called in every iteration
  * of a batch loop: the loop waits for the device there (DL201, at the call). `fi`: what the call
@@ -187,6 +209,7 @@ static void host_read_in_callee(Flow *F, const DlExpr *call, const DlFunctionInf
     if (read && flow_is_tensor(read) && read->dev == DL_DEV_CPU && param - 1 < DL_MAX_PARAM_BITS &&
         !(flow_params_moved_inside(fi->fn) & (UINT64_C(1) << (param - 1))))
         return;
+    if (read && holds_no_tensor(read, 0)) return;
     DlSyncFact fact = {call, call, flow_unknown(), "call", &F->place, fi->host_read, fi->module,
                        false, false};
     dl_rule_dispatch_sync(F->env->report, &fact);
