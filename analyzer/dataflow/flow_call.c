@@ -1532,6 +1532,34 @@ static bool reads_only(const DlExpr *call) {
  * `accelerator.prepare(model)`, a project helper) may be moved there: it is no longer known to
  * be "never moved". torch's own functions do not move their arguments. Any module handed to such
  * a function but a builtin that only reads it may be registered there too (held elsewhere). */
+/* The module `e` names, handed to code devlint does not model: see flow_escape_modules. */
+static void escape_module(Flow *F, const DlExpr *e) {
+    const char *key = flow_key_of(F, e);
+    const Binding *b = key ? flow_lookup(F, key) : NULL;
+    const DlValue *v = b ? b->value : NULL;
+    if (!v || v->kind != DL_KIND_MODULE || (v->flags & DL_VF_HELD_ELSEWHERE)) return;
+    DlValue *c = dl_value_copy(F->arena, v);
+    c->flags |= DL_VF_HELD_ELSEWHERE;
+    if (!(v->flags & DL_VF_CONSTRUCTED)) { /* only where it is kept is new */
+        if (c->flags != v->flags) flow_state_set(F->st, key, c);
+        return;
+    }
+    c->flags &= (uint32_t)~DL_VF_CONSTRUCTED;
+    c->dev = DL_DEV_UNKNOWN;
+    flow_state_set(F->st, key, c);
+}
+
+/* `models = {'vae': vae, 'discriminator': disc}` (or a list, a tuple) written out a line before
+ * the call it is handed to, as `name`: the modules it names go with it (Sequential-GCN's
+ * `train_vaal(models, ...)`, which takes them out and moves them). */
+static const DlExpr *display_bound_to(Flow *F, const DlExpr *name, uint32_t before) {
+    if (!name || name->kind != DL_EX_NAME) return NULL;
+    const DlBlock *body = F->fn ? &F->fn->body : &F->env->file->module->body;
+    const DlExpr *d = dl_ir_last_assignment(body, name->name, before);
+    return d && (d->kind == DL_EX_DICT || d->kind == DL_EX_LIST || d->kind == DL_EX_TUPLE) ? d
+                                                                                           : NULL;
+}
+
 void flow_escape_modules(Flow *F, const DlExpr *call, const DlValue *const *argv,
                          const char *qualified) {
     if (qualified && dl_torch_owns(qualified)) return;
@@ -1539,19 +1567,14 @@ void flow_escape_modules(Flow *F, const DlExpr *call, const DlValue *const *argv
      * before `nn.DataParallel(model)`) */
     if (reads_only(call)) return;
     for (uint32_t i = 0; i < call->arg_count; i++) {
-        const DlValue *v = argv[i];
-        if (v->kind != DL_KIND_MODULE || (v->flags & DL_VF_HELD_ELSEWHERE)) continue;
-        const char *key = flow_key_of(F, call->args[i].value);
-        if (!key) continue;
-        DlValue *c = dl_value_copy(F->arena, v);
-        c->flags |= DL_VF_HELD_ELSEWHERE;
-        if (!(v->flags & DL_VF_CONSTRUCTED)) { /* only where it is kept is new */
-            if (c->flags != v->flags) flow_state_set(F->st, key, c);
-            continue;
+        const DlExpr *arg = call->args[i].value;
+        const DlExpr *display =
+            argv[i]->kind == DL_KIND_SEQ ? display_bound_to(F, arg, call->span.start) : NULL;
+        if (argv[i]->kind == DL_KIND_MODULE) escape_module(F, arg);
+        for (uint32_t k = 0; display && k < display->item_count; k++) {
+            if (display->kind == DL_EX_DICT && k % 2 == 0) continue; /* a key */
+            if (display->items[k]) escape_module(F, display->items[k]);
         }
-        c->flags &= (uint32_t)~DL_VF_CONSTRUCTED;
-        c->dev = DL_DEV_UNKNOWN;
-        flow_state_set(F->st, key, c);
     }
 }
 
