@@ -1332,8 +1332,10 @@ static bool runs_once(const DlStmt *s) {
 /* `settings.multi_gpu = False` earlier in the function, not bound anew since: `if
  * settings.multi_gpu:` never runs (pytracking's training settings build their DataParallel
  * wrapper only when the flag is on). Only this function's own bindings, not its parameters'
- * defaults: a module-level flag may be set through `global` elsewhere. */
-static bool bound_to_false(Flow *F, const DlExpr *cond) {
+ * defaults: a module-level flag may be set through `global` elsewhere. `literal` is "False" or
+ * "True" (`beamsearch = True` at the top of TSP_Transformer's notebooks: the `if` always runs,
+ * and the path past it without it does not exist). */
+static bool bound_to(Flow *F, const DlExpr *cond, const char *literal) {
     /* `if load_model is True:` (or `== True`) after `load_model = False`: LapIRN's resume */
     if (cond && cond->kind == DL_EX_COMPARE && cond->item_count == 2 &&
         (flow_streq(cond->name, "is") || flow_streq(cond->name, "==")) &&
@@ -1355,7 +1357,11 @@ static bool bound_to_false(Flow *F, const DlExpr *cond) {
         !dl_source_mentions(F->src, dl_arena_printf(F->arena, "global %s", key)))
         b = flow_state_find(F->env->globals, key);
     return b && b->value && b->value->kind == DL_KIND_SCALAR && b->value->literal &&
-           strcmp(b->value->literal, "False") == 0;
+           strcmp(b->value->literal, literal) == 0;
+}
+
+static bool bound_to_false(Flow *F, const DlExpr *cond) {
+    return bound_to(F, cond, "False");
 }
 
 void flow_exec_if(Flow *F, const DlStmt *s) {
@@ -1393,6 +1399,7 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
     bool mode_branch =
         !F->place.batch_loop && strstr(flow_text(F, s->value->span), "self.training") != NULL;
     if (mode_branch) F->place.every_iteration = false;
+    bool always = bound_to(F, s->value, "True") && !(s->value->flags & DL_EXF_CPP);
     int cuda_test = cuda_availability_test(F, s->value);
     int gpu_branch = gpu_branch_of(F, s->value, cuda_test);
     bool saved_without_cuda = F->without_cuda;
@@ -1420,7 +1427,7 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
     F->without_cuda = saved_without_cuda || cuda_test > 0;
     if (gpu_branch < 0) F->place.cuda_checked = true;
     if (mode_branch) F->place.every_iteration = false;
-    flow_exec_block(F, &s->parts->orelse);
+    if (!always) flow_exec_block(F, &s->parts->orelse);
     bool else_needs_gpu = F->place.cuda_checked;
     F->place = saved_place;
     F->without_cuda = saved_without_cuda;
@@ -1434,12 +1441,16 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
     if (cpu_device && !cpu_when_equal) undo_narrowing(F->st, &on_cpu);
     if (cuda_tested && cuda_sign > 0) undo_narrowing(F->st, &not_cuda);
     if (s->parts->orelse.count) synced_when_cuda = false;
-    if (gpu_branch > 0) flow_state_prefer_the_gpu_path(F->st, then_state);
-    if (gpu_branch < 0) flow_state_prefer_the_gpu_path(then_state, F->st);
-    flow_state_join(F->arena, F->st, then_state);
-    if (synced_when_cuda) flow_state_set(F->st, "<device-work>", NULL);
-    if (then_state->dead && F->st->dead) F->st->dead = true;
-    dl_flow_state_free(then_state);
+    if (always) { /* the path past it without it does not exist */
+        flow_state_replace(F->st, then_state);
+    } else {
+        if (gpu_branch > 0) flow_state_prefer_the_gpu_path(F->st, then_state);
+        if (gpu_branch < 0) flow_state_prefer_the_gpu_path(then_state, F->st);
+        flow_state_join(F->arena, F->st, then_state);
+        if (synced_when_cuda) flow_state_set(F->st, "<device-work>", NULL);
+        if (then_state->dead && F->st->dead) F->st->dead = true;
+        dl_flow_state_free(then_state);
+    }
     /* `if torch.cuda.is_available(): ... else: raise RuntimeError("GPU is required")` (or `if
      * not torch.cuda.is_available(): sys.exit(1)`): what follows runs only with a GPU (LoFTR's
      * demo) */
