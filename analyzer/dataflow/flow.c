@@ -1501,7 +1501,8 @@ void flow_exec_stmt(Flow *F, const DlStmt *s) {
         break;
     case DL_ST_RETURN: {
         const DlValue *v = s->value ? flow_eval(F, s->value) : flow_mk(F, DL_KIND_NONE);
-        F->ret = F->ret ? dl_value_join(F->arena, F->ret, v) : v;
+        const DlValue **into = F->without_cuda ? &F->ret_without_cuda : &F->ret;
+        *into = *into ? dl_value_join(F->arena, *into, v) : v;
         note_return(F, s->value);
         F->st->dead = true;
         break;
@@ -1987,5 +1988,9 @@ const DlValue *dl_flow_run(const DlFlowEnv *env, const DlFunction *fn, const DlC
         dl_flow_state_free(F.st);
     }
     flow_enclosing_bindings_free(&F);
-    return F.ret;
+    return flow_returned(&F);
+}
+
+const DlValue *flow_returned(const Flow *F) {
+    return F->ret ? F->ret : F->ret_without_cuda;
 }

@@ -889,9 +889,10 @@ const DlValue *flow_inline_method(Flow *F, const DlFunction *fn, const DlValue *
     const DlFunctionInfo *facts = fn->facts;
     bool foreign = facts && facts->module != F->env->file->module;
     const DlFunction *saved_fn = F->fn;
-    const DlValue *saved_ret = F->ret;
+    const DlValue *saved_ret = F->ret, *saved_ret_without_cuda = F->ret_without_cuda;
     F->fn = fn;
     F->ret = NULL;
+    F->ret_without_cuda = NULL;
     F->inline_depth++;
     F->foreign_inline += foreign;
     uint32_t saved_returns = F->returns, saved_waited = F->waited_returns;
@@ -918,7 +919,7 @@ const DlValue *flow_inline_method(Flow *F, const DlFunction *fn, const DlValue *
     bool was_dead = F->st->dead;
     flow_exec_block(F, &fn->body);
     F->st->dead = was_dead;
-    const DlValue *ret = F->ret ? F->ret : flow_unknown();
+    const DlValue *ret = flow_returned(F) ? flow_returned(F) : flow_unknown();
     F->foreign_inline -= foreign;
     F->inline_depth--;
     F->returns = saved_returns; /* the inlined method's returns are not the function's */
@@ -927,6 +928,7 @@ const DlValue *flow_inline_method(Flow *F, const DlFunction *fn, const DlValue *
     F->gpu_returns = saved_gpu_returns;
     F->fn = saved_fn;
     F->ret = saved_ret;
+    F->ret_without_cuda = saved_ret_without_cuda;
     return ret;
 }
 

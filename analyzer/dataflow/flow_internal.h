@@ -69,6 +69,10 @@ typedef struct Flow {
     const DlClassInfo *owner;
     DlFlowState *st;
     const DlValue *ret;
+    /* what it returns in the CPU fallback of a check for a GPU (`if torch.cuda.is_available():
+     * return x.cuda()` `else: return x`): the function's value only when it returns nothing on
+     * the GPU's path, which is the one to check, as flow_state_prefer_the_gpu_path's */
+    const DlValue *ret_without_cuda;
     const DlValue *default_device; /* inside `with torch.device(d):` */
     const DlExpr *operand_tested; /* the last `a or b` / `a and b` whose `a`, a tensor on a
                                      device, it tested itself: an `if` on it is one wait */
@@ -291,6 +295,8 @@ bool flow_class_has_state(const DlClassInfo *ci);
 const DlValue *flow_instantiate(Flow *F, const DlExpr *call, const DlClassInfo *ci,
                                const DlValue *const *argv);
 bool flow_is_static(const DlFunction *fn);
+/* What the function run so far returns (Flow.ret, else Flow.ret_without_cuda). */
+const DlValue *flow_returned(const Flow *F);
 const DlValue *flow_inline_method(Flow *F, const DlFunction *fn, const DlValue *const *argv,
                                   const DlExpr *call);
 const DlValue *flow_move_module(Flow *F, const DlExpr *call, const DlExpr *recv_expr,
