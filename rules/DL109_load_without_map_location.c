@@ -128,7 +128,8 @@ static const char doc[] =
     "  (`SCHEDULER_NAME = \"scheduler.pt\"`);\n"
     "- under a switch that is off as shipped: `load_model = False`, then `if load_model:` (or\n"
     "  `if load_model is True:`), or a constant set False at the top of the file that no\n"
-    "  function sets through `global`.\n";
+    "  function sets through `global`; or in the `else` of one left on (`is_train = True`,\n"
+    "  then `if is_train: ... else: torch.load(...)`).\n";
 
 /* `accelerator="gpu"` (or "cuda") written out: a Lightning trainer that needs a GPU. */
 static bool requires_a_gpu_accelerator(DlRuleContext *ctx) {
