@@ -27,8 +27,10 @@ typedef struct HostUse {
 static uint64_t host_only_params(const DlProject *project, const DlFunction *fn, int nesting);
 
 /* `self.helper(...)`: the class's own method, or one a base class of the project defines
- * (MalConv's `seq2fix`, inherited from LowMemConvBase, moves the chunks it is given), whose
- * parameters are looked at in turn. */
+ * (MalConv's `seq2fix`, inherited from LowMemConvBase, moves the chunks it is given), or the
+ * forward of a submodule of a project class (`self.gnn(doc_sents_h, doc_len, adj)`, whose
+ * forward reads `doc_len` only with `max(...)`: Rank-Emotion-Cause), whose parameters are
+ * looked at in turn. */
 static const DlFunction *own_method(const HostUse *u, const DlExpr *callee) {
     if (!dl_ir_is_self_attr(callee, NULL) || !u->fn->owner || u->nesting >= 3) return NULL;
     const DlClass *cls = u->fn->owner;
@@ -37,7 +39,13 @@ static const DlFunction *own_method(const HostUse *u, const DlExpr *callee) {
     const DlClassInfo *info = u->project ? dl_project_class_of(u->project, cls) : NULL;
     const DlFunctionInfo *inherited =
         info ? dl_project_method(u->project, info, callee->name) : NULL;
-    return inherited ? inherited->fn : NULL;
+    if (inherited) return inherited->fn;
+    const DlAttr *held = info && info->attrs_done ? dl_project_attr(info, callee->name) : NULL;
+    const DlClassInfo *sub = held && held->value ? held->value->cls : NULL;
+    const DlFunctionInfo *forward = sub && sub->is_module && flow_is_module_like(held->value)
+                                        ? dl_project_method(u->project, sub, "forward")
+                                        : NULL;
+    return forward ? forward->fn : NULL;
 }
 
 static void walk(HostUse *u, const DlExpr *e, bool host, int depth);
