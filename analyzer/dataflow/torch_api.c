@@ -277,6 +277,14 @@ bool dl_torch_argument_meets_no_device(const char *q, unsigned position, const c
     if (q && strcmp(q, "torch.roll") == 0)
         return keyword ? strcmp(keyword, "shifts") == 0 || strcmp(keyword, "dims") == 0
                        : position >= 1;
+    /* split(input, sizes), chunk(input, n), narrow(input, dim, start, length), ...: pieces of
+     * the input, where it is; the sizes, indices and counts are read on the host (a 0-dim CPU
+     * tensor of them too: Patch-NetVLAD's `torch.split(vlad, [B, B, nNeg])`) */
+    static const char *const pieces_of_the_input[] = {
+        "torch.split", "torch.tensor_split", "torch.chunk", "torch.narrow", "torch.select", NULL};
+    if (q && dl_name_in_list(q, pieces_of_the_input))
+        return keyword ? strcmp(keyword, "input") != 0 && strcmp(keyword, "tensor") != 0
+                       : position >= 1;
     const char *m = member_of(q, "torch.nn.functional");
     if (m && strcmp(m, "ctc_loss") == 0)
         return keyword ? dl_name_in_list(keyword, ctc_keywords) : position >= 1;
