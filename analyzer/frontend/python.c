@@ -1169,8 +1169,10 @@ bool dl_python_mentions_devices(const DlSource *src) {
 }
 
 bool dl_python_is_relevant(const DlSource *src) {
-    static const char *const words[] = {"torch", "cuda", "device", "Tensor", "tensor",
-                                        "Module", "loader", "Loader", ".to("};
+    /* `import *`: a file that hands on another's names (a package's `__init__.py` with `from
+     * utils.experiment import *`: GwcNet's) is read for its imports, which name none of the rest */
+    static const char *const words[] = {"torch",  "cuda",   "device", "Tensor", "tensor",
+                                        "Module", "loader", "Loader", ".to(",   "import *"};
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
         if (dl_source_mentions(src, words[i])) return true;
     return false;

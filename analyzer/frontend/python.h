@@ -21,8 +21,9 @@ typedef struct DlParseResult {
 DlParseResult dl_python_parse(const DlSource *src, DlArena *arena, bool lower,
                               const bool *mentions_devices);
 
-/* Does the file mention anything a device bug needs (torch, devices, tensors, modules)?
- * A cheap byte scan that lets the driver skip lowering files that cannot produce findings. */
+/* Does the file mention anything a device bug needs (torch, devices, tensors, modules), or
+ * hand on another file's names with a star import? A cheap byte scan that lets the driver skip
+ * lowering files that cannot produce findings nor lead to what does. */
 bool dl_python_is_relevant(const DlSource *src);
 
 /* Does the text name a device or move something (DlModuleIR.mentions_devices)? */
