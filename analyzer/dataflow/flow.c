@@ -1403,7 +1403,10 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
     int cuda_test = cuda_availability_test(F, s->value);
     int gpu_branch = gpu_branch_of(F, s->value, cuda_test);
     bool saved_without_cuda = F->without_cuda;
-    F->without_cuda = saved_without_cuda || cuda_test < 0;
+    /* `if device == "cpu":` is the CPU's path as `if not torch.cuda.is_available():` is: what a
+     * `.cuda()` under `if device != 'cpu':` before it moved is not moved there (MOON's
+     * `compute_accuracy` reads `.numpy()` only on that path) */
+    F->without_cuda = saved_without_cuda || cuda_test < 0 || (cpu_device && cpu_when_equal);
     if (gpu_branch > 0 || (!gpu_branch && conjunction_needs_a_gpu(F, s->value)))
         F->place.cuda_checked = true;
     flow_exec_block(F, &s->parts->body);
@@ -1424,7 +1427,7 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
                             (strstr(flow_text(F, s->value->span), "cuda") ||
                              strstr(flow_text(F, s->value->span), "device"));
     if (synced_when_cuda && s->parts->orelse.count) flow_state_set(F->st, "<device-work>", NULL);
-    F->without_cuda = saved_without_cuda || cuda_test > 0;
+    F->without_cuda = saved_without_cuda || cuda_test > 0 || (cpu_device && !cpu_when_equal);
     if (gpu_branch < 0) F->place.cuda_checked = true;
     if (mode_branch) F->place.every_iteration = false;
     if (!always) flow_exec_block(F, &s->parts->orelse);
