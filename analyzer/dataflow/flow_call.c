@@ -1294,6 +1294,40 @@ static const DlValue *loss_of_a_parameter(Flow *F, const DlExpr *call, const DlV
     return r;
 }
 
+/* A parameter of unknown kind the function trains or switches mode as a module
+ * (`opt = torch.optim.Adam(model_net.parameters())`, `model.train()`): a module its caller
+ * built, wherever that put it (FLAVR's and XVFI's `train(model, loader, ...)`). */
+static bool trained_parameter(Flow *F, const char *name) {
+    if (!F->fn || dl_ir_param_index(F->fn, name) < 0) return false;
+    static const char *const uses[] = {"parameters()", "train()", "eval()", "zero_grad()", NULL};
+    for (const char *const *u = uses; *u; u++) {
+        const char *text = dl_arena_printf(F->arena, "%s.%s", name, *u);
+        if (dl_ir_span_mentions(F->src, F->fn->span, text)) return true;
+    }
+    return false;
+}
+
+/* What calling it gives: a module computes where its inputs are, so given tensors all on one
+ * device (`model_net(frames.to(device))`) its output is there; otherwise nothing is known. */
+static const DlValue *output_of_a_trained_parameter(Flow *F, const DlExpr *call,
+                                                    const DlValue *const *argv) {
+    const DlValue *on = NULL;
+    for (uint32_t i = 0; i < call->arg_count; i++) {
+        const DlValue *v = argv[i];
+        if (call->args[i].keyword && call->args[i].keyword[0] == '*') return flow_unknown();
+        if (!flow_is_tensor(v)) continue;
+        if (!dl_value_on_kernel_device(v) || (on && !dl_value_same_device(on, v)))
+            return flow_unknown();
+        on = v;
+    }
+    if (!on) return flow_unknown();
+    /* a tensor, or a tuple of them taken apart as a module's outputs are (flow_bind) */
+    DlValue *r = flow_mk(F, DL_KIND_TENSOR);
+    flow_take_place(r, on);
+    r->origin = DL_ORIGIN_NONE;
+    return r;
+}
+
 const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *recv_expr,
                                      const DlValue *recv, const char *m,
                                      const DlValue *const *argv) {
@@ -1718,5 +1752,8 @@ const DlValue *flow_resolve_call(Flow *F, const DlExpr *call, const char *q, con
     if (fv->kind == DL_KIND_UNKNOWN && callee && callee->kind == DL_EX_NAME &&
         names_a_loss_parameter(F, callee->name))
         return loss_of_a_parameter(F, call, argv);
+    if (fv->kind == DL_KIND_UNKNOWN && !fv->dev && callee && callee->kind == DL_EX_NAME &&
+        trained_parameter(F, callee->name))
+        return output_of_a_trained_parameter(F, call, argv);
     return flow_unknown();
 }
