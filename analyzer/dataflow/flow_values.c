@@ -231,8 +231,12 @@ bool flow_name_says_device(Flow *F, const char *s) {
 bool flow_name_says_loader(const char *s) {
     if (!s) return false;
     size_t n = strlen(s);
+    /* DARTS and the searches built on it hand their loaders on as `train_queue` and
+     * `valid_queue` */
+    static const char *const queues[] = {"train_queue", "valid_queue", "val_queue", "test_queue",
+                                         NULL};
     return (n >= 6 && flow_streq(s + n - 6, "loader")) ||
-           (n >= 6 && flow_streq(s + n - 6, "Loader"));
+           (n >= 6 && flow_streq(s + n - 6, "Loader")) || dl_name_in_list(s, queues);
 }
 
 DlValue *flow_named_device(Flow *F, const char *name, DlSpan span) {
