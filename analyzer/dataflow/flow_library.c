@@ -366,6 +366,14 @@ static const DlValue *made_where_its_data_is(Flow *F, const DlExpr *call, const 
         data->kind == DL_EX_NAME && F->fn && dl_ir_param_index(F->fn, data->name) >= 0 &&
         argv[0]->kind == DL_KIND_UNKNOWN)
         unknown = true;
+    /* `t = torch.as_tensor(len_rows)` of a forward's input: one converted so is likely no tensor
+     * (speedyspeech's guided-attention loss is given lists of lengths), so not on the module's
+     * device as a forward's tensor inputs are taken to be; where it is made is not known */
+    if (q && data && data->kind == DL_EX_NAME && argv[0]->origin == DL_ORIGIN_INPUT &&
+        argv[0]->dev == DL_DEV_MODULE &&
+        (flow_streq(q, "torch.as_tensor") || flow_streq(q, "torch.asarray") ||
+         flow_streq(q, "torch.tensor")))
+        unknown = true;
     if (unknown || (!from && wanted >= 2 && !written_out)) return flow_mk(F, DL_KIND_TENSOR);
     if (!from) return NULL;
     DlValue *r = dl_value_copy(F->arena, from);
