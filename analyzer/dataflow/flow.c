@@ -1175,6 +1175,14 @@ static bool switched_on_in_the_file(const DlSource *src, const char *name, bool 
     return false;
 }
 
+/* A parameter's default that leaves a feature off: False, None or 0. */
+static bool off_by_default(const DlExpr *d) {
+    return d && d->name &&
+           ((d->kind == DL_EX_CONST &&
+             (flow_streq(d->name, "False") || flow_streq(d->name, "None"))) ||
+            (d->kind == DL_EX_NUMBER && flow_streq(d->name, "0")));
+}
+
 /* `self.callback` that `__init__` only stores from a parameter defaulting to None (or False,
  * 0: `self.verbose = verbose`), which no other statement of the class assigns and nothing in
  * the file passes (smoothing-adversarial's DDN, built as `DDN(steps=..., device=...)`): the
@@ -1184,12 +1192,7 @@ static bool switched_on_in_the_file(const DlSource *src, const char *name, bool 
  * `gpus=`). */
 static bool optional_attribute_never_given(Flow *F, const DlExpr *cond) {
     const DlParam *stored = cond ? flow_parameter_stored_in(F, cond) : NULL;
-    const DlExpr *d = stored ? stored->default_value : NULL;
-    bool off = d && d->name &&
-               ((d->kind == DL_EX_CONST &&
-                 (flow_streq(d->name, "None") || flow_streq(d->name, "False"))) ||
-                (d->kind == DL_EX_NUMBER && flow_streq(d->name, "0")));
-    const char *param = off ? stored->name : NULL;
+    const char *param = stored && off_by_default(stored->default_value) ? stored->name : NULL;
     /* not a device (`if self.device: x = x.to(self.device)`), which a caller elsewhere sets */
     if (!param || flow_name_says_device(F, param) || flow_name_says_device(F, cond->name) ||
         switched_on_in_the_file(F->src, param, false))
@@ -1214,12 +1217,8 @@ static bool optional_attribute_never_given(Flow *F, const DlExpr *cond) {
 static bool off_by_default_in_a_summary(Flow *F, const DlExpr *cond) {
     if (!F->env->host_read || !F->fn || !cond || cond->kind != DL_EX_NAME) return false;
     int p = dl_ir_param_index(F->fn, cond->name);
-    const DlExpr *d = p >= 0 ? F->fn->params[p].default_value : NULL;
-    bool off = d && d->name &&
-               ((d->kind == DL_EX_CONST && (strcmp(d->name, "False") == 0 ||
-                                            strcmp(d->name, "None") == 0)) ||
-                (d->kind == DL_EX_NUMBER && strcmp(d->name, "0") == 0));
-    return off && !switched_on_in_the_file(F->src, cond->name, true);
+    return p >= 0 && off_by_default(F->fn->params[p].default_value) &&
+           !switched_on_in_the_file(F->src, cond->name, true);
 }
 
 /* `if False:`, `if 0:`: code switched off (deep_sort's debug timing prints); it never runs. */

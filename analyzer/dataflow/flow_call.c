@@ -1564,10 +1564,6 @@ static bool reads_only(const DlExpr *call) {
     return callee && callee->kind == DL_EX_NAME && dl_name_in_list(callee->name, builtins);
 }
 
-/* A constructed module handed to a function devlint does not model (`fabric.setup(model)`,
- * `accelerator.prepare(model)`, a project helper) may be moved there: it is no longer known to
- * be "never moved". torch's own functions do not move their arguments. Any module handed to such
- * a function but a builtin that only reads it may be registered there too (held elsewhere). */
 /* The module `e` names, handed to code devlint does not model: see flow_escape_modules. */
 static void escape_module(Flow *F, const DlExpr *e) {
     const char *key = flow_key_of(F, e);
@@ -1596,6 +1592,10 @@ static const DlExpr *display_bound_to(Flow *F, const DlExpr *name, uint32_t befo
                                                                                            : NULL;
 }
 
+/* A constructed module handed to a function devlint does not model (`fabric.setup(model)`,
+ * `accelerator.prepare(model)`, a project helper) may be moved there: it is no longer known to
+ * be "never moved". torch's own functions do not move their arguments. Any module handed to such
+ * a function but a builtin that only reads it may be registered there too (held elsewhere). */
 void flow_escape_modules(Flow *F, const DlExpr *call, const DlValue *const *argv,
                          const char *qualified) {
     if (qualified && dl_torch_owns(qualified)) return;
