@@ -109,6 +109,17 @@ const DlValue *dl_value_join(DlArena *arena, const DlValue *a, const DlValue *b)
         for (uint32_t i = 0; i < a->item_count; i++)
             items[i] = dl_value_join(arena, a->items[i], b->items[i]);
         j->items = items;
+    } else if (a->items != b->items && a->items && b->items && a->item_count && b->item_count) {
+        /* `return x, y` on one path and `return x, y, dx` on the other (drqa_doc_reader's
+         * `__getitem__`): the positions both have are the same ones, each joined; unpacked into
+         * more names, it says nothing of any */
+        uint32_t n = a->item_count < b->item_count ? a->item_count : b->item_count;
+        if (n > 16) n = 16;
+        const DlValue **items = dl_arena_alloc(arena, n * sizeof *items);
+        for (uint32_t i = 0; i < n; i++)
+            items[i] = dl_value_join(arena, a->items[i], b->items[i]);
+        j->items = items;
+        j->item_count = n;
     } else if (a->items != b->items) {
         j->items = NULL;
         j->item_count = 0;

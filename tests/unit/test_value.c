@@ -1,5 +1,6 @@
 /* The kind x device lattice: joins keep only facts both sides agree on. */
 #include <criterion/criterion.h>
+#include <string.h>
 
 #include "dataflow/value.h"
 
@@ -96,6 +97,32 @@ Test(value, empty_list_joined_with_list_of_tensors_is_a_list_of_tensors) {
     const DlValue *j = dl_value_join(&arena, empty, full);
     cr_assert_not_null(j->elem);
     cr_assert_eq(j->elem->dev, DL_DEV_CUDA);
+}
+
+static DlValue *tuple_of(const DlValue **items, uint32_t n) {
+    DlValue *t = dl_value_new(&arena, DL_KIND_SEQ);
+    t->items = dl_arena_alloc(&arena, n * sizeof *items);
+    memcpy((void *)t->items, items, n * sizeof *items);
+    t->item_count = n;
+    return t;
+}
+
+Test(value, tuples_of_two_lengths_join_on_the_positions_both_have) {
+    /* `return x, y` on one path, `return x, y, dx` on the other: x and y are where they are */
+    const DlValue *x = tensor(DL_DEV_CUDA, "cuda"), *y = tensor(DL_DEV_CUDA, "cuda");
+    const DlValue *short_items[] = {x, y};
+    const DlValue *long_items[] = {x, y, dl_value_new(&arena, DL_KIND_UNKNOWN)};
+    const DlValue *j = dl_value_join(&arena, tuple_of(short_items, 2), tuple_of(long_items, 3));
+    cr_assert_eq(j->kind, DL_KIND_SEQ);
+    cr_assert_eq(j->item_count, 2);
+    cr_assert_eq(j->items[0]->dev, DL_DEV_CUDA);
+    cr_assert_eq(j->items[1]->dev, DL_DEV_CUDA);
+    cr_assert_null(j->elem);
+    /* a position whose two values disagree is joined as any value is */
+    const DlValue *cpu_items[] = {tensor(DL_DEV_CPU, NULL), y, x};
+    j = dl_value_join(&arena, tuple_of(short_items, 2), tuple_of(cpu_items, 3));
+    cr_assert_eq(j->item_count, 2);
+    cr_assert_eq(j->items[0]->dev, DL_DEV_UNKNOWN);
 }
 
 Test(value, zero_dim_cpu_tensors_are_not_cpu_operands) {
