@@ -324,18 +324,17 @@ static bool counts_gpus_for_nothing(DlRuleContext *ctx) {
             any = true;
             continue;
         }
-        const char *q = dl_source_line_start_of(text, p);
-        while (q < p && (*q == ' ' || *q == '\t')) q++;
-        if (p - q > 5 && memcmp(q, "self.", 5) == 0) q += 5;
-        const char *name = q;
-        while (q < p && dl_source_name_byte(*q)) q++;
-        size_t n = (size_t)(q - name);
-        while (q < p && (*q == ' ' || *q == '\t')) q++;
-        if (!n || q >= p || *q != '=') return false;
-        for (q++; q < p && (*q == ' ' || *q == '\t'); q++) {}
-        for (; q < p; q++) /* `torch.cuda` */
-            if (!dl_source_name_byte(*q) && *q != '.') return false;
-        if (word_count(text, src->len, name, n, gpu_code) > 0) return false;
+        /* `n_gpu = torch.cuda.device_count()`, a name the file reads nowhere else */
+        const char *name = dl_source_line_start_of(text, p);
+        while (name < p && (*name == ' ' || *name == '\t'))
+            name++;
+        if (p - name > 5 && memcmp(name, "self.", 5) == 0) name += 5;
+        size_t n = 0;
+        while (name + n < p && dl_source_name_byte(name[n]))
+            n++;
+        if (!n || !stores_a_count(text, name, n, end) ||
+            word_count(text, src->len, name, n, gpu_code) > 0)
+            return false;
         any = true;
     }
     return any;

@@ -7,12 +7,14 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* Replaced as a whole by DlWalkOptions.exclude. Hidden entries are skipped separately. */
 static const char *const dl_default_skips[] = {
@@ -532,4 +534,19 @@ char *dl_xasprintf(const char *fmt, ...) {
     va_end(ap);
     if (n < 0) abort();
     return r;
+}
+
+bool dl_write_file_atomically(const char *path, const char *text) {
+    char *tmp = dl_xasprintf("%s.%ld.%lx.tmp", path, (long)getpid(), (unsigned long)pthread_self());
+    FILE *f = fopen(tmp, "wb");
+    bool ok = f != NULL;
+    if (f) {
+        size_t n = strlen(text);
+        ok = fwrite(text, 1, n, f) == n;
+        ok = fclose(f) == 0 && ok;
+        ok = ok && rename(tmp, path) == 0;
+        if (!ok) unlink(tmp);
+    }
+    free(tmp);
+    return ok;
 }

@@ -69,6 +69,11 @@ bool dl_is_dir(const char *path);
 /* mkdir -p: true when `dir` exists as a directory afterwards. */
 bool dl_make_dirs(const char *dir);
 
+/* `text` as the file `path`: written to a temporary file beside it (unique per process and
+ * thread) that rename() puts in place atomically, so concurrent runs never read half of it.
+ * False when it could not be written (nothing is left behind then). */
+bool dl_write_file_atomically(const char *path, const char *text);
+
 /* A path's last component ("a/b.cu" -> "b.cu"), and that component's extension without its
  * dot ("cu"; "" when none). Both point into `path`. */
 const char *dl_path_base(const char *path);

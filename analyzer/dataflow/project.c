@@ -305,6 +305,19 @@ static size_t folder_length(const char *path) {
     return slash ? (size_t)(slash - path) : 0;
 }
 
+/* The path of the file `from` lowered, or NULL. */
+static const char *path_of(const DlFileFacts *from) {
+    return from && from->module && from->module->source ? from->module->source->path : NULL;
+}
+
+/* Is `m` a file of the folder `from_path` is in? Python puts a script's folder first on its
+ * path, so its imports find that folder's modules before any other of the same name. */
+static bool beside(const DlModuleIR *m, const char *from_path) {
+    size_t n = from_path ? folder_length(from_path) : 0;
+    return from_path && m && m->source && folder_length(m->source->path) == n &&
+           strncmp(m->source->path, from_path, n) == 0;
+}
+
 /* "model.Net" -> the entry Net of the file whose module name is "model"; "Net" -> this file's;
  * otherwise (classes: `unique_fallback`) the one entry of that name in the project, if unique.
  * Library names (torch.*) never resolve to project code. The file found is noted
@@ -335,18 +348,13 @@ static const void *find_named(const DlProject *p, const DlFileFacts *from,
     uint32_t own = leaf ? leaf_classes_named(leaf, name, &own_first) : 0;
     if (!count && !own && !absent) return NULL;
     /* two scripts' folders may each hold a `grad_norm.py` (Lumina's): a script imports its
-     * own folder's, as Python puts the script's folder first on its path */
-    const char *from_path = from && from->module && from->module->source
-                                ? from->module->source->path : NULL;
-    size_t from_dir_len = from_path ? folder_length(from_path) : 0;
+     * own folder's */
+    const char *from_path = path_of(from);
     int64_t found = -1;
     for (uint32_t i = first; i < first + count; i++)
         if (strlen(entries[i].module) == mlen &&
             strncmp(entries[i].module, module_start, mlen) == 0) {
-            const DlModuleIR *m = p->files[entries[i].file].module;
-            bool sibling = from_path && m && m->source &&
-                           folder_length(m->source->path) == from_dir_len &&
-                           strncmp(m->source->path, from_path, from_dir_len) == 0;
+            bool sibling = beside(p->files[entries[i].file].module, from_path);
             if (found < 0 || sibling) found = i;
             if (sibling || !from_path) break;
         }
@@ -1791,20 +1799,17 @@ static const DlValue *find_global(const DlProject *p, const char *qualified, int
     return NULL;
 }
 
-/* The Python file whose module name is `module`: of several, the one in the folder of `from`
- * (Python puts a script's folder first on its path: LKU-Net's eight `Models.py`, each script
- * `from Models import *` of its own), else the first; -1 when none. */
+/* The Python file whose module name is `module`: of several, the one beside `from` (LKU-Net's
+ * eight `Models.py`, each script `from Models import *` of its own), else the first; -1 when
+ * none. */
 static int64_t python_file_of_module(const DlProject *p, const DlFileFacts *from,
                                      const char *module) {
-    const char *from_path =
-        from && from->module && from->module->source ? from->module->source->path : NULL;
-    size_t from_dir_len = from_path ? folder_length(from_path) : 0;
+    const char *from_path = path_of(from);
     int64_t found = -1;
     for (uint32_t i = 0; i < p->file_count; i++) {
         const DlModuleIR *m = p->files[i].module;
         if (!m || m->language != DL_LANG_PYTHON || strcmp(m->module_name, module) != 0) continue;
-        bool sibling = from_path && m->source && folder_length(m->source->path) == from_dir_len &&
-                       strncmp(m->source->path, from_path, from_dir_len) == 0;
+        bool sibling = beside(m, from_path);
         if (found < 0 || sibling) found = i;
         if (sibling || !from_path) break;
     }

@@ -101,28 +101,20 @@ const DlValue *dl_value_join(DlArena *arena, const DlValue *a, const DlValue *b)
         if (!a->elem || !b->elem) j->elem = none->item_count ? NULL : a->elem ? a->elem : b->elem;
         else j->elem = dl_value_join(arena, a->elem, b->elem);
     }
-    if (a->items != b->items && a->items && b->items && a->item_count == b->item_count &&
-        a->item_count <= 16) {
+    if (a->items != b->items) {
         /* the same tuple built on two paths, or in two rounds of a loop (`traj.append((valid,
-         * coords, kl))` each step): item by item */
-        const DlValue **items = dl_arena_alloc(arena, a->item_count * sizeof *items);
-        for (uint32_t i = 0; i < a->item_count; i++)
-            items[i] = dl_value_join(arena, a->items[i], b->items[i]);
-        j->items = items;
-    } else if (a->items != b->items && a->items && b->items && a->item_count && b->item_count) {
-        /* `return x, y` on one path and `return x, y, dx` on the other (drqa_doc_reader's
-         * `__getitem__`): the positions both have are the same ones, each joined; unpacked into
-         * more names, it says nothing of any */
-        uint32_t n = a->item_count < b->item_count ? a->item_count : b->item_count;
+         * coords, kl))` each step): item by item; `return x, y` on one path and `return x, y,
+         * dx` on the other (drqa_doc_reader's `__getitem__`): the positions both have, each
+         * joined, unpacked into more names it says nothing of any */
+        uint32_t n = a->items && b->items
+                         ? (a->item_count < b->item_count ? a->item_count : b->item_count)
+                         : 0;
         if (n > 16) n = 16;
-        const DlValue **items = dl_arena_alloc(arena, n * sizeof *items);
+        const DlValue **items = n ? dl_arena_alloc(arena, n * sizeof *items) : NULL;
         for (uint32_t i = 0; i < n; i++)
             items[i] = dl_value_join(arena, a->items[i], b->items[i]);
         j->items = items;
         j->item_count = n;
-    } else if (a->items != b->items) {
-        j->items = NULL;
-        j->item_count = 0;
     }
     if (a->cls != b->cls) j->cls = NULL;
     if (!str_eq(a->literal, b->literal)) j->literal = NULL; /* "cpu" on one path, "cuda" on the other */

@@ -476,21 +476,6 @@ static cJSON *result_to_json(const DlResult *r) {
     return j;
 }
 
-/* `text` as the file `file`: written to a temporary file (unique per process and thread) that
- * rename() puts in place atomically, so concurrent runs never read half of it. Failures are
- * silent. */
-static void write_atomically(const char *file, const char *text) {
-    char tmp[PATH_MAX + 64];
-    snprintf(tmp, sizeof tmp, "%s.%ld.%lx.tmp", file, (long)getpid(),
-             (unsigned long)pthread_self());
-    FILE *f = fopen(tmp, "wb");
-    if (!f) return;
-    size_t n = strlen(text);
-    bool ok = fwrite(text, 1, n, f) == n;
-    ok = fclose(f) == 0 && ok;
-    if (!ok || rename(tmp, file) != 0) unlink(tmp);
-}
-
 /* Writes the entry `j` (and frees it): to its file, or into the in-memory cache. */
 static void write_entry(DlCache *cache, const char *path, cJSON *j) {
     char *text = cJSON_PrintUnformatted(j);
@@ -509,7 +494,7 @@ static void write_entry(DlCache *cache, const char *path, cJSON *j) {
     }
     char file[PATH_MAX];
     entry_path(cache, path, file, sizeof file);
-    write_atomically(file, text);
+    (void)dl_write_file_atomically(file, text); /* a failure is a miss next time */
     free(text);
 }
 
@@ -593,7 +578,7 @@ void dl_cache_write_marks(DlCache *cache, uint64_t inputs, const DlCacheMarksRow
     if (fclose(f) == 0) {
         char file[PATH_MAX];
         marks_path(cache, file, sizeof file);
-        write_atomically(file, text);
+        (void)dl_write_file_atomically(file, text); /* a failure is a miss next time */
     }
     free(text);
 }

@@ -1,7 +1,6 @@
 /* CUDA 12/13 code read by clang in host mode as nvcc reads it: see cpp_cuda_compat.h. */
 #include "frontend/cpp_cuda_compat.h"
 
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,24 +51,10 @@ const char *dl_cpp_cuda_host_min_max_header(void) {
     return host_min_max;
 }
 
-/* `dir/name` holding `text`, written (under a name unique to this process and thread, then
- * renamed into place) unless it is there already. */
+/* `dir/name` holding `text`, written (dl_write_file_atomically) unless it is there already. */
 static bool ensure_file(const char *dir, const char *name, const char *text) {
     char *path = dl_xasprintf("%s/%s", dir, name);
-    bool ok = access(path, R_OK) == 0;
-    if (!ok) {
-        char *tmp =
-            dl_xasprintf("%s.%ld.%lx.tmp", path, (long)getpid(), (unsigned long)pthread_self());
-        FILE *f = fopen(tmp, "w");
-        if (f) {
-            size_t n = strlen(text);
-            ok = fwrite(text, 1, n, f) == n;
-            ok = fclose(f) == 0 && ok;
-            ok = ok && rename(tmp, path) == 0;
-            if (!ok) unlink(tmp);
-        }
-        free(tmp);
-    }
+    bool ok = access(path, R_OK) == 0 || dl_write_file_atomically(path, text);
     free(path);
     return ok;
 }
