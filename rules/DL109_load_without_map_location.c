@@ -89,7 +89,8 @@ static const char doc[] =
     "  the path it is handed, `train(model, loader, save_path=args.ckpt)`, or that writes the\n"
     "  file named itself: ImageNet's `save_checkpoint(state, is_best)` copying to\n"
     "  `'model_best.pth.tar'`) earlier in the\n"
-    "  same function with the path written the same way (a leading `./` aside), or from the\n"
+    "  same function with the path written the same way (a leading `./` or the quotes aside,\n"
+    "  or built from literals to the same string), or from the\n"
     "  same template\n"
     "  (`'{}.pkl'.format(epoch)` saved, `'{}.pkl'.format(best_epoch)` loaded, or one path\n"
     "  helper of the file's own,\n"
@@ -109,11 +110,13 @@ static const char doc[] =
     "  in the function, a helper's parameter named `buffer`;\n"
     "- the file writes that checkpoint itself from the CPU: `torch.save(net.cpu().state_dict(),\n"
     "  save_path)` anywhere in it, or of a tensor made there (`torch.from_numpy(a)`, a factory\n"
-    "  or `torch.stack` with no device, a name bound to one, a dict of them), or of an object\n"
+    "  or `torch.stack` with no device or `device=\"cpu\"`, a name bound to one, a dict of\n"
+    "  them), or of an object\n"
     "  moved to the CPU just before (`model.cpu()`, `self.set_device(torch.device(\"cpu\"))`,\n"
     "  then `torch.save(self, path)` or of its `state_dict()`), or a dict whose every entry a\n"
     "  loop moved (`for k in sd.keys(): sd[k] = sd[k].cpu()`), the load's path written the\n"
-    "  same way (`save_path`);\n"
+    "  same way (`save_path`), or the same string once written out (`'{}.pkl'.format(d +\n"
+    "  \"/tsp20\")` with `d = os.path.join(\"data\")`, then `torch.load(\"data/tsp20.pkl\")`);\n"
     "- a cache: the function loads the file if it exists and otherwise builds and saves it under\n"
     "  the same path (`cached_features_file`), so an earlier run on this machine wrote it, or\n"
     "  loads it in a `try:` whose `except` builds and saves it (`torch.save(bert, bert_path)`);\n"
@@ -490,13 +493,100 @@ static bool same_relative_path(const char *a, const char *b) {
     return same;
 }
 
+static const DlExpr *module_string_constant(DlRuleContext *ctx, const char *name);
+
+/* Appends `s` to the `cap`-byte buffer `out` holding `*len` bytes; false when it does not fit. */
+static bool append_text(char *out, size_t cap, size_t *len, const char *s) {
+    size_t n = strlen(s);
+    if (*len + n >= cap) return false;
+    memcpy(out + *len, s, n + 1);
+    *len += n;
+    return true;
+}
+
+/* Appends to `out` the string `e` always is, written from literals: `"data/" + name`,
+ * `'{}_{}.pkl'.format(stem, 20)`, `os.path.join("data", "x.pkl")`, a name bound to one of those (at
+ * the top of the file, or last in `scope` before `before`). False for anything else. */
+static bool fold_string(DlRuleContext *ctx, const DlExpr *e, const DlBlock *scope, uint32_t before,
+                        char *out, size_t cap, size_t *len, int depth) {
+    if (!e || depth > 8) return false;
+    if (e->kind == DL_EX_STRING) return e->name && append_text(out, cap, len, e->name);
+    if (e->kind == DL_EX_NUMBER) /* a decimal integer formats as written */
+        return e->name && e->name[strspn(e->name, "0123456789")] == '\0' &&
+               append_text(out, cap, len, e->name);
+    if (e->kind == DL_EX_BINOP && e->item_count == 2 && e->name && strcmp(e->name, "+") == 0)
+        return fold_string(ctx, e->items[0], scope, before, out, cap, len, depth + 1) &&
+               fold_string(ctx, e->items[1], scope, before, out, cap, len, depth + 1);
+    if (e->kind == DL_EX_NAME) {
+        const DlExpr *bound = module_string_constant(ctx, e->name);
+        if (!bound && scope) bound = dl_ir_last_assignment(scope, e->name, before);
+        return bound && fold_string(ctx, bound, scope, bound->span.start, out, cap, len, depth + 1);
+    }
+    if (e->kind != DL_EX_CALL || !e->object) return false;
+    const char *callee = dl_rule_text(ctx, e->object->span);
+    for (uint32_t i = 0; i < e->arg_count; i++)
+        if (e->args[i].keyword) return false;
+    if (strcmp(callee, "os.path.join") == 0) {
+        for (uint32_t i = 0; i < e->arg_count; i++)
+            if ((i && !append_text(out, cap, len, "/")) ||
+                !fold_string(ctx, e->args[i].value, scope, before, out, cap, len, depth + 1))
+                return false;
+        return e->arg_count > 0;
+    }
+    /* `'{}.pkl'.format(a, b)`: each `{}` takes the next argument */
+    const DlExpr *template =
+        e->object->kind == DL_EX_ATTR && e->object->name && strcmp(e->object->name, "format") == 0
+            ? e->object->object
+            : NULL;
+    if (!template || template->kind != DL_EX_STRING || !template->name) return false;
+    uint32_t next = 0;
+    for (const char *c = template->name; *c; c++) {
+        if (c[0] == '{' && c[1] == '}') {
+            if (next >= e->arg_count ||
+                !fold_string(ctx, e->args[next++].value, scope, before, out, cap, len, depth + 1))
+                return false;
+            c++;
+        } else if (*c == '{' || *c == '}') {
+            return false; /* a named or numbered field, or a brace escaped */
+        } else {
+            char one[2] = {*c, '\0'};
+            if (!append_text(out, cap, len, one)) return false;
+        }
+    }
+    return next == e->arg_count;
+}
+
+/* `want`, the text of a plain string literal, and `e` are the same string written out: `"a.pkl"`
+ * and `'a.pkl'`, or `'{}.pkl'.format(data_dir + "/a")` with `data_dir = os.path.join("data")`
+ * and `"data/a.pkl"` (TSP_Transformer's test sets, saved and reloaded by one script). */
+static bool same_string_written_out(DlRuleContext *ctx, const DlExpr *e, const char *want) {
+    size_t prefix = strspn(want, "rbuRBU");
+    char quote = want[prefix];
+    size_t n = strlen(want);
+    if ((quote != '"' && quote != '\'') || n < prefix + 2 || want[n - 1] != quote ||
+        strchr(want + prefix + 1, '\\'))
+        return false;
+    /* names bound at the top of the file, when the save is there too */
+    const DlBlock *top = &dl_rule_module(ctx)->body, *scope = NULL;
+    for (uint32_t i = 0; i < top->count && !scope; i++) {
+        const DlStmt *s = top->items[i];
+        if (s->span.start <= e->span.start && e->span.end <= s->span.end)
+            scope = s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS ? NULL : top;
+    }
+    char folded[512] = "";
+    size_t len = 0;
+    return fold_string(ctx, e, scope, e->span.start, folded, sizeof folded, &len, 0) &&
+           len == n - prefix - 2 && strncmp(folded, want + prefix + 1, len) == 0;
+}
+
 /* Is `e` (a save's path) written as `want`, or from its template (or its helper's), or handed
  * through a helper of one argument (`make_path(path)`, which creates the folder and gives the
  * path back: pytorch-openai-transformer-lm)? */
 static bool path_matches(DlRuleContext *ctx, const DlExpr *e, const char *want) {
     const char *text = dl_rule_text(ctx, e->span);
     if (strcmp(text, want) == 0 || same_code(text, want) || same_template(text, want) ||
-        same_relative_path(text, want) || same_helper_template(ctx, e, want))
+        same_relative_path(text, want) || same_helper_template(ctx, e, want) ||
+        same_string_written_out(ctx, e, want))
         return true;
     return e->kind == DL_EX_CALL && e->arg_count == 1 && !e->args[0].keyword &&
            strcmp(dl_rule_text(ctx, e->args[0].value->span), want) == 0;
@@ -889,6 +979,14 @@ static bool written_by_this_run(DlRuleContext *ctx, const DlCallFact *fact) {
     return false;
 }
 
+/* Is `e` the CPU written out: `"cpu"`, `'cpu'`, `torch.device("cpu")`? */
+static bool names_the_cpu(DlRuleContext *ctx, const DlExpr *e) {
+    if (!e) return false;
+    const char *text = dl_rule_text(ctx, e->span);
+    return strcmp(text, "\"cpu\"") == 0 || strcmp(text, "'cpu'") == 0 ||
+           strcmp(text, "torch.device(\"cpu\")") == 0 || strcmp(text, "torch.device('cpu')") == 0;
+}
+
 /* A statement of `b` before `before` moves `saved` (or a part of it) to the CPU in place:
  * `self._generator.cpu()` or `self.set_device(torch.device("cpu"))` before `torch.save(self,
  * path)` (NVIDIA's CTGAN synthesizer), `model.to("cpu")` before `torch.save(model, path)`. */
@@ -900,14 +998,10 @@ static bool moved_to_the_cpu_before(DlRuleContext *ctx, const char *saved, const
         if (!v || v->kind != DL_EX_CALL || !v->object || v->object->kind != DL_EX_ATTR ||
             !v->object->name || !v->object->object)
             continue;
-        const DlExpr *to = dl_ir_positional(v, 0);
         /* `.cpu()`, `.to("cpu")`, or a method of its own given the CPU
          * (`self.set_device(torch.device("cpu"))`) */
         bool to_cpu = (strcmp(v->object->name, "cpu") == 0 && v->arg_count == 0) ||
-                      (to && (strcmp(dl_rule_text(ctx, to->span), "\"cpu\"") == 0 ||
-                              strcmp(dl_rule_text(ctx, to->span), "'cpu'") == 0 ||
-                              strcmp(dl_rule_text(ctx, to->span), "torch.device(\"cpu\")") == 0 ||
-                              strcmp(dl_rule_text(ctx, to->span), "torch.device('cpu')") == 0));
+                      names_the_cpu(ctx, dl_ir_positional(v, 0));
         const char *moved = dl_rule_text(ctx, v->object->object->span);
         if (to_cpu && strncmp(moved, saved, n) == 0 && (moved[n] == '\0' || moved[n] == '.'))
             return true;
@@ -995,6 +1089,9 @@ static bool made_on_the_cpu(DlRuleContext *ctx, const DlExpr *obj, const DlBlock
         "IntTensor",  "DoubleTensor", "ByteTensor", "BoolTensor", "HalfTensor", NULL};
     const char *callee = obj->object ? obj->object->name : NULL;
     bool maker = callee && dl_name_in_list(callee, makers);
+    /* `torch.rand(n, k, device='cpu')` names the CPU (TSP_Transformer's test set) */
+    const DlArg *device = dl_ir_keyword(obj, "device");
+    if (maker && device && names_the_cpu(ctx, device->value)) return true;
     return maker && !strstr(text, "cuda") && !strstr(text, "device") && !strstr(text, ".to(");
 }
 
@@ -1190,11 +1287,19 @@ static const DlExpr *last_literal_in(DlRuleContext *ctx, const DlExpr *e, const 
                                      uint32_t before, int depth);
 
 /* `torch.save(torch.Tensor(60000, 28, 28), path_data + 'mnist/train_data.pt')`: a CPU tensor
- * saved to a path that ends with the file name `want` (the string's contents) */
+ * saved to a path that ends with the file name `want` (the string's contents), or that is
+ * `want` when written out (`'{}.pkl'.format(data_dir + "/1000tsp20")`, TSP_Transformer's test
+ * set, then `torch.load("data/1000tsp20.pkl")`) */
 static bool saved_from_the_cpu_to_file(DlRuleContext *ctx, const DlExpr *obj, const DlExpr *path,
                                        const DlBlock *b, uint32_t i, const char *want) {
-    const DlExpr *lit = last_literal_in(ctx, path, b, b->items[i]->span.start, 0);
-    return lit && lit->name && strcmp(lit->name, want) == 0 && made_on_the_cpu(ctx, obj, b, i, 0);
+    uint32_t at = b->items[i]->span.start;
+    const DlExpr *lit = last_literal_in(ctx, path, b, at, 0);
+    char folded[512] = "";
+    size_t len = 0;
+    bool named = (lit && lit->name && strcmp(lit->name, want) == 0) ||
+                 (fold_string(ctx, path, b, at, folded, sizeof folded, &len, 0) &&
+                  strcmp(folded, want) == 0);
+    return named && made_on_the_cpu(ctx, obj, b, i, 0);
 }
 
 /* The file writes the checkpoint it reads itself, from the CPU (pix2pixHD's and SPADE's
