@@ -36,9 +36,10 @@ static const char doc[] =
     "## When it does not fire\n"
     "- `map_location=` is given (or a second positional argument), or may be in a `**kwargs`\n"
     "  dict, or the other arm of the `if` around the load loads onto the host (`if use_gpu:\n"
-    "  ... else: torch.load(p, map_location=\"cpu\")`, or a `lambda storage, loc: storage`:\n"
-    "  the branch decides where the file loads), or the load\n"
-    "  is in a `try:` whose handler loads again with one (`except\n"
+    "  ... else: torch.load(p, map_location=\"cpu\")`, or a `lambda storage, loc: storage`;\n"
+    "  or the other arm of a conditional expression, `torch.load(p) if self.cuda else\n"
+    "  torch.load(p, map_location=\"cpu\")`: the branch decides where the file loads), or\n"
+    "  the load is in a `try:` whose handler loads again with one (`except\n"
     "  RuntimeError: torch.load(path, map_location=\"cpu\")`);\n"
     "- the file never checks for a GPU outside its test functions and comments (a\n"
     "  `torch.device(\"cuda\" if ... else \"cpu\")` commented out picks nothing, nor does a\n"
@@ -1226,11 +1227,36 @@ static bool is_load_onto_the_host(const DlExpr *e) {
     return to->kind == DL_EX_STRING && to->name && strncmp(to->name, "cpu", 3) == 0;
 }
 
+static bool spans(const DlExpr *e, const DlExpr *load) {
+    return e && e->span.start <= load->span.start && load->span.end <= e->span.end;
+}
+
+/* `torch.load(p) if self.cuda else torch.load(p, map_location="cpu")`, within `e`: a
+ * conditional expression with `load` in one arm and a load onto the host in the other. */
+static bool other_branch_loads_onto_the_host(const DlExpr *e, const DlExpr *load, int depth) {
+    if (!spans(e, load) || e == load || depth > 32) return false;
+    if (e->kind == DL_EX_COND && e->item_count == 2) {
+        const DlExpr *arms[2] = {e->object, e->items[1]};
+        for (int a = 0; a < 2; a++)
+            if (spans(arms[a], load) && dl_ir_expr_any(arms[1 - a], is_load_onto_the_host))
+                return true;
+    }
+    if (other_branch_loads_onto_the_host(e->object, load, depth + 1)) return true;
+    for (uint32_t i = 0; i < e->item_count; i++)
+        if (other_branch_loads_onto_the_host(e->items[i], load, depth + 1)) return true;
+    for (uint32_t i = 0; i < e->arg_count; i++)
+        if (other_branch_loads_onto_the_host(e->args[i].value, load, depth + 1)) return true;
+    return false;
+}
+
 /* An `if` with `load` in one arm and a load onto the host in its other arm: `if use_gpu: ckpt
- * = torch.load(p) else: ckpt = torch.load(p, map_location=...)` (SummaRuNNer's): the branch
- * decides where the file loads, and the one without runs where there is a GPU. */
+ * = torch.load(p) else: ckpt = torch.load(p, map_location=...)` (SummaRuNNer's), or the same
+ * as one expression (pytorch-paraphraser's `torch.load(p) if self.cuda else torch.load(p,
+ * map_location=...)`): the branch decides where the file loads, and the one without runs
+ * where there is a GPU. */
 static bool other_arm_loads_onto_the_host(const DlStmt *s, const DlExpr *load, void *arg) {
     (void)arg;
+    if (other_branch_loads_onto_the_host(s->value, load, 0)) return true;
     if (s->kind != DL_ST_IF || !s->parts->orelse.count) return false;
     const DlBlock *arms[2] = {&s->parts->body, &s->parts->orelse};
     for (int a = 0; a < 2; a++)
