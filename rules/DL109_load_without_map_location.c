@@ -51,7 +51,10 @@ static const char doc[] =
     "  `dist.is_available()` asks about\n"
     "  torch.distributed; a timing helper's\n"
     "  `if torch.cuda.is_available(): torch.cuda.synchronize()`, or a seeding one's\n"
-    "  `torch.cuda.manual_seed_all(seed)`, its only check, picks none either;\n"
+    "  `torch.cuda.manual_seed_all(seed)`, its only check, picks none either; nor, in a file\n"
+    "  whose every device is a GPU written out, `torch.device(\"cuda:0\")`, and that names the\n"
+    "  CPU nowhere, a GPU count or an availability check stored only to be printed,\n"
+    "  `USE_CUDA = torch.cuda.is_available()`;\n"
     "  `torch.device(\"cpu\" if args.no_cuda else \"cuda\")` does), or asserts that one is\n"
     "  there (`assert torch.cuda.is_available()`; before the load, `assert use_gpu` of\n"
     "  `use_gpu = torch.cuda.is_available()`) or builds a Lightning trainer that needs one\n"
@@ -344,6 +347,64 @@ static bool counts_gpus_for_nothing(DlRuleContext *ctx) {
     return any;
 }
 
+/* Every device the file builds is a GPU written out (`torch.device("cuda")`, `torch.device(
+ * 'cuda:0')`), and it names the CPU nowhere (`"cpu"`): a GPU-only script, whose GPU count
+ * sizes its batches and whose availability check is only printed (HybridQA's and ASTGCN's
+ * training scripts). */
+static bool pins_a_gpu(DlRuleContext *ctx) {
+    if (dl_rule_file_mentions(ctx, "\"cpu\"") || dl_rule_file_mentions(ctx, "'cpu'")) return false;
+    static const char call[] = "torch.device(";
+    const DlSource *src = dl_rule_source(ctx);
+    const char *text = src->text, *end = text + src->len, *p = text;
+    bool any = false;
+    for (; (p = memmem(p, (size_t)(end - p), call, sizeof call - 1)) != NULL;
+         p += sizeof call - 1) {
+        const char *line = dl_source_line_start_of(text, p);
+        if (memchr(line, '#', (size_t)(p - line))) continue; /* commented out, or in a comment */
+        const char *arg = p + sizeof call - 1;
+        if (end - arg < 5 || (arg[0] != '"' && arg[0] != '\'') || memcmp(arg + 1, "cuda", 4) != 0)
+            return false;
+        any = true;
+    }
+    return any;
+}
+
+/* Every `cuda.is_available()` of the file is printed, or stored under a name that is only
+ * printed (`USE_CUDA = torch.cuda.is_available()`, then `print("CUDA:", USE_CUDA, DEVICE)`). */
+static bool checks_a_gpu_only_to_log(DlRuleContext *ctx) {
+    static const char call[] = "cuda.is_available(";
+    const DlSource *src = dl_rule_source(ctx);
+    const char *text = src->text, *end = text + src->len, *p = text;
+    bool any = false;
+    for (; (p = memmem(p, (size_t)(end - p), call, sizeof call - 1)) != NULL;
+         p += sizeof call - 1) {
+        if (on_a_comment_line(text, p)) continue;
+        any = true;
+        if (on_a_logging_line(text, p)) continue;
+        /* `NAME = torch.cuda.is_available()` */
+        const char *name = dl_source_line_start_of(text, p);
+        while (name < p && (*name == ' ' || *name == '\t'))
+            name++;
+        size_t n = 0;
+        while (name + n < p && dl_source_name_byte(name[n]))
+            n++;
+        const char *q = name + n;
+        while (q < p && *q == ' ')
+            q++;
+        if (!n || q >= p || *q != '=' || q[1] == '=') return false;
+        for (q++; q < p && *q == ' '; q++) {
+        }
+        if (end - q < 6 || memcmp(q, "torch.", 6) != 0 || q + 6 != p) return false;
+        /* read nowhere but where it is stored and printed */
+        for (const char *w = text; (w = memmem(w, (size_t)(end - w), name, n)) != NULL; w += n)
+            if ((w == text || !dl_source_name_byte(w[-1])) &&
+                (w + n == end || !dl_source_name_byte(w[n])) && w != name &&
+                !on_a_comment_line(text, w) && !on_a_logging_line(text, w))
+                return false;
+    }
+    return any;
+}
+
 /* The file checks for a GPU or picks a device (test code aside): code meant to run with or
  * without one. */
 static bool device_aware(DlRuleContext *ctx, const DlPlace *place) {
@@ -367,8 +428,9 @@ static bool device_aware(DlRuleContext *ctx, const DlPlace *place) {
     if (!dl_rule_file_uses(ctx, ".is_available(") && requires_a_gpu_accelerator(ctx)) return false;
     for (const char *const *m = marks; *m; m++)
         if (dl_rule_file_uses(ctx, *m) &&
-            (m != marks || !checks_a_gpu_only_for_housekeeping(ctx)) &&
-            (m != marks + 3 || !counts_gpus_for_nothing(ctx)))
+            (m != marks || !(checks_a_gpu_only_for_housekeeping(ctx) ||
+                             (checks_a_gpu_only_to_log(ctx) && pins_a_gpu(ctx)))) &&
+            (m != marks + 3 || !(counts_gpus_for_nothing(ctx) || pins_a_gpu(ctx))))
             return true;
     return chooses_the_cpu_by_a_flag(ctx);
 }
