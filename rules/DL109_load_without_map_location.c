@@ -87,7 +87,9 @@ static const char doc[] =
     "  does so before it returns, `device = gpu_setup()`) before anything that leads to it,\n"
     "  or calls a function of its own (`main()`) that does so first; or in a function nested in\n"
     "  one that did so before defining it (plug-and-play's `model = load_model_from_config(...)`,\n"
-    "  which ends with `model.cuda()`, then `def load_target_features():`);\n"
+    "  which ends with `model.cuda()`, then `def load_target_features():`); or in a function or\n"
+    "  class defined after a statement at the top of the file that fails without a GPU\n"
+    "  (`torch.cuda.set_device(\"cuda:0\")`): the file cannot even be imported without one;\n"
     "- the checkpoint was written by the same run: `torch.save(..., path)` (or a helper named\n"
     "  for saving, `utils.save_on_master(state, path)`, or a project function that saves to\n"
     "  the path it is handed, `train(model, loader, save_path=args.ckpt)`, or that writes the\n"
@@ -1639,6 +1641,19 @@ static bool needs_a_gpu(DlRuleContext *ctx, const DlExpr *e) {
  * load_model_from_config(...)`, which ends with `model.cuda()`): it runs only with one. */
 static bool defined_after_a_gpu_is_required(DlRuleContext *ctx, const DlFunction *fn) {
     const DlFunction *parent = fn ? fn->parent : NULL;
+    if (fn && !parent) {
+        /* a top-level def or class, after a statement at the top of the file that fails
+         * without a GPU (`torch.cuda.set_device("cuda:0")`, TabularSemanticParsing's checker):
+         * the file cannot even be imported without one */
+        const DlBlock *top = &dl_rule_module(ctx)->body;
+        for (uint32_t i = 0; i < top->count; i++) {
+            const DlStmt *t = top->items[i];
+            if (t->span.start <= fn->span.start && fn->span.end <= t->span.end) return false;
+            if ((t->kind == DL_ST_EXPR || t->kind == DL_ST_ASSIGN) && needs_a_gpu(ctx, t->value))
+                return true;
+        }
+        return false;
+    }
     if (!parent || fn->owner) return false;
     for (uint32_t i = 0; i < parent->body.count; i++) {
         const DlStmt *t = parent->body.items[i];
