@@ -34,7 +34,9 @@ static const char doc[] =
     "  `test_*.py`, `*_test.py`, in a `tests/` folder), which checks what the wrapper does (its\n"
     "  `module.` keys, its outputs) rather than training with it; a training script's `def\n"
     "  test(args, model)`, which evaluates with the wrapper, is no test;\n"
-    "- a wrapper that nothing runs or hands on, only unwraps (`model.module`, `model =\n"
+    "- a wrapper that nothing runs or hands on, only unwraps (also when moved or switched in\n"
+    "  mode as it is built, `nn.DataParallel(model, device_ids=[0, 1]).to(device)`;\n"
+    "  `model.module`, `model =\n"
     "  model.module`, or under the flag it was built under: `if is_parallel: net =\n"
     "  nn.DataParallel(net)`, then `if is_parallel: net = net.module`; or in a `try` whose\n"
     "  handlers raise again; or an attribute, `self.model = self.model.module`): built to load a\n"
@@ -131,6 +133,20 @@ static bool block_runs(const DlBlock *b, const char *name, int depth) {
     return false;
 }
 
+/* `value` is the wrapper `call` builds, or it moved or switched in mode, which gives it back:
+ * `nn.DataParallel(model, device_ids=[0, 1]).to(device)` (R-DTI's feature extractors). */
+static bool gives_the_wrapper(const DlExpr *value, const DlExpr *call) {
+    static const char *const same[] = {"to",    "cuda", "cpu",    "eval", "train",
+                                       "float", "half", "double", NULL};
+    for (int depth = 0; value && value != call && depth < 8; depth++) {
+        if (value->kind != DL_EX_CALL || !value->object || value->object->kind != DL_EX_ATTR ||
+            !dl_name_in_list(value->object->name, same))
+            return false;
+        value = value->object->object;
+    }
+    return value && value == call;
+}
+
 /* Where following the wrapper from its assignment got in a block. */
 typedef enum {
     NOT_HERE, /* the assignment is not in this block */
@@ -178,7 +194,7 @@ static Followed scan_after(const DlBlock *b, uint32_t from, const char *name, co
                            const DlExpr *guard) {
     for (uint32_t j = from; j < b->count; j++) {
         const DlStmt *t = b->items[j];
-        if (t->kind == DL_ST_ASSIGN && t->value == call) continue;
+        if (t->kind == DL_ST_ASSIGN && gives_the_wrapper(t->value, call)) continue;
         if (guard && t->kind == DL_ST_IF && same_reference(t->value, guard, 0) &&
             scan_after(&t->parts->body, 0, name, call, NULL) == DROPPED)
             return DROPPED;
@@ -198,7 +214,8 @@ static Followed scan_after(const DlBlock *b, uint32_t from, const char *name, co
 /* `b` itself (not a block nested in it) holds the assignment of `call`. */
 static bool assigns_at_top(const DlBlock *b, const DlExpr *call) {
     for (uint32_t i = 0; i < b->count; i++)
-        if (b->items[i]->kind == DL_ST_ASSIGN && b->items[i]->value == call) return true;
+        if (b->items[i]->kind == DL_ST_ASSIGN && gives_the_wrapper(b->items[i]->value, call))
+            return true;
     return false;
 }
 
@@ -211,9 +228,10 @@ static Followed follow(DlArena *arena, const DlBlock *b, const DlExpr *call, con
     for (uint32_t i = 0; i < b->count; i++) {
         const DlStmt *s = b->items[i];
         Followed f = NOT_HERE;
-        const char *held = s->kind == DL_ST_ASSIGN && s->value == call && s->target_count == 1
-                               ? dl_ir_dotted(arena, s->targets[0])
-                               : NULL;
+        const char *held =
+            s->kind == DL_ST_ASSIGN && gives_the_wrapper(s->value, call) && s->target_count == 1
+                ? dl_ir_dotted(arena, s->targets[0])
+                : NULL;
         if (held) {
             *name = held;
             f = OPEN;
