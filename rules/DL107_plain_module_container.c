@@ -50,7 +50,11 @@ static const char doc[] =
     "  (`params.extend(adaptor.parameters())`, then `nn.ParameterList(params)`), keeping the\n"
     "  modules only to call them;\n"
     "- the class deletes the attribute (`del self.x_proj` in `__init__`, once its layers'\n"
-    "  weights are stacked into one `nn.Parameter`, as VMamba's SS2D does).\n";
+    "  weights are stacked into one `nn.Parameter`, as VMamba's SS2D does);\n"
+    "- the container is only a table to pick from while the module is built: every read of it\n"
+    "  takes one entry (`self.resnet_dict[base_model]`) in `__init__` or in a helper only\n"
+    "  `__init__` calls, which keeps the pick in a registered attribute (SimCLR's\n"
+    "  `self.backbone = self._get_basemodel(base_model)`); the other entries are never used.\n";
 
 /* `[...]` -> `nn.ModuleList([...])`, `{...}` -> `nn.ModuleDict({...})` (Parameter* for
  * parameters). Unsafe: the modules join parameters() and state_dict() (new checkpoint keys). */
@@ -98,6 +102,57 @@ static bool registers_gathered_parameters(DlRuleContext *ctx, const DlClassInfo 
     return false;
 }
 
+/* The method of `cls` whose text holds the byte `at` of the class's text (`class_text` starts
+ * at the class's first byte), or NULL. */
+static const DlFunction *method_at(const DlClass *cls, uint32_t at) {
+    for (uint32_t k = 0; k < cls->method_count; k++) {
+        const DlFunction *m = cls->methods[k];
+        if (m->span.start - cls->span.start <= at && at < m->span.end - cls->span.start) return m;
+    }
+    return NULL;
+}
+
+/* Is `m` `__init__`, or a method only `__init__` calls (`self._get_basemodel(name)`)? */
+static bool runs_only_while_built(const DlClass *cls, const char *class_text, const DlFunction *m) {
+    if (!m) return false;
+    if (strcmp(m->name, "__init__") == 0) return true;
+    char call[128];
+    int n = snprintf(call, sizeof call, "self.%s(", m->name);
+    if (n <= 0 || (size_t)n >= sizeof call) return false;
+    bool called = false;
+    for (const char *p = strstr(class_text, call); p; p = strstr(p + 1, call)) {
+        const DlFunction *caller = method_at(cls, (uint32_t)(p - class_text));
+        if (!caller || strcmp(caller->name, "__init__") != 0) return false;
+        called = true;
+    }
+    return called;
+}
+
+/* Is the container `self.<name>` only a table to pick from while the module is built: every
+ * read of it is an entry (`self.resnet_dict[base_model]`) in `__init__` or a helper only
+ * `__init__` calls, whose pick `__init__` keeps in a registered attribute (SimCLR's
+ * `self.backbone = self._get_basemodel(base_model)`)? The entries left are never used. */
+static bool only_picked_from_while_built(const DlClass *cls, const char *class_text,
+                                         const char *name) {
+    char attr[128];
+    int n = snprintf(attr, sizeof attr, "self.%s", name);
+    if (n <= 0 || (size_t)n >= sizeof attr) return false;
+    bool picked = false;
+    for (const char *p = strstr(class_text, attr); p; p = strstr(p + 1, attr)) {
+        char next = p[n];
+        if (isalnum((unsigned char)next) || next == '_') continue; /* `self.<name>_other` */
+        const char *q = p + n;
+        while (*q == ' ' || *q == '\t')
+            q++;
+        if (*q == '=' && q[1] != '=') continue; /* its assignment */
+        if (*q != '[' ||
+            !runs_only_while_built(cls, class_text, method_at(cls, (uint32_t)(p - class_text))))
+            return false;
+        picked = true;
+    }
+    return picked;
+}
+
 static void on_class(DlRuleContext *ctx, const DlClassFact *fact) {
     extern const DlRule dl_rule_DL107;
     const DlClassInfo *c = fact->info;
@@ -108,7 +163,9 @@ static void on_class(DlRuleContext *ctx, const DlClassFact *fact) {
     for (uint32_t i = 0; i < c->attr_count; i++) {
         const DlValue *v = c->attrs[i].value;
         if (v->kind != DL_KIND_SEQ || !(v->flags & DL_VF_HAS_MODULES) || !v->aux_span.end) continue;
-        if (deletes_attribute(dl_rule_text_in(ctx, c->module, c->cls->span), c->attrs[i].name))
+        const char *class_text = dl_rule_text_in(ctx, c->module, c->cls->span);
+        if (deletes_attribute(class_text, c->attrs[i].name) ||
+            only_picked_from_while_built(c->cls, class_text, c->attrs[i].name))
             continue;
         const char *message = dl_arena_printf(
             dl_rule_arena(ctx),
