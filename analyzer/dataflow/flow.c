@@ -923,6 +923,30 @@ static const char *narrowed_to_other_type(Flow *F, const DlExpr *cond) {
     return flow_key_of(F, cond->args[0].value);
 }
 
+/* `if torch.is_tensor(x):`, `if isinstance(x, torch.Tensor):` (`if not ...` with `*sign` -1):
+ * the key of what is tested for a tensor, or NULL. Where the test fails, `x` is some other
+ * value (ppg-vc's lengths, a tensor or a list: `np.array(ilens)` in the else). */
+static const char *tested_for_a_tensor(Flow *F, const DlExpr *cond, int *sign) {
+    *sign = 1;
+    while (cond && cond->kind == DL_EX_UNARY && flow_streq(cond->name, "not")) {
+        *sign = -*sign;
+        cond = cond->object;
+    }
+    if (!cond || cond->kind != DL_EX_CALL || !cond->object || !cond->arg_count ||
+        cond->args[0].keyword)
+        return NULL;
+    const char *callee = flow_qualify(F, cond->object);
+    bool is_tensor = callee && strcmp(callee, "torch.is_tensor") == 0 && cond->arg_count == 1;
+    bool instance = cond->object->kind == DL_EX_NAME &&
+                    flow_streq(cond->object->name, "isinstance") && cond->arg_count == 2 &&
+                    !cond->args[1].keyword;
+    if (instance) {
+        const char *type = flow_qualify(F, cond->args[1].value);
+        instance = type && strcmp(type, "torch.Tensor") == 0;
+    }
+    return is_tensor || instance ? flow_key_of(F, cond->args[0].value) : NULL;
+}
+
 /* `if self.device == _CPU_DEVICE:`, `if device.type == "cpu":`: the device a condition
  * compares with the CPU, by the name values moved to it carry ("device", "args.device"); NULL
  * for any other condition. `*equal` says whether the body runs when they are equal (`==`, `is`)
@@ -1382,6 +1406,10 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
     F->st = flow_state_copy(saved);
     const char *narrowed = narrowed_to_other_type(F, s->value);
     if (narrowed) flow_state_set(F->st, narrowed, flow_mk(F, DL_KIND_OTHER));
+    int tensor_sign;
+    const char *tensor_tested = tested_for_a_tensor(F, s->value, &tensor_sign);
+    if (tensor_tested && tensor_sign < 0)
+        flow_state_set(F->st, tensor_tested, flow_mk(F, DL_KIND_OTHER));
     if (cpu_device && cpu_when_equal) narrow_to_cpu(F, cpu_device, &on_cpu);
     int cuda_sign;
     const char *cuda_tested = tested_for_cuda(F, s->value, &cuda_sign);
@@ -1418,6 +1446,8 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
     F->st = saved;
     if (cpu_device && !cpu_when_equal) narrow_to_cpu(F, cpu_device, &on_cpu);
     if (cuda_tested && cuda_sign > 0) narrow_key_to_cpu(F, cuda_tested, &not_cuda);
+    if (tensor_tested && tensor_sign > 0)
+        flow_state_set(F->st, tensor_tested, flow_mk(F, DL_KIND_OTHER));
     /* `if device.type == "cuda": torch.cuda.synchronize()`: without CUDA nothing is pending,
      * after the `if` (no else) or in its else (`if use_cuda: ...synchronize() else: time.time()`,
      * LLMs-from-scratch's throughput timer) */
