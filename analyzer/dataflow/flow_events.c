@@ -1143,6 +1143,13 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
     bool serializes = q && flow_streq(q, "torch.save");
     if (serializes && !waits_for_the_device && any_on_the_device(argv, call->arg_count))
         waits_for_the_device = reads_back = true;
+    /* `scheduler.step(metrics=val_loss)`: an LR scheduler launches nothing on the device, and
+     * ReduceLROnPlateau reads its metric with `float()`, which waits for it (pytorch-speech-
+     * commands reads the clock right after) */
+    bool schedules = recv && recv->kind == DL_KIND_OTHER &&
+                     flow_is_lr_scheduler_class(recv->literal) && flow_streq(method, "step");
+    if (schedules && !waits_for_the_device && any_on_the_device(argv, call->arg_count))
+        waits_for_the_device = true;
     /* one that synchronizes before it returns, where there is a GPU (tutel's
      * `system.record_time()`: `if is_cuda: torch.cuda.synchronize()`, then the clock): the
      * host surely waited, and a read after it copies finished values */
@@ -1201,7 +1208,7 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
         if (flow_is_synchronize(q, method) || reads_back)
             flow_state_set(F->st, "<unread-work>", NULL);
     } else if (blocking_copy_from_unknown || stores_a_reference(method, recv) ||
-               moves_a_placed_module(method, recv) || serializes)
+               moves_a_placed_module(method, recv) || serializes || schedules)
         ; /* neither work nor a wait: what was pending stays pending */
     else if (!host_read && flow_touches_device(F, call, q, recv, argv, result)) {
         /* `torch.round(score * 1000)`, `x.float()`: elementwise, one tensor's own shape, a

@@ -192,6 +192,8 @@ void flow_enclosing_bindings_free(Flow *F);
 const Binding *flow_lookup(Flow *F, const char *key);
 const char *flow_import(Flow *F, const char *name);
 const char *flow_qualify(Flow *F, const DlExpr *e);
+/* `torch.optim.lr_scheduler.StepLR` and the like (flow_library.c). */
+bool flow_is_lr_scheduler_class(const char *q);
 bool flow_name_says_device(Flow *F, const char *s);
 /* A device named as what an object is on (`tensor.device`, `self.x.device`): the length of the
  * object's name (`tensor`); 0 for any other name. */

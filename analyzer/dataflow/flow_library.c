@@ -2,6 +2,12 @@
  * workers), and torch functions that combine tensors. */
 #include "dataflow/flow_internal.h"
 
+bool flow_is_lr_scheduler_class(const char *q) {
+    static const char prefix[] = "torch.optim.lr_scheduler.";
+    return q && strncmp(q, prefix, sizeof prefix - 1) == 0 && q[sizeof prefix - 1] >= 'A' &&
+           q[sizeof prefix - 1] <= 'Z';
+}
+
 /* `torch.norm(t, 2)`, `t.norm(p=2)`: a norm of every element, its order given but no `dim`, is
  * 0-dim as `t.norm()` is; `positional` counts the tensor when it is an argument. */
 bool flow_whole_norm(const DlExpr *call, bool is_norm, unsigned positional) {
@@ -932,6 +938,11 @@ const DlValue *flow_eval_library_call(Flow *F, const DlExpr *call, const char *q
         flow_streq(q, "torch.utils.data.dataset.TensorDataset"))
         return tensor_dataset(F, call, argv);
     if (dl_torch_is_optimizer(q)) return flow_mk(F, DL_KIND_OPTIMIZER);
+    if (flow_is_lr_scheduler_class(q)) { /* known by its class: its `step` queues nothing */
+        DlValue *scheduler = flow_mk(F, DL_KIND_OTHER);
+        scheduler->literal = q;
+        return scheduler;
+    }
     if (flow_streq(q, "tqdm.tqdm") || flow_streq(q, "tqdm.auto.tqdm") || flow_streq(q, "tqdm") ||
         flow_streq(q, "tqdm.notebook.tqdm"))
         return call->arg_count && !call->args[0].keyword ? argv[0] : flow_unknown();
