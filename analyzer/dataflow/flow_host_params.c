@@ -50,6 +50,12 @@ static const DlFunction *own_method(const HostUse *u, const DlExpr *callee) {
 
 static void walk(HostUse *u, const DlExpr *e, bool host, int depth);
 
+/* `self.gru_obs(h, p, x, m, i_obs)` where `__init__` builds `self.gru_obs` as one project module
+ * or another (`if logvar: self.gru_obs = CellLogvar(...) else: self.gru_obs = Cell(...)`,
+ * gru_ode_bayes): the parameters every one of their forwards reads only on the host (as bits,
+ * after `self`), or 0 when a kind is not known. */
+static uint64_t host_params_of_alternatives(const HostUse *u, const DlExpr *callee);
+
 static const char *last_name(const DlExpr *callee) {
     if (!callee) return NULL;
     if (callee->kind == DL_EX_NAME || callee->kind == DL_EX_ATTR) return callee->name;
@@ -120,6 +126,14 @@ static bool iterates_its_arguments(const char *name) {
     return name && dl_name_in_list(name, builtins);
 }
 
+/* `torch.zeros_like(length, device=q.device)`: a factory given its device reads only the shape
+ * and dtype of its first argument, wherever that is (VSFA's per-video scores). */
+static bool reads_only_the_shape_of_its_first(const DlExpr *e, const char *name) {
+    static const char *const likes[] = {"zeros_like", "ones_like",  "empty_like",   "full_like",
+                                        "rand_like",  "randn_like", "randint_like", NULL};
+    return name && dl_name_in_list(name, likes) && dl_ir_keyword(e, "device");
+}
+
 static void walk_call(HostUse *u, const DlExpr *e, bool host, int depth) {
     const DlExpr *callee = e->object;
     const char *name = last_name(callee);
@@ -135,18 +149,34 @@ static void walk_call(HostUse *u, const DlExpr *e, bool host, int depth) {
     const DlFunction *helper = own_method(u, callee);
     uint64_t helper_host =
         helper && helper != u->fn ? host_only_params(u->project, helper, u->nesting + 1) : 0;
+    bool alternatives = false;
+    if (!helper) {
+        helper_host = host_params_of_alternatives(u, callee);
+        alternatives = helper_host != 0;
+    }
     unsigned position = 0;
     for (uint32_t i = 0; i < e->arg_count; i++) {
         const char *kw = e->args[i].keyword;
         bool lengths = packs && (kw ? strcmp(kw, "lengths") == 0 : position == 1);
-        int p = !helper || (kw && kw[0] == '*') ? -1
-                : kw                            ? dl_ir_param_index(helper, kw)
-                                                : (int)position + 1; /* after self */
+        int p = (!helper && !alternatives) || (kw && kw[0] == '*') ? -1
+                : kw ? (helper ? dl_ir_param_index(helper, kw) : -1)
+                     : (int)position + 1; /* after self */
         bool helper_reads_on_host =
             p >= 0 && p < DL_MAX_PARAM_BITS && (helper_host & (UINT64_C(1) << p));
-        walk(u, e->args[i].value, builtin || lengths || helper_reads_on_host, depth + 1);
+        bool shape = i == 0 && !kw && reads_only_the_shape_of_its_first(e, name);
+        walk(u, e->args[i].value, builtin || lengths || helper_reads_on_host || shape, depth + 1);
         if (!kw) position++;
     }
+}
+
+/* `times[-1]`, `lengths[0]`: one element, a 0-dim tensor, which PyTorch lets meet a tensor on
+ * any device as a Python number would (gru_ode_bayes' `times[-1] <= T`). */
+static bool one_element(const DlExpr *e) {
+    if (e->kind != DL_EX_SUBSCRIPT || e->item_count != 1) return false;
+    const DlExpr *index = e->items[0];
+    if (index->kind == DL_EX_UNARY && flow_streq(index->name, "-")) index = index->object;
+    return index && index->kind == DL_EX_NUMBER && index->name &&
+           index->name[strspn(index->name, "0123456789")] == '\0';
 }
 
 static void walk(HostUse *u, const DlExpr *e, bool host, int depth) {
@@ -179,10 +209,20 @@ static void walk(HostUse *u, const DlExpr *e, bool host, int depth) {
         return;
     case DL_EX_COMPARE: { /* `x is None`: identity, no read */
         bool identity = e->name && dl_ir_tests_membership_or_identity(e->name);
-        for (uint32_t i = 0; i < e->item_count; i++) walk(u, e->items[i], identity, depth + 1);
-        walk(u, e->object, identity, depth + 1);
+        /* `if times[-1] <= 10:`: a comparison with numbers written out, tested on the host,
+         * meets no device (gru_ode_bayes' observation times) */
+        bool with_numbers = false;
+        for (uint32_t i = 0; host && i < e->item_count; i++)
+            if (e->items[i]->kind == DL_EX_NUMBER) with_numbers = true;
+        for (uint32_t i = 0; i < e->item_count; i++)
+            walk(u, e->items[i], identity || with_numbers || one_element(e->items[i]), depth + 1);
+        walk(u, e->object, identity || with_numbers, depth + 1);
         return;
     }
+    case DL_EX_BOOLOP: /* `if not n or n[0] > 0:`: each operand tested as the whole is */
+        for (uint32_t i = 0; i < e->item_count; i++)
+            walk(u, e->items[i], host, depth + 1);
+        return;
     default:
         break;
     }
@@ -270,6 +310,57 @@ static void walk_block(HostUse *u, const DlBlock *b, int depth) {
         for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++) walk_block(u, inner, depth + 1);
     }
     if (depth > 0) u->rebound = rebound_before;
+}
+
+/* The project module classes `__init__`'s block `b` builds `self.<attr>` from, in statements at
+ * any depth (`self.<attr> = Cell(...)`), added to `out` (`*n` of them, at most `cap`);
+ * `*unknown` is set where it is bound to anything else. */
+static void classes_built_for(const HostUse *u, const DlBlock *b, const char *attr,
+                              const DlClassInfo **out, uint32_t *n, uint32_t cap, bool *unknown,
+                              int depth) {
+    for (uint32_t i = 0; depth < 16 && i < b->count && !*unknown; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        if (s->kind == DL_ST_ASSIGN && s->target_count == 1 &&
+            dl_ir_is_self_attr(s->targets[0], attr)) {
+            const DlExpr *v = s->value;
+            const DlClassInfo *info = NULL;
+            if (v && v->kind == DL_EX_CALL && v->object && v->object->kind == DL_EX_NAME) {
+                const DlClassInfo *home = dl_project_class_of(u->project, u->fn->owner);
+                const DlFileFacts *file = home ? dl_project_file(u->project, home->module) : NULL;
+                info = file ? dl_project_find_class(u->project, file, v->object->name) : NULL;
+            }
+            if (!info || !info->is_module || *n == cap)
+                *unknown = true;
+            else
+                out[(*n)++] = info;
+        }
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            classes_built_for(u, inner, attr, out, n, cap, unknown, depth + 1);
+    }
+}
+
+static uint64_t host_params_of_alternatives(const HostUse *u, const DlExpr *callee) {
+    if (!u->project || !u->fn->owner || u->nesting >= 3 || !dl_ir_is_self_attr(callee, NULL))
+        return 0;
+    const char *attr = callee->name;
+    const DlFunction *init = NULL;
+    for (uint32_t k = 0; k < u->fn->owner->method_count && !init; k++)
+        if (strcmp(u->fn->owner->methods[k]->name, "__init__") == 0)
+            init = u->fn->owner->methods[k];
+    const DlClassInfo *built[4];
+    uint32_t n = 0;
+    bool unknown = false;
+    if (init) classes_built_for(u, &init->body, attr, built, &n, 4, &unknown, 0);
+    if (unknown || n < 2) return 0; /* one kind: own_method found it, or it is not known */
+    uint64_t host = ~UINT64_C(0);
+    for (uint32_t i = 0; i < n; i++) {
+        const DlFunctionInfo *forward = dl_project_method(u->project, built[i], "forward");
+        if (!forward || !forward->fn) return 0;
+        host &= host_only_params(u->project, forward->fn, u->nesting + 1);
+    }
+    return host;
 }
 
 static uint64_t host_only_params(const DlProject *project, const DlFunction *fn, int nesting) {
