@@ -32,6 +32,11 @@ static uint64_t host_only_params(const DlProject *project, const DlFunction *fn,
  * forward reads `doc_len` only with `max(...)`: Rank-Emotion-Cause), whose parameters are
  * looked at in turn. */
 static const DlFunction *own_method(const HostUse *u, const DlExpr *callee) {
+    /* `self.encoder.forward(emb, lengths)` runs the submodule as `self.encoder(...)` does
+     * (MWPToolkit's models) */
+    if (callee && callee->kind == DL_EX_ATTR && callee->name &&
+        strcmp(callee->name, "forward") == 0 && dl_ir_is_self_attr(callee->object, NULL))
+        callee = callee->object;
     if (!dl_ir_is_self_attr(callee, NULL) || !u->fn->owner || u->nesting >= 3) return NULL;
     const DlClass *cls = u->fn->owner;
     for (uint32_t k = 0; k < cls->method_count; k++)
