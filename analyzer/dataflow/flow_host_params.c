@@ -224,6 +224,15 @@ static void walk(HostUse *u, const DlExpr *e, bool host, int depth) {
         walk(u, e->object, identity || with_numbers, depth + 1);
         return;
     }
+    case DL_EX_BINOP: /* `out[rows, x_lens - 1]`: arithmetic with a number written out stays
+                         where its tensor is, read where the whole is (linevd's GRU wrapper) */
+        if (host && e->item_count == 2 &&
+            (e->items[0]->kind == DL_EX_NUMBER || e->items[1]->kind == DL_EX_NUMBER)) {
+            walk(u, e->items[0], true, depth + 1);
+            walk(u, e->items[1], true, depth + 1);
+            return;
+        }
+        break;
     case DL_EX_BOOLOP: /* `if not n or n[0] > 0:`: each operand tested as the whole is */
         for (uint32_t i = 0; i < e->item_count; i++)
             walk(u, e->items[i], host, depth + 1);
@@ -249,9 +258,21 @@ static int element_of_param(const HostUse *u, const DlExpr *e) {
     /* `cmasks[i].clone().squeeze(0)`: the element, copied or reshaped (LinearStyleTransfer) */
     static const char *const keeps[] = {"clone", "squeeze", "unsqueeze", "view", "reshape",
                                         "detach", "contiguous", "float", "long", "int", NULL};
+    /* `length.data.max()`: one element of it, where it is (MORAN's decoder steps) */
+    static const char *const reductions[] = {"max", "min", "sum", NULL};
+    bool reduced = false;
     while (e && e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_ATTR &&
-           dl_name_in_list(e->object->name, keeps))
+           (dl_name_in_list(e->object->name, keeps) ||
+            (!e->arg_count && dl_name_in_list(e->object->name, reductions)))) {
+        reduced |= dl_name_in_list(e->object->name, reductions);
         e = e->object->object;
+        while (e && e->kind == DL_EX_ATTR && e->name && strcmp(e->name, "data") == 0)
+            e = e->object;
+    }
+    if (reduced && e && e->kind == DL_EX_NAME) {
+        int p = dl_ir_param_index(u->fn, e->name);
+        return p >= 0 && p < DL_MAX_PARAM_BITS && !(u->rebound & (UINT64_C(1) << p)) ? p : -1;
+    }
     if (!e || e->kind != DL_EX_SUBSCRIPT) return -1;
     for (; e && e->kind == DL_EX_SUBSCRIPT; e = e->object)
         if (flow_names_text_field(e)) return -1; /* `batch["file_id"]`: strings, see walk */
