@@ -139,6 +139,21 @@ static bool reads_only_the_shape_of_its_first(const DlExpr *e, const char *name)
     return name && dl_name_in_list(name, likes) && dl_ir_keyword(e, "device");
 }
 
+/* `pack_padded_sequence(x, lengths)`, also imported under another name (`from
+ * torch.nn.utils.rnn import pack_padded_sequence as pack`: TabularSemanticParsing's LSTM). */
+static bool packs_sequences(const HostUse *u, const DlExpr *callee, const char *name) {
+    static const char packer[] = "pack_padded_sequence";
+    if (!name) return false;
+    if (strcmp(name, packer) == 0) return true;
+    if (!u->project || !callee || callee->kind != DL_EX_NAME) return false;
+    const DlFunctionInfo *fi = dl_project_function_of(u->project, u->fn);
+    const DlFileFacts *file = fi ? dl_project_file(u->project, fi->module) : NULL;
+    const char *q = file ? dl_project_import(file, name) : NULL;
+    size_t n = q ? strlen(q) : 0;
+    return n > sizeof packer && strcmp(q + n - (sizeof packer - 1), packer) == 0 &&
+           q[n - sizeof packer] == '.';
+}
+
 static void walk_call(HostUse *u, const DlExpr *e, bool host, int depth) {
     const DlExpr *callee = e->object;
     const char *name = last_name(callee);
@@ -147,7 +162,7 @@ static void walk_call(HostUse *u, const DlExpr *e, bool host, int depth) {
         walk(u, reshaped_for_a_copy(u, name, callee->object, depth), reads_receiver_on_host(name),
              depth + 1);
     else walk(u, callee, false, depth + 1);
-    bool packs = name && strcmp(name, "pack_padded_sequence") == 0;
+    bool packs = packs_sequences(u, callee, name);
     bool builtin = (!method && builtin_reads_on_host(name)) || reads_arguments_on_host(name) ||
                    numpy_reads_arguments(callee) ||
                    (host && !method && iterates_its_arguments(name));
@@ -281,6 +296,27 @@ static int element_of_param(const HostUse *u, const DlExpr *e) {
     return p >= 0 && p < DL_MAX_PARAM_BITS && !(u->rebound & (UINT64_C(1) << p)) ? p : -1;
 }
 
+/* The parameter `name` is, or holds an element of (an alias), or -1. */
+static int param_or_alias(const HostUse *u, const char *name) {
+    int p = dl_ir_param_index(u->fn, name);
+    if (p >= 0 && p < DL_MAX_PARAM_BITS && !(u->rebound & (UINT64_C(1) << p))) return p;
+    for (uint32_t a = 0; a < u->alias_count; a++)
+        if (strcmp(u->aliases[a].name, name) == 0) return u->aliases[a].param;
+    return -1;
+}
+
+/* `len_x.sort(dim=0, descending=True)`, `torch.sort(lengths)`, `idx.argsort()`: the sorted
+ * values and the order are where what is sorted is, and read as it is read (linevd's
+ * DynamicRNN packs the one and indexes with the other); the parameter sorted, or -1. */
+static int sorted_param(const HostUse *u, const DlExpr *v) {
+    const char *name = v && v->kind == DL_EX_CALL ? last_name(v->object) : NULL;
+    if (!name || (strcmp(name, "sort") != 0 && strcmp(name, "argsort") != 0)) return -1;
+    const DlExpr *of = v->object->kind == DL_EX_ATTR ? v->object->object : NULL;
+    if (of && of->kind == DL_EX_NAME && strcmp(of->name, "torch") == 0) /* torch.sort(x) */
+        of = v->arg_count && !v->args[0].keyword ? v->args[0].value : NULL;
+    return of && of->kind == DL_EX_NAME ? param_or_alias(u, of->name) : -1;
+}
+
 /* `name = <expr>`: `name` is an alias of a parameter's element from now on, or no longer one. */
 static void bind_alias(HostUse *u, const char *name, int param) {
     for (uint32_t a = 0; a < u->alias_count; a++)
@@ -308,7 +344,19 @@ static void walk_block(HostUse *u, const DlBlock *b, int depth) {
         bool alias = s->kind == DL_ST_ASSIGN && s->target_count == 1 &&
                      s->targets[0]->kind == DL_EX_NAME;
         int element = alias ? element_of_param(u, s->value) : -1;
-        if (element >= 0) {
+        if (element < 0 && alias) element = sorted_param(u, s->value);
+        /* `sorted_len, idx = len_x.sort(...)`: both parts of the sort alias the parameter */
+        const DlExpr *parts =
+            s->kind == DL_ST_ASSIGN && s->target_count == 1 && s->targets[0]->kind == DL_EX_TUPLE
+                ? s->targets[0]
+                : NULL;
+        int sorted = parts ? sorted_param(u, s->value) : -1;
+        for (uint32_t k = 0; parts && k < parts->item_count && sorted >= 0; k++)
+            if (parts->items[k]->kind != DL_EX_NAME) sorted = -1;
+        if (sorted >= 0) {
+            for (uint32_t k = 0; k < parts->item_count; k++)
+                bind_alias(u, parts->items[k]->name, sorted);
+        } else if (element >= 0) {
             /* the element's uses are looked at where the alias is used; its indices are read
              * on the host */
             for (const DlExpr *e = s->value; e && e->kind == DL_EX_SUBSCRIPT; e = e->object)
