@@ -1708,6 +1708,13 @@ const DlValue *flow_param_value(Flow *F, const DlFunction *fn, uint32_t i) {
             t->dev_why = dl_arena_join(F->arena, "an input of", ' ', fn->name);
             return t;
         }
+        /* `criterion: nn.CTCLoss`: which loss it is says what its call reads (CTC's lengths
+         * may stay on the CPU) */
+        if (q && dl_torch_is_loss_class(q)) {
+            DlValue *loss = flow_mk(F, DL_KIND_LOSS);
+            loss->literal = q;
+            return loss;
+        }
         if (q && dl_torch_is_module_class(q)) return flow_mk(F, DL_KIND_MODULE);
         const DlClassInfo *ci = dl_project_find_class(
             F->env->project, F->env->file,
