@@ -1297,13 +1297,24 @@ static bool takes_a_remainder(const DlExpr *e, int depth) {
     return e->kind == DL_EX_UNARY && takes_a_remainder(e->object, depth + 1);
 }
 
-/* `divisible_by(step, 100)`: a project function whose body (after a docstring) only returns a
- * remainder test (lucidrains' `return (num % den) == 0`) is a periodic condition too. */
+/* `divisible_by(step, 100)`: a project function (or a method of a project object) whose body
+ * (after a docstring) only returns a remainder test (lucidrains' `return (num % den) == 0`) is
+ * a periodic condition too. */
 static bool calls_a_remainder_test(Flow *F, const DlExpr *e) {
-    if (e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_NAME) return false;
-    const char *q = flow_qualify(F, e->object);
-    const DlFunctionInfo *fi =
-        dl_project_find_function(F->env->project, F->env->file, q ? q : e->object->name);
+    if (e->kind != DL_EX_CALL || !e->object) return false;
+    const DlFunctionInfo *fi = NULL;
+    if (e->object->kind == DL_EX_NAME) {
+        const char *q = flow_qualify(F, e->object);
+        fi = dl_project_find_function(F->env->project, F->env->file, q ? q : e->object->name);
+    } else if (e->object->kind == DL_EX_ATTR && e->object->object &&
+               (e->object->object->kind == DL_EX_NAME || e->object->object->kind == DL_EX_ATTR)) {
+        /* `logger.log_val()`, a method of a project object returning `self._step %
+         * self._val_every == 0` (linevd's LogWriter); names and attributes evaluate to what
+         * they hold, reporting nothing */
+        const DlValue *recv = flow_eval(F, e->object->object);
+        if (recv->kind == DL_KIND_INSTANCE && recv->cls)
+            fi = dl_project_method(F->env->project, recv->cls, e->object->name);
+    }
     const DlBlock *body = fi && fi->fn ? &fi->fn->body : NULL;
     if (!body) return false;
     uint32_t i = 0;
