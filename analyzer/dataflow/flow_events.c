@@ -118,6 +118,16 @@ bool flow_touches_device(Flow *F, const DlExpr *call, const char *q, const DlVal
     return false;
 }
 
+/* `dist.init_process_group("nccl", ...)` (or `backend="nccl"`): NCCL runs only on GPUs, so
+ * the process fails there without one (BackgroundMattingV2's DDP workers). */
+static bool joins_an_nccl_group(const DlExpr *call, const char *q) {
+    if (!flow_streq(q, "torch.distributed.init_process_group")) return false;
+    const DlArg *kw = dl_ir_keyword(call, "backend");
+    const DlExpr *backend = kw ? kw->value : dl_ir_positional(call, 0);
+    return backend && backend->kind == DL_EX_STRING && backend->name &&
+           flow_streq(backend->name, "nccl");
+}
+
 /* The project function or method a call runs, when its summary is known. */
 static const DlFunctionInfo *project_callee(Flow *F, const DlExpr *call, const DlValue *recv,
                                             const char *method) {
@@ -1187,7 +1197,8 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
      * `.cuda()` does (UNITER's training and inference scripts, at the top of `main`), and so
      * does `torch.cuda.current_device()` (BSRGAN's test script logs it) */
     if (q &&
-        (flow_streq(q, "torch.cuda.set_device") || flow_streq(q, "torch.cuda.current_device")) &&
+        (flow_streq(q, "torch.cuda.set_device") || flow_streq(q, "torch.cuda.current_device") ||
+         joins_an_nccl_group(call, q)) &&
         !F->try_depth && !F->comp_count)
         F->place.cuda_checked = true;
     /* `torch.load(path, map_location="cuda:0")` fails without a GPU as `.cuda()` does
