@@ -1052,7 +1052,9 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
     if (!waits_for_the_device && method && flow_streq(method, "to") && recv &&
         dl_value_on_device(recv)) {
         const DlValue *to = flow_call_target_device(F, call, q, method, recv, argv);
-        waits_for_the_device = to && to->dev == DL_DEV_CPU;
+        /* `output.to(cpu_device)` is a host read as `output.cpu()` is: nothing is left unread
+         * after it (MonoFlex's evaluation, whose visualiser reads the same step's outputs) */
+        waits_for_the_device = host_read = to && to->dev == DL_DEV_CPU;
     }
     /* `torch.nonzero(scores > t)`, `x.nonzero()`, `torch.unique(labels)`: an output whose size
      * depends on the data, which the host waits for to allocate it (SSD's post-processor;
