@@ -318,6 +318,22 @@ static bool beside(const DlModuleIR *m, const char *from_path) {
            strncmp(m->source->path, from_path, n) == 0;
 }
 
+/* Is `m` the file the dotted module name (`len` bytes of `module`) names from the folder of
+ * `from_path`: `utils.accuracy` as `<folder>/utils/accuracy.py` (or a package's
+ * `<folder>/utils/accuracy/__init__.py`)? Two scripts' folders may each hold a `utils`
+ * package (BAS's CUB/ and ILSVRC/); each script imports its own folder's. */
+static bool beside_as(const DlModuleIR *m, const char *from_path, const char *module, size_t len) {
+    if (!from_path || !m || !m->source) return false;
+    size_t n = folder_length(from_path);
+    const char *rest = m->source->path;
+    if (strncmp(rest, from_path, n) != 0) return false;
+    rest += n;
+    if (n && *rest++ != '/') return false;
+    for (size_t i = 0; i < len; i++, rest++)
+        if (*rest != (module[i] == '.' ? '/' : module[i])) return false;
+    return strcmp(rest, ".py") == 0 || strcmp(rest, "/__init__.py") == 0;
+}
+
 /* "model.Net" -> the entry Net of the file whose module name is "model"; "Net" -> this file's;
  * otherwise (classes: `unique_fallback`) the one entry of that name in the project, if unique.
  * Library names (torch.*) never resolve to project code. The file found is noted
@@ -354,7 +370,9 @@ static const void *find_named(const DlProject *p, const DlFileFacts *from,
     for (uint32_t i = first; i < first + count; i++)
         if (strlen(entries[i].module) == mlen &&
             strncmp(entries[i].module, module_start, mlen) == 0) {
-            bool sibling = beside(p->files[entries[i].file].module, from_path);
+            const DlModuleIR *m = p->files[entries[i].file].module;
+            bool sibling = beside(m, from_path) ||
+                           beside_as(m, from_path, qualified, (size_t)(module_end - qualified));
             if (found < 0 || sibling) found = i;
             if (sibling || !from_path) break;
         }
@@ -1799,17 +1817,18 @@ static const DlValue *find_global(const DlProject *p, const char *qualified, int
     return NULL;
 }
 
-/* The Python file whose module name is `module`: of several, the one beside `from` (LKU-Net's
- * eight `Models.py`, each script `from Models import *` of its own), else the first; -1 when
- * none. */
+/* The Python file the (dotted) `module` names: of several of that module name, the one beside
+ * `from` (LKU-Net's eight `Models.py`, each script `from Models import *` of its own; BAS's
+ * `from utils.accuracy import *` of each folder's `utils`), else the first; -1 when none. */
 static int64_t python_file_of_module(const DlProject *p, const DlFileFacts *from,
                                      const char *module) {
     const char *from_path = path_of(from);
+    const char *name = last_component(module);
     int64_t found = -1;
     for (uint32_t i = 0; i < p->file_count; i++) {
         const DlModuleIR *m = p->files[i].module;
-        if (!m || m->language != DL_LANG_PYTHON || strcmp(m->module_name, module) != 0) continue;
-        bool sibling = beside(m, from_path);
+        if (!m || m->language != DL_LANG_PYTHON || strcmp(m->module_name, name) != 0) continue;
+        bool sibling = beside(m, from_path) || beside_as(m, from_path, module, strlen(module));
         if (found < 0 || sibling) found = i;
         if (sibling || !from_path) break;
     }
@@ -1821,7 +1840,7 @@ static const char *star_import(const DlProject *p, const DlFileFacts *f, const c
     for (uint32_t s = 0; f && depth < 4 && s < f->star_count; s++) {
         const char *module = f->star_modules[s];
         if (dl_torch_owns(module)) continue; /* `from torch.nn import *`: not the project's */
-        int64_t i = python_file_of_module(p, f, last_component(module));
+        int64_t i = python_file_of_module(p, f, module);
         if (i < 0) continue;
         const DlFileFacts *g = &p->files[i];
         note_read((uint32_t)i);
