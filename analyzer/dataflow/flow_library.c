@@ -891,6 +891,10 @@ const DlValue *flow_eval_library_call(Flow *F, const DlExpr *call, const char *q
                                       const DlValue *const *argv) {
     DlFactoryKind fk = dl_torch_factory(q);
     if (fk) return flow_eval_factory(F, call, fk, argv);
+    /* `torch.cuda.LongTensor(rows)`: made on the current GPU (SG-Deep-Question-Generation's
+     * batches) */
+    if (dl_torch_is_cuda_legacy_constructor(q))
+        return flow_mk_tensor(F, DL_DEV_CUDA, "cuda", DL_ORIGIN_NONE, call->span);
     if (flow_streq(q, "torch.device")) {
         const DlExpr *a = dl_ir_positional(call, 0);
         if (a && a->kind == DL_EX_STRING && a->name && flow_device_of_string(a->name) &&

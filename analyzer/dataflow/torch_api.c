@@ -125,6 +125,11 @@ DlFactoryKind dl_torch_factory(const char *q) {
     return DL_FACTORY_NONE;
 }
 
+bool dl_torch_is_cuda_legacy_constructor(const char *q) {
+    const char *m = member_of(q, "torch.cuda");
+    return m && dl_name_in_list(m, legacy_constructors);
+}
+
 bool dl_torch_factory_takes_no_device(const char *name) {
     return strcmp(name, "from_numpy") == 0 || strcmp(name, "frombuffer") == 0 ||
            dl_name_in_list(name, legacy_constructors);

@@ -34,6 +34,8 @@ bool dl_torch_is_single_process_data_parallel(const char *qualified);
 bool dl_is_plain_python_base(const char *qualified);
 
 DlFactoryKind dl_torch_factory(const char *qualified);
+/* `torch.cuda.LongTensor`, `torch.cuda.FloatTensor`: the legacy constructors of CUDA tensors. */
+bool dl_torch_is_cuda_legacy_constructor(const char *qualified);
 /* Whether the factory of that last name ("from_numpy", "FloatTensor") takes no `device=`: its
  * tensor is copied to a device with `.to(...)` (a legacy constructor given a CUDA device
  * raises). */
