@@ -31,11 +31,21 @@ bool flow_positional_device(Flow *F, const DlExpr *e, const DlValue *v) {
     return key && flow_name_says_device(F, key);
 }
 
+/* Another file of the project sets the default device to a GPU, and this code runs in a
+ * function, which that file's process may call (M3D-RPN's losses, after `init_torch()`); not
+ * the top of a file, nor its `if __name__ == "__main__":` block, which run as a script of
+ * their own (RIFE's old IFNet test blocks). */
+static bool default_set_elsewhere(const Flow *F) {
+    return F->env->project->default_device_set && F->fn;
+}
+
 /* Where a module or tensor built now lives: the CPU, unless a default device is in force
- * (`with torch.device(d):`, or `torch.set_default_device` somewhere in the file). */
+ * (`with torch.device(d):`, or `torch.set_default_device` somewhere in the file, or in the
+ * project for a function). */
 DlDeviceTag flow_construction_device(Flow *F) {
     if (F->default_device) return F->default_device->dev;
-    if (F->env->file->module->sets_default_device) return DL_DEV_UNKNOWN;
+    if (F->env->file->module->sets_default_device || default_set_elsewhere(F))
+        return DL_DEV_UNKNOWN;
     return DL_DEV_CPU;
 }
 
@@ -472,7 +482,8 @@ const DlValue *flow_eval_factory(Flow *F, const DlExpr *call, DlFactoryKind kind
     if (F->default_device)
         return flow_with_device(F, flow_mk(F, DL_KIND_TENSOR), F->default_device, DL_ORIGIN_NONE,
                                 call->span);
-    if (F->env->file->module->sets_default_device || flow_has_splat(call))
+    if (F->env->file->module->sets_default_device || default_set_elsewhere(F) ||
+        flow_has_splat(call))
         return flow_mk(F, DL_KIND_TENSOR);
     DlValue *t = flow_mk_tensor(F, DL_DEV_CPU, NULL, DL_ORIGIN_FACTORY, call->span);
     t->flags |= rank;
@@ -928,10 +939,16 @@ const DlValue *flow_eval_library_call(Flow *F, const DlExpr *call, const char *q
         const DlValue *dev =
             flow_device_keyword(F, call, argv); /* nn.Linear(2, 1, device="cuda") */
         if (!dev) dev = positional_device(F, call, argv); /* nn.Linear(k, n, False, device) */
-        m->dev = dev ? dev->dev : flow_construction_device(F);
+        bool stateless = dl_torch_is_stateless_module(q) || stateless_norm(q, call);
+        /* a layer with nothing to place (`nn.AvgPool2d(2)`) is where it was built whatever the
+         * default device another file sets (flash-fft-conv's benchmark script) */
+        m->dev =
+            dev ? dev->dev
+            : stateless && default_set_elsewhere(F) && !F->env->file->module->sets_default_device
+                ? DL_DEV_CPU
+                : flow_construction_device(F);
         m->dev_name = dev ? dev->dev_name : NULL;
-        if (!dev && !dl_torch_is_stateless_module(q) && !stateless_norm(q, call))
-            m->flags |= DL_VF_CONSTRUCTED;
+        if (!dev && !stateless) m->flags |= DL_VF_CONSTRUCTED;
         m->dev_span = call->span;
         m->dev_why = flow_short_text(F, call->span);
         if (!dev && is_module_container(q)) contents_decide(F, m, call, argv);

@@ -1661,6 +1661,7 @@ void dl_project_build(DlProject *p, DlModuleIR *const *modules, uint32_t count, 
     if (leaves) {
         p->mentioned_names = leaves->mentioned_names;
         p->uses_devices = leaves->use_devices;
+        p->default_device_set = leaves->set_default_device;
         p->absent = leaves->absent;
         p->workers_may_touch_devices = leaves->absent_workers_may_touch_devices;
     }
@@ -1669,6 +1670,8 @@ void dl_project_build(DlProject *p, DlModuleIR *const *modules, uint32_t count, 
     resolve_classes(p);
     for (uint32_t i = 0; i < count && !p->uses_devices; i++)
         if (modules[i]) p->uses_devices = modules[i]->mentions_devices;
+    for (uint32_t i = 0; i < count && !p->default_device_set; i++)
+        if (modules[i]) p->default_device_set = modules[i]->sets_a_gpu_default;
 
     DlFlowState **globals = calloc(count ? count : 1, sizeof *globals);
     if (!globals) abort();

@@ -164,6 +164,11 @@ typedef struct DlProject {
     uint32_t chunk_count;
     bool uses_devices; /* some file moves something to a device or names one: without that,
                           "the module's device" is the CPU and nothing can mismatch */
+    bool default_device_set; /* some file sets the default device to a GPU
+                                (`torch.set_default_device("cuda")`, the legacy
+                                `set_default_tensor_type('torch.cuda.FloatTensor')`: M3D-RPN's
+                                `init_torch()` in lib/core.py): a factory without a device in
+                                any file may then create there */
     DlFileFacts *files;
     uint32_t file_count;
     uint32_t read_words; /* the size of a DlReadSet: file_count bits */
@@ -186,6 +191,8 @@ typedef struct DlProjectLeaves {
     const DlInterner *mentioned_names; /* a superset of the names they refer to */
     bool use_devices; /* a Python file's text names a device (DlModuleIR.mentions_devices, from
                          the text): a leaf's, or any file's, one that fails to lower included */
+    bool set_default_device; /* a Python file's text sets the default device to a GPU
+                                (DlModuleIR.sets_a_gpu_default, from the text, as use_devices) */
     /* A build over some of the shared files only (driver/check_partial.c): what the
      * shared files left out define (NULL in a full build), so that a lookup that a full build
      * might have answered from one of them marks its read set uncertain, and whether their

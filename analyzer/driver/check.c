@@ -496,6 +496,7 @@ static uint64_t hash_leaves_text(uint64_t h, const DlSharing *sharing,
                                  const DlProjectLeaves *leaves) {
     uint64_t mentioned = sharing ? dl_sharing_mentioned_functions_hash(sharing) : 0;
     h = dl_hash_bytes(&leaves->use_devices, sizeof leaves->use_devices, h);
+    h = dl_hash_bytes(&leaves->set_default_device, sizeof leaves->set_default_device, h);
     return dl_hash_bytes(&mentioned, sizeof mentioned, h);
 }
 
@@ -507,6 +508,7 @@ static uint64_t hash_leaves_text(uint64_t h, const DlSharing *sharing,
  * file it read (FileJob.names_digest), not in every key. */
 static uint64_t hash_unrecorded(const Run *run, const DlProjectLeaves *leaves) {
     uint64_t h = dl_hash_bytes(&run->parse_all, sizeof run->parse_all, 2);
+    h = dl_hash_bytes(&leaves->set_default_device, sizeof leaves->set_default_device, h);
     return dl_hash_bytes(&leaves->use_devices, sizeof leaves->use_devices, h);
 }
 
@@ -1002,6 +1004,7 @@ static DlSharing *find_leaves(Run *run, char *const *paths, DlProjectLeaves *lea
         /* every Python file's text, the leaves' and that of a file that will not lower (a syntax
          * error) too, so that both pipelines see the same (the fuzzer found them differing) */
         leaves->use_devices |= job->scan.takes_part && job->scan.mentions_devices;
+        leaves->set_default_device |= job->scan.takes_part && job->scan.sets_a_gpu_default;
         job->read_by_no_other_file = job->scan.takes_part && !dl_sharing_is_shared(sharing, i);
         job->imported_by_no_other_file =
             job->scan.takes_part && !dl_sharing_module_is_named(sharing, i);

@@ -29,6 +29,9 @@ typedef struct DlSharingFile {
                               mentions_devices): the project-wide DlProject.uses_devices needs
                               it before the leaves are lowered */
     bool mentions_dataloader; /* its code names DataLoader (see dl_sharing_may_place_marks) */
+    bool sets_a_gpu_default;  /* sets the default device to a GPU (DlModuleIR.
+                                 sets_a_gpu_default): the project-wide DlProject.
+                                 default_device_set needs it before the leaves are lowered */
     char *names;           /* the class names it defines, then the function names, each
                               NUL-terminated */
     uint32_t class_count, function_count;

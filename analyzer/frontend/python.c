@@ -1168,6 +1168,48 @@ bool dl_python_mentions_devices(const DlSource *src) {
            dl_source_mentions(src, ".to(") || dl_source_mentions(src, "\"meta\"");
 }
 
+/* `test_*.py`, `*_test.py`, `conftest.py`, or a file of a `tests/` or `test/` folder. */
+static bool path_is_a_test(const char *path) {
+    const char *base = dl_path_base(path);
+    size_t n = strlen(base);
+    char *dir = dl_path_dir(path);
+    const char *folder = dl_path_base(dir);
+    bool test = strncmp(base, "test_", 5) == 0 ||
+                (n > 8 && strcmp(base + n - 8, "_test.py") == 0) ||
+                strcmp(base, "conftest.py") == 0 || strcmp(folder, "tests") == 0 ||
+                strcmp(folder, "test") == 0;
+    free(dir);
+    return test;
+}
+
+/* The argument of each `set_default_device(` / `set_default_tensor_type(` outside a comment: a
+ * GPU if it names CUDA (`'torch.cuda.FloatTensor'`, `"cuda"`), and perhaps one if it is a
+ * variable (no string, no tensor type: `torch.set_default_device(device)`); not the CPU's
+ * (`torch.set_default_tensor_type(torch.DoubleTensor)`, `"cpu"`). */
+bool dl_python_sets_a_gpu_default(const DlSource *src) {
+    static const char *const calls[] = {"set_default_device(", "set_default_tensor_type("};
+    /* a test's setting is the test's own (flash-fft-conv's `torch.set_default_device(device)`
+     * in tests/test_conv1d.py): the library's code runs in other processes too */
+    if (src->path && path_is_a_test(src->path)) return false;
+    const char *end = src->text + src->len;
+    for (size_t c = 0; c < sizeof calls / sizeof calls[0]; c++) {
+        size_t n = strlen(calls[c]);
+        for (const char *p = src->text; (p = memmem(p, (size_t)(end - p), calls[c], n)); p += n) {
+            const char *line = dl_source_line_start_of(src->text, p);
+            if (memchr(line, '#', (size_t)(p - line))) continue; /* commented out (roughly) */
+            const char *arg = p + n, *close = arg;
+            while (close < end && *close != ')' && *close != '\n')
+                close++;
+            size_t len = (size_t)(close - arg);
+            if (memmem(arg, len, "cuda", 4)) return true;
+            if (!memchr(arg, '"', len) && !memchr(arg, '\'', len) &&
+                !memmem(arg, len, "Tensor", 6) && !memmem(arg, len, "cpu", 3) && len)
+                return true;
+        }
+    }
+    return false;
+}
+
 bool dl_python_is_relevant(const DlSource *src) {
     /* `import *`: a file that hands on another's names (a package's `__init__.py` with `from
      * utils.experiment import *`: GwcNet's) is read for its imports, which name none of the rest */
@@ -1264,6 +1306,8 @@ DlParseResult dl_python_parse(const DlSource *src, DlArena *arena, bool lower,
          * string (the interner holds the names the code uses) */
         L.module->sets_default_device = names_in_code(&L, src, "set_default_device") ||
                                         names_in_code(&L, src, "set_default_tensor_type");
+        L.module->sets_a_gpu_default =
+            L.module->sets_default_device && dl_python_sets_a_gpu_default(src);
         L.module->mentions_devices =
             mentions_devices ? *mentions_devices : dl_python_mentions_devices(src);
     }

@@ -26,6 +26,11 @@ DlParseResult dl_python_parse(const DlSource *src, DlArena *arena, bool lower,
  * lowering files that cannot produce findings nor lead to what does. */
 bool dl_python_is_relevant(const DlSource *src);
 
+/* Does the text set the default device to a GPU, or to what a variable holds? Asked of a file
+ * whose code names the call (a mention in a string would pass for one): DlModuleIR.
+ * sets_a_gpu_default. */
+bool dl_python_sets_a_gpu_default(const DlSource *src);
+
 /* Does the text name a device or move something (DlModuleIR.mentions_devices)? */
 bool dl_python_mentions_devices(const DlSource *src);
 

@@ -258,6 +258,8 @@ typedef struct DlModuleIR {
     uint32_t comment_count;
     bool sets_default_device; /* torch.set_default_device (or set_default_tensor_type) anywhere
                                  in the file */
+    bool sets_a_gpu_default;  /* ... to a GPU, or to what a variable holds
+                                 (dl_python_sets_a_gpu_default) */
     bool mentions_devices;    /* the text names a device or moves something (.to( .cuda( device) */
     bool imports_in_defs;     /* an import inside a def or class body (a local import) */
     /* No other file of the run may read this one (driver/sharing.h), whether or not the

@@ -137,6 +137,25 @@ class CacheTest(CacheCase):
         self.write("third.py", "import torch\ny = scale(torch.ones(2))\n")
         self.assertNotIn("served from the cache", self.devlint(".").stdout)
 
+    def test_a_gpu_default_set_in_another_file_invalidates_every_result(self):
+        # `torch.set_default_tensor_type('torch.cuda.FloatTensor')` in one file makes where the
+        # factories of every other file's functions create not known (DlProject.
+        # default_device_set): a cached result taken without it must not survive it, nor the
+        # other way round
+        loss = ("import torch\nimport torch.nn as nn\n\n\nclass Loss(nn.Module):\n"
+                "    def forward(self, pred):\n"
+                "        return pred + torch.zeros(pred.shape)\n")
+        self.write("loss.py", loss)
+        plain = 'import torch\nDEVICE = torch.device("cuda")\n\n\ndef init_torch():\n    pass\n'
+        self.write("core.py", plain)
+        cold = self.codes(self.devlint("--format", "json", "."))
+        self.assertIn(("loss.py", 7, "DL102"), cold)
+        self.write("core.py", plain.replace("pass", "torch.set_default_tensor_type("
+                                            "'torch.cuda.FloatTensor')"))
+        self.assertEqual([], self.codes(self.devlint("--format", "json", ".")))
+        self.write("core.py", plain)
+        self.assertEqual(cold, self.codes(self.devlint("--format", "json", ".")))
+
     def mark_served_from_cache(self, *paths):
         """Rewrites the first finding of each entry for `paths` (same key): a run that shows
         it has taken the entry, not analysed the file again."""
