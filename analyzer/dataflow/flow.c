@@ -1297,9 +1297,15 @@ static bool takes_a_remainder(const DlExpr *e, int depth) {
     return e->kind == DL_EX_UNARY && takes_a_remainder(e->object, depth + 1);
 }
 
+/* `return True` (`literal` "True"), `return False`. */
+static bool returns_the_constant(const DlStmt *s, const char *literal) {
+    return s && s->kind == DL_ST_RETURN && s->value && s->value->kind == DL_EX_CONST &&
+           flow_streq(s->value->name, literal);
+}
+
 /* `divisible_by(step, 100)`: a project function (or a method of a project object) whose body
- * (after a docstring) only returns a remainder test (lucidrains' `return (num % den) == 0`) is
- * a periodic condition too. */
+ * (after a docstring) only returns a remainder test (lucidrains' `return (num % den) == 0`, or
+ * `if ...: return True` then `return False`) is a periodic condition too. */
 static bool calls_a_remainder_test(Flow *F, const DlExpr *e) {
     if (e->kind != DL_EX_CALL || !e->object) return false;
     const DlFunctionInfo *fi = NULL;
@@ -1321,8 +1327,17 @@ static bool calls_a_remainder_test(Flow *F, const DlExpr *e) {
     while (i < body->count && body->items[i]->kind == DL_ST_EXPR && body->items[i]->value &&
            body->items[i]->value->kind == DL_EX_STRING)
         i++;
-    return i + 1 == body->count && body->items[i]->kind == DL_ST_RETURN &&
-           takes_a_remainder(body->items[i]->value, 0);
+    if (i + 1 == body->count && body->items[i]->kind == DL_ST_RETURN &&
+        takes_a_remainder(body->items[i]->value, 0))
+        return true;
+    /* `if self._step % self._val_every == 0: return True` then `return False` (linevd's
+     * LogWriter.log_val) */
+    const DlStmt *test = i + 2 == body->count ? body->items[i] : NULL;
+    const DlStmt *last = test ? body->items[i + 1] : NULL;
+    return test && test->kind == DL_ST_IF && !test->parts->orelse.count &&
+           takes_a_remainder(test->value, 0) && test->parts->body.count == 1 &&
+           returns_the_constant(test->parts->body.items[0], "True") &&
+           returns_the_constant(last, "False");
 }
 
 /* A periodic guard, written out or through flags the batch loop computes each step
