@@ -935,8 +935,12 @@ static const char *tested_for_a_tensor(Flow *F, const DlExpr *cond, int *sign) {
     if (!cond || cond->kind != DL_EX_CALL || !cond->object || !cond->arg_count ||
         cond->args[0].keyword)
         return NULL;
-    const char *callee = flow_qualify(F, cond->object);
-    bool is_tensor = callee && strcmp(callee, "torch.is_tensor") == 0 && cond->arg_count == 1;
+    /* named `is_tensor` before it is qualified: asked of every `if` */
+    const char *callee =
+        cond->arg_count == 1 && cond->object->name && strcmp(cond->object->name, "is_tensor") == 0
+            ? flow_qualify(F, cond->object)
+            : NULL;
+    bool is_tensor = callee && strcmp(callee, "torch.is_tensor") == 0;
     bool instance = cond->object->kind == DL_EX_NAME &&
                     flow_streq(cond->object->name, "isinstance") && cond->arg_count == 2 &&
                     !cond->args[1].keyword;

@@ -245,7 +245,9 @@ void dl_sharing_file_scan(DlSharingFile *f, const DlSource *src, const DlSharing
     /* a DataLoader the analysis sees is named in code (`torch.utils.data.DataLoader`, an
      * import): one named in a comment or a docstring only (NeMo's ModelPT) places no mark */
     f->mentions_dataloader = dl_code_names(src, "DataLoader");
-    f->sets_a_gpu_default = (dl_code_names(src, "set_default_device") ||
+    /* one search where, as in most files, neither call is named */
+    f->sets_a_gpu_default = dl_source_mentions(src, "set_default_") &&
+                            (dl_code_names(src, "set_default_device") ||
                              dl_code_names(src, "set_default_tensor_type")) &&
                             dl_python_sets_a_gpu_default(src);
 }
