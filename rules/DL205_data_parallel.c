@@ -31,8 +31,9 @@ static const char doc[] =
     "## When it does not fire\n"
     "- `DistributedDataParallel` (or a project subclass of it), FSDP, or no wrapper;\n"
     "- in a test (a `test_*` function, a method of a `Test*` class, a function of a test file:\n"
-    "  `test_*.py`, `*_test.py`, in a `tests/` folder), which checks what the wrapper does (its\n"
-    "  `module.` keys, its outputs) rather than training with it; a training script's `def\n"
+    "  `test_*.py`, `*_test.py`, `conftest.py`, in a `tests/` folder), which checks what the\n"
+    "  wrapper does (its `module.` keys, its outputs) rather than training with it; a training\n"
+    "  script's `def\n"
     "  test(args, model)`, which evaluates with the wrapper, is no test;\n"
     "- a wrapper that nothing runs or hands on, only unwraps (also when moved or switched in\n"
     "  mode as it is built, `nn.DataParallel(model, device_ids=[0, 1]).to(device)`;\n"
@@ -305,21 +306,12 @@ static bool builds_a_project_data_parallel(DlRuleContext *ctx, const DlCallFact 
 }
 
 /* A test wraps a model to check what the wrapper does (its `module.` keys, its outputs), not to
- * train faster: a function in a test file (`test_*.py`, `*_test.py`, in a `tests/` folder), a
+ * train faster: a function in a test file (dl_path_is_a_test_file), a
  * `test_*` function, a method of a `Test*` class. Not a training script's `def test(args,
  * model)`, which evaluates on the test split with the wrapper. */
 static bool in_a_test(DlRuleContext *ctx, const DlFunction *fn) {
     if (!fn || !dl_ir_in_test_function(fn)) return false;
-    const char *path = dl_rule_source(ctx)->path;
-    const char *base = dl_path_base(path);
-    size_t n = strlen(base);
-    /* the folder it is in (not those above: a project may live under any path) */
-    char *dir = dl_path_dir(path);
-    const char *folder = dl_path_base(dir);
-    bool test_file = strncmp(base, "test_", 5) == 0 ||
-                     (n > 8 && strcmp(base + n - 8, "_test.py") == 0) ||
-                     strcmp(folder, "tests") == 0 || strcmp(folder, "test") == 0;
-    free(dir);
+    bool test_file = dl_path_is_a_test_file(dl_rule_source(ctx)->path);
     for (const DlFunction *f = fn; f && !test_file; f = f->parent)
         test_file = strncmp(f->name, "test_", 5) == 0 ||
                     (f->owner && strncmp(f->owner->name, "Test", 4) == 0);

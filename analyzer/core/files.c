@@ -217,6 +217,19 @@ const char *dl_path_base(const char *path) {
     return slash ? slash + 1 : path;
 }
 
+bool dl_path_is_a_test_file(const char *path) {
+    const char *base = dl_path_base(path);
+    size_t n = strlen(base);
+    char *dir = dl_path_dir(path);
+    const char *folder = dl_path_base(dir);
+    bool test = strncmp(base, "test_", 5) == 0 ||
+                (n > 8 && strcmp(base + n - 8, "_test.py") == 0) ||
+                strcmp(base, "conftest.py") == 0 || strcmp(folder, "tests") == 0 ||
+                strcmp(folder, "test") == 0;
+    free(dir);
+    return test;
+}
+
 const char *dl_path_extension(const char *path) {
     const char *dot = strrchr(dl_path_base(path), '.');
     return dot ? dot + 1 : "";

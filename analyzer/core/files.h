@@ -80,6 +80,10 @@ const char *dl_path_base(const char *path);
 const char *dl_path_extension(const char *path);
 /* The directory part of `path`, malloc'ed: "a/b.cu" -> "a", "/b" -> "/", "b" -> ".". */
 char *dl_path_dir(const char *path);
+/* A Python test file by its path: `test_*.py`, `*_test.py`, `conftest.py`, or a file of a
+ * `tests/` or `test/` folder (the one it is in, not those above: a project may live under any
+ * path). */
+bool dl_path_is_a_test_file(const char *path);
 
 /* strdup / asprintf that abort on out-of-memory, like the rest of devlint's allocations. */
 char *dl_xstrdup(const char *s);

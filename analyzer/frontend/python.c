@@ -1168,20 +1168,6 @@ bool dl_python_mentions_devices(const DlSource *src) {
            dl_source_mentions(src, ".to(") || dl_source_mentions(src, "\"meta\"");
 }
 
-/* `test_*.py`, `*_test.py`, `conftest.py`, or a file of a `tests/` or `test/` folder. */
-static bool path_is_a_test(const char *path) {
-    const char *base = dl_path_base(path);
-    size_t n = strlen(base);
-    char *dir = dl_path_dir(path);
-    const char *folder = dl_path_base(dir);
-    bool test = strncmp(base, "test_", 5) == 0 ||
-                (n > 8 && strcmp(base + n - 8, "_test.py") == 0) ||
-                strcmp(base, "conftest.py") == 0 || strcmp(folder, "tests") == 0 ||
-                strcmp(folder, "test") == 0;
-    free(dir);
-    return test;
-}
-
 /* The argument of each `set_default_device(` / `set_default_tensor_type(` outside a comment: a
  * GPU if it names CUDA (`'torch.cuda.FloatTensor'`, `"cuda"`), and perhaps one if it is a
  * variable (no string, no tensor type: `torch.set_default_device(device)`); not the CPU's
@@ -1190,7 +1176,7 @@ bool dl_python_sets_a_gpu_default(const DlSource *src) {
     static const char *const calls[] = {"set_default_device(", "set_default_tensor_type("};
     /* a test's setting is the test's own (flash-fft-conv's `torch.set_default_device(device)`
      * in tests/test_conv1d.py): the library's code runs in other processes too */
-    if (src->path && path_is_a_test(src->path)) return false;
+    if (src->path && dl_path_is_a_test_file(src->path)) return false;
     const char *end = src->text + src->len;
     for (size_t c = 0; c < sizeof calls / sizeof calls[0]; c++) {
         size_t n = strlen(calls[c]);
