@@ -959,9 +959,11 @@ const DlValue *flow_eval_library_call(Flow *F, const DlExpr *call, const char *q
         flow_streq(q, "torch.utils.data.dataset.TensorDataset"))
         return tensor_dataset(F, call, argv);
     if (dl_torch_is_optimizer(q)) return flow_mk(F, DL_KIND_OPTIMIZER);
-    if (flow_is_lr_scheduler_class(q)) { /* known by its class: its `step` queues nothing */
+    if (flow_is_lr_scheduler_class(q)) { /* its `step` queues nothing */
         DlValue *scheduler = flow_mk(F, DL_KIND_OTHER);
-        scheduler->literal = q;
+        /* one name for every scheduler, which joins keep (`ReduceLROnPlateau(...)` if the
+         * options say plateau, else `StepLR(...)`: pytorch-speech-commands) */
+        scheduler->literal = "torch.optim.lr_scheduler.LRScheduler";
         return scheduler;
     }
     if (flow_streq(q, "tqdm.tqdm") || flow_streq(q, "tqdm.auto.tqdm") || flow_streq(q, "tqdm") ||
