@@ -622,6 +622,15 @@ static bool fold_string(DlRuleContext *ctx, const DlExpr *e, const DlBlock *scop
     return next == e->arg_count;
 }
 
+/* `e`, written out (fold_string), is the `n` bytes of `want`. */
+static bool folds_to(DlRuleContext *ctx, const DlExpr *e, const DlBlock *scope, uint32_t before,
+                     const char *want, size_t n) {
+    char folded[512] = "";
+    size_t len = 0;
+    return fold_string(ctx, e, scope, before, folded, sizeof folded, &len, 0) && len == n &&
+           strncmp(folded, want, n) == 0;
+}
+
 /* `want`, the text of a plain string literal, and `e` are the same string written out: `"a.pkl"`
  * and `'a.pkl'`, or `'{}.pkl'.format(data_dir + "/a")` with `data_dir = os.path.join("data")`
  * and `"data/a.pkl"` (TSP_Transformer's test sets, saved and reloaded by one script). */
@@ -639,10 +648,7 @@ static bool same_string_written_out(DlRuleContext *ctx, const DlExpr *e, const c
         if (s->span.start <= e->span.start && e->span.end <= s->span.end)
             scope = s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS ? NULL : top;
     }
-    char folded[512] = "";
-    size_t len = 0;
-    return fold_string(ctx, e, scope, e->span.start, folded, sizeof folded, &len, 0) &&
-           len == n - prefix - 2 && strncmp(folded, want + prefix + 1, len) == 0;
+    return folds_to(ctx, e, scope, e->span.start, want + prefix + 1, n - prefix - 2);
 }
 
 /* Is `e` (a save's path) written as `want`, or from its template (or its helper's), or handed
@@ -1385,11 +1391,8 @@ static bool saved_from_the_cpu_to_file(DlRuleContext *ctx, const DlExpr *obj, co
                                        const DlBlock *b, uint32_t i, const char *want) {
     uint32_t at = b->items[i]->span.start;
     const DlExpr *lit = last_literal_in(ctx, path, b, at, 0);
-    char folded[512] = "";
-    size_t len = 0;
     bool named = (lit && lit->name && strcmp(lit->name, want) == 0) ||
-                 (fold_string(ctx, path, b, at, folded, sizeof folded, &len, 0) &&
-                  strcmp(folded, want) == 0);
+                 folds_to(ctx, path, b, at, want, strlen(want));
     return named && made_on_the_cpu(ctx, obj, b, i, 0);
 }
 

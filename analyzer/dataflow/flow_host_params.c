@@ -26,6 +26,13 @@ typedef struct HostUse {
 
 static uint64_t host_only_params(const DlProject *project, const DlFunction *fn, int nesting);
 
+/* The first method of `cls` itself (not of a base) named `name`, or NULL. */
+static const DlFunction *method_named(const DlClass *cls, const char *name) {
+    for (uint32_t k = 0; k < cls->method_count; k++)
+        if (strcmp(cls->methods[k]->name, name) == 0) return cls->methods[k];
+    return NULL;
+}
+
 /* `self.helper(...)`: the class's own method, or one a base class of the project defines
  * (MalConv's `seq2fix`, inherited from LowMemConvBase, moves the chunks it is given), or the
  * forward of a submodule of a project class (`self.gnn(doc_sents_h, doc_len, adj)`, whose
@@ -39,8 +46,8 @@ static const DlFunction *own_method(const HostUse *u, const DlExpr *callee) {
         callee = callee->object;
     if (!dl_ir_is_self_attr(callee, NULL) || !u->fn->owner || u->nesting >= 3) return NULL;
     const DlClass *cls = u->fn->owner;
-    for (uint32_t k = 0; k < cls->method_count; k++)
-        if (strcmp(cls->methods[k]->name, callee->name) == 0) return cls->methods[k];
+    const DlFunction *own = method_named(cls, callee->name);
+    if (own) return own;
     const DlClassInfo *info = u->project ? dl_project_class_of(u->project, cls) : NULL;
     const DlFunctionInfo *inherited =
         info ? dl_project_method(u->project, info, callee->name) : NULL;
@@ -139,15 +146,20 @@ static bool reads_only_the_shape_of_its_first(const DlExpr *e, const char *name)
     return name && dl_name_in_list(name, likes) && dl_ir_keyword(e, "device");
 }
 
+/* The facts of the file the function walked is in (its imports, its classes), or NULL. */
+static const DlFileFacts *home_file(const HostUse *u) {
+    const DlFunctionInfo *fi = u->project ? dl_project_function_of(u->project, u->fn) : NULL;
+    return fi ? dl_project_file(u->project, fi->module) : NULL;
+}
+
 /* `pack_padded_sequence(x, lengths)`, also imported under another name (`from
  * torch.nn.utils.rnn import pack_padded_sequence as pack`: TabularSemanticParsing's LSTM). */
 static bool packs_sequences(const HostUse *u, const DlExpr *callee, const char *name) {
     static const char packer[] = "pack_padded_sequence";
     if (!name) return false;
     if (strcmp(name, packer) == 0) return true;
-    if (!u->project || !callee || callee->kind != DL_EX_NAME) return false;
-    const DlFunctionInfo *fi = dl_project_function_of(u->project, u->fn);
-    const DlFileFacts *file = fi ? dl_project_file(u->project, fi->module) : NULL;
+    if (!callee || callee->kind != DL_EX_NAME) return false;
+    const DlFileFacts *file = home_file(u);
     const char *q = file ? dl_project_import(file, name) : NULL;
     size_t n = q ? strlen(q) : 0;
     return n > sizeof packer && strcmp(q + n - (sizeof packer - 1), packer) == 0 &&
@@ -267,6 +279,13 @@ static void walk(HostUse *u, const DlExpr *e, bool host, int depth) {
     }
 }
 
+/* The parameter named `name` (among the first DL_MAX_PARAM_BITS), when no statement walked
+ * so far bound it anew; -1 otherwise. */
+static int unbound_param(const HostUse *u, const char *name) {
+    int p = dl_ir_param_index(u->fn, name);
+    return p >= 0 && p < DL_MAX_PARAM_BITS && !(u->rebound & (UINT64_C(1) << p)) ? p : -1;
+}
+
 /* The parameter `e` is an element of by subscripts alone (`waves[i][:n]`), or -1 (also for a
  * text field, which is host data however it is used). */
 static int element_of_param(const HostUse *u, const DlExpr *e) {
@@ -284,22 +303,17 @@ static int element_of_param(const HostUse *u, const DlExpr *e) {
         while (e && e->kind == DL_EX_ATTR && e->name && strcmp(e->name, "data") == 0)
             e = e->object;
     }
-    if (reduced && e && e->kind == DL_EX_NAME) {
-        int p = dl_ir_param_index(u->fn, e->name);
-        return p >= 0 && p < DL_MAX_PARAM_BITS && !(u->rebound & (UINT64_C(1) << p)) ? p : -1;
-    }
+    if (reduced && e && e->kind == DL_EX_NAME) return unbound_param(u, e->name);
     if (!e || e->kind != DL_EX_SUBSCRIPT) return -1;
     for (; e && e->kind == DL_EX_SUBSCRIPT; e = e->object)
         if (flow_names_text_field(e)) return -1; /* `batch["file_id"]`: strings, see walk */
-    if (!e || e->kind != DL_EX_NAME) return -1;
-    int p = dl_ir_param_index(u->fn, e->name);
-    return p >= 0 && p < DL_MAX_PARAM_BITS && !(u->rebound & (UINT64_C(1) << p)) ? p : -1;
+    return e && e->kind == DL_EX_NAME ? unbound_param(u, e->name) : -1;
 }
 
 /* The parameter `name` is, or holds an element of (an alias), or -1. */
 static int param_or_alias(const HostUse *u, const char *name) {
-    int p = dl_ir_param_index(u->fn, name);
-    if (p >= 0 && p < DL_MAX_PARAM_BITS && !(u->rebound & (UINT64_C(1) << p))) return p;
+    int p = unbound_param(u, name);
+    if (p >= 0) return p;
     for (uint32_t a = 0; a < u->alias_count; a++)
         if (strcmp(u->aliases[a].name, name) == 0) return u->aliases[a].param;
     return -1;
@@ -389,9 +403,9 @@ static void walk_block(HostUse *u, const DlBlock *b, int depth) {
 /* The project module classes `__init__`'s block `b` builds `self.<attr>` from, in statements at
  * any depth (`self.<attr> = Cell(...)`), added to `out` (`*n` of them, at most `cap`);
  * `*unknown` is set where it is bound to anything else. */
-static void classes_built_for(const HostUse *u, const DlBlock *b, const char *attr,
-                              const DlClassInfo **out, uint32_t *n, uint32_t cap, bool *unknown,
-                              int depth) {
+static void classes_built_for(const HostUse *u, const DlFileFacts *file, const DlBlock *b,
+                              const char *attr, const DlClassInfo **out, uint32_t *n, uint32_t cap,
+                              bool *unknown, int depth) {
     for (uint32_t i = 0; depth < 16 && i < b->count && !*unknown; i++) {
         const DlStmt *s = b->items[i];
         if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
@@ -399,11 +413,8 @@ static void classes_built_for(const HostUse *u, const DlBlock *b, const char *at
             dl_ir_is_self_attr(s->targets[0], attr)) {
             const DlExpr *v = s->value;
             const DlClassInfo *info = NULL;
-            if (v && v->kind == DL_EX_CALL && v->object && v->object->kind == DL_EX_NAME) {
-                const DlClassInfo *home = dl_project_class_of(u->project, u->fn->owner);
-                const DlFileFacts *file = home ? dl_project_file(u->project, home->module) : NULL;
-                info = file ? dl_project_find_class(u->project, file, v->object->name) : NULL;
-            }
+            if (v && v->kind == DL_EX_CALL && v->object && v->object->kind == DL_EX_NAME)
+                info = dl_project_find_class(u->project, file, v->object->name);
             if (!info || !info->is_module || *n == cap)
                 *unknown = true;
             else
@@ -411,7 +422,7 @@ static void classes_built_for(const HostUse *u, const DlBlock *b, const char *at
         }
         const DlBlock *inner;
         for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            classes_built_for(u, inner, attr, out, n, cap, unknown, depth + 1);
+            classes_built_for(u, file, inner, attr, out, n, cap, unknown, depth + 1);
     }
 }
 
@@ -419,14 +430,12 @@ static uint64_t host_params_of_alternatives(const HostUse *u, const DlExpr *call
     if (!u->project || !u->fn->owner || u->nesting >= 3 || !dl_ir_is_self_attr(callee, NULL))
         return 0;
     const char *attr = callee->name;
-    const DlFunction *init = NULL;
-    for (uint32_t k = 0; k < u->fn->owner->method_count && !init; k++)
-        if (strcmp(u->fn->owner->methods[k]->name, "__init__") == 0)
-            init = u->fn->owner->methods[k];
+    const DlFunction *init = method_named(u->fn->owner, "__init__");
     const DlClassInfo *built[4];
     uint32_t n = 0;
     bool unknown = false;
-    if (init) classes_built_for(u, &init->body, attr, built, &n, 4, &unknown, 0);
+    const DlFileFacts *file = home_file(u);
+    if (init && file) classes_built_for(u, file, &init->body, attr, built, &n, 4, &unknown, 0);
     if (unknown || n < 2) return 0; /* one kind: own_method found it, or it is not known */
     uint64_t host = ~UINT64_C(0);
     for (uint32_t i = 0; i < n; i++) {
