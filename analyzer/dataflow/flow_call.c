@@ -234,27 +234,38 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
 
 /* A value from a function's summary. Its spans stay where the value was made (a factory in a
  * helper is reported in the helper); `home` records the file when that is another one. */
-const DlValue *flow_rebase(Flow *F, const DlValue *v, const DlModuleIR *from) {
-    if (!v || (v->kind == DL_KIND_UNKNOWN && !v->dev)) return flow_unknown();
+/* `v` and what it holds (a tuple's items, a sequence's or loader's element), copied to say that
+ * their spans are read in `home`, the file whose summary they come from; a part already from a
+ * third file keeps its own. Four levels deep: past that a part is dropped. */
+static DlValue *rehomed(Flow *F, const DlValue *v, const DlModuleIR *home, int depth) {
     DlValue *c = dl_value_copy(F->arena, v);
-    c->var = NULL;
-    if (!c->home && from != F->env->file->module) c->home = from;
-    if (c->origin == DL_ORIGIN_PLAIN_ATTR) c->origin = DL_ORIGIN_NONE;
-    if (c->home) { /* another file's tuple items carry that file's spans */
+    if (!c->home) c->home = home;
+    if (depth >= 4) {
+        c->elem = NULL;
         c->items = NULL;
         c->item_count = 0;
-        /* and so does what it holds (`wCoeff[0]` of `getWarpCoeff` in model.py, which returns
-         * a tuple of two tensors): their spans are read in that file */
-        DlValue *outer = c;
-        for (int depth = 0; depth < 4 && outer->elem && !outer->elem->home; depth++) {
-            DlValue *e = dl_value_copy(F->arena, outer->elem);
-            e->home = c->home;
-            e->items = NULL;
-            e->item_count = 0;
-            outer->elem = e;
-            outer = e;
-        }
+        return c;
     }
+    if (c->elem && !c->elem->home) c->elem = rehomed(F, c->elem, home, depth + 1);
+    if (c->item_count) {
+        const DlValue **items = dl_arena_alloc(F->arena, c->item_count * sizeof *items);
+        for (uint32_t i = 0; i < c->item_count; i++)
+            items[i] = !v->items[i] || v->items[i]->home ? v->items[i]
+                                                          : rehomed(F, v->items[i], home, depth + 1);
+        c->items = items;
+    }
+    return c;
+}
+
+const DlValue *flow_rebase(Flow *F, const DlValue *v, const DlModuleIR *from) {
+    if (!v || (v->kind == DL_KIND_UNKNOWN && !v->dev)) return flow_unknown();
+    /* another file's values carry that file's spans, and so do their parts (`wCoeff[0]` of
+     * `getWarpCoeff` in model.py, which returns a tuple of two tensors; FEDformer's
+     * `data_set, data_loader` returned by data_provider in another file) */
+    const DlModuleIR *home = v->home ? v->home : from != F->env->file->module ? from : NULL;
+    DlValue *c = home ? rehomed(F, v, home, 0) : dl_value_copy(F->arena, v);
+    c->var = NULL;
+    if (c->origin == DL_ORIGIN_PLAIN_ATTR) c->origin = DL_ORIGIN_NONE;
     return c;
 }
 
