@@ -1968,7 +1968,9 @@ void flow_seed_attributes(Flow *F, const DlClassInfo *c, int depth) {
             r->origin = DL_ORIGIN_NONE;
             v = r;
         } else if (!same_file) {
-            continue;
+            /* a base class's in another file (FEDformer's Exp_Basic, whose __init__ stores
+             * `self.device` and `self.model`): as it left them, its spans read in its file */
+            v = flow_rebase(F, v, c->module);
         }
         flow_state_set(F->st, dl_arena_join(F->arena, "self", '.', c->attrs[i].name), v);
     }
