@@ -74,6 +74,20 @@ static bool every_cpu_operand_on_a_variable(const DlOperand *ops, uint32_t n, bo
 
 /* Device of the result of an op over tensors: the shared device, ignoring 0-dim operands;
  * UNKNOWN when they disagree (the op would fail; do not cascade). */
+/* A device a variable names (`device`, chosen as "cuda" when there is one) and the GPU written
+ * out (`.cuda()`), or two such variables: where the operation runs, with a GPU, they are one
+ * device (FEAT's model moved to `device` by a helper, its batch by `.cuda()`); not two GPUs
+ * written out with their indices, nor a named accelerator of another kind ("mps"). */
+static bool one_device_named_two_ways(const DlValue *a, const DlValue *b) {
+    if (!flow_real_device(a) || !flow_real_device(b)) return false;
+    if (a->dev == DL_DEV_CUDA && b->dev == DL_DEV_CUDA) return false;
+    if ((a->dev == DL_DEV_NAMED && dl_is_accelerator_type_name(a->dev_name)) ||
+        (b->dev == DL_DEV_NAMED && dl_is_accelerator_type_name(b->dev_name)))
+        return false;
+    return (a->dev == DL_DEV_NAMED || !a->dev_name || !strchr(a->dev_name, ':')) &&
+           (b->dev == DL_DEV_NAMED || !b->dev_name || !strchr(b->dev_name, ':'));
+}
+
 DlValue *flow_combine(Flow *F, const DlExpr *site, const DlOperand *ops, uint32_t n) {
     const DlValue *dev = NULL;
     bool all_zero = true, conflict = false;
@@ -105,9 +119,11 @@ DlValue *flow_combine(Flow *F, const DlExpr *site, const DlOperand *ops, uint32_
             }
             if (!dev)
                 dev = v;
-            else if (dev->dev != v->dev ||
-                     ((dev->dev == DL_DEV_NAMED || dev->dev == DL_DEV_CUDA) && dev->dev_name &&
-                      v->dev_name && strcmp(dev->dev_name, v->dev_name) != 0))
+            else if (one_device_named_two_ways(dev, v)) {
+                if (v->dev == DL_DEV_CUDA) dev = v; /* the one written out */
+            } else if (dev->dev != v->dev ||
+                       ((dev->dev == DL_DEV_NAMED || dev->dev == DL_DEV_CUDA) && dev->dev_name &&
+                        v->dev_name && strcmp(dev->dev_name, v->dev_name) != 0))
                 conflict = true;
         }
     /* what a CPU tensor made with one of unknown device, or what such a tensor makes with
