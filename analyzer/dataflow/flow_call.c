@@ -26,14 +26,25 @@ static const DlValue *host_copies_returned(Flow *F, const DlFunctionInfo *fi) {
     return all ? flow_rebase(F, r, fi->module) : NULL;
 }
 
+/* Host data that is no tensor: a number, a string, a NumPy array (`np.array(spikes)`,
+ * `s.cpu().numpy()`), or a list or tuple of such values (a spiking network's per-step
+ * `.cpu().numpy()` records, `[spk1, spk2]`). */
+static bool plain_host_data(const DlValue *v, int depth) {
+    if (!v || depth > 3) return false;
+    if (v->kind == DL_KIND_SCALAR || v->kind == DL_KIND_STRING || v->kind == DL_KIND_OTHER)
+        return true;
+    if (v->kind != DL_KIND_SEQ || (!v->elem && !v->item_count)) return false;
+    if (v->elem && !plain_host_data(v->elem, depth + 1)) return false;
+    for (uint32_t i = 0; i < v->item_count; i++)
+        if (!plain_host_data(v->items[i], depth + 1)) return false;
+    return true;
+}
+
 /* An item of what a forward returns that is not computed where the module is: a host copy, or a
- * plain Python value (a flag, a count, a name, None), or a list of numbers (LMOps' logging
- * losses, `all_logging_losses.append(round(loss.item(), 4))`). */
+ * plain Python value (a flag, a count, a name, None), or host data (LMOps' logging losses,
+ * `all_logging_losses.append(round(loss.item(), 4))`; a NumPy array). */
 static bool kept_as_returned(const DlValue *v) {
-    if (v->kind == DL_KIND_SEQ && !v->items && v->elem)
-        return v->elem->kind == DL_KIND_SCALAR || v->elem->kind == DL_KIND_STRING;
-    return host_copy(v) || v->kind == DL_KIND_SCALAR || v->kind == DL_KIND_STRING ||
-           v->kind == DL_KIND_NONE;
+    return host_copy(v) || v->kind == DL_KIND_NONE || plain_host_data(v, 0);
 }
 
 /* A project module's forward returning a tuple written out in which some items are host copies
