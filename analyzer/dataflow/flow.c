@@ -76,9 +76,11 @@ void flow_bind(Flow *F, const DlExpr *target, const DlValue *v) {
                     flow_state_set(F->st, base, d);
                 }
             }
-            if (base && !(k0 && (k0->kind == DL_EX_STRING || k0->kind == DL_EX_NUMBER))) {
+            if (base && !(k0 && (k0->kind == DL_EX_STRING || k0->kind == DL_EX_NUMBER)) &&
+                !(k0 && k0->kind == DL_EX_OTHER) && target->item_count < 2) {
                 /* batch[k] = v.to(device) for k in ...: a whole batch's parts are no longer
-                 * known to be where the loader put them */
+                 * known to be where the loader put them; not `gt[:, 2] = ...` or `x[1:] = ...`,
+                 * a write into the tensor where it is (SimREC's boxes) */
                 const Binding *b = flow_lookup(F, base);
                 if (b && b->value && flow_is_tensor(b->value) &&
                     b->value->origin == DL_ORIGIN_BATCH) { /* a part may be a dict too */
