@@ -714,9 +714,11 @@ void flow_exec_loop(Flow *F, const DlStmt *s) {
     const DlValue *body_work = NULL;       /* and what it queued after its last wait */
     bool body_reads_last = false;          /* the body read back all it queued, or may have */
     const DlValue *body_unread = NULL;     /* "<unread-work>" then */
+    bool every_iteration = F->place.every_iteration; /* a filter in the body turns it off */
     for (int round = 0; round < rounds; round++) {
         DlFlowState *saved = F->st;
         F->st = flow_state_copy(head);
+        F->place.every_iteration = every_iteration;
         mark_work_queued_before_the_loop(F, true);
         if (F->place.batch_loop == s) F->place.generated = false; /* each iteration anew */
         if (iter) {
@@ -905,6 +907,28 @@ bool flow_periodic_condition(const DlExpr *e, int depth) {
         return flow_periodic_condition(e->items[0], depth + 1) ||
                flow_periodic_condition(e->items[1], depth + 1);
     if (e->kind == DL_EX_UNARY) return flow_periodic_condition(e->object, depth + 1);
+    return false;
+}
+
+/* `name[0] != "img_0022"`, `idx != 7`: a value compared unequal with an id written out (a
+ * number, or a name with digits in it), so that where they are equal one item passes; not a
+ * kind (`p_type[0] != "freeform"`: MICCAI19-MedVQA's evaluation of one question type, many
+ * batches), nor a size (`x.size(0) != 32`, `len(batch) != bs`), which passes most. */
+static bool picks_one_value(const DlExpr *e) {
+    if (!e || e->kind != DL_EX_COMPARE || e->item_count != 2 || !flow_streq(e->name, "!="))
+        return false;
+    for (int side = 0; side < 2; side++) {
+        const DlExpr *literal = e->items[side], *other = e->items[1 - side];
+        bool id = literal->kind == DL_EX_NUMBER ||
+                  (literal->kind == DL_EX_STRING && literal->name &&
+                   strpbrk(literal->name, "0123456789"));
+        if (!id) continue;
+        while (other->kind == DL_EX_SUBSCRIPT ||
+               (other->kind == DL_EX_ATTR && !flow_streq(other->name, "shape") &&
+                !flow_streq(other->name, "ndim")))
+            other = other->object;
+        if (other->kind == DL_EX_NAME) return true; /* not a call: no len(), no .size() */
+    }
     return false;
 }
 
@@ -1515,6 +1539,14 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
         if (then_state->dead && F->st->dead) F->st->dead = true;
         dl_flow_state_free(then_state);
     }
+    /* `if name[0] != "img_0022": continue` (Bayesian-CSRNet's density plot): the rest of the
+     * iteration runs for the one item it picks, as the body of `if name[0] == "img_0022":`
+     * would */
+    if (F->place.batch_loop && F->place.every_iteration && !s->parts->orelse.count &&
+        s->parts->body.count && s->parts->body.items[s->parts->body.count - 1]->kind ==
+                                    DL_ST_CONTINUE &&
+        picks_one_value(s->value))
+        F->place.every_iteration = false;
     /* `if torch.cuda.is_available(): ... else: raise RuntimeError("GPU is required")` (or `if
      * not torch.cuda.is_available(): sys.exit(1)`): what follows runs only with a GPU (LoFTR's
      * demo) */
