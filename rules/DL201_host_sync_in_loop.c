@@ -82,6 +82,11 @@ static const char doc[] =
     "  reads it on the host every step;\n"
     "- after a library model's `generate()` in the same iteration (per-sample decoding, Hugging\n"
     "  Face's): its decoding loop already asks the host after every token;\n"
+    "- in an inference loop that writes its outputs to files (`save_image(out, path)`,\n"
+    "  `cv2.imwrite`, `Image.fromarray(a).save(path)`, `sf.write`, `np.save`, a helper named\n"
+    "  for it such as `save_output(...)`, in the loop or in a loop of its own inside it) or\n"
+    "  shows them (`plt.show()`, `cv2.imshow`, `input()`), and trains nothing: each iteration\n"
+    "  must read its output back to write or show it, so another read there adds no wait;\n"
     "- when no device work was queued since the host last waited for the device: an earlier\n"
     "  read of the same iteration (`loss.item()`, then `acc.item()`: one finding, at the read\n"
     "  that waits) or `torch.cuda.synchronize()`, directly or in a project function that does so\n"
@@ -118,6 +123,7 @@ static void on_sync(DlRuleContext *ctx, const DlSyncFact *fact) {
     if (!fact->place->batch_loop || !fact->place->every_iteration) return;
     if (fact->place->steps_environment) return; /* the action must reach the simulator */
     if (fact->place->generated) return; /* per-sample decoding: it waited every token */
+    if (fact->place->exports_outputs) return; /* each output is read back to be written */
     /* nothing was queued since the host last waited (an earlier read of this iteration, a
      * `torch.cuda.synchronize()`: BiSeNet's timed loop): the read adds no wait of its own */
     if (fact->nothing_pending) return;

@@ -52,6 +52,8 @@ struct DlPlace {
                                     (`env.step(action)`), which must reach the host each time */
     bool trains_itself;          /* batch_loop's body runs backward() or an optimizer step
                                     outside its inner loops */
+    bool exports_outputs;        /* batch_loop trains nothing and writes images, audio or
+                                    arrays to files (`save_image(out, path)`) or shows them */
     bool generated;              /* a library model's `generate()` ran earlier in this iteration
                                     of batch_loop: its decoding loop asks the host after every
                                     token, so a read after it adds no wait of note (DL201) */

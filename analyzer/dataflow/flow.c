@@ -393,6 +393,55 @@ static bool is_training_step(const DlExpr *e) {
     return flow_streq(e->object->name, "backward") || is_optimizer_step(e);
 }
 
+/* A write of an output to a file: an image (`save_image(out, path)`, `cv2.imwrite`,
+ * `imageio.imwrite`, `plt.imsave`, `Image.fromarray(a).save(path)`), audio (`sf.write`,
+ * `torchaudio.save`) or an array (`np.save`, `torch.save`); or a display of it (`plt.show()`,
+ * `cv2.imshow`, `input()` to go on). Not a log line (`f.write`). */
+static bool is_output_write(const DlExpr *e) {
+    if (e->kind != DL_EX_CALL || !e->object) return false;
+    static const char *const writers[] = {"save_image", "imwrite",   "imsave",    "mimsave",
+                                          "mimwrite",   "write_png", "write_jpeg", "write_video",
+                                          NULL};
+    const DlExpr *callee = e->object;
+    const char *name = callee->kind == DL_EX_NAME || callee->kind == DL_EX_ATTR ? callee->name
+                                                                               : NULL;
+    if (!name) return false;
+    if (dl_name_in_list(name, writers)) return true;
+    /* a helper named for it (BASNet's `save_output(name, pred, dir)`, `utils.saveimg(img,
+     * path)`), not one that saves a model (`save_checkpoint`, `save_model`) */
+    if ((strstr(name, "save") || strncmp(name, "write_", 6) == 0) && !strstr(name, "model") &&
+        !strstr(name, "checkpoint") && !strstr(name, "ckpt") && !strstr(name, "state") &&
+        !strstr(name, "log") && !flow_streq(name, "save"))
+        return true;
+    /* shown to a person, who paces the loop (F3Net's viewer: `plt.show()` then `input()`) */
+    if (callee->kind == DL_EX_NAME && flow_streq(name, "input")) return true;
+    if (callee->kind != DL_EX_ATTR || !callee->object) return false;
+    const DlExpr *recv = callee->object;
+    if (recv->kind == DL_EX_NAME &&
+        ((flow_streq(recv->name, "plt") && flow_streq(name, "show")) ||
+         (flow_streq(recv->name, "cv2") && flow_streq(name, "imshow"))))
+        return true;
+    if (recv->kind == DL_EX_CALL && recv->object &&
+        (recv->object->kind == DL_EX_ATTR || recv->object->kind == DL_EX_NAME) &&
+        flow_streq(name, "save"))
+        return flow_streq(recv->object->name, "fromarray") ||
+               flow_streq(recv->object->name, "to_pil_image");
+    if (recv->kind != DL_EX_NAME) return false;
+    /* `img = Image.fromarray(a)` then `img.save(path)` (volsdf's evaluation) */
+    if (flow_streq(name, "save") &&
+        (strstr(recv->name, "img") || strstr(recv->name, "image") || strstr(recv->name, "pil") ||
+         strstr(recv->name, "frame") || flow_streq(recv->name, "im")))
+        return true;
+    static const char *const array_savers[] = {"save", "savez", "savez_compressed", NULL};
+    if ((flow_streq(recv->name, "np") || flow_streq(recv->name, "numpy") ||
+         flow_streq(recv->name, "torch") || flow_streq(recv->name, "torchaudio")) &&
+        dl_name_in_list(name, array_savers))
+        return true;
+    return flow_streq(name, "write") &&
+           (flow_streq(recv->name, "sf") || flow_streq(recv->name, "soundfile") ||
+            flow_streq(recv->name, "wavfile"));
+}
+
 /* `next(it)`, `next(data_iter, None)`: a batch drawn by hand. */
 static bool is_next_call(const DlExpr *e) {
     return e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_NAME &&
@@ -418,6 +467,22 @@ static bool block_has(const DlBlock *b, bool (*match)(const DlExpr *), bool into
 
 static bool block_any_outside_loops(const DlBlock *b, bool (*match)(const DlExpr *), int depth) {
     return block_has(b, match, false, depth);
+}
+
+/* Whether every iteration of a loop whose body is `b` writes or shows an output
+ * (is_output_write): in the body or in a loop, `with` or `try` of it, not only in a branch (`if
+ * wrong: plt.savefig(...)`, SUMBT's attention maps of the dialogs it got wrong). */
+static bool writes_each_iteration(const DlBlock *b, int depth) {
+    if (depth > 16) return false;
+    for (uint32_t i = 0; i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_IF || s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        if (dl_ir_expr_any(s->value, is_output_write)) return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (writes_each_iteration(inner, depth + 1)) return true;
+    }
+    return false;
 }
 
 /* A `continue` (or, `with_break`, a `break`) of this loop's body, not of a loop nested in it
@@ -689,6 +754,11 @@ void flow_exec_loop(Flow *F, const DlStmt *s) {
          * waits at every step of it: a read per episode adds no wait worth one */
         F->place.steps_environment = block_has(&s->parts->body, is_environment_step, true, 0);
         F->place.trains_itself = block_any_outside_loops(&s->parts->body, is_training_step, 0);
+        /* an inference loop that writes what it computes to files (a style transfer's images,
+         * a saliency map per input) or shows it: each iteration reads its output back to write
+         * or show it, which is the loop's purpose, so a read there adds no wait of its own */
+        F->place.exports_outputs =
+            !F->place.trains_itself && writes_each_iteration(&s->parts->body, 0);
     }
     /* what it reads, a caller that leaves the count at 0 never reads */
     if (s->kind == DL_ST_FOR && counts_to_a_parameter_left_at_zero(F, s->value))
