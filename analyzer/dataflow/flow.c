@@ -1002,6 +1002,30 @@ static bool picks_one_value(const DlExpr *e) {
     return false;
 }
 
+/* `if trans is None or bool(torch.norm(trans) == 0):`, `if betas is None or betas.numel() ==
+ * 1:` of a parameter whose default is a tensor factory (`trans=torch.zeros(1)`: smplpytorch's
+ * SMPL_Layer, manopth's ManoLayer): the test is written to catch the default, so its else has
+ * what a caller gave. The parameter's name, or NULL. */
+static const char *catches_the_default(Flow *F, const DlExpr *cond) {
+    if (!F->fn || !cond || cond->kind != DL_EX_BOOLOP || !flow_streq(cond->name, "or") ||
+        cond->item_count != 2)
+        return NULL;
+    const DlExpr *none_test = cond->items[0];
+    if (none_test->kind != DL_EX_COMPARE || !flow_streq(none_test->name, "is") ||
+        none_test->item_count != 2)
+        return NULL;
+    const DlExpr *name = NULL;
+    for (int k = 0; k < 2; k++)
+        if (none_test->items[k]->kind == DL_EX_NAME &&
+            none_test->items[1 - k]->kind == DL_EX_CONST &&
+            flow_streq(none_test->items[1 - k]->name, "None"))
+            name = none_test->items[k];
+    if (!name || !dl_ir_span_mentions(F->src, cond->items[1]->span, name->name)) return NULL;
+    int p = dl_ir_param_index(F->fn, name->name);
+    const DlExpr *d = p >= 0 ? F->fn->params[p].default_value : NULL;
+    return d && d->kind == DL_EX_CALL ? name->name : NULL;
+}
+
 /* `if isinstance(x, PIL.Image.Image):` (or np.ndarray, str, ...: any type but torch's tensor and
  * module classes and the project's): in that branch x is not a tensor. The key narrowed, or NULL. */
 static const char *narrowed_to_other_type(Flow *F, const DlExpr *cond) {
@@ -1574,6 +1598,8 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
     if (cuda_tested && cuda_sign > 0) narrow_key_to_cpu(F, cuda_tested, &not_cuda);
     if (tensor_tested && tensor_sign > 0)
         flow_state_set(F->st, tensor_tested, flow_mk(F, DL_KIND_OTHER));
+    const char *default_caught = catches_the_default(F, s->value);
+    if (default_caught) flow_state_set(F->st, default_caught, flow_unknown());
     /* `if device.type == "cuda": torch.cuda.synchronize()`: without CUDA nothing is pending,
      * after the `if` (no else) or in its else (`if use_cuda: ...synchronize() else: time.time()`,
      * LLMs-from-scratch's throughput timer) */
