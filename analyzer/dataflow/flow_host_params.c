@@ -5,6 +5,8 @@
  *
  * Read from the function's own model, by where each use of a parameter's name sits; a name
  * that flows anywhere else (an assignment, a return, an operand) is a device use. */
+#include <stdio.h>
+
 #include "dataflow/flow_internal.h"
 
 typedef struct HostUse {
@@ -166,6 +168,19 @@ static bool packs_sequences(const HostUse *u, const DlExpr *callee, const char *
            q[n - sizeof packer] == '.';
 }
 
+/* The qualified name of a torch function called as `F.interpolate`, `torch.split` or a name
+ * imported from torch (`interpolate`), in `buf`; NULL for any other callee. */
+static const char *torch_callee(const HostUse *u, const DlExpr *callee, char *buf, size_t size) {
+    const DlExpr *root = callee && callee->kind == DL_EX_ATTR ? callee->object : callee;
+    if (!root || root->kind != DL_EX_NAME) return NULL;
+    const DlFileFacts *file = home_file(u);
+    const char *q = file ? dl_project_import(file, root->name) : NULL;
+    if (!q || strncmp(q, "torch", 5) != 0) return NULL;
+    if (root == callee) return q;
+    int n = snprintf(buf, size, "%s.%s", q, callee->name);
+    return n > 0 && (size_t)n < size ? buf : NULL;
+}
+
 static void walk_call(HostUse *u, const DlExpr *e, bool host, int depth) {
     const DlExpr *callee = e->object;
     const char *name = last_name(callee);
@@ -186,10 +201,18 @@ static void walk_call(HostUse *u, const DlExpr *e, bool host, int depth) {
         helper_host = host_params_of_alternatives(u, callee);
         alternatives = helper_host != 0;
     }
+    char buf[160];
+    /* `F.interpolate(x, size=shape)`: a size, read on the host (F3Net's image shapes) */
+    const char *torch_fn = method || !callee ? NULL : torch_callee(u, callee, buf, sizeof buf);
+    if (method && callee->object && callee->object->kind == DL_EX_NAME)
+        torch_fn = torch_callee(u, callee, buf, sizeof buf);
     unsigned position = 0;
     for (uint32_t i = 0; i < e->arg_count; i++) {
         const char *kw = e->args[i].keyword;
         bool lengths = packs && (kw ? strcmp(kw, "lengths") == 0 : position == 1);
+        if (torch_fn && !(kw && kw[0] == '*') &&
+            dl_torch_argument_meets_no_device(torch_fn, position, kw))
+            lengths = true;
         int p = (!helper && !alternatives) || (kw && kw[0] == '*') ? -1
                 : kw ? (helper ? dl_ir_param_index(helper, kw) : -1)
                      : (int)position + 1; /* after self */
@@ -304,6 +327,14 @@ static int element_of_param(const HostUse *u, const DlExpr *e) {
             e = e->object;
     }
     if (reduced && e && e->kind == DL_EX_NAME) return unbound_param(u, e->name);
+    /* `shape = x.size()[2:] if shape is None else shape`: the parameter when it is given
+     * (F3Net's forward); what the other arm computes is walked where it is bound */
+    if (e && e->kind == DL_EX_COND && e->item_count == 2)
+        for (int arm = 0; arm < 2; arm++) {
+            const DlExpr *a = arm ? e->items[1] : e->object;
+            if (a && a->kind == DL_EX_NAME && unbound_param(u, a->name) >= 0)
+                return unbound_param(u, a->name);
+        }
     if (!e || e->kind != DL_EX_SUBSCRIPT) return -1;
     for (; e && e->kind == DL_EX_SUBSCRIPT; e = e->object)
         if (flow_names_text_field(e)) return -1; /* `batch["file_id"]`: strings, see walk */
@@ -370,6 +401,14 @@ static void walk_block(HostUse *u, const DlBlock *b, int depth) {
         if (sorted >= 0) {
             for (uint32_t k = 0; k < parts->item_count; k++)
                 bind_alias(u, parts->items[k]->name, sorted);
+        } else if (element >= 0 && s->value->kind == DL_EX_COND) {
+            const DlExpr *c = s->value;
+            walk(u, c->items[0], true, depth + 1); /* the test */
+            for (int arm = 0; arm < 2; arm++) {
+                const DlExpr *a = arm ? c->items[1] : c->object;
+                if (!(a && a->kind == DL_EX_NAME && unbound_param(u, a->name) == element))
+                    walk(u, a, false, depth + 1);
+            }
         } else if (element >= 0) {
             /* the element's uses are looked at where the alias is used; its indices are read
              * on the host */
