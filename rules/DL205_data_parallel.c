@@ -47,8 +47,9 @@ static const char doc[] =
     "  parameter whose default is one, `def main(device_ids=[0])`, or `list(range(parallel))`\n"
     "  of a parameter defaulting to 1): the wrapper then calls the module itself;\n"
     "- where there is no GPU (the else of `if torch.cuda.is_available():`, the body of `if not\n"
-    "  torch.cuda.is_available():`): the wrapper has no devices and calls the module itself,\n"
-    "  kept so that `.module` works on both paths;\n"
+    "  torch.cuda.is_available():`, or the arm of `if cuda:` that moves nothing when the other\n"
+    "  builds the wrapper and moves it: `net = nn.DataParallel(net).cuda()`): the wrapper has\n"
+    "  no devices and calls the module itself, kept so that `.module` works on both paths;\n"
     "- a wrapper rebuilt around a converted module under `if isinstance(module,\n"
     "  nn.DataParallel):` (sync_batchnorm's `convert_model`): the caller chose it, and is\n"
     "  reported there;\n"
@@ -345,6 +346,45 @@ static bool rewraps_a_data_parallel(const DlBlock *b, DlSpan call, int depth) {
     return false;
 }
 
+/* The span of a block's statements (empty for an empty block). */
+static DlSpan block_span(const DlBlock *b) {
+    DlSpan span = {0, 0};
+    if (b->count) {
+        span.start = b->items[0]->span.start;
+        span.end = b->items[b->count - 1]->span.end;
+    }
+    return span;
+}
+
+static bool moves_to_a_gpu(const DlSource *src, DlSpan span) {
+    return dl_ir_span_mentions(src, span, ".cuda(") || dl_ir_span_mentions(src, span, ".to(");
+}
+
+/* `if cuda: net = nn.DataParallel(net).cuda()` / `else: net = nn.DataParallel(net)`: the call is
+ * in the arm that moves nothing to a GPU, where the other arm builds the wrapper and moves it
+ * (Knowledge-Distillation-Zoo's `define_tsnet`): that arm runs without one, as the else of `if
+ * torch.cuda.is_available():` does. */
+static bool in_the_arm_without_a_gpu(const DlSource *src, const DlBlock *b, DlSpan call,
+                                     int depth) {
+    for (uint32_t i = 0; b && depth < 32 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->span.start > call.start || s->span.end < call.end) continue;
+        if (s->kind == DL_ST_IF && s->parts->orelse.count) {
+            DlSpan then = block_span(&s->parts->body), orelse = block_span(&s->parts->orelse);
+            bool in_then = then.start <= call.start && call.end <= then.end;
+            bool in_else = orelse.start <= call.start && call.end <= orelse.end;
+            DlSpan own = in_then ? then : orelse, other = in_then ? orelse : then;
+            if ((in_then || in_else) && !moves_to_a_gpu(src, own) && moves_to_a_gpu(src, other) &&
+                dl_ir_span_mentions(src, other, "DataParallel"))
+                return true;
+        }
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (in_the_arm_without_a_gpu(src, inner, call, depth + 1)) return true;
+    }
+    return false;
+}
+
 /* Whether `ids` gives one device: `[0]`; a name bound to such a list in the function or at the
  * top of the file (EEG-Conformer's `gpus = [0]`); `[i for i in range(len(gpus))]` of one;
  * `range(1)`. */
@@ -408,6 +448,9 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
      * pytorch-retinanet) */
     if (fact->without_cuda) return;
     const DlFunction *fn = fact->place->function;
+    const DlModuleIR *module = dl_rule_module(ctx);
+    const DlBlock *body = fn ? &fn->body : module ? &module->body : NULL;
+    if (module && in_the_arm_without_a_gpu(module->source, body, fact->call->span, 0)) return;
     if (fn && rewraps_a_data_parallel(&fn->body, fact->call->span, 0)) return;
     dl_report_finding(ctx, &dl_rule_DL205, fact->call->span, fact->call->span,
                       "`nn.DataParallel` replicates the model and funnels every batch through "
