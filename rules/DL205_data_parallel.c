@@ -315,7 +315,7 @@ static bool in_a_test(DlRuleContext *ctx, const DlFunction *fn) {
     bool test_file = dl_path_is_a_test_file(dl_rule_source(ctx)->path);
     for (const DlFunction *f = fn; f && !test_file; f = f->parent)
         test_file = strncmp(f->name, "test_", 5) == 0 ||
-                    (f->owner && strncmp(f->owner->name, "Test", 4) == 0);
+                    (f->owner && dl_ir_names_a_test_class(f->owner->name));
     return test_file;
 }
 

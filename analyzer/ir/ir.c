@@ -504,10 +504,24 @@ int dl_ir_non_blocking(const DlExpr *call) {
     return strcmp(v->name, "True") == 0 ? 1 : strcmp(v->name, "False") == 0 ? 0 : -1;
 }
 
+/* `name` starts with `prefix` as a word: `test`, `test_cuda`, `testCuda`, `TestModel`,
+ * `Test2`; not `tester` or `Tester` (3DMPPE_POSENET's evaluation runner), `testing`. */
+static bool starts_with_word(const char *name, const char *prefix) {
+    size_t n = strlen(prefix);
+    if (strncmp(name, prefix, n) != 0) return false;
+    char next = name[n];
+    return next == '\0' || next == '_' || isupper((unsigned char)next) ||
+           isdigit((unsigned char)next);
+}
+
+bool dl_ir_names_a_test_class(const char *name) {
+    return starts_with_word(name, "Test");
+}
+
 bool dl_ir_in_test_function(const DlFunction *fn) {
     for (int depth = 0; fn && depth < 64; depth++, fn = fn->parent) {
-        if (strncmp(fn->name, "test", 4) == 0 || strncmp(fn->name, "_test", 5) == 0) return true;
-        if (fn->owner && strncmp(fn->owner->name, "Test", 4) == 0) return true;
+        if (starts_with_word(fn->name, "test") || starts_with_word(fn->name, "_test")) return true;
+        if (fn->owner && dl_ir_names_a_test_class(fn->owner->name)) return true;
     }
     return false;
 }

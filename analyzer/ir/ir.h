@@ -329,9 +329,13 @@ int dl_ir_non_blocking(const DlExpr *call);
  * NULL when the call gives none. */
 const DlExpr *dl_ir_map_location(const DlExpr *load);
 
-/* Whether `fn` (or a function around it) is a test: named `test...` or `_test...` (a helper of
- * parametrised tests), or a method of a class named `Test...`. */
+/* Whether `fn` (or a function around it) is a test: named `test`, `test_...`, `testCase` or
+ * `_test...` (a helper of parametrised tests; not `tester`, `testing`), or a method of a class
+ * named `Test...` (dl_ir_names_a_test_class). */
 bool dl_ir_in_test_function(const DlFunction *fn);
+/* `TestModel`, `Test_cuda`: a test class's name (pytest's `Test` prefix, as a word: not
+ * `Tester`). */
+bool dl_ir_names_a_test_class(const char *name);
 
 /* `self`, the name; `self.<name>` (`name` NULL: any attribute of self). */
 /* The index of `fn`'s parameter called `name` (self included), or -1. */
