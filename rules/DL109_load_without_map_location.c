@@ -730,28 +730,29 @@ static const char *parameter_bound_to(const DlFunctionInfo *fi, const DlExpr *ca
 /* The project function `call` calls, when it writes the path it is handed as its argument `a`
  * with torch.save (stagewise-knowledge-distillation's `train(..., savename=savename)` keeps the
  * best weights so). */
-static bool project_function_saves_to_argument(DlRuleContext *ctx, const DlExpr *call,
-                                               uint32_t a) {
-    const DlExpr *callee = call->object;
-    if (!callee || callee->kind != DL_EX_NAME) return false;
-    const DlProject *p = dl_rule_project(ctx);
-    const DlFunctionInfo *fi =
-        dl_project_find_function(p, dl_project_file(p, dl_rule_module(ctx)), callee->name);
-    const char *param = fi && fi->fn ? parameter_bound_to(fi, call, a) : NULL;
-    return param && block_saves_to_name(&fi->fn->body, param, false, 0);
-}
-
 /* The project function a call names: the file's own, or one it imports (`from pykt.models
- * import train_model`). */
+ * import train_model`), or one of a module it imports (`import utils`, then
+ * `utils.init_vgg16(dir)`: fast-neural-style). */
 static const DlFunctionInfo *called_project_function(DlRuleContext *ctx, const DlExpr *call) {
     const DlExpr *callee = call->object;
-    if (!callee || callee->kind != DL_EX_NAME) return NULL;
+    const DlExpr *root = callee && callee->kind == DL_EX_ATTR ? callee->object : callee;
+    if (!root || root->kind != DL_EX_NAME) return NULL;
     const DlProject *p = dl_rule_project(ctx);
     const DlFileFacts *file = dl_project_file(p, dl_rule_module(ctx));
-    const char *imported = file ? dl_project_import(file, callee->name) : NULL;
-    const DlFunctionInfo *fi =
-        dl_project_find_function(p, file, imported ? imported : callee->name);
+    const char *imported = file ? dl_project_import(file, root->name) : NULL;
+    const char *name = imported ? imported : root->name;
+    if (root != callee)
+        name = imported ? dl_arena_printf(dl_rule_arena(ctx), "%s.%s", imported, callee->name)
+                        : NULL;
+    const DlFunctionInfo *fi = name ? dl_project_find_function(p, file, name) : NULL;
     return fi && fi->fn ? fi : NULL;
+}
+
+static bool project_function_saves_to_argument(DlRuleContext *ctx, const DlExpr *call,
+                                               uint32_t a) {
+    const DlFunctionInfo *fi = called_project_function(ctx, call);
+    const char *param = fi ? parameter_bound_to(fi, call, a) : NULL;
+    return param && block_saves_to_name(&fi->fn->body, param, false, 0);
 }
 
 /* The project function `call` calls, when it saves into the folder it is handed as its
