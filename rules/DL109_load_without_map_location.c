@@ -1009,6 +1009,39 @@ static bool made_from_a_template(DlRuleContext *ctx, const DlExpr *e) {
  * earlier iteration (early stopping: `if stop: load(path(best_epoch)) else: save(path(epoch))`);
  * a path held in a name counts as what the name was bound to (`best_model_path =
  * f'...{best_epoch}.pth'`). */
+/* The function `call` runs: a project function (called_project_function), or a method of the
+ * class of `fn` called on self (`self._train(...)`). */
+static const DlFunction *function_called(DlRuleContext *ctx, const DlFunction *fn,
+                                         const DlExpr *call) {
+    const DlExpr *callee = call->object;
+    if (fn && fn->owner && callee && callee->kind == DL_EX_ATTR && dl_ir_is_self(callee->object)) {
+        for (uint32_t m = 0; m < fn->owner->method_count; m++)
+            if (strcmp(fn->owner->methods[m]->name, callee->name) == 0)
+                return fn->owner->methods[m];
+        return NULL;
+    }
+    const DlFunctionInfo *fi = called_project_function(ctx, call);
+    return fi ? fi->fn : NULL;
+}
+
+/* `best_model_path = self._train(...)`, whose `_train` saves the model to `path` and returns
+ * it (ABSA-PyTorch's Instructor): the file was written by this run. */
+static bool path_returned_by_a_save(DlRuleContext *ctx, const DlFunction *fn, const DlBlock *body,
+                                    const DlExpr *path, uint32_t before) {
+    if (path->kind != DL_EX_NAME) return false;
+    const DlExpr *bound = dl_ir_last_assignment(body, path->name, before);
+    const DlFunction *callee =
+        bound && bound->kind == DL_EX_CALL ? function_called(ctx, fn, bound) : NULL;
+    if (!callee) return false;
+    for (uint32_t i = 0; i < callee->body.count; i++) {
+        const DlStmt *s = callee->body.items[i];
+        if (s->kind != DL_ST_RETURN || !s->value || s->value->kind != DL_EX_NAME) continue;
+        const char *returned = s->value->name;
+        if (block_saves_to_name(&callee->body, returned, false, 0)) return true;
+    }
+    return false;
+}
+
 static bool written_by_this_run(DlRuleContext *ctx, const DlCallFact *fact) {
     const DlExpr *path = dl_ir_positional(fact->call, 0);
     if (!path) return false;
@@ -1016,6 +1049,7 @@ static bool written_by_this_run(DlRuleContext *ctx, const DlCallFact *fact) {
         return true;
     const DlFunction *fn = fact->place->function;
     const DlBlock *body = fn ? &fn->body : &dl_rule_module(ctx)->body;
+    if (path_returned_by_a_save(ctx, fn, body, path, fact->call->span.start)) return true;
     uint32_t loop_end = enclosing_loop_end(body, fact->call->span.start, 0);
     const DlExpr *source = path_source(ctx, fact, path);
     for (int pass = 0; pass < (source != path ? 2 : 1); pass++) {
