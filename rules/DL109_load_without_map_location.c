@@ -1722,6 +1722,25 @@ static bool block_may_leave(const DlBlock *b, uint32_t from, int depth) {
     return false;
 }
 
+/* `b` runs, before anything that may leave it, a statement that fails without a GPU, or an
+ * `if` both of whose arms do (`if arch.startswith("vgg"): model.cuda()` / `else: model =
+ * model.cuda()`: filter-pruning-geometric-median's main). */
+static bool block_fails_without_a_gpu(DlRuleContext *ctx, const DlBlock *b, int depth) {
+    for (uint32_t i = 0; depth < 16 && i < b->count; i++) {
+        const DlStmt *t = b->items[i];
+        if (t->kind == DL_ST_DEF || t->kind == DL_ST_CLASS) continue;
+        if ((t->kind == DL_ST_EXPR || t->kind == DL_ST_ASSIGN) && needs_a_gpu(ctx, t->value))
+            return true;
+        if (t->kind == DL_ST_IF && t->parts->orelse.count &&
+            block_fails_without_a_gpu(ctx, &t->parts->body, depth + 1) &&
+            block_fails_without_a_gpu(ctx, &t->parts->orelse, depth + 1))
+            return true;
+        DlBlock one = {(DlStmt **)&b->items[i], 1};
+        if (block_may_leave(&one, 0, 0)) return false;
+    }
+    return false;
+}
+
 /* From the statement of `b` that holds the load at `at` (and, inside it, from the load's own
  * statement outwards), over what runs next: 1 when a statement that fails without a GPU
  * (needs_a_gpu) comes before anything that may leave, -1 when something may leave first (a
@@ -1741,9 +1760,8 @@ static int gpu_after(DlRuleContext *ctx, const DlBlock *b, uint32_t at, int dept
     for (uint32_t j = i + 1; j < b->count; j++) {
         const DlStmt *t = b->items[j];
         if (t->kind == DL_ST_DEF || t->kind == DL_ST_CLASS) continue;
-        if ((t->kind == DL_ST_EXPR || t->kind == DL_ST_ASSIGN) && needs_a_gpu(ctx, t->value))
-            return 1;
         DlBlock one = {(DlStmt **)&b->items[j], 1};
+        if (block_fails_without_a_gpu(ctx, &one, 0)) return 1;
         if (block_may_leave(&one, 0, 0)) return -1;
     }
     return 2;
