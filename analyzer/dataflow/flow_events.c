@@ -467,6 +467,18 @@ static bool any_on_the_device(const DlValue *const *argv, uint32_t n) {
     return false;
 }
 
+/* `torch.save(model.state_dict(), path)` of a module on the device: its tensors are copied to
+ * the host as `torch.save(model, path)` copies them (fast-neural-style's checkpoint). */
+static bool saves_a_device_modules_state(Flow *F, const DlExpr *save) {
+    const DlExpr *obj = save->arg_count && !save->args[0].keyword ? save->args[0].value : NULL;
+    if (!obj || obj->kind != DL_EX_CALL || obj->arg_count || !obj->object ||
+        obj->object->kind != DL_EX_ATTR || !flow_streq(obj->object->name, "state_dict"))
+        return false;
+    const char *key = flow_key_of(F, obj->object->object);
+    const Binding *b = key ? flow_lookup(F, key) : NULL;
+    return b && b->value && flow_is_module_like(b->value) && on_the_device(b->value);
+}
+
 /* Whether work is marked unread already (most calls of a step come after the first). */
 static bool work_unread(Flow *F) {
     const Binding *b = flow_state_find(F->st, "<unread-work>");
@@ -1153,7 +1165,8 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
     /* `torch.save(model, path)`: serializing copies every CUDA tensor to the host, waiting for
      * it, and queues nothing on the device (DCEVAE's scripts read the clock right after) */
     bool serializes = q && flow_streq(q, "torch.save");
-    if (serializes && !waits_for_the_device && any_on_the_device(argv, call->arg_count))
+    if (serializes && !waits_for_the_device &&
+        (any_on_the_device(argv, call->arg_count) || saves_a_device_modules_state(F, call)))
         waits_for_the_device = reads_back = true;
     /* `scheduler.step(metrics=val_loss)`: an LR scheduler launches nothing on the device, and
      * ReduceLROnPlateau reads its metric with `float()`, which waits for it (pytorch-speech-
