@@ -41,8 +41,9 @@ static const char doc[] =
     "  64)` of graph tensors a caller moved: the default collate stacks its rows there);\n"
     "- the model's forward moves or converts that input itself (`labels.to(x.device)`,\n"
     "  `torch.from_numpy(waves[i])`), or reads it only on the host (lengths for\n"
-    "  `pack_padded_sequence`, `labels.squeeze().tolist()`), or only indexes with it\n"
-    "  (`x[~masking_pos]`: a CUDA tensor takes CPU indices).\n";
+    "  `pack_padded_sequence`, `labels.squeeze().tolist()`, a size given to torch:\n"
+    "  `F.interpolate(x, size=shape)`), or only indexes with it (`x[~masking_pos]`: a CUDA\n"
+    "  tensor takes CPU indices).\n";
 
 /* `x = x.to(device)` as the first statement of the loop that binds `x`. */
 /* Whether the loop target `t` (`x`, `(x, y)`, `i, (x, y)`) binds `name`. */
