@@ -3,6 +3,7 @@
 #define _GNU_SOURCE /* memmem */
 #include "dataflow/flow_internal.h"
 
+#include <ctype.h>
 #include <string.h>
 
 bool flow_is_clock(const char *q) {
@@ -477,6 +478,31 @@ static bool saves_a_device_modules_state(Flow *F, const DlExpr *save) {
     const char *key = flow_key_of(F, obj->object->object);
     const Binding *b = key ? flow_lookup(F, key) : NULL;
     return b && b->value && flow_is_module_like(b->value) && on_the_device(b->value);
+}
+
+/* `read` (a span in fi's file) is in fi's first statement, after a docstring, and copies a
+ * name or an element of it (`k[0].cpu()`, not `(x * mask).sum().item()`, which computes
+ * first): before the function can have queued any work of its own. */
+static bool reads_first(const DlFunctionInfo *fi, DlSpan read) {
+    const DlBlock *body = &fi->fn->body;
+    uint32_t i = 0;
+    if (body->count > 1 && body->items[0]->kind == DL_ST_EXPR && body->items[0]->value &&
+        body->items[0]->value->kind == DL_EX_STRING)
+        i = 1;
+    if (i >= body->count || read.start < body->items[i]->span.start ||
+        read.end > body->items[i]->span.end)
+        return false;
+    const DlSource *src = fi->module->source;
+    if (!src || read.end > src->len) return false;
+    const char *p = src->text + read.start, *end = src->text + read.end;
+    if (p == end || !(isalpha((unsigned char)*p) || *p == '_')) return false;
+    while (p < end && (isalnum((unsigned char)*p) || *p == '_')) p++;
+    while (p < end && *p == '[') { /* `[0]`, `[:, 0]`: indices, no calls */
+        while (p < end && *p != ']' && *p != '(') p++;
+        if (p == end || *p != ']') return false;
+        p++;
+    }
+    return p < end && *p == '.'; /* then the copy: `.cpu()`, `.item()`, `.tolist()` */
 }
 
 /* Whether work is marked unread already (most calls of a step come after the first). */
@@ -1146,9 +1172,13 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
             /* the loop waits there (DL201, at the call), unless nothing was pending */
             if (reads_back && !fi->host_read.end && F->place.batch_loop &&
                 F->place.every_iteration && flow_reporter(F)) {
+                /* a function that reads the parameter back first, before it queues anything,
+                 * given what a blocking copy just uploaded (vqa-project's forward, `K =
+                 * int(K[0].cpu().numpy())`): the copy waited, and so nothing is pending */
+                bool nothing_pending = !work_or_upload_unread(F) ||
+                                       (!work_unread(F) && reads_first(fi, fi->parameter_read[k]));
                 DlSyncFact fact = {call, call, flow_unknown(), "call", &F->place,
-                                   fi->parameter_read[k], fi->module, !work_or_upload_unread(F),
-                                   false};
+                                   fi->parameter_read[k], fi->module, nothing_pending, false};
                 dl_rule_dispatch_sync(F->env->report, &fact);
             }
         }
