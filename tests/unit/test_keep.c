@@ -216,7 +216,7 @@ Test(keep, a_rewound_project_is_as_its_build_left_it) {
     m.module->functions[0]->facts = NULL;
     DlInterner names;
     dl_interner_init(&names, NULL);
-    DlProjectLeaves leaves = {&names, false, NULL, false};
+    DlProjectLeaves leaves = {.mentioned_names = &names};
     dl_project_rewind(&p, &leaves);
     cr_assert_not(net->loaded_with_workers, "the marks of the last check are gone");
     cr_assert_eq(m.module->facts, &p.files[0]);
