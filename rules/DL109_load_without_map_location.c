@@ -1014,12 +1014,8 @@ static bool made_from_a_template(DlRuleContext *ctx, const DlExpr *e) {
 static const DlFunction *function_called(DlRuleContext *ctx, const DlFunction *fn,
                                          const DlExpr *call) {
     const DlExpr *callee = call->object;
-    if (fn && fn->owner && callee && callee->kind == DL_EX_ATTR && dl_ir_is_self(callee->object)) {
-        for (uint32_t m = 0; m < fn->owner->method_count; m++)
-            if (strcmp(fn->owner->methods[m]->name, callee->name) == 0)
-                return fn->owner->methods[m];
-        return NULL;
-    }
+    if (fn && fn->owner && callee && callee->kind == DL_EX_ATTR && dl_ir_is_self(callee->object))
+        return dl_ir_method_named(fn->owner, callee->name);
     const DlFunctionInfo *fi = called_project_function(ctx, call);
     return fi ? fi->fn : NULL;
 }

@@ -76,8 +76,9 @@ void flow_bind(Flow *F, const DlExpr *target, const DlValue *v) {
                     flow_state_set(F->st, base, d);
                 }
             }
-            if (base && !(k0 && (k0->kind == DL_EX_STRING || k0->kind == DL_EX_NUMBER)) &&
-                !(k0 && k0->kind == DL_EX_OTHER) && target->item_count < 2) {
+            if (base && target->item_count < 2 &&
+                !(k0 && (k0->kind == DL_EX_STRING || k0->kind == DL_EX_NUMBER ||
+                         k0->kind == DL_EX_OTHER))) {
                 /* batch[k] = v.to(device) for k in ...: a whole batch's parts are no longer
                  * known to be where the loader put them; not `gt[:, 2] = ...` or `x[1:] = ...`,
                  * a write into the tensor where it is (SimREC's boxes) */

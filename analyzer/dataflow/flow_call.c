@@ -243,8 +243,6 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
     return r;
 }
 
-/* A value from a function's summary. Its spans stay where the value was made (a factory in a
- * helper is reported in the helper); `home` records the file when that is another one. */
 /* `v` and what it holds (a tuple's items, a sequence's or loader's element), copied to say that
  * their spans are read in `home`, the file whose summary they come from; a part already from a
  * third file keeps its own. Four levels deep: past that a part is dropped. */
@@ -268,6 +266,8 @@ static DlValue *rehomed(Flow *F, const DlValue *v, const DlModuleIR *home, int d
     return c;
 }
 
+/* A value from a function's summary. Its spans stay where the value was made (a factory in a
+ * helper is reported in the helper); `home` records the file when that is another one. */
 const DlValue *flow_rebase(Flow *F, const DlValue *v, const DlModuleIR *from) {
     if (!v || (v->kind == DL_KIND_UNKNOWN && !v->dev)) return flow_unknown();
     /* another file's values carry that file's spans, and so do their parts (`wCoeff[0]` of

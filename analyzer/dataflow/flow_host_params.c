@@ -28,13 +28,6 @@ typedef struct HostUse {
 
 static uint64_t host_only_params(const DlProject *project, const DlFunction *fn, int nesting);
 
-/* The first method of `cls` itself (not of a base) named `name`, or NULL. */
-static const DlFunction *method_named(const DlClass *cls, const char *name) {
-    for (uint32_t k = 0; k < cls->method_count; k++)
-        if (strcmp(cls->methods[k]->name, name) == 0) return cls->methods[k];
-    return NULL;
-}
-
 /* `self.helper(...)`: the class's own method, or one a base class of the project defines
  * (MalConv's `seq2fix`, inherited from LowMemConvBase, moves the chunks it is given), or the
  * forward of a submodule of a project class (`self.gnn(doc_sents_h, doc_len, adj)`, whose
@@ -48,7 +41,7 @@ static const DlFunction *own_method(const HostUse *u, const DlExpr *callee) {
         callee = callee->object;
     if (!dl_ir_is_self_attr(callee, NULL) || !u->fn->owner || u->nesting >= 3) return NULL;
     const DlClass *cls = u->fn->owner;
-    const DlFunction *own = method_named(cls, callee->name);
+    const DlFunction *own = dl_ir_method_named(cls, callee->name);
     if (own) return own;
     const DlClassInfo *info = u->project ? dl_project_class_of(u->project, cls) : NULL;
     const DlFunctionInfo *inherited =
@@ -203,9 +196,7 @@ static void walk_call(HostUse *u, const DlExpr *e, bool host, int depth) {
     }
     char buf[160];
     /* `F.interpolate(x, size=shape)`: a size, read on the host (F3Net's image shapes) */
-    const char *torch_fn = method || !callee ? NULL : torch_callee(u, callee, buf, sizeof buf);
-    if (method && callee->object && callee->object->kind == DL_EX_NAME)
-        torch_fn = torch_callee(u, callee, buf, sizeof buf);
+    const char *torch_fn = torch_callee(u, callee, buf, sizeof buf);
     unsigned position = 0;
     for (uint32_t i = 0; i < e->arg_count; i++) {
         const char *kw = e->args[i].keyword;
@@ -469,7 +460,7 @@ static uint64_t host_params_of_alternatives(const HostUse *u, const DlExpr *call
     if (!u->project || !u->fn->owner || u->nesting >= 3 || !dl_ir_is_self_attr(callee, NULL))
         return 0;
     const char *attr = callee->name;
-    const DlFunction *init = method_named(u->fn->owner, "__init__");
+    const DlFunction *init = dl_ir_method_named(u->fn->owner, "__init__");
     const DlClassInfo *built[4];
     uint32_t n = 0;
     bool unknown = false;

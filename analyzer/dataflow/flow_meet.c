@@ -72,8 +72,6 @@ static bool every_cpu_operand_on_a_variable(const DlOperand *ops, uint32_t n, bo
     return true;
 }
 
-/* Device of the result of an op over tensors: the shared device, ignoring 0-dim operands;
- * UNKNOWN when they disagree (the op would fail; do not cascade). */
 /* A device a variable names (`device`, chosen as "cuda" when there is one) and the GPU written
  * out (`.cuda()`), or two such variables: where the operation runs, with a GPU, they are one
  * device (FEAT's model moved to `device` by a helper, its batch by `.cuda()`); not two GPUs
@@ -88,6 +86,9 @@ static bool one_device_named_two_ways(const DlValue *a, const DlValue *b) {
            (b->dev == DL_DEV_NAMED || !b->dev_name || !strchr(b->dev_name, ':'));
 }
 
+/* Device of the result of an op over tensors: the shared device, ignoring 0-dim operands (a GPU
+ * written out where another operand is on a device variable: one_device_named_two_ways);
+ * UNKNOWN when they disagree (the op would fail; do not cascade). */
 DlValue *flow_combine(Flow *F, const DlExpr *site, const DlOperand *ops, uint32_t n) {
     const DlValue *dev = NULL;
     bool all_zero = true, conflict = false;

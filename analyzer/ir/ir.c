@@ -526,6 +526,12 @@ bool dl_ir_in_test_function(const DlFunction *fn) {
     return false;
 }
 
+const DlFunction *dl_ir_method_named(const DlClass *cls, const char *name) {
+    for (uint32_t k = 0; k < cls->method_count; k++)
+        if (strcmp(cls->methods[k]->name, name) == 0) return cls->methods[k];
+    return NULL;
+}
+
 int dl_ir_param_index(const DlFunction *fn, const char *name) {
     for (uint32_t i = 0; i < fn->param_count; i++)
         if (strcmp(fn->params[i].name, name) == 0) return (int)i;

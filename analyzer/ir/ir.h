@@ -340,6 +340,8 @@ bool dl_ir_names_a_test_class(const char *name);
 /* `self`, the name; `self.<name>` (`name` NULL: any attribute of self). */
 /* The index of `fn`'s parameter called `name` (self included), or -1. */
 int dl_ir_param_index(const DlFunction *fn, const char *name);
+/* The first method of `cls` itself (not of a base) named `name`, or NULL. */
+const DlFunction *dl_ir_method_named(const DlClass *cls, const char *name);
 /* The value of the last `name = value` among the statements of `b` (and of the blocks in it,
  * not nested defs or classes) that end before the byte `before`, or NULL: what the name was
  * last bound to there, read in text order. */
