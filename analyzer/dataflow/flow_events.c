@@ -564,6 +564,15 @@ static void gather_target_keys(Flow *F, LoopBindings *lb, const DlExpr *t, int d
     }
     const char *k = flow_key_of(F, t);
     if (k) add_loop_key(F, lb, k);
+    /* `U[ind, :] = out.data[i]` writes into U: its contents change with the loop (DPSH's code
+     * buffer, moved with `U.cuda()` after the writes) */
+    if (t->kind == DL_EX_SUBSCRIPT) {
+        const DlExpr *base = t->object;
+        while (base && base->kind == DL_EX_SUBSCRIPT)
+            base = base->object;
+        const char *written = base ? flow_key_of(F, base) : NULL;
+        if (written) add_loop_key(F, lb, written);
+    }
 }
 
 static void gather_block_keys(Flow *F, LoopBindings *lb, const DlBlock *b, int depth) {
