@@ -56,6 +56,15 @@ static void on_sync(DlRuleContext *ctx, const DlSyncFact *fact) {
         return;
     DlArena *arena = dl_rule_arena(ctx);
     const char *t = dl_rule_text(ctx, fact->tensor->span);
+    if (fact->of_items) { /* `np.mean(losses)`: no one place to copy each item at */
+        const char *message = dl_arena_printf(
+            arena,
+            "`%s` converts each item of `%s` to an array, but they are %s; copy each to the host "
+            "where it is made (`.item()` for a number, `.cpu()` for a tensor)",
+            fact->how, t, dl_rule_placement(ctx, fact->value));
+        dl_report_finding(ctx, &dl_rule_DL108, fact->site->span, fact->site->span, message, NULL);
+        return;
+    }
     size_t tl = strlen(t);
     bool detached = tl > 9 && strcmp(t + tl - 9, ".detach()") == 0;
     const char *move = fact->value->origin == DL_ORIGIN_MODEL && !detached ? ".detach().cpu()"

@@ -137,8 +137,13 @@ void flow_bind(Flow *F, const DlExpr *target, const DlValue *v) {
                 part = v->items[i];
             else if (v->kind == DL_KIND_SEQ && v->elem)
                 part = v->elem;
-            else if (flow_is_tensor(v))
-                part = v; /* rows of a tensor, a model's output tuple */
+            else if (flow_is_tensor(v) && !(v->flags & DL_VF_UNPACKED) &&
+                     v->origin != DL_ORIGIN_BATCH) {
+                DlValue *c = dl_value_copy(F->arena, v); /* rows of a tensor, a model's output */
+                c->flags |= DL_VF_UNPACKED;
+                part = c;
+            } else if (flow_is_tensor(v))
+                part = v;
             if (t->kind == DL_EX_STARRED) {
                 flow_bind(F, t->object, flow_unknown());
                 continue;

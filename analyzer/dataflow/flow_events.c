@@ -221,8 +221,13 @@ static void host_read_in_callee(Flow *F, const DlExpr *call, const DlFunctionInf
         !(flow_params_moved_inside(fi->fn) & (UINT64_C(1) << (param - 1))))
         return;
     if (read && holds_no_tensor(read, 0)) return;
-    DlSyncFact fact = {call, call, flow_unknown(), "call", &F->place, fi->host_read, fi->module,
-                       false, false};
+    DlSyncFact fact = {.site = call,
+                       .tensor = call,
+                       .value = flow_unknown(),
+                       .how = "call",
+                       .place = &F->place,
+                       .callee_read = fi->host_read,
+                       .callee_home = fi->module};
     dl_rule_dispatch_sync(F->env->report, &fact);
 }
 
@@ -829,8 +834,12 @@ void flow_sync(Flow *F, const DlExpr *site, const DlExpr *tensor, const DlValue 
         if (first && first->span.start == after_unknown_read->dev_span.start &&
             first->span.end == after_unknown_read->dev_span.end && flow_reporter(F) &&
             !(v->dev == DL_DEV_MODULE && modules_stay_on_the_cpu(F))) {
-            DlSyncFact fact = {first, F->unknown_read_tensor, v, "first-read", &F->place,
-                               tensor->span, NULL, false, false};
+            DlSyncFact fact = {.site = first,
+                               .tensor = F->unknown_read_tensor,
+                               .value = v,
+                               .how = "first-read",
+                               .place = &F->place,
+                               .callee_read = tensor->span};
             dl_rule_dispatch_sync(F->env->report, &fact);
         }
     }
@@ -866,9 +875,53 @@ void flow_sync(Flow *F, const DlExpr *site, const DlExpr *tensor, const DlValue 
         if (F->env->host_read_parameter) *F->env->host_read_parameter = read_parameter(F, tensor);
     }
     if (!flow_reporter(F)) return;
-    DlSyncFact fact = {site, tensor, v, how, &F->place, {0}, NULL, nothing_pending,
-                       F->without_cuda && !flow_on_a_named_accelerator(v)};
+    DlSyncFact fact = {.site = site,
+                       .tensor = tensor,
+                       .value = v,
+                       .how = how,
+                       .place = &F->place,
+                       .nothing_pending = nothing_pending,
+                       .without_cuda = F->without_cuda && !flow_on_a_named_accelerator(v)};
     dl_rule_dispatch_sync(F->env->report, &fact);
+}
+
+/* A list of tensors on a device handed to NumPy (`np.mean(losses)` after
+ * `losses.append(loss.data)`): NumPy converts each item with `__array__`, which raises for a
+ * tensor on a device (DL108). No wait is counted: the call fails before it reads anything.
+ * Only a list the code appends to, out of a `try` (whose handler may be the fallback: jet
+ * classification's `except:` around `np.average(losses)`), of tensors not taken from a model's
+ * output as it is or unpacked (its forward may hand back host data devlint cannot see: a
+ * spiking network's firing rates, a `torch.load`ed model's); not a tuple or list written out,
+ * whose items are as often numbers (`np.array([kl_div, wacc * 100])` of what a forward returns
+ * with `.item()`). */
+static void sync_items(Flow *F, const DlExpr *site, const DlExpr *list, const DlValue *v,
+                       const char *how) {
+    if (v->kind != DL_KIND_SEQ || v->items || !v->elem || F->try_depth || !flow_reporter(F)) return;
+    const DlValue *item = v->elem;
+    if (!flow_is_tensor(item) || !dl_value_on_device(item) || item->origin == DL_ORIGIN_MODEL ||
+        (item->flags & DL_VF_UNPACKED))
+        return;
+    if (item->dev == DL_DEV_MODULE && modules_stay_on_the_cpu(F)) return;
+    DlSyncFact fact = {.site = site,
+                       .tensor = list,
+                       .value = item,
+                       .how = how,
+                       .place = &F->place,
+                       .without_cuda = F->without_cuda && !flow_on_a_named_accelerator(item),
+                       .of_items = true};
+    dl_rule_dispatch_sync(F->env->report, &fact);
+}
+
+/* NumPy functions that make an array of a list first: each item goes through `__array__`. */
+static const char *numpy_of_items(const char *q) {
+    static const char *const functions[] = {
+        "array",  "asarray",     "mean",   "sum",    "std",     "var",        "average",
+        "median", "max",         "min",    "amax",   "amin",    "stack",      "vstack",
+        "hstack", "concatenate", "argmax", "argmin", "nanmean", "percentile", NULL};
+    if (strncmp(q, "numpy.", 6) != 0) return NULL;
+    for (int i = 0; functions[i]; i++)
+        if (strcmp(q + 6, functions[i]) == 0) return functions[i];
+    return NULL;
 }
 
 /* An input of the forward of a module with nothing on a device (a `Preprocess` transform that
@@ -933,11 +986,20 @@ void flow_sync_facts(Flow *F, const DlExpr *call, const char *q, const DlExpr *r
                                               {"matplotlib.pyplot.imshow", "plt.imshow"},
                                               {"matplotlib.pyplot.scatter", "plt.scatter"},
                                               {"matplotlib.pyplot.hist", "plt.hist"}};
+        const char *of_items = numpy_of_items(q);
+        if (of_items && !call->args[0].keyword && argv[0]->kind == DL_KIND_SEQ) {
+            sync_items(F, call, a0, argv[0], dl_arena_join(F->arena, "np", '.', of_items));
+            return;
+        }
         for (size_t i = 0; i < sizeof host / sizeof host[0]; i++)
             if (flow_streq(q, host[i][0])) {
-                for (uint32_t k = 0; k < call->arg_count; k++)
-                    if (!call->args[k].keyword && !input_of_a_stateless_module(F, argv[k]))
+                for (uint32_t k = 0; k < call->arg_count; k++) {
+                    if (call->args[k].keyword || input_of_a_stateless_module(F, argv[k])) continue;
+                    if (argv[k]->kind == DL_KIND_SEQ) /* `plt.plot(losses)` */
+                        sync_items(F, call, call->args[k].value, argv[k], host[i][1]);
+                    else
                         flow_sync(F, call, call->args[k].value, argv[k], host[i][1]);
+                }
                 return;
             }
         return;
@@ -1186,8 +1248,14 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
                  * int(K[0].cpu().numpy())`): the copy waited, and so nothing is pending */
                 bool nothing_pending = !work_or_upload_unread(F) ||
                                        (!work_unread(F) && reads_first(fi, fi->parameter_read[k]));
-                DlSyncFact fact = {call, call, flow_unknown(), "call", &F->place,
-                                   fi->parameter_read[k], fi->module, nothing_pending, false};
+                DlSyncFact fact = {.site = call,
+                                   .tensor = call,
+                                   .value = flow_unknown(),
+                                   .how = "call",
+                                   .place = &F->place,
+                                   .callee_read = fi->parameter_read[k],
+                                   .callee_home = fi->module,
+                                   .nothing_pending = nothing_pending};
                 dl_rule_dispatch_sync(F->env->report, &fact);
             }
         }

@@ -97,6 +97,9 @@ enum {
     DL_VF_ONE_BATCH = 1 << 20, /* loader: its batch size is its dataset's length
                                   (`DataLoader(ds, batch_size=len(ds))`): it yields one batch,
                                   and a loop over it runs once */
+    DL_VF_UNPACKED = 1 << 21,  /* tensor: one of the names a value taken for a tensor was
+                                  unpacked into (`pred, loss, fr = model(x)`): a model's output
+                                  tuple, whose parts may be host data a forward hands back */
 };
 
 typedef struct DlValue DlValue;
