@@ -454,6 +454,42 @@ static bool block_moves_a_parameter(const DlFunction *fn, const DlBlock *b, int 
     return false;
 }
 
+/* Arithmetic of `fn`'s parameters and numbers (`x * scale`, `(x - mean) / std`, `-x`), naming
+ * one parameter at least. */
+static bool arithmetic_of_parameters(const DlFunction *fn, const DlExpr *e, int depth) {
+    if (!e || depth > 8) return false;
+    switch (e->kind) {
+    case DL_EX_NAME:
+        return dl_ir_param_index(fn, e->name) >= 0;
+    case DL_EX_UNARY:
+        return (flow_streq(e->name, "-") || flow_streq(e->name, "+")) &&
+               arithmetic_of_parameters(fn, e->object, depth + 1);
+    case DL_EX_BINOP: {
+        bool left_number = e->items[0]->kind == DL_EX_NUMBER;
+        bool right_number = e->items[1]->kind == DL_EX_NUMBER;
+        if (left_number && right_number) return false;
+        return (left_number || arithmetic_of_parameters(fn, e->items[0], depth + 1)) &&
+               (right_number || arithmetic_of_parameters(fn, e->items[1], depth + 1));
+    }
+    default:
+        return false;
+    }
+}
+
+/* A helper whose body is one `return` of arithmetic on its parameters (VideoPose3D-style
+ * `def scale(x, s): return x * s`): its summary, computed with the parameters unknown, knows
+ * nothing; a call of it gives a tensor where the tensors it is handed are (a docstring aside). */
+static bool returns_arithmetic_of_parameters(const DlFunction *fn) {
+    const DlBlock *b = &fn->body;
+    uint32_t first = b->count > 1 && b->items[0]->kind == DL_ST_EXPR && b->items[0]->value &&
+                             b->items[0]->value->kind == DL_EX_STRING
+                         ? 1
+                         : 0;
+    if (b->count != first + 1) return false;
+    const DlStmt *s = b->items[first];
+    return s->kind == DL_ST_RETURN && arithmetic_of_parameters(fn, s->value, 0);
+}
+
 const DlValue *flow_call_summary(Flow *F, const DlFunctionInfo *fi, const DlExpr *call,
                                  const DlValue *const *argv, bool skip_self) {
     const DlValue *items =
@@ -469,6 +505,11 @@ const DlValue *flow_call_summary(Flow *F, const DlFunctionInfo *fi, const DlExpr
     if (!skip_self && r->kind == DL_KIND_TENSOR && !r->dev && !copies_to_the_host(fi) &&
         !block_moves_a_parameter(fi->fn, &fi->fn->body, 0))
         r = on_its_arguments_device(F, r, argv, call->arg_count);
+    if (!skip_self && r->kind == DL_KIND_UNKNOWN && returns_arithmetic_of_parameters(fi->fn)) {
+        const DlValue *tensor = flow_mk(F, DL_KIND_TENSOR);
+        const DlValue *placed = on_its_arguments_device(F, tensor, argv, call->arg_count);
+        if (placed != tensor) r = placed;
+    }
     return r;
 }
 
