@@ -89,11 +89,15 @@ static bool metadata_attribute(const char *name) {
     return name && dl_name_in_list(name, attributes);
 }
 
-/* `np.array(edge_ind[j])`, `np.asarray(x)`: numpy reads its argument on the host (a CUDA
- * tensor there fails), so a forward input given to it is host data (DialogueGCN's lists of
- * edge pairs). */
+/* `np.array(edge_ind[j])`, `np.asarray(x)`, `np.unique(labels)`: numpy converts its argument
+ * to an array on the host (a CUDA tensor there fails), so a forward input given to it is host
+ * data (DialogueGCN's lists of edge pairs, a proxy loss's class labels). Not `np.mean(t)` and
+ * the like, which hand a tensor to its own method. */
 static bool numpy_reads_arguments(const DlExpr *callee) {
-    static const char *const readers[] = {"array", "asarray", NULL};
+    static const char *const readers[] = {
+        "array",     "asarray",     "asanyarray", "unique",    "where",  "isin",
+        "in1d",      "concatenate", "stack",      "vstack",    "hstack", "bincount",
+        "setdiff1d", "intersect1d", "union1d",    "histogram", NULL};
     return callee && callee->kind == DL_EX_ATTR && dl_name_in_list(callee->name, readers) &&
            callee->object && callee->object->kind == DL_EX_NAME &&
            (strcmp(callee->object->name, "np") == 0 || strcmp(callee->object->name, "numpy") == 0);
@@ -308,16 +312,19 @@ static int element_of_param(const HostUse *u, const DlExpr *e) {
                                         "detach", "contiguous", "float", "long", "int", NULL};
     /* `length.data.max()`: one element of it, where it is (MORAN's decoder steps) */
     static const char *const reductions[] = {"max", "min", "sum", NULL};
-    bool reduced = false;
+    bool reduced = false, kept = false;
     while (e && e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_ATTR &&
            (dl_name_in_list(e->object->name, keeps) ||
             (!e->arg_count && dl_name_in_list(e->object->name, reductions)))) {
         reduced |= dl_name_in_list(e->object->name, reductions);
+        kept = true;
         e = e->object->object;
         while (e && e->kind == DL_EX_ATTR && e->name && strcmp(e->name, "data") == 0)
             e = e->object;
     }
-    if (reduced && e && e->kind == DL_EX_NAME) return unbound_param(u, e->name);
+    /* `boxes = boxes.squeeze(0)`: the whole parameter reshaped, where it is (SlowFast's
+     * evaluator reads each box back with `.item()`) */
+    if (kept && e && e->kind == DL_EX_NAME) return unbound_param(u, e->name);
     /* `shape = x.size()[2:] if shape is None else shape`: the parameter when it is given
      * (F3Net's forward); what the other arm computes is walked where it is bound */
     if (e && e->kind == DL_EX_COND && e->item_count == 2)
