@@ -13,19 +13,6 @@ static bool host_copy(const DlValue *v) {
            (v->origin == DL_ORIGIN_MOVED || v->origin == DL_ORIGIN_FACTORY);
 }
 
-/* What a project module's forward (`fi`) returns when that is host copies only (a tensor, or a
- * tuple, list or dict of them), rebased for this file; NULL otherwise. */
-static const DlValue *host_copies_returned(Flow *F, const DlFunctionInfo *fi) {
-    const DlValue *r = fi ? fi->ret : NULL;
-    if (!r) return NULL;
-    bool all = host_copy(r);
-    if (!all && r->kind == DL_KIND_SEQ && (r->elem || r->item_count)) {
-        all = !r->elem || host_copy(r->elem);
-        for (uint32_t i = 0; i < r->item_count && all; i++) all = host_copy(r->items[i]);
-    }
-    return all ? flow_rebase(F, r, fi->module) : NULL;
-}
-
 /* Host data that is no tensor: a number, a string, a NumPy array (`np.array(spikes)`,
  * `s.cpu().numpy()`), or a list or tuple of such values (a spiking network's per-step
  * `.cpu().numpy()` records, `[spk1, spk2]`). */
@@ -38,6 +25,21 @@ static bool plain_host_data(const DlValue *v, int depth) {
     for (uint32_t i = 0; i < v->item_count; i++)
         if (!plain_host_data(v->items[i], depth + 1)) return false;
     return true;
+}
+
+/* What a project module's forward (`fi`) returns when that is host copies only (a tensor, or a
+ * tuple, list or dict of them) or plain host data (a list of class indices a helper of its
+ * builds with `.append(int(row.argmax()))`), rebased for this file; NULL otherwise. */
+static const DlValue *host_copies_returned(Flow *F, const DlFunctionInfo *fi) {
+    const DlValue *r = fi ? fi->ret : NULL;
+    if (!r) return NULL;
+    bool all = host_copy(r) || plain_host_data(r, 0);
+    if (!all && r->kind == DL_KIND_SEQ && (r->elem || r->item_count)) {
+        all = !r->elem || host_copy(r->elem);
+        for (uint32_t i = 0; i < r->item_count && all; i++)
+            all = host_copy(r->items[i]);
+    }
+    return all ? flow_rebase(F, r, fi->module) : NULL;
 }
 
 /* An item of what a forward returns that is not computed where the module is: a host copy, or a
