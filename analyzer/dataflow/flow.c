@@ -1938,6 +1938,10 @@ const DlValue *flow_param_value(Flow *F, const DlFunction *fn, uint32_t i) {
          * device (the torchtext tutorial): which one it is handed, and so where its batches
          * are, is not known */
         if (flow_file_collates_onto_a_device(F)) l->elem = flow_unknown();
+        /* ... nor in one that builds a loader of the project's (airbench's `CifarLoader`,
+         * whose batches are slices of tensors loaded onto the GPU) */
+        else if (flow_file_builds_a_project_loader(F))
+            l->elem = flow_unknown();
         return l;
     }
     if (p->default_value) {

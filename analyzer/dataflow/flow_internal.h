@@ -241,6 +241,9 @@ DlDeviceTag flow_legacy_type_device(Flow *F, const DlExpr *call);
 /* Whether a DataLoader built in this file is given a project collate function that puts its
  * batches on a device (flow_library.c). */
 bool flow_file_collates_onto_a_device(Flow *F);
+/* Whether the file builds an instance of a project class, no dataset, iterated through its own
+ * `__iter__` (a loader of the project's, whose batches may be anywhere). */
+bool flow_file_builds_a_project_loader(Flow *F);
 /* Whether `name` is a parameter of the running function that it hands to a layer as a size
  * (`nn.Linear(d, name)`) and never rebinds: an integer (flow_size_params.c). */
 bool flow_param_is_layer_size(Flow *F, const char *name);

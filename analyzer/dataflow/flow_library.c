@@ -643,6 +643,52 @@ bool flow_file_collates_onto_a_device(Flow *F) {
     return false;
 }
 
+/* A class of no base but `object` (a sampler subclasses torch's Sampler, a dataset Dataset). */
+static bool of_no_base(const DlClassInfo *ci) {
+    for (uint32_t i = 0; i < ci->cls->base_count; i++) {
+        const DlExpr *b = ci->cls->bases[i];
+        if (b->kind != DL_EX_NAME || strcmp(b->name, "object") != 0) return false;
+    }
+    return true;
+}
+
+/* `CifarLoader(...)`: a project class of no base that is iterated itself (its own `__iter__`):
+ * a loader of the project's, which may yield batches already on a device (airbench's, slicing
+ * tensors loaded onto the GPU). */
+static bool builds_a_project_loader(const DlExpr *e, void *ctx) {
+    Flow *F = ctx;
+    if (e->kind != DL_EX_CALL || !e->object ||
+        (e->object->kind != DL_EX_NAME && e->object->kind != DL_EX_ATTR))
+        return false;
+    const char *q = flow_qualify(F, e->object); /* `airbench.CifarLoader(...)` too */
+    if (!q && e->object->kind != DL_EX_NAME) return false;
+    const DlClassInfo *ci =
+        dl_project_find_class(F->env->project, F->env->file, q ? q : e->object->name);
+    return ci && !ci->is_dataset && !ci->is_module && of_no_base(ci) &&
+           dl_ir_method_named(ci->cls, "__iter__");
+}
+
+static bool block_builds_a_project_loader(Flow *F, const DlBlock *b, int depth) {
+    if (depth > 64) return false;
+    for (uint32_t i = 0; i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS || s->kind == DL_ST_IMPORT) continue;
+        if (dl_ir_expr_any_with(s->value, builds_a_project_loader, F)) return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (block_builds_a_project_loader(F, inner, depth + 1)) return true;
+    }
+    return false;
+}
+
+bool flow_file_builds_a_project_loader(Flow *F) {
+    const DlModuleIR *m = F->env->file->module;
+    if (block_builds_a_project_loader(F, &m->body, 0)) return true;
+    for (uint32_t i = 0; i < m->function_count; i++)
+        if (block_builds_a_project_loader(F, &m->functions[i]->body, 0)) return true;
+    return false;
+}
+
 /* `TensorDataset(x.to(device), y.to(device))`: a dataset whose items are slices of tensors
  * already on a device; the batches a DataLoader stacks from them are there too
  * (pytorch_geometric_temporal's examples). Tensors elsewhere: a dataset like any other. */
