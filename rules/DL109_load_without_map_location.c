@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/files.h"
 #include "dataflow/torch_api.h"
 #include "rules/facts.h"
 #include "rules/fixes.h"
@@ -152,10 +153,15 @@ static bool requires_a_gpu_accelerator(DlRuleContext *ctx) {
 
 /* Test code: a test function (`test_*`), a helper of tests (`_test_segmentation_model`), a
  * method of a `unittest.TestCase`, or a function nested in one of those (torchvision's
- * `check_out`, which reads the expected output the harness recorded). */
-static bool in_test_code(const DlFunction *fn) {
+ * `check_out`, which reads the expected output the harness recorded); in a test file, any
+ * function named for tests (`testModel`). Not a training script's `def test(args, model)`,
+ * which evaluates a checkpoint it loads (PAConv's, CurveNet's). */
+static bool in_test_code(DlRuleContext *ctx, const DlFunction *fn) {
+    bool test_file = dl_path_is_a_test_file(dl_rule_source(ctx)->path);
     for (int depth = 0; fn && depth < 16; depth++, fn = fn->parent) {
-        if (strncmp(fn->name, "test", 4) == 0 || strncmp(fn->name, "_test", 5) == 0) return true;
+        if (strncmp(fn->name, "test_", 5) == 0 || strncmp(fn->name, "_test", 5) == 0 ||
+            (test_file && strncmp(fn->name, "test", 4) == 0))
+            return true;
         for (uint32_t b = 0; fn->owner && b < fn->owner->base_count; b++) {
             const DlExpr *base = fn->owner->bases[b];
             if ((base->kind == DL_EX_NAME || base->kind == DL_EX_ATTR) && base->name &&
@@ -248,8 +254,9 @@ static bool on_a_logging_line(const char *text, const char *p) {
 }
 
 /* Does the count written at `p` (`device_count()`, or a name holding it) only tell one GPU from
- * several: `> 1`, `>= 2` (whether to wrap the model in DataParallel: prnet's), or a rank modulo
- * it (`args.rank % ngpus_per_node == 0`, which rank saves: SPICE's)? Neither picks between a
+ * several: `> 1`, `>= 2` (whether to wrap the model in DataParallel: prnet's), a rank modulo
+ * it (`args.rank % ngpus_per_node == 0`, which rank saves: SPICE's), or the GPU ids it counts
+ * (`range(n_gpus)`)? Neither picks between a
  * GPU and the CPU, in code that moves its data with `.cuda()` (`gpu_code`); where the device
  * comes from elsewhere (yolov5's resume script reads it from the run's options), one GPU or
  * several is one branch, the CPU another. `after` is the first byte after the count. */
@@ -272,6 +279,10 @@ static bool tells_one_gpu_from_many(const char *text, const char *p, const char 
     const char *b = p;
     while (b > text && (b[-1] == ' ' || b[-1] == '\t'))
         b--;
+    /* `list(range(n_gpus))`, the replicas' GPU ids (OC-CSE's `nn.parallel.replicate`) */
+    if (b - text >= 6 && memcmp(b - 6, "range(", 6) == 0 &&
+        (b - text == 6 || !dl_source_name_byte(b[-7])) && q < end && *q == ')')
+        return true;
     return b > text && b[-1] == '%';
 }
 
@@ -418,7 +429,7 @@ static bool device_aware(DlRuleContext *ctx, const DlPlace *place) {
      * MaskGIT's inception metrics) */
     static const char *const marks[] = {"cuda.is_available(", "mps.is_available(",
                                         "cuda.set_device(", ".device_count(", NULL};
-    if (in_test_code(place->function)) return false;
+    if (in_test_code(ctx, place->function)) return false;
     if (place->cuda_checked) return false; /* this load runs only where there is a GPU */
     /* `assert torch.cuda.is_available()`: the script requires a GPU, it never runs without */
     if (dl_rule_file_mentions(ctx, "assert torch.cuda.is_available") ||
@@ -1631,13 +1642,18 @@ static bool block_needs_a_gpu_first(DlRuleContext *ctx, const DlBlock *b, int de
     return false;
 }
 
-/* `torch.cuda.set_device(i)` or `x.cuda(...)` at the end of a chain, CUDA made the default
- * (makes_cuda_the_default), or a call of a function of the project that fails without a GPU
- * before it returns (Deep-Exemplar's `gpu_setup()`, which calls torch.cuda.set_device): fails
- * without a GPU. */
+/* `torch.cuda.set_device(i)` or `x.cuda(...)` at the end of a chain or as an argument, CUDA
+ * made the default (makes_cuda_the_default), or a call of a function of the project that fails
+ * without a GPU before it returns (Deep-Exemplar's `gpu_setup()`, which calls
+ * torch.cuda.set_device): fails without a GPU. */
 static bool needs_a_gpu(DlRuleContext *ctx, const DlExpr *e) {
     if (!e || e->kind != DL_EX_CALL || !e->object) return false;
     if (dl_ir_moves_to_cuda(e)) return true;
+    /* what a call is handed runs first: `nn.DataParallel(net.cuda())` (OC-CSE's loaders) */
+    for (uint32_t i = 0; i < e->arg_count; i++) {
+        const DlExpr *a = e->args[i].value;
+        if (a && a->kind == DL_EX_CALL && dl_ir_moves_to_cuda(a)) return true;
+    }
     const char *callee = dl_ir_dotted(dl_rule_arena(ctx), e->object);
     if (callee && strcmp(callee, "torch.cuda.set_device") == 0) return true;
     /* `from torch import cuda`, then `cuda.set_device(opt.gpu)` (coarse2fine's train.py) */
