@@ -1473,8 +1473,53 @@ static bool calls_a_remainder_test(Flow *F, const DlExpr *e) {
 /* A periodic guard, written out or through flags the batch loop computes each step
  * (nvdiffrast's samples: `display_image = display_interval and (it % display_interval == 0)`
  * then `if display_image or save_mp4:`). */
+/* An operand of a test made of the running function's options: a parameter (not `self`) the
+ * batch loop never binds, an attribute of one (`args.model_class`), a literal, or a list of
+ * them. `*named` is set where one names a parameter. */
+static bool option_operand(Flow *F, const DlExpr *e, bool *named, int depth) {
+    if (!e || depth > 8) return false;
+    switch (e->kind) {
+    case DL_EX_NUMBER:
+    case DL_EX_STRING:
+    case DL_EX_CONST:
+        return true;
+    case DL_EX_NAME:
+        if (dl_ir_is_self(e) || !F->fn || dl_ir_param_index(F->fn, e->name) < 0 ||
+            flow_loop_binds(F, F->place.batch_loop, e->name))
+            return false;
+        *named = true;
+        return true;
+    case DL_EX_ATTR: {
+        const char *key = flow_key_of(F, e);
+        return key && option_operand(F, e->object, named, depth + 1) &&
+               !flow_loop_binds(F, F->place.batch_loop, key);
+    }
+    case DL_EX_LIST:
+    case DL_EX_TUPLE:
+    case DL_EX_SET:
+        for (uint32_t i = 0; i < e->item_count; i++)
+            if (!option_operand(F, e->items[i], named, depth + 1)) return false;
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* `if args.model_class in ["bert-crf", "bert-lstm-crf"]:` in a batch loop: a comparison of the
+ * function's options, the same in every iteration, so a branch it guards runs in every one or
+ * in none; no periodic guard. */
+static bool compares_options(Flow *F, const DlExpr *e) {
+    if (!e || e->kind != DL_EX_COMPARE || !F->place.batch_loop) return false;
+    bool named = false;
+    for (uint32_t i = 0; i < e->item_count; i++)
+        if (!option_operand(F, e->items[i], &named, 0)) return false;
+    if (e->object && !option_operand(F, e->object, &named, 0)) return false;
+    return named;
+}
+
 static bool periodic_guard(Flow *F, const DlExpr *e, int depth) {
     if (!e || depth > 16) return false;
+    if (compares_options(F, e)) return false;
     if (e->kind == DL_EX_NAME && F->place.batch_loop)
         return block_binds_periodic_flag(&F->place.batch_loop->parts->body, e->name, 0);
     if (e->kind == DL_EX_BOOLOP)
