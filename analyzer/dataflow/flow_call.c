@@ -292,13 +292,24 @@ static bool argument_reaches(const DlExpr *call, uint32_t i, const DlParam *p, i
     return (int)(*pos)++ == positional && !p->star && !p->keyword_only;
 }
 
-/* `data.to(args.device)` in a helper handed the caller's options as `args`: the device the
- * caller names as `<its argument>.device` (`device` the rest of the name, ".device"), when the
- * argument is a name or a dotted one; NULL otherwise. */
-static const DlValue *device_of_the_options(Flow *F, const DlExpr *arg, const char *device) {
+/* A name for a run's options: `args`, `self.opt`, `cfg`. */
+static bool names_options(const DlExpr *e) {
+    static const char *const names[] = {"args", "opt",     "opts", "options", "config",   "cfg",
+                                        "conf", "hparams", "hp",   "flags",   "settings", NULL};
+    return (e->kind == DL_EX_NAME || e->kind == DL_EX_ATTR) && e->name &&
+           dl_name_in_list(e->name, names);
+}
+
+/* `data.to(args.device)` in a helper handed the caller's options as `args` (a project object, or
+ * a name that says options: a tensor of unknown device passed as `x` of `x.device` says nothing):
+ * the device the caller names as `<its argument>.device` (`device` the rest of the name,
+ * ".device"), when the argument is a name or a dotted one; NULL otherwise. */
+static const DlValue *device_of_the_options(Flow *F, const DlExpr *arg, const DlValue *value,
+                                            const char *device) {
     const char *owner =
         arg->kind == DL_EX_NAME || arg->kind == DL_EX_ATTR ? dl_ir_dotted(F->arena, arg) : NULL;
     if (!owner || dl_ir_is_self(arg)) return NULL;
+    if (value->kind != DL_KIND_INSTANCE && !names_options(arg)) return NULL;
     DlValue *d = flow_mk(F, DL_KIND_DEVICE);
     d->dev = DL_DEV_NAMED;
     d->dev_name = dl_arena_printf(F->arena, "%s%s", owner, device);
@@ -352,7 +363,7 @@ static const DlValue *bind_device_of_value(Flow *F, const DlValue *v, const DlFu
             else if (flow_is_tensor(argv[i]) && argv[i]->dev)
                 dev = argv[i];
             else if (argv[i]->kind == DL_KIND_UNKNOWN || argv[i]->kind == DL_KIND_INSTANCE)
-                dev = device_of_the_options(F, call->args[i].value, v->dev_name + owner);
+                dev = device_of_the_options(F, call->args[i].value, argv[i], v->dev_name + owner);
             passed = true;
             break;
         }
