@@ -1507,9 +1507,12 @@ static bool option_operand(Flow *F, const DlExpr *e, bool *named, int depth) {
 
 /* `if args.model_class in ["bert-crf", "bert-lstm-crf"]:` in a batch loop: a comparison of the
  * function's options, the same in every iteration, so a branch it guards runs in every one or
- * in none; no periodic guard. */
+ * in none; no periodic guard. Not `if log_writer is not None:`, an optional feature a caller
+ * often leaves off (Diffusion-Policies' agents are handed `None`). */
 static bool compares_options(Flow *F, const DlExpr *e) {
-    if (!e || e->kind != DL_EX_COMPARE || !F->place.batch_loop) return false;
+    if (!e || e->kind != DL_EX_COMPARE || !F->place.batch_loop || !e->name ||
+        flow_streq(e->name, "is") || flow_streq(e->name, "is not"))
+        return false;
     bool named = false;
     for (uint32_t i = 0; i < e->item_count; i++)
         if (!option_operand(F, e->items[i], &named, 0)) return false;
@@ -1588,6 +1591,27 @@ static bool bound_to_false(Flow *F, const DlExpr *cond) {
     return bound_to(F, cond, "False");
 }
 
+/* A call of a random number generator: `random.random()`, `np.random.rand()`, `torch.rand(1)`. */
+static bool draws_a_random_number(Flow *F, const DlExpr *e) {
+    if (!e || e->kind != DL_EX_CALL || !e->object) return false;
+    const char *q = flow_qualify(F, e->object);
+    const char *name = q ? q : e->object->name;
+    return name && (strstr(name, "random") || flow_streq(name, "torch.rand"));
+}
+
+/* The test of a guard whose else runs now and then: `if step % N != 0: ... else: <every N>`,
+ * `if random.random() > rate: ... else: <a sample>` (zijundeng's validation images). */
+static bool rare_else(Flow *F, const DlExpr *e) {
+    if (!e || e->kind != DL_EX_COMPARE || e->item_count != 2 || !e->name) return false;
+    const DlExpr *l = e->items[0], *r = e->items[1];
+    if (flow_streq(e->name, "!="))
+        return (l->kind == DL_EX_BINOP && flow_streq(l->name, "%")) ||
+               (r->kind == DL_EX_BINOP && flow_streq(r->name, "%"));
+    if (flow_streq(e->name, ">") || flow_streq(e->name, ">=")) return draws_a_random_number(F, l);
+    if (flow_streq(e->name, "<") || flow_streq(e->name, "<=")) return draws_a_random_number(F, r);
+    return false;
+}
+
 void flow_exec_if(Flow *F, const DlStmt *s) {
     if ((never_true(s->value) ||
          (bound_to_false(F, s->value) && !set_by_its_own_cuda(F, s->value))) &&
@@ -1661,7 +1685,7 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
     if (synced_when_cuda && s->parts->orelse.count) flow_state_set(F->st, "<device-work>", NULL);
     F->without_cuda = saved_without_cuda || cuda_test > 0 || (cpu_device && !cpu_when_equal);
     if (gpu_branch < 0) F->place.cuda_checked = true;
-    if (mode_branch) F->place.every_iteration = false;
+    if (mode_branch || rare_else(F, s->value)) F->place.every_iteration = false;
     if (!always) flow_exec_block(F, &s->parts->orelse);
     bool else_needs_gpu = F->place.cuda_checked;
     F->place = saved_place;
