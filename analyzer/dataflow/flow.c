@@ -475,18 +475,30 @@ static bool block_any_outside_loops(const DlBlock *b, bool (*match)(const DlExpr
     return block_has(b, match, false, depth);
 }
 
+static bool compares_options(Flow *F, const DlExpr *e);
+
 /* Whether every iteration of a loop whose body is `b` writes or shows an output
- * (is_output_write): in the body or in a loop, `with` or `try` of it, not only in a branch (`if
- * wrong: plt.savefig(...)`, SUMBT's attention maps of the dialogs it got wrong). */
-static bool writes_each_iteration(const DlBlock *b, int depth) {
+ * (is_output_write): in the body or in a loop, `with` or `try` of it, in both arms of an `if`
+ * (XVFI's test loop, which writes its frames whichever `args.phase` says), or under a comparison
+ * of the options (compares_options: the same every iteration); not only in a branch (`if wrong:
+ * plt.savefig(...)`, SUMBT's attention maps of the dialogs it got wrong). */
+static bool writes_each_iteration(Flow *F, const DlBlock *b, int depth) {
     if (depth > 16) return false;
     for (uint32_t i = 0; i < b->count; i++) {
         const DlStmt *s = b->items[i];
-        if (s->kind == DL_ST_IF || s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        if (s->kind == DL_ST_IF) {
+            bool then_writes = writes_each_iteration(F, &s->parts->body, depth + 1);
+            if (then_writes && compares_options(F, s->value)) return true;
+            if (then_writes && s->parts->orelse.count &&
+                writes_each_iteration(F, &s->parts->orelse, depth + 1))
+                return true;
+            continue;
+        }
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
         if (dl_ir_expr_any(s->value, is_output_write)) return true;
         const DlBlock *inner;
         for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            if (writes_each_iteration(inner, depth + 1)) return true;
+            if (writes_each_iteration(F, inner, depth + 1)) return true;
     }
     return false;
 }
@@ -764,7 +776,7 @@ void flow_exec_loop(Flow *F, const DlStmt *s) {
          * a saliency map per input) or shows it: each iteration reads its output back to write
          * or show it, which is the loop's purpose, so a read there adds no wait of its own */
         F->place.exports_outputs =
-            !F->place.trains_itself && writes_each_iteration(&s->parts->body, 0);
+            !F->place.trains_itself && writes_each_iteration(F, &s->parts->body, 0);
     }
     /* what it reads, a caller that leaves the count at 0 never reads */
     if (s->kind == DL_ST_FOR && counts_to_a_parameter_left_at_zero(F, s->value))
