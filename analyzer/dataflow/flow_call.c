@@ -1419,6 +1419,14 @@ static const DlValue *output_of_a_trained_parameter(Flow *F, const DlExpr *call,
     return r;
 }
 
+/* A method of a NumPy array that gives host data again. */
+static bool numpy_array_method(const char *m) {
+    static const char *const methods[] = {
+        "flatten", "ravel", "reshape", "squeeze", "astype", "tolist", "copy", "transpose", "mean",
+        "sum",     "max",   "min",     "argmax",  "argmin", "round",  "item", "clip",      NULL};
+    return dl_name_in_list(m, methods);
+}
+
 const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *recv_expr,
                                      const DlValue *recv, const char *m,
                                      const DlValue *const *argv) {
@@ -1560,6 +1568,12 @@ const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *
             }
             return t;
         }
+        /* `y.numpy()`: a NumPy array on the host, whatever `y` was (only a CPU tensor converts) */
+        if (flow_streq(m, "numpy")) return flow_mk(F, DL_KIND_OTHER);
+        return flow_unknown();
+    case DL_KIND_OTHER:
+        /* `a.flatten().tolist()` of a NumPy array: host data all the way (ManyDG's labels) */
+        if (numpy_array_method(m)) return flow_mk(F, DL_KIND_OTHER);
         return flow_unknown();
     default:
         return flow_unknown();
