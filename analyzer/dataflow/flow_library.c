@@ -1004,6 +1004,20 @@ const DlValue *flow_eval_library_call(Flow *F, const DlExpr *call, const char *q
     if (flow_streq(q, "torch.utils.data.TensorDataset") ||
         flow_streq(q, "torch.utils.data.dataset.TensorDataset"))
         return tensor_dataset(F, call, argv);
+    /* `random_split(ds, [6, 2])`, `Subset(ds, idx)` of a dataset devlint knows (a TensorDataset
+     * of tensors on a device): parts of it, whose items are where its items are (qqpann's
+     * knowledge-tracing notebook) */
+    bool split = flow_streq(q, "torch.utils.data.random_split") ||
+                 flow_streq(q, "torch.utils.data.dataset.random_split");
+    if ((split || flow_streq(q, "torch.utils.data.Subset") ||
+         flow_streq(q, "torch.utils.data.dataset.Subset")) &&
+        call->arg_count && !call->args[0].keyword && argv[0]->kind == DL_KIND_LOADER &&
+        argv[0]->elem) {
+        if (!split) return argv[0];
+        DlValue *parts = flow_mk(F, DL_KIND_SEQ);
+        parts->elem = argv[0];
+        return parts;
+    }
     if (dl_torch_is_optimizer(q)) return flow_mk(F, DL_KIND_OPTIMIZER);
     if (flow_is_lr_scheduler_class(q)) { /* its `step` queues nothing */
         DlValue *scheduler = flow_mk(F, DL_KIND_OTHER);
