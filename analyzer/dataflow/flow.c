@@ -741,6 +741,49 @@ static void after_inner_optimization(Flow *F, const DlStmt *s) {
         F->place.every_iteration = false;
 }
 
+/* Whether the assignment target `t` (a name or a tuple of them) binds `name`. */
+static bool target_names(const DlExpr *t, const char *name, int depth) {
+    if (!t || depth > 8) return false;
+    if (t->kind == DL_EX_NAME) return flow_streq(t->name, name);
+    for (uint32_t i = 0; (t->kind == DL_EX_TUPLE || t->kind == DL_EX_LIST) && i < t->item_count;
+         i++)
+        if (target_names(t->items[i], name, depth + 1)) return true;
+    return false;
+}
+
+/* Whether a statement of `b` (at any depth) assigns `name` with `=`. */
+static bool block_assigns(const DlBlock *b, const char *name, int depth) {
+    for (uint32_t i = 0; depth < 16 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        for (uint32_t t = 0; s->kind == DL_ST_ASSIGN && t < s->target_count; t++)
+            if (s->targets[t]->kind == DL_EX_NAME && flow_streq(s->targets[t]->name, name))
+                return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (block_assigns(inner, name, depth + 1)) return true;
+    }
+    return false;
+}
+
+/* `while count < n_maps and count < batch_size:` in a batch loop, with `count` set before that
+ * loop and only counted up (`count += 1`) in it: the while runs n_maps times in all, in the
+ * first iterations, not in every one (atrous-monodepth's image dumps). */
+static bool counts_across_the_batch_loop(Flow *F, const DlExpr *cond) {
+    if (cond && cond->kind == DL_EX_BOOLOP && flow_streq(cond->name, "and"))
+        return counts_across_the_batch_loop(F, cond->items[0]) ||
+               counts_across_the_batch_loop(F, cond->items[1]);
+    if (!cond || cond->kind != DL_EX_COMPARE || cond->item_count != 2 || !cond->name ||
+        (!flow_streq(cond->name, "<") && !flow_streq(cond->name, "<=")))
+        return false;
+    const DlExpr *counter = cond->items[0];
+    const DlStmt *loop = F->place.batch_loop;
+    return counter->kind == DL_EX_NAME && !block_assigns(&loop->parts->body, counter->name, 0) &&
+           !(loop->kind == DL_ST_FOR && loop->target_count &&
+             target_names(loop->targets[0], counter->name, 0)) &&
+           flow_loop_binds(F, loop, counter->name); /* counted up in it */
+}
+
 void flow_exec_loop(Flow *F, const DlStmt *s) {
     const DlValue *iter = NULL;
     bool seq_loop = false;
@@ -780,6 +823,9 @@ void flow_exec_loop(Flow *F, const DlStmt *s) {
     }
     /* what it reads, a caller that leaves the count at 0 never reads */
     if (s->kind == DL_ST_FOR && counts_to_a_parameter_left_at_zero(F, s->value))
+        F->place.every_iteration = false;
+    if (s->kind == DL_ST_WHILE && F->place.batch_loop && F->place.batch_loop != s &&
+        counts_across_the_batch_loop(F, s->value))
         F->place.every_iteration = false;
     F->loop_depth++;
     int rounds = F->loop_depth > 2 ? 1 : DL_LOOP_ROUNDS;
