@@ -1578,14 +1578,15 @@ static bool compares_options(Flow *F, const DlExpr *e) {
     return named;
 }
 
-static bool periodic_guard(Flow *F, const DlExpr *e, int depth) {
+bool flow_periodic_guard(Flow *F, const DlExpr *e, int depth) {
     if (!e || depth > 16) return false;
     if (compares_options(F, e)) return false;
     if (e->kind == DL_EX_NAME && F->place.batch_loop)
         return block_binds_periodic_flag(&F->place.batch_loop->parts->body, e->name, 0);
     if (e->kind == DL_EX_BOOLOP)
-        return periodic_guard(F, e->items[0], depth + 1) || periodic_guard(F, e->items[1], depth + 1);
-    if (e->kind == DL_EX_UNARY) return periodic_guard(F, e->object, depth + 1);
+        return flow_periodic_guard(F, e->items[0], depth + 1) ||
+               flow_periodic_guard(F, e->items[1], depth + 1);
+    if (e->kind == DL_EX_UNARY) return flow_periodic_guard(F, e->object, depth + 1);
     if (calls_a_remainder_test(F, e)) return true;
     return flow_periodic_condition(e, depth);
 }
@@ -1700,7 +1701,7 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
     if (cuda_tested && cuda_sign < 0) narrow_key_to_cpu(F, cuda_tested, &not_cuda);
     DlPlace saved_place = F->place;
     if (F->place.every_iteration &&
-        (periodic_guard(F, s->value, 0) || ends_the_loop(&s->parts->body) || runs_once(s) ||
+        (flow_periodic_guard(F, s->value, 0) || ends_the_loop(&s->parts->body) || runs_once(s) ||
          off_by_default_in_a_summary(F, s->value) || optional_attribute_never_given(F, s->value)))
         F->place.every_iteration = false;
     /* `if not self.training:` in a method: each branch runs in one mode of the module, not on

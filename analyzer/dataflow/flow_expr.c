@@ -643,7 +643,14 @@ const DlValue *flow_eval_inner(Flow *F, const DlExpr *e) {
         flow_sync(F, e->items[0], e->items[0], a, "bool"); /* `t and ...` tests t */
         if (flow_is_tensor(a) && dl_value_on_device(a)) F->operand_tested = e;
         bool cuda_checked = F->place.cuda_checked; /* `use_gpu and net.cuda()` may not run */
+        /* `step % N == 0 and bool(finished.all())`: what follows a periodic guard's `and` runs
+         * when the guard lets it, now and then (autonmt's early stop) */
+        bool every_iteration = F->place.every_iteration;
+        if (every_iteration && e->name && flow_streq(e->name, "and") &&
+            flow_periodic_guard(F, e->items[0], 0))
+            F->place.every_iteration = false;
         const DlValue *b = flow_eval(F, e->items[1]);
+        F->place.every_iteration = every_iteration;
         F->place.cuda_checked = cuda_checked;
         if (e->name && flow_streq(e->name, "and") &&
             (flow_says_cuda_available(a) || flow_says_cuda_available(b)))

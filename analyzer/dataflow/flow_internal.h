@@ -396,6 +396,9 @@ void flow_exec_with(Flow *F, const DlStmt *s);
 void flow_exec_try(Flow *F, const DlStmt *s);
 void flow_note_gpu_required(Flow *F, const DlExpr *call, const DlValue *recv);
 bool flow_periodic_condition(const DlExpr *e, int depth);
+/* A test that lets a branch run only now and then in the batch loop (`if step % N == 0:`, a
+ * flag computed from the step); not a comparison of the function's options. */
+bool flow_periodic_guard(Flow *F, const DlExpr *e, int depth);
 void flow_exec_if(Flow *F, const DlStmt *s);
 void flow_exec_stmt(Flow *F, const DlStmt *s);
 void flow_exec_block(Flow *F, const DlBlock *b);
