@@ -1249,17 +1249,19 @@ DlParseResult dl_python_parse(const DlSource *src, DlArena *arena, bool lower,
         return result;
     }
     TSNode root = ts_tree_root_node(tree);
-    if ((problem.kind == DL_PRESCAN_EXPECTED_BLOCK || problem.kind == DL_PRESCAN_UNEXPECTED_INDENT ||
+    if ((problem.kind == DL_PRESCAN_EXPECTED_BLOCK ||
+         problem.kind == DL_PRESCAN_UNEXPECTED_INDENT ||
          problem.kind == DL_PRESCAN_UNINDENT_MISMATCH ||
          problem.kind == DL_PRESCAN_INCONSISTENT_TABS ||
          problem.kind == DL_PRESCAN_UNTERMINATED_STRING ||
          problem.kind == DL_PRESCAN_EXPECTED_OPERAND ||
-         problem.kind == DL_PRESCAN_PRINT_STATEMENT) &&
+         problem.kind == DL_PRESCAN_PRINT_STATEMENT ||
+         problem.kind == DL_PRESCAN_KEYWORD_ARGUMENT) &&
         !ts_node_has_error(root)) {
         /* the grammar takes an empty body, lines indented out of their block, tabs mixed with
          * spaces, an f-string whose text goes on past the end of its line (`print(f"{x}` /
-         * `")`), a statement ending on an operator (`x =`) joined to the next line, and Python
-         * 2's `print "x"`; CPython does not */
+         * `")`), a statement ending on an operator (`x =`) joined to the next line, Python
+         * 2's `print "x"`, and `async=True` as an argument; CPython does not */
         result.error = syntax_error_message(src, root, &problem);
         delete_tree(tree);
         return result;

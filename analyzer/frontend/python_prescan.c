@@ -269,6 +269,16 @@ static void limit_word(LimitScan *S) {
         S->operator_at = start;
         S->operator_len = n;
     }
+    /* `input.cuda(async=True)` (PyTorch 0.3's spelling of non_blocking): `async` and `await`
+     * are keywords since Python 3.7, which no argument may be named */
+    if ((IS("async") || IS("await")) && S->depth && S->frames[S->depth].kind == '(') {
+        size_t j = S->i;
+        while (j < S->len && (S->s[j] == ' ' || S->s[j] == '\t'))
+            j++;
+        if (j < S->len && S->s[j] == '=' && (j + 1 == S->len || S->s[j + 1] != '=') &&
+            note_problem(S, DL_PRESCAN_KEYWORD_ARGUMENT, start))
+            S->problem.header = IS("async") ? "async" : "await";
+    }
     if (IS("lambda")) S->frames[S->depth].lambdas++;
     if (IS("lambda") || IS("if") || IS("else") || IS("await") || IS("yield") ||
         (IS("not") && !S->operand))
@@ -626,6 +636,9 @@ char *dl_python_prescan_describe(const DlSource *src, const DlPrescanProblem *pr
                             src->text + problem->at);
     case DL_PRESCAN_PRINT_STATEMENT:
         return dl_xasprintf("missing parentheses in call to `%s`: Python 2 syntax",
+                            problem->header);
+    case DL_PRESCAN_KEYWORD_ARGUMENT:
+        return dl_xasprintf("`%s` is a keyword since Python 3.7 and cannot name an argument",
                             problem->header);
     }
     return NULL;

@@ -25,6 +25,8 @@ typedef enum DlPrescanProblemKind {
                                        'b': 2}`): the second one's start */
     DL_PRESCAN_EXPECTED_OPERAND,    /* a statement that ends on an operator (`x =`, `a +`) */
     DL_PRESCAN_PRINT_STATEMENT,     /* Python 2's `print "x"` or `exec code` */
+    DL_PRESCAN_KEYWORD_ARGUMENT,    /* `x.cuda(async=True)`: a keyword (since Python 3.7) naming
+                                       an argument, which the grammar takes */
 } DlPrescanProblemKind;
 
 /* The first such problem, in the order the tokenizer meets them (a bracket never closed is met
@@ -36,8 +38,8 @@ typedef struct DlPrescanProblem {
     char open;      /* the bracket left open or mismatched: ( [ { */
     char close;     /* the closing bracket met: ) ] } */
     size_t open_at; /* MISMATCHED_CLOSE: where `open` is */
-    const char *header; /* EXPECTED_COLON, EXPECTED_BLOCK: the header's keyword (`if`);
-                           PRINT_STATEMENT: `print` or `exec` */
+    const char *header;  /* EXPECTED_COLON, EXPECTED_BLOCK: the header's keyword (`if`);
+                            PRINT_STATEMENT: `print` or `exec`; KEYWORD_ARGUMENT: the keyword */
     size_t operator_len; /* EXPECTED_OPERAND: the operator's bytes at `at` */
     int header_line;
 } DlPrescanProblem;

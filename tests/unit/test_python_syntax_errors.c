@@ -240,3 +240,15 @@ Test(python_syntax_errors, python_2_print_and_exec_statements) {
     expect_valid("print\nprint()\nprint(1, 2)\nprint -1\nprint if a else b\n"
                  "print >>f, 1\nprint.__doc__\nprint = log\nprinted = 1\n");
 }
+
+Test(python_syntax_errors, async_and_await_name_no_argument) {
+    /* PyTorch 0.3's spelling of non_blocking, refused since Python 3.7 (DeLF-pytorch's solver) */
+    expect_error("import torch\nlabels = labels.cuda(async=True)\n",
+                 "syntax error (`async` is a keyword since Python 3.7 and cannot name an argument) "
+                 "at line 2, column 22");
+    expect_error("f(x, await = 1)\n",
+                 "syntax error (`await` is a keyword since Python 3.7 and cannot name an argument) "
+                 "at line 1, column 6");
+    /* a comparison, an attribute, a keyword argument that only starts so */
+    expect_valid("f(x == async_mode)\ny = g(asynchronous=True)\nasync def h():\n    await h()\n");
+}
