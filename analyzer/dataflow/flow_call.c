@@ -1207,7 +1207,9 @@ const DlValue *flow_eval_tensor_method(Flow *F, const DlExpr *call, const DlExpr
         if (!dev) r->dev_name = recv->dev_name;
         return r;
     }
-    if (dl_tensor_method_to_host(m)) return flow_mk(F, DL_KIND_SCALAR);
+    /* a number, a list; `.numpy()` a NumPy array, whose methods give host data (OTHER) */
+    if (dl_tensor_method_to_host(m))
+        return flow_mk(F, flow_streq(m, "numpy") ? DL_KIND_OTHER : DL_KIND_SCALAR);
     if (dl_tensor_method_combines(m)) {
         OperandList ops = {0};
         flow_add_operand(&ops, recv_expr, recv);
