@@ -5,6 +5,7 @@
 
 static bool class_registers_nothing(const DlClassInfo *ci);
 static const DlValue *on_the_receivers_device(Flow *F, const DlValue *r, const DlValue *recv);
+static DlValue *numpy_array(Flow *F);
 
 /* A tensor copied to the host (`x.cpu()`, `x.to("cpu")`) or made there (`torch.zeros(n, 5)`,
  * LatentSync's face detector, which fills it by slices from the device). */
@@ -1209,7 +1210,7 @@ const DlValue *flow_eval_tensor_method(Flow *F, const DlExpr *call, const DlExpr
     }
     /* a number, a list; `.numpy()` a NumPy array, whose methods give host data (OTHER) */
     if (dl_tensor_method_to_host(m))
-        return flow_mk(F, flow_streq(m, "numpy") ? DL_KIND_OTHER : DL_KIND_SCALAR);
+        return flow_streq(m, "numpy") ? numpy_array(F) : flow_mk(F, DL_KIND_SCALAR);
     if (dl_tensor_method_combines(m)) {
         OperandList ops = {0};
         flow_add_operand(&ops, recv_expr, recv);
@@ -1421,6 +1422,13 @@ static const DlValue *output_of_a_trained_parameter(Flow *F, const DlExpr *call,
     return r;
 }
 
+/* A NumPy array a tensor's `.numpy()` gives: host data, marked as such for its methods. */
+static DlValue *numpy_array(Flow *F) {
+    DlValue *a = flow_mk(F, DL_KIND_OTHER);
+    a->literal = "numpy.ndarray";
+    return a;
+}
+
 /* A method of a NumPy array that gives host data again. */
 static bool numpy_array_method(const char *m) {
     static const char *const methods[] = {
@@ -1571,11 +1579,13 @@ const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *
             return t;
         }
         /* `y.numpy()`: a NumPy array on the host, whatever `y` was (only a CPU tensor converts) */
-        if (flow_streq(m, "numpy")) return flow_mk(F, DL_KIND_OTHER);
+        if (flow_streq(m, "numpy")) return numpy_array(F);
         return flow_unknown();
     case DL_KIND_OTHER:
-        /* `a.flatten().tolist()` of a NumPy array: host data all the way (ManyDG's labels) */
-        if (numpy_array_method(m)) return flow_mk(F, DL_KIND_OTHER);
+        /* `a.flatten().tolist()` of a NumPy array: host data all the way (ManyDG's labels); not
+         * of any other value known to be no tensor (a PyG batch's field) */
+        if (recv->literal && flow_streq(recv->literal, "numpy.ndarray") && numpy_array_method(m))
+            return numpy_array(F);
         return flow_unknown();
     default:
         return flow_unknown();
