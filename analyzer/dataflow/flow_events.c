@@ -1153,6 +1153,14 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
      * (OpenOOD's evaluators, between `.item()` and `pred.cpu()`) */
     if (!recv && call->arg_count == 1 && flow_is_tensor(argv[0]) && reads_as_a_number(F, call))
         host_read = true;
+    /* `print(epoch, loss.data[0], err, file=log)` of a device tensor: Python's print reads it on
+     * the host, waiting, and queues nothing (convex_adversarial's trainer, then
+     * `losses.update(...)`); a print of plain strings waits for nothing */
+    if (!recv && callee->kind == DL_EX_NAME && flow_streq(callee->name, "print") &&
+        !flow_lookup(F, "print"))
+        for (uint32_t i = 0; i < call->arg_count && !host_read; i++)
+            host_read =
+                !call->args[i].keyword && flow_is_tensor(argv[i]) && dl_value_on_device(argv[i]);
     /* a copy to the host (`loss.item()`, `x.cpu()`, `model.to("cpu")`) waits for the work
      * queued before it: like a synchronize, for the clock reads after it (DL203); so does a
      * blocking copy from the host (`model.to(device)`, `x.cuda()`), after which PyTorch

@@ -290,6 +290,14 @@ const DlValue *flow_eval_subscript(Flow *F, const DlExpr *e) {
         flow_state_set(F->st, object_key, dict);
         return obj;
     }
+    /* `loss.data[0]` of a 0-dim loss: PyTorch 0.3's `.item()`, a number read on the host (later
+     * versions raise IndexError there): a read, whose result is no tensor, and no indexing work
+     * (Lextal's pspnet keeps a list of them for np.mean) */
+    if (flow_is_tensor(obj) && (obj->flags & DL_VF_ZERO_DIM) && picks_a_number(e) &&
+        e->object->kind == DL_EX_ATTR && flow_streq(e->object->name, "data")) {
+        flow_sync(F, e, e->object, obj, "item");
+        return flow_mk(F, DL_KIND_SCALAR);
+    }
     const DlValue *index = NULL;
     bool mismatch = flow_index_fact(F, e, obj, false, &index);
     if ((obj->flags & DL_VF_WHOLE_BATCH) && flow_names_text_field(e))
@@ -298,14 +306,6 @@ const DlValue *flow_eval_subscript(Flow *F, const DlExpr *e) {
     if (e->object->kind == DL_EX_ATTR && flow_streq(e->object->name, "shape") &&
         e->item_count == 1 && e->items[0]->kind != DL_EX_OTHER && !flow_is_tensor(obj))
         return flow_mk(F, DL_KIND_SCALAR);
-    /* `loss.data[0]` of a 0-dim loss: PyTorch 0.3's `.item()`, a number read on the host (later
-     * versions raise IndexError there): a read, whose result is no tensor (Lextal's pspnet keeps
-     * a list of them for np.mean) */
-    if (flow_is_tensor(obj) && (obj->flags & DL_VF_ZERO_DIM) && picks_a_number(e) &&
-        e->object->kind == DL_EX_ATTR && flow_streq(e->object->name, "data")) {
-        flow_sync(F, e, e->object, obj, "item");
-        return flow_mk(F, DL_KIND_SCALAR);
-    }
     if (flow_is_tensor(obj)) {
         DlValue *r = dl_value_copy(F->arena, obj);
         r->var = NULL;
