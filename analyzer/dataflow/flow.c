@@ -1563,13 +1563,26 @@ static bool option_operand(Flow *F, const DlExpr *e, bool *named, int depth) {
     }
 }
 
+/* A name for something that only records the run: a logger, a summary writer, a callback. */
+static bool names_a_recorder(const DlExpr *e) {
+    static const char *const words[] = {"log",   "writer",  "callback", "hook",    "wandb",
+                                        "board", "monitor", "tracker",  "summary", "recorder",
+                                        "vis",   "viz",     NULL};
+    const char *name = e && (e->kind == DL_EX_NAME || e->kind == DL_EX_ATTR) ? e->name : NULL;
+    for (int i = 0; name && words[i]; i++)
+        if (strstr(name, words[i])) return true;
+    return false;
+}
+
 /* `if args.model_class in ["bert-crf", "bert-lstm-crf"]:` in a batch loop: a comparison of the
  * function's options, the same in every iteration, so a branch it guards runs in every one or
- * in none; no periodic guard. Not `if log_writer is not None:`, an optional feature a caller
- * often leaves off (Diffusion-Policies' agents are handed `None`). */
+ * in none; no periodic guard (`if criterion is not None:` too). Not `if log_writer is not
+ * None:`, an optional recorder a caller often leaves off (Diffusion-Policies' agents are handed
+ * `None`). */
 static bool compares_options(Flow *F, const DlExpr *e) {
-    if (!e || e->kind != DL_EX_COMPARE || !F->place.batch_loop || !e->name ||
-        flow_streq(e->name, "is") || flow_streq(e->name, "is not"))
+    if (!e || e->kind != DL_EX_COMPARE || !F->place.batch_loop || !e->name) return false;
+    if ((flow_streq(e->name, "is") || flow_streq(e->name, "is not")) && e->item_count &&
+        names_a_recorder(e->items[0]))
         return false;
     bool named = false;
     for (uint32_t i = 0; i < e->item_count; i++)
