@@ -741,16 +741,6 @@ static void after_inner_optimization(Flow *F, const DlStmt *s) {
         F->place.every_iteration = false;
 }
 
-/* Whether the assignment target `t` (a name or a tuple of them) binds `name`. */
-static bool target_names(const DlExpr *t, const char *name, int depth) {
-    if (!t || depth > 8) return false;
-    if (t->kind == DL_EX_NAME) return flow_streq(t->name, name);
-    for (uint32_t i = 0; (t->kind == DL_EX_TUPLE || t->kind == DL_EX_LIST) && i < t->item_count;
-         i++)
-        if (target_names(t->items[i], name, depth + 1)) return true;
-    return false;
-}
-
 /* Whether a statement of `b` (at any depth) assigns `name` with `=`. */
 static bool block_assigns(const DlBlock *b, const char *name, int depth) {
     for (uint32_t i = 0; depth < 16 && i < b->count; i++) {
@@ -780,7 +770,7 @@ static bool counts_across_the_batch_loop(Flow *F, const DlExpr *cond) {
     const DlStmt *loop = F->place.batch_loop;
     return counter->kind == DL_EX_NAME && !block_assigns(&loop->parts->body, counter->name, 0) &&
            !(loop->kind == DL_ST_FOR && loop->target_count &&
-             target_names(loop->targets[0], counter->name, 0)) &&
+             dl_ir_target_names(loop->targets[0], counter->name)) &&
            flow_loop_binds(F, loop, counter->name); /* counted up in it */
 }
 
@@ -1528,9 +1518,6 @@ static bool calls_a_remainder_test(Flow *F, const DlExpr *e) {
            returns_the_constant(last, "False");
 }
 
-/* A periodic guard, written out or through flags the batch loop computes each step
- * (nvdiffrast's samples: `display_image = display_interval and (it % display_interval == 0)`
- * then `if display_image or save_mp4:`). */
 /* An operand of a test made of the running function's options: a parameter (not `self`) the
  * batch loop never binds, an attribute of one (`args.model_class`), a literal, or a list of
  * them. `*named` is set where one names a parameter. */
@@ -1591,6 +1578,9 @@ static bool compares_options(Flow *F, const DlExpr *e) {
     return named;
 }
 
+/* A periodic guard, written out or through flags the batch loop computes each step
+ * (nvdiffrast's samples: `display_image = display_interval and (it % display_interval == 0)`
+ * then `if display_image or save_mp4:`). */
 bool flow_periodic_guard(Flow *F, const DlExpr *e, int depth) {
     if (!e || depth > 16) return false;
     if (compares_options(F, e)) return false;

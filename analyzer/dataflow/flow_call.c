@@ -510,10 +510,7 @@ static bool arithmetic_of_parameters(const DlFunction *fn, const DlExpr *e, int 
  * nothing; a call of it gives a tensor where the tensors it is handed are (a docstring aside). */
 static bool returns_arithmetic_of_parameters(const DlFunction *fn) {
     const DlBlock *b = &fn->body;
-    uint32_t first = b->count > 1 && b->items[0]->kind == DL_ST_EXPR && b->items[0]->value &&
-                             b->items[0]->value->kind == DL_EX_STRING
-                         ? 1
-                         : 0;
+    uint32_t first = dl_ir_body_start(b);
     if (b->count != first + 1) return false;
     const DlStmt *s = b->items[first];
     return s->kind == DL_ST_RETURN && arithmetic_of_parameters(fn, s->value, 0);

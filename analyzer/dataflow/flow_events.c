@@ -490,10 +490,7 @@ static bool saves_a_device_modules_state(Flow *F, const DlExpr *save) {
  * first): before the function can have queued any work of its own. */
 static bool reads_first(const DlFunctionInfo *fi, DlSpan read) {
     const DlBlock *body = &fi->fn->body;
-    uint32_t i = 0;
-    if (body->count > 1 && body->items[0]->kind == DL_ST_EXPR && body->items[0]->value &&
-        body->items[0]->value->kind == DL_EX_STRING)
-        i = 1;
+    uint32_t i = dl_ir_body_start(body);
     if (i >= body->count || read.start < body->items[i]->span.start ||
         read.end > body->items[i]->span.end)
         return false;

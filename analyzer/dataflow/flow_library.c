@@ -616,18 +616,31 @@ static bool names_a_collate_onto_a_device(const DlExpr *e, void *ctx) {
         dl_project_find_function(F->env->project, F->env->file, c->value->name));
 }
 
-static bool block_collates_onto_a_device(Flow *F, const DlBlock *b, int depth) {
+typedef bool (*ExprMatch)(const DlExpr *, void *);
+
+/* Whether `match` holds for an expression of a statement of `b` (of the blocks in it, not of
+ * nested defs or classes; `with_items`: of its `with` items too). */
+static bool block_has_expr(Flow *F, const DlBlock *b, ExprMatch match, bool with_items, int depth) {
     if (depth > 64) return false;
     for (uint32_t i = 0; i < b->count; i++) {
         const DlStmt *s = b->items[i];
         if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS || s->kind == DL_ST_IMPORT) continue;
-        if (dl_ir_expr_any_with(s->value, names_a_collate_onto_a_device, F)) return true;
-        for (uint32_t w = 0; s->kind == DL_ST_WITH && w < s->with_count; w++)
-            if (dl_ir_expr_any_with(s->withs[w], names_a_collate_onto_a_device, F)) return true;
+        if (dl_ir_expr_any_with(s->value, match, F)) return true;
+        for (uint32_t w = 0; with_items && s->kind == DL_ST_WITH && w < s->with_count; w++)
+            if (dl_ir_expr_any_with(s->withs[w], match, F)) return true;
         const DlBlock *inner;
         for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            if (block_collates_onto_a_device(F, inner, depth + 1)) return true;
+            if (block_has_expr(F, inner, match, with_items, depth + 1)) return true;
     }
+    return false;
+}
+
+/* block_has_expr over the file's top level and each of its functions. */
+static bool file_has_expr(Flow *F, ExprMatch match, bool with_items) {
+    const DlModuleIR *m = F->env->file->module;
+    if (block_has_expr(F, &m->body, match, with_items, 0)) return true;
+    for (uint32_t i = 0; i < m->function_count; i++)
+        if (block_has_expr(F, &m->functions[i]->body, match, with_items, 0)) return true;
     return false;
 }
 
@@ -637,10 +650,7 @@ bool flow_file_collates_onto_a_device(Flow *F) {
     if (m->source && m->source->text &&
         !dl_ir_span_mentions(m->source, (DlSpan){0, (uint32_t)m->source->len}, "collate_fn"))
         return false;
-    if (block_collates_onto_a_device(F, &m->body, 0)) return true;
-    for (uint32_t i = 0; i < m->function_count; i++)
-        if (block_collates_onto_a_device(F, &m->functions[i]->body, 0)) return true;
-    return false;
+    return file_has_expr(F, names_a_collate_onto_a_device, true);
 }
 
 /* A class of no base but `object` (a sampler subclasses torch's Sampler, a dataset Dataset). */
@@ -668,25 +678,8 @@ static bool builds_a_project_loader(const DlExpr *e, void *ctx) {
            dl_ir_method_named(ci->cls, "__iter__");
 }
 
-static bool block_builds_a_project_loader(Flow *F, const DlBlock *b, int depth) {
-    if (depth > 64) return false;
-    for (uint32_t i = 0; i < b->count; i++) {
-        const DlStmt *s = b->items[i];
-        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS || s->kind == DL_ST_IMPORT) continue;
-        if (dl_ir_expr_any_with(s->value, builds_a_project_loader, F)) return true;
-        const DlBlock *inner;
-        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            if (block_builds_a_project_loader(F, inner, depth + 1)) return true;
-    }
-    return false;
-}
-
 bool flow_file_builds_a_project_loader(Flow *F) {
-    const DlModuleIR *m = F->env->file->module;
-    if (block_builds_a_project_loader(F, &m->body, 0)) return true;
-    for (uint32_t i = 0; i < m->function_count; i++)
-        if (block_builds_a_project_loader(F, &m->functions[i]->body, 0)) return true;
-    return false;
+    return file_has_expr(F, builds_a_project_loader, false);
 }
 
 /* `TensorDataset(x.to(device), y.to(device))`: a dataset whose items are slices of tensors

@@ -71,17 +71,6 @@ static void walk_expr(SizeUse *u, const DlExpr *e, int depth) {
     for (uint32_t i = 0; i < e->arg_count; i++) walk_expr(u, e->args[i].value, depth + 1);
 }
 
-/* `attn_dim = ...`, `attn_dim, heads = ...`, `for attn_dim in ...` */
-static bool binds(const DlExpr *target, const char *name, int depth) {
-    if (!target || depth > 16) return false;
-    if (target->kind == DL_EX_NAME) return strcmp(target->name, name) == 0;
-    if (target->kind == DL_EX_STARRED) return binds(target->object, name, depth + 1);
-    if (target->kind != DL_EX_TUPLE && target->kind != DL_EX_LIST) return false;
-    for (uint32_t i = 0; i < target->item_count; i++)
-        if (binds(target->items[i], name, depth + 1)) return true;
-    return false;
-}
-
 static void walk_block(SizeUse *u, const DlBlock *b, int depth) {
     if (depth > 64) return;
     for (uint32_t i = 0; i < b->count; i++) {
@@ -90,7 +79,8 @@ static void walk_block(SizeUse *u, const DlBlock *b, int depth) {
         walk_expr(u, s->value, depth + 1);
         for (uint32_t t = 0; t < s->target_count; t++) {
             walk_expr(u, s->targets[t], depth + 1);
-            if (s->kind != DL_ST_EXPR && binds(s->targets[t], u->name, 0))
+            /* `attn_dim = ...`, `attn_dim, heads = ...`, `for attn_dim in ...` */
+            if (s->kind != DL_ST_EXPR && dl_ir_target_names(s->targets[t], u->name))
                 u->assigned = true;
         }
         if (s->kind == DL_ST_WITH)

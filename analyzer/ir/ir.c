@@ -526,6 +526,27 @@ bool dl_ir_in_test_function(const DlFunction *fn) {
     return false;
 }
 
+static bool target_names(const DlExpr *t, const char *name, int depth) {
+    if (!t || depth > 16) return false;
+    if (t->kind == DL_EX_NAME) return strcmp(t->name, name) == 0;
+    if (t->kind == DL_EX_STARRED) return target_names(t->object, name, depth + 1);
+    if (t->kind != DL_EX_TUPLE && t->kind != DL_EX_LIST) return false;
+    for (uint32_t i = 0; i < t->item_count; i++)
+        if (target_names(t->items[i], name, depth + 1)) return true;
+    return false;
+}
+
+bool dl_ir_target_names(const DlExpr *t, const char *name) {
+    return target_names(t, name, 0);
+}
+
+uint32_t dl_ir_body_start(const DlBlock *body) {
+    return body->count > 1 && body->items[0]->kind == DL_ST_EXPR && body->items[0]->value &&
+                   body->items[0]->value->kind == DL_EX_STRING
+               ? 1
+               : 0;
+}
+
 const DlFunction *dl_ir_method_named(const DlClass *cls, const char *name) {
     for (uint32_t k = 0; k < cls->method_count; k++)
         if (strcmp(cls->methods[k]->name, name) == 0) return cls->methods[k];

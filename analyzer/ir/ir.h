@@ -337,7 +337,6 @@ bool dl_ir_in_test_function(const DlFunction *fn);
  * `Tester`). */
 bool dl_ir_names_a_test_class(const char *name);
 
-/* `self`, the name; `self.<name>` (`name` NULL: any attribute of self). */
 /* The index of `fn`'s parameter called `name` (self included), or -1. */
 int dl_ir_param_index(const DlFunction *fn, const char *name);
 /* The first method of `cls` itself (not of a base) named `name`, or NULL. */
@@ -350,6 +349,13 @@ const DlExpr *dl_ir_last_assignment(const DlBlock *b, const char *name, uint32_t
  * for a name read inside a `for` loop that binds it, the sequence the loop takes it from
  * (`s_sc` for `for s_sc1 in s_sc:`). */
 const DlExpr *dl_ir_last_binding(const DlBlock *b, const char *name, uint32_t before);
+/* Whether the assignment or loop target `t` binds `name`: the name, or one in a tuple or list
+ * of them at any depth, starred too (`attn_dim, heads = ...`, `for i, (x, y) in ...`). */
+bool dl_ir_target_names(const DlExpr *t, const char *name);
+/* The index of a body's first statement past its docstring: 1 when the body opens with a
+ * string and goes on, else 0. */
+uint32_t dl_ir_body_start(const DlBlock *body);
+/* `self`, the name; `self.<name>` (`name` NULL: any attribute of self). */
 bool dl_ir_is_self(const DlExpr *e);
 bool dl_ir_is_self_attr(const DlExpr *e, const char *name);
 
