@@ -7,9 +7,9 @@
 static const char doc[] =
     "## What it does\n"
     "Finds `t.numpy()`, `np.asarray(t)`, `np.array(t)` and `plt.plot(t)` / `plt.imshow(t)` (and\n"
-    "the other pyplot data functions) where `t` is known to be on a device, and NumPy functions\n"
-    "that make an array of a list or tuple of such tensors (`np.mean(losses)` after\n"
-    "`losses.append(loss.data)`, `np.array`, `np.concatenate`, `np.sum`, ...).\n\n"
+    "the other pyplot data functions) where `t` is known to be on a device, and NumPy or pyplot\n"
+    "functions handed a list of such tensors the code appends to (`np.mean(losses)` after\n"
+    "`losses.append(loss.data)`, `np.array`, `np.concatenate`, `np.sum`, `plt.plot`, ...).\n\n"
     "## Why is this bad?\n"
     "NumPy arrays live in host memory. `t.numpy()` on a CUDA tensor raises\n"
     "`TypeError: can't convert cuda:0 device type tensor to numpy. Use Tensor.cpu() to copy the\n"

@@ -111,8 +111,8 @@ struct DlSyncFact {
     bool without_cuda;              /* runs only without a GPU (the else of `if
                                        torch.cuda.is_available():`), the value not on a named
                                        accelerator: what a GPU branch moved is still here */
-    bool of_items;                  /* `tensor` is a list or tuple and `value` its items
-                                       (`np.mean(losses)`) */
+    bool of_items;                  /* `tensor` is a list the code appends to and `value` its
+                                       items (`np.mean(losses)`) */
 };
 
 /* `end - start` of two wall-clock readings, with device work queued after `start` and not
