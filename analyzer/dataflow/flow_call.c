@@ -159,6 +159,9 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
     bool stateless = callee->cls && class_registers_nothing(callee->cls) &&
                      !(callee->flags & DL_VF_CONSTRUCTED); /* a loss given a weight */
     if (!stateless) flow_add_operand(&ops, callee_expr, callee);
+    /* the operands before the arguments': the callee's own, when it was added (not for a value
+     * of another kind bound to the name: SPECTRE's `self.acts = []`, then `self.acts(x)`) */
+    const uint32_t callee_ops = ops.count;
     /* nn.CTCLoss reads its arguments as F.ctc_loss does */
     bool ctc = callee->kind == DL_KIND_LOSS && callee->literal &&
                flow_streq(callee->literal, "torch.nn.CTCLoss");
@@ -208,7 +211,7 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
         return r;
     }
     if (ops.count > 1 && !(callee->flags & DL_VF_SCATTERS))
-        flow_meet(F, call, ops.items, ops.count, 0);
+        flow_meet(F, call, ops.items, ops.count, callee_ops ? 0 : -1);
     /* a project forward that hands back host copies (`return self.net(lq).cpu()`, a dict of
      * `.cpu()` results: mmediting's restorers in test mode, second.pytorch's metric modules):
      * its output is on the CPU wherever the module is */
@@ -223,7 +226,7 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
                                 DL_ORIGIN_MODEL, call->span);
     }
     if (callee->kind == DL_KIND_LOSS) {
-        DlValue *r = flow_combine(F, call, ops.items + 1, ops.count - 1);
+        DlValue *r = flow_combine(F, call, ops.items + callee_ops, ops.count - callee_ops);
         r->flags |= DL_VF_ZERO_DIM;
         r->origin = DL_ORIGIN_NONE;
         return r;
@@ -237,11 +240,11 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
     }
     if (callee->dev == DL_DEV_CPU) {
         /* an unmoved module: output on the CPU only if its inputs were */
-        DlValue *r = flow_combine(F, call, ops.items + 1, ops.count - 1);
+        DlValue *r = flow_combine(F, call, ops.items + callee_ops, ops.count - callee_ops);
         r->origin = DL_ORIGIN_MODEL;
         return r;
     }
-    DlValue *r = flow_combine(F, call, ops.items + 1, ops.count - 1);
+    DlValue *r = flow_combine(F, call, ops.items + callee_ops, ops.count - callee_ops);
     r->origin = DL_ORIGIN_MODEL;
     return r;
 }
