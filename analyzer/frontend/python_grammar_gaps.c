@@ -18,7 +18,10 @@
  * In an f-string's replacement field, a format spec whose fill is `=` (`f"{w:=>{pad}f}"`, openvla's
  * data-mixture table; `f"{x:=10}"`) is read as the walrus `:=`. There the `=` becomes a space,
  * another fill (or sign) the grammar takes: the spec is text the analysis never reads. A walrus
- * in parentheses (`f"{(n:=10)}"`) is one, and stays. */
+ * in parentheses (`f"{(n:=10)}"`) is one, and stays.
+ *
+ * Inside brackets, a line holding only a comment indented less than the block around it is taken
+ * for a dedent: such a comment becomes spaces. */
 #include "frontend/python_grammar_gaps.h"
 
 #include <stdbool.h>
@@ -327,10 +330,44 @@ static bool patch_format_spec_fills(const char *text, size_t len, char **out) {
     return !failed;
 }
 
+/* ---------------------------------------------------------------- a comment line in brackets */
+
+/* Inside brackets, a line holding only a comment that is indented less than the block around
+ * (`res += ([s.upper()] if s.isupper()` / `#   else [s.title()]` / `else [s.lower()])`, fastai's
+ * text.py) is taken by the grammar's scanner for a dedent. Such comment lines become spaces:
+ * inside brackets, lines carry no indentation for Python. */
+static bool patch_comment_lines_in_brackets(const char *text, size_t len, char **out) {
+    int depth = 0;
+    size_t line_start = 0;
+    size_t i = 0;
+    while (i < len) {
+        char c = text[i];
+        if (c == '#' && depth > 0 && skip_spaces(text, i, line_start) == i) {
+            for (; i < len && text[i] != '\n' && text[i] != '\r'; i++)
+                if (!patch(out, text, len, i, ' ')) return false;
+            continue;
+        }
+        size_t past = skip_string_or_comment(text, len, i);
+        if (past != i) {
+            i = past;
+            continue;
+        }
+        if (c == '\n')
+            line_start = i + 1;
+        else if (c == '(' || c == '[' || c == '{')
+            depth++;
+        else if ((c == ')' || c == ']' || c == '}') && depth > 0)
+            depth--;
+        i++;
+    }
+    return true;
+}
+
 char *dl_python_patch_grammar_gaps(const char *text, size_t len) {
     char *out = NULL;
-    if (!patch_bare_starred_brackets(text, len, &out) ||
-        !patch_generic_operands(text, len, &out) || !patch_format_spec_fills(text, len, &out)) {
+    if (!patch_bare_starred_brackets(text, len, &out) || !patch_generic_operands(text, len, &out) ||
+        !patch_format_spec_fills(text, len, &out) ||
+        !patch_comment_lines_in_brackets(text, len, &out)) {
         free(out);
         return NULL;
     }

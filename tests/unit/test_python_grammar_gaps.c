@@ -1,7 +1,8 @@
 /* Unit tests for the grammar-gap patch (frontend/python_grammar_gaps.c): a star the pinned
  * tree-sitter-python rejects becomes a space, nothing else moves, and stars the grammar takes
  * (in calls, in brackets, in strings and comments, multiplication, `**`) are left alone; an
- * annotation's generic type that an operator follows gets parentheses, other colons' do not. */
+ * annotation's generic type that an operator follows gets parentheses, other colons' do not;
+ * a comment line inside brackets becomes spaces. */
 #include "frontend/python_grammar_gaps.h"
 
 #include <criterion/criterion.h>
@@ -99,4 +100,16 @@ Test(python_grammar_gaps, walruses_and_other_strings_are_left_alone) {
     assert_untouched("s = b'{x:=10}'\n");
     assert_untouched("s = f'{a != b}' if (n := 3) else 0\n");
     assert_untouched("s = f'{d[\"k\"]:>4}'  # f'{x:=1}'\n");
+}
+
+Test(python_grammar_gaps, a_comment_line_inside_brackets_becomes_spaces) {
+    assert_patched("    x = (1 if s\n# else 0\n         else 2)\n",
+                   "    x = (1 if s\n        \n         else 2)\n");
+    assert_patched("f(a,\n  # b,\n  c)\n", "f(a,\n      \n  c)\n");
+}
+
+Test(python_grammar_gaps, comments_outside_brackets_or_after_code_are_left_alone) {
+    assert_untouched("# top\nx = 1  # trailing\n");
+    assert_untouched("f(a,  # after an argument\n  c)\n");
+    assert_untouched("s = '(\\n# not a comment'\n");
 }
