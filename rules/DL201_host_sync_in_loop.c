@@ -147,11 +147,11 @@ static void on_sync(DlRuleContext *ctx, const DlSyncFact *fact) {
     if (strcmp(fact->how, "first-read") == 0) {
         report_wait_at_site(
             ctx, fact,
-            dl_arena_printf(arena,
-                            "it is the iteration's first read back of work queued on the device "
-                            "(%s, read right after it)",
-                            dl_rule_describe(ctx, dl_rule_snippet(ctx, fact->callee_read),
-                                             fact->value)));
+            dl_arena_printf(
+                arena,
+                "it is where the iteration waits for the work queued on the device "
+                "(%s, read after it with nothing queued between, waits for nothing)",
+                dl_rule_describe(ctx, dl_rule_snippet(ctx, fact->callee_read), fact->value)));
         return;
     }
     const char *tensor = dl_rule_snippet(ctx, fact->tensor->span);

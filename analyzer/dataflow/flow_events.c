@@ -203,6 +203,9 @@ static bool holds_no_tensor(const DlValue *v, int depth) {
     }
 }
 
+static bool reads_first(const DlFunctionInfo *fi, DlSpan read);
+static bool work_or_upload_unread(Flow *F);
+
 /* A project function that reads a device value back on every call (a trainer's `_train_step`
  * ending with `self.total += loss.item()`, DlFunctionInfo.host_read), called in every iteration
  * of a batch loop: the loop waits for the device there (DL201, at the call). `fi`: what the call
@@ -221,13 +224,18 @@ static void host_read_in_callee(Flow *F, const DlExpr *call, const DlFunctionInf
         !(flow_params_moved_inside(fi->fn) & (UINT64_C(1) << (param - 1))))
         return;
     if (read && holds_no_tensor(read, 0)) return;
+    /* one that reads first, before it queues anything (WaveRNN's `get_step()`, `return
+     * self.step.data.item()`), right after a read that waited (`loss.item()`): nothing is
+     * left to wait for */
+    bool nothing_pending = !work_or_upload_unread(F) && reads_first(fi, fi->host_read);
     DlSyncFact fact = {.site = call,
                        .tensor = call,
                        .value = flow_unknown(),
                        .how = "call",
                        .place = &F->place,
                        .callee_read = fi->host_read,
-                       .callee_home = fi->module};
+                       .callee_home = fi->module,
+                       .nothing_pending = nothing_pending};
     dl_rule_dispatch_sync(F->env->report, &fact);
 }
 
