@@ -96,9 +96,13 @@ static const char doc[] =
     "  which ends with `model.cuda()`, then `def load_target_features():`); or in a function or\n"
     "  class defined after a statement at the top of the file that fails without a GPU\n"
     "  (`torch.cuda.set_device(\"cuda:0\")`): the file cannot even be imported without one;\n"
+    "  or in a method (not a static or class method) of a class whose `__init__` fails so\n"
+    "  first (`self.encoder.cuda()`): no instance is made without a GPU;\n"
     "- the checkpoint was written by the same run: `torch.save(..., path)` (or a helper named\n"
     "  for saving, `utils.save_on_master(state, path)`, or a project function that saves to\n"
-    "  the path it is handed, `train(model, loader, save_path=args.ckpt)`, or that writes the\n"
+    "  the path it is handed, `train(model, loader, save_path=args.ckpt)`, or an object of a\n"
+    "  project class that keeps the path it is handed and saves to it\n"
+    "  (`EarlyStopping(args.checkpoint_path)`), or a project function that writes the\n"
     "  file named itself: ImageNet's `save_checkpoint(state, is_best)` copying to\n"
     "  `'model_best.pth.tar'`) earlier in the\n"
     "  same function with the path written the same way (a leading `./` or the quotes aside,\n"
@@ -140,7 +144,8 @@ static const char doc[] =
     "  command line's options (`torch.save(opt, ...)`) or a dict of counters (`{'epoch':\n"
     "  epoch}`) under; the name written out (in\n"
     "  `open(path, \"rb\")` too) or held by a module-level constant\n"
-    "  (`SCHEDULER_NAME = \"scheduler.pt\"`);\n"
+    "  (`SCHEDULER_NAME = \"scheduler.pt\"`); or a NumPy array, what\n"
+    "  `torch.from_numpy(torch.load(path))` loads;\n"
     "- under a switch that is off as shipped: `load_model = False`, then `if load_model:` (or\n"
     "  `if load_model is True:`), or a constant set False at the top of the file that no\n"
     "  function sets through `global`; or in the `else` of one left on (`is_train = True`,\n"
@@ -770,6 +775,56 @@ static bool project_function_saves_to_argument(DlRuleContext *ctx, const DlExpr 
     return param && block_saves_to_name(&fi->fn->body, param, false, 0);
 }
 
+/* A statement of `b` (or of a block in it, not a nested function) calls torch.save with
+ * `self.<attr>` as its path. */
+static bool block_saves_to_self_attr(const DlBlock *b, const char *attr, int depth) {
+    if (depth > 16) return false;
+    for (uint32_t i = 0; i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        const DlExpr *path =
+            s->kind == DL_ST_EXPR && is_torch_save(s->value) ? save_path(s->value) : NULL;
+        if (path && dl_ir_is_self_attr(path, attr)) return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (block_saves_to_self_attr(inner, attr, depth + 1)) return true;
+    }
+    return false;
+}
+
+/* `EarlyStopping(args.checkpoint_path, patience=3)`: a project class whose `__init__` keeps
+ * the path it is handed as its argument `a` (`self.checkpoint_path = checkpoint_path`) and a
+ * method of which saves to it (FMLP-Rec's and CoSeRec's early stopping, which saves on its
+ * first call): a save of that path in the same run, as a project function's. */
+static bool project_class_saves_to_argument(DlRuleContext *ctx, const DlExpr *call, uint32_t a) {
+    const DlExpr *callee = call->object;
+    if (!callee || callee->kind != DL_EX_NAME) return false;
+    const DlProject *p = dl_rule_project(ctx);
+    const DlClassInfo *ci =
+        dl_project_find_class(p, dl_project_file(p, dl_rule_module(ctx)), callee->name);
+    const DlFunction *init = ci ? dl_ir_method_named(ci->cls, "__init__") : NULL;
+    if (!init || ci->is_module) return false;
+    const char *kw = call->args[a].keyword;
+    if (kw && kw[0] == '*') return false;
+    int index = kw ? dl_ir_param_index(init, kw) : 1; /* past self */
+    for (uint32_t k = 0; !kw && k < a; k++)
+        index += !call->args[k].keyword;
+    if (index < 1 || (uint32_t)index >= init->param_count || init->params[index].star) return false;
+    const char *param = init->params[index].name;
+    /* the attribute `__init__` stores the parameter in */
+    const char *attr = NULL;
+    for (uint32_t i = 0; i < init->body.count && !attr; i++) {
+        const DlStmt *s = init->body.items[i];
+        if (s->kind == DL_ST_ASSIGN && s->target_count == 1 &&
+            dl_ir_is_self_attr(s->targets[0], NULL) && s->value && s->value->kind == DL_EX_NAME &&
+            strcmp(s->value->name, param) == 0)
+            attr = s->targets[0]->name;
+    }
+    for (uint32_t m = 0; attr && m < ci->cls->method_count; m++)
+        if (block_saves_to_self_attr(&ci->cls->methods[m]->body, attr, 0)) return true;
+    return false;
+}
+
 /* The project function `call` calls, when it saves into the folder it is handed as its
  * argument `a` (block_saves_to_name). */
 static bool project_function_saves_into_argument(DlRuleContext *ctx, const DlExpr *call,
@@ -838,7 +893,8 @@ static bool saves_to(DlRuleContext *ctx, const DlExpr *e, const char *want) {
         bool first = a == 0 && !e->args[a].keyword;
         if (helper && !first && path_matches(ctx, e->args[a].value, want)) return true;
         if (!helper && path_matches(ctx, e->args[a].value, want) &&
-            project_function_saves_to_argument(ctx, e, a))
+            (project_function_saves_to_argument(ctx, e, a) ||
+             project_class_saves_to_argument(ctx, e, a)))
             return true;
     }
     return false;
@@ -1594,7 +1650,20 @@ static bool name_has(const char *name, const char *word) {
 
 /* A checkpoint with no tensors in it loads anywhere: settings, or what the file saves under
  * that file name from a scheduler, a grad scaler or the RNG states. */
+/* `torch.from_numpy(torch.load(path))`: what is loaded is a NumPy array (from_numpy takes
+ * nothing else), which holds no tensor storage (recurrent-transformer's GloVe matrix). */
+static bool loads_a_numpy_array(DlRuleContext *ctx, const DlCallFact *fact) {
+    static const char wrapper[] = "from_numpy(";
+    const size_t n = sizeof wrapper - 1;
+    const DlSource *src = dl_rule_source(ctx);
+    size_t at = fact->call->span.start;
+    while (at > 0 && (src->text[at - 1] == ' ' || src->text[at - 1] == '\t'))
+        at--;
+    return at >= n && memcmp(src->text + at - n, wrapper, n) == 0;
+}
+
 static bool holds_no_tensors(DlRuleContext *ctx, const DlCallFact *fact) {
+    if (loads_a_numpy_array(ctx, fact)) return true;
     const DlExpr *path = dl_ir_positional(fact->call, 0);
     if (!path) return false;
     /* `torch.load(cfg.config_path)`: a pickled model configuration (a Kaggle solution's Hugging
@@ -1691,11 +1760,29 @@ static bool needs_a_gpu(DlRuleContext *ctx, const DlExpr *e) {
     return fi && fi->requires_gpu;
 }
 
+static bool block_fails_without_a_gpu(DlRuleContext *ctx, const DlBlock *b, int depth);
+
+/* A method (not a static or class method) of a class whose `__init__` fails without a GPU
+ * before anything that may leave it (GaitSet's Model: `self.encoder.cuda()`): no instance is
+ * made without one, so the method runs only with one. */
+static bool constructed_only_with_a_gpu(DlRuleContext *ctx, const DlFunction *fn) {
+    if (strcmp(fn->name, "__init__") == 0) return false;
+    for (uint32_t d = 0; d < fn->decorator_count; d++) {
+        const DlExpr *dec = fn->decorators[d];
+        if (dec && dec->kind == DL_EX_NAME &&
+            (strcmp(dec->name, "staticmethod") == 0 || strcmp(dec->name, "classmethod") == 0))
+            return false;
+    }
+    const DlFunction *init = dl_ir_method_named(fn->owner, "__init__");
+    return init && block_fails_without_a_gpu(ctx, &init->body, 0);
+}
+
 /* A function nested in another (plug-and-play's `load_target_features()` inside `main()`) and
  * defined after a statement of its parent that fails without a GPU (`model =
  * load_model_from_config(...)`, which ends with `model.cuda()`): it runs only with one. */
 static bool defined_after_a_gpu_is_required(DlRuleContext *ctx, const DlFunction *fn) {
     const DlFunction *parent = fn ? fn->parent : NULL;
+    if (fn && fn->owner && constructed_only_with_a_gpu(ctx, fn)) return true;
     if (fn && !parent) {
         /* a top-level def or class, after a statement at the top of the file that fails
          * without a GPU (`torch.cuda.set_device("cuda:0")`, TabularSemanticParsing's checker):
