@@ -1,5 +1,6 @@
 /* DL205 data-parallel: nn.DataParallel, which PyTorch recommends replacing with
  * DistributedDataParallel. */
+#define _GNU_SOURCE /* memmem */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -360,6 +361,18 @@ static bool moves_to_a_gpu(const DlSource *src, DlSpan span) {
     return dl_ir_span_mentions(src, span, ".cuda(") || dl_ir_span_mentions(src, span, ".to(");
 }
 
+/* `DataParallel` in `span`, not as the end of `DistributedDataParallel`: an arm that builds DDP
+ * around a moved model (`DistributedDataParallel(model.to(device), ...)`: unimatch's) is the
+ * distributed run's, and the other arm's DataParallel runs on GPUs too. */
+static bool mentions_data_parallel_itself(const DlSource *src, DlSpan span) {
+    static const char word[] = "DataParallel", distributed[] = "Distributed";
+    const size_t n = sizeof word - 1, d = sizeof distributed - 1;
+    const char *from = src->text + span.start, *end = src->text + span.end;
+    for (const char *p = from; (p = memmem(p, (size_t)(end - p), word, n)); p += n)
+        if ((size_t)(p - src->text) < d || memcmp(p - d, distributed, d) != 0) return true;
+    return false;
+}
+
 /* `if cuda: net = nn.DataParallel(net).cuda()` / `else: net = nn.DataParallel(net)`: the call is
  * in the arm that moves nothing to a GPU, where the other arm builds the wrapper and moves it
  * (Knowledge-Distillation-Zoo's `define_tsnet`): that arm runs without one, as the else of `if
@@ -375,7 +388,7 @@ static bool in_the_arm_without_a_gpu(const DlSource *src, const DlBlock *b, DlSp
             bool in_else = orelse.start <= call.start && call.end <= orelse.end;
             DlSpan own = in_then ? then : orelse, other = in_then ? orelse : then;
             if ((in_then || in_else) && !moves_to_a_gpu(src, own) && moves_to_a_gpu(src, other) &&
-                dl_ir_span_mentions(src, other, "DataParallel"))
+                mentions_data_parallel_itself(src, other))
                 return true;
         }
         const DlBlock *inner;
