@@ -34,7 +34,13 @@ static void note_return(Flow *F, const DlExpr *value);
  * module constructed here gets a part that is on a device. It is no longer "never moved":
  * where its other parts are is not known here (speechbrain's linear test). */
 static void placed_in_module(Flow *F, const DlExpr *target, const DlValue *v) {
-    if (!(flow_is_tensor(v) || flow_is_module_like(v)) || !dl_value_on_device(v)) return;
+    /* `cell.weight_hh.data = gru.weight_hh_l0.data`: a parameter's storage rebound to a tensor
+     * that may be on a device (WaveRNN's GRUCell sharing a moved GRU's weights) */
+    bool data_rebound = target->name && flow_streq(target->name, "data") &&
+                        (flow_is_tensor(v) || v->kind == DL_KIND_UNKNOWN) &&
+                        !dl_value_is_cpu_tensor(v);
+    if (!data_rebound && (!(flow_is_tensor(v) || flow_is_module_like(v)) || !dl_value_on_device(v)))
+        return;
     const DlExpr *root = target->object;
     for (int depth = 0; root && root->kind == DL_EX_ATTR && depth < 16; depth++)
         root = root->object;

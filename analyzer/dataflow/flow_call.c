@@ -859,7 +859,7 @@ static bool weight_for_library_base(Flow *F, const DlExpr *call, const DlClassIn
         root = root->base;
     if (!root->stateless_library_base || dl_project_method(F->env->project, ci, "__init__"))
         return false;
-    return dl_call_may_give_a_weight(call, false);
+    return dl_call_may_give_a_weight(call, false) && !flow_splats_only_parameters(F, call);
 }
 
 /* `t.view(-1)`, `t.reshape(-1)`, `t.flatten()`, `t.ravel()`: a 1-D tensor, whose elements are
@@ -898,7 +898,8 @@ const DlValue *flow_instantiate(Flow *F, const DlExpr *call, const DlClassInfo *
         DlValue *m = flow_mk(F, DL_KIND_MODULE);
         m->dev = flow_construction_device(F);
         /* only a module with parameters, buffers or submodules has anything to move */
-        if (class_has_state(ci, !dl_call_may_give_a_weight(call, false)) ||
+        if (class_has_state(ci, !dl_call_may_give_a_weight(call, false) ||
+                                    flow_splats_only_parameters(F, call)) ||
             weight_for_library_base(F, call, ci))
             m->flags |= DL_VF_CONSTRUCTED;
         m->dev_span = call->span;
@@ -1057,6 +1058,19 @@ static const DlExpr *module_behind_chain(const DlExpr *e) {
     return e;
 }
 
+/* `model.fc = nn.Linear(...)`, then `model.cuda()`: a module assigned to an attribute of a
+ * module is registered there, and moving the parent moves it; what was bound for it is
+ * forgotten, so `model.fc` is read as the moved module's part (an exercise's replaced head). */
+static void forget_submodules(Flow *F, const char *key) {
+    size_t n = strlen(key);
+    for (uint32_t i = 0; i < F->st->count; i++) {
+        Binding *b = &F->st->items[i];
+        if (b->value && flow_is_module_like(b->value) && strncmp(b->key, key, n) == 0 &&
+            b->key[n] == '.')
+            b->value = NULL;
+    }
+}
+
 /* Moving a module in place: every name bound to it sees the new device. */
 const DlValue *flow_move_module(Flow *F, const DlExpr *call, const DlExpr *recv_expr,
                                 const DlValue *recv, const DlValue *target) {
@@ -1070,6 +1084,7 @@ const DlValue *flow_move_module(Flow *F, const DlExpr *call, const DlExpr *recv_
     m->home = NULL; /* moved here, in the file being analysed */
     const char *key = flow_key_of(F, module_behind_chain(recv_expr));
     if (key) flow_state_set(F->st, key, m);
+    if (key) forget_submodules(F, key);
     return m;
 }
 

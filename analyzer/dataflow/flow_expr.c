@@ -355,7 +355,8 @@ static bool flow_is_device_key(const DlExpr *k) {
  * nothing unmoved or unsaved. */
 static bool loss_without_weight(const DlValue *v, const DlExpr *x) {
     return v->kind == DL_KIND_LOSS && x && x->kind == DL_EX_CALL &&
-           !dl_call_may_give_a_weight(x, false);
+           (!dl_call_may_give_a_weight(x, false) ||
+            (v->literal && dl_torch_is_loss_without_weight(v->literal)));
 }
 
 /* `self.org_module = [org_module]`: a module handed in, wrapped in a one-item list so that

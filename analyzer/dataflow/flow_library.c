@@ -425,6 +425,14 @@ static bool may_name_a_device(Flow *F, const DlExpr *options) {
     return !strstr(text, "::k") && !strstr(text, "dtype");
 }
 
+/* `torch.LongTensor`, `torch.FloatTensor`, `torch.Tensor`: a typed (legacy) constructor of CPU
+ * tensors (not `torch.cuda.FloatTensor`). */
+static bool legacy_cpu_constructor(const char *q) {
+    size_t n = strlen(q);
+    return strncmp(q, "torch.", 6) == 0 && !strchr(q + 6, '.') && n > 12 &&
+           strcmp(q + n - 6, "Tensor") == 0;
+}
+
 const DlValue *flow_eval_factory(Flow *F, const DlExpr *call, DlFactoryKind kind,
                                  const DlValue *const *argv) {
     /* `torch.arange(n, out=positions)` fills `positions` and returns it: no new tensor (ParlAI's
@@ -464,6 +472,11 @@ const DlValue *flow_eval_factory(Flow *F, const DlExpr *call, DlFactoryKind kind
         r->var = NULL;
         return r;
     }
+    /* `torch.LongTensor(rows, device=device)`: the typed constructors make CPU tensors only,
+     * and raise when given a GPU ("legacy constructor expects device type: cpu"), so nothing
+     * past the call meets a GPU (PyTorch-Beam-Search-Decoding's decoder inputs) */
+    if (dev && dev->dev != DL_DEV_CPU && q && legacy_cpu_constructor(q))
+        return flow_mk(F, DL_KIND_TENSOR);
     if (dev) {
         DlValue *r =
             flow_with_device(F, flow_mk(F, DL_KIND_TENSOR), dev, DL_ORIGIN_NONE, call->span);
@@ -508,6 +521,20 @@ const DlValue *flow_eval_factory(Flow *F, const DlExpr *call, DlFactoryKind kind
     return t;
 }
 
+bool flow_splats_only_parameters(Flow *F, const DlExpr *call) {
+    if (!F->fn || !call->arg_count) return false;
+    for (uint32_t i = 0; i < call->arg_count; i++) {
+        const char *kw = call->args[i].keyword;
+        const DlExpr *v = call->args[i].value;
+        if (kw && kw[0] != '*') { /* weight= and pos_weight= give one; other keywords do not */
+            if (flow_streq(kw, "weight") || flow_streq(kw, "pos_weight")) return false;
+            continue;
+        }
+        if (!kw || v->kind != DL_EX_NAME || dl_ir_param_index(F->fn, v->name) < 1) return false;
+    }
+    return true;
+}
+
 const DlValue *flow_eval_loss_ctor(Flow *F, const DlExpr *call, const DlValue *const *argv) {
     DlValue *loss = flow_mk(F, DL_KIND_LOSS);
     loss->literal = flow_qualify(F, call->object); /* which loss: its call reads it */
@@ -515,7 +542,9 @@ const DlValue *flow_eval_loss_ctor(Flow *F, const DlExpr *call, const DlValue *c
     loss->dev_why = flow_short_text(F, call->span);
     /* given no weight, it holds nothing to move: a layer without state, as nn.ReLU() is (a
      * module that keeps one, GPT's `self.loss_fn = nn.CrossEntropyLoss()`, has none either) */
-    if (dl_call_may_give_a_weight(call, false) && !weighs_by_a_number(call, argv))
+    if (dl_call_may_give_a_weight(call, false) && !weighs_by_a_number(call, argv) &&
+        !(loss->literal && dl_torch_is_loss_without_weight(loss->literal)) &&
+        !flow_splats_only_parameters(F, call))
         loss->flags |= DL_VF_CONSTRUCTED;
     else
         loss->dev = DL_DEV_CPU;

@@ -193,6 +193,27 @@ bool dl_torch_is_loss_class(const char *q) {
     return (n > 4 && strcmp(m + n - 4, "Loss") == 0) || strcmp(m, "NLLLoss2d") == 0;
 }
 
+bool dl_torch_is_loss_without_weight(const char *q) {
+    /* torch.nn's losses whose signature has no weight= nor pos_weight=: what they are given
+     * by position is a margin, a reduction or a flag (`nn.MarginRankingLoss(0.9)`) */
+    static const char *const list[] = {"L1Loss",
+                                       "MSELoss",
+                                       "SmoothL1Loss",
+                                       "HuberLoss",
+                                       "KLDivLoss",
+                                       "PoissonNLLLoss",
+                                       "GaussianNLLLoss",
+                                       "CTCLoss",
+                                       "MarginRankingLoss",
+                                       "HingeEmbeddingLoss",
+                                       "CosineEmbeddingLoss",
+                                       "SoftMarginLoss",
+                                       "TripletMarginLoss",
+                                       NULL};
+    const char *m = member_of(q, "torch.nn");
+    return m && dl_name_in_list(m, list);
+}
+
 bool dl_torch_is_stateless_module(const char *q) {
     static const char *const list[] = {
         "ReLU", "ReLU6", "LeakyReLU", "GELU", "SiLU", "ELU", "SELU", "CELU", "Sigmoid", "Tanh",
@@ -207,7 +228,10 @@ bool dl_torch_is_stateless_module(const char *q) {
         "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d",
         "ReplicationPad2d", "ReplicationPad3d", "ZeroPad1d", "ZeroPad3d", "CircularPad1d",
         "CircularPad2d", "CircularPad3d",
-        "CosineSimilarity", "PairwiseDistance", "Fold", "Unfold", "ChannelShuffle", NULL};
+        "CosineSimilarity", "PairwiseDistance", "Fold", "Unfold", "ChannelShuffle",
+        "LogSigmoid", "Softmin", "Softshrink", "Hardshrink", "RReLU", "MaxUnpool1d",
+        "MaxUnpool2d", "MaxUnpool3d", "FractionalMaxPool2d", "FractionalMaxPool3d", "LPPool3d",
+        "LocalResponseNorm", "CrossMapLRN2d", NULL};
     const char *m = member_of(q, "torch.nn");
     return m && dl_name_in_list(m, list);
 }

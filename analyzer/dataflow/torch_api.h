@@ -55,6 +55,9 @@ bool dl_torch_is_dtype(const char *qualified);           /* torch.float16 ... */
 bool dl_torch_is_module_base(const char *qualified);  /* nn.Module, LightningModule */
 bool dl_torch_is_module_class(const char *qualified); /* any torch.nn.<Class> (not Parameter) */
 bool dl_torch_is_loss_class(const char *qualified);   /* torch.nn.CrossEntropyLoss ... */
+/* A torch.nn loss with no weight to be given (nn.MSELoss, nn.MarginRankingLoss ...): built
+ * with any arguments, it holds nothing to move. */
+bool dl_torch_is_loss_without_weight(const char *qualified);
 /* Modules with no parameters or buffers (nn.ReLU, nn.MaxPool2d, nn.Dropout ...): nothing to
  * move, so "never moved" is no bug. */
 bool dl_torch_is_stateless_module(const char *qualified);
