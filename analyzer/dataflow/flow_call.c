@@ -1084,7 +1084,8 @@ const DlValue *flow_move_module(Flow *F, const DlExpr *call, const DlExpr *recv_
     m->home = NULL; /* moved here, in the file being analysed */
     const char *key = flow_key_of(F, module_behind_chain(recv_expr));
     if (key) flow_state_set(F->st, key, m);
-    if (key) forget_submodules(F, key);
+    /* not `self.to(device)`: what self's attributes hold is the class's, moved with it */
+    if (key && !flow_streq(key, "self")) forget_submodules(F, key);
     return m;
 }
 
