@@ -1485,10 +1485,12 @@ const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *
         if (dl_module_method_returns_self(m)) return recv;
         if (flow_streq(m, "forward")) return flow_call_module(F, call, recv_expr, recv, argv);
         /* `self.register_parameter(f"sigma_{i}", p)` for each of a list's parameters: the
-         * list's parameters are registered too (MONAI's GaussianFilter) */
+         * list's parameters are registered too (MONAI's GaussianFilter); so are the modules
+         * added to a submodule of self (`self.net.add_module(name, layer)` for each of
+         * `self.layers`, an nn.Sequential: ActiveLearning_Baseline's MLN) */
         if ((flow_streq(m, "add_module") || flow_streq(m, "register_module") ||
              flow_streq(m, "register_parameter")) &&
-            F->in_init && dl_ir_is_self(recv_expr)) {
+            F->in_init && (dl_ir_is_self(recv_expr) || dl_ir_is_self_attr(recv_expr, NULL))) {
             flow_state_set(F->st, "self.<registers>", flow_mk(F, DL_KIND_OTHER));
             return flow_mk(F, DL_KIND_NONE);
         }
