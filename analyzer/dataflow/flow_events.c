@@ -660,8 +660,15 @@ bool flow_expr_invariant(Flow *F, const DlStmt *loop, const DlExpr *e, int depth
     case DL_EX_CALL: {
         /* torch's own functions and tensor methods are pure; next(it), helpers, are not */
         const char *q = flow_qualify(F, e->object);
-        bool pure = (q && dl_torch_owns(q) && !dl_torch_is_random(q)) || (!q && e->object->kind == DL_EX_ATTR &&
-                                                dl_tensor_method_keeps_device(e->object->name));
+        /* `torch.Tensor(n, 1).uniform_(-20, 20)`: a method that draws random numbers gives
+         * new values each time (torchdyn's hypersolver tutorial) */
+        static const char *const draws[] = {
+            "uniform_",   "normal_", "random_",     "bernoulli_",  "bernoulli", "exponential_",
+            "geometric_", "cauchy_", "log_normal_", "multinomial", NULL};
+        bool pure = (q && dl_torch_owns(q) && !dl_torch_is_random(q)) ||
+                    (!q && e->object->kind == DL_EX_ATTR &&
+                     dl_tensor_method_keeps_device(e->object->name) &&
+                     !dl_name_in_list(e->object->name, draws));
         if (!pure) return false;
         for (uint32_t i = 0; i < e->arg_count; i++)
             if (!flow_expr_invariant(F, loop, e->args[i].value, depth + 1)) return false;
