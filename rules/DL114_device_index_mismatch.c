@@ -24,6 +24,8 @@ static const char doc[] =
     "- a device tensor indexed with CPU indices or Python ints;\n"
     "- an index that is one element of a 1-D device tensor (`for i in ids.view(-1):\n"
     "  cpu_states[i] = 0`): PyTorch reads a 0-dim integer index as a number, wherever it is;\n"
+    "  so is an element of per-sample vectors zipped together (`for label, p in zip(labels,\n"
+    "  preds): confusion[label][p] += 1`), whose rank is not known;\n"
     "- an index made on a parameter's device (`torch.randint(n, (k,), device=x.device)`), which\n"
     "  may be the CPU the caller's tensor is on;\n"
     "- both on the same device, or either device unknown.\n";

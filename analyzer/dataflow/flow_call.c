@@ -1637,8 +1637,17 @@ const DlValue *flow_eval_builtin(Flow *F, const DlExpr *call, const char *name,
             if (argv[i]->kind == DL_KIND_LOADER)
                 l->kind = DL_KIND_LOADER; /* zip(loader_a, loader_b) */
         const DlValue **items = dl_arena_alloc(F->arena, (n ? n : 1) * sizeof *items);
-        for (uint32_t i = 0; i < n; i++)
+        for (uint32_t i = 0; i < n; i++) {
             items[i] = flow_element_of(F, argv[i], call->span);
+            /* tensors zipped together are mostly per-sample vectors (`zip(labels, preds)`),
+             * whose elements are 0-dim; their rank is not known */
+            if (flow_is_tensor(argv[i]) && flow_is_tensor(items[i]) &&
+                !(items[i]->flags & DL_VF_ZERO_DIM)) {
+                DlValue *row = dl_value_copy(F->arena, items[i]);
+                row->flags |= DL_VF_ROW;
+                items[i] = row;
+            }
+        }
         tuple->items = items;
         tuple->item_count = n;
         l->elem = tuple;

@@ -205,6 +205,9 @@ bool flow_index_fact(Flow *F, const DlExpr *e, const DlValue *obj, bool store,
         /* a 0-dim integer index is read as a number (`.item()`), wherever it is: `for i in
          * ids_on_gpu: cpu_states[i] = 0` works */
         if (idx->flags & DL_VF_ZERO_DIM) continue;
+        /* an element of tensors zipped together may be such an integer too (action-to-motion's
+         * `for label, p in zip(labels, pred): confusion[label][p] += 1`) */
+        if (idx->flags & DL_VF_ROW) continue;
         if (dl_value_is_cpu_tensor(obj) && idx->dev && idx->dev != DL_DEV_CPU) mismatch = true;
         if (!flow_reporter(F)) continue;
         DlIndexFact fact = {e, e->object, e->items[i], obj, idx, store, &F->place};

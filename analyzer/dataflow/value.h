@@ -100,6 +100,9 @@ enum {
     DL_VF_UNPACKED = 1 << 21,  /* tensor: one of the names a value taken for a tensor was
                                   unpacked into (`pred, loss, fr = model(x)`): a model's output
                                   tuple, whose parts may be host data a forward hands back */
+    DL_VF_ROW = 1 << 22,       /* tensor: an element of tensors zipped together (`for label, p
+                                  in zip(labels, preds)`), 0-dim when they are 1-D: its rank is
+                                  not known */
 };
 
 typedef struct DlValue DlValue;
