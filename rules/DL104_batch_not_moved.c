@@ -49,8 +49,12 @@ static const char doc[] =
     "  `torch.from_numpy(waves[i])`), or reads it only on the host (lengths for\n"
     "  `pack_padded_sequence`, `labels.squeeze().tolist()`, `np.unique(labels)`, a reshape of\n"
     "  it read so, `boxes = boxes.squeeze(0)`, a size given to torch:\n"
-    "  `F.interpolate(x, size=shape)`), or only indexes with it (`x[~masking_pos]`: a CUDA\n"
-    "  tensor takes CPU indices).\n";
+    "  `F.interpolate(x, size=shape)`), or only indexes with it (`x[~masking_pos]`,\n"
+    "  `x[tokens.argmax(dim=-1)]`: a CUDA tensor takes CPU indices), or hands it back as it\n"
+    "  came (`return out, lengths`);\n"
+    "- a dict batch handed on whole after one of its entries is moved\n"
+    "  (`batch[\"imu\"] = batch[\"imu\"].to(device)`, then `model(batch)`): the model may read\n"
+    "  only that one; an entry not moved is still reported where it is read.\n";
 
 /* `x = x.to(device)` as the first statement of the loop that binds `x`. */
 /* Whether the loop target `t` (`x`, `(x, y)`, `i, (x, y)`) binds `name`. */

@@ -106,6 +106,24 @@ void flow_bind(Flow *F, const DlExpr *target, const DlValue *v) {
                     flow_state_set(F->st, base, s);
                 }
             }
+            /* `minibatch["imu"] = minibatch["imu"].to(device)`: an entry of a dict (or list)
+             * batch moved. The batch is now a container of parts on different devices: handed
+             * on whole (`model(minibatch)`), it may be read only where it was moved
+             * (har-with-imu-transformer); its other entries are still where the loader put
+             * them */
+            if (base && k0 && (k0->kind == DL_EX_STRING || k0->kind == DL_EX_NUMBER) &&
+                flow_is_tensor(v) && dl_value_on_device(v)) {
+                const Binding *b = flow_lookup(F, base);
+                if (b && b->value && flow_is_tensor(b->value) &&
+                    b->value->origin == DL_ORIGIN_BATCH && (b->value->flags & DL_VF_WHOLE_BATCH)) {
+                    DlValue *part = dl_value_copy(F->arena, b->value);
+                    part->var = NULL;
+                    part->flags &= (uint32_t)~DL_VF_WHOLE_BATCH;
+                    DlValue *parts = flow_mk(F, DL_KIND_SEQ);
+                    parts->elem = part;
+                    flow_state_set(F->st, base, parts);
+                }
+            }
         }
         /* a submodule, or a parameter (`self.w_embed = nn.Parameter(...)`), assigned to self
          * is registered there: a list that names it again (SGFormer's `self.params =

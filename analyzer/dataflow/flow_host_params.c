@@ -229,6 +229,23 @@ static bool one_element(const DlExpr *e) {
            index->name[strspn(index->name, "0123456789")] == '\0';
 }
 
+/* An index: `tokens.argmax(dim=-1)`, `mask.long()` computed from a tensor alone is an index
+ * too (CLIP's `x[torch.arange(n), text.argmax(dim=-1)]`), and a CPU index may index a tensor
+ * on any device; what the methods are given is walked as any argument. */
+static void walk_index(HostUse *u, const DlExpr *e, int depth) {
+    static const char *const of_the_receiver_alone[] = {
+        "argmax",  "argmin",  "argsort", "long",      "int",   "bool",   "nonzero",    "view",
+        "reshape", "flatten", "squeeze", "unsqueeze", "clone", "detach", "contiguous", NULL};
+    while (e && e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_ATTR &&
+           dl_name_in_list(e->object->name, of_the_receiver_alone) && depth < 64) {
+        for (uint32_t i = 0; i < e->arg_count; i++)
+            walk(u, e->args[i].value, false, depth + 1);
+        e = e->object->object;
+        depth++;
+    }
+    walk(u, e, true, depth);
+}
+
 static void walk(HostUse *u, const DlExpr *e, bool host, int depth) {
     if (!e || depth > 64) return;
     switch (e->kind) {
@@ -247,7 +264,8 @@ static void walk(HostUse *u, const DlExpr *e, bool host, int depth) {
     case DL_EX_SUBSCRIPT: /* `offsets[i, a:b].tolist()`; an index on the CPU may index anything */
         /* `batch["file_id"]`: a text field of a dict batch, strings wherever they are used */
         walk(u, e->object, host || flow_names_text_field(e), depth + 1);
-        for (uint32_t i = 0; i < e->item_count; i++) walk(u, e->items[i], true, depth + 1);
+        for (uint32_t i = 0; i < e->item_count; i++)
+            walk_index(u, e->items[i], depth + 1);
         return;
     case DL_EX_UNARY: /* `x[~masking_pos]`: the complement of an index is an index */
         walk(u, e->object, host, depth + 1);
@@ -376,6 +394,19 @@ static void bind_alias(HostUse *u, const char *name, int param) {
     u->aliases[u->alias_count++].param = param;
 }
 
+/* `return out, input_lengths`: a parameter handed back as it came meets nothing here; the
+ * caller gets its own tensor back (kospeech's encoders return the lengths they are given).
+ * The rest of what is returned is walked as any value. */
+static void walk_returned(HostUse *u, const DlExpr *e, int depth) {
+    if (e->kind == DL_EX_NAME && param_or_alias(u, e->name) >= 0) return;
+    if (e->kind != DL_EX_TUPLE) {
+        walk(u, e, false, depth);
+        return;
+    }
+    for (uint32_t i = 0; i < e->item_count; i++)
+        walk_returned(u, e->items[i], depth + 1);
+}
+
 static void walk_block(HostUse *u, const DlBlock *b, int depth) {
     if (depth > 64) return;
     uint64_t rebound_before = u->rebound; /* what this block rebinds holds only inside it */
@@ -412,6 +443,8 @@ static void walk_block(HostUse *u, const DlBlock *b, int depth) {
              * on the host */
             for (const DlExpr *e = s->value; e && e->kind == DL_EX_SUBSCRIPT; e = e->object)
                 for (uint32_t k = 0; k < e->item_count; k++) walk(u, e->items[k], true, depth + 1);
+        } else if (s->kind == DL_ST_RETURN && s->value) {
+            walk_returned(u, s->value, depth + 1);
         } else if (s->kind != DL_ST_IMPORT && s->kind != DL_ST_DEF && s->kind != DL_ST_CLASS) {
             walk(u, s->value, host, depth + 1);
             for (uint32_t t = 0; t < s->target_count; t++)
@@ -546,9 +579,18 @@ static bool moves_name(const DlExpr *e, const char *name) {
     if (!e || e->kind != DL_EX_CALL || !e->object) return false;
     const DlExpr *callee = e->object;
     static const char *const methods[] = {"to", "cuda", "type_as", NULL};
-    if (callee->kind == DL_EX_ATTR && dl_name_in_list(callee->name, methods))
-        return rooted_at(callee->object, name) &&
-               !(strcmp(callee->name, "to") == 0 && to_casts_only(e));
+    /* what a cast or a view after the move keeps where the move put it
+     * (`occ.transpose(1, 2).to(self.device).to(torch.float64)`: AIGCN-RUL's forward) */
+    static const char *const keep_the_device[] = {
+        "float", "double", "half", "long", "int", "bool", "contiguous", "squeeze", "unsqueeze",
+        "view", "reshape", "permute", "transpose", "flatten", "detach", "clone", NULL};
+    if (callee->kind == DL_EX_ATTR && dl_name_in_list(callee->name, methods)) {
+        if (strcmp(callee->name, "to") == 0 && to_casts_only(e))
+            return moves_name(callee->object, name);
+        return rooted_at(callee->object, name);
+    }
+    if (callee->kind == DL_EX_ATTR && dl_name_in_list(callee->name, keep_the_device))
+        return moves_name(callee->object, name);
     const char *helper = last_name(callee);
     if (!helper || !strstr(helper, "to_device") || !e->arg_count || e->args[0].keyword)
         return false;

@@ -1249,8 +1249,9 @@ bool dl_project_attr_may_hold_modules(const DlValue *v) {
 
 /* Builtins that read their argument as data. */
 static bool reads_as_data(const DlExpr *callee) {
-    static const char *const builtins[] = {"len", "str", "repr", "isinstance", "print", "bool",
-                                           "int", "float", NULL};
+    /* `range(self.n)`: a count (a Sinkhorn loop's iterations) */
+    static const char *const builtins[] = {"len",  "str", "repr",  "isinstance", "print",
+                                           "bool", "int", "float", "range",      NULL};
     /* a tensor's shape methods take sizes and dimensions (`input.view(-1, self.dim)`, the
      * vector quantizer of jayzhan211's CycleGAN) */
     static const char *const shape_methods[] = {
