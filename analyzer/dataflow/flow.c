@@ -447,9 +447,11 @@ static bool is_output_write(const DlExpr *e) {
     if (callee->kind == DL_EX_NAME && flow_streq(name, "input")) return true;
     if (callee->kind != DL_EX_ATTR || !callee->object) return false;
     const DlExpr *recv = callee->object;
-    if (recv->kind == DL_EX_NAME &&
-        ((flow_streq(recv->name, "plt") && flow_streq(name, "show")) ||
-         (flow_streq(recv->name, "cv2") && flow_streq(name, "imshow"))))
+    /* `cv2.imshow`, also as `import cv2 as cv` (faster-rcnn-pytorch's detect script) */
+    bool opencv =
+        recv->kind == DL_EX_NAME && (flow_streq(recv->name, "cv2") || flow_streq(recv->name, "cv"));
+    if ((recv->kind == DL_EX_NAME && flow_streq(recv->name, "plt") && flow_streq(name, "show")) ||
+        (opencv && flow_streq(name, "imshow")))
         return true;
     if (recv->kind == DL_EX_CALL && recv->object &&
         (recv->object->kind == DL_EX_ATTR || recv->object->kind == DL_EX_NAME) &&
