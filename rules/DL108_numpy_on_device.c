@@ -41,7 +41,8 @@ static const char doc[] =
     "- a module's own buffers read in its `__init__`, before anything can move it;\n"
     "- in a branch that runs only when the device they were moved to is the CPU\n"
     "  (`if self.device == torch.device(\"cpu\"):`, or the `else` of\n"
-    "  `if device.type != \"cpu\":`), or only without a GPU: the `else` of\n"
+    "  `if device.type != \"cpu\":`, or of `if use_gpu:` with `device =\n"
+    "  torch.device(\"cuda\" if use_gpu else \"cpu\")`), or only without a GPU: the `else` of\n"
     "  `if torch.cuda.is_available():` (or of `if train_on_gpu:` with `train_on_gpu =\n"
     "  torch.cuda.is_available()`), also as an expression (`t.numpy() if not train_on_gpu else\n"
     "  t.cpu().numpy()`).\n";

@@ -383,7 +383,21 @@ void flow_exec_augassign(Flow *F, const DlStmt *s) {
         return;
     }
     if (tv->kind == DL_KIND_SCALAR && v->kind == DL_KIND_SCALAR) return;
-    if (tv->kind == DL_KIND_SEQ) return;
+    if (tv->kind == DL_KIND_SEQ) {
+        /* `targets += [torch.tensor(label, device=self.device)]`: the list grows by the other's
+         * items, as with `append` (VKuzia's collate function, whose batches are then on the
+         * device) */
+        const char *key = flow_key_of(F, t);
+        if (key && v->kind == DL_KIND_SEQ && v->elem) {
+            DlValue *grown = dl_value_copy(F->arena, tv);
+            grown->elem = tv->elem ? dl_value_join(F->arena, tv->elem, v->elem) : v->elem;
+            grown->items = NULL;
+            grown->item_count = 0;
+            grown->flags |= v->flags & DL_VF_HAS_MODULES;
+            flow_state_set(F->st, key, grown);
+        }
+        return;
+    }
     /* `param_loss /= args.num_params`: a tensor's op= with a number (or what may be one) works
      * in place; it stays that tensor, where it was (mtt-distillation's grand loss) */
     if (flow_is_tensor(tv) && (v->kind == DL_KIND_SCALAR || v->kind == DL_KIND_UNKNOWN)) return;
@@ -1217,6 +1231,68 @@ static void narrow_device_to_cpu(Flow *F, DlDeviceTag dev, const char *dev_name,
     for (uint32_t i = 0; i < out->count; i++) flow_state_set(F->st, out->keys[i], out->narrowed[i]);
 }
 
+static const DlExpr *without_not(const DlExpr *cond, int *sign);
+
+/* `"cuda"` or `torch.device("cuda:0")` (1), `"cpu"` or `torch.device("cpu")` (-1), else 0. */
+static int names_cuda_or_cpu(Flow *F, const DlExpr *e) {
+    if (e && e->kind == DL_EX_CALL && e->arg_count == 1 && !e->args[0].keyword && e->object) {
+        const char *q = flow_qualify(F, e->object);
+        if (q && flow_streq(q, "torch.device")) e = e->args[0].value;
+    }
+    if (!e || e->kind != DL_EX_STRING || !e->name) return 0;
+    DlDeviceTag tag = flow_device_of_string(e->name);
+    return tag == DL_DEV_CUDA ? 1 : tag == DL_DEV_CPU ? -1 : 0;
+}
+
+/* `flag if ... else ...` choosing CUDA when `flag` holds and the CPU when not: `"cuda" if flag
+ * else "cpu"`, also inside `torch.device(...)` or with `torch.device(...)` arms. */
+static bool chooses_cuda_by(Flow *F, const DlExpr *v, const char *flag) {
+    if (v && v->kind == DL_EX_CALL && v->arg_count == 1 && !v->args[0].keyword && v->object) {
+        const char *q = flow_qualify(F, v->object);
+        if (q && flow_streq(q, "torch.device")) v = v->args[0].value;
+    }
+    return v && v->kind == DL_EX_COND && v->item_count == 2 &&
+           flow_streq(flow_text(F, v->items[0]->span), flag) &&
+           names_cuda_or_cpu(F, v->object) > 0 && names_cuda_or_cpu(F, v->items[1]) < 0;
+}
+
+/* The name of a statement of `b` (or of a block in it, not a nested def) that binds a device
+ * chosen by `flag` (chooses_cuda_by), or NULL. */
+static const char *device_named_for(Flow *F, const DlBlock *b, const char *flag, int depth) {
+    for (uint32_t i = 0; b && depth < 8 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        if (s->kind == DL_ST_ASSIGN && s->target_count == 1 && s->targets[0]->kind == DL_EX_NAME &&
+            chooses_cuda_by(F, s->value, flag))
+            return s->targets[0]->name;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++) {
+            const char *found = device_named_for(F, inner, flag, depth + 1);
+            if (found) return found;
+        }
+    }
+    return NULL;
+}
+
+/* `if opts.use_gpu:` where `device = torch.device("cuda" if opts.use_gpu else "cpu")`: the
+ * branch where the flag fails runs on the CPU, as one under `if device == "cpu":` does
+ * (P2PaLA's `else: y_gt.type(torch.FloatTensor)`). The name values moved to that device carry,
+ * as compared_with_cpu gives it, with `*equal` true when the body is the CPU's branch. */
+static const char *device_chosen_by_flag(Flow *F, const DlExpr *cond, bool *equal) {
+    int sign;
+    const DlExpr *flag = without_not(cond, &sign);
+    if (flag->kind != DL_EX_NAME && flag->kind != DL_EX_ATTR) return NULL;
+    const char *text = flow_text(F, flag->span);
+    const char *name = device_named_for(F, F->fn ? &F->fn->body : NULL, text, 0);
+    if (!name) name = device_named_for(F, &F->env->file->module->body, text, 0);
+    const Binding *b = name ? flow_lookup(F, name) : NULL;
+    if (!b || !b->value || b->value->kind != DL_KIND_DEVICE || b->value->dev != DL_DEV_NAMED ||
+        !b->value->dev_name)
+        return NULL;
+    *equal = sign < 0;
+    return b->value->dev_name;
+}
+
 /* Values moved to the device a condition compared with the CPU ("device"). */
 static void narrow_to_cpu(Flow *F, const char *device_key, NarrowedToCpu *out) {
     narrow_device_to_cpu(F, DL_DEV_NAMED, device_key, false, out);
@@ -1714,6 +1790,7 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
     else flow_state_set(F->st, "<device-work>", NULL); /* it waited all the same */
     bool cpu_when_equal = false;
     const char *cpu_device = compared_with_cpu(F, s->value, &cpu_when_equal);
+    if (!cpu_device) cpu_device = device_chosen_by_flag(F, s->value, &cpu_when_equal);
     NarrowedToCpu on_cpu = {0};
     DlFlowState *saved = F->st;
     F->st = flow_state_copy(saved);

@@ -1163,6 +1163,15 @@ DlDeviceTag flow_legacy_type_device(Flow *F, const DlExpr *call) {
     return legacy_type_name_device(flow_qualify(F, a ? a : dtype ? dtype->value : NULL));
 }
 
+/* `dtype` last bound, in the function, to `x.type()` or `x.data.type()` (no argument: the
+ * tensor's type name, which names its device). */
+static bool names_a_type_read_from_a_tensor(Flow *F, const DlExpr *a) {
+    const DlExpr *bound =
+        F->fn ? dl_ir_last_assignment(&F->fn->body, a->name, a->span.start) : NULL;
+    return bound && bound->kind == DL_EX_CALL && !bound->arg_count && bound->object &&
+           bound->object->kind == DL_EX_ATTR && flow_streq(bound->object->name, "type");
+}
+
 /* `t.type(name)` where the type is computed (`'torch{}.FloatTensor'.format(self.cuda)`,
  * `x.type(y.type())`) rather than a dtype or a type written out: the copy is on whichever device
  * that type names, not known here. */
@@ -1175,6 +1184,9 @@ static bool type_chosen_at_run_time(Flow *F, const DlExpr *call, const DlValue *
         if (a->kind == DL_EX_STRING || v->kind == DL_KIND_DTYPE) return false;
         /* `dtype` names a dtype, unless the file binds it to a CUDA tensor type (dataflowr's
          * `dtypeFloat = torch.cuda.FloatTensor` when a GPU is there, else torch.FloatTensor) */
+        /* ... or to a tensor's type name (`dtype = x.data.type()`, 'torch.cuda.FloatTensor'
+         * for a CUDA `x`: densecap's proposal masks) */
+        if (a->kind == DL_EX_NAME && names_a_type_read_from_a_tensor(F, a)) return true;
         if ((a->kind == DL_EX_NAME || a->kind == DL_EX_ATTR) && a->name && strstr(a->name, "dtype"))
             return dl_source_mentions(F->src, dl_arena_printf(F->arena, "%s = torch.cuda.",
                                                               a->name));

@@ -336,6 +336,67 @@ DlValue *flow_device_of_literal(Flow *F, const DlExpr *e) {
     return NULL;
 }
 
+/* `e` is a name last bound, in the function or at the top of the file, to a choice between two
+ * devices written out: `torch.device("cuda:1") if torch.cuda.is_available() else
+ * torch.device("cpu")`. */
+static bool chooses_between_devices(Flow *F, const DlExpr *e) {
+    if (e->kind != DL_EX_NAME) return false;
+    const DlExpr *bound =
+        F->fn ? dl_ir_last_assignment(&F->fn->body, e->name, e->span.start) : NULL;
+    if (!bound) bound = dl_ir_last_assignment(&F->env->file->module->body, e->name, UINT32_MAX);
+    if (!bound || bound->kind != DL_EX_COND || bound->item_count != 2) return false;
+    const DlExpr *arms[2] = {bound->object, bound->items[1]};
+    for (int i = 0; i < 2; i++) {
+        const DlExpr *a = arms[i];
+        const char *q = a && a->kind == DL_EX_CALL ? flow_qualify(F, a->object) : NULL;
+        if (!q || !flow_streq(q, "torch.device")) return false;
+    }
+    return true;
+}
+
+/* Does the file write the entry `key` of some dict (`cfg["device"] = "cuda"`) or update the
+ * dict `name` (`cfg.update(...)`)? Then what its literal says is not what it holds. */
+static bool written_into(Flow *F, const char *name, const char *key) {
+    if (dl_source_mentions(F->src, dl_arena_printf(F->arena, "%s.update(", name)) ||
+        dl_source_mentions(F->src, dl_arena_printf(F->arena, "global %s", name)))
+        return true;
+    static const char *const forms[] = {"\"%s\"] =", "\"%s\"]=", "'%s'] =", "'%s']=", NULL};
+    for (const char *const *f = forms; *f; f++)
+        if (dl_source_mentions(F->src, dl_arena_printf(F->arena, *f, key))) return true;
+    return false;
+}
+
+/* The expression `e` (`config["training"]["device"]`) reads from dicts written out: a name bound
+ * once, at the top of the file, to a dict display whose entries are displays or literals
+ * (jinglescode's `config = {"training": {"device": "cpu", ...}}`), in a file that writes into
+ * none; NULL otherwise. */
+static const DlExpr *dict_literal_entry(Flow *F, const DlExpr *e, int depth) {
+    if (!e || depth > 8) return NULL;
+    if (e->kind == DL_EX_NAME) {
+        if (F->fn && (dl_ir_param_index(F->fn, e->name) >= 0 ||
+                      dl_ir_last_assignment(&F->fn->body, e->name, e->span.start)))
+            return NULL;
+        const DlExpr *bound =
+            dl_ir_last_assignment(&F->env->file->module->body, e->name, UINT32_MAX);
+        return bound && bound->kind == DL_EX_DICT ? bound : NULL;
+    }
+    if (e->kind != DL_EX_SUBSCRIPT || e->item_count != 1 || e->items[0]->kind != DL_EX_STRING ||
+        !e->items[0]->name)
+        return NULL;
+    const DlExpr *d = dict_literal_entry(F, e->object, depth + 1);
+    if (!d || d->kind != DL_EX_DICT) return NULL;
+    const DlExpr *root = e->object;
+    while (root->kind == DL_EX_SUBSCRIPT) root = root->object;
+    if (written_into(F, root->name, e->items[0]->name)) return NULL;
+    for (uint32_t i = 0; i + 1 < d->item_count; i += 2) {
+        const DlExpr *k = d->items[i];
+        if (!k) return NULL; /* `{**other}`: what it adds is not written here */
+        if (k->kind == DL_EX_STRING && k->name && strcmp(k->name, e->items[0]->name) == 0)
+            return d->items[i + 1];
+    }
+    return NULL;
+}
+
 const DlValue *flow_device_arg(Flow *F, const DlExpr *e, const DlValue *v) {
     if (!e) return NULL;
     DlValue *literal = flow_device_of_literal(F, e);
@@ -345,6 +406,14 @@ const DlValue *flow_device_arg(Flow *F, const DlExpr *e, const DlValue *v) {
         return literal;
     }
     if (e->kind == DL_EX_CONST) return NULL;
+    /* `config["training"]["device"]` of a dict written out and never changed: its string */
+    const DlExpr *entry = e->kind == DL_EX_SUBSCRIPT ? dict_literal_entry(F, e, 0) : NULL;
+    DlValue *written = entry ? flow_device_of_literal(F, entry) : NULL;
+    if (written) {
+        written->dev_span = e->span;
+        written->dev_why = flow_short_text(F, e->span);
+        return written;
+    }
     if (v->kind == DL_KIND_DTYPE || v->kind == DL_KIND_NONE) return NULL;
     /* `t.to(int)`, `t.to(float)`: Python's types stand for torch.int64 and torch.float64
      * (SpikeGPT's `category_tensor.to(int)` before one_hot) */
@@ -369,7 +438,13 @@ const DlValue *flow_device_arg(Flow *F, const DlExpr *e, const DlValue *v) {
         d->home = v->home;
         return d;
     }
-    if (v->kind == DL_KIND_DEVICE) return v->dev ? v : flow_unknown(); /* chosen on several paths */
+    if (v->kind == DL_KIND_DEVICE && v->dev) return v;
+    /* a name bound to one device or another (`torch.device("cuda") if ok else
+     * torch.device("cpu")`): the device the name holds, as for `torch.device("cuda" if ok else
+     * "cpu")` (MGSSL's create_var moves what it is given there) */
+    if (v->kind == DL_KIND_DEVICE)
+        return chooses_between_devices(F, e) ? flow_named_device(F, e->name, e->span)
+                                             : flow_unknown();
     if (v->kind == DL_KIND_TENSOR || flow_is_module_like(v)) { /* x.to(other): other's device */
         if (!v->dev) return flow_unknown();
         DlValue *d = dl_value_copy(F->arena, v);
