@@ -800,8 +800,10 @@ static bool project_class_saves_to_argument(DlRuleContext *ctx, const DlExpr *ca
     const DlExpr *callee = call->object;
     if (!callee || callee->kind != DL_EX_NAME) return false;
     const DlProject *p = dl_rule_project(ctx);
-    const DlClassInfo *ci =
-        dl_project_find_class(p, dl_project_file(p, dl_rule_module(ctx)), callee->name);
+    const DlFileFacts *file = dl_project_file(p, dl_rule_module(ctx));
+    /* the file's own class, or one it imports (`from utils import EarlyStopping`) */
+    const char *imported = file ? dl_project_import(file, callee->name) : NULL;
+    const DlClassInfo *ci = dl_project_find_class(p, file, imported ? imported : callee->name);
     const DlFunction *init = ci ? dl_ir_method_named(ci->cls, "__init__") : NULL;
     if (!init || ci->is_module) return false;
     const char *kw = call->args[a].keyword;
