@@ -710,41 +710,47 @@ static bool joins_onto_name(const DlExpr *e, const char *param) {
     return a->kind == DL_EX_NAME && strcmp(a->name, param) == 0;
 }
 
-/* A statement of `b` (or of a block in it, not a nested function) calls torch.save with the
- * parameter `param` as its path, or (`into_folder`) with a path joined onto it (pykt's
- * `train_model(..., ckpt_path, ...)`: `torch.save(model.state_dict(),
- * os.path.join(ckpt_path, model.emb_type + "_model.ckpt"))`). */
-static bool block_saves_to_name(const DlBlock *b, const char *param, bool into_folder, int depth) {
+/* `path` is the name `name` itself. */
+static bool is_name(const DlExpr *path, const char *name) {
+    return path->kind == DL_EX_NAME && strcmp(path->name, name) == 0;
+}
+
+/* A statement of `b` (or of a block in it, not a nested function) calls torch.save with a path
+ * `names` takes for `name`: the parameter itself (is_name), a path joined onto it
+ * (joins_onto_name: pykt's `train_model(..., ckpt_path, ...)`, `torch.save(model.state_dict(),
+ * os.path.join(ckpt_path, model.emb_type + "_model.ckpt"))`), or the attribute of self a class
+ * keeps it in (dl_ir_is_self_attr). */
+static bool block_saves_to(const DlBlock *b, bool (*names)(const DlExpr *, const char *),
+                           const char *name, int depth) {
     if (depth > 16) return false;
     for (uint32_t i = 0; i < b->count; i++) {
         const DlStmt *s = b->items[i];
         if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
-        const DlExpr *path = s->kind == DL_ST_EXPR && is_torch_save(s->value)
-                                 ? save_path(s->value)
-                                 : NULL;
-        if (path && (into_folder ? joins_onto_name(path, param)
-                                 : path->kind == DL_EX_NAME && strcmp(path->name, param) == 0))
-            return true;
+        const DlExpr *path =
+            s->kind == DL_ST_EXPR && is_torch_save(s->value) ? save_path(s->value) : NULL;
+        if (path && names(path, name)) return true;
         const DlBlock *inner;
         for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            if (block_saves_to_name(inner, param, into_folder, depth + 1)) return true;
+            if (block_saves_to(inner, names, name, depth + 1)) return true;
     }
     return false;
 }
 
-/* The parameter of `fi` that argument `a` of `call` binds, or NULL (a `*args`, a splat). */
-static const char *parameter_bound_to(const DlFunctionInfo *fi, const DlExpr *call, uint32_t a) {
+/* The parameter of `fn` that argument `a` of `call` binds, or NULL (a `*args`, a splat);
+ * positional arguments bind from parameter `first` (1 for a constructor's `__init__`, past
+ * `self`). */
+static const char *parameter_bound_to(const DlFunction *fn, int first, const DlExpr *call,
+                                      uint32_t a) {
     const char *kw = call->args[a].keyword;
     if (kw && kw[0] == '*') return NULL;
-    int index = kw ? dl_ir_param_index(fi->fn, kw) : -1;
+    int index = kw ? dl_ir_param_index(fn, kw) : -1;
     if (!kw) {
-        index = 0;
+        index = first;
         for (uint32_t k = 0; k < a; k++)
             index += !call->args[k].keyword;
     }
-    if (index < 0 || (uint32_t)index >= fi->fn->param_count || fi->fn->params[index].star)
-        return NULL;
-    return fi->fn->params[index].name;
+    if (index < first || (uint32_t)index >= fn->param_count || fn->params[index].star) return NULL;
+    return fn->params[index].name;
 }
 
 /* The project function `call` calls, when it writes the path it is handed as its argument `a`
@@ -771,25 +777,8 @@ static const DlFunctionInfo *called_project_function(DlRuleContext *ctx, const D
 static bool project_function_saves_to_argument(DlRuleContext *ctx, const DlExpr *call,
                                                uint32_t a) {
     const DlFunctionInfo *fi = called_project_function(ctx, call);
-    const char *param = fi ? parameter_bound_to(fi, call, a) : NULL;
-    return param && block_saves_to_name(&fi->fn->body, param, false, 0);
-}
-
-/* A statement of `b` (or of a block in it, not a nested function) calls torch.save with
- * `self.<attr>` as its path. */
-static bool block_saves_to_self_attr(const DlBlock *b, const char *attr, int depth) {
-    if (depth > 16) return false;
-    for (uint32_t i = 0; i < b->count; i++) {
-        const DlStmt *s = b->items[i];
-        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
-        const DlExpr *path =
-            s->kind == DL_ST_EXPR && is_torch_save(s->value) ? save_path(s->value) : NULL;
-        if (path && dl_ir_is_self_attr(path, attr)) return true;
-        const DlBlock *inner;
-        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            if (block_saves_to_self_attr(inner, attr, depth + 1)) return true;
-    }
-    return false;
+    const char *param = fi ? parameter_bound_to(fi->fn, 0, call, a) : NULL;
+    return param && block_saves_to(&fi->fn->body, is_name, param, 0);
 }
 
 /* `EarlyStopping(args.checkpoint_path, patience=3)`: a project class whose `__init__` keeps
@@ -806,13 +795,8 @@ static bool project_class_saves_to_argument(DlRuleContext *ctx, const DlExpr *ca
     const DlClassInfo *ci = dl_project_find_class(p, file, imported ? imported : callee->name);
     const DlFunction *init = ci ? dl_ir_method_named(ci->cls, "__init__") : NULL;
     if (!init || ci->is_module) return false;
-    const char *kw = call->args[a].keyword;
-    if (kw && kw[0] == '*') return false;
-    int index = kw ? dl_ir_param_index(init, kw) : 1; /* past self */
-    for (uint32_t k = 0; !kw && k < a; k++)
-        index += !call->args[k].keyword;
-    if (index < 1 || (uint32_t)index >= init->param_count || init->params[index].star) return false;
-    const char *param = init->params[index].name;
+    const char *param = parameter_bound_to(init, 1, call, a);
+    if (!param) return false;
     /* the attribute `__init__` stores the parameter in */
     const char *attr = NULL;
     for (uint32_t i = 0; i < init->body.count && !attr; i++) {
@@ -823,17 +807,17 @@ static bool project_class_saves_to_argument(DlRuleContext *ctx, const DlExpr *ca
             attr = s->targets[0]->name;
     }
     for (uint32_t m = 0; attr && m < ci->cls->method_count; m++)
-        if (block_saves_to_self_attr(&ci->cls->methods[m]->body, attr, 0)) return true;
+        if (block_saves_to(&ci->cls->methods[m]->body, dl_ir_is_self_attr, attr, 0)) return true;
     return false;
 }
 
 /* The project function `call` calls, when it saves into the folder it is handed as its
- * argument `a` (block_saves_to_name). */
+ * argument `a` (block_saves_to). */
 static bool project_function_saves_into_argument(DlRuleContext *ctx, const DlExpr *call,
                                                  uint32_t a) {
     const DlFunctionInfo *fi = called_project_function(ctx, call);
-    const char *param = fi ? parameter_bound_to(fi, call, a) : NULL;
-    return param && block_saves_to_name(&fi->fn->body, param, true, 0);
+    const char *param = fi ? parameter_bound_to(fi->fn, 0, call, a) : NULL;
+    return param && block_saves_to(&fi->fn->body, joins_onto_name, param, 0);
 }
 
 /* The file a statement's call writes itself: torch.save's path, or where a copy goes
@@ -1106,7 +1090,7 @@ static bool path_returned_by_a_save(DlRuleContext *ctx, const DlFunction *fn, co
         const DlStmt *s = callee->body.items[i];
         if (s->kind != DL_ST_RETURN || !s->value || s->value->kind != DL_EX_NAME) continue;
         const char *returned = s->value->name;
-        if (block_saves_to_name(&callee->body, returned, false, 0)) return true;
+        if (block_saves_to(&callee->body, is_name, returned, 0)) return true;
     }
     return false;
 }

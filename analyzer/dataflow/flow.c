@@ -1233,12 +1233,17 @@ static void narrow_device_to_cpu(Flow *F, DlDeviceTag dev, const char *dev_name,
 
 static const DlExpr *without_not(const DlExpr *cond, int *sign);
 
+/* What `torch.device(x)` is made of, `x`; `e` itself for anything else. */
+static const DlExpr *inside_torch_device(Flow *F, const DlExpr *e) {
+    if (!e || e->kind != DL_EX_CALL || e->arg_count != 1 || e->args[0].keyword || !e->object)
+        return e;
+    const char *q = flow_qualify(F, e->object);
+    return q && flow_streq(q, "torch.device") ? e->args[0].value : e;
+}
+
 /* `"cuda"` or `torch.device("cuda:0")` (1), `"cpu"` or `torch.device("cpu")` (-1), else 0. */
 static int names_cuda_or_cpu(Flow *F, const DlExpr *e) {
-    if (e && e->kind == DL_EX_CALL && e->arg_count == 1 && !e->args[0].keyword && e->object) {
-        const char *q = flow_qualify(F, e->object);
-        if (q && flow_streq(q, "torch.device")) e = e->args[0].value;
-    }
+    e = inside_torch_device(F, e);
     if (!e || e->kind != DL_EX_STRING || !e->name) return 0;
     DlDeviceTag tag = flow_device_of_string(e->name);
     return tag == DL_DEV_CUDA ? 1 : tag == DL_DEV_CPU ? -1 : 0;
@@ -1247,10 +1252,7 @@ static int names_cuda_or_cpu(Flow *F, const DlExpr *e) {
 /* `flag if ... else ...` choosing CUDA when `flag` holds and the CPU when not: `"cuda" if flag
  * else "cpu"`, also inside `torch.device(...)` or with `torch.device(...)` arms. */
 static bool chooses_cuda_by(Flow *F, const DlExpr *v, const char *flag) {
-    if (v && v->kind == DL_EX_CALL && v->arg_count == 1 && !v->args[0].keyword && v->object) {
-        const char *q = flow_qualify(F, v->object);
-        if (q && flow_streq(q, "torch.device")) v = v->args[0].value;
-    }
+    v = inside_torch_device(F, v);
     return v && v->kind == DL_EX_COND && v->item_count == 2 &&
            flow_streq(flow_text(F, v->items[0]->span), flag) &&
            names_cuda_or_cpu(F, v->object) > 0 && names_cuda_or_cpu(F, v->items[1]) < 0;

@@ -593,7 +593,7 @@ bool flow_class_known_stateless(const DlClassInfo *from, bool given_no_weight, i
 }
 
 /* Whether an instance of `from` has state to move; `given_no_weight`: one built with no
- * argument that could be a weight (dl_call_may_give_a_weight). */
+ * argument that could be a weight (flow_call_may_give_a_weight). */
 static bool class_has_state(const DlClassInfo *from, bool given_no_weight) {
     const DlClassInfo *ci = from;
     for (int depth = 0; ci && depth < 8; depth++, ci = ci->base) {
@@ -859,7 +859,7 @@ static bool weight_for_library_base(Flow *F, const DlExpr *call, const DlClassIn
         root = root->base;
     if (!root->stateless_library_base || dl_project_method(F->env->project, ci, "__init__"))
         return false;
-    return dl_call_may_give_a_weight(call, false) && !flow_splats_only_parameters(F, call);
+    return flow_call_may_give_a_weight(F, call);
 }
 
 /* `t.view(-1)`, `t.reshape(-1)`, `t.flatten()`, `t.ravel()`: a 1-D tensor, whose elements are
@@ -898,8 +898,7 @@ const DlValue *flow_instantiate(Flow *F, const DlExpr *call, const DlClassInfo *
         DlValue *m = flow_mk(F, DL_KIND_MODULE);
         m->dev = flow_construction_device(F);
         /* only a module with parameters, buffers or submodules has anything to move */
-        if (class_has_state(ci, !dl_call_may_give_a_weight(call, false) ||
-                                    flow_splats_only_parameters(F, call)) ||
+        if (class_has_state(ci, !flow_call_may_give_a_weight(F, call)) ||
             weight_for_library_base(F, call, ci))
             m->flags |= DL_VF_CONSTRUCTED;
         m->dev_span = call->span;

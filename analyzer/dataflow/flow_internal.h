@@ -244,11 +244,11 @@ bool flow_file_collates_onto_a_device(Flow *F);
 /* Whether the file builds an instance of a project class, no dataset, iterated through its own
  * `__iter__` (a loader of the project's, whose batches may be anywhere). */
 bool flow_file_builds_a_project_loader(Flow *F);
-/* `nn.CrossEntropyLoss(**ce_kwargs)` with `ce_kwargs` a parameter of the function (nnU-Net's
- * `DC_and_CE_loss(soft_dice_kwargs, ce_kwargs)`, built with `{}`): whether a weight is in the
- * dict is its caller's to say; a loss built only from the function's own parameters splatted
- * (and keywords other than weight=) is not known to hold one. */
-bool flow_splats_only_parameters(Flow *F, const DlExpr *call);
+/* Whether a call's arguments may give a torch loss its weight (dl_call_may_give_a_weight), in
+ * the running function: not when they are only its own parameters splatted, and keywords other
+ * than weight= (`nn.CrossEntropyLoss(**ce_kwargs)` in nnU-Net's `DC_and_CE_loss(soft_dice_kwargs,
+ * ce_kwargs)`, built with `{}`): whether a weight is in the dict is its caller's to say. */
+bool flow_call_may_give_a_weight(Flow *F, const DlExpr *call);
 /* Whether `name` is a parameter of the running function that it hands to a layer as a size
  * (`nn.Linear(d, name)`) and never rebinds: an integer (flow_size_params.c). */
 bool flow_param_is_layer_size(Flow *F, const char *name);

@@ -425,8 +425,8 @@ static bool may_name_a_device(Flow *F, const DlExpr *options) {
     return !strstr(text, "::k") && !strstr(text, "dtype");
 }
 
-/* `torch.LongTensor`, `torch.FloatTensor`, `torch.Tensor`: a typed (legacy) constructor of CPU
- * tensors (not `torch.cuda.FloatTensor`). */
+/* `torch.LongTensor`, `torch.FloatTensor`: a typed (legacy) constructor of CPU tensors (not
+ * `torch.cuda.FloatTensor`; nor `torch.Tensor`, whose name is too short to be taken). */
 static bool legacy_cpu_constructor(const char *q) {
     size_t n = strlen(q);
     return strncmp(q, "torch.", 6) == 0 && !strchr(q + 6, '.') && n > 12 &&
@@ -521,7 +521,9 @@ const DlValue *flow_eval_factory(Flow *F, const DlExpr *call, DlFactoryKind kind
     return t;
 }
 
-bool flow_splats_only_parameters(Flow *F, const DlExpr *call) {
+/* The call's arguments are only the running function's own parameters splatted, and keywords
+ * other than weight= and pos_weight= (flow_call_may_give_a_weight). */
+static bool splats_only_parameters(Flow *F, const DlExpr *call) {
     if (!F->fn || !call->arg_count) return false;
     for (uint32_t i = 0; i < call->arg_count; i++) {
         const char *kw = call->args[i].keyword;
@@ -535,6 +537,10 @@ bool flow_splats_only_parameters(Flow *F, const DlExpr *call) {
     return true;
 }
 
+bool flow_call_may_give_a_weight(Flow *F, const DlExpr *call) {
+    return dl_call_may_give_a_weight(call, false) && !splats_only_parameters(F, call);
+}
+
 const DlValue *flow_eval_loss_ctor(Flow *F, const DlExpr *call, const DlValue *const *argv) {
     DlValue *loss = flow_mk(F, DL_KIND_LOSS);
     loss->literal = flow_qualify(F, call->object); /* which loss: its call reads it */
@@ -542,9 +548,8 @@ const DlValue *flow_eval_loss_ctor(Flow *F, const DlExpr *call, const DlValue *c
     loss->dev_why = flow_short_text(F, call->span);
     /* given no weight, it holds nothing to move: a layer without state, as nn.ReLU() is (a
      * module that keeps one, GPT's `self.loss_fn = nn.CrossEntropyLoss()`, has none either) */
-    if (dl_call_may_give_a_weight(call, false) && !weighs_by_a_number(call, argv) &&
-        !(loss->literal && dl_torch_is_loss_without_weight(loss->literal)) &&
-        !flow_splats_only_parameters(F, call))
+    if (flow_call_may_give_a_weight(F, call) && !weighs_by_a_number(call, argv) &&
+        !(loss->literal && dl_torch_is_loss_without_weight(loss->literal)))
         loss->flags |= DL_VF_CONSTRUCTED;
     else
         loss->dev = DL_DEV_CPU;

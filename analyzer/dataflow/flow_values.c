@@ -354,12 +354,14 @@ static bool chooses_between_devices(Flow *F, const DlExpr *e) {
     return true;
 }
 
-/* Does the file write the entry `key` of some dict (`cfg["device"] = "cuda"`) or update the
- * dict `name` (`cfg.update(...)`)? Then what its literal says is not what it holds. */
-static bool written_into(Flow *F, const char *name, const char *key) {
-    if (dl_source_mentions(F->src, dl_arena_printf(F->arena, "%s.update(", name)) ||
-        dl_source_mentions(F->src, dl_arena_printf(F->arena, "global %s", name)))
-        return true;
+/* Does the file update the dict `name` as a whole (`cfg.update(...)`, or through `global`)? */
+static bool dict_updated(Flow *F, const char *name) {
+    return dl_source_mentions(F->src, dl_arena_printf(F->arena, "%s.update(", name)) ||
+           dl_source_mentions(F->src, dl_arena_printf(F->arena, "global %s", name));
+}
+
+/* Does the file write the entry `key` of some dict (`cfg["device"] = "cuda"`)? */
+static bool entry_written(Flow *F, const char *key) {
     static const char *const forms[] = {"\"%s\"] =", "\"%s\"]=", "'%s'] =", "'%s']=", NULL};
     for (const char *const *f = forms; *f; f++)
         if (dl_source_mentions(F->src, dl_arena_printf(F->arena, *f, key))) return true;
@@ -378,16 +380,13 @@ static const DlExpr *dict_literal_entry(Flow *F, const DlExpr *e, int depth) {
             return NULL;
         const DlExpr *bound =
             dl_ir_last_assignment(&F->env->file->module->body, e->name, UINT32_MAX);
-        return bound && bound->kind == DL_EX_DICT ? bound : NULL;
+        return bound && bound->kind == DL_EX_DICT && !dict_updated(F, e->name) ? bound : NULL;
     }
     if (e->kind != DL_EX_SUBSCRIPT || e->item_count != 1 || e->items[0]->kind != DL_EX_STRING ||
         !e->items[0]->name)
         return NULL;
     const DlExpr *d = dict_literal_entry(F, e->object, depth + 1);
-    if (!d || d->kind != DL_EX_DICT) return NULL;
-    const DlExpr *root = e->object;
-    while (root->kind == DL_EX_SUBSCRIPT) root = root->object;
-    if (written_into(F, root->name, e->items[0]->name)) return NULL;
+    if (!d || d->kind != DL_EX_DICT || entry_written(F, e->items[0]->name)) return NULL;
     for (uint32_t i = 0; i + 1 < d->item_count; i += 2) {
         const DlExpr *k = d->items[i];
         if (!k) return NULL; /* `{**other}`: what it adds is not written here */
