@@ -9,14 +9,15 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "driver/selection.h"
+#include "cli/commands.h"
+#include "core/crash_restart.h"
 #include "core/files.h"
 #include "core/pool.h"
 #include "core/vec.h"
-#include "cli/commands.h"
 #include "driver/baseline.h"
 #include "driver/check.h"
 #include "driver/fixing.h"
+#include "driver/selection.h"
 #include "driver/settings.h"
 #ifdef DEVLINT_HAVE_CLANG
 #include "frontend/cpp_parse_guard.h"
@@ -24,7 +25,7 @@
 #include "report/report.h"
 #include "rules/rule.h"
 
-enum { EXIT_CLEAN = 0, EXIT_FINDINGS = 1, EXIT_USAGE = 2 };
+enum { EXIT_CLEAN = 0, EXIT_FINDINGS = 1, EXIT_USAGE = 2, EXIT_INTERNAL = 2 };
 enum { DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024 };
 
 typedef DL_VEC(const char *) StrVec;
@@ -304,6 +305,16 @@ static void run_check(const CheckInput *in, DlCheckOptions *check, DlResult *out
     }
     for (size_t i = 0; i < in->files.error_count; i++)
         dl_result_add_error(out, in->files.error_paths[i], in->files.error_messages[i]);
+    for (size_t i = 0; i < in->files.count; i++) { /* left out by resolve_settings */
+        const char *signal_name = NULL;
+        if (!dl_crash_restart_crashed_on(in->files.paths[i], &signal_name)) continue;
+        char message[160];
+        snprintf(message, sizeof message,
+                 "devlint crashed (%s) while analysing this file and checked the others "
+                 "without it; this is a bug in devlint: please report it with the file",
+                 signal_name);
+        dl_result_add_error(out, in->files.paths[i], message);
+    }
     check->file_stats = in->stats;
     dl_check_files(in->paths, in->count, check, out);
     check->file_stats = NULL;
@@ -336,6 +347,7 @@ static bool resolve_settings(const CliOptions *o, DlSettingsContext *sc, CheckIn
             return false;
         }
         if (s->excluded && !in->stdin_name && !named_on_command_line(o, path)) continue;
+        if (!in->stdin_name && dl_crash_restart_crashed_on(path, NULL)) continue; /* run_check */
         if (!in->stdin_name) in->stats[in->count] = in->files.stats[i];
         in->paths[in->count] = path;
         in->settings[in->count++] = s;
@@ -446,6 +458,12 @@ static int cmd_show_settings(CliOptions *o) {
     return rc;
 }
 
+static bool reads_stdin(const CliOptions *o) {
+    for (size_t i = 0; i < o->paths.len; i++)
+        if (strcmp(o->paths.items[i], "-") == 0) return true;
+    return false;
+}
+
 static int cmd_check(CliOptions *o) {
     if (o->show_settings) return cmd_show_settings(o);
     if (!o->paths.len) return usage_error("%s", "no paths given (try `devlint .`)");
@@ -469,8 +487,7 @@ static int cmd_check(CliOptions *o) {
     DlSettingsOptions so = {o->select.items, o->select.len, o->ignore.items, o->ignore.len,
                             o->config_path, o->isolated};
     CheckInput in = {0};
-    bool from_stdin = false;
-    for (size_t i = 0; i < o->paths.len; i++) from_stdin |= strcmp(o->paths.items[i], "-") == 0;
+    bool from_stdin = reads_stdin(o);
     if (from_stdin) {
         if (o->paths.len != 1) return usage_error("%s", "`-` (stdin) cannot be mixed with paths");
         in.stdin_text = read_all(stdin, &in.stdin_len);
@@ -547,7 +564,10 @@ int main(int argc, char **argv) {
     if (argc > 1 && strcmp(argv[1], "check") == 0) first = 2;
     CliOptions o = {.format = DL_FORMAT_TEXT};
     int rc = parse_args(argc, argv, first, &o);
+    /* a crash costs one file, not the run; stdin cannot be read twice */
+    if (rc == 0 && !reads_stdin(&o)) dl_crash_restart_install(argv);
     if (rc == 0) rc = cmd_check(&o);
+    if (rc != EXIT_USAGE && dl_crash_restart_any()) rc = EXIT_INTERNAL; /* even --exit-zero */
     free_options(&o);
     return rc;
 }

@@ -1,6 +1,8 @@
 /* Thread pool for independent per-file work (see pool.h). */
 #include "core/pool.h"
 
+#include "core/crash_restart.h"
+
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -15,11 +17,14 @@ typedef struct PoolRun {
 
 static void *worker(void *arg) {
     PoolRun *run = arg;
+    void *signal_stack = dl_crash_restart_thread_begin(); /* a stack overflow is caught too */
     for (;;) {
         size_t i = atomic_fetch_add(&run->next, 1);
-        if (i >= run->count) return NULL;
+        if (i >= run->count) break;
         run->task(run->ctx, i);
     }
+    dl_crash_restart_thread_end(signal_stack);
+    return NULL;
 }
 
 void dl_parallel_for(size_t count, int threads, DlPoolTask task, void *ctx) {

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "core/arena.h"
+#include "core/crash_restart.h"
 #include "core/files.h"
 #include "core/path_map.h"
 #include "core/pool.h"
@@ -19,13 +20,13 @@
 #include "core/suppress.h"
 #include "core/timing.h"
 #include "core/vec.h"
+#include "dataflow/flow.h"
+#include "dataflow/project.h"
 #include "driver/aliases.h"
 #include "driver/cache.h"
 #include "driver/keep.h"
 #include "driver/notebook_cells.h"
 #include "driver/sharing.h"
-#include "dataflow/flow.h"
-#include "dataflow/project.h"
 #include "frontend/notebook.h"
 #include "frontend/python.h"
 #ifdef DEVLINT_HAVE_CLANG
@@ -437,9 +438,29 @@ static bool recall_read(FileJob *job, const Run *run, const struct stat *st) {
     return true;
 }
 
-static void load(void *arg, size_t index) {
-    Run *run = arg;
-    FileJob *job = &run->jobs[run->order[index]];
+/* One step of the check over every file, largest first, on the run's threads; a crash inside a
+ * step costs its file, not the run (core/crash_restart.h). */
+typedef void (*FileStep)(Run *run, FileJob *job);
+
+typedef struct StepRun {
+    Run *run;
+    FileStep step;
+} StepRun;
+
+static void run_step(void *arg, size_t index) {
+    StepRun *s = arg;
+    FileJob *job = &s->run->jobs[s->run->order[index]];
+    dl_crash_restart_working_on(job->path);
+    s->step(s->run, job);
+    dl_crash_restart_working_on(NULL);
+}
+
+static void for_each_file(Run *run, FileStep step) {
+    StepRun s = {run, step};
+    dl_parallel_for(run->count, run->opts->jobs, run_step, &s);
+}
+
+static void load(Run *run, FileJob *job) {
     struct stat st; /* before reading: a change after it makes the next check read it again */
     bool kept = reads_are_kept(job, run) && stat(job->path, &st) == 0 && S_ISREG(st.st_mode);
     if (kept && recall_read(job, run, &st)) return;
@@ -557,9 +578,7 @@ bool dl_check_content_hash_now(void *ctx, const char *path, uint64_t *hash) {
     return true;
 }
 
-static void look_up_cache(void *arg, size_t index) {
-    Run *run = arg;
-    FileJob *job = &run->jobs[run->order[index]];
+static void look_up_cache(Run *run, FileJob *job) {
     if (!job->loaded || !job->cacheable || job->late_key) return;
     DlCacheContents now = {dl_check_content_hash_now, run};
     DlCacheFound found = {0};
@@ -668,9 +687,7 @@ static void lower_job(Run *run, FileJob *job) {
 }
 
 /* The shared files (the leaves are lowered as they stream, see stream_leaf). */
-static void lower(void *arg, size_t index) {
-    Run *run = arg;
-    FileJob *job = &run->jobs[run->order[index]];
+static void lower(Run *run, FileJob *job) {
     if (!job->loaded || !job->relevant || job->lowered || job->leaf) return;
     if (job->cached && (!run->lower_cached || job->is_cpp || !job->in_build)) return;
     lower_job(run, job);
@@ -828,9 +845,7 @@ static void analyse_job(Run *run, FileJob *job) {
 /* The shared DataLoader files (FileJob.may_place_marks), once the leaves are done (they may
  * mark the shared datasets their DataLoader workers read): first, so that the others' entries
  * can record their stamps (Run.marks_inputs). */
-static void analyse_shared_dataloaders(void *arg, size_t index) {
-    Run *run = arg;
-    FileJob *job = &run->jobs[run->order[index]];
+static void analyse_shared_dataloaders(Run *run, FileJob *job) {
     if (job->leaf || !job->may_place_marks) return;
     dl_marks_settle(run, job);
     job->store_deferred = run->marks_by_digest;
@@ -838,9 +853,7 @@ static void analyse_shared_dataloaders(void *arg, size_t index) {
 }
 
 /* Then the other shared files; the results above are stored. */
-static void analyse_shared(void *arg, size_t index) {
-    Run *run = arg;
-    FileJob *job = &run->jobs[run->order[index]];
+static void analyse_shared(Run *run, FileJob *job) {
     if (job->leaf) return;
     if (job->store_deferred) {
         store_result(run, job);
@@ -875,9 +888,7 @@ static void drop_model(FileJob *job, const Run *run) {
 /* A leaf, start to end: lowered, summarised against the project, analysed, dropped. A leaf
  * whose result is cached still runs its summaries when a DataLoader in it may mark a shared
  * dataset, as it does in a run that analyses it. */
-static void stream_leaf(void *arg, size_t index) {
-    Run *run = arg;
-    FileJob *job = &run->jobs[run->order[index]];
+static void stream_leaf(Run *run, FileJob *job) {
     if (!job->leaf) return;
     bool analysed = !job->cached;
     DlArena facts; /* apart from the model, which the language server keeps */
@@ -1186,7 +1197,7 @@ static bool check_once(char *const *paths, size_t count, const DlCheckOptions *o
     run.may_build_partially =
         may_build_partially && uses_result_cache(opts) && !opts->keep && !run.parse_all;
     dl_timing_mark("start");
-    dl_parallel_for(count, opts->jobs, load, &run);
+    for_each_file(&run, load);
     dl_timing_mark("read files");
     DlSharing *sharing = NULL;
     DlProjectLeaves leaves = {0};
@@ -1233,7 +1244,7 @@ static bool check_once(char *const *paths, size_t count, const DlCheckOptions *o
             job->late_key = opts->keep && sharing && job->scanned && !job->leaf &&
                             job->cacheable;
         }
-        dl_parallel_for(count, opts->jobs, look_up_cache, &run);
+        for_each_file(&run, look_up_cache);
         size_t reused = 0, loaded = 0;
         for (size_t i = 0; i < count; i++) {
             reused += run.jobs[i].cached;
@@ -1258,7 +1269,7 @@ static bool check_once(char *const *paths, size_t count, const DlCheckOptions *o
      * parsed first, and the cached Python ones only when a Python file to analyse needs project
      * facts (a file that fails again needs none, and a C++ file reads no other file's) */
     if (!all_cached) {
-        dl_parallel_for(count, opts->jobs, lower, &run);
+        for_each_file(&run, lower);
         bool needs_project = !run.cache || pending; /* a pending result reads the marks */
         for (size_t i = 0; i < count && !needs_project; i++) {
             const FileJob *job = &run.jobs[i];
@@ -1268,7 +1279,7 @@ static bool check_once(char *const *paths, size_t count, const DlCheckOptions *o
         if (needs_project) {
             run.lower_cached = true;
             if (!run.partial) run.marks_needed = true;
-            dl_parallel_for(count, opts->jobs, lower, &run);
+            for_each_file(&run, lower);
         }
         dl_timing_mark("parse and lower (shared files)");
     }
@@ -1287,14 +1298,14 @@ static bool check_once(char *const *paths, size_t count, const DlCheckOptions *o
     }
 
     if (sharing) {
-        dl_parallel_for(count, opts->jobs, stream_leaf, &run);
+        for_each_file(&run, stream_leaf);
         dl_timing_mark("leaves: parse, summarise, analyse");
     }
     if (run.cache && opts->keep && sharing) key_shared_files(&run);
     if (run.partial) dl_marks_apply_recorded(&run);
-    dl_parallel_for(count, opts->jobs, analyse_shared_dataloaders, &run);
+    for_each_file(&run, analyse_shared_dataloaders);
     if (run.marks_by_digest) run.marks_inputs = dl_marks_inputs_now(&run);
-    dl_parallel_for(count, opts->jobs, analyse_shared, &run);
+    for_each_file(&run, analyse_shared);
     /* the marks were computed: a shared result was analysed, or its marks compared */
     if (run.marks_by_digest && run.marks_needed) dl_marks_write_table(&run);
     if (pending) {

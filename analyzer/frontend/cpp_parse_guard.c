@@ -2,6 +2,8 @@
 #define _GNU_SOURCE /* dl_iterate_phdr, pthread_getattr_np, REG_RIP */
 #include "frontend/cpp_parse_guard.h"
 
+#include "core/crash_restart.h"
+
 #include <link.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -158,6 +160,7 @@ typedef struct ParseCall {
     CXTranslationUnit tu;
     enum CXErrorCode rc;
     const char *what;
+    const char *working_on; /* the caller's file: a fault in devlint's own code costs it */
 } ParseCall;
 
 static void parse(ParseCall *call) {
@@ -188,6 +191,7 @@ static const char *crash_in_words(void) {
 
 static void *parse_thread(void *arg) {
     ParseCall *call = arg;
+    dl_crash_restart_working_on(call->working_on);
 #ifdef DL_LEAK_CHECKED
     /* what a crashed parse allocated is lost for good; the translation unit is freed by
      * clang_disposeTranslationUnit either way */
@@ -225,8 +229,17 @@ enum CXErrorCode dl_cpp_parse_guarded(CXIndex index, const char *path, const cha
                                       unsigned unsaved_count, unsigned options,
                                       CXTranslationUnit *tu, const char **what) {
     pthread_once(&install_once, install);
-    ParseCall call = {index,         path,    args, arg_count, unsaved,
-                      unsaved_count, options, NULL, CXError_Failure, NULL};
+    ParseCall call = {index,
+                      path,
+                      args,
+                      arg_count,
+                      unsaved,
+                      unsaved_count,
+                      options,
+                      NULL,
+                      CXError_Failure,
+                      NULL,
+                      dl_crash_restart_current()};
     pthread_attr_t attr;
     pthread_t thread;
     bool started = pthread_attr_init(&attr) == 0;

@@ -12,7 +12,8 @@ file (over the default size limit, and analysed under a larger --max-file-size),
 file over the analysis work budget, symlink loops, unreadable files (a read error even root
 gets, chmod 000, a FIFO nobody writes to), a directory named like a file, a path with spaces
 and non-ASCII characters, a file that is gone by the time it is read, and one that changes
-between devlint's two reads of it (tests/cli/reread_shim.c, preloaded). Standard library
+between devlint's two reads of it (tests/cli/reread_shim.c, preloaded), and a crash of devlint
+itself on one file (tests/cli/crash_shim.c, preloaded). Standard library
 only; big inputs are generated in a temporary directory.
 """
 import json
@@ -418,6 +419,67 @@ class FileSystem(BadInputCase):
         os.remove(os.path.join(self.dir, "pkg", "target.py"))
         self.check("pkg/doomed.py", error="No such file or directory",
                    named=["pkg", "pkg/doomed.py"])
+
+
+# ---------------------------------------------------------------------- devlint's own crashes
+
+
+class Crashes(BadInputCase):
+    """A bug in devlint that crashes it on one file (tests/cli/crash_shim.c, preloaded, crashes
+    the thread that opens crashing.py) costs that file: one per-file error naming it, the other
+    files' findings as without it, exit 2 (an internal error, even with --exit-zero)."""
+
+    def run_with_crash(self, how, *args):
+        shim = os.environ.get("DEVLINT_CRASH_SHIM")
+        self.assertTrue(shim and os.path.exists(shim),
+                        "DEVLINT_CRASH_SHIM names the built tests/cli/crash_shim.c (ctest sets it)")
+        env = dict(os.environ, LD_PRELOAD=shim, DEVLINT_CRASH_PATH="crashing.py",
+                   DEVLINT_CRASH_HOW=how,
+                   ASAN_OPTIONS=os.environ.get("ASAN_OPTIONS", "") + ":verify_asan_link_order=0")
+        env.pop("DEVLINT_CRASHED_FILES", None)
+        proc = subprocess.run([DEVLINT] + list(args) + sorted(GOOD) + ["crashing.py"],
+                              cwd=self.dir, env=env, stdin=subprocess.DEVNULL,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=TIMEOUT)
+        where = "exit %d\n--- stdout\n%s\n--- stderr\n%s" % (
+            proc.returncode, proc.stdout.decode()[-4000:], proc.stderr.decode()[-4000:])
+        return proc.returncode, proc.stdout.decode(), proc.stderr.decode(), where
+
+    def test_a_crash_costs_only_the_file_it_happened_on(self):
+        self.write("crashing.py", BUGGY)
+        base = self.baseline()
+        for how, jobs in (("segfault", "1"), ("segfault", "2"), ("overflow", "1"),
+                          ("overflow", "2")):
+            with self.subTest(how=how, jobs=jobs):
+                rc, out, err, where = self.run_with_crash(how, "--no-cache", "-j", jobs,
+                                                          "--format", "json")
+                self.assertEqual(rc, 2, where)
+                doc = json.loads(out)
+                self.assertEqual([self.key(f) for f in doc["findings"]], base, where)
+                self.assertEqual(len(doc["errors"]), 1, where)
+                self.assertEqual(doc["errors"][0]["path"], "crashing.py", where)
+                self.assertIn("devlint crashed (SIGSEGV) while analysing this file",
+                              doc["errors"][0]["message"], where)
+                self.assertIn("internal error: SIGSEGV while analysing crashing.py", err, where)
+
+    def test_exit_zero_does_not_hide_a_crash_and_nothing_wrong_is_cached(self):
+        self.write("crashing.py", BUGGY)
+        rc, out, err, where = self.run_with_crash("segfault", "-j", "2", "--exit-zero")
+        self.assertEqual(rc, 2, where)
+        self.assertIn("devlint: error: crashing.py: devlint crashed (SIGSEGV)", err, where)
+        self.assertIn("good_a.py:3:1: DL101", out, where)
+        # the next run, without the crash, checks the file (the cache kept no result for it)
+        rc, out, err = self.run_devlint_cached("--format", "json")
+        self.assertEqual(rc, 1, err)
+        doc = json.loads(out)
+        self.assertEqual(doc["errors"], [], err)
+        self.assertIn(("crashing.py", 3, 1, "DL101"),
+                      [(f["path"], f["line"], f["column"], f["code"]) for f in doc["findings"]])
+
+    def run_devlint_cached(self, *args):
+        proc = subprocess.run([DEVLINT, "-j", "2"] + list(args) + sorted(GOOD) + ["crashing.py"],
+                              cwd=self.dir, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, timeout=TIMEOUT)
+        return proc.returncode, proc.stdout.decode("utf-8"), proc.stderr.decode("utf-8")
 
 
 def main():
