@@ -159,8 +159,15 @@ static const DlValue *join_pending_work(DlArena *arena, const DlValue *a, const 
     return marked;
 }
 
+/* A flag an attribute was set to on one path only (`if not torch.cuda.is_available():
+ * args.use_gpu = False`, cross-modal-autoencoders): on the other path the attribute still holds
+ * what it was given elsewhere (parse_args' default), which this state never bound. */
+static bool flag_of_an_attribute(const char *key, const DlValue *v) {
+    return v && v->kind == DL_KIND_SCALAR && v->literal && strchr(key, '.') && key[0] != '<';
+}
+
 /* into = join(into, other). Keys bound on one side only keep that side's value: reading an
- * unbound name would raise anyway. */
+ * unbound name would raise anyway (an attribute's flag excepted: flag_of_an_attribute). */
 void flow_state_join(DlArena *arena, DlFlowState *into, const DlFlowState *other) {
     if (other->dead) return;
     if (into->dead) {
@@ -174,7 +181,9 @@ void flow_state_join(DlArena *arena, DlFlowState *into, const DlFlowState *other
     for (uint32_t i = 0; i < other->count; i++) {
         Binding *b = find_hashed(into, other->items[i].key, other->items[i].hash);
         if (!b) {
-            append(into, other->items[i].key, other->items[i].hash, other->items[i].value);
+            const DlValue *v = other->items[i].value;
+            append(into, other->items[i].key, other->items[i].hash,
+                   flag_of_an_attribute(other->items[i].key, v) ? NULL : v);
         } else if (b->value != other->items[i].value) {
             if (flow_streq(b->key, "<device-work>") || flow_streq(b->key, "<unread-work>")) {
                 /* pending device work is a "may" fact: a loop body that queues work leaves it
@@ -198,6 +207,11 @@ void flow_state_join(DlArena *arena, DlFlowState *into, const DlFlowState *other
                                   : dl_value_join(arena, b->value, other->items[i].value);
             }
         }
+    }
+    for (uint32_t i = 0; i < into->count; i++) {
+        Binding *b = &into->items[i];
+        if (flag_of_an_attribute(b->key, b->value) && !find_hashed(other, b->key, b->hash))
+            b->value = NULL;
     }
 }
 
