@@ -790,6 +790,7 @@ static void mark_unknown_read(Flow *F, const DlExpr *site, const DlExpr *tensor)
     DlValue *m = flow_mk(F, DL_KIND_OTHER);
     m->literal = unknown_read_literal;
     m->dev_span = site->span;
+    m->aux_span = F->place.batch_loop->span; /* its loop's: another loop's read is no wait */
     F->unknown_read_site = site;
     F->unknown_read_tensor = tensor;
     flow_state_set(F->st, "<unread-work>", m);
@@ -817,6 +818,14 @@ void flow_sync(Flow *F, const DlExpr *site, const DlExpr *tensor, const DlValue 
         nothing_pending = true;
     const DlValue *after_unknown_read =
         unread && flow_is_unknown_read_mark(unread->value) ? unread->value : NULL;
+    /* a read in the batch loop after the one that read back (Trainer.train's validation loop
+     * after its training loop, Improved-ArcFace): that read was its own loop's wait, and what
+     * waits here is this loop's work, not known to be nothing */
+    if (after_unknown_read &&
+        (!F->place.batch_loop ||
+         after_unknown_read->aux_span.start != F->place.batch_loop->span.start ||
+         after_unknown_read->aux_span.end != F->place.batch_loop->span.end))
+        after_unknown_read = NULL;
     bool device_read = flow_is_tensor(v) && dl_value_on_device(v);
     bool device_unknown = v->kind == DL_KIND_UNKNOWN || (flow_is_tensor(v) && !v->dev);
     bool explicit_read = flow_streq(how, "item") || flow_streq(how, "tolist") ||
