@@ -440,7 +440,7 @@ static bool is_training_step(const DlExpr *e) {
 /* A write of an output to a file: an image (`save_image(out, path)`, `cv2.imwrite`,
  * `imageio.imwrite`, `plt.imsave`, `Image.fromarray(a).save(path)`), audio (`sf.write`,
  * `torchaudio.save`) or an array (`np.save`, `torch.save`); or a display of it (`plt.show()`,
- * `cv2.imshow`, `input()` to go on). Not a log line (`f.write`). */
+ * `cv2.imshow`, an Open3D window, `input()` to go on). Not a log line (`f.write`). */
 static bool is_output_write(const DlExpr *e) {
     if (e->kind != DL_EX_CALL || !e->object) return false;
     static const char *const writers[] = {"save_image", "imwrite",   "imsave",    "mimsave",
@@ -465,7 +465,14 @@ static bool is_output_write(const DlExpr *e) {
     bool opencv =
         recv->kind == DL_EX_NAME && (flow_streq(recv->name, "cv2") || flow_streq(recv->name, "cv"));
     if ((recv->kind == DL_EX_NAME && flow_streq(recv->name, "plt") && flow_streq(name, "show")) ||
-        (opencv && flow_streq(name, "imshow")))
+        (opencv && (flow_streq(name, "imshow") || flow_streq(name, "waitKey"))))
+        return true;
+    /* Open3D's windows, which block until the person closes them (PointNet12's part
+     * segmentation viewer: `vis.run()`; `open3d.visualization.draw_geometries([pcd])`) */
+    static const char *const viewers[] = {"vis", "viewer", "visualizer", NULL};
+    if (flow_streq(name, "draw_geometries") ||
+        (flow_streq(name, "run") && recv->kind == DL_EX_NAME &&
+         dl_name_in_list(recv->name, viewers)))
         return true;
     if (recv->kind == DL_EX_CALL && recv->object &&
         (recv->object->kind == DL_EX_ATTR || recv->object->kind == DL_EX_NAME) &&
