@@ -246,6 +246,13 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
     }
     DlValue *r = flow_combine(F, call, ops.items + callee_ops, ops.count - callee_ops);
     r->origin = DL_ORIGIN_MODEL;
+    /* a module whose device is not known (a parameter typed `nn.Module`) given CPU inputs: its
+     * output is where the module computes, which CPU inputs do not tell (GFSLT-VLP's
+     * train_one_epoch: its forward moves them with `.cuda()`, the caller moved the model) */
+    if (r->dev == DL_DEV_CPU) {
+        r = flow_mk(F, DL_KIND_TENSOR);
+        r->origin = DL_ORIGIN_MODEL;
+    }
     return r;
 }
 
