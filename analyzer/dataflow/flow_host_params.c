@@ -407,6 +407,21 @@ static void walk_returned(HostUse *u, const DlExpr *e, int depth) {
         walk_returned(u, e->items[i], depth + 1);
 }
 
+/* What an assignment or a `for` binds: a name is no use of what it held, and no longer an alias
+ * (`out, _ = self.lstm(packed)` after `_, recover = perm.sort(...)`: allanj's neural CRF); an
+ * element or attribute written (`x[i] = ...`) is read on the host as an index. */
+static void walk_target(HostUse *u, const DlExpr *t, int depth) {
+    if (!t || depth > 64) return;
+    if (t->kind == DL_EX_NAME) {
+        bind_alias(u, t->name, -1);
+    } else if (t->kind == DL_EX_TUPLE || t->kind == DL_EX_LIST) {
+        for (uint32_t i = 0; i < t->item_count; i++)
+            walk_target(u, t->items[i], depth + 1);
+    } else {
+        walk(u, t, true, depth);
+    }
+}
+
 static void walk_block(HostUse *u, const DlBlock *b, int depth) {
     if (depth > 64) return;
     uint64_t rebound_before = u->rebound; /* what this block rebinds holds only inside it */
@@ -447,9 +462,13 @@ static void walk_block(HostUse *u, const DlBlock *b, int depth) {
             walk_returned(u, s->value, depth + 1);
         } else if (s->kind != DL_ST_IMPORT && s->kind != DL_ST_DEF && s->kind != DL_ST_CLASS) {
             walk(u, s->value, host, depth + 1);
-            for (uint32_t t = 0; t < s->target_count; t++)
-                walk(u, s->targets[t], s->kind == DL_ST_ASSIGN || s->kind == DL_ST_FOR,
-                     depth + 1);
+            bool binds = s->kind == DL_ST_ASSIGN || s->kind == DL_ST_FOR;
+            for (uint32_t t = 0; t < s->target_count; t++) {
+                if (binds)
+                    walk_target(u, s->targets[t], depth + 1);
+                else
+                    walk(u, s->targets[t], false, depth + 1);
+            }
         }
         if (element >= 0 || alias) bind_alias(u, s->targets[0]->name, element);
         /* every later statement of the same block runs after the assignment (in a loop's body
