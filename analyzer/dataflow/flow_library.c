@@ -346,6 +346,18 @@ static bool sized_one_dim(Flow *F, const char *q, const DlExpr *call) {
             flow_scalar_expression(F, size, 0));
 }
 
+/* `x.cuda()` of an `x` of unknown kind, handed where only a tensor goes (as the data of
+ * `torch.tensor(...)`, `Variable(...)`, `nn.Parameter(...)`): a tensor on the device it was
+ * moved to; `v` itself otherwise. Not `x.cpu()` unless `to_the_cpu_too`: a factory's copy of it
+ * is made on the CPU as one of host data is, and reported as the factory's. */
+static const DlValue *tensor_if_moved(Flow *F, const DlValue *v, bool to_the_cpu_too) {
+    if (v->kind != DL_KIND_UNKNOWN || !v->dev || (v->dev == DL_DEV_CPU && !to_the_cpu_too))
+        return v;
+    DlValue *t = dl_value_copy(F->arena, v);
+    t->kind = DL_KIND_TENSOR;
+    return t;
+}
+
 /* The tensor among a factory's data arguments (dl_torch_factory_data_arguments): a copy of it
  * as the result, with its origin (a CPU factory's data is reported at that factory); unknown
  * device when one of them is a tensor whose device is not known, or when a sparse tensor's
@@ -368,10 +380,16 @@ static const DlValue *made_where_its_data_is(Flow *F, const DlExpr *call, const 
         seen++;
         DlExprKind k = call->args[i].value->kind;
         written_out &= k == DL_EX_LIST || k == DL_EX_TUPLE || k == DL_EX_NUMBER;
-        if (!flow_is_tensor(argv[i])) continue;
-        flow_add_operand(&ops, call->args[i].value, argv[i]);
-        if (!argv[i]->dev) unknown = true;
-        else if (!from) from = argv[i];
+        const DlValue *a = argv[i];
+        /* `torch.tensor(img.cuda())`, `img` of unknown kind: the copy is made where it is
+         * (hyperIQA's solver) */
+        a = tensor_if_moved(F, a, false);
+        if (!flow_is_tensor(a)) continue;
+        flow_add_operand(&ops, call->args[i].value, a);
+        if (!a->dev)
+            unknown = true;
+        else if (!from)
+            from = a;
     }
     if (ops.count > 1) flow_meet(F, call, ops.items, ops.count, -1);
     /* `torch.as_tensor(best_f)` keeps a tensor where it is (and copies nothing): of a
@@ -995,7 +1013,7 @@ const DlValue *flow_eval_library_call(Flow *F, const DlExpr *call, const char *q
     if (dl_torch_is_dtype(q)) return flow_mk(F, DL_KIND_DTYPE);
     if (dl_torch_is_loss_class(q)) return flow_eval_loss_ctor(F, call, argv);
     if (dl_torch_is_parameter(q)) {
-        const DlValue *t = call->arg_count ? argv[0] : flow_unknown();
+        const DlValue *t = call->arg_count ? tensor_if_moved(F, argv[0], true) : flow_unknown();
         DlValue *p = flow_is_tensor(t) ? dl_value_copy(F->arena, t) : flow_mk(F, DL_KIND_TENSOR);
         p->flags |= DL_VF_REGISTERED;
         p->origin = DL_ORIGIN_NONE;
@@ -1003,7 +1021,7 @@ const DlValue *flow_eval_library_call(Flow *F, const DlExpr *call, const char *q
     }
     if (dl_torch_is_variable(q)) {
         /* old PyTorch's `Variable(x)`: x itself, a tensor (since 0.4 the two are one) */
-        const DlValue *t = call->arg_count ? argv[0] : flow_unknown();
+        const DlValue *t = call->arg_count ? tensor_if_moved(F, argv[0], true) : flow_unknown();
         return flow_is_tensor(t) ? t : flow_mk(F, DL_KIND_TENSOR);
     }
     if (dl_torch_is_data_parallel(q)) return flow_data_parallel(F, call, argv);
