@@ -72,7 +72,9 @@ static const char doc[] =
     "  device == 'cuda':` of the device chosen), which runs\n"
     "  only with one, or after a check whose other branch stops the program (`if not\n"
     "  torch.cuda.is_available(): raise RuntimeError(\"GPU required\")`), or after a `.cuda()`\n"
-    "  (or a `.to(\"cuda\")` written out, or a `torch.load(p, map_location=\"cuda:0\")`)\n"
+    "  (or a `.to(\"cuda\")` written out, or a `.to(device)` where the function binds `device`\n"
+    "  only to a GPU, `torch.device('cuda:{}'.format(rank))`, or a\n"
+    "  `torch.load(p, map_location=\"cuda:0\")`)\n"
     "  (or `torch.cuda.set_device(rank)`, `torch.cuda.current_device()`, or\n"
     "  `dist.init_process_group(\"nccl\")`: NCCL runs only on GPUs)\n"
     "  the function runs whatever the machine (`model = nn.DataParallel(model).cuda()`, or\n"
@@ -1701,13 +1703,104 @@ static bool block_needs_a_gpu_first(DlRuleContext *ctx, const DlBlock *b, int de
     return false;
 }
 
+/* `torch.device('cuda:{}'.format(args.local_rank))`, `f"cuda:{rank}"`, `torch.device("cuda", i)`,
+ * `"cuda"`: a CUDA device whatever is put in it. */
+static bool always_a_cuda_device(DlRuleContext *ctx, const DlExpr *d) {
+    if (!d) return false;
+    if (dl_ir_names_cuda_device(d)) return true;
+    if (d->kind == DL_EX_CALL && d->object && d->object->kind == DL_EX_ATTR && d->object->name &&
+        strcmp(d->object->name, "device") == 0 && d->arg_count >= 1 && !d->args[0].keyword)
+        d = d->args[0].value;
+    if (d && d->kind == DL_EX_CALL && d->object && d->object->kind == DL_EX_ATTR &&
+        d->object->name && strcmp(d->object->name, "format") == 0)
+        d = d->object->object;
+    if (!d || d->kind != DL_EX_STRING) return false;
+    const char *text = d->name;
+    if (!text) { /* an f-string: its text, past the prefix and the quotes */
+        text = dl_rule_text(ctx, d->span);
+        while (*text && strchr("fFrRbBuU", *text))
+            text++;
+        while (*text == '"' || *text == '\'')
+            text++;
+    }
+    return strncmp(text, "cuda", 4) == 0;
+}
+
+/* Whether every binding of `name` in `b` (and the blocks in it, not nested defs) is a CUDA
+ * device (always_a_cuda_device), counting them in *count; any other binding of it (unpacked, a
+ * loop's variable, another value) says no. */
+static bool bound_only_to_cuda(DlRuleContext *ctx, const DlBlock *b, const char *name,
+                               uint32_t *count, int depth) {
+    for (uint32_t i = 0; depth < 16 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        for (uint32_t t = 0; t < s->target_count; t++) {
+            const DlExpr *target = s->targets[t];
+            bool named = target->kind == DL_EX_NAME && strcmp(target->name, name) == 0;
+            if (named && s->kind == DL_ST_ASSIGN && always_a_cuda_device(ctx, s->value)) {
+                (*count)++;
+                continue;
+            }
+            if (named || (target->kind != DL_EX_NAME && dl_ir_target_names(target, name)))
+                return false;
+        }
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (!bound_only_to_cuda(ctx, inner, name, count, depth + 1)) return false;
+    }
+    return true;
+}
+
+/* The innermost function of the file whose body holds the byte `at` (`outer` when none does). */
+static const DlFunction *function_around(const DlBlock *b, uint32_t at, const DlFunction *outer,
+                                         int depth) {
+    for (uint32_t i = 0; depth < 32 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (at < s->span.start || at >= s->span.end) continue;
+        if (s->kind == DL_ST_DEF && s->parts->func)
+            return function_around(&s->parts->func->body, at, s->parts->func, depth + 1);
+        if (s->kind == DL_ST_CLASS && s->parts->cls)
+            return function_around(&s->parts->cls->body, at, outer, depth + 1);
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++) {
+            const DlFunction *fn = function_around(inner, at, NULL, depth + 1);
+            if (fn) return fn;
+        }
+        return outer;
+    }
+    return outer;
+}
+
+/* `model.to(device)` where the function binds `device` only to CUDA devices
+ * (`torch.device('cuda:{}'.format(args.local_rank))`: panoptic-deeplab's train_net): as
+ * `.cuda()`, it fails without a GPU. */
+static bool moves_to_a_cuda_variable(DlRuleContext *ctx, const DlExpr *e) {
+    /* `model.to(device).eval()`: the move at the start of a chain */
+    while (e && e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_ATTR &&
+           e->object->name && strcmp(e->object->name, "to") != 0 && e->object->object &&
+           e->object->object->kind == DL_EX_CALL)
+        e = e->object->object;
+    if (!e || e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_ATTR ||
+        !e->object->name || strcmp(e->object->name, "to") != 0)
+        return false;
+    const DlExpr *d = dl_ir_positional(e, 0);
+    const DlArg *kw = d ? NULL : dl_ir_keyword(e, "device");
+    if (kw) d = kw->value;
+    if (!d || d->kind != DL_EX_NAME) return false;
+    const DlModuleIR *m = dl_rule_module(ctx);
+    const DlFunction *fn = function_around(&m->body, e->span.start, NULL, 0);
+    if (fn && dl_ir_param_index(fn, d->name) >= 0) return false;
+    uint32_t count = 0;
+    return bound_only_to_cuda(ctx, fn ? &fn->body : &m->body, d->name, &count, 0) && count > 0;
+}
+
 /* `torch.cuda.set_device(i)` or `x.cuda(...)` at the end of a chain or as an argument, CUDA
  * made the default (makes_cuda_the_default), or a call of a function of the project that fails
  * without a GPU before it returns (Deep-Exemplar's `gpu_setup()`, which calls
  * torch.cuda.set_device): fails without a GPU. */
 static bool needs_a_gpu(DlRuleContext *ctx, const DlExpr *e) {
     if (!e || e->kind != DL_EX_CALL || !e->object) return false;
-    if (dl_ir_moves_to_cuda(e)) return true;
+    if (dl_ir_moves_to_cuda(e) || moves_to_a_cuda_variable(ctx, e)) return true;
     /* what a call is handed runs first: `nn.DataParallel(net.cuda())` (OC-CSE's loaders) */
     for (uint32_t i = 0; i < e->arg_count; i++) {
         const DlExpr *a = e->args[i].value;
@@ -1854,6 +1947,23 @@ static int gpu_after(DlRuleContext *ctx, const DlBlock *b, uint32_t at, int dept
         if (block_may_leave(&one, 0, 0)) return -1;
     }
     return 2;
+}
+
+/* Before the load, at the top of its function (or script), a statement that fails without a GPU
+ * and that the flow does not take for one: `model = model.to(device)` with `device =
+ * torch.device('cuda:{}'.format(args.local_rank))` (panoptic-deeplab's train_net). What runs
+ * after it runs only with a GPU. */
+static bool gpu_required_first_in_scope(DlRuleContext *ctx, const DlCallFact *fact) {
+    const DlFunction *fn = fact->place->function;
+    const DlBlock *b = fn ? &fn->body : &dl_rule_module(ctx)->body;
+    for (uint32_t i = 0; i < b->count; i++) {
+        const DlStmt *t = b->items[i];
+        if (t->span.end > fact->call->span.start) return false; /* the load's, or past it */
+        if ((t->kind == DL_ST_EXPR || t->kind == DL_ST_ASSIGN) &&
+            moves_to_a_cuda_variable(ctx, t->value))
+            return true;
+    }
+    return false;
 }
 
 /* After the load, on every path that goes on, its function (or script) does what fails
@@ -2006,11 +2116,11 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
         statement_around(scope, fact->call, other_arm_loads_onto_the_host, NULL, 0))
         return;
     if (!device_aware(ctx, fact->place) || reads_memory(ctx, fact) ||
-        written_by_this_run(ctx, fact) ||
-        written_from_the_cpu_here(ctx, fact) || holds_no_tensors(ctx, fact) ||
-        reads_its_own_cache(ctx, fact) || script_requires_a_gpu_first(ctx, fact) ||
+        written_by_this_run(ctx, fact) || written_from_the_cpu_here(ctx, fact) ||
+        holds_no_tensors(ctx, fact) || reads_its_own_cache(ctx, fact) ||
+        script_requires_a_gpu_first(ctx, fact) ||
         defined_after_a_gpu_is_required(ctx, fact->place->function) ||
-        gpu_required_after(ctx, fact))
+        gpu_required_first_in_scope(ctx, fact) || gpu_required_after(ctx, fact))
         return;
     DlArena *arena = dl_rule_arena(ctx);
     const char *target = fact->device_in_scope ? fact->device_in_scope : "\"cpu\"";
