@@ -157,7 +157,7 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
 const DlRule dl_rule_DL120 = {
     .code = "DL120",
     .name = "kernel-arg-unchecked",
-    .severity = DL_SEV_WARNING,
+    .severity = DL_SEV_ERROR,
     .fixable = false,
     .default_enabled = true,
     .summary = "A kernel gets a tensor's data pointer with no check that the tensor is on the GPU",
