@@ -36,7 +36,7 @@ typedef enum {
     N_PATTERN_LIST, N_TUPLE_PATTERN, N_LIST_PATTERN, N_TYPE, N_PARAMETERS, N_TYPED_PARAM,
     N_DEFAULT_PARAM, N_TYPED_DEFAULT_PARAM, N_LIST_SPLAT_PATTERN, N_DICT_SPLAT_PATTERN,
     N_COMMENT, N_YIELD, N_SLICE, N_KEYWORD_SEPARATOR, N_POSITIONAL_SEPARATOR, N_AS_TARGET,
-    N_GENERIC_TYPE, N_UNION_TYPE, N_TYPE_PARAMETER, N_COUNT
+    N_GENERIC_TYPE, N_UNION_TYPE, N_TYPE_PARAMETER, N_LINE_CONTINUATION, N_COUNT
 } NodeKind;
 
 static const struct {
@@ -83,7 +83,7 @@ static const struct {
     {"yield", N_YIELD}, {"slice", N_SLICE}, {"keyword_separator", N_KEYWORD_SEPARATOR},
     {"positional_separator", N_POSITIONAL_SEPARATOR}, {"as_pattern_target", N_AS_TARGET},
     {"generic_type", N_GENERIC_TYPE}, {"union_type", N_UNION_TYPE},
-    {"type_parameter", N_TYPE_PARAMETER},
+    {"type_parameter", N_TYPE_PARAMETER}, {"line_continuation", N_LINE_CONTINUATION},
 };
 
 /* Grammar tables, built once per process and read-only afterwards. */
@@ -160,6 +160,12 @@ static NodeKind kind_of(TSNode n) {
     return s < G.symbol_count ? (NodeKind)G.kind_of_symbol[s] : N_OTHER;
 }
 
+/* A comment or a backslash ending a line (`x, y = x.to(d), \\`): extras the grammar puts among
+ * any node's children, which are no part of what the node says. */
+static bool is_extra(NodeKind k) {
+    return k == N_COMMENT || k == N_LINE_CONTINUATION;
+}
+
 static DlSpan span_of(TSNode n) {
     return (DlSpan){ts_node_start_byte(n), ts_node_end_byte(n)};
 }
@@ -211,7 +217,7 @@ static DlExpr *lower_sequence(Lower *L, TSNode n, DlExprKind kind) {
     uint32_t count = ts_node_named_child_count(n);
     for (uint32_t i = 0; i < count; i++) {
         TSNode c = ts_node_named_child(n, i);
-        if (kind_of(c) == N_COMMENT) continue;
+        if (is_extra(kind_of(c))) continue;
         dl_vec_push(&items, lower_expr(L, c));
     }
     e->items = (DlExpr **)dl_ptrvec_finish(L->arena, &items, &e->item_count);
@@ -249,7 +255,8 @@ static void lower_arguments(Lower *L, TSNode args, DlExpr *call) {
             TSNode c = ts_node_named_child(args, i);
             DlArg a = {NULL, span_of(c), NULL};
             switch (kind_of(c)) {
-            case N_COMMENT: continue;
+            case N_COMMENT:
+            case N_LINE_CONTINUATION: continue;
             case N_KEYWORD_ARG:
                 a.keyword = text_of(L, field(c, G.f_name));
                 a.value = lower_expr(L, field(c, G.f_value));
@@ -389,7 +396,7 @@ static DlExpr *lower_expr_inner(Lower *L, TSNode n) {
         uint32_t count = ts_node_named_child_count(n);
         for (uint32_t i = 1; i < count; i++) {
             TSNode c = ts_node_named_child(n, i);
-            if (kind_of(c) != N_COMMENT) dl_vec_push(&items, lower_expr(L, c));
+            if (!is_extra(kind_of(c))) dl_vec_push(&items, lower_expr(L, c));
         }
         e->items = (DlExpr **)dl_ptrvec_finish(L->arena, &items, &e->item_count);
         return e;
@@ -465,7 +472,7 @@ static DlExpr *lower_expr_inner(Lower *L, TSNode n) {
         uint32_t k = 0, count = ts_node_named_child_count(n);
         for (uint32_t i = 0; i < count && k < 3; i++) {
             TSNode c = ts_node_named_child(n, i);
-            if (kind_of(c) != N_COMMENT) parts[k++] = c;
+            if (!is_extra(kind_of(c))) parts[k++] = c;
         }
         if (k == 3) {
             e->object = lower_expr(L, parts[0]);
@@ -485,7 +492,7 @@ static DlExpr *lower_expr_inner(Lower *L, TSNode n) {
         uint32_t count = ts_node_named_child_count(n);
         for (uint32_t i = 0; i < count; i++) {
             TSNode c = ts_node_named_child(n, i);
-            if (kind_of(c) != N_COMMENT) {
+            if (!is_extra(kind_of(c))) {
                 DlExpr *inner = lower_expr(L, c);
                 return inner;
             }
@@ -528,7 +535,7 @@ static DlExpr *lower_expr_inner(Lower *L, TSNode n) {
         uint32_t count = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
         for (uint32_t i = 0; i < count; i++) {
             TSNode c = ts_node_named_child(params, i);
-            if (kind_of(c) != N_COMMENT) dl_vec_push(&items, lower_expr(L, c));
+            if (!is_extra(kind_of(c))) dl_vec_push(&items, lower_expr(L, c));
         }
         e->items = (DlExpr **)dl_ptrvec_finish(L->arena, &items, &e->item_count);
         return e;
@@ -721,7 +728,7 @@ static DlStmt *lower_class(Lower *L, TSNode n, TSNode outer) {
         for (uint32_t i = 0; i < count; i++) {
             TSNode b = ts_node_named_child(supers, i);
             NodeKind k = kind_of(b);
-            if (k == N_KEYWORD_ARG || k == N_COMMENT || k == N_DICT_SPLAT || k == N_LIST_SPLAT)
+            if (k == N_KEYWORD_ARG || is_extra(k) || k == N_DICT_SPLAT || k == N_LIST_SPLAT)
                 continue;
             dl_vec_push(&bases, lower_expr(L, b));
         }
@@ -980,7 +987,7 @@ static void lower_block_into(Lower *L, TSNode block, DlBlock *out) {
     for (uint32_t i = 0; i < count; i++) {
         TSNode c = ts_node_named_child(block, i);
         NodeKind k = kind_of(c);
-        if (k == N_COMMENT) continue;
+        if (is_extra(k)) continue;
         dl_vec_push(&stmts, lower_stmt(L, c));
     }
     out->items = (DlStmt **)dl_ptrvec_finish(L->arena, &stmts, &out->count);
