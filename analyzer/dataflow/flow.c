@@ -525,10 +525,21 @@ static bool block_any_outside_loops(const DlBlock *b, bool (*match)(const DlExpr
 static bool compares_options(Flow *F, const DlExpr *e);
 
 /* Whether every iteration of a loop whose body is `b` writes or shows an output
- * (is_output_write): in the body or in a loop, `with` or `try` of it, in both arms of an `if`
+ * (is_output_write, also through a helper of the project that does: calls_a_helper_that_writes):
+ * in the body or in a loop, `with` or `try` of it, in both arms of an `if`
  * (XVFI's test loop, which writes its frames whichever `args.phase` says), or under a comparison
  * of the options (compares_options: the same every iteration); not only in a branch (`if wrong:
  * plt.savefig(...)`, SUMBT's attention maps of the dialogs it got wrong). */
+/* `show(x[i])`, `visualize_attention(...)`: a function of the project whose body writes or shows
+ * an output (is_output_write; rony31416's notebook helper ending in `plt.show()`). */
+static bool calls_a_helper_that_writes(Flow *F, const DlExpr *e) {
+    if (!e || e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_NAME) return false;
+    const char *q = flow_qualify(F, e->object);
+    const DlFunctionInfo *fi =
+        dl_project_find_function(F->env->project, F->env->file, q ? q : e->object->name);
+    return fi && fi->fn && fi->fn != F->fn && block_has(&fi->fn->body, is_output_write, true, 0);
+}
+
 static bool writes_each_iteration(Flow *F, const DlBlock *b, int depth) {
     if (depth > 16) return false;
     for (uint32_t i = 0; i < b->count; i++) {
@@ -543,6 +554,9 @@ static bool writes_each_iteration(Flow *F, const DlBlock *b, int depth) {
         }
         if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
         if (dl_ir_expr_any(s->value, is_output_write)) return true;
+        if ((s->kind == DL_ST_EXPR || s->kind == DL_ST_ASSIGN) &&
+            calls_a_helper_that_writes(F, s->value))
+            return true;
         const DlBlock *inner;
         for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
             if (writes_each_iteration(F, inner, depth + 1)) return true;
