@@ -111,12 +111,17 @@ static bool builtin_reads_on_host(const char *name) {
     return name && dl_name_in_list(name, builtins);
 }
 
+static bool to_casts_only(const DlExpr *call);
+
 /* `t.squeeze().tolist()`: what is reshaped or cast, then copied to the host, is read there
- * (BERT-Relation-Extraction's loss: `enumerate(blank_labels.squeeze().tolist())`); not what is
- * then moved, which `.to()` may only cast (`labels.view(-1).to(torch.long)`). */
-static const DlExpr *reshaped_for_a_copy(HostUse *u, const char *copy, const DlExpr *recv,
-                                         int depth) {
-    static const char *const copies[] = {"tolist", "item", "cpu", "numpy", NULL};
+ * (BERT-Relation-Extraction's loss: `enumerate(blank_labels.squeeze().tolist())`); so is what is
+ * then moved by the function itself (`data['adj'].float().cuda()`: InfoGraph's discriminator),
+ * but not by a `.to()` that only casts (`labels.view(-1).to(torch.long)`). `call` is the copy's
+ * or the move's. */
+static const DlExpr *reshaped_for_a_copy(HostUse *u, const DlExpr *call, const char *copy,
+                                         const DlExpr *recv, int depth) {
+    static const char *const copies[] = {"tolist", "item", "cpu", "numpy", "cuda", NULL};
+    if (copy && strcmp(copy, "to") == 0 && !to_casts_only(call)) copy = "cuda";
     static const char *const reshapes[] = {"squeeze", "unsqueeze", "view",  "reshape", "flatten",
                                            "detach",  "contiguous", "clone", "float",   "long",
                                            "int",     "bool",       NULL};
@@ -183,8 +188,8 @@ static void walk_call(HostUse *u, const DlExpr *e, bool host, int depth) {
     const char *name = last_name(callee);
     bool method = callee && callee->kind == DL_EX_ATTR;
     if (method)
-        walk(u, reshaped_for_a_copy(u, name, callee->object, depth), reads_receiver_on_host(name),
-             depth + 1);
+        walk(u, reshaped_for_a_copy(u, e, name, callee->object, depth),
+             reads_receiver_on_host(name), depth + 1);
     else walk(u, callee, false, depth + 1);
     bool packs = packs_sequences(u, callee, name);
     bool builtin = (!method && builtin_reads_on_host(name)) || reads_arguments_on_host(name) ||
