@@ -46,7 +46,10 @@ static const char doc[] =
     "- one device given (`device_ids=[0]`, also as the second argument, or a name bound to\n"
     "  such a list, `gpus = [0]` and `device_ids=[i for i in range(len(gpus))]`, or a\n"
     "  parameter whose default is one, `def main(device_ids=[0])`, or `list(range(parallel))`\n"
-    "  of a parameter defaulting to 1): the wrapper then calls the module itself;\n"
+    "  of a parameter defaulting to 1; or a project subclass whose `__init__` hands\n"
+    "  DataParallel one device on every path, or skips its `__init__`: Open-Catalyst's\n"
+    "  `OCPDataParallel` built with `num_gpus=1 if not self.cpu else 0`): the wrapper then calls\n"
+    "  the module itself;\n"
     "- where there is no GPU (the else of `if torch.cuda.is_available():`, the body of `if not\n"
     "  torch.cuda.is_available():`, or the arm of `if cuda:` that moves nothing when the other\n"
     "  builds the wrapper and moves it: `net = nn.DataParallel(net).cuda()`): the wrapper has\n"
@@ -401,8 +404,26 @@ static bool in_the_arm_without_a_gpu(const DlSource *src, const DlBlock *b, DlSp
 /* Whether `ids` gives one device: `[0]`; a name bound to such a list in the function or at the
  * top of the file (EEG-Conformer's `gpus = [0]`); `[i for i in range(len(gpus))]` of one;
  * `range(1)`. */
-static bool lists_one_device(DlRuleContext *ctx, const DlFunction *fn, const DlExpr *ids,
-                             int depth) {
+/* `1`, `0`, `1 if not self.cpu else 0`: at most one device's worth. */
+static bool at_most_one(const DlExpr *e, int depth) {
+    if (!e || depth > 4) return false;
+    if (e->kind == DL_EX_NUMBER) return e->name && (!strcmp(e->name, "0") || !strcmp(e->name, "1"));
+    return e->kind == DL_EX_COND && e->item_count == 2 && at_most_one(e->object, depth + 1) &&
+           at_most_one(e->items[1], depth + 1);
+}
+
+/* What `call` (which runs `fn`, a method: its `self` is not passed) gives `fn`'s parameter
+ * `param`, or NULL. */
+static const DlExpr *argument_of(const DlFunction *fn, const DlExpr *call, int param) {
+    const DlArg *kw = call ? dl_ir_keyword(call, fn->params[param].name) : NULL;
+    if (kw) return kw->value;
+    return call && param >= 1 ? dl_ir_positional(call, (uint32_t)param - 1) : NULL;
+}
+
+/* `ids` lists one device, in `fn` (run by `call` when it is known: a subclass's __init__ by the
+ * construction, whose arguments are read). */
+static bool lists_one_device(DlRuleContext *ctx, const DlFunction *fn, const DlExpr *call,
+                             const DlExpr *ids, int depth) {
     if (!ids || depth > 4) return false;
     if (ids->kind == DL_EX_LIST || ids->kind == DL_EX_TUPLE) return ids->item_count == 1;
     if (ids->kind == DL_EX_NAME) {
@@ -413,24 +434,30 @@ static bool lists_one_device(DlRuleContext *ctx, const DlFunction *fn, const DlE
          * "1 device only for now"): as shipped, one device */
         int param = !bound && fn ? dl_ir_param_index(fn, ids->name) : -1;
         if (param >= 0 && fn->params[param].default_value)
-            return lists_one_device(ctx, NULL, fn->params[param].default_value, depth + 1);
+            return lists_one_device(ctx, NULL, NULL, fn->params[param].default_value, depth + 1);
         if (!bound && m && !dl_rule_file_mentions(ctx, "global "))
             bound = dl_ir_last_assignment(&m->body, ids->name, UINT32_MAX);
-        return lists_one_device(ctx, fn, bound, depth + 1);
+        return lists_one_device(ctx, fn, call, bound, depth + 1);
     }
     if (ids->kind == DL_EX_COMP && ids->name && strcmp(ids->name, "list") == 0) {
         const DlExprExtra *x = dl_expr_extra(ids);
-        return x && lists_one_device(ctx, fn, x->iter, depth + 1);
+        return x && lists_one_device(ctx, fn, call, x->iter, depth + 1);
     }
     /* range(len(gpus)), range(1), list(range(n)) */
     if (ids->kind == DL_EX_CALL && ids->object && ids->object->kind == DL_EX_NAME &&
         ids->arg_count == 1 && !ids->args[0].keyword) {
         const DlExpr *a = ids->args[0].value;
-        if (strcmp(ids->object->name, "list") == 0) return lists_one_device(ctx, fn, a, depth + 1);
+        if (strcmp(ids->object->name, "list") == 0)
+            return lists_one_device(ctx, fn, call, a, depth + 1);
         if (strcmp(ids->object->name, "range") != 0) return false;
         if (a->kind == DL_EX_NUMBER) return a->name && strcmp(a->name, "1") == 0;
         /* `range(parallel)` of a parameter that defaults to 1 (perceptual-advex's evaluation) */
         int param = a->kind == DL_EX_NAME && fn ? dl_ir_param_index(fn, a->name) : -1;
+        /* `range(num_gpus)` in OCPDataParallel's __init__, built with `num_gpus=1 if not
+         * self.cpu else 0` (MDsim's trainer) */
+        if (param >= 0 && call && at_most_one(argument_of(fn, call, param), 0) &&
+            !dl_ir_last_assignment(&fn->body, a->name, a->span.start))
+            return true;
         if (param >= 0) {
             const DlExpr *d = fn->params[param].default_value;
             return d && d->kind == DL_EX_NUMBER && d->name && strcmp(d->name, "1") == 0 &&
@@ -438,9 +465,68 @@ static bool lists_one_device(DlRuleContext *ctx, const DlFunction *fn, const DlE
         }
         return a->kind == DL_EX_CALL && a->object && a->object->kind == DL_EX_NAME &&
                strcmp(a->object->name, "len") == 0 && a->arg_count == 1 &&
-               lists_one_device(ctx, fn, a->args[0].value, depth + 1);
+               lists_one_device(ctx, fn, call, a->args[0].value, depth + 1);
     }
     return false;
+}
+
+/* `super().__init__(module=module, device_ids=[self.src_device])`, `super(X, self).__init__(m,
+ * ids)`, `nn.DataParallel.__init__(self, m, ids)`: a call of the base's __init__ in `e`, with the
+ * devices it is given in *ids (NULL: none, all the GPUs); `super(nn.DataParallel, self)`,
+ * which skips DataParallel's own __init__ (and so its devices), sets *skips. */
+static bool calls_base_init(const DlExpr *e, const DlExpr **ids, bool *skips) {
+    if (!e || e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_ATTR ||
+        !e->object->name || strcmp(e->object->name, "__init__") != 0)
+        return false;
+    const DlExpr *owner = e->object->object;
+    bool via_super = owner && owner->kind == DL_EX_CALL && owner->object &&
+                     owner->object->kind == DL_EX_NAME && strcmp(owner->object->name, "super") == 0;
+    bool explicit_base = owner && owner->kind == DL_EX_ATTR && owner->name &&
+                         strcmp(owner->name, "DataParallel") == 0;
+    if (!via_super && !explicit_base) return false;
+    const DlExpr *first = via_super && owner->arg_count ? owner->args[0].value : NULL;
+    *skips = first && first->kind == DL_EX_ATTR && first->name &&
+             strcmp(first->name, "DataParallel") == 0;
+    const DlArg *kw = dl_ir_keyword(e, "device_ids");
+    /* positional: (module, device_ids), after `self` when the base is named */
+    *ids = kw ? kw->value : dl_ir_positional(e, explicit_base ? 2 : 1);
+    return true;
+}
+
+/* Every call of DataParallel's __init__ in `b` (and the blocks in it) gives one device, or skips
+ * it; *seen counts them. */
+static bool base_inits_use_one_device(DlRuleContext *ctx, const DlFunction *init,
+                                      const DlExpr *call, const DlBlock *b, int *seen, int depth) {
+    for (uint32_t i = 0; depth < 8 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        const DlExpr *ids = NULL;
+        bool skips = false;
+        if (s->kind == DL_ST_EXPR && calls_base_init(s->value, &ids, &skips)) {
+            (*seen)++;
+            if (!skips && !(ids && lists_one_device(ctx, init, call, ids, 0))) return false;
+        }
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (!base_inits_use_one_device(ctx, init, call, inner, seen, depth + 1)) return false;
+    }
+    return true;
+}
+
+/* A project subclass of DataParallel whose __init__ hands its base one device on every path
+ * (Open-Catalyst's OCPDataParallel, copied into MDsim: `device_ids=[self.src_device]`, or no
+ * DataParallel init at all on the CPU): it calls the module as it is. */
+static bool subclass_uses_one_device(DlRuleContext *ctx, const DlCallFact *fact) {
+    if (!fact->qualified) return false;
+    const DlProject *p = dl_rule_project(ctx);
+    const DlClassInfo *c =
+        dl_project_find_class(p, dl_project_file(p, dl_rule_module(ctx)), fact->qualified);
+    for (int depth = 0; c && depth < 8 && !c->single_process_data_parallel_base; depth++)
+        c = c->base;
+    const DlFunction *init = c ? dl_ir_method_named(c->cls, "__init__") : NULL;
+    int seen = 0;
+    return init && base_inits_use_one_device(ctx, init, fact->call, &init->body, &seen, 0) &&
+           seen > 0;
 }
 
 static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
@@ -455,7 +541,10 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
      * mmdet test script) */
     const DlArg *ids = dl_ir_keyword(fact->call, "device_ids");
     const DlExpr *ids_value = ids ? ids->value : dl_ir_positional(fact->call, 1);
-    if (ids_value && lists_one_device(ctx, fact->place->function, ids_value, 0)) return;
+    if (ids_value && lists_one_device(ctx, fact->place->function, NULL, ids_value, 0)) return;
+    if (!dl_torch_is_single_process_data_parallel(fact->qualified) &&
+        subclass_uses_one_device(ctx, fact))
+        return;
     /* in the else of `if torch.cuda.is_available():`: without a GPU, DataParallel has no
      * devices and calls the module as it is (kept so `.module` works on both paths:
      * pytorch-retinanet) */
