@@ -1737,6 +1737,7 @@ static bool bound_only_to_cuda(DlRuleContext *ctx, const DlBlock *b, const char 
         if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
         for (uint32_t t = 0; t < s->target_count; t++) {
             const DlExpr *target = s->targets[t];
+            if (!target) continue; /* `with open(p):`, an item bound to nothing */
             bool named = target->kind == DL_EX_NAME && strcmp(target->name, name) == 0;
             if (named && s->kind == DL_ST_ASSIGN && always_a_cuda_device(ctx, s->value)) {
                 (*count)++;
