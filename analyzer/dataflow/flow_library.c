@@ -131,6 +131,13 @@ static bool reads_a_type_limit(Flow *F, const DlExpr *e) {
     return q && dl_name_in_list(q, infos);
 }
 
+/* A name whose value is not known here (a parameter of unknown kind, an unbound global). */
+static bool unknown_name(Flow *F, const DlExpr *e) {
+    if (!e || e->kind != DL_EX_NAME) return false;
+    const Binding *b = flow_lookup(F, e->name);
+    return !b || !b->value || b->value->kind == DL_KIND_UNKNOWN;
+}
+
 bool flow_scalar_expression(Flow *F, const DlExpr *e, int depth) {
     if (!e || depth > 8) return false;
     switch (e->kind) {
@@ -143,10 +150,15 @@ bool flow_scalar_expression(Flow *F, const DlExpr *e, int depth) {
     case DL_EX_COND: /* `temp if temp is not None else self.temp`: a number either way */
         return flow_scalar_expression(F, e->object, depth + 1) &&
                flow_scalar_expression(F, e->items[1], depth + 1);
-    case DL_EX_BINOP:
+    case DL_EX_BINOP: {
         if (float_arithmetic_on_a_setting(e)) return true;
-        return flow_scalar_expression(F, e->items[0], depth + 1) &&
-               flow_scalar_expression(F, e->items[1], depth + 1);
+        bool left = flow_scalar_expression(F, e->items[0], depth + 1);
+        bool right = flow_scalar_expression(F, e->items[1], depth + 1);
+        /* `seq_len - context`: a count with a name of unknown kind, counted with it
+         * (physical_interaction_video_prediction's `loss /= torch.tensor(seq_len - ctx)`) */
+        return (left && right) || (left && unknown_name(F, e->items[1])) ||
+               (right && unknown_name(F, e->items[0]));
+    }
     case DL_EX_NAME:
     case DL_EX_ATTR: {
         if (dl_expr_ctype(e) && flow_arithmetic_ctype(dl_expr_ctype(e))) return true; /* C++: double eps */
