@@ -131,10 +131,13 @@ static bool reads_a_type_limit(Flow *F, const DlExpr *e) {
     return q && dl_name_in_list(q, infos);
 }
 
-/* A name whose value is not known here (a parameter of unknown kind, an unbound global). */
+/* A name or attribute whose value is not known here (a parameter of unknown kind, an unbound
+ * global, `self.opt.context_frames`). */
 static bool unknown_name(Flow *F, const DlExpr *e) {
-    if (!e || e->kind != DL_EX_NAME) return false;
-    const Binding *b = flow_lookup(F, e->name);
+    if (!e || (e->kind != DL_EX_NAME && e->kind != DL_EX_ATTR)) return false;
+    const char *key = flow_key_of(F, e);
+    if (!key) return false;
+    const Binding *b = flow_lookup(F, key);
     return !b || !b->value || b->value->kind == DL_KIND_UNKNOWN;
 }
 
