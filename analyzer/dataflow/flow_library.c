@@ -673,6 +673,18 @@ static bool items_on_a_device(const DlFunctionInfo *getitem) {
     return getitem && getitem->ret && dl_value_any_part(getitem->ret, item_on_a_device);
 }
 
+/* An item moved to the device the dataset holds (`return x.to(self.device)`, the device handed to
+ * its constructor: physical_interaction_video_prediction's PushDataset): on whatever device the
+ * instance was given, not known here, but no CPU batch either. */
+static bool item_on_its_own_device(const DlValue *v) {
+    return (flow_is_tensor(v) || v->kind == DL_KIND_UNKNOWN) && v->dev == DL_DEV_NAMED &&
+           v->dev_name && strncmp(v->dev_name, "self.", 5) == 0;
+}
+
+static bool items_on_its_own_device(const DlFunctionInfo *getitem) {
+    return getitem && getitem->ret && dl_value_any_part(getitem->ret, item_on_its_own_device);
+}
+
 /* `collate_fn=name` with `name` a collate function of the project that collates onto a device. */
 static bool names_a_collate_onto_a_device(const DlExpr *e, void *ctx) {
     Flow *F = ctx;
@@ -888,6 +900,7 @@ const DlValue *flow_eval_dataloader(Flow *F, const DlExpr *call, const DlValue *
             const DlFunctionInfo *item =
                 dl_project_method(F->env->project, argv[i]->cls, "__getitem__");
             if (items_on_a_device(item)) l->elem = flow_rebase(F, item->ret, item->module);
+            else if (items_on_its_own_device(item)) l->elem = flow_unknown();
         }
     }
     /* its batches are what the collate function returns, when that puts them on a device */
