@@ -75,11 +75,12 @@ static bool reads_arguments_on_host(const char *name) {
     return name && strcmp(name, "from_numpy") == 0;
 }
 
-/* `t.tolist()`, `t.cpu()`, `t.to(x.device)`: the receiver is read on the host, or moved by
- * the function itself; `t.size(1)`, `t.dim()`: its metadata, which meets no device. */
+/* `t.tolist()`, `t.cpu()`, `t.to(x.device)`, `t.type_as(x)`: the receiver is read on the
+ * host, or moved by the function itself; `t.size(1)`, `t.dim()`: its metadata, which meets no
+ * device. */
 static bool reads_receiver_on_host(const char *method) {
-    static const char *const methods[] = {"tolist", "item", "cpu", "numpy", "to",
-                                          "cuda",   "size", "dim", "numel", NULL};
+    static const char *const methods[] = {"tolist",  "item", "cpu", "numpy", "to", "cuda",
+                                          "type_as", "size", "dim", "numel", NULL};
     return method && dl_name_in_list(method, methods);
 }
 
@@ -120,7 +121,7 @@ static bool to_casts_only(const DlExpr *call);
  * or the move's. */
 static const DlExpr *reshaped_for_a_copy(HostUse *u, const DlExpr *call, const char *copy,
                                          const DlExpr *recv, int depth) {
-    static const char *const copies[] = {"tolist", "item", "cpu", "numpy", "cuda", NULL};
+    static const char *const copies[] = {"tolist", "item", "cpu", "numpy", "cuda", "type_as", NULL};
     if (copy && strcmp(copy, "to") == 0 && !to_casts_only(call)) copy = "cuda";
     static const char *const reshapes[] = {"squeeze", "unsqueeze", "view",  "reshape", "flatten",
                                            "detach",  "contiguous", "clone", "float",   "long",
