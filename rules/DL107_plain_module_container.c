@@ -1,6 +1,7 @@
 /* DL107 plain-module-container: an nn.Module keeps submodules or parameters in a plain
  * list/dict, where they are neither registered nor moved. */
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "rules/facts.h"
@@ -54,7 +55,30 @@ static const char doc[] =
     "- the container is only a table to pick from while the module is built: every read of it\n"
     "  takes one entry (`self.resnet_dict[base_model]`) in `__init__` or in a helper only\n"
     "  `__init__` calls, which keeps the pick in a registered attribute (SimCLR's\n"
-    "  `self.backbone = self._get_basemodel(base_model)`); the other entries are never used.\n";
+    "  `self.backbone = self._get_basemodel(base_model)`); the other entries are never used;\n"
+    "- the class handles the container itself: its own `parameters()` gathers from it and its\n"
+    "  own `cuda()`, `to()` or `_apply()` moves what it holds (epymarl's per-agent critics).\n";
+
+/* Whether the class's own method `method` names `self.<attr>`. */
+static bool method_names(DlRuleContext *ctx, const DlClassInfo *c, const char *method,
+                         const char *attr) {
+    const DlFunction *m = dl_ir_method_named(c->cls, method);
+    if (!m) return false;
+    const char *text = dl_rule_text_in(ctx, c->module, m->span);
+    char needle[160];
+    snprintf(needle, sizeof needle, "self.%s", attr);
+    return strstr(text, needle) != NULL;
+}
+
+/* The class handles the container itself: its own `parameters()` gathers from it and its own
+ * mover (`cuda()`, `to()`, `_apply()`) moves what it holds (epymarl's per-agent critics, kept in
+ * a list on purpose). */
+static bool class_manages_the_container(DlRuleContext *ctx, const DlClassInfo *c,
+                                        const char *attr) {
+    return method_names(ctx, c, "parameters", attr) &&
+           (method_names(ctx, c, "cuda", attr) || method_names(ctx, c, "to", attr) ||
+            method_names(ctx, c, "_apply", attr));
+}
 
 /* `[...]` -> `nn.ModuleList([...])`, `{...}` -> `nn.ModuleDict({...})` (Parameter* for
  * parameters). Unsafe: the modules join parameters() and state_dict() (new checkpoint keys). */
@@ -165,7 +189,8 @@ static void on_class(DlRuleContext *ctx, const DlClassFact *fact) {
         if (v->kind != DL_KIND_SEQ || !(v->flags & DL_VF_HAS_MODULES) || !v->aux_span.end) continue;
         const char *class_text = dl_rule_text_in(ctx, c->module, c->cls->span);
         if (deletes_attribute(class_text, c->attrs[i].name) ||
-            only_picked_from_while_built(c->cls, class_text, c->attrs[i].name))
+            only_picked_from_while_built(c->cls, class_text, c->attrs[i].name) ||
+            class_manages_the_container(ctx, c, c->attrs[i].name))
             continue;
         const char *message = dl_arena_printf(
             dl_rule_arena(ctx),
