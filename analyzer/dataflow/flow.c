@@ -426,6 +426,17 @@ static const char *receiver_name(const DlExpr *call) {
 static bool is_optimizer_step(const DlExpr *e) {
     if (e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_ATTR) return false;
     if (!flow_streq(e->object->name, "step")) return false;
+    /* `schedulers['gen'].step()`, `poseaug_dict['scheduler_G'].step()`: an entry of a dict of
+     * schedulers, or one keyed as one (PoseAug's epoch loop) */
+    const DlExpr *r = e->object->object;
+    if (r && r->kind == DL_EX_SUBSCRIPT && r->item_count == 1 && !e->arg_count) {
+        const DlExpr *key = r->items[0];
+        const DlExpr *dict = r->object;
+        if ((key->kind == DL_EX_STRING && key->name && strstr(key->name, "sched")) ||
+            (dict && (dict->kind == DL_EX_NAME || dict->kind == DL_EX_ATTR) && dict->name &&
+             strstr(dict->name, "sched")))
+            return false;
+    }
     const char *name = receiver_name(e);
     if (e->arg_count) return name && strstr(name, "scaler"); /* grad_scaler.step(optimizer) */
     return !name || !strstr(name, "sched");
