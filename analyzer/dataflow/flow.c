@@ -679,18 +679,29 @@ static bool over_listed_cases(Flow *F, const DlExpr *iter) {
     return false;
 }
 
-/* `for epoch in range(num_epochs):` whose body trains on the whole data at once (full-batch
- * training, Optuna_hyperparameter_Chem's objective): the loop's own name says each pass is an
- * epoch, so a read there is once per epoch. Not `for e in range(epochs):` (LMOps' gamma
- * model, whose "epochs" are its steps), nor a loop that draws a batch each pass
- * (`next(it)`). */
+/* `range(n)`, or a progress bar over one: `tqdm.trange(n)`, `trange(n)`, `tqdm(range(n))`
+ * (seistorch's full-batch inversion loops). */
+static bool counts_passes(const DlExpr *iter) {
+    if (!iter || iter->kind != DL_EX_CALL || !iter->object) return false;
+    const DlExpr *callee = iter->object;
+    const char *name =
+        callee->kind == DL_EX_NAME || callee->kind == DL_EX_ATTR ? callee->name : NULL;
+    if (!name) return false;
+    if (flow_streq(name, "range") && callee->kind == DL_EX_NAME) return true;
+    if (flow_streq(name, "trange")) return true;
+    return flow_streq(name, "tqdm") && iter->arg_count && !iter->args[0].keyword &&
+           counts_passes(iter->args[0].value);
+}
+
+/* `for epoch in range(num_epochs):` (or over `trange(num_epochs)`: counts_passes) whose body
+ * trains on the whole data at once (full-batch training, Optuna_hyperparameter_Chem's
+ * objective): the loop's own name says each pass is an epoch, so a read there is once per
+ * epoch. Not `for e in range(epochs):` (LMOps' gamma model, whose "epochs" are its steps), nor
+ * a loop that draws a batch each pass (`next(it)`). */
 static bool full_batch_epoch_loop(const DlStmt *s) {
     const DlExpr *var = s->target_count == 1 ? s->targets[0] : NULL;
-    const DlExpr *iter = s->value;
-    return var && var->kind == DL_EX_NAME && strstr(var->name, "epoch") && iter &&
-           iter->kind == DL_EX_CALL && iter->object && iter->object->kind == DL_EX_NAME &&
-           flow_streq(iter->object->name, "range") &&
-           !block_any_outside_loops(&s->parts->body, is_next_call, 0);
+    return var && var->kind == DL_EX_NAME && strstr(var->name, "epoch") &&
+           counts_passes(s->value) && !block_any_outside_loops(&s->parts->body, is_next_call, 0);
 }
 
 /* A loop whose every iteration is a training/eval step: over a data loader (enumerate and
