@@ -450,13 +450,14 @@ static bool is_training_step(const DlExpr *e) {
 
 /* A write of an output to a file: an image (`save_image(out, path)`, `cv2.imwrite`,
  * `imageio.imwrite`, `plt.imsave`, `Image.fromarray(a).save(path)`), audio (`sf.write`,
- * `torchaudio.save`) or an array (`np.save`, `torch.save`); or a display of it (`plt.show()`,
+ * `torchaudio.save`) or an array (`np.save`, `np.savetxt`, `a.tofile(path)`, `torch.save`); or a
+ * display of it (`plt.show()`,
  * `cv2.imshow`, an Open3D window, `input()` to go on). Not a log line (`f.write`). */
 static bool is_output_write(const DlExpr *e) {
     if (e->kind != DL_EX_CALL || !e->object) return false;
-    static const char *const writers[] = {"save_image", "imwrite",   "imsave",    "mimsave",
-                                          "mimwrite",   "write_png", "write_jpeg", "write_video",
-                                          NULL};
+    static const char *const writers[] = {"save_image", "imwrite",    "imsave",      "mimsave",
+                                          "mimwrite",   "write_png",  "write_jpeg",  "write_video",
+                                          "tofile",     "savetxt",    NULL};
     const DlExpr *callee = e->object;
     const char *name = callee->kind == DL_EX_NAME || callee->kind == DL_EX_ATTR ? callee->name
                                                                                : NULL;
