@@ -127,13 +127,25 @@ static const DlExpr *reshaped_for_a_copy(HostUse *u, const DlExpr *call, const c
                                            "detach",  "contiguous", "clone", "float",   "long",
                                            "int",     "bool",       NULL};
     if (!copy || !dl_name_in_list(copy, copies)) return recv;
-    while (recv && recv->kind == DL_EX_CALL && recv->object && recv->object->kind == DL_EX_ATTR &&
-           dl_name_in_list(recv->object->name, reshapes)) {
-        for (uint32_t i = 0; i < recv->arg_count; i++)
-            walk(u, recv->args[i].value, false, depth + 1);
-        recv = recv->object->object;
+    for (;;) {
+        if (recv && recv->kind == DL_EX_CALL && recv->object && recv->object->kind == DL_EX_ATTR &&
+            dl_name_in_list(recv->object->name, reshapes)) {
+            for (uint32_t i = 0; i < recv->arg_count; i++)
+                walk(u, recv->args[i].value, false, depth + 1);
+            recv = recv->object->object;
+        } else if (recv && recv->kind == DL_EX_CALL && recv->object &&
+                   recv->object->kind == DL_EX_NAME &&
+                   strcmp(recv->object->name, "Variable") == 0 && recv->arg_count &&
+                   !recv->args[0].keyword) {
+            /* `Variable(data['adj'].float(), requires_grad=False).cuda()`: old PyTorch's wrapper
+             * around the tensor moved (InfoGraph's discriminator) */
+            for (uint32_t i = 1; i < recv->arg_count; i++)
+                walk(u, recv->args[i].value, false, depth + 1);
+            recv = recv->args[0].value;
+        } else {
+            return recv;
+        }
     }
-    return recv;
 }
 
 /* `enumerate(x)`, `zip(a, b)`: iterating the call iterates its arguments, so where the call
