@@ -698,11 +698,26 @@ static bool counts_passes(const DlExpr *iter) {
  * trains on the whole data at once (full-batch training, Optuna_hyperparameter_Chem's
  * objective): the loop's own name says each pass is an epoch, so a read there is once per
  * epoch. Not `for e in range(epochs):` (LMOps' gamma model, whose "epochs" are its steps), nor
- * a loop that draws a batch each pass (`next(it)`). */
+ * a loop that draws a batch each pass (`next(it)`, or indices picked at random). */
+/* `np.random.choice(len(obs), 5)`, `np.random.randint(n, size=b)`, `torch.randperm(n)[:b]`,
+ * `random.sample(...)`: a random pick of indices, a mini-batch drawn by hand (seistorch's
+ * five-shot inversion steps). */
+static bool draws_random_indices(const DlExpr *e) {
+    if (e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_ATTR) return false;
+    static const char *const pickers[] = {"choice",   "randint", "permutation",
+                                          "randperm", "sample",  NULL};
+    const DlExpr *owner = e->object->object;
+    const char *owner_name =
+        owner && (owner->kind == DL_EX_NAME || owner->kind == DL_EX_ATTR) ? owner->name : NULL;
+    return dl_name_in_list(e->object->name, pickers) && owner_name &&
+           (strstr(owner_name, "random") || flow_streq(owner_name, "torch"));
+}
+
 static bool full_batch_epoch_loop(const DlStmt *s) {
     const DlExpr *var = s->target_count == 1 ? s->targets[0] : NULL;
     return var && var->kind == DL_EX_NAME && strstr(var->name, "epoch") &&
-           counts_passes(s->value) && !block_any_outside_loops(&s->parts->body, is_next_call, 0);
+           counts_passes(s->value) && !block_any_outside_loops(&s->parts->body, is_next_call, 0) &&
+           !block_any_outside_loops(&s->parts->body, draws_random_indices, 0);
 }
 
 /* A loop whose every iteration is a training/eval step: over a data loader (enumerate and
