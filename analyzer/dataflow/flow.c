@@ -542,14 +542,61 @@ static bool compares_options(Flow *F, const DlExpr *e);
  * (XVFI's test loop, which writes its frames whichever `args.phase` says), or under a comparison
  * of the options (compares_options: the same every iteration); not only in a branch (`if wrong:
  * plt.savefig(...)`, SUMBT's attention maps of the dialogs it got wrong). */
-/* `show(x[i])`, `visualize_attention(...)`: a function of the project whose body writes or shows
- * an output (is_output_write; rony31416's notebook helper ending in `plt.show()`). */
+/* Whether `e` tests one of `fn`'s parameters or the run's options (`if file_path:`, `if save is
+ * not None:`, `if cfg.TEST.SAVE_BOXED_IMAGE:`): the same on every call of a run. */
+static bool tests_a_parameter(const DlFunction *fn, const DlExpr *e, int depth) {
+    static const char *const options[] = {"args", "opt",     "opts",     "options", "cfg", "config",
+                                          "conf", "hparams", "settings", "flags",   NULL};
+    if (!e || depth > 8) return false;
+    if (e->kind == DL_EX_ATTR) {
+        const DlExpr *root = e;
+        while (root && root->kind == DL_EX_ATTR)
+            root = root->object;
+        return root && root->kind == DL_EX_NAME &&
+               (dl_name_in_list(root->name, options) || dl_ir_param_index(fn, root->name) >= 0);
+    }
+    if (e->kind == DL_EX_NAME) return dl_ir_param_index(fn, e->name) >= 0;
+    if (e->kind == DL_EX_UNARY) return tests_a_parameter(fn, e->object, depth + 1);
+    if (e->kind == DL_EX_COMPARE && e->item_count == 2 && e->name &&
+        dl_ir_tests_membership_or_identity(e->name))
+        return tests_a_parameter(fn, e->items[0], depth + 1);
+    return false;
+}
+
+/* Whether every call of `fn` writes or shows an output: at the top of `b`, in a block of it, in
+ * both arms of an `if`, or under a test of one of its parameters, which its caller sets (NCDSSM's
+ * `if file_path: plt.savefig(file_path)`); not under a periodic test (`if step % n == 0:`). */
+static bool writes_on_every_call(const DlFunction *fn, const DlBlock *b, int depth) {
+    for (uint32_t i = 0; depth < 16 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        if (s->kind == DL_ST_IF) {
+            bool then_writes = writes_on_every_call(fn, &s->parts->body, depth + 1);
+            if (then_writes && (tests_a_parameter(fn, s->value, 0) ||
+                                writes_on_every_call(fn, &s->parts->orelse, depth + 1)))
+                return true;
+            continue;
+        }
+        if (dl_ir_expr_any(s->value, is_output_write)) return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (writes_on_every_call(fn, inner, depth + 1)) return true;
+    }
+    return false;
+}
+
+/* `show(x[i])`, `visualize_attention(...)`: a function of the project that writes or shows an
+ * output on every call (writes_on_every_call: not only every N steps) and trains
+ * nothing (rony31416's notebook helper ending in `plt.show()`; not DM-VTON's `train_batch`, which
+ * steps its optimizers and saves an image every `sample_step`). */
 static bool calls_a_helper_that_writes(Flow *F, const DlExpr *e) {
     if (!e || e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_NAME) return false;
     const char *q = flow_qualify(F, e->object);
     const DlFunctionInfo *fi =
         dl_project_find_function(F->env->project, F->env->file, q ? q : e->object->name);
-    return fi && fi->fn && fi->fn != F->fn && block_has(&fi->fn->body, is_output_write, true, 0);
+    return fi && fi->fn && fi->fn != F->fn &&
+           !block_has(&fi->fn->body, is_training_step, true, 0) &&
+           writes_on_every_call(fi->fn, &fi->fn->body, 0);
 }
 
 static bool writes_each_iteration(Flow *F, const DlBlock *b, int depth) {
