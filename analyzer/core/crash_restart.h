@@ -17,6 +17,7 @@
  * works on files gets an alternate signal stack. */
 #ifndef DL_CRASH_RESTART_H
 #define DL_CRASH_RESTART_H
+#include <signal.h>
 #include <stdbool.h>
 
 /* Installs the handlers and gives the calling thread a signal stack. `argv` is main's, kept for
@@ -36,5 +37,10 @@ bool dl_crash_restart_any(void);
  * (a sanitizer gives each thread one: it is kept). Hand the result to ..._thread_end. */
 void *dl_crash_restart_thread_begin(void);
 void dl_crash_restart_thread_end(void *signal_stack);
+
+/* Hands a fault signal to `before`, the action a handler of ours replaced: its handler, or the
+ * default action (the faulting instruction runs again and ends the process; a signal sent, not
+ * raised by a fault, is sent again). Async-signal-safe; cpp_parse_guard.c's handler uses it too. */
+void dl_signal_pass_on(const struct sigaction *before, int sig, siginfo_t *info, void *context);
 
 #endif

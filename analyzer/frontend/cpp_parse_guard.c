@@ -101,23 +101,10 @@ static const int caught_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE};
 enum { CAUGHT_COUNT = sizeof caught_signals / sizeof *caught_signals };
 static struct sigaction previous_actions[CAUGHT_COUNT];
 
-/* Hands the signal to the handler that was there before ours. */
+/* Hands the signal to the handler that was there before ours (core/crash_restart.h). */
 static void pass_on(int sig, siginfo_t *info, void *context) {
-    for (size_t i = 0; i < CAUGHT_COUNT; i++) {
-        if (caught_signals[i] != sig) continue;
-        const struct sigaction *before = &previous_actions[i];
-        if (before->sa_flags & SA_SIGINFO) {
-            before->sa_sigaction(sig, info, context);
-        } else if (before->sa_handler != SIG_DFL && before->sa_handler != SIG_IGN) {
-            before->sa_handler(sig);
-        } else {
-            /* the default action: the faulting instruction runs again and ends the process; a
-             * signal sent (not raised by a fault) is sent again */
-            signal(sig, SIG_DFL);
-            if (info->si_code <= 0) raise(sig);
-        }
-        return;
-    }
+    for (size_t i = 0; i < CAUGHT_COUNT; i++)
+        if (caught_signals[i] == sig) dl_signal_pass_on(&previous_actions[i], sig, info, context);
 }
 
 static void on_fault(int sig, siginfo_t *info, void *context) {
