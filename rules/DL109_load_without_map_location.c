@@ -53,9 +53,10 @@ static const char doc[] =
     "  `dist.is_available()` asks about\n"
     "  torch.distributed; a timing helper's\n"
     "  `if torch.cuda.is_available(): torch.cuda.synchronize()`, or a seeding one's\n"
-    "  `torch.cuda.manual_seed_all(seed)`, its only check, picks none either; nor, in a file\n"
-    "  whose every device is a GPU written out, `torch.device(\"cuda:0\")`, and that names the\n"
-    "  CPU nowhere, a GPU count or an availability check stored only to be printed,\n"
+    "  `torch.cuda.manual_seed_all(seed)`, its only check (also joined with a count, `if\n"
+    "  torch.cuda.device_count() > 0 and torch.cuda.is_available():`), picks none either; nor,\n"
+    "  in a file whose every device is a GPU written out, `torch.device(\"cuda:0\")`, and that\n"
+    "  names the CPU nowhere, a GPU count or an availability check stored only to be printed,\n"
     "  `USE_CUDA = torch.cuda.is_available()`;\n"
     "  `torch.device(\"cpu\" if args.no_cuda else \"cuda\")` does), or asserts that one is\n"
     "  there (`assert torch.cuda.is_available()`; before the load, `assert use_gpu` of\n"
@@ -346,6 +347,16 @@ static bool counts_gpus_for_nothing(DlRuleContext *ctx) {
     for (; (p = memmem(p, (size_t)(end - p), call, sizeof call - 1)) != NULL;
          p += sizeof call - 1) {
         if (on_a_comment_line(text, p)) continue;
+        /* `if torch.cuda.device_count() > 0 and torch.cuda.is_available():`: one test of
+         * whether a GPU is there, which the availability check's own rule judges (a seeding
+         * helper's: checks_a_gpu_only_for_housekeeping; SDT's and One-DM's `fix_seed`) */
+        const char *line_end = memchr(p, '\n', (size_t)(end - p));
+        const char *line_start = dl_source_line_start_of(text, p);
+        if (memmem(line_start, (size_t)((line_end ? line_end : end) - line_start),
+                   "cuda.is_available()", 19)) {
+            any = true;
+            continue;
+        }
         /* `print("Using", torch.cuda.device_count(), "GPUs.")`: only logged (LADE's) */
         if (on_a_logging_line(text, p)) {
             any = true;
