@@ -16,9 +16,8 @@ enum {
 
 static const char variable[] = "DEVLINT_CRASHED_FILES=";
 
-static const int caught_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE};
-enum { CAUGHT_COUNT = sizeof caught_signals / sizeof *caught_signals };
-static struct sigaction previous_actions[CAUGHT_COUNT];
+static const int caught_signals[DL_FAULT_SIGNAL_COUNT] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE};
+static DlFaultHandlers previous; /* what the restart's handlers replaced */
 
 static _Thread_local const char *working_on;
 static bool installed;
@@ -92,21 +91,30 @@ static void append(const char *s) {
     entry[entry_used] = '\0';
 }
 
-void dl_signal_pass_on(const struct sigaction *before, int sig, siginfo_t *info, void *context) {
-    if (before->sa_flags & SA_SIGINFO) {
-        before->sa_sigaction(sig, info, context);
-    } else if (before->sa_handler != SIG_DFL && before->sa_handler != SIG_IGN) {
-        before->sa_handler(sig);
-    } else {
-        signal(sig, SIG_DFL);
-        if (info->si_code <= 0) raise(sig);
+void dl_fault_pass_on(const DlFaultHandlers *h, int sig, siginfo_t *info, void *context) {
+    for (size_t i = 0; i < DL_FAULT_SIGNAL_COUNT; i++) {
+        if (caught_signals[i] != sig) continue;
+        const struct sigaction *before = &h->previous[i];
+        if (before->sa_flags & SA_SIGINFO) {
+            before->sa_sigaction(sig, info, context);
+        } else if (before->sa_handler != SIG_DFL && before->sa_handler != SIG_IGN) {
+            before->sa_handler(sig);
+        } else {
+            signal(sig, SIG_DFL);
+            if (info->si_code <= 0) raise(sig);
+        }
+        return;
     }
 }
 
-/* Hands the signal to the handler that was there before ours. */
-static void pass_on(int sig, siginfo_t *info, void *context) {
-    for (size_t i = 0; i < CAUGHT_COUNT; i++)
-        if (caught_signals[i] == sig) dl_signal_pass_on(&previous_actions[i], sig, info, context);
+void dl_fault_handlers_install(DlFaultHandlers *h, void (*handler)(int, siginfo_t *, void *)) {
+    struct sigaction ours;
+    memset(&ours, 0, sizeof ours);
+    ours.sa_sigaction = handler;
+    ours.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&ours.sa_mask);
+    for (size_t i = 0; i < DL_FAULT_SIGNAL_COUNT; i++)
+        sigaction(caught_signals[i], &ours, &h->previous[i]);
 }
 
 static void on_fault(int sig, siginfo_t *info, void *context) {
@@ -119,7 +127,7 @@ static void on_fault(int sig, siginfo_t *info, void *context) {
     }
     if (!path || !may_restart_without(path)) {
         say("\n");
-        pass_on(sig, info, context);
+        dl_fault_pass_on(&previous, sig, info, context);
         return;
     }
     say("; checking the other files again without it\n");
@@ -132,7 +140,7 @@ static void on_fault(int sig, siginfo_t *info, void *context) {
      * there would end it at once */
     sigset_t caught;
     sigemptyset(&caught);
-    for (size_t i = 0; i < CAUGHT_COUNT; i++)
+    for (size_t i = 0; i < DL_FAULT_SIGNAL_COUNT; i++)
         sigaddset(&caught, caught_signals[i]);
     sigprocmask(SIG_UNBLOCK, &caught, NULL);
     execve("/proc/self/exe", restart_argv, restart_envp);
@@ -204,13 +212,7 @@ void dl_crash_restart_install(char **argv) {
     read_earlier_crashes(earlier);
     if (!prepare_restart(argv, earlier)) return;
     give_signal_stack(main_signal_stack);
-    struct sigaction ours;
-    memset(&ours, 0, sizeof ours);
-    ours.sa_sigaction = on_fault;
-    ours.sa_flags = SA_SIGINFO | SA_ONSTACK;
-    sigemptyset(&ours.sa_mask);
-    for (size_t i = 0; i < CAUGHT_COUNT; i++)
-        sigaction(caught_signals[i], &ours, &previous_actions[i]);
+    dl_fault_handlers_install(&previous, on_fault);
     installed = true;
 }
 

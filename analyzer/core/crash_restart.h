@@ -38,9 +38,20 @@ bool dl_crash_restart_any(void);
 void *dl_crash_restart_thread_begin(void);
 void dl_crash_restart_thread_end(void *signal_stack);
 
-/* Hands a fault signal to `before`, the action a handler of ours replaced: its handler, or the
- * default action (the faulting instruction runs again and ends the process; a signal sent, not
- * raised by a fault, is sent again). Async-signal-safe; cpp_parse_guard.c's handler uses it too. */
-void dl_signal_pass_on(const struct sigaction *before, int sig, siginfo_t *info, void *context);
+/* The fault signals devlint's two handlers catch (SIGSEGV, SIGBUS, SIGILL, SIGFPE: this file's
+ * restart and cpp_parse_guard.c's recovery), with the actions a handler replaced. */
+enum { DL_FAULT_SIGNAL_COUNT = 4 };
+typedef struct DlFaultHandlers {
+    struct sigaction previous[DL_FAULT_SIGNAL_COUNT];
+} DlFaultHandlers;
+
+/* Installs `handler` (SA_SIGINFO, run on the thread's signal stack) for the fault signals,
+ * keeping in `h` the actions it replaces. */
+void dl_fault_handlers_install(DlFaultHandlers *h, void (*handler)(int, siginfo_t *, void *));
+
+/* Hands a fault signal to the action `h` kept for it: its handler, or the default action (the
+ * faulting instruction runs again and ends the process; a signal sent, not raised by a fault, is
+ * sent again). Async-signal-safe. */
+void dl_fault_pass_on(const DlFaultHandlers *h, int sig, siginfo_t *info, void *context);
 
 #endif

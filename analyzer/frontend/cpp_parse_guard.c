@@ -97,20 +97,12 @@ static _Thread_local Guard *active_guard; /* set while this thread parses */
 static _Thread_local int crash_signal;
 static _Thread_local bool crash_overflow;
 
-static const int caught_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE};
-enum { CAUGHT_COUNT = sizeof caught_signals / sizeof *caught_signals };
-static struct sigaction previous_actions[CAUGHT_COUNT];
-
-/* Hands the signal to the handler that was there before ours (core/crash_restart.h). */
-static void pass_on(int sig, siginfo_t *info, void *context) {
-    for (size_t i = 0; i < CAUGHT_COUNT; i++)
-        if (caught_signals[i] == sig) dl_signal_pass_on(&previous_actions[i], sig, info, context);
-}
+static DlFaultHandlers previous; /* what the guard's handlers replaced (core/crash_restart.h) */
 
 static void on_fault(int sig, siginfo_t *info, void *context) {
     Guard *guard = active_guard;
     if (!guard || info->si_code <= 0 || !in_compiler_code(fault_pc(context))) {
-        pass_on(sig, info, context);
+        dl_fault_pass_on(&previous, sig, info, context);
         return;
     }
     active_guard = NULL;
@@ -126,13 +118,7 @@ static pthread_once_t install_once = PTHREAD_ONCE_INIT;
 
 static void install(void) {
     dl_iterate_phdr(add_code_ranges, NULL);
-    struct sigaction ours;
-    memset(&ours, 0, sizeof ours);
-    ours.sa_sigaction = on_fault;
-    ours.sa_flags = SA_SIGINFO | SA_ONSTACK;
-    sigemptyset(&ours.sa_mask);
-    for (size_t i = 0; i < CAUGHT_COUNT; i++)
-        sigaction(caught_signals[i], &ours, &previous_actions[i]);
+    dl_fault_handlers_install(&previous, on_fault);
 }
 
 /* ---- the parse thread -------------------------------------------------------------------- */
