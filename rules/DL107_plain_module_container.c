@@ -15,7 +15,10 @@ static const char doc[] =
     "PyTorch only registers modules and parameters assigned directly as attributes or held in\n"
     "`nn.ModuleList` / `nn.ModuleDict` / `nn.ParameterList`. Those in a plain container are\n"
     "invisible: `model.to(device)` leaves them on the CPU, `model.parameters()` (and so the\n"
-    "optimizer) skips them, and `state_dict()` does not save them.\n\n"
+    "optimizer) skips them, and `state_dict()` does not save them. A container of the module's\n"
+    "own registered buffers (`self.stats = [self.mean, self.std]`) is flagged too, with no fix:\n"
+    "the buffers are saved and moved under their names, but `.to(device)` replaces each with a\n"
+    "moved copy and the container keeps the old tensors.\n\n"
     "## Example\n"
     "```python\n"
     "self.layers = [nn.Linear(d, d) for _ in range(depth)]\n"
@@ -177,6 +180,45 @@ static bool only_picked_from_while_built(const DlClass *cls, const char *class_t
     return picked;
 }
 
+/* Whether the class registers a buffer named `name` (`self.register_buffer("name", ...)`). */
+static bool registers_buffer(const char *class_text, const char *name, size_t n) {
+    static const char call[] = "register_buffer(";
+    for (const char *p = strstr(class_text, call); p; p = strstr(p + 1, call)) {
+        const char *q = p + sizeof call - 1;
+        while (*q == ' ' || *q == '\n' || *q == '\t')
+            q++;
+        if ((*q == '"' || *q == '\'') && strncmp(q + 1, name, n) == 0 && q[1 + n] == *q)
+            return true;
+    }
+    return false;
+}
+
+/* Is the container a list or tuple of registered buffers of the class, by their names
+ * (SynergyNet's `self.data_param = [self.param_mean, self.param_std, ...]`)? The buffers are
+ * saved and moved under their names; it is the list that keeps the tensors `.to()` replaces. */
+static bool holds_only_registered_buffers(const char *rhs, const char *class_text) {
+    if (rhs[0] != '[' && rhs[0] != '(') return false;
+    const char *p = rhs + 1;
+    int items = 0;
+    for (;;) {
+        while (isspace((unsigned char)*p) || *p == '\\')
+            p++;
+        if (*p == ']' || *p == ')') return items > 0;
+        if (strncmp(p, "self.", 5) != 0) return false;
+        const char *name = p + 5;
+        size_t n = 0;
+        while (isalnum((unsigned char)name[n]) || name[n] == '_')
+            n++;
+        if (n == 0 || !registers_buffer(class_text, name, n)) return false;
+        items++;
+        p = name + n;
+        while (isspace((unsigned char)*p) || *p == '\\')
+            p++;
+        if (*p == ',') p++;
+        else if (*p != ']' && *p != ')') return false;
+    }
+}
+
 static void on_class(DlRuleContext *ctx, const DlClassFact *fact) {
     extern const DlRule dl_rule_DL107;
     const DlClassInfo *c = fact->info;
@@ -192,6 +234,18 @@ static void on_class(DlRuleContext *ctx, const DlClassFact *fact) {
             only_picked_from_while_built(c->cls, class_text, c->attrs[i].name) ||
             class_manages_the_container(ctx, c, c->attrs[i].name))
             continue;
+        if (v->dev_span.end &&
+            holds_only_registered_buffers(dl_rule_text(ctx, v->dev_span), class_text)) {
+            const char *message = dl_arena_printf(
+                dl_rule_arena(ctx),
+                "`self.%s` keeps registered buffers in a plain container: `%s.to(device)` "
+                "replaces each buffer with a moved copy and the container keeps the old tensors, "
+                "on the device they were built on; read the buffers by name (`self.<buffer>`) "
+                "where they are used",
+                c->attrs[i].name, c->cls->name);
+            dl_report_finding(ctx, &dl_rule_DL107, v->aux_span, v->aux_span, message, NULL);
+            continue;
+        }
         const char *message = dl_arena_printf(
             dl_rule_arena(ctx),
             "`self.%s` keeps modules or parameters in a plain container: they are not registered, "
