@@ -1291,10 +1291,19 @@ static const char *compared_with_cpu(Flow *F, const DlExpr *cond, bool *equal) {
             const DlValue *v = flow_eval(F, cpu);
             is_cpu = v->kind == DL_KIND_DEVICE && v->dev == DL_DEV_CPU;
         }
-        if (!is_cpu) continue;
+        /* `if device == "cuda": ... else: labels.type(torch.LongTensor)` (P-Wave-CNN): the
+         * else of a test for "cuda" is the CPU's path, as the body of one for "cpu" is; a device
+         * "cuda:1" would take it too, which code written so does not expect */
+        bool is_cuda = !is_cpu && cpu->kind == DL_EX_STRING && flow_streq(cpu->name, "cuda");
+        if (!is_cpu && !is_cuda) continue;
         if (device->kind == DL_EX_ATTR && device->name && strcmp(device->name, "type") == 0)
             device = device->object; /* `device.type == "cpu"` */
-        *equal = eq;
+        if (is_cuda && (device->kind != DL_EX_NAME && device->kind != DL_EX_ATTR)) continue;
+        if (is_cuda && flow_eval(F, device)->kind != DL_KIND_DEVICE) {
+            const char *key = flow_key_of(F, device);
+            if (!key || !flow_name_says_device(F, key)) continue;
+        }
+        *equal = is_cuda ? !eq : eq;
         /* `self.device` holds the device __init__ was given ("device"): values moved to it
          * name that one */
         if (device->kind != DL_EX_NAME && device->kind != DL_EX_ATTR) return NULL;
