@@ -2193,6 +2193,43 @@ static bool names_a_container(Flow *F, const DlExpr *a) {
     return name && dl_name_in_list(name, containers);
 }
 
+/* Does the test `cond` compare the name `name` with a number written out (`keep_rate == 1.0`,
+ * `p > 0`), alone or joined by `and`/`or`/`not`? */
+static bool test_compares_with_a_number(const DlExpr *cond, const char *name, int depth) {
+    if (!cond || depth > 8) return false;
+    if (cond->kind == DL_EX_UNARY && cond->name && flow_streq(cond->name, "not"))
+        return test_compares_with_a_number(cond->object, name, depth + 1);
+    if (cond->kind == DL_EX_BOOLOP) {
+        for (uint32_t i = 0; i < cond->item_count; i++)
+            if (test_compares_with_a_number(cond->items[i], name, depth + 1)) return true;
+        return false;
+    }
+    if (cond->kind != DL_EX_COMPARE || cond->item_count != 2) return false;
+    for (int side = 0; side < 2; side++) {
+        const DlExpr *n = cond->items[side], *number = cond->items[1 - side];
+        if (number->kind == DL_EX_UNARY && number->object) number = number->object; /* `-1` */
+        if (n->kind == DL_EX_NAME && flow_streq(n->name, name) && number->kind == DL_EX_NUMBER)
+            return true;
+    }
+    return false;
+}
+
+/* Does a statement of `b` (or of a block inside it, not a nested def) test `name` against a
+ * number in an `if` or a `while`? */
+static bool tested_against_a_number(const DlBlock *b, const char *name, int depth) {
+    for (uint32_t i = 0; b && depth < 8 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        if ((s->kind == DL_ST_IF || s->kind == DL_ST_WHILE) &&
+            test_compares_with_a_number(s->value, name, 0))
+            return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (tested_against_a_number(inner, name, depth + 1)) return true;
+    }
+    return false;
+}
+
 const DlValue *flow_param_value(Flow *F, const DlFunction *fn, uint32_t i) {
     const DlParam *p = &fn->params[i];
     if (p->star) return flow_unknown();
@@ -2320,6 +2357,11 @@ const DlValue *flow_param_value(Flow *F, const DlFunction *fn, uint32_t i) {
         b->dev_why = dl_arena_join(F->arena, "the batch of", ' ', fn->name);
         return b;
     }
+    /* `def forward(self, vals, keep_rate):` then `if keep_rate == 1.0: return vals`
+     * (DA-GCN's edge dropout): a number, or a tensor of one element (the test of any other
+     * fails), and either meets a tensor on any device */
+    if (F->is_forward && tested_against_a_number(&fn->body, p->name, 0))
+        return flow_mk(F, DL_KIND_SCALAR);
     if (F->is_forward) {
         DlValue *t = flow_mk(F, DL_KIND_TENSOR);
         t->dev = DL_DEV_MODULE;
