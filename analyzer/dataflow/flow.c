@@ -1422,6 +1422,17 @@ static void undo_narrowing(DlFlowState *st, const NarrowedToCpu *n) {
     }
 }
 
+/* `cond` is `x OP "text"` or `"text" OP x` (`device_type == "cuda"`, whatever x holds). */
+static bool compares_a_string(const DlExpr *cond, const char *op, const char *text) {
+    if (!cond || cond->kind != DL_EX_COMPARE || cond->item_count != 2 ||
+        !flow_streq(cond->name, op))
+        return false;
+    for (int side = 0; side < 2; side++)
+        if (cond->items[side]->kind == DL_EX_STRING && flow_streq(cond->items[side]->name, text))
+            return true;
+    return false;
+}
+
 /* `not c`: c, with *sign -1; any other condition: itself, with *sign 1. */
 static const DlExpr *without_not(const DlExpr *cond, int *sign) {
     bool negated =
@@ -1964,7 +1975,15 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
     bool synced_when_cuda = then_work && !then_work->value &&
                             (strstr(flow_text(F, s->value->span), "cuda") ||
                              strstr(flow_text(F, s->value->span), "device"));
+    /* ... and a read after it waits for nothing (mamba-hybrid-lm's timed step: `if device_type
+     * == "cuda": torch.cuda.synchronize()`, then `loss.item()`) */
+    const Binding *then_unread = flow_state_find(then_state, "<unread-work>");
+    bool read_when_cuda = synced_when_cuda && then_unread && !then_unread->value &&
+                          (gpu_branch > 0 || (cpu_device && !cpu_when_equal) ||
+                           compares_a_string(s->value, "==", "cuda") ||
+                           compares_a_string(s->value, "!=", "cpu"));
     if (synced_when_cuda && s->parts->orelse.count) flow_state_set(F->st, "<device-work>", NULL);
+    if (read_when_cuda && s->parts->orelse.count) flow_state_set(F->st, "<unread-work>", NULL);
     F->without_cuda = saved_without_cuda || cuda_test > 0 || (cpu_device && !cpu_when_equal);
     if (gpu_branch < 0) F->place.cuda_checked = true;
     if (mode_branch || rare_else(F, s->value)) F->place.every_iteration = false;
@@ -1989,6 +2008,7 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
         if (gpu_branch < 0) flow_state_prefer_the_gpu_path(then_state, F->st);
         flow_state_join(F->arena, F->st, then_state);
         if (synced_when_cuda) flow_state_set(F->st, "<device-work>", NULL);
+        if (synced_when_cuda && read_when_cuda) flow_state_set(F->st, "<unread-work>", NULL);
         if (then_state->dead && F->st->dead) F->st->dead = true;
         dl_flow_state_free(then_state);
     }
