@@ -663,7 +663,10 @@ const DlValue *flow_eval_inner(Flow *F, const DlExpr *e) {
     }
     case DL_EX_COND: {
         if (e->item_count < 2 || !e->object) return flow_unknown();
-        flow_eval(F, e->items[0]);
+        /* `1 if out[0, 0] == 17 else 0` tests a tensor as `if` does: the host waits for it
+         * (3DVG-Transformer's predict loop) */
+        const DlValue *test = flow_eval(F, e->items[0]);
+        if (e->items[0] != F->operand_tested) flow_sync(F, e->items[0], e->items[0], test, "if");
         /* `torch.load(p) if torch.cuda.is_available() else torch.load(p, map_location="cpu")`
          * (MuseTalk): each arm runs where its test says */
         int gpu = flow_gpu_branch(F, e->items[0]);
