@@ -450,7 +450,8 @@ static bool is_training_step(const DlExpr *e) {
 
 /* A write of an output to a file: an image (`save_image(out, path)`, `cv2.imwrite`,
  * `imageio.imwrite`, `plt.imsave`, `Image.fromarray(a).save(path)`), audio (`sf.write`,
- * `torchaudio.save`) or an array (`np.save`, `np.savetxt`, `a.tofile(path)`, `torch.save`); or a
+ * `torchaudio.save`) or an array (`np.save`, `np.savetxt`, `a.tofile(path)`, `torch.save`,
+ * `pickle.dump`); or a
  * display of it (`plt.show()`,
  * `cv2.imshow`, an Open3D window, `input()` to go on). Not a log line (`f.write`). */
 static bool is_output_write(const DlExpr *e) {
@@ -496,6 +497,11 @@ static bool is_output_write(const DlExpr *e) {
     if (flow_streq(name, "save") &&
         (strstr(recv->name, "img") || strstr(recv->name, "image") || strstr(recv->name, "pil") ||
          strstr(recv->name, "frame") || flow_streq(recv->name, "im")))
+        return true;
+    /* `pickle.dump({"y_pred": y_pred}, handle)` (MonoScene's generate_output) */
+    if (flow_streq(name, "dump") &&
+        (flow_streq(recv->name, "pickle") || flow_streq(recv->name, "cPickle") ||
+         flow_streq(recv->name, "pkl") || flow_streq(recv->name, "joblib")))
         return true;
     static const char *const array_savers[] = {"save", "savez", "savez_compressed", NULL};
     if ((flow_streq(recv->name, "np") || flow_streq(recv->name, "numpy") ||
