@@ -122,6 +122,15 @@ void flow_bind(Flow *F, const DlExpr *target, const DlValue *v) {
                     DlValue *parts = flow_mk(F, DL_KIND_SEQ);
                     parts->elem = part;
                     flow_state_set(F->st, base, parts);
+                } else if (b && b->value && flow_is_tensor(b->value) &&
+                           b->value->origin == DL_ORIGIN_BATCH && k0->kind == DL_EX_NUMBER) {
+                    /* `inputs = sample["input"]`, then `inputs[0] = inputs[0].cuda()`: a part
+                     * of the batch that is a list of tensors (sgnn's collate), whose items are
+                     * moved one by one; where each is now is not known */
+                    DlValue *changed = dl_value_copy(F->arena, b->value);
+                    changed->dev = DL_DEV_UNKNOWN;
+                    changed->origin = DL_ORIGIN_NONE;
+                    flow_state_set(F->st, base, changed);
                 }
             }
         }
