@@ -1047,6 +1047,23 @@ const DlValue *flow_call_target_device(Flow *F, const DlExpr *call, const char *
     return NULL;
 }
 
+/* Can code in F's function read the name `key` starts with: a parameter of the function, a
+ * name it assigns, or any name where the function is nested in another (a closure) or where
+ * there is no function? A method's state also holds what its class's attributes were built
+ * from (`__init__`'s `device`), which the method's own code cannot name (LaFTer's
+ * `load_weights`). */
+static bool readable_here(Flow *F, const char *key) {
+    if (!F->fn || F->fn->parent) return true;
+    size_t n = strcspn(key, ".[");
+    char root[128];
+    if (n == 0 || n >= sizeof root) return false;
+    memcpy(root, key, n);
+    root[n] = '\0';
+    for (uint32_t i = 0; i < F->fn->param_count; i++)
+        if (flow_streq(F->fn->params[i].name, root)) return true;
+    return dl_ir_last_assignment(&F->fn->body, root, F->fn->span.end) != NULL;
+}
+
 /* A name bound to a device variable here (locals first, then globals), preferring `device`. */
 const char *flow_device_in_scope(Flow *F) {
     const DlFlowState *scopes[2] = {F->st, F->env->globals};
@@ -1057,6 +1074,7 @@ const char *flow_device_in_scope(Flow *F) {
         for (uint32_t i = 0; i < st->count; i++) {
             const DlValue *v = st->items[i].value;
             if (!v || v->kind != DL_KIND_DEVICE || v->dev != DL_DEV_NAMED) continue;
+            if (k == 0 && !readable_here(F, st->items[i].key)) continue;
             if (flow_streq(st->items[i].key, "device")) return "device";
             /* a key that is code (dl_ir_is_dotted_name): a subscript's key
              * `modelVars['device']` is kept as `modelVars[device]`, which written as code would
