@@ -912,6 +912,41 @@ static bool batch_is_the_whole_dataset(Flow *F, const DlExpr *call) {
     return false;
 }
 
+/* A value that is surely no tensor: a string, a number, a NumPy array or other host object,
+ * or a list not known to hold tensors (a batch's captions, `[i[1] for i in batch_data]`,
+ * which the model reads as it reads a list: `.to(device)` is no method of it). */
+static bool surely_no_tensor(const DlValue *v) {
+    if (!v) return false;
+    if (v->kind == DL_KIND_STRING || v->kind == DL_KIND_SCALAR || v->kind == DL_KIND_OTHER)
+        return true;
+    return v->kind == DL_KIND_SEQ && !v->items && !(v->flags & DL_VF_HAS_MODULES) &&
+           !(v->elem && (flow_is_tensor(v->elem) || flow_is_module_like(v->elem)));
+}
+
+/* `collate_fn=collate` of the project that returns a tuple some items of which are no tensors
+ * (`return wavs, captions` with the captions a list of str, audio-text_retrieval's; lengths as
+ * a NumPy array): the batch is that tuple, its other items batches on the CPU as before. NULL
+ * where the collate function says nothing of the kind. */
+static const DlValue *collated_tuple(Flow *F, const DlValue *loader, const DlFunctionInfo *fi,
+                                     DlSpan at) {
+    if (!fi || !fi->ret) return NULL;
+    const DlValue *ret = flow_rebase(F, fi->ret, fi->module);
+    if (!ret || ret->kind != DL_KIND_SEQ || !ret->items || ret->item_count < 2) return NULL;
+    bool plain = false;
+    for (uint32_t i = 0; i < ret->item_count; i++)
+        plain = plain || surely_no_tensor(ret->items[i]);
+    if (!plain) return NULL;
+    DlValue *batch = dl_value_copy(F->arena, flow_element_of(F, loader, at));
+    batch->flags &= (uint32_t)~DL_VF_WHOLE_BATCH;
+    const DlValue **items = dl_arena_alloc(F->arena, ret->item_count * sizeof *items);
+    for (uint32_t i = 0; i < ret->item_count; i++)
+        items[i] = surely_no_tensor(ret->items[i]) ? ret->items[i] : batch;
+    DlValue *parts = flow_mk(F, DL_KIND_SEQ);
+    parts->items = items;
+    parts->item_count = ret->item_count;
+    return parts;
+}
+
 const DlValue *flow_eval_dataloader(Flow *F, const DlExpr *call, const DlValue *const *argv) {
     DlValue *l = flow_loader_value(F, call->span);
     l->flags |= flow_loader_pin_flags(call, argv);
@@ -960,8 +995,12 @@ const DlValue *flow_eval_dataloader(Flow *F, const DlExpr *call, const DlValue *
             if (owner->cls && (owner->kind == DL_KIND_INSTANCE || owner->kind == DL_KIND_LOADER))
                 fi = dl_project_method(F->env->project, owner->cls, given->name);
         }
-        if (kw && flow_streq(kw, "collate_fn") && collates_onto_a_device(fi))
+        if (kw && flow_streq(kw, "collate_fn") && collates_onto_a_device(fi)) {
             l->elem = flow_rebase(F, fi->ret, fi->module);
+        } else if (kw && flow_streq(kw, "collate_fn") && !l->elem) {
+            const DlValue *parts = collated_tuple(F, l, fi, call->span);
+            if (parts) l->elem = parts;
+        }
     }
     if (F->env->recorder && flow_uses_workers(F, call)) {
         /* note, project-wide, what the workers run (DL113). Leaves (driver/sharing.h) are
