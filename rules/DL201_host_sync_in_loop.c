@@ -139,7 +139,10 @@ static void on_sync(DlRuleContext *ctx, const DlSyncFact *fact) {
     /* nothing was queued since the host last waited (an earlier read of this iteration, a
      * `torch.cuda.synchronize()`: BiSeNet's timed loop): the read adds no wait of its own */
     if (fact->nothing_pending) return;
-    if (strcmp(fact->how, "numpy") == 0 || strchr(fact->how, '.')) return; /* DL108's */
+    /* DL108's; not `torch.tensor(losses)`, which reads each item as `.item()` does */
+    if (strcmp(fact->how, "numpy") == 0 ||
+        (strchr(fact->how, '.') && strcmp(fact->how, "torch.tensor") != 0))
+        return;
     DlArena *arena = dl_rule_arena(ctx);
     if (strcmp(fact->how, "call") == 0) {
         report_wait_at_site(

@@ -1012,6 +1012,13 @@ void flow_sync_facts(Flow *F, const DlExpr *call, const char *q, const DlExpr *r
             sync_items(F, call, a0, argv[0], dl_arena_join(F->arena, "np", '.', of_items));
             return;
         }
+        /* `torch.tensor(losses)` of a list of device tensors reads each on the host, one by
+         * one, and makes a CPU tensor of the numbers (pKaSchNet's validation) */
+        if (flow_streq(q, "torch.tensor") && !call->args[0].keyword &&
+            argv[0]->kind == DL_KIND_SEQ) {
+            sync_items(F, call, a0, argv[0], "torch.tensor");
+            return;
+        }
         for (size_t i = 0; i < sizeof host / sizeof host[0]; i++)
             if (flow_streq(q, host[i][0])) {
                 for (uint32_t k = 0; k < call->arg_count; k++) {
@@ -1204,6 +1211,13 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
      * queued before it: like a synchronize, for the clock reads after it (DL203); so does a
      * blocking copy from the host (`model.to(device)`, `x.cuda()`), after which PyTorch
      * synchronizes the stream (not with `non_blocking=True`) */
+    /* `np.mean(losses)`, `torch.tensor(losses)` of a list of device tensors: each is read on
+     * the host (flow_sync_facts) */
+    if (!recv && q && call->arg_count && !call->args[0].keyword &&
+        argv[0]->kind == DL_KIND_SEQ && !argv[0]->items && argv[0]->elem &&
+        flow_is_tensor(argv[0]->elem) && dl_value_on_device(argv[0]->elem) &&
+        (flow_streq(q, "torch.tensor") || numpy_of_items(q)))
+        host_read = true;
     bool waits_for_the_device = host_read;
     if (!waits_for_the_device && method && flow_streq(method, "to") && recv &&
         dl_value_on_device(recv)) {
