@@ -1309,7 +1309,8 @@ static const char *compared_with_cpu(Flow *F, const DlExpr *cond, bool *equal) {
         /* `if device == "cuda": ... else: labels.type(torch.LongTensor)` (P-Wave-CNN): the
          * else of a test for "cuda" is the CPU's path, as the body of one for "cpu" is; a device
          * "cuda:1" would take it too, which code written so does not expect */
-        bool is_cuda = !is_cpu && cpu->kind == DL_EX_STRING && flow_streq(cpu->name, "cuda");
+        bool is_cuda = !is_cpu && cpu->kind == DL_EX_STRING && cpu->name &&
+                       flow_streq(cpu->name, "cuda");
         if (!is_cpu && !is_cuda) continue;
         if (device->kind == DL_EX_ATTR && device->name && strcmp(device->name, "type") == 0)
             device = device->object; /* `device.type == "cpu"` */
@@ -1439,11 +1440,12 @@ static void undo_narrowing(DlFlowState *st, const NarrowedToCpu *n) {
 
 /* `cond` is `x OP "text"` or `"text" OP x` (`device_type == "cuda"`, whatever x holds). */
 static bool compares_a_string(const DlExpr *cond, const char *op, const char *text) {
-    if (!cond || cond->kind != DL_EX_COMPARE || cond->item_count != 2 ||
+    if (!cond || cond->kind != DL_EX_COMPARE || cond->item_count != 2 || !cond->name ||
         !flow_streq(cond->name, op))
         return false;
     for (int side = 0; side < 2; side++)
-        if (cond->items[side]->kind == DL_EX_STRING && flow_streq(cond->items[side]->name, text))
+        if (cond->items[side]->kind == DL_EX_STRING && cond->items[side]->name &&
+            flow_streq(cond->items[side]->name, text))
             return true;
     return false;
 }
@@ -2243,7 +2245,8 @@ static bool test_compares_with_a_number(const DlExpr *cond, const char *name, in
     for (int side = 0; side < 2; side++) {
         const DlExpr *n = cond->items[side], *number = cond->items[1 - side];
         if (number->kind == DL_EX_UNARY && number->object) number = number->object; /* `-1` */
-        if (n->kind == DL_EX_NAME && flow_streq(n->name, name) && number->kind == DL_EX_NUMBER)
+        if (n->kind == DL_EX_NAME && n->name && flow_streq(n->name, name) &&
+            number->kind == DL_EX_NUMBER)
             return true;
     }
     return false;

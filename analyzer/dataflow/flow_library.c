@@ -630,14 +630,14 @@ static bool block_spawns_workers(const DlBlock *b, int depth) {
         const DlStmt *s = b->items[i];
         const DlExpr *c = s->kind == DL_ST_EXPR ? s->value : NULL;
         if (c && c->kind == DL_EX_CALL && c->object &&
-            (c->object->kind == DL_EX_NAME || c->object->kind == DL_EX_ATTR) &&
+            (c->object->kind == DL_EX_NAME || c->object->kind == DL_EX_ATTR) && c->object->name &&
             flow_streq(c->object->name, "set_start_method")) {
             const DlExpr *method = dl_ir_positional(c, 0);
             if (!method) {
                 const DlArg *a = dl_ir_keyword(c, "method");
                 method = a ? a->value : NULL;
             }
-            if (method && method->kind == DL_EX_STRING &&
+            if (method && method->kind == DL_EX_STRING && method->name &&
                 (flow_streq(method->name, "spawn") || flow_streq(method->name, "forkserver")))
                 return true;
         }
