@@ -635,24 +635,94 @@ static bool moves_name(const DlExpr *e, const char *name) {
     return first->kind == DL_EX_NAME && strcmp(first->name, name) == 0;
 }
 
-static void find_moved_params(const DlFunction *fn, const DlBlock *b, uint64_t *moved, int depth) {
+/* The parameters of `fn` that a call gathering tensors into a new one is given, alone or in
+ * a list or tuple: `torch.cat((nlabel, alabel), 0)`, `pad_sequence(names, batch_first=True)`,
+ * `torch.stack(xs)`. Bit i for parameter i. */
+static uint64_t params_gathered(const DlFunction *fn, const DlExpr *e) {
+    if (!e || e->kind != DL_EX_CALL || !e->object || !e->arg_count || e->args[0].keyword)
+        return 0;
+    static const char *const gatherers[] = {"cat", "concat", "stack", "pad_sequence",
+                                            "hstack", "vstack", NULL};
+    const char *callee = last_name(e->object);
+    if (!callee || !dl_name_in_list(callee, gatherers)) return 0;
+    const DlExpr *a = e->args[0].value;
+    const DlExpr *const *items = &a;
+    uint32_t count = 1;
+    if (a->kind == DL_EX_LIST || a->kind == DL_EX_TUPLE) {
+        items = (const DlExpr *const *)a->items;
+        count = a->item_count;
+    }
+    uint64_t mask = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        if (items[i]->kind != DL_EX_NAME) return 0;
+        int p = dl_ir_param_index(fn, items[i]->name);
+        if (p < 0 || p >= DL_MAX_PARAM_BITS) return 0;
+        mask |= UINT64_C(1) << p;
+    }
+    return mask;
+}
+
+/* `torch.cat((nlabel, alabel), 0).cuda()`, `pad_sequence(names).to(rep.device)`: a move of
+ * what gathers parameters (through casts and views after it); their bits, or 0. */
+static uint64_t gathered_params_moved(const DlFunction *fn, const DlExpr *e) {
+    for (int depth = 0; e && depth < 8; depth++) {
+        if (e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_ATTR) return 0;
+        const char *m = e->object->name;
+        bool move = m && (strcmp(m, "to") == 0 || strcmp(m, "cuda") == 0 ||
+                          strcmp(m, "type_as") == 0);
+        if (move && !(strcmp(m, "to") == 0 && to_casts_only(e))) {
+            /* `torch.cat((a, b), 0).float().cuda()`: casts and views before the move */
+            const DlExpr *r = e->object->object;
+            for (int k = 0; r && k < 8 && !params_gathered(fn, r); k++) {
+                if (r->kind != DL_EX_CALL || !r->object || r->object->kind != DL_EX_ATTR)
+                    return 0;
+                r = r->object->object;
+            }
+            return params_gathered(fn, r);
+        }
+        e = e->object->object; /* `.float()` after the move */
+    }
+    return 0;
+}
+
+/* Locals bound to what gathers parameters (`label = torch.cat((nlabel, alabel), 0)`), for a
+ * move of the local later (`label = label.cuda()`: RTFM's loss). */
+typedef struct Gathered {
+    const char *name[8];
+    uint64_t params[8];
+    uint32_t count;
+} Gathered;
+
+static void find_moved_params(const DlFunction *fn, const DlBlock *b, uint64_t *moved,
+                              Gathered *gathered, int depth) {
     if (depth > 64) return;
     for (uint32_t i = 0; i < b->count; i++) {
         const DlStmt *s = b->items[i];
         if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue; /* not this function's */
         if (s->kind == DL_ST_ASSIGN && s->target_count == 1 && s->targets[0]->kind == DL_EX_NAME) {
-            int p = dl_ir_param_index(fn, s->targets[0]->name);
-            if (p >= 0 && p < DL_MAX_PARAM_BITS && moves_name(s->value, s->targets[0]->name))
+            const char *target = s->targets[0]->name;
+            int p = dl_ir_param_index(fn, target);
+            if (p >= 0 && p < DL_MAX_PARAM_BITS && moves_name(s->value, target))
                 *moved |= UINT64_C(1) << p;
+            *moved |= gathered_params_moved(fn, s->value);
+            for (uint32_t k = 0; k < gathered->count; k++)
+                if (strcmp(gathered->name[k], target) == 0 && moves_name(s->value, target))
+                    *moved |= gathered->params[k];
+            uint64_t into = p < 0 ? params_gathered(fn, s->value) : 0;
+            if (into && gathered->count < 8) {
+                gathered->name[gathered->count] = target;
+                gathered->params[gathered->count++] = into;
+            }
         }
         const DlBlock *inner;
         for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            find_moved_params(fn, inner, moved, depth + 1);
+            find_moved_params(fn, inner, moved, gathered, depth + 1);
     }
 }
 
 uint64_t flow_params_moved_inside(const DlFunction *fn) {
     uint64_t moved = 0;
-    find_moved_params(fn, &fn->body, &moved, 0);
+    Gathered gathered = {0};
+    find_moved_params(fn, &fn->body, &moved, &gathered, 0);
     return moved;
 }
