@@ -140,6 +140,12 @@ static const char doc[] =
     "- a cache: the function loads the file if it exists and otherwise builds and saves it under\n"
     "  the same path (`cached_features_file`), so an earlier run on this machine wrote it, or\n"
     "  loads it in a `try:` whose `except` builds and saves it (`torch.save(bert, bert_path)`);\n"
+    "  a path written out counts where the existence test is of the same code\n"
+    "  (`if os.path.exists(cached_file + \"_\" + str(epoch)):`);\n"
+    "- a file the load's class writes itself: another method of it saves to the same path,\n"
+    "  written the same way (`torch.save(self.collate(data_list), self.processed_paths[0])` in\n"
+    "  a PyG dataset's `process()`, read back by `torch.load(self.processed_paths[0])`; an\n"
+    "  early stopper's `torch.save(model.state_dict(), self.path)` and its own reload);\n"
     "- the file holds no tensors: settings by its name (`\"model_args.pth\"`,\n"
     "  `\"training_args.bin\"`, a path held in a name for a configuration, `cfg.config_path`,\n"
     "  that names no weights), Hugging Face Trainer's scheduler, grad scaler and RNG states\n"
@@ -1451,6 +1457,28 @@ static bool handler_loads_with_a_map_location(DlRuleContext *ctx, const DlBlock 
  * saves it under the same path (`if os.path.exists(cached_features_file): features =
  * torch.load(cached_features_file) else: ...; torch.save(features, cached_features_file)`, the
  * Hugging Face examples' feature caches): it was written by an earlier run on this machine. */
+/* Does `text` test the existence of the path written as `want` (`exists(want)`,
+ * `isfile(want)`, blanks aside)? */
+static bool tests_existence_of(const char *text, const char *want) {
+    static const char *const tests[] = {"exists(", "isfile(", NULL};
+    for (int t = 0; tests[t]; t++) {
+        size_t n = strlen(tests[t]);
+        for (const char *p = strstr(text, tests[t]); p; p = strstr(p + 1, tests[t])) {
+            const char *a = p + n, *b = want;
+            for (;;) { /* same_code up to the end of `want`, then `)` */
+                while (*a == ' ' || *a == '\t' || *a == '\n' || *a == '\\') a++;
+                while (*b == ' ' || *b == '\t' || *b == '\n' || *b == '\\') b++;
+                if (!*b || *a != *b) break;
+                a++;
+                b++;
+            }
+            while (*a == ' ') a++;
+            if (!*b && *a == ')') return true;
+        }
+    }
+    return false;
+}
+
 static bool reads_its_own_cache(DlRuleContext *ctx, const DlCallFact *fact) {
     const DlExpr *path = dl_ir_positional(fact->call, 0);
     const DlFunction *fn = fact->place->function;
@@ -1474,11 +1502,34 @@ static bool reads_its_own_cache(DlRuleContext *ctx, const DlCallFact *fact) {
     const DlSource *src = dl_rule_source(ctx);
     const char *want = dl_rule_text(ctx, path->span);
     if (handler_of_a_try_around(ctx, &around, fact->call, handler_saves_there, want)) return true;
-    /* a path written out (`os.path.join(save_dir, f"{n}.tar")`) is a cache only as above */
-    if (path->kind != DL_EX_NAME && path->kind != DL_EX_ATTR) return false;
-    if (!dl_ir_span_mentions(src, scope, "exists(") && !dl_ir_span_mentions(src, scope, "isfile("))
+    /* a path written out (`os.path.join(save_dir, f"{n}.tar")`) is a cache only as above, or
+     * where the existence test is of the same code (`if os.path.exists(cached_file + '_' +
+     * str(epoch)):`, then the load and the save of it: Structure-free-certified-NLP's
+     * features; `"temp/feat.pt"` written out three times) */
+    bool named = path->kind == DL_EX_NAME || path->kind == DL_EX_ATTR;
+    if (named && !dl_ir_span_mentions(src, scope, "exists(") &&
+        !dl_ir_span_mentions(src, scope, "isfile("))
         return false;
+    if (!named && !tests_existence_of(dl_rule_text_in(ctx, NULL, scope), want)) return false;
     return any_save(ctx, &around, saved_as, want, 0);
+}
+
+/* Is a method of the load's class saving to the same path written the same way
+ * (`torch.save(self.collate(data_list), self.processed_paths[0])` in a PyG dataset's
+ * `process()`, `torch.save(model.state_dict(), self.path)` in an early stopper's
+ * `save_checkpoint`), which `torch.load(self.processed_paths[0])` or `torch.load(self.path)`
+ * in another reads back? The class writes the file it reads: its own cache or checkpoint,
+ * written on this machine (GraphDock's datasets, GeoBind's EarlyStopping). */
+static bool class_writes_it_itself(DlRuleContext *ctx, const DlCallFact *fact) {
+    const DlFunction *fn = fact->place->function;
+    const DlExpr *path = dl_ir_positional(fact->call, 0);
+    if (!fn || !fn->owner || !path) return false;
+    const char *want = dl_rule_text(ctx, path->span);
+    if (strncmp(want, "self.", 5) != 0) return false;
+    const DlClass *cls = fn->owner;
+    for (uint32_t k = 0; k < cls->method_count; k++)
+        if (any_save(ctx, &cls->methods[k]->body, saved_as, want, 0)) return true;
+    return false;
 }
 
 static const DlExpr *last_literal(DlRuleContext *ctx, const DlExpr *e, int depth);
@@ -2134,6 +2185,7 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
     if (!device_aware(ctx, fact->place) || reads_memory(ctx, fact) ||
         written_by_this_run(ctx, fact) || written_from_the_cpu_here(ctx, fact) ||
         holds_no_tensors(ctx, fact) || reads_its_own_cache(ctx, fact) ||
+        class_writes_it_itself(ctx, fact) ||
         script_requires_a_gpu_first(ctx, fact) ||
         defined_after_a_gpu_is_required(ctx, fact->place->function) ||
         gpu_required_first_in_scope(ctx, fact) || gpu_required_after(ctx, fact))
