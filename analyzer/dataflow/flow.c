@@ -685,11 +685,15 @@ static bool runs_at_most_once(const DlExpr *iter) {
 }
 
 /* `for x, y in test_loader: ...; break` (DSW's one test batch every 100 steps): a body that
- * ends by leaving the loop, and never goes round again with `continue`, runs once. */
+ * ends by leaving the loop, and never goes round again with `continue`, runs once. One that
+ * skips with `continue` and trains nothing is a search for the one batch it uses
+ * (P-Wave-RealQuant's export: `if ratio < 0.1: continue`, then `torch.onnx.export(...)` and
+ * `break`): each round's test is what decides, no wait of a loop of steps. */
 static bool body_ends_the_loop(const DlStmt *loop) {
     const DlBlock *body = &loop->parts->body;
     return body->count && leaves_the_loop(body->items[body->count - 1]) &&
-           !ends_an_iteration_early(body, false, 0);
+           (!ends_an_iteration_early(body, false, 0) ||
+            !block_any_outside_loops(body, is_training_step, 0));
 }
 
 static bool switched_on_in_the_file(const DlSource *src, const char *name, bool attributes);
