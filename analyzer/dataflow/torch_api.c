@@ -301,6 +301,11 @@ bool dl_torch_argument_meets_no_device(const char *q, unsigned position, const c
     /* broadcast_tensors only expands views of each tensor where it is: it checks no devices
      * (StyleGAN3's `torch.broadcast_tensors(tensor, torch.empty(shape))` takes a shape) */
     if (q && strcmp(q, "torch.broadcast_tensors") == 0) return true;
+    /* torch.tensor(data, device=...), torch.as_tensor(data, ...): the data is copied to the
+     * device asked for (or the default's), from wherever it is, a list or a tensor alike
+     * (a forward's `torch.tensor(xs, device=self.device)` of a collated list) */
+    if (q && (strcmp(q, "torch.tensor") == 0 || strcmp(q, "torch.as_tensor") == 0))
+        return keyword ? strcmp(keyword, "data") == 0 : position == 0;
     /* roll(input, shifts, dims): the shifts are ints; a one-element tensor there is read as one
      * (mtt-distillation's `torch.roll(im, (torch.randint(n, (1,)), ...), (1, 2))`) */
     if (q && strcmp(q, "torch.roll") == 0)
