@@ -925,12 +925,15 @@ static bool surely_no_tensor(const DlValue *v) {
 
 /* `collate_fn=collate` of the project that returns a tuple some items of which are no tensors
  * (`return wavs, captions` with the captions a list of str, audio-text_retrieval's; lengths as
- * a NumPy array): the batch is that tuple, its other items batches on the CPU as before. NULL
- * where the collate function says nothing of the kind. */
+ * a NumPy array): the batch is that tuple, its other items batches on the CPU as before; or a
+ * list of such values. NULL where the collate function says nothing of the kind. */
 static const DlValue *collated_tuple(Flow *F, const DlValue *loader, const DlFunctionInfo *fi,
                                      DlSpan at) {
     if (!fi || !fi->ret) return NULL;
     const DlValue *ret = flow_rebase(F, fi->ret, fi->module);
+    /* `return [item for item in batch]` (OutfitTransformer's items, dataclasses the model
+     * makes tensors of itself): the batch is that list */
+    if (ret && surely_no_tensor(ret) && ret->kind == DL_KIND_SEQ) return ret;
     if (!ret || ret->kind != DL_KIND_SEQ || !ret->items || ret->item_count < 2) return NULL;
     bool plain = false;
     for (uint32_t i = 0; i < ret->item_count; i++)
