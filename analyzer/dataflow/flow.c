@@ -486,7 +486,10 @@ static bool is_output_write(const DlExpr *e) {
     /* `cv2.imshow`, also as `import cv2 as cv` (faster-rcnn-pytorch's detect script) */
     bool opencv =
         recv->kind == DL_EX_NAME && (flow_streq(recv->name, "cv2") || flow_streq(recv->name, "cv"));
-    if ((recv->kind == DL_EX_NAME && flow_streq(recv->name, "plt") && flow_streq(name, "show")) ||
+    /* `plt.pause(0.001)` draws the figure and runs the GUI loop, as `plt.show()` does
+     * (PyTorch's transfer-learning tutorial's `imshow`) */
+    if ((recv->kind == DL_EX_NAME && flow_streq(recv->name, "plt") &&
+         (flow_streq(name, "show") || flow_streq(name, "pause"))) ||
         (opencv && (flow_streq(name, "imshow") || flow_streq(name, "waitKey"))))
         return true;
     /* Open3D's windows, which block until the person closes them (PointNet12's part
