@@ -106,7 +106,9 @@ static const char doc[] =
     "  for saving, `utils.save_on_master(state, path)`, or a project function that saves to\n"
     "  the path it is handed, `train(model, loader, save_path=args.ckpt)`, or an object of a\n"
     "  project class that keeps the path it is handed and saves to it\n"
-    "  (`EarlyStopping(args.checkpoint_path)`), or a project function that writes the\n"
+    "  (`EarlyStopping(args.checkpoint_path)`; or a name prefix it saves under a template,\n"
+    "  `'%s.pt' % self.mn_prefix`, loaded as `'%s.pt' % prefix`), or a project function that\n"
+    "  writes the\n"
     "  file named itself: ImageNet's `save_checkpoint(state, is_best)` copying to\n"
     "  `'model_best.pth.tar'`) earlier in the\n"
     "  same function with the path written the same way (a leading `./` or the quotes aside,\n"
@@ -801,33 +803,89 @@ static bool project_function_saves_to_argument(DlRuleContext *ctx, const DlExpr 
     return param && block_saves_to(&fi->fn->body, is_name, param, 0);
 }
 
-/* `EarlyStopping(args.checkpoint_path, patience=3)`: a project class whose `__init__` keeps
- * the path it is handed as its argument `a` (`self.checkpoint_path = checkpoint_path`) and a
- * method of which saves to it (FMLP-Rec's and CoSeRec's early stopping, which saves on its
- * first call): a save of that path in the same run, as a project function's. */
-static bool project_class_saves_to_argument(DlRuleContext *ctx, const DlExpr *call, uint32_t a) {
+/* The project class `call` builds (not a module), when its `__init__` keeps the argument `a`
+ * in an attribute of self (`self.checkpoint_path = checkpoint_path`): that attribute's name,
+ * with the class in *out; NULL otherwise. */
+static const char *attribute_keeping_argument(DlRuleContext *ctx, const DlExpr *call, uint32_t a,
+                                              const DlClassInfo **out) {
     const DlExpr *callee = call->object;
-    if (!callee || callee->kind != DL_EX_NAME) return false;
+    if (!callee || callee->kind != DL_EX_NAME) return NULL;
     const DlProject *p = dl_rule_project(ctx);
     const DlFileFacts *file = dl_project_file(p, dl_rule_module(ctx));
     /* the file's own class, or one it imports (`from utils import EarlyStopping`) */
     const char *imported = file ? dl_project_import(file, callee->name) : NULL;
     const DlClassInfo *ci = dl_project_find_class(p, file, imported ? imported : callee->name);
     const DlFunction *init = ci ? dl_ir_method_named(ci->cls, "__init__") : NULL;
-    if (!init || ci->is_module) return false;
+    if (!init || ci->is_module) return NULL;
     const char *param = parameter_bound_to(init, 1, call, a);
-    if (!param) return false;
-    /* the attribute `__init__` stores the parameter in */
-    const char *attr = NULL;
-    for (uint32_t i = 0; i < init->body.count && !attr; i++) {
+    if (!param) return NULL;
+    for (uint32_t i = 0; i < init->body.count; i++) {
         const DlStmt *s = init->body.items[i];
         if (s->kind == DL_ST_ASSIGN && s->target_count == 1 &&
             dl_ir_is_self_attr(s->targets[0], NULL) && s->value && s->value->kind == DL_EX_NAME &&
-            strcmp(s->value->name, param) == 0)
-            attr = s->targets[0]->name;
+            strcmp(s->value->name, param) == 0) {
+            *out = ci;
+            return s->targets[0]->name;
+        }
     }
+    return NULL;
+}
+
+/* `EarlyStopping(args.checkpoint_path, patience=3)`: a project class whose `__init__` keeps
+ * the path it is handed as its argument `a` (`self.checkpoint_path = checkpoint_path`) and a
+ * method of which saves to it (FMLP-Rec's and CoSeRec's early stopping, which saves on its
+ * first call): a save of that path in the same run, as a project function's. */
+static bool project_class_saves_to_argument(DlRuleContext *ctx, const DlExpr *call, uint32_t a) {
+    const DlClassInfo *ci = NULL;
+    const char *attr = attribute_keeping_argument(ctx, call, a, &ci);
     for (uint32_t m = 0; attr && m < ci->cls->method_count; m++)
         if (block_saves_to(&ci->cls->methods[m]->body, dl_ir_is_self_attr, attr, 0)) return true;
+    return false;
+}
+
+/* What a template-save search looks for: `'%s.pt' % self.<attr>` in the class, for a load of
+ * `'%s.pt' % <argument>`. */
+typedef struct TemplateOfAttribute {
+    DlRuleContext *ctx;
+    const char *attr, *argument, *want;
+} TemplateOfAttribute;
+
+static bool saves_template_of(DlRuleContext *ctx, const DlBlock *b, const TemplateOfAttribute *t,
+                              int depth) {
+    if (depth > 16) return false;
+    for (uint32_t i = 0; i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        const DlExpr *path =
+            s->kind == DL_ST_EXPR && is_torch_save(s->value) ? save_path(s->value) : NULL;
+        if (path && path->kind == DL_EX_BINOP && path->name && strcmp(path->name, "%") == 0 &&
+            path->item_count == 2 && path->items[0]->kind == DL_EX_STRING &&
+            dl_ir_is_self_attr(path->items[1], t->attr)) {
+            const char *expected = dl_arena_printf(
+                dl_rule_arena(ctx), "%s %% %s", dl_rule_text(ctx, path->items[0]->span),
+                t->argument);
+            if (same_code(expected, t->want)) return true;
+        }
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (saves_template_of(ctx, inner, t, depth + 1)) return true;
+    }
+    return false;
+}
+
+/* `EarlyStopping(model_name_prefix)` whose method saves `'%s.pt' % self.mn_prefix`, the
+ * attribute `__init__` keeps the argument in, and a load of `'%s.pt' % model_name_prefix`
+ * (MaizeLeafCounting's training loop): the same file, by one template. */
+static bool project_class_saves_template_of_argument(DlRuleContext *ctx, const DlExpr *call,
+                                                     uint32_t a, const char *want) {
+    const DlClassInfo *ci = NULL;
+    const char *attr = attribute_keeping_argument(ctx, call, a, &ci);
+    if (!attr || !ci->module) return false;
+    TemplateOfAttribute t = {ctx, attr, dl_rule_text(ctx, call->args[a].value->span), want};
+    for (uint32_t m = 0; m < ci->cls->method_count; m++)
+        if (ci->module == dl_rule_module(ctx) &&
+            saves_template_of(ctx, &ci->cls->methods[m]->body, &t, 0))
+            return true;
     return false;
 }
 
@@ -901,6 +959,9 @@ static bool saves_to(DlRuleContext *ctx, const DlExpr *e, const char *want) {
         if (!helper && path_matches(ctx, e->args[a].value, want) &&
             (project_function_saves_to_argument(ctx, e, a) ||
              project_class_saves_to_argument(ctx, e, a)))
+            return true;
+        if (!helper && !e->args[a].keyword &&
+            project_class_saves_template_of_argument(ctx, e, a, want))
             return true;
     }
     return false;
