@@ -209,6 +209,20 @@ static void walk_call(HostUse *u, const DlExpr *e, bool host, int depth) {
                    numpy_reads_arguments(callee) ||
                    (host && !method && iterates_its_arguments(name));
     const DlFunction *helper = own_method(u, callee);
+    /* `length_mask(emb_len, emb.size(1))`: a function of the file's own, not a method, whose
+     * parameters are looked at in turn (AudioCaption's decoders); its first parameter is the
+     * first argument, there is no self */
+    bool plain_function = false;
+    if (!helper && callee && callee->kind == DL_EX_NAME && u->project && u->nesting < 3) {
+        const DlFunctionInfo *home = dl_project_function_of(u->project, u->fn);
+        const DlFileFacts *file = home ? dl_project_file(u->project, home->module) : NULL;
+        const DlFunctionInfo *fi =
+            file ? dl_project_find_function(u->project, file, callee->name) : NULL;
+        if (fi && fi->fn && !fi->fn->owner && fi->module == home->module) {
+            helper = fi->fn;
+            plain_function = true;
+        }
+    }
     uint64_t helper_host =
         helper && helper != u->fn ? host_only_params(u->project, helper, u->nesting + 1) : 0;
     bool alternatives = false;
@@ -227,8 +241,9 @@ static void walk_call(HostUse *u, const DlExpr *e, bool host, int depth) {
             dl_torch_argument_meets_no_device(torch_fn, position, kw))
             lengths = true;
         int p = (!helper && !alternatives) || (kw && kw[0] == '*') ? -1
-                : kw ? (helper ? dl_ir_param_index(helper, kw) : -1)
-                     : (int)position + 1; /* after self */
+                : kw             ? (helper ? dl_ir_param_index(helper, kw) : -1)
+                : plain_function ? (int)position
+                                 : (int)position + 1; /* after self */
         bool helper_reads_on_host =
             p >= 0 && p < DL_MAX_PARAM_BITS && (helper_host & (UINT64_C(1) << p));
         bool shape = i == 0 && !kw && reads_only_the_shape_of_its_first(e, name);
