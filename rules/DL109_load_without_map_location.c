@@ -143,7 +143,8 @@ static const char doc[] =
     "  the same path (`cached_features_file`), so an earlier run on this machine wrote it, or\n"
     "  loads it in a `try:` whose `except` builds and saves it (`torch.save(bert, bert_path)`);\n"
     "  a path written out counts where the existence test is of the same code\n"
-    "  (`if os.path.exists(cached_file + \"_\" + str(epoch)):`);\n"
+    "  (`if os.path.exists(cached_file + \"_\" + str(epoch)):`) and what is saved is data, not\n"
+    "  a model's or an optimizer's state (a run resumed from its checkpoint is reported);\n"
     "- a file the load's class writes itself: another method of it saves to the same path,\n"
     "  written the same way (`torch.save(self.collate(data_list), self.processed_paths[0])` in\n"
     "  a PyG dataset's `process()`, read back by `torch.load(self.processed_paths[0])`; an\n"
@@ -1379,6 +1380,16 @@ static bool saved_as(DlRuleContext *ctx, const DlExpr *obj, const DlExpr *path, 
     return same_code(dl_rule_text(ctx, path->span), want);
 }
 
+/* `torch.save(features, path)` with `path` written as `want`, of data, not of a model's or an
+ * optimizer's state (a resumed checkpoint, `torch.save({"generator_state_dict": ...}, path)`,
+ * holds what the GPU trained, whoever runs it next). */
+static bool saved_as_data(DlRuleContext *ctx, const DlExpr *obj, const DlExpr *path,
+                          const DlBlock *b, uint32_t i, const char *want) {
+    const char *saved = dl_rule_text(ctx, obj->span);
+    return saved_as(ctx, obj, path, b, i, want) && !strstr(saved, "state_dict") &&
+           !strstr(saved, "model") && !strstr(saved, "checkpoint") && !strstr(saved, "ckpt");
+}
+
 /* Do the statements of `b` hold `load`? */
 static bool block_spans(const DlBlock *b, const DlExpr *load) {
     return b->count && b->items[0]->span.start <= load->span.start &&
@@ -1572,7 +1583,7 @@ static bool reads_its_own_cache(DlRuleContext *ctx, const DlCallFact *fact) {
         !dl_ir_span_mentions(src, scope, "isfile("))
         return false;
     if (!named && !tests_existence_of(dl_rule_text_in(ctx, NULL, scope), want)) return false;
-    return any_save(ctx, &around, saved_as, want, 0);
+    return any_save(ctx, &around, named ? saved_as : saved_as_data, want, 0);
 }
 
 /* Is a method of the load's class saving to the same path written the same way
