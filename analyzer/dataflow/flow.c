@@ -1293,6 +1293,17 @@ static const char *tested_for_a_tensor(Flow *F, const DlExpr *cond, int *sign) {
     return is_tensor || instance ? flow_key_of(F, cond->args[0].value) : NULL;
 }
 
+/* Does the file name an accelerator other than CUDA ("mps", "xpu", ...), which a device that
+ * is not "cuda" may be? */
+static bool names_another_accelerator(const DlSource *src) {
+    static const char *const others[] = {"\"mps", "'mps", ".mps", "\"xpu", "'xpu", ".xpu",
+                                         "\"npu", "'npu", "torch_npu", "\"hpu", "'hpu",
+                                         "habana", "\"xla", "'xla", "torch_xla", NULL};
+    for (int i = 0; others[i]; i++)
+        if (dl_source_mentions(src, others[i])) return true;
+    return false;
+}
+
 /* `if self.device == _CPU_DEVICE:`, `if device.type == "cpu":`: the device a condition
  * compares with the CPU, by the name values moved to it carry ("device", "args.device"); NULL
  * for any other condition. `*equal` says whether the body runs when they are equal (`==`, `is`)
@@ -1322,6 +1333,9 @@ static const char *compared_with_cpu(Flow *F, const DlExpr *cond, bool *equal) {
         if (device->kind == DL_EX_ATTR && device->name && strcmp(device->name, "type") == 0)
             device = device->object; /* `device.type == "cpu"` */
         if (is_cuda && (device->kind != DL_EX_NAME && device->kind != DL_EX_ATTR)) continue;
+        /* not where the file may choose another accelerator (`"cuda" if ... else "mps" if ...
+         * else "cpu"`: RLHFSummarise's reward model), which the else would run on */
+        if (is_cuda && names_another_accelerator(F->src)) continue;
         if (is_cuda && flow_eval(F, device)->kind != DL_KIND_DEVICE) {
             const char *key = flow_key_of(F, device);
             if (!key || !flow_name_says_device(F, key)) continue;
