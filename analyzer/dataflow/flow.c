@@ -2018,8 +2018,9 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
     const Binding *then_unread = flow_state_find(then_state, "<unread-work>");
     bool read_when_cuda = synced_when_cuda && then_unread && !then_unread->value &&
                           (gpu_branch > 0 || (cpu_device && !cpu_when_equal) ||
-                           compares_a_string(s->value, "==", "cuda") ||
-                           compares_a_string(s->value, "!=", "cpu"));
+                           ((compares_a_string(s->value, "==", "cuda") ||
+                             compares_a_string(s->value, "!=", "cpu")) &&
+                            !names_another_accelerator(F->src)));
     if (synced_when_cuda && s->parts->orelse.count) flow_state_set(F->st, "<device-work>", NULL);
     if (read_when_cuda && s->parts->orelse.count) flow_state_set(F->st, "<unread-work>", NULL);
     F->without_cuda = saved_without_cuda || cuda_test > 0 || (cpu_device && !cpu_when_equal);
