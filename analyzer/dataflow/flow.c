@@ -1540,6 +1540,37 @@ static bool set_by_its_own_cuda(Flow *F, const DlExpr *cond) {
     return false;
 }
 
+/* `self.cuda()`, `self.to(...)` as a statement: the module moving itself. */
+static bool moves_self(const DlStmt *s) {
+    const DlExpr *c = s->kind == DL_ST_EXPR ? s->value : NULL;
+    return c && c->kind == DL_EX_CALL && c->object && c->object->kind == DL_EX_ATTR &&
+           c->object->name && dl_ir_is_self(c->object->object) &&
+           (flow_streq(c->object->name, "cuda") || flow_streq(c->object->name, "to"));
+}
+
+/* `if self.gpu:` (*sign 1; `if not self.gpu:` -1) in a method of a module whose `__init__`
+ * moves itself only under that same test (`if self.gpu: self.cuda()`: gv20's classifiers):
+ * the branch where the flag fails runs with the module on the CPU. */
+static bool flag_the_module_moves_under(Flow *F, const DlExpr *cond, int *sign) {
+    const DlExpr *flag = without_not(cond, sign);
+    if (!F->owner || !F->owner->is_module || F->in_init || flag->kind != DL_EX_ATTR ||
+        !flag->name || !dl_ir_is_self(flag->object))
+        return false;
+    const DlFunction *init = dl_ir_method_named(F->owner->cls, "__init__");
+    bool under_flag = false;
+    for (uint32_t i = 0; init && i < init->body.count; i++) {
+        const DlStmt *s = init->body.items[i];
+        if (moves_self(s)) return false; /* moved whatever the flag says */
+        if (s->kind != DL_ST_IF || s->parts->orelse.count || !s->value ||
+            s->value->kind != DL_EX_ATTR || !s->value->name ||
+            !flow_streq(s->value->name, flag->name) || !dl_ir_is_self(s->value->object))
+            continue;
+        for (uint32_t k = 0; k < s->parts->body.count; k++)
+            under_flag = under_flag || moves_self(s->parts->body.items[k]);
+    }
+    return under_flag;
+}
+
 /* `torch.cuda.is_available()` as the condition: 1; `not torch.cuda.is_available()`: -1; the
  * same of a GPU count (gpu_count_test) and of a flag the module's own `cuda()` sets; else 0. */
 static int cuda_availability_test(Flow *F, const DlExpr *cond) {
@@ -1971,6 +2002,11 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
     const char *cuda_tested = tested_for_cuda(F, s->value, &cuda_sign);
     NarrowedToCpu not_cuda = {0};
     if (cuda_tested && cuda_sign < 0) narrow_key_to_cpu(F, cuda_tested, &not_cuda);
+    int flag_sign = 0;
+    bool module_flag = flag_the_module_moves_under(F, s->value, &flag_sign);
+    NarrowedToCpu module_off = {0};
+    if (module_flag && flag_sign < 0)
+        narrow_device_to_cpu(F, DL_DEV_MODULE, NULL, false, &module_off);
     DlPlace saved_place = F->place;
     if (F->place.every_iteration &&
         (flow_periodic_guard(F, s->value, 0) || ends_the_loop(&s->parts->body) || runs_once(s) ||
@@ -1998,8 +2034,11 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
     F->place = saved_place;
     undo_narrowing(F->st, &on_cpu);
     undo_narrowing(F->st, &not_cuda);
+    undo_narrowing(F->st, &module_off);
     DlFlowState *then_state = F->st;
     F->st = saved;
+    if (module_flag && flag_sign > 0)
+        narrow_device_to_cpu(F, DL_DEV_MODULE, NULL, false, &module_off);
     if (cpu_device && !cpu_when_equal) narrow_to_cpu(F, cpu_device, &on_cpu);
     if (cuda_tested && cuda_sign > 0) narrow_key_to_cpu(F, cuda_tested, &not_cuda);
     if (tensor_tested && tensor_sign > 0)
@@ -2039,6 +2078,7 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
         F->place.cuda_checked = true;
     if (cpu_device && !cpu_when_equal) undo_narrowing(F->st, &on_cpu);
     if (cuda_tested && cuda_sign > 0) undo_narrowing(F->st, &not_cuda);
+    if (module_flag && flag_sign > 0) undo_narrowing(F->st, &module_off);
     if (s->parts->orelse.count) synced_when_cuda = false;
     if (always) { /* the path past it without it does not exist */
         flow_state_replace(F->st, then_state);
