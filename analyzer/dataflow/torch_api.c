@@ -353,7 +353,12 @@ bool dl_tensor_method_keeps_shape(const char *m) {
                                        /* elementwise, of one tensor (Lumina's time shift) */
                                        "exp", "log", "log1p", "expm1", "sqrt", "rsqrt", "sigmoid",
                                        "tanh", "abs", "neg", "reciprocal", "sin", "cos", "square",
-                                       "clamp", "clip", "floor", "ceil", "round", "sign", NULL};
+                                       "clamp", "clip", "floor", "ceil", "round", "sign",
+                                       /* the same in place (SNN's `weight.data.clamp_(-1, 1)`
+                                        * after each step), and fills */
+                                       "clamp_", "clip_", "exp_", "log_", "sqrt_", "abs_",
+                                       "neg_", "sigmoid_", "tanh_", "floor_", "ceil_", "round_",
+                                       "sign_", "zero_", "fill_", NULL};
     return dl_name_in_list(m, list);
 }
 
