@@ -1,6 +1,7 @@
 /* DL109 load-without-map-location: torch.load without map_location in code that must also run
  * without a GPU. */
 #define _GNU_SOURCE /* memmem */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -48,7 +49,10 @@ static const char doc[] =
     "  line, `self.n_gpus = torch.cuda.device_count()`, nor, in code that moves its data\n"
     "  with `.cuda()`, one that only tells one GPU from several, `torch.cuda.device_count() >\n"
     "  1` or a rank modulo it, `rank % ngpus == 0`, or the GPU ids it lists, `range(n_gpus)`\n"
-    "  (the replicas of `nn.parallel.replicate`); nor several such counts together, each\n"
+    "  (the replicas of `nn.parallel.replicate`); nor the ids of the GPUs a run is given,\n"
+    "  listed, `list(range(torch.cuda.device_count()))`, or checked, `assert int(d) <\n"
+    "  torch.cuda.device_count()` (TorchSSC's `parse_devices`); nor several such counts\n"
+    "  together, each\n"
     "  function's own under one name;\n"
     "  `dist.is_available()` asks about\n"
     "  torch.distributed; a timing helper's\n"
@@ -344,6 +348,19 @@ static size_t word_count(const char *text, size_t len, const char *name, size_t 
     return count;
 }
 
+/* Is the `.device_count(` at `p` (on the line starting at `line`) the argument of `range(`
+ * (`range(torch.cuda.device_count())`), or on an `assert` line? */
+static bool lists_or_checks_gpu_ids(const char *line, const char *p) {
+    const char *q = line;
+    while (*q == ' ' || *q == '\t')
+        q++;
+    if (strncmp(q, "assert ", 7) == 0) return true;
+    const char *name = p;
+    while (name > line && (isalnum((unsigned char)name[-1]) || name[-1] == '_' || name[-1] == '.'))
+        name--;
+    return name - line >= 6 && strncmp(name - 6, "range(", 6) == 0;
+}
+
 /* Every `.device_count(` of the file tells one GPU from several (tells_one_gpu_from_many), or
  * stores the count under a name the file never reads again (`self.n_gpus =
  * torch.cuda.device_count()`, twenty of VL-T5's data files), or reads only to log it
@@ -368,6 +385,13 @@ static bool counts_gpus_for_nothing(DlRuleContext *ctx) {
         }
         /* `print("Using", torch.cuda.device_count(), "GPUs.")`: only logged (LADE's) */
         if (on_a_logging_line(text, p)) {
+            any = true;
+            continue;
+        }
+        /* `list(range(torch.cuda.device_count()))` and `assert int(d) <
+         * torch.cuda.device_count()`: the ids of the GPUs a run is given, listed or checked
+         * (TorchSSC's `parse_devices`), which asks nothing of a machine without one */
+        if (lists_or_checks_gpu_ids(line_start, p)) {
             any = true;
             continue;
         }
