@@ -1,6 +1,7 @@
 /* DL205 data-parallel: nn.DataParallel, which PyTorch recommends replacing with
  * DistributedDataParallel. */
 #define _GNU_SOURCE /* memmem */
+#include <ctype.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,7 +43,8 @@ static const char doc[] =
     "  model.module`, or under the flag it was built under: `if is_parallel: net =\n"
     "  nn.DataParallel(net)`, then `if is_parallel: net = net.module`; or in a `try` whose\n"
     "  handlers raise again; or an attribute, `self.model = self.model.module`): built to load a\n"
-    "  checkpoint whose keys start with `module.`, it never scatters a batch;\n"
+    "  checkpoint whose keys start with `module.`, it never scatters a batch (a name the\n"
+    "  function declares `global` is handed on: the module's other functions run it);\n"
     "- one device given (`device_ids=[0]`, also as the second argument, or a name bound to\n"
     "  such a list, `gpus = [0]` and `device_ids=[i for i in range(len(gpus))]`, or a\n"
     "  parameter whose default is one, `def main(device_ids=[0])`, or `list(range(parallel))`\n"
@@ -279,6 +281,23 @@ static bool a_function_runs_the_global(const DlBlock *module_body, const char *n
     return false;
 }
 
+/* Does the function text `text` declare `name` with a `global` statement (`global a, name`)? */
+static bool declares_global(const char *text, const char *name) {
+    size_t n = strlen(name);
+    for (const char *p = strstr(text, "global "); p; p = strstr(p + 1, "global ")) {
+        const char *line = p;
+        while (line > text && (line[-1] == ' ' || line[-1] == '\t'))
+            line--;
+        if (line > text && line[-1] != '\n') continue; /* not a statement's first word */
+        for (const char *q = p + 7; *q && *q != '\n' && *q != '#'; q++) {
+            bool starts = q == p + 7 || q[-1] == ' ' || q[-1] == ',';
+            bool ends = !(isalnum((unsigned char)q[n]) || q[n] == '_');
+            if (starts && strncmp(q, name, n) == 0 && ends) return true;
+        }
+    }
+    return false;
+}
+
 /* The wrapper, once built, is never run nor handed on before its name is bound anew or the
  * function (the script) ends: built to load a checkpoint whose keys start with `module.` (RAFT's
  * demo and evaluate) or to read such keys (SparseR-CNN's checkpoint test), it never scatters a
@@ -289,6 +308,10 @@ static bool never_run(DlRuleContext *ctx, const DlCallFact *fact) {
     const char *name = NULL;
     Followed f = follow(dl_rule_arena(ctx), body, fact->call, &name, 0);
     if (f == OPEN && !fn && name && a_function_runs_the_global(body, name)) return false;
+    /* `global unet2` then `unet2 = nn.DataParallel(...)`: the module's name, which other
+     * functions run (TRMD's `prepare()`) */
+    if (f == OPEN && fn && name && declares_global(dl_rule_text(ctx, fn->span), name))
+        return false;
     /* an attribute (`self.model`) is read by other methods too: only one bound anew here */
     if (f == OPEN && name && strchr(name, '.')) return false;
     return f == DROPPED || f == OPEN;
