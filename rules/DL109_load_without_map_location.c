@@ -15,7 +15,8 @@ static const char doc[] =
     "## What it does\n"
     "Finds `torch.load(...)` without `map_location` in a file that checks\n"
     "`torch.cuda.is_available()` or selects a device (`torch.cuda.set_device`, `device_count`;\n"
-    "not a project object's own `set_device` method), i.e. code\n"
+    "not a project object's own `set_device` method), or whose `--device` option defaults to\n"
+    "`\"cpu\"` (`add_argument(\"--device\", default=\"cpu\")`), i.e. code\n"
     "written to run with or without a GPU. Test functions (`test_*`) are not counted either way:\n"
     "a test that needs a GPU says nothing about the rest of the file.\n\n"
     "## Why is this bad?\n"
@@ -231,6 +232,28 @@ static bool checks_a_gpu_only_for_housekeeping(DlRuleContext *ctx) {
         any = true;
     }
     return any;
+}
+
+/* A command-line option for the device whose default is the CPU: `p.add_argument("--device",
+ * type=str, default="cpu")` (meshgraphnet-welding's rollout script): the script runs on the
+ * CPU unless told otherwise, so the checkpoints it loads must load there. */
+static bool device_option_defaults_to_the_cpu(DlRuleContext *ctx) {
+    static const char call[] = "add_argument(";
+    const DlSource *src = dl_rule_source(ctx);
+    const char *p = src->text, *end = src->text + src->len;
+    while ((p = memmem(p, (size_t)(end - p), call, sizeof call - 1)) != NULL) {
+        const char *line = dl_source_line_start_of(src->text, p);
+        p += sizeof call - 1;
+        if (memchr(line, '#', (size_t)(p - line))) continue;
+        const char *close = p;
+        for (int depth = 1; close < end && depth > 0 && close - p < 400; close++)
+            depth += *close == '(' ? 1 : *close == ')' ? -1 : 0;
+        size_t n = (size_t)(close - p);
+        bool device = memmem(p, n, "\"--device\"", 10) || memmem(p, n, "'--device'", 10);
+        bool cpu = memmem(p, n, "default=\"cpu\"", 13) || memmem(p, n, "default='cpu'", 13);
+        if (device && cpu) return true;
+    }
+    return false;
 }
 
 /* A `torch.device(...)` picking the CPU or a GPU by a flag, on one line: Lite-Mono's trainer,
@@ -502,7 +525,7 @@ static bool device_aware(DlRuleContext *ctx, const DlPlace *place) {
                              (checks_a_gpu_only_to_log(ctx) && pins_a_gpu(ctx)))) &&
             (m != marks + 3 || !(counts_gpus_for_nothing(ctx) || pins_a_gpu(ctx))))
             return true;
-    return chooses_the_cpu_by_a_flag(ctx);
+    return chooses_the_cpu_by_a_flag(ctx) || device_option_defaults_to_the_cpu(ctx);
 }
 
 static bool is_torch_save(const DlExpr *e) {
