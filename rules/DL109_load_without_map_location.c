@@ -149,7 +149,9 @@ static const char doc[] =
     "  loads it in a `try:` whose `except` builds and saves it (`torch.save(bert, bert_path)`);\n"
     "  a path written out counts where the existence test is of the same code\n"
     "  (`if os.path.exists(cached_file + \"_\" + str(epoch)):`) and what is saved is data, not\n"
-    "  a model's or an optimizer's state (a run resumed from its checkpoint is reported);\n"
+    "  a model's or an optimizer's state (a run resumed from its checkpoint is reported); or\n"
+    "  the other arm of the `if` around the load builds that data and saves it there (`if\n"
+    "  use_saved_data: ds = torch.load(p) else: ...; torch.save(ds, p)`);\n"
     "- a file the load's class writes itself: another method of it saves to the same path,\n"
     "  written the same way (`torch.save(self.collate(data_list), self.processed_paths[0])` in\n"
     "  a PyG dataset's `process()`, read back by `torch.load(self.processed_paths[0])`; an\n"
@@ -160,7 +162,8 @@ static const char doc[] =
     "  (`\"scheduler.pt\"`, `\"scaler.pt\"`, `\"rng_state_{rank}.pth\"`), or a file name the same\n"
     "  file saves a scheduler's or a grad scaler's `state_dict()`, the RNG states, the\n"
     "  command line's options (`torch.save(opt, ...)`) or a dict of counters (`{'epoch':\n"
-    "  epoch}`) under; the name written out (in\n"
+    "  epoch}`) or what a function of the project returns that holds only strings and numbers\n"
+    "  (`torch.save(make_examples(d), path)`) under; the name written out (in\n"
     "  `open(path, \"rb\")` too) or held by a module-level constant\n"
     "  (`SCHEDULER_NAME = \"scheduler.pt\"`); or a NumPy array, what\n"
     "  `torch.from_numpy(torch.load(path))` loads;\n"
@@ -362,8 +365,11 @@ static size_t word_count(const char *text, size_t len, const char *name, size_t 
     size_t count = 0;
     const char *end = text + len;
     for (const char *p = text; (p = memmem(p, (size_t)(end - p), name, n)) != NULL; p += n)
+        /* not `torch.cuda.device_count()` itself where the count is stored under the same
+         * name (LaFTer's `device_count = torch.cuda.device_count()`): a call, no read */
         if ((p == text || !dl_source_name_byte(p[-1])) &&
             (p + n == end || !dl_source_name_byte(p[n])) && !on_a_comment_line(text, p) &&
+            !(p > text && p[-1] == '.' && p + n < end && p[n] == '(') &&
             !on_a_logging_line(text, p) &&
             !tells_one_gpu_from_many(text, p, p + n, end, gpu_code) &&
             !stores_a_count(text, p, n, end))
@@ -1598,6 +1604,25 @@ static bool tests_existence_of(const char *text, const char *want) {
     return false;
 }
 
+/* What other_arm_saves_the_data looks for: a save of data to the path written as `want`. */
+typedef struct CacheArm {
+    DlRuleContext *ctx;
+    const char *want;
+} CacheArm;
+
+/* `s` is an `if` whose one arm holds the load and whose other saves data (not a model's
+ * state) to the same path: a cache switched by a flag, built and saved on the run that does
+ * not load it. */
+static bool other_arm_saves_the_data(const DlStmt *s, const DlExpr *load, void *arg) {
+    const CacheArm *c = arg;
+    if (s->kind != DL_ST_IF || !s->parts->orelse.count) return false;
+    const DlBlock *arms[2] = {&s->parts->body, &s->parts->orelse};
+    for (int a = 0; a < 2; a++)
+        if (block_spans(arms[a], load) && any_save(c->ctx, arms[1 - a], saved_as_data, c->want, 0))
+            return true;
+    return false;
+}
+
 static bool reads_its_own_cache(DlRuleContext *ctx, const DlCallFact *fact) {
     const DlExpr *path = dl_ir_positional(fact->call, 0);
     const DlFunction *fn = fact->place->function;
@@ -1629,6 +1654,10 @@ static bool reads_its_own_cache(DlRuleContext *ctx, const DlCallFact *fact) {
     if (named && !dl_ir_span_mentions(src, scope, "exists(") &&
         !dl_ir_span_mentions(src, scope, "isfile("))
         return false;
+    /* `if use_saved_data: ds = torch.load(p) else: ds = build(); torch.save(ds, p)`: the
+     * other arm builds and saves it (ISIC_Challenge_2018's datasets) */
+    CacheArm arm = {ctx, want};
+    if (statement_around(&around, fact->call, other_arm_saves_the_data, &arm, 0)) return true;
     if (!named && !tests_existence_of(dl_rule_text_in(ctx, NULL, scope), want)) return false;
     return any_save(ctx, &around, named ? saved_as : saved_as_data, want, 0);
 }
@@ -1769,6 +1798,21 @@ static const DlExpr *path_source(DlRuleContext *ctx, const DlCallFact *fact, con
     return bound ? bound : path;
 }
 
+/* A value known to hold no tensor: strings, numbers, None, and lists, tuples and dicts of
+ * them all the way down. */
+static bool value_holds_no_tensor(const DlValue *v, int depth) {
+    if (!v || depth > 8) return false;
+    if (v->kind == DL_KIND_STRING || v->kind == DL_KIND_SCALAR || v->kind == DL_KIND_NONE)
+        return true;
+    if (v->kind != DL_KIND_SEQ) return false;
+    if (v->items) {
+        for (uint32_t i = 0; i < v->item_count; i++)
+            if (!value_holds_no_tensor(v->items[i], depth + 1)) return false;
+        return v->item_count > 0;
+    }
+    return value_holds_no_tensor(v->elem, depth + 1);
+}
+
 /* What an LR scheduler's or a GradScaler's `state_dict()` holds (Python numbers), or the RNG
  * states (`torch.random.get_rng_state()`, CPU byte tensors even for CUDA's): no device tensor. */
 static bool holds_no_device_tensors(DlRuleContext *ctx, const DlExpr *obj, const DlBlock *b,
@@ -1791,6 +1835,12 @@ static bool holds_no_device_tensors(DlRuleContext *ctx, const DlExpr *obj, const
     if (obj->kind == DL_EX_NAME) { /* `rng_states = {"cpu": torch.random.get_rng_state()}` */
         uint32_t j = assignment_before(b, obj->name, before);
         if (j < before) return holds_no_device_tensors(ctx, b->items[j]->value, b, j);
+    }
+    /* `examples = make_examples(folder)`, a function of the project that returns a list of
+     * strings and numbers (Structure-free-certified-NLP's text examples) */
+    if (obj->kind == DL_EX_CALL) {
+        const DlFunctionInfo *fi = called_project_function(ctx, obj);
+        if (fi && fi->ret && value_holds_no_tensor(fi->ret, 0)) return true;
     }
     if (obj->kind != DL_EX_CALL || !obj->object || obj->object->kind != DL_EX_ATTR ||
         !obj->object->name || strcmp(obj->object->name, "state_dict") != 0 || !obj->object->object)
