@@ -1471,6 +1471,18 @@ static bool compares_a_string(const DlExpr *cond, const char *op, const char *te
     return false;
 }
 
+/* `if losses:` of a list the code fills with device tensors (pKaSchNet's validation: the
+ * losses appended in the loop, then `if losses: vl = torch.stack(losses).mean(); vl.item()`):
+ * the list is empty only where nothing was appended, so a wait in the body leaves nothing
+ * pending on either path. */
+static bool tests_a_list_of_device_tensors(Flow *F, const DlExpr *cond) {
+    if (!cond || cond->kind != DL_EX_NAME) return false;
+    const Binding *b = flow_lookup(F, cond->name);
+    const DlValue *v = b ? b->value : NULL;
+    return v && v->kind == DL_KIND_SEQ && !v->items && v->elem && flow_is_tensor(v->elem) &&
+           dl_value_on_device(v->elem);
+}
+
 /* `not c`: c, with *sign -1; any other condition: itself, with *sign 1. */
 static const DlExpr *without_not(const DlExpr *cond, int *sign) {
     bool negated =
@@ -2051,7 +2063,8 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
     const Binding *then_work = flow_state_find(then_state, "<device-work>");
     bool synced_when_cuda = then_work && !then_work->value &&
                             (strstr(flow_text(F, s->value->span), "cuda") ||
-                             strstr(flow_text(F, s->value->span), "device"));
+                             strstr(flow_text(F, s->value->span), "device") ||
+                             tests_a_list_of_device_tensors(F, s->value));
     /* ... and a read after it waits for nothing (mamba-hybrid-lm's timed step: `if device_type
      * == "cuda": torch.cuda.synchronize()`, then `loss.item()`) */
     const Binding *then_unread = flow_state_find(then_state, "<unread-work>");
