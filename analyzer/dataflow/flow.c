@@ -1560,25 +1560,31 @@ static bool moves_self(const DlStmt *s) {
            (flow_streq(c->object->name, "cuda") || flow_streq(c->object->name, "to"));
 }
 
-/* `if self.gpu:` (*sign 1; `if not self.gpu:` -1) in a method of a module whose `__init__`
- * moves itself only under that same test (`if self.gpu: self.cuda()`: gv20's classifiers):
- * the branch where the flag fails runs with the module on the CPU. */
+/* `if self.gpu:` (*sign 1; `if not self.gpu:` -1) in a method of a module that moves itself
+ * only under the same test (`if self.gpu: self.cuda()` in `__init__` or a method building it,
+ * `if self.para_dict['GPU']: self.cuda()`: gv20's classifiers), and nowhere else: the branch
+ * where the flag fails runs with the module on the CPU. */
 static bool flag_the_module_moves_under(Flow *F, const DlExpr *cond, int *sign) {
     const DlExpr *flag = without_not(cond, sign);
-    if (!F->owner || !F->owner->is_module || F->in_init || flag->kind != DL_EX_ATTR ||
-        !flag->name || !dl_ir_is_self(flag->object))
+    if (!F->owner || !F->owner->is_module || flag->kind == DL_EX_CALL ||
+        !strstr(flow_text(F, flag->span), "self."))
         return false;
-    const DlFunction *init = dl_ir_method_named(F->owner->cls, "__init__");
+    const char *want = flow_text(F, flag->span);
+    const DlClass *cls = F->owner->cls;
     bool under_flag = false;
-    for (uint32_t i = 0; init && i < init->body.count; i++) {
-        const DlStmt *s = init->body.items[i];
-        if (moves_self(s)) return false; /* moved whatever the flag says */
-        if (s->kind != DL_ST_IF || s->parts->orelse.count || !s->value ||
-            s->value->kind != DL_EX_ATTR || !s->value->name ||
-            !flow_streq(s->value->name, flag->name) || !dl_ir_is_self(s->value->object))
-            continue;
-        for (uint32_t k = 0; k < s->parts->body.count; k++)
-            under_flag = under_flag || moves_self(s->parts->body.items[k]);
+    for (uint32_t m = 0; m < cls->method_count; m++) {
+        const DlBlock *body = &cls->methods[m]->body;
+        for (uint32_t i = 0; i < body->count; i++) {
+            const DlStmt *s = body->items[i];
+            if (moves_self(s)) return false; /* moved whatever the flag says */
+            if (s->kind != DL_ST_IF || !s->value) continue;
+            bool same = !s->parts->orelse.count && strcmp(flow_text(F, s->value->span), want) == 0;
+            for (uint32_t k = 0; k < s->parts->body.count; k++)
+                if (moves_self(s->parts->body.items[k])) {
+                    if (!same) return false;
+                    under_flag = true;
+                }
+        }
     }
     return under_flag;
 }
