@@ -52,7 +52,8 @@ static const char doc[] =
     "  1` or a rank modulo it, `rank % ngpus == 0`, or the GPU ids it lists, `range(n_gpus)`\n"
     "  (the replicas of `nn.parallel.replicate`); nor the ids of the GPUs a run is given,\n"
     "  listed, `list(range(torch.cuda.device_count()))`, or checked, `assert int(d) <\n"
-    "  torch.cuda.device_count()` (TorchSSC's `parse_devices`); nor several such counts\n"
+    "  torch.cuda.device_count()`, in a file that moves nothing with `.cuda()` itself\n"
+    "  (TorchSSC's `parse_devices`); nor several such counts\n"
     "  together, each\n"
     "  function's own under one name;\n"
     "  `dist.is_available()` asks about\n"
@@ -419,8 +420,10 @@ static bool counts_gpus_for_nothing(DlRuleContext *ctx) {
         }
         /* `list(range(torch.cuda.device_count()))` and `assert int(d) <
          * torch.cuda.device_count()`: the ids of the GPUs a run is given, listed or checked
-         * (TorchSSC's `parse_devices`), which asks nothing of a machine without one */
-        if (lists_or_checks_gpu_ids(line_start, p)) {
+         * (TorchSSC's `parse_devices`), which asks nothing of a machine without one; in a file
+         * that moves nothing itself (not Zhenye-Na's mp3, whose `.cuda()` and DataParallel of
+         * every GPU run under `if opt.is_gpu:`) */
+        if (!gpu_code && lists_or_checks_gpu_ids(line_start, p)) {
             any = true;
             continue;
         }
