@@ -52,7 +52,7 @@ static const char doc[] =
     "  1` or a rank modulo it, `rank % ngpus == 0`, or the GPU ids it lists, `range(n_gpus)`\n"
     "  (the replicas of `nn.parallel.replicate`); nor the ids of the GPUs a run is given,\n"
     "  listed, `list(range(torch.cuda.device_count()))`, or checked, `assert int(d) <\n"
-    "  torch.cuda.device_count()`, in a file that moves nothing with `.cuda()` itself\n"
+    "  torch.cuda.device_count()`, in a file that moves nothing itself (no `.cuda()`, `.to()`)\n"
     "  (TorchSSC's `parse_devices`); nor several such counts\n"
     "  together, each\n"
     "  function's own under one name;\n"
@@ -422,8 +422,9 @@ static bool counts_gpus_for_nothing(DlRuleContext *ctx) {
          * torch.cuda.device_count()`: the ids of the GPUs a run is given, listed or checked
          * (TorchSSC's `parse_devices`), which asks nothing of a machine without one; in a file
          * that moves nothing itself (not Zhenye-Na's mp3, whose `.cuda()` and DataParallel of
-         * every GPU run under `if opt.is_gpu:`) */
-        if (!gpu_code && lists_or_checks_gpu_ids(line_start, p)) {
+         * every GPU run under `if opt.is_gpu:`, nor tsb-gan's trainer, moving to `self.device`) */
+        if (!gpu_code && !dl_rule_file_uses(ctx, ".to(") &&
+            lists_or_checks_gpu_ids(line_start, p)) {
             any = true;
             continue;
         }
