@@ -699,6 +699,48 @@ static bool body_ends_the_loop(const DlStmt *loop) {
             !block_any_outside_loops(body, is_training_step, 0));
 }
 
+static bool block_assigns(const DlBlock *b, const char *name, int depth);
+
+/* `for i, (x,) in enumerate(loader): ...; if i == 2: break`, or a counter set before the loop
+ * and counted up in it (`row_i += 1`), in a loop that trains nothing: it shows or checks the
+ * first few batches and stops (Gastrointestinal-Polyp-Segmentation's plot of three
+ * predictions), no loop of steps. */
+static bool stops_after_a_few(const DlStmt *loop) {
+    if (loop->kind != DL_ST_FOR || block_any_outside_loops(&loop->parts->body, is_training_step, 0))
+        return false;
+    const DlExpr *target = loop->target_count ? loop->targets[0] : NULL;
+    const DlExpr *index = target && target->kind == DL_EX_TUPLE && target->item_count == 2 &&
+                                  target->items[0]->kind == DL_EX_NAME && loop->value &&
+                                  loop->value->kind == DL_EX_CALL && loop->value->object &&
+                                  loop->value->object->kind == DL_EX_NAME &&
+                                  flow_streq(loop->value->object->name, "enumerate")
+                              ? target->items[0]
+                              : NULL;
+    const DlBlock *body = &loop->parts->body;
+    for (uint32_t i = 0; i < body->count; i++) {
+        const DlStmt *s = body->items[i];
+        if (s->kind != DL_ST_IF || s->parts->orelse.count || !s->parts->body.count) continue;
+        const DlStmt *last = s->parts->body.items[s->parts->body.count - 1];
+        if (last->kind != DL_ST_BREAK && last->kind != DL_ST_RETURN) continue;
+        const DlExpr *c = s->value;
+        if (!c || c->kind != DL_EX_COMPARE || c->item_count != 2 || !c->name ||
+            !(flow_streq(c->name, "==") || flow_streq(c->name, ">=") || flow_streq(c->name, ">")))
+            continue;
+        const DlExpr *counter = c->items[0], *bound = c->items[1];
+        if (counter->kind != DL_EX_NAME || bound->kind != DL_EX_NUMBER) continue;
+        if (index && flow_streq(index->name, counter->name)) return true;
+        bool counted_up = false;
+        for (uint32_t k = 0; k < body->count; k++) {
+            const DlStmt *t = body->items[k];
+            counted_up = counted_up || (t->kind == DL_ST_AUGASSIGN && t->target_count &&
+                                        t->targets[0]->kind == DL_EX_NAME &&
+                                        flow_streq(t->targets[0]->name, counter->name));
+        }
+        if (counted_up && !block_assigns(body, counter->name, 0)) return true;
+    }
+    return false;
+}
+
 static bool switched_on_in_the_file(const DlSource *src, const char *name, bool attributes);
 
 /* `range(n)` or `range(0, n)` of a parameter `n` whose default is 0, which nothing in the file
@@ -803,7 +845,7 @@ bool flow_is_batch_loop(Flow *F, const DlStmt *s, const DlValue *iter) {
     /* `for dtype in [torch.float, torch.half]:` runs once per case it lists, each checked with
      * a backward() (SpikeGPT's surrogate gradient check): no loop of steps */
     if (s->kind == DL_ST_FOR && over_listed_cases(F, s->value)) return false;
-    if (body_ends_the_loop(s)) return false;
+    if (body_ends_the_loop(s) || stops_after_a_few(s)) return false;
     /* over a loader that yields the whole dataset as one batch: the body runs once */
     if (s->kind == DL_ST_FOR && iter && iter->kind == DL_KIND_LOADER &&
         (iter->flags & DL_VF_ONE_BATCH))
