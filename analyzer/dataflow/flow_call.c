@@ -143,6 +143,34 @@ static bool decorated_to_move_inputs(Flow *F, const DlFunctionInfo *forward_info
     return false;
 }
 
+/* `self.forward = self.A if flag else self.B` (or `= self.A`) among the statements of the
+ * class's `__init__`: the methods A and B of the class, in `out`; how many (0 to 2). */
+static uint32_t forward_alternatives(const DlProject *p, const DlClassInfo *ci,
+                                     const DlFunctionInfo **out) {
+    const DlFunction *init = dl_ir_method_named(ci->cls, "__init__");
+    for (uint32_t i = 0; init && i < init->body.count; i++) {
+        const DlStmt *s = init->body.items[i];
+        if (s->kind != DL_ST_ASSIGN || s->target_count != 1 ||
+            !dl_ir_is_self_attr(s->targets[0], "forward") || !s->value)
+            continue;
+        const DlExpr *picks[2] = {s->value, NULL};
+        if (s->value->kind == DL_EX_COND && s->value->item_count >= 2) {
+            picks[0] = s->value->object;
+            picks[1] = s->value->items[1];
+        }
+        uint32_t n = 0;
+        for (int k = 0; k < 2 && picks[k]; k++) {
+            const DlExpr *m = picks[k];
+            if (m->kind != DL_EX_ATTR || !m->name || !dl_ir_is_self(m->object)) return 0;
+            const DlFunctionInfo *fi = dl_project_method(p, ci, m->name);
+            if (!fi || !fi->fn) return 0;
+            out[n++] = fi;
+        }
+        return n;
+    }
+    return 0;
+}
+
 /* Calling a module (or a loss): its operands meet; the output lives where the module does. */
 const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *callee_expr,
                                 const DlValue *callee, const DlValue *const *argv) {
@@ -181,6 +209,24 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
             host_only =
                 flow_host_only_params(F->env->project, forward) | flow_params_moved_inside(forward);
             moved_by_decorator = decorated_to_move_inputs(F, forward_info);
+        }
+    /* no `def forward`, but `self.forward = self.forward_flen if fixed_len else
+     * self.forward_vlen` in `__init__` (antibody_task's LSTM_Bi): the inputs every one of those
+     * methods reads only on the host, or moves itself */
+    const DlFunctionInfo *alternatives[2];
+    uint32_t alternative_count = !forward_info && callee->cls
+                                     ? forward_alternatives(F->env->project, callee->cls,
+                                                            alternatives)
+                                     : 0;
+    for (uint32_t i = 0; i < call->arg_count && alternative_count && !forward; i++)
+        if (dl_value_is_cpu_tensor(argv[i])) {
+            forward = alternatives[0]->fn;
+            host_only = ~UINT64_C(0);
+            for (uint32_t a = 0; a < alternative_count; a++)
+                host_only &= alternatives[a]->fn->param_count == forward->param_count
+                                 ? flow_host_only_params(F->env->project, alternatives[a]->fn) |
+                                       flow_params_moved_inside(alternatives[a]->fn)
+                                 : 0;
         }
     unsigned position = 0;
     for (uint32_t i = 0; i < call->arg_count; i++) {

@@ -127,12 +127,21 @@ static const DlExpr *reshaped_for_a_copy(HostUse *u, const DlExpr *call, const c
                                            "detach",  "contiguous", "clone", "float",   "long",
                                            "int",     "bool",       NULL};
     if (!copy || !dl_name_in_list(copy, copies)) return recv;
+    static const char *const gatherers[] = {"cat", "concat", "stack", "pad_sequence", NULL};
     for (;;) {
         if (recv && recv->kind == DL_EX_CALL && recv->object && recv->object->kind == DL_EX_ATTR &&
             dl_name_in_list(recv->object->name, reshapes)) {
             for (uint32_t i = 0; i < recv->arg_count; i++)
                 walk(u, recv->args[i].value, false, depth + 1);
             recv = recv->object->object;
+        } else if (recv && recv->kind == DL_EX_CALL && recv->object && recv->arg_count &&
+                   !recv->args[0].keyword && last_name(recv->object) &&
+                   dl_name_in_list(last_name(recv->object), gatherers)) {
+            /* `pad_sequence(Xs_f).to(self.device)`, `torch.cat((a, b)).cuda()`: the tensors
+             * gathered into the one moved (antibody_task's LSTM, RTFM's loss) */
+            for (uint32_t i = 1; i < recv->arg_count; i++)
+                walk(u, recv->args[i].value, false, depth + 1);
+            recv = recv->args[0].value;
         } else if (recv && recv->kind == DL_EX_CALL && recv->object &&
                    recv->object->kind == DL_EX_NAME &&
                    strcmp(recv->object->name, "Variable") == 0 && recv->arg_count &&
@@ -357,6 +366,8 @@ static int unbound_param(const HostUse *u, const char *name) {
 
 /* The parameter `e` is an element of by subscripts alone (`waves[i][:n]`), or -1 (also for a
  * text field, which is host data however it is used). */
+static int param_or_alias(const HostUse *u, const char *name);
+
 static int element_of_param(const HostUse *u, const DlExpr *e) {
     /* `cmasks[i].clone().squeeze(0)`: the element, copied or reshaped (LinearStyleTransfer) */
     static const char *const keeps[] = {"clone", "squeeze", "unsqueeze", "view", "reshape",
@@ -384,6 +395,14 @@ static int element_of_param(const HostUse *u, const DlExpr *e) {
             if (a && a->kind == DL_EX_NAME && unbound_param(u, a->name) >= 0)
                 return unbound_param(u, a->name);
         }
+    /* `Xs_f = [[sos] + seq[:-1] for seq in Xs]`: a list made of each element of the
+     * parameter (antibody_task's LSTM, which then makes a tensor of it on its device): its
+     * uses are looked at where the list is used */
+    if (e && e->kind == DL_EX_COMP && !(e->flags & DL_EXF_CPP)) {
+        const DlExprExtra *x = dl_expr_extra(e);
+        if (x && x->iter && x->iter->kind == DL_EX_NAME) return param_or_alias(u, x->iter->name);
+        return -1;
+    }
     if (!e || e->kind != DL_EX_SUBSCRIPT) return -1;
     for (; e && e->kind == DL_EX_SUBSCRIPT; e = e->object)
         if (flow_names_text_field(e)) return -1; /* `batch["file_id"]`: strings, see walk */
@@ -488,9 +507,11 @@ static void walk_block(HostUse *u, const DlBlock *b, int depth) {
             }
         } else if (element >= 0) {
             /* the element's uses are looked at where the alias is used; its indices are read
-             * on the host */
+             * on the host; what a comprehension makes of each element is walked (other
+             * parameters it reads) */
             for (const DlExpr *e = s->value; e && e->kind == DL_EX_SUBSCRIPT; e = e->object)
                 for (uint32_t k = 0; k < e->item_count; k++) walk(u, e->items[k], true, depth + 1);
+            if (s->value->kind == DL_EX_COMP) walk(u, s->value->object, false, depth + 1);
         } else if (s->kind == DL_ST_RETURN && s->value) {
             walk_returned(u, s->value, depth + 1);
         } else if (s->kind != DL_ST_IMPORT && s->kind != DL_ST_DEF && s->kind != DL_ST_CLASS) {
