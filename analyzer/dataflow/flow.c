@@ -727,14 +727,20 @@ static bool stops_after_a_few(const DlStmt *loop) {
             !(flow_streq(c->name, "==") || flow_streq(c->name, ">=") || flow_streq(c->name, ">")))
             continue;
         const DlExpr *counter = c->items[0], *bound = c->items[1];
-        if (counter->kind != DL_EX_NAME || bound->kind != DL_EX_NUMBER) continue;
+        /* a few: up to 16 (not `if total > 500: break` over samples counted, a partial
+         * evaluation of many batches) */
+        if (counter->kind != DL_EX_NAME || bound->kind != DL_EX_NUMBER || !bound->name ||
+            strtol(bound->name, NULL, 10) > 16 || strchr(bound->name, '.'))
+            continue;
         if (index && flow_streq(index->name, counter->name)) return true;
-        bool counted_up = false;
+        bool counted_up = false; /* `row += 1` */
         for (uint32_t k = 0; k < body->count; k++) {
             const DlStmt *t = body->items[k];
-            counted_up = counted_up || (t->kind == DL_ST_AUGASSIGN && t->target_count &&
-                                        t->targets[0]->kind == DL_EX_NAME &&
-                                        flow_streq(t->targets[0]->name, counter->name));
+            counted_up = counted_up ||
+                         (t->kind == DL_ST_AUGASSIGN && t->target_count &&
+                          t->targets[0]->kind == DL_EX_NAME &&
+                          flow_streq(t->targets[0]->name, counter->name) && t->value &&
+                          t->value->kind == DL_EX_NUMBER && flow_streq(t->value->name, "1"));
         }
         if (counted_up && !block_assigns(body, counter->name, 0)) return true;
     }
