@@ -238,6 +238,19 @@ static bool checks_a_gpu_only_for_housekeeping(DlRuleContext *ctx) {
     return any;
 }
 
+/* Past the next `call` (`n` bytes of text such as "torch.device(") at or after `p` in the
+ * file's code, not after a `#` on its line: where its arguments start; NULL when there is none. */
+static const char *next_call_in_code(const DlSource *src, const char *p, const char *call,
+                                     size_t n) {
+    const char *end = src->text + src->len;
+    while ((p = memmem(p, (size_t)(end - p), call, n)) != NULL) {
+        const char *line = dl_source_line_start_of(src->text, p);
+        p += n;
+        if (!memchr(line, '#', (size_t)(p - line))) return p;
+    }
+    return NULL;
+}
+
 /* A command-line option for the device whose default is the CPU: `p.add_argument("--device",
  * type=str, default="cpu")` (meshgraphnet-welding's rollout script): the script runs on the
  * CPU unless told otherwise, so the checkpoints it loads must load there. */
@@ -245,10 +258,7 @@ static bool device_option_defaults_to_the_cpu(DlRuleContext *ctx) {
     static const char call[] = "add_argument(";
     const DlSource *src = dl_rule_source(ctx);
     const char *p = src->text, *end = src->text + src->len;
-    while ((p = memmem(p, (size_t)(end - p), call, sizeof call - 1)) != NULL) {
-        const char *line = dl_source_line_start_of(src->text, p);
-        p += sizeof call - 1;
-        if (memchr(line, '#', (size_t)(p - line))) continue;
+    while ((p = next_call_in_code(src, p, call, sizeof call - 1)) != NULL) {
         const char *close = p;
         for (int depth = 1; close < end && depth > 0 && close - p < 400; close++)
             depth += *close == '(' ? 1 : *close == ')' ? -1 : 0;
@@ -269,13 +279,9 @@ static bool chooses_the_cpu_by_a_flag(DlRuleContext *ctx) {
     static const char call[] = "torch.device(";
     const DlSource *src = dl_rule_source(ctx);
     const char *p = src->text, *end = src->text + src->len;
-    while ((p = memmem(p, (size_t)(end - p), call, sizeof call - 1)) != NULL) {
-        /* not a choice commented out (GCPNET's data files pin the CPU under one), nor one
-         * in a comment after the call */
-        const char *line = dl_source_line_start_of(src->text, p);
-        bool commented = memchr(line, '#', (size_t)(p - line)) != NULL;
-        p += sizeof call - 1;
-        if (commented) continue;
+    /* not a choice commented out (GCPNET's data files pin the CPU under one), nor one in a
+     * comment after the call */
+    while ((p = next_call_in_code(src, p, call, sizeof call - 1)) != NULL) {
         const char *eol = memchr(p, '\n', (size_t)(end - p));
         size_t n = (size_t)((eol ? eol : end) - p);
         const char *comment = memchr(p, '#', n);
