@@ -1614,10 +1614,12 @@ static bool moves_self(const DlStmt *s) {
  * where the flag fails runs with the module on the CPU. */
 static bool flag_the_module_moves_under(Flow *F, const DlExpr *cond, int *sign) {
     const DlExpr *flag = without_not(cond, sign);
+    const char *text = F->src->text;
+    uint32_t n = flag->span.end - flag->span.start;
+    /* read in the source, not copied: this runs for every `if` of a module's methods */
     if (!F->owner || !F->owner->is_module || flag->kind == DL_EX_CALL ||
-        !strstr(flow_text(F, flag->span), "self."))
+        !memmem(text + flag->span.start, n, "self.", 5))
         return false;
-    const char *want = flow_text(F, flag->span);
     const DlClass *cls = F->owner->cls;
     bool under_flag = false;
     for (uint32_t m = 0; m < cls->method_count; m++) {
@@ -1626,7 +1628,9 @@ static bool flag_the_module_moves_under(Flow *F, const DlExpr *cond, int *sign) 
             const DlStmt *s = body->items[i];
             if (moves_self(s)) return false; /* moved whatever the flag says */
             if (s->kind != DL_ST_IF || !s->value) continue;
-            bool same = !s->parts->orelse.count && strcmp(flow_text(F, s->value->span), want) == 0;
+            DlSpan test = s->value->span;
+            bool same = !s->parts->orelse.count && test.end - test.start == n &&
+                        memcmp(text + test.start, text + flag->span.start, n) == 0;
             for (uint32_t k = 0; k < s->parts->body.count; k++)
                 if (moves_self(s->parts->body.items[k])) {
                     if (!same) return false;

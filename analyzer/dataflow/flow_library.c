@@ -623,52 +623,8 @@ uint32_t flow_loader_pin_flags(const DlExpr *call, const DlValue *const *argv) {
     return splat_known ? DL_VF_PIN_KNOWN : 0;
 }
 
-/* `set_start_method("spawn")` (or "forkserver"; through `torch.multiprocessing`, `mp`...) as a
- * statement of `b` or of a block inside it. */
-static bool block_spawns_workers(const DlBlock *b, int depth) {
-    for (uint32_t i = 0; b && depth < 8 && i < b->count; i++) {
-        const DlStmt *s = b->items[i];
-        const DlExpr *c = s->kind == DL_ST_EXPR ? s->value : NULL;
-        if (c && c->kind == DL_EX_CALL && c->object &&
-            (c->object->kind == DL_EX_NAME || c->object->kind == DL_EX_ATTR) && c->object->name &&
-            flow_streq(c->object->name, "set_start_method")) {
-            const DlExpr *method = dl_ir_positional(c, 0);
-            if (!method) {
-                const DlArg *a = dl_ir_keyword(c, "method");
-                method = a ? a->value : NULL;
-            }
-            if (method && method->kind == DL_EX_STRING && method->name &&
-                (flow_streq(method->name, "spawn") || flow_streq(method->name, "forkserver")))
-                return true;
-        }
-        const DlBlock *inner;
-        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            if (block_spawns_workers(inner, depth + 1)) return true;
-    }
-    return false;
-}
-
-/* The file sets the start method to "spawn" at top level or in any function (Modified_DMPfold2's
- * train.py, under `if __name__ == "__main__":`): its DataLoader workers start fresh processes,
- * where CUDA initialises. */
-static bool file_spawns_workers(const DlModuleIR *m) {
-    if (block_spawns_workers(&m->body, 0)) return true;
-    for (uint32_t i = 0; i < m->function_count; i++)
-        if (block_spawns_workers(&m->functions[i]->body, 0)) return true;
-    return false;
-}
-
-/* num_workers > 0: a literal, or the machine's cpu count; workers that are forked, not spawned
- * (`multiprocessing_context="spawn"`, or the file's `set_start_method("spawn")`). */
-bool flow_uses_workers(Flow *F, const DlExpr *call) {
-    const DlArg *a = dl_ir_keyword(call, "num_workers");
-    if (!a) return false;
-    const DlArg *context = dl_ir_keyword(call, "multiprocessing_context");
-    if (context && context->value->kind == DL_EX_STRING && context->value->name &&
-        !flow_streq(context->value->name, "fork"))
-        return false;
-    if (file_spawns_workers(F->env->file->module)) return false;
-    const DlExpr *v = a->value;
+/* num_workers > 0: a literal, or the machine's cpu count. */
+static bool workers_counted(Flow *F, const DlExpr *v) {
     if (v->kind == DL_EX_NUMBER) return strtol(v->name, NULL, 10) > 0;
     if (v->kind == DL_EX_NAME || v->kind == DL_EX_ATTR) { /* NUM_WORKERS = 6 */
         const char *key = flow_key_of(F, v);
@@ -681,6 +637,20 @@ bool flow_uses_workers(Flow *F, const DlExpr *call) {
         return q && (flow_streq(q, "os.cpu_count") || flow_streq(q, "multiprocessing.cpu_count"));
     }
     return false;
+}
+
+static bool file_spawns_workers(Flow *F);
+
+/* num_workers > 0 (workers_counted), workers that are forked, not spawned
+ * (`multiprocessing_context="spawn"`, or the file's `set_start_method("spawn")`). */
+bool flow_uses_workers(Flow *F, const DlExpr *call) {
+    const DlArg *a = dl_ir_keyword(call, "num_workers");
+    if (!a) return false;
+    const DlArg *context = dl_ir_keyword(call, "multiprocessing_context");
+    if (context && context->value->kind == DL_EX_STRING && context->value->name &&
+        !flow_streq(context->value->name, "fork"))
+        return false;
+    return workers_counted(F, a->value) && !file_spawns_workers(F);
 }
 
 /* A dataset (or callable collate object) or a collate function that DataLoader workers run. */
@@ -762,6 +732,30 @@ static bool file_has_expr(Flow *F, ExprMatch match, bool with_items) {
     for (uint32_t i = 0; i < m->function_count; i++)
         if (block_has_expr(F, &m->functions[i]->body, match, with_items, 0)) return true;
     return false;
+}
+
+/* `set_start_method("spawn")` (or "forkserver"; through `torch.multiprocessing`, `mp`...). */
+static bool sets_a_spawning_start_method(const DlExpr *e, void *ctx) {
+    (void)ctx;
+    if (e->kind != DL_EX_CALL || !e->object ||
+        (e->object->kind != DL_EX_NAME && e->object->kind != DL_EX_ATTR) || !e->object->name ||
+        !flow_streq(e->object->name, "set_start_method"))
+        return false;
+    const DlExpr *method = dl_ir_positional(e, 0);
+    if (!method) {
+        const DlArg *a = dl_ir_keyword(e, "method");
+        method = a ? a->value : NULL;
+    }
+    return method && method->kind == DL_EX_STRING && method->name &&
+           (flow_streq(method->name, "spawn") || flow_streq(method->name, "forkserver"));
+}
+
+/* The file sets the start method to "spawn" at top level or in any function (Modified_DMPfold2's
+ * train.py, under `if __name__ == "__main__":`): its DataLoader workers start fresh processes,
+ * where CUDA initialises. Most files never name it: their text says so without a walk. */
+static bool file_spawns_workers(Flow *F) {
+    return dl_source_mentions(F->src, "set_start_method") &&
+           file_has_expr(F, sets_a_spawning_start_method, false);
 }
 
 bool flow_file_collates_onto_a_device(Flow *F) {
