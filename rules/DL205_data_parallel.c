@@ -281,23 +281,6 @@ static bool a_function_runs_the_global(const DlBlock *module_body, const char *n
     return false;
 }
 
-/* Does the function text `text` declare `name` with a `global` statement (`global a, name`)? */
-static bool declares_global(const char *text, const char *name) {
-    size_t n = strlen(name);
-    for (const char *p = strstr(text, "global "); p; p = strstr(p + 1, "global ")) {
-        const char *line = p;
-        while (line > text && (line[-1] == ' ' || line[-1] == '\t'))
-            line--;
-        if (line > text && line[-1] != '\n') continue; /* not a statement's first word */
-        for (const char *q = p + 7; *q && *q != '\n' && *q != '#'; q++) {
-            bool starts = q == p + 7 || q[-1] == ' ' || q[-1] == ',';
-            bool ends = !(isalnum((unsigned char)q[n]) || q[n] == '_');
-            if (starts && strncmp(q, name, n) == 0 && ends) return true;
-        }
-    }
-    return false;
-}
-
 /* The wrapper, once built, is never run nor handed on before its name is bound anew or the
  * function (the script) ends: built to load a checkpoint whose keys start with `module.` (RAFT's
  * demo and evaluate) or to read such keys (SparseR-CNN's checkpoint test), it never scatters a
@@ -310,7 +293,7 @@ static bool never_run(DlRuleContext *ctx, const DlCallFact *fact) {
     if (f == OPEN && !fn && name && a_function_runs_the_global(body, name)) return false;
     /* `global unet2` then `unet2 = nn.DataParallel(...)`: the module's name, which other
      * functions run (TRMD's `prepare()`) */
-    if (f == OPEN && fn && name && declares_global(dl_rule_text(ctx, fn->span), name))
+    if (f == OPEN && fn && name && dl_text_declares_global(dl_rule_text(ctx, fn->span), name))
         return false;
     /* an attribute (`self.model`) is read by other methods too: only one bound anew here */
     if (f == OPEN && name && strchr(name, '.')) return false;

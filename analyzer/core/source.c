@@ -328,6 +328,22 @@ bool dl_source_mentions(const DlSource *src, const char *needle) {
     return memmem(src->text, src->len, needle, strlen(needle)) != NULL;
 }
 
+bool dl_text_declares_global(const char *text, const char *name) {
+    size_t n = strlen(name);
+    for (const char *p = strstr(text, "global "); p; p = strstr(p + 1, "global ")) {
+        const char *line = p;
+        while (line > text && (line[-1] == ' ' || line[-1] == '\t'))
+            line--;
+        if (line > text && line[-1] != '\n' && line[-1] != ';') continue; /* not a statement */
+        for (const char *q = p + 7; *q && *q != '\n' && *q != '#' && *q != ';'; q++) {
+            bool starts = q[-1] == ' ' || q[-1] == ',' || q[-1] == '\t';
+            bool ends = !(isalnum((unsigned char)q[n]) || q[n] == '_');
+            if (starts && strncmp(q, name, n) == 0 && ends) return true;
+        }
+    }
+    return false;
+}
+
 bool dl_source_mentions_any_case(const DlSource *src, const char *needle) {
     size_t n = strlen(needle);
     if (n > src->len) return false;

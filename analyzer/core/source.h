@@ -78,5 +78,9 @@ static inline const char *dl_source_line_start_of(const char *text, const char *
 bool dl_source_mentions(const DlSource *src, const char *needle);
 /* The same, in any case ("noqa" finds `# NOQA`): an ASCII needle. */
 bool dl_source_mentions_any_case(const DlSource *src, const char *needle);
+/* Does `text` (NUL-terminated) declare `name` in a `global` statement, as any of its names
+ * (`global step, USE_GPU`)? A text test: a function's text, or a whole file's for "some
+ * function may rebind this module-level name". */
+bool dl_text_declares_global(const char *text, const char *name);
 
 #endif

@@ -2012,7 +2012,7 @@ static bool bound_to(Flow *F, const DlExpr *cond, const char *literal) {
      * (video_interpolation's test scripts): the switch as shipped */
     if (!b && key && cond->kind == DL_EX_NAME && F->env->globals &&
         !flow_enclosing_binds(F, key) &&
-        !dl_source_mentions(F->src, dl_arena_printf(F->arena, "global %s", key)))
+        !dl_text_declares_global(F->src->text, key))
         b = flow_state_find(F->env->globals, key);
     return b && b->value && b->value->kind == DL_KIND_SCALAR && b->value->literal &&
            strcmp(b->value->literal, literal) == 0;

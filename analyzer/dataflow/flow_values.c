@@ -357,7 +357,7 @@ static bool chooses_between_devices(Flow *F, const DlExpr *e) {
 /* Does the file update the dict `name` as a whole (`cfg.update(...)`, or through `global`)? */
 static bool dict_updated(Flow *F, const char *name) {
     return dl_source_mentions(F->src, dl_arena_printf(F->arena, "%s.update(", name)) ||
-           dl_source_mentions(F->src, dl_arena_printf(F->arena, "global %s", name));
+           dl_text_declares_global(F->src->text, name);
 }
 
 /* Does the file write the entry `key` of some dict (`cfg["device"] = "cuda"`)? */
