@@ -81,8 +81,25 @@ static void to_cell(const FileJob *job, int *line, int *cell, int *file_line) {
     *line = l->cell_line;
 }
 
+/* The columns IPython strips from a program line (1-based) before it runs its cell. */
+static int column_shift(const FileJob *job, int line) {
+    if (line < 1 || (size_t)line > job->notebook.line_count) return 0;
+    return job->notebook.lines[line - 1].column_shift;
+}
+
 static void cell_positions(const FileJob *job, DlDiag *d) {
     if (!job->is_notebook) return;
+    if (column_shift(job, d->line) && d->source_line) { /* the line as the cell shows it */
+        free(d->source_line);
+        d->source_line = dl_notebook_line_text(&job->notebook, (size_t)d->line - 1);
+    }
+    d->column += column_shift(job, d->line);
+    d->end_column += column_shift(job, d->end_line);
+    for (size_t i = 0; d->fix && i < d->fix->edit_count; i++) {
+        DlEdit *e = &d->fix->edits[i];
+        e->column += column_shift(job, e->line);
+        e->end_column += column_shift(job, e->end_line);
+    }
     int end_cell = 0;
     to_cell(job, &d->line, &d->cell, &d->file_line);
     to_cell(job, &d->end_line, &end_cell, NULL);

@@ -63,20 +63,20 @@ static char *fix_notebook(const FixTarget *t, const DlFix **fixes, size_t n, siz
         size_t k = 0;
         for (size_t i = 0; i < n; i++)
             if (fixes[i]->edit_count && fixes[i]->edits[0].cell == cell) cell_fixes[k++] = fixes[i];
-        if (k) {
-            /* the cell's code: its program lines, which are contiguous */
-            size_t start = (size_t)(t->source.line_starts[first]);
-            size_t end = last < t->source.line_count ? t->source.line_starts[last] : t->source.len;
+        /* the cell's code as the cell holds it: the fixes' columns are the cell's */
+        size_t code_len = 0;
+        char *code = k ? dl_notebook_cell_text(nb, cell, &code_len) : NULL;
+        if (code) {
             DlSource cell_src;
             char *ignored = NULL;
-            if (dl_source_from_bytes(&cell_src, "cell", t->source.text + start, end - start, 0,
-                                     &ignored)) {
+            if (dl_source_from_bytes(&cell_src, "cell", code, code_len, 0, &ignored)) {
                 size_t taken = 0;
                 texts[cell - 1] = dl_fix_apply(&cell_src, cell_fixes, k, &lens[cell - 1], &taken);
                 *applied += taken;
                 dl_source_free(&cell_src);
             }
             free(ignored);
+            free(code);
         }
         first = last;
     }

@@ -482,6 +482,7 @@ typedef struct {
     size_t text, len;            /* the line in the program (its "\n" excluded) */
     size_t seg_first, seg_count; /* its segments in NbInternal.segs */
     bool masked;                 /* a magic: the program holds spaces, the file the magic */
+    size_t indent_at, dedent;    /* the indentation IPython strips (NbInternal.indents) */
 } NbLine;
 
 /* A code cell's source value in the JSON, for rewriting it whole when its line count changes. */
@@ -499,6 +500,7 @@ typedef struct {
     NbSegment *segs;
     NbCellSpan *cells;  /* code cells, in order */
     size_t cell_count;
+    char *indents;      /* the stripped indentation of each cell that had one */
 } NbInternal;
 
 typedef struct {
@@ -506,6 +508,7 @@ typedef struct {
     DL_VEC(DlNotebookLine) lines;
     DL_VEC(NbLine) info;
     DL_VEC(NbSegment) segs;
+    DL_VEC(char) indents;
     int cell;               /* the cell being decoded (1-based) */
     size_t cell_first_line; /* its first line's index */
 } NbBuild;
@@ -518,7 +521,7 @@ static uint64_t nb_hash(const char *s, size_t n) {
 }
 
 static void nb_begin_line(NbBuild *b, int file_line) {
-    DlNotebookLine l = {b->cell, (int)(b->lines.len - b->cell_first_line) + 1, file_line};
+    DlNotebookLine l = {b->cell, (int)(b->lines.len - b->cell_first_line) + 1, file_line, 0};
     NbLine info = {.text = b->program.len, .seg_first = b->segs.len};
     dl_vec_push(&b->lines, l);
     dl_vec_push(&b->info, info);
@@ -742,6 +745,42 @@ static bool nb_line_is_blank(const NbBuild *b, size_t line) {
     return true;
 }
 
+/* IPython strips the indentation of a cell's first line that is not blank from every line that
+ * starts with it before it compiles the cell (inputtransformer2's leading_indent), so a cell
+ * pasted from inside a function runs. The program holds lines [first, end) so stripped; each
+ * line records what was taken, for positions and for write-back. */
+static void nb_dedent_cell(NbBuild *b, size_t first, size_t end) {
+    size_t i = first;
+    while (i < end && nb_line_is_blank(b, i))
+        i++;
+    if (i == end) return;
+    const char *t = b->program.items + b->info.items[i].text;
+    size_t width = 0;
+    while (width < b->info.items[i].len && (t[width] == ' ' || t[width] == '\t'))
+        width++;
+    if (!width) return;
+    size_t indent_at = b->indents.len;
+    for (size_t k = 0; k < width; k++)
+        dl_vec_push(&b->indents, t[k]);
+    const char *indent = b->indents.items + indent_at;
+    size_t to = b->info.items[first].text; /* the cell's lines are contiguous: compact them */
+    for (size_t k = first; k < end; k++) {
+        NbLine *l = &b->info.items[k];
+        const char *from = b->program.items + l->text;
+        bool strip = l->len >= width && memcmp(from, indent, width) == 0;
+        size_t keep = strip ? l->len - width : l->len;
+        memmove(b->program.items + to, from + (strip ? width : 0), keep);
+        b->program.items[to + keep] = '\n';
+        l->text = to;
+        l->len = keep;
+        l->indent_at = indent_at;
+        l->dedent = strip ? width : 0;
+        b->lines.items[k].column_shift = (int)l->dedent;
+        to += keep + 1;
+    }
+    b->program.len = to;
+}
+
 /* Masks the magics among lines [first, end) of one cell. */
 static void nb_mask_cell(NbBuild *b, size_t first, size_t end) {
     size_t i = first;
@@ -803,6 +842,7 @@ bool dl_notebook_load(const char *json, size_t len, DlNotebook *out, char **erro
         b.cell = (int)i + 1;
         b.cell_first_line = b.lines.len;
         nb_cell_lines(&b, json, sc.strings.items + c->first_string, c->string_count, c->value_line);
+        nb_dedent_cell(&b, b.cell_first_line, b.lines.len);
         nb_mask_cell(&b, b.cell_first_line, b.lines.len);
         NbCellSpan span = {b.cell, c->value_start, c->value_end, b.cell_first_line,
                            b.lines.len - b.cell_first_line, c->kind == NB_SRC_ARRAY};
@@ -819,6 +859,7 @@ bool dl_notebook_load(const char *json, size_t len, DlNotebook *out, char **erro
     in->segs = b.segs.items;
     in->cells = spans.items;
     in->cell_count = spans.len;
+    in->indents = b.indents.items;
     out->program = b.program.items;
     out->program_len = b.program.len - 1;
     out->lines = b.lines.items;
@@ -858,6 +899,7 @@ void dl_notebook_free(DlNotebook *nb) {
         free(in->info);
         free(in->segs);
         free(in->cells);
+        free(in->indents);
         free(in);
     }
     free(nb->program);
@@ -946,7 +988,10 @@ char *dl_notebook_write_back(const DlNotebook *nb, const char *json, size_t json
         for (size_t k = 0; k < l->seg_count; k++) {
             const NbSegment *seg = &in->segs[l->seg_first + k];
             nb_append(&out, json + copied, seg->start - copied);
-            if (k == 0) nb_encode(&out, text, lens[i]);
+            if (k == 0) {
+                nb_encode(&out, in->indents + l->indent_at, l->dedent);
+                nb_encode(&out, text, lens[i]);
+            }
             copied = seg->end;
         }
     }
@@ -1005,6 +1050,44 @@ static void nb_encode_cell(NbText *out, const char *json, const NbCellSpan *span
     dl_vec_push(out, ']');
 }
 
+/* Is `text` (n bytes, in the cell's columns) program line `i` as the cell holds it? */
+static bool nb_line_is(const NbInternal *in, const DlNotebook *nb, size_t i, const char *text,
+                       size_t n) {
+    const NbLine *l = &in->info[i];
+    return n == l->dedent + l->len && memcmp(text, in->indents + l->indent_at, l->dedent) == 0 &&
+           memcmp(text + l->dedent, nb->program + l->text, l->len) == 0;
+}
+
+char *dl_notebook_line_text(const DlNotebook *nb, size_t line) {
+    const NbInternal *in = nb->internal;
+    if (!in || line >= nb->line_count) return NULL;
+    const NbLine *l = &in->info[line];
+    NbText out = {0};
+    nb_append(&out, in->indents + l->indent_at, l->dedent);
+    nb_append(&out, nb->program + l->text, l->len);
+    dl_vec_push(&out, '\0');
+    return out.items;
+}
+
+char *dl_notebook_cell_text(const DlNotebook *nb, int cell, size_t *len) {
+    const NbInternal *in = nb->internal;
+    for (size_t c = 0; in && c < in->cell_count; c++) {
+        const NbCellSpan *span = &in->cells[c];
+        if (span->cell != cell) continue;
+        NbText out = {0};
+        for (size_t k = 0; k < span->line_count; k++) {
+            const NbLine *l = &in->info[span->first_line + k];
+            nb_append(&out, in->indents + l->indent_at, l->dedent);
+            nb_append(&out, nb->program + l->text, l->len);
+            dl_vec_push(&out, '\n');
+        }
+        *len = out.len;
+        dl_vec_push(&out, '\0');
+        return out.items;
+    }
+    return NULL;
+}
+
 char *dl_notebook_write_cells(const DlNotebook *nb, const char *json, size_t json_len,
                               const char *const *cell_texts, const size_t *cell_lens,
                               size_t cell_count, size_t *out_len, char **error) {
@@ -1033,7 +1116,7 @@ char *dl_notebook_write_cells(const DlNotebook *nb, const char *json, size_t jso
                 while (end < len && text[end] != '\n') end++;
                 size_t i = span->first_line + k;
                 const NbLine *l = &in->info[i];
-                bool same = end - start == l->len && memcmp(text + start, nb->program + l->text, l->len) == 0;
+                bool same = nb_line_is(in, nb, i, text + start, end - start);
                 if (!l->masked && !same) {
                     if (l->seg_count == 0) {
                         nb_fail(error, "cell %d: cannot write code into an empty source", span->cell);

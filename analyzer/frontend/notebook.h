@@ -11,6 +11,10 @@ typedef struct DlNotebookLine {
     int cell;      /* 1-based index of the cell among all cells of the notebook */
     int cell_line; /* 1-based line within that cell */
     int file_line; /* 1-based line of the notebook file where that source line's string is */
+    /* Columns IPython strips from the start of this line before it runs the cell (the first
+     * line's indentation, from every line that starts with it): the program holds the line
+     * without them, so a program column + column_shift is the cell's column. */
+    int column_shift;
 } DlNotebookLine;
 
 typedef struct DlNotebook {
@@ -33,17 +37,17 @@ typedef struct DlNotebook {
 bool dl_notebook_load(const char *json, size_t len, DlNotebook *out, char **error);
 
 /* The notebook JSON with each code cell's source replaced by the corresponding lines of
- * `new_program` (which must have the same number of lines per cell as the program it was made
- * from: fixes here edit within lines). Bytes outside the changed source strings are kept
- * exactly; a cell whose lines did not change keeps its original bytes, and so does each
- * unchanged line. Masked magic lines are written back as they were. Returns malloc'ed text
+ * `new_program` (in the program's columns; it must have the same number of lines per cell as
+ * the program it was made from: fixes here edit within lines). Bytes outside the changed source
+ * strings are kept exactly; a cell whose lines did not change keeps its original bytes, and so
+ * does each unchanged line. Masked magic lines are written back as they were. Returns malloc'ed text
  * (length in *out_len) or NULL with *error. */
 char *dl_notebook_write_back(const DlNotebook *nb, const char *json, size_t json_len,
                              const char *new_program, size_t new_len, size_t *out_len,
                              char **error);
 
 /* The notebook JSON with the code cells whose new text is given (cell_texts[n-1] for cell n,
- * NULL: unchanged) written back. A cell that keeps its number of lines changes only the
+ * NULL: unchanged; in the cell's columns, as dl_notebook_cell_text gives it) written back. A cell that keeps its number of lines changes only the
  * strings of the lines that changed; one whose line count changed (a fix added or removed
  * lines) has its whole source rewritten, one string per line, in the original layout. Masked
  * magic lines are kept; a cell with magics cannot change its line count. */
@@ -60,6 +64,16 @@ size_t dl_notebook_code_cells(const DlNotebook *nb, int *cells, size_t *first_li
 /* Blanks every line of code cell `cell` (1-based number among all cells) in nb->program, keeping
  * the lines (so positions elsewhere do not move); write-back keeps the cell's text as it was. */
 void dl_notebook_mask_cell(DlNotebook *nb, int cell);
+
+/* Code cell `cell`'s lines as the cell holds them (the indentation IPython strips put back;
+ * masked lines as the program has them), each ending in "\n": the text a cell's fixes, whose
+ * columns are the cell's, apply to. malloc'ed (length in *len), or NULL if there is no such
+ * code cell. */
+char *dl_notebook_cell_text(const DlNotebook *nb, int cell, size_t *len);
+
+/* Program line `line` (0-based) as its cell holds it, the stripped indentation put back
+ * (malloc'ed, NUL-terminated), or NULL past the last line. */
+char *dl_notebook_line_text(const DlNotebook *nb, size_t line);
 
 void dl_notebook_free(DlNotebook *nb);
 

@@ -130,6 +130,32 @@ class Fix(Case):
         self.assertEqual(self.read("nb.ipynb"),
                          original.replace('"x.to(\\"cuda\\")"', '"x = x.to(\\"cuda\\")"'))
 
+    def test_indented_notebook_cell_is_checked_at_its_own_columns_and_fixed_in_place(self):
+        """A cell pasted from inside a function runs in IPython, which strips the first line's
+        indentation: devlint checks it, reports the cell's own columns and snippet, and writes a
+        fix back with the indentation kept."""
+        nb = {"cells": [
+            {"cell_type": "code", "execution_count": 1, "metadata": {}, "outputs": [],
+             "source": ["import torch\n", "model = torch.nn.Linear(2, 2).cuda()"]},
+            {"cell_type": "code", "execution_count": 2, "metadata": {}, "outputs": [],
+             "source": ["    x = torch.randn(3, 2).cuda()\n", "    x.to(\"cpu\")\n",
+                        "    print(model(x))"]}],
+            "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+        original = json.dumps(nb, indent=1) + "\n"
+        self.write("nb.ipynb", original)
+        proc = run(["--format", "json", "nb.ipynb"], self.dir)
+        doc = json.loads(proc.stdout)
+        self.assertEqual(doc["errors"], [], "the cell parses as IPython runs it")
+        f = [(x["code"], x["cell"], x["line"], x["column"], x["end_column"]) for x in doc["findings"]]
+        self.assertEqual(f, [("DL101", 2, 2, 5, 16)])
+        text = run(["nb.ipynb"], self.dir).stdout
+        self.assertIn('\n        x.to("cpu")\n        ^^^^^^^^^^^\n', text,
+                      "the snippet is the cell's line, the carets under the call")
+        run(["--fix", "nb.ipynb"], self.dir)
+        self.assertEqual(self.read("nb.ipynb"),
+                         original.replace('"    x.to(\\"cpu\\")\\n"',
+                                          '"    x = x.to(\\"cpu\\")\\n"'))
+
 
 # Findings whose device is named in another def than the line a fix would edit, or bound only
 # after it: a fix writing `device=device` there would raise a NameError, so none is offered.

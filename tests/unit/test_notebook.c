@@ -182,7 +182,7 @@ Test(notebook, program_joins_code_cells_decoded) {
 }
 
 Test(notebook, line_map_gives_cell_cell_line_and_file_line) {
-    static const DlNotebookLine want[] = {
+    static const struct { int cell, cell_line, file_line; } want[] = {
         {2, 1, 27}, {2, 2, 28}, {2, 3, 29}, {2, 4, 30},             /* array form */
         {3, 1, 39}, {3, 2, 39}, {3, 3, 39},                         /* single string */
         {5, 1, 52}, {5, 2, 53}, {5, 3, 54}, {5, 4, 55}, {5, 5, 56}, /* raw cell 4 skipped */
@@ -542,6 +542,70 @@ Test(notebook, masked_cell_is_blank_in_the_program_and_kept_by_write_back) {
     assert_program(&nb, want_program);
     assert_device_edit_written_back(&nb, json, want_program);
     free(want_program);
+    dl_notebook_free(&nb);
+    free(json);
+}
+
+/* A cell pasted from inside a function: IPython strips its first line's indentation from every
+ * line that starts with it, so the program holds the lines so stripped, and the line map says
+ * how many columns each lost. A line not starting with it (a shallower comment) keeps its own. */
+static const char INDENTED[] =
+    "{'cells': [{'cell_type': 'code', 'source': ['import torch']},\n"
+    " {'cell_type': 'code', 'source': ['\\n', '    x = torch.zeros(2)\\n', '    if x.sum():\\n',"
+    " '\\ty = 1\\n', '        y = 2\\n', '  # note\\n', '    x.to(dev)']}]}";
+
+Test(notebook, indented_cell_is_stripped_as_ipython_does) {
+    char *json = js(INDENTED);
+    DlNotebook nb = load_ok(json);
+    assert_program(&nb, "import torch\n"
+                        "\n"
+                        "x = torch.zeros(2)\n"
+                        "if x.sum():\n"
+                        "\ty = 1\n"
+                        "    y = 2\n"
+                        "  # note\n"
+                        "x.to(dev)\n");
+    static const int shifts[] = {0, 0, 4, 4, 0, 4, 0, 4};
+    cr_assert_eq(nb.line_count, 8);
+    for (size_t i = 0; i < 8; i++)
+        cr_assert_eq(nb.lines[i].column_shift, shifts[i], "line %zu: shift %d, want %d", i + 1,
+                     nb.lines[i].column_shift, shifts[i]);
+    char *line = dl_notebook_line_text(&nb, 7);
+    cr_assert_str_eq(line, "    x.to(dev)");
+    free(line);
+    size_t len = 0;
+    char *cell = dl_notebook_cell_text(&nb, 2, &len);
+    cr_assert_str_eq(cell, "\n    x = torch.zeros(2)\n    if x.sum():\n\ty = 1\n        y = 2\n"
+                           "  # note\n    x.to(dev)\n");
+    cr_assert_eq(len, strlen(cell));
+    cr_assert_null(dl_notebook_cell_text(&nb, 3, &len), "no third cell");
+    dl_notebook_free(&nb);
+    free(json);
+}
+
+Test(notebook, indented_cell_is_written_back_with_its_indentation) {
+    char *json = js(INDENTED);
+    DlNotebook nb = load_ok(json);
+    /* in the program's columns (write_back) ... */
+    char *program = replace_once(nb.program, "x.to(dev)", "x = x.to(dev)");
+    char *want = replace_once(json, "\"    x.to(dev)\"", "\"    x = x.to(dev)\"");
+    assert_write_back(&nb, json, program, want);
+    /* ... and in the cell's (write_cells, what fixes use) */
+    size_t len = 0;
+    char *cell = dl_notebook_cell_text(&nb, 2, &len);
+    char *edited = replace_once(cell, "    x.to(dev)", "    x = x.to(dev)");
+    const char *texts[2] = {NULL, edited};
+    size_t lens[2] = {0, strlen(edited)};
+    size_t out_len = 0;
+    char *error = NULL;
+    char *out = dl_notebook_write_cells(&nb, json, strlen(json), texts, lens, 2, &out_len, &error);
+    cr_assert_not_null(out, "unexpected error: %s", error ? error : "(none)");
+    cr_assert_str_eq(out, want);
+    free(out);
+    free(edited);
+    free(cell);
+    free(want);
+    free(program);
     dl_notebook_free(&nb);
     free(json);
 }
