@@ -458,6 +458,14 @@ static bool may_name_a_device(Flow *F, const DlExpr *options) {
     return !strstr(text, "::k") && !strstr(text, "dtype");
 }
 
+/* torch.tensor(3.0) / torch.tensor(eps): a 0-dim scalar tensor may meet any device */
+static bool makes_a_scalar_tensor(Flow *F, const char *q, const DlExpr *call) {
+    return q &&
+           (flow_streq(q, "torch.tensor") || flow_streq(q, "torch.as_tensor") ||
+            flow_streq(q, "torch.scalar_tensor")) &&
+           flow_scalar_expression(F, dl_ir_positional(call, 0), 0);
+}
+
 /* `torch.LongTensor`, `torch.FloatTensor`: a typed (legacy) constructor of CPU tensors (not
  * `torch.cuda.FloatTensor`; nor `torch.Tensor`, whose name is too short to be taken). */
 static bool legacy_cpu_constructor(const char *q) {
@@ -515,6 +523,8 @@ const DlValue *flow_eval_factory(Flow *F, const DlExpr *call, DlFactoryKind kind
             flow_with_device(F, flow_mk(F, DL_KIND_TENSOR), dev, DL_ORIGIN_NONE, call->span);
         r->flags |= rank;
         const DlArg *given = dl_ir_keyword(call, "device");
+        /* `torch.tensor(R, device="cpu")` of a number is 0-dim all the same (PaDiM's SVDD) */
+        if (r->dev == DL_DEV_CPU && makes_a_scalar_tensor(F, q, call)) r->flags |= DL_VF_ZERO_DIM;
         if (r->dev == DL_DEV_CPU && given &&
             (given->value->kind == DL_EX_NAME || given->value->kind == DL_EX_ATTR))
             r->flags |= DL_VF_DEVICE_VARIABLE;
@@ -540,12 +550,7 @@ const DlValue *flow_eval_factory(Flow *F, const DlExpr *call, DlFactoryKind kind
     bool written = !pin || pin->value->kind == DL_EX_CONST;
     if (written) t->flags |= DL_VF_PIN_KNOWN | (pinned ? DL_VF_PINNED : 0);
     if (F->place.cuda_context) t->flags |= DL_VF_CUDA_CONTEXT;
-    /* torch.tensor(3.0) / torch.tensor(eps): a 0-dim scalar tensor may meet any device */
-    if (q &&
-        (flow_streq(q, "torch.tensor") || flow_streq(q, "torch.as_tensor") ||
-         flow_streq(q, "torch.scalar_tensor")) &&
-        flow_scalar_expression(F, dl_ir_positional(call, 0), 0))
-        t->flags |= DL_VF_ZERO_DIM;
+    if (makes_a_scalar_tensor(F, q, call)) t->flags |= DL_VF_ZERO_DIM;
     /* `torch.empty(0)`, `torch.tensor([])`: an empty placeholder handed to a function that
      * does not read it (`in_proj_weight` when separate weights are used), not data that meets
      * the device: counted with the 0-dim tensors, which may meet any device */
