@@ -139,6 +139,10 @@ const DlValue *flow_eval_attr(Flow *F, const DlExpr *e) {
             const DlClassInfo *ci = obj->cls;
             const DlFunctionInfo *init = dl_project_method(F->env->project, ci, "__init__");
             const DlValue *v = flow_rebase(F, a->value, ci->module);
+            /* `self.device` in the class's own methods (its __init__, after
+             * `super().__init__(device)` stored it): whatever the instance was built with,
+             * the same in every method, not the default of a parameter of the same name */
+            if (dl_ir_is_self(e->object)) return v;
             return init ? flow_bind_parameter_device(F, v, init->fn, NULL, NULL, true) : v;
         }
     }
