@@ -34,7 +34,8 @@ static const char doc[] =
     "  inside a `try` (its handler may be the fallback);\n"
     "- tensors on the CPU, or whose device is unknown (a parameter's default bound before the\n"
     "  tensor was moved: `def plot(data=X_train)` ahead of `X_train = X_train.to(device)`; the\n"
-    "  input of a module with no parameters or buffers, such as a transform handed images);\n"
+    "  input of a module with no parameters or buffers, such as a transform handed images; one\n"
+    "  moved to `x.device` of a parameter or local `x` whose device is not known);\n"
     "- a module's outputs where nothing places the module: no file of the project names a\n"
     "  device, or the file that builds and runs it, which no other file reads, names none and\n"
     "  hands it to no trainer or accelerator;\n"
@@ -55,6 +56,8 @@ static void on_sync(DlRuleContext *ctx, const DlSyncFact *fact) {
     /* the else of `if torch.cuda.is_available():` (or of `if train_on_gpu:`), whose branch
      * moved it: this one runs only where nothing went to the GPU */
     if (fact->without_cuda) return;
+    /* moved to `x.device` of a tensor `x` whose device is not known: maybe the CPU */
+    if (fact->value->flags & DL_VF_DEVICE_OF_UNKNOWN) return;
     /* in the constructor, before anything can move the module, its buffers are where they
      * were made (animatable_nerf's EasyMocapSMPL reads `self.posedirs` back in __init__) */
     const DlFunction *fn = fact->place->function;

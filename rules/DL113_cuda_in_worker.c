@@ -34,13 +34,16 @@ static const char doc[] =
     "  (or \"forkserver\"), or the loader's file calls `set_start_method(\"spawn\")` (at top level or\n"
     "  in a function: `torch.multiprocessing.set_start_method(\"spawn\", force=True)` under\n"
     "  `if __name__ == \"__main__\":`); a start method set in another file is not seen;\n"
-    "- the dataset stays on the CPU and the training loop moves the batch;\n"
+    "- the dataset stays on the CPU and the training loop moves the batch; a move to `x.device`\n"
+    "  of an item whose device is not known follows that item, which nothing put on a GPU;\n"
     "- the device is an attribute that `__init__` stores from a parameter defaulting to `None`\n"
     "  (`def __init__(self, device=None): self.device = device`): an instance built without one\n"
     "  creates on the CPU, and which device an instance holds is not known.\n";
 
 static bool to_accelerator(const DlValue *dev) {
-    return dev && (dev->dev == DL_DEV_CUDA || dev->dev == DL_DEV_NAMED);
+    /* not `x.device` of a tensor whose device is not known: maybe the CPU */
+    return dev && (dev->dev == DL_DEV_CUDA ||
+                   (dev->dev == DL_DEV_NAMED && !(dev->flags & DL_VF_DEVICE_OF_UNKNOWN)));
 }
 
 static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {

@@ -349,8 +349,7 @@ static bool argument_reaches(const DlExpr *call, uint32_t i, const DlParam *p, i
     return (int)(*pos)++ == positional && !p->star && !p->keyword_only;
 }
 
-/* A name for a run's options: `args`, `self.opt`, `cfg`. */
-static bool names_options(const DlExpr *e) {
+bool flow_names_options(const DlExpr *e) {
     static const char *const names[] = {"args", "opt",     "opts", "options", "config",   "cfg",
                                         "conf", "hparams", "hp",   "flags",   "settings", NULL};
     return (e->kind == DL_EX_NAME || e->kind == DL_EX_ATTR) && e->name &&
@@ -366,7 +365,7 @@ static const DlValue *device_of_the_options(Flow *F, const DlExpr *arg, const Dl
     const char *owner =
         arg->kind == DL_EX_NAME || arg->kind == DL_EX_ATTR ? dl_ir_dotted(F->arena, arg) : NULL;
     if (!owner || dl_ir_is_self(arg)) return NULL;
-    if (value->kind != DL_KIND_INSTANCE && !names_options(arg)) return NULL;
+    if (value->kind != DL_KIND_INSTANCE && !flow_names_options(arg)) return NULL;
     DlValue *d = flow_mk(F, DL_KIND_DEVICE);
     d->dev = DL_DEV_NAMED;
     d->dev_name = dl_arena_printf(F->arena, "%s%s", owner, device);

@@ -78,8 +78,11 @@ const DlValue *flow_eval_attr(Flow *F, const DlExpr *e) {
     if (flow_is_tensor(obj)) {
         if (flow_streq(e->name, "device")) {
             if (!obj->dev && (obj->flags & DL_VF_MAYBE_CPU)) return flow_mk(F, DL_KIND_DEVICE);
-            if (!obj->dev)
-                return flow_named_device(F, key ? key : flow_short_text(F, e->span), e->span);
+            if (!obj->dev) {
+                DlValue *d = flow_named_device(F, key ? key : flow_short_text(F, e->span), e->span);
+                d->flags |= DL_VF_DEVICE_OF_UNKNOWN;
+                return d;
+            }
             DlValue *d = dl_value_copy(F->arena, obj);
             d->kind = DL_KIND_DEVICE;
             return d;
@@ -148,8 +151,16 @@ const DlValue *flow_eval_attr(Flow *F, const DlExpr *e) {
     }
     const DlValue *constant = constant_property(F, e);
     if (constant) return constant;
-    if (flow_name_says_device(F, e->name))
-        return flow_named_device(F, key ? key : flow_short_text(F, e->span), e->span);
+    if (flow_name_says_device(F, e->name)) {
+        DlValue *d = flow_named_device(F, key ? key : flow_short_text(F, e->span), e->span);
+        /* `x.device` of a local or a parameter of unknown kind that is no run's options
+         * (`args.device`): where that value is, which may be the CPU */
+        if (flow_streq(e->name, "device") && obj->kind == DL_KIND_UNKNOWN &&
+            e->object->kind == DL_EX_NAME && !dl_ir_is_self(e->object) &&
+            !flow_names_options(e->object))
+            d->flags |= DL_VF_DEVICE_OF_UNKNOWN;
+        return d;
+    }
     return flow_unknown();
 }
 

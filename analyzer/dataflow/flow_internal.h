@@ -311,6 +311,8 @@ const DlValue *flow_inline_method(Flow *F, const DlFunction *fn, const DlValue *
                                   const DlExpr *call);
 const DlValue *flow_move_module(Flow *F, const DlExpr *call, const DlExpr *recv_expr,
                                 const DlValue *recv, const DlValue *target);
+/* A name for a run's options: `args`, `self.opt`, `cfg`. */
+bool flow_names_options(const DlExpr *e);
 const DlValue *flow_move_target(Flow *F, const DlExpr *call, const char *method,
                                 const DlValue *const *argv);
 bool flow_is_move_method(const char *m);

@@ -103,6 +103,9 @@ enum {
     DL_VF_ROW = 1 << 22,       /* tensor: an element of tensors zipped together (`for label, p
                                   in zip(labels, preds)`), 0-dim when they are 1-D: its rank is
                                   not known */
+    DL_VF_DEVICE_OF_UNKNOWN = 1 << 23, /* named device, and a tensor moved there: the device of a
+                                          tensor whose device is not known (`.to(x.device)`
+                                          with `x` a parameter), which may be the CPU */
 };
 
 typedef struct DlValue DlValue;
