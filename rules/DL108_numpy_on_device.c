@@ -79,13 +79,14 @@ static void on_sync(DlRuleContext *ctx, const DlSyncFact *fact) {
     const char *move = fact->value->origin == DL_ORIGIN_MODEL && !detached ? ".detach().cpu()"
                                                                            : ".cpu()";
     const char *where = dl_rule_describe(ctx, t, fact->value);
-    const char *message = dl_arena_printf(
-        arena, "`%s` needs host memory but %s; copy it first: `%s%s`", numpy ? "numpy()" : fact->how,
-        where, t, move);
-    DlSpan at = numpy ? fact->tensor->span : fact->tensor->span;
-    DlFix *fix = NULL;
     bool plain = fact->tensor->kind == DL_EX_NAME || fact->tensor->kind == DL_EX_ATTR ||
                  fact->tensor->kind == DL_EX_CALL || fact->tensor->kind == DL_EX_SUBSCRIPT;
+    /* `(x * m).cpu()`, not `x * m.cpu()`, which would copy `m` only */
+    const char *message = dl_arena_printf(
+        arena, "`%s` needs host memory but %s; copy it first: `%s%s%s%s`",
+        numpy ? "numpy()" : fact->how, where, plain ? "" : "(", t, plain ? "" : ")", move);
+    DlSpan at = fact->tensor->span;
+    DlFix *fix = NULL;
     if (plain) {
         const char *text = dl_arena_printf(arena, "%s%s", t, move);
         fix = dl_rule_fix_replace(ctx, dl_arena_printf(arena, "Copy to the host: `%s`", text), at,

@@ -404,6 +404,19 @@ class TextFormat(CliTestCase):
         self.assertTrue(message.endswith("move the index (`(ids > 2).cpu()`) or the tensor"),
                         message)
 
+    def test_a_product_is_parenthesised_in_the_copy_advice(self):
+        # DL108 advised `a * b.cpu()`, which copies `b` only
+        self.write("prod.py", "import torch\n\n\n"
+                              "def f(loader):\n"
+                              "    for x, y in loader:\n"
+                              "        a = x.cuda()\n"
+                              "        b = y.cuda()\n"
+                              "        print((a * b).numpy())\n")
+        doc = self.run_json("--no-cache", ".", expect_exit=1)
+        self.assertEqual(self.codes(doc), [("prod.py", 8, "DL108")])
+        message = doc["findings"][0]["message"]
+        self.assertTrue(message.endswith("copy it first: `(a * b).cpu()`"), message)
+
     def test_summary_counts_problems_and_files(self):
         self.write("a.py", BUGGY)
         self.write("b.py", BUGGY)
