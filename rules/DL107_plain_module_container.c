@@ -58,7 +58,11 @@ static const char doc[] =
     "- the container is only a table to pick from while the module is built: every read of it\n"
     "  takes one entry (`self.resnet_dict[base_model]`) in `__init__` or in a helper only\n"
     "  `__init__` calls, which keeps the pick in a registered attribute (SimCLR's\n"
-    "  `self.backbone = self._get_basemodel(base_model)`); the other entries are never used;\n"
+    "  `self.backbone = self._get_basemodel(base_model)`), or is filled there and its entries\n"
+    "  kept as registered attributes (`self.stage1 = self.stage_list[0]`); the other entries\n"
+    "  are never used;\n"
+    "- what it holds is registered already: a `nn.Sequential` of the module's own submodules\n"
+    "  (`[nn.Sequential(self.stem, self.act), self.body]`) moves with them;\n"
     "- the class handles the container itself: its own `parameters()` gathers from it and its\n"
     "  own `cuda()`, `to()` or `_apply()` moves what it holds (epymarl's per-agent critics).\n";
 
@@ -158,7 +162,8 @@ static bool runs_only_while_built(const DlClass *cls, const char *class_text, co
 /* Is the container `self.<name>` only a table to pick from while the module is built: every
  * read of it is an entry (`self.resnet_dict[base_model]`) in `__init__` or a helper only
  * `__init__` calls, whose pick `__init__` keeps in a registered attribute (SimCLR's
- * `self.backbone = self._get_basemodel(base_model)`)? The entries left are never used. */
+ * `self.backbone = self._get_basemodel(base_model)`), and every other use fills it there? The
+ * entries left are never used. */
 static bool only_picked_from_while_built(const DlClass *cls, const char *class_text,
                                          const char *name) {
     char attr[128];
@@ -172,10 +177,13 @@ static bool only_picked_from_while_built(const DlClass *cls, const char *class_t
         while (*q == ' ' || *q == '\t')
             q++;
         if (*q == '=' && q[1] != '=') continue; /* its assignment */
-        if (*q != '[' ||
+        /* filled while built (`self.stage_list.append(stage)` in a loop, then `self.stage1 =
+         * self.stage_list[0]`: HJL-re-id's HRNet) */
+        bool fills = strncmp(q, ".append(", 8) == 0 || strncmp(q, ".extend(", 8) == 0;
+        if ((*q != '[' && !fills) ||
             !runs_only_while_built(cls, class_text, method_at(cls, (uint32_t)(p - class_text))))
             return false;
-        picked = true;
+        picked |= !fills;
     }
     return picked;
 }

@@ -229,16 +229,17 @@ static bool is_module_container(const char *q) {
  * built on a device (`nn.Linear(.., device=d)`) it is there; from anything else (a parameter,
  * `OrderedDict(layers)`) its place is not known. */
 static void contents_decide(Flow *F, DlValue *m, const DlExpr *call, const DlValue *const *argv) {
-    bool fresh = true, all_stateless = call->arg_count > 0;
+    bool fresh = true, all_stateless = call->arg_count > 0, all_held = call->arg_count > 0;
     const DlValue *placed = NULL;
     for (uint32_t i = 0; i < call->arg_count; i++) {
         if (call->args[i].keyword && call->args[i].keyword[0] != '*') continue;
         const DlValue *v = argv[i];
         if (v->kind == DL_KIND_SEQ) v = v->elem ? v->elem : flow_unknown();
         if (!flow_is_module_like(v)) {
-            fresh = all_stateless = false;
+            fresh = all_stateless = all_held = false;
             continue;
         }
+        if (flow_adds_unregistered_state(v)) all_held = false;
         /* built here and left there: with state to move, or stateless (nn.ReLU()) on the CPU;
          * not `nn.Linear(32, 32).cuda()`, built and moved (bitsandbytes' tests) */
         bool built_here = !(v->flags & DL_VF_MOVED) &&
@@ -248,6 +249,9 @@ static void contents_decide(Flow *F, DlValue *m, const DlExpr *call, const DlVal
         if (v->flags & DL_VF_CONSTRUCTED || !built_here) all_stateless = false;
         if (!placed && v->dev && v->dev != DL_DEV_CPU) placed = v;
     }
+    /* `nn.Sequential(self.stem, self.act)` of submodules registered already (or without
+     * state): a plain list holding it holds nothing new (LANet's `self.cnn_blocks`) */
+    if (all_held) m->flags |= DL_VF_HELD_ELSEWHERE;
     /* `nn.ModuleList(ROIAlign(...) for s in scales)`, every layer without state: nor has it */
     if (fresh && all_stateless) m->flags &= (uint32_t)~DL_VF_CONSTRUCTED;
     if (fresh) return;
