@@ -2574,6 +2574,40 @@ static bool moved_by_its_own_move_method(const DlClassInfo *c, const char *attr,
     return false;
 }
 
+/* A copy of `v` (a container, nested up to `depth`) whose parameters made in it (registered
+ * tensors not read from an attribute, as a buffer would be) are on the module's device, or `v`
+ * itself when it holds none. */
+static const DlValue *parameters_on_the_module(Flow *F, const DlValue *v, int depth) {
+    if (!v || depth > 4) return v;
+    if (flow_is_tensor(v)) {
+        if (!(v->flags & DL_VF_REGISTERED) || (v->flags & DL_VF_HELD_ELSEWHERE)) return v;
+        DlValue *r = dl_value_copy(F->arena, v);
+        r->dev = DL_DEV_MODULE;
+        r->dev_name = NULL;
+        r->origin = DL_ORIGIN_NONE;
+        return r;
+    }
+    if (v->kind != DL_KIND_SEQ) return v;
+    DlValue *r = NULL;
+    const DlValue *elem = parameters_on_the_module(F, v->elem, depth + 1);
+    if (elem != v->elem) {
+        r = dl_value_copy(F->arena, v);
+        r->elem = elem;
+    }
+    for (uint32_t i = 0; i < v->item_count; i++) {
+        const DlValue *item = parameters_on_the_module(F, v->items[i], depth + 1);
+        if (item == v->items[i]) continue;
+        if (!r) r = dl_value_copy(F->arena, v);
+        if (r->items == v->items) {
+            const DlValue **items = dl_arena_alloc(F->arena, v->item_count * sizeof *items);
+            memcpy(items, v->items, v->item_count * sizeof *items);
+            r->items = items;
+        }
+        r->items[i] = item;
+    }
+    return r ? r : v;
+}
+
 void flow_seed_attributes(Flow *F, const DlClassInfo *c, int depth) {
     if (!c || depth > 8) return;
     flow_seed_attributes(F, c->base, depth + 1);
@@ -2636,6 +2670,14 @@ void flow_seed_attributes(Flow *F, const DlClassInfo *c, int depth) {
             r->items = NULL;
             r->item_count = 0;
             v = r;
+        } else if (F->owner->is_module && v->kind == DL_KIND_SEQ &&
+                   dl_project_attr(c, "<registers>") &&
+                   dl_ir_span_mentions(c->module->source, c->cls->span, "register_parameter(") &&
+                   parameters_on_the_module(F, v, 0) != v) {
+            /* `self.layers = [(nn.Parameter(...), nn.Parameter(...))]`, each one also given to
+             * `self.register_parameter(name, w)`: `.to()` moves a parameter in place, so the
+             * list holds them where the module is (realcrane's mixture-of-experts decoder) */
+            v = parameters_on_the_module(F, v, 0);
         } else if (F->owner->is_module && v->kind == DL_KIND_SEQ &&
                    ((v->flags & DL_VF_HAS_MODULES) ||
                     dl_value_any_part(v->elem, flow_is_module_like))) {
