@@ -80,11 +80,13 @@ static const char doc[] =
     "  only with one, or after a check whose other branch stops the program (`if not\n"
     "  torch.cuda.is_available(): raise RuntimeError(\"GPU required\")`), or after a `.cuda()`\n"
     "  (or a `.to(\"cuda\")` written out, or a `.to(device)` where the function binds `device`\n"
-    "  only to a GPU, `torch.device('cuda:{}'.format(rank))`, or a\n"
+    "  only to a GPU, `torch.device('cuda:{}'.format(rank))`, or last binds it so before the\n"
+    "  move, `device = \"cuda\"` after `device = \"cuda\" if ... else \"cpu\"`, or a\n"
     "  `torch.load(p, map_location=\"cuda:0\")`)\n"
     "  (or `torch.cuda.set_device(rank)`, `torch.cuda.current_device()`,\n"
     "  `torch.cuda.synchronize()`, or\n"
-    "  `dist.init_process_group(\"nccl\")`: NCCL runs only on GPUs)\n"
+    "  `dist.init_process_group(\"nccl\")` or `init_process_group(backend=\"nccl\")`: NCCL runs\n"
+    "  only on GPUs)\n"
     "  the function runs whatever the machine (`model = nn.DataParallel(model).cuda()`, or\n"
     "  `nn.DataParallel(net.cuda())`, the argument moved first; not in a\n"
     "  branch, a conditional expression or a `try:`; or one in each branch of an `if`/`else`,\n"
@@ -101,7 +103,8 @@ static const char doc[] =
     "  makes CUDA the default, `torch.set_default_device(\"cuda\")` or nerf-pytorch's\n"
     "  `torch.set_default_tensor_type('torch.cuda.FloatTensor')`; or a function of its own that\n"
     "  does so before it returns, `device = gpu_setup()`) before anything that leads to it,\n"
-    "  or calls a function of its own (`main()`) that does so first; or in a function nested in\n"
+    "  or calls (or spawns, `mp.spawn(main, ...)`) a function of its own (`main()`) that does\n"
+    "  so first; or in a function nested in\n"
     "  one that did so before defining it (plug-and-play's `model = load_model_from_config(...)`,\n"
     "  which ends with `model.cuda()`, then `def load_target_features():`); or in a function or\n"
     "  class defined after a statement at the top of the file that fails without a GPU\n"
@@ -2014,6 +2017,28 @@ static const DlFunction *function_around(const DlBlock *b, uint32_t at, const Dl
     return outer;
 }
 
+/* Whether the last statement of `b` before the byte `at` that binds `name` binds it, as a whole
+ * statement of `b`, to a CUDA device: `device = "cuda" if ok else "cpu"` overwritten by `device =
+ * "cuda"` (MSPFN-deraining's scripts). */
+static bool last_bound_to_cuda(DlRuleContext *ctx, const DlBlock *b, const char *name,
+                               uint32_t at) {
+    bool cuda = false;
+    for (uint32_t i = 0; i < b->count && b->items[i]->span.end <= at; i++) {
+        DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        bool direct = s->kind == DL_ST_ASSIGN && s->target_count == 1 &&
+                      s->targets[0]->kind == DL_EX_NAME && strcmp(s->targets[0]->name, name) == 0;
+        if (direct) {
+            cuda = always_a_cuda_device(ctx, s->value);
+            continue;
+        }
+        uint32_t count = 0;
+        DlBlock one = {.items = &s, .count = 1};
+        if (!bound_only_to_cuda(ctx, &one, name, &count, 0) || count) cuda = false;
+    }
+    return cuda;
+}
+
 /* `model.to(device)` where the function binds `device` only to CUDA devices
  * (`torch.device('cuda:{}'.format(args.local_rank))`: panoptic-deeplab's train_net): as
  * `.cuda()`, it fails without a GPU. */
@@ -2034,7 +2059,9 @@ static bool moves_to_a_cuda_variable(DlRuleContext *ctx, const DlExpr *e) {
     const DlFunction *fn = function_around(&m->body, e->span.start, NULL, 0);
     if (fn && dl_ir_param_index(fn, d->name) >= 0) return false;
     uint32_t count = 0;
-    return bound_only_to_cuda(ctx, fn ? &fn->body : &m->body, d->name, &count, 0) && count > 0;
+    const DlBlock *body = fn ? &fn->body : &m->body;
+    return (bound_only_to_cuda(ctx, body, d->name, &count, 0) && count > 0) ||
+           last_bound_to_cuda(ctx, body, d->name, e->span.start);
 }
 
 /* `torch.cuda.set_device(i)` or `x.cuda(...)` at the end of a chain or as an argument, CUDA
@@ -2054,6 +2081,15 @@ static bool needs_a_gpu(DlRuleContext *ctx, const DlExpr *e) {
     if (callee && (strcmp(callee, "torch.cuda.set_device") == 0 ||
                    strcmp(callee, "torch.cuda.synchronize") == 0))
         return true;
+    /* `init_process_group(backend="nccl", ...)`: NCCL runs only on GPUs (ddpm_deblurring's
+     * DDP workers) */
+    if (callee && e->object->name && strcmp(e->object->name, "init_process_group") == 0) {
+        const DlArg *kw = dl_ir_keyword(e, "backend");
+        const DlExpr *backend = kw ? kw->value : dl_ir_positional(e, 0);
+        if (backend && backend->kind == DL_EX_STRING && backend->name &&
+            strcmp(backend->name, "nccl") == 0)
+            return true;
+    }
     /* `from torch import cuda`, then `cuda.set_device(opt.gpu)` (coarse2fine's train.py) */
     if (callee && strcmp(callee, "cuda.set_device") == 0) {
         const DlProject *p = dl_rule_project(ctx);
@@ -2233,6 +2269,19 @@ static const DlFunction *function_called_towards(const DlModuleIR *m, const DlEx
     if (target->owner && e->object->kind == DL_EX_ATTR && e->object->name &&
         strcmp(e->object->name, target->name) == 0)
         return target;
+    /* `mp.spawn(main, args=(world_size,), nprocs=world_size)`: each worker runs `main` */
+    const DlExpr *worker = e->object->kind == DL_EX_ATTR && e->object->name &&
+                                   strcmp(e->object->name, "spawn") == 0
+                               ? dl_ir_positional(e, 0)
+                               : NULL;
+    if (worker && worker->kind == DL_EX_NAME) {
+        for (uint32_t i = 0; i < m->function_count; i++) {
+            const DlFunction *g = m->functions[i];
+            if (g->owner || g->parent || strcmp(g->name, worker->name) != 0) continue;
+            if (g == target || block_reaches(m, &g->body, target, depth)) return g;
+        }
+        return NULL;
+    }
     if (e->object->kind != DL_EX_NAME) return NULL;
     /* `Session()`: its __init__ runs */
     for (uint32_t i = 0; target->owner && i < m->function_count; i++) {
