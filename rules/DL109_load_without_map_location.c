@@ -2355,7 +2355,13 @@ static int gpu_required_before(DlRuleContext *ctx, const DlModuleIR *m, const Dl
                 required = true;
             continue;
         }
-        if (required) return 1;
+        /* a worker spawned (`mp.spawn(eval_worker, ...)`) is judged by what it does itself,
+         * not by an earlier spawn of workers that need a GPU */
+        bool spawns = (t->kind == DL_ST_EXPR || t->kind == DL_ST_ASSIGN) && t->value &&
+                      t->value->kind == DL_EX_CALL && t->value->object &&
+                      t->value->object->kind == DL_EX_ATTR && t->value->object->name &&
+                      strcmp(t->value->object->name, "spawn") == 0;
+        if (required && !spawns) return 1;
         /* `main()`, which itself calls what fails without a GPU before what leads to the
          * load (plug-and-play's PCA scripts: `model = load_model_from_config(...)`, then the
          * feature maps' loads) */
