@@ -93,7 +93,7 @@ static const char doc[] =
     "- after a library model's `generate()` in the same iteration (per-sample decoding, Hugging\n"
     "  Face's): its decoding loop already asks the host after every token;\n"
     "- in an inference loop that writes its outputs to files (`save_image(out, path)`,\n"
-    "  `cv2.imwrite`, `Image.fromarray(a).save(path)`, `sf.write`, `np.save`, `np.savetxt`,\n"
+    "  `cv2.imwrite`, `Image.fromarray(a).save(path)`, `Image(a).save(path)`, `sf.write`, `np.save`, `np.savetxt`,\n"
     "  `pickle.dump(preds, f)`,\n"
     "  `a.tofile(path)`, a helper named\n"
     "  for it such as `save_output(...)`, in the loop or in a loop of its own inside it, in\n"

@@ -503,7 +503,9 @@ static bool is_output_write(const DlExpr *e) {
         (recv->object->kind == DL_EX_ATTR || recv->object->kind == DL_EX_NAME) &&
         flow_streq(name, "save"))
         return flow_streq(recv->object->name, "fromarray") ||
-               flow_streq(recv->object->name, "to_pil_image");
+               flow_streq(recv->object->name, "to_pil_image") ||
+               /* interactive_pipe's `Image(arr).save(path)` (blind-deblurring's infer) */
+               flow_streq(recv->object->name, "Image");
     if (recv->kind != DL_EX_NAME) return false;
     /* `img = Image.fromarray(a)` then `img.save(path)` (volsdf's evaluation) */
     if (flow_streq(name, "save") &&
