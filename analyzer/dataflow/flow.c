@@ -2055,8 +2055,15 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
     const DlValue *cond = flow_eval(F, s->value);
     /* `if torch.isnan(loss) or torch.isinf(loss):` (ai-toolkit): the `or` waited for the
      * device, and the test of what it gives is reported with it, once */
-    if (s->value != F->operand_tested) flow_sync(F, s->value, s->value, cond, "if");
-    else flow_state_set(F->st, "<device-work>", NULL); /* it waited all the same */
+    if (s->value != F->operand_tested) {
+        flow_sync(F, s->value, s->value, cond, "if");
+    } else { /* it waited all the same, for the last operand too: nothing is pending after */
+        flow_state_set(F->st, "<device-work>", NULL);
+        if (flow_is_tensor(cond) && dl_value_on_device(cond)) {
+            flow_state_set(F->st, "<unread-work>", NULL);
+            F->read_stmt_span = F->stmt_span;
+        }
+    }
     bool cpu_when_equal = false;
     const char *cpu_device = compared_with_cpu(F, s->value, &cpu_when_equal);
     if (!cpu_device) cpu_device = device_chosen_by_flag(F, s->value, &cpu_when_equal);
