@@ -2045,6 +2045,34 @@ static bool rare_else(Flow *F, const DlExpr *e) {
     return false;
 }
 
+/* `torch.isnan(loss)`, `torch.isinf(loss).any()`, `math.isnan(x)`, `not torch.isfinite(loss)`,
+ * or an `or` of such: a test for a broken value, whose branch runs on a bad batch only, not on
+ * every iteration (agcrn-traffic-prediction's NaN report before `continue`). */
+static bool tests_for_a_bad_value(Flow *F, const DlExpr *e, bool negated, int depth) {
+    if (!e || depth > 4) return false;
+    if (e->kind == DL_EX_BOOLOP && e->name && flow_streq(e->name, "or") && !negated) {
+        for (uint32_t i = 0; i < e->item_count; i++)
+            if (!tests_for_a_bad_value(F, e->items[i], false, depth + 1)) return false;
+        return e->item_count > 0;
+    }
+    if (e->kind == DL_EX_UNARY && e->name && flow_streq(e->name, "not"))
+        return tests_for_a_bad_value(F, e->object, !negated, depth + 1);
+    if (e->kind != DL_EX_CALL || !e->object) return false;
+    /* `.any()` / `.all()` of the elementwise test */
+    if (e->object->kind == DL_EX_ATTR && e->object->object && !e->arg_count &&
+        (flow_streq(e->object->name, "any") || flow_streq(e->object->name, "all")))
+        return tests_for_a_bad_value(F, e->object->object, negated, depth + 1);
+    const char *q = flow_qualify(F, e->object);
+    if (!q) return false;
+    const char *dot = strrchr(q, '.');
+    const char *fn = dot ? dot + 1 : q;
+    bool lib = strncmp(q, "torch.", 6) == 0 || strncmp(q, "math.", 5) == 0 ||
+               strncmp(q, "numpy.", 6) == 0;
+    if (!lib) return false;
+    if (!negated) return flow_streq(fn, "isnan") || flow_streq(fn, "isinf");
+    return flow_streq(fn, "isfinite");
+}
+
 void flow_exec_if(Flow *F, const DlStmt *s) {
     if ((never_true(s->value) ||
          (bound_to_false(F, s->value) && !set_by_its_own_cuda(F, s->value))) &&
@@ -2089,6 +2117,7 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
     DlPlace saved_place = F->place;
     if (F->place.every_iteration &&
         (flow_periodic_guard(F, s->value, 0) || ends_the_loop(&s->parts->body) || runs_once(s) ||
+         tests_for_a_bad_value(F, s->value, false, 0) ||
          off_by_default_in_a_summary(F, s->value) || optional_attribute_never_given(F, s->value)))
         F->place.every_iteration = false;
     /* `if not self.training:` in a method: each branch runs in one mode of the module, not on
