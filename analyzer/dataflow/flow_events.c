@@ -97,6 +97,11 @@ bool flow_touches_device(Flow *F, const DlExpr *call, const char *q, const DlVal
         /* a method of the project's own class, as a project function: it may synchronize
          * inside, and its work is known only by what it returns (checked above) */
         if (is_project_method(F, recv, callee->name)) return false;
+        /* `self.load_state_dict(...)` in `__init__`, before the module moved itself: nothing
+         * has placed it yet, it is on the CPU (Resemblyzer's timed weight load) */
+        if (F->in_init && recv->dev == DL_DEV_MODULE && !(recv->flags & DL_VF_MOVED) &&
+            callee->kind == DL_EX_ATTR && dl_ir_is_self(callee->object))
+            return false;
         if (dl_value_on_kernel_device(recv) && recv->kind != DL_KIND_UNKNOWN &&
             recv->kind != DL_KIND_DEVICE)
             return true;
