@@ -47,7 +47,12 @@ static const DlValue *host_copies_returned(Flow *F, const DlFunctionInfo *fi) {
  * plain Python value (a flag, a count, a name, None), or host data (LMOps' logging losses,
  * `all_logging_losses.append(round(loss.item(), 4))`; a NumPy array). */
 static bool kept_as_returned(const DlValue *v) {
-    return host_copy(v) || v->kind == DL_KIND_NONE || plain_host_data(v, 0);
+    /* also what is computed from host copies there (`acc = out.detach().cpu() == label`:
+     * smil_sv_race's accuracy beside the loss) */
+    bool computed_on_the_host = v && flow_is_tensor(v) && v->dev == DL_DEV_CPU &&
+                                v->origin == DL_ORIGIN_NONE && !(v->flags & DL_VF_MAYBE_CPU);
+    return host_copy(v) || computed_on_the_host || v->kind == DL_KIND_NONE ||
+           plain_host_data(v, 0);
 }
 
 /* A project module's forward returning a tuple written out in which some items are host copies
