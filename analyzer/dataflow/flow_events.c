@@ -1144,6 +1144,17 @@ static void flow_launch_tensors(Flow *F, const DlExpr *call, DlCallFact *fact) {
     fact->arg_tensor_exprs = exprs;
 }
 
+/* `restore_transform`, `inv_transform`, `denorm_transform`, `to_pil_transform`: named for
+ * undoing the normalisation for display, which ends in a PIL image as often as not (the C^3
+ * framework's `Compose([DeNormalize(...), ToPILImage()])`), not a tensor where it was. */
+static bool undoes_a_transform(const char *name) {
+    static const char *const words[] = {"restore", "inv", "denorm", "pil", "PIL", "untransform",
+                                        NULL};
+    for (const char *const *w = words; *w; w++)
+        if (strstr(name, *w)) return true;
+    return false;
+}
+
 /* Data on the host: written out (`[i // 128 for i in range(n)]`, `(h, w)`, `3.0`), a size
  * (`scores.shape[1]`: trlx's `max_len`), or held in a value known not to be a tensor. */
 static bool host_data(const DlExpr *data, const DlValue *v) {
@@ -1184,7 +1195,7 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
     if (result->kind == DL_KIND_UNKNOWN && !result->dev && call->arg_count == 1 &&
         !call->args[0].keyword && flow_is_tensor(argv[0]) && callee &&
         (callee->kind == DL_EX_ATTR || callee->kind == DL_EX_NAME) && callee->name &&
-        strstr(callee->name, "transform")) {
+        strstr(callee->name, "transform") && !undoes_a_transform(callee->name)) {
         DlValue *kept = dl_value_copy(F->arena, argv[0]);
         kept->var = NULL;
         kept->flags &= (uint32_t)~(DL_VF_ONE_DIM | DL_VF_ZERO_DIM);
