@@ -992,6 +992,23 @@ static bool counts_across_the_batch_loop(Flow *F, const DlExpr *cond) {
            flow_loop_binds(F, loop, counter->name); /* counted up in it */
 }
 
+/* Forgets what was known of the parts of every name a loop's target binds (`data[0]` of
+ * `for i, (data, target) in enumerate(loader)`): each round's item is a new one. */
+static void forget_parts_of_names_bound(Flow *F, const DlExpr *t, int depth) {
+    if (!t || depth > 8) return;
+    if (t->kind == DL_EX_NAME) {
+        flow_state_forget_parts(F->st, t->name);
+        return;
+    }
+    if (t->kind == DL_EX_STARRED) {
+        forget_parts_of_names_bound(F, t->object, depth + 1);
+        return;
+    }
+    if (t->kind != DL_EX_TUPLE && t->kind != DL_EX_LIST) return;
+    for (uint32_t k = 0; k < t->item_count; k++)
+        forget_parts_of_names_bound(F, t->items[k], depth + 1);
+}
+
 void flow_exec_loop(Flow *F, const DlStmt *s) {
     const DlValue *iter = NULL;
     bool seq_loop = false;
@@ -1067,10 +1084,7 @@ void flow_exec_loop(Flow *F, const DlStmt *s) {
             /* each round's item is a new one: what the last round stored in its parts
              * (`batch["graph"] = batch["graph"].to(device)`) is not this one's */
             const DlExpr *t = s->targets[0];
-            for (uint32_t k = 0; t->kind == DL_EX_NAME ? k < 1 : k < t->item_count; k++) {
-                const DlExpr *var = t->kind == DL_EX_NAME ? t : t->items[k];
-                if (var->kind == DL_EX_NAME) flow_state_forget_parts(F->st, var->name);
-            }
+            forget_parts_of_names_bound(F, t, 0);
             flow_bind(F, t, flow_element_of(F, iter, t->span));
         }
         flow_exec_block(F, &s->parts->body);
