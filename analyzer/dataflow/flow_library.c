@@ -141,6 +141,28 @@ static bool unknown_name(Flow *F, const DlExpr *e) {
     return !b || !b->value || b->value->kind == DL_KIND_UNKNOWN;
 }
 
+/* `random.gauss(0, 1)`, `np.random.normal(scale=0.2)`, `np.random.rand()`: one number drawn,
+ * no `size=` (nor, for NumPy's samplers, the positional size after their two parameters)
+ * (TD3torch's exploration noise, `torch.tensor(np.random.normal(scale=0.2))`). */
+static bool draws_one_random_number(const char *q, const DlExpr *call) {
+    if (strncmp(q, "random.", 7) == 0) return !strchr(q + 7, '.');
+    if (strncmp(q, "numpy.random.", 13) != 0 || strchr(q + 13, '.')) return false;
+    if (dl_ir_keyword(call, "size")) return false;
+    const char *f = q + 13;
+    uint32_t positional = 0;
+    for (uint32_t i = 0; i < call->arg_count; i++)
+        if (!call->args[i].keyword) positional++;
+        else if (call->args[i].keyword[0] == '*') return false;
+    /* rand(d0, d1, ...), randn(...), random(size), random_sample(size): a size is all they take */
+    static const char *const sized[] = {"rand", "randn", "random", "random_sample", "sample",
+                                        "ranf", NULL};
+    if (dl_name_in_list(f, sized)) return positional == 0;
+    static const char *const two_parameters[] = {"normal",  "uniform", "randint",     "beta",
+                                                 "gamma",   "laplace", "exponential", "poisson",
+                                                 "lognormal", "logistic", "gumbel",   NULL};
+    return dl_name_in_list(f, two_parameters) && positional <= 2;
+}
+
 bool flow_scalar_expression(Flow *F, const DlExpr *e, int depth) {
     if (!e || depth > 8) return false;
     switch (e->kind) {
@@ -179,6 +201,7 @@ bool flow_scalar_expression(Flow *F, const DlExpr *e, int depth) {
     case DL_EX_CALL: {
         const char *q = flow_qualify(F, e->object);
         if (q && strncmp(q, "math.", 5) == 0) return true;
+        if (q && draws_one_random_number(q, e)) return true;
         if (e->object->kind == DL_EX_NAME &&
             (flow_streq(e->object->name, "float") || flow_streq(e->object->name, "int") ||
              flow_streq(e->object->name, "len")))
