@@ -15,6 +15,8 @@ const DlValue *flow_element_of(Flow *F, const DlValue *v, DlSpan target_span) {
         }
         return b;
     }
+    /* `for task in y:` of a dict `{task: t.to(device) ...}`: its keys, not its values */
+    if (v->kind == DL_KIND_SEQ && (v->flags & DL_VF_DICT)) return flow_unknown();
     if (v->kind == DL_KIND_SEQ && v->elem) return v->elem;
     if (flow_is_tensor(v)) { /* rows of a tensor, items of a batch list: tensors on its device */
         DlValue *part = dl_value_copy(F->arena, v);
@@ -426,7 +428,7 @@ const DlValue *flow_eval_sequence(Flow *F, const DlExpr *e) {
         s->items = items;
         s->item_count = n;
     } else {
-        s->flags |= flow_dict_pin_flags(e);
+        s->flags |= flow_dict_pin_flags(e) | DL_VF_DICT;
     }
     s->elem = elem && elem->kind != DL_KIND_UNKNOWN ? elem : NULL;
     s->dev_span = e->span;
@@ -480,6 +482,7 @@ const DlValue *flow_eval_comprehension(Flow *F, const DlExpr *e) {
     DlValue *s = flow_mk(F, DL_KIND_SEQ);
     s->elem = elem->kind != DL_KIND_UNKNOWN ? elem : NULL;
     if (flow_adds_unregistered_state(elem)) s->flags |= DL_VF_HAS_MODULES;
+    if (e->name && flow_streq(e->name, "dict")) s->flags |= DL_VF_DICT;
     s->dev_span = e->span;
     return s;
 }

@@ -106,6 +106,8 @@ enum {
     DL_VF_DEVICE_OF_UNKNOWN = 1 << 23, /* named device, and a tensor moved there: the device of a
                                           tensor whose device is not known (`.to(x.device)`
                                           with `x` a parameter), which may be the CPU */
+    DL_VF_DICT = 1 << 24, /* seq: a dict (a display, a comprehension): iterating it gives its
+                             keys, not the values its element describes */
 };
 
 typedef struct DlValue DlValue;
