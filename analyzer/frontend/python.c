@@ -816,6 +816,8 @@ static void lower_if_chain(Lower *L, TSNode n, DlStmt *s, uint32_t first_alt) {
             }
             L->depth++;
             DlStmt *inner = new_stmt(L, DL_ST_IF, c);
+            /* it holds the alternatives after it too: it ends where the whole chain does */
+            inner->span.end = span_of(n).end;
             inner->value = lower_expr(L, field(c, G.f_condition));
             lower_block_into(L, field(c, G.f_consequence), &own_parts(L, inner)->body);
             lower_if_chain(L, n, inner, i + 1);
