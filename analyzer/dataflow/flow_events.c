@@ -97,6 +97,12 @@ bool flow_touches_device(Flow *F, const DlExpr *call, const char *q, const DlVal
         /* a method of the project's own class, as a project function: it may synchronize
          * inside, and its work is known only by what it returns (checked above) */
         if (is_project_method(F, recv, callee->name)) return false;
+        /* `tokenizer.decode(ids[0])`: a tokenizer turns the ids into text on the host, reading
+         * them back (CV-VQA-MEDICAL's timed caption), no kernel of its own */
+        static const char *const decoders[] = {"decode", "batch_decode", "convert_ids_to_tokens",
+                                               "detokenize", NULL};
+        if (recv->kind == DL_KIND_UNKNOWN && !recv->dev && dl_name_in_list(callee->name, decoders))
+            return false;
         /* `self.load_state_dict(...)` in `__init__`, before the module moved itself: nothing
          * has placed it yet, it is on the CPU (Resemblyzer's timed weight load) */
         if (F->in_init && recv->dev == DL_DEV_MODULE && !(recv->flags & DL_VF_MOVED) &&
