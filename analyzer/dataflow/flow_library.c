@@ -941,12 +941,22 @@ static bool batch_is_the_whole_dataset(Flow *F, const DlExpr *call) {
 /* A value that is surely no tensor: a string, a number, a NumPy array or other host object,
  * or a list not known to hold tensors (a batch's captions, `[i[1] for i in batch_data]`,
  * which the model reads as it reads a list: `.to(device)` is no method of it). */
-static bool surely_no_tensor(const DlValue *v) {
-    if (!v) return false;
+static bool surely_no_tensor_in(const DlValue *v, int depth) {
+    if (!v || depth > 4) return false;
     if (v->kind == DL_KIND_STRING || v->kind == DL_KIND_SCALAR || v->kind == DL_KIND_OTHER)
         return true;
-    return v->kind == DL_KIND_SEQ && !v->items && !(v->flags & DL_VF_HAS_MODULES) &&
-           !(v->elem && (flow_is_tensor(v->elem) || flow_is_module_like(v->elem)));
+    if (v->kind != DL_KIND_SEQ || (v->flags & DL_VF_HAS_MODULES)) return false;
+    /* a tuple written out of such values (PointPillars' `spatial_shape = (h, w)`) */
+    if (v->items) {
+        for (uint32_t i = 0; i < v->item_count; i++)
+            if (!surely_no_tensor_in(v->items[i], depth + 1)) return false;
+        return v->item_count > 0;
+    }
+    return !(v->elem && (flow_is_tensor(v->elem) || flow_is_module_like(v->elem)));
+}
+
+static bool surely_no_tensor(const DlValue *v) {
+    return surely_no_tensor_in(v, 0);
 }
 
 /* `collate_fn=collate` of the project that returns a tuple some items of which are no tensors
