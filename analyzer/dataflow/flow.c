@@ -2599,6 +2599,15 @@ const DlValue *flow_param_value(Flow *F, const DlFunction *fn, uint32_t i) {
         t->dev_why = dl_arena_join(F->arena, "an input of", ' ', fn->name);
         return t;
     }
+    /* `def generate(model, n, device)` that its file calls only as `generate(Net(device), ...)`:
+     * an instance of that module, whose forward says what its inputs meet */
+    const DlClassInfo *given = flow_module_class_given(F, fn, i);
+    if (given) {
+        DlValue *m = flow_mk(F, DL_KIND_MODULE);
+        m->cls = given;
+        m->var = p->name;
+        return m;
+    }
     return flow_unknown();
 }
 
