@@ -233,6 +233,11 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
                                        flow_params_moved_inside(alternatives[a]->fn)
                                  : 0;
         }
+    /* a module without state whose forward reads an input only as numbers of one element
+     * (`x1.mean()`, `x2.std()`): 0-dim values, which meet any device */
+    uint64_t reduced = stateless && forward_info && forward_info->fn
+                           ? flow_params_reduced_to_scalars(forward_info->fn)
+                           : 0;
     unsigned position = 0;
     for (uint32_t i = 0; i < call->arg_count; i++) {
         const char *kw = call->args[i].keyword;
@@ -240,6 +245,10 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
         bool meets = !ctc || !dl_torch_argument_meets_no_device("torch.nn.functional.ctc_loss",
                                                                  position, kw);
         if (moved_by_decorator) meets = false;
+        if (reduced) {
+            int p = kw ? dl_ir_param_index(forward_info->fn, kw) : (int)position + 1;
+            if (p >= 0 && p < DL_MAX_PARAM_BITS && (reduced & (UINT64_C(1) << p))) meets = false;
+        }
         if (forward) {
             int p = kw ? dl_ir_param_index(forward, kw) : (int)position + 1; /* after self */
             if (p >= 0 && p < DL_MAX_PARAM_BITS && (uint32_t)p < forward->param_count &&

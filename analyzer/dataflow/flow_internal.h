@@ -251,6 +251,9 @@ bool flow_file_builds_a_project_loader(Flow *F);
 bool flow_call_may_give_a_weight(Flow *F, const DlExpr *call);
 /* Whether `name` is a parameter of the running function that it hands to a layer as a size
  * (`nn.Linear(d, name)`) and never rebinds: an integer (flow_size_params.c). */
+/* flow_reduced_params.c: bit i set when `fn` reads parameter i only as numbers of one element
+ * (`x.mean()`, `x.size(0)`, `x.shape`). */
+uint64_t flow_params_reduced_to_scalars(const DlFunction *fn);
 /* flow_callers.c: the project module class every call of `fn` in its file hands its parameter
  * `param` (a model parameter's `Net(device)`), or NULL. */
 const DlClassInfo *flow_module_class_given(Flow *F, const DlFunction *fn, uint32_t param);
