@@ -1283,8 +1283,16 @@ static bool used_otherwise(const DlExpr *e, const char *name, bool data, int dep
     case DL_EX_CALL: {
         if (used_otherwise(e->object, name, false, depth + 1)) return true;
         bool builtin = reads_as_data(e->object);
-        for (uint32_t i = 0; i < e->arg_count; i++)
-            if (used_otherwise(e->args[i].value, name, builtin, depth + 1)) return true;
+        /* `F.grid_sample(src, locs, mode=self.mode)`: an option handed by a keyword that only
+         * ever takes a string or a number (MrRegNet's SpatialTransformer) */
+        static const char *const options[] = {"mode",  "padding_mode", "reduction",
+                                              "interpolation", "align_corners", "dim", "eps",
+                                              "scale_factor",  "size", NULL};
+        for (uint32_t i = 0; i < e->arg_count; i++) {
+            const char *kw = e->args[i].keyword;
+            bool option = kw && dl_name_in_list(kw, options);
+            if (used_otherwise(e->args[i].value, name, builtin || option, depth + 1)) return true;
+        }
         return false;
     }
     default:
