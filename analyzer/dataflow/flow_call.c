@@ -1252,6 +1252,12 @@ static bool type_chosen_at_run_time(Flow *F, const DlExpr *call, const DlValue *
         /* ... or to a tensor's type name (`dtype = x.data.type()`, 'torch.cuda.FloatTensor'
          * for a CUDA `x`: densecap's proposal masks) */
         if (a->kind == DL_EX_NAME && names_a_type_read_from_a_tensor(F, a)) return true;
+        /* ... or, a parameter, in a file that reads tensors' type names (`dtype =
+         * offset.data.type()`, then `self._get_p(offset, dtype)`: Lac-GwcNet's deformable
+         * refinement) */
+        if (a->kind == DL_EX_NAME && a->name && strstr(a->name, "dtype") && F->fn &&
+            dl_ir_param_index(F->fn, a->name) >= 0 && dl_source_mentions(F->src, ".type()"))
+            return true;
         if ((a->kind == DL_EX_NAME || a->kind == DL_EX_ATTR) && a->name && strstr(a->name, "dtype"))
             return dl_source_mentions(F->src, dl_arena_printf(F->arena, "%s = torch.cuda.",
                                                               a->name));
