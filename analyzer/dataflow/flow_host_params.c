@@ -205,6 +205,16 @@ static const char *torch_callee(const HostUse *u, const DlExpr *callee, char *bu
     return n > 0 && (size_t)n < size ? buf : NULL;
 }
 
+/* `self.ctc(log_probs, targets, in_lens, tgt_lens)` of an `nn.CTCLoss` the class holds: it reads
+ * its lengths as `F.ctc_loss` does, on the host if need be (CRNN-Text-Recognition's loss). */
+static bool calls_a_ctc_loss_it_holds(const HostUse *u, const DlExpr *callee) {
+    if (!dl_ir_is_self_attr(callee, NULL) || !u->fn->owner || !u->project) return false;
+    const DlClassInfo *info = dl_project_class_of(u->project, u->fn->owner);
+    const DlAttr *held = info && info->attrs_done ? dl_project_attr(info, callee->name) : NULL;
+    return held && held->value && held->value->kind == DL_KIND_LOSS && held->value->literal &&
+           strcmp(held->value->literal, "torch.nn.CTCLoss") == 0;
+}
+
 static void walk_call(HostUse *u, const DlExpr *e, bool host, int depth) {
     const DlExpr *callee = e->object;
     const char *name = last_name(callee);
@@ -242,6 +252,7 @@ static void walk_call(HostUse *u, const DlExpr *e, bool host, int depth) {
     char buf[160];
     /* `F.interpolate(x, size=shape)`: a size, read on the host (F3Net's image shapes) */
     const char *torch_fn = torch_callee(u, callee, buf, sizeof buf);
+    if (!torch_fn && calls_a_ctc_loss_it_holds(u, callee)) torch_fn = "torch.nn.functional.ctc_loss";
     unsigned position = 0;
     for (uint32_t i = 0; i < e->arg_count; i++) {
         const char *kw = e->args[i].keyword;
