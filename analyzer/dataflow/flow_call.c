@@ -1365,7 +1365,8 @@ const DlValue *flow_eval_tensor_method(Flow *F, const DlExpr *call, const DlExpr
         s->elem = part;
         return s;
     }
-    if (flow_streq(m, "size") || flow_streq(m, "dim") || flow_streq(m, "numel"))
+    if (flow_streq(m, "size") || flow_streq(m, "dim") || flow_streq(m, "numel") ||
+        flow_streq(m, "nelement"))
         return flow_mk(F, DL_KIND_OTHER);
     return flow_unknown();
 }

@@ -33,7 +33,7 @@ bool flow_is_synchronize(const char *q, const char *method) {
  * device (a model on the GPU, a tensor moved there, a helper handed the device). */
 bool flow_metadata_method(const char *m) {
     static const char *const list[] = {
-        "size",     "dim",        "numel", "element_size", "stride",           "is_contiguous",
+        "size",     "dim",        "numel", "nelement", "element_size", "stride", "is_contiguous",
         "data_ptr", "get_device", "type",  "parameters",   "named_parameters", "state_dict",
         "train",    "eval",       NULL};
     /* hooks: `self._register_load_state_dict_pre_hook(f)`, `t.register_hook(f)` only record f */

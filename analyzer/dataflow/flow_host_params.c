@@ -80,7 +80,8 @@ static bool reads_arguments_on_host(const char *name) {
  * device. */
 static bool reads_receiver_on_host(const char *method) {
     static const char *const methods[] = {"tolist",  "item", "cpu", "numpy", "to", "cuda",
-                                          "type_as", "size", "dim", "numel", NULL};
+                                          "type_as", "size", "dim", "numel", "nelement",
+                                          NULL};
     return method && dl_name_in_list(method, methods);
 }
 

@@ -22,7 +22,7 @@ static int param_named(const DlFunction *fn, const DlExpr *e) {
 /* `p.mean()`, `p.std()`, `p.size(0)`: a number of one element read from `p`. */
 static bool reduces_to_one_element(const DlExpr *e) {
     static const char *const reductions[] = {"mean", "std", "var", "sum", "norm", "max", "min",
-                                             "prod", "item", "numel", "dim", NULL};
+                                             "prod", "item", "numel", "nelement", "dim", NULL};
     if (e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_ATTR || !e->object->name)
         return false;
     if (strcmp(e->object->name, "size") == 0) return e->arg_count == 1;

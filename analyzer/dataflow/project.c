@@ -800,7 +800,11 @@ static bool needs_summary(const DlProject *p, const DlFunctionInfo *fi,
                  dl_interner_contains(&p->referenced_names, name) ||
                  (p->mentioned_names && dl_interner_contains(p->mentioned_names, name)) ||
                  strncmp(name, "__", 2) == 0 || strcmp(name, "forward") == 0;
-    return (named && (returns_value(&fi->fn->body, 0) || reads_on_the_host(fi))) ||
+    /* nor whether it fails without a GPU before it returns (a DDP script's `ddp_setup(rank,
+     * world_size)` joining an NCCL group: what its caller does after it runs only with one) */
+    static const char *const gpu_required[] = {"set_device(", "init_process_group(", NULL};
+    return (named && (returns_value(&fi->fn->body, 0) || reads_on_the_host(fi) ||
+                      dl_project_function_mentions(fi, gpu_required))) ||
            (workers_may_touch_devices && fi->module->language == DL_LANG_PYTHON &&
             dl_ir_span_mentions(fi->module->source, fi->fn->span, "DataLoader"));
 }
