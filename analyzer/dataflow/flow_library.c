@@ -487,11 +487,16 @@ static bool may_name_a_device(Flow *F, const DlExpr *options) {
 }
 
 /* torch.tensor(3.0) / torch.tensor(eps): a 0-dim scalar tensor may meet any device */
-static bool makes_a_scalar_tensor(Flow *F, const char *q, const DlExpr *call) {
-    return q &&
-           (flow_streq(q, "torch.tensor") || flow_streq(q, "torch.as_tensor") ||
-            flow_streq(q, "torch.scalar_tensor")) &&
-           flow_scalar_expression(F, dl_ir_positional(call, 0), 0);
+static bool makes_a_scalar_tensor(Flow *F, const char *q, const DlExpr *call,
+                                  const DlValue *const *argv) {
+    if (!q || (!flow_streq(q, "torch.tensor") && !flow_streq(q, "torch.as_tensor") &&
+               !flow_streq(q, "torch.scalar_tensor")))
+        return false;
+    if (flow_scalar_expression(F, dl_ir_positional(call, 0), 0)) return true;
+    /* what the flow made of it: a number, or a 0-dim tensor (`torch.tensor(self.schedule.
+     * alpha(t))` of `1 - self.betas[t]`: 02456_Group_44's DDPM) */
+    const DlValue *v = call->arg_count && !call->args[0].keyword ? argv[0] : NULL;
+    return v && (v->kind == DL_KIND_SCALAR || (flow_is_tensor(v) && (v->flags & DL_VF_ZERO_DIM)));
 }
 
 /* `torch.LongTensor`, `torch.FloatTensor`: a typed (legacy) constructor of CPU tensors (not
@@ -529,6 +534,16 @@ const DlValue *flow_eval_factory(Flow *F, const DlExpr *call, DlFactoryKind kind
     if (kind == DL_FACTORY_FROM_CPU) {
         DlValue *t = flow_mk_tensor(F, DL_DEV_CPU, NULL, DL_ORIGIN_FACTORY, call->span);
         t->flags |= DL_VF_PIN_KNOWN;
+        /* `torch.from_numpy(np.array(0.9))`: a 0-dim array makes a 0-dim tensor (BASAR's Adam) */
+        const DlExpr *a = dl_ir_positional(call, 0);
+        if (q && flow_streq(q, "torch.from_numpy") && a && a->kind == DL_EX_CALL &&
+            a->arg_count == 1 && !a->args[0].keyword) {
+            const char *np = flow_qualify(F, a->object);
+            if (np && (flow_streq(np, "numpy.array") || flow_streq(np, "numpy.asarray") ||
+                       flow_streq(np, "numpy.float32") || flow_streq(np, "numpy.float64")) &&
+                flow_scalar_expression(F, a->args[0].value, 0))
+                t->flags |= DL_VF_ZERO_DIM;
+        }
         return t;
     }
     if (kind == DL_FACTORY_LIKE) {
@@ -552,7 +567,7 @@ const DlValue *flow_eval_factory(Flow *F, const DlExpr *call, DlFactoryKind kind
         r->flags |= rank;
         const DlArg *given = dl_ir_keyword(call, "device");
         /* `torch.tensor(R, device="cpu")` of a number is 0-dim all the same (PaDiM's SVDD) */
-        if (r->dev == DL_DEV_CPU && makes_a_scalar_tensor(F, q, call)) r->flags |= DL_VF_ZERO_DIM;
+        if (r->dev == DL_DEV_CPU && makes_a_scalar_tensor(F, q, call, argv)) r->flags |= DL_VF_ZERO_DIM;
         if (r->dev == DL_DEV_CPU && given &&
             (given->value->kind == DL_EX_NAME || given->value->kind == DL_EX_ATTR))
             r->flags |= DL_VF_DEVICE_VARIABLE;
@@ -578,7 +593,7 @@ const DlValue *flow_eval_factory(Flow *F, const DlExpr *call, DlFactoryKind kind
     bool written = !pin || pin->value->kind == DL_EX_CONST;
     if (written) t->flags |= DL_VF_PIN_KNOWN | (pinned ? DL_VF_PINNED : 0);
     if (F->place.cuda_context) t->flags |= DL_VF_CUDA_CONTEXT;
-    if (makes_a_scalar_tensor(F, q, call)) t->flags |= DL_VF_ZERO_DIM;
+    if (makes_a_scalar_tensor(F, q, call, argv)) t->flags |= DL_VF_ZERO_DIM;
     /* `torch.empty(0)`, `torch.tensor([])`: an empty placeholder handed to a function that
      * does not read it (`in_proj_weight` when separate weights are used), not data that meets
      * the device: counted with the 0-dim tensors, which may meet any device */
