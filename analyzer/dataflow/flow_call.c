@@ -721,7 +721,7 @@ static bool registers_by_name(const DlClassInfo *ci) {
     for (int depth = 0; ci && depth < 8; depth++, ci = ci->base) {
         const DlSource *src = ci->module ? ci->module->source : NULL;
         for (const char *const *w = ways; src && *w; w++)
-            if (dl_ir_span_mentions(src, ci->cls->span, *w)) return true;
+            if (dl_ir_span_mentions_in_code(src, ci->cls->span, *w)) return true;
     }
     return false;
 }

@@ -122,6 +122,22 @@ bool dl_ir_span_mentions(const DlSource *src, DlSpan span, const char *needle) {
     return memmem(src->text + span.start, span.end - span.start, needle, n) != NULL;
 }
 
+bool dl_ir_span_mentions_in_code(const DlSource *src, DlSpan span, const char *needle) {
+    size_t n = strlen(needle);
+    if (span.end > src->len || span.end < span.start + n) return false;
+    const char *start = src->text + span.start, *end = src->text + span.end;
+    for (const char *p = start; p + n <= end;) {
+        const char *hit = memmem(p, (size_t)(end - p), needle, n);
+        if (!hit) return false;
+        const char *line = hit;
+        while (line > src->text && line[-1] != '\n')
+            line--;
+        if (!memchr(line, '#', (size_t)(hit - line))) return true;
+        p = hit + 1;
+    }
+    return false;
+}
+
 bool dl_ir_is_dotted_name(const char *s) {
     if (!s || !*s || isdigit((unsigned char)*s)) return false;
     for (; *s; s++)

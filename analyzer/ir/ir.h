@@ -316,6 +316,8 @@ const char *dl_ir_span_snippet(DlArena *arena, const DlSource *src, DlSpan span)
 
 /* Does the text of a span contain `needle`? */
 bool dl_ir_span_mentions(const DlSource *src, DlSpan span, const char *needle);
+/* The same, not counting a mention after a `#` on its line (a line commented out). */
+bool dl_ir_span_mentions_in_code(const DlSource *src, DlSpan span, const char *needle);
 
 /* `s` is a name or a dotted attribute chain (`device`, `self.device`, `args.gpu`): code that
  * reads the value back, as a fix may write it (not `modelVars[device]`, not `3`). */
