@@ -78,10 +78,22 @@ static bool is_project_method(Flow *F, const DlValue *recv, const char *name) {
 /* Does the call queue device work? It makes a value on a device, or runs a module, a method
  * or a project function on device values. Builtins (len, print, isinstance) and metadata
  * queries (x.size()) do not. */
+/* `losses.items()`, `outputs.get("loss")`: a list's or a dict's own method, which hands back
+ * what it holds and runs no kernel; also of what was taken for a tensor, since no tensor has
+ * `items()` (a model's output that is a dict of losses: DDPM trainers). */
+bool flow_calls_a_container_method(const DlExpr *call, const DlValue *recv) {
+    static const char *const container_methods[] = {"items", "values", "keys", "get", NULL};
+    if (!recv || !call->object || call->object->kind != DL_EX_ATTR) return false;
+    return recv->kind == DL_KIND_SEQ || dl_name_in_list(call->object->name, container_methods);
+}
+
 bool flow_touches_device(Flow *F, const DlExpr *call, const char *q, const DlValue *recv,
                          const DlValue *const *argv, const DlValue *result) {
     if (dl_torch_wraps_its_tensor(q)) return false; /* `Variable(x.cuda())` */
     if (recv && recv->kind == DL_KIND_STRING) return false; /* `"{:.1f}".format(t)`: a host read */
+    /* `losses.items()`, `outputs.get("loss")`: a list's or a dict's own methods hand back what
+     * it holds and run no kernel (DDPM trainers' loss dicts) */
+    if (flow_calls_a_container_method(call, recv)) return false;
     const DlExpr *callee = call->object;
     if (result && result->kind == DL_KIND_TENSOR && dl_value_on_kernel_device(result))
         return !(recv && (flow_is_view_method(callee->name) ||
@@ -1442,7 +1454,7 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
         (on_the_device(recv) || on_the_device(result) || any_on_the_device(argv, call->arg_count) ||
          project_call_given_tensors(call, called, argv)) &&
         !work_unread(F) && !flow_is_synchronize(q, method) && !arranges_only(F, callee) &&
-        !stores_a_reference(method, recv) &&
+        !stores_a_reference(method, recv) && !flow_calls_a_container_method(call, recv) &&
         !(method && recv &&
           (flow_metadata_method(method) || flow_is_view_method(method) ||
            reshapes_a_named_tensor(callee))))

@@ -351,6 +351,8 @@ int flow_gpu_branch(Flow *F, const DlExpr *cond);
 int flow_cuda_availability_test(Flow *F, const DlExpr *cond);
 /* On an accelerator named by its literal type ("mps", "xpu:0"), not CUDA. */
 bool flow_on_a_named_accelerator(const DlValue *v);
+/* `d.items()`, `outputs.get("loss")`: a container's own method, no kernel (flow_events.c). */
+bool flow_calls_a_container_method(const DlExpr *call, const DlValue *recv);
 bool flow_touches_device(Flow *F, const DlExpr *call, const char *q, const DlValue *recv,
                          const DlValue *const *argv, const DlValue *result);
 bool flow_may_synchronize(Flow *F, const DlExpr *call, const char *q, const DlValue *recv);
