@@ -189,8 +189,9 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
     OperandList ops = {0};
     /* a project module with no parameters, buffers or submodules (a sinusoidal embedding)
      * computes where its inputs are: it has no device of its own for them to meet */
-    bool stateless = callee->cls && class_registers_nothing(callee->cls) &&
-                     !(callee->flags & DL_VF_CONSTRUCTED); /* a loss given a weight */
+    bool stateless = (callee->cls && class_registers_nothing(callee->cls) &&
+                      !(callee->flags & DL_VF_CONSTRUCTED)) || /* a loss given a weight */
+                     (callee->flags & DL_VF_STATELESS); /* `nn.Dropout(p).to(device)` */
     if (!stateless) flow_add_operand(&ops, callee_expr, callee);
     /* the operands before the arguments': the callee's own, when it was added (not for a value
      * of another kind bound to the name: SPECTRE's `self.acts = []`, then `self.acts(x)`) */

@@ -1203,6 +1203,7 @@ const DlValue *flow_eval_library_call(Flow *F, const DlExpr *call, const char *q
                 : flow_construction_device(F);
         m->dev_name = dev ? dev->dev_name : NULL;
         if (!dev && !stateless) m->flags |= DL_VF_CONSTRUCTED;
+        if (stateless) m->flags |= DL_VF_STATELESS;
         m->dev_span = call->span;
         m->dev_why = flow_short_text(F, call->span);
         if (!dev && is_module_container(q)) contents_decide(F, m, call, argv);

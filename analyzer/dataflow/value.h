@@ -108,6 +108,9 @@ enum {
                                           with `x` a parameter), which may be the CPU */
     DL_VF_DICT = 1 << 24, /* seq: a dict (a display, a comprehension): iterating it gives its
                              keys, not the values its element describes */
+    DL_VF_STATELESS = 1 << 25, /* module: a library layer with no parameter or buffer
+                                  (`nn.Dropout`, `nn.ReLU`): it computes where its input is,
+                                  moved or not */
 };
 
 typedef struct DlValue DlValue;
