@@ -972,8 +972,10 @@ static const char *numpy_of_items(const char *q) {
  * does `np.array(x)` on the PIL images a dataset hands it): no device says where it is, and
  * what numpy or pyplot is given may well not be a tensor. */
 static bool input_of_a_stateless_module(Flow *F, const DlValue *v) {
-    return v->origin == DL_ORIGIN_INPUT && v->dev == DL_DEV_MODULE && F->owner &&
-           F->owner->is_module && !flow_class_has_state(F->owner);
+    /* or what it computes from one (`input.mul(255).to(torch.uint8)`): with no state of its
+     * own, all that is on "the module's device" there came in as an input */
+    return v->dev == DL_DEV_MODULE && F->owner && F->owner->is_module &&
+           !flow_class_has_state(F->owner);
 }
 
 /* `float(t)`, `int(t)`, `bool(t)`: Python's builtins (not names bound here) reading a value on
