@@ -4,6 +4,7 @@
 #include "dataflow/flow_internal.h"
 
 static bool class_registers_nothing(const DlClassInfo *ci);
+static bool class_has_state(const DlClassInfo *from, bool given_no_weight);
 static const DlValue *on_the_receivers_device(Flow *F, const DlValue *r, const DlValue *recv);
 static DlValue *numpy_array(Flow *F);
 
@@ -605,6 +606,15 @@ const DlValue *flow_call_summary(Flow *F, const DlFunctionInfo *fi, const DlExpr
         const DlValue *tensor = flow_mk(F, DL_KIND_TENSOR);
         const DlValue *placed = on_its_arguments_device(F, tensor, argv, call->arg_count);
         if (placed != tensor) r = placed;
+    }
+    /* a factory's module (`get_loss("l1")` returning `MaskedL1()`), summarised before its
+     * class's attributes were known: one whose class has no state has nothing to move */
+    const DlClassInfo *built = r->kind == DL_KIND_MODULE ? r->cls : NULL;
+    if (built && (r->flags & DL_VF_CONSTRUCTED) && built->attrs_done &&
+        !class_has_state(built, true)) {
+        DlValue *c = dl_value_copy(F->arena, r);
+        c->flags &= (uint32_t)~DL_VF_CONSTRUCTED;
+        r = c;
     }
     return r;
 }
