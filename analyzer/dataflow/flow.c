@@ -703,12 +703,26 @@ static bool body_ends_the_loop(const DlStmt *loop) {
 
 static bool block_assigns(const DlBlock *b, const char *name, int depth);
 
+/* A bound of a few, up to 16: a number written out (not `if total > 500: break` over samples
+ * counted, a partial evaluation of many batches), or a parameter defaulting to one
+ * (`num_examples=6`). */
+static bool a_few(Flow *F, const DlExpr *bound) {
+    if (bound->kind == DL_EX_NAME && F->fn) {
+        int p = dl_ir_param_index(F->fn, bound->name);
+        bound = p >= 0 ? F->fn->params[p].default_value : NULL;
+    }
+    return bound && bound->kind == DL_EX_NUMBER && bound->name &&
+           strtol(bound->name, NULL, 10) <= 16 && !strchr(bound->name, '.');
+}
+
 /* `for i, (x,) in enumerate(loader): ...; if i == 2: break`, or a counter set before the loop
- * and counted up in it (`row_i += 1`), in a loop that trains nothing: it shows or checks the
- * first few batches and stops (Gastrointestinal-Polyp-Segmentation's plot of three
- * predictions), no loop of steps. */
-static bool stops_after_a_few(const DlStmt *loop) {
-    if (loop->kind != DL_ST_FOR || block_any_outside_loops(&loop->parts->body, is_training_step, 0))
+ * and counted up in it (`row_i += 1`), or the length of a list it appends to (`if
+ * len(collected) >= num_examples: break`), in a loop that steps no optimizer (a `backward()`
+ * alone checks the gradients): it shows or checks the first few batches and stops
+ * (Gastrointestinal-Polyp-Segmentation's plot of three predictions, a DDPM's smoke test), no
+ * loop of steps. */
+static bool stops_after_a_few(Flow *F, const DlStmt *loop) {
+    if (loop->kind != DL_ST_FOR || block_any_outside_loops(&loop->parts->body, is_optimizer_step, 0))
         return false;
     const DlExpr *target = loop->target_count ? loop->targets[0] : NULL;
     const DlExpr *index = target && target->kind == DL_EX_TUPLE && target->item_count == 2 &&
@@ -729,11 +743,18 @@ static bool stops_after_a_few(const DlStmt *loop) {
             !(flow_streq(c->name, "==") || flow_streq(c->name, ">=") || flow_streq(c->name, ">")))
             continue;
         const DlExpr *counter = c->items[0], *bound = c->items[1];
-        /* a few: up to 16 (not `if total > 500: break` over samples counted, a partial
-         * evaluation of many batches) */
-        if (counter->kind != DL_EX_NAME || bound->kind != DL_EX_NUMBER || !bound->name ||
-            strtol(bound->name, NULL, 10) > 16 || strchr(bound->name, '.'))
+        if (!a_few(F, bound)) continue;
+        /* `len(collected)` of a list the loop appends to */
+        if (counter->kind == DL_EX_CALL && counter->object &&
+            counter->object->kind == DL_EX_NAME && flow_streq(counter->object->name, "len") &&
+            counter->arg_count == 1 && !counter->args[0].keyword &&
+            counter->args[0].value->kind == DL_EX_NAME) {
+            const char *appended =
+                dl_arena_printf(F->arena, "%s.append(", counter->args[0].value->name);
+            if (dl_ir_span_mentions(F->src, loop->span, appended)) return true;
             continue;
+        }
+        if (counter->kind != DL_EX_NAME) continue;
         if (index && flow_streq(index->name, counter->name)) return true;
         bool counted_up = false; /* `row += 1` */
         for (uint32_t k = 0; k < body->count; k++) {
@@ -853,7 +874,7 @@ bool flow_is_batch_loop(Flow *F, const DlStmt *s, const DlValue *iter) {
     /* `for dtype in [torch.float, torch.half]:` runs once per case it lists, each checked with
      * a backward() (SpikeGPT's surrogate gradient check): no loop of steps */
     if (s->kind == DL_ST_FOR && over_listed_cases(F, s->value)) return false;
-    if (body_ends_the_loop(s) || stops_after_a_few(s)) return false;
+    if (body_ends_the_loop(s) || stops_after_a_few(F, s)) return false;
     /* over a loader that yields the whole dataset as one batch: the body runs once */
     if (s->kind == DL_ST_FOR && iter && iter->kind == DL_KIND_LOADER &&
         (iter->flags & DL_VF_ONE_BATCH))
