@@ -865,7 +865,11 @@ void flow_sync(Flow *F, const DlExpr *site, const DlExpr *tensor, const DlValue 
      * shows the iteration works on the device: the first such read before it (`.item()` and
      * `.tolist()` too: BERT-NER's `tmp_eval_loss.item()`, then `logits.cpu()`) is reported,
      * as its wait. */
-    if (device_unknown && explicit_read && !after_unknown_read) {
+    /* a test of what is surely a tensor (`if torch.isnan(loss) or torch.isinf(loss):`) reads
+     * it as `.item()` does: where the device is, it waits (ddpm-sandbox's NaN guard) */
+    bool tests_a_tensor = flow_is_tensor(v) && (flow_streq(how, "if") || flow_streq(how, "bool") ||
+                                                flow_streq(how, "not"));
+    if (device_unknown && (explicit_read || tests_a_tensor) && !after_unknown_read) {
         if (!nothing_pending && F->place.batch_loop && F->place.every_iteration) {
             mark_unknown_read(F, site, tensor);
         } else if (flow_streq(how, "cpu")) {
