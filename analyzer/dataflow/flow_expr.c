@@ -329,7 +329,13 @@ const DlValue *flow_eval_subscript(Flow *F, const DlExpr *e) {
     if (flow_is_tensor(obj)) {
         DlValue *r = dl_value_copy(F->arena, obj);
         r->var = NULL;
-        r->flags &= (uint32_t)~DL_VF_WHOLE_BATCH;
+        /* `data = data[0]` of a whole batch in a file of torch_geometric's loaders, which yield
+         * graph batches (in pairs, PGCL's augmented views): a Batch, which moves in place as a
+         * whole batch does */
+        bool graph_batch = (obj->flags & DL_VF_WHOLE_BATCH) && e->item_count == 1 &&
+                           e->items[0]->kind == DL_EX_NUMBER &&
+                           dl_source_mentions(F->src, "torch_geometric");
+        if (!graph_batch) r->flags &= (uint32_t)~DL_VF_WHOLE_BATCH;
         if (!is_plain_slice(F, e)) r->flags &= (uint32_t)~DL_VF_ONE_DIM;
         /* `t[0]` of a 1-D tensor is 0-dim; of one whose rank is not known it may be, and then
          * meets any device: nothing is said of it */
