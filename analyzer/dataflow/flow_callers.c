@@ -35,8 +35,17 @@ static const DlExpr *argument_for(const DlExpr *call, const DlFunction *fn, uint
     return NULL;
 }
 
-/* The project module class `e` constructs (`Net(device)`), or NULL. */
+/* The project module class `e` constructs (`Net(device)`, also moved or set to a mode on the way:
+ * `Net().to(device)`, `Net().cuda().eval()`), or NULL. */
 static const DlClassInfo *module_constructed(Flow *F, const DlExpr *e) {
+    static const char *const in_place[] = {"to", "cuda", "cpu", "eval", "train", "float",
+                                           "double", "half", NULL};
+    for (int depth = 0; e && depth < 4 && e->kind == DL_EX_CALL && e->object &&
+                        e->object->kind == DL_EX_ATTR && e->object->object &&
+                        e->object->object->kind == DL_EX_CALL &&
+                        dl_name_in_list(e->object->name, in_place);
+         depth++)
+        e = e->object->object;
     if (!e || e->kind != DL_EX_CALL || !e->object ||
         (e->object->kind != DL_EX_NAME && e->object->kind != DL_EX_ATTR))
         return NULL;

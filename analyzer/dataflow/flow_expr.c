@@ -286,8 +286,15 @@ bool flow_names_text_field(const DlExpr *e) {
     };
     if (e->item_count != 1 || e->items[0]->kind != DL_EX_STRING || !e->items[0]->name)
         return false;
-    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
-        if (strcmp(e->items[0]->name, fields[i]) == 0) return true;
+    const char *key = e->items[0]->name;
+    size_t n = strlen(key);
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        if (strcmp(key, fields[i]) == 0) return true;
+        /* `outfit_texts`, `query_captions`: the same field of something (outfit compatibility's
+         * collated item descriptions) */
+        size_t f = strlen(fields[i]);
+        if (n > f + 1 && key[n - f - 1] == '_' && strcmp(key + n - f, fields[i]) == 0) return true;
+    }
     return false;
 }
 
