@@ -269,7 +269,9 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
     if (stateless) {
         if (ops.count > 1) flow_meet(F, call, ops.items, ops.count, -1);
         DlValue *r = flow_combine(F, call, ops.items, ops.count);
-        r->origin = DL_ORIGIN_MODEL;
+        /* a library layer without state (`nn.InstanceNorm2d(40)(freqs)`) transforms its input
+         * where it is, as an elementwise op does: what a CPU factory made stays that factory's */
+        if (!(callee->flags & DL_VF_STATELESS)) r->origin = DL_ORIGIN_MODEL;
         return r;
     }
     if (ops.count > 1 && !(callee->flags & DL_VF_SCATTERS))
