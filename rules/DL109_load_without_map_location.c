@@ -2017,15 +2017,24 @@ static const DlFunction *function_around(const DlBlock *b, uint32_t at, const Dl
     return outer;
 }
 
-/* Whether the last statement of `b` before the byte `at` that binds `name` binds it, as a whole
- * statement of `b`, to a CUDA device: `device = "cuda" if ok else "cpu"` overwritten by `device =
- * "cuda"` (MSPFN-deraining's scripts). */
-static bool last_bound_to_cuda(DlRuleContext *ctx, const DlBlock *b, const char *name,
-                               uint32_t at) {
-    bool cuda = false;
-    for (uint32_t i = 0; i < b->count && b->items[i]->span.end <= at; i++) {
+/* Whether the last statement before the byte `at` that binds `name` binds it, as a whole
+ * statement, to a CUDA device: `device = "cuda" if ok else "cpu"` overwritten by `device =
+ * "cuda"` (MSPFN-deraining's scripts); in `b` and, in order, in the block of the statement of `b`
+ * that holds `at` (an `if __name__ == "__main__":` block). `cuda`: the answer so far. */
+static bool last_bound_to_cuda_in(DlRuleContext *ctx, const DlBlock *b, const char *name,
+                                  uint32_t at, bool cuda, int depth) {
+    for (uint32_t i = 0; depth < 16 && i < b->count; i++) {
         DlStmt *s = b->items[i];
+        if (s->span.start > at) break;
         if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        if (s->span.end > at) { /* the statement that holds it: on inside, in its block */
+            const DlBlock *inner;
+            for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+                if (inner->count && inner->items[0]->span.start <= at &&
+                    at <= inner->items[inner->count - 1]->span.end)
+                    return last_bound_to_cuda_in(ctx, inner, name, at, cuda, depth + 1);
+            break;
+        }
         bool direct = s->kind == DL_ST_ASSIGN && s->target_count == 1 &&
                       s->targets[0]->kind == DL_EX_NAME && strcmp(s->targets[0]->name, name) == 0;
         if (direct) {
@@ -2037,6 +2046,11 @@ static bool last_bound_to_cuda(DlRuleContext *ctx, const DlBlock *b, const char 
         if (!bound_only_to_cuda(ctx, &one, name, &count, 0) || count) cuda = false;
     }
     return cuda;
+}
+
+static bool last_bound_to_cuda(DlRuleContext *ctx, const DlBlock *b, const char *name,
+                               uint32_t at) {
+    return last_bound_to_cuda_in(ctx, b, name, at, false, 0);
 }
 
 /* `model.to(device)` where the function binds `device` only to CUDA devices
@@ -2235,17 +2249,30 @@ static int gpu_after(DlRuleContext *ctx, const DlBlock *b, uint32_t at, int dept
  * and that the flow does not take for one: `model = model.to(device)` with `device =
  * torch.device('cuda:{}'.format(args.local_rank))` (panoptic-deeplab's train_net). What runs
  * after it runs only with a GPU. */
-static bool gpu_required_first_in_scope(DlRuleContext *ctx, const DlCallFact *fact) {
-    const DlFunction *fn = fact->place->function;
-    const DlBlock *b = fn ? &fn->body : &dl_rule_module(ctx)->body;
-    for (uint32_t i = 0; i < b->count; i++) {
+static bool gpu_required_first_in_block(DlRuleContext *ctx, const DlBlock *b, uint32_t at,
+                                        int depth) {
+    for (uint32_t i = 0; depth < 16 && i < b->count; i++) {
         const DlStmt *t = b->items[i];
-        if (t->span.end > fact->call->span.start) return false; /* the load's, or past it */
+        if (t->span.end > at) {
+            /* the load's statement: in a script, the `if __name__ == "__main__":` block that
+             * holds it is read on in the same way */
+            if (t->kind != DL_ST_IF || t->span.start > at) return false;
+            const DlBlock *body = &t->parts->body;
+            bool holds = body->count && body->items[0]->span.start <= at &&
+                         at <= body->items[body->count - 1]->span.end;
+            return holds && gpu_required_first_in_block(ctx, body, at, depth + 1);
+        }
         if ((t->kind == DL_ST_EXPR || t->kind == DL_ST_ASSIGN) &&
             moves_to_a_cuda_variable(ctx, t->value))
             return true;
     }
     return false;
+}
+
+static bool gpu_required_first_in_scope(DlRuleContext *ctx, const DlCallFact *fact) {
+    const DlFunction *fn = fact->place->function;
+    const DlBlock *b = fn ? &fn->body : &dl_rule_module(ctx)->body;
+    return gpu_required_first_in_block(ctx, b, fact->call->span.start, 0);
 }
 
 /* After the load, on every path that goes on, its function (or script) does what fails
