@@ -507,6 +507,28 @@ static bool legacy_cpu_constructor(const char *q) {
            strcmp(q + n - 6, "Tensor") == 0;
 }
 
+/* `np.array(0.9)`, `np.float32(x)` of a number: a 0-dim array; or a name last bound so before
+ * `at` (`beta_1 = np.array(beta_1)`, the number a parameter's default). */
+static bool zero_dim_array(Flow *F, const DlExpr *a, uint32_t at) {
+    const char *name = a && a->kind == DL_EX_NAME ? a->name : NULL;
+    if (name) {
+        const DlBlock *body = F->fn ? &F->fn->body : &F->env->file->module->body;
+        a = dl_ir_last_assignment(body, name, at);
+    }
+    if (!a || a->kind != DL_EX_CALL || a->arg_count != 1 || a->args[0].keyword) return false;
+    const char *np = flow_qualify(F, a->object);
+    if (!np || (!flow_streq(np, "numpy.array") && !flow_streq(np, "numpy.asarray") &&
+                !flow_streq(np, "numpy.float32") && !flow_streq(np, "numpy.float64")))
+        return false;
+    const DlExpr *x = a->args[0].value;
+    if (name && x->kind == DL_EX_NAME && F->fn && strcmp(x->name, name) == 0) {
+        int p = dl_ir_param_index(F->fn, name); /* rebound from the parameter itself */
+        const DlExpr *d = p >= 0 ? F->fn->params[p].default_value : NULL;
+        return d && d->kind == DL_EX_NUMBER;
+    }
+    return flow_scalar_expression(F, x, 0);
+}
+
 const DlValue *flow_eval_factory(Flow *F, const DlExpr *call, DlFactoryKind kind,
                                  const DlValue *const *argv) {
     /* `torch.arange(n, out=positions)` fills `positions` and returns it: no new tensor (ParlAI's
@@ -534,16 +556,12 @@ const DlValue *flow_eval_factory(Flow *F, const DlExpr *call, DlFactoryKind kind
     if (kind == DL_FACTORY_FROM_CPU) {
         DlValue *t = flow_mk_tensor(F, DL_DEV_CPU, NULL, DL_ORIGIN_FACTORY, call->span);
         t->flags |= DL_VF_PIN_KNOWN;
-        /* `torch.from_numpy(np.array(0.9))`: a 0-dim array makes a 0-dim tensor (BASAR's Adam) */
+        /* `torch.from_numpy(np.array(0.9))`: a 0-dim array makes a 0-dim tensor; also through a
+         * name bound so (`beta_1 = np.array(beta_1)` of a parameter defaulting to a number,
+         * BASAR's Adam) */
         const DlExpr *a = dl_ir_positional(call, 0);
-        if (q && flow_streq(q, "torch.from_numpy") && a && a->kind == DL_EX_CALL &&
-            a->arg_count == 1 && !a->args[0].keyword) {
-            const char *np = flow_qualify(F, a->object);
-            if (np && (flow_streq(np, "numpy.array") || flow_streq(np, "numpy.asarray") ||
-                       flow_streq(np, "numpy.float32") || flow_streq(np, "numpy.float64")) &&
-                flow_scalar_expression(F, a->args[0].value, 0))
-                t->flags |= DL_VF_ZERO_DIM;
-        }
+        if (q && flow_streq(q, "torch.from_numpy") && zero_dim_array(F, a, call->span.start))
+            t->flags |= DL_VF_ZERO_DIM;
         return t;
     }
     if (kind == DL_FACTORY_LIKE) {
