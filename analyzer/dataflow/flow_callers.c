@@ -71,9 +71,12 @@ static bool note_call(const DlExpr *e, void *ctx) {
 }
 
 static void read_block(CallersAsk *a, const DlBlock *b, int depth) {
+    const DlSource *src = a->F->env->file->module->source;
     for (uint32_t i = 0; !a->mixed && depth < 32 && i < b->count; i++) {
         const DlStmt *s = b->items[i];
         if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue; /* read as functions */
+        /* a statement whose text does not name the function calls it nowhere */
+        if (src && !dl_ir_span_mentions(src, s->span, a->fn->name)) continue;
         if (dl_ir_expr_any_with(s->value, note_call, a)) return;
         for (uint32_t w = 0; s->kind == DL_ST_WITH && w < s->with_count; w++)
             if (dl_ir_expr_any_with(s->withs[w], note_call, a)) return;
@@ -101,8 +104,10 @@ const DlClassInfo *flow_module_class_given(Flow *F, const DlFunction *fn, uint32
     CallersAsk a = {.F = F, .fn = fn, .param = param, .scope = &m->body};
     read_block(&a, &m->body, 0);
     for (uint32_t k = 0; k < m->function_count && !a.mixed; k++) {
-        a.scope = &m->functions[k]->body;
-        read_block(&a, &m->functions[k]->body, 0);
+        const DlFunction *g = m->functions[k];
+        if (m->source && !dl_ir_span_mentions(m->source, g->span, fn->name)) continue;
+        a.scope = &g->body;
+        read_block(&a, &g->body, 0);
     }
     return a.mixed ? NULL : a.given;
 }
