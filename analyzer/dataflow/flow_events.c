@@ -84,6 +84,8 @@ static bool is_project_method(Flow *F, const DlValue *recv, const char *name) {
 bool flow_calls_a_container_method(const DlExpr *call, const DlValue *recv) {
     static const char *const container_methods[] = {"items", "values", "keys", "get", NULL};
     if (!recv || !call->object || call->object->kind != DL_EX_ATTR) return false;
+    /* not `batch.to(device)` of a dict-like batch (a `BatchEncoding`), a copy to the device */
+    if (flow_is_move_method(call->object->name)) return false;
     return recv->kind == DL_KIND_SEQ || dl_name_in_list(call->object->name, container_methods);
 }
 
