@@ -503,6 +503,11 @@ typedef struct {
     char *indents;      /* the stripped indentation of each cell that had one */
 } NbInternal;
 
+/* The indentation IPython strips from line `l` ("" when none: `indents` may be NULL then). */
+static const char *nb_indent(const NbInternal *in, const NbLine *l) {
+    return l->dedent ? in->indents + l->indent_at : "";
+}
+
 typedef struct {
     DL_VEC(char) program;
     DL_VEC(DlNotebookLine) lines;
@@ -989,7 +994,7 @@ char *dl_notebook_write_back(const DlNotebook *nb, const char *json, size_t json
             const NbSegment *seg = &in->segs[l->seg_first + k];
             nb_append(&out, json + copied, seg->start - copied);
             if (k == 0) {
-                nb_encode(&out, in->indents + l->indent_at, l->dedent);
+                nb_encode(&out, nb_indent(in, l), l->dedent);
                 nb_encode(&out, text, lens[i]);
             }
             copied = seg->end;
@@ -1054,7 +1059,7 @@ static void nb_encode_cell(NbText *out, const char *json, const NbCellSpan *span
 static bool nb_line_is(const NbInternal *in, const DlNotebook *nb, size_t i, const char *text,
                        size_t n) {
     const NbLine *l = &in->info[i];
-    return n == l->dedent + l->len && memcmp(text, in->indents + l->indent_at, l->dedent) == 0 &&
+    return n == l->dedent + l->len && memcmp(text, nb_indent(in, l), l->dedent) == 0 &&
            memcmp(text + l->dedent, nb->program + l->text, l->len) == 0;
 }
 
@@ -1063,7 +1068,7 @@ char *dl_notebook_line_text(const DlNotebook *nb, size_t line) {
     if (!in || line >= nb->line_count) return NULL;
     const NbLine *l = &in->info[line];
     NbText out = {0};
-    nb_append(&out, in->indents + l->indent_at, l->dedent);
+    nb_append(&out, nb_indent(in, l), l->dedent);
     nb_append(&out, nb->program + l->text, l->len);
     dl_vec_push(&out, '\0');
     return out.items;
@@ -1077,7 +1082,7 @@ char *dl_notebook_cell_text(const DlNotebook *nb, int cell, size_t *len) {
         NbText out = {0};
         for (size_t k = 0; k < span->line_count; k++) {
             const NbLine *l = &in->info[span->first_line + k];
-            nb_append(&out, in->indents + l->indent_at, l->dedent);
+            nb_append(&out, nb_indent(in, l), l->dedent);
             nb_append(&out, nb->program + l->text, l->len);
             dl_vec_push(&out, '\n');
         }
