@@ -578,6 +578,7 @@ Test(notebook, indented_cell_is_stripped_as_ipython_does) {
     cr_assert_str_eq(cell, "\n    x = torch.zeros(2)\n    if x.sum():\n\ty = 1\n        y = 2\n"
                            "  # note\n    x.to(dev)\n");
     cr_assert_eq(len, strlen(cell));
+    free(cell);
     cr_assert_null(dl_notebook_cell_text(&nb, 3, &len), "no third cell");
     dl_notebook_free(&nb);
     free(json);
