@@ -2021,7 +2021,7 @@ static const DlFunction *function_around(const DlBlock *b, uint32_t at, const Dl
  * statement, to a CUDA device: `device = "cuda" if ok else "cpu"` overwritten by `device =
  * "cuda"` (MSPFN-deraining's scripts); in `b` and, in order, in the block of the statement of `b`
  * that holds `at` (an `if __name__ == "__main__":` block). `cuda`: the answer so far. */
-static bool last_bound_to_cuda_in(DlRuleContext *ctx, const DlBlock *b, const char *name,
+static bool last_bound_to_cuda(DlRuleContext *ctx, const DlBlock *b, const char *name,
                                   uint32_t at, bool cuda, int depth) {
     for (uint32_t i = 0; depth < 16 && i < b->count; i++) {
         DlStmt *s = b->items[i];
@@ -2032,7 +2032,7 @@ static bool last_bound_to_cuda_in(DlRuleContext *ctx, const DlBlock *b, const ch
             for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
                 if (inner->count && inner->items[0]->span.start <= at &&
                     at <= inner->items[inner->count - 1]->span.end)
-                    return last_bound_to_cuda_in(ctx, inner, name, at, cuda, depth + 1);
+                    return last_bound_to_cuda(ctx, inner, name, at, cuda, depth + 1);
             break;
         }
         bool direct = s->kind == DL_ST_ASSIGN && s->target_count == 1 &&
@@ -2046,11 +2046,6 @@ static bool last_bound_to_cuda_in(DlRuleContext *ctx, const DlBlock *b, const ch
         if (!bound_only_to_cuda(ctx, &one, name, &count, 0) || count) cuda = false;
     }
     return cuda;
-}
-
-static bool last_bound_to_cuda(DlRuleContext *ctx, const DlBlock *b, const char *name,
-                               uint32_t at) {
-    return last_bound_to_cuda_in(ctx, b, name, at, false, 0);
 }
 
 /* `model.to(device)` where the function binds `device` only to CUDA devices
@@ -2075,7 +2070,7 @@ static bool moves_to_a_cuda_variable(DlRuleContext *ctx, const DlExpr *e) {
     uint32_t count = 0;
     const DlBlock *body = fn ? &fn->body : &m->body;
     return (bound_only_to_cuda(ctx, body, d->name, &count, 0) && count > 0) ||
-           last_bound_to_cuda(ctx, body, d->name, e->span.start);
+           last_bound_to_cuda(ctx, body, d->name, e->span.start, false, 0);
 }
 
 /* `torch.cuda.set_device(i)` or `x.cuda(...)` at the end of a chain or as an argument, CUDA
@@ -2097,13 +2092,9 @@ static bool needs_a_gpu(DlRuleContext *ctx, const DlExpr *e) {
         return true;
     /* `init_process_group(backend="nccl", ...)`: NCCL runs only on GPUs (ddpm_deblurring's
      * DDP workers) */
-    if (callee && e->object->name && strcmp(e->object->name, "init_process_group") == 0) {
-        const DlArg *kw = dl_ir_keyword(e, "backend");
-        const DlExpr *backend = kw ? kw->value : dl_ir_positional(e, 0);
-        if (backend && backend->kind == DL_EX_STRING && backend->name &&
-            strcmp(backend->name, "nccl") == 0)
-            return true;
-    }
+    if (callee && e->object->name && strcmp(e->object->name, "init_process_group") == 0 &&
+        dl_ir_names_nccl_backend(e))
+        return true;
     /* `from torch import cuda`, then `cuda.set_device(opt.gpu)` (coarse2fine's train.py) */
     if (callee && strcmp(callee, "cuda.set_device") == 0) {
         const DlProject *p = dl_rule_project(ctx);
@@ -2287,6 +2278,17 @@ static bool gpu_required_after(DlRuleContext *ctx, const DlCallFact *fact) {
     return gpu_after(ctx, body, fact->call->span.start, 0) == 1;
 }
 
+/* The top-level def of the file named `name`, if it is `target` or may call it. */
+static const DlFunction *top_level_function_towards(const DlModuleIR *m, const char *name,
+                                                    const DlFunction *target, int depth) {
+    for (uint32_t i = 0; i < m->function_count; i++) {
+        const DlFunction *g = m->functions[i];
+        if (g->owner || g->parent || strcmp(g->name, name) != 0) continue;
+        if (g == target || block_reaches(m, &g->body, target, depth)) return g;
+    }
+    return NULL;
+}
+
 /* The top-level function of the file that the call `e` (itself, not its arguments) makes and
  * that is `target` or may call it; NULL otherwise. */
 static const DlFunction *function_called_towards(const DlModuleIR *m, const DlExpr *e,
@@ -2301,14 +2303,8 @@ static const DlFunction *function_called_towards(const DlModuleIR *m, const DlEx
                                    strcmp(e->object->name, "spawn") == 0
                                ? dl_ir_positional(e, 0)
                                : NULL;
-    if (worker && worker->kind == DL_EX_NAME) {
-        for (uint32_t i = 0; i < m->function_count; i++) {
-            const DlFunction *g = m->functions[i];
-            if (g->owner || g->parent || strcmp(g->name, worker->name) != 0) continue;
-            if (g == target || block_reaches(m, &g->body, target, depth)) return g;
-        }
-        return NULL;
-    }
+    if (worker && worker->kind == DL_EX_NAME)
+        return top_level_function_towards(m, worker->name, target, depth);
     if (e->object->kind != DL_EX_NAME) return NULL;
     /* `Session()`: its __init__ runs */
     for (uint32_t i = 0; target->owner && i < m->function_count; i++) {
@@ -2318,12 +2314,7 @@ static const DlFunction *function_called_towards(const DlModuleIR *m, const DlEx
             continue;
         if (g == target || block_reaches(m, &g->body, target, depth)) return g;
     }
-    for (uint32_t i = 0; i < m->function_count; i++) {
-        const DlFunction *g = m->functions[i];
-        if (g->owner || g->parent || strcmp(g->name, e->object->name) != 0) continue;
-        if (g == target || block_reaches(m, &g->body, target, depth)) return g;
-    }
-    return NULL;
+    return top_level_function_towards(m, e->object->name, target, depth);
 }
 
 /* Does `e` call a function of the module (a top-level def, `main()`, `setup(path)`) that is

@@ -2695,7 +2695,7 @@ void flow_seed_attributes(Flow *F, const DlClassInfo *c, int depth) {
     flow_seed_attributes(F, c->base, depth + 1);
     bool same_file = c->module == F->env->file->module;
     for (uint32_t i = 0; i < c->attr_count; i++) {
-        const DlValue *v = c->attrs[i].value;
+        const DlValue *v = c->attrs[i].value, *registered;
         if (c->attrs[i].name[0] == '<') continue;
         if ((flow_is_tensor(v) || (v->kind == DL_KIND_SEQ && flow_is_tensor(v->elem))) &&
             moved_by_its_own_move_method(c, c->attrs[i].name, F->arena)) {
@@ -2755,11 +2755,11 @@ void flow_seed_attributes(Flow *F, const DlClassInfo *c, int depth) {
         } else if (F->owner->is_module && v->kind == DL_KIND_SEQ &&
                    dl_project_attr(c, "<registers>") &&
                    dl_ir_span_mentions(c->module->source, c->cls->span, "register_parameter(") &&
-                   parameters_on_the_module(F, v, 0) != v) {
+                   (registered = parameters_on_the_module(F, v, 0)) != v) {
             /* `self.layers = [(nn.Parameter(...), nn.Parameter(...))]`, each one also given to
              * `self.register_parameter(name, w)`: `.to()` moves a parameter in place, so the
              * list holds them where the module is (realcrane's mixture-of-experts decoder) */
-            v = parameters_on_the_module(F, v, 0);
+            v = registered;
         } else if (F->owner->is_module && v->kind == DL_KIND_SEQ &&
                    ((v->flags & DL_VF_HAS_MODULES) ||
                     dl_value_any_part(v->elem, flow_is_module_like))) {

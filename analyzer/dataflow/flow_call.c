@@ -271,11 +271,12 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
         DlValue *r = flow_combine(F, call, ops.items, ops.count);
         /* a library layer without state (`nn.InstanceNorm2d(40)(freqs)`) transforms its input
          * where it is, as an elementwise op does: what a CPU factory made stays that factory's */
-        if (!(callee->flags & DL_VF_STATELESS)) r->origin = DL_ORIGIN_MODEL;
-        /* ... and where its input's place is not known (`self.avg_pool(x)` of what the blocks
-         * before it computed: I3D's extract_features), where the module holding it computes */
-        if ((callee->flags & DL_VF_STATELESS) && !r->dev && callee->dev &&
-            callee->dev != DL_DEV_CPU) {
+        if (!(callee->flags & DL_VF_STATELESS)) {
+            r->origin = DL_ORIGIN_MODEL;
+        } else if (!r->dev && callee->dev && callee->dev != DL_DEV_CPU) {
+            /* ... and where its input's place is not known (`self.avg_pool(x)` of what the
+             * blocks before it computed: I3D's extract_features), where the module holding it
+             * computes */
             flow_take_place(r, callee);
             r->origin = DL_ORIGIN_MODEL;
         }

@@ -75,9 +75,6 @@ static bool is_project_method(Flow *F, const DlValue *recv, const char *name) {
     return project_method_of(F, recv, name) != NULL;
 }
 
-/* Does the call queue device work? It makes a value on a device, or runs a module, a method
- * or a project function on device values. Builtins (len, print, isinstance) and metadata
- * queries (x.size()) do not. */
 /* `losses.items()`, `outputs.get("loss")`: a list's or a dict's own method, which hands back
  * what it holds and runs no kernel; also of what was taken for a tensor, since no tensor has
  * `items()` (a model's output that is a dict of losses: DDPM trainers). */
@@ -89,12 +86,13 @@ bool flow_calls_a_container_method(const DlExpr *call, const DlValue *recv) {
     return recv->kind == DL_KIND_SEQ || dl_name_in_list(call->object->name, container_methods);
 }
 
+/* Does the call queue device work? It makes a value on a device, or runs a module, a method
+ * or a project function on device values. Builtins (len, print, isinstance) and metadata
+ * queries (x.size()) do not. */
 bool flow_touches_device(Flow *F, const DlExpr *call, const char *q, const DlValue *recv,
                          const DlValue *const *argv, const DlValue *result) {
     if (dl_torch_wraps_its_tensor(q)) return false; /* `Variable(x.cuda())` */
     if (recv && recv->kind == DL_KIND_STRING) return false; /* `"{:.1f}".format(t)`: a host read */
-    /* `losses.items()`, `outputs.get("loss")`: a list's or a dict's own methods hand back what
-     * it holds and run no kernel (DDPM trainers' loss dicts) */
     if (flow_calls_a_container_method(call, recv)) return false;
     const DlExpr *callee = call->object;
     if (result && result->kind == DL_KIND_TENSOR && dl_value_on_kernel_device(result))
@@ -147,11 +145,7 @@ bool flow_touches_device(Flow *F, const DlExpr *call, const char *q, const DlVal
 /* `dist.init_process_group("nccl", ...)` (or `backend="nccl"`): NCCL runs only on GPUs, so
  * the process fails there without one (BackgroundMattingV2's DDP workers). */
 static bool joins_an_nccl_group(const DlExpr *call, const char *q) {
-    if (!flow_streq(q, "torch.distributed.init_process_group")) return false;
-    const DlArg *kw = dl_ir_keyword(call, "backend");
-    const DlExpr *backend = kw ? kw->value : dl_ir_positional(call, 0);
-    return backend && backend->kind == DL_EX_STRING && backend->name &&
-           flow_streq(backend->name, "nccl");
+    return flow_streq(q, "torch.distributed.init_process_group") && dl_ir_names_nccl_backend(call);
 }
 
 /* The project function or method a call runs, when its summary is known. */

@@ -66,13 +66,13 @@ bool flow_module_without_state(const DlValue *v) {
 
 bool flow_adds_unregistered_state(const DlValue *v) {
     if (v->flags & DL_VF_HELD_ELSEWHERE) return false;
-    /* a plain list of layers known to hold nothing leaves nothing unmoved or unsaved; a
-     * project module with a part of unknown kind (`loss_class(params)`) may hold something;
-     * one built without state was built with no weight for a loss base it subclasses */
     /* a project module whose class registers nothing (its only tensor a plain attribute,
      * which `.to()` does not move anyway: mask-rcnn-pytorch's anchor layers) */
     if (v->kind == DL_KIND_MODULE && v->cls && flow_class_known_stateless(v->cls, false, 0))
         return false;
+    /* a plain list of layers known to hold nothing leaves nothing unmoved or unsaved; a
+     * project module with a part of unknown kind (`loss_class(params)`) may hold something;
+     * one built without state was built with no weight for a loss base it subclasses */
     if (flow_is_module_like(v))
         return !flow_module_without_state(v) ||
                (v->cls && !flow_class_known_stateless(v->cls, true, 0));

@@ -512,6 +512,13 @@ const DlExpr *dl_ir_map_location(const DlExpr *load) {
     return a ? a->value : dl_ir_positional(load, 1);
 }
 
+bool dl_ir_names_nccl_backend(const DlExpr *call) {
+    const DlArg *kw = dl_ir_keyword(call, "backend");
+    const DlExpr *backend = kw ? kw->value : dl_ir_positional(call, 0);
+    return backend && backend->kind == DL_EX_STRING && backend->name &&
+           strcmp(backend->name, "nccl") == 0;
+}
+
 int dl_ir_non_blocking(const DlExpr *call) {
     const DlArg *a = dl_ir_keyword(call, "non_blocking");
     if (!a) return 0;

@@ -326,6 +326,8 @@ bool dl_ir_is_dotted_name(const char *s);
 /* A copy's `non_blocking=` argument: 1 written `True`, 0 absent or written `False`, -1 any
  * other value (a variable: either). */
 int dl_ir_non_blocking(const DlExpr *call);
+/* `init_process_group("nccl", ...)` / `(backend="nccl", ...)`: the call names the NCCL backend. */
+bool dl_ir_names_nccl_backend(const DlExpr *call);
 
 /* A `torch.load` call's map_location: `map_location=` or the second positional argument;
  * NULL when the call gives none. */
