@@ -34,6 +34,24 @@ static char *cell_error(const DlSource *program, size_t first, size_t count) {
     return parsed.error;
 }
 
+/* The parser's "at line L, column C" counts in the program, whose lines IPython's dedent of an
+ * indented cell shortened; the note should give the column the cell itself shows. */
+static char *in_cell_columns(char *error, const DlNotebook *nb, size_t first) {
+    const char *at = strstr(error, " at line ");
+    int line = 0, column = 0, used = 0;
+    if (!at || sscanf(at, " at line %d, column %d%n", &line, &column, &used) != 2 ||
+        at[used] || line < 1 || first + (size_t)line > nb->line_count)
+        return error;
+    int shift = nb->lines[first + (size_t)line - 1].column_shift;
+    if (!shift) return error;
+    char *shifted = NULL;
+    if (asprintf(&shifted, "%.*s at line %d, column %d", (int)(at - error), error, line,
+                 column + shift) < 0)
+        abort();
+    free(error);
+    return shifted;
+}
+
 char *dl_notebook_leave_out_bad_cells(DlNotebook *nb, DlSource *program) {
     size_t n = dl_notebook_code_cells(nb, NULL, NULL, NULL, 0);
     if (!n) return NULL;
@@ -51,6 +69,7 @@ char *dl_notebook_leave_out_bad_cells(DlNotebook *nb, DlSource *program) {
     for (size_t i = 0; i < n; i++) {
         char *error = cell_error(program, firsts[i], counts[i]);
         if (!error) continue;
+        error = in_cell_columns(error, nb, firsts[i]);
         fprintf(list_out, "%s%d", bad ? ", " : "", cells[i]);
         if (!bad++) {
             first_bad = cells[i];
