@@ -82,6 +82,13 @@ class CliTestCase(devlint_main.ProjectCase):
     def codes(self, doc):
         return [(f["path"], f["line"], f["code"]) for f in doc["findings"]]
 
+    def the_one_finding_message(self, path, line, code):
+        """Checks the project in the test folder, expects exactly that finding, returns its
+        message (the message tests below each pin one finding's wording)."""
+        doc = self.run_json("--no-cache", ".", expect_exit=1)
+        self.assertEqual(self.codes(doc), [(path, line, code)])
+        return doc["findings"][0]["message"]
+
 
 class ExitCodes(CliTestCase):
     def test_clean_file_exits_0(self):
@@ -281,9 +288,7 @@ class TextFormat(CliTestCase):
                                "    labels = labels.to(device)\n"
                                "    offsets = torch.tensor([1, 2])\n"
                                "    return model(labels) + labels * offsets\n")
-        doc = self.run_json("--no-cache", ".", expect_exit=1)
-        self.assertEqual(self.codes(doc), [("train.py", 8, "DL102")])
-        message = doc["findings"][0]["message"]
+        message = self.the_one_finding_message("train.py", 8, "DL102")
         self.assertIn("(line 7: labels.to(device))", message)
         self.assertNotIn("utils.py", message)
 
@@ -303,9 +308,7 @@ class TextFormat(CliTestCase):
                                "    coeff = model.get_coeff(idx, device)\n"
                                "    loss = (coeff[0] * coeff[1]).mean()\n"
                                "    total += loss.item()\n")
-        doc = self.run_json("--no-cache", ".", expect_exit=1)
-        self.assertEqual(self.codes(doc), [("train.py", 10, "DL201")])
-        message = doc["findings"][0]["message"]
+        message = self.the_one_finding_message("train.py", 10, "DL201")
         self.assertIn("model.py line 7: torch.Tensor(c0)", message)
 
     def test_a_module_built_where_it_is_called_is_moved_where_it_is_built(self):
@@ -354,10 +357,9 @@ class TextFormat(CliTestCase):
                               "    for x in loader:\n"
                               "        score = model(x.to(device)).max()\n"
                               "        print(f\"{score:0.4f}\")\n")
-        doc = self.run_json("--no-cache", ".", expect_exit=1)
-        self.assertEqual(self.codes(doc), [("loop.py", 8, "DL201")])
-        self.assertTrue(doc["findings"][0]["message"].startswith(
-            "formatting `score` into a string waits for the device"), doc["findings"][0]["message"])
+        message = self.the_one_finding_message("loop.py", 8, "DL201")
+        self.assertTrue(message.startswith(
+            "formatting `score` into a string waits for the device"), message)
 
     def test_a_plain_attribute_is_named_as_the_attribute(self):
         # pixel2style2pixel's `w = self.k.type(...)`: the message named `w`, a local variable,
@@ -372,10 +374,8 @@ class TextFormat(CliTestCase):
                               "        w = self.kernel.float()\n"
                               "        return self.lin(x) * w\n\n\n"
                               "model = Blur().cuda()\n")
-        doc = self.run_json("--no-cache", ".", expect_exit=1)
-        self.assertEqual(self.codes(doc), [("blur.py", 9, "DL106")])
-        self.assertTrue(doc["findings"][0]["message"].startswith(
-            "`self.kernel` is a plain tensor attribute"), doc["findings"][0]["message"])
+        message = self.the_one_finding_message("blur.py", 9, "DL106")
+        self.assertTrue(message.startswith("`self.kernel` is a plain tensor attribute"), message)
 
     def test_a_device_named_by_its_type_is_quoted_in_the_fix(self):
         # `device="mps"` written as `device=mps` (a name that is not bound) by the fix
@@ -397,9 +397,7 @@ class TextFormat(CliTestCase):
                              "    ids = torch.arange(n, device=\"cuda\")\n"
                              "    cpu_t = torch.zeros(n)\n"
                              "    return cpu_t[ids > 2]\n")
-        doc = self.run_json("--no-cache", ".", expect_exit=1)
-        self.assertEqual(self.codes(doc), [("idx.py", 7, "DL114")])
-        message = doc["findings"][0]["message"]
+        message = self.the_one_finding_message("idx.py", 7, "DL114")
         self.assertIn("is indexed with `ids > 2`, which is on cuda (line 5:", message)
         self.assertTrue(message.endswith("move the index (`(ids > 2).cpu()`) or the tensor"),
                         message)
@@ -412,9 +410,7 @@ class TextFormat(CliTestCase):
                               "        a = x.cuda()\n"
                               "        b = y.cuda()\n"
                               "        print((a * b).numpy())\n")
-        doc = self.run_json("--no-cache", ".", expect_exit=1)
-        self.assertEqual(self.codes(doc), [("prod.py", 8, "DL108")])
-        message = doc["findings"][0]["message"]
+        message = self.the_one_finding_message("prod.py", 8, "DL108")
         self.assertTrue(message.endswith("copy it first: `(a * b).cpu()`"), message)
 
     def test_summary_counts_problems_and_files(self):
