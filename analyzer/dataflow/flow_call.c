@@ -1386,8 +1386,7 @@ const DlValue *flow_eval_tensor_method(Flow *F, const DlExpr *call, const DlExpr
         s->elem = part;
         return s;
     }
-    if (flow_streq(m, "size") || flow_streq(m, "dim") || flow_streq(m, "numel") ||
-        flow_streq(m, "nelement"))
+    if (flow_streq(m, "size") || flow_is_count_method(m))
         return flow_mk(F, DL_KIND_OTHER);
     return flow_unknown();
 }

@@ -33,12 +33,16 @@ bool flow_is_synchronize(const char *q, const char *method) {
  * device (a model on the GPU, a tensor moved there, a helper handed the device). */
 bool flow_metadata_method(const char *m) {
     static const char *const list[] = {
-        "size",     "dim",        "numel", "nelement", "element_size", "stride", "is_contiguous",
-        "data_ptr", "get_device", "type",  "parameters",   "named_parameters", "state_dict",
-        "train",    "eval",       NULL};
+        "size",     "element_size", "stride", "is_contiguous", "data_ptr", "get_device",
+        "type",     "parameters",   "named_parameters", "state_dict", "train", "eval", NULL};
     /* hooks: `self._register_load_state_dict_pre_hook(f)`, `t.register_hook(f)` only record f */
-    return dl_name_in_list(m, list) || strncmp(m, "register_", 9) == 0 ||
+    return dl_name_in_list(m, list) || flow_is_count_method(m) || strncmp(m, "register_", 9) == 0 ||
            strncmp(m, "_register_", 10) == 0;
+}
+
+bool flow_is_count_method(const char *m) {
+    static const char *const counts[] = {"numel", "nelement", "dim", "ndimension", NULL};
+    return m && dl_name_in_list(m, counts);
 }
 
 /* A tensor method that gives a view of the same memory, launching nothing on the device

@@ -79,10 +79,9 @@ static bool reads_arguments_on_host(const char *name) {
  * host, or moved by the function itself; `t.size(1)`, `t.dim()`: its metadata, which meets no
  * device. */
 static bool reads_receiver_on_host(const char *method) {
-    static const char *const methods[] = {"tolist",  "item", "cpu", "numpy", "to", "cuda",
-                                          "type_as", "size", "dim", "numel", "nelement",
-                                          NULL};
-    return method && dl_name_in_list(method, methods);
+    static const char *const methods[] = {"tolist", "item", "cpu",     "numpy",
+                                          "to",     "cuda", "type_as", "size", NULL};
+    return method && (dl_name_in_list(method, methods) || flow_is_count_method(method));
 }
 
 /* `t.shape[1]`, `t.ndim`, `t.dtype`, `t.device`: metadata, which meets no device. */

@@ -342,6 +342,10 @@ const DlValue *flow_resolve_call(Flow *F, const DlExpr *call, const char *q, con
 bool flow_is_clock(const char *q);
 bool flow_is_synchronize(const char *q, const char *method);
 bool flow_metadata_method(const char *m);
+/* `t.numel()`, `t.nelement()`, `t.dim()`, `t.ndimension()`: a count of the tensor's elements or
+ * dimensions, a Python number taken from its metadata. The method lists of the flow that treat
+ * such reads alike (host reads, reductions, numbers, metadata) each include these. */
+bool flow_is_count_method(const char *m);
 bool flow_is_view_method(const char *m);
 /* Whether a condition says a GPU is there: 1 when its true branch runs with one
  * (`torch.cuda.is_available()`, `device == "cuda"`), -1 when its false branch does, else 0. */

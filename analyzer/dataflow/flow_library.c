@@ -215,9 +215,8 @@ bool flow_scalar_expression(Flow *F, const DlExpr *e, int depth) {
             fallback->kind == DL_EX_NUMBER)
             return true;
         /* `t.item()`, `t.numel()`, `t.dim()`, `t.size(0)` (not `t.size()`, a torch.Size) */
-        return flow_streq(m, "item") || flow_streq(m, "numel") || flow_streq(m, "nelement") ||
-               flow_streq(m, "dim") ||
-               flow_streq(m, "ndimension") || (flow_streq(m, "size") && e->arg_count == 1);
+        return flow_streq(m, "item") || flow_is_count_method(m) ||
+               (flow_streq(m, "size") && e->arg_count == 1);
     }
     case DL_EX_SUBSCRIPT: /* `oft_R.shape[0]`: one dimension's length (not a slice of shape) */
         return e->object->kind == DL_EX_ATTR && flow_streq(e->object->name, "shape") &&

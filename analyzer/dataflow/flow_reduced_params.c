@@ -21,12 +21,13 @@ static int param_named(const DlFunction *fn, const DlExpr *e) {
 
 /* `p.mean()`, `p.std()`, `p.size(0)`: a number of one element read from `p`. */
 static bool reduces_to_one_element(const DlExpr *e) {
-    static const char *const reductions[] = {"mean", "std", "var", "sum", "norm", "max", "min",
-                                             "prod", "item", "numel", "nelement", "dim", NULL};
+    static const char *const reductions[] = {"mean", "std", "var",  "sum", "norm",
+                                             "max",  "min", "prod", "item", NULL};
     if (e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_ATTR || !e->object->name)
         return false;
     if (strcmp(e->object->name, "size") == 0) return e->arg_count == 1;
-    return e->arg_count == 0 && dl_name_in_list(e->object->name, reductions);
+    return e->arg_count == 0 && (dl_name_in_list(e->object->name, reductions) ||
+                                 flow_is_count_method(e->object->name));
 }
 
 static void walk(ReducedUse *u, const DlExpr *e, int depth) {
