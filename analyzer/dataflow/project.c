@@ -1375,7 +1375,10 @@ static bool places_itself(const DlValue *v, const DlFunction *init) {
                   (v->dev == DL_DEV_NAMED && v->dev_name &&
                    (strncmp(v->dev_name, "torch.cuda.", 11) == 0 || strchr(v->dev_name, '(') ||
                     names_no_parameter(init, v->dev_name)));
-    return state && ((v->flags & DL_VF_MOVED) || on_gpu);
+    /* a part moved to the CPU (`.cpu()`, `.to(DEVICE)` of `DEVICE = "cpu"`) places nothing
+     * (muzero-cartpole's `self.head = nn.Sequential(...).to(device)`, `device = 'cpu'`) */
+    bool moved = (v->flags & DL_VF_MOVED) && v->dev != DL_DEV_CPU;
+    return state && (moved || on_gpu);
 }
 
 /* What __init__ (and the helpers it calls) leaves on self, for class `c` of file `f`, kept in
