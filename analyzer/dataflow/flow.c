@@ -499,19 +499,22 @@ static bool is_output_write(const DlExpr *e) {
         (flow_streq(name, "run") && recv->kind == DL_EX_NAME &&
          dl_name_in_list(recv->name, viewers)))
         return true;
-    if (recv->kind == DL_EX_CALL && recv->object &&
-        (recv->object->kind == DL_EX_ATTR || recv->object->kind == DL_EX_NAME) &&
+    /* `transforms.ToPILImage()(out.cpu()).save(path)`: the transform built and applied */
+    const DlExpr *maker = recv->kind == DL_EX_CALL ? recv->object : NULL;
+    if (maker && maker->kind == DL_EX_CALL && maker->object &&
+        (maker->object->kind == DL_EX_ATTR || maker->object->kind == DL_EX_NAME) &&
         flow_streq(name, "save"))
-        return flow_streq(recv->object->name, "fromarray") ||
-               flow_streq(recv->object->name, "to_pil_image") ||
+        return flow_streq(maker->object->name, "ToPILImage");
+    if (maker && (maker->kind == DL_EX_ATTR || maker->kind == DL_EX_NAME) &&
+        flow_streq(name, "save"))
+        return flow_streq(maker->name, "fromarray") || flow_streq(maker->name, "to_pil_image") ||
                /* interactive_pipe's `Image(arr).save(path)` (blind-deblurring's infer) */
-               flow_streq(recv->object->name, "Image");
+               flow_streq(maker->name, "Image");
     if (recv->kind != DL_EX_NAME) return false;
-    /* `img = Image.fromarray(a)` then `img.save(path)` (volsdf's evaluation) */
-    if (flow_streq(name, "save") &&
-        (strstr(recv->name, "img") || strstr(recv->name, "image") || strstr(recv->name, "pil") ||
-         strstr(recv->name, "frame") || flow_streq(recv->name, "im")))
-        return true;
+    /* `img = Image.fromarray(a)` then `img.save(path)` (volsdf's evaluation), also under the
+     * tensor's own name (practice-SRCNN's `data = toimg(data.squeeze())`, `data.save(path)`):
+     * a tensor has no `save`, and a loop that trains nothing saves an output with it */
+    if (flow_streq(name, "save") && e->arg_count >= 1) return true;
     /* `pickle.dump({"y_pred": y_pred}, handle)` (MonoScene's generate_output) */
     if (flow_streq(name, "dump") &&
         (flow_streq(recv->name, "pickle") || flow_streq(recv->name, "cPickle") ||
