@@ -1832,6 +1832,18 @@ static bool off_by_default_in_a_summary(Flow *F, const DlExpr *cond) {
            !switched_on_in_the_file(F->src, cond->name, true);
 }
 
+/* The same test of a parameter off by default that a call in the file does switch on
+ * (Audio-Recognition-ESC50's `computeBatchLoss(..., evaluation=False)`, called with
+ * `evaluation=True` by its evaluation loop only): 1 + the parameter, for the summary to say
+ * that what it reads there is read only by calls that pass it on (Flow.only_when_flag). */
+static int16_t flag_switched_on_by_a_caller(Flow *F, const DlExpr *cond) {
+    if (!F->env->host_read || !F->fn || !cond || cond->kind != DL_EX_NAME) return 0;
+    int p = dl_ir_param_index(F->fn, cond->name);
+    return p >= 0 && p < INT16_MAX && off_by_default(F->fn->params[p].default_value)
+               ? (int16_t)(p + 1)
+               : 0;
+}
+
 /* `if False:`, `if 0:`: code switched off (deep_sort's debug timing prints); it never runs. */
 static bool never_true(const DlExpr *cond) {
     return cond && cond->name &&
@@ -2174,7 +2186,10 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
     F->without_cuda = saved_without_cuda || cuda_test < 0 || (cpu_device && cpu_when_equal);
     if (gpu_branch > 0 || (!gpu_branch && conjunction_needs_a_gpu(F, s->value)))
         F->place.cuda_checked = true;
+    int16_t saved_flag = F->only_when_flag;
+    if (!F->only_when_flag) F->only_when_flag = flag_switched_on_by_a_caller(F, s->value);
     flow_exec_block(F, &s->parts->body);
+    F->only_when_flag = saved_flag;
     bool then_needs_gpu = F->place.cuda_checked;
     F->without_cuda = saved_without_cuda;
     F->place = saved_place;

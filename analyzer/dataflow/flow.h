@@ -34,6 +34,10 @@ typedef struct DlFlowEnv {
      * `cap_lens.data.tolist()`), 0 when it reads something else: a call given a CPU tensor
      * there waits for nothing (DlFunctionInfo.host_read_parameter) */
     int16_t *host_read_parameter;
+    /* and to 1 + the parameter, off by default (`evaluation=False`) but switched on by a call
+     * in the file, under whose `if evaluation:` that read is; 0 when it runs on every call
+     * (DlFunctionInfo.host_read_when) */
+    int16_t *host_read_when;
     /* Summary mode: set to whether every return hands back a blocking copy to a device
      * (`return torch.stack(imgs).cuda()`, OpenIBL's `_parse_data`) with no known device work
      * queued: a call of it is that copy (DlFunctionInfo.returns_blocking_upload). */

@@ -508,6 +508,23 @@ static const DlValue *argument_for(const DlFunction *fn, int index, const DlExpr
     return NULL;
 }
 
+bool flow_call_switches_on(const DlFunctionInfo *fi, int index, const DlExpr *call) {
+    if (index < 0 || (uint32_t)index >= fi->fn->param_count) return true;
+    int positional = index - (fi->owner != NULL ? 1 : 0);
+    for (uint32_t i = 0, pos = 0; i < call->arg_count; i++) {
+        const char *kw = call->args[i].keyword;
+        if (kw && kw[0] == '*') return true; /* `**kwargs`: may pass anything */
+        if (!argument_reaches(call, i, &fi->fn->params[index], positional, &pos)) continue;
+        const DlExpr *a = call->args[i].value;
+        bool off = a && a->name &&
+                   ((a->kind == DL_EX_CONST &&
+                     (flow_streq(a->name, "False") || flow_streq(a->name, "None"))) ||
+                    (a->kind == DL_EX_NUMBER && flow_streq(a->name, "0")));
+        return !off;
+    }
+    return false; /* left at its default */
+}
+
 const DlValue *flow_argument_for(const DlFunctionInfo *fi, int index, const DlExpr *call,
                                  const DlValue *const *argv) {
     if (index < 0 || (uint32_t)index >= fi->fn->param_count) return NULL;

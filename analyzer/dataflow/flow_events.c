@@ -237,6 +237,8 @@ static void host_read_in_callee(Flow *F, const DlExpr *call, const DlFunctionInf
                                 const DlValue *const *argv) {
     if (!flow_reporter(F)) return;
     if (!fi || !fi->host_read.end) return;
+    /* read only under a flag off by default, which this call leaves off */
+    if (fi->host_read_when && !flow_call_switches_on(fi, fi->host_read_when - 1, call)) return;
     /* what it reads back is the argument it is given (or made from it where it is: hamer's
      * renderer scales its `image` on `image.device` first), and that is on the CPU (MDM's
      * length estimator given the loader's `cap_lens`): nothing to wait for; unless the
@@ -917,10 +919,14 @@ void flow_sync(Flow *F, const DlExpr *site, const DlExpr *tensor, const DlValue 
     DlSpan *first = F->env->host_read;
     /* not one that rolls out an episode (beyond-nanogpt's `get_batch`: `a = action.item()`,
      * then `env.step([a])`): the simulator needs each action on the host, as inline (DL201) */
-    if (first && !first->end && F->place.every_iteration && !F->place.batch_loop && explicit_read &&
+    int16_t *when = F->env->host_read_when;
+    /* a read on every call takes the place of one only under a flag (Flow.only_when_flag) */
+    bool free_slot = first && (!first->end || (when && *when && !F->only_when_flag));
+    if (free_slot && F->place.every_iteration && !F->place.batch_loop && explicit_read &&
         !flow_function_steps_an_environment(F->fn)) {
         *first = site->span;
         if (F->env->host_read_parameter) *F->env->host_read_parameter = read_parameter(F, tensor);
+        if (when) *when = F->only_when_flag;
     }
     if (!flow_reporter(F)) return;
     DlSyncFact fact = {.site = site,

@@ -109,6 +109,8 @@ typedef struct Flow {
     DlSpan stmt_span;            /* statement being interpreted */
     DlSpan read_stmt_span;       /* the statement of the last read of a device value */
     DlPlace place;               /* loops and contexts around the current statement */
+    int16_t only_when_flag;      /* summary mode: 1 + the parameter off by default that a caller
+                                    in the file switches on, whose `if` the statement is under */
     const DlExpr *move_receiver; /* the receiver of the .to()/.cuda() being evaluated */
     const char *comp_names[16];  /* variables of the comprehensions being evaluated */
     int comp_count;
@@ -275,6 +277,9 @@ bool flow_cpu_side(const DlValue *v);
 bool flow_real_device(const DlValue *v);
 bool flow_devices_conflict(const DlOperand *ops, uint32_t n);
 void flow_meet(Flow *F, const DlExpr *site, const DlOperand *ops, uint32_t n, int callee);
+/* Whether `call` passes parameter `index` of `fi` something other than False, None or 0 (also
+ * through `**kwargs`); false when it leaves the parameter at its default. */
+bool flow_call_switches_on(const DlFunctionInfo *fi, int index, const DlExpr *call);
 /* What `call` passes for parameter `index` of `fi` (after self for a method), or NULL. */
 const DlValue *flow_argument_for(const DlFunctionInfo *fi, int index, const DlExpr *call,
                                  const DlValue *const *argv);

@@ -832,7 +832,7 @@ static void summarise_file(DlProject *p, DlFileFacts *f, const DlFlowState *glob
         dl_arena_init(&scratch);
         bool waited = false;
         DlSpan host_read = {0};
-        int16_t host_read_parameter = 0;
+        int16_t host_read_parameter = 0, host_read_when = 0;
         bool upload = false;
         int16_t reads_parameter[2] = {0};
         DlSpan parameter_read[2] = {{0}};
@@ -847,6 +847,7 @@ static void summarise_file(DlProject *p, DlFileFacts *f, const DlFlowState *glob
                          .returns_waited = &waited,
                          .host_read = &host_read,
                          .host_read_parameter = &host_read_parameter,
+                         .host_read_when = &host_read_when,
                          .returns_blocking_upload = &upload,
                          .reads_parameter_back = reads_parameter,
                          .parameter_read = parameter_read,
@@ -857,6 +858,7 @@ static void summarise_file(DlProject *p, DlFileFacts *f, const DlFlowState *glob
         fi->returns_blocking_upload = upload;
         fi->host_read = host_read;
         fi->host_read_parameter = host_read_parameter;
+        fi->host_read_when = host_read_when;
         memcpy(fi->reads_parameter_back, reads_parameter, sizeof reads_parameter);
         memcpy(fi->parameter_read, parameter_read, sizeof parameter_read);
         memcpy(fi->parameter_copied, parameter_copied, sizeof parameter_copied);
