@@ -398,6 +398,19 @@ static int element_of_param(const HostUse *u, const DlExpr *e) {
     /* `boxes = boxes.squeeze(0)`: the whole parameter reshaped, where it is (SlowFast's
      * evaluator reads each box back with `.item()`) */
     if (kept && e && e->kind == DL_EX_NAME) return unbound_param(u, e->name);
+    /* `lx = (lx - 1) // 2`: arithmetic with numbers written out stays where the parameter is
+     * (a speech model's lengths after a strided convolution, then packed) */
+    if (!kept && e && e->kind == DL_EX_BINOP) {
+        const DlExpr *operand = e;
+        for (int depth = 0; operand && operand->kind == DL_EX_BINOP && operand->item_count == 2 &&
+                            depth < 8;
+             depth++) {
+            if (operand->items[1]->kind == DL_EX_NUMBER) operand = operand->items[0];
+            else if (operand->items[0]->kind == DL_EX_NUMBER) operand = operand->items[1];
+            else return -1;
+        }
+        return operand && operand->kind == DL_EX_NAME ? param_or_alias(u, operand->name) : -1;
+    }
     /* `shape = x.size()[2:] if shape is None else shape`: the parameter when it is given
      * (F3Net's forward); what the other arm computes is walked where it is bound */
     if (e && e->kind == DL_EX_COND && e->item_count == 2)
