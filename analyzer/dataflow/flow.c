@@ -2592,6 +2592,9 @@ const DlValue *flow_param_value(Flow *F, const DlFunction *fn, uint32_t i) {
          * whose batches are slices of tensors loaded onto the GPU) */
         else if (flow_file_builds_a_project_loader(F))
             l->elem = flow_unknown();
+        /* ... nor in one that has a function returning loaders of device batches */
+        else if (flow_file_gets_loaders_off_the_cpu(F))
+            l->elem = flow_unknown();
         return l;
     }
     if (p->default_value) {

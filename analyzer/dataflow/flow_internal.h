@@ -246,6 +246,10 @@ bool flow_file_collates_onto_a_device(Flow *F);
 /* Whether the file builds an instance of a project class, no dataset, iterated through its own
  * `__iter__` (a loader of the project's, whose batches may be anywhere). */
 bool flow_file_builds_a_project_loader(Flow *F);
+/* Whether the file defines or imports a project function that returns DataLoaders whose batches
+ * are not on the CPU (hw4's `from dataloader import get_loaders`, whose dataset moves each item
+ * to the device): a loader a function of this file is handed may be one of those. */
+bool flow_file_gets_loaders_off_the_cpu(Flow *F);
 /* Whether a call's arguments may give a torch loss its weight (dl_call_may_give_a_weight), in
  * the running function: not when they are only its own parameters splatted, and keywords other
  * than weight= (`nn.CrossEntropyLoss(**ce_kwargs)` in nnU-Net's `DC_and_CE_loss(soft_dice_kwargs,

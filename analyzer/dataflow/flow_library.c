@@ -861,6 +861,27 @@ bool flow_file_builds_a_project_loader(Flow *F) {
     return file_has_expr(F, builds_a_project_loader, false);
 }
 
+/* A DataLoader whose batches are not CPU tensors: on a device, or not known. */
+static bool loader_off_the_cpu(const DlValue *v) {
+    return v->kind == DL_KIND_LOADER && v->elem &&
+           (v->elem->kind == DL_KIND_UNKNOWN || dl_value_any_part(v->elem, dl_value_on_device));
+}
+
+bool flow_file_gets_loaders_off_the_cpu(Flow *F) {
+    const DlFileFacts *f = F->env->file;
+    for (uint32_t k = 0; k < f->function_count; k++) {
+        const DlFunctionInfo *fi = f->functions[k];
+        if (!fi->fn->owner && fi->ret && dl_value_any_part(fi->ret, loader_off_the_cpu))
+            return true;
+    }
+    for (uint32_t i = 0; i < f->import_count; i++) {
+        const DlFunctionInfo *fi =
+            dl_project_find_function(F->env->project, f, f->imports[i].qualified);
+        if (fi && fi->ret && dl_value_any_part(fi->ret, loader_off_the_cpu)) return true;
+    }
+    return false;
+}
+
 /* `TensorDataset(x.to(device), y.to(device))`: a dataset whose items are slices of tensors
  * already on a device; the batches a DataLoader stacks from them are there too
  * (pytorch_geometric_temporal's examples). Tensors elsewhere: a dataset like any other. */
