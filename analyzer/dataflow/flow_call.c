@@ -620,6 +620,7 @@ const DlValue *flow_call_summary(Flow *F, const DlFunctionInfo *fi, const DlExpr
         fi->yields_items_of ? argument_for(fi->fn, fi->yields_items_of - 1, call, argv, skip_self)
                             : NULL;
     if (items) return items;
+    flow_forget_items_written(F, fi, call, argv, skip_self);
     const DlValue *v = flow_rebase(F, fi->ret, fi->module);
     const DlValue *r = flow_bind_parameter_device(F, v, fi->fn, call, argv, skip_self);
     /* a plain helper that computes a tensor from its arguments (dgcnn's `cal_loss(logits,

@@ -283,6 +283,11 @@ bool flow_devices_conflict(const DlOperand *ops, uint32_t n);
 void flow_meet(Flow *F, const DlExpr *site, const DlOperand *ops, uint32_t n, int callee);
 /* Whether `call` passes parameter `index` of `fi` something other than False, None or 0 (also
  * through `**kwargs`); false when it leaves the parameter at its default. */
+/* After a call of project function `fi`: a container the caller names as an argument, whose
+ * items the function writes (`batch[k] = v.to(device)`, also through a helper of its file), is
+ * forgotten, what it held no longer known (flow_item_writes.c). */
+void flow_forget_items_written(Flow *F, const DlFunctionInfo *fi, const DlExpr *call,
+                               const DlValue *const *argv, bool skip_self);
 bool flow_call_switches_on(const DlFunctionInfo *fi, int index, const DlExpr *call);
 /* What `call` passes for parameter `index` of `fi` (after self for a method), or NULL. */
 const DlValue *flow_argument_for(const DlFunctionInfo *fi, int index, const DlExpr *call,
