@@ -2210,7 +2210,10 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
      * after the `if` (no else) or in its else (`if use_cuda: ...synchronize() else: time.time()`,
      * LLMs-from-scratch's throughput timer) */
     const Binding *then_work = flow_state_find(then_state, "<device-work>");
-    bool synced_when_cuda = then_work && !then_work->value &&
+    /* not `if device.type == "mps": torch.mps.synchronize()`, which waits only for Apple's */
+    bool another_accelerator = compares_a_string(s->value, "==", "mps") ||
+                               compares_a_string(s->value, "==", "xpu");
+    bool synced_when_cuda = then_work && !then_work->value && !another_accelerator &&
                             (strstr(flow_text(F, s->value->span), "cuda") ||
                              strstr(flow_text(F, s->value->span), "device") ||
                              tests_a_list_of_device_tensors(F, s->value));

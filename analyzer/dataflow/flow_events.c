@@ -24,7 +24,10 @@ bool flow_is_synchronize(const char *q, const char *method) {
     if (torch_member &&
         (flow_streq(torch_member, "cuda.synchronize") ||
          flow_streq(torch_member, "cuda.current_stream") ||
-         flow_streq(torch_member, "accelerator.synchronize")))
+         flow_streq(torch_member, "accelerator.synchronize") ||
+         /* Apple's and Intel's GPUs queue their work as CUDA does */
+         flow_streq(torch_member, "mps.synchronize") ||
+         flow_streq(torch_member, "xpu.synchronize")))
         return true;
     return method && (flow_streq(method, "synchronize") || flow_streq(method, "elapsed_time"));
 }
