@@ -1088,7 +1088,15 @@ const DlValue *flow_eval_dataloader(Flow *F, const DlExpr *call, const DlValue *
             if (owner->cls && (owner->kind == DL_KIND_INSTANCE || owner->kind == DL_KIND_LOADER))
                 fi = dl_project_method(F->env->project, owner->cls, given->name);
         }
-        if (kw && flow_streq(kw, "collate_fn") && collates_onto_a_device(fi)) {
+        /* `collate_fn=CollateFn(device)`: an instance of a project class, called through its
+         * `__call__` (diffpool's, which moves the batch to `self.device`) */
+        bool instance = !fi && kw && flow_streq(kw, "collate_fn") &&
+                        v->kind == DL_KIND_INSTANCE && v->cls;
+        if (instance) fi = dl_project_method(F->env->project, v->cls, "__call__");
+        bool own_device = instance && collates_onto_a_device(fi) && items_on_its_own_device(fi);
+        if (kw && flow_streq(kw, "collate_fn") && own_device) {
+            l->elem = flow_unknown(); /* the device the instance holds: not known here */
+        } else if (kw && flow_streq(kw, "collate_fn") && collates_onto_a_device(fi)) {
             l->elem = flow_rebase(F, fi->ret, fi->module);
         } else if (kw && flow_streq(kw, "collate_fn") && !l->elem) {
             const DlValue *parts = collated_tuple(F, l, fi, call->span);
