@@ -1792,7 +1792,9 @@ const DlValue *flow_eval_builtin(Flow *F, const DlExpr *call, const char *name,
     if (flow_streq(name, "str")) return flow_mk(F, DL_KIND_STRING);
     if (flow_streq(name, "dict") && !dl_ir_positional(call, 0)) {
         DlValue *d = flow_mk(F, DL_KIND_SEQ);
-        d->flags |= flow_loader_pin_flags(call, argv);
+        /* loader options with a collate function of their own: where that puts the batches,
+         * and so whether pinning would matter, is for the loader to say (DL202 stays silent) */
+        if (!dl_ir_keyword(call, "collate_fn")) d->flags |= flow_loader_pin_flags(call, argv);
         if (flow_device_keyword(F, call, argv)) d->flags |= DL_VF_HOLDS_DEVICE;
         bool all_tensors = call->arg_count > 0;
         const DlValue *elem = NULL;

@@ -368,15 +368,18 @@ const DlValue *flow_eval_subscript(Flow *F, const DlExpr *e) {
 
 /* {"batch_size": 32, "pin_memory": True}: loader keyword arguments in a dict (DL202). */
 uint32_t flow_dict_pin_flags(const DlExpr *e) {
+    uint32_t flags = DL_VF_PIN_KNOWN;
     for (uint32_t i = 0; i + 1 < e->item_count; i += 2) {
         const DlExpr *k = e->items[i], *v = e->items[i + 1];
         if (!k || k->kind != DL_EX_STRING || !k->name) return 0; /* **other or computed keys */
+        if (flow_streq(k->name, "collate_fn")) return 0; /* see `dict(..., collate_fn=f)` */
         if (!flow_streq(k->name, "pin_memory")) continue;
         if (v->kind == DL_EX_CONST && flow_streq(v->name, "True"))
-            return DL_VF_PIN_KNOWN | DL_VF_PINNED;
-        return v->kind == DL_EX_CONST && flow_streq(v->name, "False") ? DL_VF_PIN_KNOWN : 0;
+            flags = DL_VF_PIN_KNOWN | DL_VF_PINNED;
+        else
+            flags = v->kind == DL_EX_CONST && flow_streq(v->name, "False") ? DL_VF_PIN_KNOWN : 0;
     }
-    return DL_VF_PIN_KNOWN;
+    return flags;
 }
 
 static bool flow_is_device_key(const DlExpr *k) {
