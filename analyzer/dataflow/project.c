@@ -1169,6 +1169,31 @@ static bool hands_state_to_a_copying_method(const DlClass *cls, const DlExpr *e,
     return false;
 }
 
+/* `self.a.b` and `self.a.b`: one attribute chain from self, written twice. */
+static bool same_self_chain(const DlExpr *a, const DlExpr *b) {
+    for (int depth = 0; a && b && depth < 8; depth++, a = a->object, b = b->object) {
+        if (dl_ir_is_self(a) && dl_ir_is_self(b)) return true;
+        if (a->kind != DL_EX_ATTR || b->kind != DL_EX_ATTR || !a->name || !b->name ||
+            strcmp(a->name, b->name) != 0)
+            return false;
+    }
+    return false;
+}
+
+/* `self.ce.weight = self.ce.weight.to(logits.device)`: a part's tensor replaced by its copy on
+ * another device, which moves it as `.to()` in place would (APCNet's loss, whose class weight
+ * follows the logits). */
+static bool replaces_a_part_by_its_move(const DlStmt *s) {
+    if (s->kind != DL_ST_ASSIGN || s->target_count != 1) return false;
+    const DlExpr *t = s->targets[0], *v = s->value;
+    if (t->kind != DL_EX_ATTR || !t->object || t->object->kind != DL_EX_ATTR) return false;
+    if (!v || v->kind != DL_EX_CALL || !v->object || v->object->kind != DL_EX_ATTR ||
+        !v->object->name ||
+        (strcmp(v->object->name, "to") != 0 && strcmp(v->object->name, "cuda") != 0))
+        return false;
+    return same_self_chain(t, v->object->object);
+}
+
 /* What a block of forward does with the module's state: moves it (or a part) in place, or
  * copies some of it to wherever a call says (itself, or through a method of `cls`). */
 static void scan_block_moves(const DlClass *cls, const DlBlock *b, bool *moves_in_place,
@@ -1176,7 +1201,9 @@ static void scan_block_moves(const DlClass *cls, const DlBlock *b, bool *moves_i
     if (depth > 64) return;
     for (uint32_t i = 0; i < b->count; i++) {
         const DlStmt *s = b->items[i];
-        if (s->kind == DL_ST_EXPR && moves_self_in_place(s->value)) *moves_in_place = true;
+        if ((s->kind == DL_ST_EXPR && moves_self_in_place(s->value)) ||
+            replaces_a_part_by_its_move(s))
+            *moves_in_place = true;
         if (s->kind == DL_ST_EXPR || s->kind == DL_ST_ASSIGN || s->kind == DL_ST_AUGASSIGN ||
             s->kind == DL_ST_RETURN || s->kind == DL_ST_IF || s->kind == DL_ST_FOR)
             *copies_state = *copies_state || dl_ir_expr_any(s->value, copies_own_state) ||
