@@ -1935,6 +1935,7 @@ void flow_lists_registered_by(Flow *F, const DlExpr *call, const DlValue *const 
         if (!key) continue;
         DlValue *c = dl_value_copy(F->arena, v);
         c->flags &= (uint32_t)~DL_VF_HAS_MODULES;
+        c->flags |= DL_VF_HANDED_OVER;
         hand_over_listed_modules(F, c);
         flow_state_set(F->st, key, c);
         /* the same list stored before it was registered (robomimic's MLP: `self.nets =
@@ -1948,6 +1949,7 @@ void flow_lists_registered_by(Flow *F, const DlExpr *call, const DlValue *const 
                 continue;
             DlValue *h = dl_value_copy(F->arena, held);
             h->flags &= (uint32_t)~DL_VF_HAS_MODULES;
+            h->flags |= DL_VF_HANDED_OVER;
             F->st->items[k].value = h;
         }
     }

@@ -76,7 +76,14 @@ const DlValue *dl_value_join(DlArena *arena, const DlValue *a, const DlValue *b)
         (b->dev == DL_DEV_CPU || (b->flags & DL_VF_MAYBE_CPU)))
         j->flags |= DL_VF_MAYBE_CPU;
     if ((a->flags ^ b->flags) & DL_VF_PINNED) j->flags &= (uint32_t)~DL_VF_PIN_KNOWN; /* unknown */
-    if (a->kind == DL_KIND_SEQ) j->flags |= (a->flags | b->flags) & DL_VF_HAS_MODULES;
+    /* a list of modules, registered on one path only (`nn.Sequential(*self.ops)` under the
+     * `if` that built the list, DSGAN's encoder): the same list, taken for registered */
+    bool registered_on_a_path = a->kind == DL_KIND_SEQ && a->dev_span.end &&
+                                a->dev_span.start == b->dev_span.start &&
+                                a->dev_span.end == b->dev_span.end &&
+                                ((a->flags | b->flags) & DL_VF_HANDED_OVER);
+    if (registered_on_a_path) j->flags |= DL_VF_HANDED_OVER;
+    else if (a->kind == DL_KIND_SEQ) j->flags |= (a->flags | b->flags) & DL_VF_HAS_MODULES;
     /* a parameter on one path, a placeholder on the other (`self.cls_token = nn.Parameter(...)`
      * if a flag says so, else `torch.tensor(0)` or `torch.tensor([])`, which forward does not
      * use then): where the attribute is depends on the path. A plain tensor of data on the other

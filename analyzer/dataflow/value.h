@@ -111,6 +111,8 @@ enum {
     DL_VF_STATELESS = 1 << 25, /* module: a library layer with no parameter or buffer
                                   (`nn.Dropout`, `nn.ReLU`): it computes where its input is,
                                   moved or not */
+    DL_VF_HANDED_OVER = 1 << 26, /* seq: a list of modules a container built from it registered
+                                    (`nn.Sequential(*layers)`) */
 };
 
 typedef struct DlValue DlValue;
