@@ -1355,6 +1355,14 @@ const DlValue *flow_eval_tensor_method(Flow *F, const DlExpr *call, const DlExpr
         for (uint32_t i = 0; i < call->arg_count; i++)
             if (!call->args[i].keyword) flow_add_operand(&ops, call->args[i].value, argv[i]);
         if (ops.count > 1) flow_meet(F, call, ops.items, ops.count, -1);
+        /* `enc.scatter_(1, idx, 1)` writes into `enc` and returns it, where it is (a
+         * Kindergarten-VQ-VAE quantizer then moves it to the device it is on) */
+        if (*m && m[strlen(m) - 1] == '_' && recv->dev) {
+            DlValue *r = dl_value_copy(F->arena, recv);
+            r->var = NULL;
+            r->origin = DL_ORIGIN_NONE; /* what a call returns, not the factory's own tensor */
+            return r;
+        }
         return flow_combine(F, call, ops.items, ops.count);
     }
     if (flow_streq(m, "pin_memory")) {
