@@ -2045,19 +2045,27 @@ static bool runs_once(const DlStmt *s) {
  * defaults: a module-level flag may be set through `global` elsewhere. `literal` is "False" or
  * "True" (`beamsearch = True` at the top of TSP_Transformer's notebooks: the `if` always runs,
  * and the path past it without it does not exist). */
+static const DlValue *switch_as_shipped(Flow *F, const DlExpr *cond);
+
 static bool bound_to(Flow *F, const DlExpr *cond, const char *literal) {
     /* `if load_model is True:` (or `== True`) after `load_model = False`: LapIRN's resume */
     if (cond && cond->kind == DL_EX_COMPARE && cond->item_count == 2 &&
         (flow_streq(cond->name, "is") || flow_streq(cond->name, "==")) &&
         cond->items[1]->kind == DL_EX_CONST && flow_streq(cond->items[1]->name, "True"))
         cond = cond->items[0];
-    if (!cond || (cond->kind != DL_EX_NAME && cond->kind != DL_EX_ATTR)) return false;
+    const DlValue *v = switch_as_shipped(F, cond);
+    return v && v->kind == DL_KIND_SCALAR && v->literal && strcmp(v->literal, literal) == 0;
+}
+
+/* What the name or attribute `cond` is bound to, as bound_to reads it, or NULL. */
+static const DlValue *switch_as_shipped(Flow *F, const DlExpr *cond) {
+    if (!cond || (cond->kind != DL_EX_NAME && cond->kind != DL_EX_ATTR)) return NULL;
     /* `def get_net_results(loader, in_dist=False)`: a default, which a caller may override;
      * also when `__init__` stores it (`self.centralized = centralized`: maddpg-zoo's agents,
      * built `centralized=True` in another file) */
     if (cond->kind == DL_EX_NAME && F->fn && dl_ir_param_index(F->fn, cond->name) >= 0)
-        return false;
-    if (cond->kind == DL_EX_ATTR && flow_parameter_stored_in(F, cond)) return false;
+        return NULL;
+    if (cond->kind == DL_EX_ATTR && flow_parameter_stored_in(F, cond)) return NULL;
     const char *key = flow_key_of(F, cond);
     const Binding *b = key ? flow_state_find(F->st, key) : NULL;
     /* `MULTI_GPU_TESTING = False` at the top of a script that no function sets `global`
@@ -2066,8 +2074,30 @@ static bool bound_to(Flow *F, const DlExpr *cond, const char *literal) {
         !flow_enclosing_binds(F, key) &&
         !dl_text_declares_global(F->src->text, key))
         b = flow_state_find(F->env->globals, key);
-    return b && b->value && b->value->kind == DL_KIND_SCALAR && b->value->literal &&
-           strcmp(b->value->literal, literal) == 0;
+    return b ? b->value : NULL;
+}
+
+/* `if INIT_PATH is not None:` after `INIT_PATH = None`, `if MODE == "vq":` after `MODE =
+ * "gumbel"` (Kindergarten-VQ-VAE's analysis scripts): a switch as shipped that the test
+ * rules out, so the branch never runs. */
+static bool ruled_out_as_shipped(Flow *F, const DlExpr *cond) {
+    if (!cond || cond->kind != DL_EX_COMPARE || cond->item_count != 2 || !cond->name) return false;
+    const DlExpr *l = cond->items[0], *r = cond->items[1];
+    if (flow_streq(cond->name, "is not") && r->kind == DL_EX_CONST && flow_streq(r->name, "None")) {
+        const DlValue *v = switch_as_shipped(F, l);
+        return v && v->kind == DL_KIND_NONE;
+    }
+    bool equal = flow_streq(cond->name, "=="), unequal = flow_streq(cond->name, "!=");
+    if (!equal && !unequal) return false;
+    if (l->kind == DL_EX_STRING) {
+        const DlExpr *t = l;
+        l = r;
+        r = t;
+    }
+    if (r->kind != DL_EX_STRING || !r->name) return false;
+    const DlValue *v = switch_as_shipped(F, l);
+    if (!v || v->kind != DL_KIND_STRING || !v->literal) return false;
+    return equal ? strcmp(v->literal, r->name) != 0 : strcmp(v->literal, r->name) == 0;
 }
 
 static bool bound_to_false(Flow *F, const DlExpr *cond) {
@@ -2124,7 +2154,7 @@ static bool tests_for_a_bad_value(Flow *F, const DlExpr *e, bool negated, int de
 }
 
 void flow_exec_if(Flow *F, const DlStmt *s) {
-    if ((never_true(s->value) ||
+    if ((never_true(s->value) || ruled_out_as_shipped(F, s->value) ||
          (bound_to_false(F, s->value) && !set_by_its_own_cuda(F, s->value))) &&
         !(s->value->flags & DL_EXF_CPP)) {
         flow_exec_block(F, &s->parts->orelse);
