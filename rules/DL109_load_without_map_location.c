@@ -547,10 +547,24 @@ static bool device_aware(DlRuleContext *ctx, const DlPlace *place) {
     return chooses_the_cpu_by_a_flag(ctx) || device_option_defaults_to_the_cpu(ctx);
 }
 
+/* `torch.save(obj, path)`, also as `save(obj, path)` (`from torch import save`:
+ * Kindergarten-VQ-VAE's training). */
 static bool is_torch_save(const DlExpr *e) {
-    return e && e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_ATTR &&
-           e->object->name && strcmp(e->object->name, "save") == 0 && e->object->object &&
+    if (!e || e->kind != DL_EX_CALL || !e->object || !e->object->name ||
+        strcmp(e->object->name, "save") != 0)
+        return false;
+    if (e->object->kind == DL_EX_NAME) return e->arg_count >= 2;
+    return e->object->kind == DL_EX_ATTR && e->object->object &&
            e->object->object->kind == DL_EX_NAME && strcmp(e->object->object->name, "torch") == 0;
+}
+
+/* `f"{run_path}/ckpt_best.pth"`: an f-string that starts with a name's field, a path inside the
+ * folder it names; that name, or NULL. */
+static const DlExpr *fstring_folder(const DlExpr *e) {
+    if (!e || e->kind != DL_EX_STRING || e->name || !e->item_count) return NULL;
+    const DlExpr *first = e->items[0];
+    uint32_t offset = first->span.start - e->span.start; /* f"{ or rf"{ before the field */
+    return first->kind == DL_EX_NAME && (offset == 3 || offset == 4) ? first : NULL;
 }
 
 /* The text of an f-string with what its fields hold left out: `f"{d}/ep{epoch}.pt"` ->
@@ -792,6 +806,8 @@ static const DlExpr *save_path(const DlExpr *save) {
 
 /* `e` is `os.path.join(param, ...)` (or `osp.join`), a path inside the folder `param`. */
 static bool joins_onto_name(const DlExpr *e, const char *param) {
+    const DlExpr *folder = fstring_folder(e);
+    if (folder) return strcmp(folder->name, param) == 0;
     if (!e || e->kind != DL_EX_CALL || e->arg_count < 2 || e->args[0].keyword || !e->object ||
         e->object->kind != DL_EX_ATTR || !e->object->name || strcmp(e->object->name, "join") != 0)
         return false;
@@ -958,11 +974,52 @@ static bool project_class_saves_template_of_argument(DlRuleContext *ctx, const D
 
 /* The project function `call` calls, when it saves into the folder it is handed as its
  * argument `a` (block_saves_to). */
+static bool function_saves_into(DlRuleContext *ctx, const DlFunctionInfo *fi, const char *param,
+                                int depth);
+
+/* A statement of `b` (nested blocks too, not nested functions) that hands `param` to a function
+ * of `fi`'s file that saves into it (`checkpoint(model, run_path)` in a `train(model,
+ * run_path)`). */
+static bool hands_folder_to_a_saver(DlRuleContext *ctx, const DlFunctionInfo *fi,
+                                    const DlBlock *b, const char *param, int depth, int nesting) {
+    const DlProject *p = dl_rule_project(ctx);
+    for (uint32_t i = 0; nesting < 16 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        const DlExpr *call = s->kind == DL_ST_EXPR || s->kind == DL_ST_ASSIGN ? s->value : NULL;
+        if (call && call->kind == DL_EX_CALL && call->object &&
+            call->object->kind == DL_EX_NAME) {
+            const DlFileFacts *file = dl_project_file(p, fi->module);
+            const DlFunctionInfo *g =
+                file ? dl_project_find_function(p, file, call->object->name) : NULL;
+            for (uint32_t a = 0; g && g->fn && g != fi && a < call->arg_count; a++) {
+                const DlExpr *arg = call->args[a].value;
+                const char *bound = arg->kind == DL_EX_NAME && strcmp(arg->name, param) == 0
+                                        ? parameter_bound_to(g->fn, 0, call, a)
+                                        : NULL;
+                if (bound && function_saves_into(ctx, g, bound, depth + 1)) return true;
+            }
+        }
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (hands_folder_to_a_saver(ctx, fi, inner, param, depth, nesting + 1)) return true;
+    }
+    return false;
+}
+
+/* `fi` saves into the folder its parameter `param` names, itself or through a function of its
+ * file it hands the folder to (two calls deep at most). */
+static bool function_saves_into(DlRuleContext *ctx, const DlFunctionInfo *fi, const char *param,
+                                int depth) {
+    if (block_saves_to(&fi->fn->body, joins_onto_name, param, 0)) return true;
+    return depth < 2 && hands_folder_to_a_saver(ctx, fi, &fi->fn->body, param, depth, 0);
+}
+
 static bool project_function_saves_into_argument(DlRuleContext *ctx, const DlExpr *call,
                                                  uint32_t a) {
     const DlFunctionInfo *fi = called_project_function(ctx, call);
     const char *param = fi ? parameter_bound_to(fi->fn, 0, call, a) : NULL;
-    return param && block_saves_to(&fi->fn->body, joins_onto_name, param, 0);
+    return param && function_saves_into(ctx, fi, param, 0);
 }
 
 /* The file a statement's call writes itself: torch.save's path, or where a copy goes
@@ -1127,6 +1184,8 @@ static const DlExpr *path_source(DlRuleContext *ctx, const DlCallFact *fact, con
 /* The folder of `os.path.join(folder, "name")` (its first argument's text, when a string
  * literal follows it), or NULL. */
 static const char *joined_folder(DlRuleContext *ctx, const DlExpr *e) {
+    const DlExpr *folder = fstring_folder(e);
+    if (folder) return dl_rule_text(ctx, folder->span);
     if (e->kind != DL_EX_CALL || e->arg_count != 2 || e->args[0].keyword || !e->object)
         return NULL;
     /* a name written out, or made from one (`emb_type + "_model.ckpt"`) */
