@@ -37,6 +37,8 @@ static const char doc[] =
     "The fix passes the device variable in scope (or `\"cpu\"`): tensors load where the code will\n"
     "use them.\n\n"
     "## When it does not fire\n"
+    "- what is loaded is read as a NumPy array at once (`torch.load(p).numpy()`): that works\n"
+    "  for CPU tensors only, so the file holds CPU tensors;\n"
     "- `map_location=` is given (or a second positional argument), or may be in a `**kwargs`\n"
     "  dict, or the other arm of the `if` around the load loads onto the host (`if use_gpu:\n"
     "  ... else: torch.load(p, map_location=\"cpu\")`, or a `lambda storage, loc: storage`;\n"
@@ -2478,6 +2480,20 @@ static bool script_requires_a_gpu_first(DlRuleContext *ctx, const DlCallFact *fa
     return gpu_required_before(ctx, m, &m->body, fn, false, 0) > 0;
 }
 
+/* `torch.load(path).numpy()`: what the file holds is read as a NumPy array at once, which works
+ * for CPU tensors only; one saved from a GPU fails there on every machine, so the file holds
+ * CPU tensors (LSTM-AutoEncoder's feature files, loaded in a notebook). */
+static bool read_as_numpy_at_once(DlRuleContext *ctx, const DlCallFact *fact) {
+    const DlSource *src = dl_rule_module(ctx)->source;
+    if (!src || !src->text || fact->call->span.end > src->len) return false;
+    const char *after = src->text + fact->call->span.end;
+    size_t left = src->len - fact->call->span.end;
+    static const char *const reads[] = {".numpy()", ".detach().numpy()", NULL};
+    for (const char *const *r = reads; *r; r++)
+        if (left >= strlen(*r) && strncmp(after, *r, strlen(*r)) == 0) return true;
+    return false;
+}
+
 static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
     extern const DlRule dl_rule_DL109;
     if (!fact->qualified || strcmp(fact->qualified, "torch.load") != 0) return;
@@ -2485,6 +2501,7 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
     /* `torch.load(path, **load_kwargs)`: the dict may hold map_location (torchrl adds it when
      * its caller passes one) */
     if (dl_ir_keyword(fact->call, "**")) return;
+    if (read_as_numpy_at_once(ctx, fact)) return;
     /* a TensorRT engine's weights (`model_trt = TRTModule(); model_trt.load_state_dict(
      * torch.load(trt_file))`, YOLOX's demo and its copies): TensorRT runs only on a GPU */
     if (dl_rule_scope_mentions(ctx, fact->place, "TRTModule(")) return;
