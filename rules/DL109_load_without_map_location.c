@@ -2014,6 +2014,10 @@ static bool block_needs_a_gpu_first(DlRuleContext *ctx, const DlBlock *b, int de
 static bool always_a_cuda_device(DlRuleContext *ctx, const DlExpr *d) {
     if (!d) return false;
     if (dl_ir_names_cuda_device(d)) return true;
+    /* `torch.device("cuda", rank) if num_gpus > 1 else "cuda"`: a GPU either way (StyleGAN2's
+     * metrics) */
+    if (d->kind == DL_EX_COND && d->item_count == 2)
+        return always_a_cuda_device(ctx, d->object) && always_a_cuda_device(ctx, d->items[1]);
     if (d->kind == DL_EX_CALL && d->object && d->object->kind == DL_EX_ATTR && d->object->name &&
         strcmp(d->object->name, "device") == 0 && d->arg_count >= 1 && !d->args[0].keyword)
         d = d->args[0].value;
