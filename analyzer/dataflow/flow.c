@@ -1619,6 +1619,20 @@ static int gpu_count_test(Flow *F, const DlExpr *cond) {
     return 0;
 }
 
+/* `torch.cuda.device_count() > 1` (or `>= 2`): a branch that runs only with several GPUs
+ * (colorful_image_colorization's DataParallel resume); its else may still have one. */
+static bool several_gpus_test(Flow *F, const DlExpr *cond) {
+    if (cond->kind != DL_EX_COMPARE || cond->item_count != 2 || !cond->name) return false;
+    const DlExpr *count = cond->items[0], *bound = cond->items[1];
+    if (count->kind != DL_EX_CALL || count->arg_count || !count->object ||
+        bound->kind != DL_EX_NUMBER || !bound->name)
+        return false;
+    const char *q = flow_qualify(F, count->object);
+    if (!q || !flow_streq(q, "torch.cuda.device_count")) return false;
+    long n = strtol(bound->name, NULL, 10);
+    return (flow_streq(cond->name, ">") && n >= 1) || (flow_streq(cond->name, ">=") && n >= 2);
+}
+
 /* `self.use_cuda` of a class whose own `cuda()` sets it True (alter-siamese's losses override
  * `cuda()` with `self.use_cuda = True`, and `__init__` sets it False): the flag says the module
  * was moved to a GPU, what a device test in its forward says. */
@@ -2214,7 +2228,8 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
      * `.cuda()` under `if device != 'cpu':` before it moved is not moved there (MOON's
      * `compute_accuracy` reads `.numpy()` only on that path) */
     F->without_cuda = saved_without_cuda || cuda_test < 0 || (cpu_device && cpu_when_equal);
-    if (gpu_branch > 0 || (!gpu_branch && conjunction_needs_a_gpu(F, s->value)))
+    if (gpu_branch > 0 || (!gpu_branch && conjunction_needs_a_gpu(F, s->value)) ||
+        several_gpus_test(F, s->value))
         F->place.cuda_checked = true;
     int16_t saved_flag = F->only_when_flag;
     if (!F->only_when_flag) F->only_when_flag = flag_switched_on_by_a_caller(F, s->value);
