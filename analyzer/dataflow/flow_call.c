@@ -1963,6 +1963,26 @@ void flow_lists_registered_by(Flow *F, const DlExpr *call, const DlValue *const 
     }
 }
 
+/* `transform(x)`, `self.transform(x)` of an instance of a project class (not a module) that
+ * defines `__call__` (fluowhy's `GreyTransform(torch.float, device)`, which moves what it is
+ * given to the device it holds): what its `__call__` returns, a value on the device the
+ * instance holds not known here; NULL for anything else. */
+static const DlValue *call_of_an_instance(Flow *F, const DlExpr *call, const DlValue *v,
+                                          const DlValue *const *argv) {
+    const DlClassInfo *ci = v && v->kind == DL_KIND_INSTANCE ? v->cls : NULL;
+    if (!ci || ci->is_module) return NULL;
+    const DlFunctionInfo *fi = dl_project_method(F->env->project, ci, "__call__");
+    if (!fi || !fi->fn) return NULL;
+    const DlValue *r = flow_call_summary(F, fi, call, argv, true);
+    if (r->dev == DL_DEV_NAMED && r->dev_name && strncmp(r->dev_name, "self.", 5) == 0) {
+        DlValue *c = dl_value_copy(F->arena, r);
+        c->dev = DL_DEV_UNKNOWN;
+        c->dev_name = NULL;
+        return c;
+    }
+    return r;
+}
+
 const DlValue *flow_resolve_call(Flow *F, const DlExpr *call, const char *q, const DlValue *recv,
                                  const DlValue *const *argv) {
     const DlExpr *callee = call->object;
@@ -2006,6 +2026,8 @@ const DlValue *flow_resolve_call(Flow *F, const DlExpr *call, const char *q, con
                 return flow_call_module(F, call, callee, flow_eval_attr(F, callee), argv);
         }
         if (calls_a_loss_attribute(F, callee, recv, b)) return loss_of_a_parameter(F, call, argv);
+        const DlValue *called = b ? call_of_an_instance(F, call, b->value, argv) : NULL;
+        if (called) return called;
         return flow_eval_method_call(F, call, callee->object, recv, callee->name, argv);
     }
 
@@ -2022,6 +2044,8 @@ const DlValue *flow_resolve_call(Flow *F, const DlExpr *call, const char *q, con
     if (fv->kind == DL_KIND_FUNCTION && fv->cls)
         return flow_call_summary(F, fv->cls, call, argv, false);
     if (flow_is_module_like(fv)) return flow_call_module(F, call, callee, fv, argv);
+    const DlValue *called = call_of_an_instance(F, call, fv, argv);
+    if (called) return called;
     if (fv->kind == DL_KIND_UNKNOWN && fv->dev) { /* something moved with .to(): a module */
         DlValue *m = dl_value_copy(F->arena, fv);
         m->kind = DL_KIND_MODULE;
