@@ -123,9 +123,10 @@ static const DlExpr *reshaped_for_a_copy(HostUse *u, const DlExpr *call, const c
                                          const DlExpr *recv, int depth) {
     static const char *const copies[] = {"tolist", "item", "cpu", "numpy", "cuda", "type_as", NULL};
     if (copy && strcmp(copy, "to") == 0 && !to_casts_only(call)) copy = "cuda";
-    static const char *const reshapes[] = {"squeeze", "unsqueeze", "view",  "reshape", "flatten",
-                                           "detach",  "contiguous", "clone", "float",   "long",
-                                           "int",     "bool",       NULL};
+    static const char *const reshapes[] = {
+        "squeeze", "unsqueeze", "view",  "reshape", "flatten", "detach",    "contiguous",
+        "clone",   "float",     "long",  "int",     "bool",    "expand",    "repeat",
+        "permute", "transpose", "t",     NULL};
     if (!copy || !dl_name_in_list(copy, copies)) return recv;
     static const char *const gatherers[] = {"cat", "concat", "stack", "pad_sequence", NULL};
     for (;;) {
