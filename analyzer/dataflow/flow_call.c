@@ -1740,6 +1740,59 @@ const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *
     }
 }
 
+/* The `for` statement of `b` (at any depth, not in a nested def) whose body holds `span`. */
+static const DlStmt *loop_around(const DlBlock *b, DlSpan span, int depth) {
+    for (uint32_t i = 0; depth < 32 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS || s->span.start > span.start ||
+            s->span.end < span.end)
+            continue;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++) {
+            const DlStmt *deeper = loop_around(inner, span, depth + 1);
+            if (deeper) return deeper;
+        }
+        if (s->kind == DL_ST_FOR) return s;
+    }
+    return NULL;
+}
+
+/* `for name in ['v_template', 'shapedirs']: setattr(self, name, getattr(self, name).to(device))`
+ * in __init__ (CalciferZh's SMPL model and its many copies): each attribute the list names is
+ * moved, as `self.v_template = self.v_template.to(device)` moves it. */
+static void move_listed_attributes(Flow *F, const DlExpr *call) {
+    const DlExpr *attr = dl_ir_positional(call, 1), *value = dl_ir_positional(call, 2);
+    const DlExpr *mv = value ? flow_move_call_of(value) : NULL;
+    if (!attr || attr->kind != DL_EX_NAME || !F->fn || mv != value) return;
+    const DlExpr *got = mv->object->object;
+    const DlExpr *got_name = got && got->kind == DL_EX_CALL ? dl_ir_positional(got, 1) : NULL;
+    if (!got->object || got->object->kind != DL_EX_NAME ||
+        !flow_streq(got->object->name, "getattr") || !dl_ir_is_self(dl_ir_positional(got, 0)) ||
+        !got_name || got_name->kind != DL_EX_NAME || !flow_streq(got_name->name, attr->name))
+        return;
+    const DlStmt *loop = loop_around(&F->fn->body, call->span, 0);
+    const DlExpr *names = loop ? loop->value : NULL;
+    if (!loop || loop->target_count != 1 || loop->targets[0]->kind != DL_EX_NAME ||
+        !flow_streq(loop->targets[0]->name, attr->name) || !names ||
+        (names->kind != DL_EX_LIST && names->kind != DL_EX_TUPLE))
+        return;
+    const DlValue *argv[16] = {0};
+    for (uint32_t i = 0; i < mv->arg_count && i < 16; i++)
+        argv[i] = flow_eval(F, mv->args[i].value);
+    const DlValue *target =
+        mv->arg_count <= 16 ? flow_move_target(F, mv, mv->object->name, argv) : NULL;
+    if (!target) return;
+    for (uint32_t i = 0; i < names->item_count; i++) {
+        const DlExpr *item = names->items[i];
+        if (item->kind != DL_EX_STRING || !item->name) continue;
+        const char *key = dl_arena_printf(F->arena, "self.%s", item->name);
+        const Binding *b = flow_lookup(F, key);
+        if (!b || !b->value || !flow_is_tensor(b->value)) continue;
+        flow_state_set(F->st, key,
+                       flow_with_device(F, b->value, target, DL_ORIGIN_MOVED, mv->span));
+    }
+}
+
 const DlValue *flow_eval_builtin(Flow *F, const DlExpr *call, const char *name,
                                  const DlValue *const *argv, bool *handled) {
     *handled = true;
@@ -1819,8 +1872,10 @@ const DlValue *flow_eval_builtin(Flow *F, const DlExpr *call, const char *name,
     }
     if (flow_streq(name, "setattr") && F->in_init && call->arg_count >= 3) {
         const DlExpr *obj = dl_ir_positional(call, 0);
-        if (dl_ir_is_self(obj))
+        if (dl_ir_is_self(obj)) {
             flow_state_set(F->st, "self.<registers>", flow_mk(F, DL_KIND_OTHER));
+            move_listed_attributes(F, call);
+        }
         return flow_mk(F, DL_KIND_OTHER);
     }
     if (flow_streq(name, "isinstance") || flow_streq(name, "print") ||
