@@ -1008,6 +1008,15 @@ static void forget_reassigned_devices(DlFileFacts *f, DlClassInfo *c, const DlFu
     free(part_of_init);
     for (uint32_t k = 0; k < n && (names.len || moved.len); k++) {
         const DlValue *v = attrs[k].value;
+        /* `self._device = None` in __init__, set by the class's own `to(device)`
+         * (adl4cv-handwriting's generator): the device a caller moves it to, not known here */
+        bool device_slot = strstr(attrs[k].name, "device") &&
+                           (v->kind == DL_KIND_NONE || v->kind == DL_KIND_DEVICE ||
+                            v->kind == DL_KIND_STRING);
+        if (device_slot && names_include(&names, attrs[k].name)) {
+            attrs[k].value = &dl_value_unknown;
+            continue;
+        }
         if ((v->flags & DL_VF_REGISTERED) || !(v->kind == DL_KIND_TENSOR || v->kind == DL_KIND_MODULE))
             continue;
         bool reassigned = names_include(&names, attrs[k].name) ||
