@@ -431,7 +431,8 @@ static int element_of_param(const HostUse *u, const DlExpr *e) {
     if (!e || e->kind != DL_EX_SUBSCRIPT) return -1;
     for (; e && e->kind == DL_EX_SUBSCRIPT; e = e->object)
         if (flow_names_text_field(e)) return -1; /* `batch["file_id"]`: strings, see walk */
-    return e && e->kind == DL_EX_NAME ? unbound_param(u, e->name) : -1;
+    /* `traj = seqs[0]` of `seqs = batch["POI_id"]`: an element of an element (GETNext) */
+    return e && e->kind == DL_EX_NAME ? param_or_alias(u, e->name) : -1;
 }
 
 /* The parameter `name` is, or holds an element of (an alias), or -1. */
