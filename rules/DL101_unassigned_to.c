@@ -45,6 +45,8 @@ static const char doc[] =
     "- the receiver is an instance of a project class that defines its own `to()`;\n"
     "- the receiver's kind is unknown (a parameter nobody annotated): devlint stays silent;\n"
     "- the result is used: `x = x.to(device)`, `return x.to(device)`, `f(x.to(device))`;\n"
+    "- a copy to the host as a statement at a notebook's top level (`out.detach().cpu()`):\n"
+    "  the value a cell ends with is the one Jupyter displays;\n"
     "- the receiver is a tensor made for the statement alone (`torch.zeros(1).to(device)`, to\n"
     "  start the device up): no variable stays behind;\n"
     "- the tensor is known to be where the call would move it, and the call asks nothing else\n"
@@ -141,8 +143,27 @@ static bool casts_only(DlRuleContext *ctx, const DlExpr *call) {
     return strcmp(v->name, "dtype") == 0 || dl_torch_is_dtype(dl_rule_text(ctx, v->span));
 }
 
+/* `out.detach().cpu()` as a statement at a notebook's top level: the copy a cell ends with is
+ * the value Jupyter displays (Graph-Transformers' attention maps), not a move thrown away; a move
+ * to a GPU so displayed still leaves the tensor where it was, and is reported. */
+static bool copied_to_the_host_for_display(DlRuleContext *ctx, const DlDiscardFact *fact) {
+    if (!dl_source_is_notebook(dl_rule_source(ctx)) || fact->stmt->value != fact->call)
+        return false;
+    bool to_host = strcmp(fact->method, "cpu") == 0;
+    const DlExpr *target =
+        strcmp(fact->method, "to") == 0 ? dl_ir_positional(fact->call, 0) : NULL;
+    if (target && target->kind == DL_EX_STRING && target->name && strcmp(target->name, "cpu") == 0)
+        to_host = true;
+    if (!to_host) return false;
+    const DlBlock *top = &dl_rule_module(ctx)->body;
+    for (uint32_t i = 0; i < top->count; i++)
+        if (top->items[i] == fact->stmt) return true;
+    return false;
+}
+
 static void on_discard(DlRuleContext *ctx, const DlDiscardFact *fact) {
     extern const DlRule dl_rule_DL101;
+    if (copied_to_the_host_for_display(ctx, fact)) return;
     /* `torch.zeros(1).to(device)`: a tensor made for the statement alone, moved to start the
      * device up (skorch's benchmark); no variable is left where it was */
     if (fact->receiver->kind == DL_EX_CALL && fact->value->origin == DL_ORIGIN_FACTORY) return;
