@@ -93,12 +93,14 @@ static bool metadata_attribute(const char *name) {
 /* `np.array(edge_ind[j])`, `np.asarray(x)`, `np.unique(labels)`: numpy converts its argument
  * to an array on the host (a CUDA tensor there fails), so a forward input given to it is host
  * data (DialogueGCN's lists of edge pairs, a proxy loss's class labels). Not `np.mean(t)` and
- * the like, which hand a tensor to its own method. */
+ * the like, which hand a tensor to its own method; `np.argsort(-lengths)` tries `t.argsort` with
+ * NumPy's keywords, which a tensor's refuses, and converts it (touchdown's SDR encoder). */
 static bool numpy_reads_arguments(const DlExpr *callee) {
     static const char *const readers[] = {
         "array",     "asarray",     "asanyarray", "unique",    "where",  "isin",
         "in1d",      "concatenate", "stack",      "vstack",    "hstack", "bincount",
-        "setdiff1d", "intersect1d", "union1d",    "histogram", NULL};
+        "setdiff1d", "intersect1d", "union1d",    "histogram", "argsort", "sort",
+        NULL};
     return callee && callee->kind == DL_EX_ATTR && dl_name_in_list(callee->name, readers) &&
            callee->object && callee->object->kind == DL_EX_NAME &&
            (strcmp(callee->object->name, "np") == 0 || strcmp(callee->object->name, "numpy") == 0);
