@@ -320,8 +320,14 @@ const DlValue *flow_eval_subscript(Flow *F, const DlExpr *e) {
     /* `loss.data[0]` of a 0-dim loss: PyTorch 0.3's `.item()`, a number read on the host (later
      * versions raise IndexError there): a read, whose result is no tensor, and no indexing work
      * (Lextal's pspnet keeps a list of them for np.mean) */
-    if (flow_is_tensor(obj) && (obj->flags & DL_VF_ZERO_DIM) && picks_a_number(e) &&
-        e->object->kind == DL_EX_ATTR && flow_streq(e->object->name, "data")) {
+    /* ... also of a loss whose shape is not known here (road_connectivity's `loss1.data[0]` of
+     * a project loss module returning `-torch.mean(...)`): a loss is a number */
+    const DlExpr *of = e->object->kind == DL_EX_ATTR ? e->object->object : NULL;
+    bool named_loss = of && (of->kind == DL_EX_NAME || of->kind == DL_EX_ATTR) && of->name &&
+                      strstr(of->name, "loss");
+    if (flow_is_tensor(obj) && ((obj->flags & DL_VF_ZERO_DIM) || named_loss) &&
+        picks_a_number(e) && e->object->kind == DL_EX_ATTR &&
+        flow_streq(e->object->name, "data")) {
         flow_sync(F, e, e->object, obj, "item");
         return flow_mk(F, DL_KIND_SCALAR);
     }
