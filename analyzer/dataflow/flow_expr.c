@@ -1,18 +1,37 @@
 /* Expressions: names, attributes, subscripts, displays, comprehensions, operators. */
 #include "dataflow/flow_internal.h"
 
+/* A batch of loader `v`: a tensor on the CPU that says where it came from. */
+static DlValue *loader_batch(Flow *F, const DlValue *v, DlSpan target_span) {
+    DlValue *b = flow_mk_tensor(F, DL_DEV_CPU, NULL, DL_ORIGIN_BATCH, target_span);
+    b->flags |= v->flags & (DL_VF_PIN_KNOWN | DL_VF_PINNED);
+    if (v->var) {
+        const char *const parts[] = {"a batch from `", v->var, "`"};
+        b->dev_why = dl_arena_concat(F->arena, parts, 3);
+    } else {
+        b->dev_why = dl_arena_join(F->arena, "a batch from", ' ',
+                                   v->dev_why ? v->dev_why : "the data loader");
+    }
+    return b;
+}
+
 const DlValue *flow_element_of(Flow *F, const DlValue *v, DlSpan target_span) {
     if (v->kind == DL_KIND_LOADER) {
         if (v->elem) return v->elem;
-        DlValue *b = flow_mk_tensor(F, DL_DEV_CPU, NULL, DL_ORIGIN_BATCH, target_span);
-        b->flags |= DL_VF_WHOLE_BATCH | (v->flags & (DL_VF_PIN_KNOWN | DL_VF_PINNED));
-        if (v->var) {
-            const char *const parts[] = {"a batch from `", v->var, "`"};
-            b->dev_why = dl_arena_concat(F->arena, parts, 3);
-        } else {
-            b->dev_why = dl_arena_join(F->arena, "a batch from", ' ',
-                                       v->dev_why ? v->dev_why : "the data loader");
+        /* a dataset whose items hold strings (flow_library.c, text_fields_of): each text part
+         * is collated into a list of strings, the others into batch tensors */
+        if (v->items && v->item_count) {
+            DlValue *batch = flow_mk(F, DL_KIND_SEQ);
+            const DlValue **parts = dl_arena_alloc(F->arena, v->item_count * sizeof *parts);
+            for (uint32_t i = 0; i < v->item_count; i++)
+                parts[i] = v->items[i]->kind == DL_KIND_STRING ? flow_mk(F, DL_KIND_STRING)
+                                                               : loader_batch(F, v, target_span);
+            batch->items = parts;
+            batch->item_count = v->item_count;
+            return batch;
         }
+        DlValue *b = loader_batch(F, v, target_span);
+        b->flags |= DL_VF_WHOLE_BATCH;
         return b;
     }
     /* `for task in y:` of a dict `{task: t.to(device) ...}`: its keys, not its values */

@@ -729,6 +729,19 @@ static bool is_device_tensor(const DlValue *v) {
     return flow_is_tensor(v) && dl_value_on_device(v);
 }
 
+/* A dataset item `(image, "a photo")` whose parts include strings: the default collate makes a
+ * list of those strings, no tensor to move (MiniCLIP's captions). The loader keeps the item's
+ * parts (DlValue.items of a LOADER), for flow_element_of to make its batches of: a list of
+ * strings for each text part, a batch tensor on the CPU for the others. NULL when no part is
+ * text. */
+static const DlValue **text_fields_of(Flow *F, const DlValue *item) {
+    if (item->kind != DL_KIND_SEQ || !item->items || item->item_count < 2) return NULL;
+    bool text = false;
+    for (uint32_t i = 0; i < item->item_count; i++)
+        text |= item->items[i]->kind == DL_KIND_STRING;
+    return text ? item->items : NULL;
+}
+
 /* A project collate function that puts its batches on a device itself (the torchtext
  * tutorials' `collate_batch` ends `return labels.to(device), text.to(device), ...`). */
 static bool collates_onto_a_device(const DlFunctionInfo *fi) {
@@ -1070,6 +1083,10 @@ const DlValue *flow_eval_dataloader(Flow *F, const DlExpr *call, const DlValue *
                 dl_project_method(F->env->project, argv[i]->cls, "__getitem__");
             if (items_on_a_device(item)) l->elem = flow_rebase(F, item->ret, item->module);
             else if (items_on_its_own_device(item)) l->elem = flow_unknown();
+            else if (item && item->ret && text_fields_of(F, item->ret)) {
+                l->items = text_fields_of(F, item->ret);
+                l->item_count = item->ret->item_count;
+            }
         }
     }
     /* its batches are what the collate function returns, when that puts them on a device */
