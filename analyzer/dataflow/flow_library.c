@@ -163,6 +163,16 @@ static bool draws_one_random_number(const char *q, const DlExpr *call) {
     return dl_name_in_list(f, two_parameters) && positional <= 2;
 }
 
+/* `np.mean(rewards)`, `np.sum(x)`: a NumPy reduction of a whole array, one argument and no
+ * `axis`, is one number (rl-prompt's reward statistics, `torch.tensor(np.mean(...))`). */
+static bool reduces_a_whole_array(const char *q, const DlExpr *call) {
+    if (strncmp(q, "numpy.", 6) != 0 || strchr(q + 6, '.')) return false;
+    static const char *const reductions[] = {"mean", "sum",  "max",    "min",    "std",
+                                             "var",  "prod", "median", "average", "amax",
+                                             "amin", "nanmean", "nansum", NULL};
+    return dl_name_in_list(q + 6, reductions) && call->arg_count == 1 && !call->args[0].keyword;
+}
+
 bool flow_scalar_expression(Flow *F, const DlExpr *e, int depth) {
     if (!e || depth > 8) return false;
     switch (e->kind) {
@@ -202,6 +212,7 @@ bool flow_scalar_expression(Flow *F, const DlExpr *e, int depth) {
         const char *q = flow_qualify(F, e->object);
         if (q && strncmp(q, "math.", 5) == 0) return true;
         if (q && draws_one_random_number(q, e)) return true;
+        if (q && reduces_a_whole_array(q, e)) return true;
         if (e->object->kind == DL_EX_NAME &&
             (flow_streq(e->object->name, "float") || flow_streq(e->object->name, "int") ||
              flow_streq(e->object->name, "len")))
