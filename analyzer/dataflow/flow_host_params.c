@@ -128,7 +128,7 @@ static const DlExpr *reshaped_for_a_copy(HostUse *u, const DlExpr *call, const c
     static const char *const reshapes[] = {
         "squeeze", "unsqueeze", "view",  "reshape", "flatten", "detach",    "contiguous",
         "clone",   "float",     "long",  "int",     "bool",    "expand",    "repeat",
-        "permute", "transpose", "t",     NULL};
+        "permute", "transpose", "t",     "type",    "double",  "half",      NULL};
     if (!copy || !dl_name_in_list(copy, copies)) return recv;
     static const char *const gatherers[] = {"cat", "concat", "stack", "pad_sequence", NULL};
     for (;;) {
