@@ -46,6 +46,14 @@ void flow_meet(Flow *F, const DlExpr *site, const DlOperand *ops, uint32_t n, in
     /* "the module's device" is a device only where the module runs on its inputs (forward and
      * the Lightning steps), and only in a project that moves things to devices at all */
     bool module_device = F->is_forward && F->env->project->uses_devices;
+    /* ... but not against a copy to the host made there, in a module without state
+     * (YOLOv2's loss: `pred.cpu() - target`): its author computes on the host, and where the
+     * inputs are is the caller's choice, which the call site checks */
+    if (module_device && F->owner && !flow_class_has_state(F->owner))
+        for (uint32_t i = 0; i < n; i++)
+            if (flow_is_tensor(ops[i].value) && ops[i].value->dev == DL_DEV_CPU &&
+                ops[i].value->origin == DL_ORIGIN_MOVED)
+                module_device = false;
     for (uint32_t i = 0; i < n; i++) {
         const DlValue *v = ops[i].value;
         if (flow_cpu_side(v))
