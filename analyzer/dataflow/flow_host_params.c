@@ -222,9 +222,13 @@ static void walk_call(HostUse *u, const DlExpr *e, bool host, int depth) {
     const DlExpr *callee = e->object;
     const char *name = last_name(callee);
     bool method = callee && callee->kind == DL_EX_ATTR;
+    /* `if targets[b].sum() == 0:`: a reduction the host reads (a test, a comparison with a
+     * number) reads what it reduces there (YOLOv3's loss, building its masks on the CPU) */
+    static const char *const reductions[] = {"sum", "max", "min", "mean", "any", "all", NULL};
+    bool reduced_on_host = host && method && !e->arg_count && dl_name_in_list(name, reductions);
     if (method)
         walk(u, reshaped_for_a_copy(u, e, name, callee->object, depth),
-             reads_receiver_on_host(name), depth + 1);
+             reads_receiver_on_host(name) || reduced_on_host, depth + 1);
     else walk(u, callee, false, depth + 1);
     bool packs = packs_sequences(u, callee, name);
     bool builtin = (!method && builtin_reads_on_host(name)) || reads_arguments_on_host(name) ||
