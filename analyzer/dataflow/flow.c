@@ -724,23 +724,42 @@ static bool a_few(Flow *F, const DlExpr *bound) {
  * alone checks the gradients): it shows or checks the first few batches and stops
  * (Gastrointestinal-Polyp-Segmentation's plot of three predictions, a DDPM's smoke test), no
  * loop of steps. */
-static bool stops_after_a_few(Flow *F, const DlStmt *loop) {
-    if (loop->kind != DL_ST_FOR || block_any_outside_loops(&loop->parts->body, is_optimizer_step, 0))
-        return false;
-    const DlExpr *target = loop->target_count ? loop->targets[0] : NULL;
-    const DlExpr *index = target && target->kind == DL_EX_TUPLE && target->item_count == 2 &&
-                                  target->items[0]->kind == DL_EX_NAME && loop->value &&
-                                  loop->value->kind == DL_EX_CALL && loop->value->object &&
-                                  loop->value->object->kind == DL_EX_NAME &&
-                                  flow_streq(loop->value->object->name, "enumerate")
-                              ? target->items[0]
-                              : NULL;
+/* `counter += 1` somewhere in `b` (nested blocks and loops too, not nested defs). */
+static bool counts_up(const DlBlock *b, const char *counter, int depth) {
+    for (uint32_t k = 0; depth < 16 && k < b->count; k++) {
+        const DlStmt *t = b->items[k];
+        if (t->kind == DL_ST_DEF || t->kind == DL_ST_CLASS) continue;
+        if (t->kind == DL_ST_AUGASSIGN && t->target_count && t->targets[0]->kind == DL_EX_NAME &&
+            flow_streq(t->targets[0]->name, counter) && t->value &&
+            t->value->kind == DL_EX_NUMBER && flow_streq(t->value->name, "1"))
+            return true;
+        const DlBlock *inner;
+        for (uint32_t i = 0; (inner = dl_stmt_block(t, i)); i++)
+            if (counts_up(inner, counter, depth + 1)) return true;
+    }
+    return false;
+}
+
+/* In `b`, a part of the body of `loop`: `if <counter> == <a few>: break` (or `>=`, `>`, or
+ * `return`, which also leaves from a loop nested in it: the transfer-learning tutorial's
+ * `visualize_model` counts the images it shows in an inner loop over the batch). */
+static bool stop_after_a_few_in(Flow *F, const DlStmt *loop, const DlExpr *index,
+                                const DlBlock *b, bool nested_loop, int depth) {
     const DlBlock *body = &loop->parts->body;
-    for (uint32_t i = 0; i < body->count; i++) {
-        const DlStmt *s = body->items[i];
-        if (s->kind != DL_ST_IF || s->parts->orelse.count || !s->parts->body.count) continue;
+    for (uint32_t i = 0; depth < 8 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        const DlBlock *inner;
+        if (s->kind != DL_ST_IF || s->parts->orelse.count || !s->parts->body.count) {
+            bool loop_in_it = s->kind == DL_ST_FOR || s->kind == DL_ST_WHILE;
+            for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+                if (stop_after_a_few_in(F, loop, index, inner, nested_loop || loop_in_it,
+                                        depth + 1))
+                    return true;
+            continue;
+        }
         const DlStmt *last = s->parts->body.items[s->parts->body.count - 1];
-        if (last->kind != DL_ST_BREAK && last->kind != DL_ST_RETURN) continue;
+        if (last->kind != DL_ST_RETURN && (nested_loop || last->kind != DL_ST_BREAK)) continue;
         const DlExpr *c = s->value;
         if (!c || c->kind != DL_EX_COMPARE || c->item_count != 2 || !c->name ||
             !(flow_streq(c->name, "==") || flow_streq(c->name, ">=") || flow_streq(c->name, ">")))
@@ -758,19 +777,26 @@ static bool stops_after_a_few(Flow *F, const DlStmt *loop) {
             continue;
         }
         if (counter->kind != DL_EX_NAME) continue;
-        if (index && flow_streq(index->name, counter->name)) return true;
-        bool counted_up = false; /* `row += 1` */
-        for (uint32_t k = 0; k < body->count; k++) {
-            const DlStmt *t = body->items[k];
-            counted_up = counted_up ||
-                         (t->kind == DL_ST_AUGASSIGN && t->target_count &&
-                          t->targets[0]->kind == DL_EX_NAME &&
-                          flow_streq(t->targets[0]->name, counter->name) && t->value &&
-                          t->value->kind == DL_EX_NUMBER && flow_streq(t->value->name, "1"));
-        }
-        if (counted_up && !block_assigns(body, counter->name, 0)) return true;
+        if (index && !nested_loop && flow_streq(index->name, counter->name)) return true;
+        /* `row += 1` (in the body, or in a loop nested in it: one per image shown) */
+        if (counts_up(body, counter->name, 0) && !block_assigns(body, counter->name, 0))
+            return true;
     }
     return false;
+}
+
+static bool stops_after_a_few(Flow *F, const DlStmt *loop) {
+    if (loop->kind != DL_ST_FOR || block_any_outside_loops(&loop->parts->body, is_optimizer_step, 0))
+        return false;
+    const DlExpr *target = loop->target_count ? loop->targets[0] : NULL;
+    const DlExpr *index = target && target->kind == DL_EX_TUPLE && target->item_count == 2 &&
+                                  target->items[0]->kind == DL_EX_NAME && loop->value &&
+                                  loop->value->kind == DL_EX_CALL && loop->value->object &&
+                                  loop->value->object->kind == DL_EX_NAME &&
+                                  flow_streq(loop->value->object->name, "enumerate")
+                              ? target->items[0]
+                              : NULL;
+    return stop_after_a_few_in(F, loop, index, &loop->parts->body, false, 0);
 }
 
 static bool switched_on_in_the_file(const DlSource *src, const char *name, bool attributes);
