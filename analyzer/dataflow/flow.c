@@ -187,8 +187,13 @@ void flow_bind(Flow *F, const DlExpr *target, const DlValue *v) {
                 c->home = NULL;
                 c->var = NULL;
                 /* `x, y = batch` takes a batch apart; `step, batch` of enumerate(loader) (or
-                 * zip's items) is still the whole batch, of unknown structure */
-                if (flow_is_tensor(v)) c->flags &= (uint32_t)~DL_VF_WHOLE_BATCH;
+                 * zip's items) is still the whole batch, of unknown structure; so is each
+                 * graph batch of a pair from torch_geometric's loaders (graph_table_
+                 * recognition's `data, _ = data`), which moves in place as a whole batch does
+                 * (see flow_eval_subscript's `data[0]`) */
+                bool graph_batch = (v->flags & DL_VF_WHOLE_BATCH) &&
+                                   dl_source_mentions(F->src, "torch_geometric");
+                if (flow_is_tensor(v) && !graph_batch) c->flags &= (uint32_t)~DL_VF_WHOLE_BATCH;
                 part = c;
             }
             flow_bind(F, t, part);
