@@ -29,9 +29,39 @@ static const char doc[] =
     "The fix adds `device=\"cuda\"`, which inside the block is the selected GPU. It changes where\n"
     "the tensor lives, which is what the block meant.\n\n"
     "## When it does not fire\n"
-    "- the factory has `device=`, or its result is moved at once (`torch.ones(n).cuda()`);\n"
+    "- the factory has `device=`, or its result is moved at once (`torch.ones(n).cuda()`, or\n"
+    "  `mask = torch.arange(n)[None] < lengths[:, None]` followed by `mask = mask.to(device)`);\n"
     "- inside `with torch.device(...)`, or in a file that calls `torch.set_default_device`;\n"
     "- `*_like(x)` / `x.new_*()` factories (they follow `x`).\n";
+
+/* `mask = torch.arange(n)[None] >= lengths[:, None]`, then `mask = mask.to(device)` as the
+ * next statement of the block (a speech homework's padding mask): what the factory made meets
+ * only what the statement computes and is moved at once after; nothing is written as if the
+ * factory created on the GPU. Looks for the statement in `b` (at any depth) holding `call`. */
+static bool bound_then_moved(const DlBlock *b, const DlExpr *call, int depth) {
+    for (uint32_t i = 0; depth < 32 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->span.start > call->span.start || s->span.end < call->span.end) continue;
+        if (s->kind == DL_ST_ASSIGN && s->target_count == 1 && s->targets[0]->kind == DL_EX_NAME) {
+            const DlStmt *next = i + 1 < b->count ? b->items[i + 1] : NULL;
+            const DlExpr *v = next && next->kind == DL_ST_ASSIGN && next->target_count == 1
+                                  ? next->value
+                                  : NULL;
+            const char *name = s->targets[0]->name;
+            return v && next->targets[0]->kind == DL_EX_NAME &&
+                   strcmp(next->targets[0]->name, name) == 0 && v->kind == DL_EX_CALL &&
+                   v->object && v->object->kind == DL_EX_ATTR && v->object->name &&
+                   (strcmp(v->object->name, "to") == 0 || strcmp(v->object->name, "cuda") == 0) &&
+                   v->object->object && v->object->object->kind == DL_EX_NAME &&
+                   strcmp(v->object->object->name, name) == 0;
+        }
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (bound_then_moved(inner, call, depth + 1)) return true;
+        return false;
+    }
+    return false;
+}
 
 static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
     extern const DlRule dl_rule_DL110;
@@ -39,6 +69,8 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
     DlFactoryKind kind = dl_torch_factory(fact->qualified);
     if (kind != DL_FACTORY_PLAIN || dl_ir_keyword(fact->call, "device")) return;
     if (fact->result->kind != DL_KIND_TENSOR || fact->result->dev != DL_DEV_CPU) return;
+    const DlFunction *fn = fact->place->function;
+    if (bound_then_moved(fn ? &fn->body : &dl_rule_module(ctx)->body, fact->call, 0)) return;
     const char *factory = dl_rule_text(ctx, fact->call->object->span);
     const char *message = dl_arena_printf(
         dl_rule_arena(ctx),
