@@ -1450,6 +1450,12 @@ static bool made_on_the_cpu(DlRuleContext *ctx, const DlExpr *obj, const DlBlock
     if (owner && (owner->kind == DL_EX_NAME || owner->kind == DL_EX_ATTR) &&
         moved_to_the_cpu_before(ctx, dl_rule_text(ctx, owner->span), b, before))
         return true;
+    /* `dict_to_cpu(net.state_dict())`: a helper named for a copy to the host (muzero's, which
+     * `.cpu()`s every entry) */
+    if (obj->kind == DL_EX_CALL && obj->object &&
+        (obj->object->kind == DL_EX_NAME || obj->object->kind == DL_EX_ATTR) &&
+        obj->object->name && strstr(obj->object->name, "cpu"))
+        return true;
     if (obj->kind != DL_EX_CALL || strncmp(text, "torch.", 6) != 0) return false;
     static const char *const makers[] = {
         "from_numpy", "tensor", "as_tensor", "stack",       "cat",         "empty",
