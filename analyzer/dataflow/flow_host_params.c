@@ -306,6 +306,20 @@ static void walk_index(HostUse *u, const DlExpr *e, int depth) {
     walk(u, e, true, depth);
 }
 
+/* `[q.split() for q in texts]`: a comprehension whose element calls a method only strings have
+ * on its variable, so what it iterates holds strings. */
+static bool splits_strings(const DlExpr *comp, const DlExprExtra *x) {
+    static const char *const text_methods[] = {"split", "strip", "lower", "upper", "encode",
+                                               "startswith", "endswith", "rstrip", "lstrip",
+                                               NULL};
+    const DlExpr *el = comp->object;
+    return x->target && x->target->kind == DL_EX_NAME && el && el->kind == DL_EX_CALL &&
+           el->object && el->object->kind == DL_EX_ATTR && el->object->object &&
+           el->object->object->kind == DL_EX_NAME &&
+           strcmp(el->object->object->name, x->target->name) == 0 &&
+           dl_name_in_list(el->object->name, text_methods);
+}
+
 static void walk(HostUse *u, const DlExpr *e, bool host, int depth) {
     if (!e || depth > 64) return;
     switch (e->kind) {
@@ -370,8 +384,9 @@ static void walk(HostUse *u, const DlExpr *e, bool host, int depth) {
     if (x && !(e->flags & DL_EXF_CPP)) {
         walk(u, x->target, false, depth + 1);
         /* `max([len(v[0]) for v in visits])`: a list read on the host, whose sequence is
-         * iterated there, as `for v in visits:` iterates it */
-        walk(u, x->iter, host && e->kind == DL_EX_COMP, depth + 1);
+         * iterated there, as `for v in visits:` iterates it; so is one of strings
+         * (`[q.split() for q in batch["question"]]`: squash-generation's classifier) */
+        walk(u, x->iter, (host || splits_strings(e, x)) && e->kind == DL_EX_COMP, depth + 1);
     }
 }
 
