@@ -2571,6 +2571,20 @@ static bool tested_against_a_number(const DlBlock *b, const char *name, int dept
     return false;
 }
 
+/* A DataLoader a function is handed (`def train(dataloader)`, `loader: DataLoader`). In a file
+ * whose DataLoaders collate their batches onto the device (the torchtext tutorial), or that
+ * builds a loader of the project's (airbench's `CifarLoader`, NLP-Pytorch-Template's
+ * DataLoader subclass), or that has a function returning loaders of device batches: which one
+ * it is handed, and so where its batches are, is not known. */
+static DlValue *loader_of_a_parameter(Flow *F, const DlParam *p) {
+    DlValue *l = flow_loader_value(F, p->span);
+    l->var = p->name;
+    if (flow_file_collates_onto_a_device(F) || flow_file_builds_a_project_loader(F) ||
+        flow_file_gets_loaders_off_the_cpu(F))
+        l->elem = flow_unknown();
+    return l;
+}
+
 const DlValue *flow_param_value(Flow *F, const DlFunction *fn, uint32_t i) {
     const DlParam *p = &fn->params[i];
     if (p->star) return flow_unknown();
@@ -2644,7 +2658,7 @@ const DlValue *flow_param_value(Flow *F, const DlFunction *fn, uint32_t i) {
                 return flow_mk(F, DL_KIND_SCALAR);
             if (flow_streq(plain, "str")) return flow_mk(F, DL_KIND_STRING);
         }
-        if (q && dl_torch_is_dataloader(q)) return flow_loader_value(F, p->span);
+        if (q && dl_torch_is_dataloader(q)) return loader_of_a_parameter(F, p);
         if (q && dl_torch_is_graph_container(q)) return flow_graph_container(F);
         if (plain_container_annotation(F, p->annotation, 0) &&
             !flow_name_says_device(F, p->name)) {
@@ -2660,22 +2674,8 @@ const DlValue *flow_param_value(Flow *F, const DlFunction *fn, uint32_t i) {
     if (flow_streq(p->name, "optimizer") || flow_streq(p->name, "optim") ||
         flow_streq(p->name, "opt") || strstr(p->name, "_optimizer"))
         return flow_mk(F, DL_KIND_OPTIMIZER);
-    if (flow_name_says_loader(p->name) && !names_a_container(F, p->annotation)) {
-        DlValue *l = flow_loader_value(F, p->span);
-        l->var = p->name;
-        /* `def train(dataloader)` in a file whose DataLoaders collate their batches onto the
-         * device (the torchtext tutorial): which one it is handed, and so where its batches
-         * are, is not known */
-        if (flow_file_collates_onto_a_device(F)) l->elem = flow_unknown();
-        /* ... nor in one that builds a loader of the project's (airbench's `CifarLoader`,
-         * whose batches are slices of tensors loaded onto the GPU) */
-        else if (flow_file_builds_a_project_loader(F))
-            l->elem = flow_unknown();
-        /* ... nor in one that has a function returning loaders of device batches */
-        else if (flow_file_gets_loaders_off_the_cpu(F))
-            l->elem = flow_unknown();
-        return l;
-    }
+    if (flow_name_says_loader(p->name) && !names_a_container(F, p->annotation))
+        return loader_of_a_parameter(F, p);
     if (p->default_value) {
         /* evaluated once, at import time: a tensor default lives on the CPU for the whole run */
         const DlValue *d = flow_eval(F, p->default_value);

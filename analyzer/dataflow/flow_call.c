@@ -2048,6 +2048,14 @@ const DlValue *flow_resolve_call(Flow *F, const DlExpr *call, const char *q, con
             return flow_eval_library_call(F, call, q, argv);
         if (dl_torch_is_data_parallel(q)) return flow_data_parallel(F, call, argv); /* mmcv's */
         if (dl_torch_is_graph_container(q)) return flow_graph_container(F);
+        /* `fast_model = copy.deepcopy(model)`: a copy of what it is given, of its class and
+         * where it is (InterIITDevRevKGP's meta-learning copies of a project model) */
+        if ((flow_streq(q, "copy.deepcopy") || flow_streq(q, "copy.copy")) &&
+            call->arg_count >= 1 && !call->args[0].keyword) {
+            DlValue *c = dl_value_copy(F->arena, argv[0]);
+            c->var = NULL;
+            return c;
+        }
         const DlClassInfo *ci = dl_project_find_class(F->env->project, F->env->file, q);
         if (ci) return flow_instantiate(F, call, ci, argv);
         const DlFunctionInfo *fi = dl_project_find_function(F->env->project, F->env->file, q);

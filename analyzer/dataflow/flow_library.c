@@ -865,6 +865,16 @@ static bool of_no_base(const DlClassInfo *ci) {
     return true;
 }
 
+/* `class DeviceLoader(DataLoader)` with an `__iter__` of its own (NLP-Pytorch-Template's
+ * DictDataLoader, which yields batches it made on the device). */
+static bool subclasses_the_dataloader(Flow *F, const DlClassInfo *ci) {
+    for (uint32_t i = 0; i < ci->cls->base_count; i++) {
+        const char *q = flow_qualify(F, ci->cls->bases[i]);
+        if (q && dl_torch_is_dataloader(q)) return true;
+    }
+    return false;
+}
+
 /* `CifarLoader(...)`: a project class of no base that is iterated itself (its own `__iter__`):
  * a loader of the project's, which may yield batches already on a device (airbench's, slicing
  * tensors loaded onto the GPU). */
@@ -877,7 +887,8 @@ static bool builds_a_project_loader(const DlExpr *e, void *ctx) {
     if (!q && e->object->kind != DL_EX_NAME) return false;
     const DlClassInfo *ci =
         dl_project_find_class(F->env->project, F->env->file, q ? q : e->object->name);
-    return ci && !ci->is_dataset && !ci->is_module && of_no_base(ci) &&
+    return ci && !ci->is_dataset && !ci->is_module &&
+           (of_no_base(ci) || subclasses_the_dataloader(F, ci)) &&
            dl_ir_method_named(ci->cls, "__iter__");
 }
 
