@@ -89,8 +89,11 @@ static void read_block(CallersAsk *a, const DlBlock *b, int depth) {
 /* Parameters named for a model (`model`, `net`, `generator`, ...): the only ones asked about,
  * so that a file's other functions cost no walk. */
 static bool names_a_model(const char *name) {
-    static const char *const words[] = {"model", "net", "module", "encoder", "decoder",
-                                        "generator", "discriminator", "classifier", NULL};
+    /* a loss module too (`evaluate(..., criterion)` handed `HostLoss()`: YOLOv2's test loop,
+     * whose loss copies its inputs to the host) */
+    static const char *const words[] = {"model",    "net",        "module",        "encoder",
+                                        "decoder",  "generator",  "discriminator", "classifier",
+                                        "criterion", "loss",      NULL};
     for (const char *const *w = words; *w; w++)
         if (strstr(name, *w)) return true;
     return false;
