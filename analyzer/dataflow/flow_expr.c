@@ -76,6 +76,22 @@ static const DlValue *constant_property(Flow *F, const DlExpr *e) {
     return NULL;
 }
 
+/* `next(m.parameters())`, `next(iter(m.buffers()))`: a parameter of module `m`; `m`'s
+ * expression, or NULL. */
+static const DlExpr *module_of_a_parameter(const DlExpr *e) {
+    for (int depth = 0; depth < 2 && e && e->kind == DL_EX_CALL && e->object &&
+                        e->object->kind == DL_EX_NAME && e->arg_count == 1 &&
+                        !e->args[0].keyword &&
+                        (flow_streq(e->object->name, "next") || flow_streq(e->object->name, "iter"));
+         depth++)
+        e = e->args[0].value;
+    if (!e || e->kind != DL_EX_CALL || e->arg_count || !e->object ||
+        e->object->kind != DL_EX_ATTR ||
+        !(flow_streq(e->object->name, "parameters") || flow_streq(e->object->name, "buffers")))
+        return NULL;
+    return e->object->object;
+}
+
 const DlValue *flow_eval_attr(Flow *F, const DlExpr *e) {
     const char *key = flow_key_of(F, e);
     if (key) {
@@ -172,6 +188,17 @@ const DlValue *flow_eval_attr(Flow *F, const DlExpr *e) {
     }
     const DlValue *constant = constant_property(F, e);
     if (constant) return constant;
+    /* `next(self.encoder.parameters()).device`: where that module is, as `module.device`
+     * says it (GeoSAN's encoder, fed on its own device before any move) */
+    const DlExpr *owner = flow_streq(e->name, "device") ? module_of_a_parameter(e->object) : NULL;
+    const DlValue *m = owner ? flow_eval(F, owner) : NULL;
+    if (m && m->kind == DL_KIND_MODULE) {
+        if (!m->dev || (m->dev == DL_DEV_CPU && !(m->flags & DL_VF_MOVED)))
+            return flow_mk(F, DL_KIND_DEVICE);
+        DlValue *d = dl_value_copy(F->arena, m);
+        d->kind = DL_KIND_DEVICE;
+        return d;
+    }
     if (flow_name_says_device(F, e->name)) {
         DlValue *d = flow_named_device(F, key ? key : flow_short_text(F, e->span), e->span);
         /* `x.device` of a local or a parameter of unknown kind that is no run's options
