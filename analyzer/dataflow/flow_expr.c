@@ -82,7 +82,8 @@ static const DlExpr *module_of_a_parameter(const DlExpr *e) {
     for (int depth = 0; depth < 2 && e && e->kind == DL_EX_CALL && e->object &&
                         e->object->kind == DL_EX_NAME && e->arg_count == 1 &&
                         !e->args[0].keyword &&
-                        (flow_streq(e->object->name, "next") || flow_streq(e->object->name, "iter"));
+                        (flow_streq(e->object->name, "next") ||
+                         flow_streq(e->object->name, "iter"));
          depth++)
         e = e->args[0].value;
     if (!e || e->kind != DL_EX_CALL || e->arg_count || !e->object ||
