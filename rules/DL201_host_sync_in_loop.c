@@ -83,6 +83,7 @@ static const char doc[] =
     "  module's mode (`if not self.training:` in forward: it runs in one mode, not on every\n"
     "  call), or under a parameter off by default (`def loss_fn(..., verbose=False)`, `if\n"
     "  verbose:`) that the call leaves off (a call passing `verbose=True` is reported), or\n"
+    "  past `if train: return loss` at a call passing `train=True`, or\n"
     "  that rolls out episodes (`a = action.item()`, then `env.step([a])`);\n"
     "- in a loop over the cases a literal lists (`for dtype in [torch.float, torch.half]:`,\n"
     "  a backward() in each; or over a name bound to such a list: `for i in\n"

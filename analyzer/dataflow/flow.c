@@ -1881,6 +1881,13 @@ static bool off_by_default_in_a_summary(Flow *F, const DlExpr *cond) {
  * (Audio-Recognition-ESC50's `computeBatchLoss(..., evaluation=False)`, called with
  * `evaluation=True` by its evaluation loop only): 1 + the parameter, for the summary to say
  * that what it reads there is read only by calls that pass it on (Flow.only_when_flag). */
+/* `if train:` of a parameter, in summary mode: 1 + the parameter, or 0. */
+static int16_t parameter_tested(Flow *F, const DlExpr *cond) {
+    if (!F->env->host_read || !F->fn || !cond || cond->kind != DL_EX_NAME) return 0;
+    int p = dl_ir_param_index(F->fn, cond->name);
+    return p >= 0 && p < INT16_MAX ? (int16_t)(p + 1) : 0;
+}
+
 static int16_t flag_switched_on_by_a_caller(Flow *F, const DlExpr *cond) {
     if (!F->env->host_read || !F->fn || !cond || cond->kind != DL_EX_NAME) return 0;
     int p = dl_ir_param_index(F->fn, cond->name);
@@ -2314,6 +2321,11 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
      * whichever runs fails without a GPU, so what follows runs only with one; a branch that
      * ends (returns, raises) does not go on */
     bool then_goes_on = !then_state->dead, else_goes_on = !F->st->dead;
+    /* `if train: return loss`, then `return loss.item()`: what the function does after runs
+     * only when the parameter is false (Flow.only_when_flag, negative) */
+    if (!F->only_when_flag && !s->parts->orelse.count && s->parts->body.count &&
+        s->parts->body.items[s->parts->body.count - 1]->kind == DL_ST_RETURN)
+        F->only_when_flag = (int16_t)-parameter_tested(F, s->value);
     if ((then_needs_gpu || !then_goes_on) && (else_needs_gpu || !else_goes_on) &&
         (then_goes_on || else_goes_on) && s->parts->orelse.count)
         F->place.cuda_checked = true;

@@ -525,6 +525,24 @@ bool flow_call_switches_on(const DlFunctionInfo *fi, int index, const DlExpr *ca
     return false; /* left at its default */
 }
 
+static bool true_constant(const DlExpr *a) {
+    return a && a->name &&
+           ((a->kind == DL_EX_CONST && flow_streq(a->name, "True")) ||
+            (a->kind == DL_EX_NUMBER && strtod(a->name, NULL) != 0));
+}
+
+bool flow_call_sets_true(const DlFunctionInfo *fi, int index, const DlExpr *call) {
+    if (index < 0 || (uint32_t)index >= fi->fn->param_count) return false;
+    int positional = index - (fi->owner != NULL ? 1 : 0);
+    for (uint32_t i = 0, pos = 0; i < call->arg_count; i++) {
+        const char *kw = call->args[i].keyword;
+        if (kw && kw[0] == '*') return false;
+        if (argument_reaches(call, i, &fi->fn->params[index], positional, &pos))
+            return true_constant(call->args[i].value);
+    }
+    return true_constant(fi->fn->params[index].default_value);
+}
+
 const DlValue *flow_argument_for(const DlFunctionInfo *fi, int index, const DlExpr *call,
                                  const DlValue *const *argv) {
     if (index < 0 || (uint32_t)index >= fi->fn->param_count) return NULL;
@@ -1114,7 +1132,9 @@ const DlValue *flow_inline_method(Flow *F, const DlFunction *fn, const DlValue *
         flow_state_set(F->st, p->name, v ? v : flow_unknown());
     }
     bool was_dead = F->st->dead;
+    int16_t saved_flag = F->only_when_flag; /* the inlined method's own tests of its flags */
     flow_exec_block(F, &fn->body);
+    F->only_when_flag = saved_flag;
     F->st->dead = was_dead;
     const DlValue *ret = flow_returned(F) ? flow_returned(F) : flow_unknown();
     F->foreign_inline -= foreign;

@@ -240,8 +240,11 @@ static void host_read_in_callee(Flow *F, const DlExpr *call, const DlFunctionInf
                                 const DlValue *const *argv) {
     if (!flow_reporter(F)) return;
     if (!fi || !fi->host_read.end) return;
-    /* read only under a flag off by default, which this call leaves off */
-    if (fi->host_read_when && !flow_call_switches_on(fi, fi->host_read_when - 1, call)) return;
+    /* read only under a flag off by default, which this call leaves off; or only where a flag
+     * is false, which this call sets (`self.step_loss(x, train=True)`) */
+    if (fi->host_read_when > 0 && !flow_call_switches_on(fi, fi->host_read_when - 1, call))
+        return;
+    if (fi->host_read_when < 0 && flow_call_sets_true(fi, -fi->host_read_when - 1, call)) return;
     /* what it reads back is the argument it is given (or made from it where it is: hamer's
      * renderer scales its `image` on `image.device` first), and that is on the CPU (MDM's
      * length estimator given the loader's `cap_lens`): nothing to wait for; unless the

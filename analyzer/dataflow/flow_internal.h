@@ -110,7 +110,8 @@ typedef struct Flow {
     DlSpan read_stmt_span;       /* the statement of the last read of a device value */
     DlPlace place;               /* loops and contexts around the current statement */
     int16_t only_when_flag;      /* summary mode: 1 + the parameter off by default that a caller
-                                    in the file switches on, whose `if` the statement is under */
+                                    in the file switches on, whose `if` the statement is under;
+                                    -(1 + the parameter) past `if p: return`, where it is false */
     const DlExpr *move_receiver; /* the receiver of the .to()/.cuda() being evaluated */
     const char *comp_names[16];  /* variables of the comprehensions being evaluated */
     int comp_count;
@@ -289,6 +290,9 @@ void flow_meet(Flow *F, const DlExpr *site, const DlOperand *ops, uint32_t n, in
 void flow_forget_items_written(Flow *F, const DlFunctionInfo *fi, const DlExpr *call,
                                const DlValue *const *argv, bool skip_self);
 bool flow_call_switches_on(const DlFunctionInfo *fi, int index, const DlExpr *call);
+/* Whether `call` passes parameter `index` of `fi` True or a number other than 0, or leaves it
+ * at such a default. */
+bool flow_call_sets_true(const DlFunctionInfo *fi, int index, const DlExpr *call);
 /* What `call` passes for parameter `index` of `fi` (after self for a method), or NULL. */
 const DlValue *flow_argument_for(const DlFunctionInfo *fi, int index, const DlExpr *call,
                                  const DlValue *const *argv);

@@ -86,7 +86,8 @@ typedef struct DlFunctionInfo {
     int16_t host_read_parameter; /* 1 + the parameter whose name host_read reads, 0 if it
                                     reads something else (DlFlowEnv.host_read_parameter) */
     int16_t host_read_when; /* 1 + the parameter off by default whose test host_read is under:
-                               a call that leaves it off reads nothing (DlFlowEnv's) */
+                               a call that leaves it off reads nothing; -(1 + the parameter)
+                               when it is read only where that is false (DlFlowEnv's) */
     /* 1 + the parameters it copies to the host on every call, the first two
      * (DlFlowEnv.reads_parameter_back); 0 if none */
     int16_t reads_parameter_back[2];
