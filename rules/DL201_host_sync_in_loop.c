@@ -168,8 +168,8 @@ static void on_sync(DlRuleContext *ctx, const DlSyncFact *fact) {
             ctx, fact,
             dl_arena_printf(
                 arena,
-                "it is where the iteration waits for the work queued on the device; the read "
-                "after it finds nothing left to wait for (%s)",
+                "it is where the iteration first waits for the work queued on the device, as "
+                "a read of a device value after it shows (%s)",
                 dl_rule_describe(ctx, dl_rule_snippet(ctx, fact->callee_read), fact->value)));
         return;
     }
