@@ -402,6 +402,27 @@ class TextFormat(CliTestCase):
         self.assertTrue(message.endswith("move the index (`(ids > 2).cpu()`) or the tensor"),
                         message)
 
+    def test_a_first_wait_of_unknown_device_is_not_said_to_leave_nothing_to_wait_for(self):
+        # the message said the later `loss.item()` "finds nothing left to wait for", though
+        # `opt.step()` queued work between the two reads (a stock-prediction trainer)
+        self.write("step.py", "import torch\nfrom torch import nn\n\n\n"
+                              "def train(loader, device):\n"
+                              "    model = nn.Linear(4, 1).to(device)\n"
+                              "    opt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+                              "    for x, y in loader:\n"
+                              "        x, y = x.to(device), y.to(device)\n"
+                              "        loss = nn.functional.mse_loss(model(x), y)\n"
+                              "        loss.backward()\n"
+                              "        gn = nn.utils.clip_grad_norm_(model.parameters(), 1.0)\n"
+                              "        if not torch.isfinite(gn):\n"
+                              "            continue\n"
+                              "        opt.step()\n"
+                              "        print(loss.item())\n")
+        message = self.the_one_finding_message("step.py", 13, "DL201")
+        self.assertIn("first waits for the work queued on the device, as a read of a device "
+                      "value after it shows", message)
+        self.assertNotIn("nothing left to wait for", message)
+
     def test_a_product_is_parenthesised_in_the_copy_advice(self):
         # DL108 advised `a * b.cpu()`, which copies `b` only
         self.write("prod.py", "import torch\n\n\n"
