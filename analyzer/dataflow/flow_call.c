@@ -1784,15 +1784,20 @@ static void move_listed_attributes(Flow *F, const DlExpr *call) {
     const DlExpr *attr = dl_ir_positional(call, 1), *value = dl_ir_positional(call, 2);
     const DlExpr *mv = value ? flow_move_call_of(value) : NULL;
     if (!attr || attr->kind != DL_EX_NAME || !F->fn || mv != value) return;
-    const DlExpr *got = mv->object->object;
-    const DlExpr *got_name = got && got->kind == DL_EX_CALL ? dl_ir_positional(got, 1) : NULL;
-    if (!got->object || got->object->kind != DL_EX_NAME ||
-        !flow_streq(got->object->name, "getattr") || !dl_ir_is_self(dl_ir_positional(got, 0)) ||
-        !got_name || got_name->kind != DL_EX_NAME || !flow_streq(got_name->name, attr->name))
-        return;
     const DlStmt *loop = loop_around(&F->fn->body, call->span, 0);
-    const DlExpr *names = loop ? loop->value : NULL;
-    if (!loop || loop->target_count != 1 || loop->targets[0]->kind != DL_EX_NAME ||
+    if (!loop) return;
+    const DlExpr *got = mv->object->object;
+    /* `_tensor = getattr(self, name)`, then `setattr(self, name, _tensor.to(device))` (SMPL's
+     * own form) */
+    if (got && got->kind == DL_EX_NAME)
+        got = dl_ir_last_assignment(&loop->parts->body, got->name, call->span.start);
+    const DlExpr *got_name = got && got->kind == DL_EX_CALL ? dl_ir_positional(got, 1) : NULL;
+    if (!got_name || !got->object || got->object->kind != DL_EX_NAME ||
+        !flow_streq(got->object->name, "getattr") || !dl_ir_is_self(dl_ir_positional(got, 0)) ||
+        got_name->kind != DL_EX_NAME || !flow_streq(got_name->name, attr->name))
+        return;
+    const DlExpr *names = loop->value;
+    if (loop->target_count != 1 || loop->targets[0]->kind != DL_EX_NAME ||
         !flow_streq(loop->targets[0]->name, attr->name) || !names ||
         (names->kind != DL_EX_LIST && names->kind != DL_EX_TUPLE))
         return;
