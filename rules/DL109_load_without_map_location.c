@@ -996,10 +996,17 @@ static bool hands_folder_to_a_saver(DlRuleContext *ctx, const DlFunctionInfo *fi
                 file ? dl_project_find_function(p, file, call->object->name) : NULL;
             for (uint32_t a = 0; g && g->fn && g != fi && a < call->arg_count; a++) {
                 const DlExpr *arg = call->args[a].value;
-                const char *bound = arg->kind == DL_EX_NAME && strcmp(arg->name, param) == 0
-                                        ? parameter_bound_to(g->fn, 0, call, a)
-                                        : NULL;
-                if (bound && function_saves_into(ctx, g, bound, depth + 1)) return true;
+                bool folder = arg->kind == DL_EX_NAME && strcmp(arg->name, param) == 0;
+                /* `_save_ckpt(model, f"{checkpoint_dir}/best.pth")`, a helper that saves to
+                 * the path it is handed, a file in the folder (Kindergarten-VQ-VAE's) */
+                const DlExpr *in = fstring_folder(arg);
+                bool file = in && strcmp(in->name, param) == 0;
+                const char *bound =
+                    folder || file ? parameter_bound_to(g->fn, 0, call, a) : NULL;
+                if (bound && folder && function_saves_into(ctx, g, bound, depth + 1))
+                    return true;
+                if (bound && file && block_saves_to(&g->fn->body, is_name, bound, 0))
+                    return true;
             }
         }
         const DlBlock *inner;
