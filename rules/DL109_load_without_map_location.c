@@ -2126,19 +2126,23 @@ static bool last_bound_to_cuda(DlRuleContext *ctx, const DlBlock *b, const char 
     return cuda;
 }
 
-/* `model.to(device)` where the function binds `device` only to CUDA devices
- * (`torch.device('cuda:{}'.format(args.local_rank))`: panoptic-deeplab's train_net): as
- * `.cuda()`, it fails without a GPU. */
+/* `model.to(device)` (or a call given `device=device`) where the function binds `device` only
+ * to CUDA devices (`torch.device('cuda:{}'.format(args.local_rank))`: panoptic-deeplab's
+ * train_net): as `.cuda()`, it fails without a GPU. */
 static bool moves_to_a_cuda_variable(DlRuleContext *ctx, const DlExpr *e) {
     /* `model.to(device).eval()`: the move at the start of a chain */
     while (e && e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_ATTR &&
            e->object->name && strcmp(e->object->name, "to") != 0 && e->object->object &&
            e->object->object->kind == DL_EX_CALL)
         e = e->object->object;
-    if (!e || e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_ATTR ||
-        !e->object->name || strcmp(e->object->name, "to") != 0)
-        return false;
-    const DlExpr *d = dl_ir_positional(e, 0);
+    if (!e || e->kind != DL_EX_CALL || !e->object) return false;
+    bool move = e->object->kind == DL_EX_ATTR && e->object->name &&
+                strcmp(e->object->name, "to") == 0;
+    /* `create_model(cfg, device=device)`: a call handed a GPU-only device to build on
+     * (KD-StyleGAN2's FID script) fails without one as a move there does */
+    const DlArg *given = move ? NULL : dl_ir_keyword(e, "device");
+    if (!move && !given) return false;
+    const DlExpr *d = move ? dl_ir_positional(e, 0) : given->value;
     const DlArg *kw = d ? NULL : dl_ir_keyword(e, "device");
     if (kw) d = kw->value;
     if (!d || d->kind != DL_EX_NAME) return false;
