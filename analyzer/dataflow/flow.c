@@ -181,6 +181,13 @@ void flow_bind(Flow *F, const DlExpr *target, const DlValue *v) {
                 flow_bind(F, t->object, flow_unknown());
                 continue;
             }
+            /* `for imgs, labels, class_names, img_paths in loader:`: parts named for text
+             * fields are the lists of strings the collate made of them (miniCLIP's) */
+            if (flow_is_tensor(part) && part->origin == DL_ORIGIN_BATCH &&
+                t->kind == DL_EX_NAME && flow_is_text_field_name(t->name)) {
+                flow_bind(F, t, flow_mk(F, DL_KIND_STRING));
+                continue;
+            }
             if (flow_is_tensor(part) && part->origin == DL_ORIGIN_BATCH) {
                 DlValue *c = dl_value_copy(F->arena, part);
                 c->dev_span = t->span; /* each unpacked batch tensor is its own finding */

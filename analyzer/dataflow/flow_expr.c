@@ -325,15 +325,18 @@ static bool is_plain_slice(Flow *F, const DlExpr *e) {
 }
 
 bool flow_names_text_field(const DlExpr *e) {
+    if (e->item_count != 1 || e->items[0]->kind != DL_EX_STRING || !e->items[0]->name)
+        return false;
+    return flow_is_text_field_name(e->items[0]->name);
+}
+
+bool flow_is_text_field_name(const char *key) {
     static const char *const fields[] = {
         "prompt",    "prompts",   "text",       "texts",      "caption", "captions",
         "sentence",  "sentences", "path",       "paths",      "filename", "filenames",
         "file_name", "file_names", "image_path", "file_id",   "file_ids", "name",
         "names",
     };
-    if (e->item_count != 1 || e->items[0]->kind != DL_EX_STRING || !e->items[0]->name)
-        return false;
-    const char *key = e->items[0]->name;
     size_t n = strlen(key);
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
         if (strcmp(key, fields[i]) == 0) return true;

@@ -217,6 +217,8 @@ bool flow_says_cuda_available(const DlValue *v);
 /* `batch["prompt"]`, `batch["file_id"]`: a dict batch's text fields, which the DataLoader
  * collates into lists of strings, not tensors. */
 bool flow_names_text_field(const DlExpr *subscript);
+/* The name of such a field (`caption`, `img_paths`, `class_names`), as a key or a variable. */
+bool flow_is_text_field_name(const char *name);
 DlDeviceTag flow_device_of_string(const char *s);
 const DlValue *flow_device_arg(Flow *F, const DlExpr *e, const DlValue *v);
 const DlValue *flow_device_keyword(Flow *F, const DlExpr *call, const DlValue *const *argv);
