@@ -1671,6 +1671,16 @@ static bool several_gpus_test(Flow *F, const DlExpr *cond) {
     return (flow_streq(cond->name, ">") && n >= 1) || (flow_streq(cond->name, ">=") && n >= 2);
 }
 
+/* ... also as one operand of an `and` (`args.parallel and torch.cuda.device_count() > 1`). */
+static bool needs_several_gpus(Flow *F, const DlExpr *cond) {
+    if (cond && cond->kind == DL_EX_BOOLOP && cond->name && flow_streq(cond->name, "and")) {
+        for (uint32_t i = 0; i < cond->item_count; i++)
+            if (several_gpus_test(F, cond->items[i])) return true;
+        return false;
+    }
+    return cond && several_gpus_test(F, cond);
+}
+
 /* `self.use_cuda` of a class whose own `cuda()` sets it True (alter-siamese's losses override
  * `cuda()` with `self.use_cuda = True`, and `__init__` sets it False): the flag says the module
  * was moved to a GPU, what a device test in its forward says. */
@@ -2274,7 +2284,7 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
      * `compute_accuracy` reads `.numpy()` only on that path) */
     F->without_cuda = saved_without_cuda || cuda_test < 0 || (cpu_device && cpu_when_equal);
     if (gpu_branch > 0 || (!gpu_branch && conjunction_needs_a_gpu(F, s->value)) ||
-        several_gpus_test(F, s->value))
+        needs_several_gpus(F, s->value))
         F->place.cuda_checked = true;
     int16_t saved_flag = F->only_when_flag;
     if (!F->only_when_flag) F->only_when_flag = flag_switched_on_by_a_caller(F, s->value);
