@@ -48,12 +48,20 @@ static bool bound_then_moved(const DlBlock *b, const DlExpr *call, int depth) {
                                   ? next->value
                                   : NULL;
             const char *name = s->targets[0]->name;
-            return v && next->targets[0]->kind == DL_EX_NAME &&
-                   strcmp(next->targets[0]->name, name) == 0 && v->kind == DL_EX_CALL &&
-                   v->object && v->object->kind == DL_EX_ATTR && v->object->name &&
-                   (strcmp(v->object->name, "to") == 0 || strcmp(v->object->name, "cuda") == 0) &&
-                   v->object->object && v->object->object->kind == DL_EX_NAME &&
-                   strcmp(v->object->object->name, name) == 0;
+            if (!v || next->targets[0]->kind != DL_EX_NAME ||
+                strcmp(next->targets[0]->name, name) != 0 || v->kind != DL_EX_CALL ||
+                !v->object || v->object->kind != DL_EX_ATTR || !v->object->name ||
+                (strcmp(v->object->name, "to") != 0 && strcmp(v->object->name, "cuda") != 0))
+                return false;
+            /* `mask.transpose(0, 1).to(device)`: reshaped on the way (a homework's decoder) */
+            static const char *const reshapes[] = {"transpose", "permute", "view", "reshape",
+                                                   "unsqueeze", "squeeze", "t", "contiguous",
+                                                   "float", "long", "bool", "int", NULL};
+            const DlExpr *r = v->object->object;
+            while (r && r->kind == DL_EX_CALL && r->object && r->object->kind == DL_EX_ATTR &&
+                   dl_name_in_list(r->object->name, reshapes))
+                r = r->object->object;
+            return r && r->kind == DL_EX_NAME && strcmp(r->name, name) == 0;
         }
         const DlBlock *inner;
         for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
