@@ -45,8 +45,9 @@ static const char doc[] =
     "- the receiver is an instance of a project class that defines its own `to()`;\n"
     "- the receiver's kind is unknown (a parameter nobody annotated): devlint stays silent;\n"
     "- the result is used: `x = x.to(device)`, `return x.to(device)`, `f(x.to(device))`;\n"
-    "- a copy to the host as a statement at a notebook's top level (`out.detach().cpu()`):\n"
-    "  the value a cell ends with is the one Jupyter displays;\n"
+    "- a copy to the host of a computed value as a statement at a notebook's top level\n"
+    "  (`out.detach().cpu()`, not `x.cpu()` of a name): the value a cell ends with is the one\n"
+    "  Jupyter displays;\n"
     "- the receiver is a tensor made for the statement alone (`torch.zeros(1).to(device)`, to\n"
     "  start the device up): no variable stays behind;\n"
     "- the tensor is known to be where the call would move it, and the call asks nothing else\n"
@@ -143,11 +144,13 @@ static bool casts_only(DlRuleContext *ctx, const DlExpr *call) {
     return strcmp(v->name, "dtype") == 0 || dl_torch_is_dtype(dl_rule_text(ctx, v->span));
 }
 
-/* `out.detach().cpu()` as a statement at a notebook's top level: the copy a cell ends with is
- * the value Jupyter displays (Graph-Transformers' attention maps), not a move thrown away; a move
- * to a GPU so displayed still leaves the tensor where it was, and is reported. */
+/* `out.detach().cpu()` as a statement at a notebook's top level: a copy to the host of a value
+ * computed there is the value Jupyter displays when a cell ends with it (Graph-Transformers'
+ * attention maps), not a move thrown away. Not `x.cpu()` of a name, which reads as the move in
+ * place the rule is about, nor a move to a GPU so displayed. */
 static bool copied_to_the_host_for_display(DlRuleContext *ctx, const DlDiscardFact *fact) {
-    if (!dl_source_is_notebook(dl_rule_source(ctx)) || fact->stmt->value != fact->call)
+    if (!dl_source_is_notebook(dl_rule_source(ctx)) || fact->stmt->value != fact->call ||
+        fact->receiver->kind == DL_EX_NAME || fact->receiver->kind == DL_EX_ATTR)
         return false;
     bool to_host = strcmp(fact->method, "cpu") == 0;
     const DlExpr *target =
