@@ -2600,7 +2600,7 @@ static bool tested_against_a_number(const DlBlock *b, const char *name, int dept
     return false;
 }
 
-/* A DataLoader a function is handed (`def train(dataloader)`, `loader: DataLoader`). In a file
+/* A DataLoader a function is handed (`def train(dataloader)`, not annotated). In a file
  * whose DataLoaders collate their batches onto the device (the torchtext tutorial), or that
  * builds a loader of the project's (airbench's `CifarLoader`, NLP-Pytorch-Template's
  * DataLoader subclass), or that has a function returning loaders of device batches: which one
@@ -2687,7 +2687,9 @@ const DlValue *flow_param_value(Flow *F, const DlFunction *fn, uint32_t i) {
                 return flow_mk(F, DL_KIND_SCALAR);
             if (flow_streq(plain, "str")) return flow_mk(F, DL_KIND_STRING);
         }
-        if (q && dl_torch_is_dataloader(q)) return loader_of_a_parameter(F, p);
+        /* `val_loader: DataLoader`: torch's own, of batches on the CPU unless a collate moves
+         * them (a file's other loaders say nothing of this one) */
+        if (q && dl_torch_is_dataloader(q)) return flow_loader_value(F, p->span);
         if (q && dl_torch_is_graph_container(q)) return flow_graph_container(F);
         if (plain_container_annotation(F, p->annotation, 0) &&
             !flow_name_says_device(F, p->name)) {

@@ -193,9 +193,9 @@ const DlValue *flow_eval_attr(Flow *F, const DlExpr *e) {
      * says it (GeoSAN's encoder, fed on its own device before any move) */
     const DlExpr *owner = flow_streq(e->name, "device") ? module_of_a_parameter(e->object) : NULL;
     const DlValue *m = owner ? flow_eval(F, owner) : NULL;
-    if (m && m->kind == DL_KIND_MODULE) {
-        if (!m->dev || (m->dev == DL_DEV_CPU && !(m->flags & DL_VF_MOVED)))
-            return flow_mk(F, DL_KIND_DEVICE);
+    /* (a module of unknown place, a parameter: the device its name says, below) */
+    if (m && m->kind == DL_KIND_MODULE && m->dev) {
+        if (m->dev == DL_DEV_CPU && !(m->flags & DL_VF_MOVED)) return flow_mk(F, DL_KIND_DEVICE);
         DlValue *d = dl_value_copy(F->arena, m);
         d->kind = DL_KIND_DEVICE;
         return d;
