@@ -1323,20 +1323,6 @@ const DlValue *flow_eval_library_call(Flow *F, const DlExpr *call, const char *q
     if (flow_streq(q, "tqdm.tqdm") || flow_streq(q, "tqdm.auto.tqdm") || flow_streq(q, "tqdm") ||
         flow_streq(q, "tqdm.notebook.tqdm"))
         return call->arg_count && !call->args[0].keyword ? argv[0] : flow_unknown();
-    /* `out, lens = pad_packed_sequence(packed)`: the padded tensor where the packed one is, not
-     * known here, and the lengths, which PyTorch always gives on the CPU (a CTC homework's
-     * encoder builds its mask from them there) */
-    if (flow_streq(q, "torch.nn.utils.rnn.pad_packed_sequence")) {
-        DlValue *pair = flow_mk(F, DL_KIND_SEQ);
-        const DlValue **items = dl_arena_alloc(F->arena, 2 * sizeof *items);
-        items[0] = flow_mk(F, DL_KIND_TENSOR);
-        DlValue *lengths = flow_mk_tensor(F, DL_DEV_CPU, "cpu", DL_ORIGIN_NONE, call->span);
-        lengths->flags |= DL_VF_ONE_DIM;
-        items[1] = lengths;
-        pair->items = items;
-        pair->item_count = 2;
-        return pair;
-    }
     if (dl_torch_is_combining_op(q)) {
         OperandList ops = {0};
         unsigned position = 0;
