@@ -181,10 +181,11 @@ void flow_bind(Flow *F, const DlExpr *target, const DlValue *v) {
                 flow_bind(F, t->object, flow_unknown());
                 continue;
             }
-            /* `for imgs, labels, class_names, img_paths in loader:`: parts named for text
-             * fields are the lists of strings the collate made of them (miniCLIP's) */
+            /* `for imgs, labels, class_names, img_paths in loader:`: parts named for names
+             * and paths are the lists of strings the collate made of them (miniCLIP's); not
+             * `captions` or `texts`, which a loader often gives as token ids (image-cap's) */
             if (flow_is_tensor(part) && part->origin == DL_ORIGIN_BATCH &&
-                t->kind == DL_EX_NAME && flow_is_text_field_name(t->name)) {
+                t->kind == DL_EX_NAME && flow_is_name_or_path_field(t->name)) {
                 flow_bind(F, t, flow_mk(F, DL_KIND_STRING));
                 continue;
             }

@@ -330,6 +330,20 @@ bool flow_names_text_field(const DlExpr *e) {
     return flow_is_text_field_name(e->items[0]->name);
 }
 
+bool flow_is_name_or_path_field(const char *key) {
+    static const char *const fields[] = {"path",     "paths",     "filename", "filenames",
+                                         "file_name", "file_names", "file_id", "file_ids",
+                                         "name",     "names",     NULL};
+    size_t n = strlen(key);
+    for (const char *const *f = fields; *f; f++) {
+        size_t k = strlen(*f);
+        if (strcmp(key, *f) == 0 ||
+            (n > k + 1 && key[n - k - 1] == '_' && strcmp(key + n - k, *f) == 0))
+            return true;
+    }
+    return false;
+}
+
 bool flow_is_text_field_name(const char *key) {
     static const char *const fields[] = {
         "prompt",    "prompts",   "text",       "texts",      "caption", "captions",

@@ -219,6 +219,9 @@ bool flow_says_cuda_available(const DlValue *v);
 bool flow_names_text_field(const DlExpr *subscript);
 /* The name of such a field (`caption`, `img_paths`, `class_names`), as a key or a variable. */
 bool flow_is_text_field_name(const char *name);
+/* Of those, a field of names or paths (`class_names`, `img_paths`, `file_id`), strings whatever
+ * the loader's collate; not a caption or text, often collated as token ids. */
+bool flow_is_name_or_path_field(const char *name);
 DlDeviceTag flow_device_of_string(const char *s);
 const DlValue *flow_device_arg(Flow *F, const DlExpr *e, const DlValue *v);
 const DlValue *flow_device_keyword(Flow *F, const DlExpr *call, const DlValue *const *argv);
