@@ -1849,8 +1849,9 @@ static bool switched_on_in_the_file(const DlSource *src, const char *name, bool 
     return false;
 }
 
-/* A parameter's default that leaves a feature off: False, None or 0. */
-static bool off_by_default(const DlExpr *d) {
+/* A parameter's default that leaves a feature off, or an argument that does: False, None or
+ * 0. */
+bool flow_off_constant(const DlExpr *d) {
     return d && d->name &&
            ((d->kind == DL_EX_CONST &&
              (flow_streq(d->name, "False") || flow_streq(d->name, "None"))) ||
@@ -1866,7 +1867,7 @@ static bool off_by_default(const DlExpr *d) {
  * `gpus=`). */
 static bool optional_attribute_never_given(Flow *F, const DlExpr *cond) {
     const DlParam *stored = cond ? flow_parameter_stored_in(F, cond) : NULL;
-    const char *param = stored && off_by_default(stored->default_value) ? stored->name : NULL;
+    const char *param = stored && flow_off_constant(stored->default_value) ? stored->name : NULL;
     /* not a device (`if self.device: x = x.to(self.device)`), which a caller elsewhere sets */
     if (!param || flow_name_says_device(F, param) || flow_name_says_device(F, cond->name) ||
         switched_on_in_the_file(F->src, param, false))
@@ -1891,7 +1892,7 @@ static bool optional_attribute_never_given(Flow *F, const DlExpr *cond) {
 static bool off_by_default_in_a_summary(Flow *F, const DlExpr *cond) {
     if (!F->env->host_read || !F->fn || !cond || cond->kind != DL_EX_NAME) return false;
     int p = dl_ir_param_index(F->fn, cond->name);
-    return p >= 0 && off_by_default(F->fn->params[p].default_value) &&
+    return p >= 0 && flow_off_constant(F->fn->params[p].default_value) &&
            !switched_on_in_the_file(F->src, cond->name, true);
 }
 
@@ -1909,7 +1910,7 @@ static int16_t parameter_tested(Flow *F, const DlExpr *cond) {
 static int16_t flag_switched_on_by_a_caller(Flow *F, const DlExpr *cond) {
     if (!F->env->host_read || !F->fn || !cond || cond->kind != DL_EX_NAME) return 0;
     int p = dl_ir_param_index(F->fn, cond->name);
-    return p >= 0 && p < INT16_MAX && off_by_default(F->fn->params[p].default_value)
+    return p >= 0 && p < INT16_MAX && flow_off_constant(F->fn->params[p].default_value)
                ? (int16_t)(p + 1)
                : 0;
 }

@@ -495,34 +495,32 @@ const DlValue *flow_bind_parameter_device(Flow *F, const DlValue *v, const DlFun
     return c ? c : v;
 }
 
-/* What a call passes for parameter `index` of `fn` (by position, after self for a method, or
- * by keyword), or NULL. */
-static const DlValue *argument_for(const DlFunction *fn, int index, const DlExpr *call,
-                                   const DlValue *const *argv, bool skip_self) {
+/* The argument of `call` that reaches parameter `index` of `fn` (by position, after self for a
+ * method, or by keyword): its index, or -1 when none does (the parameter keeps its default), or
+ * -2 when a splat (`*args`, `**kwargs`) comes first and may pass anything. */
+static int argument_index(const DlFunction *fn, int index, const DlExpr *call, bool skip_self) {
     int positional = index - (skip_self ? 1 : 0);
     for (uint32_t i = 0, pos = 0; i < call->arg_count; i++) {
         const char *kw = call->args[i].keyword;
-        if (kw && kw[0] == '*') return NULL;
-        if (argument_reaches(call, i, &fn->params[index], positional, &pos)) return argv[i];
+        if (kw && kw[0] == '*') return -2;
+        if (argument_reaches(call, i, &fn->params[index], positional, &pos)) return (int)i;
     }
-    return NULL;
+    return -1;
+}
+
+/* What a call passes for parameter `index` of `fn`, or NULL. */
+static const DlValue *argument_for(const DlFunction *fn, int index, const DlExpr *call,
+                                   const DlValue *const *argv, bool skip_self) {
+    int i = argument_index(fn, index, call, skip_self);
+    return i >= 0 ? argv[i] : NULL;
 }
 
 bool flow_call_switches_on(const DlFunctionInfo *fi, int index, const DlExpr *call) {
     if (index < 0 || (uint32_t)index >= fi->fn->param_count) return true;
-    int positional = index - (fi->owner != NULL ? 1 : 0);
-    for (uint32_t i = 0, pos = 0; i < call->arg_count; i++) {
-        const char *kw = call->args[i].keyword;
-        if (kw && kw[0] == '*') return true; /* `**kwargs`: may pass anything */
-        if (!argument_reaches(call, i, &fi->fn->params[index], positional, &pos)) continue;
-        const DlExpr *a = call->args[i].value;
-        bool off = a && a->name &&
-                   ((a->kind == DL_EX_CONST &&
-                     (flow_streq(a->name, "False") || flow_streq(a->name, "None"))) ||
-                    (a->kind == DL_EX_NUMBER && flow_streq(a->name, "0")));
-        return !off;
-    }
-    return false; /* left at its default */
+    int i = argument_index(fi->fn, index, call, fi->owner != NULL);
+    if (i == -2) return true; /* `**kwargs`: may pass anything */
+    if (i == -1) return false; /* left at its default */
+    return !flow_off_constant(call->args[i].value);
 }
 
 static bool true_constant(const DlExpr *a) {
@@ -533,14 +531,9 @@ static bool true_constant(const DlExpr *a) {
 
 bool flow_call_sets_true(const DlFunctionInfo *fi, int index, const DlExpr *call) {
     if (index < 0 || (uint32_t)index >= fi->fn->param_count) return false;
-    int positional = index - (fi->owner != NULL ? 1 : 0);
-    for (uint32_t i = 0, pos = 0; i < call->arg_count; i++) {
-        const char *kw = call->args[i].keyword;
-        if (kw && kw[0] == '*') return false;
-        if (argument_reaches(call, i, &fi->fn->params[index], positional, &pos))
-            return true_constant(call->args[i].value);
-    }
-    return true_constant(fi->fn->params[index].default_value);
+    int i = argument_index(fi->fn, index, call, fi->owner != NULL);
+    if (i == -2) return false;
+    return true_constant(i >= 0 ? call->args[i].value : fi->fn->params[index].default_value);
 }
 
 const DlValue *flow_argument_for(const DlFunctionInfo *fi, int index, const DlExpr *call,
