@@ -15,7 +15,8 @@ static const char doc[] =
     "on another device: inside `forward`, a training or evaluation loop, or any function whose\n"
     "other operands are on a device. Meeting includes being handed to a layer, also inside a\n"
     "tuple (`self.lstm(x, (h0, c0))` with `h0 = torch.zeros(...)`), and in-place writes\n"
-    "(`torch.zeros(n, k).scatter_(1, y, 1)` with `y` on the GPU).\n\n"
+    "(`torch.zeros(n, k).scatter_(1, y, 1)` with `y` on the GPU). When the arms of an `if`\n"
+    "each make the tensor on the CPU, each factory is reported.\n\n"
     "## Why is this bad?\n"
     "A factory without `device=` creates on the CPU (unless `torch.set_default_device` or a\n"
     "`with torch.device(...)` block says otherwise). Inside `forward` the inputs are on the\n"
@@ -129,22 +130,35 @@ static void report_factory(DlRuleContext *ctx, const DlMeetFact *fact, const DlV
     dl_report_finding_in(ctx, &dl_rule_DL102, v->home, v->dev_span, v->dev_span, message, fix);
 }
 
+static bool factory_on_the_cpu(const DlValue *v) {
+    return dl_value_is_cpu_tensor(v) && v->origin == DL_ORIGIN_FACTORY &&
+           !(v->flags & DL_VF_MOVE_DISCARDED) && /* DL101 explains it */
+           !(v->flags & DL_VF_CUDA_CONTEXT);     /* DL110 says why it is on the cpu */
+}
+
 /* Every factory-made CPU operand is reported, not only the first: `self.lstm(x, (h0, c0))`
- * has two, and `--fix` mends both. */
+ * has two, and `--fix` mends both. So is each factory of an `if`/`else` that made the operand
+ * on its path: a fix of one would leave the other. The same factory twice (`t * t`) is one. */
 static void on_meet(DlRuleContext *ctx, const DlMeetFact *fact) {
     const DlOperand *dev = dl_meet_device_operand(fact);
     if (!dev) return;
+    enum { MAX_REPORTED = 16 };
+    const DlValue *reported[MAX_REPORTED];
+    uint32_t n_reported = 0;
     for (uint32_t i = 0; i < fact->count; i++) {
         const DlValue *v = fact->operands[i].value;
-        if (!dl_value_is_cpu_tensor(v) || v->origin != DL_ORIGIN_FACTORY) continue;
-        if (v->flags & DL_VF_MOVE_DISCARDED) continue; /* DL101 explains it */
-        if (v->flags & DL_VF_CUDA_CONTEXT) continue;   /* DL110 says why it is on the cpu */
-        bool seen = false; /* the same tensor twice (`t * t`): one finding */
-        for (uint32_t j = 0; j < i && !seen; j++)
-            seen = fact->operands[j].value->dev_span.start == v->dev_span.start &&
-                   fact->operands[j].value->home == v->home &&
-                   fact->operands[j].value->origin == DL_ORIGIN_FACTORY;
-        if (!seen) report_factory(ctx, fact, v, dev);
+        if (!factory_on_the_cpu(v)) continue;
+        for (const DlValue *f = v; f && n_reported < MAX_REPORTED;
+             f = dl_value_other_factory(f)) {
+            if (!factory_on_the_cpu(f)) continue;
+            bool seen = false;
+            for (uint32_t j = 0; j < n_reported && !seen; j++)
+                seen = reported[j]->dev_span.start == f->dev_span.start &&
+                       reported[j]->home == f->home;
+            if (seen) continue;
+            reported[n_reported++] = f;
+            report_factory(ctx, fact, f, dev);
+        }
     }
 }
 

@@ -30,6 +30,7 @@ static const DlValue *persist(DlArena *to, const DlValue *v, int depth) {
     c->var = persist_text(to, v->var);
     c->literal = persist_text(to, v->literal);
     c->elem = persist(to, v->elem, depth + 1);
+    c->also = persist(to, v->also, depth + 1);
     if (v->item_count) {
         const DlValue **items = dl_arena_alloc(to, v->item_count * sizeof *items);
         for (uint32_t i = 0; i < v->item_count; i++) items[i] = persist(to, v->items[i], depth + 1);
@@ -58,6 +59,29 @@ bool dl_value_equal(const DlValue *a, const DlValue *b) {
            a->origin == b->origin && a->dev_span.start == b->dev_span.start &&
            a->elem == b->elem && a->cls == b->cls && a->item_count == b->item_count &&
            a->items == b->items && str_eq(a->literal, b->literal);
+}
+
+const DlValue *dl_value_other_factory(const DlValue *v) {
+    return v->also && v->also_with == v->dev_span.start ? v->also : NULL;
+}
+
+/* Two factories' tensors met at a join: `j` keeps `a`'s span, and `also` lists `b`'s factory
+ * (and those `b` and `a` already listed), each once. */
+static void join_other_factory(DlArena *arena, DlValue *j, const DlValue *a, const DlValue *b) {
+    const DlValue *others = dl_value_other_factory(a);
+    int bound = 8; /* an `elif` chain of factories; more are not worth a finding each */
+    for (const DlValue *f = b; f && bound-- > 0; f = dl_value_other_factory(f)) {
+        bool listed = f->dev_span.start == a->dev_span.start && f->home == a->home;
+        for (const DlValue *o = others; o && !listed; o = dl_value_other_factory(o))
+            listed = o->dev_span.start == f->dev_span.start && o->home == f->home;
+        if (listed) continue;
+        DlValue *link = dl_value_copy(arena, f);
+        link->also = others;
+        link->also_with = f->dev_span.start;
+        others = link;
+    }
+    j->also = others;
+    j->also_with = j->dev_span.start;
 }
 
 const DlValue *dl_value_join(DlArena *arena, const DlValue *a, const DlValue *b) {
@@ -98,6 +122,8 @@ const DlValue *dl_value_join(DlArena *arena, const DlValue *a, const DlValue *b)
         j->origin = DL_ORIGIN_NONE;
     } else if (a->origin != b->origin || a->dev_span.start != b->dev_span.start) {
         j->origin = a->origin == b->origin ? a->origin : DL_ORIGIN_NONE;
+        if (j->origin == DL_ORIGIN_FACTORY && a->kind == DL_KIND_TENSOR)
+            join_other_factory(arena, j, a, b);
     }
     if (a->elem != b->elem) {
         /* an empty list on one path, a list of tensors on the other: a list of tensors; but a

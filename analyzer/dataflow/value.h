@@ -128,6 +128,11 @@ struct DlValue {
     const DlValue *elem;   /* SEQ / LOADER: the element; LOSS: its weight tensor */
     const DlValue **items; /* SEQ from a tuple display: each item (for unpacking) */
     uint32_t item_count;
+    uint32_t also_with;    /* `also` holds while dev_span.start is this (a later move or factory
+                              gives the value a new dev_span and leaves `also` stale) */
+    const DlValue *also;   /* TENSOR from a factory: the factory of another path the join met
+                              (`if a: x = torch.tensor(f) else: x = torch.tensor(g)`), so that
+                              each is reported, not only the one whose span the join kept */
     DlSpan aux_span;       /* LOSS: the weight= argument; PLAIN_ATTR: the attribute's assignment */
     const void *cls;       /* MODULE/INSTANCE/CLASS: the project DlClassInfo, if any */
     const char *literal;   /* STRING / SCALAR from a literal: its text ("cuda:1", "4"); LOSS:
@@ -149,6 +154,9 @@ bool dl_value_same_device(const DlValue *a, const DlValue *b);
 /* Least upper bound; returns one of the inputs when they are equal. */
 const DlValue *dl_value_join(DlArena *arena, const DlValue *a, const DlValue *b);
 bool dl_value_equal(const DlValue *a, const DlValue *b);
+/* A factory's tensor that a join met with another factory's: that other one (its own
+ * dl_value_other_factory gives the next), or NULL. */
+const DlValue *dl_value_other_factory(const DlValue *v);
 
 /* A tensor whose device is known to be the CPU and that cannot mix with a device tensor
  * (i.e. not 0-dim). */
