@@ -2823,6 +2823,25 @@ static const DlValue *parameters_on_the_module(Flow *F, const DlValue *v, int de
     return r ? r : v;
 }
 
+/* A string the class body binds and no method rebinds (`K_CPU = "cpu"`, then
+ * `t.to(self.K_CPU)`): `self.K_CPU` reads it. */
+static void seed_class_strings(Flow *F, const DlClassInfo *c) {
+    const DlBlock *body = &c->cls->body;
+    for (uint32_t i = 0; i < body->count; i++) {
+        const DlStmt *st = body->items[i];
+        if (st->kind != DL_ST_ASSIGN || st->target_count != 1 || !st->value) continue;
+        const DlExpr *t = st->targets[0], *e = st->value;
+        if (t->kind != DL_EX_NAME || e->kind != DL_EX_STRING || !e->name || e->item_count)
+            continue;
+        if (dl_project_attr(c, t->name)) continue; /* __init__ sets `self.<name>` too */
+        const char *key = dl_arena_join(F->arena, "self", '.', t->name);
+        DlValue *v = flow_mk(F, DL_KIND_STRING);
+        v->literal = e->name;
+        v->dev_span = e->span;
+        flow_state_set(F->st, key, v);
+    }
+}
+
 void flow_seed_attributes(Flow *F, const DlClassInfo *c, int depth) {
     if (!c || depth > 8) return;
     flow_seed_attributes(F, c->base, depth + 1);
@@ -2935,6 +2954,7 @@ void flow_seed_attributes(Flow *F, const DlClassInfo *c, int depth) {
         }
         flow_state_set(F->st, dl_arena_join(F->arena, "self", '.', c->attrs[i].name), v);
     }
+    if (same_file) seed_class_strings(F, c);
 }
 
 bool flow_is_forward_like(const char *name) {

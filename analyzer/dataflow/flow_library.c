@@ -1256,6 +1256,19 @@ const DlValue *flow_eval_library_call(Flow *F, const DlExpr *call, const char *q
             d->dev_why = flow_short_text(F, call->span);
             return d;
         }
+        /* `device_type = "cpu"; torch.device(device_type)`: the string the name holds */
+        const DlValue *named = a && argv[0] && argv[0]->kind == DL_KIND_STRING && !argv[0]->home
+                                   ? argv[0]
+                                   : NULL;
+        if (named && named->literal && flow_device_of_string(named->literal) &&
+            !dl_ir_positional(call, 1)) {
+            DlValue *d = flow_mk(F, DL_KIND_DEVICE);
+            d->dev = flow_device_of_string(named->literal);
+            d->dev_name = named->literal;
+            d->dev_span = call->span;
+            d->dev_why = flow_short_text(F, call->span);
+            return d;
+        }
         return flow_named_device(F, NULL, call->span);
     }
     if (dl_torch_is_dtype(q)) return flow_mk(F, DL_KIND_DTYPE);
