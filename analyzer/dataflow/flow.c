@@ -2700,6 +2700,15 @@ const DlValue *flow_param_value(Flow *F, const DlFunction *fn, uint32_t i) {
             return s;
         }
     }
+    if (flow_name_says_device(F, p->name) && flow_every_call_gives_the_cpu(F, fn, i)) {
+        DlValue *cpu = flow_mk(F, DL_KIND_DEVICE); /* a CPU-only script's `evaluate(..., "cpu")` */
+        cpu->dev = DL_DEV_CPU;
+        cpu->dev_name = "cpu";
+        cpu->literal = "cpu";
+        cpu->dev_span = p->span;
+        cpu->dev_why = p->name;
+        return cpu;
+    }
     if (flow_name_says_device(F, p->name) && !p->default_value)
         return flow_named_device(F, p->name, p->span);
     if (flow_name_says_device(F, p->name) && p->default_value && p->default_value->kind != DL_EX_CONST)

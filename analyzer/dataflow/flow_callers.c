@@ -5,7 +5,13 @@
  * `TimeGAN.forward`). Unknown otherwise: a call that passes anything else, hands on `*args`, or
  * none at all.
  *
+ * Also whether every call hands a device parameter the CPU, in a file no other file reads.
+ *
  * Read from the file's own model: every function body and the top level, by name. */
+#define _GNU_SOURCE /* memmem */
+#include <ctype.h>
+#include <string.h>
+
 #include "dataflow/flow_internal.h"
 
 typedef struct CallersAsk {
@@ -113,4 +119,106 @@ const DlClassInfo *flow_module_class_given(Flow *F, const DlFunction *fn, uint32
         read_block(&a, &g->body, 0);
     }
     return a.mixed ? NULL : a.given;
+}
+
+/* Whether every call of a device parameter's function hands it the CPU. */
+typedef struct CpuAsk {
+    Flow *F;
+    const DlFunction *fn;
+    uint32_t param;
+    const char *callee; /* the name calls use: the function's, or its class's for __init__ */
+    bool skip_self;
+    const DlBlock *scope;
+    uint32_t calls;        /* calls of the callee seen */
+    bool other;            /* a call passes something else (or may: a splat) */
+} CpuAsk;
+
+/* `"cpu"`, `torch.device("cpu")`, or a name the scope last bound to one of them. */
+static bool names_the_cpu(Flow *F, const DlBlock *scope, const DlExpr *e, uint32_t before) {
+    if (e && e->kind == DL_EX_NAME && e->name) e = dl_ir_last_assignment(scope, e->name, before);
+    if (e && e->kind == DL_EX_CALL && e->arg_count == 1 && !e->args[0].keyword && e->object) {
+        const char *q = flow_qualify(F, e->object);
+        if (q && flow_streq(q, "torch.device")) e = e->args[0].value;
+    }
+    return e && e->kind == DL_EX_STRING && e->name && !e->item_count &&
+           flow_device_of_string(e->name) == DL_DEV_CPU;
+}
+
+static bool note_device_call(const DlExpr *e, void *ctx) {
+    CpuAsk *a = ctx;
+    if (e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_NAME ||
+        !e->object->name || strcmp(e->object->name, a->callee) != 0)
+        return false;
+    a->calls++;
+    const DlParam *p = &a->fn->params[a->param];
+    uint32_t positional = a->param - (a->skip_self ? 1 : 0);
+    const DlExpr *arg = NULL;
+    for (uint32_t i = 0, position = 0; i < e->arg_count && !arg && !a->other; i++) {
+        const char *kw = e->args[i].keyword;
+        const DlExpr *v = e->args[i].value;
+        if ((kw && kw[0] == '*') || (v && v->kind == DL_EX_STARRED)) a->other = true;
+        else if (kw) arg = strcmp(kw, p->name) == 0 ? v : NULL;
+        else if (position++ == positional && !p->keyword_only) arg = v;
+    }
+    if (!a->other && arg && !names_the_cpu(a->F, a->scope, arg, e->span.start)) a->other = true;
+    if (!a->other && !arg && !(p->default_value && names_the_cpu(a->F, a->scope,
+                                                                  p->default_value, 0)))
+        a->other = true;
+    return a->other;
+}
+
+static void read_device_calls(CpuAsk *a, const DlBlock *b, int depth) {
+    const DlSource *src = a->F->env->file->module->source;
+    for (uint32_t i = 0; !a->other && depth < 32 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue; /* read as functions */
+        if (src && !dl_ir_span_mentions(src, s->span, a->callee)) continue;
+        for (uint32_t t = 0; t < s->target_count; t++)
+            if (dl_ir_expr_any_with(s->targets[t], note_device_call, a)) return;
+        if (dl_ir_expr_any_with(s->value, note_device_call, a)) return;
+        for (uint32_t w = 0; s->kind == DL_ST_WITH && w < s->with_count; w++)
+            if (dl_ir_expr_any_with(s->withs[w], note_device_call, a)) return;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            read_device_calls(a, inner, depth + 1);
+    }
+}
+
+/* How often `word` stands in the text as a whole identifier (comments and strings too). */
+static uint32_t words_in(const DlSource *src, const char *word) {
+    size_t n = strlen(word);
+    uint32_t count = 0;
+    for (const char *p = src->text, *end = src->text + src->len; p + n <= end;) {
+        const char *hit = memmem(p, (size_t)(end - p), word, n);
+        if (!hit) break;
+        bool starts = hit == src->text || !(isalnum((unsigned char)hit[-1]) || hit[-1] == '_');
+        bool ends = hit + n == end || !(isalnum((unsigned char)hit[n]) || hit[n] == '_');
+        count += starts && ends;
+        p = hit + n;
+    }
+    return count;
+}
+
+bool flow_every_call_gives_the_cpu(Flow *F, const DlFunction *fn, uint32_t param) {
+    const DlModuleIR *m = F->env->file->module;
+    if (!fn || fn->parent || param >= fn->param_count || !m->read_by_no_other_file) return false;
+    const DlParam *p = &fn->params[param];
+    if (p->star) return false;
+    CpuAsk a = {.F = F, .fn = fn, .param = param, .callee = fn->name};
+    if (fn->owner) { /* `Sampler(10)` constructs with __init__'s parameters */
+        if (!flow_streq(fn->name, "__init__") || param == 0) return false;
+        a.callee = fn->owner->name;
+        a.skip_self = true;
+    }
+    a.scope = &m->body;
+    read_device_calls(&a, &m->body, 0);
+    for (uint32_t k = 0; k < m->function_count && !a.other; k++) {
+        const DlFunction *g = m->functions[k];
+        if (m->source && !dl_ir_span_mentions(m->source, g->span, a.callee)) continue;
+        a.scope = &g->body;
+        read_device_calls(&a, &g->body, 0);
+    }
+    /* a mention that is no call (`pool.map(evaluate, ...)`, `fn = evaluate`, a subclass) may
+     * pass anything: the name's words in the text are its definition and the calls read */
+    return !a.other && a.calls && m->source && words_in(m->source, a.callee) == a.calls + 1;
 }

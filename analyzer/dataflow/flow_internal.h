@@ -269,6 +269,10 @@ uint64_t flow_params_reduced_to_scalars(const DlFunction *fn);
 /* flow_callers.c: the project module class every call of `fn` in its file hands its parameter
  * `param` (a model parameter's `Net(device)`), or NULL. */
 const DlClassInfo *flow_module_class_given(Flow *F, const DlFunction *fn, uint32_t param);
+/* Every call of `fn` in its file, which no other file reads, hands device parameter `param` the
+ * CPU (`"cpu"`, `torch.device("cpu")`, a name bound to one, or a default of one): a top-level
+ * function's calls, or an `__init__`'s constructions of its class. */
+bool flow_every_call_gives_the_cpu(Flow *F, const DlFunction *fn, uint32_t param);
 bool flow_param_is_layer_size(Flow *F, const char *name);
 /* `self.losses = MultiLoss(self.loss_modules)`, `nn.Sequential(*self.layers)`: a plain list of
  * modules handed to a call that builds a module is registered there (DL107 has nothing to say
