@@ -1688,6 +1688,9 @@ static bool needs_several_gpus(Flow *F, const DlExpr *cond) {
 static bool set_by_its_own_cuda(Flow *F, const DlExpr *cond) {
     if (cond->kind != DL_EX_ATTR || !cond->name || !dl_ir_is_self(cond->object) || !F->owner)
         return false;
+    /* a plain object's `cuda()` (wavenet-speech's batch loader) runs only where the program
+     * calls it, which `model.cuda()` says nothing of: the flag tells nothing then */
+    if (!F->owner->is_module && !F->owner->maybe_module) return false;
     const DlClass *c = F->owner->cls;
     for (uint32_t m = 0; m < c->method_count; m++) {
         const DlFunction *fn = c->methods[m];
