@@ -509,6 +509,22 @@ static bool project_call_given_tensors(const DlExpr *call, const DlFunctionInfo 
     return tensors && !computes_with_numpy_only(fi);
 }
 
+/* A function whose body is only `pass`, a docstring, `...` or a bare `return`. */
+static bool does_nothing(const DlFunction *fn) {
+    for (uint32_t i = 0; i < fn->body.count; i++) {
+        const DlStmt *s = fn->body.items[i];
+        const DlExpr *v = s->value;
+        bool empty = (s->kind == DL_ST_OTHER && !v && !s->target_count) ||
+                     (s->kind == DL_ST_EXPR && v &&
+                      (v->kind == DL_EX_STRING || (v->kind == DL_EX_CONST &&
+                                                   flow_streq(v->name, "Ellipsis")))) ||
+                     (s->kind == DL_ST_RETURN &&
+                      (!v || (v->kind == DL_EX_CONST && flow_streq(v->name, "None"))));
+        if (!empty) return false;
+    }
+    return fn->body.count > 0;
+}
+
 static bool any_on_the_device(const DlValue *const *argv, uint32_t n) {
     for (uint32_t i = 0; i < n; i++)
         if (on_the_device(argv[i])) return true;
@@ -1398,6 +1414,12 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
                      flow_is_lr_scheduler_class(recv->literal) && flow_streq(method, "step");
     if (schedules && !waits_for_the_device && any_on_the_device(argv, call->arg_count))
         waits_for_the_device = true;
+    /* `net = nn.DataParallel(net)`: the wrapper keeps the module and launches nothing until it
+     * is called (pytorch-mgpu-cifar10's "Data time" timer around it) */
+    bool wraps = q && dl_torch_is_single_process_data_parallel(q);
+    /* a project method whose body is `pass` (a hook left empty: pytorch-cifar-models'
+     * `model.module.update_meters(x)`) */
+    if (called && does_nothing(called->fn)) wraps = true;
     /* one that synchronizes before it returns, where there is a GPU (tutel's
      * `system.record_time()`: `if is_cuda: torch.cuda.synchronize()`, then the clock): the
      * host surely waited, and a read after it copies finished values */
@@ -1457,7 +1479,7 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
         if (flow_is_synchronize(q, method) || reads_back)
             flow_state_set(F->st, "<unread-work>", NULL);
     } else if (blocking_copy_from_unknown || stores_a_reference(method, recv) ||
-               moves_a_placed_module(method, recv) || serializes || schedules)
+               moves_a_placed_module(method, recv) || serializes || schedules || wraps)
         ; /* neither work nor a wait: what was pending stays pending */
     else if (!host_read && flow_touches_device(F, call, q, recv, argv, result)) {
         /* `torch.round(score * 1000)`, `x.float()`: elementwise, one tensor's own shape, a
@@ -1474,7 +1496,7 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
     if (!host_read && !reads_back && !logged_on_the_host && !finished_upload &&
         (on_the_device(recv) || on_the_device(result) || any_on_the_device(argv, call->arg_count) ||
          project_call_given_tensors(call, called, argv)) &&
-        !work_unread(F) && !flow_is_synchronize(q, method) && !arranges_only(F, callee) &&
+        !work_unread(F) && !flow_is_synchronize(q, method) && !arranges_only(F, callee) && !wraps &&
         !stores_a_reference(method, recv) && !flow_calls_a_container_method(call, recv) &&
         !(method && recv &&
           (flow_metadata_method(method) || flow_is_view_method(method) ||

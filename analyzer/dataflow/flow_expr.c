@@ -140,6 +140,13 @@ const DlValue *flow_eval_attr(Flow *F, const DlExpr *e) {
         d->kind = DL_KIND_DEVICE;
         return d;
     }
+    if (obj->kind == DL_KIND_MODULE && (obj->flags & DL_VF_SCATTERS) &&
+        flow_streq(e->name, "module")) {
+        /* `model.module` of `nn.DataParallel(model)`: the module it wraps, where it is */
+        DlValue *m = dl_value_copy(F->arena, obj);
+        m->flags &= (uint32_t)~DL_VF_SCATTERS;
+        return m;
+    }
     if (obj->kind == DL_KIND_MODULE && !obj->cls &&
         (flow_streq(e->name, "weight") || flow_streq(e->name, "bias") ||
          flow_streq(e->name, "running_mean") || flow_streq(e->name, "running_var"))) {
