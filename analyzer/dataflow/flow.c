@@ -878,9 +878,9 @@ static bool counts_passes(const DlExpr *iter) {
 
 /* `for epoch in range(num_epochs):` (or over `trange(num_epochs)`: counts_passes) whose body
  * trains on the whole data at once (full-batch training, Optuna_hyperparameter_Chem's
- * objective): the loop's own name says each pass is an epoch, so a read there is once per
- * epoch. Not `for e in range(epochs):` (LMOps' gamma model, whose "epochs" are its steps), nor
- * a loop that draws a batch each pass (`next(it)`, or indices picked at random). */
+ * objective): the loop's own name, or the count it runs to, says each pass is an epoch, so a
+ * read there is once per epoch. Not a loop named for steps, nor one that draws a batch each
+ * pass (`next(it)`, or indices picked at random). */
 /* `np.random.choice(len(obs), 5)`, `np.random.randint(n, size=b)`, `torch.randperm(n)[:b]`,
  * `random.sample(...)`: a random pick of indices, a mini-batch drawn by hand (seistorch's
  * five-shot inversion steps). */
@@ -895,10 +895,28 @@ static bool draws_random_indices(const DlExpr *e) {
            (strstr(owner_name, "random") || flow_streq(owner_name, "torch"));
 }
 
+/* `range(num_epochs)`, `trange(args.epochs)`: a count of passes named for epochs. */
+static bool counts_epochs(const DlExpr *iter) {
+    while (iter && iter->kind == DL_EX_CALL && iter->arg_count && !iter->args[0].keyword &&
+           iter->object && iter->object->kind == DL_EX_NAME &&
+           flow_streq(iter->object->name, "tqdm"))
+        iter = iter->args[0].value;
+    if (!iter || iter->kind != DL_EX_CALL || !iter->arg_count) return false;
+    const DlExpr *bound = iter->args[iter->arg_count - 1].value;
+    if (iter->args[iter->arg_count - 1].keyword || !bound) return false;
+    const char *name = bound->kind == DL_EX_NAME || bound->kind == DL_EX_ATTR ? bound->name : NULL;
+    return name && strstr(name, "epoch");
+}
+
 static bool full_batch_epoch_loop(const DlStmt *s) {
     const DlExpr *var = s->target_count == 1 ? s->targets[0] : NULL;
-    return var && var->kind == DL_EX_NAME && strstr(var->name, "epoch") &&
-           counts_passes(s->value) && !block_any_outside_loops(&s->parts->body, is_next_call, 0) &&
+    /* the loop's name says each pass is an epoch, or the count it runs to does (`for t in
+     * range(num_epochs):`, score-matching-variants), unless its own name says steps */
+    bool epochs = var && var->kind == DL_EX_NAME &&
+                  (strstr(var->name, "epoch") ||
+                   (counts_epochs(s->value) && !strstr(var->name, "step") &&
+                    !strstr(var->name, "iter") && !strstr(var->name, "batch")));
+    return epochs && counts_passes(s->value) && !block_any_outside_loops(&s->parts->body, is_next_call, 0) &&
            !block_any_outside_loops(&s->parts->body, draws_random_indices, 0);
 }
 
