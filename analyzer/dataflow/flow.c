@@ -2245,10 +2245,30 @@ static bool tests_for_a_bad_value(Flow *F, const DlExpr *e, bool negated, int de
     return flow_streq(fn, "isfinite");
 }
 
+/* A test that fails as the program is shipped: `False`, a switch bound to False or None that
+ * the test rules out, an `and` with such a part (`cuda and torch.cuda.is_available()` after
+ * `cuda = False`), `not` of a switch bound to True (`not force_cpu` after `force_cpu = True`). */
+static bool never_holds(Flow *F, const DlExpr *cond, int depth) {
+    if (!cond || depth > 4 || (cond->flags & DL_EXF_CPP)) return false;
+    if (never_true(cond) || ruled_out_as_shipped(F, cond) ||
+        (bound_to_false(F, cond) && !set_by_its_own_cuda(F, cond)))
+        return true;
+    if (cond->kind == DL_EX_BOOLOP && flow_streq(cond->name, "and")) {
+        for (uint32_t i = 0; i < cond->item_count; i++)
+            if (never_holds(F, cond->items[i], depth + 1)) return true;
+        return false;
+    }
+    if (cond->kind == DL_EX_UNARY && flow_streq(cond->name, "not") && cond->object)
+        return bound_to(F, cond->object, "True") && !set_by_its_own_cuda(F, cond->object);
+    return false;
+}
+
+bool flow_never_holds(Flow *F, const DlExpr *cond) {
+    return never_holds(F, cond, 0);
+}
+
 void flow_exec_if(Flow *F, const DlStmt *s) {
-    if ((never_true(s->value) || ruled_out_as_shipped(F, s->value) ||
-         (bound_to_false(F, s->value) && !set_by_its_own_cuda(F, s->value))) &&
-        !(s->value->flags & DL_EXF_CPP)) {
+    if (never_holds(F, s->value, 0)) {
         flow_exec_block(F, &s->parts->orelse);
         return;
     }

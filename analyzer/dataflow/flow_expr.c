@@ -778,6 +778,8 @@ const DlValue *flow_eval_inner(Flow *F, const DlExpr *e) {
          * (3DVG-Transformer's predict loop) */
         const DlValue *test = flow_eval(F, e->items[0]);
         if (e->items[0] != F->operand_tested) flow_sync(F, e->items[0], e->items[0], test, "if");
+        /* `"cuda" if cuda and torch.cuda.is_available() else "cpu"` after `cuda = False` */
+        if (flow_never_holds(F, e->items[0])) return flow_eval(F, e->items[1]);
         /* `torch.load(p) if torch.cuda.is_available() else torch.load(p, map_location="cpu")`
          * (MuseTalk): each arm runs where its test says */
         int gpu = flow_gpu_branch(F, e->items[0]);

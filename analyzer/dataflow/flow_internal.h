@@ -273,6 +273,9 @@ const DlClassInfo *flow_module_class_given(Flow *F, const DlFunction *fn, uint32
  * CPU (`"cpu"`, `torch.device("cpu")`, a name bound to one, or a default of one): a top-level
  * function's calls, or an `__init__`'s constructions of its class. */
 bool flow_every_call_gives_the_cpu(Flow *F, const DlFunction *fn, uint32_t param);
+/* A test that fails as the program is shipped (`False`, a switch bound to False that it reads,
+ * an `and` with such a part): what it guards never runs. */
+bool flow_never_holds(Flow *F, const DlExpr *cond);
 bool flow_param_is_layer_size(Flow *F, const char *name);
 /* `self.losses = MultiLoss(self.loss_modules)`, `nn.Sequential(*self.layers)`: a plain list of
  * modules handed to a call that builds a module is registered there (DL107 has nothing to say
