@@ -108,14 +108,28 @@ static DlFix *container_fix(DlRuleContext *ctx, const DlValue *v) {
     return fix;
 }
 
-/* Whether the class's text deletes `self.<name>` (`del self.x_proj`): VMamba's SS2D builds a
- * tuple of Linear layers in __init__ only to stack their weights into one Parameter, then
- * deletes it, so the module keeps no plain container. */
+/* Whether the class's text deletes `self.<name>` (`del self.x_proj`, also among others: `del
+ * self.loss_fn, self.init_parameters`): VMamba's SS2D builds a tuple of Linear layers in
+ * __init__ only to stack their weights into one Parameter, then deletes it, so the module keeps
+ * no plain container. */
 static bool deletes_attribute(const char *class_text, const char *name) {
     size_t n = strlen(name);
     for (const char *p = strstr(class_text, "del self."); p; p = strstr(p + 1, "del self.")) {
-        const char *q = p + strlen("del self.");
-        if (strncmp(q, name, n) == 0 && !isalnum((unsigned char)q[n]) && q[n] != '_') return true;
+        const char *q = p + strlen("del ");
+        for (;;) { /* each `self.<x>` of the statement, comma after comma */
+            if (strncmp(q, "self.", 5) != 0) break;
+            q += 5;
+            if (strncmp(q, name, n) == 0 && !isalnum((unsigned char)q[n]) && q[n] != '_')
+                return true;
+            while (isalnum((unsigned char)*q) || *q == '_')
+                q++;
+            while (*q == ' ' || *q == '\t')
+                q++;
+            if (*q != ',') break;
+            q++;
+            while (*q == ' ' || *q == '\t')
+                q++;
+        }
     }
     return false;
 }
