@@ -202,6 +202,14 @@ bool flow_scalar_expression(Flow *F, const DlExpr *e, int depth) {
         const char *key = flow_key_of(F, e);
         const Binding *b = key ? flow_lookup(F, key) : NULL;
         if (b && b->value && b->value->kind == DL_KIND_SCALAR) return true;
+        /* `N = signal.size(-1)` before `torch.tensor(N)` (Complex-Neural-Operator's FrFT): what
+         * the name was last bound to in the function, read as the expression it is */
+        const DlExpr *bound = e->kind == DL_EX_NAME && F->fn && b && b->value &&
+                                      (b->value->kind == DL_KIND_OTHER ||
+                                       b->value->kind == DL_KIND_UNKNOWN)
+                                  ? dl_ir_last_assignment(&F->fn->body, e->name, e->span.start)
+                                  : NULL;
+        if (bound && bound != e && flow_scalar_expression(F, bound, depth + 1)) return true;
         bool unknown = !b || !b->value || b->value->kind == DL_KIND_UNKNOWN;
         /* `self.config.hidden_size ** 0.5`, `num_classes`: named for a size or a count */
         if (unknown && names_a_count(e->name)) return true;
