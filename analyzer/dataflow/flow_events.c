@@ -635,6 +635,40 @@ static void gather_target_keys(Flow *F, LoopBindings *lb, const DlExpr *t, int d
     }
 }
 
+/* The name an address or view of an array is taken from: `ph` of
+ * `ph.__array_interface__['data'][0]` or `ph.ctypes.data`. */
+static const DlExpr *root_name(const DlExpr *e) {
+    for (int depth = 0; e && depth < 8; depth++) {
+        if (e->kind == DL_EX_NAME) return e;
+        if (e->kind != DL_EX_ATTR && e->kind != DL_EX_SUBSCRIPT && e->kind != DL_EX_CALL)
+            return NULL;
+        e = e->object;
+    }
+    return NULL;
+}
+
+/* A call whose result is dropped may fill what it is given (`np.copyto(buf, data[i])`, a C
+ * library's `lib.getBatch(ph_addr)` writing through the address of `ph`: TransE-pytorch's
+ * batches): each name it is given, and the array a name given holds the address of, may change
+ * in every iteration. Not torch's own functions, nor `print`. */
+static void gather_filled_arguments(Flow *F, LoopBindings *lb, const DlExpr *call) {
+    const char *q = call->object ? flow_qualify(F, call->object) : NULL;
+    if ((q && dl_torch_owns(q)) || !call->object ||
+        (call->object->kind == DL_EX_NAME && flow_streq(call->object->name, "print")))
+        return;
+    const DlModuleIR *m = F->env->file->module;
+    for (uint32_t i = 0; i < call->arg_count; i++) {
+        const DlExpr *a = call->args[i].value;
+        if (!a || a->kind != DL_EX_NAME || !a->name) continue;
+        add_loop_key(F, lb, a->name);
+        const DlExpr *bound = F->fn ? dl_ir_last_assignment(&F->fn->body, a->name, call->span.start)
+                                    : NULL;
+        if (!bound) bound = dl_ir_last_assignment(&m->body, a->name, UINT32_MAX);
+        const DlExpr *array = bound && bound->kind != DL_EX_NAME ? root_name(bound) : NULL;
+        if (array && array->name) add_loop_key(F, lb, array->name);
+    }
+}
+
 static void gather_block_keys(Flow *F, LoopBindings *lb, const DlBlock *b, int depth) {
     if (depth > 64) {
         lb->binds_all = true;
@@ -643,6 +677,8 @@ static void gather_block_keys(Flow *F, LoopBindings *lb, const DlBlock *b, int d
     for (uint32_t i = 0; i < b->count; i++) {
         const DlStmt *s = b->items[i];
         for (uint32_t t = 0; t < s->target_count; t++) gather_target_keys(F, lb, s->targets[t], 0);
+        if (s->kind == DL_ST_EXPR && s->value && s->value->kind == DL_EX_CALL)
+            gather_filled_arguments(F, lb, s->value);
         /* x.copy_(...), x.add_(...): changed in place */
         if (s->kind == DL_ST_EXPR && s->value && s->value->kind == DL_EX_CALL &&
             s->value->object->kind == DL_EX_ATTR) {
