@@ -916,7 +916,8 @@ static bool full_batch_epoch_loop(const DlStmt *s) {
                   (strstr(var->name, "epoch") ||
                    (counts_epochs(s->value) && !strstr(var->name, "step") &&
                     !strstr(var->name, "iter") && !strstr(var->name, "batch")));
-    return epochs && counts_passes(s->value) && !block_any_outside_loops(&s->parts->body, is_next_call, 0) &&
+    return epochs && counts_passes(s->value) &&
+           !block_any_outside_loops(&s->parts->body, is_next_call, 0) &&
            !block_any_outside_loops(&s->parts->body, draws_random_indices, 0);
 }
 

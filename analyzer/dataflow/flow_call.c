@@ -1452,7 +1452,8 @@ bool flow_tensor_only_method(const char *m) {
 static const DlValue *on_the_receivers_device(Flow *F, const DlValue *r, const DlValue *recv) {
     /* any other receiver (a loaded model, one offloaded on some paths) keeps "the module's
      * device": calling it is still device work to time (DL203) */
-    bool placed = recv->dev == DL_DEV_CUDA || recv->dev == DL_DEV_NAMED || recv->dev == DL_DEV_META ||
+    bool placed = recv->dev == DL_DEV_CUDA || recv->dev == DL_DEV_NAMED ||
+                  recv->dev == DL_DEV_META ||
                   /* `model = model.to("cpu")` before validation (Noise2Noise's train.py) */
                   (recv->dev == DL_DEV_CPU && (recv->flags & DL_VF_MOVED));
     bool never_moved = recv->dev == DL_DEV_CPU && (recv->flags & DL_VF_CONSTRUCTED) &&

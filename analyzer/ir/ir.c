@@ -214,6 +214,10 @@ bool dl_ir_names_cuda_device(const DlExpr *d) {
         d->object->name && !strcmp(d->object->name, "device") && d->arg_count == 1 &&
         !d->args[0].keyword)
         d = d->args[0].value;
+    /* `.to(0)`: a GPU's index (a number with no point or exponent, not a float) */
+    if (d && d->kind == DL_EX_NUMBER && d->name && *d->name &&
+        strspn(d->name, "0123456789") == strlen(d->name))
+        return true;
     return d && d->kind == DL_EX_STRING && d->name && strncmp(d->name, "cuda", 4) == 0;
 }
 

@@ -282,7 +282,7 @@ typedef struct DlModuleIR {
 /* `x.cuda(...)`, or `x.to(...)` to a CUDA device written out (`"cuda"`, `"cuda:0"`,
  * `device="cuda"`, `torch.device("cuda")`): a move that fails where there is no GPU. */
 bool dl_ir_moves_to_cuda(const DlExpr *call);
-/* A CUDA device written out: `"cuda"`, `"cuda:1"`, `torch.device("cuda")`. */
+/* A CUDA device written out: `"cuda"`, `"cuda:1"`, `torch.device("cuda")`, a GPU's index (`0`). */
 bool dl_ir_names_cuda_device(const DlExpr *e);
 /* The tensor a condition says is on a CUDA device, or NULL: `x.is_cuda` (`x.is_cuda()` in
  * C++), `x.device().is_cuda()`, `x.type().is_cuda()` (deprecated), `x.device().type() ==
