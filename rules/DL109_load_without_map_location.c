@@ -37,8 +37,9 @@ static const char doc[] =
     "The fix passes the device variable in scope (or `\"cpu\"`): tensors load where the code will\n"
     "use them.\n\n"
     "## When it does not fire\n"
-    "- what is loaded is read as a NumPy array at once (`torch.load(p).numpy()`): that works\n"
-    "  for CPU tensors only, so the file holds CPU tensors;\n"
+    "- what is loaded is read as a NumPy array at once (`torch.load(p).numpy()`), or an entry\n"
+    "  of it is (`logs = torch.load(p)`, then `logs[\"winners\"].numpy()`): that works for CPU\n"
+    "  tensors only, so the file holds CPU tensors;\n"
     "- `map_location=` is given (or a second positional argument), or may be in a `**kwargs`\n"
     "  dict, or the other arm of the `if` around the load loads onto the host (`if use_gpu:\n"
     "  ... else: torch.load(p, map_location=\"cpu\")`, or a `lambda storage, loc: storage`;\n"
@@ -2515,6 +2516,51 @@ static bool read_as_numpy_at_once(DlRuleContext *ctx, const DlCallFact *fact) {
     return false;
 }
 
+/* The name the statement of `b` (or of a block in it) binding `call`'s value assigns
+ * (`logs = torch.load(path)`), or NULL. */
+static const char *name_bound_to(const DlBlock *b, const DlExpr *call, int depth) {
+    for (uint32_t i = 0; b && depth < 16 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->span.start > call->span.start || s->span.end < call->span.end) continue;
+        if (s->kind == DL_ST_ASSIGN && s->value == call && s->target_count == 1 &&
+            s->targets[0]->kind == DL_EX_NAME)
+            return s->targets[0]->name;
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) return NULL;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++) {
+            const char *name = name_bound_to(inner, call, depth + 1);
+            if (name) return name;
+        }
+    }
+    return NULL;
+}
+
+/* `logs = torch.load(path)`, then `logs["winners"].numpy()` in the same scope: an entry of what
+ * the file holds read as a NumPy array, which works for CPU tensors only (dummy-snn's logs). */
+static bool entry_read_as_numpy(DlRuleContext *ctx, const DlCallFact *fact, const DlBlock *scope,
+                                DlSpan scope_span) {
+    const DlSource *src = dl_rule_module(ctx)->source;
+    const char *name = src && src->text ? name_bound_to(scope, fact->call, 0) : NULL;
+    if (!name || scope_span.end > src->len) return false;
+    size_t n = strlen(name);
+    const char *end = src->text + scope_span.end;
+    for (const char *p = src->text + fact->call->span.end; p + n < end;) {
+        const char *hit = memmem(p, (size_t)(end - p), name, n);
+        if (!hit) return false;
+        p = hit + n;
+        if (isalnum((unsigned char)hit[-1]) || hit[-1] == '_' || hit[-1] == '.') continue;
+        const char *q = hit + n;
+        while (*q == '[') { /* `logs["winners"]`, `logs[k][0]`: entries, one bracket deep */
+            const char *close = memchr(q, ']', (size_t)(end - q));
+            if (!close || memchr(q + 1, '[', (size_t)(close - q - 1))) break;
+            q = close + 1;
+        }
+        if (strncmp(q, ".detach()", 9) == 0) q += 9;
+        if (strncmp(q, ".numpy()", 8) == 0) return true;
+    }
+    return false;
+}
+
 static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
     extern const DlRule dl_rule_DL109;
     if (!fact->qualified || strcmp(fact->qualified, "torch.load") != 0) return;
@@ -2528,6 +2574,8 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
     if (dl_rule_scope_mentions(ctx, fact->place, "TRTModule(")) return;
     const DlFunction *fn = fact->place->function;
     const DlBlock *scope = fn ? &fn->body : &dl_rule_module(ctx)->body;
+    DlSpan scope_span = fn ? fn->span : (DlSpan){0, (uint32_t)dl_rule_module(ctx)->source->len};
+    if (entry_read_as_numpy(ctx, fact, scope, scope_span)) return;
     if (handler_of_a_try_around(ctx, scope, fact->call, handler_loads_with_a_map_location, NULL) ||
         statement_around(scope, fact->call, other_arm_loads_onto_the_host, NULL, 0))
         return;
