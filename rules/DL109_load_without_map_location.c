@@ -162,7 +162,9 @@ static const char doc[] =
     "- a file the load's class writes itself: another method of it saves to the same path,\n"
     "  written the same way (`torch.save(self.collate(data_list), self.processed_paths[0])` in\n"
     "  a PyG dataset's `process()`, read back by `torch.load(self.processed_paths[0])`; an\n"
-    "  early stopper's `torch.save(model.state_dict(), self.path)` and its own reload);\n"
+    "  early stopper's `torch.save(model.state_dict(), self.path)` and its own reload; a path\n"
+    "  written out, `\"best.pt\"`, or one handed to a method of the class that saves to it,\n"
+    "  `self._save(os.path.join(self.folder, \"best.pt\"))`);\n"
     "- the file holds no tensors: settings by its name (`\"model_args.pth\"`,\n"
     "  `\"training_args.bin\"`, a path held in a name for a configuration, `cfg.config_path`,\n"
     "  that names no weights), Hugging Face Trainer's scheduler, grad scaler and RNG states\n"
@@ -1756,15 +1758,49 @@ static bool reads_its_own_cache(DlRuleContext *ctx, const DlCallFact *fact) {
  * `save_checkpoint`), which `torch.load(self.processed_paths[0])` or `torch.load(self.path)`
  * in another reads back? The class writes the file it reads: its own cache or checkpoint,
  * written on this machine (GraphDock's datasets, GeoBind's EarlyStopping). */
+/* A call in `b` of a method of `cls` (`self._save(path)`) handing it the path written as
+ * `want` (itself, or a name `b` last bound to it: `path = os.path.join(self.folder,
+ * "best.pt")`), which that method saves to. */
+static bool method_saves_the_path(DlRuleContext *ctx, const DlClass *cls, const DlBlock *b,
+                                  const char *want, int depth) {
+    for (uint32_t i = 0; depth < 16 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        const DlExpr *call = s->kind == DL_ST_EXPR || s->kind == DL_ST_ASSIGN ? s->value : NULL;
+        const DlFunction *m =
+            call && call->kind == DL_EX_CALL && call->object &&
+                    call->object->kind == DL_EX_ATTR && dl_ir_is_self(call->object->object)
+                ? dl_ir_method_named(cls, call->object->name)
+                : NULL;
+        for (uint32_t a = 0; m && a < call->arg_count; a++) {
+            const DlExpr *arg = call->args[a].value;
+            if (arg && arg->kind == DL_EX_NAME)
+                arg = dl_ir_last_assignment(b, arg->name, call->span.start);
+            if (!arg || !same_code(dl_rule_text(ctx, arg->span), want)) continue;
+            const char *param = parameter_bound_to(m, 1, call, a);
+            if (param && block_saves_to(&m->body, is_name, param, 0)) return true;
+        }
+        const DlBlock *inner;
+        for (uint32_t k = 0; s->kind != DL_ST_DEF && (inner = dl_stmt_block(s, k)); k++)
+            if (method_saves_the_path(ctx, cls, inner, want, depth + 1)) return true;
+    }
+    return false;
+}
+
 static bool class_writes_it_itself(DlRuleContext *ctx, const DlCallFact *fact) {
     const DlFunction *fn = fact->place->function;
     const DlExpr *path = dl_ir_positional(fact->call, 0);
     if (!fn || !fn->owner || !path) return false;
     const char *want = dl_rule_text(ctx, path->span);
-    if (strncmp(want, "self.", 5) != 0) return false;
+    /* the same in every method: read from self (`self.path`, `os.path.join(self.folder,
+     * "best.pt")`) or written out (`"best.pt"`), not a local name */
+    bool same_everywhere = strstr(want, "self.") ||
+                           (path->kind == DL_EX_STRING && !path->item_count);
+    if (!same_everywhere) return false;
     const DlClass *cls = fn->owner;
     for (uint32_t k = 0; k < cls->method_count; k++)
-        if (any_save(ctx, &cls->methods[k]->body, saved_as, want, 0)) return true;
+        if (any_save(ctx, &cls->methods[k]->body, saved_as, want, 0) ||
+            method_saves_the_path(ctx, cls, &cls->methods[k]->body, want, 0))
+            return true;
     return false;
 }
 
