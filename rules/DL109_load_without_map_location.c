@@ -392,6 +392,32 @@ static size_t word_count(const char *text, size_t len, const char *name, size_t 
     return count;
 }
 
+/* Is what stands at `p` (on the line starting at `line`) formatted into a string: after `"..."
+ * %`, inside `.format(`, or in an f-string's braces? */
+static bool formatted_into_text(const char *line, const char *p) {
+    size_t n = (size_t)(p - line);
+    if (memmem(line, n, ".format(", 8)) return true;
+    /* inside the string itself (`'torch.cuda.device_count() = %d'`): an odd count of quotes */
+    unsigned singles = 0, doubles = 0;
+    for (const char *q = line; q < p; q++)
+        singles += *q == '\'', doubles += *q == '"';
+    if (singles % 2 || doubles % 2) return true;
+    const char *start = p; /* back over `torch.cuda` */
+    while (start > line && (dl_source_name_byte(start[-1]) || start[-1] == '.'))
+        start--;
+    for (const char *q = start; q > line; q--) { /* `'...' % torch.cuda.device_count()` */
+        if (q[-1] == ' ' || q[-1] == '\t' || q[-1] == '(') continue;
+        if (q[-1] != '%') break;
+        const char *r = q - 1;
+        while (r > line && r[-1] == ' ')
+            r--;
+        return r > line && (r[-1] == '"' || r[-1] == '\'');
+    }
+    const char *f = memmem(line, n, "f\"", 2);
+    if (!f) f = memmem(line, n, "f'", 2);
+    return f && memchr(f, '{', (size_t)(p - f));
+}
+
 /* Is the `.device_count(` at `p` (on the line starting at `line`) the argument of `range(`
  * (`range(torch.cuda.device_count())`), or on an `assert` line? */
 static bool lists_or_checks_gpu_ids(const char *line, const char *p) {
@@ -427,8 +453,10 @@ static bool counts_gpus_for_nothing(DlRuleContext *ctx) {
             any = true;
             continue;
         }
-        /* `print("Using", torch.cuda.device_count(), "GPUs.")`: only logged (LADE's) */
-        if (on_a_logging_line(text, p)) {
+        /* `print("Using", torch.cuda.device_count(), "GPUs.")`: only logged (LADE's); or
+         * formatted into a message built first (`info += '... = %d\n' %
+         * torch.cuda.device_count()`: Bengaliai's environment report) */
+        if (on_a_logging_line(text, p) || formatted_into_text(line_start, p)) {
             any = true;
             continue;
         }
