@@ -1529,7 +1529,11 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
         flow_state_set(F->st, "<device-work>", NULL);
     /* a call given or giving back something on the device may have queued work there (a
      * model's forward, a project method returning its outputs), whatever it does besides */
+    /* (not a project function that waits before it returns, `get_item(x)` ending with
+     * `.cpu().item()`: given a value of unknown place, it leaves nothing queued either) */
     if (!host_read && !reads_back && !logged_on_the_host && !finished_upload &&
+        !(project_fn && project_fn->returns_waited &&
+          (project_fn->reads_parameter_back[0] || project_fn->host_read.end)) &&
         (on_the_device(recv) || on_the_device(result) || any_on_the_device(argv, call->arg_count) ||
          project_call_given_tensors(call, called, argv)) &&
         !work_unread(F) && !flow_is_synchronize(q, method) && !arranges_only(F, callee) && !wraps &&
