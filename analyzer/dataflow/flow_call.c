@@ -200,6 +200,12 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
     /* nn.CTCLoss reads its arguments as F.ctc_loss does */
     bool ctc = callee->kind == DL_KIND_LOSS && callee->literal &&
                flow_streq(callee->literal, "torch.nn.CTCLoss");
+    /* a loss whose class depends on the path (`nn.CTCLoss()` if the head is CTC, else
+     * `nn.CrossEntropyLoss()`: deep-text-recognition-benchmark) called with four arguments:
+     * only CTC's (log_probs, targets, input_lengths, target_lengths) take four */
+    if (callee->kind == DL_KIND_LOSS && !callee->literal && call->arg_count == 4 &&
+        !dl_ir_keyword(call, "**") && !flow_has_splat(call))
+        ctc = true;
     /* a project module's forward that reads an input only on the host (`lengths` for
      * pack_padded_sequence) takes it on the CPU, and one that copies an input to where it
      * computes (pytorch-metric-learning's losses: `labels = c_f.to_device(labels, embeddings)`,
