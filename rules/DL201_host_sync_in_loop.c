@@ -45,6 +45,8 @@ static const char doc[] =
     "        print(running.item() / (step + 1))\n"
     "```\n\n"
     "## When it does not fire\n"
+    "- the copy does not wait: `out.to(\"cpu\", non_blocking=True)` copies into pinned memory\n"
+    "  and returns at once (read its values only after a `torch.cuda.synchronize()`);\n"
     "- under a periodic guard (`if step % N == 0:`, `if i == 0:`, or a flag the loop computes\n"
     "  from the step: `show = it % N == 0` then `if show:`, or a recorder tested against None,\n"
     "  `if writer is not None:` (a logger, a callback); not a comparison of the function's\n"

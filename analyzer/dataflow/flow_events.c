@@ -1087,8 +1087,11 @@ void flow_sync_facts(Flow *F, const DlExpr *call, const char *q, const DlExpr *r
         const DlValue *to = flow_streq(m, "to") && !flow_is_module_like(recv)
                                 ? flow_call_target_device(F, call, NULL, m, recv, argv)
                                 : NULL;
+        /* `out.to("cpu", non_blocking=True)`: PyTorch copies into pinned memory and returns
+         * at once, without waiting (arcface-pytorch's training loop) */
+        bool async_copy = to && dl_ir_non_blocking(call) == 1;
         if (flow_streq(m, "item") || flow_streq(m, "tolist") || flow_streq(m, "numpy") ||
-            flow_streq(m, "cpu") || (to && to->dev == DL_DEV_CPU) ||
+            flow_streq(m, "cpu") || (to && to->dev == DL_DEV_CPU && !async_copy) ||
             (flow_streq(m, "type") && flow_legacy_type_device(F, call) == DL_DEV_CPU))
             flow_sync(F, call, recv_expr, recv, to ? "cpu" : m);
         return;
@@ -1331,7 +1334,8 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
         const DlValue *to = flow_call_target_device(F, call, q, method, recv, argv);
         /* `output.to(cpu_device)` is a host read as `output.cpu()` is: nothing is left unread
          * after it (MonoFlex's evaluation, whose visualiser reads the same step's outputs) */
-        waits_for_the_device = host_read = to && to->dev == DL_DEV_CPU;
+        waits_for_the_device = host_read =
+            to && to->dev == DL_DEV_CPU && dl_ir_non_blocking(call) != 1; /* (not an async copy) */
     }
     /* `torch.nonzero(scores > t)`, `x.nonzero()`, `torch.unique(labels)`: an output whose size
      * depends on the data, which the host waits for to allocate it (SSD's post-processor;
