@@ -1125,8 +1125,11 @@ void flow_exec_loop(Flow *F, const DlStmt *s) {
         /* an inference loop that writes what it computes to files (a style transfer's images,
          * a saliency map per input) or shows it: each iteration reads its output back to write
          * or show it, which is the loop's purpose, so a read there adds no wait of its own */
-        F->place.exports_outputs =
-            !F->place.trains_itself && writes_each_iteration(F, &s->parts->body, 0);
+        /* (a `backward()` with no optimizer step in the loop trains nothing either: a saliency
+         * map's gradients, Grad-CAM's in FedAvg's gradcam.py) */
+        bool steps = block_has(&s->parts->body, is_optimizer_step, true, 0);
+        F->place.exports_outputs = (!F->place.trains_itself || !steps) &&
+                                   writes_each_iteration(F, &s->parts->body, 0);
     }
     /* what it reads, a caller that leaves the count at 0 never reads */
     if (s->kind == DL_ST_FOR && counts_to_a_parameter_left_at_zero(F, s->value))
