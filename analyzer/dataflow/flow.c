@@ -963,11 +963,33 @@ bool flow_is_batch_loop(Flow *F, const DlStmt *s, const DlValue *iter) {
  * variable on every pass moved each module the literal lists (nanotron's tests). */
 static void move_listed_modules(Flow *F, const DlStmt *s) {
     const DlExpr *var = s->targets[0], *seq = s->value;
-    if (var->kind != DL_EX_NAME || !seq || (seq->kind != DL_EX_LIST && seq->kind != DL_EX_TUPLE))
-        return;
+    /* `for model, path in zip(models, paths):`: the first of what is zipped */
+    if (var->kind == DL_EX_TUPLE && var->item_count >= 1 && seq && seq->kind == DL_EX_CALL &&
+        seq->object && seq->object->kind == DL_EX_NAME && flow_streq(seq->object->name, "zip") &&
+        seq->arg_count >= 1 && !seq->args[0].keyword) {
+        var = var->items[0];
+        seq = seq->args[0].value;
+    }
+    if (var->kind != DL_EX_NAME || !seq) return;
     const Binding *b = flow_lookup(F, var->name);
     const DlValue *moved = b ? b->value : NULL;
     if (!moved || !flow_is_module_like(moved) || !(moved->flags & DL_VF_MOVED)) return;
+    /* `models = [Net() for _ in range(k)]`, then `for model in models: model.cuda()`: the
+     * list's modules (COLA_pytorch's evaluation of several checkpoints) */
+    const char *list_key = seq->kind == DL_EX_NAME ? flow_key_of(F, seq) : NULL;
+    const Binding *lb = list_key ? flow_lookup(F, list_key) : NULL;
+    if (lb && lb->value && lb->value->kind == DL_KIND_SEQ && lb->value->elem &&
+        flow_is_module_like(lb->value->elem) && !lb->value->items) {
+        DlValue *list = dl_value_copy(F->arena, lb->value);
+        DlValue *m = dl_value_copy(F->arena, lb->value->elem);
+        m->flags |= DL_VF_MOVED;
+        m->flags &= (uint32_t) ~(DL_VF_CPU_WEIGHT | DL_VF_CONSTRUCTED);
+        flow_take_place(m, moved);
+        list->elem = m;
+        flow_state_set(F->st, list_key, list);
+        return;
+    }
+    if (seq->kind != DL_EX_LIST && seq->kind != DL_EX_TUPLE) return;
     for (uint32_t i = 0; i < seq->item_count; i++) {
         const char *key = flow_key_of(F, seq->items[i]);
         const Binding *ib = key ? flow_lookup(F, key) : NULL;
