@@ -689,8 +689,11 @@ static bool subclasses_library_module(const DlClassInfo *ci, const DlClassInfo *
 
 /* An attribute a device could hold: a module, a parameter or buffer, a plain list of modules. */
 static bool attribute_is_state(const DlValue *v) {
+    /* (not a 0-dim buffer, `register_buffer("step_size", torch.tensor(s))`: on the CPU it may
+     * meet CUDA tensors, Accel-RF's samplers) */
     return (flow_is_module_like(v) && !flow_module_without_state(v)) ||
-           (flow_is_tensor(v) && (v->flags & DL_VF_REGISTERED)) ||
+           (flow_is_tensor(v) && (v->flags & DL_VF_REGISTERED) &&
+            !(v->flags & DL_VF_ZERO_DIM)) ||
            (v->kind == DL_KIND_SEQ && (v->flags & DL_VF_HAS_MODULES));
 }
 
