@@ -226,6 +226,11 @@ static void walk_call(HostUse *u, const DlExpr *e, bool host, int depth) {
      * number) reads what it reduces there (YOLOv3's loss, building its masks on the CPU) */
     static const char *const reductions[] = {"sum", "max", "min", "mean", "any", "all", NULL};
     bool reduced_on_host = host && method && !e->arg_count && dl_name_in_list(name, reductions);
+    /* `if torch.all(t == 0):`, the function's form (interactive-speaker-recognition's encoder) */
+    bool torch_reduction_on_host = host && method && callee->object &&
+                                   callee->object->kind == DL_EX_NAME &&
+                                   strcmp(callee->object->name, "torch") == 0 &&
+                                   dl_name_in_list(name, reductions);
     if (method)
         walk(u, reshaped_for_a_copy(u, e, name, callee->object, depth),
              reads_receiver_on_host(name) || reduced_on_host, depth + 1);
@@ -274,7 +279,9 @@ static void walk_call(HostUse *u, const DlExpr *e, bool host, int depth) {
         bool helper_reads_on_host =
             p >= 0 && p < DL_MAX_PARAM_BITS && (helper_host & (UINT64_C(1) << p));
         bool shape = i == 0 && !kw && reads_only_the_shape_of_its_first(e, name);
-        walk(u, e->args[i].value, builtin || lengths || helper_reads_on_host || shape, depth + 1);
+        walk(u, e->args[i].value,
+             builtin || lengths || helper_reads_on_host || shape || torch_reduction_on_host,
+             depth + 1);
         if (!kw) position++;
     }
 }
