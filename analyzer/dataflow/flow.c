@@ -3072,6 +3072,44 @@ static void note_return(Flow *F, const DlExpr *value) {
     if (F->place.cuda_checked) F->gpu_returns++;
 }
 
+/* `X.to(device)` or `X.cuda()` as a statement of a function of the file that binds no local
+ * `X`: the in-place move of the module-level `X`, whose name that statement gives. */
+static const char *global_moved_by(const DlFunction *g, const DlStmt *s) {
+    const DlExpr *c = s->kind == DL_ST_EXPR ? s->value : NULL;
+    if (!c || c->kind != DL_EX_CALL || !c->object || c->object->kind != DL_EX_ATTR ||
+        !c->object->object || c->object->object->kind != DL_EX_NAME ||
+        !(flow_streq(c->object->name, "to") || flow_streq(c->object->name, "cuda")))
+        return NULL;
+    const char *name = c->object->object->name;
+    if (dl_ir_param_index(g, name) >= 0 || dl_ir_last_assignment(&g->body, name, UINT32_MAX))
+        return NULL;
+    return name;
+}
+
+/* A module built at the top of the file and moved in place by a function of it (`net =
+ * nn.Conv2d(...)`, then `def load(path): ...; net.to(device)`, which the script runs first:
+ * ZYFZYF/Image-Style-Transfer's transfer.py): what the functions read of it may have been
+ * moved, to where is not known. */
+static void moves_in_functions(Flow *F) {
+    const DlModuleIR *m = F->env->file->module;
+    for (uint32_t k = 0; k < m->function_count; k++) {
+        const DlFunction *g = m->functions[k];
+        for (uint32_t i = 0; i < g->body.count; i++) {
+            const char *name = global_moved_by(g, g->body.items[i]);
+            const Binding *b = name ? flow_state_find(F->st, name) : NULL;
+            if (!b || !b->value || !flow_is_module_like(b->value) ||
+                (b->value->flags & DL_VF_MOVED))
+                continue;
+            DlValue *moved = dl_value_copy(F->arena, b->value);
+            moved->flags |= DL_VF_MOVED;
+            moved->flags &= (uint32_t) ~(DL_VF_CPU_WEIGHT | DL_VF_CONSTRUCTED);
+            moved->dev = DL_DEV_UNKNOWN;
+            moved->dev_name = NULL;
+            flow_state_set(F->st, name, moved);
+        }
+    }
+}
+
 const DlValue *dl_flow_run(const DlFlowEnv *env, const DlFunction *fn, const DlClassInfo *owner,
                            DlFlowState **out_state) {
     Flow F = {0};
@@ -3108,6 +3146,7 @@ const DlValue *dl_flow_run(const DlFlowEnv *env, const DlFunction *fn, const DlC
         if (env->requires_gpu) *env->requires_gpu = F.returns && F.gpu_returns == F.returns;
     } else {
         flow_exec_block(&F, &env->file->module->body);
+        moves_in_functions(&F);
     }
     if (out_state) {
         F.st->dead = false;
