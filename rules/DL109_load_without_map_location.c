@@ -2453,6 +2453,8 @@ static const DlFunction *function_called_towards(const DlModuleIR *m, const DlEx
     if (worker && worker->kind == DL_EX_NAME)
         return top_level_function_towards(m, worker->name, target, depth);
     if (e->object->kind != DL_EX_NAME) return NULL;
+    /* a def nested in the function walked, called by its name there */
+    if (target->parent && strcmp(e->object->name, target->name) == 0) return target;
     /* `Session()`: its __init__ runs */
     for (uint32_t i = 0; target->owner && i < m->function_count; i++) {
         const DlFunction *g = m->functions[i];
@@ -2560,6 +2562,11 @@ static bool script_requires_a_gpu_first(DlRuleContext *ctx, const DlCallFact *fa
     /* a top-level def, whose calls the walk below can follow by name; a notebook's, which no
      * module can import, whatever names its sibling notebooks share with it */
     bool notebook = dl_source_is_notebook(dl_rule_source(ctx));
+    /* a def nested in a function, which only that function calls: after `model =
+     * model.cuda()` there (Bengaliai's `training()` and its `load` helper) */
+    if (m && fn && fn->parent && !fn->owner &&
+        gpu_required_before(ctx, m, &fn->parent->body, fn, false, 0) > 0)
+        return true;
     if (!m || !(m->imported_by_no_other_file || notebook) || !fn || fn->parent ||
         (fn->owner && !top_level_class(m, fn->owner)))
         return false;
