@@ -1419,6 +1419,67 @@ static bool places_itself(const DlValue *v, const DlFunction *init) {
     return state && (moved || on_gpu);
 }
 
+/* Whether a statement of `b` (or of a block in it) makes `self.<attr>` a parameter or buffer:
+ * `self.weight = nn.Parameter(self.weight, ...)`, `self.register_buffer("weight", ...)`. */
+static bool block_registers(const DlSource *src, const DlBlock *b, const char *attr, int depth) {
+    for (uint32_t i = 0; depth < 8 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_ASSIGN && s->target_count == 1 &&
+            dl_ir_is_self_attr(s->targets[0], attr) && s->value &&
+            dl_ir_span_mentions(src, s->value->span, "Parameter("))
+            return true;
+        if (s->kind == DL_ST_EXPR && s->value && s->value->kind == DL_EX_CALL &&
+            s->value->arg_count && s->value->args[0].value &&
+            s->value->args[0].value->kind == DL_EX_STRING && s->value->args[0].value->name &&
+            strcmp(s->value->args[0].value->name, attr) == 0 &&
+            (dl_ir_span_mentions(src, s->value->span, "register_buffer(") ||
+             dl_ir_span_mentions(src, s->value->span, "register_parameter(")))
+            return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; s->kind != DL_ST_DEF && (inner = dl_stmt_block(s, k)); k++)
+            if (block_registers(src, inner, attr, depth + 1)) return true;
+    }
+    return false;
+}
+
+/* A plain tensor attribute that a method of the class registers (`def initialize(self): ...
+ * self.weight = nn.Parameter(self.weight)`), which the file calls from outside the class
+ * (VOneNet's `self.simple_conv_q0.initialize(...)` in its block's __init__): registered by the
+ * time a module holding it is moved. */
+static void registered_by_a_method_called_elsewhere(DlFileFacts *f, DlClassInfo *c, DlAttr *attrs,
+                                                    uint32_t n, DlArena *keep) {
+    const DlSource *src = f->module->source;
+    if (!src || !src->text) return;
+    for (uint32_t k = 0; k < n; k++) {
+        const DlValue *v = attrs[k].value;
+        if (attrs[k].name[0] == '<' || v->kind != DL_KIND_TENSOR || (v->flags & DL_VF_REGISTERED))
+            continue;
+        for (uint32_t m = 0; m < c->cls->method_count; m++) {
+            const DlFunction *method = c->cls->methods[m];
+            if (strcmp(method->name, "__init__") == 0 ||
+                !block_registers(src, &method->body, attrs[k].name, 0))
+                continue;
+            char call[128];
+            int len = snprintf(call, sizeof call, ".%s(", method->name);
+            if (len <= 0 || (size_t)len >= sizeof call) continue;
+            bool called_outside = false;
+            for (const char *p = src->text; !called_outside &&
+                                             (p = memmem(p, src->len - (size_t)(p - src->text),
+                                                         call, (size_t)len)) != NULL;
+                 p += len) {
+                uint32_t at = (uint32_t)(p - src->text);
+                called_outside = at < c->cls->span.start || at >= c->cls->span.end;
+            }
+            if (!called_outside) continue;
+            DlValue *r = dl_value_copy(keep, v);
+            r->flags |= DL_VF_REGISTERED;
+            r->origin = DL_ORIGIN_NONE;
+            attrs[k].value = r;
+            break;
+        }
+    }
+}
+
 /* What __init__ (and the helpers it calls) leaves on self, for class `c` of file `f`, kept in
  * `keep`. */
 static void class_attributes(DlProject *p, DlFileFacts *f, DlClassInfo *c,
@@ -1442,6 +1503,7 @@ static void class_attributes(DlProject *p, DlFileFacts *f, DlClassInfo *c,
     uint32_t n = dl_flow_self_attrs(st, keep, &attrs);
     for (uint32_t k = 0; k < n; k++) attrs[k].value = dl_value_persist(keep, attrs[k].value);
     forget_reassigned_devices(f, c, init, attrs, n, keep);
+    registered_by_a_method_called_elsewhere(f, c, attrs, n, keep);
     /* self.to(device) / self.cuda() inside __init__, on every path or only on some (when it is
      * given a device): the module moves itself, where its constructor's arguments say */
     const DlValue *self = dl_flow_lookup(st, "self");
