@@ -2632,9 +2632,31 @@ static bool entry_read_as_numpy(DlRuleContext *ctx, const DlCallFact *fact, cons
     return false;
 }
 
+static void check_load(DlRuleContext *ctx, const DlCallFact *fact);
+
 static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
-    extern const DlRule dl_rule_DL109;
     if (!fact->qualified || strcmp(fact->qualified, "torch.load") != 0) return;
+    /* a load in a method __init__ runs (`self.load_data()`, inlined into __init__'s run): read
+     * in the method's own scope, where its cache test is (Spiking-RepVGG's trainer) */
+    const DlFunction *fn = fact->place->function;
+    if (fn && !(fn->span.start <= fact->call->span.start &&
+                fact->call->span.end <= fn->span.end)) {
+        const DlFunction *own =
+            function_around(&dl_rule_module(ctx)->body, fact->call->span.start, NULL, 0);
+        if (own) {
+            DlPlace place = *fact->place;
+            place.function = own;
+            DlCallFact inner = *fact;
+            inner.place = &place;
+            check_load(ctx, &inner);
+            return;
+        }
+    }
+    check_load(ctx, fact);
+}
+
+static void check_load(DlRuleContext *ctx, const DlCallFact *fact) {
+    extern const DlRule dl_rule_DL109;
     if (dl_ir_map_location(fact->call)) return;
     /* `torch.load(path, **load_kwargs)`: the dict may hold map_location (torchrl adds it when
      * its caller passes one) */

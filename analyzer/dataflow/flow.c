@@ -905,7 +905,24 @@ static bool counts_epochs(const DlExpr *iter) {
     const DlExpr *bound = iter->args[iter->arg_count - 1].value;
     if (iter->args[iter->arg_count - 1].keyword || !bound) return false;
     const char *name = bound->kind == DL_EX_NAME || bound->kind == DL_EX_ATTR ? bound->name : NULL;
-    return name && strstr(name, "epoch");
+    if (!name) return false;
+    /* a count of epochs (`num_epochs`, `args.epochs`, `n_epoch`), not of the steps in one
+     * (`batches_per_epoch`, `epoch_iters`, `steps_per_epoch`) */
+    size_t n = strlen(name);
+    bool ends_epochs = (n >= 6 && strcmp(name + n - 6, "epochs") == 0) ||
+                       (n >= 5 && strcmp(name + n - 5, "epoch") == 0);
+    return ends_epochs && !strstr(name, "per_epoch") && !strstr(name, "batch") &&
+           !strstr(name, "step") && !strstr(name, "iter");
+}
+
+/* A call of a helper named for drawing a batch (`generate_batch(n, device)`, `get_batch()`,
+ * `next_batch()`): a mini-batch each pass. */
+static bool draws_a_batch(const DlExpr *e) {
+    if (e->kind != DL_EX_CALL || !e->object) return false;
+    const char *name = e->object->kind == DL_EX_NAME || e->object->kind == DL_EX_ATTR
+                           ? e->object->name
+                           : NULL;
+    return name && strstr(name, "batch") && !strstr(name, "norm");
 }
 
 static bool full_batch_epoch_loop(const DlStmt *s) {
@@ -918,6 +935,7 @@ static bool full_batch_epoch_loop(const DlStmt *s) {
                     !strstr(var->name, "iter") && !strstr(var->name, "batch")));
     return epochs && counts_passes(s->value) &&
            !block_any_outside_loops(&s->parts->body, is_next_call, 0) &&
+           !block_any_outside_loops(&s->parts->body, draws_a_batch, 0) &&
            !block_any_outside_loops(&s->parts->body, draws_random_indices, 0);
 }
 
@@ -2175,7 +2193,25 @@ static bool bound_to(Flow *F, const DlExpr *cond, const char *literal) {
     return v && v->kind == DL_KIND_SCALAR && v->literal && strcmp(v->literal, literal) == 0;
 }
 
-/* What the name or attribute `cond` is bound to, as bound_to reads it, or NULL. */
+/* How many statements of `b` (nested blocks too, not nested defs) bind `name`: assignments
+ * (one of a tuple's names too), `+=`, a loop's target. */
+static uint32_t bindings_of(const DlBlock *b, const char *name, int depth) {
+    uint32_t n = 0;
+    for (uint32_t i = 0; depth < 16 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        if (s->kind == DL_ST_ASSIGN || s->kind == DL_ST_AUGASSIGN || s->kind == DL_ST_FOR)
+            for (uint32_t t = 0; t < s->target_count; t++)
+                n += dl_ir_target_names(s->targets[t], name);
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            n += bindings_of(inner, name, depth + 1);
+    }
+    return n;
+}
+
+/* What the name or attribute `cond` is bound to, as bound_to reads it, or NULL. A name bound
+ * more than once in its scope (`d_path = ""`, then set in a search loop) is no switch. */
 static const DlValue *switch_as_shipped(Flow *F, const DlExpr *cond) {
     if (!cond || (cond->kind != DL_EX_NAME && cond->kind != DL_EX_ATTR)) return NULL;
     /* `def get_net_results(loader, in_dist=False)`: a default, which a caller may override;
@@ -2192,6 +2228,10 @@ static const DlValue *switch_as_shipped(Flow *F, const DlExpr *cond) {
         !flow_enclosing_binds(F, key) &&
         !dl_text_declares_global(F->src->text, key))
         b = flow_state_find(F->env->globals, key);
+    if (b && cond->kind == DL_EX_NAME &&
+        ((F->fn && bindings_of(&F->fn->body, cond->name, 0) > 1) ||
+         bindings_of(&F->env->file->module->body, cond->name, 0) > 1))
+        return NULL;
     return b ? b->value : NULL;
 }
 

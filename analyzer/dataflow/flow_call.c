@@ -1105,12 +1105,9 @@ const DlValue *flow_inline_method(Flow *F, const DlFunction *fn, const DlValue *
     if (F->inline_depth >= DL_INLINE_DEPTH) return flow_unknown();
     const DlFunctionInfo *facts = fn->facts;
     bool foreign = facts && facts->module != F->env->file->module;
-    const DlFunction *saved_fn = F->fn, *saved_place_fn = F->place.function;
+    const DlFunction *saved_fn = F->fn;
     const DlValue *saved_ret = F->ret, *saved_ret_without_cuda = F->ret_without_cuda;
     F->fn = fn;
-    /* what the rules read around a fact of the method's body is the method's own scope (the
-     * load of a cache `self.load_data()` reads or builds: Spiking-RepVGG's trainer) */
-    if (!foreign) F->place.function = fn;
     F->ret = NULL;
     F->ret_without_cuda = NULL;
     F->inline_depth++;
@@ -1143,7 +1140,6 @@ const DlValue *flow_inline_method(Flow *F, const DlFunction *fn, const DlValue *
     F->st->dead = was_dead;
     const DlValue *ret = flow_returned(F) ? flow_returned(F) : flow_unknown();
     F->foreign_inline -= foreign;
-    F->place.function = saved_place_fn;
     F->inline_depth--;
     F->returns = saved_returns; /* the inlined method's returns are not the function's */
     F->waited_returns = saved_waited;

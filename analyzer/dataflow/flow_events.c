@@ -509,12 +509,15 @@ static bool project_call_given_tensors(const DlExpr *call, const DlFunctionInfo 
     return tensors && !computes_with_numpy_only(fi);
 }
 
-/* A function whose body is only `pass`, a docstring, `...` or a bare `return`. */
-static bool does_nothing(const DlFunction *fn) {
+/* A function whose body is only `pass`, a docstring, `...` or a bare `return` (read in the
+ * text of its file, `src`: a `match` statement is lowered as another statement too). */
+static bool does_nothing(const DlFunction *fn, const DlSource *src) {
     for (uint32_t i = 0; i < fn->body.count; i++) {
         const DlStmt *s = fn->body.items[i];
         const DlExpr *v = s->value;
-        bool empty = (s->kind == DL_ST_OTHER && !v && !s->target_count) ||
+        bool pass = src && s->span.end <= src->len && s->span.end - s->span.start == 4 &&
+                    memcmp(src->text + s->span.start, "pass", 4) == 0;
+        bool empty = (s->kind == DL_ST_OTHER && !v && !s->target_count && pass) ||
                      (s->kind == DL_ST_EXPR && v &&
                       (v->kind == DL_EX_STRING || (v->kind == DL_EX_CONST &&
                                                    flow_streq(v->name, "Ellipsis")))) ||
@@ -1459,7 +1462,8 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
     bool wraps = q && dl_torch_is_single_process_data_parallel(q);
     /* a project method whose body is `pass` (a hook left empty: pytorch-cifar-models'
      * `model.module.update_meters(x)`) */
-    if (called && does_nothing(called->fn)) wraps = true;
+    if (called && does_nothing(called->fn, called->module ? called->module->source : NULL))
+        wraps = true;
     /* one that synchronizes before it returns, where there is a GPU (tutel's
      * `system.record_time()`: `if is_cuda: torch.cuda.synchronize()`, then the clock): the
      * host surely waited, and a read after it copies finished values */
