@@ -582,13 +582,20 @@ static bool device_aware(DlRuleContext *ctx, const DlPlace *place) {
 
 /* `torch.save(obj, path)`, also as `save(obj, path)` (`from torch import save`:
  * Kindergarten-VQ-VAE's training). */
+/* The file whose load is being judged, for the names it imports torch under (`import torch
+ * as ch`: Spiking-RepVGG's `ch.save(...)`); per thread, as files are checked in parallel. */
+static _Thread_local const DlFileFacts *judged_file;
+
 static bool is_torch_save(const DlExpr *e) {
     if (!e || e->kind != DL_EX_CALL || !e->object || !e->object->name ||
         strcmp(e->object->name, "save") != 0)
         return false;
     if (e->object->kind == DL_EX_NAME) return e->arg_count >= 2;
-    return e->object->kind == DL_EX_ATTR && e->object->object &&
-           e->object->object->kind == DL_EX_NAME && strcmp(e->object->object->name, "torch") == 0;
+    const DlExpr *root = e->object->kind == DL_EX_ATTR ? e->object->object : NULL;
+    if (!root || root->kind != DL_EX_NAME) return false;
+    if (strcmp(root->name, "torch") == 0) return true;
+    const char *imported = judged_file ? dl_project_import(judged_file, root->name) : NULL;
+    return imported && strcmp(imported, "torch") == 0;
 }
 
 /* `f"{run_path}/ckpt_best.pth"`: an f-string that starts with a name's field, a path inside the
@@ -684,7 +691,9 @@ static bool same_code(const char *a, const char *b) {
     for (;;) {
         while (*a == ' ' || *a == '\t' || *a == '\n' || *a == '\r' || *a == '\\') a++;
         while (*b == ' ' || *b == '\t' || *b == '\n' || *b == '\r' || *b == '\\') b++;
-        if (*a != *b) return false;
+        /* `'best.pt'` and `"best.pt"` are one string */
+        bool quotes = (*a == '\'' || *a == '"') && (*b == '\'' || *b == '"');
+        if (*a != *b && !quotes) return false;
         if (!*a) return true;
         a++;
         b++;
@@ -1786,6 +1795,24 @@ static bool reads_its_own_cache(DlRuleContext *ctx, const DlCallFact *fact) {
  * `save_checkpoint`), which `torch.load(self.processed_paths[0])` or `torch.load(self.path)`
  * in another reads back? The class writes the file it reads: its own cache or checkpoint,
  * written on this machine (GraphDock's datasets, GeoBind's EarlyStopping). */
+/* Whether a statement of `b` (or of a block in it) binds `name` to what is written as `want`
+ * (`path = os.path.join(self.pt_folder, "best_checkpoint.pt")` on one arm of an `if`). */
+static bool binds_as(DlRuleContext *ctx, const DlBlock *b, const char *name, const char *want,
+                     int depth) {
+    for (uint32_t i = 0; depth < 16 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        if (s->kind == DL_ST_ASSIGN && s->target_count == 1 && s->value &&
+            s->targets[0]->kind == DL_EX_NAME && strcmp(s->targets[0]->name, name) == 0 &&
+            same_code(dl_rule_text(ctx, s->value->span), want))
+            return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (binds_as(ctx, inner, name, want, depth + 1)) return true;
+    }
+    return false;
+}
+
 /* A call in `b` of a method of `cls` (`self._save(path)`) handing it the path written as
  * `want` (itself, or a name `b` last bound to it: `path = os.path.join(self.folder,
  * "best.pt")`), which that method saves to. */
@@ -1801,9 +1828,8 @@ static bool method_saves_the_path(DlRuleContext *ctx, const DlClass *cls, const 
                 : NULL;
         for (uint32_t a = 0; m && a < call->arg_count; a++) {
             const DlExpr *arg = call->args[a].value;
-            if (arg && arg->kind == DL_EX_NAME)
-                arg = dl_ir_last_assignment(b, arg->name, call->span.start);
-            if (!arg || !same_code(dl_rule_text(ctx, arg->span), want)) continue;
+            bool bound_to_it = arg && arg->kind == DL_EX_NAME && binds_as(ctx, b, arg->name, want, 0);
+            if (!bound_to_it && (!arg || !same_code(dl_rule_text(ctx, arg->span), want))) continue;
             const char *param = parameter_bound_to(m, 1, call, a);
             if (param && block_saves_to(&m->body, is_name, param, 0)) return true;
         }
@@ -2636,6 +2662,7 @@ static void check_load(DlRuleContext *ctx, const DlCallFact *fact);
 
 static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
     if (!fact->qualified || strcmp(fact->qualified, "torch.load") != 0) return;
+    judged_file = dl_project_file(dl_rule_project(ctx), dl_rule_module(ctx));
     /* a load in a method __init__ runs (`self.load_data()`, inlined into __init__'s run): read
      * in the method's own scope, where its cache test is (Spiking-RepVGG's trainer) */
     const DlFunction *fn = fact->place->function;

@@ -5,10 +5,9 @@
  * `TimeGAN.forward`). Unknown otherwise: a call that passes anything else, hands on `*args`, or
  * none at all.
  *
- * Also whether every call hands a device parameter the CPU, in a file no other file reads.
+ * Also whether every call hands a device parameter the CPU, in a file no other file imports.
  *
  * Read from the file's own model: every function body and the top level, by name. */
-#define _GNU_SOURCE /* memmem */
 #include <ctype.h>
 #include <string.h>
 
@@ -184,24 +183,56 @@ static void read_device_calls(CpuAsk *a, const DlBlock *b, int depth) {
     }
 }
 
-/* How often `word` stands in the text as a whole identifier (comments and strings too). */
+/* How often `word` stands in the code as a whole identifier: not in a comment or a string (a
+ * docstring that names the function). */
 static uint32_t words_in(const DlSource *src, const char *word) {
     size_t n = strlen(word);
     uint32_t count = 0;
-    for (const char *p = src->text, *end = src->text + src->len; p + n <= end;) {
-        const char *hit = memmem(p, (size_t)(end - p), word, n);
-        if (!hit) break;
-        bool starts = hit == src->text || !(isalnum((unsigned char)hit[-1]) || hit[-1] == '_');
-        bool ends = hit + n == end || !(isalnum((unsigned char)hit[n]) || hit[n] == '_');
-        count += starts && ends;
-        p = hit + n;
+    const char *p = src->text, *end = src->text + src->len;
+    while (p < end) {
+        if (*p == '#') { /* to the end of the line */
+            while (p < end && *p != '\n') p++;
+            continue;
+        }
+        if (*p == '"' || *p == '\'') { /* a string, triple-quoted or not */
+            char q = *p;
+            bool triple = p + 2 < end && p[1] == q && p[2] == q;
+            p += triple ? 3 : 1;
+            while (p < end) {
+                if (*p == '\\') {
+                    p += 2;
+                    continue;
+                }
+                if (!triple && (*p == q || *p == '\n')) {
+                    p++;
+                    break;
+                }
+                if (triple && p + 2 < end && p[0] == q && p[1] == q && p[2] == q) {
+                    p += 3;
+                    break;
+                }
+                p++;
+            }
+            continue;
+        }
+        if (isalpha((unsigned char)*p) || *p == '_') {
+            const char *start = p;
+            while (p < end && (isalnum((unsigned char)*p) || *p == '_')) p++;
+            count += (size_t)(p - start) == n && memcmp(start, word, n) == 0;
+            continue;
+        }
+        p++;
     }
     return count;
 }
 
 bool flow_every_call_gives_the_cpu(Flow *F, const DlFunction *fn, uint32_t param) {
     const DlModuleIR *m = F->env->file->module;
-    if (!fn || fn->parent || param >= fn->param_count || !m->read_by_no_other_file) return false;
+    /* no other file imports it (Python's own rule: devlint's fallback by unique names may
+     * still read it), or a notebook, which nothing imports */
+    bool alone = m->imported_by_no_other_file || m->read_by_no_other_file ||
+                 (m->source && dl_source_is_notebook(m->source));
+    if (!fn || fn->parent || param >= fn->param_count || !alone) return false;
     const DlParam *p = &fn->params[param];
     if (p->star) return false;
     CpuAsk a = {.F = F, .fn = fn, .param = param, .callee = fn->name};

@@ -269,7 +269,7 @@ uint64_t flow_params_reduced_to_scalars(const DlFunction *fn);
 /* flow_callers.c: the project module class every call of `fn` in its file hands its parameter
  * `param` (a model parameter's `Net(device)`), or NULL. */
 const DlClassInfo *flow_module_class_given(Flow *F, const DlFunction *fn, uint32_t param);
-/* Every call of `fn` in its file, which no other file reads, hands device parameter `param` the
+/* Every call of `fn` in its file, which no other file imports, hands device parameter `param` the
  * CPU (`"cpu"`, `torch.device("cpu")`, a name bound to one, or a default of one): a top-level
  * function's calls, or an `__init__`'s constructions of its class. */
 bool flow_every_call_gives_the_cpu(Flow *F, const DlFunction *fn, uint32_t param);
