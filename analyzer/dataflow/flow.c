@@ -3130,24 +3130,31 @@ static const char *global_moved_by(const DlFunction *g, const DlStmt *s) {
  * nn.Conv2d(...)`, then `def load(path): ...; net.to(device)`, which the script runs first:
  * ZYFZYF/Image-Style-Transfer's transfer.py): what the functions read of it may have been
  * moved, to where is not known. */
+static void moves_in_block(Flow *F, const DlFunction *g, const DlBlock *b, int depth) {
+    for (uint32_t i = 0; depth < 16 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue; /* their own functions */
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            moves_in_block(F, g, inner, depth + 1);
+        const char *name = global_moved_by(g, s);
+        const Binding *bound = name ? flow_state_find(F->st, name) : NULL;
+        if (!bound || !bound->value || !flow_is_module_like(bound->value) ||
+            (bound->value->flags & DL_VF_MOVED))
+            continue;
+        DlValue *moved = dl_value_copy(F->arena, bound->value);
+        moved->flags |= DL_VF_MOVED;
+        moved->flags &= (uint32_t) ~(DL_VF_CPU_WEIGHT | DL_VF_CONSTRUCTED);
+        moved->dev = DL_DEV_UNKNOWN;
+        moved->dev_name = NULL;
+        flow_state_set(F->st, name, moved);
+    }
+}
+
 static void moves_in_functions(Flow *F) {
     const DlModuleIR *m = F->env->file->module;
-    for (uint32_t k = 0; k < m->function_count; k++) {
-        const DlFunction *g = m->functions[k];
-        for (uint32_t i = 0; i < g->body.count; i++) {
-            const char *name = global_moved_by(g, g->body.items[i]);
-            const Binding *b = name ? flow_state_find(F->st, name) : NULL;
-            if (!b || !b->value || !flow_is_module_like(b->value) ||
-                (b->value->flags & DL_VF_MOVED))
-                continue;
-            DlValue *moved = dl_value_copy(F->arena, b->value);
-            moved->flags |= DL_VF_MOVED;
-            moved->flags &= (uint32_t) ~(DL_VF_CPU_WEIGHT | DL_VF_CONSTRUCTED);
-            moved->dev = DL_DEV_UNKNOWN;
-            moved->dev_name = NULL;
-            flow_state_set(F->st, name, moved);
-        }
-    }
+    for (uint32_t k = 0; k < m->function_count; k++)
+        moves_in_block(F, m->functions[k], &m->functions[k]->body, 0);
 }
 
 const DlValue *dl_flow_run(const DlFlowEnv *env, const DlFunction *fn, const DlClassInfo *owner,
