@@ -929,7 +929,9 @@ static bool full_batch_epoch_loop(const DlStmt *s) {
     const DlExpr *var = s->target_count == 1 ? s->targets[0] : NULL;
     /* the loop's name says each pass is an epoch, or the count it runs to does (`for t in
      * range(num_epochs):`, score-matching-variants), unless its own name says steps */
-    bool epochs = var && var->kind == DL_EX_NAME &&
+    /* (the loop's own name may be an attribute: `for self.ep in range(epoch):`, amoshyc's
+     * human-pose-estimation) */
+    bool epochs = var && (var->kind == DL_EX_NAME || var->kind == DL_EX_ATTR) && var->name &&
                   (strstr(var->name, "epoch") ||
                    (counts_epochs(s->value) && !strstr(var->name, "step") &&
                     !strstr(var->name, "iter") && !strstr(var->name, "batch")));
