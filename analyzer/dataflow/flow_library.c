@@ -1254,25 +1254,16 @@ const DlValue *flow_eval_library_call(Flow *F, const DlExpr *call, const char *q
     if (dl_torch_is_cuda_legacy_constructor(q))
         return flow_mk_tensor(F, DL_DEV_CUDA, "cuda", DL_ORIGIN_NONE, call->span);
     if (flow_streq(q, "torch.device")) {
+        /* `torch.device("cuda:0")`, or of a name holding the string (`device_type = "cpu";
+         * torch.device(device_type)`) */
         const DlExpr *a = dl_ir_positional(call, 0);
-        if (a && a->kind == DL_EX_STRING && a->name && flow_device_of_string(a->name) &&
-            !dl_ir_positional(call, 1)) {
+        const char *text = a && a->kind == DL_EX_STRING ? a->name : NULL;
+        if (!text && a && argv[0] && argv[0]->kind == DL_KIND_STRING && !argv[0]->home)
+            text = argv[0]->literal;
+        if (text && flow_device_of_string(text) && !dl_ir_positional(call, 1)) {
             DlValue *d = flow_mk(F, DL_KIND_DEVICE);
-            d->dev = flow_device_of_string(a->name);
-            d->dev_name = a->name;
-            d->dev_span = call->span;
-            d->dev_why = flow_short_text(F, call->span);
-            return d;
-        }
-        /* `device_type = "cpu"; torch.device(device_type)`: the string the name holds */
-        const DlValue *named = a && argv[0] && argv[0]->kind == DL_KIND_STRING && !argv[0]->home
-                                   ? argv[0]
-                                   : NULL;
-        if (named && named->literal && flow_device_of_string(named->literal) &&
-            !dl_ir_positional(call, 1)) {
-            DlValue *d = flow_mk(F, DL_KIND_DEVICE);
-            d->dev = flow_device_of_string(named->literal);
-            d->dev_name = named->literal;
+            d->dev = flow_device_of_string(text);
+            d->dev_name = text;
             d->dev_span = call->span;
             d->dev_why = flow_short_text(F, call->span);
             return d;
