@@ -2197,7 +2197,7 @@ static bool bound_to(Flow *F, const DlExpr *cond, const char *literal) {
 
 /* How many statements of `b` (nested blocks too, not nested defs) bind `name`: assignments
  * (one of a tuple's names too), `+=`, a loop's target. */
-static uint32_t bindings_of(const DlBlock *b, const char *name, int depth) {
+uint32_t flow_bindings_of(const DlBlock *b, const char *name, int depth) {
     uint32_t n = 0;
     for (uint32_t i = 0; depth < 16 && i < b->count; i++) {
         const DlStmt *s = b->items[i];
@@ -2207,7 +2207,7 @@ static uint32_t bindings_of(const DlBlock *b, const char *name, int depth) {
                 n += dl_ir_target_names(s->targets[t], name);
         const DlBlock *inner;
         for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            n += bindings_of(inner, name, depth + 1);
+            n += flow_bindings_of(inner, name, depth + 1);
     }
     return n;
 }
@@ -2231,8 +2231,8 @@ static const DlValue *switch_as_shipped(Flow *F, const DlExpr *cond) {
         !dl_text_declares_global(F->src->text, key))
         b = flow_state_find(F->env->globals, key);
     if (b && cond->kind == DL_EX_NAME &&
-        ((F->fn && bindings_of(&F->fn->body, cond->name, 0) > 1) ||
-         bindings_of(&F->env->file->module->body, cond->name, 0) > 1))
+        ((F->fn && flow_bindings_of(&F->fn->body, cond->name, 0) > 1) ||
+         flow_bindings_of(&F->env->file->module->body, cond->name, 0) > 1))
         return NULL;
     return b ? b->value : NULL;
 }

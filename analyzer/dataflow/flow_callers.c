@@ -132,9 +132,13 @@ typedef struct CpuAsk {
     bool other;            /* a call passes something else (or may: a splat) */
 } CpuAsk;
 
-/* `"cpu"`, `torch.device("cpu")`, or a name the scope last bound to one of them. */
+/* `"cpu"`, `torch.device("cpu")`, or a name the scope binds once, to one of them (not `device`
+ * bound on both arms of an `if`: Robot_Learning2's `use_cuda` switch). */
 static bool names_the_cpu(Flow *F, const DlBlock *scope, const DlExpr *e, uint32_t before) {
-    if (e && e->kind == DL_EX_NAME && e->name) e = dl_ir_last_assignment(scope, e->name, before);
+    if (e && e->kind == DL_EX_NAME && e->name)
+        e = flow_bindings_of(scope, e->name, 0) == 1
+                ? dl_ir_last_assignment(scope, e->name, before)
+                : NULL;
     if (e && e->kind == DL_EX_CALL && e->arg_count == 1 && !e->args[0].keyword && e->object) {
         const char *q = flow_qualify(F, e->object);
         if (q && flow_streq(q, "torch.device")) e = e->args[0].value;

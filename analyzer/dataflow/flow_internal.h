@@ -276,6 +276,9 @@ bool flow_every_call_gives_the_cpu(Flow *F, const DlFunction *fn, uint32_t param
 /* A test that fails as the program is shipped (`False`, a switch bound to False that it reads,
  * an `and` with such a part): what it guards never runs. */
 bool flow_never_holds(Flow *F, const DlExpr *cond);
+/* How many statements of `b` (nested blocks too, not nested defs) bind `name`: assignments
+ * (one of a tuple's names too), `+=`, a loop's target. */
+uint32_t flow_bindings_of(const DlBlock *b, const char *name, int depth);
 bool flow_param_is_layer_size(Flow *F, const char *name);
 /* `self.losses = MultiLoss(self.loss_modules)`, `nn.Sequential(*self.layers)`: a plain list of
  * modules handed to a call that builds a module is registered there (DL107 has nothing to say
