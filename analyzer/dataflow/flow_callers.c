@@ -22,11 +22,13 @@ typedef struct CallersAsk {
     bool mixed;               /* a call passes something else */
 } CallersAsk;
 
-/* The argument of `call` that reaches parameter `param` of `fn` (no `self`: a top-level def);
+/* The argument of `call` that reaches parameter `param` of `fn`, whose first `first` parameters
+ * the call does not pass (0 for a top-level def; 1 for `self`, a class called to construct);
  * NULL when none does or a splat may. */
-static const DlExpr *argument_for(const DlExpr *call, const DlFunction *fn, uint32_t param) {
+static const DlExpr *argument_for(const DlExpr *call, const DlFunction *fn, uint32_t param,
+                                  uint32_t first) {
     const DlParam *p = &fn->params[param];
-    uint32_t position = 0;
+    uint32_t position = first;
     for (uint32_t i = 0; i < call->arg_count; i++) {
         const char *kw = call->args[i].keyword;
         if (kw && kw[0] == '*') return NULL;
@@ -65,7 +67,7 @@ static bool note_call(const DlExpr *e, void *ctx) {
     if (e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_NAME ||
         !e->object->name || strcmp(e->object->name, a->fn->name) != 0)
         return false;
-    const DlExpr *arg = argument_for(e, a->fn, a->param);
+    const DlExpr *arg = argument_for(e, a->fn, a->param, 0);
     /* `net = Net(device)` bound before the call in the same body */
     if (arg && arg->kind == DL_EX_NAME && arg->name)
         arg = dl_ir_last_assignment(a->scope, arg->name, e->span.start);
@@ -154,15 +156,11 @@ static bool note_device_call(const DlExpr *e, void *ctx) {
         return false;
     a->calls++;
     const DlParam *p = &a->fn->params[a->param];
-    uint32_t positional = a->param - (a->skip_self ? 1 : 0);
-    const DlExpr *arg = NULL;
-    for (uint32_t i = 0, position = 0; i < e->arg_count && !arg && !a->other; i++) {
-        const char *kw = e->args[i].keyword;
-        const DlExpr *v = e->args[i].value;
-        if ((kw && kw[0] == '*') || (v && v->kind == DL_EX_STARRED)) a->other = true;
-        else if (kw) arg = strcmp(kw, p->name) == 0 ? v : NULL;
-        else if (position++ == positional && !p->keyword_only) arg = v;
-    }
+    const DlExpr *arg = argument_for(e, a->fn, a->param, a->skip_self ? 1 : 0);
+    for (uint32_t i = 0; !arg && i < e->arg_count; i++) /* none, or a splat before it may be */
+        if ((e->args[i].keyword && e->args[i].keyword[0] == '*') ||
+            (e->args[i].value && e->args[i].value->kind == DL_EX_STARRED))
+            a->other = true;
     if (!a->other && arg && !names_the_cpu(a->F, a->scope, arg, e->span.start)) a->other = true;
     if (!a->other && !arg && !(p->default_value && names_the_cpu(a->F, a->scope,
                                                                   p->default_value, 0)))
