@@ -7,7 +7,8 @@ static const char doc[] =
     "Finds an operation (arithmetic, a torch function, a tensor method, a module call) whose\n"
     "operands are on known, different devices, when no more specific rule names the cause: a\n"
     "tensor brought back with `.cpu()` and combined with a GPU tensor, `\"cuda:0\"` meeting\n"
-    "`\"cuda:1\"`, a `meta` tensor meeting a CUDA one.\n\n"
+    "`\"cuda:1\"` (a model moved to `\"cuda:4\"` called on a batch moved to `\"cuda:2\"`), a\n"
+    "`meta` tensor meeting a CUDA one.\n\n"
     "## Why is this bad?\n"
     "PyTorch requires the operands of one operation on one device (0-dim CPU tensors excepted):\n"
     "the line raises *Expected all tensors to be on the same device*.\n\n"
@@ -60,7 +61,11 @@ static bool pick(const DlMeetFact *fact, const DlOperand **a, const DlOperand **
     for (uint32_t i = 0; i < fact->count; i++)
         for (uint32_t j = i + 1; j < fact->count; j++) {
             const DlValue *x = fact->operands[i].value, *y = fact->operands[j].value;
-            if (x->kind != DL_KIND_TENSOR || y->kind != DL_KIND_TENSOR) continue;
+            bool module_and_tensor =
+                (dl_value_module_on_gpu_index(x) && y->kind == DL_KIND_TENSOR) ||
+                (x->kind == DL_KIND_TENSOR && dl_value_module_on_gpu_index(y));
+            if (!module_and_tensor && (x->kind != DL_KIND_TENSOR || y->kind != DL_KIND_TENSOR))
+                continue;
             bool meta_x = x->dev == DL_DEV_META, meta_y = y->dev == DL_DEV_META;
             if ((meta_x && y->dev && !meta_y) || (meta_y && x->dev && !meta_x) ||
                 (x->dev == DL_DEV_CUDA && y->dev == DL_DEV_CUDA)) {

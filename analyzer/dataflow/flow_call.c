@@ -177,6 +177,15 @@ static uint32_t forward_alternatives(const DlProject *p, const DlClassInfo *ci,
     return 0;
 }
 
+/* An argument that may not meet the module where it is: a CPU tensor, or a tensor on one GPU
+ * written out given to a module moved whole to another (`cuda:2` to a `cuda:4` model). */
+static bool elsewhere_than_the_module(const DlValue *module, const DlValue *arg) {
+    if (dl_value_is_cpu_tensor(arg)) return true;
+    return dl_value_module_on_gpu_index(module) && arg->kind == DL_KIND_TENSOR &&
+           arg->dev == DL_DEV_CUDA && arg->dev_name && strchr(arg->dev_name, ':') &&
+           strcmp(arg->dev_name, module->dev_name) != 0;
+}
+
 /* Calling a module (or a loss): its operands meet; the output lives where the module does. */
 const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *callee_expr,
                                 const DlValue *callee, const DlValue *const *argv) {
@@ -210,14 +219,14 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
      * pack_padded_sequence) takes it on the CPU, and one that copies an input to where it
      * computes (pytorch-metric-learning's losses: `labels = c_f.to_device(labels, embeddings)`,
      * PhotoMaker's pipeline: `id_embeds = id_embeds.unsqueeze(0).to(device=device)`) takes it
-     * anywhere; looked at only when a CPU tensor is passed */
+     * anywhere; looked at only when a CPU tensor (or another GPU's) is passed */
     const DlFunctionInfo *forward_info =
         callee->cls ? dl_project_method(F->env->project, callee->cls, "forward") : NULL;
     const DlFunction *forward = NULL;
     uint64_t host_only = 0;
     bool moved_by_decorator = false; /* every argument, keywords into **kwargs too */
     for (uint32_t i = 0; i < call->arg_count && forward_info && !forward; i++)
-        if (dl_value_is_cpu_tensor(argv[i])) {
+        if (elsewhere_than_the_module(callee, argv[i])) {
             forward = forward_info->fn;
             host_only =
                 flow_host_only_params(F->env->project, forward) | flow_params_moved_inside(forward);
@@ -232,7 +241,7 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
                                                             alternatives)
                                      : 0;
     for (uint32_t i = 0; i < call->arg_count && alternative_count && !forward; i++)
-        if (dl_value_is_cpu_tensor(argv[i])) {
+        if (elsewhere_than_the_module(callee, argv[i])) {
             forward = alternatives[0]->fn;
             host_only = ~UINT64_C(0);
             for (uint32_t a = 0; a < alternative_count; a++)
@@ -309,6 +318,10 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
         r->origin = DL_ORIGIN_NONE;
         return r;
     }
+    /* a model on one GPU given a tensor on another raises there: where its output would be is
+     * not known (no second finding on the loss of it) */
+    if (dl_value_module_on_gpu_index(callee) && flow_devices_conflict(ops.items, ops.count))
+        return flow_mk(F, DL_KIND_TENSOR);
     if (callee->dev && callee->dev != DL_DEV_CPU) {
         DlValue *r =
             flow_with_device(F, flow_mk(F, DL_KIND_TENSOR), callee, DL_ORIGIN_MODEL, call->span);

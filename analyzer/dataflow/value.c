@@ -206,3 +206,8 @@ bool dl_is_accelerator_type_name(const char *name) {
     }
     return false;
 }
+
+bool dl_value_module_on_gpu_index(const DlValue *v) {
+    return v->kind == DL_KIND_MODULE && (v->flags & DL_VF_MOVED) && v->dev == DL_DEV_CUDA &&
+           v->dev_name && strchr(v->dev_name, ':');
+}

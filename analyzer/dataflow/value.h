@@ -166,6 +166,8 @@ bool dl_value_is_cpu_tensor(const DlValue *v);
 bool dl_value_in_pageable_memory(const DlValue *v);
 /* Known to be on an accelerator or on a device held in a variable (not the CPU). */
 bool dl_value_on_device(const DlValue *v);
+/* A module moved whole to a GPU written out with its index (`.to("cuda:4")`). */
+bool dl_value_module_on_gpu_index(const DlValue *v);
 /* On a device whose work runs as queued kernels: not the meta device, whose tensors have no
  * storage and whose operations only work out shapes (so they queue nothing to wait for). */
 bool dl_value_on_kernel_device(const DlValue *v);
