@@ -328,6 +328,16 @@ bool dl_source_mentions(const DlSource *src, const char *needle) {
     return memmem(src->text, src->len, needle, strlen(needle)) != NULL;
 }
 
+bool dl_source_mentions_outside_comments(const DlSource *src, const char *needle) {
+    size_t n = strlen(needle);
+    const char *end = src->text + src->len;
+    for (const char *p = src->text; (p = memmem(p, (size_t)(end - p), needle, n)); p += n) {
+        const char *line = dl_source_line_start_of(src->text, p);
+        if (!memchr(line, '#', (size_t)(p - line))) return true;
+    }
+    return false;
+}
+
 bool dl_text_declares_global(const char *text, const char *name) {
     size_t n = strlen(name);
     for (const char *p = strstr(text, "global "); p; p = strstr(p + 1, "global ")) {

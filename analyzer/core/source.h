@@ -76,6 +76,10 @@ static inline const char *dl_source_line_start_of(const char *text, const char *
 
 /* Does the text contain `needle` anywhere (a cheap relevance scan before parsing)? */
 bool dl_source_mentions(const DlSource *src, const char *needle);
+/* The same, outside comments: a line that names it only after a `#` (`#torch.cuda.set_device(1)`,
+ * code commented out) says nothing of what runs. Roughly: a `#` inside a string before it on its
+ * line is taken for a comment too. */
+bool dl_source_mentions_outside_comments(const DlSource *src, const char *needle);
 /* The same, in any case ("noqa" finds `# NOQA`): an ASCII needle. */
 bool dl_source_mentions_any_case(const DlSource *src, const char *needle);
 /* Does `text` (NUL-terminated) declare `name` in a `global` statement, as any of its names

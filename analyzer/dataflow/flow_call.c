@@ -417,6 +417,34 @@ static const DlValue *device_of_the_options(Flow *F, const DlExpr *arg, const Dl
     return d;
 }
 
+/* `device=param["device"]` with `param` a parameter: the device the caller's dict holds there,
+ * when it is a display written out at the top of its file (Latent-ODE's `param = {"device":
+ * torch.device("cpu"), ...}` handed to `make_batch_mask(batch, param)`); else `v` as it is. */
+static const DlValue *bind_device_of_an_entry(Flow *F, const DlValue *v, const DlFunction *fn,
+                                              const DlExpr *call, bool skip_self) {
+    const char *name = v->dev_name, *open = strchr(name, '[');
+    size_t len = strlen(name);
+    if (!call || !open || open == name || name[len - 1] != ']' || strchr(open + 1, '[')) return v;
+    const char *param = dl_arena_strndup(F->arena, name, (size_t)(open - name));
+    const char *key = dl_arena_strndup(F->arena, open + 1, (size_t)(name + len - 1 - open - 1));
+    int index = dl_ir_param_index(fn, param);
+    if (index < 0) return v;
+    const DlParam *p = &fn->params[index];
+    int positional = index - (skip_self ? 1 : 0);
+    for (uint32_t i = 0, pos = 0; i < call->arg_count; i++) {
+        const char *kw = call->args[i].keyword;
+        if (kw && kw[0] == '*') return v;
+        if (!argument_reaches(call, i, p, positional, &pos)) continue;
+        const DlValue *dev = flow_device_of_dict_entry(F, call->args[i].value, key);
+        if (!dev) return v;
+        DlValue *c = dl_value_copy(F->arena, v);
+        c->dev = dev->dev;
+        c->dev_name = dev->dev_name;
+        return c;
+    }
+    return v;
+}
+
 /* One value of flow_bind_parameter_device (not the parts of a sequence). */
 static const DlValue *bind_device_of_value(Flow *F, const DlValue *v, const DlFunction *fn,
                                            const DlExpr *call, const DlValue *const *argv,
@@ -450,7 +478,7 @@ static const DlValue *bind_device_of_value(Flow *F, const DlValue *v, const DlFu
         c->origin = DL_ORIGIN_NONE;
         return c;
     }
-    if (index < 0) return v;
+    if (index < 0) return of_tensor ? v : bind_device_of_an_entry(F, v, fn, call, skip_self);
     const DlParam *p = &fn->params[index];
     const DlValue *dev = NULL;
     bool passed = false;

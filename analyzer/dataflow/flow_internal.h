@@ -209,6 +209,10 @@ DlValue *flow_named_device(Flow *F, const char *name, DlSpan span);
 /* The device a literal names (`"cuda:1"`, `"mps"`, `0` for cuda:0), without its place in the
  * text (the literal may be another file's); NULL for any other expression. */
 DlValue *flow_device_of_literal(Flow *F, const DlExpr *e);
+/* The device written out at `key` of the dict display a name `dict` is bound to at the top of
+ * the file and that the file never changes (`param = {"device": torch.device("cpu")}`), or
+ * NULL. */
+const DlValue *flow_device_of_dict_entry(Flow *F, const DlExpr *dict, const char *key);
 /* `torch.cuda.is_available()`, and a conjunction with it (`use_cuda = not args.no_cuda and
  * torch.cuda.is_available()`): true only where CUDA is there, so a branch on it is code that
  * runs with a GPU (and its else, code that runs without one). */

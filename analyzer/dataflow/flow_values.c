@@ -364,11 +364,13 @@ static bool dict_updated(Flow *F, const char *name) {
            dl_text_declares_global(F->src->text, name);
 }
 
-/* Does the file write the entry `key` of some dict (`cfg["device"] = "cuda"`)? */
+/* Does the file write the entry `key` of some dict (`cfg["device"] = "cuda"`)? Not a line
+ * commented out (Latent-ODE's `#	param['device'] = torch.device('cuda:3')`). */
 static bool entry_written(Flow *F, const char *key) {
     static const char *const forms[] = {"\"%s\"] =", "\"%s\"]=", "'%s'] =", "'%s']=", NULL};
     for (const char *const *f = forms; *f; f++)
-        if (dl_source_mentions(F->src, dl_arena_printf(F->arena, *f, key))) return true;
+        if (dl_source_mentions_outside_comments(F->src, dl_arena_printf(F->arena, *f, key)))
+            return true;
     return false;
 }
 
@@ -400,6 +402,32 @@ static const DlExpr *dict_literal_entry(Flow *F, const DlExpr *e, int depth) {
     return NULL;
 }
 
+/* A device written out: a literal (`"cpu"`, `0`) or `torch.device` of one. */
+static DlValue *device_written_out(Flow *F, const DlExpr *e) {
+    if (e->kind == DL_EX_CALL && e->arg_count == 1 && !e->args[0].keyword) {
+        const char *q = flow_qualify(F, e->object);
+        if (q && flow_streq(q, "torch.device")) e = e->args[0].value;
+    }
+    return flow_device_of_literal(F, e);
+}
+
+const DlValue *flow_device_of_dict_entry(Flow *F, const DlExpr *dict, const char *key) {
+    const DlExpr *display = dict_literal_entry(F, dict, 0);
+    if (!display || display->kind != DL_EX_DICT || entry_written(F, key)) return NULL;
+    for (uint32_t i = 0; i + 1 < display->item_count; i += 2) {
+        const DlExpr *k = display->items[i], *v = display->items[i + 1];
+        if (!k) return NULL; /* `{**other}`: what it adds is not written here */
+        if (k->kind != DL_EX_STRING || !k->name || strcmp(k->name, key) != 0 || !v) continue;
+        DlValue *d = device_written_out(F, v);
+        if (d) {
+            d->dev_span = display->items[i + 1]->span;
+            d->dev_why = flow_short_text(F, d->dev_span);
+        }
+        return d;
+    }
+    return NULL;
+}
+
 const DlValue *flow_device_arg(Flow *F, const DlExpr *e, const DlValue *v) {
     if (!e) return NULL;
     DlValue *literal = flow_device_of_literal(F, e);
@@ -409,9 +437,10 @@ const DlValue *flow_device_arg(Flow *F, const DlExpr *e, const DlValue *v) {
         return literal;
     }
     if (e->kind == DL_EX_CONST) return NULL;
-    /* `config["training"]["device"]` of a dict written out and never changed: its string */
+    /* `config["training"]["device"]` of a dict written out and never changed: its string (or
+     * `torch.device` of one) */
     const DlExpr *entry = e->kind == DL_EX_SUBSCRIPT ? dict_literal_entry(F, e, 0) : NULL;
-    DlValue *written = entry ? flow_device_of_literal(F, entry) : NULL;
+    DlValue *written = entry ? device_written_out(F, entry) : NULL;
     if (written) {
         written->dev_span = e->span;
         written->dev_why = flow_short_text(F, e->span);

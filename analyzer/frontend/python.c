@@ -1172,22 +1172,11 @@ static char *syntax_error_message(const DlSource *src, TSNode root,
     return msg;
 }
 
-/* `needle` outside a comment: a line that names it only after a `#` (`#torch.cuda.set_device(1)`,
- * code commented out) says nothing of what runs (research-seq2seq-HTR's decoder). Roughly: a
- * `#` inside a string before it on its line is taken for a comment too. */
-static bool mentions_outside_comments(const DlSource *src, const char *needle) {
-    size_t n = strlen(needle);
-    const char *end = src->text + src->len;
-    for (const char *p = src->text; (p = memmem(p, (size_t)(end - p), needle, n)); p += n) {
-        const char *line = dl_source_line_start_of(src->text, p);
-        if (!memchr(line, '#', (size_t)(p - line))) return true;
-    }
-    return false;
-}
-
 bool dl_python_mentions_devices(const DlSource *src) {
-    return mentions_outside_comments(src, "cuda") || mentions_outside_comments(src, "device") ||
-           mentions_outside_comments(src, ".to(") || mentions_outside_comments(src, "\"meta\"");
+    static const char *const words[] = {"cuda", "device", ".to(", "\"meta\"", NULL};
+    for (const char *const *w = words; *w; w++)
+        if (dl_source_mentions_outside_comments(src, *w)) return true;
+    return false;
 }
 
 /* The argument of each `set_default_device(` / `set_default_tensor_type(` outside a comment: a
