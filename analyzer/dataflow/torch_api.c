@@ -365,7 +365,7 @@ bool dl_tensor_method_keeps_shape(const char *m) {
 bool dl_tensor_method_reduces(const char *m) {
     static const char *const list[] = {"sum", "mean", "max", "min", "std", "var", "norm",
                                        "prod", "any", "all", "logsumexp", "amax", "amin",
-                                       "median", NULL};
+                                       "median", "argmax", "argmin", NULL};
     return dl_name_in_list(m, list);
 }
 
