@@ -1773,6 +1773,11 @@ static bool reads_its_own_cache(DlRuleContext *ctx, const DlCallFact *fact) {
     const DlSource *src = dl_rule_source(ctx);
     const char *want = dl_rule_text(ctx, path->span);
     if (handler_of_a_try_around(ctx, &around, fact->call, handler_saves_there, want)) return true;
+    /* `if use_saved_data: ds = torch.load(p) else: ds = build(); torch.save(ds, p)`: the
+     * other arm builds and saves it (ISIC_Challenge_2018's datasets; a path held in a
+     * name too, whatever the `if` tests: code-search's `if os.path.exist(PCKL_PATH):`) */
+    CacheArm arm = {ctx, want};
+    if (statement_around(&around, fact->call, other_arm_saves_the_data, &arm, 0)) return true;
     /* a path written out (`os.path.join(save_dir, f"{n}.tar")`) is a cache only as above, or
      * where the existence test is of the same code (`if os.path.exists(cached_file + '_' +
      * str(epoch)):`, then the load and the save of it: Structure-free-certified-NLP's
@@ -1781,10 +1786,6 @@ static bool reads_its_own_cache(DlRuleContext *ctx, const DlCallFact *fact) {
     if (named && !dl_ir_span_mentions(src, scope, "exists(") &&
         !dl_ir_span_mentions(src, scope, "isfile("))
         return false;
-    /* `if use_saved_data: ds = torch.load(p) else: ds = build(); torch.save(ds, p)`: the
-     * other arm builds and saves it (ISIC_Challenge_2018's datasets) */
-    CacheArm arm = {ctx, want};
-    if (statement_around(&around, fact->call, other_arm_saves_the_data, &arm, 0)) return true;
     if (!named && !tests_existence_of(dl_rule_text_in(ctx, NULL, scope), want)) return false;
     return any_save(ctx, &around, named ? saved_as : saved_as_data, want, 0);
 }
