@@ -254,7 +254,8 @@ DlDeviceTag flow_legacy_type_device(Flow *F, const DlExpr *call);
  * batches on a device (flow_library.c). */
 bool flow_file_collates_onto_a_device(Flow *F);
 /* Whether the file builds an instance of a project class, no dataset, iterated through its own
- * `__iter__` (a loader of the project's, whose batches may be anywhere). */
+ * `__iter__` (a loader of the project's, whose batches may be anywhere), or a project dataset
+ * whose `__getitem__` makes its items on a device. */
 bool flow_file_builds_a_project_loader(Flow *F);
 /* Whether the file defines or imports a project function that returns DataLoaders whose batches
  * are not on the CPU (hw4's `from dataloader import get_loaders`, whose dataset moves each item

@@ -900,8 +900,25 @@ static bool builds_a_project_loader(const DlExpr *e, void *ctx) {
            dl_ir_method_named(ci->cls, "__iter__");
 }
 
+/* `ClassifierDataset(config, "train")`: a project dataset whose `__getitem__` makes its items on
+ * a device, its own (`device=self.config.device`: CodeSearch's) or one written out. */
+static bool builds_a_dataset_on_a_device(const DlExpr *e, void *ctx) {
+    Flow *F = ctx;
+    if (e->kind != DL_EX_CALL || !e->object ||
+        (e->object->kind != DL_EX_NAME && e->object->kind != DL_EX_ATTR))
+        return false;
+    const char *q = flow_qualify(F, e->object);
+    if (!q && e->object->kind != DL_EX_NAME) return false;
+    const DlClassInfo *ci =
+        dl_project_find_class(F->env->project, F->env->file, q ? q : e->object->name);
+    if (!ci || !ci->is_dataset) return false;
+    const DlFunctionInfo *item = dl_project_method(F->env->project, ci, "__getitem__");
+    return items_on_a_device(item) || items_on_its_own_device(item);
+}
+
 bool flow_file_builds_a_project_loader(Flow *F) {
-    return file_has_expr(F, builds_a_project_loader, false);
+    return file_has_expr(F, builds_a_project_loader, false) ||
+           file_has_expr(F, builds_a_dataset_on_a_device, false);
 }
 
 /* A DataLoader whose batches are not CPU tensors: on a device, or not known. */
