@@ -1100,6 +1100,45 @@ static const DlValue *collated_tuple(Flow *F, const DlValue *loader, const DlFun
     return parts;
 }
 
+/* Where the items are of every project dataset class `name` is built from in block `b`
+ * (`dataset = DatasetA(...)` on one arm of an `if`, `DatasetB(...)` on the other: SuperPoint's
+ * export scripts): counts the assignments to `name` seen (`*seen`) and those of a dataset whose
+ * `__getitem__` makes its items on a device (`*on_device`). */
+static void count_datasets_bound(Flow *F, const DlBlock *b, const char *name, uint32_t *seen,
+                                 uint32_t *on_device, int depth) {
+    if (depth > 8) return;
+    for (uint32_t i = 0; i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_ASSIGN && s->target_count == 1 && s->targets[0]->kind == DL_EX_NAME &&
+            flow_streq(s->targets[0]->name, name)) {
+            (*seen)++;
+            const DlExpr *c = s->value;
+            const char *q = c && c->kind == DL_EX_CALL ? flow_qualify(F, c->object) : NULL;
+            const DlClassInfo *ci =
+                c && c->kind == DL_EX_CALL && (q || c->object->kind == DL_EX_NAME)
+                    ? dl_project_find_class(F->env->project, F->env->file,
+                                            q ? q : c->object->name)
+                    : NULL;
+            const DlFunctionInfo *item =
+                ci && ci->is_dataset ? dl_project_method(F->env->project, ci, "__getitem__") : NULL;
+            if (items_on_a_device(item) || items_on_its_own_device(item)) (*on_device)++;
+        }
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        count_datasets_bound(F, &s->parts->body, name, seen, on_device, depth + 1);
+        count_datasets_bound(F, &s->parts->orelse, name, seen, on_device, depth + 1);
+    }
+}
+
+/* A dataset of one of several project classes, which the join of the paths forgot
+ * (`DatasetA(...)` or `DatasetB(...)`): each one's items on a device, so are the batches. */
+static bool every_dataset_bound_makes_items_on_a_device(Flow *F, const DlExpr *e) {
+    if (!F->fn || e->kind != DL_EX_NAME) return false;
+    uint32_t seen = 0, on_device = 0;
+    count_datasets_bound(F, &F->fn->body, e->name, &seen, &on_device, 0);
+    return seen > 1 && on_device == seen &&
+           flow_bindings_of(&F->fn->body, e->name, 0) == seen;
+}
+
 const DlValue *flow_eval_dataloader(Flow *F, const DlExpr *call, const DlValue *const *argv) {
     DlValue *l = flow_loader_value(F, call->span);
     l->flags |= flow_loader_pin_flags(call, argv);
@@ -1110,6 +1149,10 @@ const DlValue *flow_eval_dataloader(Flow *F, const DlExpr *call, const DlValue *
         bool dataset = kw ? flow_streq(kw, "dataset") : i == 0;
         if (dataset && argv[i]->kind == DL_KIND_LOADER && !argv[i]->cls && argv[i]->elem)
             l->elem = argv[i]->elem;
+        if (dataset && !argv[i]->cls &&
+            (argv[i]->kind == DL_KIND_LOADER || argv[i]->kind == DL_KIND_INSTANCE) &&
+            every_dataset_bound_makes_items_on_a_device(F, call->args[i].value))
+            l->elem = flow_unknown();
         /* `DataLoader(train_triplets, batch_size)` over a tensor not known on the CPU (HeaRT's
          * NBFNet scripts, of graph tensors moved by the caller): the default collate stacks
          * its rows where it is, so a batch is no CPU tensor to move */
