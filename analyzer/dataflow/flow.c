@@ -139,8 +139,24 @@ void flow_bind(Flow *F, const DlExpr *target, const DlValue *v) {
          * [self.w_embed, self.w_classify]`) holds nothing unregistered */
         bool registers = flow_is_module_like(v) ||
                          (flow_is_tensor(v) && (v->flags & DL_VF_REGISTERED));
+        /* ... and so is one assigned to such a submodule (`self.enc.head = nn.Linear(4, 2)`,
+         * then `self.heads = [self.enc.head]`: Active_learning's pretrained model's `fc`) */
+        bool on_a_held_submodule = false;
+        if (key && registers && strncmp(key, "self.", 5) == 0 && strchr(key + 5, '.') &&
+            target->kind == DL_EX_ATTR) {
+            const char *owner_key = flow_key_of(F, target->object);
+            const Binding *ob = owner_key ? flow_lookup(F, owner_key) : NULL;
+            /* a value of a kind not known stored on self and given a module (a torchvision
+             * model's `self.backbone.fc = nn.Linear(512, n)`) is a module too */
+            bool direct = owner_key && !strchr(owner_key + 5, '.');
+            on_a_held_submodule =
+                ob && ob->value &&
+                ((flow_is_module_like(ob->value) && (ob->value->flags & DL_VF_HELD_ELSEWHERE)) ||
+                 (direct && ob->value->kind == DL_KIND_UNKNOWN));
+        }
         if (key && registers && strncmp(key, "self.", 5) == 0 && F->owner &&
-            (F->owner->is_module || F->owner->maybe_module) && !strchr(key + 5, '.')) {
+            (F->owner->is_module || F->owner->maybe_module) &&
+            (!strchr(key + 5, '.') || on_a_held_submodule)) {
             DlValue *held = dl_value_copy(F->arena, v); /* registered as a submodule */
             held->flags |= DL_VF_HELD_ELSEWHERE;
             v = held;
