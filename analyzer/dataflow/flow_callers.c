@@ -186,7 +186,8 @@ static void read_device_calls(CpuAsk *a, const DlBlock *b, int depth) {
 }
 
 /* How often `word` stands in the code as a whole identifier: not in a comment or a string (a
- * docstring that names the function). */
+ * docstring that names the function), nor as an attribute (`net.train()` is the module's
+ * method, not the file's `def train`). */
 static uint32_t words_in(const DlSource *src, const char *word) {
     size_t n = strlen(word);
     uint32_t count = 0;
@@ -220,7 +221,11 @@ static uint32_t words_in(const DlSource *src, const char *word) {
         if (isalpha((unsigned char)*p) || *p == '_') {
             const char *start = p;
             while (p < end && (isalnum((unsigned char)*p) || *p == '_')) p++;
-            count += (size_t)(p - start) == n && memcmp(start, word, n) == 0;
+            const char *before = start;
+            while (before > src->text && (before[-1] == ' ' || before[-1] == '\t'))
+                before--;
+            bool attribute = before > src->text && before[-1] == '.';
+            count += !attribute && (size_t)(p - start) == n && memcmp(start, word, n) == 0;
             continue;
         }
         p++;
