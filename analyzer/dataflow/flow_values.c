@@ -428,6 +428,45 @@ const DlValue *flow_device_of_dict_entry(Flow *F, const DlExpr *dict, const char
     return NULL;
 }
 
+/* `state.device` of `state = State(**{"device": "cpu"})` or `args = SimpleNamespace(device=
+ * "cpu")`, a name bound once (in the function, else at the top of the file) to a namespace
+ * (SimpleNamespace, argparse's Namespace, EasyDict) or a project class that does not set the
+ * attribute itself: the literal the call gives it (dataset-distillation's State, a dict whose
+ * entries are its attributes); NULL otherwise. */
+static DlValue *attribute_given_by_the_builder(Flow *F, const DlExpr *e) {
+    if (e->kind != DL_EX_ATTR || !e->name || !e->object || e->object->kind != DL_EX_NAME)
+        return NULL;
+    const char *name = e->object->name;
+    const DlBlock *scope = &F->env->file->module->body;
+    if (F->fn && (dl_ir_param_index(F->fn, name) >= 0 || flow_bindings_of(&F->fn->body, name, 0)))
+        scope = &F->fn->body;
+    if (flow_bindings_of(scope, name, 0) != 1) return NULL;
+    const DlExpr *call = dl_ir_last_assignment(scope, name, UINT32_MAX);
+    if (!call || call->kind != DL_EX_CALL || !call->object) return NULL;
+    static const char *const namespaces[] = {"types.SimpleNamespace", "argparse.Namespace",
+                                             "easydict.EasyDict", "munch.Munch", "addict.Dict",
+                                             NULL};
+    const char *q = flow_qualify(F, call->object);
+    const DlClassInfo *ci =
+        call->object->kind == DL_EX_NAME || q
+            ? dl_project_find_class(F->env->project, F->env->file, q ? q : call->object->name)
+            : NULL;
+    if (ci ? dl_project_attr(ci, e->name) != NULL /* its own attribute */
+           : !q || !dl_name_in_list(q, namespaces))
+        return NULL;
+    for (uint32_t i = 0; i < call->arg_count; i++) {
+        const char *kw = call->args[i].keyword;
+        const DlExpr *a = call->args[i].value;
+        if (kw && strcmp(kw, e->name) == 0) return device_written_out(F, a);
+        if (kw && strcmp(kw, "**") == 0 && a && a->kind == DL_EX_DICT)
+            for (uint32_t k = 0; k + 1 < a->item_count; k += 2)
+                if (a->items[k] && a->items[k]->kind == DL_EX_STRING && a->items[k]->name &&
+                    strcmp(a->items[k]->name, e->name) == 0 && a->items[k + 1])
+                    return device_written_out(F, a->items[k + 1]);
+    }
+    return NULL;
+}
+
 const DlValue *flow_device_arg(Flow *F, const DlExpr *e, const DlValue *v) {
     if (!e) return NULL;
     DlValue *literal = flow_device_of_literal(F, e);
@@ -445,6 +484,13 @@ const DlValue *flow_device_arg(Flow *F, const DlExpr *e, const DlValue *v) {
         written->dev_span = e->span;
         written->dev_why = flow_short_text(F, e->span);
         return written;
+    }
+    /* `state.device` of `state = SimpleNamespace(device="cpu")`: the literal it was given */
+    DlValue *given = attribute_given_by_the_builder(F, e);
+    if (given) {
+        given->dev_span = e->span;
+        given->dev_why = flow_short_text(F, e->span);
+        return given;
     }
     if (v->kind == DL_KIND_DTYPE || v->kind == DL_KIND_NONE) return NULL;
     /* `t.to(int)`, `t.to(float)`: Python's types stand for torch.int64 and torch.float64
