@@ -2089,6 +2089,21 @@ void flow_lists_registered_by(Flow *F, const DlExpr *call, const DlValue *const 
     }
 }
 
+/* The call's arguments hold tensors, all of them known on the host (not 0-dim): a list of
+ * `.cpu()` copies too. */
+static bool only_host_tensors(const DlExpr *call, const DlValue *const *argv) {
+    uint32_t tensors = 0;
+    for (uint32_t i = 0; i < call->arg_count; i++) {
+        const DlValue *v = argv[i];
+        if (v->kind == DL_KIND_SEQ && v->elem) v = v->elem;
+        if (v->kind == DL_KIND_SEQ && v->items && v->item_count) v = v->items[0];
+        if (dl_value_is_cpu_tensor(v)) tensors++;
+        else if (flow_is_tensor(v) || v->kind == DL_KIND_UNKNOWN || flow_is_module_like(v))
+            return false;
+    }
+    return tensors > 0;
+}
+
 /* `transform(x)`, `self.transform(x)` of an instance of a project class (not a module) that
  * defines `__call__` (fluowhy's `GreyTransform(torch.float, device)`, which moves what it is
  * given to the device it holds): what its `__call__` returns, a value on the device the
@@ -2147,6 +2162,12 @@ const DlValue *flow_resolve_call(Flow *F, const DlExpr *call, const char *q, con
         /* self.encoder(x): an attribute holding a module is called, not a method */
         const char *key = flow_key_of(F, callee);
         const Binding *b = key ? flow_lookup(F, key) : NULL;
+        /* ... but one of a kind not known, handed in (`self.metrics = metrics`) and given only
+         * host tensors outside forward (Graph-DiT's sampling metrics, given `.cpu()` samples):
+         * its output is where it computes, which is not known */
+        if (b && b->value && b->value->kind == DL_KIND_UNKNOWN && !F->is_forward &&
+            only_host_tensors(call, argv))
+            return flow_unknown();
         if (b && b->value &&
             (flow_is_module_like(b->value) || (b->value->kind == DL_KIND_UNKNOWN && b->value->dev)))
             return flow_call_module(F, call, callee, b->value, argv);

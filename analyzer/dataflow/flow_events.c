@@ -1300,6 +1300,16 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
     }
     if (flow_is_module_like(result)) flow_lists_registered_by(F, call, argv);
     const char *method = recv ? callee->name : NULL;
+    /* `self.metrics(samples)`: an attribute of self that holds a value of unknown kind is what
+     * runs, not a method of self; self's device says nothing of where it computes (what it is
+     * given and gives back do) */
+    const DlValue *worked_on = recv;
+    if (recv && dl_ir_is_self(callee->object)) {
+        const char *key = flow_key_of(F, callee);
+        const Binding *held = key ? flow_lookup(F, key) : NULL;
+        if (held && held->value && held->value->kind == DL_KIND_UNKNOWN && !held->value->dev)
+            worked_on = NULL;
+    }
     flow_sync_facts(F, call, q, recv ? callee->object : NULL, recv, argv);
 
     bool host_read = method && (flow_streq(method, "item") || flow_streq(method, "tolist") ||
@@ -1525,7 +1535,7 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
     } else if (blocking_copy_from_unknown || stores_a_reference(method, recv) ||
                moves_a_placed_module(method, recv) || serializes || schedules || wraps)
         ; /* neither work nor a wait: what was pending stays pending */
-    else if (!host_read && flow_touches_device(F, call, q, recv, argv, result)) {
+    else if (!host_read && flow_touches_device(F, call, q, worked_on, argv, result)) {
         /* `torch.round(score * 1000)`, `x.float()`: elementwise, one tensor's own shape, a
          * little arithmetic as an operator's is (DL203's "in the clock's statement") */
         const char *op = q && strncmp(q, "torch.", 6) == 0 && !strchr(q + 6, '.') ? q + 6
@@ -1542,7 +1552,8 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
     if (!host_read && !reads_back && !logged_on_the_host && !finished_upload &&
         !(project_fn && project_fn->returns_waited &&
           (project_fn->reads_parameter_back[0] || project_fn->host_read.end)) &&
-        (on_the_device(recv) || on_the_device(result) || any_on_the_device(argv, call->arg_count) ||
+        (on_the_device(worked_on) || on_the_device(result) ||
+         any_on_the_device(argv, call->arg_count) ||
          project_call_given_tensors(call, called, argv)) &&
         !work_unread(F) && !flow_is_synchronize(q, method) && !arranges_only(F, callee) && !wraps &&
         !stores_a_reference(method, recv) && !flow_calls_a_container_method(call, recv) &&
