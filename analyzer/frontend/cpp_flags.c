@@ -210,6 +210,32 @@ static void finish(DlCompileCommand *out, ArgVec *args) {
     out->arg_count = args->len - 1;
 }
 
+/* Does the file at `path` name `word`, and not `other` (NULL: no such test), in its first
+ * megabyte? */
+static bool file_mentions(const char *path, const char *word, const char *other) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return false;
+    static const size_t most = 1 << 20;
+    char *text = malloc(most);
+    size_t n = text ? fread(text, 1, most, f) : 0;
+    fclose(f);
+    bool found = text && memmem(text, n, word, strlen(word)) != NULL &&
+                 !(other && memmem(text, n, other, strlen(other)));
+    free(text);
+    return found;
+}
+
+/* A Python extension's source (`PYBIND11_MODULE(TORCH_EXTENSION_NAME, m)`) is built by
+ * torch.utils.cpp_extension, which defines the module's name and makes <torch/torch.h> include
+ * <torch/extension.h> (pybind11's macros): the same here, for a file that needs it (one that
+ * includes <torch/extension.h> itself has both). One name for every file: the flags are part of
+ * the PCH's key, and a name per file would build a PCH per file. */
+static void add_extension_macros(ArgVec *args, const char *real) {
+    if (!file_mentions(real, "PYBIND11_MODULE", "<torch/extension.h>")) return;
+    push(args, "-DTORCH_API_INCLUDE_EXTENSION_H");
+    push(args, "-DTORCH_EXTENSION_NAME=devlint_extension");
+}
+
 static void default_command(const char *real, const char *cwd, DlCompileCommand *out) {
     ArgVec args = {0};
     out->is_cuda = is_cuda_ext(real);
@@ -221,6 +247,7 @@ static void default_command(const char *real, const char *cwd, DlCompileCommand 
     }
     push(&args, "-std=c++17");
     add_default_includes(&args, out->is_cuda);
+    add_extension_macros(&args, real);
     finish(out, &args);
     out->directory = dl_xstrdup(cwd);
 }
