@@ -1641,6 +1641,44 @@ static DlValue *numpy_array(Flow *F) {
     return a;
 }
 
+/* Does a statement of `b` (or of a block in it) store, in an attribute or an item, a module
+ * built with `name` as an argument (`blk.attn.qkv = _LoRA_qkv(qkv, w_a, w_b)`)? */
+static bool block_stores_a_module_built_with(Flow *F, const DlBlock *b, const char *name,
+                                             int depth) {
+    for (uint32_t i = 0; depth < 16 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        const DlExpr *v = s->value;
+        bool stored = s->kind == DL_ST_ASSIGN && s->target_count == 1 &&
+                      (s->targets[0]->kind == DL_EX_ATTR || s->targets[0]->kind == DL_EX_SUBSCRIPT);
+        if (stored && v && v->kind == DL_EX_CALL && v->object) {
+            bool given = false;
+            for (uint32_t a = 0; a < v->arg_count && !given; a++)
+                given = v->args[a].value && v->args[a].value->kind == DL_EX_NAME &&
+                        flow_streq(v->args[a].value->name, name);
+            const char *q = given ? flow_qualify(F, v->object) : NULL;
+            const DlClassInfo *ci =
+                given && (q || v->object->kind == DL_EX_NAME)
+                    ? dl_project_find_class(F->env->project, F->env->file, q ? q : v->object->name)
+                    : NULL;
+            if (given && ((ci && ci->is_module) || (q && dl_torch_is_module_class(q))))
+                return true;
+        }
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (block_stores_a_module_built_with(F, inner, name, depth + 1)) return true;
+    }
+    return false;
+}
+
+/* A module appended to a plain list and also handed to a module stored in an attribute (LoRA's
+ * `self.w_As.append(w_a)`, then `blk.attn.qkv = _LoRA_qkv(qkv, w_a, w_b)` in the model this
+ * module keeps: SAMed): registered there, the list only indexes it. */
+static bool handed_to_a_stored_module(Flow *F, const DlExpr *e) {
+    return e && e->kind == DL_EX_NAME && F->fn &&
+           block_stores_a_module_built_with(F, &F->fn->body, e->name, 0);
+}
+
 /* A method of a NumPy array that gives host data again. */
 static bool numpy_array_method(const char *m) {
     static const char *const methods[] = {
@@ -1718,7 +1756,9 @@ const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *
                 s->elem = recv->elem ? dl_value_join(F->arena, recv->elem, argv[0]) : argv[0];
                 s->items = NULL;
                 s->item_count = 0;
-                if (flow_adds_unregistered_state(argv[0])) s->flags |= DL_VF_HAS_MODULES;
+                if (flow_adds_unregistered_state(argv[0]) &&
+                    !handed_to_a_stored_module(F, call->args[0].value))
+                    s->flags |= DL_VF_HAS_MODULES;
                 flow_state_set(F->st, key, s);
             }
             return flow_mk(F, DL_KIND_NONE);
