@@ -41,6 +41,9 @@ const DlValue *flow_element_of(Flow *F, const DlValue *v, DlSpan target_span) {
         DlValue *part = dl_value_copy(F->arena, v);
         part->flags &= (uint32_t) ~(DL_VF_WHOLE_BATCH | DL_VF_REGISTERED | DL_VF_ONE_DIM);
         if (v->flags & DL_VF_ONE_DIM) part->flags |= DL_VF_ZERO_DIM; /* `for t in arange(n)` */
+        /* a row of a tensor whose rank is not tracked: `edge[0]` of `for edge in
+         * edge_index.t():` may be a number (a 0-dim tensor), as a data tensor's element is */
+        else part->flags |= DL_VF_DATA_RANK;
         part->var = NULL;
         return part;
     }
