@@ -151,6 +151,9 @@ static const char doc[] =
     "  loop moved (`for k in sd.keys(): sd[k] = sd[k].cpu()`), the load's path written the\n"
     "  same way (`save_path`), or the same string once written out (`'{}.pkl'.format(d +\n"
     "  \"/tsp20\")` with `d = os.path.join(\"data\")`, then `torch.load(\"data/tsp20.pkl\")`);\n"
+    "  or a class's own `save` method (`torch.save(self.state_dict(), PATH)`) that the file\n"
+    "  calls only right after moving the object to the CPU (`self.net.cpu()`, then\n"
+    "  `self.net.save(NET_PATH)`), read back by a method of that class;\n"
     "- a cache: the function loads the file if it exists and otherwise builds and saves it under\n"
     "  the same path (`cached_features_file`), so an earlier run on this machine wrote it, or\n"
     "  loads it in a `try:` whose `except` builds and saves it (`torch.save(bert, bert_path)`);\n"
@@ -1896,6 +1899,87 @@ static bool written_from_the_cpu_here(DlRuleContext *ctx, const DlCallFact *fact
            any_save(ctx, &dl_rule_module(ctx)->body, saved_from_the_cpu_to_file, lit->name, 0);
 }
 
+/* The name of a method of `cls` that saves the object's own state to its parameter
+ * (`def save(self, PATH): torch.save(self.state_dict(), PATH)`), or to the path written as
+ * `want` (`torch.save(self.state_dict(), ACTOR_PATH)`; NULL: none), or NULL. */
+static const char *method_saving_its_own_state(DlRuleContext *ctx, const DlClass *cls,
+                                               const char *want) {
+    for (uint32_t i = 0; i < cls->body.count; i++) {
+        const DlStmt *d = cls->body.items[i];
+        const DlFunction *m = d->kind == DL_ST_DEF ? d->parts->func : NULL;
+        if (!m || m->param_count < 2) continue;
+        for (uint32_t k = 0; k < m->body.count; k++) {
+            const DlStmt *s = m->body.items[k];
+            if (s->kind != DL_ST_EXPR || !is_torch_save(s->value)) continue;
+            const DlExpr *obj = dl_ir_positional(s->value, 0);
+            const DlExpr *path = dl_ir_positional(s->value, 1);
+            const char *saved = obj ? dl_rule_text(ctx, obj->span) : "";
+            bool to_its_parameter = path && path->kind == DL_EX_NAME &&
+                                    dl_ir_param_index(m, path->name) > 0;
+            bool to_that_path = path && want && same_code(dl_rule_text(ctx, path->span), want);
+            if ((to_its_parameter || to_that_path) &&
+                (strcmp(saved, "self.state_dict()") == 0 || strcmp(saved, "self") == 0))
+                return m->name;
+        }
+    }
+    return NULL;
+}
+
+/* What every_save_call_after_a_cpu_move counts. */
+typedef struct {
+    const char *method;
+    uint32_t calls, after_a_cpu_move;
+} SaveCalls;
+
+static void count_save_calls(DlRuleContext *ctx, const DlBlock *b, SaveCalls *c, int depth) {
+    for (uint32_t i = 0; depth < 32 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        const DlBlock *own = s->kind == DL_ST_DEF && s->parts->func    ? &s->parts->func->body
+                             : s->kind == DL_ST_CLASS && s->parts->cls ? &s->parts->cls->body
+                                                                       : NULL;
+        if (own) {
+            count_save_calls(ctx, own, c, depth + 1);
+            continue;
+        }
+        const DlExpr *v = s->kind == DL_ST_EXPR ? s->value : NULL;
+        if (v && v->kind == DL_EX_CALL && v->object && v->object->kind == DL_EX_ATTR &&
+            v->object->name && strcmp(v->object->name, c->method) == 0 && v->object->object &&
+            !dl_ir_is_self(v->object->object) && !is_torch_save(v)) {
+            /* a receiver the file never moves is no module of the class (`anim.save(gif)`) */
+            const char *r = dl_rule_text(ctx, v->object->object->span);
+            const DlSource *src = dl_rule_source(ctx);
+            DlArena *arena = dl_rule_arena(ctx);
+            bool moved = dl_source_mentions(src, dl_arena_printf(arena, "%s.cpu(", r)) ||
+                         dl_source_mentions(src, dl_arena_printf(arena, "%s.cuda(", r)) ||
+                         dl_source_mentions(src, dl_arena_printf(arena, "%s.to(", r));
+            c->calls += moved;
+            if (moved && moved_to_the_cpu_before(ctx, r, b, i)) c->after_a_cpu_move++;
+        }
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            count_save_calls(ctx, inner, c, depth + 1);
+    }
+}
+
+/* A method of a class loading its parameter (`def load(self, PATH):
+ * self.load_state_dict(torch.load(PATH))`), or a path written out, where a method of the same
+ * class saves the object's own state to its parameter (or to that path), and the file calls
+ * that save only right after moving the object to the CPU (`self.net.cpu()`, then
+ * `self.net.save(NET_PATH)`: sungyubkim's agents): the checkpoint is always written from the
+ * CPU. */
+static bool saved_by_its_class_after_a_cpu_move(DlRuleContext *ctx, const DlCallFact *fact) {
+    const DlFunction *fn = fact->place->function;
+    const DlExpr *path = dl_ir_positional(fact->call, 0);
+    if (!fn || !fn->owner || !path || (path->kind != DL_EX_NAME && path->kind != DL_EX_ATTR))
+        return false;
+    bool parameter = path->kind == DL_EX_NAME && dl_ir_param_index(fn, path->name) > 0;
+    const char *want = parameter ? NULL : dl_rule_text(ctx, path->span);
+    SaveCalls c = {.method = method_saving_its_own_state(ctx, fn->owner, want)};
+    if (!c.method) return false;
+    count_save_calls(ctx, &dl_rule_module(ctx)->body, &c, 0);
+    return c.calls && c.after_a_cpu_move == c.calls;
+}
+
 /* The string a module-level constant holds: `SCHEDULER_NAME = "scheduler.pt"` (Hugging Face
  * Trainer's copies), bound once at the top of the file; NULL otherwise. */
 static const DlExpr *module_string_constant(DlRuleContext *ctx, const char *name) {
@@ -2702,6 +2786,7 @@ static void check_load(DlRuleContext *ctx, const DlCallFact *fact) {
         return;
     if (!device_aware(ctx, fact->place) || reads_memory(ctx, fact) ||
         written_by_this_run(ctx, fact) || written_from_the_cpu_here(ctx, fact) ||
+        saved_by_its_class_after_a_cpu_move(ctx, fact) ||
         holds_no_tensors(ctx, fact) || reads_its_own_cache(ctx, fact) ||
         class_writes_it_itself(ctx, fact) ||
         script_requires_a_gpu_first(ctx, fact) ||
