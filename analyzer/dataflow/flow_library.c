@@ -141,6 +141,27 @@ static bool unknown_name(Flow *F, const DlExpr *e) {
     return !b || !b->value || b->value->kind == DL_KIND_UNKNOWN;
 }
 
+/* `self.d_k` in a method of the class whose `__init__` sets it once, at its top level: the
+ * expression it is set to (`feature_dim // num_heads`), read with `__init__`'s names of unknown
+ * kind; NULL otherwise. */
+static const DlExpr *attribute_set_in_init(Flow *F, const DlExpr *e) {
+    if (e->kind != DL_EX_ATTR || !e->name || !dl_ir_is_self(e->object) || !F->owner) return NULL;
+    const DlFunction *init = dl_ir_method_named(F->owner->cls, "__init__");
+    if (!init || init == F->fn) return NULL;
+    const DlExpr *found = NULL;
+    for (uint32_t i = 0; i < init->body.count; i++) {
+        const DlStmt *s = init->body.items[i];
+        for (uint32_t t = 0; s->kind == DL_ST_ASSIGN && t < s->target_count; t++) {
+            const DlExpr *x = s->targets[t];
+            if (x->kind != DL_EX_ATTR || !dl_ir_is_self(x->object) || !flow_streq(x->name, e->name))
+                continue;
+            if (found || s->target_count != 1) return NULL; /* set twice */
+            found = s->value;
+        }
+    }
+    return found;
+}
+
 /* `random.gauss(0, 1)`, `np.random.normal(scale=0.2)`, `np.random.rand()`: one number drawn,
  * no `size=` (nor, for NumPy's samplers, the positional size after their two parameters)
  * (TD3torch's exploration noise, `torch.tensor(np.random.normal(scale=0.2))`). */
@@ -189,6 +210,11 @@ bool flow_scalar_expression(Flow *F, const DlExpr *e, int depth) {
         if (float_arithmetic_on_a_setting(e)) return true;
         bool left = flow_scalar_expression(F, e->items[0], depth + 1);
         bool right = flow_scalar_expression(F, e->items[1], depth + 1);
+        /* `dim // heads` of names of unknown kind: a floor division is of integers (a head's
+         * size, PointNetLK_Revisited's `self.d_k = feature_dim // num_heads`) */
+        if (e->name && flow_streq(e->name, "//") && (left || unknown_name(F, e->items[0])) &&
+            (right || unknown_name(F, e->items[1])))
+            return true;
         /* `seq_len - context`: a count with a name of unknown kind, counted with it
          * (physical_interaction_video_prediction's `loss /= torch.tensor(seq_len - ctx)`) */
         return (left && right) || (left && unknown_name(F, e->items[1])) ||
@@ -202,6 +228,8 @@ bool flow_scalar_expression(Flow *F, const DlExpr *e, int depth) {
         const char *key = flow_key_of(F, e);
         const Binding *b = key ? flow_lookup(F, key) : NULL;
         if (b && b->value && b->value->kind == DL_KIND_SCALAR) return true;
+        const DlExpr *set = attribute_set_in_init(F, e);
+        if (set && set != e && flow_scalar_expression(F, set, depth + 1)) return true;
         /* `N = signal.size(-1)` before `torch.tensor(N)` (Complex-Neural-Operator's FrFT): what
          * the name was last bound to in the function, read as the expression it is */
         const DlExpr *bound = e->kind == DL_EX_NAME && F->fn && b && b->value &&
@@ -219,6 +247,19 @@ bool flow_scalar_expression(Flow *F, const DlExpr *e, int depth) {
     case DL_EX_CALL: {
         const char *q = flow_qualify(F, e->object);
         if (q && strncmp(q, "math.", 5) == 0) return true;
+        /* `np.sqrt(self.attention_size)`: NumPy's math of a number is a NumPy scalar, which
+         * `torch.tensor` makes 0-dim (D-LSG's attention scale) */
+        static const char *const numpy_math[] = {
+            "numpy.sqrt", "numpy.log", "numpy.log2", "numpy.log10", "numpy.exp", "numpy.abs",
+            "numpy.float32", "numpy.float64", "numpy.power", "numpy.floor", "numpy.ceil", NULL};
+        if (q && dl_name_in_list(q, numpy_math) && e->arg_count >= 1 && !e->args[0].keyword) {
+            bool numbers = true;
+            for (uint32_t i = 0; i < e->arg_count && numbers; i++)
+                numbers = !e->args[i].keyword &&
+                          (flow_scalar_expression(F, e->args[i].value, depth + 1) ||
+                           unknown_name(F, e->args[i].value));
+            if (numbers) return true;
+        }
         if (q && draws_one_random_number(q, e)) return true;
         if (q && reduces_a_whole_array(q, e)) return true;
         if (e->object->kind == DL_EX_NAME &&
