@@ -1410,8 +1410,12 @@ const DlValue *flow_eval_tensor_method(Flow *F, const DlExpr *call, const DlExpr
         return r;
     }
     /* a number, a list; `.numpy()` a NumPy array, whose methods give host data (OTHER) */
-    if (dl_tensor_method_to_host(m))
-        return flow_streq(m, "numpy") ? numpy_array(F) : flow_mk(F, DL_KIND_SCALAR);
+    if (dl_tensor_method_to_host(m)) {
+        if (!flow_streq(m, "numpy")) return flow_mk(F, DL_KIND_SCALAR);
+        DlValue *a = numpy_array(F);
+        a->flags |= recv->flags & DL_VF_ZERO_DIM; /* `x[3].cpu().numpy()`: a 0-dim array */
+        return a;
+    }
     if (dl_tensor_method_combines(m)) {
         OperandList ops = {0};
         flow_add_operand(&ops, recv_expr, recv);
@@ -1833,7 +1837,11 @@ const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *
             return t;
         }
         /* `y.numpy()`: a NumPy array on the host, whatever `y` was (only a CPU tensor converts) */
-        if (flow_streq(m, "numpy")) return numpy_array(F);
+        if (flow_streq(m, "numpy")) {
+            DlValue *a = numpy_array(F);
+            a->flags |= recv->flags & DL_VF_ZERO_DIM;
+            return a;
+        }
         return flow_unknown();
     case DL_KIND_OTHER:
         /* `a.flatten().tolist()` of a NumPy array: host data all the way (ManyDG's labels); not

@@ -621,6 +621,12 @@ const DlValue *flow_eval_factory(Flow *F, const DlExpr *call, DlFactoryKind kind
         const DlExpr *a = dl_ir_positional(call, 0);
         if (q && flow_streq(q, "torch.from_numpy") && zero_dim_array(F, a, call->span.start))
             t->flags |= DL_VF_ZERO_DIM;
+        /* ... and so does the array of a 0-dim tensor (`torch.from_numpy(x[3].cpu().numpy())`) */
+        const DlValue *arr = a && call->arg_count && !call->args[0].keyword ? argv[0] : NULL;
+        if (q && flow_streq(q, "torch.from_numpy") && arr && arr->kind == DL_KIND_OTHER &&
+            arr->literal && flow_streq(arr->literal, "numpy.ndarray") &&
+            (arr->flags & DL_VF_ZERO_DIM))
+            t->flags |= DL_VF_ZERO_DIM;
         return t;
     }
     if (kind == DL_FACTORY_LIKE) {
