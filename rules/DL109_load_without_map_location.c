@@ -2207,6 +2207,11 @@ static bool always_a_cuda_device(DlRuleContext *ctx, const DlExpr *d) {
      * metrics) */
     if (d->kind == DL_EX_COND && d->item_count == 2)
         return always_a_cuda_device(ctx, d->object) && always_a_cuda_device(ctx, d->items[1]);
+    /* `gpu_id if args.ddp else "cuda"`: a name for a GPU's index (a spawned worker's `gpu`,
+     * `local_rank`), which as a device is that GPU (long-tailed-ood-detection's stages) */
+    static const char *const gpu_indices[] = {"gpu",      "gpu_id",     "gpu_idx",   "gpu_index",
+                                              "local_rank", "gpu_rank", "device_id", NULL};
+    if (d->kind == DL_EX_NAME && dl_name_in_list(d->name, gpu_indices)) return true;
     if (d->kind == DL_EX_CALL && d->object && d->object->kind == DL_EX_ATTR && d->object->name &&
         strcmp(d->object->name, "device") == 0 && d->arg_count >= 1 && !d->args[0].keyword)
         d = d->args[0].value;
