@@ -1425,6 +1425,14 @@ const DlValue *flow_eval_tensor_method(Flow *F, const DlExpr *call, const DlExpr
         /* `enc.scatter_(1, idx, 1)` writes into `enc` and returns it, where it is (a
          * Kindergarten-VQ-VAE quantizer then moves it to the device it is on) */
         if (*m && m[strlen(m) - 1] == '_' && recv->dev) {
+            /* ... unless that raised (a CPU target written with a device operand: reported
+             * at the call, as DL102 for `torch.zeros(n, c).scatter_(1, labels, 1)`): no second
+             * finding where the result is used (Multimodal-sentiment's one-hot labels) */
+            for (uint32_t i = 1; dl_value_is_cpu_tensor(recv) && i < ops.count; i++) {
+                const DlValue *v = ops.items[i].value;
+                if (dl_value_on_kernel_device(v) && (v->dev != DL_DEV_MODULE || F->is_forward))
+                    return flow_mk(F, DL_KIND_TENSOR);
+            }
             DlValue *r = dl_value_copy(F->arena, recv);
             r->var = NULL;
             r->origin = DL_ORIGIN_NONE; /* what a call returns, not the factory's own tensor */
