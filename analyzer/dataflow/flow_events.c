@@ -1267,6 +1267,18 @@ static bool host_data(const DlExpr *data, const DlValue *v) {
     return v->kind == DL_KIND_SCALAR || v->kind == DL_KIND_SEQ || v->kind == DL_KIND_OTHER;
 }
 
+/* `sum(x.item() for x in xs)`, `max(...)`, `list(...)`: a builtin that runs the generator it is
+ * given at once (not Python's own name rebound in the file). */
+static bool runs_a_generator_now(Flow *F, const DlExpr *call, uint32_t i) {
+    static const char *const consumers[] = {"sum", "max",    "min",   "any",  "all", "list",
+                                            "tuple", "set",  "sorted", "dict", NULL};
+    const DlExpr *a = call->args[i].value;
+    const DlExpr *callee = call->object;
+    return a && a->kind == DL_EX_COMP && a->name && strcmp(a->name, "gen") == 0 && callee &&
+           callee->kind == DL_EX_NAME && dl_name_in_list(callee->name, consumers) &&
+           !flow_lookup(F, callee->name);
+}
+
 const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
     const DlValue *stack_argv[16];
     const DlValue **argv = call->arg_count <= 16
@@ -1282,8 +1294,12 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
         F->move_receiver = saved;
     }
     bool immediately_moved = F->move_receiver == call;
-    for (uint32_t i = 0; i < call->arg_count; i++)
+    for (uint32_t i = 0; i < call->arg_count; i++) {
+        const DlExpr *saved = F->consumed_generator;
+        F->consumed_generator = runs_a_generator_now(F, call, i) ? call->args[i].value : NULL;
         argv[i] = flow_eval(F, call->args[i].value);
+        F->consumed_generator = saved;
+    }
 
     const DlValue *result = flow_resolve_call(F, call, q, recv, argv);
     if (q && flow_streq(q, "torch.cuda.is_available")) result = flow_cuda_available_value(F);

@@ -559,11 +559,11 @@ const DlValue *flow_eval_comprehension(Flow *F, const DlExpr *e) {
     F->comp_count = saved_comp;
     /* the device queue outlives the comprehension's names: `{k: t[i].item() for ...}` waited
      * for it, `[model(x) for x in xs]` queued work (DL203, DL201); a generator runs later, if
-     * ever */
+     * ever, unless a builtin runs it at once (`sum(t.item() for t in ts)`) */
     static const char *const queue_keys[] = {"<device-work>", "<unread-work>"};
     const DlValue *work[2];
     bool work_changed[2];
-    bool runs_now = !e->name || strcmp(e->name, "gen") != 0;
+    bool runs_now = !e->name || strcmp(e->name, "gen") != 0 || F->consumed_generator == e;
     for (int k = 0; k < 2; k++) {
         const Binding *inner_work = flow_state_find(F->st, queue_keys[k]);
         const Binding *outer_work = flow_state_find(saved, queue_keys[k]);

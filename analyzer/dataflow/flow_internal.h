@@ -113,6 +113,8 @@ typedef struct Flow {
                                     in the file switches on, whose `if` the statement is under;
                                     -(1 + the parameter) past `if p: return`, where it is false */
     const DlExpr *move_receiver; /* the receiver of the .to()/.cuda() being evaluated */
+    const DlExpr *consumed_generator; /* a generator handed to a builtin that runs it at once
+                                         (`sum(x.item() for x in xs)`) */
     const char *comp_names[16];  /* variables of the comprehensions being evaluated */
     int comp_count;
     int try_depth;               /* in the body of a `try:` (whose handlers may catch a failure) */
