@@ -642,10 +642,20 @@ static bool writes_on_every_call(const DlFunction *fn, const DlBlock *b, int dep
  * nothing (rony31416's notebook helper ending in `plt.show()`; not DM-VTON's `train_batch`, which
  * steps its optimizers and saves an image every `sample_step`). */
 static bool calls_a_helper_that_writes(Flow *F, const DlExpr *e) {
-    if (!e || e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_NAME) return false;
-    const char *q = flow_qualify(F, e->object);
-    const DlFunctionInfo *fi =
-        dl_project_find_function(F->env->project, F->env->file, q ? q : e->object->name);
+    if (!e || e->kind != DL_EX_CALL || !e->object) return false;
+    const DlFunctionInfo *fi = NULL;
+    if (e->object->kind == DL_EX_ATTR && e->object->object) {
+        /* `drawer.draw_heatmap(cam, path)`: a method of the project class of an object the
+         * function holds (XGrad-CAM's drawer, ending in `cv2.imwrite`) */
+        const char *key = flow_key_of(F, e->object->object);
+        const Binding *b = key ? flow_lookup(F, key) : NULL;
+        const DlValue *v = b ? b->value : NULL;
+        if (v && v->cls && (v->kind == DL_KIND_INSTANCE || v->kind == DL_KIND_MODULE))
+            fi = dl_project_method(F->env->project, v->cls, e->object->name);
+    } else if (e->object->kind == DL_EX_NAME) {
+        const char *q = flow_qualify(F, e->object);
+        fi = dl_project_find_function(F->env->project, F->env->file, q ? q : e->object->name);
+    }
     return fi && fi->fn && fi->fn != F->fn &&
            !block_has(&fi->fn->body, is_training_step, true, 0) &&
            writes_on_every_call(fi->fn, &fi->fn->body, 0);
@@ -658,6 +668,9 @@ static bool writes_each_iteration(Flow *F, const DlBlock *b, int depth) {
         if (s->kind == DL_ST_IF) {
             bool then_writes = writes_each_iteration(F, &s->parts->body, depth + 1);
             if (then_writes && compares_options(F, s->value)) return true;
+            /* `if visualize:`, `if output_dir:`: a parameter of the function, the same in
+             * every iteration (SegFormer's evaluate writing each prediction when asked) */
+            if (then_writes && F->fn && tests_a_parameter(F->fn, s->value, 0)) return true;
             if (then_writes && s->parts->orelse.count &&
                 writes_each_iteration(F, &s->parts->orelse, depth + 1))
                 return true;
