@@ -562,6 +562,12 @@ static const DlValue *argument_for(const DlFunction *fn, int index, const DlExpr
     return i >= 0 ? argv[i] : NULL;
 }
 
+const DlExpr *flow_argument_expr(const DlFunctionInfo *fi, int index, const DlExpr *call) {
+    if (index < 0 || (uint32_t)index >= fi->fn->param_count) return NULL;
+    int i = argument_index(fi->fn, index, call, fi->owner != NULL);
+    return i >= 0 ? call->args[i].value : NULL;
+}
+
 bool flow_call_switches_on(const DlFunctionInfo *fi, int index, const DlExpr *call) {
     if (index < 0 || (uint32_t)index >= fi->fn->param_count) return true;
     int i = argument_index(fi->fn, index, call, fi->owner != NULL);

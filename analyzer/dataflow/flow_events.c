@@ -247,6 +247,11 @@ static void host_read_in_callee(Flow *F, const DlExpr *call, const DlFunctionInf
      * is false, which this call sets (`self.step_loss(x, train=True)`) */
     if (fi->host_read_when > 0 && !flow_call_switches_on(fi, fi->host_read_when - 1, call))
         return;
+    /* ... or passes it a flag the batch loop computes from the step (`collect_scalars=
+     * is_log_step` of `is_log_step = step % log_every == 0`): on log steps only */
+    if (fi->host_read_when > 0 &&
+        flow_periodic_guard(F, flow_argument_expr(fi, fi->host_read_when - 1, call), 0))
+        return;
     if (fi->host_read_when < 0 && flow_call_sets_true(fi, -fi->host_read_when - 1, call)) return;
     /* what it reads back is the argument it is given (or made from it where it is: hamer's
      * renderer scales its `image` on `image.device` first), and that is on the CPU (MDM's

@@ -312,6 +312,8 @@ void flow_meet(Flow *F, const DlExpr *site, const DlOperand *ops, uint32_t n, in
 void flow_forget_items_written(Flow *F, const DlFunctionInfo *fi, const DlExpr *call,
                                const DlValue *const *argv, bool skip_self);
 bool flow_call_switches_on(const DlFunctionInfo *fi, int index, const DlExpr *call);
+/* What `call` passes for `fi`'s parameter `index` (by position or keyword), or NULL. */
+const DlExpr *flow_argument_expr(const DlFunctionInfo *fi, int index, const DlExpr *call);
 /* `False`, `None` or `0` written out: what leaves a feature off. */
 bool flow_off_constant(const DlExpr *e);
 /* Whether `call` passes parameter `index` of `fi` True or a number other than 0, or leaves it
