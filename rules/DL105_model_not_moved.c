@@ -71,8 +71,44 @@ static const char doc[] =
     "  defined twice in the project): that class may be a module, which moves it along;\n"
     "- its class registers nothing, keeping its modules in a plain dict or list (`self.losses =\n"
     "  {\"clip\": CLIPLoss(args)}`): moving it would move nothing, and DL107 reports the dict;\n"
+    "- it is a name a function reads from the top of its file, bound there more than once\n"
+    "  and moved once (`model = Net().cuda()` in one notebook cell, `model = Net()` in a\n"
+    "  later one): which one the function sees depends on when it is called;\n"
     "- the inputs are on the CPU too, or made on the model's own device\n"
     "  (`torch.tensor(x, device=model.device)`), wherever it is moved later.\n";
+
+/* `model`, read in a function, is bound at the top of the file more than once and moved there
+ * at least once (`model = Net().cuda()` in one notebook cell, `model = Net()` in a later one):
+ * which binding the function sees depends on when it is called, and the last one (the state
+ * the function is read with) need not be it (OECC's fine-tuning notebook). */
+static bool global_bound_again_and_moved(DlRuleContext *ctx, const DlMeetFact *fact,
+                                         const DlOperand *module) {
+    const DlFunction *fn = fact->place->function;
+    if (!fn || !module->expr || module->expr->kind != DL_EX_NAME || module->value->home)
+        return false;
+    const char *name = module->expr->name;
+    if (dl_ir_param_index(fn, name) >= 0 || dl_ir_last_assignment(&fn->body, name, UINT32_MAX))
+        return false;
+    const DlBlock *top = &dl_rule_module(ctx)->body;
+    DlArena *arena = dl_rule_arena(ctx);
+    const char *moves[] = {dl_arena_printf(arena, "%s.cuda(", name),
+                           dl_arena_printf(arena, "%s.to(", name)};
+    uint32_t bound = 0;
+    bool moved = false;
+    for (uint32_t i = 0; i < top->count; i++) {
+        const DlStmt *s = top->items[i];
+        const char *text = s->value ? dl_rule_text(ctx, s->value->span) : "";
+        if (s->kind == DL_ST_ASSIGN && s->target_count == 1 && s->targets[0]->kind == DL_EX_NAME &&
+            strcmp(s->targets[0]->name, name) == 0) {
+            bound++;
+            moved |= strstr(text, ".cuda(") || strstr(text, ".to(");
+        } else if (s->kind == DL_ST_EXPR) {
+            moved |= strncmp(text, moves[0], strlen(moves[0])) == 0 ||
+                     strncmp(text, moves[1], strlen(moves[1])) == 0;
+        }
+    }
+    return bound >= 2 && moved;
+}
 
 static void on_meet(DlRuleContext *ctx, const DlMeetFact *fact) {
     extern const DlRule dl_rule_DL105;
@@ -84,6 +120,7 @@ static void on_meet(DlRuleContext *ctx, const DlMeetFact *fact) {
         return;
     const DlOperand *dev = dl_meet_device_operand(fact);
     if (!dev || dev == module) return;
+    if (global_bound_again_and_moved(ctx, fact, module)) return;
     const char *name = dl_rule_snippet(ctx, module->expr->span); /* quoted: one line */
     /* `model = model.to(device)` for a variable; a module built where it is called
      * (`nn.Linear(2, 2)(x)`) has nothing to assign to */
