@@ -662,7 +662,10 @@ const DlValue *flow_binary_values(Flow *F, const DlExpr *e, const DlExpr *const 
             const DlValue *v = values[i];
             if (flow_is_tensor(v) && (v->flags & DL_VF_ONE_DIM)) one_dim++;
             else numbers_else = v->kind == DL_KIND_SCALAR ||
-                                 (flow_is_tensor(v) && (v->flags & DL_VF_ZERO_DIM));
+                                 (flow_is_tensor(v) && (v->flags & DL_VF_ZERO_DIM)) ||
+                                 /* `torch.arange(0, self.dim, 2) / self.dim`: a size */
+                                 (v->kind == DL_KIND_UNKNOWN &&
+                                  flow_scalar_expression(F, operands[i], 0));
         }
         bool matmul = e->name && flow_streq(e->name, "@");
         if (numbers_else && (one_dim == 1 || (one_dim > 1 && !matmul))) r->flags |= DL_VF_ONE_DIM;
