@@ -186,6 +186,12 @@ static bool elsewhere_than_the_module(const DlValue *module, const DlValue *arg)
            strcmp(arg->dev_name, module->dev_name) != 0;
 }
 
+/* A tensor the code made on the host itself: a factory's or a copy to the CPU (not 0-dim). */
+static bool made_on_the_host(const DlValue *v) {
+    return dl_value_is_cpu_tensor(v) &&
+           (v->origin == DL_ORIGIN_FACTORY || v->origin == DL_ORIGIN_MOVED);
+}
+
 /* Calling a module (or a loss): its operands meet; the output lives where the module does. */
 const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *callee_expr,
                                 const DlValue *callee, const DlValue *const *argv) {
@@ -318,6 +324,13 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
         r->origin = DL_ORIGIN_NONE;
         return r;
     }
+    /* outside forward, a module on "the module's device" (self, a part of it) given a tensor
+     * the code made on the CPU computes only where that works, on the CPU (an RL agent's
+     * `self.forward(torch.from_numpy(state))` then `.numpy()`): where its output is, is not
+     * known (a loader's batch is not taken so: the loop may be meant to move it) */
+    if (callee->dev == DL_DEV_MODULE && !F->is_forward)
+        for (uint32_t i = callee_ops; i < ops.count; i++)
+            if (made_on_the_host(ops.items[i].value)) return flow_mk(F, DL_KIND_TENSOR);
     /* a model on one GPU given a tensor on another raises there: where its output would be is
      * not known (no second finding on the loss of it) */
     if (dl_value_module_on_gpu_index(callee) && flow_devices_conflict(ops.items, ops.count))
@@ -1761,6 +1774,10 @@ const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *
             if (fi) {
                 if (F->in_init && dl_ir_is_self(recv_expr))
                     return flow_inline_method(F, fi->fn, argv, call);
+                /* `self.forward(torch.from_numpy(state))` outside forward: as `self(...)` */
+                if (flow_streq(m, "forward") && recv->dev == DL_DEV_MODULE && !F->is_forward)
+                    for (uint32_t i = 0; i < call->arg_count; i++)
+                        if (made_on_the_host(argv[i])) return flow_mk(F, DL_KIND_TENSOR);
                 return on_the_receivers_device(
                     F, flow_call_summary(F, fi, call, argv, true), recv);
             }
