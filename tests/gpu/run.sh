@@ -4,7 +4,8 @@
 # DEVLINT_TEST_DEVICE=cuda, plainly and under `devlint run`, through tests/runtime/run_tests.py
 # --require-driver: outputs and exit statuses unchanged, every verdict as its line announces,
 # and the evidence from the CUDA driver (cuPointerGetAttribute: device memory on GPU 0, pinned
-# or pageable host memory). Then, time permitting, the overhead benchmark on the GPU.
+# or pageable host memory). Then tests/gpu/device_semantics.py (the device rules RULES.md states,
+# run on CUDA) and, time permitting, the overhead benchmark on the GPU.
 #
 #   tests/gpu/prepare.sh                         # first, on the development machine
 #   tests/gpu/run.sh [PYTHON]                    # on the GPU machine, from the repository root
@@ -106,6 +107,15 @@ DEVLINT_TEST_DEVICE=$device timeout $((budget - (SECONDS - start) - 20)) \
 status=${PIPESTATUS[0]}
 say "tests: exit status $status"
 grep -h "CUDA driver\|driver: " "$out"/reports/*.devlint.txt 2>/dev/null | head -5 | tee -a "$log"
+
+# --- the device rules devlint rests on, as PyTorch on this GPU has them ---
+if [ "$dry" != 1 ]; then
+  say "tests/gpu/device_semantics.py"
+  "$py" tests/gpu/device_semantics.py 2>&1 | tee -a "$log"
+  semantics=${PIPESTATUS[0]}
+  say "device semantics: exit status $semantics"
+  [ "$semantics" != 0 ] && [ "$status" = 0 ] && status=$semantics
+fi
 
 # --- the overhead on this machine, if there is time ---
 left=$((budget - (SECONDS - start)))
