@@ -668,9 +668,6 @@ static bool writes_each_iteration(Flow *F, const DlBlock *b, int depth) {
         if (s->kind == DL_ST_IF) {
             bool then_writes = writes_each_iteration(F, &s->parts->body, depth + 1);
             if (then_writes && compares_options(F, s->value)) return true;
-            /* `if visualize:`, `if output_dir:`: a parameter of the function, the same in
-             * every iteration (SegFormer's evaluate writing each prediction when asked) */
-            if (then_writes && F->fn && tests_a_parameter(F->fn, s->value, 0)) return true;
             if (then_writes && s->parts->orelse.count &&
                 writes_each_iteration(F, &s->parts->orelse, depth + 1))
                 return true;
@@ -2428,6 +2425,12 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
         F->place.cuda_checked = true;
     int16_t saved_flag = F->only_when_flag;
     if (!F->only_when_flag) F->only_when_flag = flag_switched_on_by_a_caller(F, s->value);
+    /* a branch of an inference loop that writes or shows an output (`if draw_path is not
+     * None:` ... `drawer.draw_heatmap(cam, path)`): when it runs, it must read that output
+     * back, so its reads add no wait (what the loop reads outside it still does) */
+    if (F->place.batch_loop && F->place.every_iteration && !F->place.exports_outputs &&
+        !F->place.trains_itself && writes_each_iteration(F, &s->parts->body, 0))
+        F->place.exports_outputs = true;
     flow_exec_block(F, &s->parts->body);
     F->only_when_flag = saved_flag;
     bool then_needs_gpu = F->place.cuda_checked;

@@ -2168,15 +2168,16 @@ void flow_lists_registered_by(Flow *F, const DlExpr *call, const DlValue *const 
     }
 }
 
-/* The call's arguments hold tensors, all of them known on the host (not 0-dim): a list of
- * `.cpu()` copies too. */
+/* The call's arguments hold tensors, all of them made on the host by the code (not 0-dim, not
+ * a loader's batch, which the loop may have moved in ways not seen): a list of `.cpu()` copies
+ * too. */
 static bool only_host_tensors(const DlExpr *call, const DlValue *const *argv) {
     uint32_t tensors = 0;
     for (uint32_t i = 0; i < call->arg_count; i++) {
         const DlValue *v = argv[i];
         if (v->kind == DL_KIND_SEQ && v->elem) v = v->elem;
         if (v->kind == DL_KIND_SEQ && v->items && v->item_count) v = v->items[0];
-        if (dl_value_is_cpu_tensor(v)) tensors++;
+        if (made_on_the_host(v)) tensors++;
         else if (flow_is_tensor(v) || v->kind == DL_KIND_UNKNOWN || flow_is_module_like(v))
             return false;
     }
@@ -2244,8 +2245,8 @@ const DlValue *flow_resolve_call(Flow *F, const DlExpr *call, const char *q, con
         /* ... but one of a kind not known, handed in (`self.metrics = metrics`) and given only
          * host tensors outside forward (Graph-DiT's sampling metrics, given `.cpu()` samples):
          * its output is where it computes, which is not known */
-        if (b && b->value && b->value->kind == DL_KIND_UNKNOWN && !F->is_forward &&
-            only_host_tensors(call, argv))
+        if (b && b->value && b->value->kind == DL_KIND_UNKNOWN && !b->value->dev &&
+            !F->is_forward && only_host_tensors(call, argv))
             return flow_unknown();
         if (b && b->value &&
             (flow_is_module_like(b->value) || (b->value->kind == DL_KIND_UNKNOWN && b->value->dev)))
