@@ -77,6 +77,32 @@ static const char doc[] =
     "- the inputs are on the CPU too, or made on the model's own device\n"
     "  (`torch.tensor(x, device=model.device)`), wherever it is moved later.\n";
 
+/* Counts the statements of `b` (and of the blocks in it, not defs or classes) that bind `name`
+ * alone (`*bound`), and notes whether one of them, or a statement `name.cuda()` /
+ * `name.to(...)`, moves it (`*moved`). */
+static void count_top_level_bindings(DlRuleContext *ctx, const DlBlock *b, const char *name,
+                                     uint32_t *bound, bool *moved, int depth) {
+    DlArena *arena = dl_rule_arena(ctx);
+    const char *moves[] = {dl_arena_printf(arena, "%s.cuda(", name),
+                           dl_arena_printf(arena, "%s.to(", name)};
+    for (uint32_t i = 0; depth < 8 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        const char *text = s->value ? dl_rule_text(ctx, s->value->span) : "";
+        if (s->kind == DL_ST_ASSIGN && s->target_count == 1 && s->targets[0]->kind == DL_EX_NAME &&
+            strcmp(s->targets[0]->name, name) == 0) {
+            (*bound)++;
+            *moved |= strstr(text, ".cuda(") || strstr(text, ".to(");
+        } else if (s->kind == DL_ST_EXPR) {
+            *moved |= strncmp(text, moves[0], strlen(moves[0])) == 0 ||
+                      strncmp(text, moves[1], strlen(moves[1])) == 0;
+        }
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            count_top_level_bindings(ctx, inner, name, bound, moved, depth + 1);
+    }
+}
+
 /* `model`, read in a function, is bound at the top of the file more than once and moved there
  * at least once (`model = Net().cuda()` in one notebook cell, `model = Net()` in a later one):
  * which binding the function sees depends on when it is called, and the last one (the state
@@ -89,24 +115,9 @@ static bool global_bound_again_and_moved(DlRuleContext *ctx, const DlMeetFact *f
     const char *name = module->expr->name;
     if (dl_ir_param_index(fn, name) >= 0 || dl_ir_last_assignment(&fn->body, name, UINT32_MAX))
         return false;
-    const DlBlock *top = &dl_rule_module(ctx)->body;
-    DlArena *arena = dl_rule_arena(ctx);
-    const char *moves[] = {dl_arena_printf(arena, "%s.cuda(", name),
-                           dl_arena_printf(arena, "%s.to(", name)};
     uint32_t bound = 0;
     bool moved = false;
-    for (uint32_t i = 0; i < top->count; i++) {
-        const DlStmt *s = top->items[i];
-        const char *text = s->value ? dl_rule_text(ctx, s->value->span) : "";
-        if (s->kind == DL_ST_ASSIGN && s->target_count == 1 && s->targets[0]->kind == DL_EX_NAME &&
-            strcmp(s->targets[0]->name, name) == 0) {
-            bound++;
-            moved |= strstr(text, ".cuda(") || strstr(text, ".to(");
-        } else if (s->kind == DL_ST_EXPR) {
-            moved |= strncmp(text, moves[0], strlen(moves[0])) == 0 ||
-                     strncmp(text, moves[1], strlen(moves[1])) == 0;
-        }
-    }
+    count_top_level_bindings(ctx, &dl_rule_module(ctx)->body, name, &bound, &moved, 0);
     return bound >= 2 && moved;
 }
 

@@ -1321,11 +1321,13 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
     }
     if (flow_is_module_like(result)) flow_lists_registered_by(F, call, argv);
     const char *method = recv ? callee->name : NULL;
-    /* `self.metrics(samples)`: an attribute of self that holds a value of unknown kind is what
-     * runs, not a method of self; given nothing on the device, self's device says nothing of
-     * where it computes (what it gives back does) */
+    /* `self.metrics(samples)` outside forward: an attribute of self that holds a value of
+     * unknown kind is what runs, not a method of self; given nothing on the device, self's
+     * device says nothing of where it computes (what it gives back does). In forward such an
+     * attribute is a submodule (`self.encoder = RobertaModel.from_pretrained(...)`) */
     const DlValue *worked_on = recv;
-    if (recv && dl_ir_is_self(callee->object) && !any_on_the_device(argv, call->arg_count)) {
+    if (recv && !F->is_forward && dl_ir_is_self(callee->object) &&
+        !any_on_the_device(argv, call->arg_count)) {
         const char *key = flow_key_of(F, callee);
         const Binding *held = key ? flow_lookup(F, key) : NULL;
         if (held && held->value && held->value->kind == DL_KIND_UNKNOWN && !held->value->dev)

@@ -1179,11 +1179,11 @@ static void count_datasets_bound(Flow *F, const DlBlock *b, const char *name, ui
 /* A dataset of one of several project classes, which the join of the paths forgot
  * (`DatasetA(...)` or `DatasetB(...)`): each one's items on a device, so are the batches. */
 static bool every_dataset_bound_makes_items_on_a_device(Flow *F, const DlExpr *e) {
-    if (!F->fn || e->kind != DL_EX_NAME) return false;
+    if (e->kind != DL_EX_NAME) return false;
+    const DlBlock *body = F->fn ? &F->fn->body : &F->env->file->module->body;
     uint32_t seen = 0, on_device = 0;
-    count_datasets_bound(F, &F->fn->body, e->name, &seen, &on_device, 0);
-    return seen > 1 && on_device == seen &&
-           flow_bindings_of(&F->fn->body, e->name, 0) == seen;
+    count_datasets_bound(F, body, e->name, &seen, &on_device, 0);
+    return seen > 1 && on_device == seen && flow_bindings_of(body, e->name, 0) == seen;
 }
 
 const DlValue *flow_eval_dataloader(Flow *F, const DlExpr *call, const DlValue *const *argv) {
@@ -1197,7 +1197,9 @@ const DlValue *flow_eval_dataloader(Flow *F, const DlExpr *call, const DlValue *
         if (dataset && argv[i]->kind == DL_KIND_LOADER && !argv[i]->cls && argv[i]->elem)
             l->elem = argv[i]->elem;
         if (dataset && !argv[i]->cls &&
-            (argv[i]->kind == DL_KIND_LOADER || argv[i]->kind == DL_KIND_INSTANCE) &&
+            (argv[i]->kind == DL_KIND_LOADER || argv[i]->kind == DL_KIND_INSTANCE ||
+             argv[i]->kind == DL_KIND_UNKNOWN) &&
+            collate_keeps_the_items_device(call, argv) &&
             every_dataset_bound_makes_items_on_a_device(F, call->args[i].value))
             l->elem = flow_unknown();
         /* `DataLoader(train_triplets, batch_size)` over a tensor not known on the CPU (HeaRT's
