@@ -143,12 +143,21 @@ void flow_bind(Flow *F, const DlExpr *target, const DlValue *v) {
          * then `self.heads = [self.enc.head]`: Active_learning's pretrained model's `fc`) */
         bool on_a_held_submodule = false;
         if (key && registers && strncmp(key, "self.", 5) == 0 && strchr(key + 5, '.') &&
-            target->kind == DL_EX_ATTR) {
-            const char *owner_key = flow_key_of(F, target->object);
-            const Binding *ob = owner_key ? flow_lookup(F, owner_key) : NULL;
+            (target->kind == DL_EX_ATTR || target->kind == DL_EX_SUBSCRIPT)) {
+            /* the nearest owner bound here: `self.backbone` of `self.backbone.fc`, and of
+             * `self.backbone.classifier[3]` (a part of it the file never bound) */
+            const DlExpr *owner = target->object;
+            const char *owner_key = NULL;
+            const Binding *ob = NULL;
+            for (int up = 0; owner && up < 8 && !ob; up++, owner = owner->object) {
+                if (owner->kind != DL_EX_ATTR && owner->kind != DL_EX_SUBSCRIPT) break;
+                owner_key = flow_key_of(F, owner);
+                ob = owner_key ? flow_lookup(F, owner_key) : NULL;
+            }
             /* a value of a kind not known stored on self and given a module (a torchvision
              * model's `self.backbone.fc = nn.Linear(512, n)`) is a module too */
-            bool direct = owner_key && !strchr(owner_key + 5, '.');
+            bool direct = ob && owner_key && strncmp(owner_key, "self.", 5) == 0 &&
+                          !strchr(owner_key + 5, '.');
             on_a_held_submodule =
                 ob && ob->value &&
                 ((flow_is_module_like(ob->value) && (ob->value->flags & DL_VF_HELD_ELSEWHERE)) ||

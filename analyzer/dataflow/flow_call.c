@@ -7,6 +7,7 @@ static bool class_registers_nothing(const DlClassInfo *ci);
 static bool class_has_state(const DlClassInfo *from, bool given_no_weight);
 static const DlValue *on_the_receivers_device(Flow *F, const DlValue *r, const DlValue *recv);
 static DlValue *numpy_array(Flow *F);
+static bool only_host_tensors(const DlExpr *call, const DlValue *const *argv);
 
 /* A tensor copied to the host (`x.cpu()`, `x.to("cpu")`) or made there (`torch.zeros(n, 5)`,
  * LatentSync's face detector, which fills it by slices from the device). */
@@ -192,6 +193,17 @@ static bool made_on_the_host(const DlValue *v) {
            (v->origin == DL_ORIGIN_FACTORY || v->origin == DL_ORIGIN_MOVED);
 }
 
+/* Among these operands, a tensor the code made on the host, and none on a device (`self(image,
+ * text)` with the image moved: the module computes there, whatever the text is). */
+static bool only_host_made_among(const DlOperand *ops, uint32_t n) {
+    bool host = false;
+    for (uint32_t i = 0; i < n; i++) {
+        if (dl_value_on_device(ops[i].value)) return false;
+        host |= made_on_the_host(ops[i].value);
+    }
+    return host;
+}
+
 /* Calling a module (or a loss): its operands meet; the output lives where the module does. */
 const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *callee_expr,
                                 const DlValue *callee, const DlValue *const *argv) {
@@ -328,9 +340,9 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
      * the code made on the CPU computes only where that works, on the CPU (an RL agent's
      * `self.forward(torch.from_numpy(state))` then `.numpy()`): where its output is, is not
      * known (a loader's batch is not taken so: the loop may be meant to move it) */
-    if (callee->dev == DL_DEV_MODULE && !F->is_forward)
-        for (uint32_t i = callee_ops; i < ops.count; i++)
-            if (made_on_the_host(ops.items[i].value)) return flow_mk(F, DL_KIND_TENSOR);
+    if (callee->dev == DL_DEV_MODULE && !F->is_forward &&
+        only_host_made_among(ops.items + callee_ops, ops.count - callee_ops))
+        return flow_mk(F, DL_KIND_TENSOR);
     /* a model on one GPU given a tensor on another raises there: where its output would be is
      * not known (no second finding on the loss of it) */
     if (dl_value_module_on_gpu_index(callee) && flow_devices_conflict(ops.items, ops.count))
@@ -1775,9 +1787,9 @@ const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *
                 if (F->in_init && dl_ir_is_self(recv_expr))
                     return flow_inline_method(F, fi->fn, argv, call);
                 /* `self.forward(torch.from_numpy(state))` outside forward: as `self(...)` */
-                if (flow_streq(m, "forward") && recv->dev == DL_DEV_MODULE && !F->is_forward)
-                    for (uint32_t i = 0; i < call->arg_count; i++)
-                        if (made_on_the_host(argv[i])) return flow_mk(F, DL_KIND_TENSOR);
+                if (flow_streq(m, "forward") && recv->dev == DL_DEV_MODULE && !F->is_forward &&
+                    only_host_tensors(call, argv))
+                    return flow_mk(F, DL_KIND_TENSOR);
                 return on_the_receivers_device(
                     F, flow_call_summary(F, fi, call, argv, true), recv);
             }
