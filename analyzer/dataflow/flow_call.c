@@ -6,8 +6,9 @@
 static bool class_registers_nothing(const DlClassInfo *ci);
 static bool class_has_state(const DlClassInfo *from, bool given_no_weight);
 static const DlValue *on_the_receivers_device(Flow *F, const DlValue *r, const DlValue *recv);
-static DlValue *numpy_array(Flow *F);
+static DlValue *numpy_array(Flow *F, const DlValue *of);
 static bool only_host_tensors(const DlExpr *call, const DlValue *const *argv);
+static int argument_index(const DlFunction *fn, int index, const DlExpr *call, bool skip_self);
 
 /* A tensor copied to the host (`x.cpu()`, `x.to("cpu")`) or made there (`torch.zeros(n, 5)`,
  * LatentSync's face detector, which fills it by slices from the device). */
@@ -183,8 +184,7 @@ static uint32_t forward_alternatives(const DlProject *p, const DlClassInfo *ci,
 static bool elsewhere_than_the_module(const DlValue *module, const DlValue *arg) {
     if (dl_value_is_cpu_tensor(arg)) return true;
     return dl_value_module_on_gpu_index(module) && arg->kind == DL_KIND_TENSOR &&
-           arg->dev == DL_DEV_CUDA && arg->dev_name && strchr(arg->dev_name, ':') &&
-           strcmp(arg->dev_name, module->dev_name) != 0;
+           flow_two_gpu_indices(module, arg);
 }
 
 /* A tensor the code made on the host itself: a factory's or a copy to the CPU (not 0-dim). */
@@ -453,21 +453,13 @@ static const DlValue *bind_device_of_an_entry(Flow *F, const DlValue *v, const D
     const char *param = dl_arena_strndup(F->arena, name, (size_t)(open - name));
     const char *key = dl_arena_strndup(F->arena, open + 1, (size_t)(name + len - 1 - open - 1));
     int index = dl_ir_param_index(fn, param);
-    if (index < 0) return v;
-    const DlParam *p = &fn->params[index];
-    int positional = index - (skip_self ? 1 : 0);
-    for (uint32_t i = 0, pos = 0; i < call->arg_count; i++) {
-        const char *kw = call->args[i].keyword;
-        if (kw && kw[0] == '*') return v;
-        if (!argument_reaches(call, i, p, positional, &pos)) continue;
-        const DlValue *dev = flow_device_of_dict_entry(F, call->args[i].value, key);
-        if (!dev) return v;
-        DlValue *c = dl_value_copy(F->arena, v);
-        c->dev = dev->dev;
-        c->dev_name = dev->dev_name;
-        return c;
-    }
-    return v;
+    int i = index >= 0 ? argument_index(fn, index, call, skip_self) : -1;
+    const DlValue *dev = i >= 0 ? flow_device_of_dict_entry(F, call->args[i].value, key) : NULL;
+    if (!dev) return v;
+    DlValue *c = dl_value_copy(F->arena, v);
+    c->dev = dev->dev;
+    c->dev_name = dev->dev_name;
+    return c;
 }
 
 /* One value of flow_bind_parameter_device (not the parts of a sequence). */
@@ -1441,12 +1433,8 @@ const DlValue *flow_eval_tensor_method(Flow *F, const DlExpr *call, const DlExpr
         return r;
     }
     /* a number, a list; `.numpy()` a NumPy array, whose methods give host data (OTHER) */
-    if (dl_tensor_method_to_host(m)) {
-        if (!flow_streq(m, "numpy")) return flow_mk(F, DL_KIND_SCALAR);
-        DlValue *a = numpy_array(F);
-        a->flags |= recv->flags & DL_VF_ZERO_DIM; /* `x[3].cpu().numpy()`: a 0-dim array */
-        return a;
-    }
+    if (dl_tensor_method_to_host(m))
+        return flow_streq(m, "numpy") ? numpy_array(F, recv) : flow_mk(F, DL_KIND_SCALAR);
     if (dl_tensor_method_combines(m)) {
         OperandList ops = {0};
         flow_add_operand(&ops, recv_expr, recv);
@@ -1677,10 +1665,12 @@ static const DlValue *output_of_a_trained_parameter(Flow *F, const DlExpr *call,
     return r;
 }
 
-/* A NumPy array a tensor's `.numpy()` gives: host data, marked as such for its methods. */
-static DlValue *numpy_array(Flow *F) {
+/* A NumPy array a tensor's `.numpy()` gives: host data, marked as such for its methods; 0-dim
+ * when what it is made of is (`x[3].cpu().numpy()`). */
+static DlValue *numpy_array(Flow *F, const DlValue *of) {
     DlValue *a = flow_mk(F, DL_KIND_OTHER);
     a->literal = "numpy.ndarray";
+    if (of) a->flags |= of->flags & DL_VF_ZERO_DIM;
     return a;
 }
 
@@ -1880,17 +1870,13 @@ const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *
             return t;
         }
         /* `y.numpy()`: a NumPy array on the host, whatever `y` was (only a CPU tensor converts) */
-        if (flow_streq(m, "numpy")) {
-            DlValue *a = numpy_array(F);
-            a->flags |= recv->flags & DL_VF_ZERO_DIM;
-            return a;
-        }
+        if (flow_streq(m, "numpy")) return numpy_array(F, recv);
         return flow_unknown();
     case DL_KIND_OTHER:
         /* `a.flatten().tolist()` of a NumPy array: host data all the way (ManyDG's labels); not
          * of any other value known to be no tensor (a PyG batch's field) */
         if (recv->literal && flow_streq(recv->literal, "numpy.ndarray") && numpy_array_method(m))
-            return numpy_array(F);
+            return numpy_array(F, NULL);
         return flow_unknown();
     default:
         return flow_unknown();

@@ -303,6 +303,8 @@ DlValue *flow_with_device(Flow *F, const DlValue *v, const DlValue *dev, DlOrigi
 bool flow_cpu_side(const DlValue *v);
 bool flow_real_device(const DlValue *v);
 bool flow_devices_conflict(const DlOperand *ops, uint32_t n);
+/* Two GPUs written out with their indices, and different ("cuda:0", "cuda:1"). */
+bool flow_two_gpu_indices(const DlValue *a, const DlValue *b);
 void flow_meet(Flow *F, const DlExpr *site, const DlOperand *ops, uint32_t n, int callee);
 /* Whether `call` passes parameter `index` of `fi` something other than False, None or 0 (also
  * through `**kwargs`); false when it leaves the parameter at its default. */

@@ -17,8 +17,7 @@ bool flow_real_device(const DlValue *v) { /* where real data lives: never meta *
     return v->dev == DL_DEV_CUDA || v->dev == DL_DEV_NAMED;
 }
 
-/* Two GPUs written out with their indices, and different ("cuda:0", "cuda:1"). */
-static bool two_gpu_indices(const DlValue *a, const DlValue *b) {
+bool flow_two_gpu_indices(const DlValue *a, const DlValue *b) {
     return a->dev == DL_DEV_CUDA && b->dev == DL_DEV_CUDA && a->dev_name && b->dev_name &&
            strchr(a->dev_name, ':') && strchr(b->dev_name, ':') &&
            strcmp(a->dev_name, b->dev_name) != 0;
@@ -32,14 +31,14 @@ bool flow_devices_conflict(const DlOperand *ops, uint32_t n) {
             const DlValue *a = ops[i].value, *b = ops[j].value;
             if ((dl_value_module_on_gpu_index(a) && flow_is_tensor(b)) ||
                 (flow_is_tensor(a) && dl_value_module_on_gpu_index(b))) {
-                if (two_gpu_indices(a, b)) return true;
+                if (flow_two_gpu_indices(a, b)) return true;
                 continue;
             }
             if (!flow_is_tensor(a) || !flow_is_tensor(b)) continue;
             if ((a->dev == DL_DEV_META && flow_real_device(b)) ||
                 (flow_real_device(a) && b->dev == DL_DEV_META))
                 return true;
-            if (two_gpu_indices(a, b)) return true;
+            if (flow_two_gpu_indices(a, b)) return true;
         }
     return false;
 }
