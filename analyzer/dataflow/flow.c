@@ -2507,6 +2507,8 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
     } else {
         if (gpu_branch > 0) flow_state_prefer_the_gpu_path(F->st, then_state);
         if (gpu_branch < 0) flow_state_prefer_the_gpu_path(then_state, F->st);
+        if (cuda_test < 0) flow_state_forget_the_cpu_bound_only_without_cuda(then_state, F->st);
+        if (cuda_test > 0) flow_state_forget_the_cpu_bound_only_without_cuda(F->st, then_state);
         flow_state_join(F->arena, F->st, then_state);
         if (synced_when_cuda) flow_state_set(F->st, "<device-work>", NULL);
         if (synced_when_cuda && read_when_cuda) flow_state_set(F->st, "<unread-work>", NULL);

@@ -154,6 +154,8 @@ void flow_state_join(DlArena *arena, DlFlowState *into, const DlFlowState *other
 /* Before the paths of a branch that runs only with a GPU meet: a tensor or module it placed on
  * a device, which the other path leaves on the CPU, is taken to be on the device. */
 void flow_state_prefer_the_gpu_path(DlFlowState *cpu_path, const DlFlowState *gpu_path);
+void flow_state_forget_the_cpu_bound_only_without_cuda(DlFlowState *cpu_path,
+                                                      const DlFlowState *gpu_path);
 bool flow_state_equal(const DlFlowState *a, const DlFlowState *b);
 void flow_state_replace(DlFlowState *into, DlFlowState *from);
 const char *flow_text(Flow *F, DlSpan span);

@@ -228,6 +228,20 @@ void flow_state_prefer_the_gpu_path(DlFlowState *cpu_path, const DlFlowState *gp
     }
 }
 
+/* `if not torch.cuda.is_available(): device = "cpu"` with nothing bound on the other path
+ * (learning3d's MaskNet): the name is the CPU only where there is no GPU, and there the module
+ * and its inputs are too; past the `if` it says nothing of where they are. */
+void flow_state_forget_the_cpu_bound_only_without_cuda(DlFlowState *cpu_path,
+                                                      const DlFlowState *gpu_path) {
+    if (cpu_path->dead || gpu_path->dead) return;
+    for (uint32_t i = 0; i < cpu_path->count; i++) {
+        Binding *b = &cpu_path->items[i];
+        const char *name;
+        if (!b->value || find_hashed(gpu_path, b->key, b->hash)) continue;
+        if (device_named_by(b->value, &name) == DL_DEV_CPU) b->value = NULL;
+    }
+}
+
 bool flow_state_equal(const DlFlowState *a, const DlFlowState *b) {
     if (a->dead != b->dead || a->count != b->count) return false;
     for (uint32_t i = 0; i < a->count; i++) {
