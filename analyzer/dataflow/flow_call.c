@@ -1593,11 +1593,19 @@ static const DlValue *alternative_constructor(Flow *F, const char *q) {
 }
 
 /* `def train(model, loader, criterion, optimizer, device)`: a parameter named for a loss
- * function (`criterion`, `loss_fn`, `loss_func`, `loss_function`), whose class the caller
+ * function (`criterion`, `loss_fn`, `loss_func`, `loss_function`, `crit`, and those names
+ * after a prefix: gaze-estimation's `cls_criterion`, `reg_crit`), whose class the caller
  * chooses. */
 static bool names_a_loss_function(const char *name) {
-    static const char *const names[] = {"criterion", "loss_fn", "loss_func", "loss_function", NULL};
-    return dl_name_in_list(name, names);
+    static const char *const names[] = {"criterion", "loss_fn", "loss_func", "loss_function",
+                                        "crit", NULL};
+    if (dl_name_in_list(name, names)) return true;
+    size_t n = strlen(name);
+    for (const char *const *w = names; *w; w++) {
+        size_t k = strlen(*w);
+        if (n > k + 1 && name[n - k - 1] == '_' && strcmp(name + n - k, *w) == 0) return true;
+    }
+    return false;
 }
 
 static bool names_a_loss_parameter(Flow *F, const char *name) {
