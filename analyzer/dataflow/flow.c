@@ -960,6 +960,14 @@ static bool draws_a_batch(const DlExpr *e) {
     return name && strstr(name, "batch") && !strstr(name, "norm");
 }
 
+/* ... by a name that ends so (`get_batch`, `next_batch`, `sample_batch`; not `batch_stats`). */
+static bool gets_a_batch(const DlExpr *e) {
+    if (!draws_a_batch(e)) return false;
+    const char *name = e->object->name;
+    size_t n = strlen(name);
+    return n > 5 && strcmp(name + n - 5, "batch") == 0 && name[n - 6] == '_';
+}
+
 static bool full_batch_epoch_loop(const DlStmt *s) {
     const DlExpr *var = s->target_count == 1 ? s->targets[0] : NULL;
     /* the loop's name says each pass is an epoch, or the count it runs to does (`for t in
@@ -995,11 +1003,14 @@ bool flow_is_batch_loop(Flow *F, const DlStmt *s, const DlValue *iter) {
     if (s->kind == DL_ST_FOR && iter && iter->kind == DL_KIND_LOADER &&
         (iter->flags & DL_VF_ONE_BATCH))
         return false;
+    /* ... or one that draws a mini-batch each pass (`data = data_source.get_batch(n, i)`:
+     * ProdLDA's evaluation loop, whose model runs in a helper) */
     if (s->kind == DL_ST_FOR)
         return iter && (iter->kind == DL_KIND_LOADER ||
                         (!full_batch_epoch_loop(s) && !dl_ir_in_test_function(F->fn) &&
                          (block_any_outside_loops(&s->parts->body, is_optimizer_step, 0) ||
-                          block_any_outside_loops(&s->parts->body, is_training_step, 0))));
+                          block_any_outside_loops(&s->parts->body, is_training_step, 0) ||
+                          block_any_outside_loops(&s->parts->body, gets_a_batch, 0))));
     /* `while step < max_steps: ... step += 1` that trains or draws batches (`next(it)`); a
      * utility's `while tot < n:` that draws sizes (`tot += k`) is no training loop */
     if (!block_any_outside_loops(&s->parts->body, is_training_step, 0) &&
