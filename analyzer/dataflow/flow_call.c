@@ -1968,6 +1968,16 @@ const DlValue *flow_eval_builtin(Flow *F, const DlExpr *call, const char *name,
         l->item_count = 0;
         return l;
     }
+    /* `xs, ys, lens = zip(*batch)` (a collate function's): each is a tuple of the items'
+     * parts, no tensor itself, whatever the parts are */
+    if (flow_streq(name, "zip") && call->arg_count == 1 && call->args[0].keyword &&
+        flow_streq(call->args[0].keyword, "*")) {
+        DlValue *column = flow_mk(F, DL_KIND_SEQ);
+        column->elem = flow_element_of(F, flow_element_of(F, a0, call->span), call->span);
+        DlValue *l = flow_mk(F, DL_KIND_SEQ);
+        l->elem = column;
+        return l;
+    }
     if (flow_streq(name, "zip")) {
         DlValue *l = flow_mk(F, DL_KIND_SEQ);
         DlValue *tuple = flow_mk(F, DL_KIND_SEQ);
