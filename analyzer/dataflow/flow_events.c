@@ -982,6 +982,7 @@ void flow_sync(Flow *F, const DlExpr *site, const DlExpr *tensor, const DlValue 
     }
     if (!flow_is_tensor(v) || !dl_value_on_device(v)) return;
     if (v->dev == DL_DEV_MODULE && modules_stay_on_the_cpu(F)) return;
+    if (v->flags & DL_VF_MADE_WHERE_DEVICES_MEET) return; /* it raised before (DL111) */
     /* summary mode: the first explicit read on every call (DlFlowEnv.host_read); not `if x:`
      * or `print(x)` of a parameter, which may hold anything (a forward's `mode` string), nor
      * one in a batch loop of its own (an `evaluate(model, loader)`), reported there */

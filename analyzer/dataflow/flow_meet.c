@@ -150,6 +150,11 @@ DlValue *flow_combine(Flow *F, const DlExpr *site, const DlOperand *ops, uint32_
     if (maybe_cpu) conflict = true;
     DlValue *r = flow_mk(F, DL_KIND_TENSOR);
     if (maybe_cpu) r->flags |= DL_VF_MAYBE_CPU;
+    if (dev && !conflict && dev->dev != DL_DEV_CPU && dl_value_on_device(dev))
+        for (uint32_t i = 0; i < n; i++)
+            if (flow_is_tensor(ops[i].value) && !(ops[i].value->flags & DL_VF_ZERO_DIM) &&
+                flow_cpu_side(ops[i].value))
+                r->flags |= DL_VF_MADE_WHERE_DEVICES_MEET;
     if (dev && !conflict) {
         flow_take_place(r, dev);
         r->origin = dev->origin == DL_ORIGIN_FACTORY || dev->origin == DL_ORIGIN_BATCH ||

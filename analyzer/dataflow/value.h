@@ -113,6 +113,10 @@ enum {
                                   moved or not */
     DL_VF_HANDED_OVER = 1 << 26, /* seq: a list of modules a container built from it registered
                                     (`nn.Sequential(*layers)`) */
+    DL_VF_MADE_WHERE_DEVICES_MEET = 1 << 27, /* tensor: what a CPU tensor and one on a device
+                                                make (`predicted.cpu() == labels`): the
+                                                operation raises there (DL111), so nothing
+                                                after it reads the result back */
 };
 
 typedef struct DlValue DlValue;
