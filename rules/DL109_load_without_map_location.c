@@ -37,9 +37,10 @@ static const char doc[] =
     "The fix passes the device variable in scope (or `\"cpu\"`): tensors load where the code will\n"
     "use them.\n\n"
     "## When it does not fire\n"
-    "- what is loaded is read as a NumPy array at once (`torch.load(p).numpy()`), or an entry\n"
-    "  of it is (`logs = torch.load(p)`, then `logs[\"winners\"].numpy()`): that works for CPU\n"
-    "  tensors only, so the file holds CPU tensors;\n"
+    "- what is loaded is read as a NumPy array at once (`torch.load(p).numpy()`, also past\n"
+    "  casts that keep the device: `torch.load(p).float().numpy()`), or an entry of it is\n"
+    "  (`logs = torch.load(p)`, then `logs[\"winners\"].numpy()`): that works for CPU tensors\n"
+    "  only, so the file holds CPU tensors;\n"
     "- `map_location=` is given (or a second positional argument), or may be in a `**kwargs`\n"
     "  dict, or the other arm of the `if` around the load loads onto the host (`if use_gpu:\n"
     "  ... else: torch.load(p, map_location=\"cpu\")`, or a `lambda storage, loc: storage`;\n"
@@ -2696,10 +2697,29 @@ static bool read_as_numpy_at_once(DlRuleContext *ctx, const DlCallFact *fact) {
     const DlSource *src = dl_rule_module(ctx)->source;
     if (!src || !src->text || fact->call->span.end > src->len) return false;
     const char *after = src->text + fact->call->span.end;
-    size_t left = src->len - fact->call->span.end;
-    static const char *const reads[] = {".numpy()", ".detach().numpy()", NULL};
-    for (const char *const *r = reads; *r; r++)
-        if (left >= strlen(*r) && strncmp(after, *r, strlen(*r)) == 0) return true;
+    const char *end = src->text + src->len;
+    /* past calls that keep the device (`torch.load(p).float().numpy()`: CausalVTG's features) */
+    static const char *const keeping[] = {"detach", "float",   "double",     "half",  "long",
+                                          "int",    "bool",    "squeeze",    "clone", "contiguous",
+                                          "flatten", "reshape", "view",       "t",     NULL};
+    for (int hops = 0; hops < 8; hops++) {
+        if (end - after >= 8 && strncmp(after, ".numpy()", 8) == 0) return true;
+        if (after >= end || *after != '.') return false;
+        const char *name = after + 1, *p = name;
+        while (p < end && (isalnum((unsigned char)*p) || *p == '_')) p++;
+        if (p >= end || *p != '(') return false;
+        bool kept = false;
+        for (const char *const *k = keeping; *k && !kept; k++)
+            kept = strlen(*k) == (size_t)(p - name) && strncmp(name, *k, (size_t)(p - name)) == 0;
+        if (!kept) return false;
+        int depth = 0;
+        for (; p < end; p++) {
+            if (*p == '(') depth++;
+            else if (*p == ')' && --depth == 0) break;
+        }
+        if (p >= end) return false;
+        after = p + 1;
+    }
     return false;
 }
 
