@@ -968,6 +968,66 @@ static bool gets_a_batch(const DlExpr *e) {
     return n > 5 && strcmp(name + n - 5, "batch") == 0 && name[n - 6] == '_';
 }
 
+/* `np.random.permutation(n)`, `torch.randperm(n)`: a random order of all n rows. */
+static bool is_a_permutation(const DlExpr *e) {
+    return draws_random_indices(e) && (flow_streq(e->object->name, "permutation") ||
+                                       flow_streq(e->object->name, "randperm"));
+}
+
+/* The names the statements of `b` (not those in its loops) bind to a permutation. */
+typedef struct Permutations {
+    const char *names[8];
+    uint32_t count;
+} Permutations;
+
+static void collect_permutations(const DlBlock *b, Permutations *p, int depth) {
+    for (uint32_t i = 0; depth < 16 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_FOR || s->kind == DL_ST_WHILE) continue;
+        if (s->kind == DL_ST_ASSIGN && s->target_count == 1 && s->targets[0]->kind == DL_EX_NAME &&
+            s->value && is_a_permutation(s->value) && p->count < 8)
+            p->names[p->count++] = s->targets[0]->name;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            collect_permutations(inner, p, depth + 1);
+    }
+}
+
+/* A part of a permutation taken (`torch.randperm(n)[:b]`, `x[perm[:b]]` of `perm =
+ * np.random.permutation(n)`: a slice lowers to an OTHER item), or another random pick. */
+static bool picks_random_rows(const DlExpr *e, void *ctx) {
+    if (draws_random_indices(e) && !is_a_permutation(e)) return true;
+    if (e->kind != DL_EX_SUBSCRIPT || !e->object) return false;
+    const Permutations *p = ctx;
+    bool of_a_permutation = is_a_permutation(e->object);
+    for (uint32_t i = 0; !of_a_permutation && i < p->count; i++)
+        of_a_permutation = e->object->kind == DL_EX_NAME && flow_streq(e->object->name, p->names[i]);
+    for (uint32_t i = 0; of_a_permutation && i < e->item_count; i++)
+        if (e->items[i]->kind == DL_EX_OTHER) return true;
+    return false;
+}
+
+static bool block_picks_random_rows(const DlBlock *b, Permutations *p, int depth) {
+    for (uint32_t i = 0; depth < 16 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_FOR || s->kind == DL_ST_WHILE) continue;
+        if (dl_ir_expr_any_with(s->value, picks_random_rows, p)) return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (block_picks_random_rows(inner, p, depth + 1)) return true;
+    }
+    return false;
+}
+
+/* Whether the body `b` of a loop draws a mini-batch of random rows; not a permutation of all of
+ * them used whole (DGI's corruption, `features[:, np.random.permutation(n), :]`, each epoch on
+ * the whole graph). */
+static bool draws_random_rows(const DlBlock *b) {
+    Permutations p = {0};
+    collect_permutations(b, &p, 0);
+    return block_picks_random_rows(b, &p, 0);
+}
+
 static bool full_batch_epoch_loop(const DlStmt *s) {
     const DlExpr *var = s->target_count == 1 ? s->targets[0] : NULL;
     /* the loop's name says each pass is an epoch, or the count it runs to does (`for t in
@@ -981,7 +1041,7 @@ static bool full_batch_epoch_loop(const DlStmt *s) {
     return epochs && counts_passes(s->value) &&
            !block_any_outside_loops(&s->parts->body, is_next_call, 0) &&
            !block_any_outside_loops(&s->parts->body, draws_a_batch, 0) &&
-           !block_any_outside_loops(&s->parts->body, draws_random_indices, 0);
+           !draws_random_rows(&s->parts->body);
 }
 
 /* A loop whose every iteration is a training/eval step: over a data loader (enumerate and
