@@ -21,7 +21,9 @@
  * in parentheses (`f"{(n:=10)}"`) is one, and stays.
  *
  * Inside brackets, a line holding only a comment indented less than the block around it is taken
- * for a dedent: such a comment becomes spaces. */
+ * for a dedent: such a comment becomes spaces. So is a line that goes on after an operator and
+ * starts left of the block: inside brackets each line break becomes a space, as Python's
+ * tokenizer ignores it. */
 #include "frontend/python_grammar_gaps.h"
 
 #include <stdbool.h>
@@ -363,11 +365,60 @@ static bool patch_comment_lines_in_brackets(const char *text, size_t len, char *
     return true;
 }
 
+/* ---------------------------------------------------------------- line breaks in brackets */
+
+/* Inside brackets, a line that starts left of the line the brackets opened on (`print('loss:
+ * %.4f' %` / `(loss))` in an `if`, NIMA's main.py) is taken by the grammar's scanner for a
+ * dedent. Python's tokenizer ignores line breaks inside brackets: the break before such a line
+ * becomes a space, unless a comment ends the line before (the next would join the comment) or a
+ * backslash does. */
+static size_t indentation_at(const char *s, size_t len, size_t line_start) {
+    return skip_spaces(s, len, line_start) - line_start;
+}
+
+static bool patch_line_breaks_in_brackets(const char *text, size_t len, char **out) {
+    int depth = 0;
+    bool after_comment = false;
+    size_t line_start = 0, opened_at_indent = 0;
+    size_t i = 0;
+    while (i < len) {
+        char c = text[i];
+        size_t past = skip_string_or_comment(text, len, i);
+        if (past != i) {
+            after_comment = c == '#';
+            i = past;
+            continue;
+        }
+        if (c == '\n') {
+            size_t next = i + 1, first = skip_spaces(text, len, next);
+            bool blank = first >= len || text[first] == '\n' || text[first] == '\r' ||
+                         text[first] == '#';
+            bool continued = i > 0 && (text[i - 1] == '\\' ||
+                                       (text[i - 1] == '\r' && i > 1 && text[i - 2] == '\\'));
+            if (depth > 0 && !after_comment && !continued && !blank &&
+                first - next < opened_at_indent) {
+                if (i > 0 && text[i - 1] == '\r' && !patch(out, text, len, i - 1, ' '))
+                    return false;
+                if (!patch(out, text, len, i, ' ')) return false;
+            }
+            after_comment = false;
+            line_start = next;
+        } else if (c == '(' || c == '[' || c == '{') {
+            if (depth++ == 0) opened_at_indent = indentation_at(text, len, line_start);
+        } else if ((c == ')' || c == ']' || c == '}') && depth > 0) {
+            depth--;
+        }
+        i++;
+    }
+    return true;
+}
+
 char *dl_python_patch_grammar_gaps(const char *text, size_t len) {
     char *out = NULL;
     if (!patch_bare_starred_brackets(text, len, &out) || !patch_generic_operands(text, len, &out) ||
         !patch_format_spec_fills(text, len, &out) ||
-        !patch_comment_lines_in_brackets(text, len, &out)) {
+        !patch_comment_lines_in_brackets(text, len, &out) ||
+        !patch_line_breaks_in_brackets(text, len, &out)) {
         free(out);
         return NULL;
     }

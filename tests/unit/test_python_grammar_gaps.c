@@ -113,3 +113,18 @@ Test(python_grammar_gaps, comments_outside_brackets_or_after_code_are_left_alone
     assert_untouched("f(a,  # after an argument\n  c)\n");
     assert_untouched("s = '(\\n# not a comment'\n");
 }
+
+Test(python_grammar_gaps, a_line_starting_left_of_its_brackets_joins_the_line_before) {
+    /* NIMA's main.py: an operator ends the line, the operand starts at column 0 */
+    assert_patched("if ok:\n    print('loss: %.4f' %\n(loss))\n",
+                   "if ok:\n    print('loss: %.4f' % (loss))\n");
+    assert_patched("def f():\n    return g(a +\r\n  b)\n", "def f():\n    return g(a +    b)\n");
+}
+
+Test(python_grammar_gaps, line_breaks_the_grammar_takes_are_left_alone) {
+    assert_untouched("if ok:\n    print('%d' %\n          (n))\n");  /* right of its line */
+    assert_untouched("x = f(a,\nb)\n");                              /* the line is at 0 */
+    assert_untouched("if ok:\n    y = f(a,  # note\n  b)\n");        /* a comment ends it */
+    assert_untouched("if ok:\n    y = f(a + \\\n  b)\n");            /* a backslash does */
+    assert_untouched("if ok:\n    s = ('''\nx''')\n");               /* inside a string */
+}
