@@ -133,7 +133,10 @@ static const char doc[] =
     "  since (the best epoch saved, then reloaded), or a copy of such a save\n"
     "  (`shutil.copy(latest, best)` then `torch.load(best)`), or Lightning's\n"
     "  `checkpoint_callback.best_model_path`; a path held in a name counts as what the name was\n"
-    "  last bound to (`best_path = f'{run}/{best_epoch}.pt'`), and a template's save anywhere\n"
+    "  last bound to (`best_path = f'{run}/{best_epoch}.pt'`), as does a save to a name bound\n"
+    "  to the path the load writes out (`file = d / 'x.pt'`, `torch.save(t, file)`, then\n"
+    "  `torch.load(d / 'x.pt')`) or one in a function nested beside the load's in the same\n"
+    "  function (ignite's handlers, `@trainer.on(...)`), and a template's save anywhere\n"
     "  in the loop around the load counts, made by an earlier iteration (early stopping:\n"
     "  `if stop: load(...) else: save(...)`); so does a save helper handed the folder the load\n"
     "  joins a name onto (`save_checkpoint(model, optimizer, epoch, args.save)`, then\n"
@@ -1355,6 +1358,65 @@ static bool path_returned_by_a_save(DlRuleContext *ctx, const DlFunction *fn, co
     return false;
 }
 
+/* The name the last statement of `b` (nested blocks too, not nested functions) before `before`
+ * binds to a value written as `want` (`file = directory / 'logits.pt'`, penn's evaluation), or
+ * NULL. */
+static const char *name_bound_to_text(DlRuleContext *ctx, const DlBlock *b, const char *want,
+                                      uint32_t before, int depth) {
+    const char *found = NULL;
+    for (uint32_t i = 0; depth < 32 && i < b->count && b->items[i]->span.start < before; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        if (s->kind == DL_ST_ASSIGN && s->target_count == 1 &&
+            s->targets[0]->kind == DL_EX_NAME && s->value &&
+            strcmp(dl_rule_text(ctx, s->value->span), want) == 0)
+            found = s->targets[0]->name;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++) {
+            const char *in = name_bound_to_text(ctx, inner, want, before, depth + 1);
+            if (in) found = in;
+        }
+    }
+    return found;
+}
+
+/* Saved to a path written as `want` in `b` before `before`, the path not bound anew since; or
+ * to a name bound to it there (`file = d / 'x.pt'`, `torch.save(t, file)`, then
+ * `torch.load(d / 'x.pt')`). */
+static bool saved_before(DlRuleContext *ctx, const DlBlock *b, const char *want, uint32_t before) {
+    uint32_t last_save = 0, last_bind = 0;
+    const char *bound = NULL;
+    scan_saves(ctx, b, want, before, &last_save, &last_bind, &bound, 0);
+    if (last_save && last_bind < last_save) return true;
+    const char *alias = name_bound_to_text(ctx, b, want, before, 0);
+    if (!alias) return false;
+    last_save = last_bind = 0;
+    bound = NULL;
+    scan_saves(ctx, b, alias, before, &last_save, &last_bind, &bound, 0);
+    return last_save && last_bind < last_save;
+}
+
+/* A load in a function nested in another, of a path the nested function does not bind, which a
+ * sibling saves to (ignite's handlers: `@trainer.on(EPOCH_COMPLETED)` saving the model,
+ * `@trainer.on(COMPLETED)` loading it back, CNNIQA's `run`): written by this run. */
+static bool saved_by_a_sibling(DlRuleContext *ctx, const DlFunction *fn, const DlExpr *path) {
+    if (!fn || !fn->parent || path->kind != DL_EX_NAME ||
+        dl_ir_param_index(fn, path->name) >= 0 ||
+        dl_ir_last_assignment(&fn->body, path->name, UINT32_MAX))
+        return false;
+    const DlModuleIR *m = dl_rule_module(ctx);
+    const char *want = dl_rule_text(ctx, path->span);
+    for (uint32_t k = 0; k < m->function_count; k++) {
+        const DlFunction *g = m->functions[k];
+        if (g == fn || g->parent != fn->parent) continue;
+        uint32_t last_save = 0, last_bind = 0;
+        const char *bound = NULL;
+        scan_saves(ctx, &g->body, want, UINT32_MAX, &last_save, &last_bind, &bound, 0);
+        if (last_save && !last_bind) return true;
+    }
+    return false;
+}
+
 static bool written_by_this_run(DlRuleContext *ctx, const DlCallFact *fact) {
     const DlExpr *path = dl_ir_positional(fact->call, 0);
     if (!path) return false;
@@ -1372,11 +1434,8 @@ static bool written_by_this_run(DlRuleContext *ctx, const DlCallFact *fact) {
         uint32_t before = loop_end > fact->call->span.start && made_from_a_template(ctx, want)
                               ? loop_end
                               : fact->call->span.start;
-        uint32_t last_save = 0, last_bind = 0;
-        const char *bound = NULL;
-        scan_saves(ctx, body, dl_rule_text(ctx, want->span), before, &last_save, &last_bind,
-                   &bound, 0);
-        if (last_save && last_bind < last_save) return true;
+        if (saved_before(ctx, body, dl_rule_text(ctx, want->span), before)) return true;
+        if (!pass && saved_by_a_sibling(ctx, fn, want)) return true;
         /* `shutil.copy(latest, best)` after `torch.save(state, latest)`, then `torch.load(best)`
          * (Transfer-Learning-Library's scripts keep their best epoch so) */
         uint32_t copied_at = 0;
