@@ -131,6 +131,7 @@ typedef struct CpuAsk {
     bool skip_self;
     const DlBlock *scope;
     uint32_t calls;        /* calls of the callee seen */
+    uint32_t through_super; /* ... of them `super().__init__(...)`, which does not name it */
     bool other;            /* a call passes something else (or may: a splat) */
 } CpuAsk;
 
@@ -149,14 +150,11 @@ static bool names_the_cpu(Flow *F, const DlBlock *scope, const DlExpr *e, uint32
            flow_device_of_string(e->name) == DL_DEV_CPU;
 }
 
-static bool note_device_call(const DlExpr *e, void *ctx) {
-    CpuAsk *a = ctx;
-    if (e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_NAME ||
-        !e->object->name || strcmp(e->object->name, a->callee) != 0)
-        return false;
-    a->calls++;
+/* Whether call `e` of the function hands its device parameter something other than the CPU
+ * (`a->other`); the call does not pass the first `first` parameters (argument_for's). */
+static void note_device_argument(CpuAsk *a, const DlExpr *e, uint32_t first) {
     const DlParam *p = &a->fn->params[a->param];
-    const DlExpr *arg = argument_for(e, a->fn, a->param, a->skip_self ? 1 : 0);
+    const DlExpr *arg = argument_for(e, a->fn, a->param, first);
     for (uint32_t i = 0; !arg && i < e->arg_count; i++) /* none, or a splat before it may be */
         if ((e->args[i].keyword && e->args[i].keyword[0] == '*') ||
             (e->args[i].value && e->args[i].value->kind == DL_EX_STARRED))
@@ -165,6 +163,58 @@ static bool note_device_call(const DlExpr *e, void *ctx) {
     if (!a->other && !arg && !(p->default_value && names_the_cpu(a->F, a->scope,
                                                                   p->default_value, 0)))
         a->other = true;
+}
+
+/* `super().__init__(name)` or `Base.__init__(self, name)` in a subclass's __init__: a
+ * construction of the base (`a->callee`) through it. */
+static bool note_base_init_call(const DlExpr *e, void *ctx) {
+    CpuAsk *a = ctx;
+    if (e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_ATTR ||
+        !flow_streq(e->object->name, "__init__") || !e->object->object)
+        return false;
+    const DlExpr *of = e->object->object;
+    bool by_name = of->kind == DL_EX_NAME && flow_streq(of->name, a->callee);
+    bool by_super = of->kind == DL_EX_CALL && of->object && of->object->kind == DL_EX_NAME &&
+                    flow_streq(of->object->name, "super");
+    if (!by_name && !by_super) return false;
+    a->calls++;
+    a->through_super += by_super;
+    note_device_argument(a, e, by_name ? 0 : 1);
+    return a->other;
+}
+
+/* The subclasses of the file whose base is the class constructed by `a->callee` (`class
+ * Env(Base):`, deep_neuroevolution's environment managers): each must define __init__ and
+ * construct its base there once, as note_base_init_call reads; how many there are (each
+ * class statement names the base once more). */
+static uint32_t read_subclass_inits(CpuAsk *a, const DlModuleIR *m) {
+    uint32_t words = 0;
+    for (uint32_t k = 0; k < m->class_count && !a->other; k++) {
+        const DlClass *c = m->classes[k];
+        bool sub = false;
+        for (uint32_t b = 0; b < c->base_count; b++)
+            sub |= c->bases[b]->kind == DL_EX_NAME && flow_streq(c->bases[b]->name, a->callee);
+        if (!sub) continue;
+        const DlFunction *init = dl_ir_method_named(c, "__init__");
+        uint32_t before = a->calls;
+        if (init) {
+            a->scope = &init->body;
+            for (uint32_t i = 0; i < init->body.count && !a->other; i++)
+                if (dl_ir_expr_any_with(init->body.items[i]->value, note_base_init_call, a)) break;
+        }
+        if (!init || a->calls != before + 1) a->other = true; /* none, or more than one */
+        words++; /* the class statement's */
+    }
+    return words;
+}
+
+static bool note_device_call(const DlExpr *e, void *ctx) {
+    CpuAsk *a = ctx;
+    if (e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_NAME ||
+        !e->object->name || strcmp(e->object->name, a->callee) != 0)
+        return false;
+    a->calls++;
+    note_device_argument(a, e, a->skip_self ? 1 : 0);
     return a->other;
 }
 
@@ -248,6 +298,7 @@ bool flow_every_call_gives_the_cpu(Flow *F, const DlFunction *fn, uint32_t param
         a.callee = fn->owner->name;
         a.skip_self = true;
     }
+    uint32_t subclass_words = fn->owner ? read_subclass_inits(&a, m) : 0;
     a.scope = &m->body;
     read_device_calls(&a, &m->body, 0);
     for (uint32_t k = 0; k < m->function_count && !a.other; k++) {
@@ -258,5 +309,6 @@ bool flow_every_call_gives_the_cpu(Flow *F, const DlFunction *fn, uint32_t param
     }
     /* a mention that is no call (`pool.map(evaluate, ...)`, `fn = evaluate`, a subclass) may
      * pass anything: the name's words in the text are its definition and the calls read */
-    return !a.other && a.calls && m->source && words_in(m->source, a.callee) == a.calls + 1;
+    return !a.other && a.calls && m->source &&
+           words_in(m->source, a.callee) == a.calls - a.through_super + 1 + subclass_words;
 }
