@@ -1066,7 +1066,8 @@ static bool project_dataset_built_from(Flow *F, const DlExpr *built, const char 
 
 /* `DataLoader(ds, batch_size=len(ds))` (also by position; or `ds.__len__()`, or a name or an
  * attribute of self bound to it: `n = len(ds)`; or the length of a tensor the dataset was
- * built from: `TensorDataset(X, y)`, then `batch_size=len(X)`; or of the samples a project
+ * built from: `TensorDataset(X, y)`, then `batch_size=len(X)`, or of the indices it picks its
+ * rows by, `TensorDataset(X[idx], y[idx])` and `len(idx)`; or of the samples a project
  * dataset was built from: `SubsetDS(idx=v)`, then `batch_size=len(v)`): the whole dataset in
  * one batch, so a loop over the loader runs once (DeepSurv's full-batch training, ben-hawks'
  * test loaders, pFedMe's users' `DataLoader(test_data, self.test_samples)`). */
@@ -1075,7 +1076,8 @@ static bool batch_is_the_whole_dataset(Flow *F, const DlExpr *call) {
     const DlExpr *size = size_arg ? size_arg->value : dl_ir_positional(call, 1);
     const DlExpr *dataset = call->arg_count && !call->args[0].keyword ? call->args[0].value : NULL;
     if (!dataset && dl_ir_keyword(call, "dataset")) dataset = dl_ir_keyword(call, "dataset")->value;
-    if (!size || !dataset || dataset->kind != DL_EX_NAME) return false;
+    if (!size || !dataset || (dataset->kind != DL_EX_NAME && dataset->kind != DL_EX_CALL))
+        return false;
     const DlBlock *body = F->fn ? &F->fn->body : &F->env->file->module->body;
     const DlExpr *n = size;
     if (n->kind == DL_EX_NAME) n = dl_ir_last_assignment(body, n->name, call->span.start);
@@ -1085,16 +1087,21 @@ static bool batch_is_the_whole_dataset(Flow *F, const DlExpr *call) {
                                   call->span.start);
     const char *measured = length_of(n);
     if (!measured) return false;
-    if (flow_streq(measured, dataset->name)) return true;
-    const DlExpr *built = dl_ir_last_assignment(body, dataset->name, call->span.start);
+    if (dataset->kind == DL_EX_NAME && flow_streq(measured, dataset->name)) return true;
+    const DlExpr *built = dataset->kind == DL_EX_CALL
+                              ? dataset
+                              : dl_ir_last_assignment(body, dataset->name, call->span.start);
     if (!built || built->kind != DL_EX_CALL || !built->object) return false;
     const char *q = flow_qualify(F, built->object);
     if (!q || !flow_streq(q, "torch.utils.data.TensorDataset"))
         return project_dataset_built_from(F, built, measured);
+    /* a tensor it was built from, or the rows of one picked by it (`TensorDataset(x[idx],
+     * y[idx])`, `batch_size=len(idx)`: HiST's solver) */
     for (uint32_t i = 0; i < built->arg_count; i++) {
         const DlExpr *a = built->args[i].value;
-        if (!built->args[i].keyword && a->kind == DL_EX_NAME && flow_streq(a->name, measured))
-            return true;
+        if (built->args[i].keyword) continue;
+        if (a->kind == DL_EX_SUBSCRIPT && a->item_count == 1) a = a->items[0];
+        if (a->kind == DL_EX_NAME && flow_streq(a->name, measured)) return true;
     }
     return false;
 }
