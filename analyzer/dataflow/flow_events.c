@@ -1285,6 +1285,15 @@ static bool runs_a_generator_now(Flow *F, const DlExpr *call, uint32_t i) {
            !flow_lookup(F, callee->name);
 }
 
+/* A method that gives back its receiver's data, on its device: an in-place op (`normal_`,
+ * `fill_`, `uniform_`), a cast, `detach`, `contiguous`. */
+static bool keeps_its_tensor(const char *method) {
+    static const char *const keeping[] = {"float", "double", "half",       "long",   "int",
+                                          "bool",  "detach", "contiguous", "clone", NULL};
+    size_t n = method ? strlen(method) : 0;
+    return n > 1 && (method[n - 1] == '_' ? method[n - 2] != '_' : dl_name_in_list(method, keeping));
+}
+
 const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
     const DlValue *stack_argv[16];
     const DlValue **argv = call->arg_count <= 16
@@ -1295,7 +1304,11 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
     const DlValue *recv = NULL;
     if (!q && callee && callee->kind == DL_EX_ATTR) {
         const DlExpr *saved = F->move_receiver;
-        F->move_receiver = flow_is_move_method(callee->name) ? callee->object : NULL;
+        /* `torch.FloatTensor(n).normal_().cuda()`: an in-place fill or a cast on the way to the
+         * move keeps the factory's tensor, which is moved all the same (StackGAN's noise) */
+        bool passes_the_move = F->move_receiver == call && keeps_its_tensor(callee->name);
+        F->move_receiver =
+            flow_is_move_method(callee->name) || passes_the_move ? callee->object : NULL;
         recv = flow_eval(F, callee->object);
         F->move_receiver = saved;
     }
