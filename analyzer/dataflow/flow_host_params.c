@@ -33,12 +33,70 @@ static uint64_t host_only_params(const DlProject *project, const DlFunction *fn,
  * forward of a submodule of a project class (`self.gnn(doc_sents_h, doc_len, adj)`, whose
  * forward reads `doc_len` only with `max(...)`: Rank-Emotion-Cause), whose parameters are
  * looked at in turn. */
+/* `for layer in self.layers:` in `b` (or a block in it) binding `name`: what it loops over, or
+ * NULL. */
+static const DlExpr *looped_self_attribute(const DlBlock *b, const char *name, int depth) {
+    for (uint32_t i = 0; depth < 8 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        if (s->kind == DL_ST_FOR && s->target_count == 1 && s->targets[0]->kind == DL_EX_NAME &&
+            strcmp(s->targets[0]->name, name) == 0 && dl_ir_is_self_attr(s->value, NULL))
+            return s->value;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++) {
+            const DlExpr *found = looped_self_attribute(inner, name, depth + 1);
+            if (found) return found;
+        }
+    }
+    return NULL;
+}
+
+/* The project class of the layers `__init__` puts in `self.<attr>`: `nn.ModuleList([Layer(d)
+ * for _ in range(n)])`, `nn.ModuleList([Layer(d), Layer(d)])`; NULL when it is not one class. */
+static const DlClassInfo *layer_class(const HostUse *u, const char *attr) {
+    const DlFunction *init = dl_ir_method_named(u->fn->owner, "__init__");
+    const DlFunctionInfo *home = u->project ? dl_project_function_of(u->project, u->fn) : NULL;
+    const DlFileFacts *file = home ? dl_project_file(u->project, home->module) : NULL;
+    if (!init || !file) return NULL;
+    char key[128];
+    if (snprintf(key, sizeof key, "self.%s", attr) >= (int)sizeof key) return NULL;
+    const DlExpr *built = dl_ir_last_assignment(&init->body, key, UINT32_MAX);
+    if (!built || built->kind != DL_EX_CALL || built->arg_count != 1 || built->args[0].keyword ||
+        !built->object || !built->object->name || strcmp(built->object->name, "ModuleList") != 0)
+        return NULL;
+    const DlExpr *layers = built->args[0].value;
+    const DlExpr *one = NULL;
+    if (layers->kind == DL_EX_COMP) one = layers->object;
+    for (uint32_t i = 0; layers->kind == DL_EX_LIST && i < layers->item_count; i++) {
+        const DlExpr *item = layers->items[i];
+        if (one && (item->kind != DL_EX_CALL || !item->object || !one->object ||
+                    item->object->kind != DL_EX_NAME || one->object->kind != DL_EX_NAME ||
+                    strcmp(item->object->name, one->object->name) != 0))
+            return NULL;
+        one = item;
+    }
+    if (!one || one->kind != DL_EX_CALL || !one->object || one->object->kind != DL_EX_NAME)
+        return NULL;
+    return dl_project_find_class(u->project, file, one->object->name);
+}
+
 static const DlFunction *own_method(const HostUse *u, const DlExpr *callee) {
     /* `self.encoder.forward(emb, lengths)` runs the submodule as `self.encoder(...)` does
      * (MWPToolkit's models) */
     if (callee && callee->kind == DL_EX_ATTR && callee->name &&
         strcmp(callee->name, "forward") == 0 && dl_ir_is_self_attr(callee->object, NULL))
         callee = callee->object;
+    /* `for layer in self.layers: x = layer(x, mask)`, a ModuleList of one project module
+     * (SepsisEarlyPrediction's encoder layers): each layer's forward */
+    const DlExpr *looped = callee && callee->kind == DL_EX_NAME && u->fn->owner
+                               ? looped_self_attribute(&u->fn->body, callee->name, 0)
+                               : NULL;
+    if (looped && u->nesting < 3) {
+        const DlClassInfo *sub = layer_class(u, looped->name);
+        const DlFunctionInfo *forward =
+            sub && sub->is_module ? dl_project_method(u->project, sub, "forward") : NULL;
+        return forward ? forward->fn : NULL;
+    }
     if (!dl_ir_is_self_attr(callee, NULL) || !u->fn->owner || u->nesting >= 3) return NULL;
     const DlClass *cls = u->fn->owner;
     const DlFunction *own = dl_ir_method_named(cls, callee->name);
