@@ -34,7 +34,10 @@ static const char doc[] =
     "  or in the outer epoch loop;\n"
     "- `.to(dtype)` casts that do not move;\n"
     "- a tensor already on that device (made there before the loop): `.to()` returns it as it\n"
-    "  is, copying nothing (a tensor on `cuda`, the current device, counts as on `cuda:0`).\n";
+    "  is, copying nothing (a tensor on `cuda`, the current device, counts as on `cuda:0`);\n"
+    "- a tensor made without `device=` in a file that sets the default device to a GPU\n"
+    "  (`torch.set_default_device('cuda')`, `torch.set_default_tensor_type(\n"
+    "  'torch.cuda.FloatTensor')`): it is made there, and `.cuda()` copies nothing.\n";
 
 /* "cuda" is the current device, which is GPU 0 unless the program picks another: a tensor made
  * by `.cuda()` and moved to `torch.device("cuda:0")` is not shown to be copied (GeneFace). */
@@ -65,6 +68,11 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
         return;
     const DlValue *to = fact->target_device;
     if (!to || to->dev == DL_DEV_CPU || to->dev == DL_DEV_UNKNOWN || already_there(v, to)) return;
+    /* made where the file's default device puts it, on a GPU (MahalanobisLoss's unit test
+     * after `torch.set_default_tensor_type('torch.cuda.FloatTensor')`) */
+    if (v->kind == DL_KIND_TENSOR && v->dev == DL_DEV_UNKNOWN &&
+        dl_rule_module(ctx)->sets_a_gpu_default)
+        return;
     const char *recv = dl_rule_snippet(ctx, fact->receiver->span);
     const char *what = v->kind == DL_KIND_MODULE    ? "the model"
                        : v->origin == DL_ORIGIN_FACTORY ? "a tensor built from constants"
