@@ -30,7 +30,8 @@ static const char doc[] =
     "- `criterion.to(device)` / `.cuda()` is called (a loss is a module: it moves in place);\n"
     "- the weight is created on or moved to the device;\n"
     "- the loss is a submodule of an `nn.Module` (`self.loss_fn = ...` in `__init__`) that\n"
-    "  moves with the model;\n"
+    "  moves with the model; or taken out of a plain dict or list a module keeps\n"
+    "  (`self.loss_fcts[\"ce\"]`), which DL107 reports;\n"
     "- nothing is on a device.\n";
 
 static void on_meet(DlRuleContext *ctx, const DlMeetFact *fact) {
@@ -39,6 +40,11 @@ static void on_meet(DlRuleContext *ctx, const DlMeetFact *fact) {
     const DlOperand *loss = &fact->operands[fact->callee];
     const DlValue *v = loss->value;
     if (v->kind != DL_KIND_LOSS || !(v->flags & DL_VF_CPU_WEIGHT) || v->dev != DL_DEV_CPU) return;
+    /* `self.loss_fcts["ce"](...)`: taken out of a plain dict a module keeps, which DL107
+     * reports (registered, as `nn.ModuleDict`, its weight would move with the module) */
+    const DlExpr *held = loss->expr;
+    if (held->kind == DL_EX_SUBSCRIPT && held->object && dl_ir_is_self_attr(held->object, NULL))
+        return;
     const DlOperand *dev = dl_meet_device_operand(fact);
     if (!dev) return;
     const char *name = dl_rule_text(ctx, loss->expr->span);

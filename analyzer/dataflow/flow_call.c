@@ -382,7 +382,18 @@ static DlValue *rehomed(Flow *F, const DlValue *v, const DlModuleIR *home, int d
         c->elem = NULL;
         c->items = NULL;
         c->item_count = 0;
+        c->entries = NULL;
         return c;
+    }
+    if (v->entries) {
+        DlDictEntries *e = dl_arena_alloc(F->arena, sizeof *e);
+        *e = *v->entries;
+        e->values = dl_arena_alloc(F->arena, e->count * sizeof *e->values);
+        for (uint32_t i = 0; i < e->count; i++) {
+            const DlValue *x = v->entries->values[i];
+            e->values[i] = !x || x->home ? x : rehomed(F, x, home, depth + 1);
+        }
+        c->entries = e;
     }
     if (c->elem && !c->elem->home) c->elem = rehomed(F, c->elem, home, depth + 1);
     if (c->item_count) {

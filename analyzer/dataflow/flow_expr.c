@@ -436,6 +436,9 @@ const DlValue *flow_eval_subscript(Flow *F, const DlExpr *e) {
         return r;
     }
     if (obj->kind == DL_KIND_SEQ) {
+        /* `lossd['loss']` of a dict written out: that entry's value */
+        const DlValue *entry = string_key ? dl_value_entry(obj, e->items[0]->name) : NULL;
+        if (entry) return entry;
         if (obj->items && e->item_count == 1 && e->items[0]->kind == DL_EX_NUMBER) {
             long idx = strtol(e->items[0]->name, NULL, 10);
             if (idx >= 0 && (uint32_t)idx < obj->item_count) return obj->items[idx];
@@ -496,6 +499,22 @@ static bool built_from_its_owner(const DlExpr *x) {
     return false;
 }
 
+/* `{'loss': loss, 'n': 3}`: each string key's value; NULL when a key is computed or a `**` splat
+ * adds others. */
+static const DlDictEntries *string_keyed_entries(Flow *F, const DlExpr *e, const DlValue **values,
+                                                 uint32_t n) {
+    if (!n || n > 32) return NULL;
+    for (uint32_t i = 0; i < n; i++)
+        if (!e->items[2 * i] || e->items[2 * i]->kind != DL_EX_STRING || !e->items[2 * i]->name)
+            return NULL;
+    DlDictEntries *entries = dl_arena_alloc(F->arena, sizeof *entries);
+    entries->count = n;
+    entries->keys = dl_arena_alloc(F->arena, n * sizeof *entries->keys);
+    entries->values = values;
+    for (uint32_t i = 0; i < n; i++) entries->keys[i] = e->items[2 * i]->name;
+    return entries;
+}
+
 const DlValue *flow_eval_sequence(Flow *F, const DlExpr *e) {
     DlValue *s = flow_mk(F, DL_KIND_SEQ);
     bool dict = e->kind == DL_EX_DICT;
@@ -525,6 +544,7 @@ const DlValue *flow_eval_sequence(Flow *F, const DlExpr *e) {
         s->item_count = n;
     } else {
         s->flags |= flow_dict_pin_flags(e) | DL_VF_DICT;
+        s->entries = string_keyed_entries(F, e, items, n);
     }
     s->elem = elem && elem->kind != DL_KIND_UNKNOWN ? elem : NULL;
     s->dev_span = e->span;

@@ -36,7 +36,41 @@ static const DlValue *persist(DlArena *to, const DlValue *v, int depth) {
         for (uint32_t i = 0; i < v->item_count; i++) items[i] = persist(to, v->items[i], depth + 1);
         c->items = items;
     }
+    if (v->entries) {
+        DlDictEntries *e = dl_arena_alloc(to, sizeof *e);
+        e->count = v->entries->count;
+        e->keys = dl_arena_alloc(to, e->count * sizeof *e->keys);
+        e->values = dl_arena_alloc(to, e->count * sizeof *e->values);
+        for (uint32_t i = 0; i < e->count; i++) {
+            e->keys[i] = dl_arena_strdup(to, v->entries->keys[i]);
+            e->values[i] = persist(to, v->entries->values[i], depth + 1);
+        }
+        c->entries = e;
+    }
     return c;
+}
+
+const DlValue *dl_value_entry(const DlValue *dict, const char *key) {
+    const DlDictEntries *e = dict ? dict->entries : NULL;
+    for (uint32_t i = 0; e && key && i < e->count; i++)
+        if (strcmp(e->keys[i], key) == 0) return e->values[i];
+    return NULL;
+}
+
+/* The entries of two dicts joined key by key when both have the same keys in the same order
+ * (one dict built on two paths), else none known. */
+static const DlDictEntries *join_entries(DlArena *arena, const DlDictEntries *a,
+                                         const DlDictEntries *b) {
+    if (!a || !b || a->count != b->count) return NULL;
+    for (uint32_t i = 0; i < a->count; i++)
+        if (strcmp(a->keys[i], b->keys[i]) != 0) return NULL;
+    DlDictEntries *j = dl_arena_alloc(arena, sizeof *j);
+    j->count = a->count;
+    j->keys = a->keys;
+    j->values = dl_arena_alloc(arena, a->count * sizeof *j->values);
+    for (uint32_t i = 0; i < a->count; i++)
+        j->values[i] = dl_value_join(arena, a->values[i], b->values[i]);
+    return j;
 }
 
 const DlValue *dl_value_persist(DlArena *to, const DlValue *v) {
@@ -58,7 +92,7 @@ bool dl_value_equal(const DlValue *a, const DlValue *b) {
     return a->kind == b->kind && dl_value_same_device(a, b) && a->flags == b->flags &&
            a->origin == b->origin && a->dev_span.start == b->dev_span.start &&
            a->elem == b->elem && a->cls == b->cls && a->item_count == b->item_count &&
-           a->items == b->items && str_eq(a->literal, b->literal);
+           a->items == b->items && a->entries == b->entries && str_eq(a->literal, b->literal);
 }
 
 const DlValue *dl_value_other_factory(const DlValue *v) {
@@ -151,6 +185,7 @@ const DlValue *dl_value_join(DlArena *arena, const DlValue *a, const DlValue *b)
     }
     if (a->cls != b->cls) j->cls = NULL;
     if (!str_eq(a->literal, b->literal)) j->literal = NULL; /* "cpu" on one path, "cuda" on the other */
+    if (a->entries != b->entries) j->entries = join_entries(arena, a->entries, b->entries);
     return j;
 }
 

@@ -120,6 +120,14 @@ enum {
 };
 
 typedef struct DlValue DlValue;
+
+/* A dict written out with string keys (`{'loss': loss, 'losses': {...}}`): each key's value,
+ * which `d['loss']` reads (GG-CNN's `compute_loss` returns its loss so). */
+typedef struct DlDictEntries {
+    uint32_t count;
+    const char **keys;
+    const DlValue **values;
+} DlDictEntries;
 struct DlValue {
     DlKind kind;
     DlDeviceTag dev;
@@ -143,6 +151,7 @@ struct DlValue {
                               its class ("torch.nn.CTCLoss") */
     const DlModuleIR *home; /* the file dev_span/aux_span point into; NULL: the file being
                                analysed (values from another file's summaries carry theirs) */
+    const DlDictEntries *entries; /* SEQ with DL_VF_DICT: its string keys' values, if known */
 };
 
 extern const DlValue dl_value_unknown;
@@ -158,6 +167,8 @@ bool dl_value_same_device(const DlValue *a, const DlValue *b);
 /* Least upper bound; returns one of the inputs when they are equal. */
 const DlValue *dl_value_join(DlArena *arena, const DlValue *a, const DlValue *b);
 bool dl_value_equal(const DlValue *a, const DlValue *b);
+/* The value of entry `key` of a dict whose entries are known, or NULL. */
+const DlValue *dl_value_entry(const DlValue *dict, const char *key);
 /* A factory's tensor that a join met with another factory's: that other one (its own
  * dl_value_other_factory gives the next), or NULL. */
 const DlValue *dl_value_other_factory(const DlValue *v);
