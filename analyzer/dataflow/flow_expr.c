@@ -762,7 +762,13 @@ const DlValue *flow_eval_inner(Flow *F, const DlExpr *e) {
         }
         bool equality = e->name && (flow_streq(e->name, "==") || flow_streq(e->name, "!="));
         if (dl_ir_tests_membership_or_identity(e->name) || (equality && python_operand)) {
-            for (uint32_t i = 0; i < e->item_count; i++) flow_eval(F, e->items[i]);
+            const DlValue *last = NULL;
+            for (uint32_t i = 0; i < e->item_count; i++) last = flow_eval(F, e->items[i]);
+            /* `if y not in predicted:` of a tensor: its `__contains__` reads `(predicted ==
+             * y).any()` back on the host (DeepLog's top-k test), a wait as `bool(t)` is */
+            bool membership = flow_streq(e->name, "in") || flow_streq(e->name, "not in");
+            if (membership && e->item_count == 2 && last && flow_is_tensor(last))
+                flow_sync(F, e, e->items[1], last, "bool");
             return flow_mk(F, DL_KIND_SCALAR);
         }
         bool was_comparing = F->comparing;
