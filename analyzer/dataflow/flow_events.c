@@ -144,6 +144,12 @@ bool flow_touches_device(Flow *F, const DlExpr *call, const char *q, const DlVal
                 ? flow_lookup(F, callee->name) ? flow_lookup(F, callee->name)->value : NULL
                 : NULL;
         if (!fv || fv->kind == DL_KIND_FUNCTION || fv->kind == DL_KIND_UNKNOWN) return false;
+        /* `early_stopping(val_loss, model)`: an instance of a project class (no module) run
+         * through its own `__call__`, a project method as above (ViT-vs-Raw-IQ's early stopper
+         * copies the state dict) */
+        if (fv->kind == DL_KIND_INSTANCE && fv->cls &&
+            dl_project_method(F->env->project, fv->cls, "__call__"))
+            return false;
     }
     for (uint32_t i = 0; i < call->arg_count; i++)
         if (dl_value_on_kernel_device(argv[i]) && argv[i]->kind != DL_KIND_UNKNOWN &&
