@@ -178,9 +178,11 @@ static const char doc[] =
     "  (`\"scheduler.pt\"`, `\"scaler.pt\"`, `\"rng_state_{rank}.pth\"`), or a file name the same\n"
     "  file saves a scheduler's or a grad scaler's `state_dict()`, the RNG states, the\n"
     "  command line's options (`torch.save(opt, ...)`) or a dict of counters (`{'epoch':\n"
-    "  epoch}`) or what a function of the project returns that holds only strings and numbers\n"
+    "  epoch}`, or of the options' settings, `{'hidden': args.hidden}`) or what a function of\n"
+    "  the project returns that holds only strings and numbers\n"
     "  (`torch.save(make_examples(d), path)`) under; the name written out (in\n"
-    "  `open(path, \"rb\")` too) or held by a module-level constant\n"
+    "  `open(path, \"rb\")` too, and through the file `with open(...) as f:` opens, on\n"
+    "  either side) or held by a module-level constant\n"
     "  (`SCHEDULER_NAME = \"scheduler.pt\"`); or a NumPy array, what\n"
     "  `torch.from_numpy(torch.load(path))` loads;\n"
     "- under a switch that is off as shipped: `load_model = False`, then `if load_model:` (or\n"
@@ -2065,6 +2067,40 @@ static const DlExpr *last_literal(DlRuleContext *ctx, const DlExpr *e, int depth
 
 /* last_literal, where a name bound in `scope` before `before` counts as what it was bound to
  * (`path = os.path.join(self.save_dir, filename)`, `filename = '%s_net_%s.pth' % ...`). */
+/* `with open(path, "rb") as f:` in `b` (or a block in it, not nested defs), starting before
+ * `before`, binding `name`: the last such `open(...)` call, or NULL. */
+static const DlExpr *opened_as(const DlBlock *b, const char *name, uint32_t before, int depth) {
+    const DlExpr *found = NULL;
+    for (uint32_t i = 0; b && depth < 16 && i < b->count && b->items[i]->span.start < before; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        for (uint32_t w = 0; s->kind == DL_ST_WITH && w < s->with_count && w < s->target_count;
+             w++) {
+            const DlExpr *t = s->targets[w], *c = s->withs[w];
+            if (t && t->kind == DL_EX_NAME && strcmp(t->name, name) == 0 && c &&
+                c->kind == DL_EX_CALL && c->object && c->object->kind == DL_EX_NAME &&
+                strcmp(c->object->name, "open") == 0)
+                found = c;
+        }
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++) {
+            const DlExpr *in = opened_as(inner, name, before, depth + 1);
+            if (in) found = in;
+        }
+    }
+    return found;
+}
+
+static const DlFunction *function_around(const DlBlock *b, uint32_t at, const DlFunction *outer,
+                                         int depth);
+
+/* The body of the function around byte `at`, or the file's top level. */
+static const DlBlock *scope_around(DlRuleContext *ctx, uint32_t at) {
+    const DlModuleIR *m = dl_rule_module(ctx);
+    const DlFunction *fn = function_around(&m->body, at, NULL, 0);
+    return fn ? &fn->body : &m->body;
+}
+
 static const DlExpr *last_literal_in(DlRuleContext *ctx, const DlExpr *e, const DlBlock *scope,
                                      uint32_t before, int depth) {
     if (!e || depth > 8) return NULL;
@@ -2077,6 +2113,8 @@ static const DlExpr *last_literal_in(DlRuleContext *ctx, const DlExpr *e, const 
         const DlExpr *constant = module_string_constant(ctx, e->name);
         if (constant || !scope) return constant;
         const DlExpr *bound = dl_ir_last_assignment(scope, e->name, before);
+        /* `with open(os.path.join(d, 'model.pth'), 'rb') as f:` then `torch.load(f)` */
+        if (!bound) bound = opened_as(scope, e->name, before, 0);
         return bound ? last_literal_in(ctx, bound, scope, bound->span.start, depth + 1) : NULL;
     }
     const DlExpr *found = NULL;
@@ -2118,6 +2156,7 @@ static const DlExpr *path_source(DlRuleContext *ctx, const DlCallFact *fact, con
     const DlFunction *fn = fact->place->function;
     const DlBlock *body = fn ? &fn->body : &dl_rule_module(ctx)->body;
     const DlExpr *bound = dl_ir_last_assignment(body, path->name, fact->call->span.start);
+    if (!bound) bound = opened_as(body, path->name, fact->call->span.start, 0);
     return bound ? bound : path;
 }
 
@@ -2146,12 +2185,15 @@ static bool holds_no_device_tensors(DlRuleContext *ctx, const DlExpr *obj, const
      * `<exp>.initial.config`): an argparse Namespace of settings */
     static const char *const settings[] = {"opt", "opts", "args", "hparams", NULL};
     if (obj->kind == DL_EX_NAME && dl_name_in_list(obj->name, settings)) return true;
-    /* `{'epoch': epoch}` (meshgraphnets' epoch checkpoint): counters, no tensor */
+    /* `{'epoch': epoch}` (meshgraphnets' epoch checkpoint): counters, no tensor; or the
+     * options' settings (`{'hidden_size': args.hidden_size}`: DeepLog's model_info.pth) */
     static const char *const counters[] = {"epoch", "step", "global_step", "iteration", NULL};
     bool only_counters = obj->kind == DL_EX_DICT && obj->item_count > 0;
     for (uint32_t k = 1; only_counters && k < obj->item_count; k += 2) { /* key, value, ... */
         const DlExpr *v = obj->items[k];
-        only_counters = obj->items[k - 1] && v && (v->kind == DL_EX_NUMBER ||
+        bool setting = v && v->kind == DL_EX_ATTR && v->object && v->object->kind == DL_EX_NAME &&
+                       dl_name_in_list(v->object->name, settings);
+        only_counters = obj->items[k - 1] && v && (v->kind == DL_EX_NUMBER || setting ||
                               (v->kind == DL_EX_NAME && dl_name_in_list(v->name, counters)));
     }
     if (only_counters) return true;
@@ -2178,7 +2220,10 @@ static bool holds_no_device_tensors(DlRuleContext *ctx, const DlExpr *obj, const
  * "scheduler.pt"))`, then `torch.load(os.path.join(checkpoint, "scheduler.pt"))`) */
 static bool saved_without_tensors_as(DlRuleContext *ctx, const DlExpr *obj, const DlExpr *path,
                                      const DlBlock *b, uint32_t i, const char *want) {
-    const DlExpr *lit = last_literal(ctx, path, 0);
+    /* through a name of the saving function's (`path = os.path.join(d, 'info.pth')`, or the
+     * file `with open(path, 'wb') as f:` opens) */
+    uint32_t at = b->items[i]->span.start;
+    const DlExpr *lit = last_literal_in(ctx, path, scope_around(ctx, at), at, 0);
     return lit && strcmp(dl_rule_text(ctx, lit->span), want) == 0 &&
            holds_no_device_tensors(ctx, obj, b, i);
 }
