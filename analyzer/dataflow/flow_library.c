@@ -1427,14 +1427,22 @@ const DlValue *flow_eval_library_call(Flow *F, const DlExpr *call, const char *q
         flow_streq(q, "torch.utils.data.dataset.TensorDataset"))
         return tensor_dataset(F, call, argv);
     /* `random_split(ds, [6, 2])`, `Subset(ds, idx)` of a dataset devlint knows (a TensorDataset
-     * of tensors on a device): parts of it, whose items are where its items are (qqpann's
-     * knowledge-tracing notebook) */
+     * of tensors on a device, qqpann's knowledge-tracing notebook; an instance of a project
+     * dataset, Food-recipe-transformers' `random_split(DS(device), ...)`): parts of it, whose
+     * items are where its items are */
     bool split = flow_streq(q, "torch.utils.data.random_split") ||
                  flow_streq(q, "torch.utils.data.dataset.random_split");
+    const DlClassInfo *project_dataset =
+        call->arg_count &&
+                (argv[0]->kind == DL_KIND_INSTANCE || argv[0]->kind == DL_KIND_LOADER)
+            ? argv[0]->cls
+            : NULL;
+    bool known = call->arg_count && !call->args[0].keyword &&
+                 ((argv[0]->kind == DL_KIND_LOADER && argv[0]->elem) ||
+                  (project_dataset && project_dataset->is_dataset));
     if ((split || flow_streq(q, "torch.utils.data.Subset") ||
          flow_streq(q, "torch.utils.data.dataset.Subset")) &&
-        call->arg_count && !call->args[0].keyword && argv[0]->kind == DL_KIND_LOADER &&
-        argv[0]->elem) {
+        known) {
         if (!split) return argv[0];
         DlValue *parts = flow_mk(F, DL_KIND_SEQ);
         parts->elem = argv[0];
