@@ -2062,11 +2062,19 @@ static bool optional_attribute_never_given(Flow *F, const DlExpr *cond) {
 /* `if verbose:` of a parameter whose default is False (or None, 0), while summarising the
  * function for its callers: what it reads there is not read on every call (beyond-nanogpt's
  * `loss_fn(..., verbose=False)`, whose training loop never passes it). */
+/* So too in the function's own analysis where no other file imports its file, so that every
+ * call is in the file (mvgrl's `train(dataset, verbose=False)`, called as `train(dataset)`). */
 static bool off_by_default_in_a_summary(Flow *F, const DlExpr *cond) {
-    if (!F->env->host_read || !F->fn || !cond || cond->kind != DL_EX_NAME) return false;
+    if (!F->fn || !cond || cond->kind != DL_EX_NAME) return false;
     int p = dl_ir_param_index(F->fn, cond->name);
-    return p >= 0 && flow_off_constant(F->fn->params[p].default_value) &&
-           !switched_on_in_the_file(F->src, cond->name, true);
+    if (p < 0 || !flow_off_constant(F->fn->params[p].default_value) ||
+        switched_on_in_the_file(F->src, cond->name, true))
+        return false;
+    if (F->env->host_read) return true;
+    const DlModuleIR *m = F->env->file->module;
+    bool every_call_seen = m->imported_by_no_other_file ||
+                           (m->source && dl_source_is_notebook(m->source));
+    return every_call_seen && flow_every_call_leaves_the_default(F, F->fn, (uint32_t)p);
 }
 
 /* The same test of a parameter off by default that a call in the file does switch on

@@ -312,3 +312,45 @@ bool flow_every_call_gives_the_cpu(Flow *F, const DlFunction *fn, uint32_t param
     return !a.other && a.calls && m->source &&
            words_in(m->source, a.callee) == a.calls - a.through_super + 1 + subclass_words;
 }
+
+/* flow_every_call_leaves_the_default's walk: calls of `a->callee` counted, and whether one may
+ * pass the parameter (`a->other`). */
+static bool note_call_leaving_the_default(const DlExpr *e, void *ctx) {
+    CpuAsk *a = ctx;
+    if (e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_NAME ||
+        !e->object->name || strcmp(e->object->name, a->callee) != 0)
+        return false;
+    a->calls++;
+    for (uint32_t i = 0; i < e->arg_count && !a->other; i++)
+        if ((e->args[i].keyword && e->args[i].keyword[0] == '*') ||
+            (e->args[i].value && e->args[i].value->kind == DL_EX_STARRED))
+            a->other = true;
+    if (!a->other && argument_for(e, a->fn, a->param, 0)) a->other = true;
+    return a->other;
+}
+
+static void read_calls_leaving_the_default(CpuAsk *a, const DlBlock *b, int depth) {
+    for (uint32_t i = 0; !a->other && depth < 32 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue; /* read as functions */
+        for (uint32_t t = 0; t < s->target_count; t++)
+            if (dl_ir_expr_any_with(s->targets[t], note_call_leaving_the_default, a)) return;
+        if (dl_ir_expr_any_with(s->value, note_call_leaving_the_default, a)) return;
+        for (uint32_t w = 0; s->kind == DL_ST_WITH && w < s->with_count; w++)
+            if (dl_ir_expr_any_with(s->withs[w], note_call_leaving_the_default, a)) return;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            read_calls_leaving_the_default(a, inner, depth + 1);
+    }
+}
+
+bool flow_every_call_leaves_the_default(Flow *F, const DlFunction *fn, uint32_t param) {
+    const DlModuleIR *m = F->env->file->module;
+    if (!fn || fn->owner || fn->parent || param >= fn->param_count || !m->source) return false;
+    CpuAsk a = {.F = F, .fn = fn, .param = param, .callee = fn->name};
+    read_calls_leaving_the_default(&a, &m->body, 0);
+    for (uint32_t k = 0; k < m->function_count && !a.other; k++)
+        read_calls_leaving_the_default(&a, &m->functions[k]->body, 0);
+    /* a mention that is no call (`Thread(target=train, args=(d, True))`) may pass anything */
+    return !a.other && words_in(m->source, a.callee) == a.calls + 1;
+}

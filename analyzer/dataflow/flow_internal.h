@@ -282,6 +282,9 @@ const DlClassInfo *flow_module_class_given(Flow *F, const DlFunction *fn, uint32
  * CPU (`"cpu"`, `torch.device("cpu")`, a name bound to one, or a default of one): a top-level
  * function's calls, or an `__init__`'s constructions of its class. */
 bool flow_every_call_gives_the_cpu(Flow *F, const DlFunction *fn, uint32_t param);
+/* Whether the file's every mention of top-level function `fn` is a call that leaves parameter
+ * `param` to its default: none passes it by keyword or position, nor splats arguments. */
+bool flow_every_call_leaves_the_default(Flow *F, const DlFunction *fn, uint32_t param);
 /* A test that fails as the program is shipped (`False`, a switch bound to False that it reads,
  * an `and` with such a part): what it guards never runs. */
 bool flow_never_holds(Flow *F, const DlExpr *cond);
