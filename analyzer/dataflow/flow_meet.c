@@ -49,6 +49,22 @@ bool flow_on_a_named_accelerator(const DlValue *v) {
     return v->dev == DL_DEV_NAMED && dl_is_accelerator_type_name(v->dev_name);
 }
 
+/* A device named by a name the file imports from another that binds it to the CPU (`from
+ * devcfg import device`, `device = "cpu"` there): a module moved to it while the project was
+ * summarised kept the name (nfsp-pytorch's `self.network = network.to(device)`), a tensor moved
+ * to it here is on the CPU; both are where that name says. */
+static bool imported_name_for_the_cpu(Flow *F, const DlValue *v) {
+    if (v->dev != DL_DEV_NAMED || !v->dev_name || strpbrk(v->dev_name, ".([") ||
+        flow_lookup(F, v->dev_name))
+        return false;
+    const char *q = flow_import(F, v->dev_name);
+    const DlValue *d = q ? flow_imported_global(F, q) : NULL;
+    if (!d) return false;
+    if (d->kind == DL_KIND_DEVICE) return d->dev == DL_DEV_CPU;
+    return d->kind == DL_KIND_STRING && d->literal &&
+           flow_device_of_string(d->literal) == DL_DEV_CPU;
+}
+
 void flow_meet(Flow *F, const DlExpr *site, const DlOperand *ops, uint32_t n, int callee) {
     if (!flow_reporter(F)) return;
     bool cpu = false, dev = false;
@@ -69,7 +85,8 @@ void flow_meet(Flow *F, const DlExpr *site, const DlOperand *ops, uint32_t n, in
             cpu = true;
         else if (dl_value_on_device(v) && v->kind != DL_KIND_LOSS &&
                  (v->dev != DL_DEV_MODULE || module_device) &&
-                 (!F->without_cuda || flow_on_a_named_accelerator(v)))
+                 (!F->without_cuda || flow_on_a_named_accelerator(v)) &&
+                 !imported_name_for_the_cpu(F, v))
             dev = true;
     }
     if ((!cpu || !dev) && !flow_devices_conflict(ops, n)) return;
