@@ -1155,6 +1155,9 @@ const DlValue *flow_instantiate(Flow *F, const DlExpr *call, const DlClassInfo *
     if (ci->is_dataset) {
         DlValue *d = flow_loader_value(F, call->span);
         d->cls = ci;
+        /* `DiffDataset(t.to(device), ...)`: it holds tensors placed on a device */
+        for (uint32_t i = 0; argv && i < call->arg_count; i++)
+            if (flow_is_tensor(argv[i]) && dl_value_on_device(argv[i])) d->flags |= DL_VF_MOVED;
         return d;
     }
     DlValue *v = instance_of(F, ci);

@@ -1193,6 +1193,23 @@ static bool every_dataset_bound_makes_items_on_a_device(Flow *F, const DlExpr *e
     return seen > 1 && on_device == seen && flow_bindings_of(body, e->name, 0) == seen;
 }
 
+/* A project dataset (`v`, written `e`) whose tensors were placed on a device as a whole: moved
+ * by its class's own `to()` or built from tensors on a device (DL_VF_MOVED), or its tensors
+ * moved onto it since (`ds.feature = ds.feature.to(device)`: BatLiNet's notebooks). */
+static bool dataset_placed(Flow *F, const DlExpr *e, const DlValue *v) {
+    if ((v->flags & DL_VF_MOVED) || (v->dev && v->dev != DL_DEV_CPU)) return true;
+    const char *key = flow_key_of(F, e);
+    size_t n = key ? strlen(key) : 0;
+    for (uint32_t i = 0; n && i < F->st->count; i++) {
+        const char *k = F->st->items[i].key;
+        const DlValue *held = F->st->items[i].value;
+        if (strncmp(k, key, n) == 0 && k[n] == '.' && !strchr(k + n + 1, '.') && held &&
+            (flow_is_tensor(held) || held->kind == DL_KIND_UNKNOWN) && dl_value_on_device(held))
+            return true;
+    }
+    return false;
+}
+
 const DlValue *flow_eval_dataloader(Flow *F, const DlExpr *call, const DlValue *const *argv) {
     DlValue *l = flow_loader_value(F, call->span);
     l->flags |= flow_loader_pin_flags(call, argv);
@@ -1203,6 +1220,10 @@ const DlValue *flow_eval_dataloader(Flow *F, const DlExpr *call, const DlValue *
         bool dataset = kw ? flow_streq(kw, "dataset") : i == 0;
         if (dataset && argv[i]->kind == DL_KIND_LOADER && !argv[i]->cls && argv[i]->elem)
             l->elem = argv[i]->elem;
+        /* `DataLoader(dataset.to(device))` of a dataset handed in, placed by its class's own
+         * `to()` (or a tensor moved there): its batches are not known to be on the CPU */
+        if (dataset && argv[i]->kind == DL_KIND_UNKNOWN && dl_value_on_device(argv[i]))
+            l->elem = flow_unknown();
         if (dataset && !argv[i]->cls &&
             (argv[i]->kind == DL_KIND_LOADER || argv[i]->kind == DL_KIND_INSTANCE ||
              argv[i]->kind == DL_KIND_UNKNOWN) &&
@@ -1229,6 +1250,8 @@ const DlValue *flow_eval_dataloader(Flow *F, const DlExpr *call, const DlValue *
                 dl_project_method(F->env->project, argv[i]->cls, "__getitem__");
             if (items_on_a_device(item)) l->elem = flow_rebase(F, item->ret, item->module);
             else if (items_on_its_own_device(item)) l->elem = flow_unknown();
+            else if (item && dataset_placed(F, call->args[i].value, argv[i]))
+                l->elem = flow_unknown(); /* its items are where its tensors were put */
             else if (item && item->ret && text_fields_of(F, item->ret)) {
                 l->items = text_fields_of(F, item->ret);
                 l->item_count = item->ret->item_count;
