@@ -53,6 +53,14 @@ const DlValue *flow_element_of(Flow *F, const DlValue *v, DlSpan target_span) {
             j = dl_value_join(F->arena, j, v->items[i]);
         return j;
     }
+    /* `for ele in self.features:` of an `nn.Sequential` or `nn.ModuleList`: a child of unknown
+     * kind, registered in it, so wrapping it again adds nothing unmoved or unsaved
+     * (`[nn.Sequential(ele) for ele in self.vgg.features]`: a manga colorizer's VGG taps) */
+    if (v->kind == DL_KIND_MODULE) {
+        DlValue *child = flow_mk(F, DL_KIND_UNKNOWN);
+        child->flags |= DL_VF_HELD_ELSEWHERE;
+        return child;
+    }
     return flow_unknown();
 }
 

@@ -318,6 +318,10 @@ static void contents_decide(Flow *F, DlValue *m, const DlExpr *call, const DlVal
         if (call->args[i].keyword && call->args[i].keyword[0] != '*') continue;
         const DlValue *v = argv[i];
         if (v->kind == DL_KIND_SEQ) v = v->elem ? v->elem : flow_unknown();
+        if (v->kind == DL_KIND_UNKNOWN && (v->flags & DL_VF_HELD_ELSEWHERE)) {
+            fresh = all_stateless = false; /* a child of a registered container */
+            continue;
+        }
         if (!flow_is_module_like(v)) {
             fresh = all_stateless = all_held = false;
             continue;
