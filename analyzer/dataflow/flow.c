@@ -713,8 +713,18 @@ static bool ends_an_iteration_early(const DlBlock *b, bool with_break, int depth
 }
 
 /* `break`, `return`, `raise`: a statement that leaves the loop it ends. */
+/* `assert 0, "GPU NOT available"`, `assert False`: raises whenever it runs, as `raise` does
+ * (WASB-SBDT's detectors refuse to run without a GPU so). */
+static bool always_fails(const DlStmt *s) {
+    const DlExpr *c = s->kind == DL_ST_CHECK ? s->value : NULL;
+    return c && c->name && !(c->flags & DL_EXF_CPP) &&
+           ((c->kind == DL_EX_NUMBER && flow_streq(c->name, "0")) ||
+            (c->kind == DL_EX_CONST && flow_streq(c->name, "False")));
+}
+
 static bool leaves_the_loop(const DlStmt *s) {
-    return s->kind == DL_ST_BREAK || s->kind == DL_ST_RETURN || s->kind == DL_ST_RAISE;
+    return s->kind == DL_ST_BREAK || s->kind == DL_ST_RETURN || s->kind == DL_ST_RAISE ||
+           always_fails(s);
 }
 
 /* `env.step(action)`, `self.train_env.step(actions)`: a simulator stepped with what the policy
@@ -2695,6 +2705,7 @@ void flow_exec_stmt(Flow *F, const DlStmt *s) {
     }
     case DL_ST_CHECK:
         flow_exec_check(F, s, s->value, 0);
+        if (always_fails(s)) F->st->dead = true;
         break;
     case DL_ST_IMPORT:
         for (uint32_t i = 0; i < s->import_count; i++)
