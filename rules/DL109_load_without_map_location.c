@@ -143,7 +143,8 @@ static const char doc[] =
     "  joins a name onto (`save_checkpoint(model, optimizer, epoch, args.save)`, then\n"
     "  `torch.load(os.path.join(args.save, 'model.pt'))`), or a project function that saves\n"
     "  into the folder it is handed (`train_model(model, ..., ckpt_path)`, whose `torch.save`\n"
-    "  joins a name onto it), before the load or in its loop;\n"
+    "  joins a name onto it; or an object's `__call__`, `early_stopping(loss, model, path)`),\n"
+    "  before the load or in its loop;\n"
     "- the bytes are in memory, written by this process or a rank of the same job:\n"
     "  `torch.load(io.BytesIO(buf))` (not of `f.read()`), a name bound to an empty `BytesIO()`\n"
     "  in the function, a helper's parameter named `buffer`;\n"
@@ -1074,10 +1075,38 @@ static bool function_saves_into(DlRuleContext *ctx, const DlFunctionInfo *fi, co
     return depth < 2 && hands_folder_to_a_saver(ctx, fi, &fi->fn->body, param, depth, 0);
 }
 
+static const DlBlock *scope_around(DlRuleContext *ctx, uint32_t at);
+
+/* `es(val_loss, model, path)` of `es = EarlyStopping()`, a project class (not a module) the
+ * scope built: its `__call__`, or NULL. */
+static const DlFunctionInfo *called_instance(DlRuleContext *ctx, const DlExpr *call) {
+    const DlExpr *callee = call->object;
+    if (!callee || callee->kind != DL_EX_NAME) return NULL;
+    const DlExpr *built =
+        dl_ir_last_assignment(scope_around(ctx, call->span.start), callee->name,
+                              call->span.start);
+    if (!built || built->kind != DL_EX_CALL || !built->object ||
+        built->object->kind != DL_EX_NAME)
+        return NULL;
+    const DlProject *p = dl_rule_project(ctx);
+    const DlFileFacts *file = dl_project_file(p, dl_rule_module(ctx));
+    const char *imported = file ? dl_project_import(file, built->object->name) : NULL;
+    const DlClassInfo *ci =
+        file ? dl_project_find_class(p, file, imported ? imported : built->object->name) : NULL;
+    const DlFunctionInfo *fi = ci && !ci->is_module ? dl_project_method(p, ci, "__call__") : NULL;
+    return fi && fi->fn ? fi : NULL;
+}
+
 static bool project_function_saves_into_argument(DlRuleContext *ctx, const DlExpr *call,
                                                  uint32_t a) {
     const DlFunctionInfo *fi = called_project_function(ctx, call);
     const char *param = fi ? parameter_bound_to(fi->fn, 0, call, a) : NULL;
+    if (param) return function_saves_into(ctx, fi, param, 0);
+    /* an early stopper handed the folder on each call, whose `__call__` saves into it
+     * (`early_stopping(vali_loss, model, path)`, then `torch.load(path + '/checkpoint.pth')`:
+     * Time-Series-Library's scripts and their copies) */
+    fi = called_instance(ctx, call);
+    param = fi ? parameter_bound_to(fi->fn, 1, call, a) : NULL;
     return param && function_saves_into(ctx, fi, param, 0);
 }
 
