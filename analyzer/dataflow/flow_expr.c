@@ -335,6 +335,36 @@ static bool picks_a_number(const DlExpr *e) {
     return i->kind == DL_EX_NUMBER;
 }
 
+/* `tgt[0, 0]` or `tgt[0][0]` of `tgt = torch.tensor([[label]])`: numbers written out for every
+ * axis of a tensor made from a display nested as deep (seq2tree's 1x1 targets), one element, a
+ * 0-dim tensor. */
+static bool indexes_every_axis_of_a_display(Flow *F, const DlExpr *e) {
+    uint32_t numbers = 0;
+    const DlExpr *of = e;
+    for (int depth = 0; of && of->kind == DL_EX_SUBSCRIPT && depth < 8; depth++) {
+        for (uint32_t i = 0; i < of->item_count; i++) {
+            const DlExpr *x = of->items[i];
+            if (x->kind == DL_EX_UNARY && x->object) x = x->object;
+            if (x->kind != DL_EX_NUMBER) return false;
+        }
+        numbers += of->item_count;
+        of = of->object;
+    }
+    if (!of || of->kind != DL_EX_NAME) return false;
+    const DlBlock *body = F->fn ? &F->fn->body : &F->env->file->module->body;
+    const DlExpr *made = dl_ir_last_assignment(body, of->name, e->span.start);
+    const char *q = made && made->kind == DL_EX_CALL ? flow_qualify(F, made->object) : NULL;
+    if (!q || (!flow_streq(q, "torch.tensor") && !flow_streq(q, "torch.as_tensor")) ||
+        !made->arg_count || made->args[0].keyword)
+        return false;
+    uint32_t rank = 0;
+    for (const DlExpr *d = made->args[0].value;
+         d && (d->kind == DL_EX_LIST || d->kind == DL_EX_TUPLE) && d->item_count && rank < 8;
+         d = d->items[0])
+        rank++;
+    return rank && numbers == rank;
+}
+
 /* `t[1:]`, `t[:-1]`: one slice, which keeps a 1-D tensor 1-D (a slice lowers to an OTHER
  * expression). */
 static bool is_plain_slice(Flow *F, const DlExpr *e) {
@@ -435,7 +465,8 @@ const DlValue *flow_eval_subscript(Flow *F, const DlExpr *e) {
         /* `t[0]` of a 1-D tensor is 0-dim; of one whose rank is not known it may be, and then
          * meets any device: nothing is said of it */
         if (picks_one_element(F, e, index) ||
-            (picks_a_number(e) && (obj->flags & (DL_VF_ONE_DIM | DL_VF_DATA_RANK))))
+            (picks_a_number(e) && (obj->flags & (DL_VF_ONE_DIM | DL_VF_DATA_RANK))) ||
+            indexes_every_axis_of_a_display(F, e))
             r->flags |= DL_VF_ZERO_DIM;
         if (mismatch) { /* DL114: the indexing fails; do not cascade */
             r->dev = DL_DEV_UNKNOWN;
