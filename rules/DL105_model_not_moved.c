@@ -129,8 +129,16 @@ static void on_meet(DlRuleContext *ctx, const DlMeetFact *fact) {
     if (m->kind != DL_KIND_MODULE || m->dev != DL_DEV_CPU || !(m->flags & DL_VF_CONSTRUCTED) ||
         (m->flags & DL_VF_MOVED))
         return;
-    const DlOperand *dev = dl_meet_device_operand(fact);
-    if (!dev || dev == module) return;
+    /* an input on a device known to be one: not `device=x.device` of an `x` whose device is
+     * not known (GCDG's `torch.zeros(n, 10, device=pose.device)`), which may be the CPU */
+    const DlOperand *dev = NULL;
+    for (uint32_t i = 0; i < fact->count && !dev; i++) {
+        const DlValue *v = fact->operands[i].value;
+        if (i != (uint32_t)fact->callee && v->kind != DL_KIND_LOSS && dl_value_on_device(v) &&
+            !(v->flags & DL_VF_DEVICE_OF_UNKNOWN))
+            dev = &fact->operands[i];
+    }
+    if (!dev) return;
     if (global_bound_again_and_moved(ctx, fact, module)) return;
     const char *name = dl_rule_snippet(ctx, module->expr->span); /* quoted: one line */
     /* `model = model.to(device)` for a variable; a module built where it is called
