@@ -755,9 +755,18 @@ static bool runs_at_most_once(const DlExpr *iter) {
  * skips with `continue` and trains nothing is a search for the one batch it uses
  * (P-Wave-RealQuant's export: `if ratio < 0.1: continue`, then `torch.onnx.export(...)` and
  * `break`): each round's test is what decides, no wait of a loop of steps. */
+/* The last statement of `b` leaves the loop, or is a `with` whose body ends so (`with
+ * torch.no_grad(): ...; break`: pointnet_segmentation's one-batch test). */
+static bool ends_by_leaving(const DlBlock *b, int depth) {
+    if (!b->count || depth > 8) return false;
+    const DlStmt *last = b->items[b->count - 1];
+    if (last->kind == DL_ST_WITH) return ends_by_leaving(&last->parts->body, depth + 1);
+    return leaves_the_loop(last);
+}
+
 static bool body_ends_the_loop(const DlStmt *loop) {
     const DlBlock *body = &loop->parts->body;
-    return body->count && leaves_the_loop(body->items[body->count - 1]) &&
+    return ends_by_leaving(body, 0) &&
            (!ends_an_iteration_early(body, false, 0) ||
             !block_any_outside_loops(body, is_training_step, 0));
 }
