@@ -1321,6 +1321,22 @@ const DlValue *flow_move_target(Flow *F, const DlExpr *call, const char *method,
     return NULL;
 }
 
+/* The first argument of `.to(...)` names no device: a string of no device type ("km"), or a
+ * unit of a units library (`u.solRad` of `from astropy import units as u`). */
+static bool converts_to_no_device(Flow *F, const DlExpr *call) {
+    const DlExpr *a = dl_ir_positional(call, 0);
+    if (!a || dl_ir_keyword(call, "device")) return false;
+    if (a->kind == DL_EX_STRING)
+        return a->name && !a->item_count && !flow_device_of_string(a->name) &&
+               !dl_is_accelerator_type_name(a->name);
+    if (a->kind != DL_EX_ATTR) return false;
+    const char *q = flow_qualify(F, a);
+    static const char *const unit_libraries[] = {"astropy.", "pint.", "unyt.", NULL};
+    for (const char *const *lib = unit_libraries; q && *lib; lib++)
+        if (strncmp(q, *lib, strlen(*lib)) == 0) return true;
+    return false;
+}
+
 bool flow_is_move_method(const char *m) {
     return flow_streq(m, "to") || flow_streq(m, "cuda") || flow_streq(m, "cpu");
 }
@@ -1868,6 +1884,10 @@ const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *
             flow_take_place(t, argv[0]);
             return t;
         }
+        /* `q.to("km")`, `(r * u.AU).to(u.solRad)`: an argument that names no device (a string
+         * of no device type, a name of another library) is no move of a tensor but some other
+         * object's conversion (astropy's units: SuNeRF's video scripts) */
+        if (flow_streq(m, "to") && converts_to_no_device(F, call)) return flow_unknown();
         if (flow_is_move_method(m)) {
             /* x.to(device) on something of unknown kind: a tensor copy or the module itself;
              * either way the result lives on the target device */
