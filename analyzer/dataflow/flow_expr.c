@@ -705,6 +705,7 @@ const DlValue *flow_binary_values(Flow *F, const DlExpr *e, const DlExpr *const 
     if (any_tensor) {
         if (ops.count > 1) flow_meet(F, e, ops.items, ops.count, -1);
         DlValue *r = flow_combine(F, e, ops.items, ops.count);
+        flow_mark_operator_that_fails(r, ops.items, ops.count);
         /* `feats @ other / self.temp`, the temperature a 0-dim parameter and the product of
          * unknown kind: what it gives has the size and the device of what is not known */
         if (any_unknown && (r->flags & DL_VF_ZERO_DIM)) {

@@ -331,6 +331,9 @@ const DlValue *flow_argument_for(const DlFunctionInfo *fi, int index, const DlEx
                                  const DlValue *const *argv);
 DlValue *flow_combine(Flow *F, const DlExpr *site, const DlOperand *ops, uint32_t n);
 void flow_add_operand(OperandList *l, const DlExpr *e, const DlValue *v);
+/* Marks what a Python operator makes of a CPU tensor and a device one (DL111: it raises there):
+ * DL_VF_MADE_WHERE_DEVICES_MEET. */
+void flow_mark_operator_that_fails(DlValue *r, const DlOperand *ops, uint32_t n);
 void flow_add_operand_deep(Flow *F, OperandList *l, const DlExpr *e, const DlValue *v);
 DlValue *flow_loader_value(Flow *F, DlSpan span);
 DlDeviceTag flow_construction_device(Flow *F);

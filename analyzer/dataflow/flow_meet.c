@@ -167,11 +167,6 @@ DlValue *flow_combine(Flow *F, const DlExpr *site, const DlOperand *ops, uint32_
     if (maybe_cpu) conflict = true;
     DlValue *r = flow_mk(F, DL_KIND_TENSOR);
     if (maybe_cpu) r->flags |= DL_VF_MAYBE_CPU;
-    if (dev && !conflict && dev->dev != DL_DEV_CPU && dl_value_on_device(dev))
-        for (uint32_t i = 0; i < n; i++)
-            if (flow_is_tensor(ops[i].value) && !(ops[i].value->flags & DL_VF_ZERO_DIM) &&
-                flow_cpu_side(ops[i].value))
-                r->flags |= DL_VF_MADE_WHERE_DEVICES_MEET;
     if (dev && !conflict) {
         flow_take_place(r, dev);
         r->origin = dev->origin == DL_ORIGIN_FACTORY || dev->origin == DL_ORIGIN_BATCH ||
@@ -190,6 +185,18 @@ DlValue *flow_combine(Flow *F, const DlExpr *site, const DlOperand *ops, uint32_
     if (!(r->flags & DL_VF_ZERO_DIM)) r->flags |= rank_not_known;
     (void)site;
     return r;
+}
+
+/* `predicted.cpu() == labels`: an operator whose operands are a CPU tensor (not 0-dim) and one
+ * on a device raises there (DL111), so nothing after it reads its result back. Only for Python's
+ * operators: a module's or a loss's inputs may be left on the CPU on purpose (CTC's targets and
+ * lengths, the lengths of pack_padded_sequence). */
+void flow_mark_operator_that_fails(DlValue *r, const DlOperand *ops, uint32_t n) {
+    if (!dl_value_on_device(r) || r->dev == DL_DEV_CPU) return;
+    for (uint32_t i = 0; i < n; i++)
+        if (flow_is_tensor(ops[i].value) && !(ops[i].value->flags & DL_VF_ZERO_DIM) &&
+            flow_cpu_side(ops[i].value))
+            r->flags |= DL_VF_MADE_WHERE_DEVICES_MEET;
 }
 
 /* Collects tensor operands of an expression, looking into list/tuple displays (torch.cat). */
