@@ -1557,6 +1557,91 @@ bool flow_tensor_only_method(const char *m) {
     return dl_name_in_list(m, list);
 }
 
+/* The parameter's name, when the receiver `recv_expr` was built in this scope by a project
+ * class whose
+ * __init__ stores the device attribute `attr` from a parameter that the construction gives the
+ * CPU, written out or by its default (`encoder = KMStatEncoder(dt=dt, device="cpu")`, whose
+ * `encode` makes `torch.tensor(feats, device=self.device)`: multimodal-affect-fusion's
+ * feature extraction; survivalmodel's `BaseModel(bins_num=10, device="cpu")`). */
+static const char *receiver_built_for_the_cpu(Flow *F, const DlExpr *recv_expr,
+                                              const DlClassInfo *ci, const char *attr) {
+    if (!recv_expr || recv_expr->kind != DL_EX_NAME || !ci || !ci->cls) return NULL;
+    const DlBlock *body = F->fn ? &F->fn->body : &F->env->file->module->body;
+    const DlExpr *built = dl_ir_last_assignment(body, recv_expr->name, recv_expr->span.start);
+    if (!built || built->kind != DL_EX_CALL) return NULL;
+    const DlFunction *init = dl_ir_method_named(ci->cls, "__init__");
+    if (!init) return NULL;
+    int param = -1;
+    for (uint32_t i = 0; i < init->body.count; i++) {
+        const DlStmt *s = init->body.items[i];
+        if (s->kind == DL_ST_ASSIGN && s->target_count == 1 &&
+            dl_ir_is_self_attr(s->targets[0], attr) && s->value &&
+            s->value->kind == DL_EX_NAME)
+            param = dl_ir_param_index(init, s->value->name);
+    }
+    if (param < 1 || init->params[param].star) return NULL;
+    const DlExpr *given = NULL;
+    uint32_t position = 1;
+    for (uint32_t i = 0; i < built->arg_count; i++) {
+        const char *kw = built->args[i].keyword;
+        if (kw && kw[0] == '*') return NULL;
+        if (kw ? strcmp(kw, init->params[param].name) == 0 : position++ == (uint32_t)param)
+            given = built->args[i].value;
+    }
+    if (!given) given = init->params[param].default_value;
+    const DlValue *d = given ? flow_device_of_literal(F, given) : NULL;
+    return d && d->dev == DL_DEV_CPU ? init->params[param].name : NULL;
+}
+
+/* `r` (and the parts it holds, a few levels deep) with the device named `self.<attr>` taken
+ * for the CPU (receiver_built_for_the_cpu). */
+static const DlValue *on_the_cpu_the_receiver_holds(Flow *F, const DlValue *r, const char *named,
+                                                    const char *param, int depth) {
+    if (!r || depth > 3) return r;
+    bool here = (flow_is_tensor(r) || r->kind == DL_KIND_DEVICE) && r->dev == DL_DEV_NAMED &&
+                r->dev_name &&
+                (strcmp(r->dev_name, named) == 0 || strcmp(r->dev_name, param) == 0);
+    bool parts = r->kind == DL_KIND_SEQ && (r->elem || r->item_count || r->entries);
+    if (!here && !parts) return r;
+    DlValue *c = dl_value_copy(F->arena, r);
+    if (here) {
+        c->dev = DL_DEV_CPU;
+        c->dev_name = "cpu";
+        return c;
+    }
+    if (r->elem) c->elem = on_the_cpu_the_receiver_holds(F, r->elem, named, param, depth + 1);
+    if (r->item_count) {
+        const DlValue **items = dl_arena_alloc(F->arena, r->item_count * sizeof *items);
+        for (uint32_t i = 0; i < r->item_count; i++)
+            items[i] = on_the_cpu_the_receiver_holds(F, r->items[i], named, param, depth + 1);
+        c->items = items;
+    }
+    if (r->entries) {
+        DlDictEntries *e = dl_arena_alloc(F->arena, sizeof *e);
+        *e = *r->entries;
+        e->values = dl_arena_alloc(F->arena, e->count * sizeof *e->values);
+        for (uint32_t i = 0; i < e->count; i++)
+            e->values[i] =
+                on_the_cpu_the_receiver_holds(F, r->entries->values[i], named, param, depth + 1);
+        c->entries = e;
+    }
+    return c;
+}
+
+/* What a method of the receiver's class returns, with a device the receiver holds as
+ * `self.<attr>` resolved where its construction says the CPU. */
+static const DlValue *where_the_receiver_was_built(Flow *F, const DlValue *r, const DlExpr *recv_expr,
+                                                   const DlClassInfo *ci) {
+    static const char *const attrs[] = {"device", "_device", "__device", NULL};
+    for (const char *const *a = attrs; *a; a++) {
+        const char *param = receiver_built_for_the_cpu(F, recv_expr, ci, *a);
+        if (param)
+            r = on_the_cpu_the_receiver_holds(F, r, dl_arena_join(F->arena, "self", '.', *a),
+                                              param, 0);
+    }
+    return r;
+}
+
 /* A method's result "on the module's device" (`self.inv_freq.device`) is on its receiver's:
  * where `model.to(device)` put it, and not known for a module built here and never moved (the
  * caller's module is another one). speechbrain's notebook plots `RelPosEncXL(64).make_pe()`. */
@@ -1819,7 +1904,10 @@ const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *
                     only_host_tensors(call, argv))
                     return flow_mk(F, DL_KIND_TENSOR);
                 return on_the_receivers_device(
-                    F, flow_call_summary(F, fi, call, argv, true), recv);
+                    F,
+                    where_the_receiver_was_built(F, flow_call_summary(F, fi, call, argv, true),
+                                                 recv_expr, recv->cls),
+                    recv);
             }
         }
         return flow_unknown();
@@ -1863,7 +1951,8 @@ const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *
                     return flow_inline_method(F, fi->fn, argv, call);
                 if (recv->kind == DL_KIND_INSTANCE && flow_is_move_method(m))
                     return flow_move_instance(F, call, recv_expr, recv, fi, argv);
-                return flow_call_summary(F, fi, call, argv, true);
+                return where_the_receiver_was_built(F, flow_call_summary(F, fi, call, argv, true),
+                                                    recv_expr, recv->cls);
             }
             /* `pipe.to(device)` of a project class whose `to` its library base gives it (a
              * diffusers pipeline moves its modules in place and returns itself): still that
