@@ -301,15 +301,22 @@ bool flow_index_fact(Flow *F, const DlExpr *e, const DlValue *obj, bool store,
 /* `ranks[r, q]`: integers held in variables, one for each axis of a table whose rank is not
  * tracked, may take one element, as one does of a 1-D table (below); a name bound to a tensor
  * but a 0-dim one indexes by it (cnnimageretrieval's `idxs2images[ranks[r, q]]`). */
+/* ... also with numbers written out after such a variable (`centers[b, 0]` in a loop over the
+ * batch's rows: AHN3-dgcnn's test); not after a number (`probs[0, class_id]`, the first of a
+ * batch, then a class: a map). */
 static bool picks_one_element_of_each_axis(Flow *F, const DlExpr *e) {
+    bool variable = false;
     for (uint32_t i = 0; i < e->item_count; i++) {
+        if (variable && e->items[i]->kind == DL_EX_NUMBER && !strchr(e->items[i]->name, '.'))
+            continue;
         if (e->items[i]->kind != DL_EX_NAME) return false;
+        variable = true;
         const DlValue *v = flow_eval(F, e->items[i]);
         if (v->kind != DL_KIND_SCALAR && v->kind != DL_KIND_UNKNOWN &&
             !(flow_is_tensor(v) && (v->flags & DL_VF_ZERO_DIM)))
             return false;
     }
-    return true;
+    return variable;
 }
 
 /* `sigmas[step_index]`, `timesteps[i]`: an integer held in a variable takes one element of a
