@@ -218,21 +218,29 @@ static bool note_device_call(const DlExpr *e, void *ctx) {
     return a->other;
 }
 
-static void read_device_calls(CpuAsk *a, const DlBlock *b, int depth) {
+/* Hands every call in the statements of `b` (nested blocks too, not nested defs: those are read
+ * as functions) to `note`, until one settles the question (`a->other`). A statement whose text
+ * does not name the callee calls it nowhere. */
+static void read_calls(CpuAsk *a, const DlBlock *b, bool (*note)(const DlExpr *, void *),
+                       int depth) {
     const DlSource *src = a->F->env->file->module->source;
     for (uint32_t i = 0; !a->other && depth < 32 && i < b->count; i++) {
         const DlStmt *s = b->items[i];
-        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue; /* read as functions */
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
         if (src && !dl_ir_span_mentions(src, s->span, a->callee)) continue;
         for (uint32_t t = 0; t < s->target_count; t++)
-            if (dl_ir_expr_any_with(s->targets[t], note_device_call, a)) return;
-        if (dl_ir_expr_any_with(s->value, note_device_call, a)) return;
+            if (dl_ir_expr_any_with(s->targets[t], note, a)) return;
+        if (dl_ir_expr_any_with(s->value, note, a)) return;
         for (uint32_t w = 0; s->kind == DL_ST_WITH && w < s->with_count; w++)
-            if (dl_ir_expr_any_with(s->withs[w], note_device_call, a)) return;
+            if (dl_ir_expr_any_with(s->withs[w], note, a)) return;
         const DlBlock *inner;
         for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            read_device_calls(a, inner, depth + 1);
+            read_calls(a, inner, note, depth + 1);
     }
+}
+
+static void read_device_calls(CpuAsk *a, const DlBlock *b, int depth) {
+    read_calls(a, b, note_device_call, depth);
 }
 
 /* How often `word` stands in the code as a whole identifier: not in a comment or a string (a
@@ -329,28 +337,13 @@ static bool note_call_leaving_the_default(const DlExpr *e, void *ctx) {
     return a->other;
 }
 
-static void read_calls_leaving_the_default(CpuAsk *a, const DlBlock *b, int depth) {
-    for (uint32_t i = 0; !a->other && depth < 32 && i < b->count; i++) {
-        const DlStmt *s = b->items[i];
-        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue; /* read as functions */
-        for (uint32_t t = 0; t < s->target_count; t++)
-            if (dl_ir_expr_any_with(s->targets[t], note_call_leaving_the_default, a)) return;
-        if (dl_ir_expr_any_with(s->value, note_call_leaving_the_default, a)) return;
-        for (uint32_t w = 0; s->kind == DL_ST_WITH && w < s->with_count; w++)
-            if (dl_ir_expr_any_with(s->withs[w], note_call_leaving_the_default, a)) return;
-        const DlBlock *inner;
-        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            read_calls_leaving_the_default(a, inner, depth + 1);
-    }
-}
-
 bool flow_every_call_leaves_the_default(Flow *F, const DlFunction *fn, uint32_t param) {
     const DlModuleIR *m = F->env->file->module;
     if (!fn || fn->owner || fn->parent || param >= fn->param_count || !m->source) return false;
     CpuAsk a = {.F = F, .fn = fn, .param = param, .callee = fn->name};
-    read_calls_leaving_the_default(&a, &m->body, 0);
+    read_calls(&a, &m->body, note_call_leaving_the_default, 0);
     for (uint32_t k = 0; k < m->function_count && !a.other; k++)
-        read_calls_leaving_the_default(&a, &m->functions[k]->body, 0);
+        read_calls(&a, &m->functions[k]->body, note_call_leaving_the_default, 0);
     /* a mention that is no call (`Thread(target=train, args=(d, True))`) may pass anything */
     return !a.other && words_in(m->source, a.callee) == a.calls + 1;
 }
