@@ -979,12 +979,21 @@ static bool draws_a_batch(const DlExpr *e) {
     return name && strstr(name, "batch") && !strstr(name, "norm");
 }
 
-/* ... by a name that ends so (`get_batch`, `next_batch`, `sample_batch`; not `batch_stats`). */
+/* ... by a name that says it draws one (`get_batch`, `next_batch`, `sample_batch`; not
+ * `batch_stats`, nor `prepare_batch`, which moves the one it is given). */
 static bool gets_a_batch(const DlExpr *e) {
     if (!draws_a_batch(e)) return false;
+    static const char *const draws[] = {"get_batch",  "next_batch",     "sample_batch",
+                                        "load_batch", "generate_batch", "make_batch",
+                                        "fetch_batch", "random_batch",  "draw_batch", NULL};
     const char *name = e->object->name;
     size_t n = strlen(name);
-    return n > 5 && strcmp(name + n - 5, "batch") == 0 && name[n - 6] == '_';
+    for (const char *const *d = draws; *d; d++) {
+        size_t k = strlen(*d);
+        if (n >= k && strcmp(name + n - k, *d) == 0 && (n == k || name[n - k - 1] == '_'))
+            return true;
+    }
+    return false;
 }
 
 /* `np.random.permutation(n)`, `torch.randperm(n)`: a random order of all n rows. */
