@@ -1072,6 +1072,41 @@ static bool full_batch_epoch_loop(const DlStmt *s) {
            !draws_random_rows(&s->parts->body);
 }
 
+/* A call, in the statements of `b` outside its loops, of a function of the file that takes one
+ * training step itself (`loss = train_tree(input_batches[idx], ...)`, whose body runs
+ * `loss.backward()` and `optimizer.step()` outside any loop of its own: the GTS math-word-problem
+ * solvers); not one that runs a loop of steps (`train_epoch(model, loader)`), a pass each call. */
+typedef struct StepHelperAsk {
+    Flow *F;
+    bool found;
+} StepHelperAsk;
+
+static bool calls_a_step_helper(const DlExpr *e, void *ctx) {
+    StepHelperAsk *a = ctx;
+    if (e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_NAME) return false;
+    /* the function the name is bound to here, a star import's too */
+    const DlValue *fv = flow_eval_name(a->F, e->object);
+    const DlFunctionInfo *fi = fv->kind == DL_KIND_FUNCTION ? fv->cls : NULL;
+    if (!fi || !fi->fn || fi->fn->owner) return false;
+    a->found = block_any_outside_loops(&fi->fn->body, is_training_step, 0);
+    return a->found;
+}
+
+static bool block_calls_a_step_helper(Flow *F, const DlBlock *b, int depth) {
+    StepHelperAsk a = {.F = F};
+    for (uint32_t i = 0; depth < 16 && i < b->count && !a.found; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_FOR || s->kind == DL_ST_WHILE || s->kind == DL_ST_DEF ||
+            s->kind == DL_ST_CLASS)
+            continue;
+        if (dl_ir_expr_any_with(s->value, calls_a_step_helper, &a)) return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (block_calls_a_step_helper(F, inner, depth + 1)) return true;
+    }
+    return a.found;
+}
+
 /* A loop whose every iteration is a training/eval step: over a data loader (enumerate and
  * tqdm keep it one), one whose body trains, or a `while` whose condition tests a counter the
  * body increments. */
@@ -1098,7 +1133,8 @@ bool flow_is_batch_loop(Flow *F, const DlStmt *s, const DlValue *iter) {
                         (!full_batch_epoch_loop(s) && !dl_ir_in_test_function(F->fn) &&
                          (block_any_outside_loops(&s->parts->body, is_optimizer_step, 0) ||
                           block_any_outside_loops(&s->parts->body, is_training_step, 0) ||
-                          block_any_outside_loops(&s->parts->body, gets_a_batch, 0))));
+                          block_any_outside_loops(&s->parts->body, gets_a_batch, 0) ||
+                          block_calls_a_step_helper(F, &s->parts->body, 0))));
     /* `while step < max_steps: ... step += 1` that trains or draws batches (`next(it)`); a
      * utility's `while tot < n:` that draws sizes (`tot += k`) is no training loop */
     if (!block_any_outside_loops(&s->parts->body, is_training_step, 0) &&
