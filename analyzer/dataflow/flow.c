@@ -1072,10 +1072,11 @@ static bool full_batch_epoch_loop(const DlStmt *s) {
            !draws_random_rows(&s->parts->body);
 }
 
-/* A call, in the statements of `b` outside its loops, of a function of the file that takes one
- * training step itself (`loss = train_tree(input_batches[idx], ...)`, whose body runs
- * `loss.backward()` and `optimizer.step()` outside any loop of its own: the GTS math-word-problem
- * solvers); not one that runs a loop of steps (`train_epoch(model, loader)`), a pass each call. */
+/* A call, in the statements of `b` outside its loops, of a function of the project that takes
+ * one training step itself (`loss = train_tree(input_batches[idx], ...)`, whose body runs
+ * `optimizer.step()` outside any loop of its own: the GTS math-word-problem solvers); not one
+ * that runs a loop of steps (`train_epoch(model, loader)`), a pass each call, nor one that only
+ * runs backward (a Grad-CAM helper explaining one sample). */
 typedef struct StepHelperAsk {
     Flow *F;
     bool found;
@@ -1088,7 +1089,7 @@ static bool calls_a_step_helper(const DlExpr *e, void *ctx) {
     const DlValue *fv = flow_eval_name(a->F, e->object);
     const DlFunctionInfo *fi = fv->kind == DL_KIND_FUNCTION ? fv->cls : NULL;
     if (!fi || !fi->fn || fi->fn->owner) return false;
-    a->found = block_any_outside_loops(&fi->fn->body, is_training_step, 0);
+    a->found = block_any_outside_loops(&fi->fn->body, is_optimizer_step, 0);
     return a->found;
 }
 
