@@ -1557,6 +1557,46 @@ bool flow_tensor_only_method(const char *m) {
     return dl_name_in_list(m, list);
 }
 
+/* The index of the parameter of `ci`'s __init__ that ends up in `self.<attr>`: stored there
+ * itself (`self.device = device`), or handed to the base's __init__ that stores it
+ * (`super().__init__(env_name, device)`, the base in another file: deep_neuroevolution's
+ * environment managers); -1 when none does. */
+static int parameter_stored_as(const DlClassInfo *ci, const char *attr, int depth) {
+    const DlFunction *init = ci && ci->cls ? dl_ir_method_named(ci->cls, "__init__") : NULL;
+    if (!init || depth > 4) return -1;
+    for (uint32_t i = 0; i < init->body.count; i++) {
+        const DlStmt *s = init->body.items[i];
+        if (s->kind == DL_ST_ASSIGN && s->target_count == 1 &&
+            dl_ir_is_self_attr(s->targets[0], attr) && s->value && s->value->kind == DL_EX_NAME)
+            return dl_ir_param_index(init, s->value->name);
+    }
+    const DlFunction *base_init =
+        ci->base && ci->base->cls ? dl_ir_method_named(ci->base->cls, "__init__") : NULL;
+    int stored = base_init ? parameter_stored_as(ci->base, attr, depth + 1) : -1;
+    if (stored < 1) return -1;
+    for (uint32_t i = 0; i < init->body.count; i++) {
+        const DlExpr *c = init->body.items[i]->kind == DL_ST_EXPR ? init->body.items[i]->value
+                                                                    : NULL;
+        if (!c || c->kind != DL_EX_CALL || !c->object || c->object->kind != DL_EX_ATTR ||
+            strcmp(c->object->name ? c->object->name : "", "__init__") != 0 || !c->object->object ||
+            c->object->object->kind != DL_EX_CALL || !c->object->object->object ||
+            c->object->object->object->kind != DL_EX_NAME ||
+            strcmp(c->object->object->object->name, "super") != 0)
+            continue;
+        uint32_t position = 1; /* `super().__init__(a, b)` passes the base's params from 1 */
+        for (uint32_t a = 0; a < c->arg_count; a++) {
+            const char *kw = c->args[a].keyword;
+            if (kw && kw[0] == '*') return -1;
+            bool reaches = kw ? strcmp(kw, base_init->params[stored].name) == 0
+                              : position++ == (uint32_t)stored;
+            const DlExpr *v = c->args[a].value;
+            if (reaches) return v && v->kind == DL_EX_NAME ? dl_ir_param_index(init, v->name) : -1;
+        }
+        return -1;
+    }
+    return -1;
+}
+
 /* The parameter's name, when the receiver `recv_expr` was built in this scope by a project
  * class whose
  * __init__ stores the device attribute `attr` from a parameter that the construction gives the
@@ -1571,14 +1611,7 @@ static const char *receiver_built_for_the_cpu(Flow *F, const DlExpr *recv_expr,
     if (!built || built->kind != DL_EX_CALL) return NULL;
     const DlFunction *init = dl_ir_method_named(ci->cls, "__init__");
     if (!init) return NULL;
-    int param = -1;
-    for (uint32_t i = 0; i < init->body.count; i++) {
-        const DlStmt *s = init->body.items[i];
-        if (s->kind == DL_ST_ASSIGN && s->target_count == 1 &&
-            dl_ir_is_self_attr(s->targets[0], attr) && s->value &&
-            s->value->kind == DL_EX_NAME)
-            param = dl_ir_param_index(init, s->value->name);
-    }
+    int param = parameter_stored_as(ci, attr, 0);
     if (param < 1 || init->params[param].star) return NULL;
     const DlExpr *given = NULL;
     uint32_t position = 1;
