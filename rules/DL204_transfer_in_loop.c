@@ -1,5 +1,6 @@
 /* DL204 transfer-in-loop: a loop-invariant tensor or the model moved to the device in every
  * iteration of a training loop. */
+#define _GNU_SOURCE /* memmem */
 #include <string.h>
 
 #include "rules/facts.h"
@@ -55,6 +56,23 @@ static bool already_there(const DlValue *v, const DlValue *to) {
            v->dev_name && (dl_value_same_device(v, to) || default_gpu_pair(v, to));
 }
 
+/* The file sets the default device to a GPU for its own code (`torch.set_default_device('cuda')`,
+ * `torch.set_default_tensor_type('torch.cuda.FloatTensor')`), a test file's setting included:
+ * the line of a `set_default_` call names CUDA. */
+static bool sets_a_gpu_default_here(DlRuleContext *ctx) {
+    const DlModuleIR *m = dl_rule_module(ctx);
+    if (m->sets_a_gpu_default) return true;
+    const DlSource *src = dl_rule_source(ctx);
+    if (!m->sets_default_device || !src || !src->text) return false;
+    const char *end = src->text + src->len;
+    for (const char *p = src->text; (p = memmem(p, (size_t)(end - p), "set_default_", 12));
+         p += 12) {
+        const char *eol = memchr(p, '\n', (size_t)(end - p));
+        if (memmem(p, (size_t)((eol ? eol : end) - p), "cuda", 4)) return true;
+    }
+    return false;
+}
+
 static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
     extern const DlRule dl_rule_DL204;
     if (!fact->method || (strcmp(fact->method, "to") != 0 && strcmp(fact->method, "cuda") != 0))
@@ -70,8 +88,7 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
     if (!to || to->dev == DL_DEV_CPU || to->dev == DL_DEV_UNKNOWN || already_there(v, to)) return;
     /* made where the file's default device puts it, on a GPU (MahalanobisLoss's unit test
      * after `torch.set_default_tensor_type('torch.cuda.FloatTensor')`) */
-    if (v->kind == DL_KIND_TENSOR && v->dev == DL_DEV_UNKNOWN &&
-        dl_rule_module(ctx)->sets_a_gpu_default)
+    if (v->kind == DL_KIND_TENSOR && v->dev == DL_DEV_UNKNOWN && sets_a_gpu_default_here(ctx))
         return;
     const char *recv = dl_rule_snippet(ctx, fact->receiver->span);
     const char *what = v->kind == DL_KIND_MODULE    ? "the model"
