@@ -1040,11 +1040,18 @@ static bool hands_folder_to_a_saver(DlRuleContext *ctx, const DlFunctionInfo *fi
         const DlStmt *s = b->items[i];
         if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
         const DlExpr *call = s->kind == DL_ST_EXPR || s->kind == DL_ST_ASSIGN ? s->value : NULL;
+        /* a function of the file, or a method of the class on self (`self.save_checkpoint(
+         * val_loss, model, path)` in an early stopper's `__call__`) */
+        bool own_method = call && call->kind == DL_EX_CALL && call->object &&
+                          call->object->kind == DL_EX_ATTR && dl_ir_is_self(call->object->object) &&
+                          fi->owner;
         if (call && call->kind == DL_EX_CALL && call->object &&
-            call->object->kind == DL_EX_NAME) {
+            (call->object->kind == DL_EX_NAME || own_method)) {
             const DlFileFacts *file = dl_project_file(p, fi->module);
             const DlFunctionInfo *g =
-                file ? dl_project_find_function(p, file, call->object->name) : NULL;
+                own_method ? dl_project_method(p, fi->owner, call->object->name)
+                : file     ? dl_project_find_function(p, file, call->object->name)
+                           : NULL;
             for (uint32_t a = 0; g && g->fn && g != fi && a < call->arg_count; a++) {
                 const DlExpr *arg = call->args[a].value;
                 bool folder = arg->kind == DL_EX_NAME && strcmp(arg->name, param) == 0;
@@ -1053,7 +1060,7 @@ static bool hands_folder_to_a_saver(DlRuleContext *ctx, const DlFunctionInfo *fi
                 const DlExpr *in = fstring_folder(arg);
                 bool file = in && strcmp(in->name, param) == 0;
                 const char *bound =
-                    folder || file ? parameter_bound_to(g->fn, 0, call, a) : NULL;
+                    folder || file ? parameter_bound_to(g->fn, own_method ? 1 : 0, call, a) : NULL;
                 if (bound && folder && function_saves_into(ctx, g, bound, depth + 1))
                     return true;
                 if (bound && file && block_saves_to(&g->fn->body, is_name, bound, 0))
