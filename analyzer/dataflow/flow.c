@@ -2760,7 +2760,9 @@ void flow_exec_stmt(Flow *F, const DlStmt *s) {
     }
     case DL_ST_CHECK:
         flow_exec_check(F, s, s->value, 0);
-        if (always_fails(s)) F->st->dead = true;
+        /* a notebook's top level: a cell's `assert False` ends that cell's run, and the cells
+         * after it are run next (as `exit()` there, exits_the_program) */
+        if (always_fails(s) && (F->fn || !dl_source_is_notebook(F->src))) F->st->dead = true;
         break;
     case DL_ST_IMPORT:
         for (uint32_t i = 0; i < s->import_count; i++)
