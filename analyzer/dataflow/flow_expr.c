@@ -814,7 +814,9 @@ const DlValue *flow_eval_inner(Flow *F, const DlExpr *e) {
             /* `if y not in predicted:` of a tensor: its `__contains__` reads `(predicted ==
              * y).any()` back on the host (DeepLog's top-k test), a wait as `bool(t)` is */
             bool membership = flow_streq(e->name, "in") || flow_streq(e->name, "not in");
-            if (membership && e->item_count == 2 && last && flow_is_tensor(last))
+            /* not `'rgb0' in render_out`: a string is a key looked up, no tensor's element */
+            if (membership && e->item_count == 2 && last && flow_is_tensor(last) &&
+                e->items[0]->kind != DL_EX_STRING)
                 flow_sync(F, e, e->items[1], last, "bool");
             return flow_mk(F, DL_KIND_SCALAR);
         }
