@@ -595,6 +595,20 @@ static bool block_any_outside_loops(const DlBlock *b, bool (*match)(const DlExpr
     return block_has(b, match, false, depth);
 }
 
+/* block_any_outside_loops with a match that takes a context. */
+static bool block_any_outside_loops_with(const DlBlock *b, bool (*match)(const DlExpr *, void *),
+                                         void *ctx, int depth) {
+    for (uint32_t i = 0; depth < 16 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_FOR || s->kind == DL_ST_WHILE) continue;
+        if (dl_ir_expr_any_with(s->value, match, ctx)) return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (block_any_outside_loops_with(inner, match, ctx, depth + 1)) return true;
+    }
+    return false;
+}
+
 static bool compares_options(Flow *F, const DlExpr *e);
 
 /* Whether every iteration of a loop whose body is `b` writes or shows an output
@@ -1035,25 +1049,13 @@ static bool picks_random_rows(const DlExpr *e, void *ctx) {
     return false;
 }
 
-static bool block_picks_random_rows(const DlBlock *b, Permutations *p, int depth) {
-    for (uint32_t i = 0; depth < 16 && i < b->count; i++) {
-        const DlStmt *s = b->items[i];
-        if (s->kind == DL_ST_FOR || s->kind == DL_ST_WHILE) continue;
-        if (dl_ir_expr_any_with(s->value, picks_random_rows, p)) return true;
-        const DlBlock *inner;
-        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            if (block_picks_random_rows(inner, p, depth + 1)) return true;
-    }
-    return false;
-}
-
 /* Whether the body `b` of a loop draws a mini-batch of random rows; not a permutation of all of
  * them used whole (DGI's corruption, `features[:, np.random.permutation(n), :]`, each epoch on
  * the whole graph). */
 static bool draws_random_rows(const DlBlock *b) {
     Permutations p = {0};
     collect_permutations(b, &p, 0);
-    return block_picks_random_rows(b, &p, 0);
+    return block_any_outside_loops_with(b, picks_random_rows, &p, 0);
 }
 
 static bool full_batch_epoch_loop(const DlStmt *s) {
@@ -1077,35 +1079,14 @@ static bool full_batch_epoch_loop(const DlStmt *s) {
  * `optimizer.step()` outside any loop of its own: the GTS math-word-problem solvers); not one
  * that runs a loop of steps (`train_epoch(model, loader)`), a pass each call, nor one that only
  * runs backward (a Grad-CAM helper explaining one sample). */
-typedef struct StepHelperAsk {
-    Flow *F;
-    bool found;
-} StepHelperAsk;
-
 static bool calls_a_step_helper(const DlExpr *e, void *ctx) {
-    StepHelperAsk *a = ctx;
+    Flow *F = ctx;
     if (e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_NAME) return false;
     /* the function the name is bound to here, a star import's too */
-    const DlValue *fv = flow_eval_name(a->F, e->object);
+    const DlValue *fv = flow_eval_name(F, e->object);
     const DlFunctionInfo *fi = fv->kind == DL_KIND_FUNCTION ? fv->cls : NULL;
-    if (!fi || !fi->fn || fi->fn->owner) return false;
-    a->found = block_any_outside_loops(&fi->fn->body, is_optimizer_step, 0);
-    return a->found;
-}
-
-static bool block_calls_a_step_helper(Flow *F, const DlBlock *b, int depth) {
-    StepHelperAsk a = {.F = F};
-    for (uint32_t i = 0; depth < 16 && i < b->count && !a.found; i++) {
-        const DlStmt *s = b->items[i];
-        if (s->kind == DL_ST_FOR || s->kind == DL_ST_WHILE || s->kind == DL_ST_DEF ||
-            s->kind == DL_ST_CLASS)
-            continue;
-        if (dl_ir_expr_any_with(s->value, calls_a_step_helper, &a)) return true;
-        const DlBlock *inner;
-        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            if (block_calls_a_step_helper(F, inner, depth + 1)) return true;
-    }
-    return a.found;
+    return fi && fi->fn && !fi->fn->owner &&
+           block_any_outside_loops(&fi->fn->body, is_optimizer_step, 0);
 }
 
 /* A loop whose every iteration is a training/eval step: over a data loader (enumerate and
@@ -1135,7 +1116,8 @@ bool flow_is_batch_loop(Flow *F, const DlStmt *s, const DlValue *iter) {
                          (block_any_outside_loops(&s->parts->body, is_optimizer_step, 0) ||
                           block_any_outside_loops(&s->parts->body, is_training_step, 0) ||
                           block_any_outside_loops(&s->parts->body, gets_a_batch, 0) ||
-                          block_calls_a_step_helper(F, &s->parts->body, 0))));
+                          block_any_outside_loops_with(&s->parts->body, calls_a_step_helper,
+                                                       F, 0))));
     /* `while step < max_steps: ... step += 1` that trains or draws batches (`next(it)`); a
      * utility's `while tot < n:` that draws sizes (`tot += k`) is no training loop */
     if (!block_any_outside_loops(&s->parts->body, is_training_step, 0) &&

@@ -150,15 +150,27 @@ static bool names_the_cpu(Flow *F, const DlBlock *scope, const DlExpr *e, uint32
            flow_device_of_string(e->name) == DL_DEV_CPU;
 }
 
+/* `e` is a call of the function asked about, by its name (`evaluate(...)`, `Sampler(...)`). */
+static bool calls_the_callee(const CpuAsk *a, const DlExpr *e) {
+    return e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_NAME &&
+           e->object->name && strcmp(e->object->name, a->callee) == 0;
+}
+
+/* `f(*args)`, `f(**kwargs)`: a splat may pass any parameter. */
+static bool splats_arguments(const DlExpr *e) {
+    for (uint32_t i = 0; i < e->arg_count; i++)
+        if ((e->args[i].keyword && e->args[i].keyword[0] == '*') ||
+            (e->args[i].value && e->args[i].value->kind == DL_EX_STARRED))
+            return true;
+    return false;
+}
+
 /* Whether call `e` of the function hands its device parameter something other than the CPU
  * (`a->other`); the call does not pass the first `first` parameters (argument_for's). */
 static void note_device_argument(CpuAsk *a, const DlExpr *e, uint32_t first) {
     const DlParam *p = &a->fn->params[a->param];
     const DlExpr *arg = argument_for(e, a->fn, a->param, first);
-    for (uint32_t i = 0; !arg && i < e->arg_count; i++) /* none, or a splat before it may be */
-        if ((e->args[i].keyword && e->args[i].keyword[0] == '*') ||
-            (e->args[i].value && e->args[i].value->kind == DL_EX_STARRED))
-            a->other = true;
+    if (!arg && splats_arguments(e)) a->other = true; /* none, or a splat before it may be */
     if (!a->other && arg && !names_the_cpu(a->F, a->scope, arg, e->span.start)) a->other = true;
     if (!a->other && !arg && !(p->default_value && names_the_cpu(a->F, a->scope,
                                                                   p->default_value, 0)))
@@ -210,9 +222,7 @@ static uint32_t read_subclass_inits(CpuAsk *a, const DlModuleIR *m) {
 
 static bool note_device_call(const DlExpr *e, void *ctx) {
     CpuAsk *a = ctx;
-    if (e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_NAME ||
-        !e->object->name || strcmp(e->object->name, a->callee) != 0)
-        return false;
+    if (!calls_the_callee(a, e)) return false;
     a->calls++;
     note_device_argument(a, e, a->skip_self ? 1 : 0);
     return a->other;
@@ -237,10 +247,6 @@ static void read_calls(CpuAsk *a, const DlBlock *b, bool (*note)(const DlExpr *,
         for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
             read_calls(a, inner, note, depth + 1);
     }
-}
-
-static void read_device_calls(CpuAsk *a, const DlBlock *b, int depth) {
-    read_calls(a, b, note_device_call, depth);
 }
 
 /* How often `word` stands in the code as a whole identifier: not in a comment or a string (a
@@ -308,12 +314,12 @@ bool flow_every_call_gives_the_cpu(Flow *F, const DlFunction *fn, uint32_t param
     }
     uint32_t subclass_words = fn->owner ? read_subclass_inits(&a, m) : 0;
     a.scope = &m->body;
-    read_device_calls(&a, &m->body, 0);
+    read_calls(&a, &m->body, note_device_call, 0);
     for (uint32_t k = 0; k < m->function_count && !a.other; k++) {
         const DlFunction *g = m->functions[k];
         if (m->source && !dl_ir_span_mentions(m->source, g->span, a.callee)) continue;
         a.scope = &g->body;
-        read_device_calls(&a, &g->body, 0);
+        read_calls(&a, &g->body, note_device_call, 0);
     }
     /* a mention that is no call (`pool.map(evaluate, ...)`, `fn = evaluate`, a subclass) may
      * pass anything: the name's words in the text are its definition and the calls read */
@@ -325,15 +331,9 @@ bool flow_every_call_gives_the_cpu(Flow *F, const DlFunction *fn, uint32_t param
  * pass the parameter (`a->other`). */
 static bool note_call_leaving_the_default(const DlExpr *e, void *ctx) {
     CpuAsk *a = ctx;
-    if (e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_NAME ||
-        !e->object->name || strcmp(e->object->name, a->callee) != 0)
-        return false;
+    if (!calls_the_callee(a, e)) return false;
     a->calls++;
-    for (uint32_t i = 0; i < e->arg_count && !a->other; i++)
-        if ((e->args[i].keyword && e->args[i].keyword[0] == '*') ||
-            (e->args[i].value && e->args[i].value->kind == DL_EX_STARRED))
-            a->other = true;
-    if (!a->other && argument_for(e, a->fn, a->param, 0)) a->other = true;
+    if (splats_arguments(e) || argument_for(e, a->fn, a->param, 0)) a->other = true;
     return a->other;
 }
 
