@@ -386,12 +386,10 @@ static DlValue *rehomed(Flow *F, const DlValue *v, const DlModuleIR *home, int d
         return c;
     }
     if (v->entries) {
-        DlDictEntries *e = dl_arena_alloc(F->arena, sizeof *e);
-        *e = *v->entries;
-        e->values = dl_arena_alloc(F->arena, e->count * sizeof *e->values);
+        DlDictEntries *e = dl_value_entries_copy(F->arena, v->entries);
         for (uint32_t i = 0; i < e->count; i++) {
-            const DlValue *x = v->entries->values[i];
-            e->values[i] = !x || x->home ? x : rehomed(F, x, home, depth + 1);
+            const DlValue *x = e->values[i];
+            if (x && !x->home) e->values[i] = rehomed(F, x, home, depth + 1);
         }
         c->entries = e;
     }
@@ -1583,16 +1581,9 @@ static int parameter_stored_as(const DlClassInfo *ci, const char *attr, int dept
             c->object->object->object->kind != DL_EX_NAME ||
             strcmp(c->object->object->object->name, "super") != 0)
             continue;
-        uint32_t position = 1; /* `super().__init__(a, b)` passes the base's params from 1 */
-        for (uint32_t a = 0; a < c->arg_count; a++) {
-            const char *kw = c->args[a].keyword;
-            if (kw && kw[0] == '*') return -1;
-            bool reaches = kw ? strcmp(kw, base_init->params[stored].name) == 0
-                              : position++ == (uint32_t)stored;
-            const DlExpr *v = c->args[a].value;
-            if (reaches) return v && v->kind == DL_EX_NAME ? dl_ir_param_index(init, v->name) : -1;
-        }
-        return -1;
+        int a = argument_index(base_init, stored, c, true); /* super() passes self */
+        const DlExpr *v = a >= 0 ? c->args[a].value : NULL;
+        return v && v->kind == DL_EX_NAME ? dl_ir_param_index(init, v->name) : -1;
     }
     return -1;
 }
@@ -1613,15 +1604,9 @@ static const char *receiver_built_for_the_cpu(Flow *F, const DlExpr *recv_expr,
     if (!init) return NULL;
     int param = parameter_stored_as(ci, attr, 0);
     if (param < 1 || init->params[param].star) return NULL;
-    const DlExpr *given = NULL;
-    uint32_t position = 1;
-    for (uint32_t i = 0; i < built->arg_count; i++) {
-        const char *kw = built->args[i].keyword;
-        if (kw && kw[0] == '*') return NULL;
-        if (kw ? strcmp(kw, init->params[param].name) == 0 : position++ == (uint32_t)param)
-            given = built->args[i].value;
-    }
-    if (!given) given = init->params[param].default_value;
+    if (flow_has_splat(built)) return NULL; /* `Encoder(**cfg)` may pass anything */
+    int i = argument_index(init, param, built, true);
+    const DlExpr *given = i >= 0 ? built->args[i].value : init->params[param].default_value;
     const DlValue *d = given ? flow_device_of_literal(F, given) : NULL;
     return d && d->dev == DL_DEV_CPU ? init->params[param].name : NULL;
 }
@@ -1650,12 +1635,9 @@ static const DlValue *on_the_cpu_the_receiver_holds(Flow *F, const DlValue *r, c
         c->items = items;
     }
     if (r->entries) {
-        DlDictEntries *e = dl_arena_alloc(F->arena, sizeof *e);
-        *e = *r->entries;
-        e->values = dl_arena_alloc(F->arena, e->count * sizeof *e->values);
+        DlDictEntries *e = dl_value_entries_copy(F->arena, r->entries);
         for (uint32_t i = 0; i < e->count; i++)
-            e->values[i] =
-                on_the_cpu_the_receiver_holds(F, r->entries->values[i], named, param, depth + 1);
+            e->values[i] = on_the_cpu_the_receiver_holds(F, e->values[i], named, param, depth + 1);
         c->entries = e;
     }
     return c;

@@ -50,6 +50,14 @@ static const DlValue *persist(DlArena *to, const DlValue *v, int depth) {
     return c;
 }
 
+DlDictEntries *dl_value_entries_copy(DlArena *arena, const DlDictEntries *e) {
+    DlDictEntries *c = dl_arena_alloc(arena, sizeof *c);
+    *c = *e;
+    c->values = dl_arena_alloc(arena, e->count * sizeof *c->values);
+    memcpy(c->values, e->values, e->count * sizeof *c->values);
+    return c;
+}
+
 const DlValue *dl_value_entry(const DlValue *dict, const char *key) {
     const DlDictEntries *e = dict ? dict->entries : NULL;
     for (uint32_t i = 0; e && key && i < e->count; i++)
@@ -64,10 +72,7 @@ static const DlDictEntries *join_entries(DlArena *arena, const DlDictEntries *a,
     if (!a || !b || a->count != b->count) return NULL;
     for (uint32_t i = 0; i < a->count; i++)
         if (strcmp(a->keys[i], b->keys[i]) != 0) return NULL;
-    DlDictEntries *j = dl_arena_alloc(arena, sizeof *j);
-    j->count = a->count;
-    j->keys = a->keys;
-    j->values = dl_arena_alloc(arena, a->count * sizeof *j->values);
+    DlDictEntries *j = dl_value_entries_copy(arena, a);
     for (uint32_t i = 0; i < a->count; i++)
         j->values[i] = dl_value_join(arena, a->values[i], b->values[i]);
     return j;

@@ -167,6 +167,8 @@ bool dl_value_same_device(const DlValue *a, const DlValue *b);
 /* Least upper bound; returns one of the inputs when they are equal. */
 const DlValue *dl_value_join(DlArena *arena, const DlValue *a, const DlValue *b);
 bool dl_value_equal(const DlValue *a, const DlValue *b);
+/* A copy of `e` in `arena` whose values a caller may replace (the keys are shared). */
+DlDictEntries *dl_value_entries_copy(DlArena *arena, const DlDictEntries *e);
 /* The value of entry `key` of a dict whose entries are known, or NULL. */
 const DlValue *dl_value_entry(const DlValue *dict, const char *key);
 /* A factory's tensor that a join met with another factory's: that other one (its own
