@@ -2314,19 +2314,21 @@ bool flow_periodic_guard(Flow *F, const DlExpr *e, int depth) {
     return flow_periodic_condition(e, depth);
 }
 
-/* `if flag: ... flag = 0` (or `if not done: ... done = True`): the branch turns its own test
- * off, so in a loop it runs once, on the first iteration that reaches it (Super-SloMo's
- * validation keeps the first batch's images so). */
-static bool runs_once(const DlStmt *s) {
-    const DlExpr *c = s->value;
-    bool negated = c && c->kind == DL_EX_UNARY && flow_streq(c->name, "not");
-    if (negated) c = c->object;
-    if (!c || c->kind != DL_EX_NAME) return false;
-    const DlBlock *b = &s->parts->body;
-    for (uint32_t i = 0; i < b->count; i++) {
+/* Whether block `b` sets the flag `name` to what turns its test off (False when `negated` is
+ * off, True when it is on): in its own statements, or in a `for` or `with` block in it (EEG
+ * decoding's `for i, label in enumerate(labels.tolist()): ... image_reconstructed = True`), which
+ * runs when the branch does. */
+static bool block_turns_off(const DlBlock *b, const char *name, bool negated, int depth) {
+    for (uint32_t i = 0; depth < 4 && i < b->count; i++) {
         const DlStmt *t = b->items[i];
+        if (t->kind == DL_ST_FOR || t->kind == DL_ST_WITH) {
+            const DlBlock *inner;
+            for (uint32_t k = 0; (inner = dl_stmt_block(t, k)); k++)
+                if (block_turns_off(inner, name, negated, depth + 1)) return true;
+            continue;
+        }
         if (t->kind != DL_ST_ASSIGN || t->target_count != 1 || !t->value ||
-            t->targets[0]->kind != DL_EX_NAME || !flow_streq(t->targets[0]->name, c->name))
+            t->targets[0]->kind != DL_EX_NAME || !flow_streq(t->targets[0]->name, name))
             continue;
         const DlExpr *v = t->value;
         const char *lit = v->kind == DL_EX_CONST || v->kind == DL_EX_NUMBER ? v->name : NULL;
@@ -2336,6 +2338,17 @@ static bool runs_once(const DlStmt *s) {
         return negated ? truthy : falsy;
     }
     return false;
+}
+
+/* `if flag: ... flag = 0` (or `if not done: ... done = True`): the branch turns its own test
+ * off, so in a loop it runs once, on the first iteration that reaches it (Super-SloMo's
+ * validation keeps the first batch's images so). */
+static bool runs_once(const DlStmt *s) {
+    const DlExpr *c = s->value;
+    bool negated = c && c->kind == DL_EX_UNARY && flow_streq(c->name, "not");
+    if (negated) c = c->object;
+    if (!c || c->kind != DL_EX_NAME) return false;
+    return block_turns_off(&s->parts->body, c->name, negated, 0);
 }
 
 /* `settings.multi_gpu = False` earlier in the function, not bound anew since: `if
