@@ -1214,6 +1214,17 @@ static bool dataset_placed(Flow *F, const DlExpr *e, const DlValue *v) {
     return false;
 }
 
+/* A list (or tuple) whose elements, or the tensors in them, are on a device. */
+static bool holds_device_tensors(const DlValue *v, int depth) {
+    if (!v || depth > 3) return false;
+    if (flow_is_tensor(v)) return dl_value_on_device(v);
+    if (v->kind != DL_KIND_SEQ) return false;
+    if (holds_device_tensors(v->elem, depth + 1)) return true;
+    for (uint32_t i = 0; i < v->item_count; i++)
+        if (holds_device_tensors(v->items[i], depth + 1)) return true;
+    return false;
+}
+
 const DlValue *flow_eval_dataloader(Flow *F, const DlExpr *call, const DlValue *const *argv) {
     DlValue *l = flow_loader_value(F, call->span);
     l->flags |= flow_loader_pin_flags(call, argv);
@@ -1244,6 +1255,11 @@ const DlValue *flow_eval_dataloader(Flow *F, const DlExpr *call, const DlValue *
             rows->flags &= (uint32_t)~(DL_VF_ONE_DIM | DL_VF_ZERO_DIM);
             l->elem = rows;
         }
+        /* `DataLoader(rows, batch_size)` over a list of `[x[i], y[i]]` rows cut from tensors on
+         * a device (DT-EEG's notebooks): the default collate stacks them where they are */
+        if (dataset && argv[i]->kind == DL_KIND_SEQ && holds_device_tensors(argv[i], 0) &&
+            collate_keeps_the_items_device(call, argv))
+            l->elem = flow_unknown();
         /* a project dataset whose items are on a device already (`return seq.cuda()` in
          * __getitem__, lucidrains' enwik8 scripts): the default collate stacks them there,
          * and a collate function that only gathers them keeps them there */
