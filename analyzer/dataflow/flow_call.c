@@ -246,8 +246,7 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
     for (uint32_t i = 0; i < call->arg_count && forward_info && !forward; i++)
         if (elsewhere_than_the_module(callee, argv[i])) {
             forward = forward_info->fn;
-            host_only =
-                flow_host_only_params(F->env->project, forward) | flow_params_moved_inside(forward);
+            host_only = flow_host_only_params_at(F, forward) | flow_params_moved_inside(forward);
             moved_by_decorator = decorated_to_move_inputs(F, forward_info);
         }
     /* no `def forward`, but `self.forward = self.forward_flen if fixed_len else
@@ -264,7 +263,7 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
             host_only = ~UINT64_C(0);
             for (uint32_t a = 0; a < alternative_count; a++)
                 host_only &= alternatives[a]->fn->param_count == forward->param_count
-                                 ? flow_host_only_params(F->env->project, alternatives[a]->fn) |
+                                 ? flow_host_only_params_at(F, alternatives[a]->fn) |
                                        flow_params_moved_inside(alternatives[a]->fn)
                                  : 0;
         }
@@ -1586,6 +1585,10 @@ static int parameter_stored_as(const DlClassInfo *ci, const char *attr, int dept
         return v && v->kind == DL_EX_NAME ? dl_ir_param_index(init, v->name) : -1;
     }
     return -1;
+}
+
+int flow_init_parameter_stored_as(const DlClassInfo *ci, const char *attr) {
+    return parameter_stored_as(ci, attr, 0);
 }
 
 /* The parameter's name, when the receiver `recv_expr` was built in this scope by a project

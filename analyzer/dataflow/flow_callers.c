@@ -16,6 +16,8 @@
 typedef struct CallersAsk {
     Flow *F;
     const DlFunction *fn;
+    const char *callee; /* the name its calls use: the function's, or its class's for __init__ */
+    uint32_t first;     /* the parameters calls do not pass (1: `self`, for a construction) */
     uint32_t param;
     const DlBlock *scope;     /* the body the calls being read are in */
     const DlClassInfo *given; /* agreed by every call so far */
@@ -65,9 +67,9 @@ static const DlClassInfo *module_constructed(Flow *F, const DlExpr *e) {
 static bool note_call(const DlExpr *e, void *ctx) {
     CallersAsk *a = ctx;
     if (e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_NAME ||
-        !e->object->name || strcmp(e->object->name, a->fn->name) != 0)
+        !e->object->name || strcmp(e->object->name, a->callee) != 0)
         return false;
-    const DlExpr *arg = argument_for(e, a->fn, a->param, 0);
+    const DlExpr *arg = argument_for(e, a->fn, a->param, a->first);
     /* `net = Net(device)` bound before the call in the same body */
     if (arg && arg->kind == DL_EX_NAME && arg->name)
         arg = dl_ir_last_assignment(a->scope, arg->name, e->span.start);
@@ -83,7 +85,7 @@ static void read_block(CallersAsk *a, const DlBlock *b, int depth) {
         const DlStmt *s = b->items[i];
         if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue; /* read as functions */
         /* a statement whose text does not name the function calls it nowhere */
-        if (src && !dl_ir_span_mentions(src, s->span, a->fn->name)) continue;
+        if (src && !dl_ir_span_mentions(src, s->span, a->callee)) continue;
         if (dl_ir_expr_any_with(s->value, note_call, a)) return;
         for (uint32_t w = 0; s->kind == DL_ST_WITH && w < s->with_count; w++)
             if (dl_ir_expr_any_with(s->withs[w], note_call, a)) return;
@@ -91,6 +93,21 @@ static void read_block(CallersAsk *a, const DlBlock *b, int depth) {
         for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
             read_block(a, inner, depth + 1);
     }
+}
+
+/* The class every call in the file (at the top level and in its functions) hands the parameter
+ * asked about, or NULL: none, or one hands something else. */
+static const DlClassInfo *read_file_calls(CallersAsk *a) {
+    const DlModuleIR *m = a->F->env->file->module;
+    a->scope = &m->body;
+    read_block(a, &m->body, 0);
+    for (uint32_t k = 0; k < m->function_count && !a->mixed; k++) {
+        const DlFunction *g = m->functions[k];
+        if (m->source && !dl_ir_span_mentions(m->source, g->span, a->callee)) continue;
+        a->scope = &g->body;
+        read_block(a, &g->body, 0);
+    }
+    return a->mixed ? NULL : a->given;
 }
 
 /* Parameters named for a model (`model`, `net`, `generator`, ...): the only ones asked about,
@@ -110,16 +127,19 @@ const DlClassInfo *flow_module_class_given(Flow *F, const DlFunction *fn, uint32
     if (!fn || fn->owner || fn->parent || param >= fn->param_count) return NULL;
     const DlParam *p = &fn->params[param];
     if (p->star || p->annotation || p->default_value || !names_a_model(p->name)) return NULL;
-    const DlModuleIR *m = F->env->file->module;
-    CallersAsk a = {.F = F, .fn = fn, .param = param, .scope = &m->body};
-    read_block(&a, &m->body, 0);
-    for (uint32_t k = 0; k < m->function_count && !a.mixed; k++) {
-        const DlFunction *g = m->functions[k];
-        if (m->source && !dl_ir_span_mentions(m->source, g->span, fn->name)) continue;
-        a.scope = &g->body;
-        read_block(&a, &g->body, 0);
-    }
-    return a.mixed ? NULL : a.given;
+    CallersAsk a = {.F = F, .fn = fn, .callee = fn->name, .param = param};
+    return read_file_calls(&a);
+}
+
+const DlClassInfo *flow_module_class_built_into(Flow *F, const DlClassInfo *owner,
+                                                const char *attr) {
+    const DlFunction *init =
+        owner && owner->cls ? dl_ir_method_named(owner->cls, "__init__") : NULL;
+    int param = init ? flow_init_parameter_stored_as(owner, attr) : -1;
+    if (param < 1 || init->params[param].star) return NULL;
+    CallersAsk a = {.F = F, .fn = init, .callee = owner->cls->name, .first = 1,
+                    .param = (uint32_t)param};
+    return read_file_calls(&a);
 }
 
 /* Whether every call of a device parameter's function hands it the CPU. */

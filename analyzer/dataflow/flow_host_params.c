@@ -11,6 +11,8 @@
 
 typedef struct HostUse {
     const DlProject *project; /* to find a method a base class defines (NULL: the class's own) */
+    Flow *site; /* the flow of the file whose call is asked about, or NULL: its constructions
+                   tell a submodule handed to `__init__` (flow_module_class_built_into) */
     const DlFunction *fn;
     uint64_t device_used; /* bit i: parameter i is used where a device may meet it */
     uint64_t rebound;     /* bit i: parameter i was assigned anew earlier in the block walked
@@ -26,7 +28,8 @@ typedef struct HostUse {
     uint32_t alias_count;
 } HostUse;
 
-static uint64_t host_only_params(const DlProject *project, const DlFunction *fn, int nesting);
+static uint64_t host_only_params(const DlProject *project, Flow *site, const DlFunction *fn,
+                                 int nesting);
 
 /* `self.helper(...)`: the class's own method, or one a base class of the project defines
  * (MalConv's `seq2fix`, inherited from LowMemConvBase, moves the chunks it is given), or the
@@ -110,6 +113,12 @@ static const DlFunction *own_method(const HostUse *u, const DlExpr *callee) {
     const DlFunctionInfo *forward = sub && sub->is_module && flow_is_module_like(held->value)
                                         ? dl_project_method(u->project, sub, "forward")
                                         : NULL;
+    /* `self.encoder = encoder`, handed in: the class this file builds it from (`enc =
+     * Encoder(...)`, `Seq2Seq(enc, dec)`: IndicNLP-Transliteration's runners) */
+    if (!forward && !sub && held && u->site) {
+        sub = flow_module_class_built_into(u->site, info, callee->name);
+        forward = sub ? dl_project_method(u->project, sub, "forward") : NULL;
+    }
     return forward ? forward->fn : NULL;
 }
 
@@ -313,7 +322,8 @@ static void walk_call(HostUse *u, const DlExpr *e, bool host, int depth) {
         }
     }
     uint64_t helper_host =
-        helper && helper != u->fn ? host_only_params(u->project, helper, u->nesting + 1) : 0;
+        helper && helper != u->fn ? host_only_params(u->project, u->site, helper, u->nesting + 1)
+                                  : 0;
     bool alternatives = false;
     if (!helper) {
         helper_host = host_params_of_alternatives(u, callee);
@@ -696,13 +706,14 @@ static uint64_t host_params_of_alternatives(const HostUse *u, const DlExpr *call
     for (uint32_t i = 0; i < n; i++) {
         const DlFunctionInfo *forward = dl_project_method(u->project, built[i], "forward");
         if (!forward || !forward->fn) return 0;
-        host &= host_only_params(u->project, forward->fn, u->nesting + 1);
+        host &= host_only_params(u->project, u->site, forward->fn, u->nesting + 1);
     }
     return host;
 }
 
-static uint64_t host_only_params(const DlProject *project, const DlFunction *fn, int nesting) {
-    HostUse u = {.project = project, .fn = fn, .nesting = nesting};
+static uint64_t host_only_params(const DlProject *project, Flow *site, const DlFunction *fn,
+                                 int nesting) {
+    HostUse u = {.project = project, .site = site, .fn = fn, .nesting = nesting};
     walk_block(&u, &fn->body, 0);
     uint64_t host = 0;
     for (uint32_t i = 0; i < fn->param_count && i < DL_MAX_PARAM_BITS; i++)
@@ -712,7 +723,11 @@ static uint64_t host_only_params(const DlProject *project, const DlFunction *fn,
 }
 
 uint64_t flow_host_only_params(const DlProject *project, const DlFunction *fn) {
-    return host_only_params(project, fn, 0);
+    return host_only_params(project, NULL, fn, 0);
+}
+
+uint64_t flow_host_only_params_at(Flow *F, const DlFunction *fn) {
+    return host_only_params(F->env->project, F, fn, 0);
 }
 
 /* ---------------------------------------------------------------- inputs the function moves */

@@ -241,6 +241,13 @@ enum { DL_MAX_PARAM_BITS = 64 };
  * base class defines found through `project`): a CPU tensor there meets no device
  * (flow_host_params.c). */
 uint64_t flow_host_only_params(const DlProject *project, const DlFunction *fn);
+/* The same, read for a call in the file `F` runs: a submodule the class's `__init__` is handed
+ * (`self.encoder = encoder`) is of the class this file's constructions hand it
+ * (flow_module_class_built_into). */
+uint64_t flow_host_only_params_at(Flow *F, const DlFunction *fn);
+/* The index of the parameter of `ci`'s `__init__` that ends up in `self.<attr>` (stored there, or
+ * handed to a base's `__init__` that stores it), or -1 (flow_call.c). */
+int flow_init_parameter_stored_as(const DlClassInfo *ci, const char *attr);
 /* Where the events being interpreted are reported: NULL in summary mode, and while a helper
  * from another file runs inline (Flow.foreign_inline). */
 static inline DlRuleContext *flow_reporter(const Flow *F) {
@@ -278,6 +285,11 @@ uint64_t flow_params_reduced_to_scalars(const DlFunction *fn);
 /* flow_callers.c: the project module class every call of `fn` in its file hands its parameter
  * `param` (a model parameter's `Net(device)`), or NULL. */
 const DlClassInfo *flow_module_class_given(Flow *F, const DlFunction *fn, uint32_t param);
+/* The project module class every construction of `owner` in the file `F` runs hands the
+ * `__init__` parameter stored in `self.<attr>` (`Seq2Seq(enc, dec)` after `enc = Encoder(...)`),
+ * or NULL: none, or one hands something else. */
+const DlClassInfo *flow_module_class_built_into(Flow *F, const DlClassInfo *owner,
+                                                const char *attr);
 /* Every call of `fn` in its file, which no other file imports, hands device parameter `param` the
  * CPU (`"cpu"`, `torch.device("cpu")`, a name bound to one, or a default of one): a top-level
  * function's calls, or an `__init__`'s constructions of its class. */
