@@ -105,7 +105,7 @@ static const char doc[] =
     "  `cv2.imwrite`, `Image.fromarray(a).save(path)`, `Image(a).save(path)`,\n"
     "  `ToPILImage()(a).save(path)`, any `x.save(path)` (a tensor has none), `sf.write`,\n"
     "  `np.save`, `np.savetxt`, `pickle.dump(preds, f)`,\n"
-    "  `a.tofile(path)`, a helper named\n"
+    "  `a.tofile(path)`, `emb[i] = out[i]` into an `np.memmap` file, a helper named\n"
     "  for it such as `save_output(...)` or a method of a project object that writes,\n"
     "  `drawer.draw_heatmap(cam, path)`, in the loop or in a loop of its own inside it, in\n"
     "  both arms of an `if` or under a test of the options; or, for the reads in it, in a\n"

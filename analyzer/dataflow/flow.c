@@ -684,6 +684,22 @@ static bool calls_a_helper_that_writes(Flow *F, const DlExpr *e) {
            writes_on_every_call(fi->fn, &fi->fn->body, 0);
 }
 
+/* `embeddings[ids] = out` into a NumPy memory map, a file on disk (`np.memmap(path, mode="w+",
+ * ...)` bound to the name in this function or returned by a helper named for it: ANCE-style
+ * retrieval scripts precomputing a collection's embeddings). */
+static bool writes_into_a_memmap(Flow *F, const DlStmt *s) {
+    if (s->kind != DL_ST_ASSIGN || s->target_count != 1 || s->targets[0]->kind != DL_EX_SUBSCRIPT)
+        return false;
+    const DlExpr *base = s->targets[0]->object;
+    if (!base || base->kind != DL_EX_NAME || !F->fn) return false;
+    const DlExpr *made = dl_ir_last_binding(&F->fn->body, base->name, s->span.start);
+    const DlExpr *callee = made && made->kind == DL_EX_CALL ? made->object : NULL;
+    const char *name = callee && (callee->kind == DL_EX_NAME || callee->kind == DL_EX_ATTR)
+                           ? callee->name
+                           : NULL;
+    return name && strstr(name, "memmap");
+}
+
 static bool writes_each_iteration(Flow *F, const DlBlock *b, int depth) {
     if (depth > 16) return false;
     for (uint32_t i = 0; i < b->count; i++) {
@@ -697,7 +713,7 @@ static bool writes_each_iteration(Flow *F, const DlBlock *b, int depth) {
             continue;
         }
         if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
-        if (dl_ir_expr_any(s->value, is_output_write)) return true;
+        if (dl_ir_expr_any(s->value, is_output_write) || writes_into_a_memmap(F, s)) return true;
         if ((s->kind == DL_ST_EXPR || s->kind == DL_ST_ASSIGN) &&
             calls_a_helper_that_writes(F, s->value))
             return true;
