@@ -871,11 +871,15 @@ static int16_t read_parameter(Flow *F, const DlExpr *e) {
  * no other file may read (so its modules are built and run here; a file that only shares a
  * class name with it may: Popular-RL-Algorithms' PPO scripts each define their own `PPO`),
  * names none and hands its modules to no trainer that places them (its ppo_gae_discrete.py,
- * whose PPO module is never moved, reads `self.v(s).detach().numpy()`). */
-static bool modules_stay_on_the_cpu(Flow *F) {
+ * whose PPO module is never moved, reads `self.v(s).detach().numpy()`), or a notebook that
+ * names none (ABSA-Transformer's clustering test). */
+bool flow_modules_stay_on_the_cpu(Flow *F) {
     if (!F->env->project->uses_devices) return true;
     const DlFileFacts *f = F->env->file;
-    if (f->module->mentions_devices || !f->module->read_by_no_other_file) return false;
+    /* nothing imports a notebook, whatever names it shares with the project's files */
+    bool alone = f->module->read_by_no_other_file ||
+                 (f->module->source && dl_source_is_notebook(f->module->source));
+    if (f->module->mentions_devices || !alone) return false;
     static const char *const placers[] = {"gpu", "GPU", "accelerat", "Trainer", "lightning",
                                           "prepare(", "setup(", NULL};
     for (const char *const *w = placers; *w; w++)
@@ -958,7 +962,7 @@ void flow_sync(Flow *F, const DlExpr *site, const DlExpr *tensor, const DlValue 
         const DlExpr *first = F->unknown_read_site;
         if (first && first->span.start == after_unknown_read->dev_span.start &&
             first->span.end == after_unknown_read->dev_span.end && flow_reporter(F) &&
-            !(v->dev == DL_DEV_MODULE && modules_stay_on_the_cpu(F))) {
+            !(v->dev == DL_DEV_MODULE && flow_modules_stay_on_the_cpu(F))) {
             DlSyncFact fact = {.site = first,
                                .tensor = F->unknown_read_tensor,
                                .value = v,
@@ -987,7 +991,7 @@ void flow_sync(Flow *F, const DlExpr *site, const DlExpr *tensor, const DlValue 
         }
     }
     if (!flow_is_tensor(v) || !dl_value_on_device(v)) return;
-    if (v->dev == DL_DEV_MODULE && modules_stay_on_the_cpu(F)) return;
+    if (v->dev == DL_DEV_MODULE && flow_modules_stay_on_the_cpu(F)) return;
     if (v->flags & DL_VF_MADE_WHERE_DEVICES_MEET) return; /* it raised before (DL111) */
     /* summary mode: the first explicit read on every call (DlFlowEnv.host_read); not `if x:`
      * or `print(x)` of a parameter, which may hold anything (a forward's `mode` string), nor
@@ -1031,7 +1035,7 @@ static void sync_items(Flow *F, const DlExpr *site, const DlExpr *list, const Dl
     if (!flow_is_tensor(item) || !dl_value_on_device(item) || item->origin == DL_ORIGIN_MODEL ||
         (item->flags & DL_VF_UNPACKED))
         return;
-    if (item->dev == DL_DEV_MODULE && modules_stay_on_the_cpu(F)) return;
+    if (item->dev == DL_DEV_MODULE && flow_modules_stay_on_the_cpu(F)) return;
     DlSyncFact fact = {.site = site,
                        .tensor = list,
                        .value = item,

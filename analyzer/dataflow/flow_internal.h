@@ -241,6 +241,10 @@ enum { DL_MAX_PARAM_BITS = 64 };
  * base class defines found through `project`): a CPU tensor there meets no device
  * (flow_host_params.c). */
 uint64_t flow_host_only_params(const DlProject *project, const DlFunction *fn);
+/* "The module's device" is the CPU for the file `F` runs: nothing in the project names a device,
+ * or this file, which no other file reads, names none and hands its modules to no trainer that
+ * places them (flow_events.c). */
+bool flow_modules_stay_on_the_cpu(Flow *F);
 /* The same, read for a call in the file `F` runs: a submodule the class's `__init__` is handed
  * (`self.encoder = encoder`) is of the class this file's constructions hand it
  * (flow_module_class_built_into). */

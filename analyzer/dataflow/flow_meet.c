@@ -69,8 +69,10 @@ void flow_meet(Flow *F, const DlExpr *site, const DlOperand *ops, uint32_t n, in
     if (!flow_reporter(F)) return;
     bool cpu = false, dev = false;
     /* "the module's device" is a device only where the module runs on its inputs (forward and
-     * the Lightning steps), and only in a project that moves things to devices at all */
-    bool module_device = F->is_forward && F->env->project->uses_devices;
+     * the Lightning steps), and only in a project that moves things to devices at all, not in a
+     * file whose modules stay on the CPU (a notebook that names no device: ABSA-Transformer's
+     * clustering test, whose forward calls layers built at its top level) */
+    bool module_device = F->is_forward && !flow_modules_stay_on_the_cpu(F);
     /* ... but not against a copy to the host made there, in a module without state
      * (YOLOv2's loss: `pred.cpu() - target`): its author computes on the host, and where the
      * inputs are is the caller's choice, which the call site checks */
