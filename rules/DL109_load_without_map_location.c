@@ -57,7 +57,8 @@ static const char doc[] =
     "  (the replicas of `nn.parallel.replicate`); nor the ids of the GPUs a run is given,\n"
     "  listed, `list(range(torch.cuda.device_count()))`, or checked, `assert int(d) <\n"
     "  torch.cuda.device_count()`, in a file that moves nothing itself (no `.cuda()`, `.to()`)\n"
-    "  (TorchSSC's `parse_devices`); nor several such counts\n"
+    "  (TorchSSC's `parse_devices`); nor a count only multiplied, `(time.time() - t0) *\n"
+    "  torch.cuda.device_count()` (GPU-seconds), which is 0 without a GPU; nor several such counts\n"
     "  together, each\n"
     "  function's own under one name;\n"
     "  `dist.is_available()` asks about\n"
@@ -442,6 +443,22 @@ static bool lists_or_checks_gpu_ids(const char *line, const char *p) {
     return name - line >= 6 && strncmp(name - 6, "range(", 6) == 0;
 }
 
+/* Is the count whose `.device_count(` stands at `p` (its call closed before `after`) a factor of a
+ * product: `x * torch.cuda.device_count()` or `torch.cuda.device_count() * x`, not a power? */
+static bool multiplies_by_the_count(const char *line, const char *p, const char *after,
+                                    const char *end) {
+    const char *b = p;
+    while (b > line && (dl_source_name_byte(b[-1]) || b[-1] == '.'))
+        b--;
+    while (b > line && (b[-1] == ' ' || b[-1] == '\t'))
+        b--;
+    if (b > line && b[-1] == '*' && (b - 1 == line || b[-2] != '*')) return true;
+    const char *q = after;
+    while (q < end && (*q == ' ' || *q == '\t'))
+        q++;
+    return q < end && *q == '*' && (q + 1 == end || (q[1] != '*' && q[1] != '='));
+}
+
 /* Every `.device_count(` of the file tells one GPU from several (tells_one_gpu_from_many), or
  * stores the count under a name the file never reads again (`self.n_gpus =
  * torch.cuda.device_count()`, twenty of VL-T5's data files), or reads only to log it
@@ -484,6 +501,12 @@ static bool counts_gpus_for_nothing(DlRuleContext *ctx) {
         const char *close = p + sizeof call - 1;
         if (close < end && *close == ')' &&
             tells_one_gpu_from_many(text, p, close + 1, end, gpu_code)) {
+            any = true;
+            continue;
+        }
+        /* `(time.time() - start) * torch.cuda.device_count()`: a factor (fast-autoaugment's
+         * GPU-seconds, a batch size per GPU times the count), which is 0 without a GPU */
+        if (close < end && *close == ')' && multiplies_by_the_count(line_start, p, close + 1, end)) {
             any = true;
             continue;
         }
