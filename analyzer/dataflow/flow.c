@@ -2525,9 +2525,27 @@ bool flow_never_holds(Flow *F, const DlExpr *cond) {
     return never_holds(F, cond, 0);
 }
 
+/* A test that always holds: `True`, or a remainder by 1 tested for 0 (`if total_step % 1 == 0:`,
+ * PoseTransfer's every-step log, a period set to 1 in the code). */
+static bool always_holds(const DlExpr *cond) {
+    if (!cond || (cond->flags & DL_EXF_CPP) || !cond->name) return false;
+    if (cond->kind == DL_EX_CONST) return strcmp(cond->name, "True") == 0;
+    if (cond->kind != DL_EX_COMPARE || strcmp(cond->name, "==") != 0 || cond->item_count != 2)
+        return false;
+    const DlExpr *rem = cond->items[0], *zero = cond->items[1];
+    return rem && zero && rem->kind == DL_EX_BINOP && flow_streq(rem->name, "%") &&
+           rem->item_count == 2 && rem->items[1] && rem->items[1]->kind == DL_EX_NUMBER &&
+           flow_streq(rem->items[1]->name, "1") && zero->kind == DL_EX_NUMBER &&
+           flow_streq(zero->name, "0");
+}
+
 void flow_exec_if(Flow *F, const DlStmt *s) {
     if (never_holds(F, s->value, 0)) {
         flow_exec_block(F, &s->parts->orelse);
+        return;
+    }
+    if (always_holds(s->value)) {
+        flow_exec_block(F, &s->parts->body);
         return;
     }
     const DlValue *cond = flow_eval(F, s->value);
