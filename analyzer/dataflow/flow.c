@@ -700,6 +700,52 @@ static bool writes_into_a_memmap(Flow *F, const DlStmt *s) {
     return name && strstr(name, "memmap");
 }
 
+/* `open(path, "w")` (or "a", also `codecs.open` / `io.open`): a file opened for writing. */
+static bool opens_for_writing(const DlExpr *e) {
+    if (!e || e->kind != DL_EX_CALL || !e->object || !e->object->name ||
+        !flow_streq(e->object->name, "open"))
+        return false;
+    const DlArg *kw = dl_ir_keyword(e, "mode");
+    const DlExpr *mode = kw ? kw->value : NULL;
+    if (!mode && e->arg_count >= 2 && !e->args[1].keyword) mode = e->args[1].value;
+    return mode && mode->kind == DL_EX_STRING && mode->name &&
+           (strchr(mode->name, 'w') || strchr(mode->name, 'a'));
+}
+
+/* Whether `name` is bound to a file opened for writing before `before` in block `b`: `f_out =
+ * open(path, "w")`, or `with open(path, "w") as f_out:`. */
+static bool bound_to_a_file_opened_for_writing(const DlBlock *b, const char *name,
+                                               uint32_t before, int depth) {
+    for (uint32_t i = 0; depth < 16 && i < b->count && b->items[i]->span.start < before; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        if (s->kind == DL_ST_ASSIGN && s->target_count == 1 &&
+            s->targets[0]->kind == DL_EX_NAME && flow_streq(s->targets[0]->name, name) &&
+            opens_for_writing(s->value))
+            return true;
+        for (uint32_t w = 0; s->kind == DL_ST_WITH && w < s->with_count; w++)
+            if (w < s->target_count && s->targets[w] && s->targets[w]->kind == DL_EX_NAME &&
+                flow_streq(s->targets[w]->name, name) && opens_for_writing(s->withs[w]))
+                return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (bound_to_a_file_opened_for_writing(inner, name, before, depth + 1)) return true;
+    }
+    return false;
+}
+
+/* `f_out.write(f"{i}\t{score[idx]}\n")` into a file the function opened for writing: an
+ * inference loop's predictions written out (MultimediaEventCoreference's test loops). */
+static bool writes_to_an_opened_file(const DlExpr *e, void *ctx) {
+    Flow *F = ctx;
+    if (e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_ATTR ||
+        !flow_streq(e->object->name, "write") || !e->object->object ||
+        e->object->object->kind != DL_EX_NAME || !F->fn)
+        return false;
+    return bound_to_a_file_opened_for_writing(&F->fn->body, e->object->object->name,
+                                              e->span.start, 0);
+}
+
 static bool writes_each_iteration(Flow *F, const DlBlock *b, int depth) {
     if (depth > 16) return false;
     for (uint32_t i = 0; i < b->count; i++) {
@@ -713,7 +759,9 @@ static bool writes_each_iteration(Flow *F, const DlBlock *b, int depth) {
             continue;
         }
         if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
-        if (dl_ir_expr_any(s->value, is_output_write) || writes_into_a_memmap(F, s)) return true;
+        if (dl_ir_expr_any(s->value, is_output_write) || writes_into_a_memmap(F, s) ||
+            dl_ir_expr_any_with(s->value, writes_to_an_opened_file, F))
+            return true;
         if ((s->kind == DL_ST_EXPR || s->kind == DL_ST_ASSIGN) &&
             calls_a_helper_that_writes(F, s->value))
             return true;
