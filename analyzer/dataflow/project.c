@@ -1300,10 +1300,32 @@ static bool reads_as_data(const DlExpr *callee) {
         "view", "reshape", "expand", "repeat", "permute", "transpose", "flatten", "unflatten",
         "unsqueeze", "squeeze", "narrow", "split", "chunk", "size", "new_zeros", "new_ones",
         "new_full", "new_empty", NULL};
+    /* NumPy's, `math`'s and `random`'s functions compute on numbers and arrays, which a module
+     * or a parameter is not (HiDDeN's Dropout noise layer: `np.random.uniform(self.keep_min,
+     * self.keep_max)`) */
+    static const char *const numeric_modules[] = {"np", "numpy", "math", "random", NULL};
+    const DlExpr *root = callee && callee->kind == DL_EX_ATTR ? callee->object : NULL;
+    while (root && root->kind == DL_EX_ATTR)
+        root = root->object;
+    if (root && root->kind == DL_EX_NAME && dl_name_in_list(root->name, numeric_modules))
+        return true;
     if (callee && callee->kind == DL_EX_ATTR && callee->name)
         return dl_name_in_list(callee->name, shape_methods);
     return callee && callee->kind == DL_EX_NAME && callee->name &&
            dl_name_in_list(callee->name, builtins);
+}
+
+/* `F.avg_pool2d(x, self.kz, self.kz)`: a functional op whose arguments after the input are
+ * sizes, strides, paddings or dimensions, never weights (GFLA's affine regularization loss). */
+static bool sizes_after_the_input(const DlExpr *callee) {
+    static const char *const ops[] = {
+        "avg_pool1d", "avg_pool2d", "avg_pool3d", "max_pool1d", "max_pool2d", "max_pool3d",
+        "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d",
+        "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d", "interpolate",
+        "upsample", "pad", "unfold", "fold", "pixel_shuffle", "pixel_unshuffle", "softmax",
+        "log_softmax", NULL};
+    return callee && callee->kind == DL_EX_ATTR && callee->name &&
+           dl_name_in_list(callee->name, ops);
 }
 
 /* How the class's methods use `self.<name>`: whether an expression uses it other than as data
@@ -1325,6 +1347,7 @@ static bool used_otherwise(const DlExpr *e, const char *name, bool data, int dep
     case DL_EX_CALL: {
         if (used_otherwise(e->object, name, false, depth + 1)) return true;
         bool builtin = reads_as_data(e->object);
+        bool sizes = sizes_after_the_input(e->object);
         /* `F.grid_sample(src, locs, mode=self.mode)`: an option handed by a keyword that only
          * ever takes a string or a number (MrRegNet's SpatialTransformer) */
         static const char *const options[] = {"mode",  "padding_mode", "reduction",
@@ -1332,7 +1355,7 @@ static bool used_otherwise(const DlExpr *e, const char *name, bool data, int dep
                                               "scale_factor",  "size", NULL};
         for (uint32_t i = 0; i < e->arg_count; i++) {
             const char *kw = e->args[i].keyword;
-            bool option = kw && dl_name_in_list(kw, options);
+            bool option = (kw && dl_name_in_list(kw, options)) || (sizes && (kw || i > 0));
             if (used_otherwise(e->args[i].value, name, builtin || option, depth + 1)) return true;
         }
         return false;
