@@ -156,6 +156,37 @@ void flow_enclosing_bindings_free(Flow *F) {
     if (F->enclosing.gathered) dl_interner_free(&F->enclosing.names);
 }
 
+/* Whether a statement at the top of the file (in a block there too, not in a def or class) binds
+ * `name` to a value that names CUDA (`device = 'cuda:0'`, `_DEVICE_ = 'cuda' if ... else
+ * 'cpu'`). */
+static bool top_level_binds_to_cuda(const DlSource *src, const DlBlock *b, const char *name,
+                                    int depth) {
+    for (uint32_t i = 0; depth < 16 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        if (s->kind == DL_ST_ASSIGN && s->target_count == 1 && s->value &&
+            s->targets[0]->kind == DL_EX_NAME && strcmp(s->targets[0]->name, name) == 0 &&
+            dl_ir_span_mentions_in_code(src, s->value->span, "cuda"))
+            return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (top_level_binds_to_cuda(src, inner, name, depth + 1)) return true;
+    }
+    return false;
+}
+
+/* A device name the file's top level leaves on the CPU after binding it to CUDA earlier (a
+ * notebook's later "play on the CPU" cell, `device = 'cpu'`, after training with `device =
+ * 'cuda:0'`): a function reads whichever binding is current when it is called, not known here
+ * (BTS-Encoder's demo notebook, iso-NCA's blog post code). */
+static bool cpu_device_bound_after_cuda(Flow *F, const char *key, const DlValue *v) {
+    bool cpu = (v->kind == DL_KIND_DEVICE && v->dev == DL_DEV_CPU) ||
+               (v->kind == DL_KIND_STRING && v->literal &&
+                flow_device_of_string(v->literal) == DL_DEV_CPU);
+    const DlModuleIR *m = F->env->file->module;
+    return cpu && m->source && top_level_binds_to_cuda(m->source, &m->body, key, 0);
+}
+
 const Binding *flow_lookup(Flow *F, const char *key) {
     uint32_t hash = flow_key_hash(key);
     Binding *b = flow_state_find_hashed(F->st, key, hash);
@@ -166,6 +197,7 @@ const Binding *flow_lookup(Flow *F, const char *key) {
     /* `_device = None` at the top, set by `set_device(dev)` through `global _device` (GDN's
      * util/env.py): in a function, a global left None is a placeholder, not its value */
     if (g && F->fn && g->value && g->value->kind == DL_KIND_NONE) return NULL;
+    if (g && F->fn && g->value && cpu_device_bound_after_cuda(F, key, g->value)) return NULL;
     return g;
 }
 
