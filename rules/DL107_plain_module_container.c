@@ -47,6 +47,10 @@ static const char doc[] =
     "- a module handed to `__init__` and kept in a one-item list (`self.org_module =\n"
     "  [org_module]`, as LoRA wrappers keep the layer they patch): its owner moves and saves it,\n"
     "  and the list is there so that it is not registered twice;\n"
+    "- parameters `__init__` hands, element by element, to the layers it builds in a loop\n"
+    "  for an `nn.Sequential` or `nn.ModuleList` (`c_in, c_out = self.curvatures[i],\n"
+    "  self.curvatures[i + 1]`, then `layers.append(HypLayer(d, c_in, c_out))`, as HGCN's\n"
+    "  encoder does): each layer stores and registers its own;\n"
     "- classes that are not `nn.Module`s;\n"
     "- `__init__` also registers the modules itself (`self.add_module(name, m)`,\n"
     "  `setattr(self, name, m)`, `self.register_parameter(name, p)`; or adds them to a\n"
@@ -86,6 +90,90 @@ static bool class_manages_the_container(DlRuleContext *ctx, const DlClassInfo *c
     return method_names(ctx, c, "parameters", attr) &&
            (method_names(ctx, c, "cuda", attr) || method_names(ctx, c, "to", attr) ||
             method_names(ctx, c, "_apply", attr));
+}
+
+/* The list `name` gathers layers for a registered container: `__init__` (block `b`, or one in it)
+ * binds `self.<x> = nn.Sequential(*name)` or `nn.ModuleList(name)`. */
+static bool wrapped_in_a_module_container(const DlBlock *b, const char *name, int depth) {
+    for (uint32_t i = 0; depth < 8 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        const DlExpr *v = s->kind == DL_ST_ASSIGN ? s->value : NULL;
+        if (v && v->kind == DL_EX_CALL && v->object && v->object->name &&
+            (strcmp(v->object->name, "Sequential") == 0 ||
+             strcmp(v->object->name, "ModuleList") == 0) &&
+            v->arg_count == 1 && v->args[0].value) {
+            const DlExpr *a = v->args[0].value;
+            if (a->kind == DL_EX_STARRED) a = a->object;
+            if (a && a->kind == DL_EX_NAME && strcmp(a->name, name) == 0) return true;
+        }
+        const DlBlock *inner;
+        for (uint32_t k = 0; s->kind != DL_ST_DEF && (inner = dl_stmt_block(s, k)); k++)
+            if (wrapped_in_a_module_container(inner, name, depth + 1)) return true;
+    }
+    return false;
+}
+
+/* Whether the layer built by `call` in the loop body `body` is handed an element of the container
+ * (`indexed`, `self.<attr>[`): written out in its arguments, or through a name the body binds to
+ * one (`c_in, c_out = self.curvatures[i], self.curvatures[i + 1]`). */
+static bool hands_an_element(DlRuleContext *ctx, const DlClassInfo *c, const DlBlock *body,
+                             const DlExpr *call, const char *indexed) {
+    for (uint32_t a = 0; a < call->arg_count; a++) {
+        const DlExpr *v = call->args[a].value;
+        if (!v) continue;
+        if (strstr(dl_rule_text_in(ctx, c->module, v->span), indexed)) return true;
+        if (v->kind != DL_EX_NAME) continue;
+        for (uint32_t k = 0; k < body->count; k++) {
+            const DlStmt *s = body->items[k];
+            if (s->kind != DL_ST_ASSIGN || s->target_count != 1 || !s->value ||
+                !strstr(dl_rule_text_in(ctx, c->module, s->value->span), indexed))
+                continue;
+            const DlExpr *t = s->targets[0];
+            if (t->kind == DL_EX_NAME && strcmp(t->name, v->name) == 0) return true;
+            for (uint32_t j = 0; (t->kind == DL_EX_TUPLE || t->kind == DL_EX_LIST) &&
+                                 j < t->item_count; j++)
+                if (t->items[j]->kind == DL_EX_NAME && strcmp(t->items[j]->name, v->name) == 0)
+                    return true;
+        }
+    }
+    return false;
+}
+
+/* A loop of `__init__` (in `b`, the body, or a block in it) that reads `self.<attr>[...]` and
+ * appends a layer it builds to a list that becomes a registered container: each element is
+ * handed to a layer that stores it, which registers it (HGCN's curvatures, `c_in, c_out =
+ * self.curvatures[i], self.curvatures[i + 1]`, given to each HyperbolicGraphConvolution in
+ * `nn.Sequential(*hgc_layers)`): `.to()` moves them in place and `state_dict()` has them. */
+static bool elements_handed_to_registered_layers(DlRuleContext *ctx, const DlClassInfo *c,
+                                                 const DlBlock *init, const DlBlock *b,
+                                                 const char *attr, int depth) {
+    char indexed[160];
+    if (snprintf(indexed, sizeof indexed, "self.%s[", attr) >= (int)sizeof indexed) return false;
+    for (uint32_t i = 0; depth < 8 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        if (s->kind == DL_ST_FOR &&
+            strstr(dl_rule_text_in(ctx, c->module, s->span), indexed) != NULL) {
+            const DlBlock *body = &s->parts->body;
+            for (uint32_t k = 0; k < body->count; k++) {
+                const DlExpr *e = body->items[k]->kind == DL_ST_EXPR ? body->items[k]->value
+                                                                      : NULL;
+                if (e && e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_ATTR &&
+                    e->object->name && strcmp(e->object->name, "append") == 0 &&
+                    e->object->object && e->object->object->kind == DL_EX_NAME &&
+                    e->arg_count == 1 && e->args[0].value &&
+                    e->args[0].value->kind == DL_EX_CALL &&
+                    hands_an_element(ctx, c, body, e->args[0].value, indexed) &&
+                    wrapped_in_a_module_container(init, e->object->object->name, 0))
+                    return true;
+            }
+        }
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (elements_handed_to_registered_layers(ctx, c, init, inner, attr, depth + 1))
+                return true;
+    }
+    return false;
 }
 
 /* `[...]` -> `nn.ModuleList([...])`, `{...}` -> `nn.ModuleDict({...})` (Parameter* for
@@ -256,6 +344,10 @@ static void on_class(DlRuleContext *ctx, const DlClassFact *fact) {
         if (deletes_attribute(class_text, c->attrs[i].name) ||
             only_picked_from_while_built(c->cls, class_text, c->attrs[i].name) ||
             class_manages_the_container(ctx, c, c->attrs[i].name))
+            continue;
+        const DlFunction *init = dl_ir_method_named(c->cls, "__init__");
+        if (init && elements_handed_to_registered_layers(ctx, c, &init->body, &init->body,
+                                                         c->attrs[i].name, 0))
             continue;
         if (v->dev_span.end &&
             holds_only_registered_buffers(dl_rule_text(ctx, v->dev_span), class_text)) {
