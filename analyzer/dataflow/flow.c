@@ -1037,6 +1037,10 @@ static bool counts_epochs(const DlExpr *iter) {
     const DlExpr *bound = iter->args[iter->arg_count - 1].value;
     if (iter->args[iter->arg_count - 1].keyword || !bound) return false;
     const char *name = bound->kind == DL_EX_NAME || bound->kind == DL_EX_ATTR ? bound->name : NULL;
+    /* `self.train_config['epochs']`, a count read from a config dict (GADBench's detectors) */
+    if (bound->kind == DL_EX_SUBSCRIPT && bound->item_count == 1 && bound->items[0] &&
+        bound->items[0]->kind == DL_EX_STRING)
+        name = bound->items[0]->name;
     if (!name) return false;
     /* a count of epochs (`num_epochs`, `args.epochs`, `n_epoch`), not of the steps in one
      * (`batches_per_epoch`, `epoch_iters`, `steps_per_epoch`) */
