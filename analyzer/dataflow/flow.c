@@ -1532,6 +1532,18 @@ static const DlValue *constructs_on_a_device(Flow *F, const DlExpr *w, const cha
     return unknown;
 }
 
+/* `with EventStorage(start) as storage:` of a project class whose `__enter__` returns `self`
+ * (detectron2's event storage): the name is the instance, whose methods are the project's. */
+static bool enters_as_itself(Flow *F, const DlValue *context) {
+    if (!context || context->kind != DL_KIND_INSTANCE || !context->cls) return false;
+    const DlFunctionInfo *enter = dl_project_method(F->env->project, context->cls, "__enter__");
+    if (!enter || !enter->fn) return false;
+    const DlBlock *b = &enter->fn->body;
+    for (uint32_t i = 0; i < b->count; i++)
+        if (b->items[i]->kind == DL_ST_RETURN) return dl_ir_is_self(b->items[i]->value);
+    return false;
+}
+
 void flow_exec_with(Flow *F, const DlStmt *s) {
     const DlValue *saved_default = F->default_device;
     const DlExpr *saved_cuda = F->place.cuda_context;
@@ -1567,7 +1579,8 @@ void flow_exec_with(Flow *F, const DlStmt *s) {
         if (!dev_here && w && (w->kind == DL_EX_NAME || w->kind == DL_EX_ATTR) &&
             context->kind == DL_KIND_DEVICE)
             F->default_device = context;
-        if (s->targets[i]) flow_bind(F, s->targets[i], flow_unknown());
+        if (s->targets[i])
+            flow_bind(F, s->targets[i], enters_as_itself(F, context) ? context : flow_unknown());
     }
     flow_exec_block(F, &s->parts->body);
     F->default_device = saved_default;
