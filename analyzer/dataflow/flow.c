@@ -833,10 +833,13 @@ static bool runs_at_most_once(const DlExpr *iter) {
  * skips with `continue` and trains nothing is a search for the one batch it uses
  * (P-Wave-RealQuant's export: `if ratio < 0.1: continue`, then `torch.onnx.export(...)` and
  * `break`): each round's test is what decides, no wait of a loop of steps. */
-/* The last statement of `b` leaves the loop, or is a `with` whose body ends so (`with
- * torch.no_grad(): ...; break`: pointnet_segmentation's one-batch test). */
+/* A statement of `b` itself leaves the loop (the last, or one before the end, whose rest never
+ * runs: ReadNet's `break` left in for debugging), or the last is a `with` whose body ends so
+ * (`with torch.no_grad(): ...; break`: pointnet_segmentation's one-batch test). */
 static bool ends_by_leaving(const DlBlock *b, int depth) {
     if (!b->count || depth > 8) return false;
+    for (uint32_t i = 0; i + 1 < b->count; i++)
+        if (leaves_the_loop(b->items[i])) return true;
     const DlStmt *last = b->items[b->count - 1];
     if (last->kind == DL_ST_WITH) return ends_by_leaving(&last->parts->body, depth + 1);
     return leaves_the_loop(last);
