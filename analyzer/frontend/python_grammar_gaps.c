@@ -13,7 +13,9 @@
  * follow: `scale: list[float] or None = None` (MobileSAMv2's efficientvit), `-> list[int] or
  * None`, `x: dict[str, int] if a else None`. There the brackets become parentheses: the
  * annotation is then an expression the grammar takes (a call), and what the analysis reads of an
- * annotation (a tensor's or module's type) is never such an expression.
+ * annotation (a tensor's or module's type) is never such an expression. Slices in an
+ * annotation's subscripts (`results[j]['saits']: out[0, :, :]`, an author's `:` for `=`) are
+ * taken by no type either: each `:` there becomes `,` or `0`, a subscript the grammar takes.
  *
  * In an f-string's replacement field, a format spec whose fill is `=` (`f"{w:=>{pad}f}"`, openvla's
  * data-mixture table; `f"{x:=10}"`) is read as the walrus `:=`. There the `=` becomes a space,
@@ -187,14 +189,57 @@ static bool patch_annotation(const char *text, size_t len, size_t i, char **out)
     return patch(out, text, len, open, '(') && patch(out, text, len, close, ')');
 }
 
-/* Is the `:` at `colon` the one of an annotated assignment, `name: T` or `self.x: T` at the
- * start of a logical line? */
+/* Is the `:` at `colon` the one of an annotated assignment, `name: T`, `self.x: T` or
+ * `results[j]['saits']: T` at the start of a logical line? */
 static bool annotates_a_target(const char *text, size_t line_start, size_t colon) {
     size_t i = skip_spaces(text, colon, line_start);
     if (i >= colon || !is_word(text[i]) || is_statement_keyword(text, colon, i)) return false;
-    while (i < colon && (is_word(text[i]) || text[i] == '.')) i++;
+    while (i < colon && (is_word(text[i]) || text[i] == '.' || text[i] == '[')) {
+        if (text[i] == '[') {
+            size_t close = matching_bracket(text, colon, i);
+            if (!close) return false;
+            i = close;
+        }
+        i++;
+    }
     i = skip_spaces(text, colon, i);
     return i == colon;
+}
+
+/* The slices in the subscripts of an annotation starting at `i` (`x: saits_output[0, :, :]`,
+ * valid Python, an author's `:` for `=`), which the grammar's types do not take: each `:` becomes
+ * `,` after an index (`a[1:3]` reads `a[1,3]`) or `0` where no index stands before it (`a[:, :]`
+ * reads `a[0, 0]`), a subscript the grammar takes. The annotation ends at a `=`, `,` or `)` outside
+ * its brackets, or at the end of the line. */
+static bool patch_annotation_slices(const char *text, size_t len, size_t i, char **out) {
+    char open[32];
+    int depth = 0;
+    while (i < len) {
+        size_t past = skip_string_or_comment(text, len, i);
+        if (past != i) {
+            if (text[i] == '#') return true;
+            i = past;
+            continue;
+        }
+        char c = text[i];
+        if (depth == 0 && (c == '\n' || c == ',' || c == ')' || c == ']' || c == '}' ||
+                           (c == '=' && (i + 1 >= len || text[i + 1] != '='))))
+            return true;
+        if (c == '(' || c == '[' || c == '{') {
+            if (depth == (int)sizeof open) return true;
+            open[depth++] = c;
+        } else if ((c == ')' || c == ']' || c == '}') && depth > 0) {
+            depth--;
+        } else if (c == ':' && depth > 0 && open[depth - 1] == '[') {
+            size_t b = i;
+            while (b > 0 && is_space(text[b - 1])) b--;
+            char before = b > 0 ? text[b - 1] : '[';
+            bool empty = before == '[' || before == ',' || before == ':';
+            if (!patch(out, text, len, i, empty ? '0' : ',')) return false;
+        }
+        i++;
+    }
+    return true;
 }
 
 static bool patch_generic_operands(const char *text, size_t len, char **out) {
@@ -226,7 +271,9 @@ static bool patch_generic_operands(const char *text, size_t len, char **out) {
         } else if (c == ':' && i + 1 < len && text[i + 1] != '=') {
             bool parameter = params >= 0 && depth == params;
             bool target = depth == 0 && annotates_a_target(text, line_start, i);
-            if ((parameter || target) && !patch_annotation(text, len, i + 1, out)) return false;
+            if ((parameter || target) && (!patch_annotation(text, len, i + 1, out) ||
+                                          !patch_annotation_slices(text, len, i + 1, out)))
+                return false;
         } else if (c == '-' && i + 1 < len && text[i + 1] == '>' && depth == 0) {
             if (!patch_annotation(text, len, i + 2, out)) return false;
             i++;

@@ -1,7 +1,8 @@
 /* Unit tests for the grammar-gap patch (frontend/python_grammar_gaps.c): a star the pinned
  * tree-sitter-python rejects becomes a space, nothing else moves, and stars the grammar takes
  * (in calls, in brackets, in strings and comments, multiplication, `**`) are left alone; an
- * annotation's generic type that an operator follows gets parentheses, other colons' do not;
+ * annotation's generic type that an operator follows gets parentheses, other colons' do not,
+ * and its slices become `,` or `0`;
  * a comment line inside brackets becomes spaces. */
 #include "frontend/python_grammar_gaps.h"
 
@@ -81,6 +82,22 @@ Test(python_grammar_gaps, generic_types_the_grammar_takes_are_left_alone) {
     assert_untouched("f = lambda x: a[b] or c\n");     /* a lambda's */
     assert_untouched("def f(s: 'list[float] or None'):\n");
     assert_untouched("def f(s: a.b[c] or None):\n");   /* not a generic type: parses */
+}
+
+Test(python_grammar_gaps, slices_in_an_annotation_become_commas_or_zeros) {
+    /* an author's `:` for `=` (rafid009's imputation utils) */
+    assert_patched("        results[j]['saits']: out[0, :, :]\n",
+                   "        results[j]['saits']: out[0, 0, 0]\n");
+    assert_patched("x: a[1:3] = 2\n", "x: a[1,3] = 2\n");
+    assert_patched("def g(b: y[::2] = None, c: z[:, 0]):\n", "def g(b: y[002] = None, c: z[0, 0]):\n");
+    assert_patched("self.v: w[2:] = 3\n", "self.v: w[2,] = 3\n");
+}
+
+Test(python_grammar_gaps, colons_outside_annotations_are_left_alone) {
+    assert_untouched("y = x[1:2]\n");
+    assert_untouched("d[k] = x[:, 0]\n");
+    assert_untouched("v: int = x[1:2]\n");               /* the value's slice */
+    assert_untouched("def f(a=x[1:2], b: int = 3):\n");  /* a default's */
 }
 
 Test(python_grammar_gaps, a_format_spec_filled_with_equals_gets_a_space) {
