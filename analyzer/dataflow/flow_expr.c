@@ -1,5 +1,8 @@
 /* Expressions: names, attributes, subscripts, displays, comprehensions, operators. */
+#define _GNU_SOURCE /* memmem */
 #include "dataflow/flow_internal.h"
+
+#include <ctype.h>
 
 /* A batch of loader `v`: a tensor on the CPU that says where it came from. */
 static DlValue *loader_batch(Flow *F, const DlValue *v, DlSpan target_span) {
@@ -417,6 +420,23 @@ bool flow_is_text_field_name(const char *key) {
     return false;
 }
 
+/* Does the file's code call `.item()` on something (`loss.item()`, `out[0].item()`), PyTorch 0.4's
+ * read of a number: not a mention in a comment, nor in a docstring's "`.item()`"? */
+static bool reads_numbers_with_item(const DlSource *src) {
+    static const char call[] = ".item()";
+    const char *text = src->text, *end = text + src->len;
+    for (const char *p = text; (p = memmem(p, (size_t)(end - p), call, sizeof call - 1));
+         p += sizeof call - 1) {
+        char before = p > text ? p[-1] : ' ';
+        if (!isalnum((unsigned char)before) && before != '_' && before != ')' && before != ']')
+            continue;
+        const char *line = p;
+        while (line > text && line[-1] != '\n') line--;
+        if (!memchr(line, '#', (size_t)(p - line))) return true;
+    }
+    return false;
+}
+
 const DlValue *flow_eval_subscript(Flow *F, const DlExpr *e) {
     const char *key = flow_key_of(F, e);
     if (key) {
@@ -444,9 +464,12 @@ const DlValue *flow_eval_subscript(Flow *F, const DlExpr *e) {
     const DlExpr *of = e->object->kind == DL_EX_ATTR ? e->object->object : NULL;
     bool named_loss = of && (of->kind == DL_EX_NAME || of->kind == DL_EX_ATTR) && of->name &&
                       strstr(of->name, "loss");
+    /* (not in a file that reads numbers with `.item()`, PyTorch 0.4's: there `t.data[0]` is a
+     * view of a 1-dim loss, or an IndexError of a 0-dim one, no read: building-extraction's
+     * utils) */
     if (flow_is_tensor(obj) && ((obj->flags & DL_VF_ZERO_DIM) || named_loss) &&
         picks_a_number(e) && e->object->kind == DL_EX_ATTR &&
-        flow_streq(e->object->name, "data")) {
+        flow_streq(e->object->name, "data") && !reads_numbers_with_item(F->src)) {
         flow_sync(F, e, e->object, obj, "item");
         return flow_mk(F, DL_KIND_SCALAR);
     }
