@@ -483,12 +483,20 @@ static int element_of_param(const HostUse *u, const DlExpr *e) {
     /* `length.data.max()`: one element of it, where it is (MORAN's decoder steps) */
     static const char *const reductions[] = {"max", "min", "sum", NULL};
     bool reduced = false, kept = false;
-    while (e && e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_ATTR &&
-           (dl_name_in_list(e->object->name, keeps) ||
-            (!e->arg_count && dl_name_in_list(e->object->name, reductions)))) {
-        reduced |= dl_name_in_list(e->object->name, reductions);
+    for (;;) {
+        /* `torch.squeeze(change_point)`, the function form of the method (SegSum's summarizer) */
+        const DlExpr *c = e && e->kind == DL_EX_CALL ? e->object : NULL;
+        bool function_form = c && c->kind == DL_EX_ATTR && c->object &&
+                             c->object->kind == DL_EX_NAME && flow_streq(c->object->name, "torch") &&
+                             dl_name_in_list(c->name, keeps) && e->arg_count >= 1 &&
+                             !e->args[0].keyword;
+        bool method_form = c && c->kind == DL_EX_ATTR && !function_form &&
+                           (dl_name_in_list(c->name, keeps) ||
+                            (!e->arg_count && dl_name_in_list(c->name, reductions)));
+        if (!function_form && !method_form) break;
+        reduced |= method_form && dl_name_in_list(c->name, reductions);
         kept = true;
-        e = e->object->object;
+        e = function_form ? e->args[0].value : c->object;
         while (e && e->kind == DL_EX_ATTR && e->name && strcmp(e->name, "data") == 0)
             e = e->object;
     }
