@@ -1423,6 +1423,9 @@ static bool type_chosen_at_run_time(Flow *F, const DlExpr *call, const DlValue *
 const DlValue *flow_eval_tensor_method(Flow *F, const DlExpr *call, const DlExpr *recv_expr,
                                        const DlValue *recv, const char *m,
                                        const DlValue *const *argv) {
+    /* `t.type()` with no argument names the tensor's type, a string (`'torch.cuda.FloatTensor'`:
+     * satvit's focal loss compares `self.alpha.type() != input.data.type()`) */
+    if (flow_streq(m, "type") && call->arg_count == 0) return flow_mk(F, DL_KIND_STRING);
     /* `t.type(torch.cuda.FloatTensor)` moves as `.cuda()` does */
     DlDeviceTag legacy = flow_streq(m, "type") ? flow_legacy_type_device(F, call) : DL_DEV_UNKNOWN;
     if (!legacy && flow_streq(m, "type") && type_chosen_at_run_time(F, call, argv)) {
