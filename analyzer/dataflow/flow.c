@@ -2053,6 +2053,13 @@ static bool flag_the_module_moves_under(Flow *F, const DlExpr *cond, int *sign) 
 static int cuda_availability_test(Flow *F, const DlExpr *cond) {
     int sign;
     cond = without_not(cond, &sign);
+    /* `if args.disable_cuda or not torch.cuda.is_available():`: its `else` runs only where CUDA
+     * is (ProtoTree's `init_tree` loads without a map_location there) */
+    if (cond->kind == DL_EX_BOOLOP && flow_streq(cond->name, "or")) {
+        for (uint32_t i = 0; i < cond->item_count; i++)
+            if (cuda_availability_test(F, cond->items[i]) < 0) return -sign;
+        return 0;
+    }
     int count_test = gpu_count_test(F, cond);
     if (count_test) return sign * count_test;
     if (set_by_its_own_cuda(F, cond)) return sign;
