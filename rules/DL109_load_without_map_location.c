@@ -1479,6 +1479,47 @@ static bool saved_by_a_sibling(DlRuleContext *ctx, const DlFunction *fn, const D
     return false;
 }
 
+/* written_by_a_callee's walk: a call of a top-level function of the file that saves to the path
+ * named `want` (and binds no name of its own so), found among the calls it is handed. */
+typedef struct CalleeSave {
+    DlRuleContext *ctx;
+    const char *want;
+} CalleeSave;
+
+static bool calls_a_function_saving_to(const DlExpr *e, void *data) {
+    const CalleeSave *c = data;
+    if (e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_NAME) return false;
+    const DlModuleIR *m = dl_rule_module(c->ctx);
+    for (uint32_t k = 0; k < m->function_count; k++) {
+        const DlFunction *g = m->functions[k];
+        if (g->parent || g->owner || strcmp(g->name, e->object->name) != 0) continue;
+        uint32_t last_save = 0, last_bind = 0;
+        const char *bound = NULL;
+        scan_saves(c->ctx, &g->body, c->want, UINT32_MAX, &last_save, &last_bind, &bound, 0);
+        if (last_save && !last_bind) return true;
+    }
+    return false;
+}
+
+/* A statement of `b` before `before` calls a function of the file that saves to the module-level
+ * path constant the load reads (`train()` ending a best epoch with `torch.save(model.state_dict(),
+ * SAVE_PATH)`, then `torch.load(SAVE_PATH)` in `__main__`: vdogmcgee's SimCSE scripts). */
+static bool written_by_a_callee(DlRuleContext *ctx, const DlBlock *b, const DlExpr *path,
+                                uint32_t before, int depth) {
+    if (depth > 8 || path->kind != DL_EX_NAME || !module_string_constant(ctx, path->name))
+        return false;
+    CalleeSave c = {ctx, path->name};
+    for (uint32_t i = 0; i < b->count && b->items[i]->span.start < before; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        if (dl_ir_expr_any_with(s->value, calls_a_function_saving_to, &c)) return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (written_by_a_callee(ctx, inner, path, before, depth + 1)) return true;
+    }
+    return false;
+}
+
 static bool written_by_this_run(DlRuleContext *ctx, const DlCallFact *fact) {
     const DlExpr *path = dl_ir_positional(fact->call, 0);
     if (!path) return false;
@@ -1487,6 +1528,7 @@ static bool written_by_this_run(DlRuleContext *ctx, const DlCallFact *fact) {
     const DlFunction *fn = fact->place->function;
     const DlBlock *body = fn ? &fn->body : &dl_rule_module(ctx)->body;
     if (path_returned_by_a_save(ctx, fn, body, path, fact->call->span.start)) return true;
+    if (written_by_a_callee(ctx, body, path, fact->call->span.start, 0)) return true;
     uint32_t loop_end = enclosing_loop_end(body, fact->call->span.start, 0);
     const DlExpr *source = path_source(ctx, fact, path);
     for (int pass = 0; pass < (source != path ? 2 : 1); pass++) {
