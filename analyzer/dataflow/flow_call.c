@@ -1130,9 +1130,13 @@ const DlValue *flow_instantiate(Flow *F, const DlExpr *call, const DlClassInfo *
         }
         /* `PadToMinM(module)`: a wrapper whose only state is the modules it is given holds them
          * where they are, and where a module given as a parameter is, is not known */
+        /* (or given a plain function for it, whatever `__init__`'s annotation says:
+         * `ReconstructionLoss(loss_f)` of `def __init__(self, loss_func: nn.Module)`, PonderNCA's
+         * notebook) */
         if (argv && !dev && (m->flags & DL_VF_CONSTRUCTED) && state_is_given(ci))
             for (uint32_t i = 0; i < call->arg_count; i++)
-                if (argv[i]->kind == DL_KIND_UNKNOWN || builds_no_state(argv[i])) {
+                if (argv[i]->kind == DL_KIND_UNKNOWN || argv[i]->kind == DL_KIND_FUNCTION ||
+                    builds_no_state(argv[i])) {
                     flow_mark_moved_elsewhere(m);
                     break;
                 }
