@@ -486,6 +486,11 @@ static bool is_optimizer_step(const DlExpr *e) {
     }
     const char *name = receiver_name(e);
     if (e->arg_count) return name && strstr(name, "scaler"); /* grad_scaler.step(optimizer) */
+    /* a progress tracker's or profiler's step (`rtpt.step()`, Object-Centric-Concept-Bottlenecks'
+     * embedding export; `pbar.step()`, `prof.step()`): no training */
+    static const char *const trackers[] = {"rtpt", "pbar", "progress", "prof", "timer", NULL};
+    for (const char *const *t = trackers; name && *t; t++)
+        if (strstr(name, *t)) return false;
     return !name || !strstr(name, "sched");
 }
 
@@ -505,7 +510,9 @@ static bool is_output_write(const DlExpr *e) {
     if (e->kind != DL_EX_CALL || !e->object) return false;
     static const char *const writers[] = {"save_image", "imwrite",    "imsave",      "mimsave",
                                           "mimwrite",   "write_png",  "write_jpeg",  "write_video",
-                                          "tofile",     "savetxt",    NULL};
+                                          "tofile",     "savetxt",
+                                          /* h5py's `group.create_dataset(name, data=a)` */
+                                          "create_dataset", NULL};
     const DlExpr *callee = e->object;
     const char *name = callee->kind == DL_EX_NAME || callee->kind == DL_EX_ATTR ? callee->name
                                                                                : NULL;
