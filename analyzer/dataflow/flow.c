@@ -2557,6 +2557,17 @@ static bool rare_else(Flow *F, const DlExpr *e) {
     return false;
 }
 
+/* `if i % 10 != 0 or i == 0: continue` (seq2seq_retrosynthesis' generator): the test of a skip
+ * that lets every N-th iteration through (rare_else), alone or in an `or`, which only skips more. */
+static bool skips_all_but_every_nth(Flow *F, const DlExpr *e) {
+    if (e && e->kind == DL_EX_BOOLOP && flow_streq(e->name, "or")) {
+        for (uint32_t i = 0; i < e->item_count; i++)
+            if (skips_all_but_every_nth(F, e->items[i])) return true;
+        return false;
+    }
+    return rare_else(F, e);
+}
+
 /* `torch.isnan(loss)`, `torch.isinf(loss).any()`, `math.isnan(x)`, `not torch.isfinite(loss)`,
  * or an `or` of such: a test for a broken value, whose branch runs on a bad batch only, not on
  * every iteration (agcrn-traffic-prediction's NaN report before `continue`). */
@@ -2776,7 +2787,7 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
     if (F->place.batch_loop && F->place.every_iteration && !s->parts->orelse.count &&
         s->parts->body.count && s->parts->body.items[s->parts->body.count - 1]->kind ==
                                     DL_ST_CONTINUE &&
-        picks_one_value(s->value))
+        (picks_one_value(s->value) || skips_all_but_every_nth(F, s->value)))
         F->place.every_iteration = false;
     /* `if torch.cuda.is_available(): ... else: raise RuntimeError("GPU is required")` (or `if
      * not torch.cuda.is_available(): sys.exit(1)`): what follows runs only with a GPU (LoFTR's
