@@ -1878,6 +1878,20 @@ const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *
     if (recv->kind == DL_KIND_CLASS && recv->cls && is_alternative_constructor(m) &&
         !dl_project_method(F->env->project, recv->cls, m))
         return loaded_instance(F, recv->cls); /* a class of this file */
+    /* `loss_dict.items()` of what a loss handed in returned, taken for a tensor: a tensor has
+     * no `items()`, so it is a dict of such tensors (DBNet's train helper, which then writes
+     * each entry back as a number: `loss_dict[key] = value.item()`) */
+    const char *dict_key = recv->kind == DL_KIND_TENSOR && !call->arg_count &&
+                                   (flow_streq(m, "items") || flow_streq(m, "keys") ||
+                                    flow_streq(m, "values"))
+                               ? flow_key_of(F, recv_expr)
+                               : NULL;
+    if (dict_key) {
+        DlValue *d = flow_mk(F, DL_KIND_SEQ);
+        d->elem = recv;
+        flow_state_set(F->st, dict_key, d);
+        recv = d;
+    }
     switch (recv->kind) {
     case DL_KIND_TENSOR:
         return flow_eval_tensor_method(F, call, recv_expr, recv, m, argv);
