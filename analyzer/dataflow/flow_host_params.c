@@ -139,7 +139,11 @@ static const char *last_name(const DlExpr *callee) {
 /* `torch.from_numpy(y)`: its argument is a numpy array, host data that is no tensor at all
  * (StyleTTS2's SLM adversary gets a list of numpy waves from its collate function). */
 static bool reads_arguments_on_host(const char *name) {
-    return name && strcmp(name, "from_numpy") == 0;
+    /* a tokenizer's, which takes strings (`token.batch_encode_plus(batch_text_or_text_pairs=text,
+     * ...)`: MVK's text encoder tokenizes the batch's tweets, then moves the ids itself) */
+    static const char *const names[] = {"from_numpy", "batch_encode_plus", "encode_plus",
+                                        "batch_encode", "tokenize", NULL};
+    return name && dl_name_in_list(name, names);
 }
 
 /* `t.tolist()`, `t.cpu()`, `t.to(x.device)`, `t.type_as(x)`: the receiver is read on the
