@@ -691,6 +691,22 @@ static bool calls_a_helper_that_writes(Flow *F, const DlExpr *e) {
            writes_on_every_call(fi->fn, &fi->fn->body, 0);
 }
 
+static bool option_operand(Flow *F, const DlExpr *e, bool *named, int depth);
+
+/* `if self.result_fig:`, `if args.save_images:`, `if not quiet:`: a switch of the run the batch
+ * loop does not set (an attribute of self or of an option or parameter, or a parameter), the same
+ * on every iteration (RED-CNN's test loop saves every figure under it). */
+static bool tests_an_option(Flow *F, const DlExpr *e) {
+    if (e && e->kind == DL_EX_UNARY && flow_streq(e->name, "not")) e = e->object;
+    if (!e || (e->kind != DL_EX_NAME && e->kind != DL_EX_ATTR) || !F->place.batch_loop)
+        return false;
+    const char *key = flow_key_of(F, e);
+    if (!key || flow_loop_binds(F, F->place.batch_loop, key)) return false;
+    if (e->kind == DL_EX_ATTR && dl_ir_is_self(e->object)) return true;
+    bool named = false;
+    return option_operand(F, e, &named, 0) && named;
+}
+
 /* `embeddings[ids] = out` into a NumPy memory map, a file on disk (`np.memmap(path, mode="w+",
  * ...)` bound to the name in this function or returned by a helper named for it: ANCE-style
  * retrieval scripts precomputing a collection's embeddings). */
@@ -759,7 +775,8 @@ static bool writes_each_iteration(Flow *F, const DlBlock *b, int depth) {
         const DlStmt *s = b->items[i];
         if (s->kind == DL_ST_IF) {
             bool then_writes = writes_each_iteration(F, &s->parts->body, depth + 1);
-            if (then_writes && compares_options(F, s->value)) return true;
+            if (then_writes && (compares_options(F, s->value) || tests_an_option(F, s->value)))
+                return true;
             if (then_writes && s->parts->orelse.count &&
                 writes_each_iteration(F, &s->parts->orelse, depth + 1))
                 return true;
