@@ -444,6 +444,12 @@ const DlValue *flow_eval_subscript(Flow *F, const DlExpr *e) {
         if (b && b->value) return b->value;
     }
     const DlValue *obj = flow_eval(F, e->object);
+    /* `np.where(is_query == True)[0]`: a part of what NumPy gave back, an array on the host
+     * (Exploring-DeepSORT's query indices, then `.tolist()`: no read of the device) */
+    if (obj->kind == DL_KIND_OTHER && e->object->kind == DL_EX_CALL && e->object->object) {
+        const char *q = flow_qualify(F, e->object->object);
+        if (q && strncmp(q, "numpy.", 6) == 0) return flow_mk(F, DL_KIND_OTHER);
+    }
     /* `sup = batch["supervisions"]` then `sup["cut"]`: a part of the batch read by a string key
      * is a dict of the batch's parts, not a tensor (icefall's supervisions, cut objects and
      * lengths the model reads on the host) */
