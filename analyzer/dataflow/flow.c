@@ -184,6 +184,20 @@ void flow_bind(Flow *F, const DlExpr *target, const DlValue *v) {
         }
         if (key) flow_state_set(F->st, key, flow_as_bound(F, key, v, target));
         if (target->kind == DL_EX_ATTR) placed_in_module(F, target, v);
+        /* `self.bias.data = self.bias.data.to(device)`: the tensor is where its data now is
+         * (Training-Free-Graph-Matching's lazily built bias) */
+        if (target->kind == DL_EX_ATTR && flow_streq(target->name, "data") && flow_is_tensor(v)) {
+            const char *owner = flow_key_of(F, target->object);
+            const Binding *ob = owner ? flow_lookup(F, owner) : NULL;
+            if (ob && ob->value && flow_is_tensor(ob->value)) {
+                DlValue *moved = dl_value_copy(F->arena, ob->value);
+                moved->dev = v->dev;
+                moved->dev_name = v->dev_name;
+                moved->dev_span = v->dev_span;
+                moved->origin = v->origin;
+                flow_state_set(F->st, owner, moved);
+            }
+        }
         return;
     }
     case DL_EX_TUPLE:
@@ -693,6 +707,17 @@ static bool calls_a_helper_that_writes(Flow *F, const DlExpr *e) {
 
 static bool option_operand(Flow *F, const DlExpr *e, bool *named, int depth);
 
+/* `if frame_id > 0:` (`!= 0`, `>= 1`) of a count: every iteration but the first passes
+ * (FairMOT-X's tracking loop shows and writes each frame after the first). */
+static bool passes_all_but_the_first(const DlExpr *e) {
+    if (!e || e->kind != DL_EX_COMPARE || e->item_count != 2 || !e->name) return false;
+    const DlExpr *count = e->items[0], *bound = e->items[1];
+    if (count->kind != DL_EX_NAME || bound->kind != DL_EX_NUMBER || !bound->name) return false;
+    return ((flow_streq(e->name, ">") || flow_streq(e->name, "!=")) &&
+            flow_streq(bound->name, "0")) ||
+           (flow_streq(e->name, ">=") && flow_streq(bound->name, "1"));
+}
+
 /* `if self.result_fig:`, `if args.save_images:`, `if not quiet:`: a switch of the run the batch
  * loop does not set (an attribute of self or of an option or parameter, or a parameter), the same
  * on every iteration (RED-CNN's test loop saves every figure under it). */
@@ -775,7 +800,8 @@ static bool writes_each_iteration(Flow *F, const DlBlock *b, int depth) {
         const DlStmt *s = b->items[i];
         if (s->kind == DL_ST_IF) {
             bool then_writes = writes_each_iteration(F, &s->parts->body, depth + 1);
-            if (then_writes && (compares_options(F, s->value) || tests_an_option(F, s->value)))
+            if (then_writes && (compares_options(F, s->value) || tests_an_option(F, s->value) ||
+                                passes_all_but_the_first(s->value)))
                 return true;
             if (then_writes && s->parts->orelse.count &&
                 writes_each_iteration(F, &s->parts->orelse, depth + 1))
