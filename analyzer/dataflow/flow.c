@@ -2100,9 +2100,21 @@ static bool flag_the_module_moves_under(Flow *F, const DlExpr *cond, int *sign) 
 
 /* `torch.cuda.is_available()` as the condition: 1; `not torch.cuda.is_available()`: -1; the
  * same of a GPU count (gpu_count_test) and of a flag the module's own `cuda()` sets; else 0. */
+static bool bound_to(Flow *F, const DlExpr *cond, const char *literal);
+
 static int cuda_availability_test(Flow *F, const DlExpr *cond) {
     int sign;
     cond = without_not(cond, &sign);
+    /* `args.cuda = True`, then `if args.cuda and not torch.cuda.is_available(): raise ...`: the
+     * switch the function itself turns on leaves the test of CUDA (a DICOM denoiser's
+     * inference) */
+    if (cond->kind == DL_EX_BOOLOP && flow_streq(cond->name, "and") && cond->item_count == 2) {
+        for (int k = 0; k < 2; k++)
+            if (bound_to(F, cond->items[1 - k], "True")) {
+                int test = cuda_availability_test(F, cond->items[k]);
+                if (test) return sign * test;
+            }
+    }
     /* `if args.disable_cuda or not torch.cuda.is_available():`: its `else` runs only where CUDA
      * is (ProtoTree's `init_tree` loads without a map_location there) */
     if (cond->kind == DL_EX_BOOLOP && flow_streq(cond->name, "or")) {
