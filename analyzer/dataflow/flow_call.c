@@ -705,6 +705,9 @@ static bool returns_arithmetic_of_parameters(const DlFunction *fn) {
 
 const DlValue *flow_call_summary(Flow *F, const DlFunctionInfo *fi, const DlExpr *call,
                                  const DlValue *const *argv, bool skip_self) {
+    /* `self.expand(v, 0.5, 4.0, 20, 0.18, device)` of a @staticmethod: no self to skip, the
+     * first argument is its first parameter (megnetorch's Gaussian expansion) */
+    if (skip_self && fi->fn && flow_is_static(fi->fn)) skip_self = false;
     const DlValue *items =
         fi->yields_items_of ? argument_for(fi->fn, fi->yields_items_of - 1, call, argv, skip_self)
                             : NULL;
