@@ -2034,11 +2034,51 @@ static const DlExpr *last_literal_in(DlRuleContext *ctx, const DlExpr *e, const 
  * saved to a path that ends with the file name `want` (the string's contents), or that is
  * `want` when written out (`'{}.pkl'.format(data_dir + "/1000tsp20")`, TSP_Transformer's test
  * set, then `torch.load("data/1000tsp20.pkl")`) */
+/* `s` (a string literal's contents) with each field (`%s`, `%03d`, `{}`, `{epoch}`) written as
+ * one `\x01`, in `out` (`size` bytes); false when it has none or does not fit. */
+static bool fields_marked(const char *s, char *out, size_t size) {
+    size_t o = 0;
+    bool field = false;
+    for (const char *p = s; *p; p++) {
+        if (o + 2 > size) return false;
+        if (*p == '%' && p[1] && p[1] != '%') {
+            const char *q = p + 1;
+            while (*q && strchr("-+ #0123456789.", *q)) q++;
+            if (*q && strchr("sdifgexr", *q)) {
+                out[o++] = '\x01';
+                field = true;
+                p = q;
+                continue;
+            }
+        }
+        if (*p == '{' && p[1] != '{') {
+            const char *close = strchr(p, '}');
+            if (close) {
+                out[o++] = '\x01';
+                field = true;
+                p = close;
+                continue;
+            }
+        }
+        out[o++] = *p;
+    }
+    out[o] = '\0';
+    return field;
+}
+
+/* Two file name templates alike but for how their fields are written: `'/%s_net.pth' % epoch`
+ * saved, `'/{}_net.pth'.format(test_model)` loaded (PoseNet-Pytorch's solver). */
+static bool same_fields(const char *a, const char *b) {
+    char ka[256], kb[256];
+    return fields_marked(a, ka, sizeof ka) && fields_marked(b, kb, sizeof kb) &&
+           strcmp(ka, kb) == 0;
+}
+
 static bool saved_from_the_cpu_to_file(DlRuleContext *ctx, const DlExpr *obj, const DlExpr *path,
                                        const DlBlock *b, uint32_t i, const char *want) {
     uint32_t at = b->items[i]->span.start;
     const DlExpr *lit = last_literal_in(ctx, path, b, at, 0);
-    bool named = (lit && lit->name && strcmp(lit->name, want) == 0) ||
+    bool named = (lit && lit->name && (strcmp(lit->name, want) == 0 || same_fields(lit->name, want))) ||
                  folds_to(ctx, path, b, at, want, strlen(want));
     return named && made_on_the_cpu(ctx, obj, b, i, 0);
 }
@@ -2207,6 +2247,11 @@ static const DlExpr *last_literal_in(DlRuleContext *ctx, const DlExpr *e, const 
                                      uint32_t before, int depth) {
     if (!e || depth > 8) return NULL;
     if (e->kind == DL_EX_STRING) return e;
+    /* `'/{}_net.pth'.format(epoch)`: the template */
+    if (e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_ATTR && e->object->name &&
+        strcmp(e->object->name, "format") == 0 && e->object->object &&
+        e->object->object->kind == DL_EX_STRING)
+        return e->object->object;
     /* `open(path, "rb")`: the file's name, not its mode */
     if (e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_NAME &&
         strcmp(e->object->name, "open") == 0)
