@@ -1520,6 +1520,56 @@ static bool written_by_a_callee(DlRuleContext *ctx, const DlBlock *b, const DlEx
     return false;
 }
 
+/* Does `text` hold `word` as a whole identifier? */
+static bool mentions_word(const char *text, const char *word) {
+    size_t n = strlen(word);
+    for (const char *p = strstr(text, word); p; p = strstr(p + 1, word)) {
+        bool start = p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
+        bool end = !(isalnum((unsigned char)p[n]) || p[n] == '_');
+        if (start && end) return true;
+    }
+    return false;
+}
+
+/* Does the text `text` name, as a whole word, a folder a statement of `b` (or of a block in it,
+ * before `before`) creates afresh: `with TemporaryDirectory(...) as temp:`, `temp =
+ * tempfile.mkdtemp()`? */
+static bool names_a_fresh_folder(DlRuleContext *ctx, const DlBlock *b, const char *text,
+                                 uint32_t before, int depth) {
+    for (uint32_t i = 0; depth < 16 && i < b->count && b->items[i]->span.start < before; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        for (uint32_t w = 0; s->kind == DL_ST_WITH && w < s->with_count; w++) {
+            const DlExpr *t = w < s->target_count ? s->targets[w] : NULL;
+            const char *made = dl_rule_text(ctx, s->withs[w]->span);
+            if (t && t->kind == DL_EX_NAME &&
+                (strstr(made, "TemporaryDirectory(") || strstr(made, "mkdtemp(")) &&
+                mentions_word(text, t->name))
+                return true;
+        }
+        if (s->kind == DL_ST_ASSIGN && s->target_count == 1 && s->value &&
+            s->targets[0]->kind == DL_EX_NAME &&
+            strstr(dl_rule_text(ctx, s->value->span), "mkdtemp(") &&
+            mentions_word(text, s->targets[0]->name))
+            return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (names_a_fresh_folder(ctx, inner, text, before, depth + 1)) return true;
+    }
+    return false;
+}
+
+/* The load reads a file in a folder this run created afresh, or a name bound to one (`for p in
+ * Path(temp).glob("submission*.pt"):` in `with TemporaryDirectory() as temp:`: shopee's
+ * ensemble): whatever is there this run wrote. */
+static bool in_a_fresh_folder(DlRuleContext *ctx, const DlBlock *body, const DlExpr *path,
+                              uint32_t at) {
+    if (names_a_fresh_folder(ctx, body, dl_rule_text(ctx, path->span), at, 0)) return true;
+    const DlExpr *bound = path->kind == DL_EX_NAME ? dl_ir_last_binding(body, path->name, at)
+                                                   : NULL;
+    return bound && names_a_fresh_folder(ctx, body, dl_rule_text(ctx, bound->span), at, 0);
+}
+
 static bool written_by_this_run(DlRuleContext *ctx, const DlCallFact *fact) {
     const DlExpr *path = dl_ir_positional(fact->call, 0);
     if (!path) return false;
@@ -1528,6 +1578,7 @@ static bool written_by_this_run(DlRuleContext *ctx, const DlCallFact *fact) {
     const DlFunction *fn = fact->place->function;
     const DlBlock *body = fn ? &fn->body : &dl_rule_module(ctx)->body;
     if (path_returned_by_a_save(ctx, fn, body, path, fact->call->span.start)) return true;
+    if (in_a_fresh_folder(ctx, body, path, fact->call->span.start)) return true;
     if (written_by_a_callee(ctx, body, path, fact->call->span.start, 0)) return true;
     uint32_t loop_end = enclosing_loop_end(body, fact->call->span.start, 0);
     const DlExpr *source = path_source(ctx, fact, path);
