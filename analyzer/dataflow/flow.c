@@ -728,6 +728,13 @@ static bool tests_an_option(Flow *F, const DlExpr *e) {
     const char *key = flow_key_of(F, e);
     if (!key || flow_loop_binds(F, F->place.batch_loop, key)) return false;
     if (e->kind == DL_EX_ATTR && dl_ir_is_self(e->object)) return true;
+    /* not a parameter off unless a caller turns it on (`save_txt=False`: YOLOv5's `test()`,
+     * whose loop reads its statistics back every batch whether or not it writes labels) */
+    int p = e->kind == DL_EX_NAME && F->fn ? dl_ir_param_index(F->fn, e->name) : -1;
+    const DlExpr *off = p >= 0 ? F->fn->params[p].default_value : NULL;
+    if (off && off->kind == DL_EX_CONST && off->name &&
+        (flow_streq(off->name, "False") || flow_streq(off->name, "None")))
+        return false;
     bool named = false;
     return option_operand(F, e, &named, 0) && named;
 }
