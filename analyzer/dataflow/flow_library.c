@@ -844,21 +844,6 @@ static bool items_on_its_own_device(const DlFunctionInfo *getitem) {
     return getitem && getitem->ret && dl_value_any_part(getitem->ret, item_on_its_own_device);
 }
 
-/* A tensor part of an item whose device depends on the path (`if self.is_cuda: image =
- * image.cuda()`, else left on the host: east-text-detection's dataset, built with
- * `is_cuda=True`). */
-static bool item_of_a_joined_device(const DlValue *v) {
-    return flow_is_tensor(v) && v->dev == DL_DEV_UNKNOWN;
-}
-
-/* `__getitem__` moves its items with `.cuda()` on some path, and where the item ends up is not
- * known (item_of_a_joined_device): its batches are no CPU batches to move. */
-static bool items_moved_on_some_path(const DlFunctionInfo *getitem) {
-    static const char *const moves[] = {".cuda(", NULL};
-    return getitem && getitem->ret && dl_value_any_part(getitem->ret, item_of_a_joined_device) &&
-           dl_project_function_mentions(getitem, moves);
-}
-
 /* `collate_fn=name` with `name` a collate function of the project that collates onto a device. */
 static bool names_a_collate_onto_a_device(const DlExpr *e, void *ctx) {
     Flow *F = ctx;
@@ -1284,8 +1269,7 @@ const DlValue *flow_eval_dataloader(Flow *F, const DlExpr *call, const DlValue *
             const DlFunctionInfo *item =
                 dl_project_method(F->env->project, argv[i]->cls, "__getitem__");
             if (items_on_a_device(item)) l->elem = flow_rebase(F, item->ret, item->module);
-            else if (items_on_its_own_device(item) || items_moved_on_some_path(item))
-                l->elem = flow_unknown();
+            else if (items_on_its_own_device(item)) l->elem = flow_unknown();
             else if (item && dataset_placed(F, call->args[i].value, argv[i]))
                 l->elem = flow_unknown(); /* its items are where its tensors were put */
             else if (item && item->ret && text_fields_of(F, item->ret)) {
