@@ -1531,8 +1531,8 @@ static bool written_by_a_callee(DlRuleContext *ctx, const DlBlock *b, const DlEx
 static bool mentions_word(const char *text, const char *word) {
     size_t n = strlen(word);
     for (const char *p = strstr(text, word); p; p = strstr(p + 1, word)) {
-        bool start = p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
-        bool end = !(isalnum((unsigned char)p[n]) || p[n] == '_');
+        bool start = p == text || !dl_source_name_byte(p[-1]);
+        bool end = !dl_source_name_byte(p[n]);
         if (start && end) return true;
     }
     return false;
@@ -2021,22 +2021,22 @@ static bool reads_its_own_cache(DlRuleContext *ctx, const DlCallFact *fact) {
  * `save_checkpoint`), which `torch.load(self.processed_paths[0])` or `torch.load(self.path)`
  * in another reads back? The class writes the file it reads: its own cache or checkpoint,
  * written on this machine (GraphDock's datasets, GeoBind's EarlyStopping). */
+/* binds_as's test: a value written as `want` (same_code). */
+typedef struct WrittenAs {
+    DlRuleContext *ctx;
+    const char *want;
+} WrittenAs;
+
+static bool written_as(const DlExpr *value, void *data) {
+    const WrittenAs *w = data;
+    return same_code(dl_rule_text(w->ctx, value->span), w->want);
+}
+
 /* Whether a statement of `b` (or of a block in it) binds `name` to what is written as `want`
  * (`path = os.path.join(self.pt_folder, "best_checkpoint.pt")` on one arm of an `if`). */
-static bool binds_as(DlRuleContext *ctx, const DlBlock *b, const char *name, const char *want,
-                     int depth) {
-    for (uint32_t i = 0; depth < 16 && i < b->count; i++) {
-        const DlStmt *s = b->items[i];
-        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
-        if (s->kind == DL_ST_ASSIGN && s->target_count == 1 && s->value &&
-            s->targets[0]->kind == DL_EX_NAME && strcmp(s->targets[0]->name, name) == 0 &&
-            same_code(dl_rule_text(ctx, s->value->span), want))
-            return true;
-        const DlBlock *inner;
-        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            if (binds_as(ctx, inner, name, want, depth + 1)) return true;
-    }
-    return false;
+static bool binds_as(DlRuleContext *ctx, const DlBlock *b, const char *name, const char *want) {
+    WrittenAs w = {ctx, want};
+    return dl_ir_binds_name_to(b, name, written_as, &w);
 }
 
 /* A call in `b` of a method of `cls` (`self._save(path)`) handing it the path written as
@@ -2054,7 +2054,7 @@ static bool method_saves_the_path(DlRuleContext *ctx, const DlClass *cls, const 
                 : NULL;
         for (uint32_t a = 0; m && a < call->arg_count; a++) {
             const DlExpr *arg = call->args[a].value;
-            bool bound_to_it = arg && arg->kind == DL_EX_NAME && binds_as(ctx, b, arg->name, want, 0);
+            bool bound_to_it = arg && arg->kind == DL_EX_NAME && binds_as(ctx, b, arg->name, want);
             if (!bound_to_it && (!arg || !same_code(dl_rule_text(ctx, arg->span), want))) continue;
             const char *param = parameter_bound_to(m, 1, call, a);
             if (param && block_saves_to(&m->body, is_name, param, 0)) return true;

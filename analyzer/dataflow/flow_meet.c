@@ -74,8 +74,8 @@ void flow_meet(Flow *F, const DlExpr *site, const DlOperand *ops, uint32_t n, in
      * clustering test, whose forward calls layers built at its top level). A Python file that
      * names none may still be a layer another project imports (road-extraction-rl's FRN). */
     const DlSource *src = F->env->file->module->source;
-    bool notebook_on_the_cpu = src && dl_source_is_notebook(src) && flow_modules_stay_on_the_cpu(F);
-    bool module_device = F->is_forward && F->env->project->uses_devices && !notebook_on_the_cpu;
+    bool module_device = F->is_forward && F->env->project->uses_devices &&
+                         !(src && dl_source_is_notebook(src) && flow_modules_stay_on_the_cpu(F));
     /* ... but not against a copy to the host made there, in a module without state
      * (YOLOv2's loss: `pred.cpu() - target`): its author computes on the host, and where the
      * inputs are is the caller's choice, which the call site checks */

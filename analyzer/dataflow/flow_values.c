@@ -156,23 +156,10 @@ void flow_enclosing_bindings_free(Flow *F) {
     if (F->enclosing.gathered) dl_interner_free(&F->enclosing.names);
 }
 
-/* Whether a statement at the top of the file (in a block there too, not in a def or class) binds
- * `name` to a value that names CUDA (`device = 'cuda:0'`, `_DEVICE_ = 'cuda' if ... else
- * 'cpu'`). */
-static bool top_level_binds_to_cuda(const DlSource *src, const DlBlock *b, const char *name,
-                                    int depth) {
-    for (uint32_t i = 0; depth < 16 && i < b->count; i++) {
-        const DlStmt *s = b->items[i];
-        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
-        if (s->kind == DL_ST_ASSIGN && s->target_count == 1 && s->value &&
-            s->targets[0]->kind == DL_EX_NAME && strcmp(s->targets[0]->name, name) == 0 &&
-            dl_ir_span_mentions_in_code(src, s->value->span, "cuda"))
-            return true;
-        const DlBlock *inner;
-        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            if (top_level_binds_to_cuda(src, inner, name, depth + 1)) return true;
-    }
-    return false;
+/* dl_ir_binds_name_to's test: a value that names CUDA (`'cuda:0'`, `'cuda' if ... else 'cpu'`),
+ * in the code of `src`. */
+static bool names_cuda(const DlExpr *value, void *src) {
+    return dl_ir_span_mentions_in_code(src, value->span, "cuda");
 }
 
 /* A device name the file's top level leaves on the CPU after binding it to CUDA earlier (a
@@ -184,7 +171,7 @@ static bool cpu_device_bound_after_cuda(Flow *F, const char *key, const DlValue 
                (v->kind == DL_KIND_STRING && v->literal &&
                 flow_device_of_string(v->literal) == DL_DEV_CPU);
     const DlModuleIR *m = F->env->file->module;
-    return cpu && m->source && top_level_binds_to_cuda(m->source, &m->body, key, 0);
+    return cpu && m->source && dl_ir_binds_name_to(&m->body, key, names_cuda, (void *)m->source);
 }
 
 const Binding *flow_lookup(Flow *F, const char *key) {

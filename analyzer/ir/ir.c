@@ -625,6 +625,27 @@ const DlExpr *dl_ir_last_binding(const DlBlock *b, const char *name, uint32_t be
     return last_assignment(b, name, before, true, NULL, 0);
 }
 
+static bool binds_name_to(const DlBlock *b, const char *name,
+                          bool (*holds)(const DlExpr *value, void *ctx), void *ctx, int depth) {
+    for (uint32_t i = 0; depth < 16 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        if (s->kind == DL_ST_ASSIGN && s->target_count == 1 && s->value &&
+            s->targets[0]->kind == DL_EX_NAME && strcmp(s->targets[0]->name, name) == 0 &&
+            holds(s->value, ctx))
+            return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (binds_name_to(inner, name, holds, ctx, depth + 1)) return true;
+    }
+    return false;
+}
+
+bool dl_ir_binds_name_to(const DlBlock *b, const char *name,
+                         bool (*holds)(const DlExpr *value, void *ctx), void *ctx) {
+    return binds_name_to(b, name, holds, ctx, 0);
+}
+
 bool dl_ir_is_self(const DlExpr *e) {
     return e && e->kind == DL_EX_NAME && e->name && strcmp(e->name, "self") == 0;
 }

@@ -353,6 +353,10 @@ const DlExpr *dl_ir_last_assignment(const DlBlock *b, const char *name, uint32_t
  * for a name read inside a `for` loop that binds it, the sequence the loop takes it from
  * (`s_sc` for `for s_sc1 in s_sc:`). */
 const DlExpr *dl_ir_last_binding(const DlBlock *b, const char *name, uint32_t before);
+/* Whether a statement of `b` (or of a block in it, not a nested def or class) is `name = value`
+ * with `holds(value, ctx)`: any such binding, not only the last. */
+bool dl_ir_binds_name_to(const DlBlock *b, const char *name,
+                         bool (*holds)(const DlExpr *value, void *ctx), void *ctx);
 /* Whether the assignment or loop target `t` binds `name`: the name, or one in a tuple or list
  * of them at any depth, starred too (`attn_dim, heads = ...`, `for i, (x, y) in ...`). */
 bool dl_ir_target_names(const DlExpr *t, const char *name);
