@@ -1217,9 +1217,15 @@ static bool calls_a_step_helper(const DlExpr *e, void *ctx) {
            block_any_outside_loops(&fi->fn->body, is_optimizer_step, 0);
 }
 
+/* `while True:` or `while 1:`: a loop only a `break` (or a return) ends. */
+static bool runs_until_broken(const DlExpr *cond) {
+    return cond && ((cond->kind == DL_EX_CONST && flow_streq(cond->name, "True")) ||
+                    (cond->kind == DL_EX_NUMBER && flow_streq(cond->name, "1")));
+}
+
 /* A loop whose every iteration is a training/eval step: over a data loader (enumerate and
  * tqdm keep it one), one whose body trains, or a `while` whose condition tests a counter the
- * body increments. */
+ * body increments (or a `while True:` whose body trains). */
 bool flow_is_batch_loop(Flow *F, const DlStmt *s, const DlValue *iter) {
     /* `for step in range(steps):` whose body runs backward()/optimizer.step() is a training
      * loop too (synthetic data, one fixed batch); but in a test, only a loop over a data loader
@@ -1251,6 +1257,10 @@ bool flow_is_batch_loop(Flow *F, const DlStmt *s, const DlValue *iter) {
     if (!block_any_outside_loops(&s->parts->body, is_training_step, 0) &&
         !block_any_outside_loops(&s->parts->body, is_next_call, 0))
         return false;
+    /* `while True:` that trains, left by a `break` once a count is reached (a step budget
+     * rather than epochs: stable-baselines-style learners, GAN trainers) */
+    if (runs_until_broken(s->value) && block_any_outside_loops(&s->parts->body, is_training_step, 0))
+        return true;
     for (uint32_t i = 0; i < s->parts->body.count; i++) {
         const DlStmt *b = s->parts->body.items[i];
         if (b->kind == DL_ST_AUGASSIGN && b->targets[0]->kind == DL_EX_NAME &&
