@@ -3459,10 +3459,31 @@ void flow_seed_attributes(Flow *F, const DlClassInfo *c, int depth) {
     if (same_file) seed_class_strings(F, c);
 }
 
-bool flow_is_forward_like(const char *name) {
-    static const char *const names[] = {"forward",   "training_step", "validation_step",
-                                        "test_step", "predict_step",  NULL};
-    return dl_name_in_list(name, names);
+/* A statement of `b` (nested blocks too, not nested defs) loops over a parameter of `fn`. */
+static bool loops_over_a_parameter(const DlFunction *fn, const DlBlock *b, int depth) {
+    for (uint32_t i = 0; b && depth < 16 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        if (s->kind == DL_ST_FOR && s->value && s->value->kind == DL_EX_NAME &&
+            dl_ir_param_index(fn, s->value->name) >= 0)
+            return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (loops_over_a_parameter(fn, inner, depth + 1)) return true;
+    }
+    return false;
+}
+
+/* A method that runs on the module's inputs where the module is: `forward`, and the steps
+ * Lightning calls with a batch it moved (plain modules copy the names: `training_step(self,
+ * batch)` of the classic image-classification tutorials). Not a step that loops over what it is
+ * given (`validation_step(self, loader)`: for batch in loader): a helper over a whole loader,
+ * read as any other method (deep-uncertainty's loss-landscape CNNs). */
+bool flow_is_forward_like(const DlFunction *fn) {
+    static const char *const steps[] = {"training_step", "validation_step", "test_step",
+                                        "predict_step", NULL};
+    return flow_streq(fn->name, "forward") ||
+           (dl_name_in_list(fn->name, steps) && !loops_over_a_parameter(fn, &fn->body, 0));
 }
 
 /* `@triton.jit` (also `@triton.jit(...)`, `@jit` imported from triton): the body is Triton's
@@ -3556,7 +3577,7 @@ const DlValue *dl_flow_run(const DlFlowEnv *env, const DlFunction *fn, const DlC
     F.place.every_iteration = env->host_read != NULL; /* each call of it (DlFlowEnv.host_read) */
     if (fn) {
         F.in_init = owner && flow_streq(fn->name, "__init__");
-        F.is_forward = owner && owner->is_module && flow_is_forward_like(fn->name);
+        F.is_forward = owner && owner->is_module && flow_is_forward_like(fn);
         const DlFunctionInfo *fi = fn->facts;
         F.place.in_worker =
             (owner && owner->loaded_with_workers &&

@@ -493,7 +493,7 @@ void flow_exec_stmt(Flow *F, const DlStmt *s);
 void flow_exec_block(Flow *F, const DlBlock *b);
 const DlValue *flow_param_value(Flow *F, const DlFunction *fn, uint32_t i);
 void flow_seed_attributes(Flow *F, const DlClassInfo *c, int depth);
-bool flow_is_forward_like(const char *name);
+bool flow_is_forward_like(const DlFunction *fn);
 bool flow_positional_device(Flow *F, const DlExpr *e, const DlValue *v);
 
 #endif
