@@ -341,19 +341,31 @@ static void note_used_as_module(Name *n) {
         __atomic_store_n(&n->used_as_module, true, __ATOMIC_RELAXED);
 }
 
+/* Does `f` define a class named `name`? */
+static bool defines_class(const DlSharingFile *f, const char *name) {
+    const char *own = f->names;
+    for (uint32_t k = 0; k < f->class_count; k++, own += strlen(own) + 1)
+        if (strcmp(own, name) == 0) return true;
+    return false;
+}
+
 /* Every name of the table whose hash is one of `hashes` (all of them, when names collide): as a
- * mention by `file`, or (`as_module`) as a module name used as one. */
-static void note_hashes(DlSharing *s, const uint32_t *hashes, uint32_t count, int32_t file,
-                        bool as_module) {
+ * mention by file `file` (`f`), or (`as_module`) as a module name used as one. A class name
+ * the file defines itself names its own class (`super(PPO, self)` in each of minimalRL's
+ * scripts, each with its own `PPO`): no mention of another file's; an import of another's
+ * goes through its module name. */
+static void note_hashes(DlSharing *s, const DlSharingFile *f, const uint32_t *hashes,
+                        uint32_t count, int32_t file, bool as_module) {
     for (uint32_t k = 0; k < count; k++) {
         uint32_t hash = hashes[k];
         if (!filter_may_hold(s->filter, hash)) continue;
         for (uint32_t i = hash & (s->cap - 1); s->names[i].text; i = (i + 1) & (s->cap - 1)) {
-            if (s->names[i].hash != hash) continue;
+            Name *n = &s->names[i];
+            if (n->hash != hash) continue;
             if (as_module)
-                note_used_as_module(&s->names[i]);
-            else
-                note_mention(&s->names[i], file);
+                note_used_as_module(n);
+            else if (!(n->is_class && !n->is_function && defines_class(f, n->text)))
+                note_mention(n, file);
         }
     }
 }
@@ -363,13 +375,13 @@ static void note_mentions(void *ctx, size_t index) {
     DlSharing *s = ctx;
     const DlSharingFile *f = &s->files[index];
     if (!f->takes_part || !s->count) return;
-    note_hashes(s, f->mentions, f->mention_count, (int32_t)index, false);
+    note_hashes(s, f, f->mentions, f->mention_count, (int32_t)index, false);
     /* a file scanned without looking for them (it mentioned no module name of the check that
      * read it): its mentions stand in, a superset */
     if (f->module_refs_known)
-        note_hashes(s, f->module_refs, f->module_ref_count, (int32_t)index, true);
+        note_hashes(s, f, f->module_refs, f->module_ref_count, (int32_t)index, true);
     else
-        note_hashes(s, f->mentions, f->mention_count, (int32_t)index, true);
+        note_hashes(s, f, f->mentions, f->mention_count, (int32_t)index, true);
 }
 
 static bool mentioned_by_another(const Name *n, int32_t file) {

@@ -64,20 +64,30 @@ Test(sharing, a_class_name_another_file_mentions_makes_its_file_shared) {
     done(&p);
 }
 
-Test(sharing, sibling_scripts_that_mention_each_others_class_names_name_no_module) {
-    /* RESCAN's train.py and eval.py each define a Session: shared by the class-name rule, yet
-     * no file names either's module, as a script run on its own */
+Test(sharing, sibling_scripts_that_each_define_a_class_of_one_name_read_their_own) {
+    /* RESCAN's train.py and eval.py each define a Session (minimalRL's scripts each their own
+     * PPO, `super(PPO, self)`): each file's `Session` is its own class, so neither reads the
+     * other's, and no file names either's module, as a script run on its own */
     Project p;
     scan(&p, 1,
          (const char *const[]){"config/train.py", "class Session:\n    pass\ns = Session()\n",
                                "config/eval.py", "class Session:\n    pass\ns = Session()\n",
                                "config/settings.py", "device_id = 0\n", "config/run.py",
-                               "import settings\nprint(settings.device_id)\n", NULL});
-    cr_assert(dl_sharing_is_shared(p.sharing, 0), "eval.py mentions the name Session");
+                               "import settings\nprint(settings.device_id)\n", "config/use.py",
+                               "class Other:\n    pass\nprint(Other, Session)\n", NULL});
+    cr_assert(dl_sharing_is_shared(p.sharing, 0), "use.py names a Session it does not define");
+    cr_assert(dl_sharing_is_shared(p.sharing, 1), "use.py names a Session it does not define");
     cr_assert_not(dl_sharing_module_is_named(p.sharing, 0), "nothing imports train");
     cr_assert_not(dl_sharing_module_is_named(p.sharing, 1), "nothing imports eval");
     cr_assert(dl_sharing_module_is_named(p.sharing, 2), "run.py imports settings");
     cr_assert_not(dl_sharing_module_is_named(p.sharing, 3), "nothing imports run");
+    done(&p);
+    scan(&p, 1,
+         (const char *const[]){"config/train.py", "class Session:\n    pass\ns = Session()\n",
+                               "config/eval.py", "class Session:\n    pass\ns = Session()\n",
+                               NULL});
+    cr_assert_not(dl_sharing_is_shared(p.sharing, 0), "eval.py's Session is its own");
+    cr_assert_not(dl_sharing_is_shared(p.sharing, 1), "train.py's Session is its own");
     done(&p);
 }
 
