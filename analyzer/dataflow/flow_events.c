@@ -130,6 +130,11 @@ bool flow_touches_device(Flow *F, const DlExpr *call, const char *q, const DlVal
         if (F->in_init && recv->dev == DL_DEV_MODULE && !(recv->flags & DL_VF_MOVED) &&
             callee->kind == DL_EX_ATTR && dl_ir_is_self(callee->object))
             return false;
+        /* `model.load_state_dict(best_model_wts)`: copies of the weights, blocking from the host
+         * and a memory copy on the device, not work a clock read after it measures (the
+         * fine-tuning tutorial's `time.time() - since` after restoring the best weights; a
+         * DQN's target network synced every N steps) */
+        if (flow_is_module_like(recv) && flow_streq(callee->name, "load_state_dict")) return false;
         if (dl_value_on_kernel_device(recv) && recv->kind != DL_KIND_UNKNOWN &&
             recv->kind != DL_KIND_DEVICE)
             return true;
