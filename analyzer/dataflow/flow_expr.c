@@ -18,9 +18,22 @@ static DlValue *loader_batch(Flow *F, const DlValue *v, DlSpan target_span) {
     return b;
 }
 
+/* A batch whose parts are each where a TensorDataset's tensor is (DL_VF_PLACED_PARTS,
+ * flow_library.c's tensor_dataset): its CPU parts are batches of this loader, named after it. */
+static const DlValue *batch_of_placed_parts(Flow *F, const DlValue *v, DlSpan target_span) {
+    const DlValue *e = v->elem;
+    if (e->kind != DL_KIND_SEQ || !e->items || !(e->flags & DL_VF_PLACED_PARTS)) return e;
+    DlValue *batch = dl_value_copy(F->arena, e);
+    const DlValue **parts = dl_arena_alloc(F->arena, e->item_count * sizeof *parts);
+    for (uint32_t i = 0; i < e->item_count; i++)
+        parts[i] = e->items[i]->dev == DL_DEV_CPU ? loader_batch(F, v, target_span) : e->items[i];
+    batch->items = parts;
+    return batch;
+}
+
 const DlValue *flow_element_of(Flow *F, const DlValue *v, DlSpan target_span) {
     if (v->kind == DL_KIND_LOADER) {
-        if (v->elem) return v->elem;
+        if (v->elem) return batch_of_placed_parts(F, v, target_span);
         /* a dataset whose items hold strings (flow_library.c, text_fields_of): each text part
          * is collated into a list of strings, the others into batch tensors */
         if (v->items && v->item_count) {

@@ -1001,18 +1001,34 @@ static const DlValue *tensor_dataset(Flow *F, const DlExpr *call, const DlValue 
     if (!call->arg_count) return d;
     const DlValue **items = dl_arena_alloc(F->arena, call->arg_count * sizeof *items);
     const DlValue *elem = NULL;
+    bool any_on_a_device = false;
     for (uint32_t i = 0; i < call->arg_count; i++) {
-        /* a parameter moved (`support_x.cuda(gpuidx)`: MAML's) is a tensor there too */
         if (call->args[i].keyword ||
-            !(flow_is_tensor(argv[i]) || argv[i]->kind == DL_KIND_UNKNOWN) ||
-            !dl_value_on_kernel_device(argv[i]))
+            !(flow_is_tensor(argv[i]) || argv[i]->kind == DL_KIND_UNKNOWN))
             return d;
-        DlValue *t = dl_value_copy(F->arena, argv[i]);
-        t->kind = DL_KIND_TENSOR;
+        any_on_a_device |= dl_value_on_kernel_device(argv[i]);
+    }
+    if (!any_on_a_device) return d;
+    bool placed_parts = false;
+    for (uint32_t i = 0; i < call->arg_count; i++) {
+        /* a parameter moved (`support_x.cuda(gpuidx)`: MAML's) is a tensor there too; the
+         * others give CPU batches, each part where its tensor is (`TensorDataset(data,
+         * labels.to(rank))`: Opacus's multi-GPU check moves only `x`) */
+        DlValue *t;
+        if (dl_value_on_kernel_device(argv[i])) {
+            t = dl_value_copy(F->arena, argv[i]);
+            t->kind = DL_KIND_TENSOR;
+        } else {
+            t = dl_value_copy(F->arena, flow_element_of(F, flow_loader_value(F, call->span),
+                                                         call->span));
+            t->flags &= (uint32_t)~DL_VF_WHOLE_BATCH;
+            placed_parts = true;
+        }
         items[i] = t;
         elem = elem ? dl_value_join(F->arena, elem, t) : t;
     }
     DlValue *batch = flow_mk(F, DL_KIND_SEQ);
+    if (placed_parts) batch->flags |= DL_VF_PLACED_PARTS;
     batch->items = items;
     batch->item_count = call->arg_count;
     batch->elem = elem;

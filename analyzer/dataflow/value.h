@@ -117,6 +117,9 @@ enum {
                                                 make (`predicted.cpu() == labels`): the
                                                 operation raises there (DL111), so nothing
                                                 after it reads the result back */
+    DL_VF_PLACED_PARTS = 1 << 28, /* seq: a TensorDataset's batch, each part where its tensor is,
+                                     some on the CPU: those are batches of the loader that
+                                     yields it, named after it (flow_element_of) */
 };
 
 typedef struct DlValue DlValue;
