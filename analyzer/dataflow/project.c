@@ -334,6 +334,17 @@ static bool beside_as(const DlModuleIR *m, const char *from_path, const char *mo
     return strcmp(rest, ".py") == 0 || strcmp(rest, "/__init__.py") == 0;
 }
 
+/* Does the first part of `qualified` (`models` of "models.Net") name a module of the project
+ * (DlProject.module_names): a package whose `__init__.py` may re-export a class? */
+static bool names_a_project_module(const DlProject *p, const char *qualified) {
+    char root[256];
+    size_t n = strcspn(qualified, ".");
+    if (n >= sizeof root) return true;
+    memcpy(root, qualified, n);
+    root[n] = '\0';
+    return dl_interner_contains(&p->module_names, root);
+}
+
 /* "model.Net" -> the entry Net of the file whose module name is "model"; "Net" -> this file's;
  * otherwise (classes: `unique_fallback`) the one entry of that name in the project, if unique.
  * Library names (torch.*) never resolve to project code. The file found is noted
@@ -384,6 +395,7 @@ static const void *find_named(const DlProject *p, const DlFileFacts *from,
     }
     if (left_out) note_uncertain();
     if (!unique_fallback) return NULL;
+    uint32_t indexed = count;
     if (absent) { /* the classes of that name the files left out define count too */
         uint32_t classes = absent_classes(absent, name);
         if (classes == 1 && !count && !own) note_uncertain(); /* the one a full build finds */
@@ -391,6 +403,12 @@ static const void *find_named(const DlProject *p, const DlFileFacts *from,
     }
     if (count + own != 1) return NULL;
     if (!count) return own_first;
+    if (!indexed) return NULL; /* the one class is a left-out file's (noted uncertain) */
+    /* `from torchcrf import CRF`: a name imported from a library, a module no file of the
+     * project is named as, is the library's, not the one class of that name another file of
+     * the project defines (ner_bilstmcrf's unused crf.py) */
+    if (&p->files[entries[first].file] != from && !names_a_project_module(p, qualified))
+        return NULL;
     note_read(entries[first].file);
     return entries[first].info;
 }
@@ -1638,6 +1656,14 @@ static void build_name_index(DlProject *p) {
     }
     qsort(p->classes_by_name, p->class_entries, sizeof(DlNamedEntry), compare_entries);
     qsort(p->functions_by_name, p->function_entries, sizeof(DlNamedEntry), compare_entries);
+    dl_interner_init(&p->module_names, NULL);
+    for (uint32_t i = 0; i < p->file_count; i++) {
+        const DlModuleIR *m = p->files[i].module;
+        if (m && m->language == DL_LANG_PYTHON && m->module_name)
+            dl_interner_add(&p->module_names, m->module_name);
+        if (p->absent && i < p->absent->file_count && p->absent->modules[i])
+            dl_interner_add(&p->module_names, p->absent->modules[i]);
+    }
 }
 
 /* One file's facts (imports, classes, functions), in `arena`: what needs no other file. */
@@ -2013,6 +2039,7 @@ void dl_project_free(DlProject *p) {
     free(p->files);
     p->files = NULL;
     dl_interner_free(&p->referenced_names);
+    dl_interner_free(&p->module_names);
     free(p->built_marks);
     p->built_marks = NULL;
     p->file_count = 0;

@@ -177,6 +177,8 @@ typedef struct DlProject {
     uint32_t read_words; /* the size of a DlReadSet: file_count bits */
     DlFlowState **globals; /* each file's module-level state, for `from config import DEVICE` */
     DlInterner referenced_names; /* what files read (see DlModuleIR.referenced_names) */
+    DlInterner module_names; /* the module names of the files built over and of those a partial
+                                build leaves out (find_named's unique fallback asks) */
     bool referenced_names_known;
     bool workers_may_touch_devices; /* the shared files' DataLoader workers may run device code
                                        (see project.c): DataLoader builders run only then, or
