@@ -31,6 +31,32 @@ static const DlValue *batch_of_placed_parts(Flow *F, const DlValue *v, DlSpan ta
     return batch;
 }
 
+/* Is `name` the variable of a `for` loop of `b` (nested blocks too, not nested defs) around
+ * `at` over a dict's keys (`for k in d.keys():`)? */
+static bool loops_over_keys(const DlBlock *b, const DlExpr *at, const char *name, int depth) {
+    for (uint32_t i = 0; b && depth < 16 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->span.end <= at->span.start || s->span.start > at->span.start) continue;
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) return false;
+        const DlExpr *v = s->value;
+        if (s->kind == DL_ST_FOR && s->target_count == 1 && s->targets[0]->kind == DL_EX_NAME &&
+            flow_streq(s->targets[0]->name, name) && v && v->kind == DL_EX_CALL && !v->arg_count &&
+            v->object && v->object->kind == DL_EX_ATTR && flow_streq(v->object->name, "keys"))
+            return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (loops_over_keys(inner, at, name, depth + 1)) return true;
+    }
+    return false;
+}
+
+/* Is `e` a name that holds a dict's key, the variable of a loop over `d.keys()` around it? */
+static bool a_dict_key(Flow *F, const DlExpr *e) {
+    if (e->kind != DL_EX_NAME) return false;
+    const DlBlock *body = F->fn ? &F->fn->body : &F->env->file->module->body;
+    return loops_over_keys(body, e, e->name, 0);
+}
+
 const DlValue *flow_element_of(Flow *F, const DlValue *v, DlSpan target_span) {
     if (v->kind == DL_KIND_LOADER) {
         if (v->elem) return batch_of_placed_parts(F, v, target_span);
@@ -851,14 +877,20 @@ const DlValue *flow_eval_inner(Flow *F, const DlExpr *e) {
         }
         bool equality = e->name && (flow_streq(e->name, "==") || flow_streq(e->name, "!="));
         if (dl_ir_tests_membership_or_identity(e->name) || (equality && python_operand)) {
-            const DlValue *last = NULL;
-            for (uint32_t i = 0; i < e->item_count; i++) last = flow_eval(F, e->items[i]);
+            const DlValue *first = NULL, *last = NULL;
+            for (uint32_t i = 0; i < e->item_count; i++) {
+                last = flow_eval(F, e->items[i]);
+                if (!i) first = last;
+            }
             /* `if y not in predicted:` of a tensor: its `__contains__` reads `(predicted ==
              * y).any()` back on the host (DeepLog's top-k test), a wait as `bool(t)` is */
             bool membership = flow_streq(e->name, "in") || flow_streq(e->name, "not in");
-            /* not `'rgb0' in render_out`: a string is a key looked up, no tensor's element */
+            /* not `'rgb0' in render_out`: a string is a key looked up, no tensor's element; so is
+             * a key of a dict (`for name in wanted.keys(): if name not in output:` of the dict a
+             * model returned, Brain-Tumor-Segmentation's feature extraction) */
             if (membership && e->item_count == 2 && last && flow_is_tensor(last) &&
-                e->items[0]->kind != DL_EX_STRING)
+                e->items[0]->kind != DL_EX_STRING && first->kind != DL_KIND_STRING &&
+                !a_dict_key(F, e->items[0]))
                 flow_sync(F, e, e->items[1], last, "bool");
             return flow_mk(F, DL_KIND_SCALAR);
         }
