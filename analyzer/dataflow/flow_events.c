@@ -1561,11 +1561,15 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
     if (method && recv) flow_note_gpu_required(F, call, recv);
     /* `torch.cuda.set_device(opts.local_rank)` run whatever the machine fails without a GPU as
      * `.cuda()` does (UNITER's training and inference scripts, at the top of `main`), and so
-     * does `torch.cuda.current_device()` (BSRGAN's test script logs it) */
-    if (q &&
-        (flow_streq(q, "torch.cuda.set_device") || flow_streq(q, "torch.cuda.current_device") ||
-         joins_an_nccl_group(call, q)) &&
-        !F->try_depth && !F->comp_count)
+     * do `torch.cuda.current_device()` (BSRGAN's test script logs it), the queries of a GPU's
+     * properties (PARE's scripts log `torch.cuda.get_device_properties(device)`, which raises
+     * for the CPU) and `torch.cuda.synchronize()` */
+    static const char *const need_a_gpu[] = {
+        "torch.cuda.set_device",          "torch.cuda.current_device",
+        "torch.cuda.get_device_properties", "torch.cuda.get_device_name",
+        "torch.cuda.get_device_capability", "torch.cuda.synchronize", NULL};
+    if (q && (dl_name_in_list(q, need_a_gpu) || joins_an_nccl_group(call, q)) && !F->try_depth &&
+        !F->comp_count)
         F->place.cuda_checked = true;
     /* `torch.load(path, map_location="cuda:0")` fails without a GPU as `.cuda()` does
      * (med-vqa's main loads its classifier so, before the model's checkpoint) */
