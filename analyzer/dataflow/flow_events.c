@@ -517,10 +517,16 @@ static bool computes_with_numpy_only(const DlFunctionInfo *fi) {
 static bool project_call_given_tensors(const DlExpr *call, const DlFunctionInfo *fi,
                                        const DlValue *const *argv) {
     if (!fi) return false;
+    /* a caller that copies what it hands over to the host (`decode(log_probs.cpu(),
+     * idx_to_char)`) hands a host function host data: its other arguments of unknown kind (a
+     * vocabulary) are no tensors for the device either (a CTC decoder in an OCR evaluation) */
+    bool copied = false;
+    for (uint32_t i = 0; i < call->arg_count && !copied; i++)
+        copied = copied_to_the_host(call->args[i].value);
     bool tensors = false;
     for (uint32_t i = 0; i < call->arg_count && !tensors; i++)
         tensors = ((flow_is_tensor(argv[i]) && argv[i]->dev != DL_DEV_CPU) ||
-                   argv[i]->kind == DL_KIND_UNKNOWN) &&
+                   (argv[i]->kind == DL_KIND_UNKNOWN && !copied)) &&
                   !copied_to_the_host(call->args[i].value);
     return tensors && !computes_with_numpy_only(fi);
 }
