@@ -120,7 +120,9 @@ static const char doc[] =
     "  class defined after a statement at the top of the file that fails without a GPU\n"
     "  (`torch.cuda.set_device(\"cuda:0\")`): the file cannot even be imported without one;\n"
     "  or in a method (not a static or class method) of a class whose `__init__` fails so\n"
-    "  first (`self.encoder.cuda()`): no instance is made without a GPU;\n"
+    "  first (`self.encoder.cuda()`, or a method of its own it calls first that does,\n"
+    "  `self._setup_()` calling `torch.cuda.set_device(...)`): no instance is made without a\n"
+    "  GPU;\n"
     "- the checkpoint was written by the same run: `torch.save(..., path)` (or a helper named\n"
     "  for saving, `utils.save_on_master(state, path)`, or a project function that saves to\n"
     "  the path it is handed, `train(model, loader, save_path=args.ckpt)`, or an object of a\n"
@@ -2689,6 +2691,22 @@ static bool needs_a_gpu(DlRuleContext *ctx, const DlExpr *e) {
                                        ? dl_project_find_function(p, file, worker->name)
                                        : NULL;
         return fi && (fi->requires_gpu || block_needs_a_gpu_first(ctx, &fi->fn->body, 0));
+    }
+    /* `self._setup_()` of a method of the same class that needs one (ROMP's video trainer:
+     * `__init__` calls `_setup_`, which does `torch.cuda.set_device(...)`) */
+    if (e->object->kind == DL_EX_ATTR && dl_ir_is_self(e->object->object)) {
+        static _Thread_local int methods_followed; /* methods calling each other: a few deep */
+        const DlFunction *around =
+            function_around(&dl_rule_module(ctx)->body, e->span.start, NULL, 0);
+        const DlFunction *method =
+            around && around->owner ? dl_ir_method_named(around->owner, e->object->name) : NULL;
+        const DlFunctionInfo *mi = method ? method->facts : NULL;
+        if (!method || method == around || methods_followed > 4) return false;
+        if (mi && mi->requires_gpu) return true;
+        methods_followed++;
+        bool needs = block_needs_a_gpu_first(ctx, &method->body, 0);
+        methods_followed--;
+        return needs;
     }
     if (e->object->kind != DL_EX_NAME) return false;
     const DlProject *p = dl_rule_project(ctx);
