@@ -1874,6 +1874,15 @@ static bool numpy_array_method(const char *m) {
 const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *recv_expr,
                                      const DlValue *recv, const char *m,
                                      const DlValue *const *argv) {
+    /* `super(Encoder, self).__setattr__(name, layer)` in `__init__`: nn.Module's own
+     * `__setattr__`, which registers what it is given as `setattr(self, name, layer)` does
+     * (ISIC2018paperBaseline's ENet encoder, whose list then only aliases its layers) */
+    if (flow_streq(m, "__setattr__") && F->in_init && call->arg_count >= 2 && recv_expr &&
+        recv_expr->kind == DL_EX_CALL && recv_expr->object &&
+        recv_expr->object->kind == DL_EX_NAME && flow_streq(recv_expr->object->name, "super")) {
+        flow_state_set(F->st, "self.<registers>", flow_mk(F, DL_KIND_OTHER));
+        return flow_mk(F, DL_KIND_NONE);
+    }
     if (recv->kind != DL_KIND_TENSOR && !flow_is_module_like(recv) &&
         get_with_number_default(call, m) &&
         !(recv->cls && dl_project_method(F->env->project, recv->cls, m)))
