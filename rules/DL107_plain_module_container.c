@@ -59,8 +59,9 @@ static const char doc[] =
     "- `__init__` gathers the modules' parameters into one `nn.ParameterList`\n"
     "  (`params.extend(adaptor.parameters())`, then `nn.ParameterList(params)`), keeping the\n"
     "  modules only to call them;\n"
-    "- the class deletes the attribute (`del self.x_proj` in `__init__`, once its layers'\n"
-    "  weights are stacked into one `nn.Parameter`, as VMamba's SS2D does);\n"
+    "- the class (or one of its project bases, whose helper `__init__` runs) deletes the\n"
+    "  attribute (`del self.x_proj` in `__init__`, once its layers' weights are stacked into\n"
+    "  one `nn.Parameter`, as VMamba's SS2D does);\n"
     "- the container is only a table to pick from while the module is built: every read of it\n"
     "  takes one entry (`self.resnet_dict[base_model]`) in `__init__` or in a helper only\n"
     "  `__init__` calls, which keeps the pick in a registered attribute (SimCLR's\n"
@@ -223,6 +224,19 @@ static bool deletes_attribute(const char *class_text, const char *name) {
     return false;
 }
 
+/* Whether class `c` or one of its project bases deletes `self.<name>`: a helper of a base
+ * (VMamba's `SS2Dv2.__initv2__`, called from the module's `__init__`) may build a list only to
+ * stack its weights into a parameter and delete it. */
+static bool deleted_by_the_class_or_a_base(DlRuleContext *ctx, const DlClassInfo *c,
+                                           const char *name, int depth) {
+    if (!c || depth > 8) return false;
+    if (deletes_attribute(dl_rule_text_in(ctx, c->module, c->cls->span), name)) return true;
+    if (deleted_by_the_class_or_a_base(ctx, c->base, name, depth + 1)) return true;
+    for (uint8_t k = 0; k < c->later_base_count; k++)
+        if (deleted_by_the_class_or_a_base(ctx, c->later_bases[k], name, depth + 1)) return true;
+    return false;
+}
+
 /* Whether __init__ registers the parameters of the modules it gathers itself, in one
  * `nn.ParameterList` (continual_rl's progress-and-compress: `self._adaptor_params.extend(
  * adaptor.parameters())`, then `self._adaptor_params = nn.ParameterList(...)`): the plain dict
@@ -342,7 +356,7 @@ static void on_class(DlRuleContext *ctx, const DlClassFact *fact) {
         const DlValue *v = c->attrs[i].value;
         if (v->kind != DL_KIND_SEQ || !(v->flags & DL_VF_HAS_MODULES) || !v->aux_span.end) continue;
         const char *class_text = dl_rule_text_in(ctx, c->module, c->cls->span);
-        if (deletes_attribute(class_text, c->attrs[i].name) ||
+        if (deleted_by_the_class_or_a_base(ctx, c, c->attrs[i].name, 0) ||
             only_picked_from_while_built(c->cls, class_text, c->attrs[i].name) ||
             class_manages_the_container(ctx, c, c->attrs[i].name))
             continue;
