@@ -2,6 +2,8 @@
  * workers), and torch functions that combine tensors. */
 #include "dataflow/flow_internal.h"
 
+#include <ctype.h>
+
 bool flow_is_lr_scheduler_class(const char *q) {
     static const char prefix[] = "torch.optim.lr_scheduler.";
     return q && strncmp(q, prefix, sizeof prefix - 1) == 0 && q[sizeof prefix - 1] >= 'A' &&
@@ -845,13 +847,44 @@ static bool items_on_its_own_device(const DlFunctionInfo *getitem) {
 }
 
 /* `collate_fn=name` with `name` a collate function of the project that collates onto a device. */
+/* The project function a `collate_fn=` argument runs on each batch: one named
+ * (`collate_fn=collate`), one with arguments bound (`functools.partial(collate, device=d)`), or
+ * the one a lambda calls on its batch (`lambda b: collate_fn(b, device)`: the visual-grounding
+ * project's loaders; the IR keeps no lambda body, so it is read from the text). */
+static const DlFunctionInfo *function_named(Flow *F, const char *name) {
+    const char *imported = dl_project_import(F->env->file, name); /* `from utils import f` */
+    return dl_project_find_function(F->env->project, F->env->file, imported ? imported : name);
+}
+
+static const DlFunctionInfo *collate_function_given(Flow *F, const DlExpr *given) {
+    if (given->kind == DL_EX_NAME) return function_named(F, given->name);
+    if (given->kind == DL_EX_CALL && given->object && given->arg_count >= 1 &&
+        !given->args[0].keyword && given->args[0].value->kind == DL_EX_NAME) {
+        const char *q = flow_qualify(F, given->object);
+        if (q && flow_streq(q, "functools.partial"))
+            return function_named(F, given->args[0].value->name);
+        return NULL;
+    }
+    if (given->kind != DL_EX_LAMBDA) return NULL;
+    const char *text = flow_text(F, given->span);
+    const char *colon = text ? strchr(text, ':') : NULL;
+    if (!colon) return NULL;
+    const char *name = colon + 1;
+    while (*name == ' ') name++;
+    size_t n = 0;
+    while (isalnum((unsigned char)name[n]) || name[n] == '_') n++;
+    if (!n || n >= 128 || name[n] != '(') return NULL;
+    char callee[128];
+    memcpy(callee, name, n);
+    callee[n] = '\0';
+    return function_named(F, callee);
+}
+
 static bool names_a_collate_onto_a_device(const DlExpr *e, void *ctx) {
     Flow *F = ctx;
     if (e->kind != DL_EX_CALL) return false;
     const DlArg *c = dl_ir_keyword(e, "collate_fn");
-    if (!c || c->value->kind != DL_EX_NAME) return false;
-    return collates_onto_a_device(
-        dl_project_find_function(F->env->project, F->env->file, c->value->name));
+    return c && collates_onto_a_device(collate_function_given(F, c->value));
 }
 
 typedef bool (*ExprMatch)(const DlExpr *, void *);
@@ -1300,6 +1333,10 @@ const DlValue *flow_eval_dataloader(Flow *F, const DlExpr *call, const DlValue *
         const DlValue *v = argv[i];
         const DlFunctionInfo *fi =
             v->kind == DL_KIND_FUNCTION ? (const DlFunctionInfo *)v->cls : NULL;
+        const DlExpr *wrapped = call->args[i].value;
+        if (!fi && kw && flow_streq(kw, "collate_fn") &&
+            (wrapped->kind == DL_EX_LAMBDA || wrapped->kind == DL_EX_CALL))
+            fi = collate_function_given(F, wrapped);
         /* `collate_fn=test_dataset.collate_fn`: a method of a project dataset (LEBERT-NER's,
          * which ends `torch.tensor(...).to(self.device)`) */
         const DlExpr *given = call->args[i].value;
