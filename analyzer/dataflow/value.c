@@ -131,7 +131,15 @@ const DlValue *dl_value_join(DlArena *arena, const DlValue *a, const DlValue *b)
     if (a->kind == DL_KIND_NONE) return b;
     if (b->kind == DL_KIND_NONE) return a;
     if (a->kind != b->kind) return &dl_value_unknown;
-    DlValue *j = dl_value_copy(arena, a);
+    /* a parameter on one path and a plain tensor on the other: what the join says of its place
+     * is the plain one's (the parameter moves with its module), so it keeps the plain one's
+     * origin (`self.position_biases = torch.zeros(n, n)` if `simple`, else `nn.Parameter(
+     * torch.ones(n, n))`: AFT's CPU tensor is the zeros) */
+    const DlValue *plain_one = a->kind == DL_KIND_TENSOR &&
+                                       ((a->flags ^ b->flags) & DL_VF_REGISTERED)
+                                   ? (a->flags & DL_VF_REGISTERED ? b : a)
+                                   : a;
+    DlValue *j = dl_value_copy(arena, plain_one);
     j->flags = a->flags & b->flags;
     /* a CPU tensor on one path, one that may be on the CPU on the other */
     if (a->kind == DL_KIND_TENSOR && ((a->flags | b->flags) & DL_VF_MAYBE_CPU) &&
