@@ -38,7 +38,8 @@ static const char doc[] =
     "  script's `def\n"
     "  test(args, model)`, which evaluates with the wrapper, is no test;\n"
     "- a wrapper that nothing runs or hands on, only unwraps (also when moved or switched in\n"
-    "  mode as it is built, `nn.DataParallel(model, device_ids=[0, 1]).to(device)`;\n"
+    "  mode as it is built, `nn.DataParallel(model, device_ids=[0, 1]).to(device)`, or\n"
+    "  later, `model = model.to(f'cuda:{model.device_ids[0]}')`;\n"
     "  `model.module`, `model =\n"
     "  model.module`, or under the flag it was built under: `if is_parallel: net =\n"
     "  nn.DataParallel(net)`, then `if is_parallel: net = net.module`; or in a `try` whose\n"
@@ -68,7 +69,8 @@ static const char doc[] =
 static bool leaves_the_wrapper(const char *attr) {
     static const char *const names[] = {"module",     "load_state_dict", "state_dict",
                                         "parameters", "named_parameters", "modules",
-                                        "children",   "buffers",          NULL};
+                                        "children",   "buffers",          "device_ids",
+                                        "output_device", NULL};
     return dl_name_in_list(attr, names);
 }
 
@@ -141,11 +143,27 @@ static bool block_runs(const DlBlock *b, const char *name, int depth) {
     return false;
 }
 
+static const char *const gives_itself_back[] = {"to",    "cuda", "cpu",    "eval", "train",
+                                                "float", "half", "double", NULL};
+
+/* `model = model.to(f'cuda:{model.device_ids[0]}')`: the wrapper held in `name`, moved or
+ * switched in mode and bound to it again, nothing run on the way (a notebook's cell that tries
+ * DataParallel and builds the model anew in a later one) */
+static bool moves_the_holder(const DlStmt *s, const char *name) {
+    const DlExpr *v = s->value;
+    if (s->kind != DL_ST_ASSIGN || s->target_count != 1 || !is_holder(s->targets[0], name) ||
+        !v || v->kind != DL_EX_CALL || !v->object || v->object->kind != DL_EX_ATTR ||
+        !dl_name_in_list(v->object->name, gives_itself_back) || !is_holder(v->object->object, name))
+        return false;
+    for (uint32_t i = 0; i < v->arg_count; i++)
+        if (runs_or_escapes(v->args[i].value, name, false, 0)) return false;
+    return true;
+}
+
 /* `value` is the wrapper `call` builds, or it moved or switched in mode, which gives it back:
  * `nn.DataParallel(model, device_ids=[0, 1]).to(device)` (R-DTI's feature extractors). */
 static bool gives_the_wrapper(const DlExpr *value, const DlExpr *call) {
-    static const char *const same[] = {"to",    "cuda", "cpu",    "eval", "train",
-                                       "float", "half", "double", NULL};
+    const char *const *same = gives_itself_back;
     for (int depth = 0; value && value != call && depth < 8; depth++) {
         if (value->kind != DL_EX_CALL || !value->object || value->object->kind != DL_EX_ATTR ||
             !dl_name_in_list(value->object->name, same))
@@ -203,6 +221,7 @@ static Followed scan_after(const DlBlock *b, uint32_t from, const char *name, co
     for (uint32_t j = from; j < b->count; j++) {
         const DlStmt *t = b->items[j];
         if (t->kind == DL_ST_ASSIGN && gives_the_wrapper(t->value, call)) continue;
+        if (moves_the_holder(t, name)) continue;
         if (guard && t->kind == DL_ST_IF && same_reference(t->value, guard, 0) &&
             scan_after(&t->parts->body, 0, name, call, NULL) == DROPPED)
             return DROPPED;
