@@ -115,7 +115,7 @@ static const char doc[] =
     "  the first); or, for the reads in it, in a\n"
     "  branch that does, `if draw_path is not None:`) or\n"
     "  shows them (`plt.show()`, `plt.pause(t)`, `cv2.imshow`, `cv2.waitKey`, an Open3D\n"
-    "  window's `vis.run()`,\n"
+    "  window's `vis.run()`, a visdom plot, `vis.scatter(X=out[i].cpu())`,\n"
     "  `input()`; also in a function of the project the loop calls), and trains nothing (a\n"
     "  `backward()` with no optimizer step, Grad-CAM's, trains nothing): each\n"
     "  iteration must read its output back to write or show it, so another read there adds no\n"

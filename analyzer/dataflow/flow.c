@@ -558,6 +558,15 @@ static bool is_output_write(const DlExpr *e) {
         (flow_streq(name, "run") && recv->kind == DL_EX_NAME &&
          dl_name_in_list(recv->name, viewers)))
         return true;
+    /* a visdom client's plots (`vis.scatter(X=out[i].cpu(), win=...)`, `viz.images(...)`):
+     * shown in the browser as each one comes (MSN's point-cloud validation) */
+    static const char *const visdom_clients[] = {"vis", "viz", "visdom", NULL};
+    static const char *const visdom_plots[] = {"scatter", "images", "image", "line",
+                                               "heatmap", "histogram", "bar", "surf",
+                                               "mesh", "video", NULL};
+    const char *client = recv->kind == DL_EX_NAME || recv->kind == DL_EX_ATTR ? recv->name : NULL;
+    if (client && dl_name_in_list(client, visdom_clients) && dl_name_in_list(name, visdom_plots))
+        return true;
     /* `transforms.ToPILImage()(out.cpu()).save(path)`: the transform built and applied */
     const DlExpr *maker = recv->kind == DL_EX_CALL ? recv->object : NULL;
     if (maker && maker->kind == DL_EX_CALL && maker->object &&
