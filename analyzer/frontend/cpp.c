@@ -1968,6 +1968,11 @@ static DlParseResult parse_and_lower(const DlSource *src, DlArena *arena,
     for (size_t i = 0; i < cmd.arg_count; i++)
         dl_vec_push(&args, cmd.args[i]);
     dl_vec_push(&args, "-ferror-limit=0"); /* keep going: "too many errors" would stop it */
+    /* extensions written for PyTorch before 1.5 check their tensors with `AT_CHECK(x.type().
+     * is_cuda(), ...)`, which later libtorch renamed TORCH_CHECK: undeclared there, the checks
+     * would be lost (neural_renderer's bindings); a definition the code's own headers give
+     * takes precedence (a redefinition is only a warning) */
+    dl_vec_push(&args, "-DAT_CHECK=TORCH_CHECK");
     char *pch = NULL;
     char *cache = opts->cache_dir ? strdup(opts->cache_dir) : dl_cpp_default_cache_dir();
     char *owned[4];
