@@ -1656,14 +1656,22 @@ static void build_name_index(DlProject *p) {
     }
     qsort(p->classes_by_name, p->class_entries, sizeof(DlNamedEntry), compare_entries);
     qsort(p->functions_by_name, p->function_entries, sizeof(DlNamedEntry), compare_entries);
-    dl_interner_init(&p->module_names, NULL);
+    dl_interner_init(&p->module_names, &p->arena); /* names copied: a kept project outlives
+                                                        the check whose names it got */
     for (uint32_t i = 0; i < p->file_count; i++) {
         const DlModuleIR *m = p->files[i].module;
         if (m && m->language == DL_LANG_PYTHON && m->module_name)
-            dl_interner_add(&p->module_names, m->module_name);
+            dl_intern(&p->module_names, m->module_name, strlen(m->module_name), true);
         if (p->absent && i < p->absent->file_count && p->absent->modules[i])
-            dl_interner_add(&p->module_names, p->absent->modules[i]);
+            dl_intern(&p->module_names, p->absent->modules[i], strlen(p->absent->modules[i]),
+                      true);
     }
+    uint32_t n = 0;
+    const char **run = p->run_module_names
+                           ? dl_interner_referenced(p->run_module_names, &p->arena, &n)
+                           : NULL;
+    for (uint32_t k = 0; k < n; k++) dl_intern(&p->module_names, run[k], strlen(run[k]), true);
+    p->run_module_names = NULL; /* the check's: not read after the build */
 }
 
 /* One file's facts (imports, classes, functions), in `arena`: what needs no other file. */
@@ -1825,6 +1833,7 @@ void dl_project_build(DlProject *p, DlModuleIR *const *modules, uint32_t count, 
      * unique fallback ambiguous there too */
     if (leaves) {
         p->mentioned_names = leaves->mentioned_names;
+        p->run_module_names = leaves->module_names;
         p->uses_devices = leaves->use_devices;
         p->default_device_set = leaves->set_default_device;
         p->absent = leaves->absent;

@@ -177,7 +177,9 @@ typedef struct DlProject {
     uint32_t read_words; /* the size of a DlReadSet: file_count bits */
     DlFlowState **globals; /* each file's module-level state, for `from config import DEVICE` */
     DlInterner referenced_names; /* what files read (see DlModuleIR.referenced_names) */
-    DlInterner module_names; /* the module names of the files built over and of those a partial
+    const DlInterner *run_module_names; /* DlProjectLeaves.module_names, until the build */
+    DlInterner module_names; /* the module names of the run's Python files (DlProjectLeaves.
+                                module_names), of the files built over and of those a partial
                                 build leaves out (find_named's unique fallback asks) */
     bool referenced_names_known;
     bool workers_may_touch_devices; /* the shared files' DataLoader workers may run device code
@@ -194,6 +196,9 @@ typedef struct DlProject {
  * driver/sharing.h), which are lowered only afterwards, one at a time. */
 typedef struct DlProjectLeaves {
     const DlInterner *mentioned_names; /* a superset of the names they refer to */
+    const DlInterner *module_names; /* the module names of every Python file of the run, the
+                                       leaves' and the unlowered files' too (NULL: those of the
+                                       files built over only) */
     bool use_devices; /* a Python file's text names a device (DlModuleIR.mentions_devices, from
                          the text): a leaf's, or any file's, one that fails to lower included */
     bool set_default_device; /* a Python file's text sets the default device to a GPU

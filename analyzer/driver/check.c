@@ -1041,6 +1041,7 @@ static DlSharing *find_leaves(Run *run, char *const *paths, DlProjectLeaves *lea
         job->names_digest = dl_sharing_names_digest(sharing, i);
     }
     if (streaming) leaves->mentioned_names = dl_sharing_mentioned_functions(sharing);
+    leaves->module_names = dl_sharing_module_names(sharing);
     size_t leaf_count = 0, lowered = 0, marking = 0;
     for (size_t i = 0; i < run->count; i++) {
         leaf_count += run->jobs[i].leaf;

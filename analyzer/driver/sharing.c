@@ -391,6 +391,17 @@ static bool mentioned_by_another(const Name *n, int32_t file) {
 
 /* ---------------------------------------------------------------- the decision */
 
+/* The names a Python file's path gives what an import may start with (DlSharing.module_names):
+ * each folder (a package, or a namespace package without `__init__.py`) and its module. */
+static void add_path_names(DlSharing *s, const char *path) {
+    size_t n = strlen(path);
+    if (n < 3 || strcmp(path + n - 3, ".py") != 0) return;
+    const char *p = path;
+    for (const char *slash; (slash = strchr(p, '/')); p = slash + 1)
+        if (slash > p) dl_intern(&s->module_names, p, (size_t)(slash - p), true);
+    if (path + n - 3 > p) dl_intern(&s->module_names, p, (size_t)(path + n - 3 - p), true);
+}
+
 DlSharing *dl_sharing_decide(const DlSharingFile *files, char *const *paths, size_t count,
                              int threads) {
     DlSharing *s = calloc(1, sizeof *s);
@@ -419,6 +430,8 @@ DlSharing *dl_sharing_decide(const DlSharingFile *files, char *const *paths, siz
             name += n + 1;
         }
     }
+    dl_interner_init(&s->module_names, &s->arena);
+    for (size_t i = 0; i < count; i++) add_path_names(s, paths[i]);
     s->filter = filter_new();
     for (uint32_t i = 0; i < s->cap; i++)
         if (s->names[i].text) filter_add(s->filter, s->names[i].hash);
@@ -478,6 +491,7 @@ DlSharing *dl_sharing_scan(const DlSource *const *sources, char *const *paths, s
 void dl_sharing_free(DlSharing *s) {
     if (!s) return;
     dl_interner_free(&s->mentioned_functions);
+    dl_interner_free(&s->module_names);
     free(s->names);
     free(s->filter);
     free(s->modules);
@@ -496,6 +510,10 @@ bool dl_sharing_module_is_named(const DlSharing *s, size_t i) {
     if (i >= s->file_count || !s->modules[i]) return false;
     const Name *module = find_name(s, s->modules[i]);
     return module && module->used_as_module;
+}
+
+const DlInterner *dl_sharing_module_names(const DlSharing *s) {
+    return &s->module_names;
 }
 
 const DlInterner *dl_sharing_mentioned_functions(const DlSharing *s) {

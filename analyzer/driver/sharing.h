@@ -106,6 +106,13 @@ bool dl_sharing_may_place_marks(const DlSharing *s, size_t i);
  * classes become shared, keeps the others'. */
 uint64_t dl_sharing_names_digest(const DlSharing *s, size_t i);
 
+/* The names the run's Python files give what an import may start with: each folder of their
+ * paths (a package, or a namespace package) and each module, whether a file takes part or not
+ * (an `__init__.py` that names no tensor): whether an import names the project's code
+ * (dataflow/project.c's unique fallback asks). Strings owned by `s`. Each file's names digest
+ * holds which of the names it mentions are such names (dl_sharing_names_digest). */
+const DlInterner *dl_sharing_module_names(const DlSharing *s);
+
 /* The names of the functions the project's text mentions other than where it defines them: a
  * superset of the names files refer to (see DlModuleIR.referenced_names). Strings owned by `s`. */
 const DlInterner *dl_sharing_mentioned_functions(const DlSharing *s);

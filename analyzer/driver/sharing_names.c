@@ -15,6 +15,7 @@ typedef struct Definers {
     bool used;
     bool functions;                          /* some shared file defines a function of that name */
     bool module;                             /* the last part of a shared file's module name */
+    bool package; /* a folder or module name of a Python file's path (DlSharing.module_names) */
     uint32_t first_function, function_count; /* its run of DlSharing.function_definers */
     uint64_t digest;
 } Definers;
@@ -162,6 +163,15 @@ void dl_sharing_find_names_digests(DlSharing *s, char *const *paths, int threads
             }
             name += n + 1;
         }
+    }
+    /* whether a name an import starts with is the project's (DlSharing.module_names): a file
+     * that mentions it reads that fact, which a new folder or module changes */
+    uint32_t package_count = 0;
+    const char **packages = dl_interner_referenced(&s->module_names, &s->arena, &package_count);
+    for (uint32_t k = 0; k < package_count; k++) {
+        Definers *d = add_definers(s, dl_name_hash(packages[k], strlen(packages[k])));
+        if (!d->package) d->digest += mix(d->hash + 31);
+        d->package = true;
     }
     if (s->function_definers.len)
         qsort(s->function_definers.items, s->function_definers.len,

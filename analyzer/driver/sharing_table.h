@@ -42,6 +42,7 @@ struct DlSharing {
     uint64_t *definers_filter;                        /* as `filter`, for the definers' names */
     size_t file_count;
     DlInterner mentioned_functions;
+    DlInterner module_names; /* the names the Python files' paths give (strings in `arena`) */
     uint64_t mentioned_hash; /* of that set, whatever the order of its names */
 };
 

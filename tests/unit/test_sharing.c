@@ -416,3 +416,31 @@ Test(sharing, a_names_digest_changes_with_which_of_the_files_functions_some_file
     done(&a);
     done(&b);
 }
+
+Test(sharing, the_folders_and_modules_of_python_paths_are_the_projects_names) {
+    /* `from core.policy.networks import TSDP`: `core` is the project's even when no file of it
+     * takes part (its `__init__.py` names no tensor); `torchcrf` is a library's */
+    Project p;
+    scan(&p, 1,
+         (const char *const[]){"src/core/__init__.py", NULL, "src/core/policy/utils.py",
+                               "class TSDP:\n    pass\n", "src/train.py",
+                               "from torchcrf import CRF\nfrom core.policy import TSDP\n",
+                               "src/notes.ipynb", NULL, NULL});
+    const DlInterner *names = dl_sharing_module_names(p.sharing);
+    cr_assert(dl_interner_contains(names, "core"));
+    cr_assert(dl_interner_contains(names, "policy"));
+    cr_assert(dl_interner_contains(names, "utils"));
+    cr_assert_not(dl_interner_contains(names, "torchcrf"));
+    cr_assert_not(dl_interner_contains(names, "notes"), "a notebook is no module");
+    uint64_t before = dl_sharing_names_digest(p.sharing, 2);
+    done(&p);
+    /* a folder named as the import appears: what train.py's lookups may find changed */
+    scan(&p, 1,
+         (const char *const[]){"src/core/__init__.py", NULL, "src/core/policy/utils.py",
+                               "class TSDP:\n    pass\n", "src/train.py",
+                               "from torchcrf import CRF\nfrom core.policy import TSDP\n",
+                               "src/torchcrf/helpers.py", NULL, NULL});
+    cr_assert(dl_interner_contains(dl_sharing_module_names(p.sharing), "torchcrf"));
+    cr_assert_neq(dl_sharing_names_digest(p.sharing, 2), before);
+    done(&p);
+}
