@@ -137,7 +137,8 @@ static const char doc[] =
     "  display, give a Python bool without reading the device;\n"
     "- code under `if False:` or `if 0:`, or after an unconditional `exit()` (`sys.exit()`,\n"
     "  `quit()`), which never runs.\n\n"
-    "`if torch.isnan(loss) or torch.isinf(loss):` is one finding, at the first operand.\n";
+    "`if torch.isnan(loss) or torch.isinf(loss):` is one finding, at the first operand; so is\n"
+    "`if not torch.isnan(loss) and not torch.isinf(loss):`.\n";
 
 /* "`site` waits for the device in every iteration of the loop at line N: `why`; ..." */
 static void report_wait_at_site(DlRuleContext *ctx, const DlSyncFact *fact, const char *why) {

@@ -354,6 +354,10 @@ bool dl_tensor_method_keeps_shape(const char *m) {
                                        "exp", "log", "log1p", "expm1", "sqrt", "rsqrt", "sigmoid",
                                        "tanh", "abs", "neg", "reciprocal", "sin", "cos", "square",
                                        "clamp", "clip", "floor", "ceil", "round", "sign",
+                                       /* tests of each element (`not torch.isnan(loss) and not
+                                        * torch.isinf(loss)`: one read, then a test's kernel) */
+                                       "isnan", "isinf", "isfinite", "isposinf", "isneginf",
+                                       "logical_not",
                                        /* the same in place (SNN's `weight.data.clamp_(-1, 1)`
                                         * after each step), and fills */
                                        "clamp_", "clip_", "exp_", "log_", "sqrt_", "abs_",
