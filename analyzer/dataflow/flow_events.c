@@ -510,6 +510,18 @@ static bool computes_with_numpy_only(const DlFunctionInfo *fi) {
            !dl_project_function_mentions(fi, device_words) && !mentions_a_model(fi);
 }
 
+/* A helper that returns a tensor it made on the host and whose text names no device nor a
+ * model (`get_weights4class(method, n, counts)`: class weights from NumPy, then
+ * `torch.tensor(w).float()`): torch serves it to wrap host data, and it queues nothing on the
+ * device. */
+static bool makes_host_tensors_only(const DlFunctionInfo *fi) {
+    static const char *const device_words[] = {"cuda", ".to(", "device", "net", "forward",
+                                               "F.", "nn.", NULL};
+    return fi->ret && fi->ret->kind == DL_KIND_TENSOR && fi->ret->dev == DL_DEV_CPU &&
+           fi->module->language == DL_LANG_PYTHON && fi->module->source &&
+           !dl_project_function_mentions(fi, device_words) && !mentions_a_model(fi);
+}
+
 /* A project function given a tensor, or a value of unknown kind (Informer's
  * `self._process_one_batch(data, batch_x, ...)`, which moves the batch and runs the model):
  * it may queue work whatever devlint knows of its result; not a meter's `update(loss.item())`,
@@ -528,7 +540,7 @@ static bool project_call_given_tensors(const DlExpr *call, const DlFunctionInfo 
         tensors = ((flow_is_tensor(argv[i]) && argv[i]->dev != DL_DEV_CPU) ||
                    (argv[i]->kind == DL_KIND_UNKNOWN && !copied)) &&
                   !copied_to_the_host(call->args[i].value);
-    return tensors && !computes_with_numpy_only(fi);
+    return tensors && !computes_with_numpy_only(fi) && !makes_host_tensors_only(fi);
 }
 
 /* A function whose body is only `pass`, a docstring, `...` or a bare `return` (read in the
