@@ -183,6 +183,9 @@ static uint32_t forward_alternatives(const DlProject *p, const DlClassInfo *ci,
  * written out given to a module moved whole to another (`cuda:2` to a `cuda:4` model). */
 static bool elsewhere_than_the_module(const DlValue *module, const DlValue *arg) {
     if (dl_value_is_cpu_tensor(arg)) return true;
+    /* `self.decoder([ids, labels])`: a list or tuple written out holding one */
+    for (uint32_t i = 0; arg->kind == DL_KIND_SEQ && arg->items && i < arg->item_count; i++)
+        if (arg->items[i] && dl_value_is_cpu_tensor(arg->items[i])) return true;
     return dl_value_module_on_gpu_index(module) && arg->kind == DL_KIND_TENSOR &&
            flow_two_gpu_indices(module, arg);
 }

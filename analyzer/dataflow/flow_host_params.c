@@ -866,7 +866,47 @@ typedef struct Gathered {
     const char *name[8];
     uint64_t params[8];
     uint32_t count;
+    /* a parameter unpacked into names (`input_ids, labels = batch`), each then moved
+     * (`input_ids = input_ids.cuda()`): the parameter is moved once all its parts are
+     * (semi-rag's decoder forward) */
+    struct {
+        const char *part[8];
+        uint32_t part_count, moved; /* bit k: part k moved */
+        int param;
+    } unpacked[4];
+    uint32_t unpacked_count;
 } Gathered;
+
+/* `a, b = param`: note the parts of the parameter. */
+static void note_unpacked(const DlFunction *fn, const DlStmt *s, Gathered *g) {
+    const DlExpr *t = s->targets[0], *v = s->value;
+    if (t->kind != DL_EX_TUPLE || !t->item_count || t->item_count > 8 || !v ||
+        v->kind != DL_EX_NAME || g->unpacked_count >= 4)
+        return;
+    int p = dl_ir_param_index(fn, v->name);
+    if (p < 0 || p >= DL_MAX_PARAM_BITS) return;
+    for (uint32_t k = 0; k < t->item_count; k++)
+        if (t->items[k]->kind != DL_EX_NAME) return;
+    uint32_t u = g->unpacked_count++;
+    g->unpacked[u].param = p;
+    g->unpacked[u].part_count = t->item_count;
+    g->unpacked[u].moved = 0;
+    for (uint32_t k = 0; k < t->item_count; k++) g->unpacked[u].part[k] = t->items[k]->name;
+}
+
+/* `part = part.cuda()` of a part of an unpacked parameter: the parameter's bit once every part
+ * of it is moved, else 0. */
+static uint64_t unpacked_param_moved(Gathered *g, const char *target, const DlExpr *value) {
+    uint64_t moved = 0;
+    for (uint32_t u = 0; u < g->unpacked_count; u++) {
+        for (uint32_t k = 0; k < g->unpacked[u].part_count; k++)
+            if (strcmp(g->unpacked[u].part[k], target) == 0 && moves_name(value, target))
+                g->unpacked[u].moved |= 1u << k;
+        if (g->unpacked[u].moved == (1u << g->unpacked[u].part_count) - 1)
+            moved |= UINT64_C(1) << g->unpacked[u].param;
+    }
+    return moved;
+}
 
 static void find_moved_params(const DlFunction *fn, const DlBlock *b, uint64_t *moved,
                               Gathered *gathered, int depth) {
@@ -874,8 +914,10 @@ static void find_moved_params(const DlFunction *fn, const DlBlock *b, uint64_t *
     for (uint32_t i = 0; i < b->count; i++) {
         const DlStmt *s = b->items[i];
         if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue; /* not this function's */
+        if (s->kind == DL_ST_ASSIGN && s->target_count == 1) note_unpacked(fn, s, gathered);
         if (s->kind == DL_ST_ASSIGN && s->target_count == 1 && s->targets[0]->kind == DL_EX_NAME) {
             const char *target = s->targets[0]->name;
+            *moved |= unpacked_param_moved(gathered, target, s->value);
             int p = dl_ir_param_index(fn, target);
             if (p >= 0 && p < DL_MAX_PARAM_BITS && moves_name(s->value, target))
                 *moved |= UINT64_C(1) << p;
