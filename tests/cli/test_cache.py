@@ -211,8 +211,8 @@ class CacheTest(CacheCase):
         self.assertIn("user.py:5:1: DL101 [unassigned-to] the result", out)
 
     def test_a_copied_training_script_keeps_the_other_results(self):
-        # the copy mentions the original's class: both become shared, and their names are
-        # defined by shared files now; only the files that mention those names are analysed
+        # the copy defines the class it mentions: each script's `Points` is its own, so both
+        # stay scripts no other file reads, and every result but the copy's is kept
         self.write("helpers.py", HELPERS)
         self.write("user.py", USER)
         train = ("import torch\nfrom helpers import scale\n\n\nclass Points:\n    pass\n\n\n"
@@ -224,7 +224,7 @@ class CacheTest(CacheCase):
         proc = self.devlint("--format", "json", ".")
         served = sorted(f["path"] for f in json.loads(proc.stdout)["findings"]
                         if f["message"] == "served from the cache")
-        self.assertEqual(served, ["helpers.py", "user.py"])
+        self.assertEqual(served, ["helpers.py", "train.py", "user.py"])
         self.assertEqual(len(json.loads(proc.stdout)["findings"]), 4)
 
     def test_a_function_named_for_the_first_time_invalidates_the_results_that_read_its_file(self):
@@ -492,15 +492,17 @@ class PartialBuildTest(CacheCase):
 
     def test_a_result_that_reads_a_file_left_out_is_checked_again(self):
         # model.py mentions the same names before and after, and imports only a.py (and a
-        # module no file is): `registry.B()` finds b.py's B by the unique-class fallback
+        # package of the project, a folder, in which no file defines B): `registry.B()` finds
+        # b.py's B by the unique-class fallback
         klass = ("import torch\nimport torch.nn as nn\n\n\nclass %s(nn.Module):\n"
                  "    def __init__(self):\n        super().__init__()\n"
                  "        self.fc = nn.Linear(4, 2)\n")
         self.write("a.py", klass % "A")
         self.write("b.py", klass % "B")
         self.write("main.py", "import torch\nimport a\nimport b\n")
+        self.write("registry/names.py", "NAMES = ['A', 'B']\n")
         use = "\nmodel = %s()  # %s\nx = torch.randn(8, 4).cuda()\ny = model(x)\n"
-        head = "import torch\nimport a\nimport registry  # no such module\n"
+        head = "import torch\nimport a\nimport registry  # the folder's package\n"
         self.write("model.py", head + use % ("a.A", "B"))
         self.assertEqual(self.codes(self.timed(".")), [("model.py", 7, "DL105")])
         self.write("model.py", head + use % ("registry.B", "A"))
