@@ -170,7 +170,7 @@ const DlValue *dl_value_join(DlArena *arena, const DlValue *a, const DlValue *b)
     } else if (a->origin != b->origin || a->dev_span.start != b->dev_span.start) {
         j->origin = a->origin == b->origin ? a->origin : DL_ORIGIN_NONE;
         if (j->origin == DL_ORIGIN_FACTORY && a->kind == DL_KIND_TENSOR)
-            join_other_factory(arena, j, a, b);
+            join_other_factory(arena, j, plain_one, plain_one == a ? b : a); /* j is its copy */
     }
     if (a->elem != b->elem) {
         /* an empty list on one path, a list of tensors on the other: a list of tensors; but a
