@@ -163,10 +163,9 @@ static bool moves_the_holder(const DlStmt *s, const char *name) {
 /* `value` is the wrapper `call` builds, or it moved or switched in mode, which gives it back:
  * `nn.DataParallel(model, device_ids=[0, 1]).to(device)` (R-DTI's feature extractors). */
 static bool gives_the_wrapper(const DlExpr *value, const DlExpr *call) {
-    const char *const *same = gives_itself_back;
     for (int depth = 0; value && value != call && depth < 8; depth++) {
         if (value->kind != DL_EX_CALL || !value->object || value->object->kind != DL_EX_ATTR ||
-            !dl_name_in_list(value->object->name, same))
+            !dl_name_in_list(value->object->name, gives_itself_back))
             return false;
         value = value->object->object;
     }

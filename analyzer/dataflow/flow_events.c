@@ -503,11 +503,16 @@ static bool mentions_a_model(const DlFunctionInfo *fi) {
 /* A helper whose text names neither torch nor a device nor a model (Social-STGCNN's
  * `nodes_rel_to_nodes_abs(nodes, init_node)`, NumPy on arrays copied off the device): it
  * queues nothing on the device. */
+/* A Python function whose text names none of `words` and no model. */
+static bool text_names_none_of(const DlFunctionInfo *fi, const char *const *words) {
+    return fi->module->language == DL_LANG_PYTHON && fi->module->source &&
+           !dl_project_function_mentions(fi, words) && !mentions_a_model(fi);
+}
+
 static bool computes_with_numpy_only(const DlFunctionInfo *fi) {
     static const char *const device_words[] = {"torch", "cuda", ".to(", "net", "forward",
                                                "F.", "nn.", NULL};
-    return fi->module->language == DL_LANG_PYTHON && fi->module->source &&
-           !dl_project_function_mentions(fi, device_words) && !mentions_a_model(fi);
+    return text_names_none_of(fi, device_words);
 }
 
 /* A helper that returns a tensor it made on the host and whose text names no device nor a
@@ -518,8 +523,7 @@ static bool makes_host_tensors_only(const DlFunctionInfo *fi) {
     static const char *const device_words[] = {"cuda", ".to(", "device", "net", "forward",
                                                "F.", "nn.", NULL};
     return fi->ret && fi->ret->kind == DL_KIND_TENSOR && fi->ret->dev == DL_DEV_CPU &&
-           fi->module->language == DL_LANG_PYTHON && fi->module->source &&
-           !dl_project_function_mentions(fi, device_words) && !mentions_a_model(fi);
+           text_names_none_of(fi, device_words);
 }
 
 /* A project function given a tensor, or a value of unknown kind (Informer's

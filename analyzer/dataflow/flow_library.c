@@ -846,16 +846,17 @@ static bool items_on_its_own_device(const DlFunctionInfo *getitem) {
     return getitem && getitem->ret && dl_value_any_part(getitem->ret, item_on_its_own_device);
 }
 
-/* `collate_fn=name` with `name` a collate function of the project that collates onto a device. */
+/* The project function `name` names here: the file's own, or one it imports (`from utils
+ * import f`). */
+static const DlFunctionInfo *function_named(Flow *F, const char *name) {
+    const char *imported = dl_project_import(F->env->file, name);
+    return dl_project_find_function(F->env->project, F->env->file, imported ? imported : name);
+}
+
 /* The project function a `collate_fn=` argument runs on each batch: one named
  * (`collate_fn=collate`), one with arguments bound (`functools.partial(collate, device=d)`), or
  * the one a lambda calls on its batch (`lambda b: collate_fn(b, device)`: the visual-grounding
  * project's loaders; the IR keeps no lambda body, so it is read from the text). */
-static const DlFunctionInfo *function_named(Flow *F, const char *name) {
-    const char *imported = dl_project_import(F->env->file, name); /* `from utils import f` */
-    return dl_project_find_function(F->env->project, F->env->file, imported ? imported : name);
-}
-
 static const DlFunctionInfo *collate_function_given(Flow *F, const DlExpr *given) {
     if (given->kind == DL_EX_NAME) return function_named(F, given->name);
     if (given->kind == DL_EX_CALL && given->object && given->arg_count >= 1 &&
@@ -880,6 +881,7 @@ static const DlFunctionInfo *collate_function_given(Flow *F, const DlExpr *given
     return function_named(F, callee);
 }
 
+/* `collate_fn=` given a collate function of the project that collates onto a device. */
 static bool names_a_collate_onto_a_device(const DlExpr *e, void *ctx) {
     Flow *F = ctx;
     if (e->kind != DL_EX_CALL) return false;
@@ -1333,13 +1335,12 @@ const DlValue *flow_eval_dataloader(Flow *F, const DlExpr *call, const DlValue *
         const DlValue *v = argv[i];
         const DlFunctionInfo *fi =
             v->kind == DL_KIND_FUNCTION ? (const DlFunctionInfo *)v->cls : NULL;
-        const DlExpr *wrapped = call->args[i].value;
+        const DlExpr *given = call->args[i].value;
         if (!fi && kw && flow_streq(kw, "collate_fn") &&
-            (wrapped->kind == DL_EX_LAMBDA || wrapped->kind == DL_EX_CALL))
-            fi = collate_function_given(F, wrapped);
+            (given->kind == DL_EX_LAMBDA || given->kind == DL_EX_CALL))
+            fi = collate_function_given(F, given);
         /* `collate_fn=test_dataset.collate_fn`: a method of a project dataset (LEBERT-NER's,
          * which ends `torch.tensor(...).to(self.device)`) */
-        const DlExpr *given = call->args[i].value;
         if (!fi && kw && flow_streq(kw, "collate_fn") && given->kind == DL_EX_ATTR &&
             given->name && given->object &&
             (given->object->kind == DL_EX_NAME || given->object->kind == DL_EX_ATTR)) {

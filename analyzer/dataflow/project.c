@@ -1633,7 +1633,8 @@ static void compute_globals(DlProject *p, DlFlowState **globals) {
 
 /* Python's classes and top-level functions, for the other Python files (C++ code resolves only
  * within its file: resolves_across_files). */
-static void build_name_index(DlProject *p) {
+/* `run_module_names`: DlProjectLeaves.module_names, or NULL. */
+static void build_name_index(DlProject *p, const DlInterner *run_module_names) {
     uint32_t classes = 0, functions = 0;
     for (uint32_t i = 0; i < p->file_count; i++) {
         classes += p->files[i].class_count;
@@ -1667,11 +1668,9 @@ static void build_name_index(DlProject *p) {
                       true);
     }
     uint32_t n = 0;
-    const char **run = p->run_module_names
-                           ? dl_interner_referenced(p->run_module_names, &p->arena, &n)
-                           : NULL;
+    const char **run =
+        run_module_names ? dl_interner_referenced(run_module_names, &p->arena, &n) : NULL;
     for (uint32_t k = 0; k < n; k++) dl_intern(&p->module_names, run[k], strlen(run[k]), true);
-    p->run_module_names = NULL; /* the check's: not read after the build */
 }
 
 /* One file's facts (imports, classes, functions), in `arena`: what needs no other file. */
@@ -1833,14 +1832,13 @@ void dl_project_build(DlProject *p, DlModuleIR *const *modules, uint32_t count, 
      * unique fallback ambiguous there too */
     if (leaves) {
         p->mentioned_names = leaves->mentioned_names;
-        p->run_module_names = leaves->module_names;
         p->uses_devices = leaves->use_devices;
         p->default_device_set = leaves->set_default_device;
         p->absent = leaves->absent;
         p->workers_may_touch_devices = leaves->absent_workers_may_touch_devices;
     }
     build_all_file_facts(p, modules, count, threads);
-    build_name_index(p);
+    build_name_index(p, leaves ? leaves->module_names : NULL);
     resolve_classes(p);
     for (uint32_t i = 0; i < count && !p->uses_devices; i++)
         if (modules[i]) p->uses_devices = modules[i]->mentions_devices;

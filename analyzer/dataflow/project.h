@@ -177,7 +177,6 @@ typedef struct DlProject {
     uint32_t read_words; /* the size of a DlReadSet: file_count bits */
     DlFlowState **globals; /* each file's module-level state, for `from config import DEVICE` */
     DlInterner referenced_names; /* what files read (see DlModuleIR.referenced_names) */
-    const DlInterner *run_module_names; /* DlProjectLeaves.module_names, until the build */
     DlInterner module_names; /* the module names of the run's Python files (DlProjectLeaves.
                                 module_names), of the files built over and of those a partial
                                 build leaves out (find_named's unique fallback asks) */

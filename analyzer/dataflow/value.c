@@ -135,11 +135,11 @@ const DlValue *dl_value_join(DlArena *arena, const DlValue *a, const DlValue *b)
      * is the plain one's (the parameter moves with its module), so it keeps the plain one's
      * origin (`self.position_biases = torch.zeros(n, n)` if `simple`, else `nn.Parameter(
      * torch.ones(n, n))`: AFT's CPU tensor is the zeros) */
-    const DlValue *plain_one = a->kind == DL_KIND_TENSOR &&
-                                       ((a->flags ^ b->flags) & DL_VF_REGISTERED)
-                                   ? (a->flags & DL_VF_REGISTERED ? b : a)
-                                   : a;
-    DlValue *j = dl_value_copy(arena, plain_one);
+    bool registered_on_one_path =
+        a->kind == DL_KIND_TENSOR && ((a->flags ^ b->flags) & DL_VF_REGISTERED);
+    const DlValue *plain = a->flags & DL_VF_REGISTERED ? b : a;
+    const DlValue *kept = registered_on_one_path ? plain : a, *other = kept == a ? b : a;
+    DlValue *j = dl_value_copy(arena, kept);
     j->flags = a->flags & b->flags;
     /* a CPU tensor on one path, one that may be on the CPU on the other */
     if (a->kind == DL_KIND_TENSOR && ((a->flags | b->flags) & DL_VF_MAYBE_CPU) &&
@@ -159,10 +159,7 @@ const DlValue *dl_value_join(DlArena *arena, const DlValue *a, const DlValue *b)
      * if a flag says so, else `torch.tensor(0)` or `torch.tensor([])`, which forward does not
      * use then): where the attribute is depends on the path. A plain tensor of data on the other
      * path (`nn.Parameter(t) if train else t`) stays a CPU tensor the module does not move. */
-    const DlValue *plain = a->flags & DL_VF_REGISTERED ? b : a;
-    bool parameter_or_placeholder = a->kind == DL_KIND_TENSOR &&
-                                    ((a->flags ^ b->flags) & DL_VF_REGISTERED) &&
-                                    (plain->flags & DL_VF_ZERO_DIM);
+    bool parameter_or_placeholder = registered_on_one_path && (plain->flags & DL_VF_ZERO_DIM);
     if (!dl_value_same_device(a, b) || parameter_or_placeholder) {
         j->dev = DL_DEV_UNKNOWN;
         j->dev_name = NULL;
@@ -170,7 +167,7 @@ const DlValue *dl_value_join(DlArena *arena, const DlValue *a, const DlValue *b)
     } else if (a->origin != b->origin || a->dev_span.start != b->dev_span.start) {
         j->origin = a->origin == b->origin ? a->origin : DL_ORIGIN_NONE;
         if (j->origin == DL_ORIGIN_FACTORY && a->kind == DL_KIND_TENSOR)
-            join_other_factory(arena, j, plain_one, plain_one == a ? b : a); /* j is its copy */
+            join_other_factory(arena, j, kept, other); /* j is kept's copy */
     }
     if (a->elem != b->elem) {
         /* an empty list on one path, a list of tensors on the other: a list of tensors; but a
