@@ -231,6 +231,13 @@ static Followed scan_after(const DlBlock *b, uint32_t from, const char *name, co
             scan_after(&t->parts->body, 0, name, call, NULL) == DROPPED &&
             every_handler_raises(t) && !block_runs(&t->parts->finalbody, name, 0))
             return DROPPED;
+        /* `if resume: model = torch.load(...)` `else: model = Net(cfg)` (a notebook's later
+         * cell): every arm, an `elif` one too, binds the name anew before it runs */
+        if (t->kind == DL_ST_IF && t->parts->orelse.count &&
+            !runs_or_escapes(t->value, name, false, 0) &&
+            scan_after(&t->parts->body, 0, name, call, NULL) == DROPPED &&
+            scan_after(&t->parts->orelse, 0, name, call, NULL) == DROPPED)
+            return DROPPED;
         if (stmt_runs(t, name, 0)) return RUNS;
         if (rebinds(t, name)) return DROPPED;
     }
