@@ -180,6 +180,16 @@ const Binding *flow_lookup(Flow *F, const char *key) {
     if (b) return b;
     if (!F->env->globals || strchr(key, '.')) return NULL;
     if (flow_enclosing_binds(F, key)) return NULL;
+    /* `targets['x']` in `def forward(self, targets)`: an item of the local (or parameter)
+     * `targets`, not of the top level's dict of that name (a loss file's `__main__` self-test
+     * filling `targets['m'] = torch.rand(...)`, image fusion's defusion losses) */
+    const char *open = strchr(key, '[');
+    if (open && open > key && open - key < 128) {
+        char root[128];
+        memcpy(root, key, (size_t)(open - key));
+        root[open - key] = '\0';
+        if (flow_state_find(F->st, root) || flow_enclosing_binds(F, root)) return NULL;
+    }
     const Binding *g = flow_state_find_hashed(F->env->globals, key, hash);
     /* `_device = None` at the top, set by `set_device(dev)` through `global _device` (GDN's
      * util/env.py): in a function, a global left None is a placeholder, not its value */
