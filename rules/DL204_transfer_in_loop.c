@@ -52,7 +52,10 @@ static bool default_gpu_pair(const DlValue *a, const DlValue *b) {
 /* A tensor already on the device it is moved to: `.to()` returns it as it is, copying nothing
  * (Marigold's trainers move an embedding made on the device in __init__ again each step). */
 static bool already_there(const DlValue *v, const DlValue *to) {
-    return v->kind == DL_KIND_TENSOR && (to->dev == DL_DEV_NAMED || to->dev == DL_DEV_CUDA) &&
+    /* a value of unknown kind moved there before the loop (`labels = fno(u).to(device)`, `fno`
+     * a parameter, DeepONet's fine-tuning): moving it again copies nothing either */
+    return (v->kind == DL_KIND_TENSOR || v->kind == DL_KIND_UNKNOWN) &&
+           (to->dev == DL_DEV_NAMED || to->dev == DL_DEV_CUDA) &&
            v->dev_name && (dl_value_same_device(v, to) || default_gpu_pair(v, to));
 }
 
