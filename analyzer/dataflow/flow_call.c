@@ -2403,7 +2403,8 @@ const DlValue *flow_resolve_call(Flow *F, const DlExpr *call, const char *q, con
     flow_escape_modules(F, call, argv, q);
     if (q) {
         if (dl_torch_owns(q) || strncmp(q, "tqdm", 4) == 0 ||
-            strncmp(q, "pytorch_lightning", 17) == 0 || strncmp(q, "lightning", 9) == 0)
+            strncmp(q, "pytorch_lightning", 17) == 0 || strncmp(q, "lightning", 9) == 0 ||
+            flow_streq(q, "sklearn.model_selection.train_test_split"))
             return flow_eval_library_call(F, call, q, argv);
         if (dl_torch_is_data_parallel(q)) return flow_data_parallel(F, call, argv); /* mmcv's */
         if (dl_torch_is_graph_container(q)) return flow_graph_container(F);

@@ -1458,6 +1458,24 @@ const DlValue *flow_graph_container(Flow *F) {
     return g;
 }
 
+/* sklearn's `train_test_split(X, y, test_size=0.2)` of tensors: `X_train, X_test, y_train,
+ * y_test`, each part indexed out of its array and so on its device (Wind-Power-Prediction
+ * splits tensors it moved with `.cuda()`, then batches them with a TensorDataset). Of anything
+ * but tensors, unknown. */
+static const DlValue *split_tensors(Flow *F, const DlExpr *call, const DlValue *const *argv) {
+    uint32_t n = 0;
+    while (n < call->arg_count && !call->args[n].keyword) n++;
+    if (!n || n > 16) return flow_unknown();
+    for (uint32_t i = 0; i < n; i++)
+        if (!flow_is_tensor(argv[i])) return flow_unknown();
+    DlValue *parts = flow_mk(F, DL_KIND_SEQ);
+    const DlValue **items = dl_arena_alloc(F->arena, 2 * n * sizeof *items);
+    for (uint32_t i = 0; i < 2 * n; i++) items[i] = argv[i / 2];
+    parts->items = items;
+    parts->item_count = 2 * n;
+    return parts;
+}
+
 const DlValue *flow_eval_library_call(Flow *F, const DlExpr *call, const char *q,
                                       const DlValue *const *argv) {
     DlFactoryKind fk = dl_torch_factory(q);
@@ -1545,6 +1563,7 @@ const DlValue *flow_eval_library_call(Flow *F, const DlExpr *call, const char *q
         parts->elem = argv[0];
         return parts;
     }
+    if (flow_streq(q, "sklearn.model_selection.train_test_split")) return split_tensors(F, call, argv);
     if (dl_torch_is_optimizer(q)) return flow_mk(F, DL_KIND_OPTIMIZER);
     if (flow_is_lr_scheduler_class(q)) { /* its `step` queues nothing */
         DlValue *scheduler = flow_mk(F, DL_KIND_OTHER);
