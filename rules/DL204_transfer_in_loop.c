@@ -89,6 +89,12 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
         return;
     const DlValue *to = fact->target_device;
     if (!to || to->dev == DL_DEV_CPU || to->dev == DL_DEV_UNKNOWN || already_there(v, to)) return;
+    /* `target.to(f.device)`, `target` made on the device and `f` a feature of unknown place
+     * (Camera-Trap's `clf.forward(images)`): matching a device it most likely has, not a copy
+     * known to happen */
+    if ((to->flags & DL_VF_DEVICE_OF_UNKNOWN) && v->dev_name &&
+        (v->dev == DL_DEV_NAMED || v->dev == DL_DEV_CUDA))
+        return;
     /* made where the file's default device puts it, on a GPU (MahalanobisLoss's unit test
      * after `torch.set_default_tensor_type('torch.cuda.FloatTensor')`) */
     if (v->kind == DL_KIND_TENSOR && v->dev == DL_DEV_UNKNOWN && sets_a_gpu_default_here(ctx))
