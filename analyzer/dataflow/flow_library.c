@@ -1119,6 +1119,39 @@ static bool project_dataset_built_from(Flow *F, const DlExpr *built, const char 
     return false;
 }
 
+/* `train_set, valid_set = random_split(ds, [n_train, n_valid])` before `before`, in `b` or a
+ * block nested in it: `part` is the split's part sized by the name `size`. */
+static bool split_part_sized_by(Flow *F, const DlBlock *b, const char *part, const char *size,
+                                uint32_t before, int depth) {
+    for (uint32_t i = 0; depth < 16 && i < b->count && b->items[i]->span.start < before; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        const DlExpr *t = s->kind == DL_ST_ASSIGN && s->target_count == 1 ? s->targets[0] : NULL;
+        const DlExpr *v = s->value;
+        const char *q = t && (t->kind == DL_EX_TUPLE || t->kind == DL_EX_LIST) && v &&
+                                v->kind == DL_EX_CALL && v->object
+                            ? flow_qualify(F, v->object)
+                            : NULL;
+        if (q && (flow_streq(q, "torch.utils.data.random_split") ||
+                  flow_streq(q, "torch.utils.data.dataset.random_split"))) {
+            const DlArg *kw = dl_ir_keyword(v, "lengths");
+            const DlExpr *lengths = kw ? kw->value : dl_ir_positional(v, 1);
+            for (uint32_t k = 0; lengths &&
+                                 (lengths->kind == DL_EX_LIST || lengths->kind == DL_EX_TUPLE) &&
+                                 lengths->item_count == t->item_count && k < t->item_count;
+                 k++)
+                if (t->items[k]->kind == DL_EX_NAME && flow_streq(t->items[k]->name, part) &&
+                    lengths->items[k]->kind == DL_EX_NAME &&
+                    flow_streq(lengths->items[k]->name, size))
+                    return true;
+        }
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (split_part_sized_by(F, inner, part, size, before, depth + 1)) return true;
+    }
+    return false;
+}
+
 /* `DataLoader(ds, batch_size=len(ds))` (also by position; or `ds.__len__()`, or a name or an
  * attribute of self bound to it: `n = len(ds)`; or the length of a tensor the dataset was
  * built from: `TensorDataset(X, y)`, then `batch_size=len(X)`, or of the indices it picks its
@@ -1134,6 +1167,11 @@ static bool batch_is_the_whole_dataset(Flow *F, const DlExpr *call) {
     if (!size || !dataset || (dataset->kind != DL_EX_NAME && dataset->kind != DL_EX_CALL))
         return false;
     const DlBlock *body = F->fn ? &F->fn->body : &F->env->file->module->body;
+    /* `test_loader = DataLoader(test_set, batch_size=test_size)`, `test_set` the part of a
+     * `random_split` sized `test_size` (an Alzheimer MRI classifier's test loader) */
+    if (size->kind == DL_EX_NAME && dataset->kind == DL_EX_NAME &&
+        split_part_sized_by(F, body, dataset->name, size->name, call->span.start, 0))
+        return true;
     const DlExpr *n = size;
     if (n->kind == DL_EX_NAME) n = dl_ir_last_assignment(body, n->name, call->span.start);
     /* `self.test_samples = len(test_data)` a line before (pFedMe's users) */
