@@ -42,7 +42,10 @@ static const char doc[] =
     "  later, `model = model.to(f'cuda:{model.device_ids[0]}')`;\n"
     "  `model.module`, `model =\n"
     "  model.module`, or under the flag it was built under: `if is_parallel: net =\n"
-    "  nn.DataParallel(net)`, then `if is_parallel: net = net.module`; or in a `try` whose\n"
+    "  nn.DataParallel(net)`, then `if is_parallel: net = net.module`; or under `if\n"
+    "  hasattr(model, 'module'):`, true of the wrapper; or bound anew in every arm of a later\n"
+    "  `if`/`elif`/`else`, a notebook's later cell loading or building the model; or in a\n"
+    "  `try` whose\n"
     "  handlers raise again; or an attribute, `self.model = self.model.module`): built to load a\n"
     "  checkpoint whose keys start with `module.`, it never scatters a batch (a name the\n"
     "  function declares `global` is handed on: the module's other functions run it);\n"
@@ -88,6 +91,28 @@ static bool is_holder(const DlExpr *e, const char *name) {
     return holds_it(e, name, strlen(name));
 }
 
+/* `hasattr(model, ...)` or `isinstance(model, ...)` of the holder, the rest no call */
+static bool probes_the_holder(const DlExpr *e, const char *name) {
+    if (e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_NAME ||
+        (strcmp(e->object->name, "hasattr") != 0 && strcmp(e->object->name, "isinstance") != 0) ||
+        e->arg_count != 2 || e->args[0].keyword || !is_holder(e->args[0].value, name))
+        return false;
+    const DlExpr *what = e->args[1].value;
+    return what->kind == DL_EX_STRING || what->kind == DL_EX_NAME || what->kind == DL_EX_ATTR ||
+           what->kind == DL_EX_TUPLE;
+}
+
+/* `hasattr(model, "module")`, `isinstance(model, nn.DataParallel)`: true of the wrapper, so
+ * the body of an `if` on it runs */
+static bool true_of_the_wrapper(const DlExpr *e, const char *name) {
+    if (!e || !probes_the_holder(e, name)) return false;
+    const DlExpr *what = e->args[1].value;
+    if (e->object->name[0] == 'h') return what->kind == DL_EX_STRING && what->name &&
+                                          strcmp(what->name, "module") == 0;
+    return (what->kind == DL_EX_NAME || what->kind == DL_EX_ATTR) && what->name &&
+           strcmp(what->name, "DataParallel") == 0;
+}
+
 /* Does `e` run the wrapper held in `name`, or hand it on (where it may run)? Every use but
  * `model.module` and the like (leaves_the_wrapper) counts: `model(x)`, `f(model)`,
  * `model.forward(x)`, `return model.eval()`. */
@@ -97,6 +122,8 @@ static bool runs_or_escapes(const DlExpr *e, const char *name, bool as_object, i
     if (e->kind == DL_EX_NAME) return false;
     if (e->kind == DL_EX_ATTR)
         return runs_or_escapes(e->object, name, e->name && leaves_the_wrapper(e->name), depth + 1);
+    /* `hasattr(model, "module")`, `isinstance(model, nn.DataParallel)`: a test of it */
+    if (probes_the_holder(e, name)) return false;
     if (runs_or_escapes(e->object, name, false, depth + 1)) return true;
     for (uint32_t i = 0; i < e->item_count; i++)
         if (runs_or_escapes(e->items[i], name, false, depth + 1)) return true;
@@ -230,6 +257,11 @@ static Followed scan_after(const DlBlock *b, uint32_t from, const char *name, co
         if (t->kind == DL_ST_TRY && t->parts->handler_count &&
             scan_after(&t->parts->body, 0, name, call, NULL) == DROPPED &&
             every_handler_raises(t) && !block_runs(&t->parts->finalbody, name, 0))
+            return DROPPED;
+        /* `if hasattr(model, "module"): model = model.module` (NYU's breast-cancer classifier
+         * unwrapping what its helper built) */
+        if (t->kind == DL_ST_IF && true_of_the_wrapper(t->value, name) &&
+            scan_after(&t->parts->body, 0, name, call, NULL) == DROPPED)
             return DROPPED;
         /* `if resume: model = torch.load(...)` `else: model = Net(cfg)` (a notebook's later
          * cell): every arm, an `elif` one too, binds the name anew before it runs */
