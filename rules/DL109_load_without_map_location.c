@@ -861,11 +861,18 @@ static bool same_string_written_out(DlRuleContext *ctx, const DlExpr *e, const c
     return folds_to(ctx, e, scope, e->span.start, want + prefix + 1, n - prefix - 2);
 }
 
+/* `f"models/best.pt"`, an f-string with no field: the plain string's text, past its `f`. */
+static const char *without_an_idle_f(const char *text) {
+    bool f = text[0] == 'f' || text[0] == 'F';
+    return f && (text[1] == '"' || text[1] == '\'') && !strchr(text, '{') ? text + 1 : text;
+}
+
 /* Is `e` (a save's path) written as `want`, or from its template (or its helper's), or handed
  * through a helper of one argument (`make_path(path)`, which creates the folder and gives the
  * path back: pytorch-openai-transformer-lm)? */
 static bool path_matches(DlRuleContext *ctx, const DlExpr *e, const char *want) {
-    const char *text = dl_rule_text(ctx, e->span);
+    const char *text = without_an_idle_f(dl_rule_text(ctx, e->span));
+    want = without_an_idle_f(want);
     if (strcmp(text, want) == 0 || same_code(text, want) || same_template(text, want) ||
         same_relative_path(text, want) || same_helper_template(ctx, e, want) ||
         same_string_written_out(ctx, e, want))
