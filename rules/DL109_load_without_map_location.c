@@ -153,7 +153,11 @@ static const char doc[] =
     "  joins a name onto it; or an object's `__call__`, `early_stopping(loss, model, path)`),\n"
     "  before the load or in its loop; or a function of the file, called before the load,\n"
     "  that saves to the module's constant path the load reads (`torch.save(sd, SAVE_PATH)` in\n"
-    "  `train()`, then `torch.load(SAVE_PATH)`); or a folder the function has just created\n"
+    "  `train()`, then `torch.load(SAVE_PATH)`); or a project function, called before the\n"
+    "  load, whose save path reads as the load's once its parameters are written as the call\n"
+    "  hands them (`train(model, model_name=name, model_path=path)` saving to `model_path +\n"
+    "  model_name + '.pth'`, then `torch.load(path + name + '.pth')`); or a folder the\n"
+    "  function has just created\n"
     "  (`with TemporaryDirectory() as temp:`, `tempfile.mkdtemp()`), whose files this run wrote;\n"
     "- the bytes are in memory, written by this process or a rank of the same job:\n"
     "  `torch.load(io.BytesIO(buf))` (not of `f.read()`), a name bound to an empty `BytesIO()`\n"
@@ -1588,6 +1592,131 @@ static bool in_a_fresh_folder(DlRuleContext *ctx, const DlBlock *body, const DlE
     return bound && names_a_fresh_folder(ctx, body, dl_rule_text(ctx, bound->span), at, 0);
 }
 
+/* The text of `span` in `m`'s source (arena copy). */
+static const char *text_in(DlRuleContext *ctx, const DlModuleIR *m, DlSpan span) {
+    if (!m->source || span.end > m->source->len || span.start > span.end) return NULL;
+    return dl_arena_strndup(dl_rule_arena(ctx), m->source->text + span.start,
+                            span.end - span.start);
+}
+
+/* The text the caller hands `fn`'s parameter `index` in `call` (its default's when it passes
+ * none), of the caller's file `ctx` or the callee's `m`; NULL when a splat may pass it. */
+static const char *argument_text(DlRuleContext *ctx, const DlFunction *fn, const DlModuleIR *m,
+                                 uint32_t index, const DlExpr *call, int first) {
+    int positional = first;
+    for (uint32_t a = 0; a < call->arg_count; a++) {
+        const char *kw = call->args[a].keyword;
+        if (kw && kw[0] == '*') return NULL;
+        if (kw ? strcmp(kw, fn->params[index].name) == 0 : (uint32_t)positional++ == index)
+            return dl_rule_text(ctx, call->args[a].value->span);
+    }
+    const DlExpr *d = fn->params[index].default_value;
+    return d ? text_in(ctx, m, d->span) : NULL;
+}
+
+/* `text`, code of `fn` in `m`, with every parameter of `fn` it names as a whole word (not an
+ * attribute, not in a string) written as `call` hands it; NULL when one cannot be. */
+static const char *as_the_caller_writes(DlRuleContext *ctx, const DlFunction *fn,
+                                        const DlModuleIR *m, const DlExpr *call, int first,
+                                        const char *text) {
+    char out[1024];
+    size_t len = 0;
+    for (const char *p = text; *p;) {
+        if (*p == '"' || *p == '\'') { /* a string, copied as it is */
+            const char *q = p + 1;
+            while (*q && *q != *p) q += q[0] == '\\' && q[1] ? 2 : 1;
+            size_t n = (size_t)(q - p) + (*q ? 1 : 0);
+            if (len + n >= sizeof out) return NULL;
+            memcpy(out + len, p, n);
+            len += n;
+            p += n;
+            continue;
+        }
+        if (dl_source_name_byte(*p) && !(*p >= '0' && *p <= '9')) {
+            const char *q = p;
+            while (dl_source_name_byte(*q)) q++;
+            const char *word = dl_arena_strndup(dl_rule_arena(ctx), p, (size_t)(q - p));
+            int index = p > text && p[-1] == '.' ? -1 : dl_ir_param_index(fn, word);
+            const char *put = word;
+            if (index >= 0) {
+                if (index < first || fn->params[index].star) return NULL;
+                put = argument_text(ctx, fn, m, (uint32_t)index, call, first);
+                if (!put) return NULL;
+            }
+            size_t n = strlen(put);
+            if (len + n >= sizeof out) return NULL;
+            memcpy(out + len, put, n);
+            len += n;
+            p = q;
+            continue;
+        }
+        if (len + 1 >= sizeof out) return NULL;
+        out[len++] = *p++;
+    }
+    out[len] = '\0';
+    return dl_arena_strndup(dl_rule_arena(ctx), out, len);
+}
+
+/* saved_by_a_callee_as's search of the callee: a torch.save in `b` (nested blocks too) whose
+ * path, or the expression a name it is was last bound to, reads as `want` once the callee's
+ * parameters are written as the call hands them. */
+typedef struct CallerSave {
+    DlRuleContext *ctx;
+    const char *want;
+} CallerSave;
+
+static bool callee_saves_as(const CallerSave *c, const DlFunctionInfo *fi, const DlExpr *call,
+                            int first, const DlBlock *b, int depth) {
+    for (uint32_t i = 0; depth < 16 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        const DlExpr *path =
+            s->kind == DL_ST_EXPR && is_torch_save(s->value) ? save_path(s->value) : NULL;
+        if (path && path->kind == DL_EX_NAME) {
+            const DlExpr *bound = dl_ir_last_assignment(&fi->fn->body, path->name, s->span.start);
+            if (bound) path = bound;
+        }
+        const char *text = path ? text_in(c->ctx, fi->module, path->span) : NULL;
+        const char *seen =
+            text ? as_the_caller_writes(c->ctx, fi->fn, fi->module, call, first, text) : NULL;
+        if (seen && (same_code(seen, c->want) || same_template(seen, c->want))) return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (callee_saves_as(c, fi, call, first, inner, depth + 1)) return true;
+    }
+    return false;
+}
+
+static bool calls_a_function_saving_as(const DlExpr *e, void *data) {
+    const CallerSave *c = data;
+    if (e->kind != DL_EX_CALL || is_torch_save(e)) return false;
+    const DlFunctionInfo *fi = called_project_function(c->ctx, e);
+    if (!fi || !fi->module || fi->fn->owner) return false;
+    return callee_saves_as(c, fi, e, 0, &fi->fn->body, 0);
+}
+
+/* A statement of `b` before `before` calls a project function that saves to the path the load
+ * reads, written in the function from the parameters the call hands it: `train(model,
+ * model_name=name, model_path=path)` saving to `model_path + model_name + '.pth'`, then
+ * `torch.load(path + name + '.pth')`; `save_model(model, save_path, ...)` writing
+ * `save_path.replace('.pt', '_metadata.pt')` (lstnet-solar-gen); `train_model(model, loader,
+ * args)` saving into `os.path.join(args.results, "best_model.pth")` (xView2's notebook). */
+static bool saved_by_a_callee_as(DlRuleContext *ctx, const DlBlock *b, const char *want,
+                                 uint32_t before, int depth) {
+    CallerSave c = {ctx, want};
+    for (uint32_t i = 0; depth < 16 && i < b->count && b->items[i]->span.start < before; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        if (s->span.end <= before && s->value &&
+            dl_ir_expr_any_with(s->value, calls_a_function_saving_as, &c))
+            return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (saved_by_a_callee_as(ctx, inner, want, before, depth + 1)) return true;
+    }
+    return false;
+}
+
 static bool written_by_this_run(DlRuleContext *ctx, const DlCallFact *fact) {
     const DlExpr *path = dl_ir_positional(fact->call, 0);
     if (!path) return false;
@@ -1609,6 +1738,9 @@ static bool written_by_this_run(DlRuleContext *ctx, const DlCallFact *fact) {
                               : fact->call->span.start;
         if (saved_before(ctx, body, dl_rule_text(ctx, want->span), before)) return true;
         if (!pass && saved_by_a_sibling(ctx, fn, want)) return true;
+        if (saved_by_a_callee_as(ctx, body, dl_rule_text(ctx, want->span),
+                                 fact->call->span.start, 0))
+            return true;
         /* `shutil.copy(latest, best)` after `torch.save(state, latest)`, then `torch.load(best)`
          * (Transfer-Learning-Library's scripts keep their best epoch so) */
         uint32_t copied_at = 0;
