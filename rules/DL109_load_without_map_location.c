@@ -39,8 +39,10 @@ static const char doc[] =
     "## When it does not fire\n"
     "- what is loaded is read as a NumPy array at once (`torch.load(p).numpy()`, also past\n"
     "  casts that keep the device: `torch.load(p).float().numpy()`), or an entry of it is\n"
-    "  (`logs = torch.load(p)`, then `logs[\"winners\"].numpy()`): that works for CPU tensors\n"
-    "  only, so the file holds CPU tensors;\n"
+    "  (`logs = torch.load(p)`, then `logs[\"winners\"].numpy()`, or `np.array(logs[i])`;\n"
+    "  unpacked, `data, y = torch.load(p)` or into attributes of self read in another method,\n"
+    "  each part read again is read so): that works for CPU tensors only, so the file holds\n"
+    "  CPU tensors;\n"
     "- `map_location=` is given (or a second positional argument), or may be in a `**kwargs`\n"
     "  dict, or the other arm of the `if` around the load loads onto the host (`if use_gpu:\n"
     "  ... else: torch.load(p, map_location=\"cpu\")`, or a `lambda storage, loc: storage`;\n"
@@ -3191,49 +3193,98 @@ static bool read_as_numpy_at_once(DlRuleContext *ctx, const DlCallFact *fact) {
     return false;
 }
 
-/* The name the statement of `b` (or of a block in it) binding `call`'s value assigns
- * (`logs = torch.load(path)`), or NULL. */
-static const char *name_bound_to(const DlBlock *b, const DlExpr *call, int depth) {
+/* The statement of `b` (or of a block in it) that binds `call`'s value by assignment (`logs =
+ * torch.load(path)`, `data, y = torch.load(path)`), or NULL. */
+static const DlStmt *statement_binding(const DlBlock *b, const DlExpr *call, int depth) {
     for (uint32_t i = 0; b && depth < 16 && i < b->count; i++) {
         const DlStmt *s = b->items[i];
         if (s->span.start > call->span.start || s->span.end < call->span.end) continue;
-        if (s->kind == DL_ST_ASSIGN && s->value == call && s->target_count == 1 &&
-            s->targets[0]->kind == DL_EX_NAME)
-            return s->targets[0]->name;
+        if (s->kind == DL_ST_ASSIGN && s->value == call && s->target_count == 1) return s;
         if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) return NULL;
         const DlBlock *inner;
         for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++) {
-            const char *name = name_bound_to(inner, call, depth + 1);
-            if (name) return name;
+            const DlStmt *found = statement_binding(inner, call, depth + 1);
+            if (found) return found;
         }
     }
     return NULL;
 }
 
-/* `logs = torch.load(path)`, then `logs["winners"].numpy()` in the same scope: an entry of what
- * the file holds read as a NumPy array, which works for CPU tensors only (dummy-snn's logs). */
-static bool entry_read_as_numpy(DlRuleContext *ctx, const DlCallFact *fact, const DlBlock *scope,
-                                DlSpan scope_span) {
-    const DlSource *src = dl_rule_module(ctx)->source;
-    const char *name = src && src->text ? name_bound_to(scope, fact->call, 0) : NULL;
-    if (!name || scope_span.end > src->len) return false;
+/* How the text [from, end) reads `name` (`logs`, `self.data`) as a whole word: not at all (0),
+ * only otherwise (1), or an entry of it as a NumPy array at least once (2): `logs["w"].numpy()`,
+ * `np.array(self.data[index])`, which work for CPU tensors only. */
+static int reads_entries_as_numpy(const char *from, const char *end, const char *name) {
     size_t n = strlen(name);
-    const char *end = src->text + scope_span.end;
-    for (const char *p = src->text + fact->call->span.end; p + n < end;) {
+    int seen = 0;
+    for (const char *p = from; p + n < end;) {
         const char *hit = memmem(p, (size_t)(end - p), name, n);
-        if (!hit) return false;
+        if (!hit) break;
         p = hit + n;
-        if (isalnum((unsigned char)hit[-1]) || hit[-1] == '_' || hit[-1] == '.') continue;
+        if (isalnum((unsigned char)hit[-1]) || hit[-1] == '_' || hit[-1] == '.' ||
+            dl_source_name_byte(hit[n]))
+            continue;
+        seen = seen ? seen : 1;
+        bool wrapped = (hit - from >= 9 && memcmp(hit - 9, "np.array(", 9) == 0) ||
+                       (hit - from >= 11 && memcmp(hit - 11, "np.asarray(", 11) == 0);
         const char *q = hit + n;
+        bool entry = false;
         while (*q == '[') { /* `logs["winners"]`, `logs[k][0]`: entries, one bracket deep */
             const char *close = memchr(q, ']', (size_t)(end - q));
             if (!close || memchr(q + 1, '[', (size_t)(close - q - 1))) break;
             q = close + 1;
+            entry = true;
         }
         if (strncmp(q, ".detach()", 9) == 0) q += 9;
-        if (strncmp(q, ".numpy()", 8) == 0) return true;
+        if (strncmp(q, ".numpy()", 8) == 0 || (wrapped && entry && *q == ')')) return 2;
     }
-    return false;
+    return seen;
+}
+
+/* `logs = torch.load(path)`, then `logs["winners"].numpy()` in the same scope: an entry of what
+ * the file holds read as a NumPy array, which works for CPU tensors only (dummy-snn's logs).
+ * Unpacked into names or attributes of self (`self.data, self.y = torch.load(path)`, then
+ * `np.array(self.data[index])` in `__getitem__`: PDAtt-Unet's datasets), each part read again
+ * is read so, the attributes anywhere in the class. */
+static bool entry_read_as_numpy(DlRuleContext *ctx, const DlCallFact *fact, const DlBlock *scope,
+                                DlSpan scope_span) {
+    const DlSource *src = dl_rule_module(ctx)->source;
+    const DlStmt *s = src && src->text ? statement_binding(scope, fact->call, 0) : NULL;
+    if (!s || scope_span.end > src->len) return false;
+    const DlExpr *t = s->targets[0];
+    const DlExpr *const *parts = (const DlExpr *const *)&s->targets[0];
+    uint32_t count = 1;
+    if (t->kind == DL_EX_TUPLE || t->kind == DL_EX_LIST) {
+        parts = (const DlExpr *const *)t->items;
+        count = t->item_count;
+    }
+    const DlFunction *fn = fact->place->function;
+    int numpy = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        const DlExpr *part = parts[i];
+        const char *from = src->text + fact->call->span.end, *end = src->text + scope_span.end;
+        const char *name = NULL;
+        if (part->kind == DL_EX_NAME) {
+            name = part->name;
+        } else if (dl_ir_is_self_attr(part, NULL) && fn && fn->owner) {
+            name = dl_arena_join(dl_rule_arena(ctx), "self", '.', part->name);
+            DlSpan cls = fn->owner->span;
+            if (cls.end > src->len) return false;
+            from = src->text + cls.start;
+            end = src->text + cls.end;
+        }
+        if (!name) return false;
+        int read;
+        if (from == src->text + fact->call->span.end) {
+            read = reads_entries_as_numpy(from, end, name);
+        } else { /* the class, around the statement */
+            int before = reads_entries_as_numpy(from, src->text + s->span.start, name);
+            int after = reads_entries_as_numpy(src->text + s->span.end, end, name);
+            read = before > after ? before : after;
+        }
+        if (read == 1) return false;
+        numpy += read == 2;
+    }
+    return numpy > 0;
 }
 
 static void check_load(DlRuleContext *ctx, const DlCallFact *fact);
