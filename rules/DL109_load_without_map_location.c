@@ -106,7 +106,8 @@ static const char doc[] =
     "  on every path before it returns, `net = create_model()`), which fails without a GPU; or\n"
     "  before such a `.cuda()` that the function goes on to on every path (no `return` between:\n"
     "  `state = torch.load(p)`, then `model = model.cuda()`, or `multiprocessing.spawn(work,\n"
-    "  ...)` of workers that each do so first), a map_location changing nothing;\n"
+    "  ...)` of workers that each do so first, or the `if __name__ == \"__main__\":` block of a\n"
+    "  script no other file imports), a map_location changing nothing;\n"
     "  or\n"
     "  in a function of a script (or notebook) that no other file imports (or a method of a\n"
     "  class it defines, reached by the method's name), whose top level or\n"
@@ -2925,14 +2926,29 @@ static bool block_may_leave(const DlBlock *b, uint32_t from, int depth) {
     return false;
 }
 
+/* `if __name__ == "__main__":` of a script no other file imports: its body runs whenever the
+ * file does. */
+static bool main_block_of_a_script(DlRuleContext *ctx, const DlStmt *t) {
+    const DlModuleIR *m = dl_rule_module(ctx);
+    const DlSource *src = dl_rule_source(ctx);
+    return t->kind == DL_ST_IF && t->value && src &&
+           (m->imported_by_no_other_file || m->read_by_no_other_file) &&
+           dl_ir_span_mentions(src, t->value->span, "__name__") &&
+           dl_ir_span_mentions(src, t->value->span, "__main__");
+}
+
 /* `b` runs, before anything that may leave it, a statement that fails without a GPU, or an
  * `if` both of whose arms do (`if arch.startswith("vgg"): model.cuda()` / `else: model =
- * model.cuda()`: filter-pruning-geometric-median's main). */
+ * model.cuda()`: filter-pruning-geometric-median's main), or a script's `__main__` block that
+ * does (LogEventParsing's module test, loading at the top and running `model.cuda()` there). */
 static bool block_fails_without_a_gpu(DlRuleContext *ctx, const DlBlock *b, int depth) {
     for (uint32_t i = 0; depth < 16 && i < b->count; i++) {
         const DlStmt *t = b->items[i];
         if (t->kind == DL_ST_DEF || t->kind == DL_ST_CLASS) continue;
         if ((t->kind == DL_ST_EXPR || t->kind == DL_ST_ASSIGN) && needs_a_gpu(ctx, t->value))
+            return true;
+        if (main_block_of_a_script(ctx, t) &&
+            block_fails_without_a_gpu(ctx, &t->parts->body, depth + 1))
             return true;
         if (t->kind == DL_ST_IF && t->parts->orelse.count &&
             block_fails_without_a_gpu(ctx, &t->parts->body, depth + 1) &&
