@@ -150,8 +150,11 @@ static bool reads_arguments_on_host(const char *name) {
  * host, or moved by the function itself; `t.size(1)`, `t.dim()`: its metadata, which meets no
  * device. */
 static bool reads_receiver_on_host(const char *method) {
-    static const char *const methods[] = {"tolist", "item", "cpu",     "numpy",
-                                          "to",     "cuda", "type_as", "size", NULL};
+    /* `root_id[1].append(n)`: a list's methods, which no tensor has (MHGAT's lists of node
+     * indices, handed to forward) */
+    static const char *const methods[] = {"tolist", "item",   "cpu",    "numpy", "to",
+                                          "cuda",   "type_as", "size",  "append", "extend",
+                                          "insert", NULL};
     return method && (dl_name_in_list(method, methods) || flow_is_count_method(method));
 }
 
