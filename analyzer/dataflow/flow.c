@@ -2183,10 +2183,19 @@ static int device_compared_with_cuda(Flow *F, const DlExpr *cond) {
         /* `device == torch.device("cpu")` (latent_ode's datasets) as `device == "cpu"` */
         if (literal->kind == DL_EX_CALL && device_of_one_string(F, literal))
             literal = dl_ir_positional(literal, 0);
-        if (literal->kind != DL_EX_STRING || !literal->name) continue;
-        DlDeviceTag tag = flow_device_of_string(literal->name);
+        const char *text = literal->kind == DL_EX_STRING ? literal->name : NULL;
+        /* `cuda_device = torch.device("cuda")`, then `if device == cuda_device:` (AnimeGAN's
+         * inference loop) */
+        if (literal->kind == DL_EX_NAME) {
+            const DlValue *named = flow_eval(F, literal);
+            if (named->kind == DL_KIND_DEVICE &&
+                (named->dev == DL_DEV_CPU || named->dev == DL_DEV_CUDA))
+                text = named->dev_name;
+        }
+        if (!text) continue;
+        DlDeviceTag tag = flow_device_of_string(text);
         /* `if device == 'GPU':` (deepCR's constructor takes 'CPU' or 'GPU') */
-        if (flow_streq(literal->name, "GPU") || flow_streq(literal->name, "gpu")) tag = DL_DEV_CUDA;
+        if (flow_streq(text, "GPU") || flow_streq(text, "gpu")) tag = DL_DEV_CUDA;
         if (tag != DL_DEV_CPU && tag != DL_DEV_CUDA) continue;
         if (device->kind == DL_EX_ATTR && device->name && flow_streq(device->name, "type"))
             device = device->object;
