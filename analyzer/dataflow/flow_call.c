@@ -646,9 +646,13 @@ static const DlValue *on_its_arguments_device(Flow *F, const DlValue *r, const D
 }
 
 /* A helper that copies to the host what it computes (dataflowr's `to_img(x)`: `x =
- * x.cpu().data.numpy()`, then NumPy on it): what it returns is not on its arguments' device. */
+ * x.cpu().data.numpy()`, then NumPy on it; an underwater saliency model's MAE loss, `pred =
+ * pred.type(torch.FloatTensor)`, a legacy CPU type): what it returns is not on its arguments'
+ * device. */
 static bool copies_to_the_host(const DlFunctionInfo *fi) {
-    static const char *const copies[] = {".cpu()", ".numpy()", NULL};
+    static const char *const copies[] = {
+        ".cpu()", ".numpy()", ".type(torch.FloatTensor)", ".type(torch.DoubleTensor)",
+        ".type(torch.LongTensor)", ".type(torch.IntTensor)", NULL};
     return dl_project_function_mentions(fi, copies);
 }
 
