@@ -31,9 +31,17 @@ static const DlValue *batch_of_placed_parts(Flow *F, const DlValue *v, DlSpan ta
     return batch;
 }
 
+/* `d`, a name holding a dict (a display, a comprehension) where the flow is. */
+static bool holds_a_dict(Flow *F, const DlExpr *d) {
+    const Binding *b = d && d->kind == DL_EX_NAME ? flow_lookup(F, d->name) : NULL;
+    return b && b->value && b->value->kind == DL_KIND_SEQ && (b->value->flags & DL_VF_DICT);
+}
+
 /* Is `name` the variable of a `for` loop of `b` (nested blocks too, not nested defs) around
- * `at` over a dict's keys (`for k in d.keys():`)? */
-static bool loops_over_keys(const DlBlock *b, const DlExpr *at, const char *name, int depth) {
+ * `at` over a dict's keys (`for k in d.keys():`, or `for k in d:` of a name holding a dict:
+ * DeepSDF's `for key in epoch_losses: if key in loss_dict:`)? */
+static bool loops_over_keys(Flow *F, const DlBlock *b, const DlExpr *at, const char *name,
+                            int depth) {
     for (uint32_t i = 0; b && depth < 16 && i < b->count; i++) {
         const DlStmt *s = b->items[i];
         if (s->span.end <= at->span.start || s->span.start > at->span.start) continue;
@@ -43,9 +51,12 @@ static bool loops_over_keys(const DlBlock *b, const DlExpr *at, const char *name
             flow_streq(s->targets[0]->name, name) && v && v->kind == DL_EX_CALL && !v->arg_count &&
             v->object && v->object->kind == DL_EX_ATTR && flow_streq(v->object->name, "keys"))
             return true;
+        if (s->kind == DL_ST_FOR && s->target_count == 1 && s->targets[0]->kind == DL_EX_NAME &&
+            flow_streq(s->targets[0]->name, name) && holds_a_dict(F, v))
+            return true;
         const DlBlock *inner;
         for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            if (loops_over_keys(inner, at, name, depth + 1)) return true;
+            if (loops_over_keys(F, inner, at, name, depth + 1)) return true;
     }
     return false;
 }
@@ -54,7 +65,7 @@ static bool loops_over_keys(const DlBlock *b, const DlExpr *at, const char *name
 static bool a_dict_key(Flow *F, const DlExpr *e) {
     if (e->kind != DL_EX_NAME) return false;
     const DlBlock *body = F->fn ? &F->fn->body : &F->env->file->module->body;
-    return loops_over_keys(body, e, e->name, 0);
+    return loops_over_keys(F, body, e, e->name, 0);
 }
 
 const DlValue *flow_element_of(Flow *F, const DlValue *v, DlSpan target_span) {
