@@ -1122,6 +1122,15 @@ const DlValue *flow_instantiate(Flow *F, const DlExpr *call, const DlClassInfo *
             m->flags |= DL_VF_MOVED;
             m->flags &= (uint32_t)~DL_VF_CONSTRUCTED;
         }
+        /* `GraphSequential(*modules)` of `class GraphSequential(nn.Sequential)` whose
+         * `__init__` hands its arguments on (or that has none): where those modules are, as
+         * nn.Sequential's
+         * (VulDetectArtifact's GNN-LRP explainer wrapping a moved model's children) */
+        if (argv && !dev && ci->container_library_base &&
+            (ci->init_forwards_base_arguments || !dl_ir_method_named(ci->cls, "__init__"))) {
+            flow_contents_decide(F, m, call, argv);
+            return m;
+        }
         /* `DiscreteSteerer(generator)`, `Wrapper(backbone.to(device))`,
          * `MockModel(MockPosterior(mean_on_gpu))`: built from a tensor on a device, or from a
          * module or object that was moved, its state is there too; wrapping a module

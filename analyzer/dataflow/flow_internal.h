@@ -316,6 +316,9 @@ bool flow_has_splat(const DlExpr *call);
 /* A module that something moved to a device this code does not name (a part replaced with one
  * on a device, built from device state): no longer "never moved", its device unknown. */
 void flow_mark_moved_elsewhere(DlValue *m);
+/* `nn.Sequential(a, b)`, `nn.ModuleList(layers)` (or a project subclass that hands its
+ * arguments on): the container `m` is where the modules it is given are (flow_library.c). */
+void flow_contents_decide(Flow *F, DlValue *m, const DlExpr *call, const DlValue *const *argv);
 /* `v` is where `from` is: its device, the span and words that say why, and the file that span
  * is in (`home`), copied together so that none is left describing another place. */
 void flow_take_place(DlValue *v, const DlValue *from);

@@ -313,7 +313,7 @@ static bool is_module_container(const char *q) {
  * from modules just constructed (on the CPU), it is a new module never moved; from modules
  * built on a device (`nn.Linear(.., device=d)`) it is there; from anything else (a parameter,
  * `OrderedDict(layers)`) its place is not known. */
-static void contents_decide(Flow *F, DlValue *m, const DlExpr *call, const DlValue *const *argv) {
+void flow_contents_decide(Flow *F, DlValue *m, const DlExpr *call, const DlValue *const *argv) {
     bool fresh = true, all_stateless = call->arg_count > 0, all_held = call->arg_count > 0;
     const DlValue *placed = NULL;
     for (uint32_t i = 0; i < call->arg_count; i++) {
@@ -1572,7 +1572,7 @@ const DlValue *flow_eval_library_call(Flow *F, const DlExpr *call, const char *q
         if (stateless) m->flags |= DL_VF_STATELESS;
         m->dev_span = call->span;
         m->dev_why = flow_short_text(F, call->span);
-        if (!dev && is_module_container(q)) contents_decide(F, m, call, argv);
+        if (!dev && is_module_container(q)) flow_contents_decide(F, m, call, argv);
         return m;
     }
     if (dl_torch_is_dataloader(q)) return flow_eval_dataloader(F, call, argv);

@@ -563,6 +563,17 @@ static bool base_may_hold_library_state(DlArena *arena, const DlFileFacts *f, co
     return false;
 }
 
+/* `class GraphSequential(nn.Sequential)`: a base is one of torch's module containers. */
+static bool base_is_module_container(DlArena *arena, const DlFileFacts *f, const DlClass *cls) {
+    for (uint32_t b = 0; b < cls->base_count; b++) {
+        const char *q = qualify_static(arena, f, cls->bases[b]);
+        if (q && (strcmp(q, "torch.nn.Sequential") == 0 || strcmp(q, "torch.nn.ModuleList") == 0 ||
+                  strcmp(q, "torch.nn.ModuleDict") == 0))
+            return true;
+    }
+    return false;
+}
+
 static bool base_is_data_parallel(DlArena *arena, const DlFileFacts *f, const DlClass *cls,
                                   bool single_process) {
     for (uint32_t b = 0; b < cls->base_count; b++) {
@@ -1713,6 +1724,7 @@ static void build_file_facts(DlFileFacts *f, DlModuleIR *m, DlArena *arena) {
         c->weightless_library_base = c->stateless_library_base && no_loss;
         c->library_state_base = base_may_hold_library_state(arena, f, c->cls);
         c->data_parallel_base = base_is_data_parallel(arena, f, c->cls, false);
+        c->container_library_base = base_is_module_container(arena, f, c->cls);
         c->single_process_data_parallel_base = base_is_data_parallel(arena, f, c->cls, true);
         f->classes[j] = c;
         m->classes[j]->facts = c;

@@ -59,6 +59,8 @@ struct DlClassInfo {
     bool single_process_data_parallel_base; /* ... and it is nn.DataParallel (DL205; its
                                                subclasses walk `base` to it, as
                                                data_parallel_base's do) */
+    bool container_library_base; /* a base is torch's nn.Sequential, nn.ModuleList or
+                                    nn.ModuleDict: an instance holds the modules it is given */
     bool init_hands_base_arguments; /* its own __init__ calls `super().__init__(...)` (or
                                        `Base.__init__(self, ...)`) with what could be a weight:
                                        an argument by position, weight=, pos_weight=, *a, **kw */
