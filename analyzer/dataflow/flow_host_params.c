@@ -143,7 +143,10 @@ static bool reads_arguments_on_host(const char *name) {
      * ...)`: MVK's text encoder tokenizes the batch's tweets, then moves the ids itself) */
     static const char *const names[] = {"from_numpy", "batch_encode_plus", "encode_plus",
                                         "batch_encode", "tokenize", NULL};
-    return name && dl_name_in_list(name, names);
+    /* or a tokenizer called itself (`self.tokenizer(texts, padding=True,
+     * return_tensors='pt')`: a hateful-memes model tokenizing its batch's captions) */
+    return name && (dl_name_in_list(name, names) || strcmp(name, "tokenizer") == 0 ||
+                    strcmp(name, "tokenize_fn") == 0);
 }
 
 /* `t.tolist()`, `t.cpu()`, `t.to(x.device)`, `t.type_as(x)`: the receiver is read on the
