@@ -1531,6 +1531,11 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
     /* `torch.save(model, path)`: serializing copies every CUDA tensor to the host, waiting for
      * it, and queues nothing on the device (DCEVAE's scripts read the clock right after) */
     bool serializes = q && flow_streq(q, "torch.save");
+    /* a project helper named for saving (`save_both(G, D, ...)` calling `save_model(...)`,
+     * which ends in torch.save: AnimeGANs' best-checkpoint branch) queues nothing either; it
+     * waits only as far as its own torch.save does, which the flow does not see */
+    bool saves = called && called->fn && called->fn->name &&
+                 strncmp(called->fn->name, "save", 4) == 0;
     if (serializes && !waits_for_the_device &&
         (any_on_the_device(argv, call->arg_count) || saves_a_device_modules_state(F, call)))
         waits_for_the_device = reads_back = true;
@@ -1611,7 +1616,7 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
         if (flow_is_synchronize(q, method) || reads_back)
             flow_state_set(F->st, "<unread-work>", NULL);
     } else if (blocking_copy_from_unknown || stores_a_reference(method, recv) ||
-               moves_a_placed_module(method, recv) || serializes || schedules || wraps)
+               moves_a_placed_module(method, recv) || serializes || saves || schedules || wraps)
         ; /* neither work nor a wait: what was pending stays pending */
     else if (!host_read && flow_touches_device(F, call, q, worked_on, argv, result)) {
         /* `torch.round(score * 1000)`, `x.float()`: elementwise, one tensor's own shape, a
@@ -1634,6 +1639,7 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
          any_on_the_device(argv, call->arg_count) ||
          project_call_given_tensors(call, called, argv)) &&
         !work_unread(F) && !flow_is_synchronize(q, method) && !arranges_only(F, callee) && !wraps &&
+        !saves &&
         !stores_a_reference(method, recv) && !flow_calls_a_container_method(call, recv) &&
         !(method && recv &&
           (flow_metadata_method(method) || flow_is_view_method(method) ||
