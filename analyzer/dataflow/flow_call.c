@@ -726,7 +726,11 @@ const DlValue *flow_call_summary(Flow *F, const DlFunctionInfo *fi, const DlExpr
      * label)`), where its summary could not say where: on the device of the tensors it is
      * given, when they agree; not one that moves what it is given (Self-Attention-GAN's
      * `tensor2var(x)`: `if torch.cuda.is_available(): x = x.cuda()`, then `Variable(x)`) */
-    if (!skip_self && r->kind == DL_KIND_TENSOR && !r->dev && !copies_to_the_host(fi) &&
+    /* (a method too, that reads nothing of self: AnimeGANv3's `self.sigm_out_scale(x)`,
+     * arithmetic and a clamp of its argument) */
+    static const char *const reads_self[] = {"self.", "self(", "self[", "(self)", NULL};
+    bool plain = !skip_self || !dl_project_function_mentions(fi, reads_self);
+    if (plain && r->kind == DL_KIND_TENSOR && !r->dev && !copies_to_the_host(fi) &&
         !block_moves_a_parameter(fi->fn, &fi->fn->body, 0))
         r = on_its_arguments_device(F, r, argv, call->arg_count);
     if (!skip_self && r->kind == DL_KIND_UNKNOWN && returns_arithmetic_of_parameters(fi->fn)) {
