@@ -159,7 +159,9 @@ static const char doc[] =
     "  `train()`, then `torch.load(SAVE_PATH)`); or a project function, called before the\n"
     "  load, whose save path reads as the load's once its parameters are written as the call\n"
     "  hands them (`train(model, model_name=name, model_path=path)` saving to `model_path +\n"
-    "  model_name + '.pth'`, then `torch.load(path + name + '.pth')`); or a folder the\n"
+    "  model_name + '.pth'`, then `torch.load(path + name + '.pth')`); or a top-level function\n"
+    "  the script calls after calling another that saves to the path (`evaluate(args)`, then\n"
+    "  `visualize(args)`); or a folder the\n"
     "  function has just created\n"
     "  (`with TemporaryDirectory() as temp:`, `tempfile.mkdtemp()`), whose files this run wrote;\n"
     "- the bytes are in memory, written by this process or a rank of the same job:\n"
@@ -1595,6 +1597,49 @@ static bool in_a_fresh_folder(DlRuleContext *ctx, const DlBlock *body, const DlE
     return bound && names_a_fresh_folder(ctx, body, dl_rule_text(ctx, bound->span), at, 0);
 }
 
+/* dl_ir_expr_any_with's test: a call of the function named `data` by its name. */
+static bool calls_by_name(const DlExpr *e, void *data) {
+    return e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_NAME &&
+           strcmp(e->object->name, (const char *)data) == 0;
+}
+
+/* A statement of `b` (or of a block in it) calls `fn` after an earlier statement of the same
+ * block called a top-level function of the file that saves to `want`. */
+static bool called_after_a_save(DlRuleContext *ctx, const DlBlock *b, const DlFunction *fn,
+                                const char *want, int depth) {
+    CalleeSave c = {ctx, want};
+    for (uint32_t i = 0; depth < 16 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        if (s->value && dl_ir_expr_any_with(s->value, calls_by_name, (void *)fn->name))
+            for (uint32_t j = 0; j < i; j++)
+                if (b->items[j]->value &&
+                    dl_ir_expr_any_with(b->items[j]->value, calls_a_function_saving_to, &c))
+                    return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (called_after_a_save(ctx, inner, fn, want, depth + 1)) return true;
+    }
+    return false;
+}
+
+/* A top-level function of the file whose load the script (its top level, or a top-level
+ * function such as `main`) calls after calling another that saves to the same path:
+ * `evaluate(args)`, saving `os.path.join(args.results_dir, 'evaluation_results.pt')`, then
+ * `visualize(args)` loading it (a channel-estimation study's main). */
+static bool saved_earlier_in_the_script(DlRuleContext *ctx, const DlFunction *fn,
+                                        const char *want) {
+    if (!fn || fn->parent || fn->owner) return false;
+    const DlModuleIR *m = dl_rule_module(ctx);
+    if (called_after_a_save(ctx, &m->body, fn, want, 0)) return true;
+    for (uint32_t k = 0; k < m->function_count; k++) {
+        const DlFunction *g = m->functions[k];
+        if (g != fn && !g->parent && !g->owner && called_after_a_save(ctx, &g->body, fn, want, 0))
+            return true;
+    }
+    return false;
+}
+
 /* The text of `span` in `m`'s source (arena copy). */
 static const char *text_in(DlRuleContext *ctx, const DlModuleIR *m, DlSpan span) {
     if (!m->source || span.end > m->source->len || span.start > span.end) return NULL;
@@ -1742,7 +1787,8 @@ static bool written_by_this_run(DlRuleContext *ctx, const DlCallFact *fact) {
         if (saved_before(ctx, body, dl_rule_text(ctx, want->span), before)) return true;
         if (!pass && saved_by_a_sibling(ctx, fn, want)) return true;
         if (saved_by_a_callee_as(ctx, body, dl_rule_text(ctx, want->span),
-                                 fact->call->span.start, 0))
+                                 fact->call->span.start, 0) ||
+            saved_earlier_in_the_script(ctx, fn, dl_rule_text(ctx, want->span)))
             return true;
         /* `shutil.copy(latest, best)` after `torch.save(state, latest)`, then `torch.load(best)`
          * (Transfer-Learning-Library's scripts keep their best epoch so) */
