@@ -2851,10 +2851,9 @@ static bool needs_a_gpu(DlRuleContext *ctx, const DlExpr *e) {
         if (a && a->kind == DL_EX_CALL && dl_ir_moves_to_cuda(a)) return true;
     }
     const char *callee = dl_ir_dotted(dl_rule_arena(ctx), e->object);
-    /* `torch.cuda.synchronize()` raises without a GPU too (URST's timed test scripts) */
-    if (callee && (strcmp(callee, "torch.cuda.set_device") == 0 ||
-                   strcmp(callee, "torch.cuda.synchronize") == 0))
-        return true;
+    /* `torch.cuda.set_device(rank)`, `torch.cuda.synchronize()` (URST's timed test scripts),
+     * a query of the GPU's properties: each raises without a GPU */
+    if (dl_torch_call_needs_a_gpu(callee)) return true;
     /* `init_process_group(backend="nccl", ...)`: NCCL runs only on GPUs (ddpm_deblurring's
      * DDP workers) */
     if (callee && e->object->name && strcmp(e->object->name, "init_process_group") == 0 &&

@@ -1591,11 +1591,7 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
      * do `torch.cuda.current_device()` (BSRGAN's test script logs it), the queries of a GPU's
      * properties (PARE's scripts log `torch.cuda.get_device_properties(device)`, which raises
      * for the CPU) and `torch.cuda.synchronize()` */
-    static const char *const need_a_gpu[] = {
-        "torch.cuda.set_device",          "torch.cuda.current_device",
-        "torch.cuda.get_device_properties", "torch.cuda.get_device_name",
-        "torch.cuda.get_device_capability", "torch.cuda.synchronize", NULL};
-    if (q && (dl_name_in_list(q, need_a_gpu) || joins_an_nccl_group(call, q)) && !F->try_depth &&
+    if (q && (dl_torch_call_needs_a_gpu(q) || joins_an_nccl_group(call, q)) && !F->try_depth &&
         !F->comp_count)
         F->place.cuda_checked = true;
     /* `torch.load(path, map_location="cuda:0")` fails without a GPU as `.cuda()` does

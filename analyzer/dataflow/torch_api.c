@@ -125,6 +125,14 @@ DlFactoryKind dl_torch_factory(const char *q) {
     return DL_FACTORY_NONE;
 }
 
+bool dl_torch_call_needs_a_gpu(const char *q) {
+    static const char *const need_a_gpu[] = {
+        "torch.cuda.set_device",          "torch.cuda.current_device",
+        "torch.cuda.get_device_properties", "torch.cuda.get_device_name",
+        "torch.cuda.get_device_capability", "torch.cuda.synchronize", NULL};
+    return q && dl_name_in_list(q, need_a_gpu);
+}
+
 bool dl_torch_is_cuda_legacy_constructor(const char *q) {
     const char *m = member_of(q, "torch.cuda");
     return m && dl_name_in_list(m, legacy_constructors);

@@ -34,6 +34,10 @@ bool dl_torch_is_single_process_data_parallel(const char *qualified);
 bool dl_is_plain_python_base(const char *qualified);
 
 DlFactoryKind dl_torch_factory(const char *qualified);
+/* A call of torch.cuda that fails without a GPU, whatever it is given: `set_device`,
+ * `current_device`, `synchronize`, the queries of a GPU's properties (`get_device_properties`,
+ * `get_device_name`, `get_device_capability`). What runs after it runs only with one. */
+bool dl_torch_call_needs_a_gpu(const char *qualified);
 /* `torch.cuda.LongTensor`, `torch.cuda.FloatTensor`: the legacy constructors of CUDA tensors. */
 bool dl_torch_is_cuda_legacy_constructor(const char *qualified);
 /* Whether the factory of that last name ("from_numpy", "FloatTensor") takes no `device=`: its
