@@ -809,8 +809,14 @@ static bool class_has_state(const DlClassInfo *from, bool given_no_weight) {
     const DlClassInfo *ci = from;
     for (int depth = 0; ci && depth < 8; depth++, ci = ci->base) {
         if (!ci->attrs_done) return true;
-        for (uint32_t i = 0; i < ci->attr_count; i++)
-            if (ci->attrs[i].name[0] != '<' && attribute_is_state(ci->attrs[i].value)) return true;
+        for (uint32_t i = 0; i < ci->attr_count; i++) {
+            const DlValue *v = ci->attrs[i].value;
+            /* `self.criterion = nn.BCEWithLogitsLoss(weight=weight)`, `weight=None` in
+             * `__init__`, of `SigmoidLoss()`: a loss given no weight holds nothing */
+            if (given_no_weight && v->kind == DL_KIND_LOSS && (v->flags & DL_VF_WEIGHT_BY_PARAM))
+                continue;
+            if (ci->attrs[i].name[0] != '<' && attribute_is_state(v)) return true;
+        }
         if (subclasses_library_module(ci, from, given_no_weight)) return true;
     }
     return false;

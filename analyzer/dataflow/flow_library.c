@@ -726,6 +726,13 @@ const DlValue *flow_eval_loss_ctor(Flow *F, const DlExpr *call, const DlValue *c
     for (uint32_t i = 0; i < call->arg_count; i++) {
         const char *kw = call->args[i].keyword;
         if (!kw || (!flow_streq(kw, "weight") && !flow_streq(kw, "pos_weight"))) continue;
+        const DlExpr *given = call->args[i].value;
+        int param = F->fn && flow_streq(F->fn->name, "__init__") && given->kind == DL_EX_NAME
+                        ? dl_ir_param_index(F->fn, given->name)
+                        : -1;
+        const DlExpr *none = param >= 0 ? F->fn->params[param].default_value : NULL;
+        if (none && none->kind == DL_EX_CONST && flow_streq(none->name, "None"))
+            loss->flags |= DL_VF_WEIGHT_BY_PARAM;
         if (dl_value_is_cpu_tensor(argv[i])) {
             loss->dev = DL_DEV_CPU;
             loss->flags |= DL_VF_CPU_WEIGHT;

@@ -120,6 +120,10 @@ enum {
     DL_VF_PLACED_PARTS = 1 << 28, /* seq: a TensorDataset's batch, each part where its tensor is,
                                      some on the CPU: those are batches of the loader that
                                      yields it, named after it (flow_element_of) */
+    DL_VF_WEIGHT_BY_PARAM = 1 << 29, /* loss: given `weight=` an `__init__` parameter that
+                                        defaults to None (`nn.BCEWithLogitsLoss(weight=weight)`
+                                        in a wrapper's __init__): a construction of the wrapper
+                                        that gives no weight gives it none */
 };
 
 typedef struct DlValue DlValue;
