@@ -1290,6 +1290,17 @@ static void move_listed_modules(Flow *F, const DlStmt *s) {
         var = var->items[0];
         seq = seq->args[0].value;
     }
+    /* `for name, model in models.items():`, `for model in models.values():`: a dict's values */
+    const char *view = seq && seq->kind == DL_EX_CALL && !seq->arg_count && seq->object &&
+                               seq->object->kind == DL_EX_ATTR
+                           ? seq->object->name
+                           : NULL;
+    if (view && flow_streq(view, "items") && var->kind == DL_EX_TUPLE && var->item_count == 2) {
+        var = var->items[1];
+        seq = seq->object->object;
+    } else if (view && flow_streq(view, "values")) {
+        seq = seq->object->object;
+    }
     if (var->kind != DL_EX_NAME || !seq) return;
     const Binding *b = flow_lookup(F, var->name);
     const DlValue *moved = b ? b->value : NULL;
@@ -1306,6 +1317,19 @@ static void move_listed_modules(Flow *F, const DlStmt *s) {
         m->flags &= (uint32_t) ~(DL_VF_CPU_WEIGHT | DL_VF_CONSTRUCTED);
         flow_take_place(m, moved);
         list->elem = m;
+        /* a dict's modules by key too (`models['ResidualFusion']` after the loop) */
+        if (lb->value->entries) {
+            DlDictEntries *e = dl_value_entries_copy(F->arena, lb->value->entries);
+            for (uint32_t i = 0; i < e->count; i++) {
+                if (!e->values[i] || !flow_is_module_like(e->values[i])) continue;
+                DlValue *one = dl_value_copy(F->arena, e->values[i]);
+                one->flags |= DL_VF_MOVED;
+                one->flags &= (uint32_t) ~(DL_VF_CPU_WEIGHT | DL_VF_CONSTRUCTED);
+                flow_take_place(one, moved);
+                e->values[i] = one;
+            }
+            list->entries = e;
+        }
         flow_state_set(F->st, list_key, list);
         return;
     }

@@ -710,8 +710,41 @@ static bool returns_arithmetic_of_parameters(const DlFunction *fn) {
     return s->kind == DL_ST_RETURN && arithmetic_of_parameters(fn, s->value, 0);
 }
 
+/* Parameter `index` of `fn` moved in place by a statement of the function's own block (not a
+ * branch, not a loop): `model.to(config['device'])`, `net.cuda()`. */
+static bool moves_parameter_in_place(const DlFunction *fn, uint32_t index) {
+    const char *name = fn->params[index].name;
+    for (uint32_t i = 0; i < fn->body.count; i++) {
+        const DlStmt *s = fn->body.items[i];
+        if (s->kind == DL_ST_RETURN || s->kind == DL_ST_RAISE) return false;
+        const DlExpr *v = s->kind == DL_ST_EXPR ? s->value : NULL;
+        if (v && v->kind == DL_EX_CALL && v->object && v->object->kind == DL_EX_ATTR &&
+            (flow_streq(v->object->name, "to") || flow_streq(v->object->name, "cuda")) &&
+            v->object->object && v->object->object->kind == DL_EX_NAME &&
+            flow_streq(v->object->object->name, name))
+            return true;
+    }
+    return false;
+}
+
+/* `train_model(model, loader, config)` whose first statement is `model.to(config['device'])`:
+ * the module handed in is moved in place, for every name bound to it (UP-Fall's `for name,
+ * model in models.items(): train_model(model, ...)`). Where to is not known here. */
+static void modules_moved_by_the_callee(Flow *F, const DlFunctionInfo *fi, const DlExpr *call,
+                                        const DlValue *const *argv, bool skip_self) {
+    for (uint32_t p = skip_self ? 1 : 0; fi->fn && p < fi->fn->param_count && p < 8; p++) {
+        int i = argument_index(fi->fn, (int)p, call, skip_self);
+        if (i < 0 || !flow_is_module_like(argv[i]) || (argv[i]->flags & DL_VF_MOVED) ||
+            !moves_parameter_in_place(fi->fn, p))
+            continue;
+        const DlExpr *a = call->args[i].value;
+        if (a->kind == DL_EX_NAME || a->kind == DL_EX_ATTR) flow_move_module(F, call, a, argv[i], NULL);
+    }
+}
+
 const DlValue *flow_call_summary(Flow *F, const DlFunctionInfo *fi, const DlExpr *call,
                                  const DlValue *const *argv, bool skip_self) {
+    modules_moved_by_the_callee(F, fi, call, argv, skip_self);
     /* `self.expand(v, 0.5, 4.0, 20, 0.18, device)` of a @staticmethod: no self to skip, the
      * first argument is its first parameter (megnetorch's Gaussian expansion) */
     if (skip_self && fi->fn && flow_is_static(fi->fn)) skip_self = false;
