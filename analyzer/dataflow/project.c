@@ -73,9 +73,24 @@ static void collect_imports_block(DlArena *arena, const DlBlock *b, bool into_de
         collect_imports_stmt(arena, b->items[i], into_defs, out);
 }
 
+/* `torch` and `torch.cuda`, one the other's package: an alias bound to either by the arms of
+ * `if torch.cuda.is_available(): import torch.cuda as T else: import torch as T`. */
+static bool torch_or_its_cuda(const char *a, const char *b) {
+    return (strcmp(a, "torch") == 0 && strcmp(b, "torch.cuda") == 0) ||
+           (strcmp(a, "torch.cuda") == 0 && strcmp(b, "torch") == 0);
+}
+
 const char *dl_project_import(const DlFileFacts *f, const char *alias) {
-    for (uint32_t i = f->import_count; i-- > 0;)
-        if (strcmp(f->imports[i].alias, alias) == 0) return f->imports[i].qualified;
+    for (uint32_t i = f->import_count; i-- > 0;) {
+        if (strcmp(f->imports[i].alias, alias) != 0) continue;
+        /* bound to torch.cuda where there is a GPU and to torch where there is none (MAHAN's
+         * `T.FloatTensor(x)`, made where the model is): which one is not known here */
+        for (uint32_t k = i; f->imports[i].qualified && k-- > 0;)
+            if (strcmp(f->imports[k].alias, alias) == 0 && f->imports[k].qualified &&
+                torch_or_its_cuda(f->imports[k].qualified, f->imports[i].qualified))
+                return NULL;
+        return f->imports[i].qualified;
+    }
     return NULL;
 }
 
