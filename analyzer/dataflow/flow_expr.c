@@ -737,6 +737,25 @@ bool flow_is_arith(const char *op) {
 const DlValue *flow_binary_values(Flow *F, const DlExpr *e, const DlExpr *const *operands,
                                   const DlValue *const *values, uint32_t n);
 
+/* A name (or attribute) holding a clock reading that says it starts an interval (`t_start`,
+ * `start_time`, `tic`), or ends one (`time_batch_end`, `stop`, `toc`). */
+static bool clock_name_has(const DlExpr *e, const char *const *words) {
+    const char *name = e && (e->kind == DL_EX_NAME || e->kind == DL_EX_ATTR) ? e->name : NULL;
+    for (const char *const *w = words; name && *w; w++)
+        if (strstr(name, *w)) return true;
+    return false;
+}
+
+static bool names_a_clock_start(const DlExpr *e) {
+    static const char *const words[] = {"start", "begin", "tic", NULL};
+    return clock_name_has(e, words);
+}
+
+static bool names_a_clock_end(const DlExpr *e) {
+    static const char *const words[] = {"end", "stop", "toc", "finish", NULL};
+    return clock_name_has(e, words);
+}
+
 /* Operands are evaluated left to right first; `end - start` of two clock readings is a
  * flow_timing (DL203), everything else combines tensors. */
 const DlValue *flow_eval_binary(Flow *F, const DlExpr *e, const DlExpr *const *operands,
@@ -747,7 +766,11 @@ const DlValue *flow_eval_binary(Flow *F, const DlExpr *e, const DlExpr *const *o
         values[i] = flow_eval(F, operands[i]);
     if (e->kind == DL_EX_BINOP && flow_streq(e->name, "-") && n == 2 &&
         values[0]->kind == DL_KIND_CLOCK && values[1]->kind == DL_KIND_CLOCK) {
-        if (!F->comparing) flow_timing(F, e, values[0], values[1]);
+        /* `time_epoch_start - time_batch_end`, written backwards (MMPOI's batch log): the
+         * names say which reading is the end */
+        bool backwards = names_a_clock_start(operands[0]) && names_a_clock_end(operands[1]);
+        if (!F->comparing)
+            flow_timing(F, e, values[backwards ? 1 : 0], values[backwards ? 0 : 1]);
         return flow_mk(F, DL_KIND_SCALAR);
     }
     /* `'accuracy: %.2f%%' % (epoch, acc)`: %-formatting reads its tensors on the host, as an
