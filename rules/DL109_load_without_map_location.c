@@ -2845,6 +2845,11 @@ static bool moves_to_a_cuda_variable(DlRuleContext *ctx, const DlExpr *e) {
 static bool needs_a_gpu(DlRuleContext *ctx, const DlExpr *e) {
     if (!e || e->kind != DL_EX_CALL || !e->object) return false;
     if (dl_ir_moves_to_cuda(e) || moves_to_a_cuda_variable(ctx, e)) return true;
+    /* `model.eval().cuda().requires_grad_(False)`: a call further down the chain (PSICHIC's
+     * notebook) runs first */
+    for (const DlExpr *r = e->object->kind == DL_EX_ATTR ? e->object->object : NULL;
+         r && r->kind == DL_EX_CALL && r->object; r = r->object->kind == DL_EX_ATTR ? r->object->object : NULL)
+        if (dl_ir_moves_to_cuda(r)) return true;
     /* what a call is handed runs first: `nn.DataParallel(net.cuda())` (OC-CSE's loaders) */
     for (uint32_t i = 0; i < e->arg_count; i++) {
         const DlExpr *a = e->args[i].value;
