@@ -161,7 +161,8 @@ static const char doc[] =
     "  hands them (`train(model, model_name=name, model_path=path)` saving to `model_path +\n"
     "  model_name + '.pth'`, then `torch.load(path + name + '.pth')`); or a top-level function\n"
     "  the script calls after calling another that saves to the path (`evaluate(args)`, then\n"
-    "  `visualize(args)`); or a folder the\n"
+    "  `visualize(args)`); or the listing of a folder the function (its loop) saves into,\n"
+    "  `torch.load(save_dir + os.listdir(save_dir)[0])`; or a folder the\n"
     "  function has just created\n"
     "  (`with TemporaryDirectory() as temp:`, `tempfile.mkdtemp()`), whose files this run wrote;\n"
     "- the bytes are in memory, written by this process or a rank of the same job:\n"
@@ -1673,6 +1674,43 @@ static bool saved_earlier_in_the_script(DlRuleContext *ctx, const DlFunction *fn
     return false;
 }
 
+/* A torch.save in `b` (or a block in it) starting before `until` whose path's text begins with
+ * the folder `folder` joined on: `folder + ...` or `os.path.join(folder, ...)`. */
+static bool saves_into_folder_text(DlRuleContext *ctx, const DlBlock *b, const char *folder,
+                                   uint32_t until, int depth) {
+    size_t n = strlen(folder);
+    for (uint32_t i = 0; depth < 16 && i < b->count && b->items[i]->span.start < until; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        const DlExpr *path =
+            s->kind == DL_ST_EXPR && is_torch_save(s->value) ? save_path(s->value) : NULL;
+        const char *t = path ? dl_rule_text(ctx, path->span) : NULL;
+        if (t && strncmp(t, "os.path.join(", 13) == 0) t += 13;
+        if (t && strncmp(t, folder, n) == 0 && (t[n] == ' ' || t[n] == '+' || t[n] == ','))
+            return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (saves_into_folder_text(ctx, inner, folder, until, depth + 1)) return true;
+    }
+    return false;
+}
+
+/* `torch.load(save_dir + os.listdir(save_dir)[0])` where the function (its loop, for a load
+ * in one) saves into `save_dir` (`save_dir + "{}.pt".format(epoch)`, after removing the file
+ * there before): the listing holds this run's checkpoint (an early-stopping NLI trainer). */
+static bool lists_a_folder_it_saves_into(DlRuleContext *ctx, const DlBlock *body, const char *want,
+                                         uint32_t until) {
+    const char *l = strstr(want, "os.listdir(");
+    if (!l) return false;
+    l += 11;
+    const char *close = strchr(l, ')');
+    if (!close || close == l || (size_t)(close - l) > 200) return false;
+    const char *folder = dl_arena_strndup(dl_rule_arena(ctx), l, (size_t)(close - l));
+    for (const char *c = folder; *c; c++)
+        if (!dl_source_name_byte(*c) && *c != '.') return false;
+    return saves_into_folder_text(ctx, body, folder, until, 0);
+}
+
 /* The text of `span` in `m`'s source (arena copy). */
 static const char *text_in(DlRuleContext *ctx, const DlModuleIR *m, DlSpan span) {
     if (!m->source || span.end > m->source->len || span.start > span.end) return NULL;
@@ -1819,7 +1857,10 @@ static bool written_by_this_run(DlRuleContext *ctx, const DlCallFact *fact) {
                               : fact->call->span.start;
         if (saved_before(ctx, body, dl_rule_text(ctx, want->span), before)) return true;
         if (!pass && saved_by_a_sibling(ctx, fn, want)) return true;
-        if (saved_by_a_callee_as(ctx, body, dl_rule_text(ctx, want->span),
+        if (lists_a_folder_it_saves_into(ctx, body, dl_rule_text(ctx, want->span),
+                                         loop_end > fact->call->span.start ? loop_end
+                                                                           : fact->call->span.start) ||
+            saved_by_a_callee_as(ctx, body, dl_rule_text(ctx, want->span),
                                  fact->call->span.start, 0) ||
             saved_earlier_in_the_script(ctx, fn, dl_rule_text(ctx, want->span)))
             return true;
