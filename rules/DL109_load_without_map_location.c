@@ -160,8 +160,8 @@ static const char doc[] =
     "  load, whose save path reads as the load's once its parameters are written as the call\n"
     "  hands them (`train(model, model_name=name, model_path=path)` saving to `model_path +\n"
     "  model_name + '.pth'`, then `torch.load(path + name + '.pth')`); or a top-level function\n"
-    "  the script calls after calling another that saves to the path (`evaluate(args)`, then\n"
-    "  `visualize(args)`); or the listing of a folder the function (its loop) saves into,\n"
+    "  the script calls, each time, after calling another that saves to the path\n"
+    "  (`evaluate(args)`, then `visualize(args)`); or the listing of a folder the function (its loop) saves into,\n"
     "  `torch.load(save_dir + os.listdir(save_dir)[0])`; or a folder the\n"
     "  function has just created\n"
     "  (`with TemporaryDirectory() as temp:`, `tempfile.mkdtemp()`), whose files this run wrote;\n"
@@ -1637,41 +1637,47 @@ static bool calls_by_name(const DlExpr *e, void *data) {
            strcmp(e->object->name, (const char *)data) == 0;
 }
 
-/* A statement of `b` (or of a block in it) calls `fn` after an earlier statement of the same
- * block called a top-level function of the file that saves to `want`. */
-static bool called_after_a_save(DlRuleContext *ctx, const DlBlock *b, const DlFunction *fn,
-                                const char *want, int depth) {
+/* The statements of `b` (or of a block in it, not nested defs) that call `fn`: how many
+ * (`*calls`), and how many of them an earlier statement of the same block precedes that calls
+ * a top-level function of the file saving to `want` (`*after_a_save`). */
+static void calls_after_a_save(DlRuleContext *ctx, const DlBlock *b, const DlFunction *fn,
+                               const char *want, uint32_t *calls, uint32_t *after_a_save,
+                               int depth) {
     CalleeSave c = {ctx, want};
     for (uint32_t i = 0; depth < 16 && i < b->count; i++) {
         const DlStmt *s = b->items[i];
         if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
-        if (s->value && dl_ir_expr_any_with(s->value, calls_by_name, (void *)fn->name))
+        if (s->value && dl_ir_expr_any_with(s->value, calls_by_name, (void *)fn->name)) {
+            ++*calls;
             for (uint32_t j = 0; j < i; j++)
                 if (b->items[j]->value &&
-                    dl_ir_expr_any_with(b->items[j]->value, calls_a_function_saving_to, &c))
-                    return true;
+                    dl_ir_expr_any_with(b->items[j]->value, calls_a_function_saving_to, &c)) {
+                    ++*after_a_save;
+                    break;
+                }
+        }
         const DlBlock *inner;
         for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            if (called_after_a_save(ctx, inner, fn, want, depth + 1)) return true;
+            calls_after_a_save(ctx, inner, fn, want, calls, after_a_save, depth + 1);
     }
-    return false;
 }
 
-/* A top-level function of the file whose load the script (its top level, or a top-level
- * function such as `main`) calls after calling another that saves to the same path:
- * `evaluate(args)`, saving `os.path.join(args.results_dir, 'evaluation_results.pt')`, then
- * `visualize(args)` loading it (a channel-estimation study's main). */
+/* A top-level function of the file whose load the script (its top level, or a function of
+ * the file such as `main`) calls, every time, after calling another that saves to the same
+ * path: `evaluate(args)`, saving `os.path.join(args.results_dir, 'evaluation_results.pt')`,
+ * then `visualize(args)` loading it (a channel-estimation study's main). Not where one call
+ * comes with no save before it (`if not args.only_test: train(net); predict(net)` `else:
+ * predict(net)`, which reads an earlier run's weights). */
 static bool saved_earlier_in_the_script(DlRuleContext *ctx, const DlFunction *fn,
                                         const char *want) {
     if (!fn || fn->parent || fn->owner) return false;
     const DlModuleIR *m = dl_rule_module(ctx);
-    if (called_after_a_save(ctx, &m->body, fn, want, 0)) return true;
-    for (uint32_t k = 0; k < m->function_count; k++) {
-        const DlFunction *g = m->functions[k];
-        if (g != fn && !g->parent && !g->owner && called_after_a_save(ctx, &g->body, fn, want, 0))
-            return true;
-    }
-    return false;
+    uint32_t calls = 0, after_a_save = 0;
+    calls_after_a_save(ctx, &m->body, fn, want, &calls, &after_a_save, 0);
+    for (uint32_t k = 0; k < m->function_count; k++)
+        if (m->functions[k] != fn)
+            calls_after_a_save(ctx, &m->functions[k]->body, fn, want, &calls, &after_a_save, 0);
+    return calls && after_a_save == calls;
 }
 
 /* A torch.save in `b` (or a block in it) starting before `until` whose path's text begins with
