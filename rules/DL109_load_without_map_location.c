@@ -3041,19 +3041,26 @@ static bool block_reaches(const DlModuleIR *m, const DlBlock *b, const DlFunctio
                           int depth);
 
 /* A `return`, `raise`, `break` or `continue` in `b` (not in a def nested there) starting at or
- * after `from`: the code after the block may not run. */
-static bool block_may_leave(const DlBlock *b, uint32_t from, int depth) {
+ * after `from`: the code after the block may not run. A `break` or `continue` of a loop nested
+ * in `b` leaves only that loop (LogEventParsing's `for date in date_list: ... continue` before
+ * its `__main__` block's `.cuda()`). */
+static bool leaves(const DlBlock *b, uint32_t from, bool in_a_loop, int depth) {
     for (uint32_t i = 0; depth < 32 && i < b->count; i++) {
         const DlStmt *s = b->items[i];
         if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS || s->span.end <= from) continue;
-        if (s->kind == DL_ST_RETURN || s->kind == DL_ST_RAISE || s->kind == DL_ST_BREAK ||
-            s->kind == DL_ST_CONTINUE)
+        if (s->kind == DL_ST_RETURN || s->kind == DL_ST_RAISE ||
+            (!in_a_loop && (s->kind == DL_ST_BREAK || s->kind == DL_ST_CONTINUE)))
             return true;
+        bool loop = s->kind == DL_ST_FOR || s->kind == DL_ST_WHILE;
         const DlBlock *inner;
         for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            if (block_may_leave(inner, from, depth + 1)) return true;
+            if (leaves(inner, from, in_a_loop || (loop && k == 0), depth + 1)) return true;
     }
     return false;
+}
+
+static bool block_may_leave(const DlBlock *b, uint32_t from, int depth) {
+    return leaves(b, from, false, depth);
 }
 
 /* `if __name__ == "__main__":` of a script no other file imports: its body runs whenever the
