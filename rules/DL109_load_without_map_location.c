@@ -3366,7 +3366,49 @@ static const DlStmt *statement_binding(const DlBlock *b, const DlExpr *call, int
 /* How the text [from, end) reads `name` (`logs`, `self.data`) as a whole word: not at all (0),
  * only otherwise (1), or an entry of it as a NumPy array at least once (2): `logs["w"].numpy()`,
  * `np.array(self.data[index])`, which work for CPU tensors only. */
-static int reads_entries_as_numpy(const char *from, const char *end, const char *name) {
+static int reads_as_numpy(const char *from, const char *end, const char *name, bool a_local,
+                          int depth);
+
+/* The local an entry at `entry` (its text ending at `entry_end`) is bound to by the line that
+ * holds it, `img1, y1 = self.data[index], self.y[index]`: the target at the entry's place among
+ * the line's values, copied into `out`; false when the line is not such an assignment. */
+static bool local_bound_to_entry(const char *from, const char *entry, const char *entry_end,
+                                 char *out, size_t cap) {
+    const char *line = entry;
+    while (line > from && line[-1] != '\n') line--;
+    const char *eol = strchr(entry_end, '\n');
+    const char *eq = memchr(line, '=', (size_t)(entry - line));
+    if (!eq || !eol || eq[1] == '=' || (eq > line && strchr("!<>=", eq[-1]))) return false;
+    /* the entry's place among the values: top-level commas between `=` and it */
+    int place = 0, depth = 0;
+    for (const char *c = eq + 1; c < entry; c++) {
+        if (*c == '(' || *c == '[' || *c == '{') depth++;
+        else if (*c == ')' || *c == ']' || *c == '}') depth--;
+        else if (*c == ',' && depth == 0) place++;
+    }
+    const char *after = entry_end;
+    while (after < eol && (*after == ' ' || *after == '\t')) after++;
+    if (depth != 0 || (after < eol && *after != ',' && *after != '#')) return false;
+    /* the target at that place: plain names separated by commas */
+    const char *t = line;
+    while (t < eq && (*t == ' ' || *t == '\t')) t++;
+    for (int k = 0; k < place && t < eq; t++)
+        if (*t == ',') {
+            k++;
+            while (t + 1 < eq && t[1] == ' ') t++;
+        }
+    const char *t_end = t;
+    while (t_end < eq && dl_source_name_byte(*t_end)) t_end++;
+    if (t_end == t || (size_t)(t_end - t) >= cap) return false;
+    memcpy(out, t, (size_t)(t_end - t));
+    out[t_end - t] = '\0';
+    return true;
+}
+
+/* reads_entries_as_numpy of `name`; `a_local`: a name bound to an entry already, which
+ * `np.array(name)` reads whole. */
+static int reads_as_numpy(const char *from, const char *end, const char *name, bool a_local,
+                          int depth) {
     size_t n = strlen(name);
     int seen = 0;
     for (const char *p = from; p + n < end;) {
@@ -3388,9 +3430,21 @@ static int reads_entries_as_numpy(const char *from, const char *end, const char 
             entry = true;
         }
         if (strncmp(q, ".detach()", 9) == 0) q += 9;
-        if (strncmp(q, ".numpy()", 8) == 0 || (wrapped && entry && *q == ')')) return 2;
+        if (strncmp(q, ".numpy()", 8) == 0 || (wrapped && (entry || a_local) && *q == ')'))
+            return 2;
+        /* bound to a local first, which is read so: `img1, y1 = self.data[index], self.y[index]`
+         * then `np.array(img1)` (PDAtt-Unet's test datasets) */
+        char local[64];
+        if (entry && !a_local && depth < 2 &&
+            local_bound_to_entry(from, hit, q, local, sizeof local) && strcmp(local, name) != 0 &&
+            reads_as_numpy(q, end, local, true, depth + 1) == 2)
+            return 2;
     }
     return seen;
+}
+
+static int reads_entries_as_numpy(const char *from, const char *end, const char *name) {
+    return reads_as_numpy(from, end, name, false, 0);
 }
 
 /* `logs = torch.load(path)`, then `logs["winners"].numpy()` in the same scope: an entry of what
