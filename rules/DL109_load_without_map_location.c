@@ -1725,14 +1725,15 @@ static const char *text_in(DlRuleContext *ctx, const DlModuleIR *m, DlSpan span)
 }
 
 /* The text the caller hands `fn`'s parameter `index` in `call` (its default's when it passes
- * none), of the caller's file `ctx` or the callee's `m`; NULL when a splat may pass it. */
+ * none), of the caller's file `ctx` or the callee's `m`; NULL when a splat may pass it. `fn`
+ * is a plain function: no self comes first. */
 static const char *argument_text(DlRuleContext *ctx, const DlFunction *fn, const DlModuleIR *m,
-                                 uint32_t index, const DlExpr *call, int first) {
-    int positional = first;
+                                 uint32_t index, const DlExpr *call) {
+    uint32_t positional = 0;
     for (uint32_t a = 0; a < call->arg_count; a++) {
         const char *kw = call->args[a].keyword;
         if (kw && kw[0] == '*') return NULL;
-        if (kw ? strcmp(kw, fn->params[index].name) == 0 : (uint32_t)positional++ == index)
+        if (kw ? strcmp(kw, fn->params[index].name) == 0 : positional++ == index)
             return dl_rule_text(ctx, call->args[a].value->span);
     }
     const DlExpr *d = fn->params[index].default_value;
@@ -1742,7 +1743,7 @@ static const char *argument_text(DlRuleContext *ctx, const DlFunction *fn, const
 /* `text`, code of `fn` in `m`, with every parameter of `fn` it names as a whole word (not an
  * attribute, not in a string) written as `call` hands it; NULL when one cannot be. */
 static const char *as_the_caller_writes(DlRuleContext *ctx, const DlFunction *fn,
-                                        const DlModuleIR *m, const DlExpr *call, int first,
+                                        const DlModuleIR *m, const DlExpr *call,
                                         const char *text) {
     char out[1024];
     size_t len = 0;
@@ -1764,8 +1765,8 @@ static const char *as_the_caller_writes(DlRuleContext *ctx, const DlFunction *fn
             int index = p > text && p[-1] == '.' ? -1 : dl_ir_param_index(fn, word);
             const char *put = word;
             if (index >= 0) {
-                if (index < first || fn->params[index].star) return NULL;
-                put = argument_text(ctx, fn, m, (uint32_t)index, call, first);
+                if (fn->params[index].star) return NULL;
+                put = argument_text(ctx, fn, m, (uint32_t)index, call);
                 if (!put) return NULL;
             }
             size_t n = strlen(put);
@@ -1791,7 +1792,7 @@ typedef struct CallerSave {
 } CallerSave;
 
 static bool callee_saves_as(const CallerSave *c, const DlFunctionInfo *fi, const DlExpr *call,
-                            int first, const DlBlock *b, int depth) {
+                            const DlBlock *b, int depth) {
     for (uint32_t i = 0; depth < 16 && i < b->count; i++) {
         const DlStmt *s = b->items[i];
         if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
@@ -1803,11 +1804,11 @@ static bool callee_saves_as(const CallerSave *c, const DlFunctionInfo *fi, const
         }
         const char *text = path ? text_in(c->ctx, fi->module, path->span) : NULL;
         const char *seen =
-            text ? as_the_caller_writes(c->ctx, fi->fn, fi->module, call, first, text) : NULL;
+            text ? as_the_caller_writes(c->ctx, fi->fn, fi->module, call, text) : NULL;
         if (seen && (same_code(seen, c->want) || same_template(seen, c->want))) return true;
         const DlBlock *inner;
         for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            if (callee_saves_as(c, fi, call, first, inner, depth + 1)) return true;
+            if (callee_saves_as(c, fi, call, inner, depth + 1)) return true;
     }
     return false;
 }
@@ -1817,7 +1818,7 @@ static bool calls_a_function_saving_as(const DlExpr *e, void *data) {
     if (e->kind != DL_EX_CALL || is_torch_save(e)) return false;
     const DlFunctionInfo *fi = called_project_function(c->ctx, e);
     if (!fi || !fi->module || fi->fn->owner) return false;
-    return callee_saves_as(c, fi, e, 0, &fi->fn->body, 0);
+    return callee_saves_as(c, fi, e, &fi->fn->body, 0);
 }
 
 /* A statement of `b` before `before` calls a project function that saves to the path the load
@@ -3063,15 +3064,19 @@ static bool block_may_leave(const DlBlock *b, uint32_t from, int depth) {
     return leaves(b, from, false, depth);
 }
 
+/* `if __name__ == "__main__":`, the statement `t` of the file `ctx` reads. */
+static bool is_main_guard(DlRuleContext *ctx, const DlStmt *t) {
+    const DlSource *src = dl_rule_source(ctx);
+    return t->kind == DL_ST_IF && t->value && src &&
+           dl_ir_span_mentions(src, t->value->span, "__name__") &&
+           dl_ir_span_mentions(src, t->value->span, "__main__");
+}
+
 /* `if __name__ == "__main__":` of a script no other file imports: its body runs whenever the
  * file does. */
 static bool main_block_of_a_script(DlRuleContext *ctx, const DlStmt *t) {
     const DlModuleIR *m = dl_rule_module(ctx);
-    const DlSource *src = dl_rule_source(ctx);
-    return t->kind == DL_ST_IF && t->value && src &&
-           (m->imported_by_no_other_file || m->read_by_no_other_file) &&
-           dl_ir_span_mentions(src, t->value->span, "__name__") &&
-           dl_ir_span_mentions(src, t->value->span, "__main__");
+    return (m->imported_by_no_other_file || m->read_by_no_other_file) && is_main_guard(ctx, t);
 }
 
 /* `b` runs, before anything that may leave it, a statement that fails without a GPU, or an
@@ -3245,12 +3250,9 @@ static bool block_reaches(const DlModuleIR *m, const DlBlock *b, const DlFunctio
  * none leads there; the block of `if __name__ == "__main__":` is followed in turn. */
 static int gpu_required_before(DlRuleContext *ctx, const DlModuleIR *m, const DlBlock *b,
                                const DlFunction *target, bool required, int depth) {
-    const DlSource *src = dl_rule_source(ctx);
     for (uint32_t j = 0; depth < 4 && j < b->count; j++) {
         const DlStmt *t = b->items[j];
-        if (t->kind == DL_ST_IF && t->value &&
-            dl_ir_span_mentions(src, t->value->span, "__name__") &&
-            dl_ir_span_mentions(src, t->value->span, "__main__")) {
+        if (is_main_guard(ctx, t)) {
             int inside = gpu_required_before(ctx, m, &t->parts->body, target, required,
                                              depth + 1);
             if (inside) return inside;
@@ -3363,9 +3365,6 @@ static const DlStmt *statement_binding(const DlBlock *b, const DlExpr *call, int
     return NULL;
 }
 
-/* How the text [from, end) reads `name` (`logs`, `self.data`) as a whole word: not at all (0),
- * only otherwise (1), or an entry of it as a NumPy array at least once (2): `logs["w"].numpy()`,
- * `np.array(self.data[index])`, which work for CPU tensors only. */
 static int reads_as_numpy(const char *from, const char *end, const char *name, bool a_local,
                           int depth);
 
@@ -3405,7 +3404,7 @@ static bool local_bound_to_entry(const char *from, const char *entry, const char
     return true;
 }
 
-/* reads_entries_as_numpy of `name`; `a_local`: a name bound to an entry already, which
+/* reads_entries_as_numpy's walk; `a_local`: `name` is a local bound to an entry already, which
  * `np.array(name)` reads whole. */
 static int reads_as_numpy(const char *from, const char *end, const char *name, bool a_local,
                           int depth) {
@@ -3443,6 +3442,9 @@ static int reads_as_numpy(const char *from, const char *end, const char *name, b
     return seen;
 }
 
+/* How the text [from, end) reads `name` (`logs`, `self.data`) as a whole word: not at all (0),
+ * only otherwise (1), or an entry of it as a NumPy array at least once (2): `logs["w"].numpy()`,
+ * `np.array(self.data[index])`, which work for CPU tensors only. */
 static int reads_entries_as_numpy(const char *from, const char *end, const char *name) {
     return reads_as_numpy(from, end, name, false, 0);
 }
@@ -3468,25 +3470,20 @@ static bool entry_read_as_numpy(DlRuleContext *ctx, const DlCallFact *fact, cons
     int numpy = 0;
     for (uint32_t i = 0; i < count; i++) {
         const DlExpr *part = parts[i];
-        const char *from = src->text + fact->call->span.end, *end = src->text + scope_span.end;
-        const char *name = NULL;
-        if (part->kind == DL_EX_NAME) {
-            name = part->name;
-        } else if (dl_ir_is_self_attr(part, NULL) && fn && fn->owner) {
-            name = dl_arena_join(dl_rule_arena(ctx), "self", '.', part->name);
-            DlSpan cls = fn->owner->span;
-            if (cls.end > src->len) return false;
-            from = src->text + cls.start;
-            end = src->text + cls.end;
-        }
-        if (!name) return false;
         int read;
-        if (from == src->text + fact->call->span.end) {
-            read = reads_entries_as_numpy(from, end, name);
-        } else { /* the class, around the statement */
-            int before = reads_entries_as_numpy(from, src->text + s->span.start, name);
-            int after = reads_entries_as_numpy(src->text + s->span.end, end, name);
+        if (part->kind == DL_EX_NAME) { /* after the load, in its scope */
+            read = reads_entries_as_numpy(src->text + fact->call->span.end,
+                                          src->text + scope_span.end, part->name);
+        } else if (dl_ir_is_self_attr(part, NULL) && fn && fn->owner &&
+                   fn->owner->span.end <= src->len) { /* the class, around the statement */
+            const char *name = dl_arena_join(dl_rule_arena(ctx), "self", '.', part->name);
+            DlSpan cls = fn->owner->span;
+            int before = reads_entries_as_numpy(src->text + cls.start, src->text + s->span.start,
+                                                name);
+            int after = reads_entries_as_numpy(src->text + s->span.end, src->text + cls.end, name);
             read = before > after ? before : after;
+        } else {
+            return false;
         }
         if (read == 1) return false;
         numpy += read == 2;

@@ -107,8 +107,8 @@ static bool probes_the_holder(const DlExpr *e, const char *name) {
 static bool true_of_the_wrapper(const DlExpr *e, const char *name) {
     if (!e || !probes_the_holder(e, name)) return false;
     const DlExpr *what = e->args[1].value;
-    if (e->object->name[0] == 'h') return what->kind == DL_EX_STRING && what->name &&
-                                          strcmp(what->name, "module") == 0;
+    if (strcmp(e->object->name, "hasattr") == 0)
+        return what->kind == DL_EX_STRING && what->name && strcmp(what->name, "module") == 0;
     return (what->kind == DL_EX_NAME || what->kind == DL_EX_ATTR) && what->name &&
            strcmp(what->name, "DataParallel") == 0;
 }

@@ -1281,6 +1281,15 @@ bool flow_is_batch_loop(Flow *F, const DlStmt *s, const DlValue *iter) {
 
 /* `for m in (model, ema): m.to(device)`: modules move in place, so a loop that moves its
  * variable on every pass moved each module the literal lists (nanotron's tests). */
+/* A copy of the module `m` of a list the loop moved, moved where the loop's variable went. */
+static const DlValue *moved_where(Flow *F, const DlValue *m, const DlValue *moved) {
+    DlValue *c = dl_value_copy(F->arena, m);
+    c->flags |= DL_VF_MOVED;
+    c->flags &= (uint32_t) ~(DL_VF_CPU_WEIGHT | DL_VF_CONSTRUCTED);
+    flow_take_place(c, moved);
+    return c;
+}
+
 static void move_listed_modules(Flow *F, const DlStmt *s) {
     const DlExpr *var = s->targets[0], *seq = s->value;
     /* `for model, path in zip(models, paths):`: the first of what is zipped */
@@ -1312,22 +1321,13 @@ static void move_listed_modules(Flow *F, const DlStmt *s) {
     if (lb && lb->value && lb->value->kind == DL_KIND_SEQ && lb->value->elem &&
         flow_is_module_like(lb->value->elem) && !lb->value->items) {
         DlValue *list = dl_value_copy(F->arena, lb->value);
-        DlValue *m = dl_value_copy(F->arena, lb->value->elem);
-        m->flags |= DL_VF_MOVED;
-        m->flags &= (uint32_t) ~(DL_VF_CPU_WEIGHT | DL_VF_CONSTRUCTED);
-        flow_take_place(m, moved);
-        list->elem = m;
+        list->elem = moved_where(F, lb->value->elem, moved);
         /* a dict's modules by key too (`models['ResidualFusion']` after the loop) */
         if (lb->value->entries) {
             DlDictEntries *e = dl_value_entries_copy(F->arena, lb->value->entries);
-            for (uint32_t i = 0; i < e->count; i++) {
-                if (!e->values[i] || !flow_is_module_like(e->values[i])) continue;
-                DlValue *one = dl_value_copy(F->arena, e->values[i]);
-                one->flags |= DL_VF_MOVED;
-                one->flags &= (uint32_t) ~(DL_VF_CPU_WEIGHT | DL_VF_CONSTRUCTED);
-                flow_take_place(one, moved);
-                e->values[i] = one;
-            }
+            for (uint32_t i = 0; i < e->count; i++)
+                if (e->values[i] && flow_is_module_like(e->values[i]))
+                    e->values[i] = moved_where(F, e->values[i], moved);
             list->entries = e;
         }
         flow_state_set(F->st, list_key, list);

@@ -1167,8 +1167,8 @@ const DlValue *flow_instantiate(Flow *F, const DlExpr *call, const DlClassInfo *
         }
         /* `GraphSequential(*modules)` of `class GraphSequential(nn.Sequential)` whose
          * `__init__` hands its arguments on (or that has none): where those modules are, as
-         * nn.Sequential's
-         * (VulDetectArtifact's GNN-LRP explainer wrapping a moved model's children) */
+         * nn.Sequential's (VulDetectArtifact's GNN-LRP explainer wrapping a moved model's
+         * children) */
         if (argv && !dev && ci->container_library_base &&
             (ci->init_forwards_base_arguments || !dl_ir_method_named(ci->cls, "__init__"))) {
             flow_contents_decide(F, m, call, argv);

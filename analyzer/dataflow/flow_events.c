@@ -500,15 +500,15 @@ static bool mentions_a_model(const DlFunctionInfo *fi) {
     return false;
 }
 
-/* A helper whose text names neither torch nor a device nor a model (Social-STGCNN's
- * `nodes_rel_to_nodes_abs(nodes, init_node)`, NumPy on arrays copied off the device): it
- * queues nothing on the device. */
 /* A Python function whose text names none of `words` and no model. */
 static bool text_names_none_of(const DlFunctionInfo *fi, const char *const *words) {
     return fi->module->language == DL_LANG_PYTHON && fi->module->source &&
            !dl_project_function_mentions(fi, words) && !mentions_a_model(fi);
 }
 
+/* A helper whose text names neither torch nor a device nor a model (Social-STGCNN's
+ * `nodes_rel_to_nodes_abs(nodes, init_node)`, NumPy on arrays copied off the device): it
+ * queues nothing on the device. */
 static bool computes_with_numpy_only(const DlFunctionInfo *fi) {
     static const char *const device_words[] = {"torch", "cuda", ".to(", "net", "forward",
                                                "F.", "nn.", NULL};

@@ -304,11 +304,6 @@ static const DlValue *positional_device(Flow *F, const DlExpr *call,
     return NULL;
 }
 
-static bool is_module_container(const char *q) {
-    return flow_streq(q, "torch.nn.Sequential") || flow_streq(q, "torch.nn.ModuleList") ||
-           flow_streq(q, "torch.nn.ModuleDict");
-}
-
 /* `nn.Sequential(a, b)`, `nn.ModuleList(layers)`: a container is where its modules are. Built
  * from modules just constructed (on the CPU), it is a new module never moved; from modules
  * built on a device (`nn.Linear(.., device=d)`) it is there; from anything else (a parameter,
@@ -1579,7 +1574,7 @@ const DlValue *flow_eval_library_call(Flow *F, const DlExpr *call, const char *q
         if (stateless) m->flags |= DL_VF_STATELESS;
         m->dev_span = call->span;
         m->dev_why = flow_short_text(F, call->span);
-        if (!dev && is_module_container(q)) flow_contents_decide(F, m, call, argv);
+        if (!dev && dl_torch_is_module_container(q)) flow_contents_decide(F, m, call, argv);
         return m;
     }
     if (dl_torch_is_dataloader(q)) return flow_eval_dataloader(F, call, argv);

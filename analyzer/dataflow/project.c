@@ -580,12 +580,8 @@ static bool base_may_hold_library_state(DlArena *arena, const DlFileFacts *f, co
 
 /* `class GraphSequential(nn.Sequential)`: a base is one of torch's module containers. */
 static bool base_is_module_container(DlArena *arena, const DlFileFacts *f, const DlClass *cls) {
-    for (uint32_t b = 0; b < cls->base_count; b++) {
-        const char *q = qualify_static(arena, f, cls->bases[b]);
-        if (q && (strcmp(q, "torch.nn.Sequential") == 0 || strcmp(q, "torch.nn.ModuleList") == 0 ||
-                  strcmp(q, "torch.nn.ModuleDict") == 0))
-            return true;
-    }
+    for (uint32_t b = 0; b < cls->base_count; b++)
+        if (dl_torch_is_module_container(qualify_static(arena, f, cls->bases[b]))) return true;
     return false;
 }
 

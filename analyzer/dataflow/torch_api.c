@@ -133,6 +133,11 @@ bool dl_torch_call_needs_a_gpu(const char *q) {
     return q && dl_name_in_list(q, need_a_gpu);
 }
 
+bool dl_torch_is_module_container(const char *q) {
+    return q && (strcmp(q, "torch.nn.Sequential") == 0 || strcmp(q, "torch.nn.ModuleList") == 0 ||
+                 strcmp(q, "torch.nn.ModuleDict") == 0);
+}
+
 bool dl_torch_is_cuda_legacy_constructor(const char *q) {
     const char *m = member_of(q, "torch.cuda");
     return m && dl_name_in_list(m, legacy_constructors);

@@ -38,6 +38,8 @@ DlFactoryKind dl_torch_factory(const char *qualified);
  * `current_device`, `synchronize`, the queries of a GPU's properties (`get_device_properties`,
  * `get_device_name`, `get_device_capability`). What runs after it runs only with one. */
 bool dl_torch_call_needs_a_gpu(const char *qualified);
+/* torch's module containers: nn.Sequential, nn.ModuleList, nn.ModuleDict. */
+bool dl_torch_is_module_container(const char *qualified);
 /* `torch.cuda.LongTensor`, `torch.cuda.FloatTensor`: the legacy constructors of CUDA tensors. */
 bool dl_torch_is_cuda_legacy_constructor(const char *qualified);
 /* Whether the factory of that last name ("from_numpy", "FloatTensor") takes no `device=`: its
