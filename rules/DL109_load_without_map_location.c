@@ -91,7 +91,10 @@ static const char doc[] =
     "  or after a `.cuda()`\n"
     "  (or a `.to(\"cuda\")` written out, or a `.to(device)` where the function binds `device`\n"
     "  only to a GPU, `torch.device('cuda:{}'.format(rank))`, or last binds it so before the\n"
-    "  move, `device = \"cuda\"` after `device = \"cuda\" if ... else \"cpu\"`, or a\n"
+    "  move, `device = \"cuda\"` after `device = \"cuda\" if ... else \"cpu\"`; a name the\n"
+    "  function does not bind, where the module binds it only so: `if\n"
+    "  torch.backends.mps.is_available(): mps_device = torch.device(\"mps\")`, Apple's GPU\n"
+    "  counting as one; or a\n"
     "  `torch.load(p, map_location=\"cuda:0\")`)\n"
     "  (or `torch.cuda.set_device(rank)`, `torch.cuda.current_device()`,\n"
     "  `torch.cuda.synchronize()`, a query of the GPU's properties\n"
@@ -2810,7 +2813,10 @@ static bool always_a_cuda_device(DlRuleContext *ctx, const DlExpr *d) {
         while (*text == '"' || *text == '\'')
             text++;
     }
-    return strncmp(text, "cuda", 4) == 0;
+    /* `torch.device("mps")`: Apple's GPU, which a machine without one lacks as it lacks CUDA
+     * (Show-Attend-and-Tell's MPS-only training script) */
+    return strncmp(text, "cuda", 4) == 0 ||
+           (strncmp(text, "mps", 3) == 0 && (!text[3] || text[3] == '"' || text[3] == '\'' || text[3] == ':'));
 }
 
 /* Whether every binding of `name` in `b` (and the blocks in it, not nested defs) is a CUDA
@@ -2915,8 +2921,14 @@ static bool moves_to_a_cuda_variable(DlRuleContext *ctx, const DlExpr *e) {
     if (fn && dl_ir_param_index(fn, d->name) >= 0) return false;
     uint32_t count = 0;
     const DlBlock *body = fn ? &fn->body : &m->body;
-    return (bound_only_to_cuda(ctx, body, d->name, &count, 0) && count > 0) ||
-           last_bound_to_cuda(ctx, body, d->name, e->span.start, false, 0);
+    bool only_cuda = bound_only_to_cuda(ctx, body, d->name, &count, 0);
+    /* a name the function never binds is the module's: `if torch.backends.mps.is_available():
+     * mps_device = torch.device("mps")` at the top, then `decoder.to(mps_device)` in main() */
+    if (only_cuda && count == 0 && fn) {
+        body = &m->body;
+        only_cuda = bound_only_to_cuda(ctx, body, d->name, &count, 0);
+    }
+    return (only_cuda && count > 0) || last_bound_to_cuda(ctx, body, d->name, e->span.start, false, 0);
 }
 
 /* `torch.cuda.set_device(i)` or `x.cuda(...)` at the end of a chain or as an argument, CUDA
