@@ -55,7 +55,7 @@ static const char doc[] =
     "  GPU count in a log message, nor does one stored under a name nothing reads but a log\n"
     "  line, `self.n_gpus = torch.cuda.device_count()`, nor, in code that moves its data\n"
     "  with `.cuda()`, one that only tells one GPU from several, `torch.cuda.device_count() >\n"
-    "  1` or a rank modulo it, `rank % ngpus == 0`, or the GPU ids it lists, `range(n_gpus)`\n"
+    "  1` (or `== 1`) or a rank modulo it, `rank % ngpus == 0`, or the GPU ids it lists, `range(n_gpus)`\n"
     "  (the replicas of `nn.parallel.replicate`); nor the ids of the GPUs a run is given,\n"
     "  listed, `list(range(torch.cuda.device_count()))`, or checked, `assert int(d) <\n"
     "  torch.cuda.device_count()`, in a file that moves nothing itself (no `.cuda()`, `.to()`)\n"
@@ -390,7 +390,7 @@ static bool on_a_logging_line(const char *text, const char *p) {
 }
 
 /* Does the count written at `p` (`device_count()`, or a name holding it) only tell one GPU from
- * several: `> 1`, `>= 2` (whether to wrap the model in DataParallel: prnet's), a rank modulo
+ * several: `> 1`, `>= 2`, `== 1` (whether to wrap the model in DataParallel: prnet's), a rank modulo
  * it (`args.rank % ngpus_per_node == 0`, which rank saves: SPICE's), or the GPU ids it counts
  * (`range(n_gpus)`)? Neither picks between a
  * GPU and the CPU, in code that moves its data with `.cuda()` (`gpu_code`); where the device
@@ -411,6 +411,13 @@ static bool tells_one_gpu_from_many(const char *text, const char *p, const char 
         for (q += 2; q < end && (*q == ' ' || *q == '\t'); q++) {
         }
         if (q < end && *q == '2' && (q + 1 == end || !dl_source_name_byte(q[1]))) return true;
+    }
+    /* `== 1`: the single-GPU trainer, else the multi-GPU one (CSPN_monodepth's main) */
+    if (q + 2 < end && q[0] == '=' && q[1] == '=') {
+        const char *r = q + 2;
+        while (r < end && (*r == ' ' || *r == '\t'))
+            r++;
+        if (r < end && *r == '1' && (r + 1 == end || !dl_source_name_byte(r[1]))) return true;
     }
     const char *b = p;
     while (b > text && (b[-1] == ' ' || b[-1] == '\t'))
