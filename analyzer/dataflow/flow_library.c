@@ -196,6 +196,64 @@ static bool reduces_a_whole_array(const char *q, const DlExpr *call) {
     return dl_name_in_list(q + 6, reductions) && call->arg_count == 1 && !call->args[0].keyword;
 }
 
+/* Is `e`, returned by a method, a number written out, or arithmetic of the object's own
+ * attributes, the method's parameters and numbers (`self.upper * ((step - self.start) /
+ * (self.end - self.start))`)? *literal: it is a number written out. */
+static bool number_arithmetic(const DlFunction *fn, const DlExpr *e, bool *literal, int depth) {
+    if (!e || depth > 8) return false;
+    switch (e->kind) {
+    case DL_EX_NUMBER:
+        *literal = true;
+        return true;
+    case DL_EX_UNARY:
+        return number_arithmetic(fn, e->object, literal, depth + 1);
+    case DL_EX_BINOP:
+        return number_arithmetic(fn, e->items[0], literal, depth + 1) &&
+               number_arithmetic(fn, e->items[1], literal, depth + 1);
+    case DL_EX_NAME:
+        return dl_ir_param_index(fn, e->name) > 0;
+    case DL_EX_ATTR:
+        return e->name && dl_ir_is_self(e->object);
+    default:
+        return false;
+    }
+}
+
+/* Does every `return` of `b` (nested defs aside) hand back number_arithmetic? Counts them in
+ * *count, and sets *literal when one is a number written out. */
+static bool returns_number_arithmetic(const DlFunction *fn, const DlBlock *b, uint32_t *count,
+                                      bool *literal, int depth) {
+    for (uint32_t i = 0; depth < 16 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        if (s->kind == DL_ST_RETURN) {
+            if (!number_arithmetic(fn, s->value, literal, 0)) return false;
+            (*count)++;
+            continue;
+        }
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (!returns_number_arithmetic(fn, inner, count, literal, depth + 1)) return false;
+    }
+    return true;
+}
+
+/* `self.kl_anneal(step)`, a method of the class whose returns are numbers written out and
+ * arithmetic of its attributes and parameters, one at least a number written out (`return .0`,
+ * `return self.upper`, `return self.upper * (step - self.start) / ...`: Parallel_Tacotron2's
+ * KL weight schedule): a number, whatever the attributes' kind, as a schedule that returns `0.`
+ * on one path returns a number on the others. */
+static bool method_returns_numbers(Flow *F, const DlExpr *call) {
+    if (!F->owner || !call->object || call->object->kind != DL_EX_ATTR || !call->object->name ||
+        !dl_ir_is_self(call->object->object))
+        return false;
+    const DlFunction *m = dl_ir_method_named(F->owner->cls, call->object->name);
+    uint32_t count = 0;
+    bool literal = false;
+    return m && m != F->fn && returns_number_arithmetic(m, &m->body, &count, &literal, 0) &&
+           count > 0 && literal;
+}
+
 bool flow_scalar_expression(Flow *F, const DlExpr *e, int depth) {
     if (!e || depth > 8) return false;
     switch (e->kind) {
@@ -264,6 +322,7 @@ bool flow_scalar_expression(Flow *F, const DlExpr *e, int depth) {
         }
         if (q && draws_one_random_number(q, e)) return true;
         if (q && reduces_a_whole_array(q, e)) return true;
+        if (method_returns_numbers(F, e)) return true;
         if (e->object->kind == DL_EX_NAME &&
             (flow_streq(e->object->name, "float") || flow_streq(e->object->name, "int") ||
              flow_streq(e->object->name, "len")))
