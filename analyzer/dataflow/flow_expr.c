@@ -395,6 +395,19 @@ static bool picks_a_number(const DlExpr *e) {
     return i->kind == DL_EX_NUMBER;
 }
 
+/* `torch.where(mask)`, `torch.nonzero(mask, as_tuple=True)`, `mask.nonzero(as_tuple=True)`: a
+ * tuple of 1-D tensors of indices, one per axis of the mask. */
+static bool gives_index_tuple(Flow *F, const DlExpr *e) {
+    if (!e || e->kind != DL_EX_CALL || !e->object) return false;
+    const DlArg *as_tuple = dl_ir_keyword(e, "as_tuple");
+    bool tuple = as_tuple && as_tuple->value && as_tuple->value->kind == DL_EX_CONST &&
+                 flow_streq(as_tuple->value->name, "True");
+    const char *q = flow_qualify(F, e->object);
+    if (q && flow_streq(q, "torch.where")) return e->arg_count == 1 && !e->args[0].keyword;
+    if (q && flow_streq(q, "torch.nonzero")) return tuple;
+    return e->object->kind == DL_EX_ATTR && flow_streq(e->object->name, "nonzero") && tuple;
+}
+
 /* `tgt[0, 0]` or `tgt[0][0]` of `tgt = torch.tensor([[label]])`: numbers written out for every
  * axis of a tensor made from a display nested as deep (seq2tree's 1x1 targets), one element, a
  * 0-dim tensor. */
@@ -554,6 +567,12 @@ const DlValue *flow_eval_subscript(Flow *F, const DlExpr *e) {
             (picks_a_number(e) && (obj->flags & (DL_VF_ONE_DIM | DL_VF_DATA_RANK))) ||
             indexes_every_axis_of_a_display(F, e))
             r->flags |= DL_VF_ZERO_DIM;
+        /* `torch.where(mask)[0]`: the indices along one axis, 1-D (what iterating them gives,
+         * or one of them, `idx[0]`, is an integer that indexes a tensor anywhere) */
+        if (picks_a_number(e) && gives_index_tuple(F, e->object)) {
+            r->flags &= (uint32_t)~DL_VF_ZERO_DIM;
+            r->flags |= DL_VF_ONE_DIM;
+        }
         if (mismatch) { /* DL114: the indexing fails; do not cascade */
             r->dev = DL_DEV_UNKNOWN;
             r->origin = DL_ORIGIN_NONE;
