@@ -798,12 +798,14 @@ static bool bound_to_a_file_opened_for_writing(const DlBlock *b, const char *nam
     return false;
 }
 
-/* `f_out.write(f"{i}\t{score[idx]}\n")` into a file the function opened for writing: an
- * inference loop's predictions written out (MultimediaEventCoreference's test loops). */
+/* `f_out.write(f"{i}\t{score[idx]}\n")` (or `file.writelines(...)`: MAE_plant_disease's
+ * per-image scores) into a file the function opened for writing: an inference loop's
+ * predictions written out (MultimediaEventCoreference's test loops). */
 static bool writes_to_an_opened_file(const DlExpr *e, void *ctx) {
     Flow *F = ctx;
     if (e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_ATTR ||
-        !flow_streq(e->object->name, "write") || !e->object->object ||
+        (!flow_streq(e->object->name, "write") && !flow_streq(e->object->name, "writelines")) ||
+        !e->object->object ||
         e->object->object->kind != DL_EX_NAME || !F->fn)
         return false;
     return bound_to_a_file_opened_for_writing(&F->fn->body, e->object->object->name,
