@@ -2681,6 +2681,11 @@ static bool skips_all_but_every_nth(Flow *F, const DlExpr *e) {
             if (skips_all_but_every_nth(F, e->items[i])) return true;
         return false;
     }
+    /* `if not should_evaluate: continue` of `should_evaluate = step % N == 0 or ...`, `if not
+     * (step % 10 == 0): continue` (a plant-disease sanity check's evaluation every N steps) */
+    if (e && e->kind == DL_EX_UNARY && e->name && flow_streq(e->name, "not") && e->object &&
+        e->object->kind != DL_EX_UNARY)
+        return flow_periodic_guard(F, e->object, 0);
     return rare_else(F, e);
 }
 
