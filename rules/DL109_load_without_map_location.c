@@ -141,7 +141,9 @@ static const char doc[] =
     "  same function with the path written the same way (a leading `./` or the quotes aside,\n"
     "  or built from literals to the same string), or from the\n"
     "  same template\n"
-    "  (`'{}.pkl'.format(epoch)` saved, `'{}.pkl'.format(best_epoch)` loaded, or one path\n"
+    "  (`'{}.pkl'.format(epoch)` saved, `'{}.pkl'.format(best_epoch)` loaded, also through\n"
+    "  names bound to them, `save_path = os.path.join(d, f\"data_{rank}.pkl\")` saved and\n"
+    "  `load_path = os.path.join(d, f\"data_{r}.pkl\")` loaded; or one path\n"
     "  helper of the file's own,\n"
     "  `get_checkpoint_path(epoch)` and `get_checkpoint_path(best_epoch)`), and not bound anew\n"
     "  since (the best epoch saved, then reloaded), or a copy of such a save\n"
@@ -170,7 +172,8 @@ static const char doc[] =
     "  (`with TemporaryDirectory() as temp:`, `tempfile.mkdtemp()`), whose files this run wrote;\n"
     "- the bytes are in memory, written by this process or a rank of the same job:\n"
     "  `torch.load(io.BytesIO(buf))` (not of `f.read()`), a name bound to an empty `BytesIO()`\n"
-    "  in the function, a helper's parameter named `buffer`;\n"
+    "  in the function, a helper's parameter named `buffer`; or in an anonymous temporary\n"
+    "  file the function filled (`with tempfile.TemporaryFile(\"r+b\") as f:`);\n"
     "- the file writes that checkpoint itself from the CPU: `torch.save(net.cpu().state_dict(),\n"
     "  save_path)` anywhere in it, or of a tensor made there (`torch.from_numpy(a)`, a factory\n"
     "  or `torch.stack` with no device or `device=\"cpu\"`, a name bound to one, a dict of\n"
@@ -1318,6 +1321,32 @@ static bool is_bytes_io(DlRuleContext *ctx, const DlExpr *e) {
            (n == 7 || callee[n - 8] == '.');
 }
 
+/* `name` is bound in `b` (nested blocks too, not nested functions) before `before` to an
+ * anonymous temporary file: `with tempfile.TemporaryFile("r+b") as f:` (or a
+ * SpooledTemporaryFile), which no other process can have written. */
+static bool bound_to_a_temporary_file(DlRuleContext *ctx, const DlBlock *b, const char *name,
+                                      uint32_t before, int depth) {
+    for (uint32_t i = 0; depth < 16 && i < b->count && b->items[i]->span.start < before; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        for (uint32_t w = 0; s->kind == DL_ST_WITH && w < s->with_count && w < s->target_count;
+             w++) {
+            const DlExpr *t = s->targets[w], *c = s->withs[w];
+            const char *callee = c && c->kind == DL_EX_CALL && c->object
+                                     ? dl_ir_dotted(dl_rule_arena(ctx), c->object)
+                                     : NULL;
+            size_t n = callee ? strlen(callee) : 0;
+            if (t && t->kind == DL_EX_NAME && strcmp(t->name, name) == 0 && n >= 13 &&
+                strcmp(callee + n - 13, "TemporaryFile") == 0 && !strstr(callee, "Named"))
+                return true;
+        }
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (bound_to_a_temporary_file(ctx, inner, name, before, depth + 1)) return true;
+    }
+    return false;
+}
+
 /* The bytes are in memory, not a file: `torch.load(io.BytesIO(buf))` (not of `f.read()`), a
  * name bound to an empty BytesIO in the function, or a helper's parameter named for a buffer
  * (bitsandbytes' `torch_load_from_buffer(buffer)`). They were written by this process, or by a rank of the
@@ -1343,6 +1372,10 @@ static bool reads_memory(DlRuleContext *ctx, const DlCallFact *fact) {
     if (fn && dl_ir_param_index(fn, from->name) >= 0)
         return dl_name_in_list(from->name, buffers) ||
                (strlen(from->name) > 7 && strcmp(from->name + strlen(from->name) - 7, "_buffer") == 0);
+    /* or in an anonymous temporary file this process filled (SAM2's `broadcast_object`, which
+     * writes the bytes another rank broadcast to disk instead of memory) */
+    if (fn && bound_to_a_temporary_file(ctx, &fn->body, from->name, fact->call->span.start, 0))
+        return true;
     DlArena *arena = dl_rule_arena(ctx);
     const DlSource *src = dl_rule_source(ctx);
     DlSpan scope = fn ? fn->span : (DlSpan){0, (uint32_t)src->len};
@@ -1853,6 +1886,82 @@ static bool saved_by_a_callee_as(DlRuleContext *ctx, const DlBlock *b, const cha
     return false;
 }
 
+/* A path expression with the names the function bound before `at` put back as what they were
+ * bound to, and f-strings as their skeletons (fstring_skeleton), appended to `out`:
+ * `load_path` after `load_name = f"gather_{ts}_{rank_load}.pkl"` and `load_path =
+ * os.path.join(save_dir, load_name)` is `os.path.join(save_dir,f"gather_{}_{}.pkl")`. False
+ * when it does not fit `cap` bytes or is too deep. */
+static bool expand_path(DlRuleContext *ctx, const DlBlock *body, const DlExpr *e, uint32_t at,
+                        char *out, size_t cap, int depth) {
+    if (!e || depth > 6) return false;
+    size_t n = strlen(out);
+    const char *piece = NULL;
+    char *skeleton = NULL;
+    switch (e->kind) {
+    case DL_EX_NAME: {
+        const DlExpr *bound = dl_ir_last_assignment(body, e->name, at);
+        if (bound && bound != e) return expand_path(ctx, body, bound, bound->span.start, out, cap, depth + 1);
+        piece = e->name;
+        break;
+    }
+    case DL_EX_STRING:
+        piece = dl_rule_text(ctx, e->span);
+        if (!e->name) piece = skeleton = fstring_skeleton(piece);
+        break;
+    case DL_EX_CALL:
+        if (!e->object || (e->object->kind != DL_EX_ATTR && e->object->kind != DL_EX_NAME))
+            return false;
+        if (n + strlen(dl_rule_text(ctx, e->object->span)) + 2 >= cap) return false;
+        strcat(strcat(out, dl_rule_text(ctx, e->object->span)), "(");
+        for (uint32_t i = 0; i < e->arg_count; i++) {
+            if (e->args[i].keyword && strlen(out) + strlen(e->args[i].keyword) + 2 < cap)
+                strcat(strcat(out, e->args[i].keyword), "=");
+            if (!expand_path(ctx, body, e->args[i].value, at, out, cap, depth + 1)) return false;
+            if (strlen(out) + 2 >= cap) return false;
+            strcat(out, i + 1 < e->arg_count ? "," : ")");
+        }
+        if (!e->arg_count) strcat(out, ")");
+        return true;
+    case DL_EX_BINOP:
+        if (!e->name || !expand_path(ctx, body, e->items[0], at, out, cap, depth + 1) ||
+            strlen(out) + strlen(e->name) + 1 >= cap)
+            return false;
+        strcat(out, e->name);
+        return expand_path(ctx, body, e->items[1], at, out, cap, depth + 1);
+    default:
+        piece = dl_rule_text(ctx, e->span);
+        break;
+    }
+    bool fits = piece && n + strlen(piece) + 1 < cap;
+    if (fits) strcat(out, piece);
+    free(skeleton);
+    return fits;
+}
+
+/* A `torch.save` among the statements of `b` (nested blocks too, not nested functions) before
+ * `before` whose path expands (expand_path) as `want` does: SAM2's `all_gather_via_filesys`,
+ * which saves each rank's data to `save_data_path` and loads every rank's back from
+ * `load_data_path`, both joined from one file name template. */
+static bool saved_under_the_same_expansion(DlRuleContext *ctx, const DlBlock *body,
+                                           const DlBlock *b, const char *want, uint32_t before,
+                                           int depth) {
+    for (uint32_t i = 0; depth < 16 && i < b->count && b->items[i]->span.start < before; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        const DlExpr *path =
+            s->kind == DL_ST_EXPR && is_torch_save(s->value) ? save_path(s->value) : NULL;
+        char saved[512] = "";
+        if (path && expand_path(ctx, body, path, s->span.start, saved, sizeof saved, 0) &&
+            strcmp(saved, want) == 0)
+            return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (saved_under_the_same_expansion(ctx, body, inner, want, before, depth + 1))
+                return true;
+    }
+    return false;
+}
+
 static bool written_by_this_run(DlRuleContext *ctx, const DlCallFact *fact) {
     const DlExpr *path = dl_ir_positional(fact->call, 0);
     if (!path) return false;
@@ -1863,6 +1972,14 @@ static bool written_by_this_run(DlRuleContext *ctx, const DlCallFact *fact) {
     if (path_returned_by_a_save(ctx, fn, body, path, fact->call->span.start)) return true;
     if (in_a_fresh_folder(ctx, body, path, fact->call->span.start)) return true;
     if (written_by_a_callee(ctx, body, path, fact->call->span.start, 0)) return true;
+    /* the save's path and the load's, each held in names, alike once those are put back (a
+     * string written out in them, not a parameter's name alone) */
+    char expanded[512] = "";
+    if (path->kind == DL_EX_NAME &&
+        expand_path(ctx, body, path, fact->call->span.start, expanded, sizeof expanded, 0) &&
+        strpbrk(expanded, "\"'") &&
+        saved_under_the_same_expansion(ctx, body, body, expanded, fact->call->span.start, 0))
+        return true;
     uint32_t loop_end = enclosing_loop_end(body, fact->call->span.start, 0);
     const DlExpr *source = path_source(ctx, fact, path);
     for (int pass = 0; pass < (source != path ? 2 : 1); pass++) {
