@@ -16,7 +16,10 @@ static const char doc[] =
     "Finds `torch.load(...)` without `map_location` in a file that checks\n"
     "`torch.cuda.is_available()` or selects a device (`torch.cuda.set_device`, `device_count`;\n"
     "not a project object's own `set_device` method), or whose `--device` option defaults to\n"
-    "`\"cpu\"` (`add_argument(\"--device\", default=\"cpu\")`), i.e. code\n"
+    "`\"cpu\"` (`add_argument(\"--device\", default=\"cpu\")`), or that uses a device another file of\n"
+    "the project chooses between a GPU and the CPU (`from config import DEVICE`,\n"
+    "`model_config.device`, or `device = get_device()` of a project helper that checks which is\n"
+    "there), i.e. code\n"
     "written to run with or without a GPU. Test functions (`test_*`) are not counted either way:\n"
     "a test that needs a GPU says nothing about the rest of the file.\n\n"
     "## Why is this bad?\n"
@@ -651,6 +654,56 @@ static bool checks_a_gpu_only_to_log(DlRuleContext *ctx) {
     return any;
 }
 
+/* A device the project chooses when it runs: a module-level value another file binds to
+ * `"cuda" if torch.cuda.is_available() else "cpu"` (or so), named for a device. */
+static bool device_chosen_at_run_time(const DlProject *p, const char *qualified) {
+    const char *last = strrchr(qualified, '.');
+    last = last ? last + 1 : qualified;
+    if (!strcasestr(last, "device")) return false;
+    const DlValue *v = dl_project_find_global(p, qualified);
+    return v && v->kind == DL_KIND_DEVICE && v->dev == DL_DEV_NAMED;
+}
+
+/* The file uses a device another file of the project chooses between a GPU and the CPU: `from
+ * config import DEVICE`, `model_config.device` of `from cfg import model as model_config`
+ * (GPT-from-scratch's inference), or a project function named for a device that checks which
+ * is there, `device = get_device()`. */
+static bool uses_a_device_chosen_elsewhere(DlRuleContext *ctx) {
+    static const char *const checks[] = {"cuda.is_available(", "mps.is_available(", NULL};
+    const DlProject *p = dl_rule_project(ctx);
+    const DlFileFacts *file = p ? dl_project_file(p, dl_rule_module(ctx)) : NULL;
+    if (!file) return false;
+    const DlSource *src = dl_rule_source(ctx);
+    const char *text = src->text, *end = text + src->len;
+    DlArena *arena = dl_rule_arena(ctx);
+    for (uint32_t i = 0; i < file->import_count; i++) {
+        const char *alias = file->imports[i].alias, *qualified = file->imports[i].qualified;
+        if (!alias || !qualified || strncmp(qualified, "torch", 5) == 0) continue;
+        if (strcasestr(alias, "device")) {
+            if (device_chosen_at_run_time(p, qualified)) return true;
+            const DlFunctionInfo *fi = dl_project_find_function(p, file, qualified);
+            if (fi && dl_project_function_mentions(fi, checks)) return true;
+            continue;
+        }
+        /* `alias.device`: an attribute of a project module */
+        size_t n = strlen(alias);
+        for (const char *q = text; (q = memmem(q, (size_t)(end - q), alias, n)) != NULL; q += n) {
+            if ((q > text && (dl_source_name_byte(q[-1]) || q[-1] == '.')) || q + n >= end ||
+                q[n] != '.')
+                continue;
+            const char *name = q + n + 1;
+            size_t k = 0;
+            while (name + k < end && dl_source_name_byte(name[k]))
+                k++;
+            if (k && k < 64 &&
+                device_chosen_at_run_time(p, dl_arena_printf(arena, "%s.%.*s", qualified, (int)k,
+                                                             name)))
+                return true;
+        }
+    }
+    return false;
+}
+
 /* The file checks for a GPU or picks a device (test code aside): code meant to run with or
  * without one. */
 static bool device_aware(DlRuleContext *ctx, const DlPlace *place) {
@@ -678,7 +731,8 @@ static bool device_aware(DlRuleContext *ctx, const DlPlace *place) {
                              (checks_a_gpu_only_to_log(ctx) && pins_a_gpu(ctx)))) &&
             (m != marks + 3 || !(counts_gpus_for_nothing(ctx) || pins_a_gpu(ctx))))
             return true;
-    return chooses_the_cpu_by_a_flag(ctx) || device_option_defaults_to_the_cpu(ctx);
+    return chooses_the_cpu_by_a_flag(ctx) || device_option_defaults_to_the_cpu(ctx) ||
+           uses_a_device_chosen_elsewhere(ctx);
 }
 
 /* `torch.save(obj, path)`, also as `save(obj, path)` (`from torch import save`:
