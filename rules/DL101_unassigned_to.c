@@ -49,7 +49,8 @@ static const char doc[] =
     "  (`out.detach().cpu()`, not `x.cpu()` of a name): the value a cell ends with is the one\n"
     "  Jupyter displays;\n"
     "- the receiver is a tensor made for the statement alone (`torch.zeros(1).to(device)`, to\n"
-    "  start the device up): no variable stays behind;\n"
+    "  start the device up, or `torch.zeros(1, device=device).cpu()`, to wait for it): no\n"
+    "  variable stays behind;\n"
     "- the tensor is known to be where the call would move it, and the call asks nothing else\n"
     "  (`t = torch.tensor(a, device=model.device); t.to(model.device)`, `cpu_t.cpu()`): it\n"
     "  returns the tensor itself (a cast, `.to(device, torch.float16)`, is still reported);\n"
@@ -169,7 +170,12 @@ static void on_discard(DlRuleContext *ctx, const DlDiscardFact *fact) {
     if (copied_to_the_host_for_display(ctx, fact)) return;
     /* `torch.zeros(1).to(device)`: a tensor made for the statement alone, moved to start the
      * device up (skorch's benchmark); no variable is left where it was */
-    if (fact->receiver->kind == DL_EX_CALL && fact->value->origin == DL_ORIGIN_FACTORY) return;
+    /* ... or made on the device and copied back, to wait for it (`torch.zeros(1,
+     * device=device).cpu()`, a sync for PyTorch builds without `torch.mps.synchronize`) */
+    if (fact->receiver->kind == DL_EX_CALL &&
+        (fact->value->origin == DL_ORIGIN_FACTORY ||
+         strncmp(dl_rule_text(ctx, fact->receiver->span), "torch.", 6) == 0))
+        return;
     const char *recv = dl_rule_text(ctx, fact->receiver->span); /* what a fix writes */
     const char *call = dl_rule_text(ctx, fact->call->span);
     const char *recv_q = dl_rule_snippet(ctx, fact->receiver->span); /* quoted, one line */
