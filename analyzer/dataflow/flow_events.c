@@ -1446,6 +1446,20 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
         if (!waits_for_the_device && name && name[0] == 'w' && flow_streq(name, "where") &&
             call->arg_count == 1 && !call->args[0].keyword)
             waits_for_the_device = true;
+        /* `torch.repeat_interleave(ids, counts)` with a tensor of counts and no
+         * `output_size=`: the host reads the total back to size the output (a VMC sampler's
+         * batch ids, sjdu10's vmc_utils) */
+        if (!waits_for_the_device && name && name[0] == 'r' &&
+            flow_streq(name, "repeat_interleave") && !dl_ir_keyword(call, "output_size")) {
+            bool function = name != method;
+            uint32_t counts = function ? 1 : 0, position = 0;
+            for (uint32_t i = 0; i < call->arg_count && !waits_for_the_device; i++) {
+                const char *kw = call->args[i].keyword;
+                bool repeats = kw ? flow_streq(kw, "repeats")
+                                  : position++ == counts || (function && call->arg_count == 1);
+                waits_for_the_device = repeats && flow_is_tensor(argv[i]);
+            }
+        }
     }
     /* `writer.add_scalar(tag, acc, step)` with a device tensor: TensorBoard's SummaryWriter
      * reads it with `.item()` (VoiceCraft's validation logs its accuracies so) */
