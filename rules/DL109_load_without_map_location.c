@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/file_name.h"
 #include "core/files.h"
 #include "dataflow/torch_api.h"
 #include "rules/facts.h"
@@ -190,7 +191,10 @@ static const char doc[] =
     "  \"/tsp20\")` with `d = os.path.join(\"data\")`, then `torch.load(\"data/tsp20.pkl\")`);\n"
     "  or a class's own `save` method (`torch.save(self.state_dict(), PATH)`) that the file\n"
     "  calls only right after moving the object to the CPU (`self.net.cpu()`, then\n"
-    "  `self.net.save(NET_PATH)`), read back by a method of that class;\n"
+    "  `self.net.save(NET_PATH)`), read back by a method of that class; or another file of\n"
+    "  the project writes it so, the two paths ending with the same file name written out\n"
+    "  (`torch.save(torch.from_numpy(x), folder + \"train_x.pty\")` in generate_data.py, then\n"
+    "  `torch.load(folder + \"train_x.pty\")`);\n"
     "- a cache: the function loads the file if it exists and otherwise builds and saves it under\n"
     "  the same path (`cached_features_file`), so an earlier run on this machine wrote it, or\n"
     "  loads it in a `try:` whose `except` builds and saves it (`torch.save(bert, bert_path)`);\n"
@@ -222,6 +226,20 @@ static const char doc[] =
     "  `if load_model is True:`), or a constant set False at the top of the file that no\n"
     "  function sets through `global`; or in the `else` of one left on (`is_train = True`,\n"
     "  then `if is_train: ... else: torch.load(...)`).\n";
+
+/* While a load is judged against the saves of another file of the project
+ * (written_from_the_cpu_by_another_file), that file's model: what the helpers below read as
+ * "the file" (its statements, its text) until the judgment is done. Per thread, as files are
+ * checked in parallel. */
+static _Thread_local const DlModuleIR *other_file;
+
+static const DlModuleIR *rule_module(DlRuleContext *ctx) {
+    return other_file ? other_file : dl_rule_module(ctx);
+}
+
+static const char *rule_text(DlRuleContext *ctx, DlSpan span) {
+    return other_file ? dl_rule_text_in(ctx, other_file, span) : dl_rule_text(ctx, span);
+}
 
 /* `accelerator="gpu"` (or "cuda") written out: a Lightning trainer that needs a GPU. */
 static bool requires_a_gpu_accelerator(DlRuleContext *ctx) {
@@ -261,7 +279,7 @@ static bool in_test_code(DlRuleContext *ctx, const DlFunction *fn) {
 /* `device = 'cuda:0'`, then `device = torch.device(device)`: every top-level binding of
  * `name` is a CUDA string written out or `torch.device` of the name itself. */
 static bool top_level_name_only_cuda(DlRuleContext *ctx, const char *name) {
-    const DlBlock *body = &dl_rule_module(ctx)->body;
+    const DlBlock *body = &rule_module(ctx)->body;
     bool literal = false;
     for (uint32_t i = 0; i < body->count; i++) {
         const DlStmt *s = body->items[i];
@@ -671,7 +689,7 @@ static bool device_chosen_at_run_time(const DlProject *p, const char *qualified)
 static bool uses_a_device_chosen_elsewhere(DlRuleContext *ctx) {
     static const char *const checks[] = {"cuda.is_available(", "mps.is_available(", NULL};
     const DlProject *p = dl_rule_project(ctx);
-    const DlFileFacts *file = p ? dl_project_file(p, dl_rule_module(ctx)) : NULL;
+    const DlFileFacts *file = p ? dl_project_file(p, rule_module(ctx)) : NULL;
     if (!file) return false;
     const DlSource *src = dl_rule_source(ctx);
     const char *text = src->text, *end = text + src->len;
@@ -813,7 +831,7 @@ static bool same_template(const char *a, const char *b) {
  * def of one parameter, or a name bound to a lambda (tgn's `get_checkpoint_path = lambda
  * epoch: f'./saved_checkpoints/{args.prefix}-{epoch}.pth'`)? */
 static bool path_template_helper(DlRuleContext *ctx, const char *name) {
-    const DlModuleIR *m = dl_rule_module(ctx);
+    const DlModuleIR *m = rule_module(ctx);
     for (uint32_t i = 0; i < m->function_count; i++) {
         const DlFunction *f = m->functions[i];
         if (!f->owner && !f->parent && f->param_count == 1 && strcmp(f->name, name) == 0)
@@ -909,7 +927,7 @@ static bool fold_string(DlRuleContext *ctx, const DlExpr *e, const DlBlock *scop
         return bound && fold_string(ctx, bound, scope, bound->span.start, out, cap, len, depth + 1);
     }
     if (e->kind != DL_EX_CALL || !e->object) return false;
-    const char *callee = dl_rule_text(ctx, e->object->span);
+    const char *callee = rule_text(ctx, e->object->span);
     for (uint32_t i = 0; i < e->arg_count; i++)
         if (e->args[i].keyword) return false;
     if (strcmp(callee, "os.path.join") == 0) {
@@ -962,7 +980,7 @@ static bool same_string_written_out(DlRuleContext *ctx, const DlExpr *e, const c
         strchr(want + prefix + 1, '\\'))
         return false;
     /* names bound at the top of the file, when the save is there too */
-    const DlBlock *top = &dl_rule_module(ctx)->body, *scope = NULL;
+    const DlBlock *top = &rule_module(ctx)->body, *scope = NULL;
     for (uint32_t i = 0; i < top->count && !scope; i++) {
         const DlStmt *s = top->items[i];
         if (s->span.start <= e->span.start && e->span.end <= s->span.end)
@@ -981,14 +999,14 @@ static const char *without_an_idle_f(const char *text) {
  * through a helper of one argument (`make_path(path)`, which creates the folder and gives the
  * path back: pytorch-openai-transformer-lm)? */
 static bool path_matches(DlRuleContext *ctx, const DlExpr *e, const char *want) {
-    const char *text = without_an_idle_f(dl_rule_text(ctx, e->span));
+    const char *text = without_an_idle_f(rule_text(ctx, e->span));
     want = without_an_idle_f(want);
     if (strcmp(text, want) == 0 || same_code(text, want) || same_template(text, want) ||
         same_relative_path(text, want) || same_helper_template(ctx, e, want) ||
         same_string_written_out(ctx, e, want))
         return true;
     return e->kind == DL_EX_CALL && e->arg_count == 1 && !e->args[0].keyword &&
-           strcmp(dl_rule_text(ctx, e->args[0].value->span), want) == 0;
+           strcmp(rule_text(ctx, e->args[0].value->span), want) == 0;
 }
 
 /* `misc.save_on_master(obj, path)` (DETR's and torchvision's references, sam-hq),
@@ -1073,7 +1091,7 @@ static const DlFunctionInfo *called_project_function(DlRuleContext *ctx, const D
     const DlExpr *root = callee && callee->kind == DL_EX_ATTR ? callee->object : callee;
     if (!root || root->kind != DL_EX_NAME) return NULL;
     const DlProject *p = dl_rule_project(ctx);
-    const DlFileFacts *file = dl_project_file(p, dl_rule_module(ctx));
+    const DlFileFacts *file = dl_project_file(p, rule_module(ctx));
     const char *imported = file ? dl_project_import(file, root->name) : NULL;
     const char *name = imported ? imported : root->name;
     if (root != callee)
@@ -1098,7 +1116,7 @@ static const char *attribute_keeping_argument(DlRuleContext *ctx, const DlExpr *
     const DlExpr *callee = call->object;
     if (!callee || callee->kind != DL_EX_NAME) return NULL;
     const DlProject *p = dl_rule_project(ctx);
-    const DlFileFacts *file = dl_project_file(p, dl_rule_module(ctx));
+    const DlFileFacts *file = dl_project_file(p, rule_module(ctx));
     /* the file's own class, or one it imports (`from utils import EarlyStopping`) */
     const char *imported = file ? dl_project_import(file, callee->name) : NULL;
     const DlClassInfo *ci = dl_project_find_class(p, file, imported ? imported : callee->name);
@@ -1149,7 +1167,7 @@ static bool saves_template_of(DlRuleContext *ctx, const DlBlock *b, const Templa
             path->item_count == 2 && path->items[0]->kind == DL_EX_STRING &&
             dl_ir_is_self_attr(path->items[1], t->attr)) {
             const char *expected = dl_arena_printf(
-                dl_rule_arena(ctx), "%s %% %s", dl_rule_text(ctx, path->items[0]->span),
+                dl_rule_arena(ctx), "%s %% %s", rule_text(ctx, path->items[0]->span),
                 t->argument);
             if (same_code(expected, t->want)) return true;
         }
@@ -1168,9 +1186,9 @@ static bool project_class_saves_template_of_argument(DlRuleContext *ctx, const D
     const DlClassInfo *ci = NULL;
     const char *attr = attribute_keeping_argument(ctx, call, a, &ci);
     if (!attr || !ci->module) return false;
-    TemplateOfAttribute t = {ctx, attr, dl_rule_text(ctx, call->args[a].value->span), want};
+    TemplateOfAttribute t = {ctx, attr, rule_text(ctx, call->args[a].value->span), want};
     for (uint32_t m = 0; m < ci->cls->method_count; m++)
-        if (ci->module == dl_rule_module(ctx) &&
+        if (ci->module == rule_module(ctx) &&
             saves_template_of(ctx, &ci->cls->methods[m]->body, &t, 0))
             return true;
     return false;
@@ -1247,7 +1265,7 @@ static const DlFunctionInfo *called_instance(DlRuleContext *ctx, const DlExpr *c
         built->object->kind != DL_EX_NAME)
         return NULL;
     const DlProject *p = dl_rule_project(ctx);
-    const DlFileFacts *file = dl_project_file(p, dl_rule_module(ctx));
+    const DlFileFacts *file = dl_project_file(p, rule_module(ctx));
     const char *imported = file ? dl_project_import(file, built->object->name) : NULL;
     const DlClassInfo *ci =
         file ? dl_project_find_class(p, file, imported ? imported : built->object->name) : NULL;
@@ -1308,7 +1326,7 @@ static bool project_function_writes_file(DlRuleContext *ctx, const DlExpr *call,
     if (!callee || callee->kind != DL_EX_NAME) return false;
     const DlProject *p = dl_rule_project(ctx);
     const DlFunctionInfo *fi =
-        dl_project_find_function(p, dl_project_file(p, dl_rule_module(ctx)), callee->name);
+        dl_project_find_function(p, dl_project_file(p, rule_module(ctx)), callee->name);
     return fi && fi->fn && block_writes_file(ctx, fi->module, &fi->fn->body, want, 0);
 }
 
@@ -1352,9 +1370,9 @@ static void scan_saves(DlRuleContext *ctx, const DlBlock *b, const char *want, u
         if ((s->kind == DL_ST_EXPR || s->kind == DL_ST_ASSIGN) && saves_to(ctx, s->value, want))
             *last_save = s->span.start + 1;
         for (uint32_t t = 0; s->kind == DL_ST_ASSIGN && t < s->target_count; t++) {
-            if (strcmp(dl_rule_text(ctx, s->targets[t]->span), want) != 0) continue;
+            if (strcmp(rule_text(ctx, s->targets[t]->span), want) != 0) continue;
             const char *value = s->target_count == 1 && s->value
-                                    ? dl_rule_text(ctx, s->value->span)
+                                    ? rule_text(ctx, s->value->span)
                                     : NULL;
             bool same = value && *bound && strcmp(value, *bound) == 0;
             if (!same) *last_bind = s->span.start + 1;
@@ -1461,7 +1479,7 @@ static const DlExpr *path_source(DlRuleContext *ctx, const DlCallFact *fact, con
  * literal follows it), or NULL. */
 static const char *joined_folder(DlRuleContext *ctx, const DlExpr *e) {
     const DlExpr *folder = fstring_folder(e);
-    if (folder) return dl_rule_text(ctx, folder->span);
+    if (folder) return rule_text(ctx, folder->span);
     if (e->kind != DL_EX_CALL || e->arg_count != 2 || e->args[0].keyword || !e->object)
         return NULL;
     /* a name written out, or made from one (`emb_type + "_model.ckpt"`) */
@@ -1472,7 +1490,7 @@ static const char *joined_folder(DlRuleContext *ctx, const DlExpr *e) {
     const char *callee = dl_ir_dotted(dl_rule_arena(ctx), e->object);
     if (!callee || (strcmp(callee, "os.path.join") != 0 && strcmp(callee, "osp.join") != 0))
         return NULL;
-    return dl_rule_text(ctx, e->args[0].value->span);
+    return rule_text(ctx, e->args[0].value->span);
 }
 
 /* A statement of `b` (nested blocks too, not nested functions) that starts before `before`
@@ -1487,7 +1505,7 @@ static bool helper_saves_into(DlRuleContext *ctx, const DlBlock *b, const char *
         const DlExpr *call = s->kind == DL_ST_EXPR || s->kind == DL_ST_ASSIGN ? s->value : NULL;
         if (call && call->kind != DL_EX_CALL) call = NULL;
         for (uint32_t a = 0; call && a < call->arg_count; a++)
-            if (strcmp(dl_rule_text(ctx, call->args[a].value->span), folder) == 0 &&
+            if (strcmp(rule_text(ctx, call->args[a].value->span), folder) == 0 &&
                 ((a > 0 && s->kind == DL_ST_EXPR && is_save_helper(call)) ||
                  project_function_saves_into_argument(ctx, call, a)))
                 return true;
@@ -1535,7 +1553,7 @@ static const DlExpr *copied_onto(DlRuleContext *ctx, const DlBlock *b, const cha
 static bool made_from_a_template(DlRuleContext *ctx, const DlExpr *e) {
     if (e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_NAME)
         return path_template_helper(ctx, e->object->name);
-    const char *text = dl_rule_text(ctx, e->span);
+    const char *text = rule_text(ctx, e->span);
     char *skeleton = fstring_skeleton(text);
     bool fields = skeleton && strchr(skeleton, '{');
     free(skeleton);
@@ -1589,7 +1607,7 @@ static const char *name_bound_to_text(DlRuleContext *ctx, const DlBlock *b, cons
         if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
         if (s->kind == DL_ST_ASSIGN && s->target_count == 1 &&
             s->targets[0]->kind == DL_EX_NAME && s->value &&
-            strcmp(dl_rule_text(ctx, s->value->span), want) == 0)
+            strcmp(rule_text(ctx, s->value->span), want) == 0)
             found = s->targets[0]->name;
         const DlBlock *inner;
         for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++) {
@@ -1624,8 +1642,8 @@ static bool saved_by_a_sibling(DlRuleContext *ctx, const DlFunction *fn, const D
         dl_ir_param_index(fn, path->name) >= 0 ||
         dl_ir_last_assignment(&fn->body, path->name, UINT32_MAX))
         return false;
-    const DlModuleIR *m = dl_rule_module(ctx);
-    const char *want = dl_rule_text(ctx, path->span);
+    const DlModuleIR *m = rule_module(ctx);
+    const char *want = rule_text(ctx, path->span);
     for (uint32_t k = 0; k < m->function_count; k++) {
         const DlFunction *g = m->functions[k];
         if (g == fn || g->parent != fn->parent) continue;
@@ -1647,7 +1665,7 @@ typedef struct CalleeSave {
 static bool calls_a_function_saving_to(const DlExpr *e, void *data) {
     const CalleeSave *c = data;
     if (e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_NAME) return false;
-    const DlModuleIR *m = dl_rule_module(c->ctx);
+    const DlModuleIR *m = rule_module(c->ctx);
     for (uint32_t k = 0; k < m->function_count; k++) {
         const DlFunction *g = m->functions[k];
         if (g->parent || g->owner || strcmp(g->name, e->object->name) != 0) continue;
@@ -1699,7 +1717,7 @@ static bool names_a_fresh_folder(DlRuleContext *ctx, const DlBlock *b, const cha
         if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
         for (uint32_t w = 0; s->kind == DL_ST_WITH && w < s->with_count; w++) {
             const DlExpr *t = w < s->target_count ? s->targets[w] : NULL;
-            const char *made = dl_rule_text(ctx, s->withs[w]->span);
+            const char *made = rule_text(ctx, s->withs[w]->span);
             if (t && t->kind == DL_EX_NAME &&
                 (strstr(made, "TemporaryDirectory(") || strstr(made, "mkdtemp(")) &&
                 mentions_word(text, t->name))
@@ -1707,7 +1725,7 @@ static bool names_a_fresh_folder(DlRuleContext *ctx, const DlBlock *b, const cha
         }
         if (s->kind == DL_ST_ASSIGN && s->target_count == 1 && s->value &&
             s->targets[0]->kind == DL_EX_NAME &&
-            strstr(dl_rule_text(ctx, s->value->span), "mkdtemp(") &&
+            strstr(rule_text(ctx, s->value->span), "mkdtemp(") &&
             mentions_word(text, s->targets[0]->name))
             return true;
         const DlBlock *inner;
@@ -1722,10 +1740,10 @@ static bool names_a_fresh_folder(DlRuleContext *ctx, const DlBlock *b, const cha
  * ensemble): whatever is there this run wrote. */
 static bool in_a_fresh_folder(DlRuleContext *ctx, const DlBlock *body, const DlExpr *path,
                               uint32_t at) {
-    if (names_a_fresh_folder(ctx, body, dl_rule_text(ctx, path->span), at, 0)) return true;
+    if (names_a_fresh_folder(ctx, body, rule_text(ctx, path->span), at, 0)) return true;
     const DlExpr *bound = path->kind == DL_EX_NAME ? dl_ir_last_binding(body, path->name, at)
                                                    : NULL;
-    return bound && names_a_fresh_folder(ctx, body, dl_rule_text(ctx, bound->span), at, 0);
+    return bound && names_a_fresh_folder(ctx, body, rule_text(ctx, bound->span), at, 0);
 }
 
 /* dl_ir_expr_any_with's test: a call of the function named `data` by its name. */
@@ -1768,7 +1786,7 @@ static void calls_after_a_save(DlRuleContext *ctx, const DlBlock *b, const DlFun
 static bool saved_earlier_in_the_script(DlRuleContext *ctx, const DlFunction *fn,
                                         const char *want) {
     if (!fn || fn->parent || fn->owner) return false;
-    const DlModuleIR *m = dl_rule_module(ctx);
+    const DlModuleIR *m = rule_module(ctx);
     uint32_t calls = 0, after_a_save = 0;
     calls_after_a_save(ctx, &m->body, fn, want, &calls, &after_a_save, 0);
     for (uint32_t k = 0; k < m->function_count; k++)
@@ -1787,7 +1805,7 @@ static bool saves_into_folder_text(DlRuleContext *ctx, const DlBlock *b, const c
         if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
         const DlExpr *path =
             s->kind == DL_ST_EXPR && is_torch_save(s->value) ? save_path(s->value) : NULL;
-        const char *t = path ? dl_rule_text(ctx, path->span) : NULL;
+        const char *t = path ? rule_text(ctx, path->span) : NULL;
         if (t && strncmp(t, "os.path.join(", 13) == 0) t += 13;
         if (t && strncmp(t, folder, n) == 0 && (t[n] == ' ' || t[n] == '+' || t[n] == ','))
             return true;
@@ -1831,7 +1849,7 @@ static const char *argument_text(DlRuleContext *ctx, const DlFunction *fn, const
         const char *kw = call->args[a].keyword;
         if (kw && kw[0] == '*') return NULL;
         if (kw ? strcmp(kw, fn->params[index].name) == 0 : positional++ == index)
-            return dl_rule_text(ctx, call->args[a].value->span);
+            return rule_text(ctx, call->args[a].value->span);
     }
     const DlExpr *d = fn->params[index].default_value;
     return d ? text_in(ctx, m, d->span) : NULL;
@@ -1959,14 +1977,14 @@ static bool expand_path(DlRuleContext *ctx, const DlBlock *body, const DlExpr *e
         break;
     }
     case DL_EX_STRING:
-        piece = dl_rule_text(ctx, e->span);
+        piece = rule_text(ctx, e->span);
         if (!e->name) piece = skeleton = fstring_skeleton(piece);
         break;
     case DL_EX_CALL:
         if (!e->object || (e->object->kind != DL_EX_ATTR && e->object->kind != DL_EX_NAME))
             return false;
-        if (n + strlen(dl_rule_text(ctx, e->object->span)) + 2 >= cap) return false;
-        strcat(strcat(out, dl_rule_text(ctx, e->object->span)), "(");
+        if (n + strlen(rule_text(ctx, e->object->span)) + 2 >= cap) return false;
+        strcat(strcat(out, rule_text(ctx, e->object->span)), "(");
         for (uint32_t i = 0; i < e->arg_count; i++) {
             if (e->args[i].keyword && strlen(out) + strlen(e->args[i].keyword) + 2 < cap)
                 strcat(strcat(out, e->args[i].keyword), "=");
@@ -1983,7 +2001,7 @@ static bool expand_path(DlRuleContext *ctx, const DlBlock *body, const DlExpr *e
         strcat(out, e->name);
         return expand_path(ctx, body, e->items[1], at, out, cap, depth + 1);
     default:
-        piece = dl_rule_text(ctx, e->span);
+        piece = rule_text(ctx, e->span);
         break;
     }
     bool fits = piece && n + strlen(piece) + 1 < cap;
@@ -2022,7 +2040,7 @@ static bool written_by_this_run(DlRuleContext *ctx, const DlCallFact *fact) {
     if (path->kind == DL_EX_ATTR && path->name && strcmp(path->name, "best_model_path") == 0)
         return true;
     const DlFunction *fn = fact->place->function;
-    const DlBlock *body = fn ? &fn->body : &dl_rule_module(ctx)->body;
+    const DlBlock *body = fn ? &fn->body : &rule_module(ctx)->body;
     if (path_returned_by_a_save(ctx, fn, body, path, fact->call->span.start)) return true;
     if (in_a_fresh_folder(ctx, body, path, fact->call->span.start)) return true;
     if (written_by_a_callee(ctx, body, path, fact->call->span.start, 0)) return true;
@@ -2043,24 +2061,24 @@ static bool written_by_this_run(DlRuleContext *ctx, const DlCallFact *fact) {
         uint32_t before = loop_end > fact->call->span.start && made_from_a_template(ctx, want)
                               ? loop_end
                               : fact->call->span.start;
-        if (saved_before(ctx, body, dl_rule_text(ctx, want->span), before)) return true;
+        if (saved_before(ctx, body, rule_text(ctx, want->span), before)) return true;
         if (!pass && saved_by_a_sibling(ctx, fn, want)) return true;
-        if (lists_a_folder_it_saves_into(ctx, body, dl_rule_text(ctx, want->span),
+        if (lists_a_folder_it_saves_into(ctx, body, rule_text(ctx, want->span),
                                          loop_end > fact->call->span.start ? loop_end
                                                                            : fact->call->span.start) ||
-            saved_by_a_callee_as(ctx, body, dl_rule_text(ctx, want->span),
+            saved_by_a_callee_as(ctx, body, rule_text(ctx, want->span),
                                  fact->call->span.start, 0) ||
-            saved_earlier_in_the_script(ctx, fn, dl_rule_text(ctx, want->span)))
+            saved_earlier_in_the_script(ctx, fn, rule_text(ctx, want->span)))
             return true;
         /* `shutil.copy(latest, best)` after `torch.save(state, latest)`, then `torch.load(best)`
          * (Transfer-Learning-Library's scripts keep their best epoch so) */
         uint32_t copied_at = 0;
-        const DlExpr *copy_of = copied_onto(ctx, body, dl_rule_text(ctx, want->span), before,
+        const DlExpr *copy_of = copied_onto(ctx, body, rule_text(ctx, want->span), before,
                                             &copied_at, 0);
         if (copy_of) {
             uint32_t copy_save = 0, copy_bind = 0;
             const char *copy_bound = NULL;
-            scan_saves(ctx, body, dl_rule_text(ctx, copy_of->span), copied_at + 1, &copy_save,
+            scan_saves(ctx, body, rule_text(ctx, copy_of->span), copied_at + 1, &copy_save,
                        &copy_bind, &copy_bound, 0);
             if (copy_save && copy_bind < copy_save) return true;
         }
@@ -2077,7 +2095,7 @@ static bool written_by_this_run(DlRuleContext *ctx, const DlCallFact *fact) {
 /* Is `e` the CPU written out: `"cpu"`, `'cpu'`, `torch.device("cpu")`? */
 static bool names_the_cpu(DlRuleContext *ctx, const DlExpr *e) {
     if (!e) return false;
-    const char *text = dl_rule_text(ctx, e->span);
+    const char *text = rule_text(ctx, e->span);
     return strcmp(text, "\"cpu\"") == 0 || strcmp(text, "'cpu'") == 0 ||
            strcmp(text, "torch.device(\"cpu\")") == 0 || strcmp(text, "torch.device('cpu')") == 0;
 }
@@ -2097,7 +2115,7 @@ static bool moved_to_the_cpu_before(DlRuleContext *ctx, const char *saved, const
          * (`self.set_device(torch.device("cpu"))`) */
         bool to_cpu = (strcmp(v->object->name, "cpu") == 0 && v->arg_count == 0) ||
                       names_the_cpu(ctx, dl_ir_positional(v, 0));
-        const char *moved = dl_rule_text(ctx, v->object->object->span);
+        const char *moved = rule_text(ctx, v->object->object->span);
         if (to_cpu && strncmp(moved, saved, n) == 0 && (moved[n] == '\0' || moved[n] == '.'))
             return true;
     }
@@ -2113,7 +2131,7 @@ static bool entries_moved_to_the_cpu_before(DlRuleContext *ctx, const char *name
     for (uint32_t j = 0; j < before; j++) {
         const DlStmt *loop = b->items[j];
         if (loop->kind != DL_ST_FOR || !loop->value) continue;
-        const char *over = dl_rule_text(ctx, loop->value->span); /* name, name.keys() */
+        const char *over = rule_text(ctx, loop->value->span); /* name, name.keys() */
         if (strncmp(over, name, n) != 0 || (over[n] != '\0' && strcmp(over + n, ".keys()") != 0))
             continue;
         const DlBlock *body = &loop->parts->body;
@@ -2121,7 +2139,7 @@ static bool entries_moved_to_the_cpu_before(DlRuleContext *ctx, const char *name
             const DlStmt *s = body->items[k];
             if (s->kind != DL_ST_ASSIGN || s->target_count != 1 || !s->value) continue;
             const DlExpr *t = s->targets[0];
-            const char *value = dl_rule_text(ctx, s->value->span);
+            const char *value = rule_text(ctx, s->value->span);
             if (t->kind == DL_EX_SUBSCRIPT && t->object->kind == DL_EX_NAME &&
                 strcmp(t->object->name, name) == 0 &&
                 (strstr(value, ".cpu()") || strstr(value, "'cpu'") || strstr(value, "\"cpu\"")))
@@ -2150,7 +2168,7 @@ static uint32_t assignment_before(const DlBlock *b, const char *name, uint32_t b
 static bool made_on_the_cpu(DlRuleContext *ctx, const DlExpr *obj, const DlBlock *b,
                             uint32_t before, int depth) {
     if (!obj || depth > 4) return false;
-    const char *text = dl_rule_text(ctx, obj->span);
+    const char *text = rule_text(ctx, obj->span);
     if (strstr(text, ".cpu()")) return true;
     if (obj->kind == DL_EX_DICT || obj->kind == DL_EX_LIST || obj->kind == DL_EX_TUPLE) {
         bool dict = obj->kind == DL_EX_DICT;
@@ -2174,7 +2192,7 @@ static bool made_on_the_cpu(DlRuleContext *ctx, const DlExpr *obj, const DlBlock
                               ? obj->object->object
                               : NULL;
     if (owner && (owner->kind == DL_EX_NAME || owner->kind == DL_EX_ATTR) &&
-        moved_to_the_cpu_before(ctx, dl_rule_text(ctx, owner->span), b, before))
+        moved_to_the_cpu_before(ctx, rule_text(ctx, owner->span), b, before))
         return true;
     /* `dict_to_cpu(net.state_dict())`: a helper named for a copy to the host (muzero's, which
      * `.cpu()`s every entry) */
@@ -2229,14 +2247,14 @@ static bool any_save(DlRuleContext *ctx, const DlBlock *b, SaveMatch match, cons
 /* `torch.save(net.cpu().state_dict(), path)` with `path` written as `want` */
 static bool saved_from_the_cpu_as(DlRuleContext *ctx, const DlExpr *obj, const DlExpr *path,
                                   const DlBlock *b, uint32_t i, const char *want) {
-    return strcmp(dl_rule_text(ctx, path->span), want) == 0 && made_on_the_cpu(ctx, obj, b, i, 0);
+    return strcmp(rule_text(ctx, path->span), want) == 0 && made_on_the_cpu(ctx, obj, b, i, 0);
 }
 
 /* `torch.save(anything, path)` with `path` written as `want` */
 static bool saved_as(DlRuleContext *ctx, const DlExpr *obj, const DlExpr *path, const DlBlock *b,
                      uint32_t i, const char *want) {
     (void)obj, (void)b, (void)i;
-    return same_code(dl_rule_text(ctx, path->span), want);
+    return same_code(rule_text(ctx, path->span), want);
 }
 
 /* `torch.save(features, path)` with `path` written as `want`, of data, not of a model's or an
@@ -2244,7 +2262,7 @@ static bool saved_as(DlRuleContext *ctx, const DlExpr *obj, const DlExpr *path, 
  * holds what the GPU trained, whoever runs it next). */
 static bool saved_as_data(DlRuleContext *ctx, const DlExpr *obj, const DlExpr *path,
                           const DlBlock *b, uint32_t i, const char *want) {
-    const char *saved = dl_rule_text(ctx, obj->span);
+    const char *saved = rule_text(ctx, obj->span);
     return saved_as(ctx, obj, path, b, i, want) && !strstr(saved, "state_dict") &&
            !strstr(saved, "model") && !strstr(saved, "checkpoint") && !strstr(saved, "ckpt");
 }
@@ -2441,7 +2459,7 @@ static bool reads_its_own_cache(DlRuleContext *ctx, const DlCallFact *fact) {
         around = fn->body;
         scope = fn->span;
     } else {
-        const DlBlock *top = &dl_rule_module(ctx)->body;
+        const DlBlock *top = &rule_module(ctx)->body;
         for (uint32_t i = 0; i < top->count && !around.count; i++)
             if (top->items[i]->span.start <= fact->call->span.start &&
                 fact->call->span.end <= top->items[i]->span.end)
@@ -2450,7 +2468,7 @@ static bool reads_its_own_cache(DlRuleContext *ctx, const DlCallFact *fact) {
         scope = around.items[0]->span;
     }
     const DlSource *src = dl_rule_source(ctx);
-    const char *want = dl_rule_text(ctx, path->span);
+    const char *want = rule_text(ctx, path->span);
     if (handler_of_a_try_around(ctx, &around, fact->call, handler_saves_there, want)) return true;
     /* `if use_saved_data: ds = torch.load(p) else: ds = build(); torch.save(ds, p)`: the
      * other arm builds and saves it (ISIC_Challenge_2018's datasets; a path held in a
@@ -2483,7 +2501,7 @@ typedef struct WrittenAs {
 
 static bool written_as(const DlExpr *value, void *data) {
     const WrittenAs *w = data;
-    return same_code(dl_rule_text(w->ctx, value->span), w->want);
+    return same_code(rule_text(w->ctx, value->span), w->want);
 }
 
 /* Whether a statement of `b` (or of a block in it) binds `name` to what is written as `want`
@@ -2509,7 +2527,7 @@ static bool method_saves_the_path(DlRuleContext *ctx, const DlClass *cls, const 
         for (uint32_t a = 0; m && a < call->arg_count; a++) {
             const DlExpr *arg = call->args[a].value;
             bool bound_to_it = arg && arg->kind == DL_EX_NAME && binds_as(ctx, b, arg->name, want);
-            if (!bound_to_it && (!arg || !same_code(dl_rule_text(ctx, arg->span), want))) continue;
+            if (!bound_to_it && (!arg || !same_code(rule_text(ctx, arg->span), want))) continue;
             const char *param = parameter_bound_to(m, 1, call, a);
             if (param && block_saves_to(&m->body, is_name, param, 0)) return true;
         }
@@ -2524,7 +2542,7 @@ static bool class_writes_it_itself(DlRuleContext *ctx, const DlCallFact *fact) {
     const DlFunction *fn = fact->place->function;
     const DlExpr *path = dl_ir_positional(fact->call, 0);
     if (!fn || !fn->owner || !path) return false;
-    const char *want = dl_rule_text(ctx, path->span);
+    const char *want = rule_text(ctx, path->span);
     /* the same in every method: read from self (`self.path`, `os.path.join(self.folder,
      * "best.pt")`) or written out (`"best.pt"`), not a local name */
     bool same_everywhere = strstr(want, "self.") ||
@@ -2601,8 +2619,8 @@ static bool written_from_the_cpu_here(DlRuleContext *ctx, const DlCallFact *fact
     const DlExpr *path = dl_ir_positional(fact->call, 0);
     if (!path) return false;
     if ((path->kind == DL_EX_NAME || path->kind == DL_EX_ATTR) &&
-        any_save(ctx, &dl_rule_module(ctx)->body, saved_from_the_cpu_as,
-                 dl_rule_text(ctx, path->span), 0))
+        any_save(ctx, &rule_module(ctx)->body, saved_from_the_cpu_as,
+                 rule_text(ctx, path->span), 0))
         return true;
     /* the file's own helper writes that file name from the CPU (dataflowr's
      * `check_mnist_dataset_exists`, then `torch.load('mnist/train_data.pt')`); or the same
@@ -2612,7 +2630,7 @@ static bool written_from_the_cpu_here(DlRuleContext *ctx, const DlCallFact *fact
     const DlExpr *lit = last_literal_in(ctx, path, fn ? &fn->body : NULL, fact->call->span.start,
                                         0);
     return lit && lit->name && strchr(lit->name, '.') &&
-           any_save(ctx, &dl_rule_module(ctx)->body, saved_from_the_cpu_to_file, lit->name, 0);
+           any_save(ctx, &rule_module(ctx)->body, saved_from_the_cpu_to_file, lit->name, 0);
 }
 
 /* The name of a method of `cls` that saves the object's own state to its parameter
@@ -2629,10 +2647,10 @@ static const char *method_saving_its_own_state(DlRuleContext *ctx, const DlClass
             if (s->kind != DL_ST_EXPR || !is_torch_save(s->value)) continue;
             const DlExpr *obj = dl_ir_positional(s->value, 0);
             const DlExpr *path = dl_ir_positional(s->value, 1);
-            const char *saved = obj ? dl_rule_text(ctx, obj->span) : "";
+            const char *saved = obj ? rule_text(ctx, obj->span) : "";
             bool to_its_parameter = path && path->kind == DL_EX_NAME &&
                                     dl_ir_param_index(m, path->name) > 0;
-            bool to_that_path = path && want && same_code(dl_rule_text(ctx, path->span), want);
+            bool to_that_path = path && want && same_code(rule_text(ctx, path->span), want);
             if ((to_its_parameter || to_that_path) &&
                 (strcmp(saved, "self.state_dict()") == 0 || strcmp(saved, "self") == 0))
                 return m->name;
@@ -2662,7 +2680,7 @@ static void count_save_calls(DlRuleContext *ctx, const DlBlock *b, SaveCalls *c,
             v->object->name && strcmp(v->object->name, c->method) == 0 && v->object->object &&
             !dl_ir_is_self(v->object->object) && !is_torch_save(v)) {
             /* a receiver the file never moves is no module of the class (`anim.save(gif)`) */
-            const char *r = dl_rule_text(ctx, v->object->object->span);
+            const char *r = rule_text(ctx, v->object->object->span);
             const DlSource *src = dl_rule_source(ctx);
             DlArena *arena = dl_rule_arena(ctx);
             bool moved = dl_source_mentions(src, dl_arena_printf(arena, "%s.cpu(", r)) ||
@@ -2689,17 +2707,17 @@ static bool saved_by_its_class_after_a_cpu_move(DlRuleContext *ctx, const DlCall
     if (!fn || !fn->owner || !path || (path->kind != DL_EX_NAME && path->kind != DL_EX_ATTR))
         return false;
     bool parameter = path->kind == DL_EX_NAME && dl_ir_param_index(fn, path->name) > 0;
-    const char *want = parameter ? NULL : dl_rule_text(ctx, path->span);
+    const char *want = parameter ? NULL : rule_text(ctx, path->span);
     SaveCalls c = {.method = method_saving_its_own_state(ctx, fn->owner, want)};
     if (!c.method) return false;
-    count_save_calls(ctx, &dl_rule_module(ctx)->body, &c, 0);
+    count_save_calls(ctx, &rule_module(ctx)->body, &c, 0);
     return c.calls && c.after_a_cpu_move == c.calls;
 }
 
 /* The string a module-level constant holds: `SCHEDULER_NAME = "scheduler.pt"` (Hugging Face
  * Trainer's copies), bound once at the top of the file; NULL otherwise. */
 static const DlExpr *module_string_constant(DlRuleContext *ctx, const char *name) {
-    const DlBlock *body = &dl_rule_module(ctx)->body;
+    const DlBlock *body = &rule_module(ctx)->body;
     const DlExpr *found = NULL;
     for (uint32_t i = 0; i < body->count; i++) {
         const DlStmt *s = body->items[i];
@@ -2750,7 +2768,7 @@ static const DlFunction *function_around(const DlBlock *b, uint32_t at, const Dl
 
 /* The body of the function around byte `at`, or the file's top level. */
 static const DlBlock *scope_around(DlRuleContext *ctx, uint32_t at) {
-    const DlModuleIR *m = dl_rule_module(ctx);
+    const DlModuleIR *m = rule_module(ctx);
     const DlFunction *fn = function_around(&m->body, at, NULL, 0);
     return fn ? &fn->body : &m->body;
 }
@@ -2813,7 +2831,7 @@ static bool names_a_file_without_tensors(const char *text) {
 static const DlExpr *path_source(DlRuleContext *ctx, const DlCallFact *fact, const DlExpr *path) {
     if (path->kind != DL_EX_NAME) return path;
     const DlFunction *fn = fact->place->function;
-    const DlBlock *body = fn ? &fn->body : &dl_rule_module(ctx)->body;
+    const DlBlock *body = fn ? &fn->body : &rule_module(ctx)->body;
     const DlExpr *bound = dl_ir_last_assignment(body, path->name, fact->call->span.start);
     if (!bound) bound = opened_as(body, path->name, fact->call->span.start, 0);
     return bound ? bound : path;
@@ -2838,7 +2856,7 @@ static bool value_holds_no_tensor(const DlValue *v, int depth) {
  * states (`torch.random.get_rng_state()`, CPU byte tensors even for CUDA's): no device tensor. */
 static bool holds_no_device_tensors(DlRuleContext *ctx, const DlExpr *obj, const DlBlock *b,
                                     uint32_t before) {
-    const char *text = dl_rule_text(ctx, obj->span);
+    const char *text = rule_text(ctx, obj->span);
     if (strstr(text, "get_rng_state")) return true;
     /* the command line's options (`torch.save(opt, ...)`, seq2seq-keyphrase's
      * `<exp>.initial.config`): an argparse Namespace of settings */
@@ -2883,7 +2901,7 @@ static bool saved_without_tensors_as(DlRuleContext *ctx, const DlExpr *obj, cons
      * file `with open(path, 'wb') as f:` opens) */
     uint32_t at = b->items[i]->span.start;
     const DlExpr *lit = last_literal_in(ctx, path, scope_around(ctx, at), at, 0);
-    return lit && strcmp(dl_rule_text(ctx, lit->span), want) == 0 &&
+    return lit && strcmp(rule_text(ctx, lit->span), want) == 0 &&
            holds_no_device_tensors(ctx, obj, b, i);
 }
 
@@ -2927,9 +2945,9 @@ static bool holds_no_tensors(DlRuleContext *ctx, const DlCallFact *fact) {
     }
     const DlExpr *lit = last_literal(ctx, path_source(ctx, fact, path), 0);
     if (!lit) return false;
-    const char *name = dl_rule_text(ctx, lit->span);
+    const char *name = rule_text(ctx, lit->span);
     return names_a_file_without_tensors(name) ||
-           any_save(ctx, &dl_rule_module(ctx)->body, saved_without_tensors_as, name, 0);
+           any_save(ctx, &rule_module(ctx)->body, saved_without_tensors_as, name, 0);
 }
 
 /* `torch.set_default_tensor_type('torch.cuda.FloatTensor')` (nerf-pytorch's `__main__`) or
@@ -2985,7 +3003,7 @@ static bool always_a_cuda_device(DlRuleContext *ctx, const DlExpr *d) {
     if (!d || d->kind != DL_EX_STRING) return false;
     const char *text = d->name;
     if (!text) { /* an f-string: its text, past the prefix and the quotes */
-        text = dl_rule_text(ctx, d->span);
+        text = rule_text(ctx, d->span);
         while (*text && strchr("fFrRbBuU", *text))
             text++;
         while (*text == '"' || *text == '\'')
@@ -3094,7 +3112,7 @@ static bool moves_to_a_cuda_variable(DlRuleContext *ctx, const DlExpr *e) {
     const DlArg *kw = d ? NULL : dl_ir_keyword(e, "device");
     if (kw) d = kw->value;
     if (!d || d->kind != DL_EX_NAME) return false;
-    const DlModuleIR *m = dl_rule_module(ctx);
+    const DlModuleIR *m = rule_module(ctx);
     const DlFunction *fn = function_around(&m->body, e->span.start, NULL, 0);
     if (fn && dl_ir_param_index(fn, d->name) >= 0) return false;
     uint32_t count = 0;
@@ -3138,7 +3156,7 @@ static bool needs_a_gpu(DlRuleContext *ctx, const DlExpr *e) {
     /* `from torch import cuda`, then `cuda.set_device(opt.gpu)` (coarse2fine's train.py) */
     if (callee && strcmp(callee, "cuda.set_device") == 0) {
         const DlProject *p = dl_rule_project(ctx);
-        const DlFileFacts *file = dl_project_file(p, dl_rule_module(ctx));
+        const DlFileFacts *file = dl_project_file(p, rule_module(ctx));
         const char *cuda = file ? dl_project_import(file, "cuda") : NULL;
         if (cuda && strcmp(cuda, "torch.cuda") == 0) return true;
     }
@@ -3149,7 +3167,7 @@ static bool needs_a_gpu(DlRuleContext *ctx, const DlExpr *e) {
         (strstr(callee, "multiprocessing.") || strncmp(callee, "mp.", 3) == 0)) {
         const DlExpr *worker = dl_ir_positional(e, 0);
         const DlProject *p = dl_rule_project(ctx);
-        const DlFileFacts *file = dl_project_file(p, dl_rule_module(ctx));
+        const DlFileFacts *file = dl_project_file(p, rule_module(ctx));
         const DlFunctionInfo *fi = worker && worker->kind == DL_EX_NAME
                                        ? dl_project_find_function(p, file, worker->name)
                                        : NULL;
@@ -3160,7 +3178,7 @@ static bool needs_a_gpu(DlRuleContext *ctx, const DlExpr *e) {
     if (e->object->kind == DL_EX_ATTR && dl_ir_is_self(e->object->object)) {
         static _Thread_local int methods_followed; /* methods calling each other: a few deep */
         const DlFunction *around =
-            function_around(&dl_rule_module(ctx)->body, e->span.start, NULL, 0);
+            function_around(&rule_module(ctx)->body, e->span.start, NULL, 0);
         const DlFunction *method =
             around && around->owner ? dl_ir_method_named(around->owner, e->object->name) : NULL;
         const DlFunctionInfo *mi = method ? method->facts : NULL;
@@ -3173,7 +3191,7 @@ static bool needs_a_gpu(DlRuleContext *ctx, const DlExpr *e) {
     }
     if (e->object->kind != DL_EX_NAME) return false;
     const DlProject *p = dl_rule_project(ctx);
-    const DlFileFacts *file = dl_project_file(p, dl_rule_module(ctx));
+    const DlFileFacts *file = dl_project_file(p, rule_module(ctx));
     /* the file's own function, or one it imports (`from run_features_extraction import
      * load_model_from_config`) */
     const char *imported = file ? dl_project_import(file, e->object->name) : NULL;
@@ -3209,7 +3227,7 @@ static bool defined_after_a_gpu_is_required(DlRuleContext *ctx, const DlFunction
         /* a top-level def or class, after a statement at the top of the file that fails
          * without a GPU (`torch.cuda.set_device("cuda:0")`, TabularSemanticParsing's checker):
          * the file cannot even be imported without one */
-        const DlBlock *top = &dl_rule_module(ctx)->body;
+        const DlBlock *top = &rule_module(ctx)->body;
         for (uint32_t i = 0; i < top->count; i++) {
             const DlStmt *t = top->items[i];
             if (t->span.start <= fn->span.start && fn->span.end <= t->span.end) return false;
@@ -3265,7 +3283,7 @@ static bool is_main_guard(DlRuleContext *ctx, const DlStmt *t) {
 /* `if __name__ == "__main__":` of a script no other file imports: its body runs whenever the
  * file does. */
 static bool main_block_of_a_script(DlRuleContext *ctx, const DlStmt *t) {
-    const DlModuleIR *m = dl_rule_module(ctx);
+    const DlModuleIR *m = rule_module(ctx);
     return (m->imported_by_no_other_file || m->read_by_no_other_file) && is_main_guard(ctx, t);
 }
 
@@ -3344,7 +3362,7 @@ static bool gpu_required_first_in_block(DlRuleContext *ctx, const DlBlock *b, ui
 
 static bool gpu_required_first_in_scope(DlRuleContext *ctx, const DlCallFact *fact) {
     const DlFunction *fn = fact->place->function;
-    const DlBlock *b = fn ? &fn->body : &dl_rule_module(ctx)->body;
+    const DlBlock *b = fn ? &fn->body : &rule_module(ctx)->body;
     return gpu_required_first_in_block(ctx, b, fact->call->span.start, 0);
 }
 
@@ -3356,7 +3374,7 @@ static bool gpu_required_first_in_scope(DlRuleContext *ctx, const DlCallFact *fa
  * a `.cuda()` before the load; a map_location would change nothing. */
 static bool gpu_required_after(DlRuleContext *ctx, const DlCallFact *fact) {
     const DlFunction *fn = fact->place->function;
-    const DlBlock *body = fn ? &fn->body : &dl_rule_module(ctx)->body;
+    const DlBlock *body = fn ? &fn->body : &rule_module(ctx)->body;
     return gpu_after(ctx, body, fact->call->span.start, 0) == 1;
 }
 
@@ -3489,7 +3507,7 @@ static bool top_level_class(const DlModuleIR *m, const DlClass *cls) {
 }
 
 static bool script_requires_a_gpu_first(DlRuleContext *ctx, const DlCallFact *fact) {
-    const DlModuleIR *m = dl_rule_module(ctx);
+    const DlModuleIR *m = rule_module(ctx);
     const DlFunction *fn = fact->place->function;
     /* a top-level def, whose calls the walk below can follow by name; a notebook's, which no
      * module can import, whatever names its sibling notebooks share with it */
@@ -3509,7 +3527,7 @@ static bool script_requires_a_gpu_first(DlRuleContext *ctx, const DlCallFact *fa
  * for CPU tensors only; one saved from a GPU fails there on every machine, so the file holds
  * CPU tensors (LSTM-AutoEncoder's feature files, loaded in a notebook). */
 static bool read_as_numpy_at_once(DlRuleContext *ctx, const DlCallFact *fact) {
-    const DlSource *src = dl_rule_module(ctx)->source;
+    const DlSource *src = rule_module(ctx)->source;
     if (!src || !src->text || fact->call->span.end > src->len) return false;
     const char *after = src->text + fact->call->span.end;
     const char *end = src->text + src->len;
@@ -3646,7 +3664,7 @@ static int reads_entries_as_numpy(const char *from, const char *end, const char 
  * is read so, the attributes anywhere in the class. */
 static bool entry_read_as_numpy(DlRuleContext *ctx, const DlCallFact *fact, const DlBlock *scope,
                                 DlSpan scope_span) {
-    const DlSource *src = dl_rule_module(ctx)->source;
+    const DlSource *src = rule_module(ctx)->source;
     const DlStmt *s = src && src->text ? statement_binding(scope, fact->call, 0) : NULL;
     if (!s || scope_span.end > src->len) return false;
     const DlExpr *t = s->targets[0];
@@ -3685,14 +3703,14 @@ static void check_load(DlRuleContext *ctx, const DlCallFact *fact);
 
 static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
     if (!fact->qualified || strcmp(fact->qualified, "torch.load") != 0) return;
-    judged_file = dl_project_file(dl_rule_project(ctx), dl_rule_module(ctx));
+    judged_file = dl_project_file(dl_rule_project(ctx), rule_module(ctx));
     /* a load in a method __init__ runs (`self.load_data()`, inlined into __init__'s run): read
      * in the method's own scope, where its cache test is (Spiking-RepVGG's trainer) */
     const DlFunction *fn = fact->place->function;
     if (fn && !(fn->span.start <= fact->call->span.start &&
                 fact->call->span.end <= fn->span.end)) {
         const DlFunction *own =
-            function_around(&dl_rule_module(ctx)->body, fact->call->span.start, NULL, 0);
+            function_around(&rule_module(ctx)->body, fact->call->span.start, NULL, 0);
         if (own) {
             DlPlace place = *fact->place;
             place.function = own;
@@ -3703,6 +3721,55 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
         }
     }
     check_load(ctx, fact);
+}
+
+/* The file name a path literal ends with (core/file_name.h), or NULL. */
+static const char *file_name_of(DlRuleContext *ctx, const char *literal) {
+    size_t start = 0, len = dl_file_name_ending(literal, strlen(literal), &start);
+    return len ? dl_arena_printf(dl_rule_arena(ctx), "%.*s", (int)len, literal + start) : NULL;
+}
+
+/* `torch.save(obj, path)` of something made on the CPU (made_on_the_cpu), `path` ending with
+ * the file name `want`: in the other file being read (written_from_the_cpu_by_another_file). */
+static bool saved_from_the_cpu_named(DlRuleContext *ctx, const DlExpr *obj, const DlExpr *path,
+                                     const DlBlock *b, uint32_t i, const char *want) {
+    const DlExpr *lit = last_literal_in(ctx, path, b, b->items[i]->span.start, 0);
+    const char *name = lit && lit->name ? file_name_of(ctx, lit->name) : NULL;
+    return name && strcmp(name, want) == 0 && made_on_the_cpu(ctx, obj, b, i, 0);
+}
+
+/* Another file of the project writes the file the load reads, from the CPU: `torch.save(
+ * torch.from_numpy(x), datasets_folder + "train_x.pty")` in generate_data.py, then
+ * `torch.load(datasets_folder + "train_x.pty")` in a training script (Signature-Kernel-
+ * Forecast's). Matched by the file name the two paths' last literals end with; such a saving
+ * file is built with the project for this (driver/sharing_saves.c), and the files read are
+ * noted as lookups' are. */
+static bool written_from_the_cpu_by_another_file(DlRuleContext *ctx, const DlCallFact *fact) {
+    const DlExpr *path = dl_ir_positional(fact->call, 0);
+    const DlFunction *fn = fact->place->function;
+    const DlExpr *lit = path ? last_literal_in(ctx, path, fn ? &fn->body : &rule_module(ctx)->body,
+                                               fact->call->span.start, 0)
+                             : NULL;
+    const char *want = lit && lit->name ? file_name_of(ctx, lit->name) : NULL;
+    if (!want) return false;
+    const DlProject *p = dl_rule_project(ctx);
+    const DlModuleIR *here = rule_module(ctx);
+    const DlFileFacts *judged = judged_file;
+    bool found = false;
+    for (uint32_t i = 0; p && i < p->file_count && !found; i++) {
+        const DlModuleIR *m = p->files[i].module;
+        if (!m || m == here || m->language != DL_LANG_PYTHON || !m->source ||
+            !dl_source_mentions(m->source, want))
+            continue;
+        dl_project_note_file_read(p, &p->files[i]);
+        other_file = m;
+        judged_file = &p->files[i];
+        found = any_save(ctx, &m->body, saved_from_the_cpu_named, want, 0);
+        other_file = NULL;
+        judged_file = judged;
+    }
+    if (!found && p) dl_project_note_search_missed(p);
+    return found;
 }
 
 static void check_load(DlRuleContext *ctx, const DlCallFact *fact) {
@@ -3716,8 +3783,8 @@ static void check_load(DlRuleContext *ctx, const DlCallFact *fact) {
      * torch.load(trt_file))`, YOLOX's demo and its copies): TensorRT runs only on a GPU */
     if (dl_rule_scope_mentions(ctx, fact->place, "TRTModule(")) return;
     const DlFunction *fn = fact->place->function;
-    const DlBlock *scope = fn ? &fn->body : &dl_rule_module(ctx)->body;
-    DlSpan scope_span = fn ? fn->span : (DlSpan){0, (uint32_t)dl_rule_module(ctx)->source->len};
+    const DlBlock *scope = fn ? &fn->body : &rule_module(ctx)->body;
+    DlSpan scope_span = fn ? fn->span : (DlSpan){0, (uint32_t)rule_module(ctx)->source->len};
     if (entry_read_as_numpy(ctx, fact, scope, scope_span)) return;
     if (handler_of_a_try_around(ctx, scope, fact->call, handler_loads_with_a_map_location, NULL) ||
         statement_around(scope, fact->call, other_arm_loads_onto_the_host, NULL, 0))
@@ -3729,7 +3796,8 @@ static void check_load(DlRuleContext *ctx, const DlCallFact *fact) {
         class_writes_it_itself(ctx, fact) ||
         script_requires_a_gpu_first(ctx, fact) ||
         defined_after_a_gpu_is_required(ctx, fact->place->function) ||
-        gpu_required_first_in_scope(ctx, fact) || gpu_required_after(ctx, fact))
+        gpu_required_first_in_scope(ctx, fact) || gpu_required_after(ctx, fact) ||
+        written_from_the_cpu_by_another_file(ctx, fact))
         return;
     DlArena *arena = dl_rule_arena(ctx);
     const char *target = fact->device_in_scope ? fact->device_in_scope : "\"cpu\"";

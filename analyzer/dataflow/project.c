@@ -169,6 +169,14 @@ static void note_uncertain(void) {
     if (read_sink) read_sink->uncertain = true;
 }
 
+void dl_project_note_file_read(const DlProject *p, const DlFileFacts *f) {
+    if (f >= p->files && f < p->files + p->file_count) note_read((uint32_t)(f - p->files));
+}
+
+void dl_project_note_search_missed(const DlProject *p) {
+    if (p->absent) note_uncertain();
+}
+
 /* ---------------------------------------------------------------- files left out */
 
 /* DlAbsentFiles.names' keys: "c module/name" and "f module/name" (the first file left out with

@@ -275,6 +275,12 @@ DlReadSet *dl_project_note_reads(DlReadSet *into);
 /* `out` (read_words words) gets `direct`'s files and every file their facts read,
  * transitively: the files whose bytes a result that read `direct` depends on. */
 void dl_project_read_closure(const DlProject *p, const uint64_t *direct, uint64_t *out);
+/* That this thread's computation read the text of `f`, a file of `p` it looked through itself
+ * (DL109 reading another file's saves): noted as a lookup's would be. */
+void dl_project_note_file_read(const DlProject *p, const DlFileFacts *f);
+/* A search over every file of `p` that found nothing: in a build that leaves shared files out
+ * (DlProject.absent), one of those might have answered, and the result is not kept. */
+void dl_project_note_search_missed(const DlProject *p);
 /* Qualified name bound to `alias` by an import in this file, or NULL. */
 const char *dl_project_import(const DlFileFacts *f, const char *alias);
 /* Whether the text of `fi`, a Python function, mentions one of `words` (a NULL-ended list). */

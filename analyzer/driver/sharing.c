@@ -241,6 +241,7 @@ void dl_sharing_file_scan(DlSharingFile *f, const DlSource *src, const DlSharing
         find_module_refs(f, src);
         f->module_refs_known = true;
     }
+    dl_sharing_find_file_names(f, src);
     f->mentions_devices = dl_python_mentions_devices(src);
     /* a DataLoader the analysis sees is named in code (`torch.utils.data.DataLoader`, an
      * import): one named in a comment or a docstring only (NeMo's ModelPT) places no mark */
@@ -273,12 +274,26 @@ void dl_sharing_file_copy(DlSharingFile *to, const DlSharingFile *from) {
     to->names[names] = '\0';
     if (from->mention_count)
         memcpy(to->mentions, from->mentions, from->mention_count * sizeof *to->mentions);
+    to->saved_names = to->loaded_names = NULL;
+    if (from->saved_name_count) {
+        to->saved_names = malloc(from->saved_name_count * sizeof *to->saved_names);
+        if (!to->saved_names) abort();
+        memcpy(to->saved_names, from->saved_names, from->saved_name_count * sizeof *to->saved_names);
+    }
+    if (from->loaded_name_count) {
+        to->loaded_names = malloc(from->loaded_name_count * sizeof *to->loaded_names);
+        if (!to->loaded_names) abort();
+        memcpy(to->loaded_names, from->loaded_names,
+               from->loaded_name_count * sizeof *to->loaded_names);
+    }
 }
 
 void dl_sharing_file_free(DlSharingFile *f) {
     free(f->names);
     free(f->mentions);
     free(f->module_refs);
+    free(f->saved_names);
+    free(f->loaded_names);
     memset(f, 0, sizeof *f);
 }
 
@@ -452,6 +467,7 @@ DlSharing *dl_sharing_decide(const DlSharingFile *files, char *const *paths, siz
         }
         s->shared[i] = shared;
     }
+    dl_sharing_share_savers(s);
     dl_sharing_find_names_digests(s, paths, threads);
     dl_interner_init(&s->mentioned_functions, NULL);
     for (uint32_t i = 0; i < s->cap; i++) {
@@ -497,6 +513,7 @@ void dl_sharing_free(DlSharing *s) {
     free(s->modules);
     free(s->shared);
     free(s->places_marks);
+    free(s->savers);
     dl_sharing_names_free(s);
     dl_arena_release(&s->arena);
     free(s);

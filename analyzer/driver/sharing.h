@@ -42,6 +42,10 @@ typedef struct DlSharingFile {
                               module (driver/module_refs.h): a subset of `mentions`; the first
                               `base_ref_count` are those of its classes' base lists */
     uint32_t module_ref_count, base_ref_count;
+    uint32_t *saved_names, *loaded_names; /* the hashes of the file names its string literals
+                                             end with, sorted, in a file that calls a save, and
+                                             in one that calls a load (driver/sharing_saves.c) */
+    uint32_t saved_name_count, loaded_name_count;
     bool import_alias; /* an import binds a name under another: a base may be an alias */
     bool module_refs_known; /* false: not looked for, since the file mentions no module name of
                                its run; `mentions` stand in for them */
@@ -55,6 +59,8 @@ void dl_sharing_modules_free(DlSharingModules *m);
 
 /* `modules` NULL: the places the file may name a module by are always looked for. */
 void dl_sharing_file_scan(DlSharingFile *f, const DlSource *src, const DlSharingModules *modules);
+/* The file names it saves and loads (DlSharingFile.saved_names, loaded_names): part of the scan. */
+void dl_sharing_find_file_names(DlSharingFile *f, const DlSource *src);
 /* The bytes of f->names: its class_count + function_count NUL-terminated names. */
 size_t dl_sharing_file_names_size(const DlSharingFile *f);
 /* A copy of `from` that owns its own memory (a scan the language server keeps, driver/keep.h). */

@@ -186,6 +186,9 @@ void dl_sharing_find_names_digests(DlSharing *s, char *const *paths, int threads
             if (s->definers[i].used) filter_add(s->definers_filter, s->definers[i].hash);
     }
     if (s->count) dl_parallel_for(s->file_count, threads, digest_names, s);
+    /* which files save the file names it loads (sharing_saves.c) */
+    for (size_t i = 0; s->saver_count && i < s->file_count; i++)
+        if (s->files[i].takes_part) s->names_digests[i] += dl_sharing_savers_digest(s, i, paths);
 }
 
 void dl_sharing_names_free(DlSharing *s) {

@@ -23,6 +23,11 @@ typedef struct Name {
     bool marks;           /* a class of a file whose facts may place DataLoader marks */
 } Name;
 
+/* A file that saves and names a file (sharing_saves.c): DlSharing.savers, by name, then file. */
+struct Saver {
+    uint32_t name, file; /* the file name's hash; the file's index */
+};
+
 enum { FILTER_BITS = 1 << 20 }; /* 128 KiB: stays in cache while every identifier is tested */
 
 struct DlSharing {
@@ -44,6 +49,8 @@ struct DlSharing {
     DlInterner mentioned_functions;
     DlInterner module_names; /* the names the Python files' paths give (strings in `arena`) */
     uint64_t mentioned_hash; /* of that set, whatever the order of its names */
+    struct Saver *savers;    /* every file name a file that saves names (sharing_saves.c) */
+    size_t saver_count;
 };
 
 static inline uint32_t filter_bit(uint32_t hash) {
@@ -92,5 +99,10 @@ void dl_sharing_find_mark_sources(DlSharing *s);
  * and frees what that took. */
 void dl_sharing_find_names_digests(DlSharing *s, char *const *paths, int threads);
 void dl_sharing_names_free(DlSharing *s);
+/* sharing_saves.c: shares the files that save a file name another file loads, once `shared` is
+ * otherwise decided (keeps the table the digests read); and the digest of the files that save
+ * what file `index` loads, for its names digest. */
+void dl_sharing_share_savers(DlSharing *s);
+uint64_t dl_sharing_savers_digest(const DlSharing *s, size_t index, char *const *paths);
 
 #endif

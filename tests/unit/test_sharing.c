@@ -444,3 +444,42 @@ Test(sharing, the_folders_and_modules_of_python_paths_are_the_projects_names) {
     cr_assert_neq(dl_sharing_names_digest(p.sharing, 2), before);
     done(&p);
 }
+
+Test(sharing, a_script_that_saves_a_file_another_loads_is_shared) {
+    /* DL109 reads the save of `train_x.pty` in generate_data.py when it judges train.py's load
+     * (driver/sharing_saves.c) */
+    Project p;
+    scan(&p, 2,
+         (const char *const[]){
+             "generate_data.py",
+             "import torch\nx = torch.zeros(3)\ntorch.save(x, folder + \"train_x.pty\")\n",
+             "train.py", "import torch\nx = torch.load(folder + 'train_x.pty')\n",
+             "other.py", "import torch\ntorch.save(y, 'other.pt')  # nobody loads it\n",
+             "self.py", "import torch\ntorch.save(z, 'own.pt')\nz = torch.load('own.pt')\n",
+             "generic.py", "import torch\ntorch.save(w, f'{name}.pt')\n", "docs.py",
+             "import torch\n\"\"\"torch.load('other.pt')\"\"\"\ntorch.load(path)\n", NULL});
+    cr_assert(dl_sharing_is_shared(p.sharing, 0), "train.py loads what it saves");
+    cr_assert_not(dl_sharing_is_shared(p.sharing, 1), "nothing reads train.py");
+    cr_assert_not(dl_sharing_is_shared(p.sharing, 2), "a docstring's load is no load");
+    cr_assert_not(dl_sharing_is_shared(p.sharing, 3), "a file that loads only its own save");
+    cr_assert_not(dl_sharing_is_shared(p.sharing, 4), "`.pt` alone names no file");
+    done(&p);
+}
+
+Test(sharing, a_names_digest_changes_with_the_files_that_save_what_the_file_loads) {
+    const char *before[] = {"train.py", "import torch\nx = torch.load('data/train_x.pty')\n",
+                            "eval.py", "import torch\ny = torch.load('data/test.pty')\n", NULL};
+    const char *after[] = {"train.py", "import torch\nx = torch.load('data/train_x.pty')\n",
+                           "eval.py", "import torch\ny = torch.load('data/test.pty')\n",
+                           "make.py", "import torch\ntorch.save(x, 'out/train_x.pty')\n", NULL};
+    Project a, b;
+    scan(&a, 1, before);
+    scan(&b, 1, after);
+    cr_assert_neq(dl_sharing_names_digest(a.sharing, 0), dl_sharing_names_digest(b.sharing, 0),
+                  "make.py now writes the file train.py loads");
+    cr_assert_eq(dl_sharing_names_digest(a.sharing, 1), dl_sharing_names_digest(b.sharing, 1),
+                 "nothing writes eval.py's file");
+    cr_assert(dl_sharing_is_shared(b.sharing, 2));
+    done(&a);
+    done(&b);
+}
