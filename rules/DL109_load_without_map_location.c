@@ -818,8 +818,14 @@ static char *fstring_skeleton(const char *text) {
  * `'{}.pkl'.format(best_epoch)` loaded (pyGAT's best epoch), or two f-strings alike. */
 static bool same_template(const char *a, const char *b) {
     const char *fa = strstr(a, ".format("), *fb = strstr(b, ".format(");
-    if (fa && fb && (a[0] == '\'' || a[0] == '"'))
-        return fa - a == fb - b && strncmp(a, b, (size_t)(fa - a)) == 0;
+    if (fa && fb && (a[0] == '\'' || a[0] == '"')) {
+        if (fa - a != fb - b) return false;
+        /* `"{}.pkl"` saved, `'{}.pkl'` loaded: one string (GraphSAGE-GCN-GAT's notebook) */
+        for (const char *x = a, *y = b; x < fa; x++, y++)
+            if (*x != *y && !((*x == '\'' || *x == '"') && (*y == '\'' || *y == '"')))
+                return false;
+        return true;
+    }
     char *sa = fstring_skeleton(a), *sb = fstring_skeleton(b);
     bool same = sa && sb && strchr(sa, '{') && strcmp(sa, sb) == 0;
     free(sa);
