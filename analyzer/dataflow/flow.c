@@ -2753,6 +2753,32 @@ static bool always_holds(const DlExpr *cond) {
            flow_streq(zero->name, "0");
 }
 
+/* Is `name` written as a whole word in the source between `from` and `to`? */
+static bool word_between(const DlSource *src, uint32_t from, uint32_t to, const char *name) {
+    size_t n = strlen(name);
+    const char *text = src->text, *end = text + (to < src->len ? to : src->len);
+    for (const char *p = text + from; p < end && (p = memmem(p, (size_t)(end - p), name, n));
+         p += n)
+        if ((p == text || !dl_source_name_byte(p[-1])) && (p + n >= end || !dl_source_name_byte(p[n])))
+            return true;
+    return false;
+}
+
+/* Does a statement at the top of `body` (the `if` `s`'s) bind a name (`name = ...`) that the
+ * current state, the path that skips `body`, has no binding for, and that the code after `s`
+ * reads (so that path fails there)? */
+static bool binds_what_the_other_path_lacks(Flow *F, const DlStmt *s, const DlBlock *body) {
+    uint32_t scope_end = F->fn ? F->fn->span.end : (uint32_t)F->src->len;
+    for (uint32_t i = 0; i < body->count; i++) {
+        const DlStmt *a = body->items[i];
+        for (uint32_t t = 0; a->kind == DL_ST_ASSIGN && t < a->target_count; t++)
+            if (a->targets[t]->kind == DL_EX_NAME && !flow_state_find(F->st, a->targets[t]->name) &&
+                word_between(F->src, s->span.end, scope_end, a->targets[t]->name))
+                return true;
+    }
+    return false;
+}
+
 void flow_exec_if(Flow *F, const DlStmt *s) {
     if (never_holds(F, s->value, 0)) {
         flow_exec_block(F, &s->parts->orelse);
@@ -2887,6 +2913,13 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
         F->only_when_flag = (int16_t)-parameter_tested(F, s->value);
     if ((then_needs_gpu || !then_goes_on) && (else_needs_gpu || !else_goes_on) &&
         (then_goes_on || else_goes_on) && s->parts->orelse.count)
+        F->place.cuda_checked = true;
+    /* the last arm of an `if`/`elif` chain with no else (a `match` without `case _:`) that
+     * needs a GPU and binds a name the path past it leaves unbound: `case 'C': model =
+     * TypeC().to("cuda")`, where a type no arm takes fails at the next read of `model`
+     * (Conv-TasNet's test scripts); what follows runs only with a GPU when every arm does */
+    if (then_needs_gpu && then_goes_on && !s->parts->orelse.count &&
+        binds_what_the_other_path_lacks(F, s, &s->parts->body))
         F->place.cuda_checked = true;
     if (cpu_device && !cpu_when_equal) undo_narrowing(F->st, &on_cpu);
     if (cuda_tested && cuda_sign > 0) undo_narrowing(F->st, &not_cuda);

@@ -36,7 +36,8 @@ typedef enum {
     N_PATTERN_LIST, N_TUPLE_PATTERN, N_LIST_PATTERN, N_TYPE, N_PARAMETERS, N_TYPED_PARAM,
     N_DEFAULT_PARAM, N_TYPED_DEFAULT_PARAM, N_LIST_SPLAT_PATTERN, N_DICT_SPLAT_PATTERN,
     N_COMMENT, N_YIELD, N_SLICE, N_KEYWORD_SEPARATOR, N_POSITIONAL_SEPARATOR, N_AS_TARGET,
-    N_GENERIC_TYPE, N_UNION_TYPE, N_TYPE_PARAMETER, N_LINE_CONTINUATION, N_COUNT
+    N_GENERIC_TYPE, N_UNION_TYPE, N_TYPE_PARAMETER, N_LINE_CONTINUATION, N_MATCH, N_CASE,
+    N_COUNT
 } NodeKind;
 
 static const struct {
@@ -46,6 +47,7 @@ static const struct {
     {"module", N_MODULE}, {"block", N_BLOCK}, {"expression_statement", N_EXPR_STMT},
     {"assignment", N_ASSIGN}, {"augmented_assignment", N_AUGASSIGN},
     {"return_statement", N_RETURN}, {"if_statement", N_IF}, {"elif_clause", N_ELIF},
+    {"match_statement", N_MATCH}, {"case_clause", N_CASE},
     {"else_clause", N_ELSE}, {"for_statement", N_FOR}, {"while_statement", N_WHILE},
     {"with_statement", N_WITH}, {"with_clause", N_WITH_CLAUSE}, {"with_item", N_WITH_ITEM},
     {"as_pattern", N_AS_PATTERN}, {"try_statement", N_TRY}, {"except_clause", N_EXCEPT},
@@ -91,7 +93,7 @@ static struct {
     uint8_t *kind_of_symbol;
     uint32_t symbol_count;
     TSFieldId f_left, f_right, f_operator, f_value, f_name, f_alias, f_body, f_condition,
-        f_consequence, f_alternative, f_function, f_arguments, f_object, f_attribute,
+        f_consequence, f_guard, f_alternative, f_function, f_arguments, f_object, f_attribute,
         f_subscript, f_key, f_parameters, f_superclasses, f_definition, f_module_name,
         f_argument, f_type, f_return_type, f_operators;
 } G;
@@ -121,6 +123,7 @@ static void grammar_init(void) {
     FIELD(f_body, "body");
     FIELD(f_condition, "condition");
     FIELD(f_consequence, "consequence");
+    FIELD(f_guard, "guard");
     FIELD(f_alternative, "alternative");
     FIELD(f_function, "function");
     FIELD(f_arguments, "arguments");
@@ -834,6 +837,66 @@ static void lower_if_chain(Lower *L, TSNode n, DlStmt *s, uint32_t first_alt) {
     }
 }
 
+/* `case _:` with no guard: the clause every value takes. */
+static bool matches_anything(Lower *L, TSNode clause) {
+    if (!ts_node_is_null(field(clause, G.f_guard))) return false;
+    uint32_t patterns = 0;
+    bool wildcard = false;
+    uint32_t count = ts_node_named_child_count(clause);
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode c = ts_node_named_child(clause, i);
+        if (kind_of(c) == N_BLOCK || kind_of(c) == N_COMMENT) continue;
+        patterns++;
+        size_t n = ts_node_end_byte(c) - ts_node_start_byte(c);
+        wildcard = n == 1 && L->src->text[ts_node_start_byte(c)] == '_';
+    }
+    return patterns == 1 && wildcard;
+}
+
+/* The case clauses of a `match` from the `i`th on, as an if/elif chain in `s` (the first's `if`,
+ * made by the caller): each clause's pattern is its test, an expression of no known kind; a last
+ * `case _:` is the chain's else. The subject is not lowered. */
+static void lower_case_chain(Lower *L, TSNode match, const TSNode *clauses, uint32_t count,
+                             uint32_t i, DlStmt *s) {
+    TSNode clause = clauses[i];
+    TSNode pattern = ts_node_named_child(clause, 0);
+    s->value = lower_expr(L, pattern);
+    lower_block_into(L, field(clause, G.f_consequence), &own_parts(L, s)->body);
+    if (i + 1 >= count) return;
+    if (i + 2 == count && matches_anything(L, clauses[i + 1])) {
+        lower_block_into(L, field(clauses[i + 1], G.f_consequence), &own_parts(L, s)->orelse);
+        return;
+    }
+    if (L->depth >= DL_MAX_DEPTH) {
+        L->too_deep = true;
+        return;
+    }
+    L->depth++;
+    DlStmt *inner = new_stmt(L, DL_ST_IF, clauses[i + 1]);
+    inner->span.end = span_of(match).end; /* it holds the clauses after it too */
+    lower_case_chain(L, match, clauses, count, i + 1, inner);
+    L->depth--;
+    own_parts(L, s)->orelse.items = dl_arena_alloc(L->arena, sizeof(DlStmt *));
+    own_parts(L, s)->orelse.items[0] = inner;
+    own_parts(L, s)->orelse.count = 1;
+}
+
+/* `match subject:` as the if/elif chain of its cases (lower_case_chain): the statements in them
+ * are checked as any branch's; without a `case _:`, a value no case takes runs none. */
+static DlStmt *lower_match(Lower *L, TSNode n) {
+    TSNode body = field(n, G.f_body);
+    DL_VEC(TSNode) clauses = {0};
+    uint32_t count = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body);
+    for (uint32_t i = 0; i < count; i++) {
+        TSNode c = ts_node_named_child(body, i);
+        if (kind_of(c) == N_CASE) dl_vec_push(&clauses, c);
+    }
+    DlStmt *s = new_stmt(L, clauses.len ? DL_ST_IF : DL_ST_OTHER, n);
+    if (clauses.len) lower_case_chain(L, n, clauses.items, (uint32_t)clauses.len, 0, s);
+    dl_vec_free(&clauses);
+    return s;
+}
+
 static void lower_with(Lower *L, TSNode n, DlStmt *s) {
     PtrVec withs = {0}, targets = {0};
     uint32_t count = ts_node_named_child_count(n);
@@ -909,6 +972,7 @@ static DlStmt *lower_stmt(Lower *L, TSNode n) {
         return s;
     case N_BREAK: return new_stmt(L, DL_ST_BREAK, n);
     case N_CONTINUE: return new_stmt(L, DL_ST_CONTINUE, n);
+    case N_MATCH: return lower_match(L, n);
     case N_IF: {
         s = new_stmt(L, DL_ST_IF, n);
         s->value = lower_expr(L, field(n, G.f_condition));

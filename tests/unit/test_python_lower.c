@@ -106,3 +106,30 @@ Test(python_lower, annotations_keep_their_generic_and_union_types) {
     dl_arena_release(&arena);
     dl_source_free(&src);
 }
+
+Test(python_lower, a_match_is_the_if_chain_of_its_cases) {
+    DlSource src;
+    DlArena arena;
+    const DlStmt *s = lower_first(&src, &arena,
+                                  "match kind:\n    case 'A':\n        m = a()\n"
+                                  "    case 'B' | 'C' if ok:\n        m = b()\n        n = 1\n"
+                                  "    case _:\n        m = c()\n",
+                                  "", 0, "");
+    cr_assert_eq(s->kind, DL_ST_IF, "the first case is an if");
+    cr_assert_eq(s->parts->body.count, 1);
+    cr_assert_eq(s->parts->orelse.count, 1);
+    const DlStmt *second = s->parts->orelse.items[0];
+    cr_assert_eq(second->kind, DL_ST_IF, "the second an elif");
+    cr_assert_eq(second->parts->body.count, 2);
+    cr_assert_eq(second->parts->orelse.count, 1, "`case _:` is the else");
+    cr_assert_eq(second->parts->orelse.items[0]->kind, DL_ST_ASSIGN);
+    dl_arena_release(&arena);
+    dl_source_free(&src);
+
+    s = lower_first(&src, &arena, "match kind:\n    case 'A':\n        m = a()\n", "", 0,
+                    "x = 1\n");
+    cr_assert_eq(s->kind, DL_ST_IF);
+    cr_assert_eq(s->parts->orelse.count, 0, "no case _: no else");
+    dl_arena_release(&arena);
+    dl_source_free(&src);
+}
