@@ -93,6 +93,19 @@ bool flow_calls_a_container_method(const DlExpr *call, const DlValue *recv) {
     return recv->kind == DL_KIND_SEQ || dl_name_in_list(call->object->name, container_methods);
 }
 
+/* A method named for logging or showing what it is given (`log_images`, `visualize`,
+ * `plot_curves`, `add_image`), not for a log-space computation (`log_prob`, `log_softmax`). */
+static bool records_what_it_is_given(const char *m) {
+    if (!m) return false;
+    static const char *const math[] = {"log_prob", "log_softmax", "logsumexp", "log1p", "logit",
+                                       "log_likelihood", "log_det", NULL};
+    for (const char *const *w = math; *w; w++)
+        if (strncmp(m, *w, strlen(*w)) == 0) return false;
+    return strncmp(m, "log", 3) == 0 || strstr(m, "visual") || strncmp(m, "plot", 4) == 0 ||
+           strncmp(m, "draw", 4) == 0 || strncmp(m, "add_image", 9) == 0 ||
+           strncmp(m, "show", 4) == 0;
+}
+
 /* Does the call queue device work? It makes a value on a device, or runs a module, a method
  * or a project function on device values. Builtins (len, print, isinstance) and metadata
  * queries (x.size()) do not. */
@@ -124,6 +137,11 @@ bool flow_touches_device(Flow *F, const DlExpr *call, const char *q, const DlVal
         static const char *const decoders[] = {"decode", "batch_decode", "convert_ids_to_tokens",
                                                "detokenize", NULL};
         if (recv->kind == DL_KIND_UNKNOWN && !recv->dev && dl_name_in_list(callee->name, decoders))
+            return false;
+        /* `tb_logger.log_registration_visualization(tag, source, warped)`, `vis.plot(x)`: an
+         * object of no known kind named for logging or showing what it is given copies it to
+         * the host to record it, as a SummaryWriter does (fus-voxelmorph's epoch timer) */
+        if (recv->kind == DL_KIND_UNKNOWN && !recv->dev && records_what_it_is_given(callee->name))
             return false;
         /* `self.load_state_dict(...)` in `__init__`, before the module moved itself: nothing
          * has placed it yet, it is on the CPU (Resemblyzer's timed weight load) */
