@@ -1065,6 +1065,21 @@ static bool over_listed_cases(Flow *F, const DlExpr *iter) {
     return false;
 }
 
+/* `range(1, 5)`, `range(3)`: at most 16 iterations, counted with numbers written out. */
+static bool counts_a_few_written_out(const DlExpr *iter) {
+    if (!iter || iter->kind != DL_EX_CALL || !iter->object || iter->object->kind != DL_EX_NAME ||
+        !flow_streq(iter->object->name, "range") || iter->arg_count < 1 || iter->arg_count > 2)
+        return false;
+    long bounds[2] = {0, 0};
+    for (uint32_t i = 0; i < iter->arg_count; i++) {
+        const DlExpr *a = iter->args[i].value;
+        if (iter->args[i].keyword || a->kind != DL_EX_NUMBER || !a->name || strchr(a->name, '.'))
+            return false;
+        bounds[iter->arg_count == 1 ? 1 : i] = strtol(a->name, NULL, 0);
+    }
+    return bounds[1] - bounds[0] <= 16;
+}
+
 /* `range(n)`, or a progress bar over one: `tqdm.trange(n)`, `trange(n)`, `tqdm(range(n))`
  * (seistorch's full-batch inversion loops). */
 static bool counts_passes(const DlExpr *iter) {
@@ -1248,6 +1263,11 @@ bool flow_is_batch_loop(Flow *F, const DlStmt *s, const DlValue *iter) {
     /* `for dtype in [torch.float, torch.half]:` runs once per case it lists, each checked with
      * a backward() (SpikeGPT's surrogate gradient check): no loop of steps */
     if (s->kind == DL_ST_FOR && over_listed_cases(F, s->value)) return false;
+    /* `for order in range(1, 5):` running backward() once per order and stepping no optimizer
+     * (Seq2Seq-PyTorch's BLEU-order gradient diagnostics): a few cases written out */
+    if (s->kind == DL_ST_FOR && counts_a_few_written_out(s->value) &&
+        !block_any_outside_loops(&s->parts->body, is_optimizer_step, 0))
+        return false;
     if (body_ends_the_loop(s) || stops_after_a_few(F, s)) return false;
     /* over a loader that yields the whole dataset as one batch: the body runs once */
     if (s->kind == DL_ST_FOR && iter && iter->kind == DL_KIND_LOADER &&
