@@ -92,7 +92,8 @@ static const char doc[] =
     "  only with one, or after a check whose other branch stops the program (`if not\n"
     "  torch.cuda.is_available(): raise RuntimeError(\"GPU required\")`, or `assert 0, ...`;\n"
     "  also `if args.cuda and not torch.cuda.is_available(): raise` after `args.cuda = True`),\n"
-    "  or after a `.cuda()`\n"
+    "  or in a statement that moves what it loads to CUDA (`torch.load(p).cuda()`), or after\n"
+    "  a `.cuda()`\n"
     "  (or a `.to(\"cuda\")` written out, or a `.to(device)` where the function binds `device`\n"
     "  only to a GPU, `torch.device('cuda:{}'.format(rank))`, or last binds it so before the\n"
     "  move, `device = \"cuda\"` after `device = \"cuda\" if ... else \"cpu\"`; a name the\n"
@@ -3729,6 +3730,25 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
     check_load(ctx, fact);
 }
 
+/* `e` moves the result of `load` to CUDA: `torch.load(p).cuda()`, `.to("cuda")`, also down a
+ * chain (`torch.load(p).float().cuda()`). */
+static bool moves_the_load_to_cuda(const DlExpr *e, void *load) {
+    if (e->kind != DL_EX_CALL || !dl_ir_moves_to_cuda(e)) return false;
+    for (const DlExpr *r = e->object && e->object->kind == DL_EX_ATTR ? e->object->object : NULL;
+         r && r->kind == DL_EX_CALL; r = r->object && r->object->kind == DL_EX_ATTR ? r->object->object : NULL)
+        if (r == load) return true;
+    return false;
+}
+
+/* The statement around the load moves what it loaded to CUDA at once
+ * (`input_constant = torch.load('Earth.pt').cuda()`, CanglongPhysics' models): that statement
+ * fails without a GPU whatever `map_location` says. */
+static bool statement_moves_it_to_cuda(const DlStmt *s, const DlExpr *load, void *arg) {
+    (void)arg;
+    return (s->kind == DL_ST_EXPR || s->kind == DL_ST_ASSIGN || s->kind == DL_ST_RETURN) &&
+           s->value && dl_ir_expr_any_with(s->value, moves_the_load_to_cuda, (void *)load);
+}
+
 /* The file name a path literal ends with (core/file_name.h), or NULL. */
 static const char *file_name_of(DlRuleContext *ctx, const char *literal) {
     size_t start = 0, len = dl_file_name_ending(literal, strlen(literal), &start);
@@ -3793,7 +3813,8 @@ static void check_load(DlRuleContext *ctx, const DlCallFact *fact) {
     DlSpan scope_span = fn ? fn->span : (DlSpan){0, (uint32_t)rule_module(ctx)->source->len};
     if (entry_read_as_numpy(ctx, fact, scope, scope_span)) return;
     if (handler_of_a_try_around(ctx, scope, fact->call, handler_loads_with_a_map_location, NULL) ||
-        statement_around(scope, fact->call, other_arm_loads_onto_the_host, NULL, 0))
+        statement_around(scope, fact->call, other_arm_loads_onto_the_host, NULL, 0) ||
+        statement_around(scope, fact->call, statement_moves_it_to_cuda, NULL, 0))
         return;
     if (!device_aware(ctx, fact->place) || reads_memory(ctx, fact) ||
         written_by_this_run(ctx, fact) || written_from_the_cpu_here(ctx, fact) ||
