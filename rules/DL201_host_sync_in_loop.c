@@ -107,7 +107,7 @@ static const char doc[] =
     "- in an inference loop that writes its outputs to files (`save_image(out, path)`,\n"
     "  `cv2.imwrite`, `Image.fromarray(a).save(path)`, `Image(a).save(path)`,\n"
     "  `ToPILImage()(a).save(path)`, any `x.save(path)` (a tensor has none), `sf.write`,\n"
-    "  `np.save`, `np.savetxt`, `pickle.dump(preds, f)`, `f_out.write(line)` (or `writelines`) to a file the\n"
+    "  `np.save`, `np.savetxt`, `pickle.dump(preds, f)`, `f_out.write(line)` (or `writelines`, `json.dump(d, f)`) to a file the\n"
     "  function opened for writing (`open(path, \"w\")`, or `\"a\"`),\n"
     "  `a.tofile(path)`, `emb[i] = out[i]` into an `np.memmap` file, h5py's\n"
     "  `group.create_dataset(name, data=a)`, a helper named\n"

@@ -803,6 +803,16 @@ static bool bound_to_a_file_opened_for_writing(const DlBlock *b, const char *nam
  * predictions written out (MultimediaEventCoreference's test loops). */
 static bool writes_to_an_opened_file(const DlExpr *e, void *ctx) {
     Flow *F = ctx;
+    /* `json.dump(dics, json_file)` (or YAML's) into such a file (occluded-person-reid's keypoint
+     * export) */
+    if (e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_ATTR && F->fn &&
+        e->object->object && e->object->object->kind == DL_EX_NAME &&
+        (flow_streq(e->object->object->name, "json") || flow_streq(e->object->object->name, "yaml")) &&
+        (flow_streq(e->object->name, "dump") || flow_streq(e->object->name, "safe_dump"))) {
+        const DlExpr *file = dl_ir_positional(e, 1);
+        return file && file->kind == DL_EX_NAME &&
+               bound_to_a_file_opened_for_writing(&F->fn->body, file->name, e->span.start, 0);
+    }
     if (e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_ATTR ||
         (!flow_streq(e->object->name, "write") && !flow_streq(e->object->name, "writelines")) ||
         !e->object->object ||
