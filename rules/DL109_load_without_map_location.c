@@ -146,7 +146,8 @@ static const char doc[] =
     "  same function with the path written the same way (a leading `./` or the quotes aside,\n"
     "  or built from literals to the same string), or from the\n"
     "  same template\n"
-    "  (`'{}.pkl'.format(epoch)` saved, `'{}.pkl'.format(best_epoch)` loaded, also through\n"
+    "  (`'{}.pkl'.format(epoch)` saved, `'{}.pkl'.format(best_epoch)` loaded, or a join,\n"
+    "  `'m_' + str(epoch) + '.pth'` saved and `'m_' + str(idx) + '.pth'` loaded, also through\n"
     "  names bound to them, `save_path = os.path.join(d, f\"data_{rank}.pkl\")` saved and\n"
     "  `load_path = os.path.join(d, f\"data_{r}.pkl\")` loaded; or one path\n"
     "  helper of the file's own,\n"
@@ -815,8 +816,54 @@ static char *fstring_skeleton(const char *text) {
     return out;
 }
 
+/* A path joined from strings and `str()` of values, `'../models/' + str(DB) + '_' +
+ * str(epoch) + '.pth'`, with each `str(...)` as a field `{}`, blanks left out and every quote
+ * written `'` (malloc'ed); NULL when `text` is not such a join. */
+static char *concat_skeleton(const char *text) {
+    if (!strchr(text, '+') || !strstr(text, "str(") || (text[0] != '\'' && text[0] != '"' &&
+                                                       strncmp(text, "str(", 4) != 0))
+        return NULL;
+    size_t n = strlen(text);
+    char *out = malloc(n + 1);
+    if (!out) abort();
+    size_t o = 0;
+    char quote = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = text[i];
+        if (quote) {
+            out[o++] = c == quote ? '\'' : c;
+            if (c == '\\' && i + 1 < n) out[o++] = text[++i];
+            else if (c == quote) quote = 0;
+            continue;
+        }
+        if (c == '\'' || c == '"') {
+            quote = c;
+            out[o++] = '\'';
+            continue;
+        }
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\\') continue;
+        if (strncmp(text + i, "str(", 4) == 0 && (i == 0 || !dl_source_name_byte(text[i - 1]))) {
+            int depth = 0;
+            size_t j = i + 3;
+            for (; j < n; j++) {
+                if (text[j] == '(') depth++;
+                if (text[j] == ')' && --depth == 0) break;
+            }
+            if (j == n) break;
+            out[o++] = '{';
+            out[o++] = '}';
+            i = j;
+            continue;
+        }
+        out[o++] = c;
+    }
+    out[o] = '\0';
+    return out;
+}
+
 /* The same path written from one template, its fields aside: `'{}.pkl'.format(epoch)` saved,
- * `'{}.pkl'.format(best_epoch)` loaded (pyGAT's best epoch), or two f-strings alike. */
+ * `'{}.pkl'.format(best_epoch)` loaded (pyGAT's best epoch), two f-strings alike, or two joins
+ * alike (concat_skeleton). */
 static bool same_template(const char *a, const char *b) {
     const char *fa = strstr(a, ".format("), *fb = strstr(b, ".format(");
     if (fa && fb && (a[0] == '\'' || a[0] == '"')) {
@@ -829,6 +876,14 @@ static bool same_template(const char *a, const char *b) {
     }
     char *sa = fstring_skeleton(a), *sb = fstring_skeleton(b);
     bool same = sa && sb && strchr(sa, '{') && strcmp(sa, sb) == 0;
+    free(sa);
+    free(sb);
+    if (same) return true;
+    /* `'../models/' + str(DB) + '_' + str(epoch) + '.pth'` saved, `... + str(idx) + ".pth"`
+     * loaded (an LSTM ensemble notebook's best epochs) */
+    sa = concat_skeleton(a);
+    sb = concat_skeleton(b);
+    same = sa && sb && strstr(sa, "{}") && strcmp(sa, sb) == 0;
     free(sa);
     free(sb);
     return same;
@@ -1375,6 +1430,15 @@ static void scan_saves(DlRuleContext *ctx, const DlBlock *b, const char *want, u
         if (s->span.start >= before) return;
         if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
         if ((s->kind == DL_ST_EXPR || s->kind == DL_ST_ASSIGN) && saves_to(ctx, s->value, want))
+            *last_save = s->span.start + 1;
+        /* `PATH = '../models/' + str(epoch) + '.pth'` just before `torch.save(sd, PATH)`: the
+         * path it was bound to in the same block */
+        const DlExpr *held = s->kind == DL_ST_EXPR && is_torch_save(s->value) ? save_path(s->value)
+                                                                              : NULL;
+        const DlExpr *held_as = held && held->kind == DL_EX_NAME
+                                    ? dl_ir_last_assignment(b, held->name, s->span.start)
+                                    : NULL;
+        if (held_as && strcmp(held->name, want) != 0 && path_matches(ctx, held_as, want))
             *last_save = s->span.start + 1;
         for (uint32_t t = 0; s->kind == DL_ST_ASSIGN && t < s->target_count; t++) {
             if (strcmp(rule_text(ctx, s->targets[t]->span), want) != 0) continue;
