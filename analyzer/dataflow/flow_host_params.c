@@ -317,16 +317,19 @@ static void walk_call(HostUse *u, const DlExpr *e, bool host, int depth) {
                    numpy_reads_arguments(callee) ||
                    (host && !method && iterates_its_arguments(name));
     const DlFunction *helper = own_method(u, callee);
-    /* `length_mask(emb_len, emb.size(1))`: a function of the file's own, not a method, whose
-     * parameters are looked at in turn (AudioCaption's decoders); its first parameter is the
-     * first argument, there is no self */
+    /* `length_mask(emb_len, emb.size(1))`: a function of the project, not a method, whose
+     * parameters are looked at in turn (AudioCaption's decoders; `_unflatten_targets(targets,
+     * lengths)` imported from another file, an OCR loss's CPU slice bounds); its first parameter
+     * is the first argument, there is no self */
     bool plain_function = false;
     if (!helper && callee && callee->kind == DL_EX_NAME && u->project && u->nesting < 3) {
         const DlFunctionInfo *home = dl_project_function_of(u->project, u->fn);
         const DlFileFacts *file = home ? dl_project_file(u->project, home->module) : NULL;
+        const char *imported = file ? dl_project_import(file, callee->name) : NULL;
         const DlFunctionInfo *fi =
-            file ? dl_project_find_function(u->project, file, callee->name) : NULL;
-        if (fi && fi->fn && !fi->fn->owner && fi->module == home->module) {
+            file ? dl_project_find_function(u->project, file, imported ? imported : callee->name)
+                 : NULL;
+        if (fi && fi->fn && !fi->fn->owner && fi->module->language == home->module->language) {
             helper = fi->fn;
             plain_function = true;
         }
