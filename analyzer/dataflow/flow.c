@@ -3686,6 +3686,30 @@ static void moves_in_functions(Flow *F) {
         moves_in_block(F, m->functions[k], &m->functions[k]->body, 0);
 }
 
+/* A module class with no parameters, buffers or submodules (flow_class_known_stateless) made
+ * to transform data: defined in a module named for transforms or augmentation
+ * (`datasets/transforms.py`'s BackgroundNoise, audio-tagging), or built in a `Compose([...])`
+ * of its own file (`T.Compose([T.ToTensor(), Circle_Crop()])`, fixmatch). Its forward runs
+ * where the data it is given is, a DataLoader's worker as often as a model's device: its
+ * inputs are not "the module's device". */
+static bool a_stateless_data_transform(const DlFlowEnv *env, const DlClassInfo *owner) {
+    const DlModuleIR *m = owner->module;
+    if (!m || !m->source || !owner->cls || !owner->cls->name ||
+        !flow_class_known_stateless(owner, false, 0))
+        return false;
+    const char *name = m->module_name ? m->module_name : "";
+    if (strcasestr(name, "transform") || strcasestr(name, "augment")) return true;
+    (void)env;
+    const char *text = m->source->text, *end = text + m->source->len;
+    size_t n = strlen(owner->cls->name);
+    for (const char *c = text; (c = memmem(c, (size_t)(end - c), "Compose(", 8)) != NULL; c += 8) {
+        const char *close = memmem(c, (size_t)(end - c), "])", 2);
+        const char *in = close ? memmem(c, (size_t)(close - c), owner->cls->name, n) : NULL;
+        if (in && in + n < end && in[n] == '(' && !dl_source_name_byte(in[-1])) return true;
+    }
+    return false;
+}
+
 const DlValue *dl_flow_run(const DlFlowEnv *env, const DlFunction *fn, const DlClassInfo *owner,
                            DlFlowState **out_state) {
     Flow F = {0};
@@ -3699,7 +3723,8 @@ const DlValue *dl_flow_run(const DlFlowEnv *env, const DlFunction *fn, const DlC
     F.place.every_iteration = env->host_read != NULL; /* each call of it (DlFlowEnv.host_read) */
     if (fn) {
         F.in_init = owner && flow_streq(fn->name, "__init__");
-        F.is_forward = owner && owner->is_module && flow_is_forward_like(fn);
+        F.is_forward = owner && owner->is_module && flow_is_forward_like(fn) &&
+                       !a_stateless_data_transform(env, owner);
         const DlFunctionInfo *fi = fn->facts;
         F.place.in_worker =
             (owner && owner->loaded_with_workers &&
