@@ -1033,10 +1033,10 @@ static DlSharing *find_leaves(Run *run, char *const *paths, DlProjectLeaves *lea
          * error) too, so that both pipelines see the same (the fuzzer found them differing) */
         leaves->use_devices |= job->scan.takes_part && job->scan.mentions_devices;
         leaves->set_default_device |= job->scan.takes_part && job->scan.sets_a_gpu_default;
-        job->read_by_no_other_file = job->scan.takes_part && !dl_sharing_is_shared(sharing, i);
+        job->read_by_no_other_file = job->scan.takes_part && !dl_sharing_code_is_read(sharing, i);
         job->imported_by_no_other_file =
             job->scan.takes_part && !dl_sharing_module_is_named(sharing, i);
-        job->leaf = streaming && job->read_by_no_other_file;
+        job->leaf = streaming && job->scan.takes_part && !dl_sharing_is_shared(sharing, i);
         job->may_place_marks = dl_sharing_may_place_marks(sharing, i);
         job->names_digest = dl_sharing_names_digest(sharing, i);
     }

@@ -425,9 +425,11 @@ DlSharing *dl_sharing_decide(const DlSharingFile *files, char *const *paths, siz
     s->file_count = count;
     s->modules = calloc(count ? count : 1, sizeof *s->modules);
     s->shared = calloc(count ? count : 1, sizeof *s->shared);
+    s->code_read = calloc(count ? count : 1, sizeof *s->code_read);
     s->places_marks = calloc(count ? count : 1, sizeof *s->places_marks);
     s->names_digests = calloc(count ? count : 1, sizeof *s->names_digests);
-    if (!s->modules || !s->shared || !s->places_marks || !s->names_digests) abort();
+    if (!s->modules || !s->shared || !s->code_read || !s->places_marks || !s->names_digests)
+        abort();
     dl_arena_init(&s->arena);
     for (size_t i = 0; i < count; i++) {
         const DlSharingFile *f = &files[i];
@@ -465,7 +467,7 @@ DlSharing *dl_sharing_decide(const DlSharingFile *files, char *const *paths, siz
             shared = cls && mentioned_by_another(cls, (int32_t)i);
             name += strlen(name) + 1;
         }
-        s->shared[i] = shared;
+        s->shared[i] = s->code_read[i] = shared;
     }
     dl_sharing_share_savers(s);
     dl_sharing_find_names_digests(s, paths, threads);
@@ -512,6 +514,7 @@ void dl_sharing_free(DlSharing *s) {
     free(s->filter);
     free(s->modules);
     free(s->shared);
+    free(s->code_read);
     free(s->places_marks);
     free(s->savers);
     dl_sharing_names_free(s);
@@ -521,6 +524,10 @@ void dl_sharing_free(DlSharing *s) {
 
 bool dl_sharing_is_shared(const DlSharing *s, size_t i) {
     return i < s->file_count && s->shared[i];
+}
+
+bool dl_sharing_code_is_read(const DlSharing *s, size_t i) {
+    return i < s->file_count && s->code_read[i];
 }
 
 bool dl_sharing_module_is_named(const DlSharing *s, size_t i) {

@@ -81,6 +81,11 @@ void dl_sharing_free(DlSharing *s);
 /* Whether another file (or the file itself, through its module name) may read file i's
  * program model. False for files that take no part. */
 bool dl_sharing_is_shared(const DlSharing *s, size_t i);
+/* Whether another file may read file `i`'s code (a name it defines, its module): what its
+ * rules may not assume of a script (DlModuleIR.read_by_no_other_file). A file shared only
+ * because it saves what another file loads (driver/sharing_saves.c) is built with the project
+ * and still read by no other file. */
+bool dl_sharing_code_is_read(const DlSharing *s, size_t i);
 /* Whether some file (itself included) may name file i's module (`import eval`): less than
  * dl_sharing_is_shared, which also counts its class names mentioned elsewhere. */
 bool dl_sharing_module_is_named(const DlSharing *s, size_t i);

@@ -38,7 +38,9 @@ struct DlSharing {
                             file name nothing defined in the project and stop here */
     const DlSharingFile *files;
     const char **modules; /* each file's module name (NULL: takes no part) */
-    bool *shared;
+    bool *shared;              /* built with the project: read by other files, or saving what
+                                  another loads (sharing_saves.c) */
+    bool *code_read;           /* shared because other files may read its code */
     bool *places_marks;        /* dl_sharing_may_place_marks */
     uint64_t *names_digests;   /* dl_sharing_names_digest */
     struct Definers *definers; /* by name hash: who defines it among the shared files */
