@@ -3324,8 +3324,11 @@ const DlValue *flow_param_value(Flow *F, const DlFunction *fn, uint32_t i) {
     if (flow_streq(p->name, "optimizer") || flow_streq(p->name, "optim") ||
         flow_streq(p->name, "opt") || strstr(p->name, "_optimizer"))
         return flow_mk(F, DL_KIND_OPTIMIZER);
-    if (flow_name_says_loader(p->name) && !names_a_container(F, p->annotation))
-        return loader_of_a_parameter(F, p);
+    if (flow_name_says_loader(p->name) && !names_a_container(F, p->annotation)) {
+        /* `def test(loader)` that the script calls only as `test(test_loader)`: that loader */
+        const DlValue *given = flow_loader_given(F, fn, i);
+        return given ? given : loader_of_a_parameter(F, p);
+    }
     if (p->default_value) {
         /* evaluated once, at import time: a tensor default lives on the CPU for the whole run */
         const DlValue *d = flow_eval(F, p->default_value);

@@ -131,6 +131,55 @@ const DlClassInfo *flow_module_class_given(Flow *F, const DlFunction *fn, uint32
     return read_file_calls(&a);
 }
 
+/* flow_loader_given's walk: each call's argument for the parameter, a top-level name of the
+ * file bound to a DataLoader (`test(test_loader)`), joined into `loader`. */
+typedef struct LoaderAsk {
+    Flow *F;
+    const DlFunction *fn;
+    uint32_t param;
+    const DlValue *loader;
+    uint32_t calls;
+    bool other;
+} LoaderAsk;
+
+static bool note_loader_call(const DlExpr *e, void *ctx) {
+    LoaderAsk *a = ctx;
+    if (e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_NAME ||
+        !e->object->name || strcmp(e->object->name, a->fn->name) != 0)
+        return false;
+    a->calls++;
+    const DlExpr *arg = argument_for(e, a->fn, a->param, 0);
+    const Binding *b = arg && arg->kind == DL_EX_NAME && a->F->env->globals
+                           ? flow_state_find(a->F->env->globals, arg->name)
+                           : NULL;
+    if (!b || !b->value || b->value->kind != DL_KIND_LOADER) {
+        a->other = true;
+        return true;
+    }
+    a->loader = a->loader ? dl_value_join(a->F->arena, a->loader, b->value) : b->value;
+    return false;
+}
+
+const DlValue *flow_loader_given(Flow *F, const DlFunction *fn, uint32_t param) {
+    if (!fn || fn->owner || fn->parent || param >= fn->param_count) return NULL;
+    const DlParam *p = &fn->params[param];
+    if (p->star || p->default_value || !strstr(p->name, "loader")) return NULL;
+    const DlModuleIR *m = F->env->file->module;
+    LoaderAsk a = {.F = F, .fn = fn, .param = param};
+    for (uint32_t i = 0; i < m->body.count && !a.other; i++) {
+        const DlStmt *s = m->body.items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        if (m->source && !dl_ir_span_mentions(m->source, s->span, fn->name)) continue;
+        dl_ir_expr_any_with(s->value, note_loader_call, &a);
+    }
+    /* only called at the top level, by name: a mention elsewhere may hand it anything */
+    for (uint32_t k = 0; k < m->function_count && !a.other; k++)
+        if (m->source && m->functions[k] != fn &&
+            dl_ir_span_mentions(m->source, m->functions[k]->span, fn->name))
+            a.other = true;
+    return !a.other && a.calls && a.loader && a.loader->kind == DL_KIND_LOADER ? a.loader : NULL;
+}
+
 const DlClassInfo *flow_module_class_built_into(Flow *F, const DlClassInfo *owner,
                                                 const char *attr) {
     const DlFunction *init =

@@ -288,6 +288,10 @@ bool flow_call_may_give_a_weight(Flow *F, const DlExpr *call);
 uint64_t flow_params_reduced_to_scalars(const DlFunction *fn);
 /* flow_callers.c: the project module class every call of `fn` in its file hands its parameter
  * `param` (a model parameter's `Net(device)`), or NULL. */
+/* The DataLoader a function's parameter named for one (`def test(loader)`) is handed by every
+ * call of the function, each at the file's top level with a top-level loader
+ * (`test(test_loader)` over a TensorDataset moved to CUDA), joined; NULL otherwise. */
+const DlValue *flow_loader_given(Flow *F, const DlFunction *fn, uint32_t param);
 const DlClassInfo *flow_module_class_given(Flow *F, const DlFunction *fn, uint32_t param);
 /* The project module class every construction of `owner` in the file `F` runs hands the
  * `__init__` parameter stored in `self.<attr>` (`Seq2Seq(enc, dec)` after `enc = Encoder(...)`),
