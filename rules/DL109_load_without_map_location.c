@@ -182,7 +182,8 @@ static const char doc[] =
     "  file the function filled (`with tempfile.TemporaryFile(\"r+b\") as f:`);\n"
     "- the file writes that checkpoint itself from the CPU: `torch.save(net.cpu().state_dict(),\n"
     "  save_path)` anywhere in it, or of a tensor made there (`torch.from_numpy(a)`, a factory\n"
-    "  or `torch.stack` with no device or `device=\"cpu\"`, a name bound to one, a dict of\n"
+    "  with no device or `device=\"cpu\"`, `torch.stack` of parts made so, a name bound to one,\n"
+    "  a dict of\n"
     "  them), or of an object\n"
     "  moved to the CPU just before (`model.cpu()`, `self.set_device(torch.device(\"cpu\"))`,\n"
     "  then `torch.save(self, path)` or of its `state_dict()`), or a dict whose every entry a\n"
@@ -2279,6 +2280,20 @@ static bool made_on_the_cpu(DlRuleContext *ctx, const DlExpr *obj, const DlBlock
         "IntTensor",  "DoubleTensor", "ByteTensor", "BoolTensor", "HalfTensor", NULL};
     const char *callee = obj->object ? obj->object->name : NULL;
     bool maker = callee && dl_name_in_list(callee, makers);
+    /* `torch.stack(parts)`, `torch.cat(parts)`: where the parts are, made on the CPU each
+     * (`torch.stack([torch.tensor(r) for r in rows])`), not a list of what a model gave
+     * (`torch.stack([d[k]['embeds-boxes'] for k in d])`, CLIP's embeddings on the GPU) */
+    if (maker && (strcmp(callee, "stack") == 0 || strcmp(callee, "cat") == 0)) {
+        const DlExpr *parts = dl_ir_positional(obj, 0);
+        if (!parts) return false;
+        if (parts->kind == DL_EX_COMP) return made_on_the_cpu(ctx, parts->object, b, before, depth + 1);
+        if (parts->kind == DL_EX_LIST || parts->kind == DL_EX_TUPLE) {
+            for (uint32_t i = 0; i < parts->item_count; i++)
+                if (!made_on_the_cpu(ctx, parts->items[i], b, before, depth + 1)) return false;
+            return parts->item_count > 0;
+        }
+        return made_on_the_cpu(ctx, parts, b, before, depth + 1);
+    }
     /* `torch.rand(n, k, device='cpu')` names the CPU (TSP_Transformer's test set) */
     const DlArg *device = dl_ir_keyword(obj, "device");
     if (maker && device && names_the_cpu(ctx, device->value)) return true;
