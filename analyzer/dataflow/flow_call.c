@@ -898,10 +898,13 @@ static bool holds_nothing_registered(const DlClassInfo *owner, const DlAttr *att
 
 /* The class (or a project base) registers parts under names its attributes do not show:
  * `setattr(self, "block{}".format(i), block)`, `self.add_module(name, layer)` (continual-
- * learning's conv nets, which also keep a plain list). */
+ * learning's conv nets, which also keep a plain list), or an assignment run as text,
+ * `exec('self.layer{} = {}'.format(i + 1, 'layer'))` (DomainAdaptation's ResNets), which goes
+ * through nn.Module's `__setattr__` too. */
 static bool registers_by_name(const DlClassInfo *ci) {
     static const char *const ways[] = {"setattr(self", "add_module(", "register_module(",
-                                       "register_buffer(", "register_parameter(", NULL};
+                                       "register_buffer(", "register_parameter(", "exec('self.",
+                                       "exec(\"self.", "exec(f'self.", "exec(f\"self.", NULL};
     for (int depth = 0; ci && depth < 8; depth++, ci = ci->base) {
         const DlSource *src = ci->module ? ci->module->source : NULL;
         for (const char *const *w = ways; src && *w; w++)
@@ -2268,6 +2271,15 @@ const DlValue *flow_eval_builtin(Flow *F, const DlExpr *call, const char *name,
         /* `dict(lq=lq.cpu(), output=out.cpu())`: what a key reads is one of the tensors */
         if (all_tensors) d->elem = elem;
         return d;
+    }
+    /* `exec('self.layer{} = {}'.format(i + 1, 'layer'))` in `__init__` (or a helper it calls):
+     * an assignment to an attribute of self run as text, which nn.Module's `__setattr__`
+     * registers as `setattr(self, ...)` would (DomainAdaptation's ResNets) */
+    if (flow_streq(name, "exec") && F->in_init && call->arg_count >= 1 && !call->args[0].keyword) {
+        const char *text = flow_text(F, call->args[0].value->span);
+        if (strstr(text, "'self.") || strstr(text, "\"self."))
+            flow_state_set(F->st, "self.<registers>", flow_mk(F, DL_KIND_OTHER));
+        return flow_mk(F, DL_KIND_OTHER);
     }
     if (flow_streq(name, "setattr") && F->in_init && call->arg_count >= 3) {
         const DlExpr *obj = dl_ir_positional(call, 0);
