@@ -73,9 +73,7 @@ static const char doc[] =
     "- all that is pending when the clock is read is a little arithmetic in the statement that\n"
     "  reads it, queued after the device was waited for (`print(..., loss_sum / n,\n"
     "  time.time() - start)` after an evaluation that read its accuracy; an elementwise call\n"
-    "  counts as arithmetic: `torch.round(score * 1000) / 1000`, and so does a reduction of\n"
-    "  one tensor, `torch.sum(y, axis=0)`), or such arithmetic queued after a wait that came\n"
-    "  after the clock's start (`loss.item()` each step, then `total += loss`);\n"
+    "  counts as arithmetic: `torch.round(score * 1000) / 1000`);\n"
     "- the elapsed time is only compared with a limit (`if time.time() - start > max_time:`):\n"
     "  a time budget, not a measurement.\n";
 

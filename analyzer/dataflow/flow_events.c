@@ -1652,11 +1652,7 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
         const char *op = q && strncmp(q, "torch.", 6) == 0 && !strchr(q + 6, '.') ? q + 6
                          : recv                                                   ? method
                                                                                   : NULL;
-        /* ... or a reduction of one tensor (`torch.sum(y, axis=0)` of a label batch): one
-         * pass over it, as an elementwise kernel makes */
-        flow_device_work(F, call,
-                         op && (dl_tensor_method_keeps_shape(op) ||
-                                (dl_tensor_method_reduces(op) && call->arg_count <= 2)));
+        flow_device_work(F, call, op && dl_tensor_method_keeps_shape(op));
     }
     else if (!host_read && flow_may_synchronize(F, call, q, recv))
         flow_state_set(F->st, "<device-work>", NULL);
