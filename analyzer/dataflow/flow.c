@@ -1274,9 +1274,13 @@ bool flow_is_batch_loop(Flow *F, const DlStmt *s, const DlValue *iter) {
      * a backward() (SpikeGPT's surrogate gradient check): no loop of steps */
     if (s->kind == DL_ST_FOR && over_listed_cases(F, s->value)) return false;
     /* `for order in range(1, 5):` running backward() once per order and stepping no optimizer
-     * (Seq2Seq-PyTorch's BLEU-order gradient diagnostics): a few cases written out */
+     * (Seq2Seq-PyTorch's BLEU-order gradient diagnostics): a few cases written out; not a few
+     * evaluation batches drawn each round (nanoGPT's `for k in range(10): X, Y =
+     * get_batch(...)`) */
     if (s->kind == DL_ST_FOR && counts_a_few_written_out(s->value) &&
-        !block_any_outside_loops(&s->parts->body, is_optimizer_step, 0))
+        !block_any_outside_loops(&s->parts->body, is_optimizer_step, 0) &&
+        !block_any_outside_loops(&s->parts->body, draws_a_batch, 0) &&
+        !block_any_outside_loops(&s->parts->body, is_next_call, 0))
         return false;
     if (body_ends_the_loop(s) || stops_after_a_few(F, s)) return false;
     /* over a loader that yields the whole dataset as one batch: the body runs once */
