@@ -182,7 +182,9 @@ static const char doc[] =
     "  file the function filled (`with tempfile.TemporaryFile(\"r+b\") as f:`);\n"
     "- the file writes that checkpoint itself from the CPU: `torch.save(net.cpu().state_dict(),\n"
     "  save_path)` anywhere in it, or of a tensor made there (`torch.from_numpy(a)`, a factory\n"
-    "  with no device or `device=\"cpu\"`, `torch.stack` of parts made so, a name bound to one,\n"
+    "  with no device or `device=\"cpu\"`, `torch.stack` of parts made so, a name bound to one\n"
+    "  (before the save's block too: `x = torch.from_numpy(a)`, then `if save: torch.save(x,\n"
+    "  p)`),\n"
     "  a dict of\n"
     "  them), or of an object\n"
     "  moved to the CPU just before (`model.cpu()`, `self.set_device(torch.device(\"cpu\"))`,\n"
@@ -2254,7 +2256,13 @@ static bool made_on_the_cpu(DlRuleContext *ctx, const DlExpr *obj, const DlBlock
         return true;
     if (obj->kind == DL_EX_NAME) {
         uint32_t j = assignment_before(b, obj->name, before);
-        return j < before && made_on_the_cpu(ctx, b->items[j]->value, b, j, depth + 1);
+        if (j < before) return made_on_the_cpu(ctx, b->items[j]->value, b, j, depth + 1);
+        /* bound outside the block the save is in: `x = torch.from_numpy(a)` at the top of a
+         * script, `if save: torch.save(x, path)` (Signature-Kernel-Forecast's generate_data) */
+        const DlExpr *bound =
+            dl_ir_last_assignment(scope_around(ctx, obj->span.start), obj->name, obj->span.start);
+        DlBlock none = {NULL, 0};
+        return bound && bound != obj && made_on_the_cpu(ctx, bound, &none, 0, depth + 1);
     }
     /* `model.cpu()`, then `torch.save(model.state_dict(), path)` (disentangling-vae's
      * save_model, which moves the model back after) */
