@@ -2787,17 +2787,6 @@ static bool always_holds(const DlExpr *cond) {
            flow_streq(zero->name, "0");
 }
 
-/* Is `name` written as a whole word in the source between `from` and `to`? */
-static bool word_between(const DlSource *src, uint32_t from, uint32_t to, const char *name) {
-    size_t n = strlen(name);
-    const char *text = src->text, *end = text + (to < src->len ? to : src->len);
-    for (const char *p = text + from; p < end && (p = memmem(p, (size_t)(end - p), name, n));
-         p += n)
-        if ((p == text || !dl_source_name_byte(p[-1])) && (p + n >= end || !dl_source_name_byte(p[n])))
-            return true;
-    return false;
-}
-
 /* Does a statement at the top of `body` (the `if` `s`'s) bind a name (`name = ...`) that the
  * current state, the path that skips `body`, has no binding for, and that the code after `s`
  * reads (so that path fails there)? */
@@ -2807,7 +2796,8 @@ static bool binds_what_the_other_path_lacks(Flow *F, const DlStmt *s, const DlBl
         const DlStmt *a = body->items[i];
         for (uint32_t t = 0; a->kind == DL_ST_ASSIGN && t < a->target_count; t++)
             if (a->targets[t]->kind == DL_EX_NAME && !flow_state_find(F->st, a->targets[t]->name) &&
-                word_between(F->src, s->span.end, scope_end, a->targets[t]->name))
+                flow_span_names_word(F->src, (DlSpan){s->span.end, scope_end},
+                                     a->targets[t]->name, true))
                 return true;
     }
     return false;

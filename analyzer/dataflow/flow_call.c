@@ -1067,15 +1067,10 @@ static const DlValue *device_by_position(Flow *F, const DlExpr *call, const DlCl
 /* Whether a statement of `fn`'s body names `name` as a whole word, not as an attribute
  * (`device`, not `torch.device` nor `self.device_ids`). */
 static bool body_reads_name(const DlSource *src, const DlFunction *fn, const char *name) {
-    size_t n = strlen(name);
     for (uint32_t k = 0; k < fn->body.count; k++) {
         DlSpan span = fn->body.items[k]->span;
         if (span.end > src->len) return false;
-        const char *start = src->text + span.start, *end = src->text + span.end;
-        for (const char *p = start; (p = memmem(p, (size_t)(end - p), name, n)) != NULL; p += n)
-            if ((p == start || (!dl_source_name_byte(p[-1]) && p[-1] != '.')) &&
-                (p + n == end || !dl_source_name_byte(p[n])))
-                return true;
+        if (flow_span_names_word(src, span, name, false)) return true;
     }
     return false;
 }

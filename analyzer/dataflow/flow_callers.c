@@ -8,7 +8,6 @@
  * Also whether every call hands a device parameter the CPU, in a file no other file imports.
  *
  * Read from the file's own model: every function body and the top level, by name. */
-#define _GNU_SOURCE /* memmem */
 #include <ctype.h>
 #include <string.h>
 
@@ -132,18 +131,6 @@ const DlClassInfo *flow_module_class_given(Flow *F, const DlFunction *fn, uint32
     return read_file_calls(&a);
 }
 
-/* Is `word` written as a whole word (not an attribute's name) in `span` of `src`? */
-static bool word_in_span(const DlSource *src, DlSpan span, const char *word) {
-    size_t n = strlen(word);
-    const char *text = src->text, *end = text + (span.end < src->len ? span.end : src->len);
-    for (const char *p = text + span.start; p < end && (p = memmem(p, (size_t)(end - p), word, n));
-         p += n)
-        if ((p == text || (!dl_source_name_byte(p[-1]) && p[-1] != '.')) &&
-            (p + n >= end || !dl_source_name_byte(p[n])))
-            return true;
-    return false;
-}
-
 /* flow_loader_given's walk: each call's argument for the parameter, a top-level name of the
  * file bound to a DataLoader (`test(test_loader)`), joined into `loader`. */
 typedef struct LoaderAsk {
@@ -188,7 +175,7 @@ const DlValue *flow_loader_given(Flow *F, const DlFunction *fn, uint32_t param) 
     /* only called at the top level, by name: a mention elsewhere may hand it anything */
     for (uint32_t k = 0; k < m->function_count && !a.other; k++)
         if (m->source && m->functions[k] != fn &&
-            word_in_span(m->source, m->functions[k]->span, fn->name))
+            flow_span_names_word(m->source, m->functions[k]->span, fn->name, false))
             a.other = true;
     return !a.other && a.calls && a.loader && a.loader->kind == DL_KIND_LOADER ? a.loader : NULL;
 }

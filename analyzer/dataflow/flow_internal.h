@@ -159,6 +159,9 @@ void flow_state_forget_the_cpu_bound_only_without_cuda(DlFlowState *cpu_path,
 bool flow_state_equal(const DlFlowState *a, const DlFlowState *b);
 void flow_state_replace(DlFlowState *into, DlFlowState *from);
 const char *flow_text(Flow *F, DlSpan span);
+/* Is `word` written in `span` of `src` as a whole word (`attributes`: also as an attribute's
+ * name, `x.word`)? */
+bool flow_span_names_word(const DlSource *src, DlSpan span, const char *word, bool attributes);
 const char *flow_short_text(Flow *F, DlSpan span);
 const DlValue *flow_unknown(void);
 DlValue *flow_mk(Flow *F, DlKind kind);

@@ -1,5 +1,6 @@
 /* Building values and reading names for the interpreter: keys of names and attribute chains,
  * scoping (locals, closures, globals, imports), and how an expression names a device. */
+#define _GNU_SOURCE /* memmem */
 #include "dataflow/flow_internal.h"
 
 #include <string.h>
@@ -7,6 +8,17 @@
 
 const char *flow_text(Flow *F, DlSpan span) {
     return dl_ir_span_text(F->arena, F->src, span);
+}
+
+bool flow_span_names_word(const DlSource *src, DlSpan span, const char *word, bool attributes) {
+    size_t n = strlen(word);
+    const char *text = src->text, *end = text + (span.end < src->len ? span.end : src->len);
+    for (const char *p = text + span.start; p < end && (p = memmem(p, (size_t)(end - p), word, n));
+         p += n)
+        if ((p == text || (!dl_source_name_byte(p[-1]) && (attributes || p[-1] != '.'))) &&
+            (p + n >= end || !dl_source_name_byte(p[n])))
+            return true;
+    return false;
 }
 
 /* Short text of an expression for messages, cut at the first line and 60 characters. */

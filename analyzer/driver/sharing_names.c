@@ -74,11 +74,6 @@ static uint64_t mix(uint64_t x) {
     return x ^ (x >> 31);
 }
 
-static int by_hash(const void *a, const void *b) {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* The digest of the shared files that define function `name` in a module whose name's last
  * part is one of `modules` (sorted): each pair is looked up from the shorter side. */
 static uint64_t function_definers_digest(const DlSharing *s, const Definers *name,
@@ -130,7 +125,7 @@ static void digest_names(void *ctx, size_t index) {
         if (d->functions) dl_vec_push(&functions, d);
     }
     if (modules.len && functions.len) {
-        qsort(modules.items, modules.len, sizeof *modules.items, by_hash);
+        qsort(modules.items, modules.len, sizeof *modules.items, dl_sharing_by_hash);
         for (size_t k = 0; k < functions.len; k++)
             digest += function_definers_digest(s, functions.items[k], modules.items, modules.len);
     }

@@ -29,11 +29,6 @@ static uint32_t file_name_hash(const char *text, size_t n) {
     return h ? h : 1;
 }
 
-static int by_hash(const void *a, const void *b) {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* The distinct hashes of the file names the string literals of `src` end with (docstrings and
  * other triple-quoted strings aside), sorted; their count in *count. */
 static uint32_t *file_names(const DlSource *src, uint32_t *count) {
@@ -69,7 +64,7 @@ static uint32_t *file_names(const DlSource *src, uint32_t *count) {
     }
     uint32_t n = 0;
     if (found.len) {
-        qsort(found.items, found.len, sizeof *found.items, by_hash);
+        qsort(found.items, found.len, sizeof *found.items, dl_sharing_by_hash);
         for (size_t i = 0; i < found.len; i++)
             if (!n || found.items[n - 1] != found.items[i]) found.items[n++] = found.items[i];
     }
@@ -108,15 +103,8 @@ static int by_name_then_file(const void *a, const void *b) {
 
 /* The first saver of `name` in the sorted table (`n` when none). */
 static size_t first_saver(const struct Saver *savers, size_t n, uint32_t name) {
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (savers[mid].name < name)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    return n ? dl_sharing_lower_bound(&savers[0].name, sizeof *savers / sizeof(uint32_t), n, name)
+             : 0;
 }
 
 void dl_sharing_share_savers(DlSharing *s) {

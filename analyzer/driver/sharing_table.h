@@ -92,6 +92,12 @@ static inline size_t dl_sharing_lower_bound(const uint32_t *keys, size_t stride,
     return lo;
 }
 
+/* qsort's order of 32-bit hashes. */
+static inline int dl_sharing_by_hash(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
 /* The table's entry for a name: the name's own, or the empty slot it would take. */
 Name *dl_sharing_slot(const DlSharing *s, const char *text, size_t len, uint32_t hash);
 
