@@ -193,35 +193,72 @@ const DlClassInfo *flow_module_class_built_into(Flow *F, const DlClassInfo *owne
 
 /* Whether every call of a device parameter's function hands it the CPU. */
 typedef struct CpuAsk {
-    Flow *F;
+    Flow *F;             /* the flow asking: it qualifies the names of its own file's code */
+    const DlModuleIR *m; /* the file whose calls are read */
     const DlFunction *fn;
     uint32_t param;
     const char *callee; /* the name calls use: the function's, or its class's for __init__ */
     bool skip_self;
+    bool by_attribute;  /* `training.train_model(...)` is a call too (another file's) */
+    bool default_is_the_cpu;
     const DlBlock *scope;
+    const DlFunction *scope_fn; /* the function whose body `scope` is; NULL: the top level */
+    int depth;                  /* callers' own parameters followed so far */
     uint32_t calls;        /* calls of the callee seen */
     uint32_t through_super; /* ... of them `super().__init__(...)`, which does not name it */
     bool other;            /* a call passes something else (or may: a splat) */
 } CpuAsk;
 
+static bool every_call_gives_the_cpu(Flow *F, const DlModuleIR *m, const DlFunction *fn,
+                                     uint32_t param, int depth);
+
+/* `"cpu"` or `torch.device("cpu")`, written so: what driver/sharing_callers.c finds in a
+ * parameter list's text. */
+static bool cpu_literal(const DlExpr *e) {
+    if (e && e->kind == DL_EX_CALL && e->arg_count == 1 && !e->args[0].keyword && e->object &&
+        e->object->kind == DL_EX_ATTR && flow_streq(e->object->name, "device") &&
+        e->object->object && e->object->object->kind == DL_EX_NAME &&
+        flow_streq(e->object->object->name, "torch"))
+        e = e->args[0].value;
+    return e && e->kind == DL_EX_STRING && e->name && !e->item_count && strcmp(e->name, "cpu") == 0;
+}
+
+/* `device` of `def predict_labels(model, x, device="cpu")` handed on in its body, unbound there,
+ * by a function every call of which hands it the CPU in turn (ECG_Classification's
+ * `_predict(..., device=device)`). */
+static bool handed_on_from_the_cpu(const CpuAsk *a, const char *name) {
+    const DlFunction *g = a->scope_fn;
+    if (!g || a->depth >= 3) return false;
+    for (uint32_t j = 0; j < g->param_count; j++)
+        if (flow_streq(g->params[j].name, name))
+            return cpu_literal(g->params[j].default_value) &&
+                   every_call_gives_the_cpu(a->F, a->m, g, j, a->depth + 1);
+    return false;
+}
+
 /* `"cpu"`, `torch.device("cpu")`, or a name the scope binds once, to one of them (not `device`
- * bound on both arms of an `if`: Robot_Learning2's `use_cuda` switch). */
-static bool names_the_cpu(Flow *F, const DlBlock *scope, const DlExpr *e, uint32_t before) {
-    if (e && e->kind == DL_EX_NAME && e->name)
-        e = flow_bindings_of(scope, e->name, 0) == 1
-                ? dl_ir_last_assignment(scope, e->name, before)
-                : NULL;
+ * bound on both arms of an `if`: Robot_Learning2's `use_cuda` switch), or a parameter of the
+ * scope's function that every call of it hands the CPU. */
+static bool names_the_cpu(const CpuAsk *a, const DlExpr *e, uint32_t before) {
+    if (e && e->kind == DL_EX_NAME && e->name) {
+        uint32_t bound = flow_bindings_of(a->scope, e->name, 0);
+        if (!bound && handed_on_from_the_cpu(a, e->name)) return true;
+        e = bound == 1 ? dl_ir_last_assignment(a->scope, e->name, before) : NULL;
+    }
+    if (a->m != a->F->env->file->module) return cpu_literal(e);
     if (e && e->kind == DL_EX_CALL && e->arg_count == 1 && !e->args[0].keyword && e->object) {
-        const char *q = flow_qualify(F, e->object);
+        const char *q = flow_qualify(a->F, e->object);
         if (q && flow_streq(q, "torch.device")) e = e->args[0].value;
     }
     return e && e->kind == DL_EX_STRING && e->name && !e->item_count &&
            flow_device_of_string(e->name) == DL_DEV_CPU;
 }
 
-/* `e` is a call of the function asked about, by its name (`evaluate(...)`, `Sampler(...)`). */
+/* `e` is a call of the function asked about, by its name (`evaluate(...)`, `Sampler(...)`), or
+ * in another file also as an attribute (`training.train_model(...)`). */
 static bool calls_the_callee(const CpuAsk *a, const DlExpr *e) {
-    return e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_NAME &&
+    return e->kind == DL_EX_CALL && e->object &&
+           (e->object->kind == DL_EX_NAME || (a->by_attribute && e->object->kind == DL_EX_ATTR)) &&
            e->object->name && strcmp(e->object->name, a->callee) == 0;
 }
 
@@ -237,13 +274,10 @@ static bool splats_arguments(const DlExpr *e) {
 /* Whether call `e` of the function hands its device parameter something other than the CPU
  * (`a->other`); the call does not pass the first `first` parameters (argument_for's). */
 static void note_device_argument(CpuAsk *a, const DlExpr *e, uint32_t first) {
-    const DlParam *p = &a->fn->params[a->param];
     const DlExpr *arg = argument_for(e, a->fn, a->param, first);
     if (!arg && splats_arguments(e)) a->other = true; /* none, or a splat before it may be */
-    if (!a->other && arg && !names_the_cpu(a->F, a->scope, arg, e->span.start)) a->other = true;
-    if (!a->other && !arg && !(p->default_value && names_the_cpu(a->F, a->scope,
-                                                                  p->default_value, 0)))
-        a->other = true;
+    if (!a->other && arg && !names_the_cpu(a, arg, e->span.start)) a->other = true;
+    if (!a->other && !arg && !a->default_is_the_cpu) a->other = true;
 }
 
 /* `super().__init__(name)` or `Base.__init__(self, name)` in a subclass's __init__: a
@@ -280,6 +314,7 @@ static uint32_t read_subclass_inits(CpuAsk *a, const DlModuleIR *m) {
         uint32_t before = a->calls;
         if (init) {
             a->scope = &init->body;
+            a->scope_fn = init;
             for (uint32_t i = 0; i < init->body.count && !a->other; i++)
                 if (dl_ir_expr_any_with(init->body.items[i]->value, note_base_init_call, a)) break;
         }
@@ -302,7 +337,7 @@ static bool note_device_call(const DlExpr *e, void *ctx) {
  * does not name the callee calls it nowhere. */
 static void read_calls(CpuAsk *a, const DlBlock *b, bool (*note)(const DlExpr *, void *),
                        int depth) {
-    const DlSource *src = a->F->env->file->module->source;
+    const DlSource *src = a->m->source;
     for (uint32_t i = 0; !a->other && depth < 32 && i < b->count; i++) {
         const DlStmt *s = b->items[i];
         if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
@@ -318,10 +353,25 @@ static void read_calls(CpuAsk *a, const DlBlock *b, bool (*note)(const DlExpr *,
     }
 }
 
+/* Every call at the top level of `a->m` and in its functions, handed to `note`. */
+static void read_file_device_calls(CpuAsk *a, bool (*note)(const DlExpr *, void *)) {
+    const DlModuleIR *m = a->m;
+    a->scope = &m->body;
+    a->scope_fn = NULL;
+    read_calls(a, &m->body, note, 0);
+    for (uint32_t k = 0; k < m->function_count && !a->other; k++) {
+        const DlFunction *g = m->functions[k];
+        if (m->source && !dl_ir_span_mentions(m->source, g->span, a->callee)) continue;
+        a->scope = &g->body;
+        a->scope_fn = g;
+        read_calls(a, &g->body, note, 0);
+    }
+}
+
 /* How often `word` stands in the code as a whole identifier: not in a comment or a string (a
- * docstring that names the function), nor as an attribute (`net.train()` is the module's
- * method, not the file's `def train`). */
-static uint32_t words_in(const DlSource *src, const char *word) {
+ * docstring that names the function), nor, unless `attributes`, as an attribute (`net.train()`
+ * is the module's method, not the file's `def train`). */
+static uint32_t words_in(const DlSource *src, const char *word, bool attributes) {
     size_t n = strlen(word);
     uint32_t count = 0;
     const char *p = src->text, *end = src->text + src->len;
@@ -358,7 +408,8 @@ static uint32_t words_in(const DlSource *src, const char *word) {
             while (before > src->text && (before[-1] == ' ' || before[-1] == '\t'))
                 before--;
             bool attribute = before > src->text && before[-1] == '.';
-            count += !attribute && (size_t)(p - start) == n && memcmp(start, word, n) == 0;
+            count += (attributes || !attribute) && (size_t)(p - start) == n &&
+                     memcmp(start, word, n) == 0;
             continue;
         }
         p++;
@@ -366,34 +417,131 @@ static uint32_t words_in(const DlSource *src, const char *word) {
     return count;
 }
 
-bool flow_every_call_gives_the_cpu(Flow *F, const DlFunction *fn, uint32_t param) {
-    const DlModuleIR *m = F->env->file->module;
+/* How many of the dotted parts of `module` are `name` (`from predict import predict`). */
+static int parts_named(const char *module, const char *name) {
+    size_t n = strlen(name);
+    int count = 0;
+    for (const char *p = module; p && *p;) {
+        const char *dot = strchr(p, '.');
+        size_t len = dot ? (size_t)(dot - p) : strlen(p);
+        count += len == n && memcmp(p, name, n) == 0;
+        p = dot ? dot + 1 : NULL;
+    }
+    return count;
+}
+
+/* The words `name` in the imports of `b` and the blocks in it (`from training import
+ * train_model`, `from predict import predict`): how many; -1 when one binds it under another
+ * name, or binds a module of that name, whose calls the words do not show. */
+static int imports_of(const DlBlock *b, const char *name, int depth) {
+    int count = 0;
+    for (uint32_t i = 0; depth < 32 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        if (s->kind == DL_ST_IMPORT && s->import_count) {
+            /* one `from` clause per statement, whose module each of its names repeats */
+            if (s->imports[0].name && s->imports[0].module)
+                count += parts_named(s->imports[0].module, name);
+            for (uint32_t k = 0; k < s->import_count; k++) {
+                const DlImport *imp = &s->imports[k];
+                if (!imp->name) { /* `import a.b as c`: a module */
+                    if ((imp->module && parts_named(imp->module, name)) ||
+                        (imp->alias && strcmp(imp->alias, name) == 0))
+                        return -1;
+                    continue;
+                }
+                if (strcmp(imp->name, name) == 0) {
+                    if (imp->alias && strcmp(imp->alias, name) != 0) return -1;
+                    count++;
+                } else if (imp->alias && strcmp(imp->alias, name) == 0) {
+                    return -1;
+                }
+            }
+        }
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++) {
+            int more = imports_of(inner, name, depth + 1);
+            if (more < 0) return -1;
+            count += more;
+        }
+    }
+    return count;
+}
+
+/* The calls in the project's other files (built with it: driver/sharing_callers.c shares every
+ * file that mentions the function's name), added to `a->calls`; false when one may hand the
+ * parameter something other than the CPU, or the name stands there other than in a call or an
+ * import (`pool.map(evaluate, ...)`, an alias). */
+static bool other_files_give_the_cpu(CpuAsk *a) {
+    const DlProject *p = a->F->env->project;
+    if (!p) return false;
+    for (uint32_t i = 0; i < p->file_count; i++) {
+        const DlModuleIR *m = p->files[i].module;
+        if (!m || m == a->m || m->language != DL_LANG_PYTHON || !m->source ||
+            !dl_source_mentions(m->source, a->callee))
+            continue;
+        uint32_t words = words_in(m->source, a->callee, true);
+        if (!words) continue;
+        dl_project_note_file_read(p, &p->files[i]);
+        CpuAsk b = *a;
+        b.m = m;
+        b.by_attribute = true;
+        b.calls = b.through_super = 0;
+        read_file_device_calls(&b, note_device_call);
+        int imports = b.other ? -1 : imports_of(&m->body, a->callee, 0);
+        for (uint32_t k = 0; imports >= 0 && k < m->function_count; k++) {
+            int more = imports_of(&m->functions[k]->body, a->callee, 0);
+            imports = more < 0 ? -1 : imports + more;
+        }
+        if (imports < 0 || words != b.calls + (uint32_t)imports) return false;
+        a->calls += b.calls;
+    }
+    /* a build without some shared files (a partial one) may lack a caller */
+    dl_project_note_search_missed(p);
+    return true;
+}
+
+/* Whether `fn` is defined at the start of a line: what driver/sharing_callers.c reads. */
+static bool defined_unindented(const DlModuleIR *m, const DlFunction *fn) {
+    uint32_t at = fn->span.start;
+    return m->source && at <= m->source->len && (at == 0 || m->source->text[at - 1] == '\n');
+}
+
+static bool every_call_gives_the_cpu(Flow *F, const DlModuleIR *m, const DlFunction *fn,
+                                     uint32_t param, int depth) {
     /* no other file imports it (Python's own rule: devlint's fallback by unique names may
      * still read it), or a notebook, which nothing imports */
     bool alone = m->imported_by_no_other_file || m->read_by_no_other_file ||
                  (m->source && dl_source_is_notebook(m->source));
-    if (!fn || fn->parent || param >= fn->param_count || !alone) return false;
+    if (!fn || fn->parent || param >= fn->param_count || !m->source) return false;
     const DlParam *p = &fn->params[param];
     if (p->star) return false;
-    CpuAsk a = {.F = F, .fn = fn, .param = param, .callee = fn->name};
+    CpuAsk a = {.F = F, .m = m, .fn = fn, .param = param, .callee = fn->name, .depth = depth};
     if (fn->owner) { /* `Sampler(10)` constructs with __init__'s parameters */
         if (!flow_streq(fn->name, "__init__") || param == 0) return false;
         a.callee = fn->owner->name;
         a.skip_self = true;
     }
-    uint32_t subclass_words = fn->owner ? read_subclass_inits(&a, m) : 0;
+    /* the calls of other files are read where the file's text says they are all built with
+     * the project: a literal CPU default of a function defined unindented, or an __init__ */
+    bool read_others = !alone && cpu_literal(p->default_value) &&
+                       (fn->owner || defined_unindented(m, fn));
+    if (!alone && !read_others) return false;
     a.scope = &m->body;
-    read_calls(&a, &m->body, note_device_call, 0);
-    for (uint32_t k = 0; k < m->function_count && !a.other; k++) {
-        const DlFunction *g = m->functions[k];
-        if (m->source && !dl_ir_span_mentions(m->source, g->span, a.callee)) continue;
-        a.scope = &g->body;
-        read_calls(&a, &g->body, note_device_call, 0);
-    }
+    a.default_is_the_cpu = p->default_value && names_the_cpu(&a, p->default_value, 0);
+    uint32_t subclass_words = fn->owner ? read_subclass_inits(&a, m) : 0;
+    read_file_device_calls(&a, note_device_call);
     /* a mention that is no call (`pool.map(evaluate, ...)`, `fn = evaluate`, a subclass) may
      * pass anything: the name's words in the text are its definition and the calls read */
-    return !a.other && a.calls && m->source &&
-           words_in(m->source, a.callee) == a.calls - a.through_super + 1 + subclass_words;
+    if (a.other ||
+        words_in(m->source, a.callee, false) != a.calls - a.through_super + 1 + subclass_words)
+        return false;
+    if (read_others && !other_files_give_the_cpu(&a)) return false;
+    return a.calls > 0;
+}
+
+bool flow_every_call_gives_the_cpu(Flow *F, const DlFunction *fn, uint32_t param) {
+    return every_call_gives_the_cpu(F, F->env->file->module, fn, param, 0);
 }
 
 /* flow_every_call_leaves_the_default's walk: calls of `a->callee` counted, and whether one may
@@ -409,10 +557,10 @@ static bool note_call_leaving_the_default(const DlExpr *e, void *ctx) {
 bool flow_every_call_leaves_the_default(Flow *F, const DlFunction *fn, uint32_t param) {
     const DlModuleIR *m = F->env->file->module;
     if (!fn || fn->owner || fn->parent || param >= fn->param_count || !m->source) return false;
-    CpuAsk a = {.F = F, .fn = fn, .param = param, .callee = fn->name};
+    CpuAsk a = {.F = F, .m = m, .fn = fn, .param = param, .callee = fn->name};
     read_calls(&a, &m->body, note_call_leaving_the_default, 0);
     for (uint32_t k = 0; k < m->function_count && !a.other; k++)
         read_calls(&a, &m->functions[k]->body, note_call_leaving_the_default, 0);
     /* a mention that is no call (`Thread(target=train, args=(d, True))`) may pass anything */
-    return !a.other && words_in(m->source, a.callee) == a.calls + 1;
+    return !a.other && words_in(m->source, a.callee, false) == a.calls + 1;
 }

@@ -242,6 +242,7 @@ void dl_sharing_file_scan(DlSharingFile *f, const DlSource *src, const DlSharing
         f->module_refs_known = true;
     }
     dl_sharing_find_file_names(f, src);
+    dl_sharing_find_cpu_device_functions(f, src);
     f->mentions_devices = dl_python_mentions_devices(src);
     /* a DataLoader the analysis sees is named in code (`torch.utils.data.DataLoader`, an
      * import): one named in a comment or a docstring only (NeMo's ModelPT) places no mark */
@@ -286,6 +287,13 @@ void dl_sharing_file_copy(DlSharingFile *to, const DlSharingFile *from) {
         memcpy(to->loaded_names, from->loaded_names,
                from->loaded_name_count * sizeof *to->loaded_names);
     }
+    to->cpu_device_functions = NULL;
+    if (from->cpu_device_function_count) {
+        size_t size = from->cpu_device_function_count * sizeof *to->cpu_device_functions;
+        to->cpu_device_functions = malloc(size);
+        if (!to->cpu_device_functions) abort();
+        memcpy(to->cpu_device_functions, from->cpu_device_functions, size);
+    }
 }
 
 void dl_sharing_file_free(DlSharingFile *f) {
@@ -294,6 +302,7 @@ void dl_sharing_file_free(DlSharingFile *f) {
     free(f->module_refs);
     free(f->saved_names);
     free(f->loaded_names);
+    free(f->cpu_device_functions);
     memset(f, 0, sizeof *f);
 }
 
@@ -470,6 +479,7 @@ DlSharing *dl_sharing_decide(const DlSharingFile *files, char *const *paths, siz
         s->shared[i] = s->code_read[i] = shared;
     }
     dl_sharing_share_savers(s);
+    dl_sharing_share_cpu_device_callers(s);
     dl_sharing_find_names_digests(s, paths, threads);
     dl_interner_init(&s->mentioned_functions, NULL);
     for (uint32_t i = 0; i < s->cap; i++) {
@@ -517,6 +527,7 @@ void dl_sharing_free(DlSharing *s) {
     free(s->code_read);
     free(s->places_marks);
     free(s->savers);
+    free(s->cpu_device_callers);
     dl_sharing_names_free(s);
     dl_arena_release(&s->arena);
     free(s);

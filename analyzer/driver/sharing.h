@@ -46,6 +46,11 @@ typedef struct DlSharingFile {
                                              end with, sorted, in a file that calls a save, and
                                              in one that calls a load (driver/sharing_saves.c) */
     uint32_t saved_name_count, loaded_name_count;
+    uint32_t *cpu_device_functions; /* the hashes of the names calls use for its functions whose
+                                       parameters name the string "cpu" (a top-level `def
+                                       f(x, device="cpu")`; each class's, for such an __init__),
+                                       sorted (driver/sharing_callers.c) */
+    uint32_t cpu_device_function_count;
     bool import_alias; /* an import binds a name under another: a base may be an alias */
     bool module_refs_known; /* false: not looked for, since the file mentions no module name of
                                its run; `mentions` stand in for them */
@@ -61,6 +66,9 @@ void dl_sharing_modules_free(DlSharingModules *m);
 void dl_sharing_file_scan(DlSharingFile *f, const DlSource *src, const DlSharingModules *modules);
 /* The file names it saves and loads (DlSharingFile.saved_names, loaded_names): part of the scan. */
 void dl_sharing_find_file_names(DlSharingFile *f, const DlSource *src);
+/* Its functions whose parameters default to the CPU (DlSharingFile.cpu_device_functions): part
+ * of the scan. */
+void dl_sharing_find_cpu_device_functions(DlSharingFile *f, const DlSource *src);
 /* The bytes of f->names: its class_count + function_count NUL-terminated names. */
 size_t dl_sharing_file_names_size(const DlSharingFile *f);
 /* A copy of `from` that owns its own memory (a scan the language server keeps, driver/keep.h). */
@@ -81,6 +89,9 @@ void dl_sharing_free(DlSharing *s);
 /* Whether another file (or the file itself, through its module name) may read file i's
  * program model. False for files that take no part. */
 bool dl_sharing_is_shared(const DlSharing *s, size_t i);
+/* Shared are also the files that save a file name another file loads (sharing_saves.c) and the
+ * files that mention another file's function whose parameter defaults to the CPU, whose calls
+ * that function's analysis reads (sharing_callers.c). */
 /* Whether another file may read file `i`'s code (a name it defines, its module): what its
  * rules may not assume of a script (DlModuleIR.read_by_no_other_file). A file shared only
  * because it saves what another file loads (driver/sharing_saves.c) is built with the project

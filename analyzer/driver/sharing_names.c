@@ -184,6 +184,10 @@ void dl_sharing_find_names_digests(DlSharing *s, char *const *paths, int threads
     /* which files save the file names it loads (sharing_saves.c) */
     for (size_t i = 0; s->saver_count && i < s->file_count; i++)
         if (s->files[i].takes_part) s->names_digests[i] += dl_sharing_savers_digest(s, i, paths);
+    /* which files mention its functions whose parameters default to the CPU (sharing_callers.c) */
+    for (size_t i = 0; s->cpu_device_caller_count && i < s->file_count; i++)
+        if (s->files[i].takes_part)
+            s->names_digests[i] += dl_sharing_cpu_device_callers_digest(s, i, paths);
 }
 
 void dl_sharing_names_free(DlSharing *s) {

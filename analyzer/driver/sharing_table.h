@@ -28,6 +28,12 @@ struct Saver {
     uint32_t name, file; /* the file name's hash; the file's index */
 };
 
+/* A function name whose parameter defaults to the CPU, with a file that defines it or one that
+ * mentions it (sharing_callers.c): sorted by name, then file. */
+struct NameInFile {
+    uint32_t name, file;
+};
+
 enum { FILTER_BITS = 1 << 20 }; /* 128 KiB: stays in cache while every identifier is tested */
 
 struct DlSharing {
@@ -53,6 +59,9 @@ struct DlSharing {
     uint64_t mentioned_hash; /* of that set, whatever the order of its names */
     struct Saver *savers;    /* every file name a file that saves names (sharing_saves.c) */
     size_t saver_count;
+    struct NameInFile *cpu_device_callers; /* the files that mention another file's function
+                                              whose parameter defaults to the CPU */
+    size_t cpu_device_caller_count;
 };
 
 static inline uint32_t filter_bit(uint32_t hash) {
@@ -112,5 +121,12 @@ void dl_sharing_names_free(DlSharing *s);
  * what file `index` loads, for its names digest. */
 void dl_sharing_share_savers(DlSharing *s);
 uint64_t dl_sharing_savers_digest(const DlSharing *s, size_t index, char *const *paths);
+
+/* sharing_callers.c: shares the files that mention another file's function whose parameter
+ * defaults to the CPU, once `shared` is otherwise decided (keeps the table the digests read);
+ * and the digest of the files that mention file `index`'s such functions. */
+void dl_sharing_share_cpu_device_callers(DlSharing *s);
+uint64_t dl_sharing_cpu_device_callers_digest(const DlSharing *s, size_t index,
+                                              char *const *paths);
 
 #endif

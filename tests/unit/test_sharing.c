@@ -483,3 +483,53 @@ Test(sharing, a_names_digest_changes_with_the_files_that_save_what_the_file_load
     done(&a);
     done(&b);
 }
+
+Test(sharing, a_file_that_names_another_files_function_defaulting_to_the_cpu_is_shared) {
+    /* the analysis of training.py reads every call of `train_model` and `Runner(...)` to know
+     * whether one hands them a GPU (dataflow/flow_callers.c; driver/sharing_callers.c) */
+    Project p;
+    scan(&p, 2,
+         (const char *const[]){
+             "training.py",
+             "import torch\ndef train_model(m, device=\"cpu\"):\n    pass\n"
+             "class Runner:\n    def __init__(self, device=torch.device('cpu')):\n        pass\n"
+             "    def forward(self, x, device='cpu'):\n        pass\n"
+             "def plain(m, device=None):\n    pass\n",
+             "cli.py", "import torch\nfrom training import *\ntrain_model(torch.nn.Linear(1, 1))\n",
+             "run.py", "import torch\nr = Runner()  # a construction\n",
+             "model.py", "import torch\nclass Net(torch.nn.Module):\n    def forward(self, x):\n"
+             "        return x\n",
+             "plain.py", "import torch\nfrom training import *\nplain(torch.nn.Linear(1, 1))\n",
+             "self.py", "import torch\ndef go(device='cpu'):\n    pass\ngo()\n", NULL});
+    cr_assert(dl_sharing_is_shared(p.sharing, 1), "cli.py calls train_model");
+    cr_assert_not(dl_sharing_code_is_read(p.sharing, 1), "and no file reads its code");
+    cr_assert(dl_sharing_is_shared(p.sharing, 2), "run.py constructs a Runner");
+    cr_assert_not(dl_sharing_is_shared(p.sharing, 3), "a method's `forward` is no function's");
+    cr_assert_not(dl_sharing_is_shared(p.sharing, 4), "`plain` defaults to None");
+    cr_assert_not(dl_sharing_is_shared(p.sharing, 5), "self.py calls only its own function");
+    done(&p);
+}
+
+Test(sharing, a_names_digest_changes_with_the_files_that_name_its_functions_defaulting_to_the_cpu) {
+    /* fit is named in both runs (it gets a summary either way): only its callers differ */
+    const char *before[] = {"training.py", "import torch\ndef fit(m, device='cpu'):\n    pass\n",
+                            "eval.py", "import torch\ndef score(m, device=None):\n    pass\n",
+                            "cli.py", "import torch\nfrom training import fit\nfrom eval import score\n"
+                            "fit(torch.nn.Linear(1, 1))\n", NULL};
+    const char *after[] = {"training.py", "import torch\ndef fit(m, device='cpu'):\n    pass\n",
+                           "eval.py", "import torch\ndef score(m, device=None):\n    pass\n",
+                           "cli.py", "import torch\nfrom training import fit\nfrom eval import score\n"
+                           "fit(torch.nn.Linear(1, 1))\n",
+                           "gpu.py", "import torch\nfrom training import fit\nfrom eval import score\n"
+                           "fit(torch.nn.Linear(1, 1), device='cuda')\nscore(None, 'cuda')\n", NULL};
+    Project a, b;
+    scan(&a, 1, before);
+    scan(&b, 1, after);
+    cr_assert_neq(dl_sharing_names_digest(a.sharing, 0), dl_sharing_names_digest(b.sharing, 0),
+                  "gpu.py now calls fit too");
+    cr_assert_eq(dl_sharing_names_digest(a.sharing, 1), dl_sharing_names_digest(b.sharing, 1),
+                 "score's device defaults to None: its callers are not read");
+    cr_assert(dl_sharing_is_shared(b.sharing, 3));
+    done(&a);
+    done(&b);
+}

@@ -1,0 +1,172 @@
+/* The functions whose parameter defaults to the CPU, and the files that may call them
+ * (internal to driver/sharing*.c).
+ *
+ * `def train_model(model, ds, epochs=50, device="cpu")` runs on the CPU when no call hands it a
+ * device: the analysis reads every call of it (dataflow/flow_callers.c). Calls in the defining
+ * file are in its own model; those in other files are read when those files are built with the
+ * project. So a file that mentions the name of another file's function whose parameter list
+ * holds the string "cpu" is shared (src/cli.py, a script nothing imports, calling
+ * evaluation.py's `walk_forward_validation` without a device), and the defining file's names
+ * digest holds which files mention it: a new caller checks it again.
+ *
+ * Only a function defined at the start of a line counts (the analysis reads the calls of a
+ * top-level function's, and of a constructor's). For `__init__` the name calls use is its class's: a file with such an `__init__` gives every
+ * class name it defines (a superset, read from the text without following indentation). A
+ * mention is any identifier of the text, comments and strings included (DlSharingFile.
+ * mentions): a superset of the calls, so a caller is never left out. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/hash.h"
+#include "driver/sharing_table.h"
+
+static bool identifier_char(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '_' || (unsigned char)c >= 0x80;
+}
+
+/* `at` starts a line's `def` or `class` keyword (after its indentation): the name's start, or
+ * 0 when the line defines nothing. */
+static size_t defined_name(const char *text, size_t len, size_t at, bool *is_class) {
+    static const char *const keywords[] = {"async def", "def", "class"};
+    for (int k = 0; k < 3; k++) {
+        size_t n = strlen(keywords[k]);
+        if (at + n < len && memcmp(text + at, keywords[k], n) == 0 &&
+            (text[at + n] == ' ' || text[at + n] == '\t')) {
+            size_t name = at + n;
+            while (name < len && (text[name] == ' ' || text[name] == '\t')) name++;
+            *is_class = k == 2;
+            return name < len && identifier_char(text[name]) ? name : 0;
+        }
+    }
+    return 0;
+}
+
+/* Whether the parameter list opening at `open` (a `(`) holds the string literal "cpu" (or
+ * 'cpu'): `device="cpu"`, `device=torch.device('cpu')`. */
+static bool parameters_name_the_cpu(const char *text, size_t len, size_t open) {
+    int depth = 0;
+    for (size_t at = open; at < len; at++) {
+        char c = text[at];
+        if (c == '(' || c == '[' || c == '{') depth++;
+        if ((c == ')' || c == ']' || c == '}') && --depth == 0) return false;
+        if (c == '#') { /* a comment between parameters */
+            while (at < len && text[at] != '\n') at++;
+            continue;
+        }
+        if (c != '"' && c != '\'') continue;
+        size_t end = at + 1;
+        while (end < len && text[end] != c && text[end] != '\n') end += text[end] == '\\' ? 2 : 1;
+        if (end >= len || text[end] != c) return false;
+        if (end - at - 1 == 3 && memcmp(text + at + 1, "cpu", 3) == 0) return true;
+        at = end;
+    }
+    return false;
+}
+
+static int by_hash(const void *a, const void *b) {
+    return dl_sharing_by_hash(a, b);
+}
+
+void dl_sharing_find_cpu_device_functions(DlSharingFile *f, const DlSource *src) {
+    if (!dl_source_mentions(src, "cpu")) return;
+    const char *text = src->text;
+    size_t len = src->len;
+    DL_VEC(uint32_t) names = {0};
+    DL_VEC(uint32_t) classes = {0};
+    bool an_init = false;
+    for (size_t at = 0; at < len;) {
+        size_t line = at;
+        while (at < len && (text[at] == ' ' || text[at] == '\t' || text[at] == '\f')) at++;
+        bool is_class = false;
+        size_t name = (at < len && (text[at] == 'd' || text[at] == 'c' || text[at] == 'a'))
+                          ? defined_name(text, len, at, &is_class)
+                          : 0;
+        if (name) {
+            size_t end = name;
+            while (end < len && identifier_char(text[end])) end++;
+            uint32_t hash = dl_name_hash(text + name, end - name);
+            while (end < len && (text[end] == ' ' || text[end] == '\t')) end++;
+            if (is_class) {
+                dl_vec_push(&classes, hash);
+            } else if (end < len && text[end] == '(' && parameters_name_the_cpu(text, len, end)) {
+                if (end - name >= 8 && memcmp(text + name, "__init__", 8) == 0)
+                    an_init = true;
+                else if (at == line) /* a top-level function: no method's name (`forward`) */
+                    dl_vec_push(&names, hash);
+            }
+        }
+        const char *nl = at < len ? memchr(text + at, '\n', len - at) : NULL;
+        at = nl ? (size_t)(nl - text) + 1 : len;
+    }
+    for (size_t i = 0; an_init && i < classes.len; i++) dl_vec_push(&names, classes.items[i]);
+    dl_vec_free(&classes);
+    if (!names.len) {
+        dl_vec_free(&names);
+        return;
+    }
+    qsort(names.items, names.len, sizeof *names.items, by_hash);
+    uint32_t n = 0;
+    for (size_t i = 0; i < names.len; i++)
+        if (!n || names.items[n - 1] != names.items[i]) names.items[n++] = names.items[i];
+    f->cpu_device_functions = names.items;
+    f->cpu_device_function_count = n;
+}
+
+static int by_name_then_file(const void *a, const void *b) {
+    const struct NameInFile *x = a, *y = b;
+    if (x->name != y->name) return (x->name > y->name) - (x->name < y->name);
+    return (x->file > y->file) - (x->file < y->file);
+}
+
+static size_t first_of(const struct NameInFile *records, size_t n, uint32_t name) {
+    return n ? dl_sharing_lower_bound(&records[0].name, sizeof *records / sizeof(uint32_t), n,
+                                      name)
+             : 0;
+}
+
+void dl_sharing_share_cpu_device_callers(DlSharing *s) {
+    DL_VEC(struct NameInFile) definers = {0};
+    for (size_t i = 0; i < s->file_count; i++) {
+        const DlSharingFile *f = &s->files[i];
+        for (uint32_t k = 0; f->takes_part && k < f->cpu_device_function_count; k++)
+            dl_vec_push(&definers, ((struct NameInFile){f->cpu_device_functions[k], (uint32_t)i}));
+    }
+    if (!definers.len) return;
+    qsort(definers.items, definers.len, sizeof *definers.items, by_name_then_file);
+    DL_VEC(struct NameInFile) callers = {0};
+    for (size_t i = 0; i < s->file_count; i++) {
+        const DlSharingFile *f = &s->files[i];
+        for (uint32_t k = 0; f->takes_part && k < f->mention_count; k++) {
+            uint32_t name = f->mentions[k];
+            for (size_t at = first_of(definers.items, definers.len, name);
+                 at < definers.len && definers.items[at].name == name; at++)
+                if (definers.items[at].file != i) {
+                    dl_vec_push(&callers, ((struct NameInFile){name, (uint32_t)i}));
+                    s->shared[i] = true;
+                    break;
+                }
+        }
+    }
+    dl_vec_free(&definers);
+    if (callers.len)
+        qsort(callers.items, callers.len, sizeof *callers.items, by_name_then_file);
+    s->cpu_device_callers = callers.items;
+    s->cpu_device_caller_count = callers.len;
+}
+
+uint64_t dl_sharing_cpu_device_callers_digest(const DlSharing *s, size_t index,
+                                              char *const *paths) {
+    const DlSharingFile *f = &s->files[index];
+    uint64_t digest = 0;
+    for (uint32_t k = 0; k < f->cpu_device_function_count; k++) {
+        uint32_t name = f->cpu_device_functions[k];
+        for (size_t at = first_of(s->cpu_device_callers, s->cpu_device_caller_count, name);
+             at < s->cpu_device_caller_count && s->cpu_device_callers[at].name == name; at++)
+            if (s->cpu_device_callers[at].file != index) {
+                const char *path = paths[s->cpu_device_callers[at].file];
+                digest += dl_hash_bytes(path, strlen(path), 43 + name);
+            }
+    }
+    return digest;
+}
