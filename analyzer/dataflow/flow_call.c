@@ -1129,6 +1129,87 @@ static bool wraps_like_data_parallel(const DlClassInfo *ci) {
     return false;
 }
 
+/* The parameter of `init` that `if affine:` or `if self.affine:` (`self.affine = affine`
+ * stored before it) tests, or -1. */
+static int flag_parameter(const DlFunction *init, const DlExpr *test, uint32_t before) {
+    const char *name = test && test->kind == DL_EX_NAME ? test->name : NULL;
+    if (test && test->kind == DL_EX_ATTR && dl_ir_is_self(test->object) && test->name) {
+        char key[128];
+        if (snprintf(key, sizeof key, "self.%s", test->name) >= (int)sizeof key) return -1;
+        const DlExpr *stored = dl_ir_last_assignment(&init->body, key, before);
+        name = stored && stored->kind == DL_EX_NAME ? stored->name : NULL;
+    }
+    for (uint32_t p = 1; name && p < init->param_count; p++)
+        if (!init->params[p].star && flow_streq(init->params[p].name, name)) return (int)p;
+    return -1;
+}
+
+/* Whether `call` turns off the flag parameter `p` of `init`: False, None or 0, given or left
+ * at its default. */
+static bool call_turns_off(const DlFunction *init, int p, const DlExpr *call) {
+    int i = argument_index(init, p, call, true);
+    if (i == -2) return false;
+    return flow_off_constant(i >= 0 ? call->args[i].value : init->params[p].default_value);
+}
+
+/* `self.register_buffer("mean", None)`: a buffer that holds nothing until a method assigns it
+ * a tensor (RevIN's statistics, computed from its input where the input is). */
+static bool registers_an_empty_buffer(const DlStmt *st, const char *name) {
+    const DlExpr *c = st->value;
+    return c && c->kind == DL_EX_CALL && c->arg_count == 2 && c->object &&
+           c->object->kind == DL_EX_ATTR && flow_streq(c->object->name, "register_buffer") &&
+           dl_ir_is_self(c->object->object) && c->args[0].value &&
+           c->args[0].value->kind == DL_EX_STRING && flow_streq(c->args[0].value->name, name) &&
+           c->args[1].value && c->args[1].value->kind == DL_EX_CONST &&
+           flow_streq(c->args[1].value->name, "None");
+}
+
+/* Whether every piece of state of `ci` is made in `__init__` only under a flag the construction
+ * turns off: `RevIN(n_vars, affine=False)`, whose parameters exist only `if self.affine:` (the
+ * Informer / PatchTST family's normalisation layer, built in every step): nothing to move. A
+ * piece's name must stand in __init__ only inside such an `if`'s body, and no other method may
+ * assign it. */
+static bool state_switched_off(Flow *F, const DlExpr *call, const DlClassInfo *ci) {
+    const DlFunction *init = ci->cls ? dl_ir_method_named(ci->cls, "__init__") : NULL;
+    const DlSource *src = ci->module ? ci->module->source : NULL;
+    if (!init || !src || ci->base || subclasses_library_module(ci, ci, true)) return false;
+    uint32_t pieces = 0;
+    for (uint32_t a = 0; a < ci->attr_count; a++) {
+        const char *name = ci->attrs[a].name;
+        if (name[0] == '<') return false;
+        if (!attribute_is_state(ci->attrs[a].value)) continue;
+        bool empty = false;
+        for (uint32_t i = 0; i < init->body.count && !empty; i++)
+            empty = registers_an_empty_buffer(init->body.items[i], name);
+        if (empty) continue;
+        pieces++;
+        bool under_an_off_flag = false;
+        for (uint32_t i = 0; i < init->body.count; i++) {
+            const DlStmt *st = init->body.items[i];
+            if (!dl_ir_span_mentions(src, st->span, name)) continue;
+            bool off = st->kind == DL_ST_IF &&
+                       call_turns_off(init, flag_parameter(init, st->value, st->span.start), call);
+            const DlStmtParts *parts = st->parts;
+            if (!off || dl_ir_span_mentions(src, st->value->span, name) ||
+                (parts->orelse.count &&
+                 dl_ir_span_mentions(src, (DlSpan){parts->orelse.items[0]->span.start,
+                                                   st->span.end},
+                                     name)))
+                return false;
+            under_an_off_flag = true;
+        }
+        if (!under_an_off_flag) return false;
+        char key[128];
+        if (snprintf(key, sizeof key, "self.%s", name) >= (int)sizeof key) return false;
+        for (uint32_t m = 0; m < ci->cls->method_count; m++) {
+            const DlFunction *other = ci->cls->methods[m];
+            if (other != init && dl_ir_last_assignment(&other->body, key, UINT32_MAX))
+                return false;
+        }
+    }
+    return pieces > 0;
+}
+
 /* An instance of a project class that is not a module (nor a dataset). */
 static DlValue *instance_of(Flow *F, const DlClassInfo *ci) {
     DlValue *v = flow_mk(F, DL_KIND_INSTANCE);
@@ -1146,7 +1227,8 @@ const DlValue *flow_instantiate(Flow *F, const DlExpr *call, const DlClassInfo *
         DlValue *m = flow_mk(F, DL_KIND_MODULE);
         m->dev = flow_construction_device(F);
         /* only a module with parameters, buffers or submodules has anything to move */
-        if (class_has_state(ci, !flow_call_may_give_a_weight(F, call)) ||
+        if ((class_has_state(ci, !flow_call_may_give_a_weight(F, call)) &&
+             !state_switched_off(F, call, ci)) ||
             weight_for_library_base(F, call, ci))
             m->flags |= DL_VF_CONSTRUCTED;
         m->dev_span = call->span;
