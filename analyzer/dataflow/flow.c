@@ -1868,6 +1868,18 @@ static bool names_another_accelerator(const DlSource *src) {
     return false;
 }
 
+/* Whether the file names CUDA other than to ask whether it is there (`print("CUDA available:",
+ * torch.cuda.is_available())` in a benchmark that runs on "cpu" and "mps": Autoformer-MLX's). */
+static bool names_cuda_beyond_asking(const DlSource *src) {
+    uint32_t named = 0, asked = 0;
+    for (const char *p = src->text, *end = p + src->len;
+         (p = memmem(p, (size_t)(end - p), "cuda", 4)); p += 4) {
+        named++;
+        asked += (size_t)(end - p) >= 17 && memcmp(p, "cuda.is_available", 17) == 0;
+    }
+    return named > asked;
+}
+
 /* `if self.device == _CPU_DEVICE:`, `if device.type == "cpu":`: the device a condition
  * compares with the CPU, by the name values moved to it carry ("device", "args.device"); NULL
  * for any other condition. `*equal` says whether the body runs when they are equal (`==`, `is`)
@@ -2900,11 +2912,11 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
      * LLMs-from-scratch's throughput timer) */
     const Binding *then_work = flow_state_find(then_state, "<device-work>");
     /* not `if device.type == "mps": torch.mps.synchronize()`, which waits only for Apple's,
-     * in a file that may run on CUDA too (one that never names it runs on MPS or the CPU:
-     * EuroSAT_Classifier's latency benchmark) */
+     * in a file that may run on CUDA too (one that never names it, or only asks whether it is
+     * there, runs on MPS or the CPU: EuroSAT_Classifier's latency benchmark) */
     bool another_accelerator = (compares_a_string(s->value, "==", "mps") ||
                                 compares_a_string(s->value, "==", "xpu")) &&
-                               dl_source_mentions(F->src, "cuda");
+                               names_cuda_beyond_asking(F->src);
     bool synced_when_cuda = then_work && !then_work->value && !another_accelerator &&
                             (strstr(flow_text(F, s->value->span), "cuda") ||
                              strstr(flow_text(F, s->value->span), "device") ||
