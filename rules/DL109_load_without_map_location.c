@@ -138,7 +138,8 @@ static const char doc[] =
     "  for saving, `utils.save_on_master(state, path)`, or a project function that saves to\n"
     "  the path it is handed, `train(model, loader, save_path=args.ckpt)`, or an object of a\n"
     "  project class that keeps the path it is handed and saves to it\n"
-    "  (`EarlyStopping(args.checkpoint_path)`; or a name prefix it saves under a template,\n"
+    "  (`EarlyStopping(args.checkpoint_path)`, loaded by that path or by the attribute it keeps\n"
+    "  it in, `torch.load(early_stopping.path)`; or a name prefix it saves under a template,\n"
     "  `'%s.pt' % self.mn_prefix`, loaded as `'%s.pt' % prefix`), or a project function that\n"
     "  writes the\n"
     "  file named itself: ImageNet's `save_checkpoint(state, is_best)` copying to\n"
@@ -1692,6 +1693,35 @@ static const char *name_bound_to_text(DlRuleContext *ctx, const DlBlock *b, cons
     return found;
 }
 
+/* `torch.load(early_stopping.path)` after `early_stopping = EarlyStopping(path=...)`, a project
+ * class whose `__init__` keeps the path it is handed in `self.path` and a method of which saves
+ * to it, the instance called since (`early_stopping(val_loss, model)`, or a `.save...` method):
+ * the file this run saved (the Informer family's training scripts). */
+static bool saved_by_the_instance_holding_it(DlRuleContext *ctx, const DlBlock *b,
+                                             const char *want, uint32_t before) {
+    const char *dot = strchr(want, '.');
+    if (!dot || dot == want || strchr(dot + 1, '.') || !dot[1]) return false;
+    for (const char *c = want; *c; c++)
+        if (c != dot && !(isalnum((unsigned char)*c) || *c == '_')) return false;
+    const char *name = dl_arena_printf(dl_rule_arena(ctx), "%.*s", (int)(dot - want), want);
+    const DlExpr *built = dl_ir_last_assignment(b, name, before);
+    const DlSource *src = rule_module(ctx)->source;
+    if (!built || built->kind != DL_EX_CALL || !src || built->span.end >= before) return false;
+    DlSpan since = {built->span.end, before};
+    const char *called = dl_arena_printf(dl_rule_arena(ctx), "%s(", name);
+    const char *saving = dl_arena_printf(dl_rule_arena(ctx), "%s.save", name);
+    if (!dl_ir_span_mentions(src, since, called) && !dl_ir_span_mentions(src, since, saving))
+        return false;
+    for (uint32_t a = 0; a < built->arg_count; a++) {
+        const DlClassInfo *ci = NULL;
+        const char *kept = attribute_keeping_argument(ctx, built, a, &ci);
+        for (uint32_t m = 0; kept && strcmp(kept, dot + 1) == 0 && m < ci->cls->method_count; m++)
+            if (block_saves_to(&ci->cls->methods[m]->body, dl_ir_is_self_attr, kept, 0))
+                return true;
+    }
+    return false;
+}
+
 /* Saved to a path written as `want` in `b` before `before`, the path not bound anew since; or
  * to a name bound to it there (`file = d / 'x.pt'`, `torch.save(t, file)`, then
  * `torch.load(d / 'x.pt')`). */
@@ -1700,6 +1730,7 @@ static bool saved_before(DlRuleContext *ctx, const DlBlock *b, const char *want,
     const char *bound = NULL;
     scan_saves(ctx, b, want, before, &last_save, &last_bind, &bound, 0);
     if (last_save && last_bind < last_save) return true;
+    if (saved_by_the_instance_holding_it(ctx, b, want, before)) return true;
     const char *alias = name_bound_to_text(ctx, b, want, before, 0);
     if (!alias) return false;
     last_save = last_bind = 0;
