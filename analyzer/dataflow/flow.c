@@ -3701,6 +3701,19 @@ static void moves_in_functions(Flow *F) {
  * of its own file (`T.Compose([T.ToTensor(), Circle_Crop()])`, fixmatch). Its forward runs
  * where the data it is given is, a DataLoader's worker as often as a model's device: its
  * inputs are not "the module's device". */
+/* `schnetpack/transform/atomistic.py`: a folder of the path named `transform(s)` or
+ * `augment(ation)(s)` as a whole (not `transformer/`, a model's). */
+static bool in_a_transforms_folder(const char *path) {
+    static const char *const folders[] = {"transform", "transforms", "augment", "augmentation",
+                                          "augmentations", NULL};
+    for (const char *p = path, *slash; p && (slash = strchr(p, '/')); p = slash + 1)
+        for (int i = 0; folders[i]; i++)
+            if ((size_t)(slash - p) == strlen(folders[i]) &&
+                strncasecmp(p, folders[i], (size_t)(slash - p)) == 0)
+                return true;
+    return false;
+}
+
 static bool a_stateless_data_transform(const DlFlowEnv *env, const DlClassInfo *owner) {
     const DlModuleIR *m = owner->module;
     if (!m || !m->source || !owner->cls || !owner->cls->name ||
@@ -3708,6 +3721,7 @@ static bool a_stateless_data_transform(const DlFlowEnv *env, const DlClassInfo *
         return false;
     const char *name = m->module_name ? m->module_name : "";
     if (strcasestr(name, "transform") || strcasestr(name, "augment")) return true;
+    if (in_a_transforms_folder(m->source->path)) return true;
     (void)env;
     const char *text = m->source->text, *end = text + m->source->len;
     size_t n = strlen(owner->cls->name);
