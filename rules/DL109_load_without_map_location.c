@@ -111,7 +111,10 @@ static const char doc[] =
     "  `nn.DataParallel(net.cuda())`, the argument moved first; not in a\n"
     "  branch, a conditional expression or a `try:`; or one in each branch of an `if`/`else`,\n"
     "  `model.cuda(args.gpu)` and `model.cuda()`; or a call of a project function that does so\n"
-    "  on every path before it returns, `net = create_model()`), which fails without a GPU; or\n"
+    "  on every path before it returns, `net = create_model()`, or one whose device parameter\n"
+    "  defaults to a GPU, left out by the call, and which moves to it first,\n"
+    "  `evaluate_task(model, loader)` of `def evaluate_task(model, loader, device=\"cuda:0\"):\n"
+    "  model = model.to(device)`), which fails without a GPU; or\n"
     "  before such a `.cuda()` that the function goes on to on every path (no `return` between:\n"
     "  `state = torch.load(p)`, then `model = model.cuda()`, or `multiprocessing.spawn(work,\n"
     "  ...)` of workers that each do so first, or the `if __name__ == \"__main__\":` block of a\n"
@@ -3256,6 +3259,54 @@ static bool moves_to_a_cuda_variable(DlRuleContext *ctx, const DlExpr *e) {
  * made the default (makes_cuda_the_default), or a call of a function of the project that fails
  * without a GPU before it returns (Deep-Exemplar's `gpu_setup()`, which calls
  * torch.cuda.set_device): fails without a GPU. */
+/* `x.to(name)`, `x.cuda(name)`, `x.to(device=name)`: a move to what `name` holds. */
+static bool moves_to_the_name(const DlExpr *e, const char *name) {
+    if (!e || e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_ATTR ||
+        !e->object->name || e->arg_count < 1 ||
+        (strcmp(e->object->name, "to") != 0 && strcmp(e->object->name, "cuda") != 0))
+        return false;
+    const DlExpr *a = e->args[0].value;
+    const char *kw = e->args[0].keyword;
+    return (!kw || strcmp(kw, "device") == 0) && a && a->kind == DL_EX_NAME &&
+           strcmp(a->name, name) == 0;
+}
+
+/* `evaluate_task(model, loader)` of `def evaluate_task(model, loader, device="cuda:0")` whose
+ * body starts with `model = model.to(device)`: the call leaves the device at its default, a
+ * GPU, and fails without one (deep-hedging's evaluation notebooks). */
+static bool moves_to_a_cuda_default(DlRuleContext *ctx, const DlFunction *fn, const DlExpr *call) {
+    for (uint32_t j = 0; fn && j < fn->param_count; j++) {
+        const DlExpr *d = fn->params[j].default_value;
+        /* a literal (`"cuda:0"`, `torch.device("cuda")`): the function may be another file's,
+         * whose f-string text this file's source does not hold */
+        const DlExpr *literal = d && d->kind == DL_EX_CALL && d->arg_count ? d->args[0].value : d;
+        bool cuda_default = literal && literal->kind == DL_EX_STRING && literal->name &&
+                            always_a_cuda_device(ctx, d);
+        bool passed = false;
+        for (uint32_t a = 0; cuda_default && a < call->arg_count; a++) {
+            const char *kw = call->args[a].keyword;
+            passed |= (kw && kw[0] == '*') || (call->args[a].value &&
+                                               call->args[a].value->kind == DL_EX_STARRED);
+            const char *bound = parameter_bound_to(fn, 0, call, a);
+            passed |= bound && strcmp(bound, fn->params[j].name) == 0;
+        }
+        if (!cuda_default || passed) continue;
+        /* before any branch or loop of the body, the parameter not bound anew */
+        for (uint32_t i = 0; i < fn->body.count; i++) {
+            const DlStmt *s = fn->body.items[i];
+            if (s->kind != DL_ST_EXPR && s->kind != DL_ST_ASSIGN) break;
+            if (s->kind == DL_ST_EXPR && s->value && s->value->kind == DL_EX_STRING) continue;
+            if (moves_to_the_name(s->value, fn->params[j].name)) return true;
+            bool rebinds = false;
+            for (uint32_t t = 0; t < s->target_count; t++)
+                rebinds |= s->targets[t]->kind == DL_EX_NAME &&
+                           strcmp(s->targets[t]->name, fn->params[j].name) == 0;
+            if (rebinds) break;
+        }
+    }
+    return false;
+}
+
 static bool needs_a_gpu(DlRuleContext *ctx, const DlExpr *e) {
     if (!e || e->kind != DL_EX_CALL || !e->object) return false;
     if (dl_ir_moves_to_cuda(e) || moves_to_a_cuda_variable(ctx, e)) return true;
@@ -3322,7 +3373,7 @@ static bool needs_a_gpu(DlRuleContext *ctx, const DlExpr *e) {
     const char *imported = file ? dl_project_import(file, e->object->name) : NULL;
     const DlFunctionInfo *fi =
         dl_project_find_function(p, file, imported ? imported : e->object->name);
-    return fi && fi->requires_gpu;
+    return fi && (fi->requires_gpu || moves_to_a_cuda_default(ctx, fi->fn, e));
 }
 
 static bool block_fails_without_a_gpu(DlRuleContext *ctx, const DlBlock *b, int depth);
