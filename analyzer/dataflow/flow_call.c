@@ -2315,6 +2315,12 @@ const DlValue *flow_eval_builtin(Flow *F, const DlExpr *call, const char *name,
         l->elem = tuple;
         return l;
     }
+    /* `annotations = list()`: an empty list, as `[]` (pointpillar3d's collate function) */
+    if ((flow_streq(name, "list") || flow_streq(name, "tuple")) && !call->arg_count) {
+        DlValue *empty = flow_mk(F, DL_KIND_SEQ);
+        empty->dev_span = call->span;
+        return empty;
+    }
     if (flow_streq(name, "iter") || flow_streq(name, "tqdm") || flow_streq(name, "list") ||
         flow_streq(name, "tuple") || flow_streq(name, "reversed") || flow_streq(name, "sorted"))
         return a0;
