@@ -207,6 +207,44 @@ static bool only_host_made_among(const DlOperand *ops, uint32_t n) {
     return host;
 }
 
+static bool attribute_is_state(const DlValue *v);
+
+/* A project module whose own forward reads nothing of its state: every `self.` in it names an
+ * attribute holding a plain value (`self.strike`), none a parameter, buffer or submodule (nor
+ * one of unknown kind), and it calls no method of self nor hands self on (deep-hedging's
+ * BaselineEuropeanCall, whose LSTM its forward never uses): it computes where its inputs
+ * are. */
+static bool forward_reads_no_state(const DlClassInfo *ci, const DlFunctionInfo *forward) {
+    const DlFunction *fn = forward ? forward->fn : NULL;
+    const DlSource *src = forward && forward->module ? forward->module->source : NULL;
+    if (!fn || !src || fn->owner != ci->cls || ci->maybe_module || !fn->body.count ||
+        fn->span.end > src->len || fn->decorator_count)
+        return false;
+    /* an abstract forward (`pass`, `raise NotImplementedError`) is a subclass's to write */
+    bool returns_a_value = false;
+    for (uint32_t i = 0; i < fn->body.count; i++)
+        returns_a_value |= fn->body.items[i]->kind == DL_ST_RETURN && fn->body.items[i]->value;
+    if (!returns_a_value || dl_ir_span_mentions(src, fn->span, "NotImplemented")) return false;
+    const char *p = src->text + fn->body.items[0]->span.start, *end = src->text + fn->span.end;
+    for (; (p = memmem(p, (size_t)(end - p), "self", 4)) != NULL; p += 4) {
+        if (p > src->text && dl_source_name_byte(p[-1])) continue;
+        if (p + 4 < end && dl_source_name_byte(p[4])) continue;
+        if (p + 5 >= end || p[4] != '.') return false; /* `self` handed on, `self(...)` */
+        const char *name = p + 5, *after = name;
+        while (after < end && dl_source_name_byte(*after)) after++;
+        const char *next = after;
+        while (next < end && (*next == ' ' || *next == '\t')) next++;
+        if (after == name || (next < end && *next == '(')) return false; /* a method */
+        char attr[64];
+        if ((size_t)(after - name) >= sizeof attr) return false;
+        memcpy(attr, name, (size_t)(after - name));
+        attr[after - name] = '\0';
+        const DlAttr *a = dl_project_attr(ci, attr);
+        if (!a || a->value->kind == DL_KIND_UNKNOWN || attribute_is_state(a->value)) return false;
+    }
+    return !dl_ir_span_mentions(src, fn->span, "super(");
+}
+
 /* Calling a module (or a loss): its operands meet; the output lives where the module does. */
 const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *callee_expr,
                                 const DlValue *callee, const DlValue *const *argv) {
@@ -220,9 +258,16 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
     OperandList ops = {0};
     /* a project module with no parameters, buffers or submodules (a sinusoidal embedding)
      * computes where its inputs are: it has no device of its own for them to meet */
+    const DlFunctionInfo *forward_info =
+        callee->cls ? dl_project_method(F->env->project, callee->cls, "forward") : NULL;
     bool stateless = (callee->cls && class_registers_nothing(callee->cls) &&
                       !(callee->flags & DL_VF_CONSTRUCTED)) || /* a loss given a weight */
-                     (callee->flags & DL_VF_STATELESS); /* `nn.Dropout(p).to(device)` */
+                     (callee->flags & DL_VF_STATELESS) || /* `nn.Dropout(p).to(device)` */
+                     /* (not `self(...)` in a class's own method: a subclass's may run) */
+                     (callee->kind == DL_KIND_MODULE && callee->cls && callee_expr &&
+                      !dl_ir_is_self(callee_expr) &&
+                      !(callee_expr->kind == DL_EX_ATTR && dl_ir_is_self(callee_expr->object)) &&
+                      forward_reads_no_state(callee->cls, forward_info));
     if (!stateless) flow_add_operand(&ops, callee_expr, callee);
     /* the operands before the arguments': the callee's own, when it was added (not for a value
      * of another kind bound to the name: SPECTRE's `self.acts = []`, then `self.acts(x)`) */
@@ -241,8 +286,6 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
      * computes (pytorch-metric-learning's losses: `labels = c_f.to_device(labels, embeddings)`,
      * PhotoMaker's pipeline: `id_embeds = id_embeds.unsqueeze(0).to(device=device)`) takes it
      * anywhere; looked at only when a CPU tensor (or another GPU's) is passed */
-    const DlFunctionInfo *forward_info =
-        callee->cls ? dl_project_method(F->env->project, callee->cls, "forward") : NULL;
     const DlFunction *forward = NULL;
     uint64_t host_only = 0;
     bool moved_by_decorator = false; /* every argument, keywords into **kwargs too */
