@@ -190,7 +190,9 @@ static const char doc[] =
     "  (before the save's block too: `x = torch.from_numpy(a)`, then `if save: torch.save(x,\n"
     "  p)`),\n"
     "  a dict of\n"
-    "  them), or of an object\n"
+    "  them, a whole `DataLoader` over a project dataset whose class names no device, built\n"
+    "  from host data: NumPy or pandas values, or names bound in a function that names no\n"
+    "  device, moves nothing and loads nothing), or of an object\n"
     "  moved to the CPU just before (`model.cpu()`, `self.set_device(torch.device(\"cpu\"))`,\n"
     "  then `torch.save(self, path)` or of its `state_dict()`), or a dict whose every entry a\n"
     "  loop moved (`for k in sd.keys(): sd[k] = sd[k].cpu()`), the load's path written the\n"
@@ -2269,6 +2271,78 @@ static uint32_t assignment_before(const DlBlock *b, const char *name, uint32_t b
     return before;
 }
 
+static bool made_on_the_cpu(DlRuleContext *ctx, const DlExpr *obj, const DlBlock *b,
+                            uint32_t before, int depth);
+
+/* Host data by its text: NumPy or pandas values (`np.stack(v)`, `df.values`), never moved. */
+static bool host_data_text(const char *text) {
+    bool host = strstr(text, "np.") || strstr(text, "numpy") || strstr(text, "pd.") ||
+                strstr(text, ".values") || strstr(text, ".to_numpy(");
+    return host && !strstr(text, "cuda") && !strstr(text, "device") && !strstr(text, ".to(") &&
+           !strstr(text, "torch.load");
+}
+
+static const DlFunction *function_around(const DlBlock *b, uint32_t at, const DlFunction *outer,
+                                         int depth);
+
+/* `name`, bound in the function around it (not one of its parameters), whose text names no
+ * device, loads nothing and moves nothing (`train_files, cv_files = train_test_split(files)` in a
+ * loader factory): what it holds was made on the host. */
+static bool made_in_a_function_naming_no_device(DlRuleContext *ctx, const DlExpr *name) {
+    const DlFunction *fn = function_around(&rule_module(ctx)->body, name->span.start, NULL, 0);
+    if (!fn || dl_ir_param_index(fn, name->name) >= 0) return false;
+    const char *text = rule_text(ctx, fn->span);
+    return !strstr(text, "cuda") && !strstr(text, "device") && !strstr(text, ".to(") &&
+           !strstr(text, "torch.load") && !strstr(text, "model");
+}
+
+/* `DataLoader(train_set, batch_size=...)` (or a name bound to one) over a project dataset whose
+ * class names no device (no `cuda`, `device` or `.to(` in it) built in `b` from host data
+ * (host_data_text, or arguments made on the CPU): saved whole with torch.save, it pickles CPU
+ * tensors and arrays (pytorch-starlightcurves' loader factories). */
+static bool loader_of_host_data(DlRuleContext *ctx, const DlExpr *obj, const DlBlock *b,
+                                uint32_t before, int depth) {
+    const char *callee = obj && obj->kind == DL_EX_CALL && obj->object ? obj->object->name : NULL;
+    if (!callee || strcmp(callee, "DataLoader") != 0) return false;
+    const DlArg *named = dl_ir_keyword(obj, "dataset");
+    const DlExpr *ds = named ? named->value : dl_ir_positional(obj, 0);
+    if (!ds || (ds->kind != DL_EX_NAME && ds->kind != DL_EX_CALL)) return false;
+    /* built in the call, or bound in the save's block, or in the function around it (the
+     * loaders built under an `if`, from datasets built before it) */
+    uint32_t j = ds->kind == DL_EX_NAME ? assignment_before(b, ds->name, before) : before;
+    const DlBlock *scope = scope_around(ctx, obj->span.start);
+    const DlExpr *built = ds->kind == DL_EX_CALL ? ds
+                          : j < before           ? b->items[j]->value
+                                      : dl_ir_last_assignment(scope, ds->name, obj->span.start);
+    if (!built || built->kind != DL_EX_CALL || !built->object || built->object->kind != DL_EX_NAME)
+        return false;
+    const DlProject *p = dl_rule_project(ctx);
+    const DlFileFacts *file = dl_project_file(p, rule_module(ctx));
+    const char *imported = file ? dl_project_import(file, built->object->name) : NULL;
+    const DlClassInfo *ci =
+        file ? dl_project_find_class(p, file, imported ? imported : built->object->name) : NULL;
+    const DlSource *src = ci && ci->module ? ci->module->source : NULL;
+    if (!ci || !src || ci->is_module || dl_ir_span_mentions(src, ci->cls->span, "cuda") ||
+        dl_ir_span_mentions(src, ci->cls->span, "device") ||
+        dl_ir_span_mentions(src, ci->cls->span, ".to("))
+        return false;
+    for (uint32_t a = 0; a < built->arg_count; a++) {
+        const DlExpr *arg = built->args[a].value;
+        if (!arg || (built->args[a].keyword && built->args[a].keyword[0] == '*')) return false;
+        if (arg->kind == DL_EX_NUMBER || arg->kind == DL_EX_STRING || arg->kind == DL_EX_CONST)
+            continue;
+        if (host_data_text(rule_text(ctx, arg->span))) continue;
+        if (j < before && made_on_the_cpu(ctx, arg, b, j, depth + 1)) continue;
+        const DlExpr *held = arg->kind == DL_EX_NAME
+                                 ? dl_ir_last_assignment(scope, arg->name, built->span.start)
+                                 : NULL;
+        if (held && host_data_text(rule_text(ctx, held->span))) continue;
+        if (arg->kind == DL_EX_NAME && made_in_a_function_naming_no_device(ctx, arg)) continue;
+        return false;
+    }
+    return true;
+}
+
 /* Is `obj`, saved by a statement of `b` before `before`, made on the CPU? `x.cpu()`; a torch
  * factory or conversion with no device in it (`torch.from_numpy(a)`, `torch.empty(n, k)`,
  * `torch.stack([torch.tensor(r) for r in rows])`: ogb's preprocessing, recognize-anything's
@@ -2314,6 +2388,7 @@ static bool made_on_the_cpu(DlRuleContext *ctx, const DlExpr *obj, const DlBlock
         (obj->object->kind == DL_EX_NAME || obj->object->kind == DL_EX_ATTR) &&
         obj->object->name && strstr(obj->object->name, "cpu"))
         return true;
+    if (loader_of_host_data(ctx, obj, b, before, depth)) return true;
     if (obj->kind != DL_EX_CALL || strncmp(text, "torch.", 6) != 0) return false;
     static const char *const makers[] = {
         "from_numpy", "tensor", "as_tensor", "stack",       "cat",         "empty",
