@@ -308,9 +308,13 @@ static void walk_call(HostUse *u, const DlExpr *e, bool host, int depth) {
                                    callee->object->kind == DL_EX_NAME &&
                                    strcmp(callee->object->name, "torch") == 0 &&
                                    dl_name_in_list(name, reductions);
+    /* `conditional_to(data.get_field(field), device)`, `batch.get("image").to(device)`: an
+     * entry a getter takes out of a container the code then reads on the host (or moves), as
+     * `data[field]` would be (semantic-scene-completion's FieldList batches) */
+    bool entry_on_host = host && method && name && strncmp(name, "get", 3) == 0;
     if (method)
         walk(u, reshaped_for_a_copy(u, e, name, callee->object, depth),
-             reads_receiver_on_host(name) || reduced_on_host, depth + 1);
+             reads_receiver_on_host(name) || reduced_on_host || entry_on_host, depth + 1);
     else walk(u, callee, false, depth + 1);
     bool packs = packs_sequences(u, callee, name);
     bool builtin = (!method && builtin_reads_on_host(name)) || reads_arguments_on_host(name) ||
