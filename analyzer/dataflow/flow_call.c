@@ -1190,6 +1190,7 @@ static int flag_parameter(const DlFunction *init, const DlExpr *test, uint32_t b
 /* Whether `call` turns off the flag parameter `p` of `init`: False, None or 0, given or left
  * at its default. */
 static bool call_turns_off(const DlFunction *init, int p, const DlExpr *call) {
+    if (p < 0 || (uint32_t)p >= init->param_count) return false; /* `if layers == 18:` */
     int i = argument_index(init, p, call, true);
     if (i == -2) return false;
     return flow_off_constant(i >= 0 ? call->args[i].value : init->params[p].default_value);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "dataflow/flow_internal.h"
+#include "core/cpu_literal.h"
 
 typedef struct CallersAsk {
     Flow *F;
@@ -220,7 +221,8 @@ static bool cpu_literal(const DlExpr *e) {
         e->object->object && e->object->object->kind == DL_EX_NAME &&
         flow_streq(e->object->object->name, "torch"))
         e = e->args[0].value;
-    return e && e->kind == DL_EX_STRING && e->name && !e->item_count && strcmp(e->name, "cpu") == 0;
+    return e && e->kind == DL_EX_STRING && e->name && !e->item_count &&
+           dl_names_the_cpu_literally(e->name, strlen(e->name));
 }
 
 /* `device` of `def predict_labels(model, x, device="cpu")` handed on in its body, unbound there,

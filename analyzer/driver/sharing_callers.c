@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cpu_literal.h"
 #include "core/hash.h"
 #include "driver/sharing_table.h"
 
@@ -43,7 +44,7 @@ static size_t defined_name(const char *text, size_t len, size_t at, bool *is_cla
 }
 
 /* Whether the parameter list opening at `open` (a `(`) holds the string literal "cpu" (or
- * 'cpu'): `device="cpu"`, `device=torch.device('cpu')`. */
+ * 'cpu', "cpu:0"): `device="cpu"`, `device=torch.device('cpu')`. */
 static bool parameters_name_the_cpu(const char *text, size_t len, size_t open) {
     int depth = 0;
     for (size_t at = open; at < len; at++) {
@@ -58,7 +59,7 @@ static bool parameters_name_the_cpu(const char *text, size_t len, size_t open) {
         size_t end = at + 1;
         while (end < len && text[end] != c && text[end] != '\n') end += text[end] == '\\' ? 2 : 1;
         if (end >= len || text[end] != c) return false;
-        if (end - at - 1 == 3 && memcmp(text + at + 1, "cpu", 3) == 0) return true;
+        if (dl_names_the_cpu_literally(text + at + 1, end - at - 1)) return true;
         at = end;
     }
     return false;
