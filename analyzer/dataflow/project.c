@@ -4,6 +4,7 @@
 #define _GNU_SOURCE /* memmem */
 #include "dataflow/project.h"
 
+#include "core/crash_restart.h"
 #include "core/hash.h"
 #include "core/intern.h"
 #include "core/pool.h"
@@ -868,8 +869,20 @@ static bool summary_may_change(const DlFunctionInfo *fi) {
 
 /* A file's function summaries, kept in `keep`. `workers`: DataLoader builders run (see
  * module_workers_may_touch_devices). */
+/* Names `f` as the file whose facts the calling thread now computes, for a crash's report
+ * (core/crash_restart.h): a bug the build of the shared files hits costs that file, not the
+ * run (the restarted process builds the project without it). The file named before, to put
+ * back. */
+static const char *working_on_file(const DlFileFacts *f) {
+    const char *was = dl_crash_restart_current();
+    const DlSource *src = f && f->module ? f->module->source : NULL;
+    dl_crash_restart_working_on(src && src->path ? src->path : was);
+    return was;
+}
+
 static void summarise_file(DlProject *p, DlFileFacts *f, const DlFlowState *globals,
                            DlArena *keep, bool again, bool workers) {
+    const char *working_on = working_on_file(f);
     DlReadSet *was = note_reads_of(f);
     size_t budget = DL_FLOW_BUDGET; /* per file: summaries cut short are only less precise */
     for (uint32_t j = 0; j < f->function_count; j++) {
@@ -914,6 +927,7 @@ static void summarise_file(DlProject *p, DlFileFacts *f, const DlFlowState *glob
         dl_arena_release(&scratch);
     }
     dl_project_note_reads(was);
+    dl_crash_restart_working_on(working_on);
 }
 
 static void compute_function_summaries(DlProject *p, DlFlowState *const *globals, bool again) {
@@ -1564,6 +1578,7 @@ static void class_attributes(DlProject *p, DlFileFacts *f, DlClassInfo *c,
         return;
     }
     c->attrs_busy = true;
+    const char *working_on = working_on_file(f);
     DlArena scratch;
     dl_arena_init(&scratch);
     DlFlowEnv env = {.project = p, .file = f, .arena = &scratch, .globals = globals,
@@ -1599,6 +1614,7 @@ static void class_attributes(DlProject *p, DlFileFacts *f, DlClassInfo *c,
     c->attrs_busy = false;
     dl_flow_state_free(st);
     dl_arena_release(&scratch);
+    dl_crash_restart_working_on(working_on);
 }
 
 /* The attributes of a file's classes not computed yet (an earlier class may have built one). */
@@ -1645,12 +1661,14 @@ static void compute_class_attributes(DlProject *p, DlFlowState *const *globals) 
 
 /* A file's module-level state (its values in `keep`). */
 static DlFlowState *file_globals(DlProject *p, DlFileFacts *f, DlArena *keep) {
+    const char *working_on = working_on_file(f);
     DlReadSet *was = note_reads_of(f);
     size_t budget = DL_FLOW_BUDGET;
     DlFlowEnv env = {.project = p, .file = f, .arena = keep, .recorder = p, .budget = &budget};
     DlFlowState *st = NULL;
     dl_flow_run(&env, NULL, NULL, &st);
     dl_project_note_reads(was);
+    dl_crash_restart_working_on(working_on);
     return st;
 }
 
