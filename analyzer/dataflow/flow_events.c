@@ -918,13 +918,55 @@ static int16_t read_parameter(Flow *F, const DlExpr *e) {
  * names none and hands its modules to no trainer that places them (its ppo_gae_discrete.py,
  * whose PPO module is never moved, reads `self.v(s).detach().numpy()`), or a notebook that
  * names none (ABSA-Transformer's clustering test). */
+/* `device=model.device` after a `device` keyword at `p`: the value's own device handed on. */
+static bool handed_a_values_own_device(const char *p, const char *end) {
+    if (p >= end || *p != '=' || (p + 1 < end && p[1] == '=')) return false;
+    const char *v = p + 1, *stop = v;
+    while (stop < end && *stop != ',' && *stop != ')' && *stop != '\n') stop++;
+    while (stop > v && (stop[-1] == ' ' || stop[-1] == '\t')) stop--;
+    return stop - v > 7 && memcmp(stop - 7, ".device", 7) == 0;
+}
+
+/* Whether the text may place something on a device: `.to(`, a `"meta"` device, `cuda` other
+ * than in a seed or a query (`torch.cuda.manual_seed(seed)`, `torch.cuda.is_available()`),
+ * `device` other than a value's own read (`device=model.device`); outside comments. Less than
+ * DlModuleIR.mentions_devices, which any of those words sets (CS224n's sanity checks seed CUDA
+ * and build inputs on `model.device` of a model nothing moves). */
+static bool may_place_on_a_device(const DlSource *src) {
+    if (dl_source_mentions_outside_comments(src, ".to(") ||
+        dl_source_mentions_outside_comments(src, "\"meta\""))
+        return true;
+    static const char *const queries[] = {".manual_seed", ".is_available", ".device_count",
+                                          ".empty_cache", NULL};
+    const char *end = src->text + src->len;
+    for (const char *p = src->text; (p = memmem(p, (size_t)(end - p), "cuda", 4)); p += 4) {
+        const char *line = dl_source_line_start_of(src->text, p);
+        if (memchr(line, '#', (size_t)(p - line))) continue;
+        bool query = false;
+        for (int q = 0; queries[q] && !query; q++)
+            query = (size_t)(end - p - 4) >= strlen(queries[q]) &&
+                    memcmp(p + 4, queries[q], strlen(queries[q])) == 0;
+        if (!query) return true;
+    }
+    for (const char *p = src->text; (p = memmem(p, (size_t)(end - p), "device", 6)); p += 6) {
+        const char *line = dl_source_line_start_of(src->text, p);
+        if (memchr(line, '#', (size_t)(p - line))) continue;
+        if (p > src->text && p[-1] == '.' && !(p - src->text >= 6 && !memcmp(p - 6, "torch.", 6)))
+            continue; /* `model.device`: a value's own */
+        if (handed_a_values_own_device(p + 6, end)) continue;
+        return true;
+    }
+    return false;
+}
+
 bool flow_modules_stay_on_the_cpu(Flow *F) {
     if (!F->env->project->uses_devices) return true;
     const DlFileFacts *f = F->env->file;
     /* nothing imports a notebook, whatever names it shares with the project's files */
     bool alone = f->module->read_by_no_other_file ||
                  (f->module->source && dl_source_is_notebook(f->module->source));
-    if (f->module->mentions_devices || !alone) return false;
+    if (!alone || (f->module->mentions_devices && may_place_on_a_device(f->module->source)))
+        return false;
     static const char *const placers[] = {"gpu", "GPU", "accelerat", "Trainer", "lightning",
                                           "prepare(", "setup(", NULL};
     for (const char *const *w = placers; *w; w++)
