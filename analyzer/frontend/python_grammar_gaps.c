@@ -20,7 +20,9 @@
  * In an f-string's replacement field, a format spec whose fill is `=` (`f"{w:=>{pad}f}"`, openvla's
  * data-mixture table; `f"{x:=10}"`) is read as the walrus `:=`. There the `=` becomes a space,
  * another fill (or sign) the grammar takes: the spec is text the analysis never reads. A walrus
- * in parentheses (`f"{(n:=10)}"`) is one, and stays.
+ * in parentheses (`f"{(n:=10)}"`) is one, and stays. A bare generator in a field
+ * (`f'{img.shape for img in self.obj}'`, Python prints the generator object) is another gap: its
+ * `for` clauses become spaces.
  *
  * Inside brackets, a line holding only a comment indented less than the block around it is taken
  * for a dedent: such a comment becomes spaces. So is a line that goes on after an operator and
@@ -338,6 +340,29 @@ static size_t patch_field(const char *s, size_t len, size_t i, char quote, bool 
             return i; /* the string ends first: the parser says what is wrong */
         if (c == '\'' || c == '"') {
             i = skip_string_or_comment(s, len, i);
+            continue;
+        }
+        if (depth == 0 && i > 0 && is_space(s[i - 1]) && is_word_at(s, len, i, "for")) {
+            /* `f'{img.shape for img in self.obj}'`: a bare generator, which Python takes and the
+             * grammar does not; its `for` clauses become spaces (the element stays) */
+            size_t j = i;
+            int inner = 0;
+            while (j < len && !closing_quote_at(s, len, j, quote, triple) &&
+                   !(s[j] == '\n' && !triple)) {
+                char d = s[j];
+                if (d == '\'' || d == '"') {
+                    j = skip_string_or_comment(s, len, j);
+                    continue;
+                }
+                if (d == '(' || d == '[' || d == '{') inner++;
+                else if ((d == ')' || d == ']' || d == '}') && inner > 0) inner--;
+                else if (inner == 0 && (d == '}' || d == ':' ||
+                                        (d == '!' && !(j + 1 < len && s[j + 1] == '='))))
+                    break;
+                j++;
+            }
+            for (; i < j && !*failed; i++)
+                if (s[i] != '\n' && !patch(out, s, len, i, ' ')) *failed = true;
             continue;
         }
         if (c == '(' || c == '[' || c == '{') depth++;

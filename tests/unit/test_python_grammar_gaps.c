@@ -145,3 +145,16 @@ Test(python_grammar_gaps, line_breaks_the_grammar_takes_are_left_alone) {
     assert_untouched("if ok:\n    y = f(a + \\\n  b)\n");            /* a backslash does */
     assert_untouched("if ok:\n    s = ('''\nx''')\n");               /* inside a string */
 }
+
+Test(python_grammar_gaps, a_bare_generator_in_an_f_string_field_loses_its_for_clauses) {
+    assert_patched("print(f'{img.shape for img in self.obj}')\n",
+                   "print(f'{img.shape                    }')\n");
+    assert_patched("s = f\"{x for x in y if x}!r\"\n", "s = f\"{x                }!r\"\n");
+    assert_patched("s = f'{a for a in b:>10}'\n", "s = f'{a           :>10}'\n");
+}
+
+Test(python_grammar_gaps, comprehensions_and_words_holding_for_are_left_alone) {
+    assert_untouched("s = f'{[i for i in y]}'\n"); /* in brackets: the grammar takes it */
+    assert_untouched("s = f'{(i for i in y)}'\n");
+    assert_untouched("s = f'{format_for(x)} for {y}'\n");
+}
