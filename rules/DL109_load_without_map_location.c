@@ -147,7 +147,8 @@ static const char doc[] =
     "  writes the\n"
     "  file named itself: ImageNet's `save_checkpoint(state, is_best)` copying to\n"
     "  `'model_best.pth.tar'`) earlier in the\n"
-    "  same function with the path written the same way (a leading `./` or the quotes aside,\n"
+    "  same function with the path written the same way (a leading `./`, a join onto\n"
+    "  `os.getcwd()` or the quotes aside,\n"
     "  or built from literals to the same string), or from the\n"
     "  same template\n"
     "  (`'{}.pkl'.format(epoch)` saved, `'{}.pkl'.format(best_epoch)` loaded, or a join,\n"
@@ -948,6 +949,25 @@ static bool same_code(const char *a, const char *b) {
  * relative path as `f"./models/{name}.pt"` and `f"models/{name}.pt"` (pytorch-tiny-imagenet's
  * notebooks); NULL when there is none. */
 static char *without_dot_slash(const char *text) {
+    /* `os.path.join(os.getcwd(), 'best_model.pth')`: the working folder's file, `'./best_model.pth'`
+     * (a deeplabv3+ notebook's reload of what it saved) */
+    static const char cwd_join[] = "os.path.join(os.getcwd(),";
+    if (strncmp(text, cwd_join, sizeof cwd_join - 1) == 0) {
+        const char *lit = text + sizeof cwd_join - 1;
+        while (*lit == ' ') lit++;
+        size_t n = strlen(lit);
+        if (n < 3 || lit[n - 1] != ')' || (lit[0] != '"' && lit[0] != '\'') || lit[n - 2] != lit[0] ||
+            memchr(lit + 1, lit[0], n - 3))
+            return NULL;
+        char *bare = strndup(lit, n - 1);
+        if (!bare) abort();
+        char *inner = without_dot_slash(bare);
+        if (inner) {
+            free(bare);
+            return inner;
+        }
+        return bare;
+    }
     size_t quote = strspn(text, "rbfuRBFU");
     if ((text[quote] != '"' && text[quote] != '\'') || strncmp(text + quote + 1, "./", 2) != 0)
         return NULL;
