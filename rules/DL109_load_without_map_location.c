@@ -3996,21 +3996,30 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
 
 /* `e` moves the result of `load` to CUDA: `torch.load(p).cuda()`, `.to("cuda")`, also down a
  * chain (`torch.load(p).float().cuda()`). */
-static bool moves_the_load_to_cuda(const DlExpr *e, void *load) {
-    if (e->kind != DL_EX_CALL || !dl_ir_moves_to_cuda(e)) return false;
+typedef struct LoadMoved {
+    DlRuleContext *ctx;
+    const DlExpr *load;
+} LoadMoved;
+
+static bool moves_the_load_to_cuda(const DlExpr *e, void *arg) {
+    const LoadMoved *m = arg;
+    if (e->kind != DL_EX_CALL ||
+        !(dl_ir_moves_to_cuda(e) || moves_to_a_cuda_variable(m->ctx, e)))
+        return false;
     for (const DlExpr *r = e->object && e->object->kind == DL_EX_ATTR ? e->object->object : NULL;
          r && r->kind == DL_EX_CALL; r = r->object && r->object->kind == DL_EX_ATTR ? r->object->object : NULL)
-        if (r == load) return true;
+        if (r == m->load) return true;
     return false;
 }
 
 /* The statement around the load moves what it loaded to CUDA at once
- * (`input_constant = torch.load('Earth.pt').cuda()`, CanglongPhysics' models): that statement
- * fails without a GPU whatever `map_location` says. */
+ * (`input_constant = torch.load('Earth.pt').cuda()`, CanglongPhysics' models; or
+ * `.to(device)` of a name last bound to CUDA, `device = 'cuda'`): that statement fails without a
+ * GPU whatever `map_location` says. */
 static bool statement_moves_it_to_cuda(const DlStmt *s, const DlExpr *load, void *arg) {
-    (void)arg;
+    LoadMoved m = {arg, load};
     return (s->kind == DL_ST_EXPR || s->kind == DL_ST_ASSIGN || s->kind == DL_ST_RETURN) &&
-           s->value && dl_ir_expr_any_with(s->value, moves_the_load_to_cuda, (void *)load);
+           s->value && dl_ir_expr_any_with(s->value, moves_the_load_to_cuda, &m);
 }
 
 /* The file name a path literal ends with (core/file_name.h), or NULL. */
@@ -4078,7 +4087,7 @@ static void check_load(DlRuleContext *ctx, const DlCallFact *fact) {
     if (entry_read_as_numpy(ctx, fact, scope, scope_span)) return;
     if (handler_of_a_try_around(ctx, scope, fact->call, handler_loads_with_a_map_location, NULL) ||
         statement_around(scope, fact->call, other_arm_loads_onto_the_host, NULL, 0) ||
-        statement_around(scope, fact->call, statement_moves_it_to_cuda, NULL, 0))
+        statement_around(scope, fact->call, statement_moves_it_to_cuda, ctx, 0))
         return;
     if (!device_aware(ctx, fact->place) || reads_memory(ctx, fact) ||
         written_by_this_run(ctx, fact) || written_from_the_cpu_here(ctx, fact) ||
