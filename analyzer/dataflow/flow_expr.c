@@ -157,6 +157,18 @@ static const DlExpr *module_of_a_parameter(const DlExpr *e) {
     return e->object->object;
 }
 
+/* The local or parameter `e` is, or holds as an item or attribute (`batch[0].x` in a collate
+ * function: graphormer's `device = batch[0].x.device`), not self's; NULL otherwise (a call on
+ * the way). */
+static const DlExpr *item_of_a_local(const DlExpr *e) {
+    for (int depth = 0; e && depth < 8; depth++) {
+        if (e->kind == DL_EX_NAME) return dl_ir_is_self(e) ? NULL : e;
+        if (e->kind != DL_EX_ATTR && e->kind != DL_EX_SUBSCRIPT) return NULL;
+        e = e->object;
+    }
+    return NULL;
+}
+
 const DlValue *flow_eval_attr(Flow *F, const DlExpr *e) {
     const char *key = flow_key_of(F, e);
     if (key) {
@@ -276,8 +288,7 @@ const DlValue *flow_eval_attr(Flow *F, const DlExpr *e) {
         /* `x.device` of a local or a parameter of unknown kind that is no run's options
          * (`args.device`): where that value is, which may be the CPU */
         if (flow_streq(e->name, "device") && obj->kind == DL_KIND_UNKNOWN &&
-            e->object->kind == DL_EX_NAME && !dl_ir_is_self(e->object) &&
-            !flow_names_options(e->object))
+            item_of_a_local(e->object) && !flow_names_options(item_of_a_local(e->object)))
             d->flags |= DL_VF_DEVICE_OF_UNKNOWN;
         return d;
     }
