@@ -718,6 +718,8 @@ static bool option_operand(Flow *F, const DlExpr *e, bool *named, int depth);
 
 /* `if frame_id > 0:` (`!= 0`, `>= 1`) of a count: every iteration but the first passes
  * (FairMOT-X's tracking loop shows and writes each frame after the first). */
+static bool always_holds(const DlExpr *cond);
+
 static bool passes_all_but_the_first(const DlExpr *e) {
     if (!e || e->kind != DL_EX_COMPARE || e->item_count != 2 || !e->name) return false;
     const DlExpr *count = e->items[0], *bound = e->items[1];
@@ -829,7 +831,8 @@ static bool writes_each_iteration(Flow *F, const DlBlock *b, int depth) {
         if (s->kind == DL_ST_IF) {
             bool then_writes = writes_each_iteration(F, &s->parts->body, depth + 1);
             if (then_writes && (compares_options(F, s->value) || tests_an_option(F, s->value) ||
-                                passes_all_but_the_first(s->value)))
+                                passes_all_but_the_first(s->value) ||
+                                always_holds(s->value)))
                 return true;
             if (then_writes && s->parts->orelse.count &&
                 writes_each_iteration(F, &s->parts->orelse, depth + 1))
@@ -2786,8 +2789,12 @@ bool flow_never_holds(Flow *F, const DlExpr *cond) {
 }
 
 /* A test that always holds: `True`, or a remainder by 1 tested for 0 (`if total_step % 1 == 0:`,
- * PoseTransfer's every-step log, a period set to 1 in the code). */
+ * PoseTransfer's every-step log, a period set to 1 in the code), or one of those `or` anything
+ * (`if i % 1 == 0 or i == len(loader) - 1:`, Satellite-Image-Road-Segmentation's eval). */
 static bool always_holds(const DlExpr *cond) {
+    if (cond && cond->kind == DL_EX_BOOLOP && flow_streq(cond->name, "or") &&
+        cond->item_count == 2)
+        return always_holds(cond->items[0]) || always_holds(cond->items[1]);
     if (!cond || (cond->flags & DL_EXF_CPP) || !cond->name) return false;
     if (cond->kind == DL_EX_CONST) return strcmp(cond->name, "True") == 0;
     if (cond->kind != DL_EX_COMPARE || strcmp(cond->name, "==") != 0 || cond->item_count != 2)
