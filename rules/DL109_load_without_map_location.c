@@ -172,7 +172,9 @@ static const char doc[] =
     "  joins a name onto it; or an object's `__call__`, `early_stopping(loss, model, path)`),\n"
     "  before the load or in its loop; or a function of the file, called before the load,\n"
     "  that saves to the module's constant path the load reads (`torch.save(sd, SAVE_PATH)` in\n"
-    "  `train()`, then `torch.load(SAVE_PATH)`); or a project function, called before the\n"
+    "  `train()`, then `torch.load(SAVE_PATH)`); or a project function (also called by its\n"
+    "  package path, `pkg.deep.train.loop(...)`; its save path inside `os.path.expanduser(...)`\n"
+    "  counting as that path), called before the\n"
     "  load, whose save path reads as the load's once its parameters are written as the call\n"
     "  hands them (`train(model, model_name=name, model_path=path)` saving to `model_path +\n"
     "  model_name + '.pth'`, then `torch.load(path + name + '.pth')`); or a top-level function\n"
@@ -1110,11 +1112,21 @@ static bool is_save_helper(const DlExpr *e) {
     return name && strncmp(name, "save", 4) == 0;
 }
 
-/* torch.save's path: its second argument, or f=. */
+/* torch.save's path: its second argument, or f=; inside `os.path.expanduser(...)` (or
+ * `abspath`, `realpath`), the path it names the same file by (deep4downscaling's training
+ * loops). */
 static const DlExpr *save_path(const DlExpr *save) {
     const DlExpr *path = dl_ir_positional(save, 1);
     const DlArg *kw = dl_ir_keyword(save, "f");
-    return path ? path : kw ? kw->value : NULL;
+    path = path ? path : kw ? kw->value : NULL;
+    static const char *const same_file[] = {"expanduser", "abspath", "realpath", NULL};
+    if (path && path->kind == DL_EX_CALL && path->arg_count == 1 && !path->args[0].keyword &&
+        path->object && path->object->kind == DL_EX_ATTR && path->object->name &&
+        dl_name_in_list(path->object->name, same_file) && path->object->object &&
+        path->object->object->kind == DL_EX_ATTR && path->object->object->name &&
+        strcmp(path->object->object->name, "path") == 0)
+        path = path->args[0].value;
+    return path;
 }
 
 /* `e` is `os.path.join(param, ...)` (or `osp.join`), a path inside the folder `param`. */
@@ -1180,14 +1192,19 @@ static const char *parameter_bound_to(const DlFunction *fn, int first, const DlE
 static const DlFunctionInfo *called_project_function(DlRuleContext *ctx, const DlExpr *call) {
     const DlExpr *callee = call->object;
     const DlExpr *root = callee && callee->kind == DL_EX_ATTR ? callee->object : callee;
+    /* `deep4downscaling.deep.train.standard_training_loop(...)`: a package path, from its first
+     * name */
+    while (root && root->kind == DL_EX_ATTR) root = root->object;
     if (!root || root->kind != DL_EX_NAME) return NULL;
     const DlProject *p = dl_rule_project(ctx);
     const DlFileFacts *file = dl_project_file(p, rule_module(ctx));
     const char *imported = file ? dl_project_import(file, root->name) : NULL;
     const char *name = imported ? imported : root->name;
+    const char *dotted = root != callee ? dl_ir_dotted(dl_rule_arena(ctx), callee) : NULL;
+    const char *rest = dotted ? strchr(dotted, '.') : NULL;
     if (root != callee)
-        name = imported ? dl_arena_printf(dl_rule_arena(ctx), "%s.%s", imported, callee->name)
-                        : NULL;
+        name = imported && rest ? dl_arena_printf(dl_rule_arena(ctx), "%s%s", imported, rest)
+                                : NULL;
     const DlFunctionInfo *fi = name ? dl_project_find_function(p, file, name) : NULL;
     return fi && fi->fn ? fi : NULL;
 }
