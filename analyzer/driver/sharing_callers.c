@@ -14,6 +14,7 @@
  * class name it defines (a superset, read from the text without following indentation). A
  * mention is any identifier of the text, comments and strings included (DlSharingFile.
  * mentions): a superset of the calls, so a caller is never left out. */
+#define _GNU_SOURCE /* memmem */
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,21 +27,23 @@ static bool identifier_char(char c) {
            c == '_' || (unsigned char)c >= 0x80;
 }
 
-/* `at` starts a line's `def` or `class` keyword (after its indentation): the name's start, or
- * 0 when the line defines nothing. */
-static size_t defined_name(const char *text, size_t len, size_t at, bool *is_class) {
-    static const char *const keywords[] = {"async def", "def", "class"};
-    for (int k = 0; k < 3; k++) {
-        size_t n = strlen(keywords[k]);
-        if (at + n < len && memcmp(text + at, keywords[k], n) == 0 &&
-            (text[at + n] == ' ' || text[at + n] == '\t')) {
-            size_t name = at + n;
-            while (name < len && (text[name] == ' ' || text[name] == '\t')) name++;
-            *is_class = k == 2;
-            return name < len && identifier_char(text[name]) ? name : 0;
+/* Where `keyword` (`def `, `class `) at `at` starts its statement: after nothing but the
+ * line's indentation, or after `async ` so (a def). Whether it is unindented in *top. */
+static bool starts_a_statement(const char *text, size_t at, bool *top) {
+    size_t line = at;
+    while (line > 0 && text[line - 1] != '\n') line--;
+    size_t q = line;
+    while (q < at && (text[q] == ' ' || text[q] == '\t' || text[q] == '\f')) q++;
+    if (q + 6 <= at && memcmp(text + q, "async", 5) == 0) {
+        size_t r = q + 5;
+        while (r < at && (text[r] == ' ' || text[r] == '\t')) r++;
+        if (r == at && r > q + 5) {
+            *top = q == line;
+            return true;
         }
     }
-    return 0;
+    *top = q == line;
+    return q == at;
 }
 
 /* Whether the parameter list opening at `open` (a `(`) holds the string literal "cpu" (or
@@ -70,38 +73,41 @@ static int by_hash(const void *a, const void *b) {
 }
 
 void dl_sharing_find_cpu_device_functions(DlSharingFile *f, const DlSource *src) {
-    if (!dl_source_mentions(src, "cpu")) return;
-    const char *text = src->text;
-    size_t len = src->len;
+    /* most files name the CPU in no string at all (`.cpu()` is no literal) */
+    if (!dl_source_mentions(src, "\"cpu") && !dl_source_mentions(src, "'cpu")) return;
+    const char *text = src->text, *end = text + src->len;
     DL_VEC(uint32_t) names = {0};
-    DL_VEC(uint32_t) classes = {0};
     bool an_init = false;
-    for (size_t at = 0; at < len;) {
-        size_t line = at;
-        while (at < len && (text[at] == ' ' || text[at] == '\t' || text[at] == '\f')) at++;
-        bool is_class = false;
-        size_t name = (at < len && (text[at] == 'd' || text[at] == 'c' || text[at] == 'a'))
-                          ? defined_name(text, len, at, &is_class)
-                          : 0;
-        if (name) {
-            size_t end = name;
-            while (end < len && identifier_char(text[end])) end++;
-            uint32_t hash = dl_name_hash(text + name, end - name);
-            while (end < len && (text[end] == ' ' || text[end] == '\t')) end++;
-            if (is_class) {
-                dl_vec_push(&classes, hash);
-            } else if (end < len && text[end] == '(' && parameters_name_the_cpu(text, len, end)) {
-                if (end - name >= 8 && memcmp(text + name, "__init__", 8) == 0)
-                    an_init = true;
-                else if (at == line) /* a top-level function: no method's name (`forward`) */
-                    dl_vec_push(&names, hash);
-            }
-        }
-        const char *nl = at < len ? memchr(text + at, '\n', len - at) : NULL;
-        at = nl ? (size_t)(nl - text) + 1 : len;
+    for (const char *p = text; (p = memmem(p, (size_t)(end - p), "def ", 4)); p += 4) {
+        bool top;
+        if (!starts_a_statement(text, (size_t)(p - text), &top)) continue;
+        const char *name = p + 4;
+        while (name < end && (*name == ' ' || *name == '\t')) name++;
+        const char *after = name;
+        while (after < end && identifier_char(*after)) after++;
+        if (after == name || (*name >= '0' && *name <= '9')) continue;
+        const char *open = after;
+        while (open < end && (*open == ' ' || *open == '\t')) open++;
+        if (open >= end || *open != '(' ||
+            !parameters_name_the_cpu(text, src->len, (size_t)(open - text)))
+            continue;
+        if (after - name == 8 && memcmp(name, "__init__", 8) == 0)
+            an_init = true;
+        else if (top) /* a top-level function: no method's name (`forward`) */
+            dl_vec_push(&names, dl_name_hash(name, (size_t)(after - name)));
     }
-    for (size_t i = 0; an_init && i < classes.len; i++) dl_vec_push(&names, classes.items[i]);
-    dl_vec_free(&classes);
+    /* `Runner(...)` constructs with such an `__init__`: every class name of the file */
+    for (const char *p = text; an_init && (p = memmem(p, (size_t)(end - p), "class ", 6));
+         p += 6) {
+        bool top;
+        if (!starts_a_statement(text, (size_t)(p - text), &top)) continue;
+        const char *name = p + 6;
+        while (name < end && (*name == ' ' || *name == '\t')) name++;
+        const char *after = name;
+        while (after < end && identifier_char(*after)) after++;
+        if (after > name && !(*name >= '0' && *name <= '9'))
+            dl_vec_push(&names, dl_name_hash(name, (size_t)(after - name)));
+    }
     if (!names.len) {
         dl_vec_free(&names);
         return;
