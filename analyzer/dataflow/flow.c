@@ -816,12 +816,23 @@ static bool writes_to_an_opened_file(const DlExpr *e, void *ctx) {
                bound_to_a_file_opened_for_writing(&F->fn->body, file->name, e->span.start, 0);
     }
     if (e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_ATTR ||
-        (!flow_streq(e->object->name, "write") && !flow_streq(e->object->name, "writelines")) ||
-        !e->object->object ||
-        e->object->object->kind != DL_EX_NAME || !F->fn)
+        (!flow_streq(e->object->name, "write") && !flow_streq(e->object->name, "writelines") &&
+         !flow_streq(e->object->name, "append_data")) ||
+        !e->object->object || e->object->object->kind != DL_EX_NAME)
         return false;
-    return bound_to_a_file_opened_for_writing(&F->fn->body, e->object->object->name,
-                                              e->span.start, 0);
+    const char *name = e->object->object->name;
+    /* a video's frames, `vwrite.write(frame)` of `vwrite = cv2.VideoWriter(...)` (AtLoc's
+     * saliency maps), `writer.append_data(frame)` of `imageio.get_writer(...)` */
+    const DlBlock *scope = F->fn ? &F->fn->body : &F->env->file->module->body;
+    const DlExpr *made = dl_ir_last_assignment(scope, name, e->span.start);
+    const char *maker = made && made->kind == DL_EX_CALL && made->object &&
+                                (made->object->kind == DL_EX_NAME ||
+                                 made->object->kind == DL_EX_ATTR)
+                            ? made->object->name
+                            : NULL;
+    if (maker && (flow_streq(maker, "VideoWriter") || flow_streq(maker, "get_writer")))
+        return true;
+    return F->fn && bound_to_a_file_opened_for_writing(&F->fn->body, name, e->span.start, 0);
 }
 
 static bool writes_each_iteration(Flow *F, const DlBlock *b, int depth) {
