@@ -65,7 +65,12 @@ static void find_definitions(DlSharingFile *f, const DlSource *src) {
     const char *text = src->text;
     size_t len = src->len;
     CharVec classes = {0}, functions = {0};
+    /* the functions whose parameters default to the CPU (sharing_callers.c), looked for only
+     * where the text holds a quoted "cpu" (`.cpu()` is no literal) */
+    DlCpuDefaults cpu = {.wanted = dl_source_mentions(src, "\"cpu") ||
+                                   dl_source_mentions(src, "'cpu")};
     for (size_t at = 0; at < len;) {
+        size_t line = at;
         at = skip_blanks(text, len, at);
         char first = at < len ? text[at] : '\0'; /* most lines start with none of a, c, d */
         if (first == 'a' && keyword_at(text, len, at, "async", 5)) {
@@ -82,6 +87,7 @@ static void find_definitions(DlSharingFile *f, const DlSource *src) {
             if (n && is_def) {
                 add_definition(&functions, text + name, n);
                 f->function_count++;
+                if (cpu.wanted) dl_sharing_note_cpu_default(&cpu, text, len, name, n, at == line);
             } else if (n) {
                 add_definition(&classes, text + name, n);
                 f->class_count++;
@@ -97,6 +103,7 @@ static void find_definitions(DlSharingFile *f, const DlSource *src) {
     if (functions.len) memcpy(f->names + classes.len, functions.items, functions.len);
     dl_vec_free(&classes);
     dl_vec_free(&functions);
+    dl_sharing_keep_cpu_defaults(f, &cpu);
 }
 
 /* A set of 32-bit hashes (open addressing; 0 stands for "empty", the hash 0 is kept apart). */
@@ -242,7 +249,6 @@ void dl_sharing_file_scan(DlSharingFile *f, const DlSource *src, const DlSharing
         f->module_refs_known = true;
     }
     dl_sharing_find_file_names(f, src);
-    dl_sharing_find_cpu_device_functions(f, src);
     f->mentions_devices = dl_python_mentions_devices(src);
     /* a DataLoader the analysis sees is named in code (`torch.utils.data.DataLoader`, an
      * import): one named in a comment or a docstring only (NeMo's ModelPT) places no mark */

@@ -66,9 +66,6 @@ void dl_sharing_modules_free(DlSharingModules *m);
 void dl_sharing_file_scan(DlSharingFile *f, const DlSource *src, const DlSharingModules *modules);
 /* The file names it saves and loads (DlSharingFile.saved_names, loaded_names): part of the scan. */
 void dl_sharing_find_file_names(DlSharingFile *f, const DlSource *src);
-/* Its functions whose parameters default to the CPU (DlSharingFile.cpu_device_functions): part
- * of the scan. */
-void dl_sharing_find_cpu_device_functions(DlSharingFile *f, const DlSource *src);
 /* The bytes of f->names: its class_count + function_count NUL-terminated names. */
 size_t dl_sharing_file_names_size(const DlSharingFile *f);
 /* A copy of `from` that owns its own memory (a scan the language server keeps, driver/keep.h). */

@@ -14,37 +14,12 @@
  * class name it defines (a superset, read from the text without following indentation). A
  * mention is any identifier of the text, comments and strings included (DlSharingFile.
  * mentions): a superset of the calls, so a caller is never left out. */
-#define _GNU_SOURCE /* memmem */
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/cpu_literal.h"
 #include "core/hash.h"
 #include "driver/sharing_table.h"
-
-static bool identifier_char(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '_' || (unsigned char)c >= 0x80;
-}
-
-/* Where `keyword` (`def `, `class `) at `at` starts its statement: after nothing but the
- * line's indentation, or after `async ` so (a def). Whether it is unindented in *top. */
-static bool starts_a_statement(const char *text, size_t at, bool *top) {
-    size_t line = at;
-    while (line > 0 && text[line - 1] != '\n') line--;
-    size_t q = line;
-    while (q < at && (text[q] == ' ' || text[q] == '\t' || text[q] == '\f')) q++;
-    if (q + 6 <= at && memcmp(text + q, "async", 5) == 0) {
-        size_t r = q + 5;
-        while (r < at && (text[r] == ' ' || text[r] == '\t')) r++;
-        if (r == at && r > q + 5) {
-            *top = q == line;
-            return true;
-        }
-    }
-    *top = q == line;
-    return q == at;
-}
 
 /* Whether the parameter list opening at `open` (a `(`) holds the string literal "cpu" (or
  * 'cpu', "cpu:0"): `device="cpu"`, `device=torch.device('cpu')`. */
@@ -72,51 +47,44 @@ static int by_hash(const void *a, const void *b) {
     return dl_sharing_by_hash(a, b);
 }
 
-void dl_sharing_find_cpu_device_functions(DlSharingFile *f, const DlSource *src) {
-    /* most files name the CPU in no string at all (`.cpu()` is no literal) */
-    if (!dl_source_mentions(src, "\"cpu") && !dl_source_mentions(src, "'cpu")) return;
-    const char *text = src->text, *end = text + src->len;
-    DL_VEC(uint32_t) names = {0};
-    bool an_init = false;
-    for (const char *p = text; (p = memmem(p, (size_t)(end - p), "def ", 4)); p += 4) {
-        bool top;
-        if (!starts_a_statement(text, (size_t)(p - text), &top)) continue;
-        const char *name = p + 4;
-        while (name < end && (*name == ' ' || *name == '\t')) name++;
-        const char *after = name;
-        while (after < end && identifier_char(*after)) after++;
-        if (after == name || (*name >= '0' && *name <= '9')) continue;
-        const char *open = after;
-        while (open < end && (*open == ' ' || *open == '\t')) open++;
-        if (open >= end || *open != '(' ||
-            !parameters_name_the_cpu(text, src->len, (size_t)(open - text)))
-            continue;
-        if (after - name == 8 && memcmp(name, "__init__", 8) == 0)
-            an_init = true;
-        else if (top) /* a top-level function: no method's name (`forward`) */
-            dl_vec_push(&names, dl_name_hash(name, (size_t)(after - name)));
-    }
-    /* `Runner(...)` constructs with such an `__init__`: every class name of the file */
-    for (const char *p = text; an_init && (p = memmem(p, (size_t)(end - p), "class ", 6));
-         p += 6) {
-        bool top;
-        if (!starts_a_statement(text, (size_t)(p - text), &top)) continue;
-        const char *name = p + 6;
-        while (name < end && (*name == ' ' || *name == '\t')) name++;
-        const char *after = name;
-        while (after < end && identifier_char(*after)) after++;
-        if (after > name && !(*name >= '0' && *name <= '9'))
-            dl_vec_push(&names, dl_name_hash(name, (size_t)(after - name)));
-    }
-    if (!names.len) {
-        dl_vec_free(&names);
+void dl_sharing_note_cpu_default(DlCpuDefaults *c, const char *text, size_t len, size_t name,
+                                 size_t n, bool top) {
+    size_t open = name + n;
+    while (open < len && (text[open] == ' ' || text[open] == '\t')) open++;
+    if (open >= len || text[open] != '(' || !parameters_name_the_cpu(text, len, open)) return;
+    if (n == 8 && memcmp(text + name, "__init__", 8) == 0) {
+        c->an_init = true;
         return;
     }
-    qsort(names.items, names.len, sizeof *names.items, by_hash);
+    if (!top) return; /* a method's name (`forward`): only top-level functions count */
+    if (c->count == c->cap) {
+        c->cap = c->cap ? c->cap * 2 : 8;
+        c->names = realloc(c->names, c->cap * sizeof *c->names);
+        if (!c->names) abort();
+    }
+    c->names[c->count++] = dl_name_hash(text + name, n);
+}
+
+void dl_sharing_keep_cpu_defaults(DlSharingFile *f, DlCpuDefaults *c) {
+    /* `Runner(...)` constructs with such an `__init__`: every class name of the file */
+    const char *cls = f->names;
+    for (uint32_t k = 0; c->an_init && k < f->class_count; k++, cls += strlen(cls) + 1) {
+        if (c->count == c->cap) {
+            c->cap = c->cap ? c->cap * 2 : 8;
+            c->names = realloc(c->names, c->cap * sizeof *c->names);
+            if (!c->names) abort();
+        }
+        c->names[c->count++] = dl_name_hash(cls, strlen(cls));
+    }
+    if (!c->count) {
+        free(c->names);
+        return;
+    }
+    qsort(c->names, c->count, sizeof *c->names, by_hash);
     uint32_t n = 0;
-    for (size_t i = 0; i < names.len; i++)
-        if (!n || names.items[n - 1] != names.items[i]) names.items[n++] = names.items[i];
-    f->cpu_device_functions = names.items;
+    for (size_t i = 0; i < c->count; i++)
+        if (!n || c->names[n - 1] != c->names[i]) c->names[n++] = c->names[i];
+    f->cpu_device_functions = c->names;
     f->cpu_device_function_count = n;
 }
 

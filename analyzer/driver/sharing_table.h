@@ -122,6 +122,22 @@ void dl_sharing_names_free(DlSharing *s);
 void dl_sharing_share_savers(DlSharing *s);
 uint64_t dl_sharing_savers_digest(const DlSharing *s, size_t index, char *const *paths);
 
+/* sharing_callers.c, while sharing.c's scan finds a file's definitions: the functions whose
+ * parameters default to the CPU (DlSharingFile.cpu_device_functions). `wanted`: the text holds
+ * a quoted "cpu" at all. */
+typedef struct DlCpuDefaults {
+    bool wanted;
+    bool an_init; /* an `__init__` so: each class name counts */
+    uint32_t *names;
+    size_t count, cap;
+} DlCpuDefaults;
+/* The def whose name (`n` bytes) starts at `name`, unindented (`top`) or not. */
+void dl_sharing_note_cpu_default(DlCpuDefaults *c, const char *text, size_t len, size_t name,
+                                 size_t n, bool top);
+/* Sorted, without duplicates, into f->cpu_device_functions, with f's class names for an
+ * `__init__` (f->names is complete); frees what `c` holds otherwise. */
+void dl_sharing_keep_cpu_defaults(DlSharingFile *f, DlCpuDefaults *c);
+
 /* sharing_callers.c: shares the files that mention another file's function whose parameter
  * defaults to the CPU, once `shared` is otherwise decided (keeps the table the digests read);
  * and the digest of the files that mention file `index`'s such functions. */
