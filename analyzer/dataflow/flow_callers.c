@@ -248,6 +248,11 @@ static bool names_the_cpu(const CpuAsk *a, const DlExpr *e, uint32_t before) {
         e = bound == 1 ? dl_ir_last_assignment(a->scope, e->name, before) : NULL;
     }
     if (a->m != a->F->env->file->module) return cpu_literal(e);
+    /* `config.DEVICE` of a config module that binds it to the CPU (`DEVICE =
+     * torch.device("cpu")`): another file's module-level value */
+    const char *global = e && e->kind == DL_EX_ATTR ? flow_qualify(a->F, e) : NULL;
+    const DlValue *v = global ? flow_imported_global(a->F, global) : NULL;
+    if (v && v->kind == DL_KIND_DEVICE && v->dev == DL_DEV_CPU) return true;
     if (e && e->kind == DL_EX_CALL && e->arg_count == 1 && !e->args[0].keyword && e->object) {
         const char *q = flow_qualify(a->F, e->object);
         if (q && flow_streq(q, "torch.device")) e = e->args[0].value;
