@@ -8,6 +8,7 @@
  * Also whether every call hands a device parameter the CPU, in a file no other file imports.
  *
  * Read from the file's own model: every function body and the top level, by name. */
+#define _GNU_SOURCE /* memmem */
 #include <ctype.h>
 #include <string.h>
 
@@ -200,7 +201,9 @@ typedef struct CpuAsk {
     uint32_t param;
     const char *callee; /* the name calls use: the function's, or its class's for __init__ */
     bool skip_self;
-    bool by_attribute;  /* `training.train_model(...)` is a call too (another file's) */
+    /* in another file, the names its module goes by there (`training`, `tr` of `import
+     * training as tr`): `training.train_model(...)` is a call too; NULL in the home file */
+    const char *const *module_aliases;
     bool default_is_the_cpu;
     const DlBlock *scope;
     const DlFunction *scope_fn; /* the function whose body `scope` is; NULL: the top level */
@@ -264,9 +267,13 @@ static bool names_the_cpu(const CpuAsk *a, const DlExpr *e, uint32_t before) {
 /* `e` is a call of the function asked about, by its name (`evaluate(...)`, `Sampler(...)`), or
  * in another file also as an attribute (`training.train_model(...)`). */
 static bool calls_the_callee(const CpuAsk *a, const DlExpr *e) {
-    return e->kind == DL_EX_CALL && e->object &&
-           (e->object->kind == DL_EX_NAME || (a->by_attribute && e->object->kind == DL_EX_ATTR)) &&
-           e->object->name && strcmp(e->object->name, a->callee) == 0;
+    if (e->kind != DL_EX_CALL || !e->object || !e->object->name ||
+        strcmp(e->object->name, a->callee) != 0)
+        return false;
+    if (e->object->kind == DL_EX_NAME) return true;
+    const DlExpr *recv = e->object->kind == DL_EX_ATTR ? e->object->object : NULL;
+    return recv && recv->kind == DL_EX_NAME && a->module_aliases &&
+           dl_name_in_list(recv->name, a->module_aliases);
 }
 
 /* `f(*args)`, `f(**kwargs)`: a splat may pass any parameter. */
@@ -437,6 +444,60 @@ static int parts_named(const char *module, const char *name) {
     return count;
 }
 
+/* In the code of `src` (not comments or strings), the mentions `alias.word` of `word` through
+ * one of `aliases`, how many; -1 when one is no call (`fn = training.train_model`). */
+static int module_attribute_calls_in(const DlSource *src, const char *word,
+                                     const char *const *aliases) {
+    size_t n = strlen(word);
+    int count = 0;
+    const char *text = src->text, *end = text + src->len;
+    for (const char *p = text; (p = memmem(p, (size_t)(end - p), word, n)) != NULL; p += n) {
+        if ((p + n < end && dl_source_name_byte(p[n])) || p == text || p[-1] != '.') continue;
+        const char *line = dl_source_line_start_of(text, p);
+        if (memchr(line, '#', (size_t)(p - line)) || memchr(line, '"', (size_t)(p - line)) ||
+            memchr(line, '\'', (size_t)(p - line)))
+            continue; /* a comment or (roughly) a string: words_in skips those too */
+        const char *r = p - 1;
+        while (r > text && dl_source_name_byte(r[-1])) r--;
+        char recv[64];
+        size_t len = (size_t)(p - 1 - r);
+        if (!len || len >= sizeof recv) continue;
+        memcpy(recv, r, len);
+        recv[len] = '\0';
+        if (!dl_name_in_list(recv, aliases)) continue;
+        const char *after = p + n;
+        while (after < end && (*after == ' ' || *after == '\t')) after++;
+        if (after >= end || *after != '(') return -1;
+        count++;
+    }
+    return count;
+}
+
+/* The names file `m` may call the module `home` by: its last part (`training`), and what an
+ * import binds to it (`import training as tr`, `from src import training`); NULL-terminated, in
+ * `out` (at most `cap` - 1). */
+static void module_aliases_in(const DlModuleIR *m, const DlModuleIR *home, const char **out,
+                              size_t cap) {
+    const char *full = home->module_name ? home->module_name : "";
+    const char *last = strrchr(full, '.');
+    last = last ? last + 1 : full;
+    size_t n = 0;
+    out[n++] = last;
+    for (uint32_t i = 0; i < m->body.count && n + 1 < cap; i++) {
+        const DlStmt *s = m->body.items[i];
+        for (uint32_t k = 0; s->kind == DL_ST_IMPORT && k < s->import_count && n + 1 < cap; k++) {
+            const DlImport *imp = &s->imports[k];
+            const char *what = imp->name ? imp->name : imp->module;
+            const char *what_last = what ? strrchr(what, '.') : NULL;
+            what_last = what_last ? what_last + 1 : what;
+            if (imp->alias && what_last && strcmp(what_last, last) == 0 &&
+                strcmp(imp->alias, last) != 0)
+                out[n++] = imp->alias;
+        }
+    }
+    out[n] = NULL;
+}
+
 /* The words `name` in the imports of `b` and the blocks in it (`from training import
  * train_model`, `from predict import predict`): how many; -1 when one binds it under another
  * name, or binds a module of that name, whose calls the words do not show. */
@@ -487,12 +548,18 @@ static bool other_files_give_the_cpu(CpuAsk *a) {
         if (!m || m == a->m || m->language != DL_LANG_PYTHON || !m->source ||
             !dl_source_mentions(m->source, a->callee))
             continue;
-        uint32_t words = words_in(m->source, a->callee, true);
-        if (!words) continue;
+        /* by name (an import, a call), and as an attribute of the home module; an attribute
+         * of anything else (`mars.train(...)`, `args.train`) is another's */
+        uint32_t words = words_in(m->source, a->callee, false);
+        const char *aliases[8];
+        module_aliases_in(m, a->m, aliases, 8);
+        int module_calls = module_attribute_calls_in(m->source, a->callee, aliases);
+        if (module_calls < 0) return false;
+        if (!words && !module_calls) continue;
         dl_project_note_file_read(p, &p->files[i]);
         CpuAsk b = *a;
         b.m = m;
-        b.by_attribute = true;
+        b.module_aliases = aliases;
         b.calls = b.through_super = 0;
         read_file_device_calls(&b, note_device_call);
         int imports = b.other ? -1 : imports_of(&m->body, a->callee, 0);
@@ -500,7 +567,8 @@ static bool other_files_give_the_cpu(CpuAsk *a) {
             int more = imports_of(&m->functions[k]->body, a->callee, 0);
             imports = more < 0 ? -1 : imports + more;
         }
-        if (imports < 0 || words != b.calls + (uint32_t)imports) return false;
+        if (imports < 0 || words + (uint32_t)module_calls != b.calls + (uint32_t)imports)
+            return false;
         a->calls += b.calls;
     }
     /* a build without some shared files (a partial one) may lack a caller */
