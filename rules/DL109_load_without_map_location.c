@@ -152,7 +152,9 @@ static const char doc[] =
     "  or built from literals to the same string), or from the\n"
     "  same template\n"
     "  (`'{}.pkl'.format(epoch)` saved, `'{}.pkl'.format(best_epoch)` loaded, or a join,\n"
-    "  `'m_' + str(epoch) + '.pth'` saved and `'m_' + str(idx) + '.pth'` loaded, also through\n"
+    "  `'m_' + str(epoch) + '.pth'` saved and `'m_' + str(idx) + '.pth'` loaded, or a literal\n"
+    "  that fills an f-string's fields with numbers, `f\"lstm_epoch{epoch}.pth\"` saved and\n"
+    "  `\"lstm_epoch100.pth\"` loaded, also through\n"
     "  names bound to them, `save_path = os.path.join(d, f\"data_{rank}.pkl\")` saved and\n"
     "  `load_path = os.path.join(d, f\"data_{r}.pkl\")` loaded; or one path\n"
     "  helper of the file's own,\n"
@@ -876,7 +878,36 @@ static char *concat_skeleton(const char *text) {
 /* The same path written from one template, its fields aside: `'{}.pkl'.format(epoch)` saved,
  * `'{}.pkl'.format(best_epoch)` loaded (pyGAT's best epoch), two f-strings alike, or two joins
  * alike (concat_skeleton). */
+/* `"puisi_lstm_epoch100.pth"` loaded after `f"puisi_lstm_epoch{epoch}.pth"` saved (a notebook's
+ * reload of its last epoch): the literal `lit` is the f-string `template` with each field a
+ * number, after a literal start of three bytes or more. */
+static bool literal_fills_template(const char *lit, const char *template) {
+    char *skeleton = fstring_skeleton(template);
+    if (!skeleton) return false;
+    const char *s = skeleton + strspn(skeleton, "rRbBfF"), *l = lit + strspn(lit, "rRbBuU");
+    const char *first = strstr(s, "{}");
+    bool ok = (*s == '"' || *s == '\'') && (*l == '"' || *l == '\'') && !strchr(l, '{') &&
+              first && first - s > 3;
+    while (ok && *s) {
+        if (s[0] == '{' && s[1] == '}') {
+            if (!isdigit((unsigned char)*l)) ok = false;
+            while (isdigit((unsigned char)*l)) l++;
+            s += 2;
+        } else if ((*s == '"' || *s == '\'') && (*l == '"' || *l == '\'')) {
+            s++, l++;
+        } else if (*s != *l) {
+            ok = false;
+        } else {
+            s++, l++;
+        }
+    }
+    ok = ok && !*l;
+    free(skeleton);
+    return ok;
+}
+
 static bool same_template(const char *a, const char *b) {
+    if (literal_fills_template(a, b) || literal_fills_template(b, a)) return true;
     const char *fa = strstr(a, ".format("), *fb = strstr(b, ".format(");
     if (fa && fb && (a[0] == '\'' || a[0] == '"')) {
         if (fa - a != fb - b) return false;
