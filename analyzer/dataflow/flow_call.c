@@ -1208,12 +1208,35 @@ static bool registers_an_empty_buffer(const DlStmt *st, const char *name) {
            flow_streq(c->args[1].value->name, "None");
 }
 
+/* Whether `word` stands in `init`'s top-level statements only inside the bodies of `if`s whose
+ * flag `call` turns off, and in one at least (1); in none (0); elsewhere too (-1). */
+static int only_under_off_flags(const DlSource *src, const DlFunction *init, const DlExpr *call,
+                                const char *word) {
+    int found = 0;
+    for (uint32_t i = 0; i < init->body.count; i++) {
+        const DlStmt *st = init->body.items[i];
+        if (!dl_ir_span_mentions(src, st->span, word)) continue;
+        bool off = st->kind == DL_ST_IF &&
+                   call_turns_off(init, flag_parameter(init, st->value, st->span.start), call);
+        const DlStmtParts *parts = st->parts;
+        if (!off || dl_ir_span_mentions(src, st->value->span, word) ||
+            (parts->orelse.count &&
+             dl_ir_span_mentions(src, (DlSpan){parts->orelse.items[0]->span.start, st->span.end},
+                                 word)))
+            return -1;
+        found = 1;
+    }
+    return found;
+}
+
 /* Whether every piece of state of `ci` is made in `__init__` only under a flag the construction
  * turns off: `RevIN(n_vars, affine=False)`, whose parameters exist only `if self.affine:` (the
  * Informer / PatchTST family's normalisation layer, built in every step): nothing to move. A
  * piece's name must stand in __init__ only inside such an `if`'s body, and no other method may
- * assign it. */
+ * assign it; or a method of the class assigns it (`if self.affine: self._init_params()`) that
+ * __init__ calls only there and no other method calls. */
 static bool state_switched_off(Flow *F, const DlExpr *call, const DlClassInfo *ci) {
+    (void)F;
     const DlFunction *init = ci->cls ? dl_ir_method_named(ci->cls, "__init__") : NULL;
     const DlSource *src = ci->module ? ci->module->source : NULL;
     if (!init || !src || ci->base || subclasses_library_module(ci, ci, true)) return false;
@@ -1227,29 +1250,28 @@ static bool state_switched_off(Flow *F, const DlExpr *call, const DlClassInfo *c
             empty = registers_an_empty_buffer(init->body.items[i], name);
         if (empty) continue;
         pieces++;
-        bool under_an_off_flag = false;
-        for (uint32_t i = 0; i < init->body.count; i++) {
-            const DlStmt *st = init->body.items[i];
-            if (!dl_ir_span_mentions(src, st->span, name)) continue;
-            bool off = st->kind == DL_ST_IF &&
-                       call_turns_off(init, flag_parameter(init, st->value, st->span.start), call);
-            const DlStmtParts *parts = st->parts;
-            if (!off || dl_ir_span_mentions(src, st->value->span, name) ||
-                (parts->orelse.count &&
-                 dl_ir_span_mentions(src, (DlSpan){parts->orelse.items[0]->span.start,
-                                                   st->span.end},
-                                     name)))
-                return false;
-            under_an_off_flag = true;
-        }
-        if (!under_an_off_flag) return false;
+        int in_init = only_under_off_flags(src, init, call, name);
+        if (in_init < 0) return false;
         char key[128];
         if (snprintf(key, sizeof key, "self.%s", name) >= (int)sizeof key) return false;
+        uint32_t setters = 0;
         for (uint32_t m = 0; m < ci->cls->method_count; m++) {
-            const DlFunction *other = ci->cls->methods[m];
-            if (other != init && dl_ir_last_assignment(&other->body, key, UINT32_MAX))
+            const DlFunction *setter = ci->cls->methods[m];
+            if (setter == init || !dl_ir_last_assignment(&setter->body, key, UINT32_MAX))
+                continue;
+            /* `self._init_params()` only under the flag, and called by no other method */
+            char called[128];
+            if (in_init ||
+                snprintf(called, sizeof called, "self.%s(", setter->name) >= (int)sizeof called ||
+                only_under_off_flags(src, init, call, called) != 1)
                 return false;
+            for (uint32_t k = 0; k < ci->cls->method_count; k++)
+                if (ci->cls->methods[k] != init &&
+                    dl_ir_span_mentions(src, ci->cls->methods[k]->span, called))
+                    return false;
+            setters++;
         }
+        if (!in_init && !setters) return false;
     }
     return pieces > 0;
 }
