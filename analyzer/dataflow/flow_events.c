@@ -965,7 +965,11 @@ bool flow_modules_stay_on_the_cpu(Flow *F) {
     /* nothing imports a notebook, whatever names it shares with the project's files */
     bool alone = f->module->read_by_no_other_file ||
                  (f->module->source && dl_source_is_notebook(f->module->source));
-    if (!alone || (f->module->mentions_devices && may_place_on_a_device(f->module->source)))
+    /* (a method of a class the file defines is the class's, which another file may build and
+     * move by name: a registry's `@META_ARCH_REGISTRY.register()` class reads `y.device` and
+     * places nothing itself) */
+    if (!alone || (f->module->mentions_devices &&
+                   (F->owner || may_place_on_a_device(f->module->source))))
         return false;
     static const char *const placers[] = {"gpu", "GPU", "accelerat", "Trainer", "lightning",
                                           "prepare(", "setup(", NULL};
