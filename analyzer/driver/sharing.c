@@ -72,6 +72,7 @@ static void find_definitions(DlSharingFile *f, const DlSource *src) {
     for (size_t at = 0; at < len;) {
         size_t line = at;
         at = skip_blanks(text, len, at);
+        bool unindented = at == line; /* (before an `async`) */
         char first = at < len ? text[at] : '\0'; /* most lines start with none of a, c, d */
         if (first == 'a' && keyword_at(text, len, at, "async", 5)) {
             at = skip_blanks(text, len, at + 5);
@@ -87,7 +88,7 @@ static void find_definitions(DlSharingFile *f, const DlSource *src) {
             if (n && is_def) {
                 add_definition(&functions, text + name, n);
                 f->function_count++;
-                if (cpu.wanted) dl_sharing_note_cpu_default(&cpu, text, len, name, n, at == line);
+                if (cpu.wanted) dl_sharing_note_cpu_default(&cpu, text, len, name, n, unindented);
             } else if (n) {
                 add_definition(&classes, text + name, n);
                 f->class_count++;

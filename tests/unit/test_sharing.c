@@ -500,13 +500,17 @@ Test(sharing, a_file_that_names_another_files_function_defaulting_to_the_cpu_is_
              "model.py", "import torch\nclass Net(torch.nn.Module):\n    def forward(self, x):\n"
              "        return x\n",
              "plain.py", "import torch\nfrom training import *\nplain(torch.nn.Linear(1, 1))\n",
-             "self.py", "import torch\ndef go(device='cpu'):\n    pass\ngo()\n", NULL});
+             "self.py", "import torch\ndef go(device='cpu'):\n    pass\ngo()\n",
+             "aio.py", "import torch\nasync def serve(m, device='cpu'):\n    pass\n",
+             "client.py", "import torch\nfrom aio import serve\nserve(torch.nn.Linear(1, 1))\n",
+             NULL});
     cr_assert(dl_sharing_is_shared(p.sharing, 1), "cli.py calls train_model");
     cr_assert_not(dl_sharing_code_is_read(p.sharing, 1), "and no file reads its code");
     cr_assert(dl_sharing_is_shared(p.sharing, 2), "run.py constructs a Runner");
     cr_assert_not(dl_sharing_is_shared(p.sharing, 3), "a method's `forward` is no function's");
     cr_assert_not(dl_sharing_is_shared(p.sharing, 4), "`plain` defaults to None");
     cr_assert_not(dl_sharing_is_shared(p.sharing, 5), "self.py calls only its own function");
+    cr_assert(dl_sharing_is_shared(p.sharing, 7), "client.py calls an `async def` unindented");
     done(&p);
 }
 
