@@ -548,6 +548,10 @@ static bool other_files_give_the_cpu(CpuAsk *a) {
         if (!m || m == a->m || m->language != DL_LANG_PYTHON || !m->source ||
             !dl_source_mentions(m->source, a->callee))
             continue;
+        /* read whatever the words say: an edit that turns `trainer.train(x)` into a call of
+         * the function changes no file's mentions, and the reads noted are what tells a
+         * cached result to go */
+        dl_project_note_file_read(p, &p->files[i]);
         /* by name (an import, a call), and as an attribute of the home module; an attribute
          * of anything else (`mars.train(...)`, `args.train`) is another's */
         uint32_t words = words_in(m->source, a->callee, false);
@@ -556,7 +560,6 @@ static bool other_files_give_the_cpu(CpuAsk *a) {
         int module_calls = module_attribute_calls_in(m->source, a->callee, aliases);
         if (module_calls < 0) return false;
         if (!words && !module_calls) continue;
-        dl_project_note_file_read(p, &p->files[i]);
         CpuAsk b = *a;
         b.m = m;
         b.module_aliases = aliases;

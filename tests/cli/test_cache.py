@@ -241,6 +241,25 @@ class CacheTest(CacheCase):
         self.assertIn("other.py:3:1: DL101 [unassigned-to] served from the cache", out)
         self.assertIn("user.py:5:1: DL101 [unassigned-to] the result", out)
 
+    def test_a_call_of_a_function_defaulting_to_the_cpu_made_in_another_file_invalidates_it(self):
+        # training.py's `device` is the CPU while no call hands it another (dataflow/
+        # flow_callers.c): cli.py's call leaves it out, and run.py's `trainer.fit(model)` is
+        # another object's method. Edited into a call of training's `fit` with a GPU, run.py
+        # changes no file's mentions of `fit`, and training.py's per-batch read is reported again
+        self.write("training.py", "import torch\n\n\ndef fit(model, loader, device='cpu'):\n"
+                   "    model = model.to(device)\n    for x, y in loader:\n"
+                   "        loss = (model(x.to(device)) - y.to(device)).pow(2).mean()\n"
+                   "        print(loss.item())\n")
+        self.write("cli.py", "import torch\nfrom training import fit\n\n\n"
+                   "def run(model, loader):\n    fit(model, loader)\n")
+        self.write("run.py", "import torch\n\n\ndef tune(trainer, model, loader):\n"
+                   "    trainer.fit(model)\n")
+        self.assertEqual(self.codes(self.devlint("--format", "json", ".")), [])
+        self.write("run.py", "import torch\nimport training\n\n\n"
+                   "def tune(trainer, model, loader):\n    training.fit(model, loader, 'cuda')\n")
+        self.assertEqual(self.codes(self.devlint("--format", "json", ".")),
+                         [("training.py", 8, "DL201")])
+
     def test_a_dataloader_in_another_file_invalidates_the_dataset_it_marks(self):
         # DL113 is reported in dataset.py, and decided by train.py's DataLoader, which
         # dataset.py does not read
