@@ -84,11 +84,11 @@ DlSharing *dl_sharing_scan(const DlSource *const *sources, char *const *paths, s
 void dl_sharing_free(DlSharing *s);
 
 /* Whether another file (or the file itself, through its module name) may read file i's
- * program model. False for files that take no part. */
+ * program model; shared are also the files that save a file name another file loads
+ * (sharing_saves.c) and the files that mention another file's function whose parameter defaults
+ * to the CPU, whose calls that function's analysis reads (sharing_callers.c). False for files
+ * that take no part. */
 bool dl_sharing_is_shared(const DlSharing *s, size_t i);
-/* Shared are also the files that save a file name another file loads (sharing_saves.c) and the
- * files that mention another file's function whose parameter defaults to the CPU, whose calls
- * that function's analysis reads (sharing_callers.c). */
 /* Whether another file may read file `i`'s code (a name it defines, its module): what its
  * rules may not assume of a script (DlModuleIR.read_by_no_other_file). A file shared only
  * because it saves what another file loads (driver/sharing_saves.c) is built with the project

@@ -10,8 +10,9 @@
  * digest holds which files mention it: a new caller checks it again.
  *
  * Only a function defined at the start of a line counts (the analysis reads the calls of a
- * top-level function's, and of a constructor's). For `__init__` the name calls use is its class's: a file with such an `__init__` gives every
- * class name it defines (a superset, read from the text without following indentation). A
+ * top-level function's, and of a constructor's). For `__init__` the name calls use is its
+ * class's: a file with such an `__init__` gives every class name it defines (a superset, read
+ * from the text without following indentation). A
  * mention is any identifier of the text, comments and strings included (DlSharingFile.
  * mentions): a superset of the calls, so a caller is never left out. */
 #include <stdlib.h>
@@ -43,8 +44,13 @@ static bool parameters_name_the_cpu(const char *text, size_t len, size_t open) {
     return false;
 }
 
-static int by_hash(const void *a, const void *b) {
-    return dl_sharing_by_hash(a, b);
+static void add_name(DlCpuDefaults *c, uint32_t hash) {
+    if (c->count == c->cap) {
+        c->cap = c->cap ? c->cap * 2 : 8;
+        c->names = realloc(c->names, c->cap * sizeof *c->names);
+        if (!c->names) abort();
+    }
+    c->names[c->count++] = hash;
 }
 
 void dl_sharing_note_cpu_default(DlCpuDefaults *c, const char *text, size_t len, size_t name,
@@ -57,47 +63,21 @@ void dl_sharing_note_cpu_default(DlCpuDefaults *c, const char *text, size_t len,
         return;
     }
     if (!top) return; /* a method's name (`forward`): only top-level functions count */
-    if (c->count == c->cap) {
-        c->cap = c->cap ? c->cap * 2 : 8;
-        c->names = realloc(c->names, c->cap * sizeof *c->names);
-        if (!c->names) abort();
-    }
-    c->names[c->count++] = dl_name_hash(text + name, n);
+    add_name(c, dl_name_hash(text + name, n));
 }
 
 void dl_sharing_keep_cpu_defaults(DlSharingFile *f, DlCpuDefaults *c) {
     /* `Runner(...)` constructs with such an `__init__`: every class name of the file */
     const char *cls = f->names;
     for (uint32_t k = 0; c->an_init && k < f->class_count; k++, cls += strlen(cls) + 1) {
-        if (c->count == c->cap) {
-            c->cap = c->cap ? c->cap * 2 : 8;
-            c->names = realloc(c->names, c->cap * sizeof *c->names);
-            if (!c->names) abort();
-        }
-        c->names[c->count++] = dl_name_hash(cls, strlen(cls));
+        add_name(c, dl_name_hash(cls, strlen(cls)));
     }
     if (!c->count) {
         free(c->names);
         return;
     }
-    qsort(c->names, c->count, sizeof *c->names, by_hash);
-    uint32_t n = 0;
-    for (size_t i = 0; i < c->count; i++)
-        if (!n || c->names[n - 1] != c->names[i]) c->names[n++] = c->names[i];
     f->cpu_device_functions = c->names;
-    f->cpu_device_function_count = n;
-}
-
-static int by_name_then_file(const void *a, const void *b) {
-    const struct NameInFile *x = a, *y = b;
-    if (x->name != y->name) return (x->name > y->name) - (x->name < y->name);
-    return (x->file > y->file) - (x->file < y->file);
-}
-
-static size_t first_of(const struct NameInFile *records, size_t n, uint32_t name) {
-    return n ? dl_sharing_lower_bound(&records[0].name, sizeof *records / sizeof(uint32_t), n,
-                                      name)
-             : 0;
+    f->cpu_device_function_count = dl_sharing_sort_unique(c->names, c->count);
 }
 
 void dl_sharing_share_cpu_device_callers(DlSharing *s) {
@@ -108,13 +88,13 @@ void dl_sharing_share_cpu_device_callers(DlSharing *s) {
             dl_vec_push(&definers, ((struct NameInFile){f->cpu_device_functions[k], (uint32_t)i}));
     }
     if (!definers.len) return;
-    qsort(definers.items, definers.len, sizeof *definers.items, by_name_then_file);
+    qsort(definers.items, definers.len, sizeof *definers.items, dl_sharing_by_name_then_file);
     DL_VEC(struct NameInFile) callers = {0};
     for (size_t i = 0; i < s->file_count; i++) {
         const DlSharingFile *f = &s->files[i];
         for (uint32_t k = 0; f->takes_part && k < f->mention_count; k++) {
             uint32_t name = f->mentions[k];
-            for (size_t at = first_of(definers.items, definers.len, name);
+            for (size_t at = dl_sharing_first_of(definers.items, definers.len, name);
                  at < definers.len && definers.items[at].name == name; at++)
                 if (definers.items[at].file != i) {
                     dl_vec_push(&callers, ((struct NameInFile){name, (uint32_t)i}));
@@ -125,7 +105,7 @@ void dl_sharing_share_cpu_device_callers(DlSharing *s) {
     }
     dl_vec_free(&definers);
     if (callers.len)
-        qsort(callers.items, callers.len, sizeof *callers.items, by_name_then_file);
+        qsort(callers.items, callers.len, sizeof *callers.items, dl_sharing_by_name_then_file);
     s->cpu_device_callers = callers.items;
     s->cpu_device_caller_count = callers.len;
 }
@@ -133,15 +113,7 @@ void dl_sharing_share_cpu_device_callers(DlSharing *s) {
 uint64_t dl_sharing_cpu_device_callers_digest(const DlSharing *s, size_t index,
                                               char *const *paths) {
     const DlSharingFile *f = &s->files[index];
-    uint64_t digest = 0;
-    for (uint32_t k = 0; k < f->cpu_device_function_count; k++) {
-        uint32_t name = f->cpu_device_functions[k];
-        for (size_t at = first_of(s->cpu_device_callers, s->cpu_device_caller_count, name);
-             at < s->cpu_device_caller_count && s->cpu_device_callers[at].name == name; at++)
-            if (s->cpu_device_callers[at].file != index) {
-                const char *path = paths[s->cpu_device_callers[at].file];
-                digest += dl_hash_bytes(path, strlen(path), 43 + name);
-            }
-    }
-    return digest;
+    return dl_sharing_other_files_digest(s->cpu_device_callers, s->cpu_device_caller_count,
+                                         f->cpu_device_functions, f->cpu_device_function_count,
+                                         index, paths, 43);
 }

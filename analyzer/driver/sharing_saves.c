@@ -62,12 +62,7 @@ static uint32_t *file_names(const DlSource *src, uint32_t *count) {
         if (h) dl_vec_push(&found, h);
         p = e;
     }
-    uint32_t n = 0;
-    if (found.len) {
-        qsort(found.items, found.len, sizeof *found.items, dl_sharing_by_hash);
-        for (size_t i = 0; i < found.len; i++)
-            if (!n || found.items[n - 1] != found.items[i]) found.items[n++] = found.items[i];
-    }
+    uint32_t n = dl_sharing_sort_unique(found.items, found.len);
     *count = n;
     if (!n) {
         dl_vec_free(&found);
@@ -95,33 +90,21 @@ void dl_sharing_find_file_names(DlSharingFile *f, const DlSource *src) {
 }
 
 
-static int by_name_then_file(const void *a, const void *b) {
-    const struct Saver *x = a, *y = b;
-    if (x->name != y->name) return (x->name > y->name) - (x->name < y->name);
-    return (x->file > y->file) - (x->file < y->file);
-}
-
-/* The first saver of `name` in the sorted table (`n` when none). */
-static size_t first_saver(const struct Saver *savers, size_t n, uint32_t name) {
-    return n ? dl_sharing_lower_bound(&savers[0].name, sizeof *savers / sizeof(uint32_t), n, name)
-             : 0;
-}
-
 void dl_sharing_share_savers(DlSharing *s) {
-    DL_VEC(struct Saver) savers = {0};
+    DL_VEC(struct NameInFile) savers = {0};
     for (size_t i = 0; i < s->file_count; i++) {
         const DlSharingFile *f = &s->files[i];
         for (uint32_t k = 0; f->takes_part && k < f->saved_name_count; k++)
-            dl_vec_push(&savers, ((struct Saver){f->saved_names[k], (uint32_t)i}));
+            dl_vec_push(&savers, ((struct NameInFile){f->saved_names[k], (uint32_t)i}));
     }
     s->savers = savers.items;
     s->saver_count = savers.len;
     if (!savers.len) return;
-    qsort(savers.items, savers.len, sizeof *savers.items, by_name_then_file);
+    qsort(savers.items, savers.len, sizeof *savers.items, dl_sharing_by_name_then_file);
     for (size_t i = 0; i < s->file_count; i++) {
         const DlSharingFile *f = &s->files[i];
         for (uint32_t k = 0; f->takes_part && k < f->loaded_name_count; k++)
-            for (size_t at = first_saver(savers.items, savers.len, f->loaded_names[k]);
+            for (size_t at = dl_sharing_first_of(savers.items, savers.len, f->loaded_names[k]);
                  at < savers.len && savers.items[at].name == f->loaded_names[k]; at++)
                 if (savers.items[at].file != i) s->shared[savers.items[at].file] = true;
     }
@@ -129,13 +112,6 @@ void dl_sharing_share_savers(DlSharing *s) {
 
 uint64_t dl_sharing_savers_digest(const DlSharing *s, size_t index, char *const *paths) {
     const DlSharingFile *f = &s->files[index];
-    uint64_t digest = 0;
-    for (uint32_t k = 0; k < f->loaded_name_count; k++)
-        for (size_t at = first_saver(s->savers, s->saver_count, f->loaded_names[k]);
-             at < s->saver_count && s->savers[at].name == f->loaded_names[k]; at++)
-            if (s->savers[at].file != index) {
-                const char *path = paths[s->savers[at].file];
-                digest += dl_hash_bytes(path, strlen(path), 41 + f->loaded_names[k]);
-            }
-    return digest;
+    return dl_sharing_other_files_digest(s->savers, s->saver_count, f->loaded_names,
+                                         f->loaded_name_count, index, paths, 41);
 }

@@ -6,8 +6,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/arena.h"
+#include "core/hash.h"
 #include "core/intern.h"
 #include "core/vec.h"
 #include "driver/sharing.h"
@@ -23,13 +25,9 @@ typedef struct Name {
     bool marks;           /* a class of a file whose facts may place DataLoader marks */
 } Name;
 
-/* A file that saves and names a file (sharing_saves.c): DlSharing.savers, by name, then file. */
-struct Saver {
-    uint32_t name, file; /* the file name's hash; the file's index */
-};
-
-/* A function name whose parameter defaults to the CPU, with a file that defines it or one that
- * mentions it (sharing_callers.c): sorted by name, then file. */
+/* A name's hash and a file's index: a file name a file saves (sharing_saves.c, DlSharing.
+ * savers), a function whose parameter defaults to the CPU and a file that defines or mentions it
+ * (sharing_callers.c). Tables of them are sorted by name, then file. */
 struct NameInFile {
     uint32_t name, file;
 };
@@ -57,7 +55,7 @@ struct DlSharing {
     DlInterner mentioned_functions;
     DlInterner module_names; /* the names the Python files' paths give (strings in `arena`) */
     uint64_t mentioned_hash; /* of that set, whatever the order of its names */
-    struct Saver *savers;    /* every file name a file that saves names (sharing_saves.c) */
+    struct NameInFile *savers; /* every file name a file that saves names (sharing_saves.c) */
     size_t saver_count;
     struct NameInFile *cpu_device_callers; /* the files that mention another file's function
                                               whose parameter defaults to the CPU */
@@ -105,6 +103,46 @@ static inline size_t dl_sharing_lower_bound(const uint32_t *keys, size_t stride,
 static inline int dl_sharing_by_hash(const void *a, const void *b) {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
     return (x > y) - (x < y);
+}
+
+/* `n` hashes sorted, each once: how many are left. */
+static inline uint32_t dl_sharing_sort_unique(uint32_t *hashes, size_t n) {
+    if (n) qsort(hashes, n, sizeof *hashes, dl_sharing_by_hash);
+    uint32_t kept = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!kept || hashes[kept - 1] != hashes[i]) hashes[kept++] = hashes[i];
+    return kept;
+}
+
+static inline int dl_sharing_by_name_then_file(const void *a, const void *b) {
+    const struct NameInFile *x = a, *y = b;
+    if (x->name != y->name) return (x->name > y->name) - (x->name < y->name);
+    return (x->file > y->file) - (x->file < y->file);
+}
+
+/* The first record of `name` in a sorted table of `n` (`n` when none). */
+static inline size_t dl_sharing_first_of(const struct NameInFile *records, size_t n,
+                                         uint32_t name) {
+    return n ? dl_sharing_lower_bound(&records[0].name, sizeof *records / sizeof(uint32_t), n,
+                                      name)
+             : 0;
+}
+
+/* The digest of the files other than `index` that a sorted table holds for each of the `count`
+ * names: their paths, each hashed with `seed` + the name. */
+static inline uint64_t dl_sharing_other_files_digest(const struct NameInFile *records, size_t n,
+                                                     const uint32_t *names, uint32_t count,
+                                                     size_t index, char *const *paths,
+                                                     uint64_t seed) {
+    uint64_t digest = 0;
+    for (uint32_t k = 0; k < count; k++)
+        for (size_t at = dl_sharing_first_of(records, n, names[k]);
+             at < n && records[at].name == names[k]; at++)
+            if (records[at].file != index) {
+                const char *path = paths[records[at].file];
+                digest += dl_hash_bytes(path, strlen(path), seed + names[k]);
+            }
+    return digest;
 }
 
 /* The table's entry for a name: the name's own, or the empty slot it would take. */
