@@ -2342,12 +2342,17 @@ static uint32_t assignment_before(const DlBlock *b, const char *name, uint32_t b
 static bool made_on_the_cpu(DlRuleContext *ctx, const DlExpr *obj, const DlBlock *b,
                             uint32_t before, int depth);
 
+/* Code that names no device, moves nothing and loads nothing. */
+static bool text_names_no_device(const char *text) {
+    return !strstr(text, "cuda") && !strstr(text, "device") && !strstr(text, ".to(") &&
+           !strstr(text, "torch.load");
+}
+
 /* Host data by its text: NumPy or pandas values (`np.stack(v)`, `df.values`), never moved. */
 static bool host_data_text(const char *text) {
     bool host = strstr(text, "np.") || strstr(text, "numpy") || strstr(text, "pd.") ||
                 strstr(text, ".values") || strstr(text, ".to_numpy(");
-    return host && !strstr(text, "cuda") && !strstr(text, "device") && !strstr(text, ".to(") &&
-           !strstr(text, "torch.load");
+    return host && text_names_no_device(text);
 }
 
 static const DlFunction *function_around(const DlBlock *b, uint32_t at, const DlFunction *outer,
@@ -2360,8 +2365,7 @@ static bool made_in_a_function_naming_no_device(DlRuleContext *ctx, const DlExpr
     const DlFunction *fn = function_around(&rule_module(ctx)->body, name->span.start, NULL, 0);
     if (!fn || dl_ir_param_index(fn, name->name) >= 0) return false;
     const char *text = rule_text(ctx, fn->span);
-    return !strstr(text, "cuda") && !strstr(text, "device") && !strstr(text, ".to(") &&
-           !strstr(text, "torch.load") && !strstr(text, "model");
+    return text_names_no_device(text) && !strstr(text, "model");
 }
 
 /* `DataLoader(train_set, batch_size=...)` (or a name bound to one) over a project dataset whose

@@ -636,9 +636,7 @@ bool flow_every_call_leaves_the_default(Flow *F, const DlFunction *fn, uint32_t 
     const DlModuleIR *m = F->env->file->module;
     if (!fn || fn->owner || fn->parent || param >= fn->param_count || !m->source) return false;
     CpuAsk a = {.F = F, .m = m, .fn = fn, .param = param, .callee = fn->name};
-    read_calls(&a, &m->body, note_call_leaving_the_default, 0);
-    for (uint32_t k = 0; k < m->function_count && !a.other; k++)
-        read_calls(&a, &m->functions[k]->body, note_call_leaving_the_default, 0);
+    read_file_device_calls(&a, note_call_leaving_the_default);
     /* a mention that is no call (`Thread(target=train, args=(d, True))`) may pass anything */
     return !a.other && words_in(m->source, a.callee, false) == a.calls + 1;
 }

@@ -287,8 +287,9 @@ const DlValue *flow_eval_attr(Flow *F, const DlExpr *e) {
         DlValue *d = flow_named_device(F, key ? key : flow_short_text(F, e->span), e->span);
         /* `x.device` of a local or a parameter of unknown kind that is no run's options
          * (`args.device`): where that value is, which may be the CPU */
-        if (flow_streq(e->name, "device") && obj->kind == DL_KIND_UNKNOWN &&
-            item_of_a_local(e->object) && !flow_names_options(item_of_a_local(e->object)))
+        const DlExpr *local = item_of_a_local(e->object);
+        if (flow_streq(e->name, "device") && obj->kind == DL_KIND_UNKNOWN && local &&
+            !flow_names_options(local))
             d->flags |= DL_VF_DEVICE_OF_UNKNOWN;
         return d;
     }
