@@ -8,7 +8,10 @@ static const char doc[] =
     "operands are on known, different devices, when no more specific rule names the cause: a\n"
     "tensor brought back with `.cpu()` and combined with a GPU tensor, `\"cuda:0\"` meeting\n"
     "`\"cuda:1\"` (a model moved to `\"cuda:4\"` called on a batch moved to `\"cuda:2\"`), a\n"
-    "`meta` tensor meeting a CUDA one.\n\n"
+    "`meta` tensor meeting a CUDA one. Also the one operand PyTorch wants on the CPU whatever\n"
+    "the rest: the lengths of `pack_padded_sequence(x, lengths)`, moved to a device\n"
+    "(`lengths.to(device)`), which raises *'lengths' argument should be a 1D CPU int64 tensor*\n"
+    "since PyTorch 1.7.\n\n"
     "## Why is this bad?\n"
     "PyTorch requires the operands of one operation on one device (0-dim CPU tensors excepted):\n"
     "the line raises *Expected all tensors to be on the same device*.\n\n"
@@ -88,6 +91,59 @@ static void on_meet(DlRuleContext *ctx, const DlMeetFact *fact) {
     dl_report_finding(ctx, &dl_rule_DL111, fact->site->span, fact->site->span, message, NULL);
 }
 
+/* `pack_padded_sequence(x, lengths)` reads its lengths on the host: since PyTorch 1.7 a tensor
+ * of lengths on a device raises *'lengths' argument should be a 1D CPU int64 tensor, but got 1D
+ * cuda:0 Long tensor*, wherever the input is. */
+static bool packs_padded_sequences(const char *qualified) {
+    static const char packer[] = "pack_padded_sequence";
+    size_t n = qualified ? strlen(qualified) : 0, k = sizeof packer - 1;
+    return n >= k && strcmp(qualified + n - k, packer) == 0 &&
+           (n == k || (qualified[n - k - 1] == '.' && strncmp(qualified, "torch.", 6) == 0));
+}
+
+/* `lengths.to(x.device)` of a parameter `x`: where the caller's tensor is, which may be the
+ * CPU. */
+static bool on_a_parameters_device(const DlFunction *fn, const DlValue *v) {
+    if (!fn || v->dev != DL_DEV_NAMED || !v->dev_name) return false;
+    const char *dot = strchr(v->dev_name, '.');
+    if (!dot || strcmp(dot, ".device") != 0) return false;
+    size_t len = (size_t)(dot - v->dev_name);
+    for (uint32_t i = 0; i < fn->param_count; i++)
+        if (strlen(fn->params[i].name) == len && strncmp(fn->params[i].name, v->dev_name, len) == 0)
+            return strcmp(fn->params[i].name, "self") != 0;
+    return false;
+}
+
+static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
+    extern const DlRule dl_rule_DL111;
+    if (!packs_padded_sequences(fact->qualified) || fact->method || fact->without_cuda) return;
+    const DlExpr *call = fact->call;
+    unsigned position = 0;
+    for (uint32_t i = 0; i < call->arg_count; i++) {
+        const char *kw = call->args[i].keyword;
+        bool lengths = kw ? strcmp(kw, "lengths") == 0 : position++ == 1;
+        if (!lengths) continue;
+        const DlValue *v = fact->args[i];
+        /* a value of unknown kind moved to a device (`lens.to(device)` of a parameter) is a
+         * tensor here: nothing else both moves and is a valid `lengths` */
+        if (!v || (v->kind != DL_KIND_TENSOR && v->kind != DL_KIND_UNKNOWN) ||
+            (v->dev != DL_DEV_CUDA && v->dev != DL_DEV_NAMED) ||
+            on_a_parameters_device(fact->place->function, v))
+            return;
+        const DlExpr *arg = call->args[i].value;
+        const char *text = dl_rule_snippet(ctx, arg->span);
+        DlExprKind k = arg->kind;
+        bool bare = k == DL_EX_NAME || k == DL_EX_ATTR || k == DL_EX_CALL || k == DL_EX_SUBSCRIPT;
+        const char *message = dl_arena_printf(
+            dl_rule_arena(ctx),
+            "`pack_padded_sequence` takes its lengths on the CPU (a 1D int64 tensor or a list), "
+            "but `%s` is %s; pass `%s%s%s.cpu()`",
+            text, dl_rule_placement(ctx, v), bare ? "" : "(", text, bare ? "" : ")");
+        dl_report_finding(ctx, &dl_rule_DL111, arg->span, arg->span, message, NULL);
+        return;
+    }
+}
+
 const DlRule dl_rule_DL111 = {
     .code = "DL111",
     .name = "cross-device-operation",
@@ -97,4 +153,5 @@ const DlRule dl_rule_DL111 = {
     .summary = "Two values on known, different devices meet in one operation",
     .doc = doc,
     .on_meet = on_meet,
+    .on_call = on_call,
 };
