@@ -3772,7 +3772,12 @@ const DlValue *dl_flow_run(const DlFlowEnv *env, const DlFunction *fn, const DlC
              (flow_streq(fn->name, "__getitem__") || flow_streq(fn->name, "__getitems__") ||
               flow_streq(fn->name, "__iter__") || flow_streq(fn->name, "__call__"))) ||
             (fi && fi->collate_with_workers);
-        if (owner && !F.in_init && owner->attrs_done) flow_seed_attributes(&F, owner, 0);
+        /* a helper only __init__ runs is read inside __init__ (flow_inline_method), with the
+         * attributes as they are at its call: what __init__ leaves at its end may come later
+         * (`self.split_by_runs()` reading NumPy data that `self.format_data()` then moves) */
+        bool seeded = owner && !F.in_init && owner->attrs_done &&
+                      !(fi && fi->runs_only_in_init);
+        if (seeded) flow_seed_attributes(&F, owner, 0);
         if (F.is_forward && flow_streq(fn->name, "forward")) {
             F.host_only_of = fn;
             F.host_only_inputs = flow_host_only_params(F.env->project, fn);

@@ -266,7 +266,15 @@ const DlValue *flow_eval_attr(Flow *F, const DlExpr *e) {
             /* `self.device` in the class's own methods (its __init__, after
              * `super().__init__(device)` stored it): whatever the instance was built with,
              * the same in every method, not the default of a parameter of the same name */
-            if (dl_ir_is_self(e->object)) return v;
+            if (dl_ir_is_self(e->object)) {
+                /* a helper only __init__ runs, read on its own: what __init__ leaves at its end
+                 * may be set after the call (`self.format_data()` moving what
+                 * `self.split_by_runs()` read as NumPy); __init__ reads it at the call */
+                const DlFunctionInfo *run = F->fn ? F->fn->facts : NULL;
+                if (!F->in_init && run && run->runs_only_in_init && run->owner == ci)
+                    return flow_unknown();
+                return v;
+            }
             return init ? flow_bind_parameter_device(F, v, init->fn, NULL, NULL, true) : v;
         }
     }

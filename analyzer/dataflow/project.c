@@ -1062,6 +1062,8 @@ static void forget_reassigned_devices(DlFileFacts *f, DlClassInfo *c, const DlFu
     bool *part_of_init = calloc(c->method_count ? c->method_count : 1, sizeof *part_of_init);
     if (!part_of_init) return;
     helpers_only_init_runs(f->module->source, c, init, part_of_init);
+    for (uint32_t k = 0; k < c->method_count; k++)
+        c->methods[k]->runs_only_in_init = part_of_init[k] && c->methods[k] != init;
     for (uint32_t k = 0; k < c->method_count; k++) {
         const DlFunctionInfo *fi = c->methods[k];
         if (part_of_init[k]) continue; /* __init__ and the helpers only it runs */

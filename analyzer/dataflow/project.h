@@ -100,6 +100,9 @@ typedef struct DlFunctionInfo {
     int16_t yields_items_of; /* 1 + the parameter whose items it yields (`for obj in iterable:
                                 yield obj`, MetricLogger.log_every): iterating a call of it
                                 iterates that argument; 0 if none */
+    bool runs_only_in_init; /* a method only its class's __init__ calls (or helpers that only
+                               it runs): it runs inside __init__, which reads it with the
+                               attributes as they are at the call, not as __init__ ends */
 } DlFunctionInfo;
 
 /* name -> qualified name ("nn" -> "torch.nn", "zeros" -> "torch.zeros"), one table per file */
