@@ -1598,6 +1598,11 @@ const DlValue *flow_eval_library_call(Flow *F, const DlExpr *call, const char *q
             d->dev_why = flow_short_text(F, call->span);
             return d;
         }
+        /* `torch.device(device)` of a device already held (a parameter `device`, which a
+         * caller's "cpu" binds): that same device, not a new name the caller cannot bind */
+        if (a && argv[0] && argv[0]->kind == DL_KIND_DEVICE && argv[0]->dev &&
+            !dl_ir_positional(call, 1) && call->arg_count == 1)
+            return argv[0];
         return flow_named_device(F, NULL, call->span);
     }
     if (dl_torch_is_dtype(q)) return flow_mk(F, DL_KIND_DTYPE);
