@@ -114,6 +114,29 @@ static bool on_a_parameters_device(const DlFunction *fn, const DlValue *v) {
     return false;
 }
 
+/* The move that put `v` on its device binds `name` itself: `x_lens = x_lens.to(DEVICE)`, `feats,
+ * lens = feats.to(d), lens.to(d)`, `lens = batch["len"].cuda()`; not a value handed back by a
+ * call given moved tensors (a decoder's `decode_lengths = out[3]`, as often a list). */
+static bool moved_into_the_name(DlRuleContext *ctx, const DlValue *v, const char *name) {
+    const DlSource *src = dl_rule_source(ctx);
+    if (v->home || v->dev_span.end <= v->dev_span.start || v->dev_span.start > src->len)
+        return false;
+    const char *text = src->text, *at = text + v->dev_span.start;
+    const char *line = dl_source_line_start_of(text, at);
+    const char *eq = NULL; /* the last `=` before the move that is an assignment's */
+    for (const char *p = line; p < at; p++)
+        if (*p == '=' && (p + 1 >= at || p[1] != '=') &&
+            (p == line || !strchr("=!<>+-*/%&|^:", p[-1])))
+            eq = p;
+    if (!eq) return false;
+    size_t n = strlen(name);
+    for (const char *p = line; p + n <= eq; p++)
+        if (memcmp(p, name, n) == 0 && (p == line || !dl_source_name_byte(p[-1])) &&
+            !dl_source_name_byte(p[n]) && (p == line || p[-1] != '.'))
+            return true;
+    return false;
+}
+
 static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
     extern const DlRule dl_rule_DL111;
     if (!packs_padded_sequences(fact->qualified) || fact->method || fact->without_cuda) return;
@@ -125,12 +148,17 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
         if (!lengths) continue;
         const DlValue *v = fact->args[i];
         /* a value of unknown kind moved to a device (`lens.to(device)` of a parameter) is a
-         * tensor here: nothing else both moves and is a valid `lengths` */
+         * tensor here: nothing else both moves and is a valid `lengths`. Only what the code
+         * itself moved under that name (also then halved: `x_lens = x_lens // 2`), see
+         * moved_into_the_name */
         if (!v || (v->kind != DL_KIND_TENSOR && v->kind != DL_KIND_UNKNOWN) ||
+            (v->origin != DL_ORIGIN_MOVED && v->origin != DL_ORIGIN_NONE) ||
+            (v->flags & (DL_VF_UNPACKED | DL_VF_DEVICE_OF_UNKNOWN)) ||
             (v->dev != DL_DEV_CUDA && v->dev != DL_DEV_NAMED) ||
             on_a_parameters_device(fact->place->function, v))
             return;
         const DlExpr *arg = call->args[i].value;
+        if (arg->kind != DL_EX_NAME || !moved_into_the_name(ctx, v, arg->name)) return;
         const char *text = dl_rule_snippet(ctx, arg->span);
         DlExprKind k = arg->kind;
         bool bare = k == DL_EX_NAME || k == DL_EX_ATTR || k == DL_EX_CALL || k == DL_EX_SUBSCRIPT;
