@@ -877,7 +877,9 @@ const DlValue *flow_binary_values(Flow *F, const DlExpr *e, const DlExpr *const 
         }
         bool matmul = e->name && flow_streq(e->name, "@");
         if (numbers_else && (one_dim == 1 || (one_dim > 1 && !matmul))) r->flags |= DL_VF_ONE_DIM;
-        if (dl_value_on_kernel_device(r)) /* a @ b on the GPU */
+        /* a @ b on the GPU; not on `x.device` of a tensor whose device is not known (a batch
+         * never moved), which may be the CPU, whose work is done when the line is */
+        if (dl_value_on_kernel_device(r) && !(r->flags & DL_VF_DEVICE_OF_UNKNOWN))
             flow_device_work(F, e, !matmul);
         return r;
     }
