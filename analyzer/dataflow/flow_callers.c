@@ -241,14 +241,43 @@ static bool handed_on_from_the_cpu(const CpuAsk *a, const char *name) {
     return false;
 }
 
+/* The value `name` holds at `before` when the last statement of `scope` itself (not one nested
+ * in an `if`, a loop or a `try`) to bind it is a plain assignment and nothing nested binds it
+ * after that: `device = 'cpu'` pinning the CPU after the usual `if torch.cuda.is_available():`
+ * switch (CAT-Transformer's notebooks). NULL when not so known. */
+static const DlExpr *value_at_by_straight_line(const DlBlock *scope, const char *name,
+                                               uint32_t before) {
+    const DlExpr *value = NULL;
+    for (uint32_t i = 0; i < scope->count; i++) {
+        const DlStmt *s = scope->items[i];
+        if (s->span.start >= before) break;
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        if (s->kind == DL_ST_ASSIGN && s->target_count == 1 && s->targets[0]->kind == DL_EX_NAME &&
+            strcmp(s->targets[0]->name, name) == 0) {
+            value = s->value;
+            continue;
+        }
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (flow_bindings_of(inner, name, 1)) value = NULL;
+        if (s->kind == DL_ST_ASSIGN || s->kind == DL_ST_AUGASSIGN || s->kind == DL_ST_FOR ||
+            s->kind == DL_ST_WITH)
+            for (uint32_t t = 0; t < s->target_count; t++)
+                if (dl_ir_target_names(s->targets[t], name)) value = NULL;
+    }
+    return value;
+}
+
 /* `"cpu"`, `torch.device("cpu")`, or a name the scope binds once, to one of them (not `device`
- * bound on both arms of an `if`: Robot_Learning2's `use_cuda` switch), or a parameter of the
+ * bound on both arms of an `if`: Robot_Learning2's `use_cuda` switch; but the last of several,
+ * when it is bound by the scope's own straight line after them), or a parameter of the
  * scope's function that every call of it hands the CPU. */
 static bool names_the_cpu(const CpuAsk *a, const DlExpr *e, uint32_t before) {
     if (e && e->kind == DL_EX_NAME && e->name) {
         uint32_t bound = flow_bindings_of(a->scope, e->name, 0);
         if (!bound && handed_on_from_the_cpu(a, e->name)) return true;
-        e = bound == 1 ? dl_ir_last_assignment(a->scope, e->name, before) : NULL;
+        e = bound == 1 ? dl_ir_last_assignment(a->scope, e->name, before)
+                       : value_at_by_straight_line(a->scope, e->name, before);
     }
     if (a->m != a->F->env->file->module) return cpu_literal(e);
     /* `config.DEVICE` of a config module that binds it to the CPU (`DEVICE =
