@@ -3332,7 +3332,13 @@ const DlValue *flow_param_value(Flow *F, const DlFunction *fn, uint32_t i) {
             return s;
         }
     }
-    if (flow_name_says_device(F, p->name) && flow_every_call_gives_the_cpu(F, fn, i)) {
+    /* `device_in_use`, `device_name`: a device too, which every call may hand the CPU
+     * (CAT-Transformer's notebooks); not `device_ids`, `device_map` */
+    static const char *const device_words[] = {"device_in_use", "device_to_use", "device_used",
+                                               "device_name", "device_str", NULL};
+    bool names_a_device = flow_name_says_device(F, p->name) ||
+                          dl_name_in_list(p->name, device_words);
+    if (names_a_device && flow_every_call_gives_the_cpu(F, fn, i)) {
         DlValue *cpu = flow_mk(F, DL_KIND_DEVICE); /* a CPU-only script's `evaluate(..., "cpu")` */
         cpu->dev = DL_DEV_CPU;
         cpu->dev_name = "cpu";
