@@ -211,6 +211,7 @@ typedef struct CpuAsk {
     uint32_t calls;        /* calls of the callee seen */
     uint32_t through_super; /* ... of them `super().__init__(...)`, which does not name it */
     bool other;            /* a call passes something else (or may: a splat) */
+    uint32_t first_call_end; /* the end of the first call seen, 0 before any */
 } CpuAsk;
 
 static bool every_call_gives_the_cpu(Flow *F, const DlModuleIR *m, const DlFunction *fn,
@@ -268,6 +269,31 @@ static const DlExpr *value_at_by_straight_line(const DlBlock *scope, const char 
     return value;
 }
 
+/* `global name` somewhere in `m`: a function may rebind the module's name. */
+static bool global_declared(const DlModuleIR *m, const char *name) {
+    char decl[128];
+    int n = snprintf(decl, sizeof decl, "global %s", name);
+    return n <= 0 || (size_t)n >= sizeof decl || !m->source ||
+           dl_source_mentions(m->source, decl);
+}
+
+static bool names_the_cpu(const CpuAsk *a, const DlExpr *e, uint32_t before);
+
+/* A module-level name a top-level function reads (`train(loader, model, device_in_use)` in a
+ * notebook's `def objective(trial):`): what the module binds it to, once, or last on its own
+ * straight line (after the usual switch), as the function runs after the module's cells. */
+static bool names_the_cpu_globally(const CpuAsk *a, const char *name) {
+    const DlBlock *module = &a->m->body;
+    uint32_t bound = flow_bindings_of(module, name, 0);
+    const DlExpr *value = bound == 1 ? dl_ir_last_assignment(module, name, UINT32_MAX)
+                                     : value_at_by_straight_line(module, name, UINT32_MAX);
+    if (!value || value->kind == DL_EX_NAME) return false; /* not followed further */
+    CpuAsk at_top = *a;
+    at_top.scope = module;
+    at_top.scope_fn = NULL;
+    return names_the_cpu(&at_top, value, UINT32_MAX);
+}
+
 /* `"cpu"`, `torch.device("cpu")`, or a name the scope binds once, to one of them (not `device`
  * bound on both arms of an `if`: Robot_Learning2's `use_cuda` switch; but the last of several,
  * when it is bound by the scope's own straight line after them), or a parameter of the
@@ -276,6 +302,9 @@ static bool names_the_cpu(const CpuAsk *a, const DlExpr *e, uint32_t before) {
     if (e && e->kind == DL_EX_NAME && e->name) {
         uint32_t bound = flow_bindings_of(a->scope, e->name, 0);
         if (!bound && handed_on_from_the_cpu(a, e->name)) return true;
+        if (!bound && a->scope_fn && !a->scope_fn->parent && !a->scope_fn->owner &&
+            !global_declared(a->m, e->name))
+            return names_the_cpu_globally(a, e->name);
         e = bound == 1 ? dl_ir_last_assignment(a->scope, e->name, before)
                        : value_at_by_straight_line(a->scope, e->name, before);
     }
@@ -371,6 +400,7 @@ static bool note_device_call(const DlExpr *e, void *ctx) {
     CpuAsk *a = ctx;
     if (!calls_the_callee(a, e)) return false;
     a->calls++;
+    if (!a->first_call_end || e->span.end < a->first_call_end) a->first_call_end = e->span.end;
     note_device_argument(a, e, a->skip_self ? 1 : 0);
     return a->other;
 }
@@ -614,6 +644,46 @@ static bool defined_unindented(const DlModuleIR *m, const DlFunction *fn) {
     return m->source && at <= m->source->len && (at == 0 || m->source->text[at - 1] == '\n');
 }
 
+/* How many top-level functions of `m` are named as `fn` is (a notebook that defines `train`
+ * again in a later cell), each with `fn`'s parameter `param` at the same place: the calls read
+ * by name may be of any of them. 0 when one names it otherwise. */
+static uint32_t definitions_alike(const DlModuleIR *m, const DlFunction *fn, uint32_t param) {
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < m->function_count; k++) {
+        const DlFunction *g = m->functions[k];
+        if (g->owner || g->parent || !flow_streq(g->name, fn->name)) continue;
+        if (param >= g->param_count || !flow_streq(g->params[param].name, fn->params[param].name) ||
+            g->params[param].star || g->params[param].keyword_only != fn->params[param].keyword_only)
+            return 0;
+        n++;
+    }
+    return n;
+}
+
+/* The words `name` in the top-level imports of `m` that come before its first definition of
+ * `fn`'s name (`from modelAdjustments import train` in a notebook that defines its own `train`
+ * in a later cell): names that definition shadows, when no call comes before it. -1 when one
+ * binds it otherwise (imports_of). */
+static int imports_shadowed(const DlModuleIR *m, const DlFunction *fn, uint32_t first_call_end) {
+    uint32_t first_def = UINT32_MAX;
+    for (uint32_t k = 0; k < m->function_count; k++) {
+        const DlFunction *g = m->functions[k];
+        if (!g->owner && !g->parent && flow_streq(g->name, fn->name) && g->span.start < first_def)
+            first_def = g->span.start;
+    }
+    if (first_call_end && first_call_end <= first_def) return 0;
+    int count = 0;
+    for (uint32_t i = 0; i < m->body.count && m->body.items[i]->span.end <= first_def; i++) {
+        DlStmt *s = m->body.items[i];
+        if (s->kind != DL_ST_IMPORT) continue;
+        DlBlock one = {&s, 1};
+        int n = imports_of(&one, fn->name, 0);
+        if (n < 0) return -1;
+        count += n;
+    }
+    return count;
+}
+
 static bool every_call_gives_the_cpu(Flow *F, const DlModuleIR *m, const DlFunction *fn,
                                      uint32_t param, int depth) {
     /* no other file imports it (Python's own rule: devlint's fallback by unique names may
@@ -637,11 +707,16 @@ static bool every_call_gives_the_cpu(Flow *F, const DlModuleIR *m, const DlFunct
     a.scope = &m->body;
     a.default_is_the_cpu = p->default_value && names_the_cpu(&a, p->default_value, 0);
     uint32_t subclass_words = fn->owner ? read_subclass_inits(&a, m) : 0;
+    uint32_t definitions = fn->owner ? 1 : definitions_alike(m, fn, param);
+    if (!definitions) return false;
     read_file_device_calls(&a, note_device_call);
     /* a mention that is no call (`pool.map(evaluate, ...)`, `fn = evaluate`, a subclass) may
-     * pass anything: the name's words in the text are its definition and the calls read */
-    if (a.other ||
-        words_in(m->source, a.callee, false) != a.calls - a.through_super + 1 + subclass_words)
+     * pass anything: the name's words in the text are its definitions, the calls read and
+     * the imports the definitions shadow */
+    int shadowed = a.other || fn->owner ? 0 : imports_shadowed(m, fn, a.first_call_end);
+    if (a.other || shadowed < 0 ||
+        words_in(m->source, a.callee, false) !=
+            a.calls - a.through_super + definitions + subclass_words + (uint32_t)shadowed)
         return false;
     if (read_others && !other_files_give_the_cpu(&a)) return false;
     return a.calls > 0;
