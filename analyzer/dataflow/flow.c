@@ -984,7 +984,7 @@ static bool counts_up(const DlBlock *b, const char *counter, int depth) {
  * `return`, which also leaves from a loop nested in it: the transfer-learning tutorial's
  * `visualize_model` counts the images it shows in an inner loop over the batch). */
 static bool stop_after_a_few_in(Flow *F, const DlStmt *loop, const DlExpr *index,
-                                const DlBlock *b, bool nested_loop, int depth) {
+                                const DlBlock *b, bool nested_loop, bool written_out, int depth) {
     const DlBlock *body = &loop->parts->body;
     for (uint32_t i = 0; depth < 8 && i < b->count; i++) {
         const DlStmt *s = b->items[i];
@@ -994,7 +994,7 @@ static bool stop_after_a_few_in(Flow *F, const DlStmt *loop, const DlExpr *index
             bool loop_in_it = s->kind == DL_ST_FOR || s->kind == DL_ST_WHILE;
             for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
                 if (stop_after_a_few_in(F, loop, index, inner, nested_loop || loop_in_it,
-                                        depth + 1))
+                                        written_out, depth + 1))
                     return true;
             continue;
         }
@@ -1005,7 +1005,10 @@ static bool stop_after_a_few_in(Flow *F, const DlStmt *loop, const DlExpr *index
             !(flow_streq(c->name, "==") || flow_streq(c->name, ">=") || flow_streq(c->name, ">")))
             continue;
         const DlExpr *counter = c->items[0], *bound = c->items[1];
-        if (!a_few(F, bound)) continue;
+        /* a dry run of training steps: a handful, written out */
+        if (!a_few(F, bound) ||
+            (written_out && (bound->kind != DL_EX_NUMBER || strtol(bound->name, NULL, 10) > 5)))
+            continue;
         /* `len(collected)` of a list the loop appends to */
         if (counter->kind == DL_EX_CALL && counter->object &&
             counter->object->kind == DL_EX_NAME && flow_streq(counter->object->name, "len") &&
@@ -1025,9 +1028,12 @@ static bool stop_after_a_few_in(Flow *F, const DlStmt *loop, const DlExpr *index
     return false;
 }
 
+/* A loop that steps an optimizer counts too when the few are a handful written out (`if i >= 2:
+ * break`: a dry run of two training steps that prints what it computes), not a parameter's
+ * default nor a step budget (`if step > 10: break`). */
 static bool stops_after_a_few(Flow *F, const DlStmt *loop) {
-    if (loop->kind != DL_ST_FOR || block_any_outside_loops(&loop->parts->body, is_optimizer_step, 0))
-        return false;
+    if (loop->kind != DL_ST_FOR) return false;
+    bool steps = block_any_outside_loops(&loop->parts->body, is_optimizer_step, 0);
     const DlExpr *target = loop->target_count ? loop->targets[0] : NULL;
     const DlExpr *index = target && target->kind == DL_EX_TUPLE && target->item_count == 2 &&
                                   target->items[0]->kind == DL_EX_NAME && loop->value &&
@@ -1036,7 +1042,7 @@ static bool stops_after_a_few(Flow *F, const DlStmt *loop) {
                                   flow_streq(loop->value->object->name, "enumerate")
                               ? target->items[0]
                               : NULL;
-    return stop_after_a_few_in(F, loop, index, &loop->parts->body, false, 0);
+    return stop_after_a_few_in(F, loop, index, &loop->parts->body, false, steps, 0);
 }
 
 static bool switched_on_in_the_file(const DlSource *src, const char *name, bool attributes);
