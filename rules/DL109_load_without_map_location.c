@@ -224,7 +224,10 @@ static const char doc[] =
     "  a PyG dataset's `process()`, read back by `torch.load(self.processed_paths[0])`; an\n"
     "  early stopper's `torch.save(model.state_dict(), self.path)` and its own reload; a path\n"
     "  written out, `\"best.pt\"`, or one handed to a method of the class that saves to it,\n"
-    "  `self._save(os.path.join(self.folder, \"best.pt\"))`);\n"
+    "  `self._save(os.path.join(self.folder, \"best.pt\"))`, or one template filled with the\n"
+    "  same values of self and numbers each method counts its own way: a checkpoint per epoch\n"
+    "  saved as `\"{}/model_{}.tar\".format(self.working_dir, i + 1)` and read back with\n"
+    "  `epoch`);\n"
     "- the file holds no tensors: settings by its name (`\"model_args.pth\"`,\n"
     "  `\"training_args.bin\"`, a path held in a name for a configuration, `cfg.config_path`,\n"
     "  that names no weights), Hugging Face Trainer's scheduler, grad scaler and RNG states\n"
@@ -2813,10 +2816,59 @@ static bool method_saves_the_path(DlRuleContext *ctx, const DlClass *cls, const 
     return false;
 }
 
+/* `"{}/model_{}.tar".format(self.working_dir, epoch)`: a template's literal, or NULL. */
+static const DlExpr *format_template(const DlExpr *e) {
+    if (!e || e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_ATTR ||
+        !e->object->name || strcmp(e->object->name, "format") != 0)
+        return NULL;
+    const DlExpr *lit = e->object->object;
+    return lit && lit->kind == DL_EX_STRING && !lit->item_count ? lit : NULL;
+}
+
+/* The load's path when it fills a template (format_template), for saved_from_the_template;
+ * per thread, as files are checked in parallel. */
+static _Thread_local const DlExpr *load_template;
+
+/* `torch.save(..., "{}/model_{}.tar".format(self.working_dir, i + 1))` for a load of
+ * `"{}/model_{}.tar".format(self.working_dir, epoch)`: the same template, filled with the same
+ * values of self and with numbers the two methods count each their own way (SDGym's
+ * synthesizers save a checkpoint per stored epoch in train() and read them back in
+ * generate()). */
+static bool saved_from_the_template(DlRuleContext *ctx, const DlExpr *obj, const DlExpr *path,
+                                    const DlBlock *b, uint32_t i, const char *want) {
+    (void)obj, (void)b, (void)i, (void)want;
+    const DlExpr *load = load_template, *lit = format_template(path);
+    const DlExpr *load_lit = format_template(load);
+    if (!lit || !load_lit || path->arg_count != load->arg_count ||
+        !same_code(rule_text(ctx, lit->span), rule_text(ctx, load_lit->span)))
+        return false;
+    bool of_self = false;
+    for (uint32_t a = 0; a < path->arg_count; a++) {
+        if (path->args[a].keyword || load->args[a].keyword) return false;
+        const char *saved = rule_text(ctx, path->args[a].value->span);
+        const char *loaded = rule_text(ctx, load->args[a].value->span);
+        bool self_saved = strstr(saved, "self.") != NULL, self_loaded = strstr(loaded, "self.");
+        if (same_code(saved, loaded)) {
+            of_self |= self_saved;
+            continue;
+        }
+        if (self_saved || self_loaded) return false;
+    }
+    return of_self;
+}
+
 static bool class_writes_it_itself(DlRuleContext *ctx, const DlCallFact *fact) {
     const DlFunction *fn = fact->place->function;
     const DlExpr *path = dl_ir_positional(fact->call, 0);
     if (!fn || !fn->owner || !path) return false;
+    if (format_template(path)) {
+        load_template = path;
+        bool found = false;
+        for (uint32_t k = 0; k < fn->owner->method_count && !found; k++)
+            found = any_save(ctx, &fn->owner->methods[k]->body, saved_from_the_template, NULL, 0);
+        load_template = NULL;
+        if (found) return true;
+    }
     const char *want = rule_text(ctx, path->span);
     /* the same in every method: read from self (`self.path`, `os.path.join(self.folder,
      * "best.pt")`) or written out (`"best.pt"`), not a local name */
