@@ -3254,6 +3254,17 @@ static DlValue *loader_of_a_parameter(Flow *F, const DlParam *p) {
     return l;
 }
 
+/* A device parameter every call hands the CPU (flow_every_call_gives_the_cpu): the CPU. */
+static DlValue *the_cpu_parameter(Flow *F, const DlParam *p) {
+    DlValue *cpu = flow_mk(F, DL_KIND_DEVICE);
+    cpu->dev = DL_DEV_CPU;
+    cpu->dev_name = "cpu";
+    cpu->literal = "cpu";
+    cpu->dev_span = p->span;
+    cpu->dev_why = p->name;
+    return cpu;
+}
+
 const DlValue *flow_param_value(Flow *F, const DlFunction *fn, uint32_t i) {
     const DlParam *p = &fn->params[i];
     if (p->star) return flow_unknown();
@@ -3312,7 +3323,10 @@ const DlValue *flow_param_value(Flow *F, const DlFunction *fn, uint32_t i) {
             if (ci->has_own_to) v->flags |= DL_VF_OWN_TO;
             return v;
         }
-        if (q && flow_streq(q, "torch.device")) return flow_named_device(F, p->name, p->span);
+        /* `device: torch.device`: a device, the CPU when every call hands it the CPU */
+        if (q && flow_streq(q, "torch.device"))
+            return flow_every_call_gives_the_cpu(F, fn, i) ? the_cpu_parameter(F, p)
+                                                           : flow_named_device(F, p->name, p->span);
         /* `preferences: np.ndarray` (imitation's preference loss): host data, no tensor */
         const DlExpr *ann = p->annotation;
         const char *array = flow_qualify(F, ann->kind == DL_EX_SUBSCRIPT ? ann->object : ann);
@@ -3344,15 +3358,8 @@ const DlValue *flow_param_value(Flow *F, const DlFunction *fn, uint32_t i) {
                                                "device_name", "device_str", NULL};
     bool names_a_device = flow_name_says_device(F, p->name) ||
                           dl_name_in_list(p->name, device_words);
-    if (names_a_device && flow_every_call_gives_the_cpu(F, fn, i)) {
-        DlValue *cpu = flow_mk(F, DL_KIND_DEVICE); /* a CPU-only script's `evaluate(..., "cpu")` */
-        cpu->dev = DL_DEV_CPU;
-        cpu->dev_name = "cpu";
-        cpu->literal = "cpu";
-        cpu->dev_span = p->span;
-        cpu->dev_why = p->name;
-        return cpu;
-    }
+    if (names_a_device && flow_every_call_gives_the_cpu(F, fn, i))
+        return the_cpu_parameter(F, p); /* a CPU-only script's `evaluate(..., "cpu")` */
     if (flow_name_says_device(F, p->name) && !p->default_value)
         return flow_named_device(F, p->name, p->span);
     if (flow_name_says_device(F, p->name) && p->default_value && p->default_value->kind != DL_EX_CONST)
