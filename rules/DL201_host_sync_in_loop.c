@@ -175,8 +175,8 @@ static void on_sync(DlRuleContext *ctx, const DlSyncFact *fact) {
      * `torch.cuda.synchronize()`: BiSeNet's timed loop): the read adds no wait of its own */
     if (fact->nothing_pending) return;
     /* moved to `x.device` of a tensor `x` whose device is not known (an element of a batch
-     * never moved): maybe the CPU, as DL108 takes it */
-    if ((fact->value->flags & DL_VF_DEVICE_OF_UNKNOWN) && strcmp(fact->how, "call") != 0 &&
+     * never moved): maybe the CPU; not `context.device` of an object, a run's device */
+    if ((fact->value->flags & DL_VF_OF_A_PLACELESS_TENSOR) && strcmp(fact->how, "call") != 0 &&
         strcmp(fact->how, "first-read") != 0)
         return;
     /* DL108's; not `torch.tensor(losses)`, which reads each item as `.item()` does */

@@ -578,6 +578,10 @@ static const DlValue *bind_device_of_value(Flow *F, const DlValue *v, const DlFu
     DlValue *c = dl_value_copy(F->arena, v);
     c->dev = dev ? dev->dev : DL_DEV_UNKNOWN;
     c->dev_name = dev ? dev->dev_name : NULL;
+    /* `x.device` of the callee's parameter, bound to this call's argument: where that is,
+     * known or not, not where the callee could not tell */
+    c->flags = (c->flags & (uint32_t)~DL_VF_UNKNOWN_DEVICE_MARKS) |
+               (dev ? dev->flags & DL_VF_UNKNOWN_DEVICE_MARKS : 0);
     if (!c->dev) c->origin = DL_ORIGIN_NONE;
     return c;
 }
