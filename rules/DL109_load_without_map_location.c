@@ -161,7 +161,8 @@ static const char doc[] =
     "  `get_checkpoint_path(epoch)` and `get_checkpoint_path(best_epoch)`), and not bound anew\n"
     "  since (the best epoch saved, then reloaded), or a copy of such a save\n"
     "  (`shutil.copy(latest, best)` then `torch.load(best)`), or Lightning's\n"
-    "  `checkpoint_callback.best_model_path`; a path held in a name counts as what the name was\n"
+    "  `checkpoint_callback.best_model_path`, or ignite's `handler.last_checkpoint`; a path\n"
+    "  held in a name counts as what the name was\n"
     "  last bound to (`best_path = f'{run}/{best_epoch}.pt'`), as does a save to a name bound\n"
     "  to the path the load writes out (`file = d / 'x.pt'`, `torch.save(t, file)`, then\n"
     "  `torch.load(d / 'x.pt')`) or one in a function nested beside the load's in the same\n"
@@ -2215,10 +2216,20 @@ static bool saved_under_the_same_expansion(DlRuleContext *ctx, const DlBlock *bo
     return false;
 }
 
+/* `best_save.last_checkpoint` of ignite's `Checkpoint` (or `ModelCheckpoint`) handler: the file
+ * it saved last in this run, joined onto its folder or not. */
+static bool names_ignites_last_checkpoint(const DlExpr *e, void *unused) {
+    (void)unused;
+    return e->kind == DL_EX_ATTR && e->name && strcmp(e->name, "last_checkpoint") == 0;
+}
+
 static bool written_by_this_run(DlRuleContext *ctx, const DlCallFact *fact) {
     const DlExpr *path = dl_ir_positional(fact->call, 0);
     if (!path) return false;
     if (path->kind == DL_EX_ATTR && path->name && strcmp(path->name, "best_model_path") == 0)
+        return true;
+    if (dl_rule_code_mentions(ctx, "ignite") &&
+        dl_ir_expr_any_with(path, names_ignites_last_checkpoint, NULL))
         return true;
     const DlFunction *fn = fact->place->function;
     const DlBlock *body = fn ? &fn->body : &rule_module(ctx)->body;
