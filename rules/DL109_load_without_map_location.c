@@ -2475,6 +2475,13 @@ static bool made_on_the_cpu(DlRuleContext *ctx, const DlExpr *obj, const DlBlock
         obj->object->name && strstr(obj->object->name, "cpu"))
         return true;
     if (loader_of_host_data(ctx, obj, b, before, depth)) return true;
+    /* `torch.tensor(a).half()`: a dtype conversion or a copy stays where its tensor is (a
+     * feature map saved in half precision, made from a NumPy array) */
+    static const char *const keep_place[] = {"half", "float", "double", "long", "int", "bool",
+                                             "contiguous", "clone", "detach", NULL};
+    if (obj->kind == DL_EX_CALL && !obj->arg_count && obj->object &&
+        obj->object->kind == DL_EX_ATTR && dl_name_in_list(obj->object->name, keep_place))
+        return made_on_the_cpu(ctx, obj->object->object, b, before, depth + 1);
     if (obj->kind != DL_EX_CALL || strncmp(text, "torch.", 6) != 0) return false;
     static const char *const makers[] = {
         "from_numpy", "tensor", "as_tensor", "stack",       "cat",         "empty",
