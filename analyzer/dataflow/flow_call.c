@@ -590,15 +590,36 @@ static const DlValue *bind_device_of_value(Flow *F, const DlValue *v, const DlFu
  * return torch.zeros(n, device=device)`) means whatever this call passes there: the argument's
  * device, else the parameter's literal default, else unknown. So do the items and the element
  * of a returned tuple or list (`return signals, lengths`). */
+static const DlValue *bind_parameter_device(Flow *F, const DlValue *v, const DlFunction *fn,
+                                           const DlExpr *call, const DlValue *const *argv,
+                                           bool skip_self, int depth);
+
+/* An item, element or entry of a returned container: itself a container (a dict in a tuple,
+ * `return batch_dict, indices, weights`) is bound through. */
+static const DlValue *bind_part(Flow *F, const DlValue *part, const DlFunction *fn,
+                                const DlExpr *call, const DlValue *const *argv, bool skip_self,
+                                int depth) {
+    if (!part) return part;
+    if (part->kind == DL_KIND_SEQ)
+        return depth < 4 ? bind_parameter_device(F, part, fn, call, argv, skip_self, depth + 1)
+                         : part;
+    return bind_device_of_value(F, part, fn, call, argv, skip_self);
+}
+
 const DlValue *flow_bind_parameter_device(Flow *F, const DlValue *v, const DlFunction *fn,
                                           const DlExpr *call, const DlValue *const *argv,
                                           bool skip_self) {
+    return bind_parameter_device(F, v, fn, call, argv, skip_self, 0);
+}
+
+static const DlValue *bind_parameter_device(Flow *F, const DlValue *v, const DlFunction *fn,
+                                           const DlExpr *call, const DlValue *const *argv,
+                                           bool skip_self, int depth) {
     if (v->kind != DL_KIND_SEQ) return bind_device_of_value(F, v, fn, call, argv, skip_self);
     DlValue *c = NULL;
     for (uint32_t i = 0; i < v->item_count; i++) {
         const DlValue *item = v->items[i];
-        const DlValue *bound = item ? bind_device_of_value(F, item, fn, call, argv, skip_self)
-                                    : item;
+        const DlValue *bound = bind_part(F, item, fn, call, argv, skip_self, depth);
         if (bound == item) continue;
         if (!c) {
             c = dl_value_copy(F->arena, v);
@@ -608,11 +629,24 @@ const DlValue *flow_bind_parameter_device(Flow *F, const DlValue *v, const DlFun
         }
         c->items[i] = bound;
     }
-    const DlValue *elem = v->elem ? bind_device_of_value(F, v->elem, fn, call, argv, skip_self)
-                                  : NULL;
+    const DlValue *elem = bind_part(F, v->elem, fn, call, argv, skip_self, depth);
     if (elem != v->elem) {
         if (!c) c = dl_value_copy(F->arena, v);
         c->elem = elem;
+    }
+    /* `return {"obs": torch.zeros(n, d, device=device), ...}`: each entry of a dict written
+     * out (a replay buffer's `sample(n, device)`) */
+    DlDictEntries *entries = NULL;
+    for (uint32_t i = 0; v->entries && i < v->entries->count; i++) {
+        const DlValue *entry = v->entries->values[i];
+        const DlValue *bound = bind_part(F, entry, fn, call, argv, skip_self, depth);
+        if (bound == entry) continue;
+        if (!entries) entries = dl_value_entries_copy(F->arena, v->entries);
+        entries->values[i] = bound;
+    }
+    if (entries) {
+        if (!c) c = dl_value_copy(F->arena, v);
+        c->entries = entries;
     }
     return c ? c : v;
 }
