@@ -1236,10 +1236,40 @@ static char *syntax_error_message(const DlSource *src, TSNode root,
     return msg;
 }
 
+/* Is `p` inside the arguments of an `add_argument(` call (a command-line option's name or
+ * help: `parser.add_argument('--use_cuda', action="store_true")`), written on its line or
+ * opened a few lines before? */
+static bool in_an_option_declaration(const DlSource *src, const char *p) {
+    static const char call[] = "add_argument(";
+    const size_t n = sizeof call - 1;
+    const char *from = p - src->text > 400 ? p - 400 : src->text;
+    const char *open = NULL;
+    for (const char *q = from; q + n <= p; q++)
+        if (memcmp(q, call, n) == 0) open = q + n;
+    if (!open) return false;
+    int depth = 1;
+    for (const char *q = open; q < p; q++) {
+        if (*q == '(') depth++;
+        else if (*q == ')' && --depth == 0) return false;
+    }
+    return true;
+}
+
+/* The file names a device outside comments and option declarations: an option `--use_cuda`
+ * that nothing reads moves nothing (a trajectory project's scripts, whose models stay on the
+ * CPU); reading it (`if args.use_cuda:`) is a mention of its own. */
 bool dl_python_mentions_devices(const DlSource *src) {
     static const char *const words[] = {"cuda", "device", ".to(", "\"meta\"", NULL};
-    for (const char *const *w = words; *w; w++)
-        if (dl_source_mentions_outside_comments(src, *w)) return true;
+    const char *end = src->text + src->len;
+    for (const char *const *w = words; *w; w++) {
+        size_t n = strlen(*w);
+        for (const char *p = src->text; (p = memmem(p, (size_t)(end - p), *w, n)); p += n) {
+            const char *line = dl_source_line_start_of(src->text, p);
+            if (memchr(line, '#', (size_t)(p - line)) || in_an_option_declaration(src, p))
+                continue;
+            return true;
+        }
+    }
     return false;
 }
 
