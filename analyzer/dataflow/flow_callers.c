@@ -271,10 +271,7 @@ static const DlExpr *value_at_by_straight_line(const DlBlock *scope, const char 
 
 /* `global name` somewhere in `m`: a function may rebind the module's name. */
 static bool global_declared(const DlModuleIR *m, const char *name) {
-    char decl[128];
-    int n = snprintf(decl, sizeof decl, "global %s", name);
-    return n <= 0 || (size_t)n >= sizeof decl || !m->source ||
-           dl_source_mentions(m->source, decl);
+    return !m->source || dl_text_declares_global(m->source->text, name);
 }
 
 static bool names_the_cpu(const CpuAsk *a, const DlExpr *e, uint32_t before);
