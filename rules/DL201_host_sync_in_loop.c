@@ -174,11 +174,6 @@ static void on_sync(DlRuleContext *ctx, const DlSyncFact *fact) {
     /* nothing was queued since the host last waited (an earlier read of this iteration, a
      * `torch.cuda.synchronize()`: BiSeNet's timed loop): the read adds no wait of its own */
     if (fact->nothing_pending) return;
-    /* moved to `x.device` of a tensor `x` whose device is not known (an element of a batch
-     * never moved): maybe the CPU; not `context.device` of an object, a run's device */
-    if ((fact->value->flags & DL_VF_OF_A_PLACELESS_TENSOR) && strcmp(fact->how, "call") != 0 &&
-        strcmp(fact->how, "first-read") != 0)
-        return;
     /* DL108's; not `torch.tensor(losses)`, which reads each item as `.item()` does */
     if (strcmp(fact->how, "numpy") == 0 ||
         (strchr(fact->how, '.') && strcmp(fact->how, "torch.tensor") != 0))

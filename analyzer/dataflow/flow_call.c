@@ -580,8 +580,8 @@ static const DlValue *bind_device_of_value(Flow *F, const DlValue *v, const DlFu
     c->dev_name = dev ? dev->dev_name : NULL;
     /* `x.device` of the callee's parameter, bound to this call's argument: where that is,
      * known or not, not where the callee could not tell */
-    c->flags = (c->flags & (uint32_t)~DL_VF_UNKNOWN_DEVICE_MARKS) |
-               (dev ? dev->flags & DL_VF_UNKNOWN_DEVICE_MARKS : 0);
+    c->flags = (c->flags & (uint32_t)~DL_VF_DEVICE_OF_UNKNOWN) |
+               (dev ? dev->flags & DL_VF_DEVICE_OF_UNKNOWN : 0);
     if (!c->dev) c->origin = DL_ORIGIN_NONE;
     return c;
 }

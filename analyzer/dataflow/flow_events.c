@@ -118,12 +118,6 @@ bool flow_touches_device(Flow *F, const DlExpr *call, const char *q, const DlVal
     if (recv && recv->kind == DL_KIND_STRING) return false; /* `"{:.1f}".format(t)`: a host read */
     if (flow_calls_a_container_method(call, recv)) return false;
     const DlExpr *callee = call->object;
-    /* computed from what was moved to `x.device` of a tensor whose device is not known (a
-     * batch never moved): maybe the CPU, whose work is done when the call returns; a factory
-     * asked for memory there (`torch.zeros(n, device=y.device)`) is still work */
-    if (result && result->kind == DL_KIND_TENSOR && (result->flags & DL_VF_OF_A_PLACELESS_TENSOR) &&
-        !(q && dl_torch_factory(q)))
-        return false;
     if (result && result->kind == DL_KIND_TENSOR && dl_value_on_kernel_device(result))
         return !(recv && (flow_is_view_method(callee->name) ||
                           reshapes_a_named_tensor(callee))); /* `Q.t()`: no kernel */

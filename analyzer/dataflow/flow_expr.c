@@ -194,7 +194,7 @@ const DlValue *flow_eval_attr(Flow *F, const DlExpr *e) {
             if (!obj->dev && (obj->flags & DL_VF_MAYBE_CPU)) return flow_mk(F, DL_KIND_DEVICE);
             if (!obj->dev) {
                 DlValue *d = flow_named_device(F, key ? key : flow_short_text(F, e->span), e->span);
-                d->flags |= DL_VF_DEVICE_OF_UNKNOWN | DL_VF_OF_A_PLACELESS_TENSOR;
+                d->flags |= DL_VF_DEVICE_OF_UNKNOWN;
                 return d;
             }
             DlValue *d = dl_value_copy(F->arena, obj);
@@ -877,9 +877,7 @@ const DlValue *flow_binary_values(Flow *F, const DlExpr *e, const DlExpr *const 
         }
         bool matmul = e->name && flow_streq(e->name, "@");
         if (numbers_else && (one_dim == 1 || (one_dim > 1 && !matmul))) r->flags |= DL_VF_ONE_DIM;
-        /* a @ b on the GPU; not on `x.device` of a tensor whose device is not known (a batch
-         * never moved), which may be the CPU, whose work is done when the line is */
-        if (dl_value_on_kernel_device(r) && !(r->flags & DL_VF_OF_A_PLACELESS_TENSOR))
+        if (dl_value_on_kernel_device(r)) /* a @ b on the GPU */
             flow_device_work(F, e, !matmul);
         return r;
     }

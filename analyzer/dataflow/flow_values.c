@@ -605,8 +605,8 @@ void flow_take_place(DlValue *v, const DlValue *from) {
     v->dev_span = from->dev_span;
     v->dev_why = from->dev_why;
     v->home = from->home;
-    v->flags = (v->flags & (uint32_t)~DL_VF_UNKNOWN_DEVICE_MARKS) |
-               (from->flags & DL_VF_UNKNOWN_DEVICE_MARKS);
+    v->flags = (v->flags & (uint32_t)~DL_VF_DEVICE_OF_UNKNOWN) |
+               (from->flags & DL_VF_DEVICE_OF_UNKNOWN);
 }
 
 void flow_mark_moved_elsewhere(DlValue *m) {
@@ -621,8 +621,8 @@ DlValue *flow_with_device(Flow *F, const DlValue *v, const DlValue *dev, DlOrigi
     DlValue *c = dl_value_copy(F->arena, v);
     c->dev = dev ? dev->dev : DL_DEV_UNKNOWN;
     c->dev_name = dev ? dev->dev_name : NULL;
-    c->flags = (c->flags & (uint32_t)~DL_VF_UNKNOWN_DEVICE_MARKS) |
-               (dev ? dev->flags & DL_VF_UNKNOWN_DEVICE_MARKS : 0);
+    c->flags = (c->flags & (uint32_t)~DL_VF_DEVICE_OF_UNKNOWN) |
+               (dev ? dev->flags & DL_VF_DEVICE_OF_UNKNOWN : 0);
     c->origin = origin;
     c->dev_span = span;
     c->dev_why = flow_short_text(F, span);

@@ -124,15 +124,7 @@ enum {
                                         defaults to None (`nn.BCEWithLogitsLoss(weight=weight)`
                                         in a wrapper's __init__): a construction of the wrapper
                                         that gives no weight gives it none */
-    DL_VF_OF_A_PLACELESS_TENSOR = 1 << 30, /* named device, and a tensor moved there: among
-                                              DL_VF_DEVICE_OF_UNKNOWN's, `x.device` of a value
-                                              known to be a tensor (an element of a batch never
-                                              moved), not of an object of unknown kind
-                                              (`context.device`, which may be a run's device) */
 };
-/* The marks of a device not known that travel with the device (flow_take_place). */
-#define DL_VF_UNKNOWN_DEVICE_MARKS (DL_VF_DEVICE_OF_UNKNOWN | DL_VF_OF_A_PLACELESS_TENSOR)
-
 typedef struct DlValue DlValue;
 
 /* A dict written out with string keys (`{'loss': loss, 'losses': {...}}`): each key's value,
