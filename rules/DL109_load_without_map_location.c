@@ -1730,8 +1730,38 @@ static const DlFunction *function_called(DlRuleContext *ctx, const DlFunction *f
     return fi ? fi->fn : NULL;
 }
 
+/* A statement of `b` (nested blocks too) calling a function of `home` by its name, handing it
+ * `name`, which that function saves to (`save_model(model, best_model_save_path)`, whose
+ * `torch.save(model.state_dict(), save_path)`). */
+static bool hands_to_a_saver(const DlModuleIR *home, const DlBlock *b, const char *name,
+                             int depth) {
+    for (uint32_t i = 0; depth < 16 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        const DlExpr *call = s->kind == DL_ST_EXPR ? s->value : NULL;
+        if (call && call->kind == DL_EX_CALL && call->object && call->object->kind == DL_EX_NAME)
+            for (uint32_t k = 0; k < home->function_count; k++) {
+                const DlFunction *g = home->functions[k];
+                if (g->owner || g->parent || strcmp(g->name, call->object->name) != 0) continue;
+                for (uint32_t a = 0; a < call->arg_count; a++) {
+                    const DlExpr *arg = call->args[a].value;
+                    const char *param = arg && arg->kind == DL_EX_NAME &&
+                                                strcmp(arg->name, name) == 0
+                                            ? parameter_bound_to(g, 0, call, a)
+                                            : NULL;
+                    if (param && block_saves_to(&g->body, is_name, param, 0)) return true;
+                }
+            }
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (hands_to_a_saver(home, inner, name, depth + 1)) return true;
+    }
+    return false;
+}
+
 /* `best_model_path = self._train(...)`, whose `_train` saves the model to `path` and returns
- * it (ABSA-PyTorch's Instructor): the file was written by this run. */
+ * it (ABSA-PyTorch's Instructor), itself or through a saving helper of its file
+ * (`save_model(model, best_model_save_path)`): the file was written by this run. */
 static bool path_returned_by_a_save(DlRuleContext *ctx, const DlFunction *fn, const DlBlock *body,
                                     const DlExpr *path, uint32_t before) {
     if (path->kind != DL_EX_NAME) return false;
@@ -1744,6 +1774,9 @@ static bool path_returned_by_a_save(DlRuleContext *ctx, const DlFunction *fn, co
         if (s->kind != DL_ST_RETURN || !s->value || s->value->kind != DL_EX_NAME) continue;
         const char *returned = s->value->name;
         if (block_saves_to(&callee->body, is_name, returned, 0)) return true;
+        const DlFunctionInfo *fi = callee->facts;
+        if (fi && fi->module && hands_to_a_saver(fi->module, &callee->body, returned, 0))
+            return true;
     }
     return false;
 }
