@@ -319,6 +319,45 @@ static const DlExpr *move_then_mode(const DlExpr *e) {
     return mv && mv->object->name && !flow_streq(mv->object->name, "cpu") ? mv : NULL;
 }
 
+/* After the bare `name.to(device)` statement `s`, is the next mention of `name` in the same
+ * function (or script) a tensor's own method on it (`img = img.unsqueeze(0)`, `img.view(...)`,
+ * `img.shape`), which no module has? Then the value of unknown kind was a tensor, whose move
+ * the statement threw away (a dataset item taken as `img, _ = train_loader.dataset[1]`). */
+static bool next_used_as_a_tensor(Flow *F, const DlStmt *s, const char *name) {
+    static const char *const tensor_only[] = {
+        "unsqueeze", "squeeze", "view", "permute", "reshape", "numpy", "item", "tolist",
+        "transpose", "flatten", "dim", "shape", "size", "unsqueeze_", NULL};
+    const DlSource *src = F->src;
+    uint32_t end = F->fn ? F->fn->span.end : (uint32_t)src->len;
+    if (end > src->len || s->span.end >= end) return false;
+    size_t n = strlen(name);
+    const char *text = src->text;
+    for (const char *p = text + s->span.end; p + n <= text + end; p++) {
+        if (memcmp(p, name, n) != 0 || (p > text && (dl_source_name_byte(p[-1]) || p[-1] == '.')) ||
+            dl_source_name_byte(p[n]))
+            continue;
+        const char *line = dl_source_line_start_of(text, p);
+        if (memchr(line, '#', (size_t)(p - line))) continue; /* in a comment */
+        const char *q = p + n;
+        while (q < text + end && (*q == ' ' || *q == '\t')) q++;
+        if (*q == '=' && q[1] != '=') { /* rebound: `name = name.unsqueeze(0)` still tells */
+            q++;
+            while (q < text + end && (*q == ' ' || *q == '\t')) q++;
+            if ((size_t)(text + end - q) <= n || memcmp(q, name, n) != 0) return false;
+            q += n;
+        }
+        if (*q != '.') return false;
+        q++;
+        for (const char *const *m = tensor_only; *m; m++) {
+            size_t k = strlen(*m);
+            if ((size_t)(text + end - q) > k && memcmp(q, *m, k) == 0 && !dl_source_name_byte(q[k]))
+                return true;
+        }
+        return false;
+    }
+    return false;
+}
+
 void flow_exec_expr_stmt(Flow *F, const DlStmt *s) {
     const DlExpr *e = s->value;
     if (!e) return;
@@ -342,6 +381,14 @@ void flow_exec_expr_stmt(Flow *F, const DlStmt *s) {
                 marked->flags |= DL_VF_MOVE_DISCARDED;
                 flow_state_set(F->st, key, marked);
             }
+        } else if (recv->kind == DL_KIND_UNKNOWN && mv->object->object->kind == DL_EX_NAME &&
+                   !then_mode && next_used_as_a_tensor(F, s, mv->object->object->name)) {
+            /* a value used next as a tensor: its move is thrown away (DL101) */
+            DlValue *t = flow_mk(F, DL_KIND_TENSOR);
+            flow_discard(F, s, mv, t, NULL, NULL);
+            t->flags |= DL_VF_MOVE_DISCARDED;
+            flow_state_set(F->st, mv->object->object->name, t);
+            return;
         } else if (recv->kind == DL_KIND_UNKNOWN) {
             /* a bare x.to(device) on an unknown value is read as a module moved in place */
             const char *key = flow_key_of(F, mv->object->object);
