@@ -529,7 +529,12 @@ static const DlValue *bind_device_of_value(Flow *F, const DlValue *v, const DlFu
     /* `device=self.filter_banks.device`: the device of something the receiver holds, which may
      * be the CPU when the caller never moved it. The caller cannot name it: unknown. */
     const char *dot = strchr(name, '.');
-    if (dot && fn->owner && fn->param_count > 0 && !fn->params[0].star &&
+    /* ... unless the call is on self, in a method of the class, and the name is the
+     * receiver's device setting: `self.policy_device` there names what it names here (a PPO
+     * trainer's `buf = self._collect_one_batch(prompts)`) */
+    bool on_self = !of_tensor && call && call->object && call->object->kind == DL_EX_ATTR &&
+                   dl_ir_is_self(call->object->object);
+    if (dot && fn->owner && !on_self && fn->param_count > 0 && !fn->params[0].star &&
         strlen(fn->params[0].name) == (size_t)(dot - name) &&
         strncmp(fn->params[0].name, name, (size_t)(dot - name)) == 0) {
         DlValue *c = dl_value_copy(F->arena, v);
