@@ -1733,28 +1733,40 @@ static const DlFunction *function_called(DlRuleContext *ctx, const DlFunction *f
 /* A statement of `b` (nested blocks too) calling a function of `home` by its name, handing it
  * `name`, which that function saves to (`save_model(model, best_model_save_path)`, whose
  * `torch.save(model.state_dict(), save_path)`). */
-static bool hands_to_a_saver(const DlModuleIR *home, const DlBlock *b, const char *name,
-                             int depth) {
+/* The top-level function `name` of `home`, or one `home` imports under that name (`from
+ * src.utils.utils import save_model`), or NULL. */
+static const DlFunction *function_of(DlRuleContext *ctx, const DlModuleIR *home, const char *name) {
+    for (uint32_t k = 0; k < home->function_count; k++) {
+        const DlFunction *g = home->functions[k];
+        if (!g->owner && !g->parent && strcmp(g->name, name) == 0) return g;
+    }
+    const DlProject *p = dl_rule_project(ctx);
+    const DlFileFacts *file = p ? dl_project_file(p, home) : NULL;
+    const char *imported = file ? dl_project_import(file, name) : NULL;
+    const DlFunctionInfo *fi = imported ? dl_project_find_function(p, file, imported) : NULL;
+    return fi && fi->fn && !fi->fn->owner ? fi->fn : NULL;
+}
+
+static bool hands_to_a_saver(DlRuleContext *ctx, const DlModuleIR *home, const DlBlock *b,
+                             const char *name, int depth) {
     for (uint32_t i = 0; depth < 16 && i < b->count; i++) {
         const DlStmt *s = b->items[i];
         if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
         const DlExpr *call = s->kind == DL_ST_EXPR ? s->value : NULL;
-        if (call && call->kind == DL_EX_CALL && call->object && call->object->kind == DL_EX_NAME)
-            for (uint32_t k = 0; k < home->function_count; k++) {
-                const DlFunction *g = home->functions[k];
-                if (g->owner || g->parent || strcmp(g->name, call->object->name) != 0) continue;
-                for (uint32_t a = 0; a < call->arg_count; a++) {
-                    const DlExpr *arg = call->args[a].value;
-                    const char *param = arg && arg->kind == DL_EX_NAME &&
-                                                strcmp(arg->name, name) == 0
-                                            ? parameter_bound_to(g, 0, call, a)
-                                            : NULL;
-                    if (param && block_saves_to(&g->body, is_name, param, 0)) return true;
-                }
-            }
+        const DlFunction *g =
+            call && call->kind == DL_EX_CALL && call->object && call->object->kind == DL_EX_NAME
+                ? function_of(ctx, home, call->object->name)
+                : NULL;
+        for (uint32_t a = 0; g && a < call->arg_count; a++) {
+            const DlExpr *arg = call->args[a].value;
+            const char *param = arg && arg->kind == DL_EX_NAME && strcmp(arg->name, name) == 0
+                                    ? parameter_bound_to(g, 0, call, a)
+                                    : NULL;
+            if (param && block_saves_to(&g->body, is_name, param, 0)) return true;
+        }
         const DlBlock *inner;
         for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            if (hands_to_a_saver(home, inner, name, depth + 1)) return true;
+            if (hands_to_a_saver(ctx, home, inner, name, depth + 1)) return true;
     }
     return false;
 }
@@ -1775,7 +1787,7 @@ static bool path_returned_by_a_save(DlRuleContext *ctx, const DlFunction *fn, co
         const char *returned = s->value->name;
         if (block_saves_to(&callee->body, is_name, returned, 0)) return true;
         const DlFunctionInfo *fi = callee->facts;
-        if (fi && fi->module && hands_to_a_saver(fi->module, &callee->body, returned, 0))
+        if (fi && fi->module && hands_to_a_saver(ctx, fi->module, &callee->body, returned, 0))
             return true;
     }
     return false;
