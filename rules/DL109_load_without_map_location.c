@@ -1730,9 +1730,6 @@ static const DlFunction *function_called(DlRuleContext *ctx, const DlFunction *f
     return fi ? fi->fn : NULL;
 }
 
-/* A statement of `b` (nested blocks too) calling a function of `home` by its name, handing it
- * `name`, which that function saves to (`save_model(model, best_model_save_path)`, whose
- * `torch.save(model.state_dict(), save_path)`). */
 /* The top-level function `name` of `home`, or one `home` imports under that name (`from
  * src.utils.utils import save_model`), or NULL. */
 static const DlFunction *function_of(DlRuleContext *ctx, const DlModuleIR *home, const char *name) {
@@ -1747,6 +1744,9 @@ static const DlFunction *function_of(DlRuleContext *ctx, const DlModuleIR *home,
     return fi && fi->fn && !fi->fn->owner ? fi->fn : NULL;
 }
 
+/* A statement of `b` (nested blocks too) calling a function of `home` by its name, handing it
+ * `name`, which that function saves to (`save_model(model, best_model_save_path)`, whose
+ * `torch.save(model.state_dict(), save_path)`). */
 static bool hands_to_a_saver(DlRuleContext *ctx, const DlModuleIR *home, const DlBlock *b,
                              const char *name, int depth) {
     for (uint32_t i = 0; depth < 16 && i < b->count; i++) {

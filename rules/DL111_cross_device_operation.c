@@ -101,19 +101,6 @@ static bool packs_padded_sequences(const char *qualified) {
            (n == k || (qualified[n - k - 1] == '.' && strncmp(qualified, "torch.", 6) == 0));
 }
 
-/* `lengths.to(x.device)` of a parameter `x`: where the caller's tensor is, which may be the
- * CPU. */
-static bool on_a_parameters_device(const DlFunction *fn, const DlValue *v) {
-    if (!fn || v->dev != DL_DEV_NAMED || !v->dev_name) return false;
-    const char *dot = strchr(v->dev_name, '.');
-    if (!dot || strcmp(dot, ".device") != 0) return false;
-    size_t len = (size_t)(dot - v->dev_name);
-    for (uint32_t i = 0; i < fn->param_count; i++)
-        if (strlen(fn->params[i].name) == len && strncmp(fn->params[i].name, v->dev_name, len) == 0)
-            return strcmp(fn->params[i].name, "self") != 0;
-    return false;
-}
-
 /* The move that put `v` on its device binds `name` itself: `x_lens = x_lens.to(DEVICE)`, `feats,
  * lens = feats.to(d), lens.to(d)`, `lens = batch["len"].cuda()`; not a value handed back by a
  * call given moved tensors (a decoder's `decode_lengths = out[3]`, as often a list). */
@@ -155,18 +142,15 @@ static void on_call(DlRuleContext *ctx, const DlCallFact *fact) {
             (v->origin != DL_ORIGIN_MOVED && v->origin != DL_ORIGIN_NONE) ||
             (v->flags & (DL_VF_UNPACKED | DL_VF_DEVICE_OF_UNKNOWN)) ||
             (v->dev != DL_DEV_CUDA && v->dev != DL_DEV_NAMED) ||
-            on_a_parameters_device(fact->place->function, v))
+            dl_on_a_parameters_device(fact->place->function, v))
             return;
         const DlExpr *arg = call->args[i].value;
         if (arg->kind != DL_EX_NAME || !moved_into_the_name(ctx, v, arg->name)) return;
-        const char *text = dl_rule_snippet(ctx, arg->span);
-        DlExprKind k = arg->kind;
-        bool bare = k == DL_EX_NAME || k == DL_EX_ATTR || k == DL_EX_CALL || k == DL_EX_SUBSCRIPT;
         const char *message = dl_arena_printf(
             dl_rule_arena(ctx),
             "`pack_padded_sequence` takes its lengths on the CPU (a 1D int64 tensor or a list), "
-            "but `%s` is %s; pass `%s%s%s.cpu()`",
-            text, dl_rule_placement(ctx, v), bare ? "" : "(", text, bare ? "" : ")");
+            "but `%s` is %s; pass `%s.cpu()`",
+            arg->name, dl_rule_placement(ctx, v), arg->name);
         dl_report_finding(ctx, &dl_rule_DL111, arg->span, arg->span, message, NULL);
         return;
     }

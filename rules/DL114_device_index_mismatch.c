@@ -1,7 +1,7 @@
 /* DL114 device-index-mismatch: a CPU tensor indexed (or mask-assigned) with a device tensor. */
 #include <string.h>
 
-#include "rules/facts.h"
+#include "rules/mismatch.h"
 
 static const char doc[] =
     "## What it does\n"
@@ -32,27 +32,14 @@ static const char doc[] =
     "  may be the CPU the caller's tensor is on;\n"
     "- both on the same device, or either device unknown.\n";
 
-/* `torch.randint(..., device=x.device)` of a parameter `x`: where the caller's tensor is, which
- * may be the CPU (TabularS3L's dataset corrupts a row of its own CPU table). */
-static bool on_a_parameters_device(const DlFunction *fn, const DlValue *idx) {
-    if (!fn || idx->dev != DL_DEV_NAMED || !idx->dev_name) return false;
-    const char *dot = strchr(idx->dev_name, '.');
-    if (!dot || strcmp(dot, ".device") != 0) return false;
-    for (uint32_t i = 0; i < fn->param_count; i++) {
-        const char *p = fn->params[i].name;
-        if (strlen(p) == (size_t)(dot - idx->dev_name) &&
-            strncmp(p, idx->dev_name, (size_t)(dot - idx->dev_name)) == 0 && strcmp(p, "self") != 0)
-            return true;
-    }
-    return false;
-}
-
 static void on_index(DlRuleContext *ctx, const DlIndexFact *fact) {
     extern const DlRule dl_rule_DL114;
     if (!dl_value_is_cpu_tensor(fact->object_value)) return;
     const DlValue *idx = fact->index_value;
     if (idx->dev != DL_DEV_CUDA && idx->dev != DL_DEV_NAMED && idx->dev != DL_DEV_META) return;
-    if (on_a_parameters_device(fact->place->function, idx)) return;
+    /* `torch.randint(..., device=x.device)` of a parameter `x`: where the caller's tensor is,
+     * which may be the CPU (TabularS3L's dataset corrupts a row of its own CPU table) */
+    if (dl_on_a_parameters_device(fact->place->function, idx)) return;
     const char *obj = dl_rule_snippet(ctx, fact->object->span);
     const char *index = dl_rule_snippet(ctx, fact->index->span);
     DlExprKind k = fact->index->kind;

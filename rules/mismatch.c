@@ -30,6 +30,19 @@ const char *dl_meet_describe(DlRuleContext *ctx, const DlOperand *op) {
     return dl_rule_describe(ctx, name, op->value);
 }
 
+bool dl_on_a_parameters_device(const DlFunction *fn, const DlValue *v) {
+    if (!fn || v->dev != DL_DEV_NAMED || !v->dev_name) return false;
+    const char *dot = strchr(v->dev_name, '.');
+    if (!dot || strcmp(dot, ".device") != 0) return false;
+    size_t len = (size_t)(dot - v->dev_name);
+    for (uint32_t i = 0; i < fn->param_count; i++) {
+        const char *p = fn->params[i].name;
+        if (strlen(p) == len && strncmp(p, v->dev_name, len) == 0 && strcmp(p, "self") != 0)
+            return true;
+    }
+    return false;
+}
+
 const char *dl_device_expression(DlRuleContext *ctx, const DlOperand *op) {
     const DlValue *v = op->value;
     DlArena *arena = dl_rule_arena(ctx);

@@ -1,5 +1,5 @@
 /* Helpers shared by the rules that read a DlMeetFact: find the CPU-side operand of a given
- * origin and the operand on a device it meets. */
+ * origin and the operand on a device it meets; and whether a named device may be the CPU. */
 #ifndef DL_RULES_MISMATCH_H
 #define DL_RULES_MISMATCH_H
 #include "rules/facts.h"
@@ -14,5 +14,9 @@ const char *dl_meet_describe(DlRuleContext *ctx, const DlOperand *op);
 /* Code that names `dev`'s device where a fix can write it ("device", "args.device",
  * "\"cuda\"", "x.device"), or NULL when there is none. */
 const char *dl_device_expression(DlRuleContext *ctx, const DlOperand *op);
+
+/* `v` is on `x.device` of a parameter `x` of `fn` (not self): where the caller's tensor is,
+ * which may be the CPU (`torch.randint(..., device=x.device)`, `lengths.to(x.device)`). */
+bool dl_on_a_parameters_device(const DlFunction *fn, const DlValue *v);
 
 #endif

@@ -3403,13 +3403,11 @@ const DlValue *flow_param_value(Flow *F, const DlFunction *fn, uint32_t i) {
      * (CAT-Transformer's notebooks); not `device_ids`, `device_map` */
     static const char *const device_words[] = {"device_in_use", "device_to_use", "device_used",
                                                "device_name", "device_str", NULL};
-    bool names_a_device = flow_name_says_device(F, p->name) ||
-                          dl_name_in_list(p->name, device_words);
-    if (names_a_device && flow_every_call_gives_the_cpu(F, fn, i))
+    bool says_device = flow_name_says_device(F, p->name);
+    if ((says_device || dl_name_in_list(p->name, device_words)) &&
+        flow_every_call_gives_the_cpu(F, fn, i))
         return the_cpu_parameter(F, p); /* a CPU-only script's `evaluate(..., "cpu")` */
-    if (flow_name_says_device(F, p->name) && !p->default_value)
-        return flow_named_device(F, p->name, p->span);
-    if (flow_name_says_device(F, p->name) && p->default_value && p->default_value->kind != DL_EX_CONST)
+    if (says_device && (!p->default_value || p->default_value->kind != DL_EX_CONST))
         return flow_named_device(F, p->name, p->span);
     if (flow_streq(p->name, "optimizer") || flow_streq(p->name, "optim") ||
         flow_streq(p->name, "opt") || strstr(p->name, "_optimizer"))

@@ -269,6 +269,14 @@ static const DlExpr *value_at_by_straight_line(const DlBlock *scope, const char 
     return value;
 }
 
+/* What `name`, bound `bound` times in `scope`, holds at `before`: its one binding, or the last
+ * of several on the scope's straight line (value_at_by_straight_line); NULL when not known. */
+static const DlExpr *value_bound_in(const DlBlock *scope, const char *name, uint32_t bound,
+                                    uint32_t before) {
+    return bound == 1 ? dl_ir_last_assignment(scope, name, before)
+                      : value_at_by_straight_line(scope, name, before);
+}
+
 /* `global name` somewhere in `m`: a function may rebind the module's name. */
 static bool global_declared(const DlModuleIR *m, const char *name) {
     return !m->source || dl_text_declares_global(m->source->text, name);
@@ -281,9 +289,8 @@ static bool names_the_cpu(const CpuAsk *a, const DlExpr *e, uint32_t before);
  * straight line (after the usual switch), as the function runs after the module's cells. */
 static bool names_the_cpu_globally(const CpuAsk *a, const char *name) {
     const DlBlock *module = &a->m->body;
-    uint32_t bound = flow_bindings_of(module, name, 0);
-    const DlExpr *value = bound == 1 ? dl_ir_last_assignment(module, name, UINT32_MAX)
-                                     : value_at_by_straight_line(module, name, UINT32_MAX);
+    const DlExpr *value =
+        value_bound_in(module, name, flow_bindings_of(module, name, 0), UINT32_MAX);
     if (!value || value->kind == DL_EX_NAME) return false; /* not followed further */
     CpuAsk at_top = *a;
     at_top.scope = module;
@@ -302,8 +309,7 @@ static bool names_the_cpu(const CpuAsk *a, const DlExpr *e, uint32_t before) {
         if (!bound && a->scope_fn && !a->scope_fn->parent && !a->scope_fn->owner &&
             !global_declared(a->m, e->name))
             return names_the_cpu_globally(a, e->name);
-        e = bound == 1 ? dl_ir_last_assignment(a->scope, e->name, before)
-                       : value_at_by_straight_line(a->scope, e->name, before);
+        e = value_bound_in(a->scope, e->name, bound, before);
     }
     if (a->m != a->F->env->file->module) return cpu_literal(e);
     /* `config.DEVICE` of a config module that binds it to the CPU (`DEVICE =

@@ -1051,6 +1051,18 @@ static void helpers_only_init_runs(const DlSource *src, const DlClassInfo *c,
     }
 }
 
+/* Marks DlFunctionInfo.runs_only_in_init on the methods of `c` that run only as part of
+ * __init__ (helpers_only_init_runs), __init__ itself aside. */
+static void mark_helpers_only_init_runs(DlFileFacts *f, DlClassInfo *c,
+                                        const DlFunctionInfo *init) {
+    bool *part_of_init = calloc(c->method_count ? c->method_count : 1, sizeof *part_of_init);
+    if (!part_of_init) return;
+    helpers_only_init_runs(f->module->source, c, init, part_of_init);
+    for (uint32_t k = 0; k < c->method_count; k++)
+        c->methods[k]->runs_only_in_init = part_of_init[k] && c->methods[k] != init;
+    free(part_of_init);
+}
+
 /* What __init__ leaves on self is what every method sees, unless another method assigns the
  * attribute a value that may live elsewhere: `set_timesteps(device)` moving a scheduler's
  * tables, a `to()` of its own, or moves a module it holds in place (`self.model.to(device)` in
@@ -1059,17 +1071,11 @@ static void helpers_only_init_runs(const DlSource *src, const DlClassInfo *c,
 static void forget_reassigned_devices(DlFileFacts *f, DlClassInfo *c, const DlFunctionInfo *init,
                                       DlAttr *attrs, uint32_t n, DlArena *keep) {
     NameVec names = {0}, moved = {0};
-    bool *part_of_init = calloc(c->method_count ? c->method_count : 1, sizeof *part_of_init);
-    if (!part_of_init) return;
-    helpers_only_init_runs(f->module->source, c, init, part_of_init);
-    for (uint32_t k = 0; k < c->method_count; k++)
-        c->methods[k]->runs_only_in_init = part_of_init[k] && c->methods[k] != init;
     for (uint32_t k = 0; k < c->method_count; k++) {
         const DlFunctionInfo *fi = c->methods[k];
-        if (part_of_init[k]) continue; /* __init__ and the helpers only it runs */
+        if (fi == init || fi->runs_only_in_init) continue; /* and the helpers only it runs */
         gather_self_assignments(f->module->source, &fi->fn->body, &names, &moved, 0);
     }
-    free(part_of_init);
     for (uint32_t k = 0; k < n && (names.len || moved.len); k++) {
         const DlValue *v = attrs[k].value;
         /* `self._device = None` in __init__, set by the class's own `to(device)`
@@ -1590,6 +1596,7 @@ static void class_attributes(DlProject *p, DlFileFacts *f, DlClassInfo *c,
     DlAttr *attrs = NULL;
     uint32_t n = dl_flow_self_attrs(st, keep, &attrs);
     for (uint32_t k = 0; k < n; k++) attrs[k].value = dl_value_persist(keep, attrs[k].value);
+    mark_helpers_only_init_runs(f, c, init);
     forget_reassigned_devices(f, c, init, attrs, n, keep);
     registered_by_a_method_called_elsewhere(f, c, attrs, n, keep);
     /* self.to(device) / self.cuda() inside __init__, on every path or only on some (when it is

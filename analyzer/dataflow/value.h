@@ -125,6 +125,7 @@ enum {
                                         in a wrapper's __init__): a construction of the wrapper
                                         that gives no weight gives it none */
 };
+
 typedef struct DlValue DlValue;
 
 /* A dict written out with string keys (`{'loss': loss, 'losses': {...}}`): each key's value,
