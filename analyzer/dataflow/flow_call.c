@@ -2536,6 +2536,10 @@ void flow_escape_modules(Flow *F, const DlExpr *call, const DlValue *const *argv
     /* `print(model)`, `str(model)`: the model stays where it is (dgcnn's `print(str(model))`
      * before `nn.DataParallel(model)`) */
     if (reads_only(call)) return;
+    /* `q_target = copy.deepcopy(q_net)`: the copy is a module of its own; the original stays
+     * where it was (a DQN never moved keeps computing on the host) */
+    if (qualified && (strcmp(qualified, "copy.deepcopy") == 0 || strcmp(qualified, "copy.copy") == 0))
+        return;
     for (uint32_t i = 0; i < call->arg_count; i++) {
         const DlExpr *arg = call->args[i].value;
         const DlExpr *display =
