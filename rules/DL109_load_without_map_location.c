@@ -211,7 +211,12 @@ static const char doc[] =
     "  `self.net.save(NET_PATH)`), read back by a method of that class; or another file of\n"
     "  the project writes it so, the two paths ending with the same file name written out\n"
     "  (`torch.save(torch.from_numpy(x), folder + \"train_x.pty\")` in generate_data.py, then\n"
-    "  `torch.load(folder + \"train_x.pty\")`);\n"
+    "  `torch.load(folder + \"train_x.pty\")`), or saves an instance of a project class that is\n"
+    "  not a module and names no device, from a file that names none either (a preprocessing\n"
+    "  script's `torch.save(Corpus(path), os.path.join(opts.out, \"trainCorpus.pt\"))`); an\n"
+    "  option of the file's command line counts as its default written out, on either side\n"
+    "  (`torch.load(opts.trainCorpusPath)` with `add_argument(\"-trainCorpusPath\",\n"
+    "  default=\"data/trainCorpus.pt\")`);\n"
     "- a cache: the function loads the file if it exists and otherwise builds and saves it under\n"
     "  the same path (`cached_features_file`), so an earlier run on this machine wrote it, or\n"
     "  loads it in a `try:` whose `except` builds and saves it (`torch.save(bert, bert_path)`);\n"
@@ -2478,6 +2483,24 @@ static bool loader_of_host_data(DlRuleContext *ctx, const DlExpr *obj, const DlB
  * factory or conversion with no device in it (`torch.from_numpy(a)`, `torch.empty(n, k)`,
  * `torch.stack([torch.tensor(r) for r in rows])`: ogb's preprocessing, recognize-anything's
  * logit cache); a name last bound in `b` to one of those; a dict, list or tuple of them. */
+/* `BilingualDataset(src, tgt)`, an instance of a project class that is not a module and whose
+ * code names no device, built in a file that names none either (Seq2Seq-raw's preprocessing
+ * script, which pickles its datasets of token lists): nothing in it can be on a GPU. */
+static bool host_class_instance_in_a_host_file(DlRuleContext *ctx, const DlExpr *obj) {
+    if (obj->kind != DL_EX_CALL || !obj->object || obj->object->kind != DL_EX_NAME ||
+        !text_names_no_device(rule_module(ctx)->source->text))
+        return false;
+    const DlProject *p = dl_rule_project(ctx);
+    const DlFileFacts *file = dl_project_file(p, rule_module(ctx));
+    const char *imported = file ? dl_project_import(file, obj->object->name) : NULL;
+    const DlClassInfo *ci =
+        file ? dl_project_find_class(p, file, imported ? imported : obj->object->name) : NULL;
+    const DlSource *src = ci && ci->module ? ci->module->source : NULL;
+    return ci && src && !ci->is_module && !dl_ir_span_mentions(src, ci->cls->span, "cuda") &&
+           !dl_ir_span_mentions(src, ci->cls->span, "device") &&
+           !dl_ir_span_mentions(src, ci->cls->span, ".to(");
+}
+
 static bool made_on_the_cpu(DlRuleContext *ctx, const DlExpr *obj, const DlBlock *b,
                             uint32_t before, int depth) {
     if (!obj || depth > 4) return false;
@@ -2520,6 +2543,7 @@ static bool made_on_the_cpu(DlRuleContext *ctx, const DlExpr *obj, const DlBlock
         obj->object->name && strstr(obj->object->name, "cpu"))
         return true;
     if (loader_of_host_data(ctx, obj, b, before, depth)) return true;
+    if (host_class_instance_in_a_host_file(ctx, obj)) return true;
     /* `torch.tensor(a).half()`: a dtype conversion or a copy stays where its tensor is (a
      * feature map saved in half precision, made from a NumPy array) */
     static const char *const keep_place[] = {"half", "float", "double", "long", "int", "bool",
@@ -3163,9 +3187,77 @@ static const DlBlock *scope_around(DlRuleContext *ctx, uint32_t at) {
     return fn ? &fn->body : &m->body;
 }
 
+/* The name argparse stores an `add_argument` call's option under: its `dest=`, else its first
+ * long option, else its first option (`"-trainDatasetPath"`), without the dashes and with `-`
+ * read as `_`; NULL if it has none of those written out. */
+static const char *option_destination(DlRuleContext *ctx, const DlExpr *call) {
+    const DlArg *dest = dl_ir_keyword(call, "dest");
+    const char *text = NULL;
+    if (dest) {
+        text = dest->value->kind == DL_EX_STRING ? dest->value->name : NULL;
+    } else {
+        for (uint32_t i = 0; i < call->arg_count; i++) {
+            const DlExpr *a = call->args[i].value;
+            if (call->args[i].keyword || a->kind != DL_EX_STRING || !a->name || a->name[0] != '-')
+                continue;
+            if (!text || (a->name[1] == '-' && text[1] != '-')) text = a->name;
+        }
+    }
+    if (!text) return NULL;
+    char *name = dl_arena_printf(dl_rule_arena(ctx), "%s", text + strspn(text, "-"));
+    for (char *c = name; *c; c++)
+        if (*c == '-') *c = '_';
+    return name;
+}
+
+/* The string default of the command-line option `option` declared anywhere in block `b` (and
+ * the functions defined in it): `parser.add_argument("-trainDatasetPath", type=str,
+ * default="IWSLT/trainDataset.pt")`. `*found` is set to the default; `*clash` when two
+ * declarations of the option disagree or one has no string default. */
+static void option_default_in(DlRuleContext *ctx, const DlBlock *b, const char *option,
+                              const DlExpr **found, bool *clash, int depth) {
+    for (uint32_t i = 0; b && depth < 16 && i < b->count && !*clash; i++) {
+        const DlStmt *s = b->items[i];
+        const DlExpr *e = s->kind == DL_ST_EXPR ? s->value : NULL;
+        if (e && e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_ATTR &&
+            e->object->name && strcmp(e->object->name, "add_argument") == 0) {
+            const char *dest = option_destination(ctx, e);
+            if (dest && strcmp(dest, option) == 0) {
+                const DlArg *d = dl_ir_keyword(e, "default");
+                if (!d || d->value->kind != DL_EX_STRING ||
+                    (*found && strcmp((*found)->name, d->value->name) != 0))
+                    *clash = true;
+                else
+                    *found = d->value;
+            }
+        }
+        if (s->kind == DL_ST_DEF && s->parts->func)
+            option_default_in(ctx, &s->parts->func->body, option, found, clash, depth + 1);
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            option_default_in(ctx, inner, option, found, clash, depth + 1);
+    }
+}
+
+/* `opts.trainDatasetPath`, an option of the file's own command line: its default, as written
+ * where the file declares it (Seq2Seq-raw's training scripts load the datasets its
+ * preprocessing script saved under those defaults); NULL if it has no single string default. */
+static const DlExpr *option_default(DlRuleContext *ctx, const DlExpr *e) {
+    if (e->kind != DL_EX_ATTR || !e->name || !e->object || e->object->kind != DL_EX_NAME ||
+        dl_ir_is_self(e->object))
+        return NULL;
+    const DlExpr *found = NULL;
+    bool clash = false;
+    option_default_in(ctx, &rule_module(ctx)->body, e->name, &found, &clash, 0);
+    return clash ? NULL : found;
+}
+
 static const DlExpr *last_literal_in(DlRuleContext *ctx, const DlExpr *e, const DlBlock *scope,
                                      uint32_t before, int depth) {
     if (!e || depth > 8) return NULL;
+    const DlExpr *option = option_default(ctx, e);
+    if (option) return option;
     if (e->kind == DL_EX_STRING) return e;
     /* `'/{}_net.pth'.format(epoch)`: the template */
     if (e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_ATTR && e->object->name &&
