@@ -2,6 +2,7 @@
  * (DL203), loop invariance (DL204), and the call fact the rules read. */
 #define _GNU_SOURCE /* memmem */
 #include "dataflow/flow_internal.h"
+#include "frontend/python.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -959,6 +960,16 @@ static bool may_place_on_a_device(const DlSource *src) {
     return false;
 }
 
+/* `word` written outside the command line's option declarations (`help='Use GPU or not'`
+ * describes an option; only reading it can place anything). */
+static bool mentions_outside_options(const DlSource *src, const char *word) {
+    const char *end = src->text + src->len;
+    size_t n = strlen(word);
+    for (const char *p = src->text; (p = memmem(p, (size_t)(end - p), word, n)); p += n)
+        if (!dl_python_in_an_option_declaration(src, p)) return true;
+    return false;
+}
+
 bool flow_modules_stay_on_the_cpu(Flow *F) {
     if (!F->env->project->uses_devices) return true;
     const DlFileFacts *f = F->env->file;
@@ -974,8 +985,27 @@ bool flow_modules_stay_on_the_cpu(Flow *F) {
     static const char *const placers[] = {"gpu", "GPU", "accelerat", "Trainer", "lightning",
                                           "prepare(", "setup(", NULL};
     for (const char *const *w = placers; *w; w++)
-        if (dl_source_mentions(f->module->source, *w)) return false;
+        if (mentions_outside_options(f->module->source, *w)) return false;
     return true;
+}
+
+/* The file runs as a script: a top-level `if __name__ == "__main__":`. */
+static bool runs_as_a_script(const DlModuleIR *m) {
+    for (uint32_t i = 0; m->source && i < m->body.count; i++) {
+        const DlStmt *s = m->body.items[i];
+        if (s->kind == DL_ST_IF && s->value &&
+            dl_ir_span_mentions(m->source, s->value->span, "__name__") &&
+            dl_ir_span_mentions(m->source, s->value->span, "__main__"))
+            return true;
+    }
+    return false;
+}
+
+bool flow_script_modules_stay_on_the_cpu(Flow *F) {
+    const DlModuleIR *m = F->env->file->module;
+    if (!m->source) return false;
+    return (dl_source_is_notebook(m->source) || runs_as_a_script(m)) &&
+           flow_modules_stay_on_the_cpu(F);
 }
 
 /* A read back of a value whose device is not known, with work pending in an iteration of a

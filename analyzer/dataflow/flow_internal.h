@@ -248,6 +248,9 @@ uint64_t flow_host_only_params(const DlProject *project, const DlFunction *fn);
  * or this file, which no other file reads, names none and hands its modules to no trainer that
  * places them (flow_events.c). */
 bool flow_modules_stay_on_the_cpu(Flow *F);
+/* ... asked only of a notebook or a script (a top-level `if __name__ == "__main__":`), not of
+ * a file of layers another project may import (flow_events.c). */
+bool flow_script_modules_stay_on_the_cpu(Flow *F);
 /* The same, read for a call in the file `F` runs: a submodule the class's `__init__` is handed
  * (`self.encoder = encoder`) is of the class this file's constructions hand it
  * (flow_module_class_built_into). */

@@ -71,11 +71,12 @@ void flow_meet(Flow *F, const DlExpr *site, const DlOperand *ops, uint32_t n, in
     /* "the module's device" is a device only where the module runs on its inputs (forward and
      * the Lightning steps), and only in a project that moves things to devices at all, not in a
      * notebook whose modules stay on the CPU (one that names no device: ABSA-Transformer's
-     * clustering test, whose forward calls layers built at its top level). A Python file that
-     * names none may still be a layer another project imports (road-extraction-rl's FRN). */
-    const DlSource *src = F->env->file->module->source;
+     * clustering test, whose forward calls layers built at its top level), nor in a script
+     * that no other file reads and that names none (a trajectory project's prototypes, which
+     * declare a `--use_cuda` option and never read it). A Python file that names none and runs
+     * as no script may still be a layer another project imports (road-extraction-rl's FRN). */
     bool module_device = F->is_forward && F->env->project->uses_devices &&
-                         !(src && dl_source_is_notebook(src) && flow_modules_stay_on_the_cpu(F));
+                         !flow_script_modules_stay_on_the_cpu(F);
     /* ... but not against a copy to the host made there, in a module without state
      * (YOLOv2's loss: `pred.cpu() - target`): its author computes on the host, and where the
      * inputs are is the caller's choice, which the call site checks */

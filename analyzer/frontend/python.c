@@ -1239,7 +1239,7 @@ static char *syntax_error_message(const DlSource *src, TSNode root,
 /* Is `p` inside the arguments of an `add_argument(` call (a command-line option's name or
  * help: `parser.add_argument('--use_cuda', action="store_true")`), written on its line or
  * opened a few lines before? */
-static bool in_an_option_declaration(const DlSource *src, const char *p) {
+bool dl_python_in_an_option_declaration(const DlSource *src, const char *p) {
     static const char call[] = "add_argument(";
     const size_t n = sizeof call - 1;
     const char *from = p - src->text > 400 ? p - 400 : src->text;
@@ -1265,7 +1265,7 @@ bool dl_python_mentions_devices(const DlSource *src) {
         size_t n = strlen(*w);
         for (const char *p = src->text; (p = memmem(p, (size_t)(end - p), *w, n)); p += n) {
             const char *line = dl_source_line_start_of(src->text, p);
-            if (memchr(line, '#', (size_t)(p - line)) || in_an_option_declaration(src, p))
+            if (memchr(line, '#', (size_t)(p - line)) || dl_python_in_an_option_declaration(src, p))
                 continue;
             return true;
         }

@@ -31,6 +31,10 @@ bool dl_python_is_relevant(const DlSource *src);
  * sets_a_gpu_default. */
 bool dl_python_sets_a_gpu_default(const DlSource *src);
 
+/* Is `p`, a byte of `src`'s text, inside the arguments of an `add_argument(` call (a
+ * command-line option's name or help: `parser.add_argument('--use_cuda', help='Use GPU')`)? */
+bool dl_python_in_an_option_declaration(const DlSource *src, const char *p);
+
 /* Does the text name a device or move something (DlModuleIR.mentions_devices)? */
 bool dl_python_mentions_devices(const DlSource *src);
 
