@@ -1004,8 +1004,11 @@ static bool runs_as_a_script(const DlModuleIR *m) {
 bool flow_script_modules_stay_on_the_cpu(Flow *F) {
     const DlModuleIR *m = F->env->file->module;
     if (!m->source) return false;
-    return (dl_source_is_notebook(m->source) || runs_as_a_script(m)) &&
-           flow_modules_stay_on_the_cpu(F);
+    bool notebook = dl_source_is_notebook(m->source);
+    if (!notebook && F->env->project->uses_devices &&
+        (!m->read_by_no_other_file || (m->mentions_devices && F->owner)))
+        return false; /* (what flow_modules_stay_on_the_cpu would say, before the scan below) */
+    return (notebook || runs_as_a_script(m)) && flow_modules_stay_on_the_cpu(F);
 }
 
 /* A read back of a value whose device is not known, with work pending in an iteration of a

@@ -75,8 +75,13 @@ void flow_meet(Flow *F, const DlExpr *site, const DlOperand *ops, uint32_t n, in
      * that no other file reads and that names none (a trajectory project's prototypes, which
      * declare a `--use_cuda` option and never read it). A Python file that names none and runs
      * as no script may still be a layer another project imports (road-extraction-rl's FRN). */
-    bool module_device = F->is_forward && F->env->project->uses_devices &&
-                         !flow_script_modules_stay_on_the_cpu(F);
+    bool module_device = F->is_forward && F->env->project->uses_devices;
+    /* (asked only where an operand is on the module's device: it may scan the file's text) */
+    for (uint32_t i = 0; i < n && module_device; i++)
+        if (ops[i].value && ops[i].value->dev == DL_DEV_MODULE) {
+            module_device = !flow_script_modules_stay_on_the_cpu(F);
+            break;
+        }
     /* ... but not against a copy to the host made there, in a module without state
      * (YOLOv2's loss: `pred.cpu() - target`): its author computes on the host, and where the
      * inputs are is the caller's choice, which the call site checks */
