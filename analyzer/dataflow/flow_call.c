@@ -58,6 +58,32 @@ static bool kept_as_returned(const DlValue *v) {
            plain_host_data(v, 0);
 }
 
+/* A dict written out among what a forward returns, some of whose entries are host values
+ * (`{"loss": loss.data.cpu().item(), "n": n}`: a meta-learner's logging state beside its
+ * loss). */
+static bool dict_keeping_host_values(const DlValue *v) {
+    if (!v || !v->entries) return false;
+    for (uint32_t k = 0; k < v->entries->count; k++)
+        if (kept_as_returned(v->entries->values[k])) return true;
+    return false;
+}
+
+/* That dict with its host values as returned and the rest not known: an input's entry handed
+ * back (`batch["shots"]`), or a tensor the forward computed before its own read back, which
+ * waited for it already. */
+static const DlValue *host_values_kept(Flow *F, const DlValue *v, const DlFunctionInfo *fi) {
+    DlValue *d = dl_value_copy(F->arena, v);
+    DlDictEntries *e = dl_value_entries_copy(F->arena, v->entries);
+    for (uint32_t k = 0; k < e->count; k++)
+        e->values[k] = kept_as_returned(e->values[k]) ? flow_rebase(F, e->values[k], fi->module)
+                                                      : flow_unknown();
+    d->entries = e;
+    d->elem = NULL;
+    d->var = NULL;
+    d->home = NULL;
+    return d;
+}
+
 /* A project module's forward returning a tuple written out in which some items are host copies
  * or plain values and the others computed (`return self.lin(x), torch.as_tensor(0)`: DPVO's KL
  * term; `return loss, is_last`), or a list of such tuples: the same with those items as
@@ -76,13 +102,15 @@ static const DlValue *kept_host_copies(Flow *F, const DlValue *r, const DlFuncti
     }
     if (!r->items || r->item_count < 2) return NULL;
     bool any = false;
-    for (uint32_t i = 0; i < r->item_count && !any; i++) any = kept_as_returned(r->items[i]);
+    for (uint32_t i = 0; i < r->item_count && !any; i++)
+        any = kept_as_returned(r->items[i]) || dict_keeping_host_values(r->items[i]);
     if (!any) return NULL;
     DlValue *t = dl_value_copy(F->arena, r);
     const DlValue **items = dl_arena_alloc(F->arena, r->item_count * sizeof *items);
     for (uint32_t i = 0; i < r->item_count; i++)
-        items[i] = kept_as_returned(r->items[i]) ? flow_rebase(F, r->items[i], fi->module)
-                                                 : computed;
+        items[i] = kept_as_returned(r->items[i])           ? flow_rebase(F, r->items[i], fi->module)
+                   : dict_keeping_host_values(r->items[i]) ? host_values_kept(F, r->items[i], fi)
+                                                           : computed;
     t->items = items;
     t->elem = NULL;
     t->var = NULL;
