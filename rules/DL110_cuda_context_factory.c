@@ -30,9 +30,24 @@ static const char doc[] =
     "the tensor lives, which is what the block meant.\n\n"
     "## When it does not fire\n"
     "- the factory has `device=`, or its result is moved at once (`torch.ones(n).cuda()`, or\n"
-    "  `mask = torch.arange(n)[None] < lengths[:, None]` followed by `mask = mask.to(device)`);\n"
+    "  `mask = torch.arange(n)[None] < lengths[:, None]` followed by `mask = mask.to(device)`, or\n"
+    "  by in-place steps and then a move under any name: `noise = torch.rand(shape)`,\n"
+    "  `noise.add_(eps).log_().neg_()`, `g = noise.cuda()`);\n"
     "- inside `with torch.device(...)`, or in a file that calls `torch.set_default_device`;\n"
     "- `*_like(x)` / `x.new_*()` factories (they follow `x`).\n";
+
+/* `noise.add_(1e-9).log_().neg_()`: a statement of in-place methods on `name` alone. */
+static bool updated_in_place(const DlStmt *s, const char *name) {
+    const DlExpr *e = s->kind == DL_ST_EXPR ? s->value : NULL;
+    bool any = false;
+    while (e && e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_ATTR &&
+           e->object->name && e->object->name[0] &&
+           e->object->name[strlen(e->object->name) - 1] == '_') {
+        any = true;
+        e = e->object->object;
+    }
+    return any && e && e->kind == DL_EX_NAME && strcmp(e->name, name) == 0;
+}
 
 /* `mask = torch.arange(n)[None] >= lengths[:, None]`, then `mask = mask.to(device)` as the
  * next statement of the block (a speech homework's padding mask): what the factory made meets
@@ -43,13 +58,19 @@ static bool bound_then_moved(const DlBlock *b, const DlExpr *call, int depth) {
         const DlStmt *s = b->items[i];
         if (s->span.start > call->span.start || s->span.end < call->span.end) continue;
         if (s->kind == DL_ST_ASSIGN && s->target_count == 1 && s->targets[0]->kind == DL_EX_NAME) {
-            const DlStmt *next = i + 1 < b->count ? b->items[i + 1] : NULL;
+            const char *name = s->targets[0]->name;
+            /* (past its own in-place steps: `noise.add_(1e-9).log_().neg_()`, then
+             * `g = noise.cuda()`, a Gumbel sampler's noise) */
+            uint32_t j = i + 1;
+            while (j < b->count && updated_in_place(b->items[j], name))
+                j++;
+            const DlStmt *next = j < b->count ? b->items[j] : NULL;
             const DlExpr *v = next && next->kind == DL_ST_ASSIGN && next->target_count == 1
                                   ? next->value
                                   : NULL;
-            const char *name = s->targets[0]->name;
             if (!v || next->targets[0]->kind != DL_EX_NAME ||
-                strcmp(next->targets[0]->name, name) != 0 || v->kind != DL_EX_CALL ||
+                (j == i + 1 && strcmp(next->targets[0]->name, name) != 0) ||
+                v->kind != DL_EX_CALL ||
                 !v->object || v->object->kind != DL_EX_ATTR || !v->object->name ||
                 (strcmp(v->object->name, "to") != 0 && strcmp(v->object->name, "cuda") != 0))
                 return false;
