@@ -1958,7 +1958,21 @@ static const DlValue *on_the_receivers_device(Flow *F, const DlValue *r, const D
                   (recv->dev == DL_DEV_CPU && (recv->flags & DL_VF_MOVED));
     bool never_moved = recv->dev == DL_DEV_CPU && (recv->flags & DL_VF_CONSTRUCTED) &&
                        !(recv->flags & DL_VF_MOVED);
-    if (r->dev != DL_DEV_MODULE || (!placed && !never_moved)) return r;
+    if (!placed && !never_moved) return r;
+    /* a tuple written out (`return torch.matmul(self.basis, spec), spec`): each of its items */
+    if (r->kind == DL_KIND_SEQ && r->items && r->item_count) {
+        const DlValue **items = dl_arena_alloc(F->arena, r->item_count * sizeof *items);
+        bool changed = false;
+        for (uint32_t i = 0; i < r->item_count; i++) {
+            items[i] = r->items[i] ? on_the_receivers_device(F, r->items[i], recv) : NULL;
+            changed |= items[i] != r->items[i];
+        }
+        if (!changed) return r;
+        DlValue *t = dl_value_copy(F->arena, r);
+        t->items = items;
+        return t;
+    }
+    if (r->dev != DL_DEV_MODULE) return r;
     DlValue *c = dl_value_copy(F->arena, r);
     if (placed) {
         flow_take_place(c, recv);
