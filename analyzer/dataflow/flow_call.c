@@ -1703,6 +1703,19 @@ static bool type_chosen_at_run_time(Flow *F, const DlExpr *call, const DlValue *
     return false;
 }
 
+/* `x.to(device)` of the run's device variable, a name the function does not bind (`device =
+ * 'cpu'` at the top of a CPU-only script, the neural-ODE ion-channel project's): where that
+ * variable points, as a factory's `device=device` is (DL_VF_DEVICE_VARIABLE); not a name for the
+ * host itself (`x.to(cpu)`), nor one the function binds to the CPU on purpose. */
+static bool moved_to_the_runs_device_variable(Flow *F, const DlExpr *call) {
+    const DlArg *kw = dl_ir_keyword(call, "device");
+    const DlExpr *a = kw ? kw->value : dl_ir_positional(call, 0);
+    if (!a || a->kind != DL_EX_NAME || !a->name || strstr(a->name, "cpu") ||
+        strstr(a->name, "CPU") || !flow_name_says_device(F, a->name))
+        return false;
+    return !F->fn || !flow_bindings_of(&F->fn->body, a->name, 0);
+}
+
 const DlValue *flow_eval_tensor_method(Flow *F, const DlExpr *call, const DlExpr *recv_expr,
                                        const DlValue *recv, const char *m,
                                        const DlValue *const *argv) {
@@ -1735,6 +1748,8 @@ const DlValue *flow_eval_tensor_method(Flow *F, const DlExpr *call, const DlExpr
         DlValue *r = flow_with_device(F, recv, target, DL_ORIGIN_MOVED, call->span);
         r->var = NULL;
         r->items = NULL;
+        if (r->dev == DL_DEV_CPU && moved_to_the_runs_device_variable(F, call))
+            r->flags |= DL_VF_DEVICE_VARIABLE;
         return r;
     }
     if (dl_torch_is_new_factory_method(m)) {
