@@ -3497,6 +3497,22 @@ static bool moved_by_its_own_move_method(const DlClassInfo *c, const char *attr,
     return false;
 }
 
+/* Whether a `cuda()` or `to()` that `c` defines moves `self.<attr>` in place
+ * (`self.w.to(device=self.device)`). */
+static bool moved_in_place_by_its_own_move_method(const DlClassInfo *c, const char *attr,
+                                                  DlArena *arena) {
+    for (uint32_t k = 0; k < c->cls->method_count; k++) {
+        const DlFunction *m = c->cls->methods[k];
+        if (strcmp(m->name, "cuda") != 0 && strcmp(m->name, "to") != 0) continue;
+        if (dl_ir_span_mentions(c->module->source, m->span,
+                                dl_arena_printf(arena, "self.%s.to(", attr)) ||
+            dl_ir_span_mentions(c->module->source, m->span,
+                                dl_arena_printf(arena, "self.%s.cuda(", attr)))
+            return true;
+    }
+    return false;
+}
+
 /* A copy of `v` (a container, nested up to `depth`) whose parameters made in it (registered
  * tensors not read from an attribute, as a buffer would be) are on the module's device, or `v`
  * itself when it holds none. */
@@ -3557,7 +3573,16 @@ void flow_seed_attributes(Flow *F, const DlClassInfo *c, int depth) {
     for (uint32_t i = 0; i < c->attr_count; i++) {
         const DlValue *v = c->attrs[i].value, *registered;
         if (c->attrs[i].name[0] == '<') continue;
-        if ((flow_is_tensor(v) || (v->kind == DL_KIND_SEQ && flow_is_tensor(v->elem))) &&
+        if (v->kind == DL_KIND_INSTANCE && (v->flags & DL_VF_OWN_TO) &&
+            !(v->flags & DL_VF_MOVED) &&
+            moved_in_place_by_its_own_move_method(c, c->attrs[i].name, F->arena)) {
+            /* an instance with its own to() that the class's to() moves in place (a
+             * from-scratch framework's layer, `self.w.to(device=device)` of its weight
+             * `Param`): what it holds may have moved since __init__ */
+            DlValue *r = dl_value_copy(F->arena, v);
+            r->flags |= DL_VF_MOVED;
+            v = r;
+        } else if ((flow_is_tensor(v) || (v->kind == DL_KIND_SEQ && flow_is_tensor(v->elem))) &&
             moved_by_its_own_move_method(c, c->attrs[i].name, F->arena)) {
             DlValue *r = dl_value_copy(F->arena, v);
             DlValue *t = dl_value_copy(F->arena, flow_is_tensor(v) ? v : v->elem);

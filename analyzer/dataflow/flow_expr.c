@@ -255,8 +255,11 @@ const DlValue *flow_eval_attr(Flow *F, const DlExpr *e) {
             r->flags |= obj->flags & DL_VF_HELD_ELSEWHERE; /* held by the submodule */
             return r;
         }
+        /* (also what __init__ moved without knowing its kind: `self.value =
+         * value.to(device=self.device)` of a parameter) */
         if (a && obj->kind == DL_KIND_INSTANCE && (obj->flags & DL_VF_MOVED) &&
-            (flow_is_tensor(a->value) || flow_is_module_like(a->value)))
+            (flow_is_tensor(a->value) || flow_is_module_like(a->value) ||
+             (a->value->kind == DL_KIND_UNKNOWN && a->value->dev)))
             return flow_unknown(); /* its own to() moved it (flow_move_instance) */
         if (a && obj->kind == DL_KIND_INSTANCE) {
             /* a device an instance got from its constructor's parameters is not known here */
