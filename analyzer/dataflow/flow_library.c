@@ -433,17 +433,23 @@ static const DlExpr *written_size(const char *q, const DlExpr *call) {
     const DlArg *size = dl_ir_keyword(call, "size");
     if (size) return size->value;
     if (flow_streq(q, "torch.full")) return dl_ir_positional(call, 0);
-    if (!dl_name_in_list(q, sized_factories)) return NULL;
     uint32_t positional = 0;
     for (uint32_t i = 0; i < call->arg_count; i++)
         if (!call->args[i].keyword) positional++;
+    /* `torch.randint(0, 4, ())`: the size after the bounds */
+    if (flow_streq(q, "torch.randint"))
+        return positional >= 2 ? dl_ir_positional(call, positional - 1) : NULL;
+    if (!dl_name_in_list(q, sized_factories)) return NULL;
     return positional == 1 ? dl_ir_positional(call, 0) : NULL;
 }
 
-/* `torch.ones([])`, `torch.zeros(())`, `torch.full((), v)`: a size with no dimension, a 0-dim
- * tensor (mmpretrain's `nn.Parameter(temperature * torch.ones([]))`). */
+/* `torch.ones([])`, `torch.zeros(())`, `torch.full((), v)`, `torch.randint(0, 4, ())`: a size
+ * with no dimension, a 0-dim tensor (mmpretrain's `nn.Parameter(temperature *
+ * torch.ones([]))`). */
 static bool sized_with_no_dimension(const char *q, const DlExpr *call) {
-    if (!dl_name_in_list(q, sized_factories) && !flow_streq(q, "torch.full")) return false;
+    if (!dl_name_in_list(q, sized_factories) && !flow_streq(q, "torch.full") &&
+        !flow_streq(q, "torch.randint"))
+        return false;
     const DlExpr *size = written_size(q, call);
     return size && (size->kind == DL_EX_LIST || size->kind == DL_EX_TUPLE) && size->item_count == 0;
 }
