@@ -3032,6 +3032,16 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
     if (cuda_tested && cuda_sign > 0) undo_narrowing(F->st, &not_cuda);
     if (module_flag && flag_sign > 0) undo_narrowing(F->st, &module_off);
     if (s->parts->orelse.count) synced_when_cuda = false;
+    /* work queued only under a remainder test (`if step % every == 0:` logging an image
+     * grid) is pending on few iterations: a read after it waits on those only, as after the
+     * test not taken (an SRGAN trainer's second `loss.item()` of its step) */
+    const Binding *then_pending = flow_state_find(then_state, "<unread-work>");
+    const Binding *unread_past =
+        F->place.batch_loop && F->place.every_iteration && !s->parts->orelse.count && !always &&
+                takes_a_remainder(s->value, 0) && then_pending && then_pending->value
+            ? flow_state_find(F->st, "<unread-work>")
+            : NULL;
+    const DlValue *unread_past_value = unread_past ? unread_past->value : NULL;
     if (always) { /* the path past it without it does not exist */
         flow_state_replace(F->st, then_state);
     } else {
@@ -3042,6 +3052,7 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
         flow_state_join(F->arena, F->st, then_state);
         if (synced_when_cuda) flow_state_set(F->st, "<device-work>", NULL);
         if (synced_when_cuda && read_when_cuda) flow_state_set(F->st, "<unread-work>", NULL);
+        if (unread_past) flow_state_set(F->st, "<unread-work>", unread_past_value);
         if (then_state->dead && F->st->dead) F->st->dead = true;
         dl_flow_state_free(then_state);
     }
