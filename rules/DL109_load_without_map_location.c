@@ -11,6 +11,7 @@
 #include "dataflow/torch_api.h"
 #include "rules/facts.h"
 #include "rules/fixes.h"
+#include "rules/options.h"
 
 static const char doc[] =
     "## What it does\n"
@@ -3187,77 +3188,14 @@ static const DlBlock *scope_around(DlRuleContext *ctx, uint32_t at) {
     return fn ? &fn->body : &m->body;
 }
 
-/* The name argparse stores an `add_argument` call's option under: its `dest=`, else its first
- * long option, else its first option (`"-trainDatasetPath"`), without the dashes and with `-`
- * read as `_`; NULL if it has none of those written out. */
-static const char *option_destination(DlRuleContext *ctx, const DlExpr *call) {
-    const DlArg *dest = dl_ir_keyword(call, "dest");
-    const char *text = NULL;
-    if (dest) {
-        text = dest->value->kind == DL_EX_STRING ? dest->value->name : NULL;
-    } else {
-        for (uint32_t i = 0; i < call->arg_count; i++) {
-            const DlExpr *a = call->args[i].value;
-            if (call->args[i].keyword || a->kind != DL_EX_STRING || !a->name || a->name[0] != '-')
-                continue;
-            if (!text || (a->name[1] == '-' && text[1] != '-')) text = a->name;
-        }
-    }
-    if (!text) return NULL;
-    char *name = dl_arena_printf(dl_rule_arena(ctx), "%s", text + strspn(text, "-"));
-    for (char *c = name; *c; c++)
-        if (*c == '-') *c = '_';
-    return name;
-}
-
-/* The string default of the command-line option `option` declared anywhere in block `b` (and
- * the functions defined in it): `parser.add_argument("-trainDatasetPath", type=str,
- * default="IWSLT/trainDataset.pt")`. `*found` is set to the default; `*clash` when two
- * declarations of the option disagree or one has no string default. */
-static void option_default_in(DlRuleContext *ctx, const DlBlock *b, const char *option,
-                              const DlExpr **found, bool *clash, int depth) {
-    for (uint32_t i = 0; b && depth < 16 && i < b->count && !*clash; i++) {
-        const DlStmt *s = b->items[i];
-        const DlExpr *e = s->kind == DL_ST_EXPR ? s->value : NULL;
-        if (e && e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_ATTR &&
-            e->object->name && strcmp(e->object->name, "add_argument") == 0) {
-            const char *dest = option_destination(ctx, e);
-            if (dest && strcmp(dest, option) == 0) {
-                const DlArg *d = dl_ir_keyword(e, "default");
-                if (!d || d->value->kind != DL_EX_STRING ||
-                    (*found && strcmp((*found)->name, d->value->name) != 0))
-                    *clash = true;
-                else
-                    *found = d->value;
-            }
-        }
-        if (s->kind == DL_ST_DEF && s->parts->func)
-            option_default_in(ctx, &s->parts->func->body, option, found, clash, depth + 1);
-        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
-        const DlBlock *inner;
-        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            option_default_in(ctx, inner, option, found, clash, depth + 1);
-    }
-}
-
-/* `opts.trainDatasetPath`, an option of the file's own command line: its default, as written
- * where the file declares it (Seq2Seq-raw's training scripts load the datasets its
- * preprocessing script saved under those defaults); NULL if it has no single string default. */
-static const DlExpr *option_default(DlRuleContext *ctx, const DlExpr *e) {
-    if (e->kind != DL_EX_ATTR || !e->name || !e->object || e->object->kind != DL_EX_NAME ||
-        dl_ir_is_self(e->object))
-        return NULL;
-    const DlExpr *found = NULL;
-    bool clash = false;
-    option_default_in(ctx, &rule_module(ctx)->body, e->name, &found, &clash, 0);
-    return clash ? NULL : found;
-}
-
 static const DlExpr *last_literal_in(DlRuleContext *ctx, const DlExpr *e, const DlBlock *scope,
                                      uint32_t before, int depth) {
     if (!e || depth > 8) return NULL;
-    const DlExpr *option = option_default(ctx, e);
-    if (option) return option;
+    /* `opts.trainDatasetPath`, an option of the file's own command line: its default as
+     * written (Seq2Seq-raw's training scripts load the datasets its preprocessing script
+     * saved under those defaults) */
+    const DlExpr *option = dl_rule_option_default(ctx, rule_module(ctx), e);
+    if (option && option->kind == DL_EX_STRING) return option;
     if (e->kind == DL_EX_STRING) return e;
     /* `'/{}_net.pth'.format(epoch)`: the template */
     if (e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_ATTR && e->object->name &&

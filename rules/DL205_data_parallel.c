@@ -9,6 +9,7 @@
 #include "core/files.h"
 #include "dataflow/torch_api.h"
 #include "rules/facts.h"
+#include "rules/options.h"
 
 static const char doc[] =
     "## What it does\n"
@@ -489,6 +490,10 @@ static bool lists_one_device(DlRuleContext *ctx, const DlFunction *fn, const DlE
                              const DlExpr *ids, int depth) {
     if (!ids || depth > 4) return false;
     if (ids->kind == DL_EX_LIST || ids->kind == DL_EX_TUPLE) return ids->item_count == 1;
+    /* `args.gpu_ids` of `add_argument("--gpu_ids", nargs="+", type=int, default=[0])`: one
+     * device as shipped */
+    const DlExpr *option = dl_rule_option_default(ctx, dl_rule_module(ctx), ids);
+    if (option) return lists_one_device(ctx, NULL, NULL, option, depth + 1);
     if (ids->kind == DL_EX_NAME) {
         const DlExpr *bound = fn ? dl_ir_last_assignment(&fn->body, ids->name, ids->span.start)
                                  : NULL;
