@@ -220,10 +220,22 @@ static bool rebinds(const DlStmt *s, const char *name) {
     return false;
 }
 
-/* `flag` and `args.parallel`: the same name or attribute chain. */
+/* `flag` and `args.parallel`: the same name or attribute chain; or the same test written
+ * twice of such names, subscripts with constant keys and literals (`config["n_gpu"] > 1`). */
 static bool same_reference(const DlExpr *a, const DlExpr *b, int depth) {
     if (!a || !b || a->kind != b->kind || depth > 8) return false;
     if (a->kind == DL_EX_NAME) return strcmp(a->name, b->name) == 0;
+    if (a->kind == DL_EX_NUMBER || a->kind == DL_EX_STRING || a->kind == DL_EX_CONST)
+        return a->name && b->name && strcmp(a->name, b->name) == 0;
+    if (a->kind == DL_EX_SUBSCRIPT || a->kind == DL_EX_COMPARE) {
+        if (a->item_count != b->item_count ||
+            (a->kind == DL_EX_SUBSCRIPT && !same_reference(a->object, b->object, depth + 1)) ||
+            (a->kind == DL_EX_COMPARE && (!a->name || !b->name || strcmp(a->name, b->name))))
+            return false;
+        for (uint32_t i = 0; i < a->item_count; i++)
+            if (!same_reference(a->items[i], b->items[i], depth + 1)) return false;
+        return true;
+    }
     return a->kind == DL_EX_ATTR && a->name && b->name && strcmp(a->name, b->name) == 0 &&
            same_reference(a->object, b->object, depth + 1);
 }
