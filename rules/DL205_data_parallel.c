@@ -125,6 +125,17 @@ static bool runs_or_escapes(const DlExpr *e, const char *name, bool as_object, i
         return runs_or_escapes(e->object, name, e->name && leaves_the_wrapper(e->name), depth + 1);
     /* `hasattr(model, "module")`, `isinstance(model, nn.DataParallel)`: a test of it */
     if (probes_the_holder(e, name)) return false;
+    /* `print(model)`, `str(model)`: its description, nothing run (a segmentation script's
+     * summary of the wrapper whose head it replaced) */
+    static const char *const describers[] = {"print", "str", "repr", "len", NULL};
+    if (e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_NAME &&
+        dl_name_in_list(e->object->name, describers)) {
+        for (uint32_t i = 0; i < e->arg_count; i++)
+            if (!is_holder(e->args[i].value, name) &&
+                runs_or_escapes(e->args[i].value, name, false, depth + 1))
+                return true;
+        return false;
+    }
     if (runs_or_escapes(e->object, name, false, depth + 1)) return true;
     for (uint32_t i = 0; i < e->item_count; i++)
         if (runs_or_escapes(e->items[i], name, false, depth + 1)) return true;
