@@ -2988,17 +2988,25 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
     bool another_accelerator = (compares_a_string(s->value, "==", "mps") ||
                                 compares_a_string(s->value, "==", "xpu")) &&
                                names_cuda_beyond_asking(F->src);
+    /* (the test written out, or a name the function binds to it once: `is_cuda =
+     * self.device.type == "cuda"`, then `if is_cuda:`) */
+    const DlExpr *device_test =
+        s->value->kind == DL_EX_NAME && F->fn
+            ? dl_ir_last_assignment(&F->fn->body, s->value->name, s->span.start)
+            : NULL;
+    if (!device_test || flow_bindings_of(&F->fn->body, s->value->name, 0) != 1)
+        device_test = s->value;
     bool synced_when_cuda = then_work && !then_work->value && !another_accelerator &&
-                            (strstr(flow_text(F, s->value->span), "cuda") ||
-                             strstr(flow_text(F, s->value->span), "device") ||
+                            (strstr(flow_text(F, device_test->span), "cuda") ||
+                             strstr(flow_text(F, device_test->span), "device") ||
                              tests_a_list_of_device_tensors(F, s->value));
     /* ... and a read after it waits for nothing (mamba-hybrid-lm's timed step: `if device_type
      * == "cuda": torch.cuda.synchronize()`, then `loss.item()`) */
     const Binding *then_unread = flow_state_find(then_state, "<unread-work>");
     bool read_when_cuda = synced_when_cuda && then_unread && !then_unread->value &&
                           (gpu_branch > 0 || (cpu_device && !cpu_when_equal) ||
-                           ((compares_a_string(s->value, "==", "cuda") ||
-                             compares_a_string(s->value, "!=", "cpu")) &&
+                           ((compares_a_string(device_test, "==", "cuda") ||
+                             compares_a_string(device_test, "!=", "cpu")) &&
                             !names_another_accelerator(F->src)));
     if (synced_when_cuda && s->parts->orelse.count) flow_state_set(F->st, "<device-work>", NULL);
     if (read_when_cuda && s->parts->orelse.count) flow_state_set(F->st, "<unread-work>", NULL);
