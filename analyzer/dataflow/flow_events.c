@@ -638,7 +638,27 @@ static bool work_or_upload_unread(Flow *F) {
     return b && (b->value == &unread_work_marker || b->value == &unread_upload_marker);
 }
 
+static bool names_a_placer(const DlSource *src);
+static bool runs_as_a_script(const DlModuleIR *m);
+
 void flow_device_work(Flow *F, const DlExpr *site, bool elementwise) {
+    /* a script (or notebook) of a project that names no device anywhere, run by no trainer
+     * it names, computes on the host: "the module's device" of its forwards is the CPU, no
+     * work to wait for (a CPU-only neural-ODE script timing its vector field); not a file of
+     * layers another project may import and run on a GPU */
+    if (!F->env->project->uses_devices) {
+        if (!F->host_only_project) {
+            const DlModuleIR *m = F->env->file->module;
+            F->host_only_project = m->source && !m->sets_default_device &&
+                                           !F->env->project->default_device_set &&
+                                           !F->default_device && !names_a_placer(m->source) &&
+                                           (dl_source_is_notebook(m->source) ||
+                                            runs_as_a_script(m))
+                                       ? 1
+                                       : -1;
+        }
+        if (F->host_only_project > 0) return;
+    }
     if (!work_unread(F)) flow_state_set(F->st, "<unread-work>", &unread_work_marker);
     const Binding *pending = flow_state_find(F->st, "<device-work>");
     const DlValue *earlier = pending ? pending->value : NULL;
@@ -970,6 +990,16 @@ static bool mentions_outside_options(const DlSource *src, const char *word) {
     return false;
 }
 
+/* The text names what may place modules on a device without naming one: a GPU, an
+ * accelerator, a trainer (Lightning's, Accelerate's `prepare(`). */
+static bool names_a_placer(const DlSource *src) {
+    static const char *const placers[] = {"gpu", "GPU", "accelerat", "Trainer", "lightning",
+                                          "prepare(", "setup(", NULL};
+    for (const char *const *w = placers; *w; w++)
+        if (mentions_outside_options(src, *w)) return true;
+    return false;
+}
+
 bool flow_modules_stay_on_the_cpu(Flow *F) {
     if (!F->env->project->uses_devices) return true;
     const DlFileFacts *f = F->env->file;
@@ -982,20 +1012,20 @@ bool flow_modules_stay_on_the_cpu(Flow *F) {
     if (!alone || (f->module->mentions_devices &&
                    (F->owner || may_place_on_a_device(f->module->source))))
         return false;
-    static const char *const placers[] = {"gpu", "GPU", "accelerat", "Trainer", "lightning",
-                                          "prepare(", "setup(", NULL};
-    for (const char *const *w = placers; *w; w++)
-        if (mentions_outside_options(f->module->source, *w)) return false;
-    return true;
+    return !names_a_placer(f->module->source);
 }
 
-/* The file runs as a script: a top-level `if __name__ == "__main__":`. */
+/* The file runs as a script: a top-level `if __name__ == "__main__":`, a loop, or a call as a
+ * statement (`print(field(0.0, x))`). */
 static bool runs_as_a_script(const DlModuleIR *m) {
     for (uint32_t i = 0; m->source && i < m->body.count; i++) {
         const DlStmt *s = m->body.items[i];
         if (s->kind == DL_ST_IF && s->value &&
             dl_ir_span_mentions(m->source, s->value->span, "__name__") &&
             dl_ir_span_mentions(m->source, s->value->span, "__main__"))
+            return true;
+        if (s->kind == DL_ST_FOR || s->kind == DL_ST_WHILE ||
+            (s->kind == DL_ST_EXPR && s->value && s->value->kind == DL_EX_CALL))
             return true;
     }
     return false;

@@ -109,6 +109,9 @@ typedef struct Flow {
     DlSpan stmt_span;            /* statement being interpreted */
     DlSpan read_stmt_span;       /* the statement of the last read of a device value */
     DlPlace place;               /* loops and contexts around the current statement */
+    int8_t host_only_project;    /* 1: nothing in the project names a device nor this file a
+                                    trainer that places modules (flow_device_work asks once);
+                                    -1: something may; 0: not asked yet */
     int16_t only_when_flag;      /* summary mode: 1 + the parameter off by default that a caller
                                     in the file switches on, whose `if` the statement is under;
                                     -(1 + the parameter) past `if p: return`, where it is false */
