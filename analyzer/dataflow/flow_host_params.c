@@ -950,9 +950,56 @@ static void find_moved_params(const DlFunction *fn, const DlBlock *b, uint64_t *
     }
 }
 
+static bool is_the_name(const DlExpr *e, void *name) {
+    return e->kind == DL_EX_NAME && e->name && strcmp(e->name, name) == 0;
+}
+
+/* Does anything in `b` (nested defs too) read `name`: in a statement's value, a `with`'s
+ * context, or a target that is no plain name (`x[i] = ...`, `name.attr = ...`)? */
+static bool block_reads_name(const DlBlock *b, const char *name, int depth) {
+    for (uint32_t i = 0; b && depth < 64 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_CLASS) return true; /* (not looked into: say it may) */
+        if (s->kind == DL_ST_DEF) {
+            if (s->parts->func && block_reads_name(&s->parts->func->body, name, depth + 1))
+                return true;
+            continue;
+        }
+        if (s->kind != DL_ST_IMPORT && s->value &&
+            dl_ir_expr_any_with(s->value, is_the_name, (void *)name))
+            return true;
+        if (s->kind == DL_ST_ASSIGN || s->kind == DL_ST_AUGASSIGN || s->kind == DL_ST_WITH ||
+            s->kind == DL_ST_FOR)
+            for (uint32_t t = 0; t < s->target_count; t++)
+                if (s->targets[t] && s->targets[t]->kind != DL_EX_NAME &&
+                    s->targets[t]->kind != DL_EX_TUPLE &&
+                    dl_ir_expr_any_with(s->targets[t], is_the_name, (void *)name))
+                    return true;
+        for (uint32_t w = 0; s->kind == DL_ST_WITH && w < s->with_count; w++)
+            if (s->withs[w] && dl_ir_expr_any_with(s->withs[w], is_the_name, (void *)name))
+                return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (block_reads_name(inner, name, depth + 1)) return true;
+    }
+    return false;
+}
+
 uint64_t flow_params_moved_inside(const DlFunction *fn) {
     uint64_t moved = 0;
     Gathered gathered = {0};
     find_moved_params(fn, &fn->body, &moved, &gathered, 0);
+    /* `x, y = batch`, `x = x.to(device)`, and `y` never read (group-activity-recognition's
+     * forward): what is unpacked and never read moves nothing, and needs no move */
+    for (uint32_t u = 0; u < gathered.unpacked_count; u++) {
+        uint32_t all = (1u << gathered.unpacked[u].part_count) - 1;
+        uint32_t parts = gathered.unpacked[u].moved;
+        if (!parts) continue;
+        for (uint32_t k = 0; k < gathered.unpacked[u].part_count; k++)
+            if (!(parts & (1u << k)) &&
+                !block_reads_name(&fn->body, gathered.unpacked[u].part[k], 0))
+                parts |= 1u << k;
+        if (parts == all) moved |= UINT64_C(1) << gathered.unpacked[u].param;
+    }
     return moved;
 }
