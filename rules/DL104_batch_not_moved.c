@@ -35,7 +35,7 @@ static const char doc[] =
     "  submodules (only plain values of `self`): it computes where its inputs are;\n"
     "- a Lightning `training_step` (Lightning moves the batch itself);\n"
     "- a dict batch's text fields (`batch[\"prompt\"]`, `\"caption\"`, `\"text\"`, "
-    "`\"path\"`...),\n"
+    "`\"question\"`, `\"path\"`...),\n"
     "  which are collated into lists of strings;\n"
     "- the loader's collate function puts the batch on the device (a project function, or the\n"
     "  dataset's own method: `collate_fn=dataset.collate_fn`; also bound or wrapped:\n"

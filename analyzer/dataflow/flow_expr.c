@@ -493,7 +493,7 @@ bool flow_is_text_field_name(const char *key) {
         "prompt",    "prompts",   "text",       "texts",      "caption", "captions",
         "sentence",  "sentences", "path",       "paths",      "filename", "filenames",
         "file_name", "file_names", "image_path", "file_id",   "file_ids", "name",
-        "names",
+        "names",     "question",  "questions",  "answer_text", "answer_texts",
     };
     size_t n = strlen(key);
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
