@@ -1458,6 +1458,32 @@ static bool keeps_its_tensor(const char *method) {
     return n > 1 && (method[n - 1] == '_' ? method[n - 2] != '_' : dl_name_in_list(method, keeping));
 }
 
+/* `synchronize()` of `synchronize = torch.cuda.synchronize if device_type == "cuda" else
+ * lambda: None` (nanoGPT's shape), bound once where the call reads it: a synchronize where
+ * there is CUDA, nothing without. */
+static bool names_a_synchronize_alias(Flow *F, const DlExpr *callee) {
+    if (!callee || callee->kind != DL_EX_NAME || !callee->name) return false;
+    const DlBlock *scopes[2] = {F->fn ? &F->fn->body : NULL, &F->env->file->module->body};
+    for (int k = 0; k < 2; k++) {
+        if (!scopes[k] || !flow_bindings_of(scopes[k], callee->name, 0)) continue;
+        const DlExpr *v = flow_bindings_of(scopes[k], callee->name, 0) == 1
+                              ? dl_ir_last_assignment(scopes[k], callee->name, UINT32_MAX)
+                              : NULL;
+        if (!v || v->kind != DL_EX_COND || v->item_count != 2 || !v->object) return false;
+        const DlExpr *arms[2] = {v->object, v->items[1]};
+        bool sync = false, nothing = true;
+        for (int a = 0; a < 2; a++) {
+            const char *q = arms[a] ? flow_qualify(F, arms[a]) : NULL;
+            if (q && flow_is_synchronize(q, NULL))
+                sync = true;
+            else if (!arms[a] || (arms[a]->kind != DL_EX_LAMBDA && arms[a]->kind != DL_EX_CONST))
+                nothing = false;
+        }
+        return sync && nothing;
+    }
+    return false;
+}
+
 const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
     const DlValue *stack_argv[16];
     const DlValue **argv = call->arg_count <= 16
@@ -1465,6 +1491,9 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
                                : dl_arena_alloc(F->arena, call->arg_count * sizeof *argv);
     const DlExpr *callee = call->object;
     const char *q = flow_qualify(F, callee);
+    if (callee && callee->kind == DL_EX_NAME && !call->arg_count &&
+        names_a_synchronize_alias(F, callee))
+        q = "torch.cuda.synchronize";
     const DlValue *recv = NULL;
     if (!q && callee && callee->kind == DL_EX_ATTR) {
         const DlExpr *saved = F->move_receiver;
