@@ -3049,7 +3049,10 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
                 takes_a_remainder(s->value, 0) && then_pending && then_pending->value
             ? flow_state_find(F->st, "<unread-work>")
             : NULL;
-    const DlValue *unread_past_value = unread_past ? unread_past->value : NULL;
+    /* (only after a read that waited: after one of a value of unknown place, whether the
+     * next read is the step's wait is flow_sync's to tell, with the branch's work joined) */
+    if (unread_past && unread_past->value) unread_past = NULL;
+    const DlValue *unread_past_value = NULL;
     if (always) { /* the path past it without it does not exist */
         flow_state_replace(F->st, then_state);
     } else {
