@@ -235,7 +235,8 @@ static const char doc[] =
     "  same values of self and numbers each method counts its own way: a checkpoint per epoch\n"
     "  saved as `\"{}/model_{}.tar\".format(self.working_dir, i + 1)` and read back with\n"
     "  `epoch`);\n"
-    "- the file holds no tensors: settings by its name (`\"model_args.pth\"`,\n"
+    "- the file holds no tensors: settings or a vocabulary by its name (`\"model_args.pth\"`,\n"
+    "  `\"vocab.pt\"`,\n"
     "  `\"training_args.bin\"`, a path held in a name for a configuration, `cfg.config_path`,\n"
     "  that names no weights), Hugging Face Trainer's scheduler, grad scaler and RNG states\n"
     "  (`\"scheduler.pt\"`, `\"scaler.pt\"`, `\"rng_state_{rank}.pth\"`), or a file name the same\n"
@@ -2545,6 +2546,20 @@ static bool made_on_the_cpu(DlRuleContext *ctx, const DlExpr *obj, const DlBlock
         return true;
     if (loader_of_host_data(ctx, obj, b, before, depth)) return true;
     if (host_class_instance_in_a_host_file(ctx, obj)) return true;
+    /* `dict(zip(range(n), feats))` of what is on the CPU: a container of it (CLIP embeddings
+     * keyed by index, `feats` a `.cpu()` copy) */
+    static const char *const containers[] = {"dict", "zip", "list", "tuple", NULL};
+    if (obj->kind == DL_EX_CALL && obj->object && obj->object->kind == DL_EX_NAME &&
+        dl_name_in_list(obj->object->name, containers) && obj->arg_count) {
+        for (uint32_t i = 0; i < obj->arg_count; i++) {
+            const DlExpr *a = obj->args[i].value;
+            if (obj->args[i].keyword) return false;
+            bool indices = a->kind == DL_EX_CALL && a->object && a->object->kind == DL_EX_NAME &&
+                           strcmp(a->object->name, "range") == 0;
+            if (!indices && !made_on_the_cpu(ctx, a, b, before, depth + 1)) return false;
+        }
+        return true;
+    }
     /* `torch.tensor(a).half()`: a dtype conversion or a copy stays where its tensor is (a
      * feature map saved in half precision, made from a NumPy array) */
     static const char *const keep_place[] = {"half", "float", "double", "long", "int", "bool",
@@ -2971,7 +2986,6 @@ static bool class_writes_it_itself(DlRuleContext *ctx, const DlCallFact *fact) {
     return false;
 }
 
-static const DlExpr *last_literal(DlRuleContext *ctx, const DlExpr *e, int depth);
 static const DlExpr *last_literal_in(DlRuleContext *ctx, const DlExpr *e, const DlBlock *scope,
                                      uint32_t before, int depth);
 
@@ -3145,15 +3159,6 @@ static const DlExpr *module_string_constant(DlRuleContext *ctx, const char *name
     return found;
 }
 
-/* The last string literal written in `e` (`"scheduler.pt"` in `os.path.join(ckpt,
- * "scheduler.pt")`), or held by a module-level constant named there (`SCHEDULER_NAME`), or
- * NULL. */
-static const DlExpr *last_literal(DlRuleContext *ctx, const DlExpr *e, int depth) {
-    return last_literal_in(ctx, e, NULL, 0, depth);
-}
-
-/* last_literal, where a name bound in `scope` before `before` counts as what it was bound to
- * (`path = os.path.join(self.save_dir, filename)`, `filename = '%s_net_%s.pth' % ...`). */
 /* `with open(path, "rb") as f:` in `b` (or a block in it, not nested defs), starting before
  * `before`, binding `name`: the last such `open(...)` call, or NULL. */
 static const DlExpr *opened_as(const DlBlock *b, const char *name, uint32_t before, int depth) {
@@ -3188,6 +3193,10 @@ static const DlBlock *scope_around(DlRuleContext *ctx, uint32_t at) {
     return fn ? &fn->body : &m->body;
 }
 
+/* The last string literal written in `e` (`"scheduler.pt"` in `os.path.join(ckpt,
+ * "scheduler.pt")`), or held by a module-level constant named there (`SCHEDULER_NAME`), or
+ * NULL; with `scope`, a name bound in it before `before` counts as what it was bound to
+ * (`path = os.path.join(self.save_dir, filename)`, `filename = '%s_net_%s.pth' % ...`). */
 static const DlExpr *last_literal_in(DlRuleContext *ctx, const DlExpr *e, const DlBlock *scope,
                                      uint32_t before, int depth) {
     if (!e || depth > 8) return NULL;
@@ -3240,9 +3249,11 @@ static bool names_a_file_without_tensors(const char *text) {
         base = text + strspn(text, "rbfuRBFU");
         base += strspn(base, "\"'");
     }
+    /* `vocab.pt`, `vocab_freq-5.pt`: a vocabulary, maps of tokens and counts (an image
+     * captioner's, saved and loaded by its runner) */
     return strncmp(base, "args.", 5) == 0 || strstr(base, "_args.") || strstr(base, "-args.") ||
            strncmp(base, "scheduler.pt", 12) == 0 || strncmp(base, "scaler.pt", 9) == 0 ||
-           strncmp(base, "rng_state", 9) == 0;
+           strncmp(base, "rng_state", 9) == 0 || strncmp(base, "vocab", 5) == 0;
 }
 
 /* The expression a load's path comes from: the path itself, or what a name was last bound to
@@ -3363,7 +3374,12 @@ static bool holds_no_tensors(DlRuleContext *ctx, const DlCallFact *fact) {
             named_for_weights = name_has(path->name, *w);
         if (!named_for_weights) return true;
     }
-    const DlExpr *lit = last_literal(ctx, path_source(ctx, fact, path), 0);
+    /* (through the function's names too: `name = f"vocab-{threshold}.pt"`, then
+     * `torch.load(os.path.join(folder, name))`) */
+    const DlFunction *fn = fact->place->function;
+    const DlExpr *lit = last_literal_in(ctx, path_source(ctx, fact, path),
+                                        fn ? &fn->body : &rule_module(ctx)->body,
+                                        fact->call->span.start, 0);
     if (!lit) return false;
     const char *name = rule_text(ctx, lit->span);
     return names_a_file_without_tensors(name) ||
