@@ -1718,7 +1718,11 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
         waits_for_the_device = true;
     /* `net = nn.DataParallel(net)`: the wrapper keeps the module and launches nothing until it
      * is called (pytorch-mgpu-cifar10's "Data time" timer around it) */
-    bool wraps = q && dl_torch_is_single_process_data_parallel(q);
+    /* (and `Variable(t)`, which hands back `t` itself in any PyTorch since 0.4: no work, and
+     * what was pending or finished stays so: `y = Variable(y.cuda())`, then `y.cpu()`) */
+    bool wraps = q && (dl_torch_is_single_process_data_parallel(q) ||
+                       flow_streq(q, "torch.autograd.Variable") ||
+                       flow_streq(q, "torch.autograd.variable.Variable"));
     /* a project method whose body is `pass` (a hook left empty: pytorch-cifar-models'
      * `model.module.update_meters(x)`) */
     if (called && does_nothing(called->fn, called->module ? called->module->source : NULL))
