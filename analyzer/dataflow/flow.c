@@ -1122,7 +1122,14 @@ static bool over_listed_cases(Flow *F, const DlExpr *iter) {
         if (iter->kind == DL_EX_LIST || iter->kind == DL_EX_TUPLE) return true;
         if (iter->kind == DL_EX_NAME) {
             const DlBlock *body = F->fn ? &F->fn->body : &F->env->file->module->body;
-            iter = dl_ir_last_assignment(body, iter->name, iter->span.start);
+            const char *name = iter->name;
+            iter = dl_ir_last_assignment(body, name, iter->span.start);
+            /* `MODES = ("fp16", "bf16", "fp32")` at the top of the file, bound there once and
+             * not in the function (a validation script's checks, one per mode) */
+            const DlBlock *top = &F->env->file->module->body;
+            if (!iter && F->fn && !flow_bindings_of(body, name, 0) &&
+                flow_bindings_of(top, name, 0) == 1)
+                iter = dl_ir_last_assignment(top, name, UINT32_MAX);
             /* not `pairs = []`, which a loop fills before (bindsnet's reservoir readout) */
             if (iter && (iter->kind == DL_EX_LIST || iter->kind == DL_EX_TUPLE) &&
                 !iter->item_count)
