@@ -59,14 +59,19 @@ bool flow_is_view_method(const char *m) {
     return m && dl_name_in_list(m, views);
 }
 
-/* `landmark_gt.reshape(n, -1, 2)`, `x.flatten(1)` of a tensor held in a name: it copies only
- * what is not contiguous, and a tensor kept so is most often a fresh result or a batch moved
- * up, contiguous (PFLD's validation); not one written right after a transpose or a permute. */
+/* `landmark_gt.reshape(n, -1, 2)`, `x.flatten(1)` of a tensor held in a name (or an item of
+ * it: `heat[0].flatten()`, an anomaly map's first image): it copies only what is not
+ * contiguous, and a tensor kept so is most often a fresh result or a batch moved up,
+ * contiguous (PFLD's validation); not one written right after a transpose or a permute. */
 static bool reshapes_a_named_tensor(const DlExpr *callee) {
     if (!callee || callee->kind != DL_EX_ATTR || !callee->name ||
         (!flow_streq(callee->name, "reshape") && !flow_streq(callee->name, "flatten")))
         return false;
     const DlExpr *recv = callee->object;
+    /* (`heat[0].flatten()`: an item of one by a number written out, contiguous too) */
+    if (recv && recv->kind == DL_EX_SUBSCRIPT && recv->item_count == 1 && recv->items[0] &&
+        recv->items[0]->kind == DL_EX_NUMBER)
+        recv = recv->object;
     return recv && (recv->kind == DL_EX_NAME || recv->kind == DL_EX_ATTR);
 }
 
