@@ -2549,6 +2549,17 @@ static bool made_on_the_cpu(DlRuleContext *ctx, const DlExpr *obj, const DlBlock
     /* `dict(zip(range(n), feats))` of what is on the CPU: a container of it (CLIP embeddings
      * keyed by index, `feats` a `.cpu()` copy) */
     static const char *const containers[] = {"dict", "zip", "list", "tuple", NULL};
+    const DlExpr *pairs = obj->kind == DL_EX_CALL && obj->object &&
+                                  obj->object->kind == DL_EX_NAME &&
+                                  strcmp(obj->object->name, "dict") == 0 && obj->arg_count == 1
+                              ? obj->args[0].value
+                              : NULL;
+    /* `dict(zip(words, word_encs.cpu()))`: only the values may be tensors (keys are hashed by
+     * identity, never device tensors in practice) */
+    if (pairs && pairs->kind == DL_EX_CALL && pairs->object && pairs->object->kind == DL_EX_NAME &&
+        strcmp(pairs->object->name, "zip") == 0 && pairs->arg_count == 2 &&
+        !pairs->args[1].keyword)
+        return made_on_the_cpu(ctx, pairs->args[1].value, b, before, depth + 1);
     if (obj->kind == DL_EX_CALL && obj->object && obj->object->kind == DL_EX_NAME &&
         dl_name_in_list(obj->object->name, containers) && obj->arg_count) {
         for (uint32_t i = 0; i < obj->arg_count; i++) {
