@@ -994,12 +994,16 @@ static bool body_ends_the_loop(const DlStmt *loop) {
 static bool block_assigns(const DlBlock *b, const char *name, int depth);
 
 /* A bound of a few, up to 16: a number written out (not `if total > 500: break` over samples
- * counted, a partial evaluation of many batches), or a parameter defaulting to one
- * (`num_examples=6`). */
+ * counted, a partial evaluation of many batches), a parameter defaulting to one
+ * (`num_examples=6`), or a local bound once to one. */
 static bool a_few(Flow *F, const DlExpr *bound) {
     if (bound->kind == DL_EX_NAME && F->fn) {
         int p = dl_ir_param_index(F->fn, bound->name);
+        const char *name = bound->name;
         bound = p >= 0 ? F->fn->params[p].default_value : NULL;
+        /* a local the function binds once to a number (`max_batches = 5`) */
+        if (p < 0 && flow_bindings_of(&F->fn->body, name, 0) == 1)
+            bound = dl_ir_last_assignment(&F->fn->body, name, UINT32_MAX);
     }
     return bound && bound->kind == DL_EX_NUMBER && bound->name &&
            strtol(bound->name, NULL, 10) <= 16 && !strchr(bound->name, '.');
