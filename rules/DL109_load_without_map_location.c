@@ -324,6 +324,8 @@ static bool top_level_name_only_cuda(DlRuleContext *ctx, const char *name) {
     return literal;
 }
 
+static bool on_a_comment_line(const char *text, const char *p);
+
 static bool checks_a_gpu_only_for_housekeeping(DlRuleContext *ctx) {
     /* a device built at run time (`torch.device(args.device)`, norse's MNIST task, whose check
      * only seeds the GPU) is a choice all the same; `torch.device('cuda:0')` written out is
@@ -346,6 +348,8 @@ static bool checks_a_gpu_only_for_housekeeping(DlRuleContext *ctx) {
     bool any = false;
     while ((p = memmem(p, (size_t)(end - p), mark, sizeof mark - 1)) != NULL) {
         p += sizeof mark - 1;
+        /* (`# print(torch.cuda.is_available())`, commented out: no check at all) */
+        if (on_a_comment_line(src->text, p - (sizeof mark - 1))) continue;
         const char *q = p;
         while (q < end && (*q == ' ' || *q == '\t')) q++;
         if (q >= end || *q != ':') return false;
