@@ -110,7 +110,9 @@ static const char doc[] =
     "  rolls out an episode that does (`while not done: ... env.step(a.item())`): the simulator\n"
     "  reads it on the host every step;\n"
     "- after a library model's `generate()` in the same iteration (per-sample decoding, Hugging\n"
-    "  Face's): its decoding loop already asks the host after every token;\n"
+    "  Face's): its decoding loop already asks the host after every token; nor at the call of\n"
+    "  a project function whose read is in a loop that stops on a test of its own (a greedy\n"
+    "  decoder's `if tok.item() == self.eos: break`);\n"
     "- in an inference loop that writes its outputs to files (`save_image(out, path)`,\n"
     "  `cv2.imwrite`, `Image.fromarray(a).save(path)`, `Image(a).save(path)`,\n"
     "  `ToPILImage()(a).save(path)`, any `x.save(path)` (a tensor has none), `sf.write`,\n"
@@ -165,6 +167,40 @@ static void report_wait_at_site(DlRuleContext *ctx, const DlSyncFact *fact, cons
     dl_report_finding(ctx, &dl_rule_DL201, fact->site->span, fact->site->span, message, NULL);
 }
 
+/* `if ...: break` (or `return`) among the statements of `b` itself. */
+static bool has_a_stopping_test(const DlBlock *b) {
+    for (uint32_t i = 0; i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind != DL_ST_IF || !s->parts->body.count) continue;
+        DlStmtKind last = s->parts->body.items[s->parts->body.count - 1]->kind;
+        if (last == DL_ST_BREAK || last == DL_ST_RETURN) return true;
+    }
+    return false;
+}
+
+/* In `b`: the span `read` is in the body of a loop that stops on a test of its own (`if
+ * tok.item() == self.eos: break`, `ids.append(word.item())` then `if ids[-1] == end: break`):
+ * a decoding loop, which reads each token to know when to stop. */
+static bool stops_on_the_read(const DlBlock *b, DlSpan read, int depth) {
+    for (uint32_t i = 0; b && depth < 32 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->span.end < read.start || s->span.start > read.end) continue;
+        if (s->kind == DL_ST_DEF)
+            return s->parts->func && stops_on_the_read(&s->parts->func->body, read, depth + 1);
+        if (s->kind == DL_ST_CLASS)
+            return s->parts->cls && stops_on_the_read(&s->parts->cls->body, read, depth + 1);
+        if ((s->kind == DL_ST_FOR || s->kind == DL_ST_WHILE) &&
+            s->parts->body.count && s->parts->body.items[0]->span.start <= read.start &&
+            has_a_stopping_test(&s->parts->body))
+            return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (stops_on_the_read(inner, read, depth + 1)) return true;
+        return false;
+    }
+    return false;
+}
+
 static void on_sync(DlRuleContext *ctx, const DlSyncFact *fact) {
     extern const DlRule dl_rule_DL201;
     if (!fact->place->batch_loop || !fact->place->every_iteration) return;
@@ -180,6 +216,12 @@ static void on_sync(DlRuleContext *ctx, const DlSyncFact *fact) {
         return;
     DlArena *arena = dl_rule_arena(ctx);
     if (strcmp(fact->how, "call") == 0) {
+        /* a project's own decoder that reads each token to stop at the end one (`if
+         * tok.item() == self.eos: break`): it must wait every token, as a library's
+         * `generate()` does */
+        if (fact->callee_home &&
+            stops_on_the_read(&fact->callee_home->body, fact->callee_read, 0))
+            return;
         report_wait_at_site(
             ctx, fact,
             dl_arena_printf(arena, "it reads `%s` back on the host (%s) on every call",
