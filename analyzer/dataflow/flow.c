@@ -854,13 +854,14 @@ static bool writes_to_an_opened_file(const DlExpr *e, void *ctx) {
     Flow *F = ctx;
     /* `json.dump(dics, json_file)` (or YAML's) into such a file (occluded-person-reid's keypoint
      * export) */
-    if (e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_ATTR && F->fn &&
+    const DlBlock *scope = F->fn ? &F->fn->body : &F->env->file->module->body;
+    if (e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_ATTR &&
         e->object->object && e->object->object->kind == DL_EX_NAME &&
         (flow_streq(e->object->object->name, "json") || flow_streq(e->object->object->name, "yaml")) &&
         (flow_streq(e->object->name, "dump") || flow_streq(e->object->name, "safe_dump"))) {
         const DlExpr *file = dl_ir_positional(e, 1);
         return file && file->kind == DL_EX_NAME &&
-               bound_to_a_file_opened_for_writing(&F->fn->body, file->name, e->span.start, 0);
+               bound_to_a_file_opened_for_writing(scope, file->name, e->span.start, 0);
     }
     if (e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_ATTR ||
         (!flow_streq(e->object->name, "write") && !flow_streq(e->object->name, "writelines") &&
@@ -870,7 +871,6 @@ static bool writes_to_an_opened_file(const DlExpr *e, void *ctx) {
     const char *name = e->object->object->name;
     /* a video's frames, `vwrite.write(frame)` of `vwrite = cv2.VideoWriter(...)` (AtLoc's
      * saliency maps), `writer.append_data(frame)` of `imageio.get_writer(...)` */
-    const DlBlock *scope = F->fn ? &F->fn->body : &F->env->file->module->body;
     const DlExpr *made = dl_ir_last_assignment(scope, name, e->span.start);
     const char *maker = made && made->kind == DL_EX_CALL && made->object &&
                                 (made->object->kind == DL_EX_NAME ||
@@ -879,7 +879,8 @@ static bool writes_to_an_opened_file(const DlExpr *e, void *ctx) {
                             : NULL;
     if (maker && (flow_streq(maker, "VideoWriter") || flow_streq(maker, "get_writer")))
         return true;
-    return F->fn && bound_to_a_file_opened_for_writing(&F->fn->body, name, e->span.start, 0);
+    /* (a script's top level too: `writer = open("codes.tsv", "w")` in its `__main__` block) */
+    return bound_to_a_file_opened_for_writing(scope, name, e->span.start, 0);
 }
 
 static bool writes_each_iteration(Flow *F, const DlBlock *b, int depth) {
