@@ -1419,10 +1419,11 @@ static bool used_otherwise(const DlExpr *e, const char *name, bool data, int dep
         bool builtin = reads_as_data(e->object);
         bool sizes = sizes_after_the_input(e->object);
         /* `F.grid_sample(src, locs, mode=self.mode)`: an option handed by a keyword that only
-         * ever takes a string or a number (MrRegNet's SpatialTransformer) */
-        static const char *const options[] = {"mode",  "padding_mode", "reduction",
-                                              "interpolation", "align_corners", "dim", "eps",
-                                              "scale_factor",  "size", NULL};
+         * ever takes a string or a number (MrRegNet's SpatialTransformer; a dropout's
+         * `F.dropout(x, p=self.p, training=self.training)`) */
+        static const char *const options[] = {
+            "mode", "padding_mode", "reduction", "interpolation", "align_corners", "dim", "eps",
+            "scale_factor", "size", "p", "training", "inplace", "negative_slope", NULL};
         for (uint32_t i = 0; i < e->arg_count; i++) {
             const char *kw = e->args[i].keyword;
             bool option = (kw && dl_name_in_list(kw, options)) || (sizes && (kw || i > 0));
