@@ -928,6 +928,14 @@ static void find_moved_params(const DlFunction *fn, const DlBlock *b, uint64_t *
         const DlStmt *s = b->items[i];
         if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue; /* not this function's */
         if (s->kind == DL_ST_ASSIGN && s->target_count == 1) note_unpacked(fn, s, gathered);
+        /* `x, y = x.to(device), y.to(device)`: each part moved in one statement */
+        if (s->kind == DL_ST_ASSIGN && s->target_count == 1 && s->value &&
+            s->targets[0]->kind == DL_EX_TUPLE && s->value->kind == DL_EX_TUPLE &&
+            s->targets[0]->item_count == s->value->item_count)
+            for (uint32_t k = 0; k < s->value->item_count; k++)
+                if (s->targets[0]->items[k]->kind == DL_EX_NAME)
+                    *moved |= unpacked_param_moved(gathered, s->targets[0]->items[k]->name,
+                                                   s->value->items[k]);
         if (s->kind == DL_ST_ASSIGN && s->target_count == 1 && s->targets[0]->kind == DL_EX_NAME) {
             const char *target = s->targets[0]->name;
             *moved |= unpacked_param_moved(gathered, target, s->value);
