@@ -82,6 +82,11 @@ static bool bound_then_moved(const DlBlock *b, const DlExpr *call, int depth) {
             while (r && r->kind == DL_EX_CALL && r->object && r->object->kind == DL_EX_ATTR &&
                    dl_name_in_list(r->object->name, reshapes))
                 r = r->object->object;
+            /* `Variable(noise).cuda()`: the tensor itself, wrapped */
+            if (r && r->kind == DL_EX_CALL && r->object && r->object->kind == DL_EX_NAME &&
+                r->object->name && strcmp(r->object->name, "Variable") == 0 &&
+                r->arg_count == 1 && !r->args[0].keyword)
+                r = r->args[0].value;
             return r && r->kind == DL_EX_NAME && strcmp(r->name, name) == 0;
         }
         const DlBlock *inner;
