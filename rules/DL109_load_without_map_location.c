@@ -2438,6 +2438,30 @@ static bool made_in_a_function_naming_no_device(DlRuleContext *ctx, const DlExpr
     return text_names_no_device(text) && !strstr(text, "model");
 }
 
+/* The project class a call by `name` builds when it holds host data: no module, and its code
+ * names no device (`QADataset(...)`, `Corpus(path)`); NULL otherwise. */
+static const DlClassInfo *host_data_class(DlRuleContext *ctx, const char *name) {
+    const DlProject *p = dl_rule_project(ctx);
+    const DlFileFacts *file = dl_project_file(p, rule_module(ctx));
+    const char *imported = file ? dl_project_import(file, name) : NULL;
+    const DlClassInfo *ci = file ? dl_project_find_class(p, file, imported ? imported : name) : NULL;
+    const DlSource *src = ci && ci->module ? ci->module->source : NULL;
+    if (!ci || !src || ci->is_module || dl_ir_span_mentions(src, ci->cls->span, "cuda") ||
+        dl_ir_span_mentions(src, ci->cls->span, "device") ||
+        dl_ir_span_mentions(src, ci->cls->span, ".to("))
+        return NULL;
+    return ci;
+}
+
+/* `BilingualDataset(src, tgt)`, an instance of such a class built in a file that names no
+ * device either (Seq2Seq-raw's preprocessing script, which pickles its datasets of token
+ * lists): nothing in it can be on a GPU. */
+static bool host_class_instance_in_a_host_file(DlRuleContext *ctx, const DlExpr *obj) {
+    return obj->kind == DL_EX_CALL && obj->object && obj->object->kind == DL_EX_NAME &&
+           text_names_no_device(rule_module(ctx)->source->text) &&
+           host_data_class(ctx, obj->object->name);
+}
+
 /* `DataLoader(train_set, batch_size=...)` (or a name bound to one) over a project dataset whose
  * class names no device (no `cuda`, `device` or `.to(` in it) built in `b` from host data
  * (host_data_text, or arguments made on the CPU): saved whole with torch.save, it pickles CPU
@@ -2458,16 +2482,7 @@ static bool loader_of_host_data(DlRuleContext *ctx, const DlExpr *obj, const DlB
                                       : dl_ir_last_assignment(scope, ds->name, obj->span.start);
     if (!built || built->kind != DL_EX_CALL || !built->object || built->object->kind != DL_EX_NAME)
         return false;
-    const DlProject *p = dl_rule_project(ctx);
-    const DlFileFacts *file = dl_project_file(p, rule_module(ctx));
-    const char *imported = file ? dl_project_import(file, built->object->name) : NULL;
-    const DlClassInfo *ci =
-        file ? dl_project_find_class(p, file, imported ? imported : built->object->name) : NULL;
-    const DlSource *src = ci && ci->module ? ci->module->source : NULL;
-    if (!ci || !src || ci->is_module || dl_ir_span_mentions(src, ci->cls->span, "cuda") ||
-        dl_ir_span_mentions(src, ci->cls->span, "device") ||
-        dl_ir_span_mentions(src, ci->cls->span, ".to("))
-        return false;
+    if (!host_data_class(ctx, built->object->name)) return false;
     for (uint32_t a = 0; a < built->arg_count; a++) {
         const DlExpr *arg = built->args[a].value;
         if (!arg || (built->args[a].keyword && built->args[a].keyword[0] == '*')) return false;
@@ -2489,24 +2504,6 @@ static bool loader_of_host_data(DlRuleContext *ctx, const DlExpr *obj, const DlB
  * factory or conversion with no device in it (`torch.from_numpy(a)`, `torch.empty(n, k)`,
  * `torch.stack([torch.tensor(r) for r in rows])`: ogb's preprocessing, recognize-anything's
  * logit cache); a name last bound in `b` to one of those; a dict, list or tuple of them. */
-/* `BilingualDataset(src, tgt)`, an instance of a project class that is not a module and whose
- * code names no device, built in a file that names none either (Seq2Seq-raw's preprocessing
- * script, which pickles its datasets of token lists): nothing in it can be on a GPU. */
-static bool host_class_instance_in_a_host_file(DlRuleContext *ctx, const DlExpr *obj) {
-    if (obj->kind != DL_EX_CALL || !obj->object || obj->object->kind != DL_EX_NAME ||
-        !text_names_no_device(rule_module(ctx)->source->text))
-        return false;
-    const DlProject *p = dl_rule_project(ctx);
-    const DlFileFacts *file = dl_project_file(p, rule_module(ctx));
-    const char *imported = file ? dl_project_import(file, obj->object->name) : NULL;
-    const DlClassInfo *ci =
-        file ? dl_project_find_class(p, file, imported ? imported : obj->object->name) : NULL;
-    const DlSource *src = ci && ci->module ? ci->module->source : NULL;
-    return ci && src && !ci->is_module && !dl_ir_span_mentions(src, ci->cls->span, "cuda") &&
-           !dl_ir_span_mentions(src, ci->cls->span, "device") &&
-           !dl_ir_span_mentions(src, ci->cls->span, ".to(");
-}
-
 static bool made_on_the_cpu(DlRuleContext *ctx, const DlExpr *obj, const DlBlock *b,
                             uint32_t before, int depth) {
     if (!obj || depth > 4) return false;
