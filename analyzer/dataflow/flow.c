@@ -1003,8 +1003,7 @@ static bool a_few(Flow *F, const DlExpr *bound) {
         const char *name = bound->name;
         bound = p >= 0 ? F->fn->params[p].default_value : NULL;
         /* a local the function binds once to a number (`max_batches = 5`) */
-        if (p < 0 && flow_bindings_of(&F->fn->body, name, 0) == 1)
-            bound = dl_ir_last_assignment(&F->fn->body, name, UINT32_MAX);
+        if (p < 0) bound = flow_bound_once(&F->fn->body, name, UINT32_MAX);
     }
     return bound && bound->kind == DL_EX_NUMBER && bound->name &&
            strtol(bound->name, NULL, 10) <= 16 && !strchr(bound->name, '.');
@@ -1131,10 +1130,8 @@ static bool over_listed_cases(Flow *F, const DlExpr *iter) {
             iter = dl_ir_last_assignment(body, name, iter->span.start);
             /* `MODES = ("fp16", "bf16", "fp32")` at the top of the file, bound there once and
              * not in the function (a validation script's checks, one per mode) */
-            const DlBlock *top = &F->env->file->module->body;
-            if (!iter && F->fn && !flow_bindings_of(body, name, 0) &&
-                flow_bindings_of(top, name, 0) == 1)
-                iter = dl_ir_last_assignment(top, name, UINT32_MAX);
+            if (!iter && F->fn && !flow_bindings_of(body, name, 0))
+                iter = flow_bound_once(&F->env->file->module->body, name, UINT32_MAX);
             /* not `pairs = []`, which a loop fills before (bindsnet's reservoir readout) */
             if (iter && (iter->kind == DL_EX_LIST || iter->kind == DL_EX_TUPLE) &&
                 !iter->item_count)
@@ -2708,6 +2705,10 @@ static bool bound_to(Flow *F, const DlExpr *cond, const char *literal) {
     return v && v->kind == DL_KIND_SCALAR && v->literal && strcmp(v->literal, literal) == 0;
 }
 
+const DlExpr *flow_bound_once(const DlBlock *b, const char *name, uint32_t before) {
+    return flow_bindings_of(b, name, 0) == 1 ? dl_ir_last_assignment(b, name, before) : NULL;
+}
+
 /* How many statements of `b` (nested blocks too, not nested defs) bind `name`: assignments
  * (one of a tuple's names too), `+=`, a loop's target. */
 uint32_t flow_bindings_of(const DlBlock *b, const char *name, int depth) {
@@ -3002,12 +3003,10 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
                                names_cuda_beyond_asking(F->src);
     /* (the test written out, or a name the function binds to it once: `is_cuda =
      * self.device.type == "cuda"`, then `if is_cuda:`) */
-    const DlExpr *device_test =
-        s->value->kind == DL_EX_NAME && F->fn
-            ? dl_ir_last_assignment(&F->fn->body, s->value->name, s->span.start)
-            : NULL;
-    if (!device_test || flow_bindings_of(&F->fn->body, s->value->name, 0) != 1)
-        device_test = s->value;
+    const DlExpr *device_test = s->value->kind == DL_EX_NAME && F->fn
+                                    ? flow_bound_once(&F->fn->body, s->value->name, s->span.start)
+                                    : NULL;
+    if (!device_test) device_test = s->value;
     bool synced_when_cuda = then_work && !then_work->value && !another_accelerator &&
                             (strstr(flow_text(F, device_test->span), "cuda") ||
                              strstr(flow_text(F, device_test->span), "device") ||
@@ -3054,17 +3053,16 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
     if (s->parts->orelse.count) synced_when_cuda = false;
     /* work queued only under a remainder test (`if step % every == 0:` logging an image
      * grid) is pending on few iterations: a read after it waits on those only, as after the
-     * test not taken (an SRGAN trainer's second `loss.item()` of its step) */
+     * test not taken (an SRGAN trainer's second `loss.item()` of its step); only after a read
+     * that waited (after one of a value of unknown place, whether the next read is the step's
+     * wait is flow_sync's to tell, with the branch's work joined) */
     const Binding *then_pending = flow_state_find(then_state, "<unread-work>");
-    const Binding *unread_past =
+    const Binding *unread_before =
         F->place.batch_loop && F->place.every_iteration && !s->parts->orelse.count && !always &&
                 takes_a_remainder(s->value, 0) && then_pending && then_pending->value
             ? flow_state_find(F->st, "<unread-work>")
             : NULL;
-    /* (only after a read that waited: after one of a value of unknown place, whether the
-     * next read is the step's wait is flow_sync's to tell, with the branch's work joined) */
-    if (unread_past && unread_past->value) unread_past = NULL;
-    const DlValue *unread_past_value = NULL;
+    bool waited_before_the_guard = unread_before && !unread_before->value;
     if (always) { /* the path past it without it does not exist */
         flow_state_replace(F->st, then_state);
     } else {
@@ -3075,7 +3073,7 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
         flow_state_join(F->arena, F->st, then_state);
         if (synced_when_cuda) flow_state_set(F->st, "<device-work>", NULL);
         if (synced_when_cuda && read_when_cuda) flow_state_set(F->st, "<unread-work>", NULL);
-        if (unread_past) flow_state_set(F->st, "<unread-work>", unread_past_value);
+        if (waited_before_the_guard) flow_state_set(F->st, "<unread-work>", NULL);
         if (then_state->dead && F->st->dead) F->st->dead = true;
         dl_flow_state_free(then_state);
     }
@@ -3515,36 +3513,36 @@ static bool device_of_a_local(const DlValue *v) {
            !(owner == 4 && strncmp(v->dev_name, "self", 4) == 0);
 }
 
+/* Whether a `cuda()` or `to()` that `c` defines (or an `_apply()`, with `apply_too`) writes
+ * `format` filled with `attr` (`"self.%s ="`): the text is made only for a class that has
+ * such a method, as most have none and this runs for each attribute a method is seeded with. */
+static bool own_move_method_mentions(const DlClassInfo *c, const char *format, const char *attr,
+                                     bool apply_too, DlArena *arena) {
+    const char *text = NULL;
+    for (uint32_t k = 0; k < c->cls->method_count; k++) {
+        const DlFunction *m = c->cls->methods[k];
+        if (strcmp(m->name, "cuda") != 0 && strcmp(m->name, "to") != 0 &&
+            !(apply_too && strcmp(m->name, "_apply") == 0))
+            continue;
+        if (!text) text = dl_arena_printf(arena, format, attr);
+        if (dl_ir_span_mentions(c->module->source, m->span, text)) return true;
+    }
+    return false;
+}
+
 /* Whether a `cuda()`, `to()` or `_apply()` that `c` defines rebinds `self.<attr>` (CDAN's
  * RandomLayer: `def cuda(self): super().cuda(); self.random_matrix = [v.cuda() for v in
  * self.random_matrix]`): the class moves that attribute itself, to where a method cannot tell. */
 static bool moved_by_its_own_move_method(const DlClassInfo *c, const char *attr, DlArena *arena) {
-    const char *assignment = NULL;
-    for (uint32_t k = 0; k < c->cls->method_count; k++) {
-        const DlFunction *m = c->cls->methods[k];
-        if (strcmp(m->name, "cuda") != 0 && strcmp(m->name, "to") != 0 &&
-            strcmp(m->name, "_apply") != 0)
-            continue;
-        if (!assignment) assignment = dl_arena_printf(arena, "self.%s =", attr);
-        if (dl_ir_span_mentions(c->module->source, m->span, assignment)) return true;
-    }
-    return false;
+    return own_move_method_mentions(c, "self.%s =", attr, true, arena);
 }
 
 /* Whether a `cuda()` or `to()` that `c` defines moves `self.<attr>` in place
  * (`self.w.to(device=self.device)`). */
 static bool moved_in_place_by_its_own_move_method(const DlClassInfo *c, const char *attr,
                                                   DlArena *arena) {
-    for (uint32_t k = 0; k < c->cls->method_count; k++) {
-        const DlFunction *m = c->cls->methods[k];
-        if (strcmp(m->name, "cuda") != 0 && strcmp(m->name, "to") != 0) continue;
-        if (dl_ir_span_mentions(c->module->source, m->span,
-                                dl_arena_printf(arena, "self.%s.to(", attr)) ||
-            dl_ir_span_mentions(c->module->source, m->span,
-                                dl_arena_printf(arena, "self.%s.cuda(", attr)))
-            return true;
-    }
-    return false;
+    return own_move_method_mentions(c, "self.%s.to(", attr, false, arena) ||
+           own_move_method_mentions(c, "self.%s.cuda(", attr, false, arena);
 }
 
 /* A copy of `v` (a container, nested up to `depth`) whose parameters made in it (registered

@@ -2555,6 +2555,10 @@ static bool reads_only(const DlExpr *call) {
     return callee && callee->kind == DL_EX_NAME && dl_name_in_list(callee->name, builtins);
 }
 
+bool flow_is_copy(const char *q) {
+    return q && (flow_streq(q, "copy.deepcopy") || flow_streq(q, "copy.copy"));
+}
+
 /* The module `e` names, handed to code devlint does not model: see flow_escape_modules. */
 static void escape_module(Flow *F, const DlExpr *e) {
     const char *key = flow_key_of(F, e);
@@ -2595,8 +2599,7 @@ void flow_escape_modules(Flow *F, const DlExpr *call, const DlValue *const *argv
     if (reads_only(call)) return;
     /* `q_target = copy.deepcopy(q_net)`: the copy is a module of its own; the original stays
      * where it was (a DQN never moved keeps computing on the host) */
-    if (qualified && (strcmp(qualified, "copy.deepcopy") == 0 || strcmp(qualified, "copy.copy") == 0))
-        return;
+    if (flow_is_copy(qualified)) return;
     for (uint32_t i = 0; i < call->arg_count; i++) {
         const DlExpr *arg = call->args[i].value;
         const DlExpr *display =
@@ -2731,8 +2734,7 @@ const DlValue *flow_resolve_call(Flow *F, const DlExpr *call, const char *q, con
         if (dl_torch_is_graph_container(q)) return flow_graph_container(F);
         /* `fast_model = copy.deepcopy(model)`: a copy of what it is given, of its class and
          * where it is (InterIITDevRevKGP's meta-learning copies of a project model) */
-        if ((flow_streq(q, "copy.deepcopy") || flow_streq(q, "copy.copy")) &&
-            call->arg_count >= 1 && !call->args[0].keyword) {
+        if (flow_is_copy(q) && call->arg_count >= 1 && !call->args[0].keyword) {
             DlValue *c = dl_value_copy(F->arena, argv[0]);
             c->var = NULL;
             return c;

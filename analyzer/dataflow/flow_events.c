@@ -120,7 +120,7 @@ bool flow_touches_device(Flow *F, const DlExpr *call, const char *q, const DlVal
     if (dl_torch_wraps_its_tensor(q)) return false; /* `Variable(x.cuda())` */
     /* `best = copy.deepcopy(estimate)`: one copy of a finished value (wire's best image), no
      * work a clock read after it measures */
-    if (q && (flow_streq(q, "copy.deepcopy") || flow_streq(q, "copy.copy"))) return false;
+    if (flow_is_copy(q)) return false;
     if (recv && recv->kind == DL_KIND_STRING) return false; /* `"{:.1f}".format(t)`: a host read */
     if (flow_calls_a_container_method(call, recv)) return false;
     const DlExpr *callee = call->object;
@@ -1471,9 +1471,7 @@ static bool names_a_synchronize_alias(Flow *F, const DlExpr *callee) {
     const DlBlock *scopes[2] = {F->fn ? &F->fn->body : NULL, &F->env->file->module->body};
     for (int k = 0; k < 2; k++) {
         if (!scopes[k] || !flow_bindings_of(scopes[k], callee->name, 0)) continue;
-        const DlExpr *v = flow_bindings_of(scopes[k], callee->name, 0) == 1
-                              ? dl_ir_last_assignment(scopes[k], callee->name, UINT32_MAX)
-                              : NULL;
+        const DlExpr *v = flow_bound_once(scopes[k], callee->name, UINT32_MAX);
         if (!v || v->kind != DL_EX_COND || v->item_count != 2 || !v->object) return false;
         const DlExpr *arms[2] = {v->object, v->items[1]};
         bool sync = false, nothing = true;
@@ -1725,9 +1723,7 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
      * is called (pytorch-mgpu-cifar10's "Data time" timer around it) */
     /* (and `Variable(t)`, which hands back `t` itself in any PyTorch since 0.4: no work, and
      * what was pending or finished stays so: `y = Variable(y.cuda())`, then `y.cpu()`) */
-    bool wraps = q && (dl_torch_is_single_process_data_parallel(q) ||
-                       flow_streq(q, "torch.autograd.Variable") ||
-                       flow_streq(q, "torch.autograd.variable.Variable"));
+    bool wraps = q && (dl_torch_is_single_process_data_parallel(q) || dl_torch_is_variable(q));
     /* a project method whose body is `pass` (a hook left empty: pytorch-cifar-models'
      * `model.module.update_meters(x)`) */
     if (called && does_nothing(called->fn, called->module ? called->module->source : NULL))

@@ -320,6 +320,11 @@ bool flow_never_holds(Flow *F, const DlExpr *cond);
 /* How many statements of `b` (nested blocks too, not nested defs) bind `name`: assignments
  * (one of a tuple's names too), `+=`, a loop's target. */
 uint32_t flow_bindings_of(const DlBlock *b, const char *name, int depth);
+/* What `name` holds at `before` when `b` binds it exactly once, by an assignment before
+ * `before` (`max_batches = 5`, `MODES = (...)` at a file's top); NULL otherwise. */
+const DlExpr *flow_bound_once(const DlBlock *b, const char *name, uint32_t before);
+/* `copy.deepcopy` or `copy.copy` (a qualified name): a copy of its argument. */
+bool flow_is_copy(const char *q);
 bool flow_param_is_layer_size(Flow *F, const char *name);
 /* `self.losses = MultiLoss(self.loss_modules)`, `nn.Sequential(*self.layers)`: a plain list of
  * modules handed to a call that builds a module is registered there (DL107 has nothing to say
