@@ -863,8 +863,10 @@ static bool needs_summary(const DlProject *p, const DlFunctionInfo *fi,
  * may have called one summarised after it. A plain value known in the first round stays. */
 static bool summary_may_change(const DlFunctionInfo *fi) {
     const DlValue *r = fi->ret;
+    /* (a factory's module of either of two classes, `PlainLoss()` or `BufLoss()`: the join
+     * keeps no class, and whether either has state to move was not known in the first round) */
     return fi->owner || !r || r->kind == DL_KIND_UNKNOWN || r->elem || r->item_count ||
-           r->cls;
+           r->cls || (r->kind == DL_KIND_MODULE && (r->flags & DL_VF_CONSTRUCTED));
 }
 
 /* A file's function summaries, kept in `keep`. `workers`: DataLoader builders run (see
