@@ -146,6 +146,10 @@ static const char doc[] =
     "  a read of a tensor just copied to the device with a blocking copy (`y.to(device).cpu()`)\n"
     "  copies a finished value too, and so does one whose only pending work is the statement's\n"
     "  own elementwise arithmetic after an earlier read in it (`f\"{loss.item()} {w * l1}\"`);\n"
+    "- in a loop that calls `torch.cuda.synchronize()` (or an event's `synchronize()`) in\n"
+    "  every iteration, directly or under a test for the GPU, to time its steps: it waits for\n"
+    "  the device every step by its own choice, so a read there, before or after the\n"
+    "  synchronize, adds no wait of note;\n"
     "- `.detach()`, arithmetic and accumulation on the device (no sync);\n"
     "- `if \"mask\" in batch:`, `if x is None:`, `if out == None:`, `if preds == []:`:\n"
     "  membership and identity tests, and comparisons with None, a string or an empty\n"
@@ -207,6 +211,7 @@ static void on_sync(DlRuleContext *ctx, const DlSyncFact *fact) {
     if (fact->place->steps_environment) return; /* the action must reach the simulator */
     if (fact->place->generated) return; /* per-sample decoding: it waited every token */
     if (fact->place->exports_outputs) return; /* each output is read back to be written */
+    if (fact->place->synchronizes_each_step) return; /* it waits every step on purpose */
     /* nothing was queued since the host last waited (an earlier read of this iteration, a
      * `torch.cuda.synchronize()`: BiSeNet's timed loop): the read adds no wait of its own */
     if (fact->nothing_pending) return;

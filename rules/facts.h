@@ -54,6 +54,8 @@ struct DlPlace {
                                     outside its inner loops */
     bool exports_outputs;        /* batch_loop trains nothing and writes images, audio or
                                     arrays to files (`save_image(out, path)`) or shows them */
+    bool synchronizes_each_step; /* batch_loop calls `torch.cuda.synchronize()` every iteration
+                                    (to time it): it waits for the device by its own choice */
     bool generated;              /* a library model's `generate()` ran earlier in this iteration
                                     of batch_loop: its decoding loop asks the host after every
                                     token, so a read after it adds no wait of note (DL201) */

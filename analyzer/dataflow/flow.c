@@ -688,6 +688,36 @@ static bool block_any_outside_loops_with(const DlBlock *b, bool (*match)(const D
 
 static bool compares_options(Flow *F, const DlExpr *e);
 
+/* Whether every iteration of a loop whose body is `b` waits for the device on purpose, with
+ * `torch.cuda.synchronize()` (an event's or stream's `synchronize()`, an alias of it): in the
+ * body, a `with` or `try` of it, or under a test of the device (`if device.type == "cuda":`,
+ * where the other path queues nothing on a GPU); not under a periodic guard nor in an inner
+ * loop. A loop timed so waits every step by its own choice: its reads add no wait of note. */
+static bool synchronizes_every_iteration(Flow *F, const DlBlock *b, int depth) {
+    for (uint32_t i = 0; depth < 8 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        const DlExpr *e = s->value;
+        if (s->kind == DL_ST_EXPR && e && e->kind == DL_EX_CALL && e->object) {
+            const char *method = e->object->kind == DL_EX_ATTR ? e->object->name : NULL;
+            const char *q = flow_qualify(F, e->object);
+            if ((q && flow_is_synchronize(q, NULL)) ||
+                (method && flow_streq(method, "synchronize")) ||
+                (!e->arg_count && flow_names_a_synchronize_alias(F, e->object)))
+                return true;
+        }
+        /* (not `if device == cpu_device:`, where it runs only without a GPU) */
+        const DlSource *src = F->env->file->module->source;
+        bool device_test = s->kind == DL_ST_IF && e &&
+                           (dl_ir_span_mentions(src, e->span, "cuda") ||
+                            dl_ir_span_mentions(src, e->span, "device")) &&
+                           !dl_ir_span_mentions(src, e->span, "cpu");
+        if ((s->kind == DL_ST_WITH || s->kind == DL_ST_TRY || device_test) &&
+            synchronizes_every_iteration(F, &s->parts->body, depth + 1))
+            return true;
+    }
+    return false;
+}
+
 /* Whether every iteration of a loop whose body is `b` writes or shows an output
  * (is_output_write, also through a helper of the project that does: calls_a_helper_that_writes):
  * in the body or in a loop, `with` or `try` of it, in both arms of an `if`
@@ -1608,6 +1638,7 @@ void flow_exec_loop(Flow *F, const DlStmt *s) {
         bool steps = block_has(&s->parts->body, is_optimizer_step, true, 0);
         F->place.exports_outputs = (!F->place.trains_itself || !steps) &&
                                    writes_each_iteration(F, &s->parts->body, 0);
+        F->place.synchronizes_each_step = synchronizes_every_iteration(F, &s->parts->body, 0);
     }
     /* what it reads, a caller that leaves the count at 0 never reads */
     if (s->kind == DL_ST_FOR && counts_to_a_parameter_left_at_zero(F, s->value))

@@ -1466,7 +1466,7 @@ static bool keeps_its_tensor(const char *method) {
 /* `synchronize()` of `synchronize = torch.cuda.synchronize if device_type == "cuda" else
  * lambda: None` (nanoGPT's shape), bound once where the call reads it: a synchronize where
  * there is CUDA, nothing without. */
-static bool names_a_synchronize_alias(Flow *F, const DlExpr *callee) {
+bool flow_names_a_synchronize_alias(Flow *F, const DlExpr *callee) {
     if (!callee || callee->kind != DL_EX_NAME || !callee->name) return false;
     const DlBlock *scopes[2] = {F->fn ? &F->fn->body : NULL, &F->env->file->module->body};
     for (int k = 0; k < 2; k++) {
@@ -1495,7 +1495,7 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
     const DlExpr *callee = call->object;
     const char *q = flow_qualify(F, callee);
     if (callee && callee->kind == DL_EX_NAME && !call->arg_count &&
-        names_a_synchronize_alias(F, callee))
+        flow_names_a_synchronize_alias(F, callee))
         q = "torch.cuda.synchronize";
     const DlValue *recv = NULL;
     if (!q && callee && callee->kind == DL_EX_ATTR) {

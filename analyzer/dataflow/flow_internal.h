@@ -451,6 +451,9 @@ bool flow_calls_a_container_method(const DlExpr *call, const DlValue *recv);
 bool flow_touches_device(Flow *F, const DlExpr *call, const char *q, const DlValue *recv,
                          const DlValue *const *argv, const DlValue *result);
 bool flow_may_synchronize(Flow *F, const DlExpr *call, const char *q, const DlValue *recv);
+/* `synchronize()` of a name bound once to `torch.cuda.synchronize if ... else lambda: None`
+ * (flow_events.c). */
+bool flow_names_a_synchronize_alias(Flow *F, const DlExpr *callee);
 const DlValue *flow_clock_read(Flow *F, const DlExpr *call);
 void flow_timing(Flow *F, const DlExpr *site, const DlValue *end, const DlValue *start);
 /* Device work queued at `site`; `elementwise`: arithmetic such as `total / n` (not a call, not
