@@ -691,8 +691,11 @@ static bool compares_options(Flow *F, const DlExpr *e);
 /* Whether every iteration of a loop whose body is `b` waits for the device on purpose, with
  * `torch.cuda.synchronize()` (an event's or stream's `synchronize()`, an alias of it): in the
  * body, a `with` or `try` of it, or under a test of the device (`if device.type == "cuda":`,
- * where the other path queues nothing on a GPU); not under a periodic guard nor in an inner
- * loop. A loop timed so waits every step by its own choice: its reads add no wait of note. */
+ * where the other path queues nothing on a GPU), or on leaving a `with` (context_exit_waits);
+ * not under a periodic guard nor in an inner loop. A loop timed so waits every step by its own
+ * choice: its reads add no wait of note. */
+static bool context_exit_waits(Flow *F, const DlExpr *w);
+
 static bool synchronizes_every_iteration(Flow *F, const DlBlock *b, int depth) {
     for (uint32_t i = 0; depth < 8 && i < b->count; i++) {
         const DlStmt *s = b->items[i];
@@ -711,6 +714,8 @@ static bool synchronizes_every_iteration(Flow *F, const DlBlock *b, int depth) {
                            (dl_ir_span_mentions(src, e->span, "cuda") ||
                             dl_ir_span_mentions(src, e->span, "device")) &&
                            !dl_ir_span_mentions(src, e->span, "cpu");
+        for (uint32_t k = 0; s->kind == DL_ST_WITH && k < s->with_count; k++)
+            if (context_exit_waits(F, s->withs[k])) return true;
         if ((s->kind == DL_ST_WITH || s->kind == DL_ST_TRY || device_test) &&
             synchronizes_every_iteration(F, &s->parts->body, depth + 1))
             return true;
@@ -1790,6 +1795,42 @@ static bool enters_as_itself(Flow *F, const DlValue *context) {
     return false;
 }
 
+/* Among the statements of `b` (of `src`): an expression that calls a `synchronize()`. */
+static bool calls_synchronize_in(const DlSource *src, const DlBlock *b) {
+    for (uint32_t i = 0; i < b->count; i++)
+        if (b->items[i]->kind == DL_ST_EXPR &&
+            dl_ir_span_mentions(src, b->items[i]->span, "synchronize("))
+            return true;
+    return false;
+}
+
+/* `with timer():` of a project `@contextmanager` whose code after its `yield` (or the
+ * `finally:` around it) calls `torch.cuda.synchronize()`, or `with Timer():` of a project
+ * class whose `__exit__` does: leaving the block waits for the device. */
+static bool context_exit_waits(Flow *F, const DlExpr *w) {
+    if (!w || w->kind != DL_EX_CALL || !w->object) return false;
+    const char *q = flow_qualify(F, w->object); /* (NULL for a name the file defines) */
+    if (!q && w->object->kind == DL_EX_NAME) q = w->object->name;
+    if (!q) return false;
+    const DlProject *p = F->env->project;
+    const DlFunctionInfo *fi = dl_project_find_function(p, F->env->file, q);
+    if (!fi) {
+        const DlClassInfo *ci = dl_project_find_class(p, F->env->file, q);
+        const DlFunctionInfo *exit = ci ? dl_project_method(p, ci, "__exit__") : NULL;
+        return exit && calls_synchronize_in(exit->module->source, &exit->fn->body);
+    }
+    const DlSource *src = fi->module->source;
+    const DlBlock *body = &fi->fn->body;
+    for (uint32_t i = 0; i < body->count; i++) {
+        const DlStmt *st = body->items[i];
+        if (!dl_ir_span_mentions(src, st->span, "yield")) continue;
+        if (st->kind == DL_ST_TRY && calls_synchronize_in(src, &st->parts->finalbody)) return true;
+        const DlBlock rest = {body->items + i + 1, body->count - i - 1};
+        return calls_synchronize_in(src, &rest);
+    }
+    return false;
+}
+
 void flow_exec_with(Flow *F, const DlStmt *s) {
     const DlValue *saved_default = F->default_device;
     const DlExpr *saved_cuda = F->place.cuda_context;
@@ -1831,6 +1872,11 @@ void flow_exec_with(Flow *F, const DlStmt *s) {
     flow_exec_block(F, &s->parts->body);
     F->default_device = saved_default;
     F->place.cuda_context = saved_cuda;
+    for (uint32_t i = 0; i < s->with_count; i++)
+        if (context_exit_waits(F, s->withs[i])) { /* as a synchronize after the body */
+            flow_state_set(F->st, "<device-work>", NULL);
+            flow_state_set(F->st, "<unread-work>", NULL);
+        }
 }
 
 void flow_exec_try(Flow *F, const DlStmt *s) {
