@@ -1158,8 +1158,14 @@ static bool collate_keeps_the_items_device(const DlExpr *call, const DlValue *co
     return true;
 }
 
-/* `len(ds)`, `ds.__len__()`: the name whose length `e` is, or NULL. */
+/* `len(ds)`, `ds.__len__()`: the name whose length `e` is, or NULL. Also of a few batches, a
+ * length cut into at most eight written out (`len(ds) // 4`): a handful of passes an epoch. */
 static const char *length_of(const DlExpr *e) {
+    if (e && e->kind == DL_EX_BINOP && e->item_count == 2 && flow_streq(e->name, "//") &&
+        e->items[1]->kind == DL_EX_NUMBER && e->items[1]->name &&
+        strlen(e->items[1]->name) == 1 && e->items[1]->name[0] >= '1' &&
+        e->items[1]->name[0] <= '8')
+        e = e->items[0];
     if (!e || e->kind != DL_EX_CALL || !e->object) return NULL;
     const DlExpr *of = NULL;
     if (e->object->kind == DL_EX_NAME && flow_streq(e->object->name, "len") && e->arg_count == 1)

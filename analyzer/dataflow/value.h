@@ -95,8 +95,8 @@ enum {
                                         variable, which may be where what it meets is
                                         (flow_cpu_side) */
     DL_VF_ONE_BATCH = 1 << 20, /* loader: its batch size is its dataset's length
-                                  (`DataLoader(ds, batch_size=len(ds))`): it yields one batch,
-                                  and a loop over it runs once */
+                                  (`DataLoader(ds, batch_size=len(ds))`, or a few:
+                                  `len(ds) // 4`): a loop over it runs once or a few times */
     DL_VF_UNPACKED = 1 << 21,  /* tensor: one of the names a value taken for a tensor was
                                   unpacked into (`pred, loss, fr = model(x)`): a model's output
                                   tuple, whose parts may be host data a forward hands back */
