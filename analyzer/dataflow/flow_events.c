@@ -1759,7 +1759,7 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
      * blocking copy, as `x.to(d)` is (GPTQ's `g_idx`) */
     if (!waits_for_the_device && q && call->arg_count && !call->args[0].keyword &&
         dl_value_on_kernel_device(result) && dl_torch_factory_data_arguments(q) == 1)
-        waits_for_the_device = host_data(call->args[0].value, argv[0]);
+        waits_for_the_device = finished_upload = host_data(call->args[0].value, argv[0]);
     if (method && recv) flow_note_gpu_required(F, call, recv);
     /* `torch.cuda.set_device(opts.local_rank)` run whatever the machine fails without a GPU as
      * `.cuda()` does (UNITER's training and inference scripts, at the top of `main`), and so
@@ -1785,6 +1785,12 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
         /* the device read back, or waited for on purpose (a read of a value known on the
          * device is flow_sync's); a blocking copy that also waits is not a read */
         if (flow_is_synchronize(q, method) || reads_back)
+            flow_state_set(F->st, "<unread-work>", NULL);
+        /* a blocking copy from the host waits for all the work queued before it, so a read
+         * after it with nothing queued since copies finished values (not the mark of a read of
+         * unknown device, which a later read tells the place of: flow_sync) */
+        const Binding *unread = finished_upload ? flow_state_find(F->st, "<unread-work>") : NULL;
+        if (unread && unread->value == &unread_work_marker)
             flow_state_set(F->st, "<unread-work>", NULL);
     } else if (blocking_copy_from_unknown || stores_a_reference(method, recv) ||
                moves_a_placed_module(method, recv) || serializes || saves || schedules || wraps)
