@@ -1349,6 +1349,42 @@ static bool full_batch_epoch_loop(const DlStmt *s) {
            !draws_random_rows(&s->parts->body);
 }
 
+/* In `b` (outside its inner loops): `if cond: ... break` (or `return`) whose test does not
+ * name `counter`, the loop's own variable: a stop on what the iteration computed, not on a
+ * count of passes. */
+static bool stops_on_what_it_computed(const DlSource *src, const DlBlock *b, const char *counter,
+                                      int depth) {
+    for (uint32_t i = 0; depth < 16 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_FOR || s->kind == DL_ST_WHILE || s->kind == DL_ST_DEF ||
+            s->kind == DL_ST_CLASS)
+            continue;
+        if (s->kind == DL_ST_IF && s->value && s->parts->body.count) {
+            DlStmtKind last = s->parts->body.items[s->parts->body.count - 1]->kind;
+            bool counts = counter && flow_span_names_word(src, s->value->span, counter, false);
+            if ((last == DL_ST_BREAK || last == DL_ST_RETURN) && !counts) return true;
+        }
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (stops_on_what_it_computed(src, inner, counter, depth + 1)) return true;
+    }
+    return false;
+}
+
+/* `for it in range(max_iter):` over the same data every pass (no batch drawn) that stops early
+ * on what a pass computed (`if abs(prev - loss.item()) < tol: break`, a counterfactual's `if
+ * validity > 0.99: break`): a search that must read each pass back to know whether to stop,
+ * not a loop of training steps over batches. */
+static bool searches_until_it_stops(Flow *F, const DlStmt *s) {
+    const DlExpr *var = s->target_count == 1 ? s->targets[0] : NULL;
+    const char *counter = var && var->kind == DL_EX_NAME ? var->name : NULL;
+    return s->kind == DL_ST_FOR && counts_passes(s->value) &&
+           !block_any_outside_loops(&s->parts->body, is_next_call, 0) &&
+           !block_any_outside_loops(&s->parts->body, draws_a_batch, 0) &&
+           !draws_random_rows(&s->parts->body) &&
+           stops_on_what_it_computed(F->src, &s->parts->body, counter, 0);
+}
+
 /* A call, in the statements of `b` outside its loops, of a function of the project that takes
  * one training step itself (`loss = train_tree(input_batches[idx], ...)`, whose body runs
  * `optimizer.step()` outside any loop of its own: the GTS math-word-problem solvers); not one
@@ -1402,7 +1438,8 @@ bool flow_is_batch_loop(Flow *F, const DlStmt *s, const DlValue *iter) {
      * ProdLDA's evaluation loop, whose model runs in a helper) */
     if (s->kind == DL_ST_FOR)
         return iter && (iter->kind == DL_KIND_LOADER ||
-                        (!full_batch_epoch_loop(s) && !dl_ir_in_test_function(F->fn) &&
+                        (!full_batch_epoch_loop(s) && !searches_until_it_stops(F, s) &&
+                         !dl_ir_in_test_function(F->fn) &&
                          (block_any_outside_loops(&s->parts->body, is_optimizer_step, 0) ||
                           block_any_outside_loops(&s->parts->body, is_training_step, 0) ||
                           block_any_outside_loops(&s->parts->body, gets_a_batch, 0) ||
