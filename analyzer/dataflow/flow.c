@@ -883,8 +883,8 @@ static bool bound_to_a_file_opened_for_writing(const DlBlock *b, const char *nam
 }
 
 /* `f_out.write(f"{i}\t{score[idx]}\n")` (or `file.writelines(...)`: MAE_plant_disease's
- * per-image scores) into a file the function opened for writing: an inference loop's
- * predictions written out (MultimediaEventCoreference's test loops). */
+ * per-image scores, or `print(..., file=f_out)`) into a file the function opened for writing:
+ * an inference loop's predictions written out (MultimediaEventCoreference's test loops). */
 static bool writes_to_an_opened_file(const DlExpr *e, void *ctx) {
     Flow *F = ctx;
     /* `json.dump(dics, json_file)` (or YAML's) into such a file (occluded-person-reid's keypoint
@@ -898,6 +898,14 @@ static bool writes_to_an_opened_file(const DlExpr *e, void *ctx) {
         return file && file->kind == DL_EX_NAME &&
                bound_to_a_file_opened_for_writing(scope, file->name, e->span.start, 0);
     }
+    /* `print(line, file=f)`: f.write(line) */
+    const DlArg *to = e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_NAME &&
+                              flow_streq(e->object->name, "print")
+                          ? dl_ir_keyword(e, "file")
+                          : NULL;
+    if (to)
+        return to->value->kind == DL_EX_NAME &&
+               bound_to_a_file_opened_for_writing(scope, to->value->name, e->span.start, 0);
     if (e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_ATTR ||
         (!flow_streq(e->object->name, "write") && !flow_streq(e->object->name, "writelines") &&
          !flow_streq(e->object->name, "append_data")) ||
