@@ -112,7 +112,9 @@ static const char doc[] =
     "  or optimizer states case by case, it does not train;\n"
     "- in a loop that steps an environment with the policy's choice (`env.step(action)`), or\n"
     "  rolls out an episode that does (`while not done: ... env.step(a.item())`): the simulator\n"
-    "  reads it on the host every step;\n"
+    "  reads it on the host every step; nor in one that solves a matching on the host each\n"
+    "  step (`rows, cols = linear_sum_assignment(cost.cpu())`, a DETR matcher's, also in a\n"
+    "  project function the step calls): the cost matrix must reach the solver every step;\n"
     "- after a library model's `generate()` in the same iteration (per-sample decoding, Hugging\n"
     "  Face's): its decoding loop already asks the host after every token; nor at the call of\n"
     "  a project function whose read is in a loop that stops on a test of its own (a greedy\n"
@@ -218,6 +220,7 @@ static void on_sync(DlRuleContext *ctx, const DlSyncFact *fact) {
     extern const DlRule dl_rule_DL201;
     if (!fact->place->batch_loop || !fact->place->every_iteration) return;
     if (fact->place->steps_environment) return; /* the action must reach the simulator */
+    if (fact->place->solves_on_the_host) return; /* the cost must reach the solver */
     if (fact->place->generated) return; /* per-sample decoding: it waited every token */
     if (fact->place->exports_outputs) return; /* each output is read back to be written */
     if (fact->place->synchronizes_each_step) return; /* it waits every step on purpose */

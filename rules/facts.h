@@ -50,6 +50,8 @@ struct DlPlace {
                                     (`if step % N == 0:`) */
     bool steps_environment;      /* batch_loop steps a simulator with the policy's choice
                                     (`env.step(action)`), which must reach the host each time */
+    bool solves_on_the_host;     /* batch_loop solves a matching on the host each step
+                                    (`linear_sum_assignment(cost)`): its cost must be read back */
     bool trains_itself;          /* batch_loop's body runs backward() or an optimizer step
                                     outside its inner loops */
     bool exports_outputs;        /* batch_loop trains nothing and writes images, audio or

@@ -1002,6 +1002,19 @@ bool flow_function_steps_an_environment(const DlFunction *fn) {
     return fn && block_has(&fn->body, is_environment_step, true, 0);
 }
 
+/* `linear_sum_assignment(cost)` (SciPy's Hungarian matching, a DETR matcher's): an algorithm
+ * that runs on the host, on a cost matrix read back to it in the same step. */
+static bool is_host_solver(const DlExpr *e) {
+    if (e->kind != DL_EX_CALL || !e->object) return false;
+    const DlExpr *c = e->object;
+    return (c->kind == DL_EX_NAME || c->kind == DL_EX_ATTR) &&
+           flow_streq(c->name, "linear_sum_assignment");
+}
+
+bool flow_function_solves_on_the_host(const DlFunction *fn) {
+    return fn && block_has(&fn->body, is_host_solver, true, 0);
+}
+
 /* `for _ in range(1):` (votenet's self-test of a layer): one pass, no loop over batches. */
 static bool runs_at_most_once(const DlExpr *iter) {
     if (!iter || iter->kind != DL_EX_CALL || !iter->object || iter->object->kind != DL_EX_NAME ||
@@ -1679,6 +1692,9 @@ void flow_exec_loop(Flow *F, const DlStmt *s) {
         /* an episode rolled out in the iteration (`while not done: ... env.step(a.item())`)
          * waits at every step of it: a read per episode adds no wait worth one */
         F->place.steps_environment = block_has(&s->parts->body, is_environment_step, true, 0);
+        /* a matching solved on the host each step (DETR's Hungarian matcher): its cost matrix
+         * must reach the host every step, as an action must reach the simulator */
+        F->place.solves_on_the_host = block_has(&s->parts->body, is_host_solver, true, 0);
         F->place.trains_itself = block_any_outside_loops(&s->parts->body, is_training_step, 0);
         /* an inference loop that writes what it computes to files (a style transfer's images,
          * a saliency map per input) or shows it: each iteration reads its output back to write

@@ -1162,7 +1162,7 @@ void flow_sync(Flow *F, const DlExpr *site, const DlExpr *tensor, const DlValue 
     /* a read on every call takes the place of one only under a flag (Flow.only_when_flag) */
     bool free_slot = first && (!first->end || (when && *when && !F->only_when_flag));
     if (free_slot && F->place.every_iteration && !F->place.batch_loop && explicit_read &&
-        !flow_function_steps_an_environment(F->fn)) {
+        !flow_function_steps_an_environment(F->fn) && !flow_function_solves_on_the_host(F->fn)) {
         *first = site->span;
         if (F->env->host_read_parameter) *F->env->host_read_parameter = read_parameter(F, tensor);
         if (when) *when = F->only_when_flag;

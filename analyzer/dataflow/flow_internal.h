@@ -184,6 +184,8 @@ const DlValue *flow_unread_upload_marker(void);
 bool flow_is_unknown_read_mark(const DlValue *v);
 /* `env.step(...)` anywhere in the function (flow.c): it rolls out episodes. */
 bool flow_function_steps_an_environment(const DlFunction *fn);
+/* `linear_sum_assignment(...)` anywhere in the function (flow.c): it matches on the host. */
+bool flow_function_solves_on_the_host(const DlFunction *fn);
 bool flow_is_module_like(const DlValue *v);
 /* A module built here with nothing to move (`nn.ReLU()`, a project module without state). */
 bool flow_module_without_state(const DlValue *v);
