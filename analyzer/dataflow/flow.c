@@ -3559,8 +3559,14 @@ const DlValue *flow_param_value(Flow *F, const DlFunction *fn, uint32_t i) {
             if (flow_streq(plain, "str")) return flow_mk(F, DL_KIND_STRING);
         }
         /* `val_loader: DataLoader`: torch's own, of batches on the CPU unless a collate moves
-         * them (a file's other loaders say nothing of this one) */
-        if (q && dl_torch_is_dataloader(q)) return flow_loader_value(F, p->span);
+         * them (a file's other loaders say nothing of this one); in a file that hands its
+         * loaders to Lightning Fabric (`fabric.setup_dataloaders(...)`, whose loaders move
+         * each batch to the device), one of those as likely */
+        if (q && dl_torch_is_dataloader(q)) {
+            DlValue *l = flow_loader_value(F, p->span);
+            if (dl_source_mentions(F->src, "setup_dataloaders(")) l->elem = flow_unknown();
+            return l;
+        }
         if (q && dl_torch_is_graph_container(q)) return flow_graph_container(F);
         if (plain_container_annotation(F, p->annotation, 0) &&
             !flow_name_says_device(F, p->name)) {
