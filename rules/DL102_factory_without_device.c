@@ -45,6 +45,8 @@ static const char doc[] =
     "  v)` and `torch.complex(re, im)` are made where their tensors are (a CPU tensor among them\n"
     "  is reported where it was made); so is `torch.as_tensor(p)` of a parameter that may\n"
     "  be a number or a tensor (`best_f: float | Tensor`), as it keeps a tensor where it is;\n"
+    "  and `torch.Tensor(t)` of a tensor is an alias of it, where it is (the typed\n"
+    "  constructors, `torch.FloatTensor(t)`, make CPU tensors);\n"
     "- `torch.set_default_device(...)` is called in the file, or the factory is inside\n"
     "  `with torch.device(...)`;\n"
     "- it is a parameter's default that the test in front of the use catches (`def\n"

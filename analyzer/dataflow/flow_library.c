@@ -722,6 +722,14 @@ const DlValue *flow_eval_factory(Flow *F, const DlExpr *call, DlFactoryKind kind
             r->flags |= DL_VF_DEVICE_VARIABLE;
         return r;
     }
+    /* `torch.Tensor(t)` of a tensor: an alias of `t`, where `t` is, whatever its dtype (the
+     * base constructor; the typed ones, `torch.FloatTensor(t)`, raise for a GPU tensor) */
+    if (q && flow_streq(q, "torch.Tensor") && call->arg_count == 1 && !call->args[0].keyword &&
+        flow_is_tensor(argv[0])) {
+        DlValue *r = dl_value_copy(F->arena, argv[0]);
+        r->var = NULL;
+        return r;
+    }
     const DlValue *from_data = made_where_its_data_is(F, call, q, argv);
     if (from_data) return from_data;
     for (uint32_t i = 0; i < call->arg_count; i++) /* torch.zeros(n, device): a TypeError */
