@@ -3194,10 +3194,15 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
      * test not taken (an SRGAN trainer's second `loss.item()` of its step); only after a read
      * that waited (after one of a value of unknown place, whether the next read is the step's
      * wait is flow_sync's to tell, with the branch's work joined) */
+    /* (so is work queued only to repair a NaN, `if np.isnan(pb).any(): pa =
+     * torch.nan_to_num(pa)`: on the rare iteration that meets one) */
     const Binding *then_pending = flow_state_find(then_state, "<unread-work>");
+    bool rare_branch = takes_a_remainder(s->value, 0) ||
+                       dl_ir_span_mentions(F->src, s->value->span, "isnan(") ||
+                       dl_ir_span_mentions(F->src, s->value->span, "isinf(");
     const Binding *unread_before =
         F->place.batch_loop && F->place.every_iteration && !s->parts->orelse.count && !always &&
-                takes_a_remainder(s->value, 0) && then_pending && then_pending->value
+                rare_branch && then_pending && then_pending->value
             ? flow_state_find(F->st, "<unread-work>")
             : NULL;
     bool waited_before_the_guard = unread_before && !unread_before->value;
