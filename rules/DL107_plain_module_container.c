@@ -70,7 +70,10 @@ static const char doc[] =
     "  kept as registered attributes (`self.stage1 = self.stage_list[0]`); the other entries\n"
     "  are never used;\n"
     "- what it holds is registered already: a `nn.Sequential` of the module's own submodules\n"
-    "  (`[nn.Sequential(self.stem, self.act), self.body]`) moves with them;\n"
+    "  (`[nn.Sequential(self.stem, self.act), self.body]`) moves with them, and so do layers\n"
+    "  `__init__` appends to it and, in the same block, to a list it wraps in an\n"
+    "  `nn.Sequential` or `nn.ModuleList` (`self.plain.append(lin)`, `seq.append(lin)`, then\n"
+    "  `self.body = nn.Sequential(*seq)`);\n"
     "- the class handles the container itself: its own `parameters()` gathers from it and its\n"
     "  own `cuda()`, `to()` or `_apply()` moves what it holds (epymarl's per-agent critics).\n";
 
@@ -177,6 +180,53 @@ static bool elements_handed_to_registered_layers(DlRuleContext *ctx, const DlCla
                 return true;
     }
     return false;
+}
+
+/* `L.append(name)` among the statements of `b` (or of a block in it), with `L` a list that
+ * `init` wraps in a registered container (`self.body = nn.Sequential(*L)`). */
+static bool also_appended_to_a_wrapped_list(const DlBlock *init, const DlBlock *b,
+                                            const char *name, int depth) {
+    for (uint32_t i = 0; depth < 8 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        const DlExpr *e = s->kind == DL_ST_EXPR ? s->value : NULL;
+        if (e && e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_ATTR &&
+            e->object->name && strcmp(e->object->name, "append") == 0 && e->object->object &&
+            e->object->object->kind == DL_EX_NAME && e->arg_count == 1 && e->args[0].value &&
+            e->args[0].value->kind == DL_EX_NAME && strcmp(e->args[0].value->name, name) == 0 &&
+            wrapped_in_a_module_container(init, e->object->object->name, 0))
+            return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; s->kind != DL_ST_DEF && (inner = dl_stmt_block(s, k)); k++)
+            if (also_appended_to_a_wrapped_list(init, inner, name, depth + 1)) return true;
+    }
+    return false;
+}
+
+/* Every `self.<attr>.append(layer)` of `__init__` (in `b`, or a block in it; one at least) has
+ * the same `layer` appended in the same block to a list that `__init__` wraps in an
+ * `nn.Sequential` or `nn.ModuleList` (`self.plain.append(lin)`, `seq.append(lin)`, then
+ * `self.body = nn.Sequential(*seq)`): the plain list holds modules registered there, which
+ * move and save with it. `*appends` counts them. */
+static bool appends_only_registered_layers(const DlBlock *init, const DlBlock *b, const char *attr,
+                                           int *appends, int depth) {
+    for (uint32_t i = 0; depth < 8 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        const DlExpr *e = s->kind == DL_ST_EXPR ? s->value : NULL;
+        if (e && e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_ATTR &&
+            e->object->name && strcmp(e->object->name, "append") == 0 &&
+            dl_ir_is_self_attr(e->object->object, attr)) {
+            const DlExpr *a = e->arg_count == 1 ? e->args[0].value : NULL;
+            if (!a || a->kind != DL_EX_NAME ||
+                !also_appended_to_a_wrapped_list(init, b, a->name, 0))
+                return false;
+            (*appends)++;
+        }
+        const DlBlock *inner;
+        for (uint32_t k = 0; s->kind != DL_ST_DEF && (inner = dl_stmt_block(s, k)); k++)
+            if (!appends_only_registered_layers(init, inner, attr, appends, depth + 1))
+                return false;
+    }
+    return true;
 }
 
 /* `[...]` -> `nn.ModuleList([...])`, `{...}` -> `nn.ModuleDict({...})` (Parameter* for
@@ -364,6 +414,12 @@ static void on_class(DlRuleContext *ctx, const DlClassFact *fact) {
         const DlFunction *init = dl_ir_method_named(c->cls, "__init__");
         if (init && elements_handed_to_registered_layers(ctx, c, &init->body, &init->body,
                                                          c->attrs[i].name, 0))
+            continue;
+        int appends = 0;
+        if (init &&
+            appends_only_registered_layers(&init->body, &init->body, c->attrs[i].name, &appends,
+                                           0) &&
+            appends)
             continue;
         if (v->dev_span.end &&
             holds_only_registered_buffers(dl_rule_text(ctx, v->dev_span), class_text)) {
