@@ -206,7 +206,8 @@ static const char doc[] =
     "  same way (`save_path`), or the same template with its field written with `%` once and\n"
     "  with `.format` once (`'/%s_net.pth' % epoch`, `'/{}_net.pth'.format(n)`), or the same\n"
     "  string once written out (`'{}.pkl'.format(d +\n"
-    "  \"/tsp20\")` with `d = os.path.join(\"data\")`, then `torch.load(\"data/tsp20.pkl\")`);\n"
+    "  \"/tsp20\")` with `d = os.path.join(\"data\")`, then `torch.load(\"data/tsp20.pkl\")`,\n"
+    "  or the default of the loading function's path parameter, `def load(path=\"feats.pt\")`);\n"
     "  or a class's own `save` method (`torch.save(self.state_dict(), PATH)`) that the file\n"
     "  calls only right after moving the object to the CPU (`self.net.cpu()`, then\n"
     "  `self.net.save(NET_PATH)`), read back by a method of that class; or another file of\n"
@@ -3067,9 +3068,10 @@ static bool written_from_the_cpu_here(DlRuleContext *ctx, const DlCallFact *fact
      * `check_mnist_dataset_exists`, then `torch.load('mnist/train_data.pt')`); or the same
      * template, through names of each function's own (Pluralistic's `save_networks` and
      * `load_networks`: `'%s_net_%s.pth' % (which_epoch, name)`, joined onto the folder) */
+    /* (also the file a path parameter's default names, `def load_feats(path="feats.pt")`) */
     const DlFunction *fn = fact->place->function;
-    const DlExpr *lit = last_literal_in(ctx, path, fn ? &fn->body : NULL, fact->call->span.start,
-                                        0);
+    const DlExpr *lit = last_literal_in(ctx, path_source(ctx, fact, path), fn ? &fn->body : NULL,
+                                        fact->call->span.start, 0);
     return lit && lit->name && strchr(lit->name, '.') &&
            any_save(ctx, &rule_module(ctx)->body, saved_from_the_cpu_to_file, lit->name, 0);
 }
@@ -3277,6 +3279,11 @@ static const DlExpr *path_source(DlRuleContext *ctx, const DlCallFact *fact, con
     const DlBlock *body = fn ? &fn->body : &rule_module(ctx)->body;
     const DlExpr *bound = dl_ir_last_assignment(body, path->name, fact->call->span.start);
     if (!bound) bound = opened_as(body, path->name, fact->call->span.start, 0);
+    /* `def load_feats(path="feats.pt"):`, a parameter unbound in the body: the file its
+     * default names */
+    int param = !bound && fn ? dl_ir_param_index(fn, path->name) : -1;
+    const DlExpr *fallback = param >= 0 ? fn->params[param].default_value : NULL;
+    if (fallback && fallback->kind == DL_EX_STRING) bound = fallback;
     return bound ? bound : path;
 }
 
