@@ -53,7 +53,9 @@ static const char doc[] =
     "- one device given (`device_ids=[0]`, also as the second argument, or a name bound to\n"
     "  such a list, `gpus = [0]` and `device_ids=[i for i in range(len(gpus))]`, or a\n"
     "  parameter whose default is one, `def main(device_ids=[0])`, or `list(range(parallel))`\n"
-    "  of a parameter defaulting to 1; or a project subclass whose `__init__` hands\n"
+    "  of a parameter defaulting to 1, or `range(ngpu)` of a name bound to 1 (`ngpu = 1`) or\n"
+    "  of an option that defaults to 1 (`--ngpu`, `default=1`); or a project subclass whose\n"
+    "  `__init__` hands\n"
     "  DataParallel one device on every path, or skips its `__init__`: Open-Catalyst's\n"
     "  `OCPDataParallel` built with `num_gpus=1 if not self.cpu else 0`): the wrapper then calls\n"
     "  the module itself;\n"
@@ -553,6 +555,18 @@ static bool lists_one_device(DlRuleContext *ctx, const DlFunction *fn, const DlE
             const DlExpr *d = fn->params[param].default_value;
             return d && d->kind == DL_EX_NUMBER && d->name && strcmp(d->name, "1") == 0 &&
                    !dl_ir_last_assignment(&fn->body, a->name, a->span.start);
+        }
+        /* `range(ngpu)` of a name bound to one (DCGAN's `ngpu = 1`, in the function or at the
+         * top of the file), or of an option that defaults to one (`--ngpu`, `default=1`) */
+        const DlExpr *option = dl_rule_option_default(ctx, dl_rule_module(ctx), a);
+        if (option) return at_most_one(option, 0);
+        if (a->kind == DL_EX_NAME) {
+            const DlModuleIR *m = dl_rule_module(ctx);
+            const DlExpr *bound =
+                fn ? dl_ir_last_assignment(&fn->body, a->name, a->span.start) : NULL;
+            if (!bound && m && !dl_rule_file_mentions(ctx, "global "))
+                bound = dl_ir_last_assignment(&m->body, a->name, a->span.start);
+            return at_most_one(bound, 0);
         }
         return a->kind == DL_EX_CALL && a->object && a->object->kind == DL_EX_NAME &&
                strcmp(a->object->name, "len") == 0 && a->arg_count == 1 &&
