@@ -54,7 +54,9 @@ static const char doc[] =
     "  such a list, `gpus = [0]` and `device_ids=[i for i in range(len(gpus))]`, or a\n"
     "  parameter whose default is one, `def main(device_ids=[0])`, or `list(range(parallel))`\n"
     "  of a parameter defaulting to 1, or `range(ngpu)` of a name bound to 1 (`ngpu = 1`) or\n"
-    "  of an option that defaults to 1 (`--ngpu`, `default=1`); or a project subclass whose\n"
+    "  of an option that defaults to 1 (`--ngpu`, `default=1`), or a list of one in a settings\n"
+    "  dict's entry (`params[\"gpu\"] = [0]` at the top of the file) or in a config module of\n"
+    "  the project (`cfg.gpu_ids` of `gpu_ids = [0]`); or a project subclass whose\n"
     "  `__init__` hands\n"
     "  DataParallel one device on every path, or skips its `__init__`: Open-Catalyst's\n"
     "  `OCPDataParallel` built with `num_gpus=1 if not self.cpu else 0`): the wrapper then calls\n"
@@ -501,6 +503,36 @@ static bool at_most_one(const DlExpr *e, int depth) {
            at_most_one(e->items[1], depth + 1);
 }
 
+/* `cfg.gpu_ids` of `import cfg`, a module of the project binding `gpu_ids = [0]`; or
+ * `params['gpu']` of `params['gpu'] = [0]` at the top of the file: a list of one item. */
+static bool one_item_list_elsewhere(DlRuleContext *ctx, const DlExpr *ids) {
+    const DlModuleIR *m = dl_rule_module(ctx);
+    if (ids->kind == DL_EX_SUBSCRIPT && ids->item_count == 1 && m) {
+        const char *text = dl_rule_text(ctx, ids->span);
+        for (uint32_t i = 0; i < m->body.count; i++) {
+            const DlStmt *s = m->body.items[i];
+            if (s->kind == DL_ST_ASSIGN && s->target_count == 1 &&
+                strcmp(dl_rule_text(ctx, s->targets[0]->span), text) == 0 && s->value &&
+                (s->value->kind == DL_EX_LIST || s->value->kind == DL_EX_TUPLE))
+                return s->value->item_count == 1;
+        }
+        return false;
+    }
+    if (ids->kind != DL_EX_ATTR || !ids->object || ids->object->kind != DL_EX_NAME) return false;
+    const DlProject *p = dl_rule_project(ctx);
+    const DlFileFacts *file = p && m ? dl_project_file(p, m) : NULL;
+    for (uint32_t i = 0; file && i < file->import_count; i++) {
+        const char *alias = file->imports[i].alias;
+        if (!alias || strcmp(alias, ids->object->name) != 0 || !file->imports[i].qualified)
+            continue;
+        const char *q =
+            dl_arena_join(dl_rule_arena(ctx), file->imports[i].qualified, '.', ids->name);
+        const DlValue *v = dl_project_find_global(p, q);
+        return v && v->kind == DL_KIND_SEQ && v->items && v->item_count == 1;
+    }
+    return false;
+}
+
 /* What `call` (which runs `fn`, a method: its `self` is not passed) gives `fn`'s parameter
  * `param`, or NULL. */
 static const DlExpr *argument_of(const DlFunction *fn, const DlExpr *call, int param) {
@@ -519,6 +551,7 @@ static bool lists_one_device(DlRuleContext *ctx, const DlFunction *fn, const DlE
      * device as shipped */
     const DlExpr *option = dl_rule_option_default(ctx, dl_rule_module(ctx), ids);
     if (option) return lists_one_device(ctx, NULL, NULL, option, depth + 1);
+    if (one_item_list_elsewhere(ctx, ids)) return true;
     if (ids->kind == DL_EX_NAME) {
         const DlExpr *bound = fn ? dl_ir_last_assignment(&fn->body, ids->name, ids->span.start)
                                  : NULL;
