@@ -1392,17 +1392,45 @@ static bool stops_on_what_it_computed(const DlSource *src, const DlBlock *b, con
     return false;
 }
 
-/* `for it in range(max_iter):` over the same data every pass (no batch drawn) that stops early
- * on what a pass computed (`if abs(prev - loss.item()) < tol: break`, a counterfactual's `if
- * validity > 0.99: break`): a search that must read each pass back to know whether to stop,
- * not a loop of training steps over batches. */
+/* `batch = shared_buffer.sample(n)`, `x_batch, y_batch = draw(...)`: a name for a batch bound
+ * to what a call gives, among the statements of `b` (outside its inner loops). */
+static bool binds_a_batch(const DlBlock *b, int depth) {
+    for (uint32_t i = 0; depth < 16 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_FOR || s->kind == DL_ST_WHILE || s->kind == DL_ST_DEF ||
+            s->kind == DL_ST_CLASS)
+            continue;
+        if (s->kind == DL_ST_ASSIGN && s->value && s->value->kind == DL_EX_CALL) {
+            for (uint32_t t = 0; t < s->target_count; t++) {
+                const DlExpr *target = s->targets[t];
+                if (target->kind == DL_EX_NAME && target->name && strstr(target->name, "batch"))
+                    return true;
+                for (uint32_t k = 0; (target->kind == DL_EX_TUPLE || target->kind == DL_EX_LIST) &&
+                                     k < target->item_count; k++)
+                    if (target->items[k]->kind == DL_EX_NAME && target->items[k]->name &&
+                        strstr(target->items[k]->name, "batch"))
+                        return true;
+            }
+        }
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (binds_a_batch(inner, depth + 1)) return true;
+    }
+    return false;
+}
+
+/* `for it in range(max_iter):` over the same data every pass (no batch drawn, nor a name for
+ * one bound: `batch = replay.sample(n)`) that stops early on what a pass computed (`if
+ * abs(prev - loss.item()) < tol: break`, a counterfactual's `if validity > 0.99: break`): a
+ * search that must read each pass back to know whether to stop, not a loop of training steps
+ * over batches. */
 static bool searches_until_it_stops(Flow *F, const DlStmt *s) {
     const DlExpr *var = s->target_count == 1 ? s->targets[0] : NULL;
     const char *counter = var && var->kind == DL_EX_NAME ? var->name : NULL;
     return s->kind == DL_ST_FOR && counts_passes(s->value) &&
            !block_any_outside_loops(&s->parts->body, is_next_call, 0) &&
            !block_any_outside_loops(&s->parts->body, draws_a_batch, 0) &&
-           !draws_random_rows(&s->parts->body) &&
+           !draws_random_rows(&s->parts->body) && !binds_a_batch(&s->parts->body, 0) &&
            stops_on_what_it_computed(F->src, &s->parts->body, counter, 0);
 }
 
