@@ -111,8 +111,8 @@ static const char doc[] =
     "  the function runs whatever the machine (`model = nn.DataParallel(model).cuda()`, or\n"
     "  `nn.DataParallel(net.cuda())`, the argument moved first; not in a\n"
     "  branch, a conditional expression or a `try:`; or one in each branch of an `if`/`else`,\n"
-    "  `model.cuda(args.gpu)` and `model.cuda()`, or in the body of an `if` on an option that is\n"
-    "  on as shipped (`if opt.cuda:` of `add_argument('--cuda', action='store_true',\n"
+    "  `model.cuda(args.gpu)` and `model.cuda()`, or in the body of an `if` on a switch that no\n"
+    "  command line turns off (`if opt.cuda:` of `add_argument('--cuda', action='store_true',\n"
     "  default=True)`); or a call of a project function that does so\n"
     "  on every path before it returns, `net = create_model()`, or one whose device parameter\n"
     "  defaults to a GPU, left out by the call, and which moves to it first,\n"
@@ -3810,11 +3810,9 @@ static bool block_fails_without_a_gpu(DlRuleContext *ctx, const DlBlock *b, int 
             block_fails_without_a_gpu(ctx, &t->parts->orelse, depth + 1))
             return true;
         /* `if opt.cuda: net.cuda()` of `add_argument('--cuda', action='store_true',
-         * default=True)`: as shipped, the test holds (dcgan-style scripts) */
-        const DlExpr *shipped =
-            t->kind == DL_ST_IF ? dl_rule_option_default(ctx, rule_module(ctx), t->value) : NULL;
-        if (shipped && shipped->kind == DL_EX_CONST && shipped->name &&
-            strcmp(shipped->name, "True") == 0 &&
+         * default=True)`: no command line turns it off (not `type=bool, default=True`, which
+         * `--cuda ''` does) */
+        if (t->kind == DL_ST_IF && dl_rule_option_always_on(ctx, rule_module(ctx), t->value) &&
             block_fails_without_a_gpu(ctx, &t->parts->body, depth + 1))
             return true;
         DlBlock one = {(DlStmt **)&b->items[i], 1};

@@ -31,7 +31,8 @@ static const char *option_destination(DlRuleContext *ctx, const DlExpr *call) {
  * default="IWSLT/trainDataset.pt")`. `*found` is set to the default; `*clash` when two
  * declarations of the option disagree or one has no default. */
 static void option_default_in(DlRuleContext *ctx, const DlModuleIR *m, const DlBlock *b,
-                              const char *option, const DlExpr **found, bool *clash, int depth) {
+                              const char *option, const DlExpr **found,
+                              const DlExpr **declaration, bool *clash, int depth) {
     for (uint32_t i = 0; b && depth < 16 && i < b->count && !*clash; i++) {
         const DlStmt *s = b->items[i];
         const DlExpr *e = s->kind == DL_ST_EXPR ? s->value : NULL;
@@ -44,25 +45,44 @@ static void option_default_in(DlRuleContext *ctx, const DlModuleIR *m, const DlB
                                             dl_rule_text_in(ctx, m, d->value->span)) != 0))
                     *clash = true;
                 else
-                    *found = d->value;
+                    *found = d->value, *declaration = e;
             }
         }
         if (s->kind == DL_ST_DEF && s->parts->func)
-            option_default_in(ctx, m, &s->parts->func->body, option, found, clash, depth + 1);
+            option_default_in(ctx, m, &s->parts->func->body, option, found, declaration, clash,
+                              depth + 1);
         if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
         const DlBlock *inner;
         for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            option_default_in(ctx, m, inner, option, found, clash, depth + 1);
+            option_default_in(ctx, m, inner, option, found, declaration, clash, depth + 1);
     }
+}
+
+/* The `add_argument` call declaring option `e` and its default, or NULL (option_default_in). */
+static const DlExpr *option_declared(DlRuleContext *ctx, const DlModuleIR *module, const DlExpr *e,
+                                     const DlExpr **default_value) {
+    if (!module || e->kind != DL_EX_ATTR || !e->name || !e->object ||
+        e->object->kind != DL_EX_NAME || dl_ir_is_self(e->object))
+        return NULL;
+    const DlExpr *found = NULL, *declaration = NULL;
+    bool clash = false;
+    option_default_in(ctx, module, &module->body, e->name, &found, &declaration, &clash, 0);
+    if (clash || !found) return NULL;
+    *default_value = found;
+    return declaration;
 }
 
 const DlExpr *dl_rule_option_default(DlRuleContext *ctx, const DlModuleIR *module,
                                      const DlExpr *e) {
-    if (!module || e->kind != DL_EX_ATTR || !e->name || !e->object ||
-        e->object->kind != DL_EX_NAME || dl_ir_is_self(e->object))
-        return NULL;
     const DlExpr *found = NULL;
-    bool clash = false;
-    option_default_in(ctx, module, &module->body, e->name, &found, &clash, 0);
-    return clash ? NULL : found;
+    return option_declared(ctx, module, e, &found) ? found : NULL;
+}
+
+bool dl_rule_option_always_on(DlRuleContext *ctx, const DlModuleIR *module, const DlExpr *e) {
+    const DlExpr *found = NULL;
+    const DlExpr *declaration = option_declared(ctx, module, e, &found);
+    const DlArg *action = declaration ? dl_ir_keyword(declaration, "action") : NULL;
+    return action && action->value->kind == DL_EX_STRING && action->value->name &&
+           strcmp(action->value->name, "store_true") == 0 && found->kind == DL_EX_CONST &&
+           found->name && strcmp(found->name, "True") == 0;
 }

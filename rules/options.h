@@ -10,4 +10,8 @@
 const DlExpr *dl_rule_option_default(DlRuleContext *ctx, const DlModuleIR *module,
                                      const DlExpr *e);
 
+/* `opt.cuda` of `add_argument("--cuda", action="store_true", default=True)`: a switch no
+ * command line can turn off. */
+bool dl_rule_option_always_on(DlRuleContext *ctx, const DlModuleIR *module, const DlExpr *e);
+
 #endif
