@@ -1520,10 +1520,21 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
     if (q && flow_streq(q, "torch.cuda.is_available")) result = flow_cuda_available_value(F);
     /* `self.cell_transforms(img)` of a transform devlint does not see (a torchvision Compose
      * handed in): it crops, flips and casts a tensor where it is (cellpose's datasets) */
-    if (result->kind == DL_KIND_UNKNOWN && !result->dev && call->arg_count == 1 &&
+    /* (and torchvision's own, on a tensor: `T.Resize(4)(x)`, `TF.hflip(x)`) */
+    const char *built = callee && callee->kind == DL_EX_CALL && callee->object
+                            ? flow_qualify(F, callee->object)
+                            : NULL;
+    bool torchvision_transform =
+        (built && strncmp(built, "torchvision.transforms.", 23) == 0 && !strstr(built, "PIL") &&
+         !strstr(built, "ToTensor")) ||
+        (q && strncmp(q, "torchvision.transforms.functional.", 34) == 0 &&
+         !strstr(q, "pil") && !strstr(q, "to_"));
+    if (result->kind == DL_KIND_UNKNOWN && !result->dev && call->arg_count >= 1 &&
         !call->args[0].keyword && flow_is_tensor(argv[0]) && callee &&
-        (callee->kind == DL_EX_ATTR || callee->kind == DL_EX_NAME) && callee->name &&
-        strstr(callee->name, "transform") && !undoes_a_transform(callee->name)) {
+        (torchvision_transform ||
+         (call->arg_count == 1 && (callee->kind == DL_EX_ATTR || callee->kind == DL_EX_NAME) &&
+          callee->name && strstr(callee->name, "transform") &&
+          !undoes_a_transform(callee->name)))) {
         DlValue *kept = dl_value_copy(F->arena, argv[0]);
         kept->var = NULL;
         kept->flags &= (uint32_t)~(DL_VF_ONE_DIM | DL_VF_ZERO_DIM);
