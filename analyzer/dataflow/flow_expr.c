@@ -281,6 +281,23 @@ const DlValue *flow_eval_attr(Flow *F, const DlExpr *e) {
             return init ? flow_bind_parameter_device(F, v, init->fn, NULL, NULL, true) : v;
         }
     }
+    /* `config.device` of an instance of `class Config: device = 'cpu'`: a string its class body
+     * binds, which __init__ leaves alone */
+    if (obj->kind == DL_KIND_INSTANCE && obj->cls && !dl_project_attr(obj->cls, e->name)) {
+        const DlBlock *body = &((const DlClassInfo *)obj->cls)->cls->body;
+        for (uint32_t i = 0; i < body->count; i++) {
+            const DlStmt *st = body->items[i];
+            const DlExpr *v = st->kind == DL_ST_ASSIGN && st->target_count == 1 ? st->value : NULL;
+            if (!v || st->targets[0]->kind != DL_EX_NAME ||
+                !flow_streq(st->targets[0]->name, e->name))
+                continue;
+            if (v->kind != DL_EX_STRING || !v->name || v->item_count) break;
+            DlValue *str = flow_mk(F, DL_KIND_STRING);
+            str->literal = v->name;
+            str->dev_span = v->span;
+            return str;
+        }
+    }
     const DlValue *constant = constant_property(F, e);
     if (constant) return constant;
     /* `next(self.encoder.parameters()).device`: where that module is, as `module.device`
