@@ -421,9 +421,10 @@ void flow_timing(Flow *F, const DlExpr *site, const DlValue *end, const DlValue 
 }
 
 /* "<unread-work>" is bound to this while device work may have been queued since the host last
- * surely waited for the device (a read of a value known on the device, a synchronize); unlike
- * "<device-work>", neither a call that only may wait (flow_may_synchronize) nor a blocking copy
- * clears it. A host read with none is not a wait of its own (DL201). */
+ * surely waited for the device (a read of a value known on the device, a synchronize, a
+ * blocking copy from the host); unlike "<device-work>", a call that only may wait
+ * (flow_may_synchronize) does not clear it. A host read with none is not a wait of its own
+ * (DL201). */
 static const DlValue unread_work_marker = {.kind = DL_KIND_OTHER};
 
 /* What "<unread-work>" holds as a batch loop starts while work queued before it is unread: the
