@@ -533,6 +533,32 @@ static bool one_item_list_elsewhere(DlRuleContext *ctx, const DlExpr *ids) {
     return false;
 }
 
+/* Every binding of `name` in `b` (nested blocks too, not defs) is `name = 1` or another
+ * at_most_one; `*bindings` counts them. A `gpu_count = torch.cuda.device_count()` on another
+ * path, an augmented assignment or a loop's target binds it otherwise. */
+static bool every_binding_at_most_one(const DlBlock *b, const char *name, int *bindings,
+                                      int depth) {
+    for (uint32_t i = 0; depth < 16 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        bool binds = false;
+        for (uint32_t t = 0; t < s->target_count; t++)
+            binds |= (s->kind == DL_ST_ASSIGN || s->kind == DL_ST_AUGASSIGN ||
+                      s->kind == DL_ST_FOR || s->kind == DL_ST_WITH) &&
+                     dl_ir_target_names(s->targets[t], name);
+        if (binds) {
+            if (s->kind != DL_ST_ASSIGN || s->target_count != 1 ||
+                s->targets[0]->kind != DL_EX_NAME || !at_most_one(s->value, 0))
+                return false;
+            (*bindings)++;
+        }
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (!every_binding_at_most_one(inner, name, bindings, depth + 1)) return false;
+    }
+    return true;
+}
+
 /* What `call` (which runs `fn`, a method: its `self` is not passed) gives `fn`'s parameter
  * `param`, or NULL. */
 static const DlExpr *argument_of(const DlFunction *fn, const DlExpr *call, int param) {
@@ -595,11 +621,12 @@ static bool lists_one_device(DlRuleContext *ctx, const DlFunction *fn, const DlE
         if (option) return at_most_one(option, 0);
         if (a->kind == DL_EX_NAME) {
             const DlModuleIR *m = dl_rule_module(ctx);
-            const DlExpr *bound =
-                fn ? dl_ir_last_assignment(&fn->body, a->name, a->span.start) : NULL;
-            if (!bound && m && !dl_rule_file_mentions(ctx, "global "))
-                bound = dl_ir_last_assignment(&m->body, a->name, a->span.start);
-            return at_most_one(bound, 0);
+            int bindings = 0;
+            if (fn && !every_binding_at_most_one(&fn->body, a->name, &bindings, 0)) return false;
+            if (!bindings && m && !dl_rule_file_mentions(ctx, "global ") &&
+                !every_binding_at_most_one(&m->body, a->name, &bindings, 0))
+                return false;
+            return bindings > 0;
         }
         return a->kind == DL_EX_CALL && a->object && a->object->kind == DL_EX_NAME &&
                strcmp(a->object->name, "len") == 0 && a->arg_count == 1 &&
