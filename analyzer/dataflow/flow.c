@@ -687,6 +687,7 @@ static bool block_any_outside_loops_with(const DlBlock *b, bool (*match)(const D
 }
 
 static bool compares_options(Flow *F, const DlExpr *e);
+static bool context_exit_waits(Flow *F, const DlExpr *w);
 
 /* Whether every iteration of a loop whose body is `b` waits for the device on purpose, with
  * `torch.cuda.synchronize()` (an event's or stream's `synchronize()`, an alias of it): in the
@@ -694,8 +695,6 @@ static bool compares_options(Flow *F, const DlExpr *e);
  * where the other path queues nothing on a GPU), or on leaving a `with` (context_exit_waits);
  * not under a periodic guard nor in an inner loop. A loop timed so waits every step by its own
  * choice: its reads add no wait of note. */
-static bool context_exit_waits(Flow *F, const DlExpr *w);
-
 static bool synchronizes_every_iteration(Flow *F, const DlBlock *b, int depth) {
     for (uint32_t i = 0; depth < 8 && i < b->count; i++) {
         const DlStmt *s = b->items[i];
