@@ -1301,6 +1301,13 @@ bool dl_python_sets_a_gpu_default(const DlSource *src) {
     return false;
 }
 
+/* The path names a package's `__init__.py`. */
+static bool is_package_init(const char *path) {
+    static const char name[] = "__init__.py";
+    size_t n = path ? strlen(path) : 0, k = sizeof name - 1;
+    return n >= k && strcmp(path + n - k, name) == 0 && (n == k || path[n - k - 1] == '/');
+}
+
 bool dl_python_is_relevant(const DlSource *src) {
     /* `import *`: a file that hands on another's names (a package's `__init__.py` with `from
      * utils.experiment import *`: GwcNet's) is read for its imports, which name none of the rest */
@@ -1308,7 +1315,10 @@ bool dl_python_is_relevant(const DlSource *src) {
                                         "Module", "loader", "Loader", ".to(",   "import *"};
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
         if (dl_source_mentions(src, words[i])) return true;
-    return false;
+    /* ... and so is a package's `__init__.py` that hands on a module's names by a relative
+     * import (`from .trainer import Trainer`): a script importing the package reaches the module
+     * through it (the calls of a class whose device defaults to the CPU, a device helper) */
+    return is_package_init(src->path) && dl_source_mentions(src, "from .");
 }
 
 /* Ends the parse's allocation region; the tree is walked and freed only when part of it lives
