@@ -1369,9 +1369,20 @@ static bool full_batch_epoch_loop(const DlStmt *s) {
            !draws_random_rows(&s->parts->body);
 }
 
-/* In `b` (outside its inner loops): `if cond: ... break` (or `return`) whose test does not
- * name `counter`, the loop's own variable: a stop on what the iteration computed, not on a
- * count of passes. */
+/* A test not of `counter`, the loop's count of passes: one that does not name it, or a part
+ * of an `and`/`or` that does not (`iteration > 0 and abs(prev - loss.item()) < tol`). */
+static bool tests_what_it_computed(const DlSource *src, const DlExpr *e, const char *counter,
+                                   int depth) {
+    if (e->kind == DL_EX_BOOLOP && depth < 8) {
+        for (uint32_t i = 0; i < e->item_count; i++)
+            if (tests_what_it_computed(src, e->items[i], counter, depth + 1)) return true;
+        return false;
+    }
+    return !counter || !flow_span_names_word(src, e->span, counter, false);
+}
+
+/* In `b` (outside its inner loops): `if cond: ... break` (or `return`) whose test is of what
+ * the iteration computed, not of `counter`, the loop's count of passes. */
 static bool stops_on_what_it_computed(const DlSource *src, const DlBlock *b, const char *counter,
                                       int depth) {
     for (uint32_t i = 0; depth < 16 && i < b->count; i++) {
@@ -1381,8 +1392,9 @@ static bool stops_on_what_it_computed(const DlSource *src, const DlBlock *b, con
             continue;
         if (s->kind == DL_ST_IF && s->value && s->parts->body.count) {
             DlStmtKind last = s->parts->body.items[s->parts->body.count - 1]->kind;
-            bool counts = counter && flow_span_names_word(src, s->value->span, counter, false);
-            if ((last == DL_ST_BREAK || last == DL_ST_RETURN) && !counts) return true;
+            if ((last == DL_ST_BREAK || last == DL_ST_RETURN) &&
+                tests_what_it_computed(src, s->value, counter, 0))
+                return true;
         }
         const DlBlock *inner;
         for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
@@ -1423,10 +1435,11 @@ static bool binds_a_batch(const DlBlock *b, int depth) {
  * abs(prev - loss.item()) < tol: break`, a counterfactual's `if validity > 0.99: break`): a
  * search that must read each pass back to know whether to stop, not a loop of training steps
  * over batches. */
-static bool searches_until_it_stops(Flow *F, const DlStmt *s) {
-    const DlExpr *var = s->target_count == 1 ? s->targets[0] : NULL;
-    const char *counter = var && var->kind == DL_EX_NAME ? var->name : NULL;
-    return s->kind == DL_ST_FOR && counts_passes(s->value) &&
+/* (also `while i <= max_itr:` counting its passes in `counter`, `i += 1`) */
+static bool searches_until_it_stops(Flow *F, const DlStmt *s, const char *counter) {
+    const DlExpr *var = s->kind == DL_ST_FOR && s->target_count == 1 ? s->targets[0] : NULL;
+    if (var) counter = var->kind == DL_EX_NAME ? var->name : NULL;
+    return (s->kind == DL_ST_WHILE || counts_passes(s->value)) &&
            !block_any_outside_loops(&s->parts->body, is_next_call, 0) &&
            !block_any_outside_loops(&s->parts->body, draws_a_batch, 0) &&
            !draws_random_rows(&s->parts->body) && !binds_a_batch(&s->parts->body, 0) &&
@@ -1486,7 +1499,7 @@ bool flow_is_batch_loop(Flow *F, const DlStmt *s, const DlValue *iter) {
      * ProdLDA's evaluation loop, whose model runs in a helper) */
     if (s->kind == DL_ST_FOR)
         return iter && (iter->kind == DL_KIND_LOADER ||
-                        (!full_batch_epoch_loop(s) && !searches_until_it_stops(F, s) &&
+                        (!full_batch_epoch_loop(s) && !searches_until_it_stops(F, s, NULL) &&
                          !dl_ir_in_test_function(F->fn) &&
                          (block_any_outside_loops(&s->parts->body, is_optimizer_step, 0) ||
                           block_any_outside_loops(&s->parts->body, is_training_step, 0) ||
@@ -1506,7 +1519,7 @@ bool flow_is_batch_loop(Flow *F, const DlStmt *s, const DlValue *iter) {
         const DlStmt *b = s->parts->body.items[i];
         if (b->kind == DL_ST_AUGASSIGN && b->targets[0]->kind == DL_EX_NAME &&
             flow_streq(b->op, "+=") && flow_names_in(s->value, b->targets[0]->name, 0))
-            return true;
+            return !searches_until_it_stops(F, s, b->targets[0]->name);
     }
     return false;
 }
