@@ -1313,8 +1313,18 @@ void flow_sync_facts(Flow *F, const DlExpr *call, const char *q, const DlExpr *r
     if (call->object->kind != DL_EX_NAME || flow_lookup(F, call->object->name)) return;
     const char *name = call->object->name;
     if (flow_streq(name, "print")) {
-        for (uint32_t k = 0; k < call->arg_count; k++)
-            if (!call->args[k].keyword) flow_sync(F, call, call->args[k].value, argv[k], "print");
+        for (uint32_t k = 0; k < call->arg_count; k++) {
+            if (call->args[k].keyword) continue;
+            /* `print((epoch, loss))`: a tuple written out prints each item's repr */
+            const DlExpr *a = call->args[k].value;
+            const DlValue *v = argv[k];
+            bool written_out = (a->kind == DL_EX_TUPLE || a->kind == DL_EX_LIST) &&
+                               v->kind == DL_KIND_SEQ && v->items && v->item_count == a->item_count;
+            for (uint32_t i = 0; written_out && i < a->item_count; i++)
+                if (flow_is_tensor(v->items[i]))
+                    flow_sync(F, call, a->items[i], v->items[i], "print");
+            if (!written_out) flow_sync(F, call, a, v, "print");
+        }
     } else if (reads_as_a_number(F, call)) {
         flow_sync(F, call, a0, v0, name);
     }
