@@ -508,15 +508,17 @@ static bool at_most_one(const DlExpr *e, int depth) {
 static bool one_item_list_elsewhere(DlRuleContext *ctx, const DlExpr *ids) {
     const DlModuleIR *m = dl_rule_module(ctx);
     if (ids->kind == DL_EX_SUBSCRIPT && ids->item_count == 1 && m) {
+        /* (the entry's last binding at the top of the file, a list or tuple written out) */
         const char *text = dl_rule_text(ctx, ids->span);
+        const DlExpr *last = NULL;
         for (uint32_t i = 0; i < m->body.count; i++) {
             const DlStmt *s = m->body.items[i];
-            if (s->kind == DL_ST_ASSIGN && s->target_count == 1 &&
-                strcmp(dl_rule_text(ctx, s->targets[0]->span), text) == 0 && s->value &&
-                (s->value->kind == DL_EX_LIST || s->value->kind == DL_EX_TUPLE))
-                return s->value->item_count == 1;
+            if (s->kind == DL_ST_ASSIGN && s->target_count == 1 && s->value &&
+                strcmp(dl_rule_text(ctx, s->targets[0]->span), text) == 0)
+                last = s->value;
         }
-        return false;
+        return last && (last->kind == DL_EX_LIST || last->kind == DL_EX_TUPLE) &&
+               last->item_count == 1;
     }
     if (ids->kind != DL_EX_ATTR || !ids->object || ids->object->kind != DL_EX_NAME) return false;
     const DlProject *p = dl_rule_project(ctx);

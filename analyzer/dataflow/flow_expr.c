@@ -282,19 +282,20 @@ const DlValue *flow_eval_attr(Flow *F, const DlExpr *e) {
         }
     }
     /* `config.device` of an instance of `class Config: device = 'cpu'`: a string its class body
-     * binds, which __init__ leaves alone */
+     * binds (last), which __init__ leaves alone */
     if (obj->kind == DL_KIND_INSTANCE && obj->cls && !dl_project_attr(obj->cls, e->name)) {
         const DlBlock *body = &((const DlClassInfo *)obj->cls)->cls->body;
+        const DlExpr *last = NULL;
         for (uint32_t i = 0; i < body->count; i++) {
             const DlStmt *st = body->items[i];
-            const DlExpr *v = st->kind == DL_ST_ASSIGN && st->target_count == 1 ? st->value : NULL;
-            if (!v || st->targets[0]->kind != DL_EX_NAME ||
-                !flow_streq(st->targets[0]->name, e->name))
-                continue;
-            if (v->kind != DL_EX_STRING || !v->name || v->item_count) break;
+            if (st->kind == DL_ST_ASSIGN && st->target_count == 1 && st->value &&
+                st->targets[0]->kind == DL_EX_NAME && flow_streq(st->targets[0]->name, e->name))
+                last = st->value;
+        }
+        if (last && last->kind == DL_EX_STRING && last->name && !last->item_count) {
             DlValue *str = flow_mk(F, DL_KIND_STRING);
-            str->literal = v->name;
-            str->dev_span = v->span;
+            str->literal = last->name;
+            str->dev_span = last->span;
             return str;
         }
     }
