@@ -696,6 +696,7 @@ static bool context_exit_waits(Flow *F, const DlExpr *w);
  * not under a periodic guard nor in an inner loop. A loop timed so waits every step by its own
  * choice: its reads add no wait of note. */
 static bool synchronizes_every_iteration(Flow *F, const DlBlock *b, int depth) {
+    const DlSource *src = F->src;
     for (uint32_t i = 0; depth < 8 && i < b->count; i++) {
         const DlStmt *s = b->items[i];
         const DlExpr *e = s->value;
@@ -708,7 +709,6 @@ static bool synchronizes_every_iteration(Flow *F, const DlBlock *b, int depth) {
                 return true;
         }
         /* (not `if device == cpu_device:`, where it runs only without a GPU) */
-        const DlSource *src = F->env->file->module->source;
         bool device_test = s->kind == DL_ST_IF && e &&
                            (dl_ir_span_mentions(src, e->span, "cuda") ||
                             dl_ir_span_mentions(src, e->span, "device")) &&
@@ -1381,51 +1381,55 @@ static bool tests_what_it_computed(const DlSource *src, const DlExpr *e, const c
     return !counter || !flow_span_names_word(src, e->span, counter, false);
 }
 
-/* In `b` (outside its inner loops): `if cond: ... break` (or `return`) whose test is of what
- * the iteration computed, not of `counter`, the loop's count of passes. */
-static bool stops_on_what_it_computed(const DlSource *src, const DlBlock *b, const char *counter,
-                                      int depth) {
+/* A statement of `b` or of a block in it, outside its inner loops and defs, for which `match`
+ * holds. */
+static bool stmt_any_outside_loops(const DlBlock *b, bool (*match)(const DlStmt *, void *),
+                                   void *ctx, int depth) {
     for (uint32_t i = 0; depth < 16 && i < b->count; i++) {
         const DlStmt *s = b->items[i];
         if (s->kind == DL_ST_FOR || s->kind == DL_ST_WHILE || s->kind == DL_ST_DEF ||
             s->kind == DL_ST_CLASS)
             continue;
-        if (s->kind == DL_ST_IF && s->value && s->parts->body.count) {
-            DlStmtKind last = s->parts->body.items[s->parts->body.count - 1]->kind;
-            if ((last == DL_ST_BREAK || last == DL_ST_RETURN) &&
-                tests_what_it_computed(src, s->value, counter, 0))
-                return true;
-        }
+        if (match(s, ctx)) return true;
         const DlBlock *inner;
         for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            if (stops_on_what_it_computed(src, inner, counter, depth + 1)) return true;
+            if (stmt_any_outside_loops(inner, match, ctx, depth + 1)) return true;
     }
     return false;
 }
 
+/* What stops_on_what_it_computed asks about: the file's text and the loop's count. */
+typedef struct {
+    const DlSource *src;
+    const char *counter;
+} CountedLoop;
+
+/* `if cond: ... break` (or `return`) whose test is of what the iteration computed, not of the
+ * loop's count of passes. */
+static bool stops_on_what_it_computed(const DlStmt *s, void *ctx) {
+    const CountedLoop *loop = ctx;
+    if (s->kind != DL_ST_IF || !s->value || !s->parts->body.count) return false;
+    DlStmtKind last = s->parts->body.items[s->parts->body.count - 1]->kind;
+    return (last == DL_ST_BREAK || last == DL_ST_RETURN) &&
+           tests_what_it_computed(loop->src, s->value, loop->counter, 0);
+}
+
+static bool names_a_batch(const DlExpr *target) {
+    return target->kind == DL_EX_NAME && target->name && strstr(target->name, "batch");
+}
+
 /* `batch = shared_buffer.sample(n)`, `x_batch, y_batch = draw(...)`: a name for a batch bound
- * to what a call gives, among the statements of `b` (outside its inner loops). */
-static bool binds_a_batch(const DlBlock *b, int depth) {
-    for (uint32_t i = 0; depth < 16 && i < b->count; i++) {
-        const DlStmt *s = b->items[i];
-        if (s->kind == DL_ST_FOR || s->kind == DL_ST_WHILE || s->kind == DL_ST_DEF ||
-            s->kind == DL_ST_CLASS)
-            continue;
-        if (s->kind == DL_ST_ASSIGN && s->value && s->value->kind == DL_EX_CALL) {
-            for (uint32_t t = 0; t < s->target_count; t++) {
-                const DlExpr *target = s->targets[t];
-                if (target->kind == DL_EX_NAME && target->name && strstr(target->name, "batch"))
-                    return true;
-                for (uint32_t k = 0; (target->kind == DL_EX_TUPLE || target->kind == DL_EX_LIST) &&
-                                     k < target->item_count; k++)
-                    if (target->items[k]->kind == DL_EX_NAME && target->items[k]->name &&
-                        strstr(target->items[k]->name, "batch"))
-                        return true;
-            }
-        }
-        const DlBlock *inner;
-        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            if (binds_a_batch(inner, depth + 1)) return true;
+ * to what a call gives. */
+static bool binds_a_batch(const DlStmt *s, void *ctx) {
+    (void)ctx;
+    if (s->kind != DL_ST_ASSIGN || !s->value || s->value->kind != DL_EX_CALL) return false;
+    for (uint32_t t = 0; t < s->target_count; t++) {
+        const DlExpr *target = s->targets[t];
+        if (names_a_batch(target)) return true;
+        for (uint32_t k = 0; (target->kind == DL_EX_TUPLE || target->kind == DL_EX_LIST) &&
+                             k < target->item_count;
+             k++)
+            if (names_a_batch(target->items[k])) return true;
     }
     return false;
 }
@@ -1439,11 +1443,13 @@ static bool binds_a_batch(const DlBlock *b, int depth) {
 static bool searches_until_it_stops(Flow *F, const DlStmt *s, const char *counter) {
     const DlExpr *var = s->kind == DL_ST_FOR && s->target_count == 1 ? s->targets[0] : NULL;
     if (var) counter = var->kind == DL_EX_NAME ? var->name : NULL;
+    CountedLoop loop = {F->src, counter};
     return (s->kind == DL_ST_WHILE || counts_passes(s->value)) &&
            !block_any_outside_loops(&s->parts->body, is_next_call, 0) &&
            !block_any_outside_loops(&s->parts->body, draws_a_batch, 0) &&
-           !draws_random_rows(&s->parts->body) && !binds_a_batch(&s->parts->body, 0) &&
-           stops_on_what_it_computed(F->src, &s->parts->body, counter, 0);
+           !draws_random_rows(&s->parts->body) &&
+           !stmt_any_outside_loops(&s->parts->body, binds_a_batch, NULL, 0) &&
+           stmt_any_outside_loops(&s->parts->body, stops_on_what_it_computed, &loop, 0);
 }
 
 /* A call, in the statements of `b` outside its loops, of a function of the project that takes
@@ -1734,7 +1740,9 @@ void flow_exec_loop(Flow *F, const DlStmt *s) {
         F->place.steps_environment = block_has(&s->parts->body, is_environment_step, true, 0);
         /* a matching solved on the host each step (DETR's Hungarian matcher): its cost matrix
          * must reach the host every step, as an action must reach the simulator */
-        F->place.solves_on_the_host = block_has(&s->parts->body, is_host_solver, true, 0);
+        /* (this and synchronizes_each_step are read by DL201 only: asked where it reports) */
+        F->place.solves_on_the_host =
+            flow_reporter(F) && block_has(&s->parts->body, is_host_solver, true, 0);
         F->place.trains_itself = block_any_outside_loops(&s->parts->body, is_training_step, 0);
         /* an inference loop that writes what it computes to files (a style transfer's images,
          * a saliency map per input) or shows it: each iteration reads its output back to write
@@ -1744,7 +1752,8 @@ void flow_exec_loop(Flow *F, const DlStmt *s) {
         bool steps = block_has(&s->parts->body, is_optimizer_step, true, 0);
         F->place.exports_outputs = (!F->place.trains_itself || !steps) &&
                                    writes_each_iteration(F, &s->parts->body, 0);
-        F->place.synchronizes_each_step = synchronizes_every_iteration(F, &s->parts->body, 0);
+        F->place.synchronizes_each_step =
+            flow_reporter(F) && synchronizes_every_iteration(F, &s->parts->body, 0);
     }
     /* what it reads, a caller that leaves the count at 0 never reads */
     if (s->kind == DL_ST_FOR && counts_to_a_parameter_left_at_zero(F, s->value))
@@ -1912,7 +1921,7 @@ static bool context_exit_waits(Flow *F, const DlExpr *w) {
     if (!w || w->kind != DL_EX_CALL || !w->object) return false;
     const char *q = flow_qualify(F, w->object); /* (NULL for a name the file defines) */
     if (!q && w->object->kind == DL_EX_NAME) q = w->object->name;
-    if (!q) return false;
+    if (!q || dl_torch_owns(q)) return false; /* (`torch.no_grad()`: no project's) */
     const DlProject *p = F->env->project;
     const DlFunctionInfo *fi = dl_project_find_function(p, F->env->file, q);
     if (!fi) {

@@ -1438,6 +1438,18 @@ static bool undoes_a_transform(const char *name) {
     return false;
 }
 
+/* `T.Resize(4)(x)` (a torchvision transform built and called; not one that makes a PIL image
+ * or takes one) or `TF.hflip(x)` (torchvision.transforms.functional's, not its `to_pil_image`
+ * or `pil_to_tensor`): what it gives back is where its tensor is. */
+static bool torchvision_transform(Flow *F, const DlExpr *callee, const char *q) {
+    const char *built =
+        callee->kind == DL_EX_CALL && callee->object ? flow_qualify(F, callee->object) : NULL;
+    return (built && strncmp(built, "torchvision.transforms.", 23) == 0 && !strstr(built, "PIL") &&
+            !strstr(built, "ToTensor")) ||
+           (q && strncmp(q, "torchvision.transforms.functional.", 34) == 0 && !strstr(q, "pil") &&
+            !strstr(q, "to_"));
+}
+
 /* Data on the host: written out (`[i // 128 for i in range(n)]`, `(h, w)`, `3.0`), a size
  * (`scores.shape[1]`: trlx's `max_len`), or held in a value known not to be a tensor. */
 static bool host_data(const DlExpr *data, const DlValue *v) {
@@ -1532,17 +1544,9 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
     /* `self.cell_transforms(img)` of a transform devlint does not see (a torchvision Compose
      * handed in): it crops, flips and casts a tensor where it is (cellpose's datasets) */
     /* (and torchvision's own, on a tensor: `T.Resize(4)(x)`, `TF.hflip(x)`) */
-    const char *built = callee && callee->kind == DL_EX_CALL && callee->object
-                            ? flow_qualify(F, callee->object)
-                            : NULL;
-    bool torchvision_transform =
-        (built && strncmp(built, "torchvision.transforms.", 23) == 0 && !strstr(built, "PIL") &&
-         !strstr(built, "ToTensor")) ||
-        (q && strncmp(q, "torchvision.transforms.functional.", 34) == 0 &&
-         !strstr(q, "pil") && !strstr(q, "to_"));
     if (result->kind == DL_KIND_UNKNOWN && !result->dev && call->arg_count >= 1 &&
         !call->args[0].keyword && flow_is_tensor(argv[0]) && callee &&
-        (torchvision_transform ||
+        (torchvision_transform(F, callee, q) ||
          (call->arg_count == 1 && (callee->kind == DL_EX_ATTR || callee->kind == DL_EX_NAME) &&
           callee->name && strstr(callee->name, "transform") &&
           !undoes_a_transform(callee->name)))) {
