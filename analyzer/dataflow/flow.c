@@ -239,7 +239,7 @@ void flow_bind(Flow *F, const DlExpr *target, const DlValue *v) {
                  * recognition's `data, _ = data`), which moves in place as a whole batch does
                  * (see flow_eval_subscript's `data[0]`) */
                 bool graph_batch = (v->flags & DL_VF_WHOLE_BATCH) &&
-                                   dl_source_mentions(F->src, "torch_geometric");
+                                   F->env->file->module->mentions_torch_geometric;
                 if (flow_is_tensor(v) && !graph_batch) c->flags &= (uint32_t)~DL_VF_WHOLE_BATCH;
                 part = c;
             }

@@ -599,7 +599,7 @@ const DlValue *flow_eval_subscript(Flow *F, const DlExpr *e) {
          * whole batch does */
         bool graph_batch = (obj->flags & DL_VF_WHOLE_BATCH) && e->item_count == 1 &&
                            e->items[0]->kind == DL_EX_NUMBER &&
-                           dl_source_mentions(F->src, "torch_geometric");
+                           F->env->file->module->mentions_torch_geometric;
         if (!graph_batch) r->flags &= (uint32_t)~DL_VF_WHOLE_BATCH;
         if (!is_plain_slice(F, e)) r->flags &= (uint32_t)~DL_VF_ONE_DIM;
         /* `t[0]` of a 1-D tensor is 0-dim; of one whose rank is not known it may be, and then

@@ -1413,6 +1413,7 @@ DlParseResult dl_python_parse(const DlSource *src, DlArena *arena, bool lower,
             L.module->sets_default_device && dl_python_sets_a_gpu_default(src);
         L.module->mentions_devices =
             mentions_devices ? *mentions_devices : dl_python_mentions_devices(src);
+        L.module->mentions_torch_geometric = dl_source_mentions(src, "torch_geometric");
     }
     delete_tree(tree);
     if (lower) {

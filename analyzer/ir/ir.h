@@ -261,6 +261,8 @@ typedef struct DlModuleIR {
     bool sets_a_gpu_default;  /* ... to a GPU, or to what a variable holds
                                  (dl_python_sets_a_gpu_default) */
     bool mentions_devices;    /* the text names a device or moves something (.to( .cuda( device) */
+    bool mentions_torch_geometric; /* the text names torch_geometric, whose loaders yield graph
+                                      batches (asked for every batch bound: found once here) */
     bool imports_in_defs;     /* an import inside a def or class body (a local import) */
     /* No other file of the run may read this one (driver/sharing.h), whether or not the
      * pipeline streams it as a leaf: a script whose modules are built and run here. Set by the
