@@ -158,7 +158,9 @@ static void name(Scanner *s, size_t start, size_t n) {
 
 static void scan(Scanner *s) {
     const unsigned char *t = s->text;
-    while (s->at < s->len) {
+    /* dl_code_names is answered at the first use in code (`from torch.utils.data import
+     * DataLoader`, most often near the top): the rest of the file cannot change it */
+    while (s->at < s->len && !s->seen) {
         unsigned char c = t[s->at];
         switch (byte_class[c]) {
         case C_SPACE:
