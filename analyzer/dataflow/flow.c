@@ -3651,7 +3651,12 @@ const DlValue *flow_param_value(Flow *F, const DlFunction *fn, uint32_t i) {
     if (flow_name_says_loader(p->name) && !names_a_container(F, p->annotation)) {
         /* `def test(loader)` that the script calls only as `test(test_loader)`: that loader */
         const DlValue *given = flow_loader_given(F, fn, i);
-        return given ? given : loader_of_a_parameter(F, p);
+        if (given) return given;
+        DlValue *l = loader_of_a_parameter(F, p);
+        /* ... or one every call in the file hands a loader of the whole dataset in one batch
+         * (a model's `train_model(train_loader, test_loader, ...)`: its test loop runs once) */
+        if (flow_every_call_hands_one_batch(F, fn, i)) l->flags |= DL_VF_ONE_BATCH;
+        return l;
     }
     if (p->default_value) {
         /* evaluated once, at import time: a tensor default lives on the CPU for the whole run */

@@ -24,6 +24,8 @@ typedef struct CallersAsk {
     const DlBlock *scope;     /* the body the calls being read are in */
     const DlClassInfo *given; /* agreed by every call so far */
     bool mixed;               /* a call passes something else */
+    bool (*note)(const DlExpr *e, void *ask); /* what a call is asked (NULL: note_call) */
+    uint32_t calls;                            /* calls seen (by note_one_batch_call) */
 } CallersAsk;
 
 /* The argument of `call` that reaches parameter `param` of `fn`, whose first `first` parameters
@@ -88,9 +90,10 @@ static void read_block(CallersAsk *a, const DlBlock *b, int depth) {
         if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue; /* read as functions */
         /* a statement whose text does not name the function calls it nowhere */
         if (src && !dl_ir_span_mentions(src, s->span, a->callee)) continue;
-        if (dl_ir_expr_any_with(s->value, note_call, a)) return;
+        bool (*note)(const DlExpr *, void *) = a->note ? a->note : note_call;
+        if (dl_ir_expr_any_with(s->value, note, a)) return;
         for (uint32_t w = 0; s->kind == DL_ST_WITH && w < s->with_count; w++)
-            if (dl_ir_expr_any_with(s->withs[w], note_call, a)) return;
+            if (dl_ir_expr_any_with(s->withs[w], note, a)) return;
         const DlBlock *inner;
         for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
             read_block(a, inner, depth + 1);
@@ -180,6 +183,36 @@ const DlValue *flow_loader_given(Flow *F, const DlFunction *fn, uint32_t param) 
             flow_span_names_word(m->source, m->functions[k]->span, fn->name, false))
             a.other = true;
     return !a.other && a.calls && a.loader && a.loader->kind == DL_KIND_LOADER ? a.loader : NULL;
+}
+
+/* flow_every_call_hands_one_batch's question of each call: a call of the function by name, or
+ * of the method on any object (`model.train_model(train_loader, test_loader, ...)`, yts798's
+ * knowledge-tracing models), its argument a name bound in the calling body to a loader of the
+ * whole dataset (`DataLoader(test_set, batch_size=test_size)` of a `random_split`). */
+static bool note_one_batch_call(const DlExpr *e, void *ctx) {
+    CallersAsk *a = ctx;
+    const DlExpr *callee = e->kind == DL_EX_CALL ? e->object : NULL;
+    bool by_name = callee && !a->fn->owner && callee->kind == DL_EX_NAME;
+    bool by_method = callee && a->fn->owner && callee->kind == DL_EX_ATTR;
+    if ((!by_name && !by_method) || !callee->name || strcmp(callee->name, a->callee) != 0)
+        return false;
+    a->calls++;
+    const DlExpr *arg = argument_for(e, a->fn, a->param, a->first);
+    const DlExpr *bound = arg && arg->kind == DL_EX_NAME && arg->name
+                              ? dl_ir_last_assignment(a->scope, arg->name, e->span.start)
+                              : NULL;
+    if (!flow_builds_a_one_batch_loader(a->F, bound, a->scope)) a->mixed = true;
+    return a->mixed;
+}
+
+bool flow_every_call_hands_one_batch(Flow *F, const DlFunction *fn, uint32_t param) {
+    if (!fn || fn->parent || param >= fn->param_count) return false;
+    const DlParam *p = &fn->params[param];
+    if (p->star || p->keyword_only || p->default_value) return false;
+    CallersAsk a = {.F = F, .fn = fn, .callee = fn->name, .first = fn->owner ? 1 : 0,
+                    .param = param, .note = note_one_batch_call};
+    read_file_calls(&a);
+    return a.calls && !a.mixed;
 }
 
 const DlClassInfo *flow_module_class_built_into(Flow *F, const DlClassInfo *owner,

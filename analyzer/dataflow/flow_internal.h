@@ -303,6 +303,12 @@ uint64_t flow_params_reduced_to_scalars(const DlFunction *fn);
  * call of the function, each at the file's top level with a top-level loader
  * (`test(test_loader)` over a TensorDataset moved to CUDA), joined; NULL otherwise. */
 const DlValue *flow_loader_given(Flow *F, const DlFunction *fn, uint32_t param);
+/* Whether every call of `fn` in its file (by name, or `obj.fn(...)` for a method) hands
+ * parameter `param` a name bound in the caller to a loader of the whole dataset in one batch
+ * (flow_builds_a_one_batch_loader), and there is such a call. */
+bool flow_every_call_hands_one_batch(Flow *F, const DlFunction *fn, uint32_t param);
+/* `DataLoader(ds, batch_size=len(ds))` and the like (flow_library.c), its names read in `body`. */
+bool flow_builds_a_one_batch_loader(Flow *F, const DlExpr *call, const DlBlock *body);
 const DlClassInfo *flow_module_class_given(Flow *F, const DlFunction *fn, uint32_t param);
 /* The project module class every construction of `owner` in the file `F` runs hands the
  * `__init__` parameter stored in `self.<attr>` (`Seq2Seq(enc, dec)` after `enc = Encoder(...)`),

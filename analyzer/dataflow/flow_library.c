@@ -1240,14 +1240,13 @@ static bool split_part_sized_by(Flow *F, const DlBlock *b, const char *part, con
  * dataset was built from: `SubsetDS(idx=v)`, then `batch_size=len(v)`): the whole dataset in
  * one batch, so a loop over the loader runs once (DeepSurv's full-batch training, ben-hawks'
  * test loaders, pFedMe's users' `DataLoader(test_data, self.test_samples)`). */
-static bool batch_is_the_whole_dataset(Flow *F, const DlExpr *call) {
+static bool batch_is_the_whole_dataset(Flow *F, const DlExpr *call, const DlBlock *body) {
     const DlArg *size_arg = dl_ir_keyword(call, "batch_size");
     const DlExpr *size = size_arg ? size_arg->value : dl_ir_positional(call, 1);
     const DlExpr *dataset = call->arg_count && !call->args[0].keyword ? call->args[0].value : NULL;
     if (!dataset && dl_ir_keyword(call, "dataset")) dataset = dl_ir_keyword(call, "dataset")->value;
     if (!size || !dataset || (dataset->kind != DL_EX_NAME && dataset->kind != DL_EX_CALL))
         return false;
-    const DlBlock *body = F->fn ? &F->fn->body : &F->env->file->module->body;
     /* `test_loader = DataLoader(test_set, batch_size=test_size)`, `test_set` the part of a
      * `random_split` sized `test_size` (an Alzheimer MRI classifier's test loader) */
     if (size->kind == DL_EX_NAME && dataset->kind == DL_EX_NAME &&
@@ -1395,10 +1394,17 @@ static bool holds_device_tensors(const DlValue *v, int depth) {
     return false;
 }
 
+bool flow_builds_a_one_batch_loader(Flow *F, const DlExpr *call, const DlBlock *body) {
+    if (!call || call->kind != DL_EX_CALL || !call->object) return false;
+    const char *q = flow_qualify(F, call->object);
+    return q && dl_torch_is_dataloader(q) && batch_is_the_whole_dataset(F, call, body);
+}
+
 const DlValue *flow_eval_dataloader(Flow *F, const DlExpr *call, const DlValue *const *argv) {
     DlValue *l = flow_loader_value(F, call->span);
     l->flags |= flow_loader_pin_flags(call, argv);
-    if (batch_is_the_whole_dataset(F, call)) l->flags |= DL_VF_ONE_BATCH;
+    if (batch_is_the_whole_dataset(F, call, F->fn ? &F->fn->body : &F->env->file->module->body))
+        l->flags |= DL_VF_ONE_BATCH;
     /* a TensorDataset of tensors on a device gives batches there (tensor_dataset) */
     for (uint32_t i = 0; i < call->arg_count; i++) {
         const char *kw = call->args[i].keyword;
