@@ -2827,12 +2827,45 @@ static bool compares_options(Flow *F, const DlExpr *e) {
     return named;
 }
 
+/* Whether block `b` binds `name` to None before `before` (in its statements or blocks nested
+ * in them, defs and classes aside). */
+static bool binds_none_before(const DlBlock *b, const char *name, uint32_t before, int depth) {
+    for (uint32_t i = 0; depth < 16 && i < b->count && b->items[i]->span.start < before; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        for (uint32_t t = 0; s->kind == DL_ST_ASSIGN && t < s->target_count; t++)
+            if (s->targets[t]->kind == DL_EX_NAME && flow_streq(s->targets[t]->name, name) &&
+                s->value && s->value->kind == DL_EX_CONST && flow_streq(s->value->name, "None"))
+                return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (binds_none_before(inner, name, before, depth + 1)) return true;
+    }
+    return false;
+}
+
+/* `if wandb_logger:` of a recorder the function leaves None unless an option asks for one (a
+ * parameter defaulting to None, or `wandb_logger = None` before the batch loop, then
+ * `wandb_logger = wandb.init(...)` under the option): as `if wandb_logger is not None:`. Not
+ * a flag named so (`log=True`), the same in every iteration. */
+static bool tests_an_optional_recorder(Flow *F, const DlExpr *e) {
+    if (!e || e->kind != DL_EX_NAME || !F->fn || !F->place.batch_loop || !names_a_recorder(e))
+        return false;
+    int k = dl_ir_param_index(F->fn, e->name);
+    if (k >= 0) {
+        const DlExpr *d = F->fn->params[k].default_value;
+        return d && d->kind == DL_EX_CONST && flow_streq(d->name, "None");
+    }
+    return binds_none_before(&F->fn->body, e->name, F->place.batch_loop->span.start, 0);
+}
+
 /* A periodic guard, written out or through flags the batch loop computes each step
  * (nvdiffrast's samples: `display_image = display_interval and (it % display_interval == 0)`
  * then `if display_image or save_mp4:`). */
 bool flow_periodic_guard(Flow *F, const DlExpr *e, int depth) {
     if (!e || depth > 16) return false;
     if (compares_options(F, e)) return false;
+    if (tests_an_optional_recorder(F, e)) return true;
     if (e->kind == DL_EX_NAME && F->place.batch_loop)
         return block_binds_periodic_flag(&F->place.batch_loop->parts->body, e->name, 0);
     if (e->kind == DL_EX_BOOLOP)
