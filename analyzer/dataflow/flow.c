@@ -1762,13 +1762,13 @@ void flow_exec_loop(Flow *F, const DlStmt *s) {
         counts_across_the_batch_loop(F, s->value))
         F->place.every_iteration = false;
     F->loop_depth++;
-    /* Only an outermost loop goes round until its state holds: a nested loop (a batch loop in
-     * an epoch loop) runs its body once per round of the loop around it, whose next round
-     * starts from the state that body left, so that round is the nested loop's next one too.
-     * Going round in both ran a nested body four times for what two rounds show (the same
-     * findings over the 876 repositories of bench/precision.md's last two looks and every
-     * fixture; 3.7 % of the instructions of a run over a sample of the generated corpus). */
-    int rounds = F->loop_depth > 1 ? 1 : DL_LOOP_ROUNDS;
+    /* A loop goes round until its state holds, a loop nested in it too in the outer loop's
+     * first round (what one step of it leaves to the next: a write its next read waits for),
+     * but not in the outer loop's later rounds: there it starts from what its rounds left the
+     * first time, and going round again ran a batch loop's body four times in an epoch loop
+     * (a tenth of a run's instructions went to those rounds) */
+    int rounds = F->loop_depth > 2 || (F->loop_depth == 2 && F->later_round) ? 1 : DL_LOOP_ROUNDS;
+    bool was_later_round = F->later_round;
     const Binding *entry_work = flow_state_find(F->st, "<device-work>");
     bool entry_marked = entry_work && entry_work->value &&
                         (entry_work->value->flags & DL_VF_QUEUED_BEFORE_LOOP);
@@ -1792,6 +1792,7 @@ void flow_exec_loop(Flow *F, const DlStmt *s) {
     for (int round = 0; round < rounds; round++) {
         DlFlowState *saved = F->st;
         F->st = flow_state_copy(head);
+        if (F->loop_depth == 1) F->later_round = round > 0;
         F->place.every_iteration = every_iteration;
         mark_work_queued_before_the_loop(F, true);
         if (F->place.batch_loop == s) F->place.generated = false; /* each iteration anew */
@@ -1827,6 +1828,7 @@ void flow_exec_loop(Flow *F, const DlStmt *s) {
         if (stable) break;
     }
     F->loop_depth--;
+    F->later_round = was_later_round;
     F->place = saved_place;
     if (F->place.batch_loop && F->place.batch_loop != s) after_inner_optimization(F, s);
     if (seq_loop) F->seq_loop_count--;

@@ -91,6 +91,7 @@ typedef struct Flow {
     } seq_loop_vars[16];
     int seq_loop_count;
     int loop_depth;
+    bool later_round; /* in a second or later round of the outermost loop (flow_exec_loop) */
     int inline_depth;
     int foreign_inline; /* depth of helpers inlined from another file (a base class's): their
                            events are not reported here, where their spans mean nothing; their
