@@ -1787,6 +1787,13 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
         dl_value_on_kernel_device(result) && dl_torch_factory_data_arguments(q) == 1)
         waits_for_the_device = finished_upload = host_data(call->args[0].value, argv[0]);
     if (method && recv) flow_note_gpu_required(F, call, recv);
+    /* `x.clone()` with nothing pending (x just copied from the host, or read back): a copy of
+     * finished values, which a read right after it waits no longer for than it would for x (a
+     * re-identification trainer's `data.clone().detach().cpu()` after `data.to(device)`): no
+     * work queued, no work unread; the step's wait is at the read of what its model computes */
+    bool copies_finished = recv && method && flow_is_tensor(recv) &&
+                           (flow_streq(method, "clone") || flow_streq(method, "contiguous")) &&
+                           !work_unread(F);
     /* `torch.cuda.set_device(opts.local_rank)` run whatever the machine fails without a GPU as
      * `.cuda()` does (UNITER's training and inference scripts, at the top of `main`), and so
      * do `torch.cuda.current_device()` (BSRGAN's test script logs it), the queries of a GPU's
@@ -1827,7 +1834,7 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
         const char *op = q && strncmp(q, "torch.", 6) == 0 && !strchr(q + 6, '.') ? q + 6
                          : recv                                                   ? method
                                                                                   : NULL;
-        flow_device_work(F, call, op && dl_tensor_method_keeps_shape(op));
+        if (!copies_finished) flow_device_work(F, call, op && dl_tensor_method_keeps_shape(op));
     }
     else if (!host_read && flow_may_synchronize(F, call, q, recv))
         flow_state_set(F->st, "<device-work>", NULL);
@@ -1842,7 +1849,7 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
          any_on_the_device(argv, call->arg_count) ||
          project_call_given_tensors(call, called, argv)) &&
         !work_unread(F) && !flow_is_synchronize(q, method) && !arranges_only(F, callee) && !wraps &&
-        !saves &&
+        !saves && !copies_finished &&
         !stores_a_reference(method, recv) && !flow_calls_a_container_method(call, recv) &&
         !(method && recv &&
           (flow_metadata_method(method) || flow_is_view_method(method) ||
