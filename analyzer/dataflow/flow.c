@@ -2726,6 +2726,43 @@ static bool takes_a_remainder(const DlExpr *e, int depth) {
     return e->kind == DL_EX_UNARY && takes_a_remainder(e->object, depth + 1);
 }
 
+/* flow_exec_if's walk of a branch for a call given the path its test asks about. */
+typedef struct WritesPath {
+    Flow *F;
+    const char *path; /* the argument's text */
+} WritesPath;
+
+static bool call_given_the_path(const DlExpr *e, void *ctx) {
+    const WritesPath *w = ctx;
+    for (uint32_t i = 0; e->kind == DL_EX_CALL && i < e->arg_count; i++) {
+        const DlExpr *a = e->args[i].value;
+        if (a && (a->kind == DL_EX_NAME || a->kind == DL_EX_ATTR) &&
+            flow_streq(flow_text(w->F, a->span), w->path))
+            return true;
+    }
+    return false;
+}
+
+/* `if not os.path.exists(out_file):` whose branch writes that file (`torch.onnx.export(model,
+ * x, out_file)`, `torch.save(obj, out_file)`): it runs until the file is there, on the first
+ * iteration of a loop (an anti-spoofing demo exports its model so, then runs the export). */
+static bool runs_until_it_writes(Flow *F, const DlStmt *s) {
+    const DlExpr *c = s->value;
+    if (!c || c->kind != DL_EX_UNARY || !flow_streq(c->name, "not")) return false;
+    c = c->object;
+    if (!c || c->kind != DL_EX_CALL || c->arg_count != 1 || !c->object) return false;
+    const char *q = flow_qualify(F, c->object);
+    const DlExpr *path = c->args[0].value;
+    if (!q || (!flow_streq(q, "os.path.exists") && !flow_streq(q, "os.path.isfile")) ||
+        !path || (path->kind != DL_EX_NAME && path->kind != DL_EX_ATTR))
+        return false;
+    WritesPath w = {F, flow_text(F, path->span)};
+    for (uint32_t i = 0; i < s->parts->body.count; i++)
+        if (dl_ir_expr_any_with(s->parts->body.items[i]->value, call_given_the_path, &w))
+            return true;
+    return false;
+}
+
 /* `return True` (`literal` "True"), `return False`. */
 static bool returns_the_constant(const DlStmt *s, const char *literal) {
     return s && s->kind == DL_ST_RETURN && s->value && s->value->kind == DL_EX_CONST &&
@@ -3285,17 +3322,21 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
      * that waited (after one of a value of unknown place, whether the next read is the step's
      * wait is flow_sync's to tell, with the branch's work joined) */
     /* (so is work queued only to repair a NaN, `if np.isnan(pb).any(): pa =
-     * torch.nan_to_num(pa)`: on the rare iteration that meets one) */
+     * torch.nan_to_num(pa)`: on the rare iteration that meets one; and work queued until a file
+     * is written, runs_until_it_writes) */
     const Binding *then_pending = flow_state_find(then_state, "<unread-work>");
     bool rare_branch = takes_a_remainder(s->value, 0) ||
                        dl_ir_span_mentions(F->src, s->value->span, "isnan(") ||
                        dl_ir_span_mentions(F->src, s->value->span, "isinf(");
     const Binding *unread_before =
         F->place.batch_loop && F->place.every_iteration && !s->parts->orelse.count && !always &&
-                rare_branch && then_pending && then_pending->value
+                then_pending && then_pending->value && (rare_branch || runs_until_it_writes(F, s))
             ? flow_state_find(F->st, "<unread-work>")
             : NULL;
-    bool waited_before_the_guard = unread_before && !unread_before->value;
+    /* (after a read that waited, or a blocking upload with nothing else unread) */
+    const DlValue *unread_kept = unread_before ? unread_before->value : NULL;
+    bool waited_before_the_guard =
+        unread_before && (!unread_kept || unread_kept == flow_unread_upload_marker());
     if (always) { /* the path past it without it does not exist */
         flow_state_replace(F->st, then_state);
     } else {
@@ -3306,7 +3347,7 @@ void flow_exec_if(Flow *F, const DlStmt *s) {
         flow_state_join(F->arena, F->st, then_state);
         if (synced_when_cuda) flow_state_set(F->st, "<device-work>", NULL);
         if (synced_when_cuda && read_when_cuda) flow_state_set(F->st, "<unread-work>", NULL);
-        if (waited_before_the_guard) flow_state_set(F->st, "<unread-work>", NULL);
+        if (waited_before_the_guard) flow_state_set(F->st, "<unread-work>", unread_kept);
         if (then_state->dead && F->st->dead) F->st->dead = true;
         dl_flow_state_free(then_state);
     }
