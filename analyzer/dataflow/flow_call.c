@@ -2273,8 +2273,19 @@ const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *
             if (key) {
                 DlValue *s = dl_value_copy(F->arena, recv);
                 s->elem = recv->elem ? dl_value_join(F->arena, recv->elem, argv[0]) : argv[0];
-                s->items = NULL;
-                s->item_count = 0;
+                if (recv->items && recv->item_count < 16) {
+                    /* a list written out, one more item at its end (`out = [img, label]`, then
+                     * `out.append(idx)`: a dataset's sample, its tensors where they were) */
+                    const DlValue **items =
+                        dl_arena_alloc(F->arena, (recv->item_count + 1) * sizeof *items);
+                    memcpy(items, recv->items, recv->item_count * sizeof *items);
+                    items[recv->item_count] = argv[0];
+                    s->items = items;
+                    s->item_count++;
+                } else {
+                    s->items = NULL;
+                    s->item_count = 0;
+                }
                 if (flow_adds_unregistered_state(argv[0]) &&
                     !handed_to_a_stored_module(F, call->args[0].value))
                     s->flags |= DL_VF_HAS_MODULES;
