@@ -765,11 +765,15 @@ static void gather_block_keys(Flow *F, LoopBindings *lb, const DlBlock *b, int d
         for (uint32_t t = 0; t < s->target_count; t++) gather_target_keys(F, lb, s->targets[t], 0);
         if (s->kind == DL_ST_EXPR && s->value && s->value->kind == DL_EX_CALL)
             gather_filled_arguments(F, lb, s->value);
-        /* x.copy_(...), x.add_(...): changed in place */
+        /* x.copy_(...), x.add_(...): changed in place; so is a list or dict the loop appends
+         * to or updates (`loss_list.append(...)`, then `torch.tensor(loss_list)`: a tensor of
+         * what the steps so far gave, not a constant) */
+        static const char *const mutators[] = {"append", "extend", "insert", "update",
+                                               "pop",    "remove", "clear",  "setdefault", NULL};
         if (s->kind == DL_ST_EXPR && s->value && s->value->kind == DL_EX_CALL &&
             s->value->object->kind == DL_EX_ATTR) {
             const char *m = s->value->object->name;
-            if (*m && m[strlen(m) - 1] == '_') {
+            if (*m && (m[strlen(m) - 1] == '_' || dl_name_in_list(m, mutators))) {
                 const char *recv = flow_key_of(F, s->value->object->object);
                 if (recv) add_loop_key(F, lb, recv);
             }
