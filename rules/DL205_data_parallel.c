@@ -38,6 +38,8 @@ static const char doc[] =
     "  wrapper does (its `module.` keys, its outputs) rather than training with it; a training\n"
     "  script's `def\n"
     "  test(args, model)`, which evaluates with the wrapper, is no test;\n"
+    "- a wrapper built in an expression statement, kept by nothing (`nn.DataParallel(net).to(\n"
+    "  device) if n_gpu > 1 else net.to(device)`, which moves the model and drops the wrapper);\n"
     "- a wrapper that nothing runs or hands on, only unwraps (also when moved or switched in\n"
     "  mode as it is built, `nn.DataParallel(model, device_ids=[0, 1]).to(device)`, or\n"
     "  later, `model = model.to(f'cuda:{model.device_ids[0]}')`;\n"
@@ -370,9 +372,32 @@ static bool a_function_runs_the_global(const DlBlock *module_body, const char *n
  * function (the script) ends: built to load a checkpoint whose keys start with `module.` (RAFT's
  * demo and evaluate) or to read such keys (SparseR-CNN's checkpoint test), it never scatters a
  * batch. */
+/* The value of an expression statement of `b` (or a block nested in it) gives the wrapper
+ * `call`, in either arm of a conditional: `nn.DataParallel(net).to(device) if n_gpu > 1 else
+ * net.to(device)` (a video-prediction script's, which moves the model and drops the wrapper). */
+static bool thrown_away(const DlBlock *b, const DlExpr *call, int depth) {
+    for (uint32_t i = 0; depth < 32 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->span.start > call->span.start || s->span.end < call->span.end) continue;
+        if (s->kind == DL_ST_EXPR) {
+            const DlExpr *v = s->value;
+            if (v && v->kind == DL_EX_COND && v->item_count == 2)
+                return gives_the_wrapper(v->object, call) || gives_the_wrapper(v->items[1], call);
+            return gives_the_wrapper(v, call);
+        }
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) return false;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (thrown_away(inner, call, depth + 1)) return true;
+        return false;
+    }
+    return false;
+}
+
 static bool never_run(DlRuleContext *ctx, const DlCallFact *fact) {
     const DlFunction *fn = fact->place->function;
     const DlBlock *body = fn ? &fn->body : &dl_rule_module(ctx)->body;
+    if (thrown_away(body, fact->call, 0)) return true;
     const char *name = NULL;
     Followed f = follow(dl_rule_arena(ctx), body, fact->call, &name, 0);
     if (f == OPEN && !fn && name && a_function_runs_the_global(body, name)) return false;
