@@ -614,7 +614,9 @@ static bool lists_one_device(DlRuleContext *ctx, const DlFunction *fn, const DlE
         int param = !bound && fn ? dl_ir_param_index(fn, ids->name) : -1;
         if (param >= 0 && fn->params[param].default_value)
             return lists_one_device(ctx, NULL, NULL, fn->params[param].default_value, depth + 1);
-        if (!bound && m && !dl_rule_file_mentions(ctx, "global "))
+        /* (not a name a function of the file declares `global`, which it may bind anew; a
+         * `global net` elsewhere says nothing of `gpus`) */
+        if (!bound && m && m->source && !dl_text_declares_global(m->source->text, ids->name))
             bound = dl_ir_last_assignment(&m->body, ids->name, UINT32_MAX);
         return lists_one_device(ctx, fn, call, bound, depth + 1);
     }
