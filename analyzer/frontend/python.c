@@ -1267,6 +1267,12 @@ bool dl_python_mentions_devices(const DlSource *src) {
             const char *line = dl_source_line_start_of(src->text, p);
             if (memchr(line, '#', (size_t)(p - line)) || dl_python_in_an_option_declaration(src, p))
                 continue;
+            /* TensorFlow's session and eager options (`log_device_placement=True`,
+             * `enable_eager_execution(device_policy=None)`), in a project's Keras files beside
+             * its PyTorch ones: no device a tensor is put on */
+            if (**w == 'd' &&
+                (!strncmp(p + n, "_policy", 7) || !strncmp(p + n, "_placement", 10)))
+                continue; /* (the text ends with a NUL: strncmp stops there) */
             return true;
         }
     }
