@@ -856,6 +856,58 @@ static void modules_moved_by_the_callee(Flow *F, const DlFunctionInfo *fi, const
     }
 }
 
+/* Whether every `return` among the statements of `b` (and the blocks in them, not nested defs)
+ * returns the name `name`; `*count` counts them. */
+static bool every_return_is(const DlBlock *b, const char *name, int *count, int depth) {
+    for (uint32_t i = 0; depth < 16 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        if (s->kind == DL_ST_RETURN) {
+            if (!s->value || s->value->kind != DL_EX_NAME || !flow_streq(s->value->name, name))
+                return false;
+            (*count)++;
+        }
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (!every_return_is(inner, name, count, depth + 1)) return false;
+    }
+    return true;
+}
+
+/* A helper that gives back the object it is handed, unchanged in kind (`def load(model, path):
+ * model.load_state_dict(...); return model`): the argument, as the caller has it now (a
+ * DataParallel wrapper stays one: Res-BiDAF's checkpoint loader). Not one that rebinds the
+ * parameter or moves it (`model.to(device)` inside: what its summary says). NULL otherwise. */
+static const DlValue *gives_back_its_argument(Flow *F, const DlFunctionInfo *fi,
+                                              const DlExpr *call, const DlValue *const *argv,
+                                              bool skip_self) {
+    const DlFunction *fn = fi->fn;
+    const DlBlock *body = fn ? &fn->body : NULL;
+    const DlStmt *last = body && body->count ? body->items[body->count - 1] : NULL;
+    if (!last || last->kind != DL_ST_RETURN || !last->value || last->value->kind != DL_EX_NAME)
+        return NULL;
+    const char *name = last->value->name;
+    int param = dl_ir_param_index(fn, name), returns = 0;
+    if (param < 0 || fn->params[param].star || !every_return_is(body, name, &returns, 0) ||
+        dl_ir_last_assignment(body, name, UINT32_MAX))
+        return NULL;
+    char moved[3][64];
+    snprintf(moved[0], sizeof moved[0], "%s.to(", name);
+    snprintf(moved[1], sizeof moved[1], "%s.cuda(", name);
+    snprintf(moved[2], sizeof moved[2], "%s.cpu(", name);
+    const char *const moves[] = {moved[0], moved[1], moved[2], NULL};
+    if (dl_project_function_mentions(fi, moves)) return NULL;
+    int i = argument_index(fn, param, call, skip_self);
+    if (i < 0) return NULL;
+    const DlExpr *a = call->args[i].value;
+    if (a && (a->kind == DL_EX_NAME || a->kind == DL_EX_ATTR)) {
+        const char *key = flow_key_of(F, a);
+        const Binding *b = key ? flow_lookup(F, key) : NULL;
+        if (b && b->value) return b->value;
+    }
+    return argv[i];
+}
+
 const DlValue *flow_call_summary(Flow *F, const DlFunctionInfo *fi, const DlExpr *call,
                                  const DlValue *const *argv, bool skip_self) {
     modules_moved_by_the_callee(F, fi, call, argv, skip_self);
@@ -867,6 +919,8 @@ const DlValue *flow_call_summary(Flow *F, const DlFunctionInfo *fi, const DlExpr
                             : NULL;
     if (items) return items;
     flow_forget_items_written(F, fi, call, argv, skip_self);
+    const DlValue *given = gives_back_its_argument(F, fi, call, argv, skip_self);
+    if (given && given->kind != DL_KIND_UNKNOWN) return given;
     const DlValue *v = flow_rebase(F, fi->ret, fi->module);
     const DlValue *r = flow_bind_parameter_device(F, v, fi->fn, call, argv, skip_self);
     /* a plain helper that computes a tensor from its arguments (dgcnn's `cal_loss(logits,
