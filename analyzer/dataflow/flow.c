@@ -585,6 +585,12 @@ static bool is_output_write(const DlExpr *e) {
         !strstr(name, "checkpoint") && !strstr(name, "ckpt") && !strstr(name, "state") &&
         !strstr(name, "log") && !flow_streq(name, "save"))
         return true;
+    /* PIL's `image.save(path, format="GIF", append_images=frames, save_all=True)`: an image
+     * file, not torch.save (which takes neither keyword) */
+    if (callee->kind == DL_EX_ATTR && flow_streq(name, "save") &&
+        (dl_ir_keyword(e, "format") || dl_ir_keyword(e, "save_all") ||
+         dl_ir_keyword(e, "quality")))
+        return true;
     /* shown to a person, who paces the loop (F3Net's viewer: `plt.show()` then `input()`) */
     if (callee->kind == DL_EX_NAME && flow_streq(name, "input")) return true;
     if (callee->kind != DL_EX_ATTR || !callee->object) return false;
@@ -764,6 +770,14 @@ static bool writes_on_every_call(const DlFunction *fn, const DlBlock *b, int dep
             continue;
         }
         if (dl_ir_expr_any(s->value, is_output_write)) return true;
+        /* `self.make_gif(frames, path)`: a method of its class that writes on every call (a
+         * video predictor's rollout, whose GIF writer is a method of its own) */
+        const DlExpr *v = s->kind == DL_ST_EXPR ? s->value : NULL;
+        if (v && v->kind == DL_EX_CALL && v->object && v->object->kind == DL_EX_ATTR &&
+            fn->owner && dl_ir_is_self(v->object->object) && depth < 8) {
+            const DlFunction *m = dl_ir_method_named(fn->owner, v->object->name);
+            if (m && m != fn && writes_on_every_call(m, &m->body, depth + 8)) return true;
+        }
         const DlBlock *inner;
         for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
             if (writes_on_every_call(fn, inner, depth + 1)) return true;
