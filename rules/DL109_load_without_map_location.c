@@ -2503,6 +2503,108 @@ static bool loader_of_host_data(DlRuleContext *ctx, const DlExpr *obj, const DlB
     return true;
 }
 
+/* What given_cpu_data asks of each call in the file. */
+typedef struct CpuArgument {
+    DlRuleContext *ctx;
+    const DlFunction *fn; /* the saving helper */
+    int param;
+    const DlBlock *scope; /* the body the calls being read are in */
+    int depth;
+    uint32_t calls;
+    bool other; /* a call hands something else, or may */
+} CpuArgument;
+
+/* The project function `name` of the file being read, or NULL. */
+static const DlFunction *file_function(DlRuleContext *ctx, const char *name) {
+    const DlModuleIR *m = rule_module(ctx);
+    for (uint32_t i = 0; i < m->function_count; i++)
+        if (!m->functions[i]->owner && !m->functions[i]->parent &&
+            strcmp(m->functions[i]->name, name) == 0)
+            return m->functions[i];
+    return NULL;
+}
+
+/* Whether every `return` among the statements of `b` returns something made on the CPU, and
+ * there is one. */
+static bool returns_cpu_data(DlRuleContext *ctx, const DlBlock *b, int depth, int *count) {
+    DlBlock none = {NULL, 0};
+    for (uint32_t i = 0; depth < 16 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        if (s->kind == DL_ST_RETURN) {
+            if (!s->value || !made_on_the_cpu(ctx, s->value, &none, 0, 2)) return false;
+            (*count)++;
+        }
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (!returns_cpu_data(ctx, inner, depth + 1, count)) return false;
+    }
+    return true;
+}
+
+static bool note_cpu_argument(const DlExpr *e, void *data) {
+    CpuArgument *a = data;
+    if (e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_NAME ||
+        strcmp(e->object->name, a->fn->name) != 0)
+        return false;
+    a->calls++;
+    const DlExpr *arg = NULL;
+    for (uint32_t i = 0, position = 0; i < e->arg_count && !arg; i++) {
+        const char *kw = e->args[i].keyword;
+        if (kw && (kw[0] == '*' || strcmp(kw, a->fn->params[a->param].name) == 0)) {
+            arg = kw[0] == '*' ? NULL : e->args[i].value;
+            if (kw[0] == '*') break;
+        } else if (!kw && position++ == (uint32_t)a->param) {
+            arg = e->args[i].value;
+        }
+    }
+    /* `save_input(final_train, dir)`, `final_train = get_final_data(...)` of a function of the
+     * file whose every return is made on the CPU */
+    const DlExpr *bound = arg && arg->kind == DL_EX_NAME
+                              ? dl_ir_last_assignment(a->scope, arg->name, e->span.start)
+                              : NULL;
+    const DlFunction *maker = bound && bound->kind == DL_EX_CALL && bound->object &&
+                                      bound->object->kind == DL_EX_NAME
+                                  ? file_function(a->ctx, bound->object->name)
+                                  : NULL;
+    int returns = 0;
+    DlBlock none = {NULL, 0};
+    bool cpu = arg && !bound && made_on_the_cpu(a->ctx, arg, &none, 0, 2);
+    if (!cpu && (!maker || maker == a->fn || !returns_cpu_data(a->ctx, &maker->body, 0, &returns) ||
+                 !returns))
+        a->other = true;
+    return a->other;
+}
+
+static void read_cpu_arguments(CpuArgument *a, const DlBlock *b, int depth) {
+    for (uint32_t i = 0; !a->other && depth < 16 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        if (dl_ir_expr_any_with(s->value, note_cpu_argument, a)) return;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            read_cpu_arguments(a, inner, depth + 1);
+    }
+}
+
+/* `name` is a parameter of a top-level function of the file (`def save_input(data, dir):
+ * torch.save(data[0], ...)`) that every call in the file hands the result of a function of the
+ * file returning data made on the CPU (`(torch.tensor(tokens), ...)`): SenYan1999's QANet
+ * preprocessing, whose training script loads the files it writes. */
+static bool given_cpu_data(DlRuleContext *ctx, const DlExpr *name) {
+    const DlModuleIR *m = rule_module(ctx);
+    const DlFunction *fn = function_around(&m->body, name->span.start, NULL, 0);
+    int param = fn && !fn->owner && !fn->parent ? dl_ir_param_index(fn, name->name) : -1;
+    if (param < 0 || fn->params[param].star) return false;
+    CpuArgument a = {.ctx = ctx, .fn = fn, .param = param, .scope = &m->body};
+    read_cpu_arguments(&a, &m->body, 0);
+    for (uint32_t k = 0; k < m->function_count && !a.other; k++) {
+        a.scope = &m->functions[k]->body;
+        read_cpu_arguments(&a, &m->functions[k]->body, 0);
+    }
+    return a.calls && !a.other;
+}
+
 /* Is `obj`, saved by a statement of `b` before `before`, made on the CPU? `x.cpu()`; a torch
  * factory or conversion with no device in it (`torch.from_numpy(a)`, `torch.empty(n, k)`,
  * `torch.stack([torch.tensor(r) for r in rows])`: ogb's preprocessing, recognize-anything's
@@ -2522,9 +2624,14 @@ static bool made_on_the_cpu(DlRuleContext *ctx, const DlExpr *obj, const DlBlock
         return true;
     if (obj->kind == DL_EX_NAME && entries_moved_to_the_cpu_before(ctx, obj->name, b, before))
         return true;
+    /* `data[0]` of data made on the CPU */
+    if (obj->kind == DL_EX_SUBSCRIPT && obj->item_count == 1 && obj->object &&
+        obj->object->kind == DL_EX_NAME && obj->items[0]->kind == DL_EX_NUMBER)
+        return made_on_the_cpu(ctx, obj->object, b, before, depth + 1);
     if (obj->kind == DL_EX_NAME) {
         uint32_t j = assignment_before(b, obj->name, before);
         if (j < before) return made_on_the_cpu(ctx, b->items[j]->value, b, j, depth + 1);
+        if (depth <= 1 && given_cpu_data(ctx, obj)) return true;
         /* bound outside the block the save is in: `x = torch.from_numpy(a)` at the top of a
          * script, `if save: torch.save(x, path)` (Signature-Kernel-Forecast's generate_data) */
         const DlExpr *bound =
