@@ -2757,9 +2757,23 @@ static bool call_given_the_path(const DlExpr *e, void *ctx) {
     return false;
 }
 
+/* A statement of `b` (or of a block in it, defs aside) with a call given the path. */
+static bool block_gives_the_path(const DlBlock *b, WritesPath *w, int depth) {
+    for (uint32_t i = 0; depth < 8 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        if (dl_ir_expr_any_with(s->value, call_given_the_path, w)) return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (block_gives_the_path(inner, w, depth + 1)) return true;
+    }
+    return false;
+}
+
 /* `if not os.path.exists(out_file):` whose branch writes that file (`torch.onnx.export(model,
- * x, out_file)`, `torch.save(obj, out_file)`): it runs until the file is there, on the first
- * iteration of a loop (an anti-spoofing demo exports its model so, then runs the export). */
+ * x, out_file)`, `torch.save(obj, out_file)`, also in a block of it: `if simplify:
+ * onnx.save(m, out_file)`): it runs until the file is there, on the first iteration of a loop
+ * (an anti-spoofing demo exports its model so, then runs the export). */
 static bool runs_until_it_writes(Flow *F, const DlStmt *s) {
     const DlExpr *c = s->value;
     if (!c || c->kind != DL_EX_UNARY || !flow_streq(c->name, "not")) return false;
@@ -2771,10 +2785,7 @@ static bool runs_until_it_writes(Flow *F, const DlStmt *s) {
         !path || (path->kind != DL_EX_NAME && path->kind != DL_EX_ATTR))
         return false;
     WritesPath w = {F, flow_text(F, path->span)};
-    for (uint32_t i = 0; i < s->parts->body.count; i++)
-        if (dl_ir_expr_any_with(s->parts->body.items[i]->value, call_given_the_path, &w))
-            return true;
-    return false;
+    return block_gives_the_path(&s->parts->body, &w, 0);
 }
 
 /* `return True` (`literal` "True"), `return False`. */
