@@ -2757,19 +2757,6 @@ static bool call_given_the_path(const DlExpr *e, void *ctx) {
     return false;
 }
 
-/* A statement of `b` (or of a block in it, defs aside) with a call given the path. */
-static bool block_gives_the_path(const DlBlock *b, WritesPath *w, int depth) {
-    for (uint32_t i = 0; depth < 8 && i < b->count; i++) {
-        const DlStmt *s = b->items[i];
-        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
-        if (dl_ir_expr_any_with(s->value, call_given_the_path, w)) return true;
-        const DlBlock *inner;
-        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            if (block_gives_the_path(inner, w, depth + 1)) return true;
-    }
-    return false;
-}
-
 /* `if not os.path.exists(out_file):` whose branch writes that file (`torch.onnx.export(model,
  * x, out_file)`, `torch.save(obj, out_file)`, also in a block of it: `if simplify:
  * onnx.save(m, out_file)`): it runs until the file is there, on the first iteration of a loop
@@ -2785,7 +2772,7 @@ static bool runs_until_it_writes(Flow *F, const DlStmt *s) {
         !path || (path->kind != DL_EX_NAME && path->kind != DL_EX_ATTR))
         return false;
     WritesPath w = {F, flow_text(F, path->span)};
-    return block_gives_the_path(&s->parts->body, &w, 0);
+    return block_any_outside_loops_with(&s->parts->body, call_given_the_path, &w, 0);
 }
 
 /* `return True` (`literal` "True"), `return False`. */
