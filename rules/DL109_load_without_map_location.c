@@ -2548,16 +2548,7 @@ static bool note_cpu_argument(const DlExpr *e, void *data) {
         strcmp(e->object->name, a->fn->name) != 0)
         return false;
     a->calls++;
-    const DlExpr *arg = NULL;
-    for (uint32_t i = 0, position = 0; i < e->arg_count && !arg; i++) {
-        const char *kw = e->args[i].keyword;
-        if (kw && (kw[0] == '*' || strcmp(kw, a->fn->params[a->param].name) == 0)) {
-            arg = kw[0] == '*' ? NULL : e->args[i].value;
-            if (kw[0] == '*') break;
-        } else if (!kw && position++ == (uint32_t)a->param) {
-            arg = e->args[i].value;
-        }
-    }
+    const DlExpr *arg = dl_ir_argument_for(e, a->fn, (uint32_t)a->param, 0);
     /* `save_input(final_train, dir)`, `final_train = get_final_data(...)` of a function of the
      * file whose every return is made on the CPU */
     const DlExpr *bound = arg && arg->kind == DL_EX_NAME

@@ -28,26 +28,6 @@ typedef struct CallersAsk {
     uint32_t calls;                            /* calls seen (by note_one_batch_call) */
 } CallersAsk;
 
-/* The argument of `call` that reaches parameter `param` of `fn`, whose first `first` parameters
- * the call does not pass (0 for a top-level def; 1 for `self`, a class called to construct);
- * NULL when none does or a splat may. */
-static const DlExpr *argument_for(const DlExpr *call, const DlFunction *fn, uint32_t param,
-                                  uint32_t first) {
-    const DlParam *p = &fn->params[param];
-    uint32_t position = first;
-    for (uint32_t i = 0; i < call->arg_count; i++) {
-        const char *kw = call->args[i].keyword;
-        if (kw && kw[0] == '*') return NULL;
-        if (kw) {
-            if (strcmp(kw, p->name) == 0) return call->args[i].value;
-            continue;
-        }
-        if (call->args[i].value && call->args[i].value->kind == DL_EX_STARRED) return NULL;
-        if (position++ == param && !p->star && !p->keyword_only) return call->args[i].value;
-    }
-    return NULL;
-}
-
 /* The project module class `e` constructs (`Net(device)`, also moved or set to a mode on the way:
  * `Net().to(device)`, `Net().cuda().eval()`), or NULL. */
 static const DlClassInfo *module_constructed(Flow *F, const DlExpr *e) {
@@ -73,7 +53,7 @@ static bool note_call(const DlExpr *e, void *ctx) {
     if (e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_NAME ||
         !e->object->name || strcmp(e->object->name, a->callee) != 0)
         return false;
-    const DlExpr *arg = argument_for(e, a->fn, a->param, a->first);
+    const DlExpr *arg = dl_ir_argument_for(e, a->fn, a->param, a->first);
     /* `net = Net(device)` bound before the call in the same body */
     if (arg && arg->kind == DL_EX_NAME && arg->name)
         arg = dl_ir_last_assignment(a->scope, arg->name, e->span.start);
@@ -153,7 +133,7 @@ static bool note_loader_call(const DlExpr *e, void *ctx) {
         !e->object->name || strcmp(e->object->name, a->fn->name) != 0)
         return false;
     a->calls++;
-    const DlExpr *arg = argument_for(e, a->fn, a->param, 0);
+    const DlExpr *arg = dl_ir_argument_for(e, a->fn, a->param, 0);
     const Binding *b = arg && arg->kind == DL_EX_NAME && a->F->env->globals
                            ? flow_state_find(a->F->env->globals, arg->name)
                            : NULL;
@@ -197,7 +177,7 @@ static bool note_one_batch_call(const DlExpr *e, void *ctx) {
     if ((!by_name && !by_method) || !callee->name || strcmp(callee->name, a->callee) != 0)
         return false;
     a->calls++;
-    const DlExpr *arg = argument_for(e, a->fn, a->param, a->first);
+    const DlExpr *arg = dl_ir_argument_for(e, a->fn, a->param, a->first);
     const DlExpr *bound = arg && arg->kind == DL_EX_NAME && arg->name
                               ? dl_ir_last_assignment(a->scope, arg->name, e->span.start)
                               : NULL;
@@ -382,7 +362,7 @@ static bool splats_arguments(const DlExpr *e) {
 /* Whether call `e` of the function hands its device parameter something other than the CPU
  * (`a->other`); the call does not pass the first `first` parameters (argument_for's). */
 static void note_device_argument(CpuAsk *a, const DlExpr *e, uint32_t first) {
-    const DlExpr *arg = argument_for(e, a->fn, a->param, first);
+    const DlExpr *arg = dl_ir_argument_for(e, a->fn, a->param, first);
     if (!arg && splats_arguments(e)) a->other = true; /* none, or a splat before it may be */
     if (!a->other && arg && !names_the_cpu(a, arg, e->span.start)) a->other = true;
     if (!a->other && !arg && !a->default_is_the_cpu) a->other = true;
@@ -770,7 +750,7 @@ static bool note_call_leaving_the_default(const DlExpr *e, void *ctx) {
     CpuAsk *a = ctx;
     if (!calls_the_callee(a, e)) return false;
     a->calls++;
-    if (splats_arguments(e) || argument_for(e, a->fn, a->param, 0)) a->other = true;
+    if (splats_arguments(e) || dl_ir_argument_for(e, a->fn, a->param, 0)) a->other = true;
     return a->other;
 }
 

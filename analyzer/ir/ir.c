@@ -181,6 +181,26 @@ const DlArg *dl_ir_keyword(const DlExpr *call, const char *keyword) {
     return NULL;
 }
 
+/* The argument of `call` that reaches parameter `param` of `fn`, whose first `first` parameters
+ * the call does not pass (0 for a top-level def; 1 for `self`, a class called to construct);
+ * NULL when none does or a splat may. */
+const DlExpr *dl_ir_argument_for(const DlExpr *call, const DlFunction *fn, uint32_t param,
+                                 uint32_t first) {
+    const DlParam *p = &fn->params[param];
+    uint32_t position = first;
+    for (uint32_t i = 0; i < call->arg_count; i++) {
+        const char *kw = call->args[i].keyword;
+        if (kw && kw[0] == '*') return NULL;
+        if (kw) {
+            if (strcmp(kw, p->name) == 0) return call->args[i].value;
+            continue;
+        }
+        if (call->args[i].value && call->args[i].value->kind == DL_EX_STARRED) return NULL;
+        if (position++ == param && !p->star && !p->keyword_only) return call->args[i].value;
+    }
+    return NULL;
+}
+
 const DlExpr *dl_ir_positional(const DlExpr *call, unsigned n) {
     if (!call || call->kind != DL_EX_CALL) return NULL;
     for (uint32_t i = 0; i < call->arg_count; i++) {

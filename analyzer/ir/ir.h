@@ -382,5 +382,9 @@ const char *dl_ir_dotted(DlArena *arena, const DlExpr *e);
 const DlArg *dl_ir_keyword(const DlExpr *call, const char *keyword);
 /* The n-th positional argument, or NULL. */
 const DlExpr *dl_ir_positional(const DlExpr *call, unsigned n);
+/* The argument of `call` that reaches parameter `param` of `fn`, whose first `first` parameters
+ * the call does not pass (1 for `self`); NULL when none does or a splat may. */
+const DlExpr *dl_ir_argument_for(const DlExpr *call, const DlFunction *fn, uint32_t param,
+                                 uint32_t first);
 
 #endif
