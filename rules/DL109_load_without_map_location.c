@@ -3647,6 +3647,49 @@ static bool last_bound_to_cuda(DlRuleContext *ctx, const DlBlock *b, const char 
     return cuda;
 }
 
+/* How many statements of `b` (and the blocks in it) bind `obj.attr`; `*named`: the value of the
+ * last that is `obj.attr = name` at the top of `b`, before the byte `before`. */
+static uint32_t attribute_bindings(const DlBlock *b, const char *obj, const char *attr,
+                                   uint32_t before, const DlExpr **named, int depth) {
+    uint32_t count = 0;
+    for (uint32_t i = 0; depth < 16 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        for (uint32_t t = 0; t < s->target_count; t++) {
+            const DlExpr *target = s->targets[t];
+            if (!target) continue;
+            bool unpacked = target->kind == DL_EX_TUPLE || target->kind == DL_EX_LIST;
+            for (uint32_t k = 0; k < (unpacked ? target->item_count : 1); k++) {
+                const DlExpr *part = unpacked ? target->items[k] : target;
+                if (part->kind != DL_EX_ATTR || !part->name || !part->object ||
+                    part->object->kind != DL_EX_NAME || strcmp(part->object->name, obj) != 0 ||
+                    strcmp(part->name, attr) != 0)
+                    continue;
+                count++;
+                if (!unpacked && depth == 0 && s->kind == DL_ST_ASSIGN && s->target_count == 1 &&
+                    s->span.end <= before && s->value && s->value->kind == DL_EX_NAME)
+                    *named = s->value;
+            }
+        }
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            count += attribute_bindings(inner, obj, attr, before, named, depth + 1);
+    }
+    return count;
+}
+
+/* `args.device` that the function sets once, at its top, to a name before `at` (`args.device =
+ * device`, after `device = torch.device("cuda", args.local_rank)` on every path: the BERT-NER
+ * scripts' main): that name; else NULL. */
+static const DlExpr *attribute_holding_a_name(const DlBlock *body, const DlExpr *d, uint32_t at) {
+    if (d->kind != DL_EX_ATTR || !d->name || !d->object || d->object->kind != DL_EX_NAME ||
+        dl_ir_is_self(d->object))
+        return NULL;
+    const DlExpr *named = NULL;
+    uint32_t count = attribute_bindings(body, d->object->name, d->name, at, &named, 0);
+    return count == 1 ? named : NULL;
+}
+
 /* `model.to(device)` (or a call given `device=device`) where the function binds `device` only
  * to CUDA devices (`torch.device('cuda:{}'.format(args.local_rank))`: panoptic-deeplab's
  * train_net): as `.cuda()`, it fails without a GPU. */
@@ -3666,9 +3709,13 @@ static bool moves_to_a_cuda_variable(DlRuleContext *ctx, const DlExpr *e) {
     const DlExpr *d = move ? dl_ir_positional(e, 0) : given->value;
     const DlArg *kw = d ? NULL : dl_ir_keyword(e, "device");
     if (kw) d = kw->value;
-    if (!d || d->kind != DL_EX_NAME) return false;
+    if (!d) return false;
     const DlModuleIR *m = rule_module(ctx);
     const DlFunction *fn = function_around(&m->body, e->span.start, NULL, 0);
+    /* `model.to(args.device)` after `args.device = device` */
+    const DlExpr *held = fn ? attribute_holding_a_name(&fn->body, d, e->span.start) : NULL;
+    if (held) d = held;
+    if (d->kind != DL_EX_NAME) return false;
     if (fn && dl_ir_param_index(fn, d->name) >= 0) return false;
     uint32_t count = 0;
     const DlBlock *body = fn ? &fn->body : &m->body;
