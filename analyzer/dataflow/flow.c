@@ -4198,7 +4198,16 @@ const DlValue *dl_flow_run(const DlFlowEnv *env, const DlFunction *fn, const DlC
         if (seeded) flow_seed_attributes(&F, owner, 0);
         if (F.is_forward && flow_streq(fn->name, "forward")) {
             F.host_only_of = fn;
-            F.host_only_inputs = flow_host_only_params(F.env->project, fn);
+            DlFunctionInfo *cached = owner->attrs_done ? (DlFunctionInfo *)fi : NULL;
+            if (cached && cached->host_only_known) {
+                F.host_only_inputs = cached->host_only_params;
+            } else {
+                F.host_only_inputs = flow_host_only_params(F.env->project, fn);
+                if (cached) {
+                    cached->host_only_params = F.host_only_inputs;
+                    cached->host_only_known = true;
+                }
+            }
         }
         for (uint32_t i = 0; i < fn->param_count; i++)
             flow_state_set(F.st, fn->params[i].name, flow_param_value(&F, fn, i));

@@ -103,6 +103,11 @@ typedef struct DlFunctionInfo {
     bool runs_only_in_init; /* a method only its class's __init__ calls (or helpers that only
                                it runs): it runs inside __init__, which reads it with the
                                attributes as they are at the call, not as __init__ ends */
+    /* flow_host_only_params of this forward, computed once its class's attributes are known
+     * (the last summary round and the analysis then ask the same: it reads only the models
+     * and the classes' facts, which no longer change) */
+    bool host_only_known;
+    uint64_t host_only_params;
 } DlFunctionInfo;
 
 /* name -> qualified name ("nn" -> "torch.nn", "zeros" -> "torch.zeros"), one table per file */
