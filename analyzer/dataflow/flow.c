@@ -678,6 +678,55 @@ static bool block_any_outside_loops(const DlBlock *b, bool (*match)(const DlExpr
     return block_has(b, match, false, depth);
 }
 
+static bool is_optimizer_step(const DlExpr *e);
+static bool is_training_step(const DlExpr *e);
+static bool draws_a_batch(const DlExpr *e);
+static bool gets_a_batch(const DlExpr *e);
+static bool is_environment_step(const DlExpr *e);
+static bool is_host_solver(const DlExpr *e);
+
+/* Questions about a loop's body that its text alone answers (block_has): a loop is asked them
+ * in every run of its function (two summary rounds and the analysis) and in each round of a
+ * loop around it, so each is worked out once and kept in the loop's parts, two bits a
+ * question (asked, holds). Threads reading one shared file's loop each write the same
+ * answer. */
+typedef enum {
+    BODY_OPTIMIZER_STEP, /* outside the body's inner loops, as every question not "_ANYWHERE" */
+    BODY_OPTIMIZER_STEP_ANYWHERE,
+    BODY_TRAINING_STEP,
+    BODY_NEXT_CALL,
+    BODY_DRAWS_A_BATCH,
+    BODY_GETS_A_BATCH,
+    BODY_ENVIRONMENT_STEP_ANYWHERE,
+    BODY_HOST_SOLVER_ANYWHERE,
+} LoopBodyQuestion;
+
+static bool loop_body_has(const DlStmt *loop, LoopBodyQuestion q) {
+    static const struct {
+        bool (*match)(const DlExpr *);
+        bool into_loops;
+    } questions[] = {
+        [BODY_OPTIMIZER_STEP] = {is_optimizer_step, false},
+        [BODY_OPTIMIZER_STEP_ANYWHERE] = {is_optimizer_step, true},
+        [BODY_TRAINING_STEP] = {is_training_step, false},
+        [BODY_NEXT_CALL] = {is_next_call, false},
+        [BODY_DRAWS_A_BATCH] = {draws_a_batch, false},
+        [BODY_GETS_A_BATCH] = {gets_a_batch, false},
+        [BODY_ENVIRONMENT_STEP_ANYWHERE] = {is_environment_step, true},
+        [BODY_HOST_SOLVER_ANYWHERE] = {is_host_solver, true},
+    };
+    const DlBlock *body = &loop->parts->body;
+    if (loop->parts == &dl_stmt_no_parts) /* read-only, and no body to ask about */
+        return block_has(body, questions[q].match, questions[q].into_loops, 0);
+    uint32_t *memo = &((DlStmtParts *)loop->parts)->body_facts;
+    uint32_t asked = UINT32_C(1) << (2 * q), holds = asked << 1;
+    uint32_t known = __atomic_load_n(memo, __ATOMIC_RELAXED);
+    if (known & asked) return (known & holds) != 0;
+    bool has = block_has(body, questions[q].match, questions[q].into_loops, 0);
+    __atomic_fetch_or(memo, asked | (has ? holds : 0), __ATOMIC_RELAXED);
+    return has;
+}
+
 /* block_any_outside_loops with a match that takes a context. */
 static bool block_any_outside_loops_with(const DlBlock *b, bool (*match)(const DlExpr *, void *),
                                          void *ctx, int depth) {
@@ -1378,8 +1427,8 @@ static bool full_batch_epoch_loop(const DlStmt *s) {
                    (counts_epochs(s->value) && !strstr(var->name, "step") &&
                     !strstr(var->name, "iter") && !strstr(var->name, "batch")));
     return epochs && counts_passes(s->value) &&
-           !block_any_outside_loops(&s->parts->body, is_next_call, 0) &&
-           !block_any_outside_loops(&s->parts->body, draws_a_batch, 0) &&
+           !loop_body_has(s, BODY_NEXT_CALL) &&
+           !loop_body_has(s, BODY_DRAWS_A_BATCH) &&
            !draws_random_rows(&s->parts->body);
 }
 
@@ -1459,8 +1508,8 @@ static bool searches_until_it_stops(Flow *F, const DlStmt *s, const char *counte
     if (var) counter = var->kind == DL_EX_NAME ? var->name : NULL;
     CountedLoop loop = {F->src, counter};
     return (s->kind == DL_ST_WHILE || counts_passes(s->value)) &&
-           !block_any_outside_loops(&s->parts->body, is_next_call, 0) &&
-           !block_any_outside_loops(&s->parts->body, draws_a_batch, 0) &&
+           !loop_body_has(s, BODY_NEXT_CALL) &&
+           !loop_body_has(s, BODY_DRAWS_A_BATCH) &&
            !draws_random_rows(&s->parts->body) &&
            !stmt_any_outside_loops(&s->parts->body, binds_a_batch, NULL, 0) &&
            stmt_any_outside_loops(&s->parts->body, stops_on_what_it_computed, &loop, 0);
@@ -1506,9 +1555,9 @@ bool flow_is_batch_loop(Flow *F, const DlStmt *s, const DlValue *iter) {
      * evaluation batches drawn each round (nanoGPT's `for k in range(10): X, Y =
      * get_batch(...)`) */
     if (s->kind == DL_ST_FOR && counts_a_few_written_out(s->value) &&
-        !block_any_outside_loops(&s->parts->body, is_optimizer_step, 0) &&
-        !block_any_outside_loops(&s->parts->body, draws_a_batch, 0) &&
-        !block_any_outside_loops(&s->parts->body, is_next_call, 0))
+        !loop_body_has(s, BODY_OPTIMIZER_STEP) &&
+        !loop_body_has(s, BODY_DRAWS_A_BATCH) &&
+        !loop_body_has(s, BODY_NEXT_CALL))
         return false;
     if (body_ends_the_loop(s) || stops_after_a_few(F, s)) return false;
     /* over a loader that yields the whole dataset as one batch: the body runs once */
@@ -1521,19 +1570,19 @@ bool flow_is_batch_loop(Flow *F, const DlStmt *s, const DlValue *iter) {
         return iter && (iter->kind == DL_KIND_LOADER ||
                         (!full_batch_epoch_loop(s) && !searches_until_it_stops(F, s, NULL) &&
                          !dl_ir_in_test_function(F->fn) &&
-                         (block_any_outside_loops(&s->parts->body, is_optimizer_step, 0) ||
-                          block_any_outside_loops(&s->parts->body, is_training_step, 0) ||
-                          block_any_outside_loops(&s->parts->body, gets_a_batch, 0) ||
+                         (loop_body_has(s, BODY_OPTIMIZER_STEP) ||
+                          loop_body_has(s, BODY_TRAINING_STEP) ||
+                          loop_body_has(s, BODY_GETS_A_BATCH) ||
                           block_any_outside_loops_with(&s->parts->body, calls_a_step_helper,
                                                        F, 0))));
     /* `while step < max_steps: ... step += 1` that trains or draws batches (`next(it)`); a
      * utility's `while tot < n:` that draws sizes (`tot += k`) is no training loop */
-    if (!block_any_outside_loops(&s->parts->body, is_training_step, 0) &&
-        !block_any_outside_loops(&s->parts->body, is_next_call, 0))
+    if (!loop_body_has(s, BODY_TRAINING_STEP) &&
+        !loop_body_has(s, BODY_NEXT_CALL))
         return false;
     /* `while True:` that trains, left by a `break` once a count is reached (a step budget
      * rather than epochs: stable-baselines-style learners, GAN trainers) */
-    if (runs_until_broken(s->value) && block_any_outside_loops(&s->parts->body, is_training_step, 0))
+    if (runs_until_broken(s->value) && loop_body_has(s, BODY_TRAINING_STEP))
         return true;
     for (uint32_t i = 0; i < s->parts->body.count; i++) {
         const DlStmt *b = s->parts->body.items[i];
@@ -1653,7 +1702,7 @@ static void mark_work_queued_before_the_loop(Flow *F, bool marked) {
 static bool runs_optimizer_steps(const DlStmt *s, int depth) {
     if (depth > 8) return false;
     if (s->kind == DL_ST_FOR || s->kind == DL_ST_WHILE)
-        return block_any_outside_loops(&s->parts->body, is_optimizer_step, 0);
+        return loop_body_has(s, BODY_OPTIMIZER_STEP);
     if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) return false;
     const DlBlock *inner;
     for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
@@ -1751,19 +1800,19 @@ void flow_exec_loop(Flow *F, const DlStmt *s) {
         F->place.every_iteration = true;
         /* an episode rolled out in the iteration (`while not done: ... env.step(a.item())`)
          * waits at every step of it: a read per episode adds no wait worth one */
-        F->place.steps_environment = block_has(&s->parts->body, is_environment_step, true, 0);
+        F->place.steps_environment = loop_body_has(s, BODY_ENVIRONMENT_STEP_ANYWHERE);
         /* a matching solved on the host each step (DETR's Hungarian matcher): its cost matrix
          * must reach the host every step, as an action must reach the simulator */
         /* (this and synchronizes_each_step are read by DL201 only: asked where it reports) */
         F->place.solves_on_the_host =
-            flow_reporter(F) && block_has(&s->parts->body, is_host_solver, true, 0);
-        F->place.trains_itself = block_any_outside_loops(&s->parts->body, is_training_step, 0);
+            flow_reporter(F) && loop_body_has(s, BODY_HOST_SOLVER_ANYWHERE);
+        F->place.trains_itself = loop_body_has(s, BODY_TRAINING_STEP);
         /* an inference loop that writes what it computes to files (a style transfer's images,
          * a saliency map per input) or shows it: each iteration reads its output back to write
          * or show it, which is the loop's purpose, so a read there adds no wait of its own */
         /* (a `backward()` with no optimizer step in the loop trains nothing either: a saliency
          * map's gradients, Grad-CAM's in FedAvg's gradcam.py) */
-        bool steps = block_has(&s->parts->body, is_optimizer_step, true, 0);
+        bool steps = loop_body_has(s, BODY_OPTIMIZER_STEP_ANYWHERE);
         F->place.exports_outputs = (!F->place.trains_itself || !steps) &&
                                    writes_each_iteration(F, &s->parts->body, 0);
         F->place.synchronizes_each_step =

@@ -158,6 +158,9 @@ typedef struct DlStmtParts {
     DlBlock body, orelse, finalbody;
     DlBlock *handlers;
     uint32_t handler_count;
+    /* A loop's: what its body holds by its text alone, worked out once by the analysis
+     * (dataflow/flow.c, loop_body_has; in what was padding) */
+    uint32_t body_facts;
     DlFunction *func;
     DlClass *cls;
 } DlStmtParts;
