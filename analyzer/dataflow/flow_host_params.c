@@ -462,6 +462,15 @@ static void walk(HostUse *u, const DlExpr *e, bool host, int depth) {
             return;
         }
         break;
+    case DL_EX_COND: /* `size=x.shape[2:] if shape is None else shape` (salient-OD's decoders):
+                        either value used as the whole is, the test read on the host as an
+                        `if` statement's */
+        walk(u, e->object, host, depth + 1);
+        if (e->item_count == 2) {
+            walk(u, e->items[0], true, depth + 1);
+            walk(u, e->items[1], host, depth + 1);
+        }
+        return;
     case DL_EX_BOOLOP: /* `if not n or n[0] > 0:`: each operand tested as the whole is */
         for (uint32_t i = 0; i < e->item_count; i++)
             walk(u, e->items[i], host, depth + 1);
