@@ -217,7 +217,8 @@ static const char doc[] =
     "  (`torch.save(torch.from_numpy(x), folder + \"train_x.pty\")` in generate_data.py, then\n"
     "  `torch.load(folder + \"train_x.pty\")`), or saves an instance of a project class that is\n"
     "  not a module and names no device, from a file that names none either (a preprocessing\n"
-    "  script's `torch.save(Corpus(path), os.path.join(opts.out, \"trainCorpus.pt\"))`); an\n"
+    "  script's `torch.save(Corpus(path), os.path.join(opts.out, \"trainCorpus.pt\"))`, or a\n"
+    "  PyTorch Geometric graph, `Data(x=x, edge_index=edge_index)`, such a file builds); an\n"
     "  option of the file's command line counts as its default written out, on either side\n"
     "  (`torch.load(opts.trainCorpusPath)` with `add_argument(\"-trainCorpusPath\",\n"
     "  default=\"data/trainCorpus.pt\")`);\n"
@@ -2459,9 +2460,18 @@ static const DlClassInfo *host_data_class(DlRuleContext *ctx, const char *name) 
 /* `BilingualDataset(src, tgt)`, an instance of such a class built in a file that names no
  * device either (Seq2Seq-raw's preprocessing script, which pickles its datasets of token
  * lists): nothing in it can be on a GPU. */
+/* ... or a graph of PyTorch Geometric built there (`Data(x=x, edge_index=edge_index)`, a
+ * preprocessing script's graph of tensors made from NumPy data): a container of what it is
+ * given, which such a file makes on the host. */
 static bool host_class_instance_in_a_host_file(DlRuleContext *ctx, const DlExpr *obj) {
-    return obj->kind == DL_EX_CALL && obj->object && obj->object->kind == DL_EX_NAME &&
-           text_names_no_device(rule_module(ctx)->source->text) &&
+    if (obj->kind != DL_EX_CALL || !obj->object || obj->object->kind != DL_EX_NAME ||
+        !text_names_no_device(rule_module(ctx)->source->text))
+        return false;
+    const DlFileFacts *file = dl_project_file(dl_rule_project(ctx), rule_module(ctx));
+    const char *imported = file ? dl_project_import(file, obj->object->name) : NULL;
+    static const char *const graphs[] = {"torch_geometric.data.Data",
+                                         "torch_geometric.data.HeteroData", NULL};
+    return (imported && dl_name_in_list(imported, graphs)) ||
            host_data_class(ctx, obj->object->name);
 }
 
@@ -3319,6 +3329,8 @@ static const DlExpr *last_literal_in(DlRuleContext *ctx, const DlExpr *e, const 
      * saved under those defaults) */
     const DlExpr *option = dl_rule_option_default(ctx, rule_module(ctx), e);
     if (option && option->kind == DL_EX_STRING) return option;
+    /* ... or the last literal in it (`default=os.path.join(REPO_ROOT, "st_graph.pt")`) */
+    if (option && option != e) return last_literal_in(ctx, option, NULL, 0, depth + 1);
     if (e->kind == DL_EX_STRING) return e;
     /* `'/{}_net.pth'.format(epoch)`: the template */
     if (e->kind == DL_EX_CALL && e->object && e->object->kind == DL_EX_ATTR && e->object->name &&
