@@ -239,6 +239,9 @@ static const char doc[] =
     "  same values of self and numbers each method counts its own way: a checkpoint per epoch\n"
     "  saved as `\"{}/model_{}.tar\".format(self.working_dir, i + 1)` and read back with\n"
     "  `epoch`);\n"
+    "- a checkpoint published the way torch.hub names what it downloads, a dash and the start\n"
+    "  of its SHA-256 after the name (`\"resnet34-333f7ec4.pth\"`, torchvision's model zoo):\n"
+    "  weights published for anyone to load hold CPU tensors;\n"
     "- the file holds no tensors: settings or a vocabulary by its name (`\"model_args.pth\"`,\n"
     "  `\"vocab.pt\"`,\n"
     "  `\"training_args.bin\"`, a path held in a name for a configuration, `cfg.config_path`,\n"
@@ -3382,6 +3385,20 @@ static bool names_a_file_without_tensors(const char *text) {
            strncmp(base, "rng_state", 9) == 0 || strncmp(base, "vocab", 5) == 0;
 }
 
+/* `text`, a string literal as written, names a checkpoint published the way torch.hub names
+ * what it downloads, the name then a dash and the start of its SHA-256 (`resnet34-333f7ec4.pth`,
+ * `vgg16-397923af.pth`: torchvision's model zoo, kept beside an attack script): weights
+ * published for anyone to load are saved from the CPU. */
+static bool names_a_published_checkpoint(const char *text) {
+    const char *base = strrchr(text, '/');
+    base = base ? base + 1 : text + strspn(text, "rbfuRBFU\"'");
+    const char *dash = strrchr(base, '-');
+    if (!dash || dash == base) return false;
+    size_t hex = strspn(dash + 1, "0123456789abcdef");
+    const char *ext = dash + 1 + hex;
+    return hex >= 8 && (strncmp(ext, ".pth", 4) == 0 || strncmp(ext, ".pt", 3) == 0);
+}
+
 /* The expression a load's path comes from: the path itself, or what a name was last bound to
  * before the load in the same function (`rng_file = os.path.join(ckpt, "rng_state.pth")`, in a
  * branch of its own in the Trainer's copies). */
@@ -3489,6 +3506,7 @@ static bool loads_a_numpy_array(DlRuleContext *ctx, const DlCallFact *fact) {
     return at >= n && memcmp(src->text + at - n, wrapper, n) == 0;
 }
 
+/* (or only CPU tensors: a published checkpoint, names_a_published_checkpoint) */
 static bool holds_no_tensors(DlRuleContext *ctx, const DlCallFact *fact) {
     if (loads_a_numpy_array(ctx, fact)) return true;
     const DlExpr *path = dl_ir_positional(fact->call, 0);
@@ -3513,7 +3531,7 @@ static bool holds_no_tensors(DlRuleContext *ctx, const DlCallFact *fact) {
                                         fact->call->span.start, 0);
     if (!lit) return false;
     const char *name = rule_text(ctx, lit->span);
-    return names_a_file_without_tensors(name) ||
+    return names_a_file_without_tensors(name) || names_a_published_checkpoint(name) ||
            any_save(ctx, &rule_module(ctx)->body, saved_without_tensors_as, name, 0);
 }
 
