@@ -218,7 +218,8 @@ static const char doc[] =
     "  `torch.load(folder + \"train_x.pty\")`), or saves an instance of a project class that is\n"
     "  not a module and names no device, from a file that names none either (a preprocessing\n"
     "  script's `torch.save(Corpus(path), os.path.join(opts.out, \"trainCorpus.pt\"))`, or a\n"
-    "  PyTorch Geometric graph, `Data(x=x, edge_index=edge_index)`, such a file builds); an\n"
+    "  PyTorch Geometric graph, `Data(x=x, edge_index=edge_index)`, such a file builds), or a\n"
+    "  torchvision dataset (`torch.save(CIFAR10(root, train=True), \"data/train.pt\")`); an\n"
     "  option of the file's command line counts as its default written out, on either side\n"
     "  (`torch.load(opts.trainCorpusPath)` with `add_argument(\"-trainCorpusPath\",\n"
     "  default=\"data/trainCorpus.pt\")`);\n"
@@ -2463,19 +2464,37 @@ static const DlClassInfo *host_data_class(DlRuleContext *ctx, const char *name) 
 /* `BilingualDataset(src, tgt)`, an instance of such a class built in a file that names no
  * device either (Seq2Seq-raw's preprocessing script, which pickles its datasets of token
  * lists): nothing in it can be on a GPU. */
+/* The dotted name a callee stands for, its first part read through the file's imports
+ * (`datasets.CIFAR10` after `from torchvision import datasets`: torchvision.datasets.CIFAR10). */
+static const char *callee_qualified(DlRuleContext *ctx, const DlExpr *callee) {
+    const char *dotted = dl_ir_dotted(dl_rule_arena(ctx), callee);
+    const DlFileFacts *file = dl_project_file(dl_rule_project(ctx), rule_module(ctx));
+    size_t head = dotted ? strcspn(dotted, ".") : 0;
+    char first[128];
+    if (!dotted || !file || head >= sizeof first) return dotted;
+    memcpy(first, dotted, head);
+    first[head] = '\0';
+    const char *imported = dl_project_import(file, first);
+    if (!imported) return dotted;
+    return dotted[head] ? dl_arena_join(dl_rule_arena(ctx), imported, '.', dotted + head + 1)
+                        : imported;
+}
+
 /* ... or a graph of PyTorch Geometric built there (`Data(x=x, edge_index=edge_index)`, a
  * preprocessing script's graph of tensors made from NumPy data): a container of what it is
- * given, which such a file makes on the host. */
+ * given, which such a file makes on the host. A torchvision dataset (`CIFAR10(root, ...)`)
+ * holds images and arrays wherever it is built. */
 static bool host_class_instance_in_a_host_file(DlRuleContext *ctx, const DlExpr *obj) {
-    if (obj->kind != DL_EX_CALL || !obj->object || obj->object->kind != DL_EX_NAME ||
-        !text_names_no_device(rule_module(ctx)->source->text))
+    if (obj->kind != DL_EX_CALL || !obj->object) return false;
+    const char *callee = obj->object->kind == DL_EX_NAME || obj->object->kind == DL_EX_ATTR
+                             ? callee_qualified(ctx, obj->object)
+                             : NULL;
+    if (callee && strncmp(callee, "torchvision.datasets.", 21) == 0) return true;
+    if (obj->object->kind != DL_EX_NAME || !text_names_no_device(rule_module(ctx)->source->text))
         return false;
-    const DlFileFacts *file = dl_project_file(dl_rule_project(ctx), rule_module(ctx));
-    const char *imported = file ? dl_project_import(file, obj->object->name) : NULL;
     static const char *const graphs[] = {"torch_geometric.data.Data",
                                          "torch_geometric.data.HeteroData", NULL};
-    return (imported && dl_name_in_list(imported, graphs)) ||
-           host_data_class(ctx, obj->object->name);
+    return (callee && dl_name_in_list(callee, graphs)) || host_data_class(ctx, obj->object->name);
 }
 
 /* `DataLoader(train_set, batch_size=...)` (or a name bound to one) over a project dataset whose
