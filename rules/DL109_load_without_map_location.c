@@ -140,7 +140,10 @@ static const char doc[] =
     "  first (`self.encoder.cuda()`, or a method of its own it calls first that does,\n"
     "  `self._setup_()` calling `torch.cuda.set_device(...)`): no instance is made without a\n"
     "  GPU;\n"
-    "- the checkpoint was written by the same run: `torch.save(..., path)` (or a helper named\n"
+    "- the checkpoint was written by the same run: a loop before the load saves under one\n"
+    "  template that the load fills with other values (each epoch's\n"
+    "  `args.save + \"_epoch_\" + str(i) + \".pth\"`, then the best one's\n"
+    "  `args.save + \"_epoch_\" + str(best) + \".pth\"`); or `torch.save(..., path)` (or a helper named\n"
     "  for saving, `utils.save_on_master(state, path)`, or a project function that saves to\n"
     "  the path it is handed, `train(model, loader, save_path=args.ckpt)`, or an object of a\n"
     "  project class that keeps the path it is handed and saves to it\n"
@@ -1880,6 +1883,67 @@ static bool saved_before(DlRuleContext *ctx, const DlBlock *b, const char *want,
     return last_save && last_bind < last_save;
 }
 
+/* Appends to `out` (`cap` entries, `*n` used) the string literals of `e`, in order; false when
+ * there are more. */
+static bool template_literals(const DlExpr *e, const DlExpr **out, size_t cap, size_t *n,
+                              int depth) {
+    if (!e || depth > 16) return true;
+    if (e->kind == DL_EX_STRING) {
+        if (*n == cap) return false;
+        out[(*n)++] = e;
+        return true;
+    }
+    if (!template_literals(e->object, out, cap, n, depth + 1)) return false;
+    for (uint32_t i = 0; i < e->item_count; i++)
+        if (!template_literals(e->items[i], out, cap, n, depth + 1)) return false;
+    for (uint32_t i = 0; i < e->arg_count; i++)
+        if (!template_literals(e->args[i].value, out, cap, n, depth + 1)) return false;
+    return true;
+}
+
+/* The leftmost operand of a `+` chain (`args.save` in `args.save + "_epoch_" + str(i)`). */
+static const DlExpr *leftmost_operand(const DlExpr *e) {
+    while (e && e->kind == DL_EX_BINOP && e->item_count == 2) e = e->items[0];
+    return e;
+}
+
+/* Whether a save's path in a loop and a load's path are one template filled in with other
+ * values: the same string literals in the same order, one of them at least, and the same
+ * start (`args.save + "_epoch_" + str(i) + "_" + str(round(loss, 2)) + ".pth"`, then
+ * `args.save + "_epoch_" + str(best + 1) + "_" + str(round(his_loss[best], 2)) + ".pth"`). */
+static bool one_template_filled_again(DlRuleContext *ctx, const DlExpr *saved, const DlExpr *loaded) {
+    const DlExpr *a[16], *b[16];
+    size_t na = 0, nb = 0;
+    if (!template_literals(saved, a, 16, &na, 0) || !template_literals(loaded, b, 16, &nb, 0) ||
+        !na || na != nb)
+        return false;
+    for (size_t i = 0; i < na; i++)
+        if (strcmp(rule_text(ctx, a[i]->span), rule_text(ctx, b[i]->span)) != 0) return false;
+    const DlExpr *sa = leftmost_operand(saved), *sb = leftmost_operand(loaded);
+    return sa && sb && strcmp(rule_text(ctx, sa->span), rule_text(ctx, sb->span)) == 0;
+}
+
+/* A loop of `b`, before the byte `before`, that saves under a template (one_template_filled_again) the
+ * load's path `want` fills with other values (the epoch a training script found best, read back
+ * after the loop: Graph-WaveNet's train.py): a file this run wrote. `in_loop`: `b` is in one. */
+static bool saved_by_an_earlier_loop(DlRuleContext *ctx, const DlBlock *b, const DlExpr *want,
+                                     uint32_t before, bool in_loop, int depth) {
+    for (uint32_t i = 0; depth < 16 && i < b->count && b->items[i]->span.start < before; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        bool loop = s->kind == DL_ST_FOR || s->kind == DL_ST_WHILE;
+        if (loop && s->span.end > before) continue; /* the load's own loop */
+        const DlExpr *path =
+            in_loop && s->kind == DL_ST_EXPR && is_torch_save(s->value) ? save_path(s->value) : NULL;
+        if (path && one_template_filled_again(ctx, path, want)) return true;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            if (saved_by_an_earlier_loop(ctx, inner, want, before, in_loop || loop, depth + 1))
+                return true;
+    }
+    return false;
+}
+
 /* A load in a function nested in another, of a path the nested function does not bind, which a
  * sibling saves to (ignite's handlers: `@trainer.on(EPOCH_COMPLETED)` saving the model,
  * `@trainer.on(COMPLETED)` loading it back, CNNIQA's `run`): written by this run. */
@@ -2318,6 +2382,8 @@ static bool written_by_this_run(DlRuleContext *ctx, const DlCallFact *fact) {
                               ? loop_end
                               : fact->call->span.start;
         if (saved_before(ctx, body, rule_text(ctx, want->span), before)) return true;
+        if (saved_by_an_earlier_loop(ctx, body, want, fact->call->span.start, false, 0))
+            return true;
         if (!pass && saved_by_a_sibling(ctx, fn, want)) return true;
         if (lists_a_folder_it_saves_into(ctx, body, rule_text(ctx, want->span),
                                          loop_end > fact->call->span.start ? loop_end
