@@ -143,7 +143,8 @@ static const char doc[] =
     "- the checkpoint was written by the same run: a loop before the load saves under one\n"
     "  template that the load fills with other values (each epoch's\n"
     "  `args.save + \"_epoch_\" + str(i) + \".pth\"`, then the best one's\n"
-    "  `args.save + \"_epoch_\" + str(best) + \".pth\"`); or `torch.save(..., path)` (or a helper named\n"
+    "  `args.save + \"_epoch_\" + str(best) + \".pth\"`); or `torch.save(..., path)` (or a\n"
+    "  helper named\n"
     "  for saving, `utils.save_on_master(state, path)`, or a project function that saves to\n"
     "  the path it is handed, `train(model, loader, save_path=args.ckpt)`, or an object of a\n"
     "  project class that keeps the path it is handed and saves to it\n"
@@ -1911,7 +1912,8 @@ static const DlExpr *leftmost_operand(const DlExpr *e) {
  * values: the same string literals in the same order, one of them at least, and the same
  * start (`args.save + "_epoch_" + str(i) + "_" + str(round(loss, 2)) + ".pth"`, then
  * `args.save + "_epoch_" + str(best + 1) + "_" + str(round(his_loss[best], 2)) + ".pth"`). */
-static bool one_template_filled_again(DlRuleContext *ctx, const DlExpr *saved, const DlExpr *loaded) {
+static bool one_template_filled_again(DlRuleContext *ctx, const DlExpr *saved,
+                                      const DlExpr *loaded) {
     const DlExpr *a[16], *b[16];
     size_t na = 0, nb = 0;
     if (!template_literals(saved, a, 16, &na, 0) || !template_literals(loaded, b, 16, &nb, 0) ||
@@ -1923,9 +1925,10 @@ static bool one_template_filled_again(DlRuleContext *ctx, const DlExpr *saved, c
     return sa && sb && strcmp(rule_text(ctx, sa->span), rule_text(ctx, sb->span)) == 0;
 }
 
-/* A loop of `b`, before the byte `before`, that saves under a template (one_template_filled_again) the
- * load's path `want` fills with other values (the epoch a training script found best, read back
- * after the loop: Graph-WaveNet's train.py): a file this run wrote. `in_loop`: `b` is in one. */
+/* A loop of `b`, before the byte `before`, that saves under a template
+ * (one_template_filled_again) the load's path `want` fills with other values (the epoch a
+ * training script found best, read back after the loop: Graph-WaveNet's train.py): a file this
+ * run wrote. `in_loop`: `b` is in one. */
 static bool saved_by_an_earlier_loop(DlRuleContext *ctx, const DlBlock *b, const DlExpr *want,
                                      uint32_t before, bool in_loop, int depth) {
     for (uint32_t i = 0; depth < 16 && i < b->count && b->items[i]->span.start < before; i++) {
@@ -1934,7 +1937,8 @@ static bool saved_by_an_earlier_loop(DlRuleContext *ctx, const DlBlock *b, const
         bool loop = s->kind == DL_ST_FOR || s->kind == DL_ST_WHILE;
         if (loop && s->span.end > before) continue; /* the load's own loop */
         const DlExpr *path =
-            in_loop && s->kind == DL_ST_EXPR && is_torch_save(s->value) ? save_path(s->value) : NULL;
+            in_loop && s->kind == DL_ST_EXPR && is_torch_save(s->value) ? save_path(s->value)
+                                                                        : NULL;
         if (path && one_template_filled_again(ctx, path, want)) return true;
         const DlBlock *inner;
         for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
