@@ -1773,6 +1773,18 @@ static bool moved_to_the_runs_device_variable(Flow *F, const DlExpr *call) {
 const DlValue *flow_eval_tensor_method(Flow *F, const DlExpr *call, const DlExpr *recv_expr,
                                        const DlValue *recv, const char *m,
                                        const DlValue *const *argv) {
+    /* `batch.get("id", ids)` of a dict batch a loader gives: that entry, as `batch["id"]` is
+     * (flow_eval_subscript), where the batch is, or strings for a text field (uda_trainer's
+     * sample ids, read with `.tolist()` where the batch stays on the host) */
+    if (flow_streq(m, "get") && (recv->flags & DL_VF_WHOLE_BATCH) && call->arg_count >= 1 &&
+        !call->args[0].keyword && call->args[0].value->kind == DL_EX_STRING &&
+        call->args[0].value->name) {
+        if (flow_is_text_field_name(call->args[0].value->name)) return flow_mk(F, DL_KIND_STRING);
+        DlValue *entry = dl_value_copy(F->arena, recv);
+        entry->var = NULL;
+        entry->flags &= (uint32_t) ~(DL_VF_WHOLE_BATCH | DL_VF_ONE_DIM);
+        return entry;
+    }
     /* `t.type()` with no argument names the tensor's type, a string (`'torch.cuda.FloatTensor'`:
      * satvit's focal loss compares `self.alpha.type() != input.data.type()`) */
     if (flow_streq(m, "type") && call->arg_count == 0) return flow_mk(F, DL_KIND_STRING);
