@@ -3439,6 +3439,16 @@ static const DlExpr *last_literal_in(DlRuleContext *ctx, const DlExpr *e, const 
         const DlExpr *bound = dl_ir_last_assignment(scope, e->name, before);
         /* `with open(os.path.join(d, 'model.pth'), 'rb') as f:` then `torch.load(f)` */
         if (!bound) bound = opened_as(scope, e->name, before, 0);
+        /* a name of the module the function reads (`OUTPUT_FILE = os.path.join(REPO_ROOT,
+         * "st_graph.pt")`, a preprocessing script's output, which its main may set again from
+         * an option defaulting to it): the literal of its binding there */
+        const DlBlock *top = &rule_module(ctx)->body;
+        if (!bound && scope != top) {
+            const DlFunction *fn = function_around(top, e->span.start, NULL, 0);
+            if (fn && dl_ir_param_index(fn, e->name) >= 0) return NULL;
+            const DlExpr *global = dl_ir_last_assignment(top, e->name, UINT32_MAX);
+            return global ? last_literal_in(ctx, global, NULL, 0, depth + 1) : NULL;
+        }
         return bound ? last_literal_in(ctx, bound, scope, bound->span.start, depth + 1) : NULL;
     }
     const DlExpr *found = NULL;
