@@ -226,7 +226,8 @@ static const char doc[] =
     "  torchvision dataset (`torch.save(CIFAR10(root, train=True), \"data/train.pt\")`); an\n"
     "  option of the file's command line counts as its default written out, on either side\n"
     "  (`torch.load(opts.trainCorpusPath)` with `add_argument(\"-trainCorpusPath\",\n"
-    "  default=\"data/trainCorpus.pt\")`);\n"
+    "  default=\"data/trainCorpus.pt\")`), and a function's parameter as what every call in\n"
+    "  its file hands it (`make_eval(args.graph_file)`);\n"
     "- a cache: the function loads the file if it exists and otherwise builds and saves it under\n"
     "  the same path (`cached_features_file`), so an earlier run on this machine wrote it, or\n"
     "  loads it in a `try:` whose `except` builds and saves it (`torch.save(bert, bert_path)`);\n"
@@ -3409,6 +3410,63 @@ static const DlBlock *scope_around(DlRuleContext *ctx, uint32_t at) {
     return fn ? &fn->body : &m->body;
 }
 
+/* What literal_of_every_argument asks of each call in the file. */
+typedef struct ArgumentLiteral {
+    DlRuleContext *ctx;
+    const DlFunction *fn;
+    int param;
+    const DlBlock *scope; /* the body the calls being read are in */
+    int depth;            /* last_literal_in's */
+    uint32_t calls;
+    const DlExpr *literal; /* what the calls so far hand it, all the same */
+    bool other;            /* a call hands something else, or nothing known */
+} ArgumentLiteral;
+
+static bool note_argument_literal(const DlExpr *e, void *data) {
+    ArgumentLiteral *a = data;
+    if (e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_NAME ||
+        strcmp(e->object->name, a->fn->name) != 0)
+        return false;
+    a->calls++;
+    const DlExpr *arg = dl_ir_argument_for(e, a->fn, (uint32_t)a->param, 0);
+    const DlExpr *lit = arg ? last_literal_in(a->ctx, arg, a->scope, e->span.start, a->depth + 1)
+                            : NULL;
+    if (!lit || (a->literal && strcmp(rule_text(a->ctx, lit->span),
+                                      rule_text(a->ctx, a->literal->span)) != 0))
+        a->other = true;
+    a->literal = lit;
+    return a->other;
+}
+
+static void read_argument_literals(ArgumentLiteral *a, const DlBlock *b, int depth) {
+    for (uint32_t i = 0; !a->other && depth < 16 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        if (dl_ir_expr_any_with(s->value, note_argument_literal, a)) return;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
+            read_argument_literals(a, inner, depth + 1);
+    }
+}
+
+/* The literal every call in the file hands parameter `param` of the top-level function `fn`
+ * (`make_server_eval_fn(args.graph_file, ...)`, the option's default naming the file), or NULL
+ * when a call hands another, or one not known. */
+static const DlExpr *literal_of_every_argument(DlRuleContext *ctx, const DlFunction *fn,
+                                               int param, int depth) {
+    if (fn->owner || fn->parent || fn->params[param].star) return NULL;
+    const DlModuleIR *m = rule_module(ctx);
+    ArgumentLiteral a = {.ctx = ctx, .fn = fn, .param = param, .scope = &m->body,
+                         .depth = depth};
+    read_argument_literals(&a, &m->body, 0);
+    for (uint32_t k = 0; k < m->function_count && !a.other; k++) {
+        if (m->functions[k] == fn) continue; /* its own calls hand it on */
+        a.scope = &m->functions[k]->body;
+        read_argument_literals(&a, &m->functions[k]->body, 0);
+    }
+    return a.calls && !a.other ? a.literal : NULL;
+}
+
 /* The last string literal written in `e` (`"scheduler.pt"` in `os.path.join(ckpt,
  * "scheduler.pt")`), or held by a module-level constant named there (`SCHEDULER_NAME`), or
  * NULL; with `scope`, a name bound in it before `before` counts as what it was bound to
@@ -3445,7 +3503,9 @@ static const DlExpr *last_literal_in(DlRuleContext *ctx, const DlExpr *e, const 
         const DlBlock *top = &rule_module(ctx)->body;
         if (!bound && scope != top) {
             const DlFunction *fn = function_around(top, e->span.start, NULL, 0);
-            if (fn && dl_ir_param_index(fn, e->name) >= 0) return NULL;
+            int param = fn ? dl_ir_param_index(fn, e->name) : -1;
+            /* a parameter: what every call hands it */
+            if (param >= 0) return literal_of_every_argument(ctx, fn, param, depth);
             const DlExpr *global = dl_ir_last_assignment(top, e->name, UINT32_MAX);
             return global ? last_literal_in(ctx, global, NULL, 0, depth + 1) : NULL;
         }
