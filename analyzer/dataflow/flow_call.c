@@ -362,6 +362,13 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
             if (p >= 0 && p < DL_MAX_PARAM_BITS && (uint32_t)p < forward->param_count &&
                 (host_only & (UINT64_C(1) << p)))
                 meets = false;
+            /* `model(images, shape=s)` of a forward that takes no `shape`, nor `**kwargs`
+             * (salient-OD's scripts run with another model's call): a TypeError before any
+             * input meets another */
+            bool takes = !kw || p >= 0 || forward != (forward_info ? forward_info->fn : NULL);
+            for (uint32_t k = 0; !takes && k < forward->param_count; k++)
+                takes = forward->params[k].star == 2;
+            if (!takes) meets = false;
         }
         if (!kw) position++;
         /* `self.lstm(x, (h0, c0))`: the tensors of a tuple or list written out in the call
