@@ -938,9 +938,29 @@ const DlValue *flow_call_summary(Flow *F, const DlFunctionInfo *fi, const DlExpr
      * arithmetic and a clamp of its argument) */
     static const char *const reads_self[] = {"self.", "self(", "self[", "(self)", NULL};
     bool plain = !skip_self || !dl_project_function_mentions(fi, reads_self);
-    if (plain && r->kind == DL_KIND_TENSOR && !r->dev && !copies_to_the_host(fi) &&
-        !block_moves_a_parameter(fi->fn, &fi->fn->body, 0))
+    bool computes_where_given = plain && !copies_to_the_host(fi) &&
+                                !block_moves_a_parameter(fi->fn, &fi->fn->body, 0);
+    if (computes_where_given && r->kind == DL_KIND_TENSOR && !r->dev)
         r = on_its_arguments_device(F, r, argv, call->arg_count);
+    /* ... and so is each tensor of a tuple it returns (`return loss0, loss`: U-2-Net's
+     * `muti_bce_loss_fusion`, whose caller unpacks `loss2, loss` and reads `loss.item()`) */
+    if (computes_where_given && r->kind == DL_KIND_SEQ && r->items && r->item_count <= 16) {
+        DlValue *placed = NULL;
+        for (uint32_t i = 0; i < r->item_count; i++) {
+            const DlValue *item = r->items[i];
+            if (!item || item->kind != DL_KIND_TENSOR || item->dev) continue;
+            const DlValue *moved = on_its_arguments_device(F, item, argv, call->arg_count);
+            if (moved == item) continue;
+            if (!placed) {
+                placed = dl_value_copy(F->arena, r);
+                const DlValue **items = dl_arena_alloc(F->arena, r->item_count * sizeof *items);
+                memcpy(items, r->items, r->item_count * sizeof *items);
+                placed->items = items;
+            }
+            placed->items[i] = moved;
+        }
+        if (placed) r = placed;
+    }
     if (!skip_self && r->kind == DL_KIND_UNKNOWN && returns_arithmetic_of_parameters(fi->fn)) {
         const DlValue *tensor = flow_mk(F, DL_KIND_TENSOR);
         const DlValue *placed = on_its_arguments_device(F, tensor, argv, call->arg_count);
