@@ -2532,9 +2532,6 @@ static const DlClassInfo *host_data_class(DlRuleContext *ctx, const char *name) 
     return ci;
 }
 
-/* `BilingualDataset(src, tgt)`, an instance of such a class built in a file that names no
- * device either (Seq2Seq-raw's preprocessing script, which pickles its datasets of token
- * lists): nothing in it can be on a GPU. */
 /* The dotted name a callee stands for, its first part read through the file's imports
  * (`datasets.CIFAR10` after `from torchvision import datasets`: torchvision.datasets.CIFAR10). */
 static const char *callee_qualified(DlRuleContext *ctx, const DlExpr *callee) {
@@ -2551,6 +2548,9 @@ static const char *callee_qualified(DlRuleContext *ctx, const DlExpr *callee) {
                         : imported;
 }
 
+/* `BilingualDataset(src, tgt)`, an instance of such a class built in a file that names no
+ * device either (Seq2Seq-raw's preprocessing script, which pickles its datasets of token
+ * lists): nothing in it can be on a GPU. */
 /* ... or a graph of PyTorch Geometric built there (`Data(x=x, edge_index=edge_index)`, a
  * preprocessing script's graph of tensors made from NumPy data): a container of what it is
  * given, which such a file makes on the host. A torchvision dataset (`CIFAR10(root, ...)`)
@@ -2606,14 +2606,60 @@ static bool loader_of_host_data(DlRuleContext *ctx, const DlExpr *obj, const DlB
     return true;
 }
 
+/* What each_call_of hands its visitor: a call of the function, with the body it is in; true
+ * stops the walk. */
+typedef bool (*CallVisit)(const DlExpr *call, const DlBlock *scope, void *data);
+
+typedef struct CallsOf {
+    const DlFunction *fn;
+    CallVisit visit;
+    void *data;
+    const DlBlock *scope; /* the body being walked */
+    uint32_t calls;
+    bool stopped;
+} CallsOf;
+
+static bool visit_call_of(const DlExpr *e, void *data) {
+    CallsOf *c = data;
+    if (e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_NAME ||
+        strcmp(e->object->name, c->fn->name) != 0)
+        return false;
+    c->calls++;
+    c->stopped = c->visit(e, c->scope, c->data);
+    return c->stopped;
+}
+
+static void walk_calls_of(CallsOf *c, const DlBlock *b, int depth) {
+    for (uint32_t i = 0; !c->stopped && depth < 16 && i < b->count; i++) {
+        const DlStmt *s = b->items[i];
+        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
+        if (dl_ir_expr_any_with(s->value, visit_call_of, c)) return;
+        const DlBlock *inner;
+        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++) walk_calls_of(c, inner, depth + 1);
+    }
+}
+
+/* Each call of the top-level function `fn` by its name in the file being read, in the module's
+ * statements and in the body of each of its functions but `skip` (a nested def is walked as a
+ * function of its own), handed to `visit` until it returns true; how many calls were seen. */
+static uint32_t each_call_of(DlRuleContext *ctx, const DlFunction *fn, const DlFunction *skip,
+                             CallVisit visit, void *data) {
+    const DlModuleIR *m = rule_module(ctx);
+    CallsOf c = {.fn = fn, .visit = visit, .data = data, .scope = &m->body};
+    walk_calls_of(&c, &m->body, 0);
+    for (uint32_t k = 0; k < m->function_count && !c.stopped; k++) {
+        if (m->functions[k] == skip) continue;
+        c.scope = &m->functions[k]->body;
+        walk_calls_of(&c, &m->functions[k]->body, 0);
+    }
+    return c.calls;
+}
+
 /* What given_cpu_data asks of each call in the file. */
 typedef struct CpuArgument {
     DlRuleContext *ctx;
     const DlFunction *fn; /* the saving helper */
     int param;
-    const DlBlock *scope; /* the body the calls being read are in */
-    int depth;
-    uint32_t calls;
     bool other; /* a call hands something else, or may */
 } CpuArgument;
 
@@ -2645,17 +2691,13 @@ static bool returns_cpu_data(DlRuleContext *ctx, const DlBlock *b, int depth, in
     return true;
 }
 
-static bool note_cpu_argument(const DlExpr *e, void *data) {
+static bool note_cpu_argument(const DlExpr *e, const DlBlock *scope, void *data) {
     CpuArgument *a = data;
-    if (e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_NAME ||
-        strcmp(e->object->name, a->fn->name) != 0)
-        return false;
-    a->calls++;
     const DlExpr *arg = dl_ir_argument_for(e, a->fn, (uint32_t)a->param, 0);
     /* `save_input(final_train, dir)`, `final_train = get_final_data(...)` of a function of the
      * file whose every return is made on the CPU */
     const DlExpr *bound = arg && arg->kind == DL_EX_NAME
-                              ? dl_ir_last_assignment(a->scope, arg->name, e->span.start)
+                              ? dl_ir_last_assignment(scope, arg->name, e->span.start)
                               : NULL;
     const DlFunction *maker = bound && bound->kind == DL_EX_CALL && bound->object &&
                                       bound->object->kind == DL_EX_NAME
@@ -2670,17 +2712,6 @@ static bool note_cpu_argument(const DlExpr *e, void *data) {
     return a->other;
 }
 
-static void read_cpu_arguments(CpuArgument *a, const DlBlock *b, int depth) {
-    for (uint32_t i = 0; !a->other && depth < 16 && i < b->count; i++) {
-        const DlStmt *s = b->items[i];
-        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
-        if (dl_ir_expr_any_with(s->value, note_cpu_argument, a)) return;
-        const DlBlock *inner;
-        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            read_cpu_arguments(a, inner, depth + 1);
-    }
-}
-
 /* `name` is a parameter of a top-level function of the file (`def save_input(data, dir):
  * torch.save(data[0], ...)`) that every call in the file hands the result of a function of the
  * file returning data made on the CPU (`(torch.tensor(tokens), ...)`): SenYan1999's QANet
@@ -2690,13 +2721,8 @@ static bool given_cpu_data(DlRuleContext *ctx, const DlExpr *name) {
     const DlFunction *fn = function_around(&m->body, name->span.start, NULL, 0);
     int param = fn && !fn->owner && !fn->parent ? dl_ir_param_index(fn, name->name) : -1;
     if (param < 0 || fn->params[param].star) return false;
-    CpuArgument a = {.ctx = ctx, .fn = fn, .param = param, .scope = &m->body};
-    read_cpu_arguments(&a, &m->body, 0);
-    for (uint32_t k = 0; k < m->function_count && !a.other; k++) {
-        a.scope = &m->functions[k]->body;
-        read_cpu_arguments(&a, &m->functions[k]->body, 0);
-    }
-    return a.calls && !a.other;
+    CpuArgument a = {.ctx = ctx, .fn = fn, .param = param};
+    return each_call_of(ctx, fn, NULL, note_cpu_argument, &a) && !a.other;
 }
 
 /* Is `obj`, saved by a statement of `b` before `before`, made on the CPU? `x.cpu()`; a torch
@@ -3415,21 +3441,15 @@ typedef struct ArgumentLiteral {
     DlRuleContext *ctx;
     const DlFunction *fn;
     int param;
-    const DlBlock *scope; /* the body the calls being read are in */
-    int depth;            /* last_literal_in's */
-    uint32_t calls;
+    int depth;             /* last_literal_in's */
     const DlExpr *literal; /* what the calls so far hand it, all the same */
     bool other;            /* a call hands something else, or nothing known */
 } ArgumentLiteral;
 
-static bool note_argument_literal(const DlExpr *e, void *data) {
+static bool note_argument_literal(const DlExpr *e, const DlBlock *scope, void *data) {
     ArgumentLiteral *a = data;
-    if (e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_NAME ||
-        strcmp(e->object->name, a->fn->name) != 0)
-        return false;
-    a->calls++;
     const DlExpr *arg = dl_ir_argument_for(e, a->fn, (uint32_t)a->param, 0);
-    const DlExpr *lit = arg ? last_literal_in(a->ctx, arg, a->scope, e->span.start, a->depth + 1)
+    const DlExpr *lit = arg ? last_literal_in(a->ctx, arg, scope, e->span.start, a->depth + 1)
                             : NULL;
     if (!lit || (a->literal && strcmp(rule_text(a->ctx, lit->span),
                                       rule_text(a->ctx, a->literal->span)) != 0))
@@ -3438,33 +3458,15 @@ static bool note_argument_literal(const DlExpr *e, void *data) {
     return a->other;
 }
 
-static void read_argument_literals(ArgumentLiteral *a, const DlBlock *b, int depth) {
-    for (uint32_t i = 0; !a->other && depth < 16 && i < b->count; i++) {
-        const DlStmt *s = b->items[i];
-        if (s->kind == DL_ST_DEF || s->kind == DL_ST_CLASS) continue;
-        if (dl_ir_expr_any_with(s->value, note_argument_literal, a)) return;
-        const DlBlock *inner;
-        for (uint32_t k = 0; (inner = dl_stmt_block(s, k)); k++)
-            read_argument_literals(a, inner, depth + 1);
-    }
-}
-
 /* The literal every call in the file hands parameter `param` of the top-level function `fn`
  * (`make_server_eval_fn(args.graph_file, ...)`, the option's default naming the file), or NULL
  * when a call hands another, or one not known. */
 static const DlExpr *literal_of_every_argument(DlRuleContext *ctx, const DlFunction *fn,
                                                int param, int depth) {
     if (fn->owner || fn->parent || fn->params[param].star) return NULL;
-    const DlModuleIR *m = rule_module(ctx);
-    ArgumentLiteral a = {.ctx = ctx, .fn = fn, .param = param, .scope = &m->body,
-                         .depth = depth};
-    read_argument_literals(&a, &m->body, 0);
-    for (uint32_t k = 0; k < m->function_count && !a.other; k++) {
-        if (m->functions[k] == fn) continue; /* its own calls hand it on */
-        a.scope = &m->functions[k]->body;
-        read_argument_literals(&a, &m->functions[k]->body, 0);
-    }
-    return a.calls && !a.other ? a.literal : NULL;
+    ArgumentLiteral a = {.ctx = ctx, .fn = fn, .param = param, .depth = depth};
+    /* (not its own calls, which hand it on) */
+    return each_call_of(ctx, fn, fn, note_argument_literal, &a) && !a.other ? a.literal : NULL;
 }
 
 /* The last string literal written in `e` (`"scheduler.pt"` in `os.path.join(ckpt,

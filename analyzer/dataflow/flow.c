@@ -678,55 +678,6 @@ static bool block_any_outside_loops(const DlBlock *b, bool (*match)(const DlExpr
     return block_has(b, match, false, depth);
 }
 
-static bool is_optimizer_step(const DlExpr *e);
-static bool is_training_step(const DlExpr *e);
-static bool draws_a_batch(const DlExpr *e);
-static bool gets_a_batch(const DlExpr *e);
-static bool is_environment_step(const DlExpr *e);
-static bool is_host_solver(const DlExpr *e);
-
-/* Questions about a loop's body that its text alone answers (block_has): a loop is asked them
- * in every run of its function (two summary rounds and the analysis) and in each round of a
- * loop around it, so each is worked out once and kept in the loop's parts, two bits a
- * question (asked, holds). Threads reading one shared file's loop each write the same
- * answer. */
-typedef enum {
-    BODY_OPTIMIZER_STEP, /* outside the body's inner loops, as every question not "_ANYWHERE" */
-    BODY_OPTIMIZER_STEP_ANYWHERE,
-    BODY_TRAINING_STEP,
-    BODY_NEXT_CALL,
-    BODY_DRAWS_A_BATCH,
-    BODY_GETS_A_BATCH,
-    BODY_ENVIRONMENT_STEP_ANYWHERE,
-    BODY_HOST_SOLVER_ANYWHERE,
-} LoopBodyQuestion;
-
-static bool loop_body_has(const DlStmt *loop, LoopBodyQuestion q) {
-    static const struct {
-        bool (*match)(const DlExpr *);
-        bool into_loops;
-    } questions[] = {
-        [BODY_OPTIMIZER_STEP] = {is_optimizer_step, false},
-        [BODY_OPTIMIZER_STEP_ANYWHERE] = {is_optimizer_step, true},
-        [BODY_TRAINING_STEP] = {is_training_step, false},
-        [BODY_NEXT_CALL] = {is_next_call, false},
-        [BODY_DRAWS_A_BATCH] = {draws_a_batch, false},
-        [BODY_GETS_A_BATCH] = {gets_a_batch, false},
-        [BODY_ENVIRONMENT_STEP_ANYWHERE] = {is_environment_step, true},
-        [BODY_HOST_SOLVER_ANYWHERE] = {is_host_solver, true},
-    };
-    const DlBlock *body = &loop->parts->body;
-    if (loop->parts == &dl_stmt_no_parts) /* read-only, and no body to ask about */
-        return block_has(body, questions[q].match, questions[q].into_loops, 0);
-    uint32_t *memo = &((DlStmtParts *)loop->parts)->body_facts;
-    uint32_t asked = UINT32_C(1) << (2 * q), holds = asked << 1;
-    uint32_t known = __atomic_load_n(memo, __ATOMIC_RELAXED);
-    if (known & asked) return (known & holds) != 0;
-    bool has = block_has(body, questions[q].match, questions[q].into_loops, 0);
-    __atomic_fetch_or(memo, asked | (has ? holds : 0), __ATOMIC_RELAXED);
-    return has;
-}
-
 /* block_any_outside_loops with a match that takes a context. */
 static bool block_any_outside_loops_with(const DlBlock *b, bool (*match)(const DlExpr *, void *),
                                          void *ctx, int depth) {
@@ -1366,6 +1317,48 @@ static bool gets_a_batch(const DlExpr *e) {
             return true;
     }
     return false;
+}
+
+/* Questions about a loop's body that its text alone answers (block_has): a loop is asked them
+ * in every run of its function (two summary rounds and the analysis) and in each round of a
+ * loop around it, so each is worked out once and kept in the loop's parts, two bits a
+ * question (asked, holds). Threads reading one shared file's loop each write the same
+ * answer. */
+typedef enum {
+    BODY_OPTIMIZER_STEP, /* outside the body's inner loops, as every question not "_ANYWHERE" */
+    BODY_OPTIMIZER_STEP_ANYWHERE,
+    BODY_TRAINING_STEP,
+    BODY_NEXT_CALL,
+    BODY_DRAWS_A_BATCH,
+    BODY_GETS_A_BATCH,
+    BODY_ENVIRONMENT_STEP_ANYWHERE,
+    BODY_HOST_SOLVER_ANYWHERE,
+} LoopBodyQuestion;
+
+static bool loop_body_has(const DlStmt *loop, LoopBodyQuestion q) {
+    static const struct {
+        bool (*match)(const DlExpr *);
+        bool into_loops;
+    } questions[] = {
+        [BODY_OPTIMIZER_STEP] = {is_optimizer_step, false},
+        [BODY_OPTIMIZER_STEP_ANYWHERE] = {is_optimizer_step, true},
+        [BODY_TRAINING_STEP] = {is_training_step, false},
+        [BODY_NEXT_CALL] = {is_next_call, false},
+        [BODY_DRAWS_A_BATCH] = {draws_a_batch, false},
+        [BODY_GETS_A_BATCH] = {gets_a_batch, false},
+        [BODY_ENVIRONMENT_STEP_ANYWHERE] = {is_environment_step, true},
+        [BODY_HOST_SOLVER_ANYWHERE] = {is_host_solver, true},
+    };
+    const DlBlock *body = &loop->parts->body;
+    if (loop->parts == &dl_stmt_no_parts) /* read-only, and no body to ask about */
+        return block_has(body, questions[q].match, questions[q].into_loops, 0);
+    uint32_t *memo = &((DlStmtParts *)loop->parts)->body_facts;
+    uint32_t asked = UINT32_C(1) << (2 * q), holds = asked << 1;
+    uint32_t known = __atomic_load_n(memo, __ATOMIC_RELAXED);
+    if (known & asked) return (known & holds) != 0;
+    bool has = block_has(body, questions[q].match, questions[q].into_loops, 0);
+    __atomic_fetch_or(memo, asked | (has ? holds : 0), __ATOMIC_RELAXED);
+    return has;
 }
 
 /* `np.random.permutation(n)`, `torch.randperm(n)`: a random order of all n rows. */

@@ -938,13 +938,14 @@ const DlValue *flow_call_summary(Flow *F, const DlFunctionInfo *fi, const DlExpr
      * arithmetic and a clamp of its argument) */
     static const char *const reads_self[] = {"self.", "self(", "self[", "(self)", NULL};
     bool plain = !skip_self || !dl_project_function_mentions(fi, reads_self);
-    bool computes_where_given = plain && !copies_to_the_host(fi) &&
-                                !block_moves_a_parameter(fi->fn, &fi->fn->body, 0);
-    if (computes_where_given && r->kind == DL_KIND_TENSOR && !r->dev)
-        r = on_its_arguments_device(F, r, argv, call->arg_count);
     /* ... and so is each tensor of a tuple it returns (`return loss0, loss`: U-2-Net's
      * `muti_bce_loss_fusion`, whose caller unpacks `loss2, loss` and reads `loss.item()`) */
-    if (computes_where_given && r->kind == DL_KIND_SEQ && r->items && r->item_count <= 16) {
+    bool tensor = r->kind == DL_KIND_TENSOR && !r->dev;
+    bool tuple = r->kind == DL_KIND_SEQ && r->items && r->item_count <= 16;
+    bool computes_where_given = plain && (tensor || tuple) && !copies_to_the_host(fi) &&
+                                !block_moves_a_parameter(fi->fn, &fi->fn->body, 0);
+    if (computes_where_given && tensor) r = on_its_arguments_device(F, r, argv, call->arg_count);
+    if (computes_where_given && tuple) {
         DlValue *placed = NULL;
         for (uint32_t i = 0; i < r->item_count; i++) {
             const DlValue *item = r->items[i];
