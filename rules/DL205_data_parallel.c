@@ -586,14 +586,6 @@ static bool every_binding_at_most_one(const DlBlock *b, const char *name, int *b
     return true;
 }
 
-/* What `call` (which runs `fn`, a method: its `self` is not passed) gives `fn`'s parameter
- * `param`, or NULL. */
-static const DlExpr *argument_of(const DlFunction *fn, const DlExpr *call, int param) {
-    const DlArg *kw = call ? dl_ir_keyword(call, fn->params[param].name) : NULL;
-    if (kw) return kw->value;
-    return call && param >= 1 ? dl_ir_positional(call, (uint32_t)param - 1) : NULL;
-}
-
 /* `ids` lists one device, in `fn` (run by `call` when it is known: a subclass's __init__ by the
  * construction, whose arguments are read). */
 static bool lists_one_device(DlRuleContext *ctx, const DlFunction *fn, const DlExpr *call,
@@ -636,7 +628,10 @@ static bool lists_one_device(DlRuleContext *ctx, const DlFunction *fn, const DlE
         int param = a->kind == DL_EX_NAME && fn ? dl_ir_param_index(fn, a->name) : -1;
         /* `range(num_gpus)` in OCPDataParallel's __init__, built with `num_gpus=1 if not
          * self.cpu else 0` (MDsim's trainer) */
-        if (param >= 0 && call && at_most_one(argument_of(fn, call, param), 0) &&
+        const DlExpr *given = param >= 0 && call
+                                  ? dl_ir_argument_for(call, fn, (uint32_t)param, 1)
+                                  : NULL;
+        if (at_most_one(given, 0) &&
             !dl_ir_last_assignment(&fn->body, a->name, a->span.start))
             return true;
         if (param >= 0) {
