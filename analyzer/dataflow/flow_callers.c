@@ -324,6 +324,10 @@ static bool names_the_cpu(const CpuAsk *a, const DlExpr *e, uint32_t before) {
             return names_the_cpu_globally(a, e->name);
         e = value_bound_in(a->scope, e->name, bound, before);
     }
+    /* `config['device']` of the caller's `config = {'device': 'cpu', ...}` (finetune-clip's
+     * `train_one_epoch(model, loader, optimizer, config['device'])`) */
+    const DlExpr *entry = flow_entry_of_a_local_dict(a->F, a->m->source, a->scope, e, before);
+    if (entry) e = entry;
     if (a->m != a->F->env->file->module) return cpu_literal(e);
     /* `config.DEVICE` of a config module that binds it to the CPU (`DEVICE =
      * torch.device("cpu")`): another file's module-level value */

@@ -226,6 +226,11 @@ DlValue *flow_device_of_literal(Flow *F, const DlExpr *e);
  * the file and that the file never changes (`param = {"device": torch.device("cpu")}`), or
  * NULL. */
 const DlValue *flow_device_of_dict_entry(Flow *F, const DlExpr *dict, const char *key);
+/* `config['device']` of `config = {'device': 'cpu', ...}`, a name `scope` (in the file `src`)
+ * binds once, to a dict display, and the file neither updates nor writes that entry of any
+ * dict: the entry's expression (as of `before`), else NULL. */
+const DlExpr *flow_entry_of_a_local_dict(Flow *F, const DlSource *src, const DlBlock *scope,
+                                         const DlExpr *e, uint32_t before);
 /* `torch.cuda.is_available()`, and a conjunction with it (`use_cuda = not args.no_cuda and
  * torch.cuda.is_available()`): true only where CUDA is there, so a branch on it is code that
  * runs with a GPU (and its else, code that runs without one). */

@@ -399,20 +399,47 @@ static bool chooses_between_devices(Flow *F, const DlExpr *e) {
     return true;
 }
 
-/* Does the file update the dict `name` as a whole (`cfg.update(...)`, or through `global`)? */
-static bool dict_updated(Flow *F, const char *name) {
-    return dl_source_mentions(F->src, dl_arena_printf(F->arena, "%s.update(", name)) ||
-           dl_text_declares_global(F->src->text, name);
+/* Does the file `src` update the dict `name` as a whole (`cfg.update(...)`, or through
+ * `global`)? */
+static bool dict_updated(Flow *F, const DlSource *src, const char *name) {
+    return dl_source_mentions(src, dl_arena_printf(F->arena, "%s.update(", name)) ||
+           dl_text_declares_global(src->text, name);
 }
 
-/* Does the file write the entry `key` of some dict (`cfg["device"] = "cuda"`)? Not a line
- * commented out (Latent-ODE's `#	param['device'] = torch.device('cuda:3')`). */
-static bool entry_written(Flow *F, const char *key) {
+/* Does the file `src` write the entry `key` of some dict (`cfg["device"] = "cuda"`)? Not a
+ * line commented out (Latent-ODE's `#	param['device'] = torch.device('cuda:3')`). */
+static bool entry_written(Flow *F, const DlSource *src, const char *key) {
     static const char *const forms[] = {"\"%s\"] =", "\"%s\"]=", "'%s'] =", "'%s']=", NULL};
     for (const char *const *f = forms; *f; f++)
-        if (dl_source_mentions_outside_comments(F->src, dl_arena_printf(F->arena, *f, key)))
+        if (dl_source_mentions_outside_comments(src, dl_arena_printf(F->arena, *f, key)))
             return true;
     return false;
+}
+
+/* The entry at its string key of the dict display `display`, or NULL (also where a `**`
+ * splat may add it). */
+static const DlExpr *display_entry(const DlExpr *display, const char *key) {
+    for (uint32_t i = 0; i + 1 < display->item_count; i += 2) {
+        const DlExpr *k = display->items[i];
+        if (!k) return NULL; /* `{**other}`: what it adds is not written here */
+        if (k->kind == DL_EX_STRING && k->name && strcmp(k->name, key) == 0)
+            return display->items[i + 1];
+    }
+    return NULL;
+}
+
+const DlExpr *flow_entry_of_a_local_dict(Flow *F, const DlSource *src, const DlBlock *scope,
+                                         const DlExpr *e, uint32_t before) {
+    if (!e || !src || e->kind != DL_EX_SUBSCRIPT || e->item_count != 1 || !e->object ||
+        e->object->kind != DL_EX_NAME || e->items[0]->kind != DL_EX_STRING || !e->items[0]->name)
+        return NULL;
+    const char *name = e->object->name, *key = e->items[0]->name;
+    if (flow_bindings_of(scope, name, 0) != 1) return NULL;
+    const DlExpr *display = dl_ir_last_assignment(scope, name, before);
+    if (!display || display->kind != DL_EX_DICT || dict_updated(F, src, name) ||
+        entry_written(F, src, key))
+        return NULL;
+    return display_entry(display, key);
 }
 
 /* The expression `e` (`config["training"]["device"]`) reads from dicts written out: a name bound
@@ -427,20 +454,15 @@ static const DlExpr *dict_literal_entry(Flow *F, const DlExpr *e, int depth) {
             return NULL;
         const DlExpr *bound =
             dl_ir_last_assignment(&F->env->file->module->body, e->name, UINT32_MAX);
-        return bound && bound->kind == DL_EX_DICT && !dict_updated(F, e->name) ? bound : NULL;
+        return bound && bound->kind == DL_EX_DICT && !dict_updated(F, F->src, e->name) ? bound
+                                                                                      : NULL;
     }
     if (e->kind != DL_EX_SUBSCRIPT || e->item_count != 1 || e->items[0]->kind != DL_EX_STRING ||
         !e->items[0]->name)
         return NULL;
     const DlExpr *d = dict_literal_entry(F, e->object, depth + 1);
-    if (!d || d->kind != DL_EX_DICT || entry_written(F, e->items[0]->name)) return NULL;
-    for (uint32_t i = 0; i + 1 < d->item_count; i += 2) {
-        const DlExpr *k = d->items[i];
-        if (!k) return NULL; /* `{**other}`: what it adds is not written here */
-        if (k->kind == DL_EX_STRING && k->name && strcmp(k->name, e->items[0]->name) == 0)
-            return d->items[i + 1];
-    }
-    return NULL;
+    if (!d || d->kind != DL_EX_DICT || entry_written(F, F->src, e->items[0]->name)) return NULL;
+    return display_entry(d, e->items[0]->name);
 }
 
 /* A device written out: a literal (`"cpu"`, `0`) or `torch.device` of one. */
@@ -454,7 +476,7 @@ static DlValue *device_written_out(Flow *F, const DlExpr *e) {
 
 const DlValue *flow_device_of_dict_entry(Flow *F, const DlExpr *dict, const char *key) {
     const DlExpr *display = dict_literal_entry(F, dict, 0);
-    if (!display || display->kind != DL_EX_DICT || entry_written(F, key)) return NULL;
+    if (!display || display->kind != DL_EX_DICT || entry_written(F, F->src, key)) return NULL;
     for (uint32_t i = 0; i + 1 < display->item_count; i += 2) {
         const DlExpr *k = display->items[i], *v = display->items[i + 1];
         if (!k) return NULL; /* `{**other}`: what it adds is not written here */
