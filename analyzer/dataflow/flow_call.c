@@ -2270,6 +2270,22 @@ static bool numpy_array_method(const char *m) {
     return dl_name_in_list(m, methods);
 }
 
+/* `append(module)`, `insert(i, module)`, `add_module(name, module)`, `extend(modules)` of a
+ * library container (nn.Sequential, nn.ModuleList) given a module that was not built right
+ * here: one from elsewhere, whose device the container now shares. */
+static bool adds_a_module_from_elsewhere(const char *m, const DlExpr *call,
+                                         const DlValue *const *argv) {
+    int at = flow_streq(m, "append") || flow_streq(m, "extend") ? 0
+             : flow_streq(m, "insert") || flow_streq(m, "add_module") ||
+                     flow_streq(m, "register_module")
+                 ? 1
+                 : -1;
+    if (at < 0 || call->arg_count != (uint32_t)at + 1 || call->args[at].keyword) return false;
+    const DlValue *added = argv[at];
+    if (flow_streq(m, "extend")) added = added && added->kind == DL_KIND_SEQ ? added->elem : NULL;
+    return !added || !flow_module_built_here(added);
+}
+
 const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *recv_expr,
                                      const DlValue *recv, const char *m,
                                      const DlValue *const *argv) {
@@ -2359,6 +2375,18 @@ const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *
                                                  recv_expr, recv->cls),
                     recv);
             }
+        }
+        if (adds_a_module_from_elsewhere(m, call, argv)) {
+            /* `model.append(deepcopy(layer))` for each layer of `backbone.to(device)`: the
+             * container holds modules built elsewhere, and is where they are (the neural
+             * style tutorial's `model.add_module(name, layer)` of `cnn.children()`) */
+            const char *key = flow_key_of(F, recv_expr);
+            if (key && !(recv->flags & DL_VF_MOVED)) {
+                DlValue *grown = dl_value_copy(F->arena, recv);
+                flow_mark_moved_elsewhere(grown);
+                flow_state_set(F->st, key, grown);
+            }
+            return flow_mk(F, DL_KIND_NONE);
         }
         return flow_unknown();
     case DL_KIND_SEQ:

@@ -348,6 +348,9 @@ bool flow_has_splat(const DlExpr *call);
 /* A module that something moved to a device this code does not name (a part replaced with one
  * on a device, built from device state): no longer "never moved", its device unknown. */
 void flow_mark_moved_elsewhere(DlValue *m);
+/* A module built right here and left there: with state to move, or stateless (nn.ReLU()) on
+ * the CPU; not `nn.Linear(32, 32).cuda()`, built and moved (bitsandbytes' tests). */
+bool flow_module_built_here(const DlValue *v);
 /* `nn.Sequential(a, b)`, `nn.ModuleList(layers)` (or a project subclass that hands its
  * arguments on): the container `m` is where the modules it is given are (flow_library.c). */
 void flow_contents_decide(Flow *F, DlValue *m, const DlExpr *call, const DlValue *const *argv);

@@ -367,6 +367,12 @@ static const DlValue *positional_device(Flow *F, const DlExpr *call,
  * from modules just constructed (on the CPU), it is a new module never moved; from modules
  * built on a device (`nn.Linear(.., device=d)`) it is there; from anything else (a parameter,
  * `OrderedDict(layers)`) its place is not known. */
+bool flow_module_built_here(const DlValue *v) {
+    return flow_is_module_like(v) && !(v->flags & DL_VF_MOVED) &&
+           ((v->flags & DL_VF_CONSTRUCTED) ||
+            (v->dev == DL_DEV_CPU && !(v->flags & DL_VF_HELD_ELSEWHERE)));
+}
+
 void flow_contents_decide(Flow *F, DlValue *m, const DlExpr *call, const DlValue *const *argv) {
     bool fresh = true, all_stateless = call->arg_count > 0, all_held = call->arg_count > 0;
     const DlValue *placed = NULL;
@@ -383,11 +389,7 @@ void flow_contents_decide(Flow *F, DlValue *m, const DlExpr *call, const DlValue
             continue;
         }
         if (flow_adds_unregistered_state(v)) all_held = false;
-        /* built here and left there: with state to move, or stateless (nn.ReLU()) on the CPU;
-         * not `nn.Linear(32, 32).cuda()`, built and moved (bitsandbytes' tests) */
-        bool built_here = !(v->flags & DL_VF_MOVED) &&
-                          ((v->flags & DL_VF_CONSTRUCTED) ||
-                           (v->dev == DL_DEV_CPU && !(v->flags & DL_VF_HELD_ELSEWHERE)));
+        bool built_here = flow_module_built_here(v);
         if (!built_here) fresh = false;
         if (v->flags & DL_VF_CONSTRUCTED || !built_here) all_stateless = false;
         if (!placed && v->dev && v->dev != DL_DEV_CPU) placed = v;
