@@ -125,6 +125,13 @@ static bool word_is(const Scanner *s, size_t start, size_t n, const char *kw, si
     return n == kwlen && memcmp(s->text + start, kw, kwlen) == 0;
 }
 
+/* The scanner is just past a name that `(` follows (spaces between allowed): a call of it. */
+static bool called_next(const Scanner *s) {
+    size_t at = s->at;
+    while (at < s->len && (s->text[at] == ' ' || s->text[at] == '\t')) at++;
+    return at < s->len && s->text[at] == '(';
+}
+
 /* The name at [start, start + n): hashed only where it may be listed. */
 static void name(Scanner *s, size_t start, size_t n) {
     s->seen |= s->wanted && n == s->wanted_len && memcmp(s->text + start, s->wanted, n) == 0;
@@ -141,6 +148,13 @@ static void name(Scanner *s, size_t start, size_t n) {
     if (s->in_import) dl_vec_push(&s->imports, h);
     if (s->class_state == 1) s->class_state = 2;
     if (!s->after_dot && word_is(s, start, n, "class", 5)) s->class_state = 1;
+    /* `model.train()` after `import model` (DARTS' RNN search, which rebinds `model` to the
+     * network it builds): an attribute called right there is no module, a module being no
+     * callable, so it does not make every `train.py` a module another file imports */
+    if (member && called_next(s)) {
+        s->after_dot = false;
+        return;
+    }
     if (member) {
         if (!s->root_hashed) {
             s->root = hash_at(s, s->root_at, s->root_len);
