@@ -78,6 +78,10 @@ typedef struct {
     int fail_line; /* 0 until the text turns out not to be JSON */
     bool too_deep, bad_utf8;
     bool has_cells, cells_not_list, has_worksheets;
+    /* the language its metadata names (`language_info.name`, else `kernelspec.language`):
+     * a notebook of another kernel (Lua's iTorch, R, Julia) holds no Python to check */
+    NbString language_info, kernel_language;
+    bool has_language_info, has_kernel_language;
     DL_VEC(NbString) strings;
     DL_VEC(NbCell) cells;
 } NbScan;
@@ -430,7 +434,47 @@ static bool nb_cell_element(NbScan *sc, size_t index, int depth, void *ctx) {
     return nb_object(sc, depth, nb_cell_member, &ci);
 }
 
+/* Whether the token names Python, in any case and any version (`python`, `Python 3`,
+ * `python3`, `ipython`). */
+static bool nb_string_names_python(const char *s, const NbString *t) {
+    static const char want[] = "python";
+    for (size_t p = t->open + 1; p + 6 <= t->close; p++) {
+        size_t i = 0;
+        while (i < 6 && (s[p + i] | 0x20) == want[i]) i++;
+        if (i == 6) return true;
+    }
+    return false;
+}
+
+/* `"name": "lua"` of the metadata's language_info, `"language": "lua"` of its kernelspec. */
+static bool nb_language_member(NbScan *sc, const NbString *key, int depth, void *ctx) {
+    bool kernelspec = ctx != NULL;
+    if (!nb_string_is(sc->s, key, kernelspec ? "language" : "name") || nb_peek(sc) != '"')
+        return nb_value(sc, depth);
+    NbString *out = kernelspec ? &sc->kernel_language : &sc->language_info;
+    if (!nb_string(sc, out)) return false;
+    *(kernelspec ? &sc->has_kernel_language : &sc->has_language_info) = true;
+    return true;
+}
+
+static bool nb_metadata_member(NbScan *sc, const NbString *key, int depth, void *ctx) {
+    bool info = nb_string_is(sc->s, key, "language_info");
+    bool kernelspec = !info && nb_string_is(sc->s, key, "kernelspec");
+    if ((!info && !kernelspec) || nb_peek(sc) != '{') return nb_value(sc, depth);
+    return nb_object(sc, depth, nb_language_member, kernelspec ? sc : NULL);
+}
+
+/* Whether the metadata names a language other than Python. */
+static bool nb_other_language(const NbScan *sc) {
+    const NbString *named = sc->has_language_info     ? &sc->language_info
+                            : sc->has_kernel_language ? &sc->kernel_language
+                                                      : NULL;
+    return named && !nb_string_names_python(sc->s, named);
+}
+
 static bool nb_top_member(NbScan *sc, const NbString *key, int depth, void *ctx) {
+    if (nb_string_is(sc->s, key, "metadata") && nb_peek(sc) == '{')
+        return nb_object(sc, depth, nb_metadata_member, NULL);
     if (nb_string_is(sc->s, key, "worksheets")) sc->has_worksheets = true;
     if (!nb_string_is(sc->s, key, "cells")) return nb_value(sc, depth);
     sc->has_cells = true; /* a repeated key wins, as in Python's json */
@@ -841,7 +885,8 @@ bool dl_notebook_load(const char *json, size_t len, DlNotebook *out, char **erro
     }
     NbBuild b = {0};
     DL_VEC(NbCellSpan) spans = {0};
-    for (size_t i = 0; i < sc.cells.len; i++) {
+    bool python = !nb_other_language(&sc); /* ruff skips the others too */
+    for (size_t i = 0; python && i < sc.cells.len; i++) {
         const NbCell *c = &sc.cells.items[i];
         if (!c->is_code) continue;
         b.cell = (int)i + 1;

@@ -610,3 +610,36 @@ Test(notebook, indented_cell_is_written_back_with_its_indentation) {
     dl_notebook_free(&nb);
     free(json);
 }
+
+/* A notebook whose metadata names another kernel's language holds no Python: no program, no
+ * error (ruff skips them too); `Python 3` or `python3` in any case is Python. */
+Test(notebook, other_kernels_hold_no_program) {
+    static const char *const other[] = {
+        "{'cells': [{'cell_type': 'code', 'source': ['require \\'nn\\'\\n', 'x = 1']}],"
+        " 'metadata': {'kernelspec': {'language': 'lua', 'name': 'itorch'}}}",
+        "{'cells': [{'cell_type': 'code', 'source': 'library(torch)'}],"
+        " 'metadata': {'language_info': {'name': 'R'}, 'kernelspec': {'language': 'python'}}}",
+    };
+    for (size_t i = 0; i < sizeof other / sizeof *other; i++) {
+        char *json = js(other[i]);
+        DlNotebook nb = load_ok(json);
+        cr_assert_eq(nb.program_len, 0, "%s", json);
+        cr_assert_eq(dl_notebook_code_cells(&nb, NULL, NULL, NULL, 0), 0);
+        dl_notebook_free(&nb);
+        free(json);
+    }
+    static const char *const python[] = {
+        "{'cells': [{'cell_type': 'code', 'source': 'x = 1'}],"
+        " 'metadata': {'language_info': {'name': 'Python 3'}}}",
+        "{'cells': [{'cell_type': 'code', 'source': 'x = 1'}],"
+        " 'metadata': {'kernelspec': {'language': 'python3'}}}",
+        "{'cells': [{'cell_type': 'code', 'source': 'x = 1'}], 'metadata': {}}",
+    };
+    for (size_t i = 0; i < sizeof python / sizeof *python; i++) {
+        char *json = js(python[i]);
+        DlNotebook nb = load_ok(json);
+        assert_program(&nb, "x = 1\n");
+        dl_notebook_free(&nb);
+        free(json);
+    }
+}
