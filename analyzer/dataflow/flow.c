@@ -3162,13 +3162,28 @@ static bool tests_for_a_bad_value(Flow *F, const DlExpr *e, bool negated, int de
     return flow_streq(fn, "isfinite");
 }
 
+/* `if zero_triu:` in a private method (`def _rel_shift(self, x, zero_triu=False)`, Transformer-
+ * XL's relative attention, copied into many models) that every call in its file leaves at its
+ * default: the branch never runs. (A private method is the class's own: other files do not call
+ * it, and a subclass that passes the flag would say so in its file.) */
+static bool left_off_by_every_call_of_a_private_method(Flow *F, const DlExpr *cond) {
+    if (!F->fn || !F->owner || !cond || cond->kind != DL_EX_NAME || !F->fn->name ||
+        F->fn->name[0] != '_' || F->fn->name[1] == '_')
+        return false;
+    int p = dl_ir_param_index(F->fn, cond->name);
+    return p > 0 && flow_off_constant(F->fn->params[p].default_value) &&
+           !flow_bindings_of(&F->fn->body, cond->name, 0) &&
+           flow_every_method_call_leaves_the_default(F, F->fn, (uint32_t)p);
+}
+
 /* A test that fails as the program is shipped: `False`, a switch bound to False or None that
  * the test rules out, an `and` with such a part (`cuda and torch.cuda.is_available()` after
  * `cuda = False`), `not` of a switch bound to True (`not force_cpu` after `force_cpu = True`). */
 static bool never_holds(Flow *F, const DlExpr *cond, int depth) {
     if (!cond || depth > 4 || (cond->flags & DL_EXF_CPP)) return false;
     if (never_true(cond) || ruled_out_as_shipped(F, cond) ||
-        (bound_to_false(F, cond) && !set_by_its_own_cuda(F, cond)))
+        (bound_to_false(F, cond) && !set_by_its_own_cuda(F, cond)) ||
+        left_off_by_every_call_of_a_private_method(F, cond))
         return true;
     if (cond->kind == DL_EX_BOOLOP && flow_streq(cond->name, "and")) {
         for (uint32_t i = 0; i < cond->item_count; i++)

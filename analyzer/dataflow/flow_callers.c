@@ -758,6 +758,27 @@ static bool note_call_leaving_the_default(const DlExpr *e, void *ctx) {
     return a->other;
 }
 
+/* flow_every_method_call_leaves_the_default's walk: `recv.<callee>(...)` counted, and whether
+ * one may pass the parameter (`self` is not passed). */
+static bool note_method_call_leaving_the_default(const DlExpr *e, void *ctx) {
+    CpuAsk *a = ctx;
+    if (e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_ATTR ||
+        !e->object->name || strcmp(e->object->name, a->callee) != 0)
+        return false;
+    a->calls++;
+    if (splats_arguments(e) || dl_ir_argument_for(e, a->fn, a->param, 1)) a->other = true;
+    return a->other;
+}
+
+bool flow_every_method_call_leaves_the_default(Flow *F, const DlFunction *fn, uint32_t param) {
+    const DlModuleIR *m = F->env->file->module;
+    if (!fn || !fn->owner || param == 0 || param >= fn->param_count || !m->source) return false;
+    CpuAsk a = {.F = F, .m = m, .fn = fn, .param = param, .callee = fn->name};
+    read_file_device_calls(&a, note_method_call_leaving_the_default);
+    /* every mention of the name a call, besides its def (no `getattr`, no `fn = self._shift`) */
+    return !a.other && a.calls && words_in(m->source, a.callee, true) == a.calls + 1;
+}
+
 bool flow_every_call_leaves_the_default(Flow *F, const DlFunction *fn, uint32_t param) {
     const DlModuleIR *m = F->env->file->module;
     if (!fn || fn->owner || fn->parent || param >= fn->param_count || !m->source) return false;

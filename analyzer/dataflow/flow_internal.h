@@ -328,6 +328,9 @@ bool flow_every_call_gives_the_cpu(Flow *F, const DlFunction *fn, uint32_t param
 /* Whether the file's every mention of top-level function `fn` is a call that leaves parameter
  * `param` to its default: none passes it by keyword or position, nor splats arguments. */
 bool flow_every_call_leaves_the_default(Flow *F, const DlFunction *fn, uint32_t param);
+/* The same for a method `fn` of the file's class, called as `recv.<name>(...)`: every call in
+ * the file leaves parameter `param` (not `self`) out, and the name stands nowhere else. */
+bool flow_every_method_call_leaves_the_default(Flow *F, const DlFunction *fn, uint32_t param);
 /* A test that fails as the program is shipped (`False`, a switch bound to False that it reads,
  * an `and` with such a part): what it guards never runs. */
 bool flow_never_holds(Flow *F, const DlExpr *cond);
