@@ -231,9 +231,10 @@ static const char doc[] =
     "- a cache: the function loads the file if it exists and otherwise builds and saves it under\n"
     "  the same path (`cached_features_file`), so an earlier run on this machine wrote it, or\n"
     "  loads it in a `try:` whose `except` builds and saves it (`torch.save(bert, bert_path)`);\n"
-    "  a path written out counts where the existence test is of the same code\n"
-    "  (`if os.path.exists(cached_file + \"_\" + str(epoch)):`) and what is saved is data, not\n"
-    "  a model's or an optimizer's state (a run resumed from its checkpoint is reported); or\n"
+    "  what it saves there being data, not a model's or an optimizer's state (a run resumed\n"
+    "  from its checkpoint, which it saves again later, is reported), and a path written out\n"
+    "  counting where the existence test is of the same code\n"
+    "  (`if os.path.exists(cached_file + \"_\" + str(epoch)):`); or\n"
     "  the other arm of the `if` around the load builds that data and saves it there (`if\n"
     "  use_saved_data: ds = torch.load(p) else: ...; torch.save(ds, p)`);\n"
     "- a file the load's class writes itself: another method of it saves to the same path,\n"
@@ -3101,13 +3102,15 @@ static bool reads_its_own_cache(DlRuleContext *ctx, const DlCallFact *fact) {
     /* a path written out (`os.path.join(save_dir, f"{n}.tar")`) is a cache only as above, or
      * where the existence test is of the same code (`if os.path.exists(cached_file + '_' +
      * str(epoch)):`, then the load and the save of it: Structure-free-certified-NLP's
-     * features; `"temp/feat.pt"` written out three times) */
+     * features; `"temp/feat.pt"` written out three times); and what is saved is data: a
+     * model's state loaded where it exists and saved again after training is a resumed run
+     * (DBlur's trainers), whose checkpoint may come from another machine */
     bool named = path->kind == DL_EX_NAME || path->kind == DL_EX_ATTR;
     if (named && !dl_ir_span_mentions(src, scope, "exists(") &&
         !dl_ir_span_mentions(src, scope, "isfile("))
         return false;
     if (!named && !tests_existence_of(dl_rule_text_in(ctx, NULL, scope), want)) return false;
-    return any_save(ctx, &around, named ? saved_as : saved_as_data, want, 0);
+    return any_save(ctx, &around, saved_as_data, want, 0);
 }
 
 /* Is a method of the load's class saving to the same path written the same way
