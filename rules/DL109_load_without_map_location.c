@@ -3205,6 +3205,42 @@ static bool saved_from_the_template(DlRuleContext *ctx, const DlExpr *obj, const
     return of_self;
 }
 
+/* The load's path, for saved_from_the_same_template; per thread, as files are checked in
+ * parallel. */
+static _Thread_local const DlExpr *load_path;
+
+/* `a` and `b` are one path template, fields aside: the same template (same_template), or calls
+ * of the same function (`os.path.join`) whose arguments are each the same code or the same
+ * template, one at least a template. */
+static bool same_path_template(DlRuleContext *ctx, const DlExpr *a, const DlExpr *b) {
+    const char *ta = rule_text(ctx, a->span), *tb = rule_text(ctx, b->span);
+    if (same_template(ta, tb)) return true;
+    if (a->kind != DL_EX_CALL || b->kind != DL_EX_CALL || !a->object || !b->object ||
+        a->arg_count != b->arg_count ||
+        !same_code(rule_text(ctx, a->object->span), rule_text(ctx, b->object->span)))
+        return false;
+    bool templated = false;
+    for (uint32_t k = 0; k < a->arg_count; k++) {
+        if (a->args[k].keyword || b->args[k].keyword) return false;
+        const char *x = rule_text(ctx, a->args[k].value->span);
+        const char *y = rule_text(ctx, b->args[k].value->span);
+        if (same_code(x, y)) continue;
+        if (!same_template(x, y)) return false;
+        templated = true;
+    }
+    return templated;
+}
+
+/* `torch.save(sd, os.path.join(self.save_dir, f"best_mix_{self.num_model}.pth"))` for a load of
+ * `os.path.join(self.save_dir, f"best_mix_{index}.pth")`: the same template of self's path,
+ * its fields aside (DeligentZ's trainer saves its best models and reads them back). */
+static bool saved_from_the_same_template(DlRuleContext *ctx, const DlExpr *obj,
+                                         const DlExpr *path, const DlBlock *b, uint32_t i,
+                                         const char *want) {
+    (void)obj, (void)b, (void)i, (void)want;
+    return load_path && same_path_template(ctx, path, load_path);
+}
+
 static bool class_writes_it_itself(DlRuleContext *ctx, const DlCallFact *fact) {
     const DlFunction *fn = fact->place->function;
     const DlExpr *path = dl_ir_positional(fact->call, 0);
@@ -3224,11 +3260,14 @@ static bool class_writes_it_itself(DlRuleContext *ctx, const DlCallFact *fact) {
                            (path->kind == DL_EX_STRING && !path->item_count);
     if (!same_everywhere) return false;
     const DlClass *cls = fn->owner;
-    for (uint32_t k = 0; k < cls->method_count; k++)
-        if (any_save(ctx, &cls->methods[k]->body, saved_as, want, 0) ||
-            method_saves_the_path(ctx, cls, &cls->methods[k]->body, want, 0))
-            return true;
-    return false;
+    bool found = false;
+    load_path = path;
+    for (uint32_t k = 0; k < cls->method_count && !found; k++)
+        found = any_save(ctx, &cls->methods[k]->body, saved_as, want, 0) ||
+                any_save(ctx, &cls->methods[k]->body, saved_from_the_same_template, want, 0) ||
+                method_saves_the_path(ctx, cls, &cls->methods[k]->body, want, 0);
+    load_path = NULL;
+    return found;
 }
 
 static const DlExpr *last_literal_in(DlRuleContext *ctx, const DlExpr *e, const DlBlock *scope,
