@@ -2955,6 +2955,18 @@ static bool tests_an_optional_recorder(Flow *F, const DlExpr *e) {
 /* A periodic guard, written out or through flags the batch loop computes each step
  * (nvdiffrast's samples: `display_image = display_interval and (it % display_interval == 0)`
  * then `if display_image or save_mp4:`). */
+/* `all([a, b])`, or `any([a])` of one test: the list (or tuple) of tests, else NULL. */
+static const DlExpr *tests_listed(const DlExpr *e) {
+    if (e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_NAME ||
+        e->arg_count != 1 || e->args[0].keyword)
+        return NULL;
+    const DlExpr *list = e->args[0].value;
+    if (!list || (list->kind != DL_EX_LIST && list->kind != DL_EX_TUPLE) || !list->item_count)
+        return NULL;
+    if (flow_streq(e->object->name, "all")) return list;
+    return flow_streq(e->object->name, "any") && list->item_count == 1 ? list : NULL;
+}
+
 bool flow_periodic_guard(Flow *F, const DlExpr *e, int depth) {
     if (!e || depth > 16) return false;
     if (compares_options(F, e)) return false;
@@ -2965,6 +2977,12 @@ bool flow_periodic_guard(Flow *F, const DlExpr *e, int depth) {
         return flow_periodic_guard(F, e->items[0], depth + 1) ||
                flow_periodic_guard(F, e->items[1], depth + 1);
     if (e->kind == DL_EX_UNARY) return flow_periodic_guard(F, e->object, depth + 1);
+    /* `all([monitor and i == monitor_idx])` (a conjunction written as a list), `any([...])`
+     * of one test: as the test itself */
+    const DlExpr *listed = tests_listed(e);
+    for (uint32_t i = 0; listed && i < listed->item_count; i++)
+        if (flow_periodic_guard(F, listed->items[i], depth + 1)) return true;
+    if (listed) return false;
     if (calls_a_remainder_test(F, e)) return true;
     return flow_periodic_condition(e, depth);
 }
