@@ -2005,6 +2005,12 @@ static const char *receiver_built_for_the_cpu(Flow *F, const DlExpr *recv_expr,
     if (flow_has_splat(built)) return NULL; /* `Encoder(**cfg)` may pass anything */
     int i = argument_index(init, param, built, true);
     const DlExpr *given = i >= 0 ? built->args[i].value : init->params[param].default_value;
+    /* `Skeleton(offsets, device=torch.device("cpu"))` (motion-diffusion's preprocessing) */
+    if (given && given->kind == DL_EX_CALL && given->arg_count == 1 && !given->args[0].keyword &&
+        given->object) {
+        const char *q = flow_qualify(F, given->object);
+        if (q && flow_streq(q, "torch.device")) given = given->args[0].value;
+    }
     const DlValue *d = given ? flow_device_of_literal(F, given) : NULL;
     return d && d->dev == DL_DEV_CPU ? init->params[param].name : NULL;
 }
