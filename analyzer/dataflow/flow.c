@@ -105,6 +105,15 @@ void flow_bind(Flow *F, const DlExpr *target, const DlValue *v) {
                     if (flow_adds_unregistered_state(v)) s->flags |= DL_VF_HAS_MODULES;
                     flow_state_set(F->st, base, s);
                 }
+                /* `self.nn_dict[k] = v` of a module container (nn.ModuleDict, nn.ModuleList)
+                 * given a module built elsewhere (ESPnet's beam search keeping the model's
+                 * decoder): the container is where that module is, as after `append` */
+                if (b && b->value && b->value->kind == DL_KIND_MODULE &&
+                    !(b->value->flags & DL_VF_MOVED) && !flow_module_built_here(v)) {
+                    DlValue *grown = dl_value_copy(F->arena, b->value);
+                    flow_mark_moved_elsewhere(grown);
+                    flow_state_set(F->st, base, grown);
+                }
             }
             /* `minibatch["imu"] = minibatch["imu"].to(device)`: an entry of a dict (or list)
              * batch moved. The batch is now a container of parts on different devices: handed

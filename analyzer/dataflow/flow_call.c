@@ -1437,6 +1437,20 @@ static DlValue *instance_of(Flow *F, const DlClassInfo *ci) {
     return v;
 }
 
+/* What a wrapper whose state is given is handed, that leaves where it computes unknown: a
+ * value not known (a parameter), a plain function, a module that builds no state, or a dict or
+ * list of one of them (`scorers = {"decoder": model.decoder}`). */
+static bool gives_state_from_elsewhere(const DlValue *a) {
+    if (a->kind == DL_KIND_SEQ && a->entries) {
+        for (uint32_t k = 0; k < a->entries->count; k++)
+            if (a->entries->values[k] && gives_state_from_elsewhere(a->entries->values[k]))
+                return true;
+        return false;
+    }
+    if (a->kind == DL_KIND_SEQ && a->elem) a = a->elem;
+    return a->kind == DL_KIND_UNKNOWN || a->kind == DL_KIND_FUNCTION || builds_no_state(a);
+}
+
 const DlValue *flow_instantiate(Flow *F, const DlExpr *call, const DlClassInfo *ci,
                                const DlValue *const *argv) {
     /* a class whose file comes later (or that is defined further down) is known before use */
@@ -1494,13 +1508,14 @@ const DlValue *flow_instantiate(Flow *F, const DlExpr *call, const DlClassInfo *
         /* (or given a plain function for it, whatever `__init__`'s annotation says:
          * `ReconstructionLoss(loss_f)` of `def __init__(self, loss_func: nn.Module)`, PonderNCA's
          * notebook) */
+        /* (or a dict or list of such modules: ESPnet's `BatchBeamSearch(scorers=scorers)`
+         * of `scorers = {"decoder": model.decoder}`, a model's own decoder) */
         if (argv && !dev && (m->flags & DL_VF_CONSTRUCTED) && state_is_given(ci))
-            for (uint32_t i = 0; i < call->arg_count; i++)
-                if (argv[i]->kind == DL_KIND_UNKNOWN || argv[i]->kind == DL_KIND_FUNCTION ||
-                    builds_no_state(argv[i])) {
-                    flow_mark_moved_elsewhere(m);
-                    break;
-                }
+            for (uint32_t i = 0; i < call->arg_count; i++) {
+                if (!gives_state_from_elsewhere(argv[i])) continue;
+                flow_mark_moved_elsewhere(m);
+                break;
+            }
         /* CLIPasso's `Loss(args)`, whose modules sit in a plain dict (`self.loss_mapper =
          * {"clip": CLIPLoss(args)}`, each built on the device it is given): moving it would
          * move nothing, and they are where they were built, not where it is */
