@@ -393,7 +393,10 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
             flow_take_place(r, callee);
             r->origin = DL_ORIGIN_MODEL;
         }
-        return r;
+        /* a tuple its forward writes out keeps its plain values (`return out, self.sizes`) */
+        const DlValue *mixed =
+            forward_info ? kept_host_copies(F, forward_info->ret, forward_info, r, 0) : NULL;
+        return mixed ? mixed : r;
     }
     if (ops.count > 1 && !(callee->flags & DL_VF_SCATTERS))
         flow_meet(F, call, ops.items, ops.count, callee_ops ? 0 : -1);
@@ -2436,6 +2439,9 @@ const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *
             }
             return flow_mk(F, DL_KIND_NONE);
         }
+        /* `self.sizes.copy()`: a shallow copy holds the same items (a list of ints a forward
+         * returns beside its scores: WSOL-Metric's seed evaluation) */
+        if (flow_streq(m, "copy") && call->arg_count == 0) return recv;
         if (flow_streq(m, "values") && recv->elem) {
             DlValue *s = flow_mk(F, DL_KIND_SEQ);
             s->elem = recv->elem;
