@@ -3173,9 +3173,10 @@ static const DlExpr *format_template(const DlExpr *e) {
     return lit && lit->kind == DL_EX_STRING && !lit->item_count ? lit : NULL;
 }
 
-/* The load's path when it fills a template (format_template), for saved_from_the_template;
- * per thread, as files are checked in parallel. */
-static _Thread_local const DlExpr *load_template;
+/* The path of the load class_writes_it_itself asks about, for the predicates it hands any_save
+ * (saved_from_the_template, saved_from_the_same_template); per thread, as files are checked in
+ * parallel. */
+static _Thread_local const DlExpr *load_path;
 
 /* `torch.save(..., "{}/model_{}.tar".format(self.working_dir, i + 1))` for a load of
  * `"{}/model_{}.tar".format(self.working_dir, epoch)`: the same template, filled with the same
@@ -3185,7 +3186,7 @@ static _Thread_local const DlExpr *load_template;
 static bool saved_from_the_template(DlRuleContext *ctx, const DlExpr *obj, const DlExpr *path,
                                     const DlBlock *b, uint32_t i, const char *want) {
     (void)obj, (void)b, (void)i, (void)want;
-    const DlExpr *load = load_template, *lit = format_template(path);
+    const DlExpr *load = load_path, *lit = format_template(path);
     const DlExpr *load_lit = format_template(load);
     if (!lit || !load_lit || path->arg_count != load->arg_count ||
         !same_code(rule_text(ctx, lit->span), rule_text(ctx, load_lit->span)))
@@ -3204,10 +3205,6 @@ static bool saved_from_the_template(DlRuleContext *ctx, const DlExpr *obj, const
     }
     return of_self;
 }
-
-/* The load's path, for saved_from_the_same_template; per thread, as files are checked in
- * parallel. */
-static _Thread_local const DlExpr *load_path;
 
 /* `a` and `b` are one path template, fields aside: the same template (same_template), or calls
  * of the same function (`os.path.join`) whose arguments are each the same code or the same
@@ -3241,31 +3238,32 @@ static bool saved_from_the_same_template(DlRuleContext *ctx, const DlExpr *obj,
     return load_path && same_path_template(ctx, path, load_path);
 }
 
-static bool class_writes_it_itself(DlRuleContext *ctx, const DlCallFact *fact) {
-    const DlFunction *fn = fact->place->function;
-    const DlExpr *path = dl_ir_positional(fact->call, 0);
-    if (!fn || !fn->owner || !path) return false;
-    if (format_template(path)) {
-        load_template = path;
-        bool found = false;
-        for (uint32_t k = 0; k < fn->owner->method_count && !found; k++)
-            found = any_save(ctx, &fn->owner->methods[k]->body, saved_from_the_template, NULL, 0);
-        load_template = NULL;
-        if (found) return true;
-    }
+/* A method of `cls` saves what the load of `path` (load_path) reads. */
+static bool a_method_saves_it(DlRuleContext *ctx, const DlClass *cls, const DlExpr *path) {
+    if (format_template(path))
+        for (uint32_t k = 0; k < cls->method_count; k++)
+            if (any_save(ctx, &cls->methods[k]->body, saved_from_the_template, NULL, 0))
+                return true;
     const char *want = rule_text(ctx, path->span);
     /* the same in every method: read from self (`self.path`, `os.path.join(self.folder,
      * "best.pt")`) or written out (`"best.pt"`), not a local name */
     bool same_everywhere = strstr(want, "self.") ||
                            (path->kind == DL_EX_STRING && !path->item_count);
     if (!same_everywhere) return false;
-    const DlClass *cls = fn->owner;
-    bool found = false;
+    for (uint32_t k = 0; k < cls->method_count; k++)
+        if (any_save(ctx, &cls->methods[k]->body, saved_as, want, 0) ||
+            any_save(ctx, &cls->methods[k]->body, saved_from_the_same_template, want, 0) ||
+            method_saves_the_path(ctx, cls, &cls->methods[k]->body, want, 0))
+            return true;
+    return false;
+}
+
+static bool class_writes_it_itself(DlRuleContext *ctx, const DlCallFact *fact) {
+    const DlFunction *fn = fact->place->function;
+    const DlExpr *path = dl_ir_positional(fact->call, 0);
+    if (!fn || !fn->owner || !path) return false;
     load_path = path;
-    for (uint32_t k = 0; k < cls->method_count && !found; k++)
-        found = any_save(ctx, &cls->methods[k]->body, saved_as, want, 0) ||
-                any_save(ctx, &cls->methods[k]->body, saved_from_the_same_template, want, 0) ||
-                method_saves_the_path(ctx, cls, &cls->methods[k]->body, want, 0);
+    bool found = a_method_saves_it(ctx, fn->owner, path);
     load_path = NULL;
     return found;
 }

@@ -49,9 +49,7 @@ static void placed_in_module(Flow *F, const DlExpr *target, const DlValue *v) {
     if (!b || !b->value || !flow_is_module_like(b->value) ||
         !(b->value->flags & DL_VF_CONSTRUCTED))
         return;
-    DlValue *m = dl_value_copy(F->arena, b->value);
-    flow_mark_moved_elsewhere(m);
-    flow_state_set(F->st, root->name, m);
+    flow_bind_moved_elsewhere(F, root->name, b->value);
 }
 
 void flow_bind(Flow *F, const DlExpr *target, const DlValue *v) {
@@ -109,11 +107,8 @@ void flow_bind(Flow *F, const DlExpr *target, const DlValue *v) {
                  * given a module built elsewhere (ESPnet's beam search keeping the model's
                  * decoder): the container is where that module is, as after `append` */
                 if (b && b->value && b->value->kind == DL_KIND_MODULE &&
-                    !(b->value->flags & DL_VF_MOVED) && !flow_module_built_here(v)) {
-                    DlValue *grown = dl_value_copy(F->arena, b->value);
-                    flow_mark_moved_elsewhere(grown);
-                    flow_state_set(F->st, base, grown);
-                }
+                    !(b->value->flags & DL_VF_MOVED) && !flow_module_built_here(v))
+                    flow_bind_moved_elsewhere(F, base, b->value);
             }
             /* `minibatch["imu"] = minibatch["imu"].to(device)`: an entry of a dict (or list)
              * batch moved. The batch is now a container of parts on different devices: handed
@@ -2961,9 +2956,6 @@ static bool tests_an_optional_recorder(Flow *F, const DlExpr *e) {
     return binds_none_before(&F->fn->body, e->name, F->place.batch_loop->span.start, 0);
 }
 
-/* A periodic guard, written out or through flags the batch loop computes each step
- * (nvdiffrast's samples: `display_image = display_interval and (it % display_interval == 0)`
- * then `if display_image or save_mp4:`). */
 /* `all([a, b])`, or `any([a])` of one test: the list (or tuple) of tests, else NULL. */
 static const DlExpr *tests_listed(const DlExpr *e) {
     if (e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_NAME ||
@@ -2976,6 +2968,9 @@ static const DlExpr *tests_listed(const DlExpr *e) {
     return flow_streq(e->object->name, "any") && list->item_count == 1 ? list : NULL;
 }
 
+/* A periodic guard, written out or through flags the batch loop computes each step
+ * (nvdiffrast's samples: `display_image = display_interval and (it % display_interval == 0)`
+ * then `if display_image or save_mp4:`). */
 bool flow_periodic_guard(Flow *F, const DlExpr *e, int depth) {
     if (!e || depth > 16) return false;
     if (compares_options(F, e)) return false;
@@ -3948,14 +3943,7 @@ static const DlValue *parameters_on_the_module(Flow *F, const DlValue *v, int de
     }
     for (uint32_t i = 0; i < v->item_count; i++) {
         const DlValue *item = parameters_on_the_module(F, v->items[i], depth + 1);
-        if (item == v->items[i]) continue;
-        if (!r) r = dl_value_copy(F->arena, v);
-        if (r->items == v->items) {
-            const DlValue **items = dl_arena_alloc(F->arena, v->item_count * sizeof *items);
-            memcpy(items, v->items, v->item_count * sizeof *items);
-            r->items = items;
-        }
-        r->items[i] = item;
+        if (item != v->items[i]) r = dl_value_with_item(F->arena, v, r, i, item);
     }
     return r ? r : v;
 }

@@ -663,14 +663,7 @@ static const DlValue *bind_parameter_device(Flow *F, const DlValue *v, const DlF
     for (uint32_t i = 0; i < v->item_count; i++) {
         const DlValue *item = v->items[i];
         const DlValue *bound = bind_part(F, item, fn, call, argv, skip_self, depth);
-        if (bound == item) continue;
-        if (!c) {
-            c = dl_value_copy(F->arena, v);
-            const DlValue **items = dl_arena_alloc(F->arena, v->item_count * sizeof *items);
-            memcpy(items, v->items, v->item_count * sizeof *items);
-            c->items = items;
-        }
-        c->items[i] = bound;
+        if (bound != item) c = dl_value_with_item(F->arena, v, c, i, bound);
     }
     const DlValue *elem = bind_part(F, v->elem, fn, call, argv, skip_self, depth);
     if (elem != v->elem) {
@@ -954,14 +947,7 @@ const DlValue *flow_call_summary(Flow *F, const DlFunctionInfo *fi, const DlExpr
             const DlValue *item = r->items[i];
             if (!item || item->kind != DL_KIND_TENSOR || item->dev) continue;
             const DlValue *moved = on_its_arguments_device(F, item, argv, call->arg_count);
-            if (moved == item) continue;
-            if (!placed) {
-                placed = dl_value_copy(F->arena, r);
-                const DlValue **items = dl_arena_alloc(F->arena, r->item_count * sizeof *items);
-                memcpy(items, r->items, r->item_count * sizeof *items);
-                placed->items = items;
-            }
-            placed->items[i] = moved;
+            if (moved != item) placed = dl_value_with_item(F->arena, r, placed, i, moved);
         }
         if (placed) r = placed;
     }
@@ -2023,13 +2009,8 @@ static const char *receiver_built_for_the_cpu(Flow *F, const DlExpr *recv_expr,
     if (flow_has_splat(built)) return NULL; /* `Encoder(**cfg)` may pass anything */
     int i = argument_index(init, param, built, true);
     const DlExpr *given = i >= 0 ? built->args[i].value : init->params[param].default_value;
-    /* `Skeleton(offsets, device=torch.device("cpu"))` (motion-diffusion's preprocessing) */
-    if (given && given->kind == DL_EX_CALL && given->arg_count == 1 && !given->args[0].keyword &&
-        given->object) {
-        const char *q = flow_qualify(F, given->object);
-        if (q && flow_streq(q, "torch.device")) given = given->args[0].value;
-    }
-    const DlValue *d = given ? flow_device_of_literal(F, given) : NULL;
+    /* (also `Skeleton(offsets, device=torch.device("cpu"))`: motion-diffusion's preprocessing) */
+    const DlValue *d = given ? flow_device_written_out(F, given) : NULL;
     return d && d->dev == DL_DEV_CPU ? init->params[param].name : NULL;
 }
 
@@ -2355,11 +2336,7 @@ const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *
             /* `model.load_state_dict(sd, assign=True)` (a model built on the meta device): its
              * parameters are now the state dict's tensors, wherever those are */
             const char *key = flow_key_of(F, recv_expr);
-            if (key && flow_is_module_like(recv)) {
-                DlValue *moved = dl_value_copy(F->arena, recv);
-                flow_mark_moved_elsewhere(moved);
-                flow_state_set(F->st, key, moved);
-            }
+            if (key && flow_is_module_like(recv)) flow_bind_moved_elsewhere(F, key, recv);
             return flow_unknown();
         }
         if (dl_module_method_returns_self(m)) return recv;
@@ -2405,11 +2382,7 @@ const DlValue *flow_eval_method_call(Flow *F, const DlExpr *call, const DlExpr *
              * container holds modules built elsewhere, and is where they are (the neural
              * style tutorial's `model.add_module(name, layer)` of `cnn.children()`) */
             const char *key = flow_key_of(F, recv_expr);
-            if (key && !(recv->flags & DL_VF_MOVED)) {
-                DlValue *grown = dl_value_copy(F->arena, recv);
-                flow_mark_moved_elsewhere(grown);
-                flow_state_set(F->st, key, grown);
-            }
+            if (key && !(recv->flags & DL_VF_MOVED)) flow_bind_moved_elsewhere(F, key, recv);
             return flow_mk(F, DL_KIND_NONE);
         }
         return flow_unknown();

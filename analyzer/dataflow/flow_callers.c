@@ -334,12 +334,8 @@ static bool names_the_cpu(const CpuAsk *a, const DlExpr *e, uint32_t before) {
     const char *global = e && e->kind == DL_EX_ATTR ? flow_qualify(a->F, e) : NULL;
     const DlValue *v = global ? flow_imported_global(a->F, global) : NULL;
     if (v && v->kind == DL_KIND_DEVICE && v->dev == DL_DEV_CPU) return true;
-    if (e && e->kind == DL_EX_CALL && e->arg_count == 1 && !e->args[0].keyword && e->object) {
-        const char *q = flow_qualify(a->F, e->object);
-        if (q && flow_streq(q, "torch.device")) e = e->args[0].value;
-    }
-    return e && e->kind == DL_EX_STRING && e->name && !e->item_count &&
-           flow_device_of_string(e->name) == DL_DEV_CPU;
+    const DlValue *d = e ? flow_device_written_out(a->F, e) : NULL;
+    return d && d->dev == DL_DEV_CPU;
 }
 
 /* `e` is a call of the function asked about, by its name (`evaluate(...)`, `Sampler(...)`), or
@@ -748,42 +744,40 @@ bool flow_every_call_gives_the_cpu(Flow *F, const DlFunction *fn, uint32_t param
     return every_call_gives_the_cpu(F, F->env->file->module, fn, param, 0);
 }
 
-/* flow_every_call_leaves_the_default's walk: calls of `a->callee` counted, and whether one may
- * pass the parameter (`a->other`). */
+/* every_call_leaves_the_default's walk: calls of `a->callee` counted (by its name, or with
+ * `a->skip_self` as a method, `recv.<callee>(...)`), and whether one may pass the parameter
+ * (`a->other`). */
 static bool note_call_leaving_the_default(const DlExpr *e, void *ctx) {
     CpuAsk *a = ctx;
-    if (!calls_the_callee(a, e)) return false;
+    bool call = a->skip_self ? e->kind == DL_EX_CALL && e->object &&
+                                   e->object->kind == DL_EX_ATTR && e->object->name &&
+                                   strcmp(e->object->name, a->callee) == 0
+                             : calls_the_callee(a, e);
+    if (!call) return false;
     a->calls++;
-    if (splats_arguments(e) || dl_ir_argument_for(e, a->fn, a->param, 0)) a->other = true;
+    if (splats_arguments(e) || dl_ir_argument_for(e, a->fn, a->param, a->skip_self ? 1 : 0))
+        a->other = true;
     return a->other;
 }
 
-/* flow_every_method_call_leaves_the_default's walk: `recv.<callee>(...)` counted, and whether
- * one may pass the parameter (`self` is not passed). */
-static bool note_method_call_leaving_the_default(const DlExpr *e, void *ctx) {
-    CpuAsk *a = ctx;
-    if (e->kind != DL_EX_CALL || !e->object || e->object->kind != DL_EX_ATTR ||
-        !e->object->name || strcmp(e->object->name, a->callee) != 0)
-        return false;
-    a->calls++;
-    if (splats_arguments(e) || dl_ir_argument_for(e, a->fn, a->param, 1)) a->other = true;
-    return a->other;
-}
-
-bool flow_every_method_call_leaves_the_default(Flow *F, const DlFunction *fn, uint32_t param) {
+/* Whether every call in the file of `fn`, a top-level function or (`method`) a method of the
+ * file's class called as `recv.<name>(...)`, leaves parameter `param` to its default, and the
+ * name stands nowhere else: a mention that is no call (`Thread(target=train, args=(d, True))`,
+ * `shift = self._shift`) may pass anything. A method is asked only where the file calls it. */
+static bool every_call_leaves_the_default(Flow *F, const DlFunction *fn, uint32_t param,
+                                          bool method) {
     const DlModuleIR *m = F->env->file->module;
-    if (!fn || !fn->owner || param == 0 || param >= fn->param_count || !m->source) return false;
-    CpuAsk a = {.F = F, .m = m, .fn = fn, .param = param, .callee = fn->name};
-    read_file_device_calls(&a, note_method_call_leaving_the_default);
-    /* every mention of the name a call, besides its def (no `getattr`, no `fn = self._shift`) */
-    return !a.other && a.calls && words_in(m->source, a.callee, true) == a.calls + 1;
+    bool shape = method ? fn && fn->owner && param > 0 : fn && !fn->owner && !fn->parent;
+    if (!shape || param >= fn->param_count || !m->source) return false;
+    CpuAsk a = {.F = F, .m = m, .fn = fn, .param = param, .callee = fn->name, .skip_self = method};
+    read_file_device_calls(&a, note_call_leaving_the_default);
+    return !a.other && (a.calls || !method) && words_in(m->source, a.callee, method) == a.calls + 1;
 }
 
 bool flow_every_call_leaves_the_default(Flow *F, const DlFunction *fn, uint32_t param) {
-    const DlModuleIR *m = F->env->file->module;
-    if (!fn || fn->owner || fn->parent || param >= fn->param_count || !m->source) return false;
-    CpuAsk a = {.F = F, .m = m, .fn = fn, .param = param, .callee = fn->name};
-    read_file_device_calls(&a, note_call_leaving_the_default);
-    /* a mention that is no call (`Thread(target=train, args=(d, True))`) may pass anything */
-    return !a.other && words_in(m->source, a.callee, false) == a.calls + 1;
+    return every_call_leaves_the_default(F, fn, param, false);
+}
+
+bool flow_every_method_call_leaves_the_default(Flow *F, const DlFunction *fn, uint32_t param) {
+    return every_call_leaves_the_default(F, fn, param, true);
 }

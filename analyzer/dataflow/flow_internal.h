@@ -222,6 +222,9 @@ DlValue *flow_named_device(Flow *F, const char *name, DlSpan span);
 /* The device a literal names (`"cuda:1"`, `"mps"`, `0` for cuda:0), without its place in the
  * text (the literal may be another file's); NULL for any other expression. */
 DlValue *flow_device_of_literal(Flow *F, const DlExpr *e);
+/* A device written out: a literal (`"cpu"`, `0`) or `torch.device` of one; NULL for any other
+ * expression. */
+DlValue *flow_device_written_out(Flow *F, const DlExpr *e);
 /* The device written out at `key` of the dict display a name `dict` is bound to at the top of
  * the file and that the file never changes (`param = {"device": torch.device("cpu")}`), or
  * NULL. */
@@ -351,6 +354,8 @@ bool flow_has_splat(const DlExpr *call);
 /* A module that something moved to a device this code does not name (a part replaced with one
  * on a device, built from device state): no longer "never moved", its device unknown. */
 void flow_mark_moved_elsewhere(DlValue *m);
+/* `key` bound anew to a copy of the module `m` so marked. */
+void flow_bind_moved_elsewhere(Flow *F, const char *key, const DlValue *m);
 /* A module built right here and left there: with state to move, or stateless (nn.ReLU()) on
  * the CPU; not `nn.Linear(32, 32).cuda()`, built and moved (bitsandbytes' tests). */
 bool flow_module_built_here(const DlValue *v);

@@ -465,8 +465,7 @@ static const DlExpr *dict_literal_entry(Flow *F, const DlExpr *e, int depth) {
     return display_entry(d, e->items[0]->name);
 }
 
-/* A device written out: a literal (`"cpu"`, `0`) or `torch.device` of one. */
-static DlValue *device_written_out(Flow *F, const DlExpr *e) {
+DlValue *flow_device_written_out(Flow *F, const DlExpr *e) {
     if (e->kind == DL_EX_CALL && e->arg_count == 1 && !e->args[0].keyword) {
         const char *q = flow_qualify(F, e->object);
         if (q && flow_streq(q, "torch.device")) e = e->args[0].value;
@@ -477,18 +476,13 @@ static DlValue *device_written_out(Flow *F, const DlExpr *e) {
 const DlValue *flow_device_of_dict_entry(Flow *F, const DlExpr *dict, const char *key) {
     const DlExpr *display = dict_literal_entry(F, dict, 0);
     if (!display || display->kind != DL_EX_DICT || entry_written(F, F->src, key)) return NULL;
-    for (uint32_t i = 0; i + 1 < display->item_count; i += 2) {
-        const DlExpr *k = display->items[i], *v = display->items[i + 1];
-        if (!k) return NULL; /* `{**other}`: what it adds is not written here */
-        if (k->kind != DL_EX_STRING || !k->name || strcmp(k->name, key) != 0 || !v) continue;
-        DlValue *d = device_written_out(F, v);
-        if (d) {
-            d->dev_span = display->items[i + 1]->span;
-            d->dev_why = flow_short_text(F, d->dev_span);
-        }
-        return d;
+    const DlExpr *v = display_entry(display, key);
+    DlValue *d = v ? flow_device_written_out(F, v) : NULL;
+    if (d) {
+        d->dev_span = v->span;
+        d->dev_why = flow_short_text(F, d->dev_span);
     }
-    return NULL;
+    return d;
 }
 
 /* `state.device` of `state = State(**{"device": "cpu"})` or `args = SimpleNamespace(device=
@@ -520,12 +514,12 @@ static DlValue *attribute_given_by_the_builder(Flow *F, const DlExpr *e) {
     for (uint32_t i = 0; i < call->arg_count; i++) {
         const char *kw = call->args[i].keyword;
         const DlExpr *a = call->args[i].value;
-        if (kw && strcmp(kw, e->name) == 0) return device_written_out(F, a);
+        if (kw && strcmp(kw, e->name) == 0) return flow_device_written_out(F, a);
         if (kw && strcmp(kw, "**") == 0 && a && a->kind == DL_EX_DICT)
             for (uint32_t k = 0; k + 1 < a->item_count; k += 2)
                 if (a->items[k] && a->items[k]->kind == DL_EX_STRING && a->items[k]->name &&
                     strcmp(a->items[k]->name, e->name) == 0 && a->items[k + 1])
-                    return device_written_out(F, a->items[k + 1]);
+                    return flow_device_written_out(F, a->items[k + 1]);
     }
     return NULL;
 }
@@ -542,7 +536,7 @@ const DlValue *flow_device_arg(Flow *F, const DlExpr *e, const DlValue *v) {
     /* `config["training"]["device"]` of a dict written out and never changed: its string (or
      * `torch.device` of one) */
     const DlExpr *entry = e->kind == DL_EX_SUBSCRIPT ? dict_literal_entry(F, e, 0) : NULL;
-    DlValue *written = entry ? device_written_out(F, entry) : NULL;
+    DlValue *written = entry ? flow_device_written_out(F, entry) : NULL;
     if (written) {
         written->dev_span = e->span;
         written->dev_why = flow_short_text(F, e->span);
@@ -636,6 +630,12 @@ void flow_mark_moved_elsewhere(DlValue *m) {
     m->flags |= DL_VF_MOVED;
     m->dev = DL_DEV_UNKNOWN;
     m->dev_name = NULL;
+}
+
+void flow_bind_moved_elsewhere(Flow *F, const char *key, const DlValue *m) {
+    DlValue *moved = dl_value_copy(F->arena, m);
+    flow_mark_moved_elsewhere(moved);
+    flow_state_set(F->st, key, moved);
 }
 
 DlValue *flow_with_device(Flow *F, const DlValue *v, const DlValue *dev, DlOrigin origin,

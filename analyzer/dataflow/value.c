@@ -17,6 +17,18 @@ DlValue *dl_value_copy(DlArena *arena, const DlValue *v) {
     return c;
 }
 
+DlValue *dl_value_with_item(DlArena *arena, const DlValue *v, DlValue *copy, uint32_t i,
+                            const DlValue *item) {
+    if (!copy) copy = dl_value_copy(arena, v);
+    if (copy->items == v->items) {
+        const DlValue **items = dl_arena_alloc(arena, v->item_count * sizeof *items);
+        memcpy(items, v->items, v->item_count * sizeof *items);
+        copy->items = items;
+    }
+    copy->items[i] = item;
+    return copy;
+}
+
 static const char *persist_text(DlArena *to, const char *s) {
     return s ? dl_arena_strdup(to, s) : NULL;
 }

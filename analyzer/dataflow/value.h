@@ -165,6 +165,10 @@ extern const DlValue dl_value_unknown;
 
 DlValue *dl_value_new(DlArena *arena, DlKind kind);
 DlValue *dl_value_copy(DlArena *arena, const DlValue *v);
+/* `copy` (a copy of the sequence `v` being written, or NULL: one is made) with its item `i` set
+ * to `item`; its items are copied from `v`'s the first time, so `v` is left as it was. */
+DlValue *dl_value_with_item(DlArena *arena, const DlValue *v, DlValue *copy, uint32_t i,
+                            const DlValue *item);
 /* A deep copy into `to` (texts and nested values too), so that the arena `v` was built in can
  * be released: project summaries outlive the scratch arena of the run that computed them. */
 const DlValue *dl_value_persist(DlArena *to, const DlValue *v);
