@@ -3766,6 +3766,18 @@ static bool block_needs_a_gpu_first(DlRuleContext *ctx, const DlBlock *b, int de
     return false;
 }
 
+/* block_needs_a_gpu_first of the body a call runs (a spawned worker, a method of the same
+ * class), a few bodies deep: bodies call each other, and a worker may spawn itself
+ * (`def work(rank): mp.spawn(work, ...)`). */
+static bool body_needs_a_gpu_first(DlRuleContext *ctx, const DlBlock *body) {
+    static _Thread_local int bodies_followed;
+    if (bodies_followed > 4) return false;
+    bodies_followed++;
+    bool needs = block_needs_a_gpu_first(ctx, body, 0);
+    bodies_followed--;
+    return needs;
+}
+
 /* `torch.device('cuda:{}'.format(args.local_rank))`, `f"cuda:{rank}"`, `torch.device("cuda", i)`,
  * `"cuda"`: a CUDA device whatever is put in it. */
 static bool always_a_cuda_device(DlRuleContext *ctx, const DlExpr *d) {
@@ -4052,23 +4064,19 @@ static bool needs_a_gpu(DlRuleContext *ctx, const DlExpr *e) {
         const DlFunctionInfo *fi = worker && worker->kind == DL_EX_NAME
                                        ? dl_project_find_function(p, file, worker->name)
                                        : NULL;
-        return fi && (fi->requires_gpu || block_needs_a_gpu_first(ctx, &fi->fn->body, 0));
+        return fi && (fi->requires_gpu || body_needs_a_gpu_first(ctx, &fi->fn->body));
     }
     /* `self._setup_()` of a method of the same class that needs one (ROMP's video trainer:
      * `__init__` calls `_setup_`, which does `torch.cuda.set_device(...)`) */
     if (e->object->kind == DL_EX_ATTR && dl_ir_is_self(e->object->object)) {
-        static _Thread_local int methods_followed; /* methods calling each other: a few deep */
         const DlFunction *around =
             function_around(&rule_module(ctx)->body, e->span.start, NULL, 0);
         const DlFunction *method =
             around && around->owner ? dl_ir_method_named(around->owner, e->object->name) : NULL;
         const DlFunctionInfo *mi = method ? method->facts : NULL;
-        if (!method || method == around || methods_followed > 4) return false;
+        if (!method || method == around) return false;
         if (mi && mi->requires_gpu) return true;
-        methods_followed++;
-        bool needs = block_needs_a_gpu_first(ctx, &method->body, 0);
-        methods_followed--;
-        return needs;
+        return body_needs_a_gpu_first(ctx, &method->body);
     }
     if (e->object->kind != DL_EX_NAME) return false;
     const DlProject *p = dl_rule_project(ctx);
