@@ -209,6 +209,24 @@ static uint32_t forward_alternatives(const DlProject *p, const DlClassInfo *ci,
 
 /* An argument that may not meet the module where it is: a CPU tensor, or a tensor on one GPU
  * written out given to a module moved whole to another (`cuda:2` to a `cuda:4` model). */
+/* The `*args` (or, for a keyword it does not name, the `**kwargs`) of `forward` that collects
+ * the argument at parameter `p` (1 + its position, or dl_ir_param_index of `kw`), when the body
+ * never names it: `def forward(self, emb, *args): return self.w(emb)` drops what it is handed
+ * (pase_voxceleb's heads, called as `model.out_proj(mu, torch.ones(n))`), which meets nothing. */
+static bool dropped_by_forward(const DlProject *project, const DlFunction *forward, int p,
+                               const char *kw) {
+    int collector = -1;
+    for (uint32_t k = 0; k < forward->param_count && collector < 0; k++) {
+        int star = forward->params[k].star;
+        if (kw ? star == 2 && p < 0 : star == 1 && p >= (int)k) collector = (int)k;
+    }
+    const DlFunctionInfo *info = collector >= 0 ? dl_project_function_of(project, forward) : NULL;
+    const DlBlock *body = &forward->body;
+    if (!info || !info->module || !info->module->source || !body->count) return false;
+    DlSpan span = {body->items[0]->span.start, body->items[body->count - 1]->span.end};
+    return !dl_ir_span_mentions(info->module->source, span, forward->params[collector].name);
+}
+
 static bool elsewhere_than_the_module(const DlValue *module, const DlValue *arg) {
     if (dl_value_is_cpu_tensor(arg)) return true;
     /* `self.decoder([ids, labels])`: a list or tuple written out holding one */
@@ -369,6 +387,7 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
             for (uint32_t k = 0; !takes && k < forward->param_count; k++)
                 takes = forward->params[k].star == 2;
             if (!takes) meets = false;
+            if (dropped_by_forward(F->env->project, forward, p, kw)) meets = false;
         }
         if (!kw) position++;
         /* `self.lstm(x, (h0, c0))`: the tensors of a tuple or list written out in the call
@@ -611,8 +630,10 @@ static const DlValue *bind_device_of_value(Flow *F, const DlValue *v, const DlFu
             break;
         }
     }
-    if (!passed && !of_tensor && p->default_value && p->default_value->kind == DL_EX_STRING &&
-        flow_device_of_string(p->default_value->name)) {
+    /* (the default only where the construction is known: an instance of unknown making, an
+     * input annotated `batch: TorchBatch`, holds what its maker gave) */
+    if (call && !passed && !of_tensor && p->default_value &&
+        p->default_value->kind == DL_EX_STRING && flow_device_of_string(p->default_value->name)) {
         DlValue *d = flow_mk(F, DL_KIND_DEVICE);
         d->dev = flow_device_of_string(p->default_value->name);
         d->dev_name = p->default_value->name;
