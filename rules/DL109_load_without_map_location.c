@@ -4698,6 +4698,9 @@ static bool written_from_the_cpu_by_another_file(DlRuleContext *ctx, const DlCal
 static void check_load(DlRuleContext *ctx, const DlCallFact *fact) {
     extern const DlRule dl_rule_DL109;
     if (dl_ir_map_location(fact->call)) return;
+    /* `torch.load()` with no file (a notebook cell left unfinished): a TypeError before any
+     * device matters, which a `map_location` does not mend */
+    if (fact->call->arg_count == 0) return;
     /* `torch.load(path, **load_kwargs)`: the dict may hold map_location (torchrl adds it when
      * its caller passes one) */
     if (dl_ir_keyword(fact->call, "**")) return;
