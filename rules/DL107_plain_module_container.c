@@ -74,26 +74,49 @@ static const char doc[] =
     "  `__init__` appends to it and, in the same block, to a list it wraps in an\n"
     "  `nn.Sequential` or `nn.ModuleList` (`self.plain.append(lin)`, `seq.append(lin)`, then\n"
     "  `self.body = nn.Sequential(*seq)`);\n"
-    "- the class handles the container itself: its own `parameters()` gathers from it and its\n"
-    "  own `cuda()`, `to()` or `_apply()` moves what it holds (epymarl's per-agent critics).\n";
+    "- the class handles the container itself: its `parameters()` gathers from it (or it builds\n"
+    "  an optimizer over each entry's parameters itself) and its `cuda()`, `to()` or `_apply()`\n"
+    "  moves what it holds, each its own or a project base class's (epymarl's per-agent\n"
+    "  critics; a few-shot project's base module moving and optimizing every network of its\n"
+    "  subclasses' `self.net` dict).\n";
 
-/* Whether the class's own method `method` names `self.<attr>`. */
+/* Whether the class's method `method`, its own or one a project base defines, names
+ * `self.<attr>` (Few-Shot-Learning's BaseModule: a `to()` moving every network of the
+ * subclasses' `self.net` dict, whose own `parameters()` read it). */
 static bool method_names(DlRuleContext *ctx, const DlClassInfo *c, const char *method,
                          const char *attr) {
-    const DlFunction *m = dl_ir_method_named(c->cls, method);
-    if (!m) return false;
-    const char *text = dl_rule_text_in(ctx, c->module, m->span);
+    const DlFunctionInfo *m = dl_project_method(dl_rule_project(ctx), c, method);
+    if (!m || !m->fn || !m->module) return false;
+    const char *text = dl_rule_text_in(ctx, m->module, m->fn->span);
     char needle[160];
     snprintf(needle, sizeof needle, "self.%s", attr);
     return strstr(text, needle) != NULL;
 }
 
-/* The class handles the container itself: its own `parameters()` gathers from it and its own
- * mover (`cuda()`, `to()`, `_apply()`) moves what it holds (epymarl's per-agent critics, kept in
- * a list on purpose). */
+/* The class handles the container itself: its `parameters()` gathers from it (or it builds
+ * the optimizers over it itself) and its mover (`cuda()`, `to()`, `_apply()`) moves what it
+ * holds (epymarl's per-agent critics, kept in a list on purpose), each its own or a project
+ * base's. */
+/* A method of the class or of its first project bases builds optimizers over the container's
+ * parameters itself (Few-Shot-Learning's BaseModule: `for key, value in self.net.items():`,
+ * then `torch.optim.SGD(value.parameters(), ...)`, one optimizer a network). */
+static bool optimizes_the_container(DlRuleContext *ctx, const DlClassInfo *c, const char *attr) {
+    char needle[160];
+    snprintf(needle, sizeof needle, "self.%s", attr);
+    for (int depth = 0; c && depth < 8; c = c->base, depth++)
+        for (uint32_t k = 0; k < c->method_count; k++) {
+            const DlFunctionInfo *m = c->methods[k];
+            if (!m || !m->fn || !m->module) continue;
+            const char *text = dl_rule_text_in(ctx, m->module, m->fn->span);
+            if (strstr(text, needle) && strstr(text, ".parameters()") && strstr(text, "optim."))
+                return true;
+        }
+    return false;
+}
+
 static bool class_manages_the_container(DlRuleContext *ctx, const DlClassInfo *c,
                                         const char *attr) {
-    return method_names(ctx, c, "parameters", attr) &&
+    return (method_names(ctx, c, "parameters", attr) || optimizes_the_container(ctx, c, attr)) &&
            (method_names(ctx, c, "cuda", attr) || method_names(ctx, c, "to", attr) ||
             method_names(ctx, c, "_apply", attr));
 }
