@@ -3778,6 +3778,16 @@ static bool body_needs_a_gpu_first(DlRuleContext *ctx, const DlBlock *body) {
     return needs;
 }
 
+static bool always_a_cuda_device(DlRuleContext *ctx, const DlExpr *d);
+
+/* What `torch.device(...)` is handed that makes it a GPU: a CUDA device, a GPU's index by its
+ * name (always_a_cuda_device), or an index written out (`0`). */
+static bool index_or_cuda_device(DlRuleContext *ctx, const DlExpr *d) {
+    return d && ((d->kind == DL_EX_NUMBER && d->name && isdigit((unsigned char)d->name[0]) &&
+                  !strpbrk(d->name, ".eEjJ")) ||
+                 always_a_cuda_device(ctx, d));
+}
+
 /* `torch.device('cuda:{}'.format(args.local_rank))`, `f"cuda:{rank}"`, `torch.device("cuda", i)`,
  * `"cuda"`: a CUDA device whatever is put in it. */
 static bool always_a_cuda_device(DlRuleContext *ctx, const DlExpr *d) {
@@ -3791,10 +3801,19 @@ static bool always_a_cuda_device(DlRuleContext *ctx, const DlExpr *d) {
      * `local_rank`), which as a device is that GPU (long-tailed-ood-detection's stages) */
     static const char *const gpu_indices[] = {"gpu",      "gpu_id",     "gpu_idx",   "gpu_index",
                                               "local_rank", "gpu_rank", "device_id", NULL};
-    if (d->kind == DL_EX_NAME && dl_name_in_list(d->name, gpu_indices)) return true;
+    /* (`args.local_rank` too) */
+    if ((d->kind == DL_EX_NAME || d->kind == DL_EX_ATTR) && d->name &&
+        dl_name_in_list(d->name, gpu_indices))
+        return true;
     if (d->kind == DL_EX_CALL && d->object && d->object->kind == DL_EX_ATTR && d->object->name &&
-        strcmp(d->object->name, "device") == 0 && d->arg_count >= 1 && !d->args[0].keyword)
+        strcmp(d->object->name, "device") == 0 && d->arg_count >= 1 && !d->args[0].keyword) {
         d = d->args[0].value;
+        /* `torch.device(args.local_rank if is_distributed else 0)`: a GPU's index either way,
+         * and `torch.device(0)` is `cuda:0` (ContextAware-PoseFormer's train.py) */
+        if (d && d->kind == DL_EX_COND && d->item_count == 2)
+            return index_or_cuda_device(ctx, d->object) &&
+                   index_or_cuda_device(ctx, d->items[1]);
+    }
     if (d && d->kind == DL_EX_CALL && d->object && d->object->kind == DL_EX_ATTR &&
         d->object->name && strcmp(d->object->name, "format") == 0)
         d = d->object->object;
