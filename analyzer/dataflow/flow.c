@@ -1768,6 +1768,26 @@ static void forget_parts_of_names_bound(Flow *F, const DlExpr *t, int depth) {
         forget_parts_of_names_bound(F, t->items[k], depth + 1);
 }
 
+/* The name a `for` counts with from 0: `i` of `for i in range(n)`, `range(0, n)` or `for i, x in
+ * enumerate(xs)` (not one given another start); NULL for any other loop. */
+static const char *index_counted_from_zero(const DlStmt *s) {
+    const DlExpr *it = s->kind == DL_ST_FOR ? s->value : NULL;
+    const DlExpr *t = s->kind == DL_ST_FOR && s->target_count == 1 ? s->targets[0] : NULL;
+    if (!it || !t || it->kind != DL_EX_CALL || !it->object || it->object->kind != DL_EX_NAME ||
+        dl_ir_keyword(it, "start"))
+        return NULL;
+    const char *callee = it->object->name;
+    const DlExpr *start = it->arg_count == 2 && !it->args[0].keyword ? it->args[0].value : NULL;
+    bool from_zero = start ? start->kind == DL_EX_NUMBER && flow_streq(start->name, "0")
+                           : it->arg_count == 1 && !it->args[0].keyword;
+    if (flow_streq(callee, "range") && from_zero && t->kind == DL_EX_NAME) return t->name;
+    /* (enumerate's second argument is its start) */
+    if (flow_streq(callee, "enumerate") && (it->arg_count == 1 || from_zero) &&
+        t->kind == DL_EX_TUPLE && t->item_count == 2 && t->items[0]->kind == DL_EX_NAME)
+        return t->items[0]->name;
+    return NULL;
+}
+
 void flow_exec_loop(Flow *F, const DlStmt *s) {
     const DlValue *iter = NULL;
     bool seq_loop = false;
@@ -1829,6 +1849,11 @@ void flow_exec_loop(Flow *F, const DlStmt *s) {
      * (1.5 % of a run's instructions over the generated corpus's sample went to the fourth) */
     int rounds = F->loop_depth > 2 || (F->loop_depth == 2 && F->later_round) ? 1 : DL_LOOP_ROUNDS;
     bool was_later_round = F->later_round;
+    const char *outer_first_round = F->first_round_index;
+    /* (a loop gone round once stands for every round: no first round of its own) */
+    const char *counted = rounds > 1 ? index_counted_from_zero(s) : NULL;
+    bool outer_narrowed = F->first_round_narrowed, narrowed = false;
+    F->first_round_narrowed = false;
     const Binding *entry_work = flow_state_find(F->st, "<device-work>");
     bool entry_marked = entry_work && entry_work->value &&
                         (entry_work->value->flags & DL_VF_QUEUED_BEFORE_LOOP);
@@ -1853,6 +1878,7 @@ void flow_exec_loop(Flow *F, const DlStmt *s) {
         DlFlowState *saved = F->st;
         F->st = flow_state_copy(head);
         if (F->loop_depth == 1) F->later_round = round > 0;
+        F->first_round_index = counted && round == 0 ? counted : outer_first_round;
         F->place.every_iteration = every_iteration;
         mark_work_queued_before_the_loop(F, true);
         if (F->place.batch_loop == s) F->place.generated = false; /* each iteration anew */
@@ -1885,10 +1911,16 @@ void flow_exec_loop(Flow *F, const DlStmt *s) {
         bool stable = flow_state_equal(next, head);
         dl_flow_state_free(head);
         head = next;
-        if (stable) break;
+        /* a first round that took only the first arm of `if i == 0:` has not run the other */
+        bool first_only = round == 0 && F->first_round_narrowed;
+        narrowed |= F->first_round_narrowed;
+        F->first_round_narrowed = false;
+        if (stable && !first_only) break;
     }
+    F->first_round_narrowed = outer_narrowed || narrowed;
     F->loop_depth--;
     F->later_round = was_later_round;
+    F->first_round_index = outer_first_round;
     F->place = saved_place;
     if (F->place.batch_loop && F->place.batch_loop != s) after_inner_optimization(F, s);
     if (seq_loop) F->seq_loop_count--;
@@ -3255,7 +3287,32 @@ static bool binds_what_the_other_path_lacks(Flow *F, const DlStmt *s, const DlBl
     return false;
 }
 
+/* `i == 0` (or `0 == i`) of the name `index`. */
+static bool tests_for_zero(const DlExpr *e, const char *index) {
+    if (!e || e->kind != DL_EX_COMPARE || e->item_count != 2 || !flow_streq(e->name, "=="))
+        return false;
+    const DlExpr *a = e->items[0], *b = e->items[1];
+    if (a && a->kind == DL_EX_NUMBER) {
+        const DlExpr *swap = a;
+        a = b;
+        b = swap;
+    }
+    return a && b && a->kind == DL_EX_NAME && flow_streq(a->name, index) &&
+           b->kind == DL_EX_NUMBER && flow_streq(b->name, "0");
+}
+
 void flow_exec_if(Flow *F, const DlStmt *s) {
+    /* `if i == 0: out = y` / `else: out = torch.cat((out, y), 1)` in the first round of `for i
+     * in range(n)`: only the first arm runs there, replacing the placeholder made before the
+     * loop (`out = torch.Tensor()`: a Tacotron's conv bank) */
+    if (F->first_round_index && tests_for_zero(s->value, F->first_round_index)) {
+        F->first_round_narrowed = true;
+        DlPlace saved_place = F->place;
+        F->place.every_iteration = false; /* (the first round's own: it runs once) */
+        flow_exec_block(F, &s->parts->body);
+        F->place = saved_place;
+        return;
+    }
     if (never_holds(F, s->value, 0)) {
         flow_exec_block(F, &s->parts->orelse);
         return;

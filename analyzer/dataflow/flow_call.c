@@ -1600,8 +1600,11 @@ const DlValue *flow_inline_method(Flow *F, const DlFunction *fn, const DlValue *
     }
     bool was_dead = F->st->dead;
     int16_t saved_flag = F->only_when_flag; /* the inlined method's own tests of its flags */
+    const char *saved_index = F->first_round_index; /* its names are not the loop's */
+    F->first_round_index = NULL;
     flow_exec_block(F, &fn->body);
     F->only_when_flag = saved_flag;
+    F->first_round_index = saved_index;
     F->st->dead = was_dead;
     const DlValue *ret = flow_returned(F) ? flow_returned(F) : flow_unknown();
     F->foreign_inline -= foreign;

@@ -92,6 +92,10 @@ typedef struct Flow {
     int seq_loop_count;
     int loop_depth;
     bool later_round; /* in a second or later round of the outermost loop (flow_exec_loop) */
+    /* the index of a loop counting from 0 (`for i in range(n)`, `for i, x in enumerate(xs)`)
+     * while its first round runs, where `if i == 0:` takes only its first arm; NULL else */
+    const char *first_round_index;
+    bool first_round_narrowed; /* an `if` took only its first arm so: the loop goes round again */
     int inline_depth;
     int foreign_inline; /* depth of helpers inlined from another file (a base class's): their
                            events are not reported here, where their spans mean nothing; their
