@@ -207,8 +207,19 @@ static uint32_t forward_alternatives(const DlProject *p, const DlClassInfo *ci,
     return 0;
 }
 
-/* An argument that may not meet the module where it is: a CPU tensor, or a tensor on one GPU
- * written out given to a module moved whole to another (`cuda:2` to a `cuda:4` model). */
+/* The forwards of a module of one project class or another (DlValue.either_cls), in `out`:
+ * 2, or 0 when one has none of its own or of a project base. */
+static uint32_t either_forward(const DlProject *p, const DlValue *module,
+                               const DlFunctionInfo **out) {
+    for (int k = 0; k < 2; k++) {
+        const DlFunctionInfo *fi =
+            module->either_cls[k] ? dl_project_method(p, module->either_cls[k], "forward") : NULL;
+        if (!fi || !fi->fn) return 0;
+        out[k] = fi;
+    }
+    return 2;
+}
+
 /* The `*args` (or, for a keyword it does not name, the `**kwargs`) of `forward` that collects
  * the argument at parameter `p` (1 + its position, or dl_ir_param_index of `kw`), when the body
  * never names it: `def forward(self, emb, *args): return self.w(emb)` drops what it is handed
@@ -227,6 +238,8 @@ static bool dropped_by_forward(const DlProject *project, const DlFunction *forwa
     return !dl_ir_span_mentions(info->module->source, span, forward->params[collector].name);
 }
 
+/* An argument that may not meet the module where it is: a CPU tensor, or a tensor on one GPU
+ * written out given to a module moved whole to another (`cuda:2` to a `cuda:4` model). */
 static bool elsewhere_than_the_module(const DlValue *module, const DlValue *arg) {
     if (dl_value_is_cpu_tensor(arg)) return true;
     /* `self.decoder([ids, labels])`: a list or tuple written out holding one */
@@ -349,6 +362,10 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
                                      ? forward_alternatives(F->env->project, callee->cls,
                                                             alternatives)
                                      : 0;
+    /* ... or a module of one project class or another (`model = SeqLSTM()` if the config says
+     * so, else `SeqModel()`: one moves its lengths, the other packs them on the host) */
+    if (!forward_info && !callee->cls && callee->either_cls[0])
+        alternative_count = either_forward(F->env->project, callee, alternatives);
     for (uint32_t i = 0; i < call->arg_count && alternative_count && !forward; i++)
         if (elsewhere_than_the_module(callee, argv[i])) {
             forward = alternatives[0]->fn;
@@ -387,7 +404,9 @@ const DlValue *flow_call_module(Flow *F, const DlExpr *call, const DlExpr *calle
             for (uint32_t k = 0; !takes && k < forward->param_count; k++)
                 takes = forward->params[k].star == 2;
             if (!takes) meets = false;
-            if (dropped_by_forward(F->env->project, forward, p, kw)) meets = false;
+            if (forward_info && forward == forward_info->fn &&
+                dropped_by_forward(F->env->project, forward, p, kw))
+                meets = false;
         }
         if (!kw) position++;
         /* `self.lstm(x, (h0, c0))`: the tensors of a tuple or list written out in the call

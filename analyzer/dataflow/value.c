@@ -108,7 +108,8 @@ bool dl_value_equal(const DlValue *a, const DlValue *b) {
     if (a == b) return true;
     return a->kind == b->kind && dl_value_same_device(a, b) && a->flags == b->flags &&
            a->origin == b->origin && a->dev_span.start == b->dev_span.start &&
-           a->elem == b->elem && a->cls == b->cls && a->item_count == b->item_count &&
+           a->elem == b->elem && a->cls == b->cls && a->either_cls[0] == b->either_cls[0] &&
+           a->either_cls[1] == b->either_cls[1] && a->item_count == b->item_count &&
            a->items == b->items && a->entries == b->entries && str_eq(a->literal, b->literal);
 }
 
@@ -133,6 +134,31 @@ static void join_other_factory(DlArena *arena, DlValue *j, const DlValue *a, con
     }
     j->also = others;
     j->also_with = j->dev_span.start;
+}
+
+/* The project classes of two modules that met at a join (`j` of `a` and `b`, whose classes
+ * differ): both in `j->either_cls` when they are two known ones, in a stable order; none when
+ * either side's class is not known or there would be more than two. */
+static void join_classes(DlValue *j, const DlValue *a, const DlValue *b) {
+    j->either_cls[0] = j->either_cls[1] = NULL;
+    if (a->kind != DL_KIND_MODULE || b->kind != DL_KIND_MODULE) return;
+    const void *seen[4];
+    uint32_t n = 0;
+    const void *sides[4] = {a->cls ? a->cls : a->either_cls[0], a->cls ? NULL : a->either_cls[1],
+                            b->cls ? b->cls : b->either_cls[0], b->cls ? NULL : b->either_cls[1]};
+    for (int k = 0; k < 4; k++) {
+        if (!sides[k]) {
+            if (k == 0 || k == 2) return; /* a side of no known class */
+            continue;
+        }
+        bool dup = false;
+        for (uint32_t i = 0; i < n; i++) dup |= seen[i] == sides[k];
+        if (!dup) seen[n++] = sides[k];
+    }
+    if (n != 2) return;
+    bool ordered = (uintptr_t)seen[0] < (uintptr_t)seen[1];
+    j->either_cls[0] = ordered ? seen[0] : seen[1];
+    j->either_cls[1] = ordered ? seen[1] : seen[0];
 }
 
 const DlValue *dl_value_join(DlArena *arena, const DlValue *a, const DlValue *b) {
@@ -205,7 +231,11 @@ const DlValue *dl_value_join(DlArena *arena, const DlValue *a, const DlValue *b)
         j->items = items;
         j->item_count = n;
     }
-    if (a->cls != b->cls) j->cls = NULL;
+    if (a->cls != b->cls || a->either_cls[0] != b->either_cls[0] ||
+        a->either_cls[1] != b->either_cls[1]) {
+        j->cls = a->cls == b->cls ? a->cls : NULL;
+        if (!j->cls) join_classes(j, a, b);
+    }
     if (!str_eq(a->literal, b->literal)) j->literal = NULL; /* "cpu" on one path, "cuda" on the other */
     if (a->entries != b->entries) j->entries = join_entries(arena, a->entries, b->entries);
     return j;

@@ -154,6 +154,9 @@ struct DlValue {
                               each is reported, not only the one whose span the join kept */
     DlSpan aux_span;       /* LOSS: the weight= argument; PLAIN_ATTR: the attribute's assignment */
     const void *cls;       /* MODULE/INSTANCE/CLASS: the project DlClassInfo, if any */
+    /* MODULE of one project class on one path and another on the other (`model = SeqLSTM()`
+     * if ... else `SeqModel()`): both (cls NULL), for a call to read each forward */
+    const void *either_cls[2];
     const char *literal;   /* STRING / SCALAR from a literal: its text ("cuda:1", "4"); LOSS:
                               its class ("torch.nn.CTCLoss") */
     const DlModuleIR *home; /* the file dev_span/aux_span point into; NULL: the file being

@@ -148,3 +148,24 @@ Test(value, device_text_names_the_device) {
     cr_assert_str_eq(dl_device_text(&arena, tensor(DL_DEV_NAMED, "args.device")), "args.device");
     cr_assert_str_eq(dl_device_text(&arena, tensor(DL_DEV_MODULE, NULL)), "the module's device");
 }
+
+static DlValue *module_of(const void *cls) {
+    DlValue *m = dl_value_new(&arena, DL_KIND_MODULE);
+    m->cls = cls;
+    return m;
+}
+
+Test(value, modules_of_two_classes_join_to_either_class) {
+    static const int lstm, mlp, third; /* stand-ins for two project classes' DlClassInfo */
+    const DlValue *j = dl_value_join(&arena, module_of(&lstm), module_of(&mlp));
+    cr_assert_null(j->cls);
+    cr_assert((j->either_cls[0] == &lstm && j->either_cls[1] == &mlp) ||
+              (j->either_cls[0] == &mlp && j->either_cls[1] == &lstm));
+    /* the same two, met in the other order: an equal value (a loop's state holds) */
+    cr_assert(dl_value_equal(j, dl_value_join(&arena, module_of(&mlp), module_of(&lstm))));
+    cr_assert(dl_value_equal(j, dl_value_join(&arena, j, module_of(&mlp))));
+    /* a third class, or one not known: neither */
+    const DlValue *three = dl_value_join(&arena, j, module_of(&third));
+    cr_assert_null(three->either_cls[0]);
+    cr_assert_null(dl_value_join(&arena, module_of(&lstm), module_of(NULL))->either_cls[0]);
+}
