@@ -65,9 +65,14 @@ void flow_bind(Flow *F, const DlExpr *target, const DlValue *v) {
             /* `adj[i, j] = not adj[i, j]`, `x[mask] = 0`: a kernel writes into the tensor; not
              * into what a model gave (`outputs[key] = round(outputs[key].item(), 4)`,
              * Nystromformer's dict of losses) */
+            /* (`buf[i] = torch.from_numpy(row)`: a copy from the host, which PyTorch makes
+             * blocking, so it waits for the work queued before it: an RL benchmark's buffer
+             * filled row by row in the timed loop) */
             if (flow_is_tensor(into) && dl_value_on_device(into) &&
-                into->origin != DL_ORIGIN_MODEL)
-                flow_device_work(F, target, true);
+                into->origin != DL_ORIGIN_MODEL) {
+                if (dl_value_is_cpu_tensor(v)) flow_upload_finished(F);
+                else flow_device_work(F, target, true);
+            }
             /* d[k] = v: a container of that value; self.layers[i] = m etc. */
             const char *base = flow_key_of(F, target->object);
             const DlExpr *k0 = target->item_count == 1 ? target->items[0] : NULL;

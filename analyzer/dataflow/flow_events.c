@@ -647,6 +647,14 @@ static bool work_or_upload_unread(Flow *F) {
 static bool names_a_placer(const DlSource *src);
 static bool runs_as_a_script(const DlModuleIR *m);
 
+void flow_upload_finished(Flow *F) {
+    flow_state_set(F->st, "<device-work>", NULL);
+    const Binding *unread = flow_state_find(F->st, "<unread-work>");
+    if (!unread || !unread->value || unread->value == &unread_work_marker ||
+        unread->value == &unread_before_the_loop)
+        flow_state_set(F->st, "<unread-work>", &unread_upload_marker);
+}
+
 void flow_device_work(Flow *F, const DlExpr *site, bool elementwise) {
     /* a script (or notebook) of a project that names no device anywhere, run by no trainer
      * it names, computes on the host: "the module's device" of its forwards is the CPU, no

@@ -488,6 +488,10 @@ void flow_timing(Flow *F, const DlExpr *site, const DlValue *end, const DlValue 
 /* Device work queued at `site`; `elementwise`: arithmetic such as `total / n` (not a call, not
  * a matrix product). */
 void flow_device_work(Flow *F, const DlExpr *site, bool elementwise);
+/* A blocking copy from the host just finished (`buf[i] = torch.from_numpy(row)` into a device
+ * tensor): it waited for all the work queued before it, so none is pending and what the copy
+ * left is a finished upload (as `x.to(device)` of a CPU tensor leaves, flow_events.c). */
+void flow_upload_finished(Flow *F);
 bool flow_loop_binds(Flow *F, const DlStmt *loop, const char *key);
 bool flow_expr_invariant(Flow *F, const DlStmt *loop, const DlExpr *e, int depth);
 void flow_sync(Flow *F, const DlExpr *site, const DlExpr *tensor, const DlValue *v,
