@@ -1164,11 +1164,19 @@ static bool stops_after_a_few(Flow *F, const DlStmt *loop) {
     if (loop->kind != DL_ST_FOR) return false;
     bool steps = block_any_outside_loops(&loop->parts->body, is_optimizer_step, 0);
     const DlExpr *target = loop->target_count ? loop->targets[0] : NULL;
+    /* (through a progress bar: `tqdm(enumerate(valid_loader))`, a segmentation trainer's
+     * two-batch validation) */
+    const DlExpr *iter = loop->value;
+    while (iter && iter->kind == DL_EX_CALL && iter->arg_count && !iter->args[0].keyword &&
+           iter->object &&
+           (iter->object->kind == DL_EX_NAME || iter->object->kind == DL_EX_ATTR) &&
+           flow_streq(iter->object->name, "tqdm"))
+        iter = iter->args[0].value;
     const DlExpr *index = target && target->kind == DL_EX_TUPLE && target->item_count == 2 &&
-                                  target->items[0]->kind == DL_EX_NAME && loop->value &&
-                                  loop->value->kind == DL_EX_CALL && loop->value->object &&
-                                  loop->value->object->kind == DL_EX_NAME &&
-                                  flow_streq(loop->value->object->name, "enumerate")
+                                  target->items[0]->kind == DL_EX_NAME && iter &&
+                                  iter->kind == DL_EX_CALL && iter->object &&
+                                  iter->object->kind == DL_EX_NAME &&
+                                  flow_streq(iter->object->name, "enumerate")
                               ? target->items[0]
                               : NULL;
     return stop_after_a_few_in(F, loop, index, &loop->parts->body, false, steps, 0);
