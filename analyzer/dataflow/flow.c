@@ -1790,13 +1790,17 @@ static const char *index_counted_from_zero(const DlStmt *s) {
         dl_ir_keyword(it, "start"))
         return NULL;
     const char *callee = it->object->name;
-    const DlExpr *start = it->arg_count == 2 && !it->args[0].keyword ? it->args[0].value : NULL;
-    bool from_zero = start ? start->kind == DL_EX_NUMBER && flow_streq(start->name, "0")
-                           : it->arg_count == 1 && !it->args[0].keyword;
-    if (flow_streq(callee, "range") && from_zero && t->kind == DL_EX_NAME) return t->name;
-    /* (enumerate's second argument is its start) */
-    if (flow_streq(callee, "enumerate") && (it->arg_count == 1 || from_zero) &&
-        t->kind == DL_EX_TUPLE && t->item_count == 2 && t->items[0]->kind == DL_EX_NAME)
+    bool one = it->arg_count == 1 && !it->args[0].keyword;
+    bool two = it->arg_count == 2 && !it->args[0].keyword && !it->args[1].keyword;
+    /* the start: range's first argument of two, enumerate's second */
+    bool range = flow_streq(callee, "range"), enumerate = flow_streq(callee, "enumerate");
+    const DlExpr *start = two && range ? it->args[0].value
+                          : two && enumerate ? it->args[1].value
+                                             : NULL;
+    bool from_zero = one || (start && start->kind == DL_EX_NUMBER && flow_streq(start->name, "0"));
+    if (range && from_zero && t->kind == DL_EX_NAME) return t->name;
+    if (enumerate && from_zero && t->kind == DL_EX_TUPLE && t->item_count == 2 &&
+        t->items[0]->kind == DL_EX_NAME)
         return t->items[0]->name;
     return NULL;
 }
