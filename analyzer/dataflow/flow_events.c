@@ -647,6 +647,10 @@ static bool work_or_upload_unread(Flow *F) {
 static bool names_a_placer(const DlSource *src);
 static bool runs_as_a_script(const DlModuleIR *m);
 
+/* A blocking copy from the host waits for all the work queued before it (before the loop
+ * too), so a read after it with nothing queued since copies finished values: what it leaves is
+ * a finished upload (unread_upload_marker), where nothing else was unread; not the mark of a
+ * read of unknown device, which a later read tells the place of (flow_sync). */
 void flow_upload_finished(Flow *F) {
     flow_state_set(F->st, "<device-work>", NULL);
     const Binding *unread = flow_state_find(F->st, "<unread-work>");
@@ -1831,12 +1835,6 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
          * device is flow_sync's); a blocking copy that also waits is not a read */
         if (flow_is_synchronize(q, method) || reads_back)
             flow_state_set(F->st, "<unread-work>", NULL);
-        /* a blocking copy from the host waits for all the work queued before it, so a read
-         * after it with nothing queued since copies finished values (not the mark of a read of
-         * unknown device, which a later read tells the place of: flow_sync) */
-        const Binding *unread = finished_upload ? flow_state_find(F->st, "<unread-work>") : NULL;
-        if (unread && unread->value == &unread_work_marker)
-            flow_state_set(F->st, "<unread-work>", NULL);
     } else if (blocking_copy_from_unknown || stores_a_reference(method, recv) ||
                moves_a_placed_module(method, recv) || serializes || saves || schedules || wraps)
         ; /* neither work nor a wait: what was pending stays pending */
@@ -1867,12 +1865,7 @@ const DlValue *flow_eval_call(Flow *F, const DlExpr *call) {
           (flow_metadata_method(method) || flow_is_view_method(method) ||
            reshapes_a_named_tensor(callee))))
         flow_state_set(F->st, "<unread-work>", &unread_work_marker);
-    /* a finished upload, where nothing else is unread (unread_upload_marker); a blocking copy
-     * waits for the work queued before the loop too */
-    const Binding *unread_now = finished_upload ? flow_state_find(F->st, "<unread-work>") : NULL;
-    if (finished_upload && (!unread_now || !unread_now->value ||
-                            unread_now->value == &unread_before_the_loop))
-        flow_state_set(F->st, "<unread-work>", &unread_upload_marker);
+    if (finished_upload) flow_upload_finished(F);
     /* its read comes after whatever work it queued itself */
     if (reads_unknown_back) {
         mark_unknown_read(F, call, call);
